@@ -1,0 +1,24 @@
+/* machine.h: everything httop knows about the machine before it reads a
+ * counter: topology, CPU identity, the plan group. Built once at start. */
+#ifndef HTTOP_MACHINE_H
+#define HTTOP_MACHINE_H
+
+#include "machine/identity.h"
+#include "machine/topology.h"
+#include "machine/uarch.h"
+#include "util/errmsg.h"
+
+struct machine {
+	struct topology topo;
+	struct cpu_identity id;
+	enum uarch_group group;
+	char hostname[64];
+};
+
+/* Load topology (xml NULL: live) and identity (cpuid NULL: live, or from the
+ * topology's info attributes when xml is given), then pick the group. */
+int machine_load(struct machine *m, const char *topology_xml, const char *cpuid_dump,
+    struct errmsg *e);
+void machine_free(struct machine *m);
+
+#endif

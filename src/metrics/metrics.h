@@ -1,0 +1,121 @@
+/* metrics.h: from two samples to the figures of one interval: per thread,
+ * per core (the four-way SMT split), per package and for the node.
+ * Formulas are defined in man/httop.1 (FIGURES) and hw-facts.md 1-2. */
+#ifndef HTTOP_METRICS_H
+#define HTTOP_METRICS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "machine/machine.h"
+#include "metrics/value.h"
+#include "plan/plan.h"
+#include "source/sample.h"
+
+/* Why a figure or a whole core is not shown. Texts in metrics_reason_text(). */
+enum reason {
+	R_OK = 0,
+	R_NOT_SELECTED,     /* outside --cpus / the watched job */
+	R_OFFLINE,          /* a CPU of the core is offline */
+	R_READ_ERROR,       /* a read failed (EIO, ...) */
+	R_FIRST,            /* no previous sample yet */
+	R_NO_TIME,          /* TSC did not advance */
+	R_REPROGRAMMED,     /* counts impossible for the programmed events: another program changed the PMU */
+	R_SKEW,             /* sibling reads too far apart for the split to be trusted */
+	R_NO_INST,          /* no instructions retired: CPI undefined */
+	R_NOT_HALTED_ZERO,  /* thread never active: frequency undefined */
+	R_NO_BASE,          /* base frequency unknown: GHz unavailable */
+	R_NO_SPLIT,         /* the plan gives no split for this core */
+	R_UNAVAILABLE,      /* the counter does not exist on this CPU */
+	R_NREASONS
+};
+
+const char *metrics_reason_text(enum reason r);   /* untranslated; outputs call _() */
+const char *metrics_reason_code(enum reason r);   /* stable token for csv/json */
+
+/* Tolerances for the invariants, as fractions of the interval; documented
+ * in httop.1 (VALIDITY). Beyond them an interval is invalid, within them
+ * values are clamped and the size of the inconsistency is reported. */
+struct tolerance {
+	double rel;        /* 0.005: 0.5% of the interval */
+	uint64_t abs_ticks_per_scale; /* extra allowance per reference quantum: 2 */
+};
+
+struct thread_fig {
+	unsigned cpu;
+	enum reason reason;        /* R_OK, or why the whole thread has no figures */
+	uint64_t d_tsc, d_inst, d_cyc, d_ref;
+	struct val util;           /* d_ref / d_tsc */
+	struct val cpi;            /* d_cyc / d_inst (non-halted CPI) */
+	struct val nominal_cpi;    /* d_tsc / d_inst */
+	struct val ghz;            /* d_cyc / d_ref * base GHz */
+	struct val net_ghz;        /* d_cyc / d_tsc * base GHz */
+	struct val ipc;            /* d_inst / d_cyc */
+};
+
+struct core_fig {
+	unsigned index;            /* topology core index */
+	enum reason reason;        /* R_OK or why the core has no figures */
+	bool selected;
+	enum split_method split;
+	bool exact;                /* the split is exact (not a bound) */
+	struct val neither, t0_only, t1_only, both;   /* fractions of the interval */
+	struct val util;           /* any thread active / interval */
+	struct val active_threads; /* mean threads active while the core is active */
+	struct val issue_util;     /* instructions per core cycle / issue width, summed over threads */
+	struct val cpi;            /* core CPI: sum cycles (max over threads) / sum instructions */
+	struct val ghz;            /* mean frequency while active */
+	double inconsistency;      /* largest clamp applied, fraction of the interval */
+	bool has_truth;
+	double truth[4];           /* simulator ground truth, fractions */
+};
+
+/* Time-weighted averages over a set of cores (a package, the node). */
+struct agg_fig {
+	unsigned ncores, nvalid;
+	bool exact;                /* every contributing split exact */
+	struct val neither, t0_only, t1_only, both;
+	struct val util, active_threads, ghz, cpi;
+	double both_of_busy;       /* share of busy core time with both threads active */
+};
+
+struct interval {
+	double time;               /* end of the interval, s since start */
+	double dt;                 /* length, s */
+	bool valid;                /* every selected core valid */
+	char reason[256];          /* first problem, with core and CPUs */
+	unsigned ncores, max_cpu, npackages;
+	struct core_fig *cores;    /* by topology core index */
+	struct thread_fig *threads;/* by OS CPU number; reason R_NOT_SELECTED if absent */
+	struct agg_fig *packages;  /* by package order in the topology */
+	struct agg_fig node;
+};
+
+struct metrics_ctx {
+	const struct machine *m;
+	const struct plan *plan;
+	double base_hz;            /* nominal (TSC) frequency; 0 if unknown */
+	unsigned issue_width;      /* 0 if unknown */
+	struct tolerance tol;
+	int slot[SLOT_NKINDS];     /* plan slot index per kind, -1 if absent */
+};
+
+void metrics_ctx_init(struct metrics_ctx *c, const struct machine *m, const struct plan *p);
+void interval_init(struct interval *iv, const struct machine *m);
+void interval_free(struct interval *iv);
+/* Compute everything for the interval prev -> cur into `iv` (reused). */
+void metrics_compute(const struct metrics_ctx *c, const struct sample *prev,
+    const struct sample *cur, struct interval *iv);
+
+/* The pure formulas, exposed for unit tests with hand-checked values. */
+uint64_t counter_delta(uint64_t prev, uint64_t cur, unsigned width);
+/* Exact split from dTSC, ref0, ref1 (TSC ticks) and any (TSC ticks). */
+void split_from_any(double dtsc, double ref0, double ref1, double any,
+    double out[4], double *inconsistency);
+/* Exact split from ONE_THREAD_ACTIVE on each thread (TSC ticks). */
+void split_from_ota(double dtsc, double ref0, double ref1, double ota0, double ota1,
+    double out[4], double *inconsistency, double *mismatch);
+/* Bound from utilisations only: fills lo[4], hi[4]. */
+void split_bound(double u0, double u1, double lo[4], double hi[4]);
+
+#endif

@@ -1,0 +1,115 @@
+/* plan.h: which value goes into which PMU register on which SMT thread, and
+ * which counters are read back, per microarchitecture group (hw-facts.md
+ * section 4). A plan is data; sources carry it out, metrics interpret it. */
+#ifndef HTTOP_PLAN_H
+#define HTTOP_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "machine/machine.h"
+
+/* MSRs httop reads or writes (Intel SDM vol. 3B ch. 18/19, AMD APM vol. 2). */
+#define MSR_TSC                0x010u
+#define MSR_PLATFORM_INFO      0x0CEu
+#define MSR_MPERF              0x0E7u
+#define MSR_APERF              0x0E8u
+#define MSR_PMC0               0x0C1u   /* IA32_PMCn = 0xC1 + n */
+#define MSR_PERFEVTSEL0        0x186u   /* IA32_PERFEVTSELn = 0x186 + n */
+#define MSR_FIXED_CTR0         0x309u   /* instructions retired */
+#define MSR_FIXED_CTR1         0x30Au   /* core cycles not halted */
+#define MSR_FIXED_CTR2         0x30Bu   /* reference cycles not halted */
+#define MSR_FIXED_CTR_CTRL     0x38Du
+#define MSR_PERF_GLOBAL_STATUS 0x38Eu
+#define MSR_PERF_GLOBAL_CTRL   0x38Fu
+#define MSR_PERF_GLOBAL_OVF_CTRL 0x390u
+#define MSR_AMD_HWCR           0xC0010015u
+#define MSR_AMD_IRPERF         0xC00000E9u
+
+/* IA32_PERFEVTSELx fields. */
+#define EVTSEL_USR   (1ull << 16)
+#define EVTSEL_OS    (1ull << 17)
+#define EVTSEL_ANY   (1ull << 21)
+#define EVTSEL_EN    (1ull << 22)
+#define EVTSEL(event, umask) ((uint64_t)(event) | ((uint64_t)(umask) << 8))
+
+/* What a counter read means to the metrics. All but TSC/INST/CYCLES are
+ * reference-clock counts; REF is already in TSC ticks, ANY/OTA/REFX must be
+ * multiplied by plan.scale. */
+enum slot_kind {
+	SLOT_TSC = 0,   /* time stamp counter */
+	SLOT_INST,      /* instructions retired (fixed 0, or AMD IRPerfCount) */
+	SLOT_CYCLES,    /* core clock cycles while not halted (fixed 1, or APERF) */
+	SLOT_REF,       /* TSC-rate ticks while not halted (fixed 2, or MPERF) */
+	SLOT_ANY,       /* reference ticks while any thread of the core is active */
+	SLOT_OTA,       /* reference ticks while this thread alone is active */
+	SLOT_REFX,      /* this thread's reference event without ANY (calibration) */
+	SLOT_NKINDS
+};
+
+/* How the four-way split is obtained. */
+enum split_method {
+	SPLIT_NONE = 0, /* not available (not 2 threads per core, or unknown CPU) */
+	SPLIT_ANY,      /* exact: AnyThread reference count on thread 0 */
+	SPLIT_OTA,      /* exact: ONE_THREAD_ACTIVE on each thread */
+	SPLIT_BOUND,    /* bound from per-thread utilisations only */
+};
+
+#define THREAD_ALL 0xFu      /* thread_mask: every SMT position */
+#define THREAD_0   0x1u      /* thread_mask: thread 0 of each core only */
+
+struct plan_slot {
+	enum slot_kind kind;
+	uint32_t msr;            /* counter to read */
+	unsigned width;          /* bits; deltas are taken modulo 2^width */
+	unsigned thread_mask;    /* bit t: read on SMT thread t of each core */
+};
+
+/* new = (old & ~mask) | (value & mask): httop only touches the bits it owns. */
+struct plan_write {
+	uint32_t msr;
+	uint64_t value;
+	uint64_t mask;
+	uint64_t busy_mask;      /* old & busy_mask != 0: someone else is using it */
+	unsigned thread_mask;
+	const char *what;        /* "PERFEVTSEL0 = CPU_CLK_UNHALTED.REF_XCLK:ANY" */
+};
+
+#define PLAN_MAX_SLOTS  8
+#define PLAN_MAX_WRITES 8
+
+struct plan {
+	enum uarch_group group;
+	enum split_method split;
+	unsigned nslots;
+	struct plan_slot slots[PLAN_MAX_SLOTS];
+	unsigned nwrites;        /* applied in order; restored in reverse */
+	struct plan_write writes[PLAN_MAX_WRITES];
+
+	/* TSC ticks per count of SLOT_ANY/SLOT_OTA/SLOT_REFX. */
+	unsigned scale_expected; /* from the table and CPUID; 0 if unknown */
+	unsigned scale;          /* in use */
+	bool scale_measured;     /* calibration succeeded (scale is measured) */
+	char scale_note[160];    /* calibration outcome, shown in the topology view */
+
+	char summary[160];       /* one line: what the plan measures and how */
+};
+
+/* The plan for this machine's group; per-thread figures only if unknown. */
+void plan_for_machine(struct plan *p, const struct machine *m);
+/* The short-lived plan used to measure the scale: the non-ANY reference event
+ * on thread 0 next to fixed counter 2. Returns false if the group has none. */
+bool plan_calibration(struct plan *cal, const struct plan *main_plan, const struct machine *m);
+/* Index of the first slot of a kind, or -1. */
+int plan_slot_index(const struct plan *p, enum slot_kind k);
+const char *slot_kind_name(enum slot_kind k);
+enum slot_kind slot_kind_parse(const char *name);   /* SLOT_NKINDS if unknown */
+const char *split_method_name(enum split_method s);
+/* Does CPU at SMT position `thread` read slot `s`? */
+static inline bool
+plan_slot_on_thread(const struct plan_slot *s, unsigned thread)
+{
+	return (s->thread_mask >> thread) & 1u;
+}
+
+#endif

@@ -1,0 +1,46 @@
+/* sample.h: the raw counter values of one refresh, exactly as read. Metrics
+ * turn two consecutive samples into an interval. Allocated once, reused. */
+#ifndef HTTOP_SAMPLE_H
+#define HTTOP_SAMPLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum cpu_read_state {
+	CPU_READ_OK = 0,
+	CPU_NOT_READ,     /* not selected (--cpus) or not present */
+	CPU_OFFLINE,      /* ENXIO, device vanished */
+	CPU_READ_ERROR,   /* EIO or other; errno in err[] */
+};
+
+struct sample {
+	unsigned max_cpu;        /* rows */
+	unsigned nslots;         /* columns (plan.nslots) */
+	uint64_t seq;            /* 0, 1, 2, ... per source */
+	double time;             /* seconds since the source started */
+	uint64_t *v;             /* v[cpu * nslots + slot]; unread slots are 0 */
+	uint8_t *state;          /* enum cpu_read_state per cpu */
+	int *err;                /* errno per cpu for CPU_READ_ERROR */
+
+	/* Simulator only: cumulative ground truth per core in TSC ticks,
+	 * truth[core * 4 + k] for k = neither, t0 only, t1 only, both.
+	 * NULL for real sources. */
+	uint64_t *truth;
+	unsigned ncores;
+};
+
+void sample_init(struct sample *s, unsigned max_cpu, unsigned nslots, unsigned ncores, bool truth);
+void sample_free(struct sample *s);
+void sample_copy(struct sample *dst, const struct sample *src);   /* same shape */
+static inline uint64_t *
+sample_row(struct sample *s, unsigned cpu)
+{
+	return s->v + (uint64_t)cpu * s->nslots;
+}
+static inline const uint64_t *
+sample_row_c(const struct sample *s, unsigned cpu)
+{
+	return s->v + (uint64_t)cpu * s->nslots;
+}
+
+#endif

@@ -1,0 +1,58 @@
+/* source.h: one interface for every way httop gets counter values (msr,
+ * sim, replay; later perf_event and msr-safe). Metrics and outputs never
+ * know which one is behind it. */
+#ifndef HTTOP_SOURCE_H
+#define HTTOP_SOURCE_H
+
+#include <stdbool.h>
+
+#include "machine/machine.h"
+#include "plan/plan.h"
+#include "source/sample.h"
+#include "util/cpulist.h"
+#include "util/errmsg.h"
+
+struct source;
+
+struct source_ops {
+	/* Check the PMU is free (unless force), save every register the plan
+	 * writes (first time only), then write the plan. May be called again
+	 * with another plan (calibration, then the main plan). NULL: nothing
+	 * to program (replay). */
+	int (*program)(struct source *s, const struct plan *p, bool force, struct errmsg *e);
+	/* One refresh: every slot of every selected CPU, one read each, a
+	 * core's threads back to back. Returns 0, 1 at end of data, -1 error. */
+	int (*read)(struct source *s, struct sample *out, struct errmsg *e);
+	/* Virtual-clock sources only (sim): let `seconds` pass. NULL otherwise. */
+	void (*advance)(struct source *s, double seconds);
+	/* Put back every register saved by program. Idempotent. */
+	int (*restore)(struct source *s, struct errmsg *e);
+	/* Async-signal-safe restore for fatal signals: only pwrite() on already
+	 * open descriptors and precomputed values. NULL if nothing to restore. */
+	void (*emergency_restore)(struct source *s);
+	void (*close)(struct source *s);
+};
+
+struct source {
+	const struct source_ops *ops;
+	void *priv;
+	const char *name;          /* "msr", "sim", "replay" */
+	bool virtual_clock;        /* batch mode does not sleep between reads */
+	struct machine *m;         /* the machine as this source sees it */
+	const struct plan *plan;   /* the plan last programmed (or recorded) */
+	struct cpulist selected;   /* CPUs read; whole cores (empty: all) */
+	char detail[256];          /* e.g. the msr path template, trace name */
+};
+
+/* Convenience wrappers (NULL ops are no-ops returning 0). */
+int source_program(struct source *s, const struct plan *p, bool force, struct errmsg *e);
+int source_read(struct source *s, struct sample *out, struct errmsg *e);
+void source_advance(struct source *s, double seconds);
+int source_restore(struct source *s, struct errmsg *e);
+void source_emergency_restore(struct source *s);
+void source_close(struct source *s);   /* restores first, then frees */
+
+/* Is this CPU read? (selected list empty means all present CPUs) */
+bool source_cpu_selected(const struct source *s, unsigned cpu);
+
+#endif

@@ -1,0 +1,44 @@
+/* trace.h: httop's trace format (man/httop-trace.5): a versioned,
+ * line-oriented text file with the machine, the topology, the counter plan
+ * and, per interval, the raw counter values of every CPU. Written by
+ * --record and httop-ppc2trace, read by the replay source. A reader stops
+ * cleanly at the last complete interval (a writer killed mid-line leaves
+ * a readable file). */
+#ifndef HTTOP_TRACE_H
+#define HTTOP_TRACE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "machine/machine.h"
+#include "plan/plan.h"
+#include "source/sample.h"
+#include "util/errmsg.h"
+
+#define TRACE_VERSION 1
+
+struct trace_reader;
+struct trace_writer;
+
+/* Reads the header into *m (topology, identity, group) and *plan. */
+struct trace_reader *trace_open(const char *path, struct machine *m, struct plan *plan,
+    struct errmsg *e);
+/* Next sample (s must be sample_init'ed for m and plan). Returns 0, 1 at
+ * the end of data (also after a truncated final interval, which is
+ * reported in *e with its line number but is not an error), -1 on a
+ * malformed line (message names the line). Events in between are
+ * returned through trace_last_event(). */
+int trace_next(struct trace_reader *r, struct sample *s, struct errmsg *e);
+/* Text of the events (e.g. "reprogrammed cpu 3 PERFEVTSEL1") met before
+ * the sample last returned; "" if none. */
+const char *trace_last_event(const struct trace_reader *r);
+void trace_close(struct trace_reader *r);
+
+/* Writer: header at open, one sample per call, flushed per interval. */
+struct trace_writer *trace_writer_open(FILE *fp, const struct machine *m, const struct plan *plan,
+    const char *note, struct errmsg *e);
+int trace_write_sample(struct trace_writer *w, const struct sample *s, struct errmsg *e);
+int trace_write_event(struct trace_writer *w, double time, const char *text, struct errmsg *e);
+int trace_writer_close(struct trace_writer *w, struct errmsg *e);
+
+#endif

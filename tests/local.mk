@@ -1,0 +1,12 @@
+# tests: each area lists its own test programs and scripts in tests/*.mk.
+# Every test prints TAP (cmocka with CMOCKA_MESSAGE_OUTPUT=TAP, or sh).
+TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -DFIXTURE_HINT='"$(abs_top_srcdir)/../shared/fixtures"'
+TEST_LIBS = $(HTTOP_LIBS) $(CMOCKA_LIBS)
+EXTRA_DIST += tests/unit/testutil.h tests/lib.sh
+
+include $(srcdir)/tests/machine.mk
+include $(srcdir)/tests/plan.mk
+include $(srcdir)/tests/source.mk
+include $(srcdir)/tests/trace.mk
+include $(srcdir)/tests/fakemsr.mk
+include $(srcdir)/tests/cli.mk
