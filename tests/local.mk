@@ -6,7 +6,7 @@ EXTRA_DIST += tests/unit/testutil.h tests/lib.sh
 
 include $(srcdir)/tests/machine.mk
 include $(srcdir)/tests/plan.mk
-include $(srcdir)/tests/source.mk
+include $(srcdir)/tests/sim.mk
+include $(srcdir)/tests/msr.mk
 include $(srcdir)/tests/trace.mk
-include $(srcdir)/tests/fakemsr.mk
 include $(srcdir)/tests/cli.mk

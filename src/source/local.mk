@@ -1,5 +1,8 @@
-# source: where counter values come from (msr, sim, replay).
+# source: where counter values come from. Each source lists its files in
+# its own fragment.
 libsource_a_SOURCES += \
-	src/source/source.c src/source/source.h \
-	src/source/sample.c src/source/sample.h \
-	src/source/msr_io.h src/source/scenario.h src/source/vpmu.h
+	src/source/source.c src/source/source.h src/source/sources.h \
+	src/source/sample.c src/source/sample.h
+include $(srcdir)/src/source/sim.mk
+include $(srcdir)/src/source/msr.mk
+include $(srcdir)/src/source/replay.mk

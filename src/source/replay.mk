@@ -1,0 +1,1 @@
+# replay of trace files
