@@ -1,1 +1,6 @@
-# data
+# data: the demo machine (topology + CPUID dump, with their license
+# notices) and scenario files
+dist_pkgdata_DATA += data/demo-skx.xml data/demo-skx.cpuid data/LICENSES
+scenariosdir = $(pkgdatadir)/scenarios
+dist_scenarios_DATA = data/scenarios/example.scn
+EXTRA_DIST += data/README.md data/scenario-format.txt

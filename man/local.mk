@@ -1,1 +1,2 @@
 # man pages
+dist_man_MANS += man/httop.1

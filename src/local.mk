@@ -1,4 +1,11 @@
-# the program
+# the program: options, the refresh loop, signals, data files
 bin_PROGRAMS += src/httop
-src_httop_SOURCES = src/main.c
+src_httop_SOURCES = src/main.c \
+	src/options.c src/options.h \
+	src/app.c src/app.h \
+	src/signals.c src/signals.h \
+	src/datadir.c src/datadir.h
+# The source tree's data/ is the last place searched, so src/httop --demo
+# works in a build directory before make install.
+src_httop_CPPFLAGS = $(AM_CPPFLAGS) -DHTTOP_SRCDATADIR='"$(abs_top_srcdir)/data"'
 src_httop_LDADD = $(HTTOP_LIBS) $(NCURSESW_LIBS)

@@ -1,4 +1,45 @@
-/* placeholder: replaced by the command-line front end */
+/* main.c: httop's entry point: locale, options, signals, then the loop. */
 #include "config.h"
+
+#include <locale.h>
 #include <stdio.h>
-int main(void) { puts("httop " PACKAGE_VERSION); return 0; }
+
+#include "app.h"
+#include "options.h"
+#include "signals.h"
+#include "util/errmsg.h"
+#include "util/i18n.h"
+
+int
+main(int argc, char **argv)
+{
+	struct options o;
+	struct errmsg e;
+	int status;
+
+	setlocale(LC_ALL, "");
+	/* Messages follow the locale; numbers must not: csv and json need a
+	 * decimal point whatever the user's language. */
+	setlocale(LC_NUMERIC, "C");
+#if ENABLE_NLS
+	bindtextdomain(PACKAGE, LOCALEDIR);
+	textdomain(PACKAGE);
+#endif
+	switch (options_parse(argc, argv, &o, &e)) {
+	case OPTS_EXIT:
+		return EXIT_OK;
+	case OPTS_ERROR:
+		fprintf(stderr, "httop: %s\n", e.text);
+		return EXIT_USAGE;
+	case OPTS_RUN:
+		break;
+	}
+	if (signals_init() != 0) {
+		perror("httop: installing signal handlers");
+		options_free(&o);
+		return EXIT_FAIL;
+	}
+	status = app_run(&o);
+	options_free(&o);
+	return status;
+}

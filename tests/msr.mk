@@ -1,1 +1,12 @@
-# tests for msr
+# tests for msr: the engine over the simulator (unit), the FUSE fake MSR
+# device (a helper program, not a test) and the shell tests that mount it
+# and drive the real binary through the msr source.
+check_PROGRAMS += tests/unit/test_msr_source tests/fakemsr/fakemsr
+tests_unit_test_msr_source_SOURCES = tests/unit/test_msr_source.c
+tests_unit_test_msr_source_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
+tests_unit_test_msr_source_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_msr_source
+
+tests_fakemsr_fakemsr_SOURCES = tests/fakemsr/fakemsr.c
+tests_fakemsr_fakemsr_CFLAGS = $(AM_CFLAGS) $(FUSE3_CFLAGS)
+tests_fakemsr_fakemsr_LDADD = $(HTTOP_LIBS) $(FUSE3_LIBS)

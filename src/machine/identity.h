@@ -61,7 +61,15 @@ void identity_from_fields(struct cpu_identity *id, const char *vendor, int famil
 void identity_guess_base_from_brand(struct cpu_identity *id);
 const char *base_ratio_source_name(enum base_ratio_source s);
 
-/* Nominal (TSC) frequency in Hz, or 0 if unknown. */
+/* Base ratio from MSR_PLATFORM_INFO (0xCE) bits 15:8, for the msr source;
+ * a zero field leaves the identity as it was. */
+void identity_set_platform_info(struct cpu_identity *id, uint64_t msr_ce);
+
+/* The clock base_ratio multiplies: 100 MHz, or 133.33 MHz on
+ * Nehalem/Westmere (UARCH_NHM). */
+double identity_bus_hz(const struct cpu_identity *id);
+/* Nominal (TSC) frequency in Hz (base_ratio * identity_bus_hz), or 0 if
+ * unknown. */
 double identity_tsc_hz(const struct cpu_identity *id);
 
 #endif

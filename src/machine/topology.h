@@ -4,6 +4,7 @@
 #ifndef HTTOP_TOPOLOGY_H
 #define HTTOP_TOPOLOGY_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -11,6 +12,15 @@
 
 /* Xeon Phi has 4 threads per core; nothing shipped has more. */
 #define TOPO_MAX_SMT 4
+
+/* topo_cpu.core of a CPU that is present but offline: Linux does not say
+ * which core it belongs to until it comes online. */
+#define TOPO_NO_CORE UINT_MAX
+/* topo_cpu.package of such a CPU when no package claims it either. */
+#define TOPO_NO_PACKAGE UINT_MAX
+/* topo_core.l3 of a core with no L3 (Xeon Phi: only the MCDRAM memory-side
+ * cache, which hwloc 1.x recorded as a 16 GB "L3"; it is not counted). */
+#define TOPO_NO_L3 UINT_MAX
 
 struct topo_core {
 	unsigned package;          /* package os_index (physical socket id) */
@@ -58,8 +68,12 @@ int topology_load(struct topology *t, const char *xml_path, struct errmsg *e);
  * `ncores_per_pkg` cores of `smt` threads; numbering as Linux does on Intel
  * servers: thread 0 of every core first, then thread 1 (+ncores). */
 void topology_synthetic(struct topology *t, unsigned npkg, unsigned ncores_per_pkg, unsigned smt);
+/* Start an empty topology for topology_add_cpu() (a zeroed struct works
+ * too, but leaves family/model/stepping 0 instead of -1). */
+void topology_init(struct topology *t);
 /* Append one CPU to a topology under construction (replay, trace files);
- * cores are created as needed. Call topology_finish() when done. */
+ * cores are created as needed, keyed by (package, die, core_id). Call
+ * topology_finish() when done. */
 void topology_add_cpu(struct topology *t, unsigned cpu, unsigned package, unsigned die,
     unsigned l3, unsigned core_id, unsigned thread, bool online);
 void topology_finish(struct topology *t);

@@ -107,6 +107,12 @@ void interval_free(struct interval *iv);
 void metrics_compute(const struct metrics_ctx *c, const struct sample *prev,
     const struct sample *cur, struct interval *iv);
 
+/* Why `v`, one of t's figures, is V_NONE (R_OK if it has a value): the
+ * thread's own reason, or the zero denominator / missing counter / unknown
+ * base frequency behind that figure. */
+enum reason metrics_thread_reason(const struct metrics_ctx *c, const struct thread_fig *t,
+    const struct val *v);
+
 /* The pure formulas, exposed for unit tests with hand-checked values. */
 uint64_t counter_delta(uint64_t prev, uint64_t cur, unsigned width);
 /* Exact split from dTSC, ref0, ref1 (TSC ticks) and any (TSC ticks). */

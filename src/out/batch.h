@@ -3,6 +3,7 @@
 #ifndef HTTOP_BATCH_H
 #define HTTOP_BATCH_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "machine/machine.h"
@@ -25,5 +26,26 @@ struct batch *batch_new(enum out_format f, FILE *fp, const struct machine *m,
 int batch_write(struct batch *b, const struct interval *iv, struct errmsg *e);
 void batch_free(struct batch *b);
 int out_format_parse(const char *s, enum out_format *f);
+const char *out_format_name(enum out_format f);
+/* errno of the last failed write (EPIPE: the reader went away), or 0. */
+int batch_errno(const struct batch *b);
+
+/* Internals shared by the writers in src/out/; not for other layers. */
+struct batch {
+	enum out_format fmt;
+	FILE *fp;
+	const struct machine *m;
+	const struct plan *p;
+	const char *source_name;
+	unsigned *pkg_id;          /* package os_index per interval.packages[] entry */
+	unsigned long nwritten;    /* intervals written so far */
+	int err;                   /* errno of the last write error */
+};
+void out_text_write(struct batch *b, const struct interval *iv);
+void out_csv_write(struct batch *b, const struct interval *iv);
+void out_json_write(struct batch *b, const struct interval *iv);
+/* Is this core/thread part of the output (--cpus)? */
+bool out_core_shown(const struct interval *iv, unsigned core);
+bool out_thread_shown(const struct interval *iv, unsigned cpu);
 
 #endif

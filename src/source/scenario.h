@@ -41,6 +41,7 @@ struct scenario {
 };
 
 /* Built-in names: idle, busy, one-per-core, both, alternate, bursts, demo. */
+extern const char *const scenario_builtins[];   /* those names, NULL-terminated */
 int scenario_builtin(struct scenario *sc, const char *name, const struct topology *t,
     struct errmsg *e);
 /* A scenario file; errors name the file and line. */

@@ -14,6 +14,15 @@
  * msr, root or CAP_SYS_RAWIO, ...). */
 struct source *msr_source_new(struct machine *m, struct msr_io *io, const char *name,
     struct errmsg *e);
+/* MSR accesses the engine's io has made so far (tests, bench: one read
+ * per slot per CPU per refresh). Either pointer may be NULL. */
+void msr_source_io_counts(const struct source *s, uint64_t *reads, uint64_t *writes);
+/* For sources built on the engine (sim): the engine's own ops, to call
+ * through from a wrapper ops table put in s->ops, and one pointer of the
+ * wrapper's state, freed by the engine's close after its io. */
+const struct source_ops *msr_source_engine_ops(void);
+void msr_source_set_ext(struct source *s, void *ext, void (*free_ext)(void *));
+void *msr_source_ext(const struct source *s);
 /* The real thing: /dev/cpu/%u/msr or --msr-path TEMPLATE. */
 struct source *msr_source_open(struct machine *m, const char *path_template, struct errmsg *e);
 /* The simulator: the msr engine over a vpmu driven by a scenario (built-in
@@ -24,5 +33,8 @@ struct source *sim_source_new(struct machine *m, const char *scenario, uint64_t 
  * points at them, so they must outlive it. */
 struct source *replay_source_new(const char *path, struct machine *m, struct plan *plan,
     struct errmsg *e);
+/* The trace reader behind a replay source: trace_last_event(), trace_note(). */
+struct trace_reader;
+struct trace_reader *replay_source_reader(struct source *s);
 
 #endif

@@ -25,6 +25,9 @@ void vpmu_free(struct vpmu *v);
  * MSR, reserved bits set, read-only), -ENXIO (CPU offline or absent). */
 int vpmu_rdmsr(struct vpmu *v, unsigned cpu, uint32_t msr, uint64_t *val);
 int vpmu_wrmsr(struct vpmu *v, unsigned cpu, uint32_t msr, uint64_t val);
+/* The same write, but no access cost passes: it allocates nothing, so a
+ * fatal-signal handler may call it (msr_io wr_async). */
+int vpmu_wrmsr_async(struct vpmu *v, unsigned cpu, uint32_t msr, uint64_t val);
 
 /* Virtual time, in TSC ticks since the simulated machine started. */
 uint64_t vpmu_now(const struct vpmu *v);
@@ -46,5 +49,24 @@ void vpmu_fail_next(struct vpmu *v, unsigned cpu, int err);   /* next access ret
  * else's events), or a write by another program mid-run: same call. */
 void vpmu_poke(struct vpmu *v, unsigned cpu, uint32_t msr, uint64_t val);
 uint64_t vpmu_writes(const struct vpmu *v);   /* wrmsr calls that succeeded */
+
+/* The reference-clock scale S in TSC ticks (fixed counter 2 adds S per
+ * reference tick): CPUID.15H EBX/EAX on SKX/ICX (TSC/25 MHz without 15H),
+ * the base ratio on SNB, 1 on NHM and others. */
+uint64_t vpmu_ref_scale(const struct vpmu *v);
+bool vpmu_cpu_present(const struct vpmu *v, unsigned cpu);
+bool vpmu_cpu_online(const struct vpmu *v, unsigned cpu);
+
+/* Simulated register conventions (what a fresh machine looks like):
+ * - every register starts at 0: IA32_PERF_GLOBAL_CTRL 0 (as left by the
+ *   kernel's perf driver when nobody counts), AMD HWCR 0, so IRPerfCount
+ *   does not count until bit 30 is set (poke it to model a kernel that
+ *   enabled it);
+ * - the activity is neither user nor kernel: a counter with OS or USR set
+ *   counts all of it; EDGE, INV or CMASK make an event count nothing;
+ * - the threads of a core share one clock: the highest ghz of the threads
+ *   active at that moment;
+ * - an offline CPU is halted (counts nothing, is "neither" in the truth);
+ * - an access first lets the access cost pass, then answers. */
 
 #endif

@@ -9,18 +9,23 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "machine/machine.h"
 #include "plan/plan.h"
 #include "source/sample.h"
 #include "util/errmsg.h"
 
-#define TRACE_VERSION 1
+#define TRACE_VERSION 1   /* major: a reader refuses a newer one */
+#define TRACE_MINOR 0     /* minor: new line types or fields, skipped by older readers */
 
 struct trace_reader;
 struct trace_writer;
 
-/* Reads the header into *m (topology, identity, group) and *plan. */
+/* Reads the header into *m (topology, identity, group) and *plan. The
+ * plan's writes[].what strings belong to the reader: valid until
+ * trace_close. Free *m with machine_free() after a successful open; a
+ * failed open leaves nothing to free. */
 struct trace_reader *trace_open(const char *path, struct machine *m, struct plan *plan,
     struct errmsg *e);
 /* Next sample (s must be sample_init'ed for m and plan). Returns 0, 1 at
@@ -33,6 +38,10 @@ int trace_next(struct trace_reader *r, struct sample *s, struct errmsg *e);
  * the sample last returned; "" if none. */
 const char *trace_last_event(const struct trace_reader *r);
 void trace_close(struct trace_reader *r);
+/* The header's producer ("httop 0.1.0", "httop-ppc2trace from X") and
+ * note ("" if none), for the header line of a replay. */
+const char *trace_producer(const struct trace_reader *r);
+const char *trace_note(const struct trace_reader *r);
 
 /* Writer: header at open, one sample per call, flushed per interval. */
 struct trace_writer *trace_writer_open(FILE *fp, const struct machine *m, const struct plan *plan,
@@ -40,5 +49,10 @@ struct trace_writer *trace_writer_open(FILE *fp, const struct machine *m, const 
 int trace_write_sample(struct trace_writer *w, const struct sample *s, struct errmsg *e);
 int trace_write_event(struct trace_writer *w, double time, const char *text, struct errmsg *e);
 int trace_writer_close(struct trace_writer *w, struct errmsg *e);
+/* Same, naming the producer (NULL: "httop VERSION") and the creation time
+ * (0: now); httop-ppc2trace uses it. */
+struct trace_writer *trace_writer_open_ex(FILE *fp, const struct machine *m,
+    const struct plan *plan, const char *producer, time_t created, const char *note,
+    struct errmsg *e);
 
 #endif

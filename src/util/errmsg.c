@@ -21,15 +21,23 @@ errmsg_set(struct errmsg *e, const char *fmt, ...)
 int
 errmsg_prefix(struct errmsg *e, const char *fmt, ...)
 {
-	char old[sizeof e->text], pre[sizeof e->text];
+	char old[sizeof e->text];
+	size_t n;
 	va_list ap;
 
 	if (e == NULL)
 		return -1;
 	memcpy(old, e->text, sizeof old);
 	va_start(ap, fmt);
-	vsnprintf(pre, sizeof pre, fmt, ap);
+	vsnprintf(e->text, sizeof e->text, fmt, ap);
 	va_end(ap);
-	snprintf(e->text, sizeof e->text, "%s: %s", pre, old);
+	/* Append ": old", truncating rather than overflowing. */
+	n = strlen(e->text);
+	if (n + 2 < sizeof e->text) {
+		memcpy(e->text + n, ": ", 2);
+		n += 2;
+		strncpy(e->text + n, old, sizeof e->text - n - 1);
+		e->text[sizeof e->text - 1] = '\0';
+	}
 	return -1;
 }

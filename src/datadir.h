@@ -1,0 +1,16 @@
+/* datadir.h: where httop's data files (the demo machine, scenarios) are.
+ * Looked up in $HTTOP_DATA_DIR, the installed data directory, then the
+ * source tree the program was built from (so src/httop --demo works
+ * before `make install`). */
+#ifndef HTTOP_DATADIR_H
+#define HTTOP_DATADIR_H
+
+#include <stddef.h>
+
+#include "util/errmsg.h"
+
+/* Full path of data file `name` in buf. 0, or -1 naming every directory
+ * tried and the fix. */
+int datadir_find(const char *name, char *buf, size_t len, struct errmsg *e);
+
+#endif

@@ -1,0 +1,553 @@
+/* topology.c: packages, cores and SMT threads from hwloc (live machine,
+ * hwloc XML v1/v2, or a Linux sysfs/procfs root), or built by hand. */
+#include "config.h"
+#include "machine/topology.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <hwloc.h>
+
+#include "util/i18n.h"
+#include "util/xalloc.h"
+
+/* An "L3" larger than this is not a core cache: hwloc 1.x recorded the Xeon
+ * Phi MCDRAM (cache mode) as a 16 GB L3Cache. Real L3s are well below. */
+#define L3_MAX_BYTES (1ULL << 30)
+
+/* Marks an unused thread slot while a core is being built. */
+#define SLOT_FREE UINT_MAX
+
+void
+topology_init(struct topology *t)
+{
+	memset(t, 0, sizeof *t);
+	t->family = t->model = t->stepping = -1;
+}
+
+/* Make cpus[] cover `cpu`; new entries are absent. */
+static struct topo_cpu *
+cpu_slot(struct topology *t, unsigned cpu)
+{
+	if (cpu >= t->max_cpu) {
+		unsigned n = cpu + 1, i;
+
+		t->cpus = xreallocarray(t->cpus, n, sizeof *t->cpus);
+		for (i = t->max_cpu; i < n; i++) {
+			t->cpus[i].present = false;
+			t->cpus[i].online = false;
+			t->cpus[i].core = TOPO_NO_CORE;
+			t->cpus[i].thread = 0;
+			t->cpus[i].package = TOPO_NO_PACKAGE;
+		}
+		t->max_cpu = n;
+	}
+	return &t->cpus[cpu];
+}
+
+static struct topo_core *
+core_append(struct topology *t, unsigned package, unsigned die, unsigned l3,
+    unsigned core_id)
+{
+	struct topo_core *c;
+	unsigned i;
+
+	t->cores = xreallocarray(t->cores, t->ncores + 1, sizeof *t->cores);
+	c = &t->cores[t->ncores];
+	c->package = package;
+	c->die = die;
+	c->l3 = l3;
+	c->core_id = core_id;
+	c->index = t->ncores;
+	c->nthreads = 0;
+	for (i = 0; i < TOPO_MAX_SMT; i++)
+		c->cpus[i] = SLOT_FREE;
+	t->ncores++;
+	return c;
+}
+
+static void
+core_put(struct topology *t, struct topo_core *c, unsigned cpu, unsigned thread,
+    bool online)
+{
+	struct topo_cpu *tc;
+
+	/* Callers keep thread < TOPO_MAX_SMT; anything else is dropped rather
+	 * than written past the array. */
+	if (thread >= TOPO_MAX_SMT || c->cpus[thread] != SLOT_FREE)
+		return;
+	c->cpus[thread] = cpu;
+	if (thread + 1 > c->nthreads)
+		c->nthreads = thread + 1;
+	tc = cpu_slot(t, cpu);
+	tc->present = true;
+	tc->online = online;
+	tc->package = c->package;
+}
+
+void
+topology_add_cpu(struct topology *t, unsigned cpu, unsigned package, unsigned die,
+    unsigned l3, unsigned core_id, unsigned thread, bool online)
+{
+	struct topo_core *c = NULL;
+	unsigned i;
+
+	for (i = 0; i < t->ncores; i++) {
+		struct topo_core *k = &t->cores[i];
+
+		if (k->package == package && k->die == die && k->core_id == core_id) {
+			c = k;
+			break;
+		}
+	}
+	if (c == NULL)
+		c = core_append(t, package, die, l3, core_id);
+	core_put(t, c, cpu, thread, online);
+}
+
+static int
+core_cmp(const void *a, const void *b)
+{
+	const struct topo_core *x = a, *y = b;
+
+	if (x->package != y->package)
+		return x->package < y->package ? -1 : 1;
+	if (x->core_id != y->core_id)
+		return x->core_id < y->core_id ? -1 : 1;
+	if (x->die != y->die)
+		return x->die < y->die ? -1 : 1;
+	if (x->cpus[0] != y->cpus[0])
+		return x->cpus[0] < y->cpus[0] ? -1 : 1;
+	return 0;
+}
+
+static int
+u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Number of distinct values in v[0..n) (sorts v). */
+static unsigned
+count_distinct(uint64_t *v, unsigned n)
+{
+	unsigned i, k = 0;
+
+	qsort(v, n, sizeof *v, u64_cmp);
+	for (i = 0; i < n; i++)
+		if (i == 0 || v[i] != v[i - 1])
+			k++;
+	return k;
+}
+
+void
+topology_finish(struct topology *t)
+{
+	uint64_t *v;
+	unsigned i, j, n;
+
+	/* Close gaps left by missing thread numbers, keeping the order. */
+	for (i = 0; i < t->ncores; i++) {
+		struct topo_core *c = &t->cores[i];
+
+		for (j = n = 0; j < TOPO_MAX_SMT; j++)
+			if (c->cpus[j] != SLOT_FREE)
+				c->cpus[n++] = c->cpus[j];
+		for (j = n; j < TOPO_MAX_SMT; j++)
+			c->cpus[j] = SLOT_FREE;
+		c->nthreads = n;
+	}
+	if (t->ncores > 0)
+		qsort(t->cores, t->ncores, sizeof *t->cores, core_cmp);
+
+	t->max_smt = 0;
+	for (i = 0; i < t->ncores; i++) {
+		struct topo_core *c = &t->cores[i];
+
+		c->index = i;
+		if (c->nthreads > t->max_smt)
+			t->max_smt = c->nthreads;
+		for (j = 0; j < c->nthreads; j++) {
+			struct topo_cpu *tc = cpu_slot(t, c->cpus[j]);
+
+			tc->core = i;
+			tc->thread = j;
+			tc->package = c->package;
+		}
+	}
+
+	t->ncpus = 0;
+	for (i = 0; i < t->max_cpu; i++)
+		if (t->cpus[i].present)
+			t->ncpus++;
+
+	v = xcalloc(t->ncores + 1, sizeof *v);
+	for (i = 0; i < t->ncores; i++)
+		v[i] = t->cores[i].package;
+	t->npackages = count_distinct(v, t->ncores);
+	for (i = 0; i < t->ncores; i++)
+		v[i] = (uint64_t)t->cores[i].package << 32 | t->cores[i].die;
+	t->ndies = count_distinct(v, t->ncores);
+	for (i = n = 0; i < t->ncores; i++)
+		if (t->cores[i].l3 != TOPO_NO_L3)
+			v[n++] = t->cores[i].l3;
+	t->nl3 = count_distinct(v, n);
+	free(v);
+}
+
+void
+topology_synthetic(struct topology *t, unsigned npkg, unsigned ncores_per_pkg, unsigned smt)
+{
+	unsigned p, c, s, per_thread = npkg * ncores_per_pkg;
+
+	topology_init(t);
+	if (smt > TOPO_MAX_SMT)
+		smt = TOPO_MAX_SMT;
+	/* Linux on Intel servers: thread 0 of every core, package by package,
+	 * then thread 1 of every core in the same order. */
+	for (s = 0; s < smt; s++)
+		for (p = 0; p < npkg; p++)
+			for (c = 0; c < ncores_per_pkg; c++)
+				topology_add_cpu(t, s * per_thread + p * ncores_per_pkg + c,
+				    p, 0, p, c, s, true);
+	topology_finish(t);
+	snprintf(t->source, sizeof t->source, "synthetic");
+}
+
+void
+topology_free(struct topology *t)
+{
+	free(t->cores);
+	free(t->cpus);
+	t->cores = NULL;
+	t->cpus = NULL;
+	t->ncores = t->max_cpu = t->ncpus = 0;
+}
+
+const struct topo_core *
+topology_core_of(const struct topology *t, unsigned cpu)
+{
+	if (cpu >= t->max_cpu || t->cpus[cpu].core == TOPO_NO_CORE ||
+	    t->cpus[cpu].core >= t->ncores)
+		return NULL;
+	return &t->cores[t->cpus[cpu].core];
+}
+
+/* --- hwloc ------------------------------------------------------------ */
+
+static bool
+l3_counts(hwloc_obj_t o)
+{
+	if (hwloc_obj_get_info_by_name(o, "MemorySideCache") != NULL)
+		return false;
+	return o->attr == NULL || o->attr->cache.size <= L3_MAX_BYTES;
+}
+
+/* Per hwloc object of one type, by logical index: the number httop gives
+ * it (L3: rank among real L3s; Die: rank within its package). */
+struct numbering {
+	unsigned n;
+	unsigned *num;
+};
+
+static void
+number_l3(hwloc_topology_t topo, struct numbering *nb)
+{
+	unsigned i, k = 0;
+
+	nb->n = (unsigned)hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_L3CACHE);
+	nb->num = xcalloc(nb->n + 1, sizeof *nb->num);
+	for (i = 0; i < nb->n; i++) {
+		hwloc_obj_t o = hwloc_get_obj_by_type(topo, HWLOC_OBJ_L3CACHE, i);
+
+		nb->num[i] = l3_counts(o) ? k++ : TOPO_NO_L3;
+	}
+}
+
+static void
+number_dies(hwloc_topology_t topo, struct numbering *nb)
+{
+	unsigned i, j;
+
+	nb->n = (unsigned)hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_DIE);
+	nb->num = xcalloc(nb->n + 1, sizeof *nb->num);
+	for (i = 0; i < nb->n; i++) {
+		hwloc_obj_t d = hwloc_get_obj_by_type(topo, HWLOC_OBJ_DIE, i);
+		hwloc_obj_t p = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_PACKAGE, d);
+
+		nb->num[i] = 0;
+		for (j = 0; j < i; j++) {
+			hwloc_obj_t e = hwloc_get_obj_by_type(topo, HWLOC_OBJ_DIE, j);
+
+			if (hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_PACKAGE, e) == p)
+				nb->num[i]++;
+		}
+	}
+}
+
+/* Where a core or lone PU sits: package os_index, die and L3 numbers. */
+static void
+place_of(hwloc_topology_t topo, hwloc_obj_t o, const struct numbering *dies,
+    const struct numbering *l3s, unsigned *pkg, unsigned *die, unsigned *l3)
+{
+	hwloc_obj_t a;
+
+	a = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_PACKAGE, o);
+	*pkg = (a != NULL && a->os_index != HWLOC_UNKNOWN_INDEX) ? a->os_index : 0;
+	a = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_DIE, o);
+	*die = (a != NULL && a->logical_index < dies->n) ? dies->num[a->logical_index] : 0;
+	a = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_L3CACHE, o);
+	*l3 = (a != NULL && a->logical_index < l3s->n) ? l3s->num[a->logical_index] :
+	    TOPO_NO_L3;
+}
+
+/* Copy `s` into dst with runs of blanks squeezed and the ends trimmed:
+ * brand strings come padded ("Intel(R) Xeon(R) CPU           X5550  @"). */
+static void
+copy_squeezed(char *dst, size_t size, const char *s)
+{
+	size_t n = 0;
+	bool blank = false;
+
+	if (size == 0)
+		return;
+	for (; s != NULL && *s != '\0'; s++) {
+		if (*s == ' ' || *s == '\t') {
+			blank = n > 0;
+			continue;
+		}
+		if (blank && n + 1 < size)
+			dst[n++] = ' ';
+		blank = false;
+		if (n + 1 < size)
+			dst[n++] = *s;
+	}
+	dst[n] = '\0';
+}
+
+static int
+parse_int_info(hwloc_obj_t o, const char *name)
+{
+	const char *v = hwloc_obj_get_info_by_name(o, name);
+	char *end;
+	long n;
+
+	if (v == NULL || *v == '\0')
+		return -1;
+	errno = 0;
+	n = strtol(v, &end, 0);
+	if (errno != 0 || *end != '\0' || n < 0 || n > INT32_MAX)
+		return -1;
+	return (int)n;
+}
+
+/* The CPU identity hwloc recorded: on Package objects (x86 and Linux
+ * backends, 1.x files), or on the Machine in some hand-made files. */
+static void
+read_identity(hwloc_topology_t topo, struct topology *t)
+{
+	hwloc_obj_t o = NULL;
+
+	for (;;) {
+		o = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_PACKAGE, o);
+		if (o == NULL || hwloc_obj_get_info_by_name(o, "CPUVendor") != NULL ||
+		    hwloc_obj_get_info_by_name(o, "CPUModel") != NULL)
+			break;
+	}
+	if (o == NULL)
+		o = hwloc_get_root_obj(topo);
+	copy_squeezed(t->vendor, sizeof t->vendor, hwloc_obj_get_info_by_name(o, "CPUVendor"));
+	copy_squeezed(t->brand, sizeof t->brand, hwloc_obj_get_info_by_name(o, "CPUModel"));
+	t->family = parse_int_info(o, "CPUFamilyNumber");
+	t->model = parse_int_info(o, "CPUModelNumber");
+	t->stepping = parse_int_info(o, "CPUStepping");
+}
+
+static int
+walk(hwloc_topology_t topo, struct topology *t, struct errmsg *e)
+{
+	struct numbering dies, l3s;
+	hwloc_bitmap_t seen;
+	hwloc_const_bitmap_t complete;
+	hwloc_obj_t o = NULL;
+	unsigned pkg, die, l3;
+	int cpu, rc = 0;
+
+	number_dies(topo, &dies);
+	number_l3(topo, &l3s);
+	seen = hwloc_bitmap_alloc();
+
+	/* Every Core, its PUs in OS-number order: thread 0 is the lowest, the
+	 * one Linux lists first in thread_siblings. The Core's cpuset also
+	 * covers PUs under a Group below it (KNL files read by hwloc 2.9). */
+	while ((o = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_CORE, o)) != NULL) {
+		struct topo_core *c;
+		unsigned n = 0, core_id;
+
+		if (o->cpuset == NULL || hwloc_bitmap_iszero(o->cpuset))
+			continue;
+		if (hwloc_bitmap_weight(o->cpuset) > TOPO_MAX_SMT) {
+			rc = errmsg_set(e, _("core %u has %d threads; httop handles at most %d"),
+			    o->os_index, hwloc_bitmap_weight(o->cpuset), TOPO_MAX_SMT);
+			goto out;
+		}
+		place_of(topo, o, &dies, &l3s, &pkg, &die, &l3);
+		core_id = o->os_index != HWLOC_UNKNOWN_INDEX ? o->os_index : o->logical_index;
+		c = core_append(t, pkg, die, l3, core_id);
+		hwloc_bitmap_foreach_begin(cpu, o->cpuset)
+			core_put(t, c, (unsigned)cpu, n++, true);
+		hwloc_bitmap_foreach_end();
+		hwloc_bitmap_or(seen, seen, o->cpuset);
+	}
+
+	/* A PU with no Core above it (some virtual machines): a core of its own. */
+	o = NULL;
+	while ((o = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_PU, o)) != NULL) {
+		if (hwloc_bitmap_isset(seen, o->os_index))
+			continue;
+		place_of(topo, o, &dies, &l3s, &pkg, &die, &l3);
+		core_put(t, core_append(t, pkg, die, l3, o->os_index), o->os_index, 0, true);
+		hwloc_bitmap_set(seen, o->os_index);
+	}
+	if (t->ncores == 0) {
+		rc = errmsg_set(e, _("no processing units in the topology"));
+		goto out;
+	}
+
+	/* Present but offline: in the complete cpuset with no PU object. */
+	complete = hwloc_topology_get_complete_cpuset(topo);
+	hwloc_bitmap_foreach_begin(cpu, complete)
+		if (!hwloc_bitmap_isset(seen, (unsigned)cpu)) {
+			struct topo_cpu *tc = cpu_slot(t, (unsigned)cpu);
+			hwloc_obj_t p = NULL;
+
+			tc->present = true;
+			tc->online = false;
+			while ((p = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_PACKAGE, p)) != NULL)
+				if (p->complete_cpuset != NULL &&
+				    hwloc_bitmap_isset(p->complete_cpuset, (unsigned)cpu))
+					break;
+			tc->package = p != NULL ? p->os_index : TOPO_NO_PACKAGE;
+		}
+	hwloc_bitmap_foreach_end();
+
+	read_identity(topo, t);
+	topology_finish(t);
+out:
+	hwloc_bitmap_free(seen);
+	free(dies.num);
+	free(l3s.num);
+	return rc;
+}
+
+/* hwloc 2.x has no call to set the Linux fsroot; the Linux component reads
+ * HWLOC_FSROOT when it is instantiated, inside hwloc_topology_load(). Set it
+ * for that call only and put the old value back. */
+struct env_save {
+	const char *name;
+	char *old;
+	bool had;
+};
+
+static void
+env_push(struct env_save *s, const char *name, const char *value)
+{
+	const char *old = getenv(name);
+
+	s->name = name;
+	s->had = old != NULL;
+	s->old = old != NULL ? xstrdup(old) : NULL;
+	setenv(name, value, 1);
+}
+
+static void
+env_pop(struct env_save *s)
+{
+	if (s->had)
+		setenv(s->name, s->old, 1);
+	else
+		unsetenv(s->name);
+	free(s->old);
+}
+
+static bool
+is_file_in(const char *dir, const char *name)
+{
+	char path[4096];
+	struct stat st;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	return stat(path, &st) == 0;
+}
+
+int
+topology_load(struct topology *t, const char *xml_path, struct errmsg *e)
+{
+	hwloc_topology_t topo;
+	struct env_save env = { NULL, NULL, false };
+	struct stat st;
+	bool dir = false;
+	int rc;
+
+	topology_init(t);
+	if (xml_path != NULL) {
+		if (stat(xml_path, &st) != 0)
+			return errmsg_set(e, _("cannot read topology %s: %s; give an hwloc XML "
+			    "file (lstopo-no-graphics --of xml FILE) or a sysfs root directory"),
+			    xml_path, strerror(errno));
+		dir = S_ISDIR(st.st_mode);
+		if (dir && !is_file_in(xml_path, "sys") && !is_file_in(xml_path, "hwloc-cpuid-info"))
+			return errmsg_set(e, _("topology %s is a directory without sys/: give "
+			    "the top of a Linux sysfs/procfs copy (hwloc-gather-topology)"),
+			    xml_path);
+	}
+	if (hwloc_topology_init(&topo) != 0)
+		return errmsg_set(e, _("hwloc could not start: %s"), strerror(errno));
+	/* Keep CPUs a cgroup hides from us: httop watches whole cores. */
+	hwloc_topology_set_flags(topo, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
+
+	if (xml_path == NULL) {
+		snprintf(t->source, sizeof t->source, "live");
+	} else if (dir && is_file_in(xml_path, "hwloc-cpuid-info")) {
+		/* An hwloc-gather-cpuid dump: the x86 backend alone builds the
+		 * topology from the recorded CPUID of every PU. */
+		env_push(&env, "HWLOC_CPUID_PATH", xml_path);
+		hwloc_topology_set_components(topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "linux");
+	} else if (dir) {
+		/* Without this the x86 backend annotates the copy with the CPUID
+		 * of the host we run on (hwloc 2.9). */
+		env_push(&env, "HWLOC_FSROOT", xml_path);
+		hwloc_topology_set_components(topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
+	} else if (hwloc_topology_set_xml(topo, xml_path) != 0) {
+		rc = errmsg_set(e, _("topology %s is not a readable hwloc XML file (%s); write "
+		    "one with lstopo-no-graphics --of xml FILE"), xml_path, strerror(errno));
+		hwloc_topology_destroy(topo);
+		return rc;
+	}
+	if (xml_path != NULL)
+		snprintf(t->source, sizeof t->source, "%s", xml_path);
+
+	errno = 0;
+	rc = hwloc_topology_load(topo);
+	if (env.name != NULL)
+		env_pop(&env);
+	if (rc != 0) {
+		rc = errmsg_set(e, _("cannot load topology %s: %s; check that it is an hwloc "
+		    "XML file (v1 or v2) or a sysfs root"), xml_path ? xml_path : "of this machine",
+		    errno ? strerror(errno) : _("hwloc refused it"));
+		hwloc_topology_destroy(topo);
+		return rc;
+	}
+	rc = walk(topo, t, e);
+	hwloc_topology_destroy(topo);
+	if (rc != 0) {
+		errmsg_prefix(e, _("topology %s"), t->source);
+		topology_free(t);
+	}
+	return rc;
+}

@@ -1,0 +1,31 @@
+/* internal.h: what the files of the metrics layer share; not an interface
+ * for other layers. */
+#ifndef HTTOP_METRICS_INTERNAL_H
+#define HTTOP_METRICS_INTERNAL_H
+
+#include "metrics/metrics.h"
+
+/* Highest plausible core clock; more means the counts are not what the plan
+ * programmed (a counter was reset or reprogrammed). */
+#define METRICS_MAX_HZ 10e9
+/* Highest plausible instructions per core cycle, for the same test. */
+#define METRICS_MAX_IPC 16.0
+
+/* Clamp four fractions to [0,1] and rescale them to sum 1. Returns the
+ * largest amount clamped (0 when nothing was out of range). */
+double split_clamp(double f[4]);
+
+/* Fill t's figures from its d_* fields (t->reason must be R_OK). */
+void thread_figures(const struct metrics_ctx *c, struct thread_fig *t);
+/* Blank a thread's figures, giving the reason. */
+void thread_blank(struct thread_fig *t, enum reason r);
+
+/* Everything about core `ci` for the interval prev -> cur (prev may be
+ * NULL). Fills iv->cores[ci] and the threads of that core. */
+void core_compute(const struct metrics_ctx *c, const struct sample *prev,
+    const struct sample *cur, unsigned ci, struct interval *iv);
+
+/* Package and node aggregates from the cores already computed. */
+void aggregate_all(const struct metrics_ctx *c, struct interval *iv);
+
+#endif

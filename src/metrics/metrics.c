@@ -1,0 +1,97 @@
+/* metrics.c: from two samples to one interval: set up once, then per
+ * refresh every core (core.c) and the aggregates (aggregate.c). */
+#include "config.h"
+#include "metrics/internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/i18n.h"
+#include "util/xalloc.h"
+
+void
+metrics_ctx_init(struct metrics_ctx *c, const struct machine *m, const struct plan *p)
+{
+	int k;
+
+	memset(c, 0, sizeof *c);
+	c->m = m;
+	c->plan = p;
+	c->base_hz = identity_tsc_hz(&m->id);
+	c->issue_width = uarch_issue_width(m->group, &m->id);
+	c->tol.rel = 0.005;
+	c->tol.abs_ticks_per_scale = 2;
+	for (k = 0; k < SLOT_NKINDS; k++)
+		c->slot[k] = plan_slot_index(p, (enum slot_kind)k);
+}
+
+void
+interval_init(struct interval *iv, const struct machine *m)
+{
+	const struct topology *t = &m->topo;
+
+	memset(iv, 0, sizeof *iv);
+	iv->ncores = t->ncores;
+	iv->max_cpu = t->max_cpu;
+	iv->npackages = t->npackages;
+	iv->cores = xcalloc(t->ncores ? t->ncores : 1, sizeof *iv->cores);
+	iv->threads = xcalloc(t->max_cpu ? t->max_cpu : 1, sizeof *iv->threads);
+	iv->packages = xcalloc(t->npackages ? t->npackages : 1, sizeof *iv->packages);
+}
+
+void
+interval_free(struct interval *iv)
+{
+	free(iv->cores);
+	free(iv->threads);
+	free(iv->packages);
+	memset(iv, 0, sizeof *iv);
+}
+
+/* "core 3 (cpus 3,51): counters reprogrammed by another program" */
+static void
+describe(struct interval *iv, const struct topo_core *tc, enum reason r)
+{
+	char cpus[64];
+	size_t len = 0;
+	unsigned i;
+
+	cpus[0] = '\0';
+	for (i = 0; i < tc->nthreads && i < TOPO_MAX_SMT && len < sizeof cpus; i++)
+		len += (size_t)snprintf(cpus + len, sizeof cpus - len, "%s%u", i ? "," : "",
+		    tc->cpus[i]);
+	snprintf(iv->reason, sizeof iv->reason, _("core %u (cpus %s): %s"), tc->index, cpus,
+	    _(metrics_reason_text(r)));
+}
+
+void
+metrics_compute(const struct metrics_ctx *c, const struct sample *prev,
+    const struct sample *cur, struct interval *iv)
+{
+	const struct topology *t = &c->m->topo;
+	unsigned cpu, ci;
+
+	iv->time = cur->time;
+	iv->dt = prev != NULL ? cur->time - prev->time : 0.0;
+	iv->valid = true;
+	iv->reason[0] = '\0';
+	for (cpu = 0; cpu < iv->max_cpu; cpu++) {
+		struct thread_fig *tf = &iv->threads[cpu];
+
+		memset(tf, 0, sizeof *tf);
+		tf->cpu = cpu;
+		thread_blank(tf, R_NOT_SELECTED);
+	}
+	for (ci = 0; ci < t->ncores && ci < iv->ncores; ci++) {
+		const struct core_fig *cf;
+
+		core_compute(c, prev, cur, ci, iv);
+		cf = &iv->cores[ci];
+		if (cf->selected && cf->reason != R_OK && iv->valid) {
+			iv->valid = false;
+			describe(iv, &t->cores[ci], cf->reason);
+		}
+	}
+	aggregate_all(c, iv);
+}

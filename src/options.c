@@ -1,0 +1,354 @@
+/* options.c: parse and check the command line. Every bad value ends in one
+ * message naming the option and what to give instead (exit status 2). */
+#include "config.h"
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/i18n.h"
+
+/* Long-only options get codes above the char range. */
+enum {
+	OPT_FORMAT = 256,
+	OPT_SOURCE,
+	OPT_REPLAY,
+	OPT_TOPOLOGY,
+	OPT_CPUID,
+	OPT_MSR_PATH,
+	OPT_SIM,
+	OPT_SEED,
+	OPT_CPUS,
+	OPT_FORCE,
+	OPT_DEMO,
+	OPT_VERSION,
+	OPT_HELP,
+};
+
+static const struct option long_opts[] = {
+	{ "delay", required_argument, NULL, 'd' },
+	{ "iterations", required_argument, NULL, 'n' },
+	{ "batch", no_argument, NULL, 'b' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "source", required_argument, NULL, OPT_SOURCE },
+	{ "replay", required_argument, NULL, OPT_REPLAY },
+	{ "topology", required_argument, NULL, OPT_TOPOLOGY },
+	{ "cpuid", required_argument, NULL, OPT_CPUID },
+	{ "msr-path", required_argument, NULL, OPT_MSR_PATH },
+	{ "sim", required_argument, NULL, OPT_SIM },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "cpus", required_argument, NULL, OPT_CPUS },
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "demo", no_argument, NULL, OPT_DEMO },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+const char *
+source_kind_name(enum source_kind k)
+{
+	switch (k) {
+	case SRC_AUTO: return "auto";
+	case SRC_MSR: return "msr";
+	case SRC_SIM: return "sim";
+	case SRC_REPLAY: return "replay";
+	}
+	return "?";
+}
+
+static int
+source_kind_parse(const char *s, enum source_kind *k)
+{
+	static const enum source_kind all[] = { SRC_AUTO, SRC_MSR, SRC_SIM, SRC_REPLAY };
+	size_t i;
+
+	for (i = 0; i < sizeof all / sizeof all[0]; i++) {
+		if (strcmp(s, source_kind_name(all[i])) == 0) {
+			*k = all[i];
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void
+options_usage(FILE *fp)
+{
+	fprintf(fp, _("Usage: httop [options]\n"
+	    "Show, for every physical core, how its time splits between neither, one or\n"
+	    "both SMT threads active, with per-thread utilisation, CPI and frequency,\n"
+	    "from the performance counters.\n"
+	    "\n"
+	    "  -d, --delay SECS       refresh interval in seconds (default 1, minimum 0.05)\n"
+	    "  -n, --iterations N     stop after N intervals (default: until stopped)\n"
+	    "  -b, --batch            write each interval to standard output, no screen\n"
+	    "      --format FMT       batch output format: text, csv or json (default text)\n"
+	    "      --source SRC       counter source: auto, msr, sim or replay (default auto)\n"
+	    "      --replay FILE      replay a recorded trace (implies --source replay)\n"
+	    "      --topology FILE    read the topology from an hwloc XML file\n"
+	    "      --cpuid FILE       read the CPU identity from a libcpuid raw dump\n"
+	    "      --msr-path TMPL    MSR device path with one %%u for the CPU number\n"
+	    "                         (default /dev/cpu/%%u/msr)\n"
+	    "      --sim SCENARIO     simulate the counters: a built-in scenario name or a\n"
+	    "                         scenario file (implies --source sim; default demo)\n"
+	    "      --seed N           random seed of the simulator (default 0)\n"
+	    "      --cpus LIST        read only these CPUs' cores, e.g. 0-3,8\n"
+	    "      --force            use the counters even if another program holds them\n"
+	    "      --demo             simulate the built-in two-socket Skylake-SP machine\n"
+	    "      --version          print the version and exit\n"
+	    "      --help             print this help and exit\n"
+	    "\n"
+	    "See httop(1) for the figures, their formulas and the output formats.\n"));
+}
+
+/* A decimal number of seconds within [OPT_DELAY_MIN, OPT_DELAY_MAX]. */
+static int
+parse_delay(const char *s, double *out, struct errmsg *e)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(s, &end);
+	if (end == s || *end != '\0' || errno != 0 || !isfinite(d))
+		return errmsg_set(e, _("-d/--delay: '%s' is not a number of seconds; give e.g. -d 1 or -d 0.5"), s);
+	if (d < OPT_DELAY_MIN)
+		return errmsg_set(e, _("-d/--delay: %s s is below the minimum of %.2f s; give a longer interval"),
+		    s, OPT_DELAY_MIN);
+	if (d > OPT_DELAY_MAX)
+		return errmsg_set(e, _("-d/--delay: %s s is above the maximum of %.0f s; give a shorter interval"),
+		    s, OPT_DELAY_MAX);
+	*out = d;
+	return 0;
+}
+
+/* A decimal unsigned integer, all of the string, at most max. */
+static int
+parse_uint(const char *s, unsigned long long max, unsigned long long *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end != '\0' || errno != 0 || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Exactly one %u and no other conversion: the path is a printf format. */
+static int
+check_msr_path(const char *t, struct errmsg *e)
+{
+	const char *p;
+	unsigned nu = 0;
+
+	for (p = t; *p != '\0'; p++) {
+		if (*p != '%')
+			continue;
+		if (p[1] == 'u') {
+			nu++;
+			p++;
+			continue;
+		}
+		return errmsg_set(e, _("--msr-path: '%s' has a '%%' other than %%u; "
+		    "give a path with exactly one %%u for the CPU number, e.g. /dev/cpu/%%u/msr"), t);
+	}
+	if (nu != 1)
+		return errmsg_set(e, _("--msr-path: '%s' must contain exactly one %%u (it has %u); "
+		    "give e.g. /dev/cpu/%%u/msr"), t, nu);
+	return 0;
+}
+
+static void
+options_defaults(struct options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->delay = 1.0;
+	o->iterations = -1;
+	o->format = FMT_TEXT;
+	o->source = SRC_AUTO;
+	o->msr_path = OPT_MSR_PATH_DEFAULT;
+	o->scenario = NULL;
+	o->seed = 0;
+}
+
+/* Options that imply a source must agree with an explicit --source and
+ * with each other; `*by` remembers which option set it, for the message. */
+static int
+imply_source(struct options *o, const char **by, enum source_kind k, const char *opt,
+    struct errmsg *e)
+{
+	if (*by != NULL && o->source != k)
+		return errmsg_set(e, _("%s conflicts with %s (--source %s); drop one of them"),
+		    opt, *by, source_kind_name(o->source));
+	o->source = k;
+	*by = opt;
+	return 0;
+}
+
+static int
+check_combination(struct options *o, struct errmsg *e)
+{
+	if (o->source == SRC_REPLAY && o->replay == NULL)
+		return errmsg_set(e, _("--source replay needs a trace: add --replay FILE"));
+	if (o->replay != NULL && (o->topology != NULL || o->cpuid != NULL))
+		return errmsg_set(e, _("--replay: the trace records its own machine; drop --topology and --cpuid"));
+	if (o->demo && (o->topology != NULL || o->cpuid != NULL))
+		return errmsg_set(e, _("--demo: the demo brings its own machine; drop --topology and --cpuid, "
+		    "or use --sim SCENARIO with them"));
+	if (o->source == SRC_SIM && o->scenario == NULL)
+		o->scenario = OPT_SCENARIO_DEFAULT;
+	return 0;
+}
+
+enum options_result
+options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
+{
+	const char *source_by = NULL;   /* the option that fixed the source */
+	unsigned long long u;
+	int c;
+
+	options_defaults(o);
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":d:n:b", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			if (parse_delay(optarg, &o->delay, e) != 0)
+				goto fail;
+			break;
+		case 'n':
+			if (parse_uint(optarg, 1000000000000ull, &u) != 0) {
+				errmsg_set(e, _("-n/--iterations: '%s' is not a whole number; give e.g. -n 10"), optarg);
+				goto fail;
+			}
+			if (u == 0) {
+				errmsg_set(e, _("-n/--iterations: 0 intervals would show nothing; give 1 or more, "
+				    "or leave -n out to run until stopped"));
+				goto fail;
+			}
+			o->iterations = (long long)u;
+			break;
+		case 'b':
+			o->batch = true;
+			break;
+		case OPT_FORMAT:
+			if (out_format_parse(optarg, &o->format) != 0) {
+				errmsg_set(e, _("--format: unknown format '%s'; give text, csv or json"), optarg);
+				goto fail;
+			}
+			break;
+		case OPT_SOURCE: {
+			enum source_kind k;
+
+			if (source_kind_parse(optarg, &k) != 0) {
+				errmsg_set(e, _("--source: unknown source '%s'; give auto, msr, sim or replay"), optarg);
+				goto fail;
+			}
+			if (source_by != NULL && o->source != k) {
+				errmsg_set(e, _("--source %s conflicts with %s (--source %s); drop one of them"),
+				    optarg, source_by, source_kind_name(o->source));
+				goto fail;
+			}
+			o->source = k;
+			source_by = "--source";
+			break;
+		}
+		case OPT_REPLAY:
+			if (imply_source(o, &source_by, SRC_REPLAY, "--replay", e) != 0)
+				goto fail;
+			o->replay = optarg;
+			break;
+		case OPT_TOPOLOGY:
+			o->topology = optarg;
+			break;
+		case OPT_CPUID:
+			o->cpuid = optarg;
+			break;
+		case OPT_MSR_PATH:
+			if (check_msr_path(optarg, e) != 0)
+				goto fail;
+			o->msr_path = optarg;
+			break;
+		case OPT_SIM:
+			if (*optarg == '\0') {
+				errmsg_set(e, _("--sim: empty scenario; give a built-in name such as demo, or a file"));
+				goto fail;
+			}
+			if (imply_source(o, &source_by, SRC_SIM, "--sim", e) != 0)
+				goto fail;
+			o->scenario = optarg;
+			break;
+		case OPT_SEED:
+			if (parse_uint(optarg, UINT64_MAX, &u) != 0) {
+				errmsg_set(e, _("--seed: '%s' is not a whole number from 0 to %llu; give e.g. --seed 1"),
+				    optarg, (unsigned long long)UINT64_MAX);
+				goto fail;
+			}
+			o->seed = u;
+			break;
+		case OPT_CPUS:
+			if (o->have_cpus)
+				cpulist_free(&o->cpus);
+			o->have_cpus = false;
+			if (cpulist_parse(optarg, &o->cpus, e) != 0) {
+				errmsg_prefix(e, "--cpus: ");
+				goto fail;
+			}
+			o->have_cpus = true;
+			break;
+		case OPT_FORCE:
+			o->force = true;
+			break;
+		case OPT_DEMO:
+			if (imply_source(o, &source_by, SRC_SIM, "--demo", e) != 0)
+				goto fail;
+			o->demo = true;
+			break;
+		case OPT_VERSION:
+			printf("httop %s\n", PACKAGE_VERSION);
+			options_free(o);
+			return OPTS_EXIT;
+		case OPT_HELP:
+			options_usage(stdout);
+			options_free(o);
+			return OPTS_EXIT;
+		case ':':
+			errmsg_set(e, _("%s needs a value; see httop --help"), argv[optind - 1]);
+			goto fail;
+		default:
+			if (optopt != 0)
+				errmsg_set(e, _("unknown option '-%c'; see httop --help"), optopt);
+			else
+				errmsg_set(e, _("unknown option '%s'; see httop --help"), argv[optind - 1]);
+			goto fail;
+		}
+	}
+	if (optind < argc) {
+		errmsg_set(e, _("unexpected argument '%s': httop takes only options; see httop --help"),
+		    argv[optind]);
+		goto fail;
+	}
+	if (check_combination(o, e) != 0)
+		goto fail;
+	return OPTS_RUN;
+fail:
+	options_free(o);
+	return OPTS_ERROR;
+}
+
+void
+options_free(struct options *o)
+{
+	if (o->have_cpus)
+		cpulist_free(&o->cpus);
+	o->have_cpus = false;
+}

@@ -1,0 +1,117 @@
+/* batch.c: what the three batch formats share: set-up, one write per
+ * interval, error handling, which cores and threads are shown. */
+#include "config.h"
+#include "out/batch.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/i18n.h"
+#include "util/xalloc.h"
+
+static const char *const format_names[] = {
+	[FMT_TEXT] = "text",
+	[FMT_CSV] = "csv",
+	[FMT_JSON] = "json",
+};
+
+int
+out_format_parse(const char *s, enum out_format *f)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof format_names / sizeof format_names[0]; i++) {
+		if (strcmp(s, format_names[i]) == 0) {
+			*f = (enum out_format)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const char *
+out_format_name(enum out_format f)
+{
+	if ((size_t)f < sizeof format_names / sizeof format_names[0])
+		return format_names[f];
+	return "?";
+}
+
+struct batch *
+batch_new(enum out_format f, FILE *fp, const struct machine *m, const struct plan *p,
+    const char *source_name)
+{
+	struct batch *b = xcalloc(1, sizeof *b);
+	const struct topology *t = &m->topo;
+	unsigned i, n = 0;
+
+	b->fmt = f;
+	b->fp = fp;
+	b->m = m;
+	b->p = p;
+	b->source_name = source_name != NULL ? source_name : "";
+	/* interval.packages[] follows the packages in topology order; the
+	 * cores are sorted by package, so each new package id starts one. */
+	b->pkg_id = xcalloc(t->npackages + 1, sizeof *b->pkg_id);
+	for (i = 0; i < t->ncores && n < t->npackages; i++) {
+		if (n == 0 || t->cores[i].package != b->pkg_id[n - 1])
+			b->pkg_id[n++] = t->cores[i].package;
+	}
+	return b;
+}
+
+int
+batch_write(struct batch *b, const struct interval *iv, struct errmsg *e)
+{
+	switch (b->fmt) {
+	case FMT_TEXT:
+		out_text_write(b, iv);
+		break;
+	case FMT_CSV:
+		out_csv_write(b, iv);
+		break;
+	case FMT_JSON:
+		out_json_write(b, iv);
+		break;
+	}
+	b->nwritten++;
+	/* One flush per interval: a reader of a pipe sees each interval whole
+	 * and at once; the error of any fprintf above shows up here too. */
+	errno = 0;
+	if (fflush(b->fp) != 0 || ferror(b->fp)) {
+		b->err = errno != 0 ? errno : EIO;
+		clearerr(b->fp);
+		return errmsg_set(e, _("writing the %s output failed: %s; check the disk or the program "
+		    "reading httop's output"), out_format_name(b->fmt), strerror(b->err));
+	}
+	return 0;
+}
+
+int
+batch_errno(const struct batch *b)
+{
+	return b->err;
+}
+
+void
+batch_free(struct batch *b)
+{
+	if (b == NULL)
+		return;
+	free(b->pkg_id);
+	free(b);
+}
+
+bool
+out_core_shown(const struct interval *iv, unsigned core)
+{
+	return core < iv->ncores && iv->cores[core].selected &&
+	    iv->cores[core].reason != R_NOT_SELECTED;
+}
+
+bool
+out_thread_shown(const struct interval *iv, unsigned cpu)
+{
+	return cpu < iv->max_cpu && iv->threads[cpu].reason != R_NOT_SELECTED;
+}

@@ -1,0 +1,106 @@
+/* text.c: a readable table per interval, in the manner of turbostat: a
+ * header with the node figures, then one row per core. Shares are in
+ * percent of the interval; a bound is shown as lo-hi and the row says
+ * "bound"; a core without figures shows why instead of numbers. */
+#include "config.h"
+#include "out/batch.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "util/i18n.h"
+
+/* A fraction as percent: "12.3%", "10.0-40.0" for a bound, "-" if absent. */
+static const char *
+pct(char *buf, size_t len, struct val v)
+{
+	if (v.kind == V_EXACT && isfinite(v.v))
+		snprintf(buf, len, "%.1f%%", 100.0 * v.v);
+	else if (v.kind == V_BOUND && isfinite(v.lo) && isfinite(v.hi))
+		snprintf(buf, len, "%.1f-%.1f", 100.0 * v.lo, 100.0 * v.hi);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
+/* A plain figure with `prec` decimals; bounds as lo-hi. */
+static const char *
+num(char *buf, size_t len, struct val v, int prec)
+{
+	if (v.kind == V_EXACT && isfinite(v.v))
+		snprintf(buf, len, "%.*f", prec, v.v);
+	else if (v.kind == V_BOUND && isfinite(v.lo) && isfinite(v.hi))
+		snprintf(buf, len, "%.*f-%.*f", prec, v.lo, prec, v.hi);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
+static void
+write_header(struct batch *b, const struct interval *iv)
+{
+	FILE *fp = b->fp;
+	const struct agg_fig *n = &iv->node;
+	char s[5][32];
+
+	fprintf(fp, _("time %.3f s, interval %.3f s, host %s, source %s, %s, split: %s\n"),
+	    isfinite(iv->time) ? iv->time : 0.0, isfinite(iv->dt) ? iv->dt : 0.0,
+	    b->m->hostname, b->source_name, uarch_group_name(b->p->group),
+	    split_method_name(b->p->split));
+	fprintf(fp, _("node: util %s, neither %s, t0 only %s, t1 only %s, both %s"),
+	    pct(s[0], sizeof s[0], n->util), pct(s[1], sizeof s[1], n->neither),
+	    pct(s[2], sizeof s[2], n->t0_only), pct(s[3], sizeof s[3], n->t1_only),
+	    pct(s[4], sizeof s[4], n->both));
+	fprintf(fp, _(", %s threads, %s GHz, CPI %s\n"),
+	    num(s[0], sizeof s[0], n->active_threads, 2), num(s[1], sizeof s[1], n->ghz, 2),
+	    num(s[2], sizeof s[2], n->cpi, 2));
+	if (!iv->valid)
+		fprintf(fp, _("INVALID: %s\n"), iv->reason);
+	fprintf(fp, "%3s %4s %-12s %11s %11s %11s %11s %11s %5s %6s %5s  %s\n",
+	    _("pkg"), _("core"), _("cpus"), _("neither"), _("t0 only"), _("t1 only"), _("both"),
+	    _("util"), _("thr"), _("CPI"), _("GHz"), _("status"));
+}
+
+static void
+write_core(FILE *fp, const struct topo_core *tc, const struct core_fig *c)
+{
+	char cpus[64], s[8][32];
+	size_t len = 0;
+	unsigned t;
+	bool two = tc->nthreads == 2;
+	struct val none = val_none();
+
+	cpus[0] = '\0';
+	for (t = 0; t < tc->nthreads && t < TOPO_MAX_SMT && len < sizeof cpus; t++)
+		len += (size_t)snprintf(cpus + len, sizeof cpus - len, "%s%u", t ? "," : "", tc->cpus[t]);
+	fprintf(fp, "%3u %4u %-12s ", tc->package, tc->core_id, cpus);
+	if (c->reason != R_OK) {
+		fprintf(fp, "%s\n", _(metrics_reason_text(c->reason)));
+		return;
+	}
+	fprintf(fp, "%11s %11s %11s %11s %11s %5s %6s %5s  %s\n",
+	    pct(s[0], sizeof s[0], two ? c->neither : none),
+	    pct(s[1], sizeof s[1], two ? c->t0_only : none),
+	    pct(s[2], sizeof s[2], two ? c->t1_only : none),
+	    pct(s[3], sizeof s[3], two ? c->both : none),
+	    pct(s[4], sizeof s[4], c->util),
+	    num(s[5], sizeof s[5], c->active_threads, 2),
+	    num(s[6], sizeof s[6], c->cpi, 2),
+	    num(s[7], sizeof s[7], c->ghz, 2),
+	    !two ? _("no split") : c->exact ? _("ok") : _("bound"));
+}
+
+void
+out_text_write(struct batch *b, const struct interval *iv)
+{
+	const struct topology *topo = &b->m->topo;
+	unsigned i;
+
+	if (b->nwritten > 0)
+		fputc('\n', b->fp);
+	write_header(b, iv);
+	for (i = 0; i < iv->ncores && i < topo->ncores; i++) {
+		if (out_core_shown(iv, i))
+			write_core(b->fp, &topo->cores[i], &iv->cores[i]);
+	}
+}

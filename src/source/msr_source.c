@@ -1,0 +1,561 @@
+/* msr_source.c: the msr engine. It programs the PMU registers of a plan
+ * (after checking nobody else uses them and saving their old values),
+ * reads the plan's counters once per slot per CPU per refresh, and puts
+ * every saved register back on exit, also from a fatal signal. The same
+ * code drives the real device files and the simulator (msr_io.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "source/sources.h"
+#include "util/i18n.h"
+#include "util/xalloc.h"
+
+/* Distinct registers written over all plans programmed (calibration, then
+ * the main plan): each plan writes at most PLAN_MAX_WRITES. */
+#define MSR_MAX_REGS (2 * PLAN_MAX_WRITES)
+
+/* Busy registers named in the refusal message before "and N more". */
+#define BUSY_SHOWN 4
+
+enum msr_cpu_state {
+	MC_UNUSED = 0,   /* not present in the topology */
+	MC_OPEN,         /* device open; reads may still fail (offline mid-run) */
+	MC_OFFLINE,      /* offline when the source started: no device open */
+};
+
+struct msr_source {
+	struct source src;            /* first: s->priv points back here */
+	struct msr_io *io;
+	unsigned max_cpu;
+	uint8_t *cpu_state;           /* enum msr_cpu_state per CPU */
+	struct timespec start;
+	uint64_t seq;
+	bool platform_done;
+
+	/* The save table, sized once: register r of CPU c is entry
+	 * c * MSR_MAX_REGS + r. reg[] holds the MSRs in the order they were
+	 * first written; restore goes backwards. emergency_restore reads it
+	 * from a signal handler, so an entry is complete before its flag is
+	 * set, and a register is in reg[] before nreg counts it. */
+	uint32_t reg[MSR_MAX_REGS];
+	volatile sig_atomic_t nreg;
+	uint64_t *saved;              /* value before httop's first write */
+	uint64_t *cur;                /* value httop wrote last */
+	volatile sig_atomic_t *has;   /* saved[] holds a value to restore */
+
+	/* program() scratch: the old values of registers not yet saved. */
+	uint64_t *old;
+	uint8_t *pending;
+
+	void *ext;                    /* a wrapper's state (sim_source.c) */
+	void (*free_ext)(void *);
+};
+
+static struct msr_source *
+msr_of(const struct source *s)
+{
+	return s->priv;
+}
+
+/* A register's name as the SDM writes it, for messages. */
+static const char *
+msr_name(uint32_t msr, char *buf, size_t len)
+{
+	if (msr >= MSR_PERFEVTSEL0 && msr < MSR_PERFEVTSEL0 + 8)
+		snprintf(buf, len, "PERFEVTSEL%u", (unsigned)(msr - MSR_PERFEVTSEL0));
+	else if (msr == MSR_FIXED_CTR_CTRL)
+		snprintf(buf, len, "FIXED_CTR_CTRL");
+	else if (msr == MSR_PERF_GLOBAL_CTRL)
+		snprintf(buf, len, "PERF_GLOBAL_CTRL");
+	else if (msr == MSR_PERF_GLOBAL_OVF_CTRL)
+		snprintf(buf, len, "PERF_GLOBAL_OVF_CTRL");
+	else if (msr == MSR_AMD_HWCR)
+		snprintf(buf, len, "HWCR");
+	else
+		snprintf(buf, len, "MSR 0x%x", (unsigned)msr);
+	return buf;
+}
+
+/* The hint that goes with a failed access. */
+static const char *
+access_hint(int err, bool write)
+{
+	switch (err) {
+	case EPERM:
+	case EACCES:
+		return write ? _("writes are refused: kernel lockdown or msr.allow_writes=off "
+		    "forbid them; boot with msr.allow_writes=on or use msr-safe") :
+		    _("run as root or give the binary CAP_SYS_RAWIO");
+	case EIO:
+		return write ? _("the CPU rejected the value (unsupported register or bits)") :
+		    _("the CPU does not have this register");
+	case ENXIO:
+		return _("the CPU went offline");
+	default:
+		return "";
+	}
+}
+
+static int
+reg_index(struct msr_source *ms, uint32_t msr)
+{
+	int r;
+
+	for (r = 0; r < ms->nreg; r++) {
+		if (ms->reg[r] == msr)
+			return r;
+	}
+	if (ms->nreg >= MSR_MAX_REGS)
+		return -1;
+	ms->reg[r] = msr;
+	ms->nreg = r + 1;
+	return r;
+}
+
+/* CPUs the engine reads and programs. */
+static bool
+cpu_usable(const struct msr_source *ms, unsigned cpu)
+{
+	return ms->cpu_state[cpu] == MC_OPEN && source_cpu_selected(&ms->src, cpu);
+}
+
+static unsigned
+cpu_thread(const struct msr_source *ms, unsigned cpu)
+{
+	return ms->src.m->topo.cpus[cpu].thread;
+}
+
+static bool
+write_applies(const struct plan_write *w, unsigned thread)
+{
+	return (w->thread_mask >> thread) & 1u;
+}
+
+/* MSR_PLATFORM_INFO bits 15:8: the base ratio, the most direct source of
+ * the nominal frequency on Intel (hw-facts.md 3). Read once, on the first
+ * CPU that is open. A ratio given by the user or a trace is kept. */
+static void
+read_platform_info(struct msr_source *ms)
+{
+	struct cpu_identity *id = &ms->src.m->id;
+	uint64_t v;
+	unsigned cpu;
+
+	ms->platform_done = true;
+	if (id->vendor != VENDOR_INTEL || id->base_src == BASE_USER || id->base_src == BASE_TRACE)
+		return;
+	for (cpu = 0; cpu < ms->max_cpu; cpu++) {
+		if (ms->cpu_state[cpu] == MC_OPEN)
+			break;
+	}
+	if (cpu == ms->max_cpu || ms->io->rd(ms->io, cpu, MSR_PLATFORM_INFO, &v) != 0)
+		return;
+	identity_set_platform_info(id, v);
+}
+
+/* Is the NMI watchdog on? It keeps a counter through perf. */
+static bool
+nmi_watchdog_on(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/nmi_watchdog", "re");
+	int c;
+
+	if (f == NULL)
+		return false;
+	c = fgetc(f);
+	fclose(f);
+	return c == '1';
+}
+
+static void
+busy_message(struct errmsg *e, const char *list, unsigned nbusy)
+{
+	char more[64] = "";
+
+	if (nbusy > BUSY_SHOWN)
+		snprintf(more, sizeof more, _(" and %u more"), nbusy - BUSY_SHOWN);
+	if (nmi_watchdog_on())
+		errmsg_set(e, _("the PMU is in use by another program (%s%s); nothing was written. "
+		    "The NMI watchdog holds a counter: run 'echo 0 > /proc/sys/kernel/nmi_watchdog' "
+		    "as root, or use --force to take the counters anyway"), list, more);
+	else
+		errmsg_set(e, _("the PMU is in use by another program (%s%s); nothing was written. "
+		    "Stop it (perf, likwid, a site monitor), or use --force to take the counters "
+		    "anyway (it will see wrong counts until httop exits)"), list, more);
+}
+
+/* Put back every saved register, CPU by CPU, in reverse order of first
+ * write. Every flag is cleared, so a second call does nothing. */
+static int
+restore_all(struct msr_source *ms, struct errmsg *e)
+{
+	char name[32];
+	unsigned cpu, nfail = 0;
+	int r, rc, status = 0;
+
+	for (cpu = 0; cpu < ms->max_cpu; cpu++) {
+		for (r = ms->nreg - 1; r >= 0; r--) {
+			size_t i = (size_t)cpu * MSR_MAX_REGS + (size_t)r;
+
+			if (!ms->has[i])
+				continue;
+			ms->has[i] = 0;
+			rc = ms->io->wr(ms->io, cpu, ms->reg[r], ms->saved[i]);
+			if (rc == 0)
+				continue;
+			if (nfail++ == 0) {
+				errmsg_set(e, _("could not restore %s on CPU %u to 0x%llx: %s %s"),
+				    msr_name(ms->reg[r], name, sizeof name), cpu,
+				    (unsigned long long)ms->saved[i], strerror(-rc),
+				    access_hint(-rc, true));
+			}
+			status = -1;
+		}
+	}
+	if (nfail > 1)
+		errmsg_prefix(e, _("%u registers could not be restored"), nfail);
+	return status;
+}
+
+static int
+msr_restore(struct source *s, struct errmsg *e)
+{
+	return restore_all(msr_of(s), e);
+}
+
+/* From a signal handler: only the io's async write and the table. */
+static void
+msr_emergency_restore(struct source *s)
+{
+	struct msr_source *ms = msr_of(s);
+	unsigned cpu;
+	int r;
+
+	for (cpu = 0; cpu < ms->max_cpu; cpu++) {
+		for (r = ms->nreg - 1; r >= 0; r--) {
+			size_t i = (size_t)cpu * MSR_MAX_REGS + (size_t)r;
+
+			if (ms->has[i]) {
+				ms->has[i] = 0;
+				ms->io->wr_async(ms->io, cpu, ms->reg[r], ms->saved[i]);
+			}
+		}
+	}
+}
+
+/* Read the old value of every register the plan writes that is not saved
+ * yet, and note the busy ones. Nothing is written here. */
+static int
+collect_old(struct msr_source *ms, const struct plan *p, unsigned *nbusy, char *list,
+    size_t listlen, struct errmsg *e)
+{
+	char name[32];
+	unsigned cpu, k;
+	int rc;
+
+	memset(ms->pending, 0, (size_t)ms->max_cpu * MSR_MAX_REGS);
+	*nbusy = 0;
+	list[0] = '\0';
+	for (cpu = 0; cpu < ms->max_cpu; cpu++) {
+		if (!cpu_usable(ms, cpu))
+			continue;
+		for (k = 0; k < p->nwrites; k++) {
+			const struct plan_write *w = &p->writes[k];
+			int r;
+			size_t i;
+
+			if (!write_applies(w, cpu_thread(ms, cpu)))
+				continue;
+			if ((r = reg_index(ms, w->msr)) < 0)
+				return errmsg_set(e, _("internal error: more than %d PMU registers "
+				    "to program"), MSR_MAX_REGS);
+			i = (size_t)cpu * MSR_MAX_REGS + (size_t)r;
+			if (ms->has[i] || ms->pending[i])
+				continue;
+			rc = ms->io->rd(ms->io, cpu, w->msr, &ms->old[i]);
+			if (rc == -ENXIO)
+				break;   /* offline since the start: nothing saved, nothing written */
+			if (rc != 0)
+				return errmsg_set(e, _("cannot read %s on CPU %u: %s %s"),
+				    msr_name(w->msr, name, sizeof name), cpu, strerror(-rc),
+				    access_hint(-rc, false));
+			ms->pending[i] = 1;
+			if ((ms->old[i] & w->busy_mask) == 0)
+				continue;
+			if (++*nbusy <= BUSY_SHOWN) {
+				size_t len = strlen(list);
+
+				snprintf(list + len, listlen - len, "%scpu %u %s=0x%llx",
+				    len > 0 ? ", " : "", cpu, msr_name(w->msr, name, sizeof name),
+				    (unsigned long long)ms->old[i]);
+			}
+		}
+	}
+	return 0;
+}
+
+static int
+msr_program(struct source *s, const struct plan *p, bool force, struct errmsg *e)
+{
+	struct msr_source *ms = msr_of(s);
+	char list[320], name[32];
+	unsigned cpu, k, nbusy;
+	int rc;
+
+	if (!ms->platform_done)
+		read_platform_info(ms);
+	if (collect_old(ms, p, &nbusy, list, sizeof list, e) != 0)
+		return -1;
+	if (nbusy > 0 && !force) {
+		busy_message(e, list, nbusy);
+		return -1;
+	}
+	for (cpu = 0; cpu < ms->max_cpu; cpu++) {
+		if (!cpu_usable(ms, cpu))
+			continue;
+		for (k = 0; k < p->nwrites; k++) {
+			const struct plan_write *w = &p->writes[k];
+			uint64_t v;
+			size_t i;
+
+			if (!write_applies(w, cpu_thread(ms, cpu)))
+				continue;
+			i = (size_t)cpu * MSR_MAX_REGS + (size_t)reg_index(ms, w->msr);
+			if (ms->pending[i]) {
+				ms->saved[i] = ms->old[i];
+				ms->cur[i] = ms->old[i];
+				ms->has[i] = 1;
+				ms->pending[i] = 0;
+			}
+			if (!ms->has[i])
+				continue;   /* went offline during the check */
+			v = (ms->cur[i] & ~w->mask) | (w->value & w->mask);
+			rc = ms->io->wr(ms->io, cpu, w->msr, v);
+			if (rc == -ENXIO)
+				break;      /* went offline: read() will say so */
+			if (rc != 0) {
+				struct errmsg ignored;
+
+				errmsg_set(e, _("cannot write 0x%llx to %s on CPU %u: %s %s"),
+				    (unsigned long long)v, msr_name(w->msr, name, sizeof name), cpu,
+				    strerror(-rc), access_hint(-rc, true));
+				restore_all(ms, &ignored);
+				return -1;
+			}
+			ms->cur[i] = v;
+		}
+	}
+	return 0;
+}
+
+static double
+elapsed(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+/* One CPU's slots: exactly one read each. Returns the cpu_read_state. */
+static uint8_t
+read_cpu(struct msr_source *ms, const struct plan *p, unsigned cpu, unsigned thread,
+    struct sample *out)
+{
+	uint64_t *row = sample_row(out, cpu);
+	unsigned k, n = p->nslots < out->nslots ? p->nslots : out->nslots;
+	int rc;
+
+	for (k = 0; k < n; k++) {
+		if (!plan_slot_on_thread(&p->slots[k], thread)) {
+			row[k] = 0;
+			continue;
+		}
+		rc = ms->io->rd(ms->io, cpu, p->slots[k].msr, &row[k]);
+		if (rc != 0) {
+			memset(row, 0, (size_t)out->nslots * sizeof *row);
+			out->err[cpu] = -rc;
+			return rc == -ENXIO ? CPU_OFFLINE : CPU_READ_ERROR;
+		}
+	}
+	out->err[cpu] = 0;
+	return CPU_READ_OK;
+}
+
+static int
+msr_read(struct source *s, struct sample *out, struct errmsg *e)
+{
+	struct msr_source *ms = msr_of(s);
+	const struct plan *p = s->plan;
+	struct topology *t = &s->m->topo;
+	unsigned c, k;
+
+	if (p == NULL)
+		return errmsg_set(e, _("internal error: the msr source was read before it was "
+		    "programmed"));
+	/* Core by core, a core's threads back to back: the reads of siblings
+	 * are as close in time as the device allows (hw-facts.md 5). */
+	for (c = 0; c < t->ncores; c++) {
+		const struct topo_core *core = &t->cores[c];
+
+		for (k = 0; k < core->nthreads; k++) {
+			unsigned cpu = core->cpus[k];
+			uint8_t st;
+
+			if (cpu >= out->max_cpu || cpu >= ms->max_cpu)
+				continue;
+			if (!source_cpu_selected(s, cpu))
+				st = CPU_NOT_READ;
+			else if (ms->cpu_state[cpu] == MC_OFFLINE)
+				st = CPU_OFFLINE;
+			else if (ms->cpu_state[cpu] != MC_OPEN)
+				st = CPU_NOT_READ;
+			else
+				st = read_cpu(ms, p, cpu, k, out);
+			out->state[cpu] = st;
+			if (st == CPU_OFFLINE || st == CPU_READ_OK)
+				t->cpus[cpu].online = st == CPU_READ_OK;
+		}
+	}
+	out->time = elapsed(&ms->start);
+	out->seq = ms->seq++;
+	return 0;
+}
+
+static void
+msr_close(struct source *s)
+{
+	struct msr_source *ms = msr_of(s);
+	unsigned cpu;
+
+	for (cpu = 0; cpu < ms->max_cpu; cpu++) {
+		if (ms->cpu_state[cpu] == MC_OPEN)
+			ms->io->close_cpu(ms->io, cpu);
+	}
+	ms->io->destroy(ms->io);
+	if (ms->free_ext != NULL)
+		ms->free_ext(ms->ext);
+	free(ms->cpu_state);
+	free(ms->saved);
+	free(ms->cur);
+	free((void *)ms->has);
+	free(ms->old);
+	free(ms->pending);
+	free(ms);
+}
+
+static const struct source_ops msr_ops = {
+	.program = msr_program,
+	.read = msr_read,
+	.advance = NULL,
+	.restore = msr_restore,
+	.emergency_restore = msr_emergency_restore,
+	.close = msr_close,
+};
+
+const struct source_ops *
+msr_source_engine_ops(void)
+{
+	return &msr_ops;
+}
+
+void
+msr_source_set_ext(struct source *s, void *ext, void (*free_ext)(void *))
+{
+	struct msr_source *ms = msr_of(s);
+
+	ms->ext = ext;
+	ms->free_ext = free_ext;
+}
+
+void *
+msr_source_ext(const struct source *s)
+{
+	return msr_of(s)->ext;
+}
+
+void
+msr_source_io_counts(const struct source *s, uint64_t *reads, uint64_t *writes)
+{
+	const struct msr_source *ms = msr_of(s);
+
+	if (reads != NULL)
+		*reads = ms->io->nreads;
+	if (writes != NULL)
+		*writes = ms->io->nwrites;
+}
+
+struct source *
+msr_source_new(struct machine *m, struct msr_io *io, const char *name, struct errmsg *e)
+{
+	struct msr_source *ms;
+	unsigned cpu, nopen = 0, max_cpu = m->topo.max_cpu;
+	size_t nent = (size_t)(max_cpu ? max_cpu : 1) * MSR_MAX_REGS;
+	int rc;
+
+	if (io == NULL) {
+		errmsg_set(e, _("internal error: no MSR access method"));
+		return NULL;
+	}
+	ms = xcalloc(1, sizeof *ms);
+	ms->src.ops = &msr_ops;
+	ms->src.priv = ms;
+	ms->src.name = name;
+	ms->src.m = m;
+	ms->io = io;
+	ms->max_cpu = max_cpu;
+	ms->cpu_state = xcalloc(max_cpu ? max_cpu : 1, sizeof *ms->cpu_state);
+	ms->saved = xcalloc(nent, sizeof *ms->saved);
+	ms->cur = xcalloc(nent, sizeof *ms->cur);
+	ms->has = xcalloc(nent, sizeof *ms->has);
+	ms->old = xcalloc(nent, sizeof *ms->old);
+	ms->pending = xcalloc(nent, sizeof *ms->pending);
+	clock_gettime(CLOCK_MONOTONIC, &ms->start);
+
+	for (cpu = 0; cpu < max_cpu; cpu++) {
+		struct topo_cpu *tc = &m->topo.cpus[cpu];
+
+		if (!tc->present)
+			continue;
+		if (!tc->online) {
+			ms->cpu_state[cpu] = MC_OFFLINE;
+			continue;
+		}
+		rc = io->open_cpu(io, cpu, e);
+		if (rc == 0) {
+			ms->cpu_state[cpu] = MC_OPEN;
+			nopen++;
+		} else if (rc == -ENXIO) {
+			ms->cpu_state[cpu] = MC_OFFLINE;
+			tc->online = false;
+		} else {
+			msr_close(&ms->src);
+			return NULL;
+		}
+	}
+	if (nopen == 0) {
+		errmsg_set(e, _("no CPU of the topology could be opened: every one is offline "
+		    "or absent"));
+		msr_close(&ms->src);
+		return NULL;
+	}
+	return &ms->src;
+}
+
+struct source *
+msr_source_open(struct machine *m, const char *path_template, struct errmsg *e)
+{
+	const char *tmpl = path_template != NULL ? path_template : "/dev/cpu/%u/msr";
+	struct source *s;
+
+	s = msr_source_new(m, msr_io_file_new(tmpl, m->topo.max_cpu), "msr", e);
+	if (s != NULL)
+		snprintf(s->detail, sizeof s->detail, "%s", tmpl);
+	return s;
+}

@@ -1,0 +1,826 @@
+/* trace_read.c: read a trace (man/httop-trace.5). The header rebuilds the
+ * machine and the plan; then every complete interval is one sample. Any
+ * malformed line is an error naming the file and line; a file that simply
+ * stops (a recorder killed mid-write) ends the data at the last complete
+ * interval, with a note saying where. */
+#include "config.h"
+#include "trace/trace.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace/tracefmt.h"
+#include "util/i18n.h"
+#include "util/xalloc.h"
+
+/* Far above any machine Linux supports (NR_CPUS <= 8192), low enough that a
+ * corrupt number cannot make us allocate gigabytes. */
+#define TRACE_MAX_CPU 65536u
+#define TRACE_MAX_ID  (1L << 24)
+
+enum line_rc { LINE_OK, LINE_EOF, LINE_PARTIAL, LINE_ERR };
+
+struct trace_reader {
+	FILE *fp;
+	char path[200];
+	unsigned long lineno;
+	struct machine *m;
+	struct plan *plan;
+	char line[TRACE_LINE_MAX + 1];
+	bool done;
+	int done_rc;
+	uint64_t ncomplete;        /* intervals returned so far */
+	bool *seen;                /* per CPU, this interval */
+	char events[512];
+	char producer[128];
+	char note[512];
+	char what[PLAN_MAX_WRITES][128];
+};
+
+/* State while the header is read. */
+struct header {
+	bool have_plan, have_identity;
+	unsigned nslots, nwrites;
+	bool *cpu_seen;
+	unsigned cpu_seen_n;
+	unsigned ncpus;
+	char vendor[16], brand[64];
+	long family, model, stepping;
+	struct cpu_identity clk;   /* clock and PMU fields only */
+};
+
+static int
+bad(struct trace_reader *r, struct errmsg *e, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int
+bad(struct trace_reader *r, struct errmsg *e, const char *fmt, ...)
+{
+	char what[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	return errmsg_set(e, "%s:%lu: %s", r->path, r->lineno, what);
+}
+
+/* One line into r->line without its newline (and without a CR before it). */
+static enum line_rc
+read_line(struct trace_reader *r, struct errmsg *e)
+{
+	size_t n = 0;
+	int c;
+
+	r->lineno++;
+	while ((c = getc(r->fp)) != EOF && c != '\n') {
+		if (c == '\0') {
+			bad(r, e, _("NUL byte: this is not a text trace file"));
+			return LINE_ERR;
+		}
+		if (n == TRACE_LINE_MAX) {
+			bad(r, e, _("line longer than %d bytes: not a trace line"), TRACE_LINE_MAX);
+			return LINE_ERR;
+		}
+		r->line[n++] = (char)c;
+	}
+	if (c == EOF && ferror(r->fp)) {
+		bad(r, e, _("read error: %s"), strerror(errno));
+		return LINE_ERR;
+	}
+	if (n > 0 && r->line[n - 1] == '\r')
+		n--;
+	r->line[n] = '\0';
+	if (c == EOF) {
+		/* A last line without its newline was cut off mid-write. */
+		if (n == 0) {
+			r->lineno--;
+			return LINE_EOF;
+		}
+		return LINE_PARTIAL;
+	}
+	return LINE_OK;
+}
+
+/* The line type: a word of [a-z0-9-] starting with a letter. Returns a
+ * pointer to the rest of the line, or NULL if the line is not a trace line;
+ * an empty keyword means a blank or comment line. */
+static char *
+keyword(char *line, const char **kw)
+{
+	char *p = line;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p == '\0' || *p == '#') {
+		*kw = "";
+		return p;
+	}
+	*kw = p;
+	if (!(*p >= 'a' && *p <= 'z'))
+		return NULL;
+	while ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-')
+		p++;
+	if (*p != '\0' && *p != ' ' && *p != '\t')
+		return NULL;
+	if (*p != '\0')
+		*p++ = '\0';
+	return p;
+}
+
+/* A required integer field in [lo, hi]. */
+static int
+need_int(struct trace_reader *r, struct errmsg *e, const char *kw,
+    const struct tracefmt_field *f, int n, const char *key, long lo, long hi, long *out)
+{
+	const char *v = tracefmt_get(f, n, key);
+
+	if (v == NULL)
+		return bad(r, e, _("'%s' line without the field %s="), kw, key);
+	if (!tracefmt_int(v, lo, hi, out))
+		return bad(r, e, _("'%s' line: %s=%s is not a number from %ld to %ld"), kw, key,
+		    v, lo, hi);
+	return 0;
+}
+
+/* An optional integer field; keeps *out when absent. */
+static int
+opt_int(struct trace_reader *r, struct errmsg *e, const char *kw,
+    const struct tracefmt_field *f, int n, const char *key, long lo, long hi, long *out)
+{
+	if (tracefmt_get(f, n, key) == NULL)
+		return 0;
+	return need_int(r, e, kw, f, n, key, lo, hi, out);
+}
+
+static int
+need_u64(struct trace_reader *r, struct errmsg *e, const char *kw,
+    const struct tracefmt_field *f, int n, const char *key, bool required, uint64_t *out)
+{
+	const char *v = tracefmt_get(f, n, key);
+
+	if (v == NULL) {
+		if (!required)
+			return 0;
+		return bad(r, e, _("'%s' line without the field %s="), kw, key);
+	}
+	if (!tracefmt_u64(v, 0, out))
+		return bad(r, e, _("'%s' line: %s=%s is not an unsigned number"), kw, key, v);
+	return 0;
+}
+
+static void
+copy_str(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src != NULL ? src : "");
+}
+
+static int
+header_cpu(struct trace_reader *r, struct header *h, const struct tracefmt_field *f, int n,
+    struct errmsg *e)
+{
+	long cpu, pkg, die, l3, core, thread, online;
+
+	if (need_int(r, e, "cpu", f, n, "cpu", 0, TRACE_MAX_CPU - 1, &cpu) != 0 ||
+	    need_int(r, e, "cpu", f, n, "package", 0, TRACE_MAX_ID, &pkg) != 0 ||
+	    need_int(r, e, "cpu", f, n, "core", 0, TRACE_MAX_ID, &core) != 0 ||
+	    need_int(r, e, "cpu", f, n, "thread", 0, TOPO_MAX_SMT - 1, &thread) != 0)
+		return -1;
+	die = 0;
+	l3 = pkg;
+	online = 1;
+	if (opt_int(r, e, "cpu", f, n, "die", 0, TRACE_MAX_ID, &die) != 0 ||
+	    opt_int(r, e, "cpu", f, n, "l3", 0, TRACE_MAX_ID, &l3) != 0 ||
+	    opt_int(r, e, "cpu", f, n, "online", 0, 1, &online) != 0)
+		return -1;
+	if ((unsigned)cpu >= h->cpu_seen_n) {
+		unsigned nn = (unsigned)cpu + 64;
+
+		h->cpu_seen = xreallocarray(h->cpu_seen, nn, sizeof *h->cpu_seen);
+		memset(h->cpu_seen + h->cpu_seen_n, 0, (nn - h->cpu_seen_n) * sizeof *h->cpu_seen);
+		h->cpu_seen_n = nn;
+	}
+	if (h->cpu_seen[cpu])
+		return bad(r, e, _("cpu %ld is described twice"), cpu);
+	h->cpu_seen[cpu] = true;
+	h->ncpus++;
+	topology_add_cpu(&r->m->topo, (unsigned)cpu, (unsigned)pkg, (unsigned)die,
+	    (unsigned)l3, (unsigned)core, (unsigned)thread, online != 0);
+	/* topology_add_cpu drops a CPU whose thread position is taken. */
+	if ((unsigned)cpu >= r->m->topo.max_cpu || !r->m->topo.cpus[cpu].present)
+		return bad(r, e, _("cpu %ld: package %ld core %ld thread %ld is another cpu's"),
+		    cpu, pkg, core, thread);
+	return 0;
+}
+
+static int
+parse_split(const char *s, enum split_method *out)
+{
+	int i;
+
+	for (i = SPLIT_NONE; i <= SPLIT_BOUND; i++) {
+		if (strcmp(s, split_method_name((enum split_method)i)) == 0) {
+			*out = (enum split_method)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int
+header_plan(struct trace_reader *r, struct header *h, const struct tracefmt_field *f, int n,
+    struct errmsg *e)
+{
+	struct plan *p = r->plan;
+	const char *g = tracefmt_get(f, n, "group"), *sp = tracefmt_get(f, n, "split");
+	long ns, nw, se, sc, sm = 0;
+
+	if (h->have_plan)
+		return bad(r, e, _("a second 'plan' line"));
+	if (g == NULL || (p->group = uarch_group_parse(g)) == UARCH_NGROUPS)
+		return bad(r, e, _("'plan' line: unknown or missing group=%s"), g ? g : "");
+	if (sp == NULL || parse_split(sp, &p->split) != 0)
+		return bad(r, e, _("'plan' line: unknown or missing split=%s"), sp ? sp : "");
+	if (need_int(r, e, "plan", f, n, "nslots", 1, PLAN_MAX_SLOTS, &ns) != 0 ||
+	    need_int(r, e, "plan", f, n, "nwrites", 0, PLAN_MAX_WRITES, &nw) != 0 ||
+	    need_int(r, e, "plan", f, n, "scale_expected", 0, 1L << 20, &se) != 0 ||
+	    need_int(r, e, "plan", f, n, "scale", 0, 1L << 20, &sc) != 0 ||
+	    opt_int(r, e, "plan", f, n, "scale_measured", 0, 1, &sm) != 0)
+		return -1;
+	h->nslots = (unsigned)ns;
+	h->nwrites = (unsigned)nw;
+	p->scale_expected = (unsigned)se;
+	p->scale = (unsigned)sc;
+	p->scale_measured = sm != 0;
+	copy_str(p->scale_note, sizeof p->scale_note, tracefmt_get(f, n, "scale_note"));
+	copy_str(p->summary, sizeof p->summary, tracefmt_get(f, n, "summary"));
+	h->have_plan = true;
+	return 0;
+}
+
+static int
+header_slot(struct trace_reader *r, struct header *h, const struct tracefmt_field *f, int n,
+    struct errmsg *e)
+{
+	struct plan *p = r->plan;
+	struct plan_slot *s;
+	const char *k = tracefmt_get(f, n, "kind");
+	uint64_t msr, threads = THREAD_ALL;
+	long width;
+
+	if (!h->have_plan)
+		return bad(r, e, _("'slot' line before the 'plan' line"));
+	if (p->nslots == h->nslots)
+		return bad(r, e, _("more 'slot' lines than the plan's nslots=%u"), h->nslots);
+	s = &p->slots[p->nslots];
+	if (k == NULL || (s->kind = slot_kind_parse(k)) == SLOT_NKINDS)
+		return bad(r, e, _("'slot' line: unknown or missing kind=%s"), k ? k : "");
+	if (need_u64(r, e, "slot", f, n, "msr", true, &msr) != 0 ||
+	    need_int(r, e, "slot", f, n, "width", 1, 64, &width) != 0 ||
+	    need_u64(r, e, "slot", f, n, "threads", false, &threads) != 0)
+		return -1;
+	if (msr > UINT32_MAX || threads > UINT32_MAX)
+		return bad(r, e, _("'slot' line: msr or threads out of range"));
+	s->msr = (uint32_t)msr;
+	s->width = (unsigned)width;
+	s->thread_mask = (unsigned)threads;
+	p->nslots++;
+	return 0;
+}
+
+static int
+header_write(struct trace_reader *r, struct header *h, const struct tracefmt_field *f, int n,
+    struct errmsg *e)
+{
+	struct plan *p = r->plan;
+	struct plan_write *w;
+	uint64_t msr, threads = THREAD_ALL;
+
+	if (!h->have_plan)
+		return bad(r, e, _("'write' line before the 'plan' line"));
+	if (p->nwrites == h->nwrites)
+		return bad(r, e, _("more 'write' lines than the plan's nwrites=%u"), h->nwrites);
+	w = &p->writes[p->nwrites];
+	if (need_u64(r, e, "write", f, n, "msr", true, &msr) != 0 ||
+	    need_u64(r, e, "write", f, n, "value", true, &w->value) != 0 ||
+	    need_u64(r, e, "write", f, n, "mask", true, &w->mask) != 0 ||
+	    need_u64(r, e, "write", f, n, "busy", false, &w->busy_mask) != 0 ||
+	    need_u64(r, e, "write", f, n, "threads", false, &threads) != 0)
+		return -1;
+	if (msr > UINT32_MAX || threads > UINT32_MAX)
+		return bad(r, e, _("'write' line: msr or threads out of range"));
+	w->msr = (uint32_t)msr;
+	w->thread_mask = (unsigned)threads;
+	copy_str(r->what[p->nwrites], sizeof r->what[0], tracefmt_get(f, n, "what"));
+	w->what = r->what[p->nwrites];
+	p->nwrites++;
+	return 0;
+}
+
+static int
+header_identity(struct trace_reader *r, struct header *h, const struct tracefmt_field *f, int n,
+    struct errmsg *e)
+{
+	copy_str(h->vendor, sizeof h->vendor, tracefmt_get(f, n, "vendor"));
+	copy_str(h->brand, sizeof h->brand, tracefmt_get(f, n, "brand"));
+	if (opt_int(r, e, "identity", f, n, "family", -1, 0xfff, &h->family) != 0 ||
+	    opt_int(r, e, "identity", f, n, "model", -1, 0xfff, &h->model) != 0 ||
+	    opt_int(r, e, "identity", f, n, "stepping", -1, 0xfff, &h->stepping) != 0)
+		return -1;
+	h->have_identity = true;
+	return 0;
+}
+
+static int
+header_clock(struct trace_reader *r, struct header *h, const struct tracefmt_field *f, int n,
+    struct errmsg *e)
+{
+	struct cpu_identity *c = &h->clk;
+	long ratio = 0, num = 0, den = 0, bm = 0, mm = 0;
+	uint64_t crystal = 0;
+
+	if (opt_int(r, e, "clock", f, n, "base_ratio", 0, 1000, &ratio) != 0 ||
+	    opt_int(r, e, "clock", f, n, "tsc_num", 0, UINT32_MAX, &num) != 0 ||
+	    opt_int(r, e, "clock", f, n, "tsc_den", 0, UINT32_MAX, &den) != 0 ||
+	    opt_int(r, e, "clock", f, n, "base_mhz", 0, 1000000, &bm) != 0 ||
+	    opt_int(r, e, "clock", f, n, "max_mhz", 0, 1000000, &mm) != 0 ||
+	    need_u64(r, e, "clock", f, n, "crystal_hz", false, &crystal) != 0)
+		return -1;
+	c->base_ratio = (unsigned)ratio;
+	c->tsc_num = (unsigned)num;
+	c->tsc_den = (unsigned)den;
+	c->base_mhz = (unsigned)bm;
+	c->max_mhz = (unsigned)mm;
+	c->crystal_hz = crystal;
+	return 0;
+}
+
+static int
+header_pmu(struct trace_reader *r, struct header *h, const struct tracefmt_field *f, int n,
+    struct errmsg *e)
+{
+	struct cpu_identity *c = &h->clk;
+	long ver = 0, gp = 0, gpw = 0, fx = 0, fxw = 0, dep = 0;
+
+	if (opt_int(r, e, "pmu", f, n, "version", 0, 255, &ver) != 0 ||
+	    opt_int(r, e, "pmu", f, n, "gp", 0, 255, &gp) != 0 ||
+	    opt_int(r, e, "pmu", f, n, "gp_width", 0, 64, &gpw) != 0 ||
+	    opt_int(r, e, "pmu", f, n, "fixed", 0, 255, &fx) != 0 ||
+	    opt_int(r, e, "pmu", f, n, "fixed_width", 0, 64, &fxw) != 0 ||
+	    opt_int(r, e, "pmu", f, n, "anythread_deprecated", 0, 1, &dep) != 0)
+		return -1;
+	c->pmu_version = (unsigned)ver;
+	c->n_gp = (unsigned)gp;
+	c->gp_width = (unsigned)gpw;
+	c->n_fixed = (unsigned)fx;
+	c->fixed_width = (unsigned)fxw;
+	c->anythread_deprecated = dep != 0;
+	return 0;
+}
+
+/* Lines that belong to the data part, refused in the header. */
+static bool
+is_data_keyword(const char *kw)
+{
+	return strcmp(kw, "sample") == 0 || strcmp(kw, "c") == 0 || strcmp(kw, "t") == 0 ||
+	    strcmp(kw, "end") == 0 || strcmp(kw, "event") == 0;
+}
+
+static int
+header_line(struct trace_reader *r, struct header *h, const char *kw, char *rest,
+    struct errmsg *e)
+{
+	struct tracefmt_field f[TRACE_MAX_FIELDS];
+	const char *why = NULL;
+	int n;
+
+	if (is_data_keyword(kw))
+		return bad(r, e, _("'%s' line inside the header (no header-end line before it)"), kw);
+	n = tracefmt_split_fields(rest, f, TRACE_MAX_FIELDS, &why);
+	if (n < 0)
+		return bad(r, e, _("'%s' line: %s"), kw, why);
+	if (strcmp(kw, "producer") == 0)
+		copy_str(r->producer, sizeof r->producer, tracefmt_get(f, n, "text"));
+	else if (strcmp(kw, "note") == 0)
+		copy_str(r->note, sizeof r->note, tracefmt_get(f, n, "text"));
+	else if (strcmp(kw, "host") == 0)
+		copy_str(r->m->hostname, sizeof r->m->hostname, tracefmt_get(f, n, "name"));
+	else if (strcmp(kw, "identity") == 0)
+		return header_identity(r, h, f, n, e);
+	else if (strcmp(kw, "clock") == 0)
+		return header_clock(r, h, f, n, e);
+	else if (strcmp(kw, "pmu") == 0)
+		return header_pmu(r, h, f, n, e);
+	else if (strcmp(kw, "cpu") == 0)
+		return header_cpu(r, h, f, n, e);
+	else if (strcmp(kw, "plan") == 0)
+		return header_plan(r, h, f, n, e);
+	else if (strcmp(kw, "slot") == 0)
+		return header_slot(r, h, f, n, e);
+	else if (strcmp(kw, "write") == 0)
+		return header_write(r, h, f, n, e);
+	/* created, and line types of later minor versions: nothing to keep. */
+	return 0;
+}
+
+static int
+read_version(struct trace_reader *r, struct errmsg *e)
+{
+	enum line_rc rc = read_line(r, e);
+	unsigned long major;
+	char *p, *end;
+
+	if (rc == LINE_ERR)
+		return -1;
+	if (rc == LINE_EOF)
+		return errmsg_set(e, _("%s: empty file: not an httop trace"), r->path);
+	if (strncmp(r->line, "httop-trace ", 12) != 0)
+		return bad(r, e, _("not an httop trace (the first line is not \"httop-trace %d.%d\")"),
+		    TRACE_VERSION, TRACE_MINOR);
+	p = r->line + 12;
+	errno = 0;
+	major = strtoul(p, &end, 10);
+	if (end == p || errno != 0 || (*end != '\0' && *end != '.'))
+		return bad(r, e, _("bad version \"%s\""), p);
+	if (major > TRACE_VERSION)
+		return bad(r, e, _("trace format version %s is newer than this httop reads "
+		    "(version %d): use a newer httop"), p, TRACE_VERSION);
+	if (major < 1)
+		return bad(r, e, _("bad version \"%s\""), p);
+	if (rc == LINE_PARTIAL)
+		return bad(r, e, _("the file ends inside the header: it is truncated"));
+	return 0;
+}
+
+static int
+finish_header(struct trace_reader *r, struct header *h, struct errmsg *e)
+{
+	struct machine *m = r->m;
+	struct cpu_identity *id = &m->id;
+	const struct cpu_identity *c = &h->clk;
+
+	if (h->ncpus == 0)
+		return bad(r, e, _("the header lists no 'cpu' lines: no topology"));
+	if (!h->have_plan)
+		return bad(r, e, _("the header has no 'plan' line"));
+	if (r->plan->nslots != h->nslots)
+		return bad(r, e, _("the plan has nslots=%u but %u 'slot' lines"), h->nslots,
+		    r->plan->nslots);
+	if (r->plan->nwrites != h->nwrites)
+		return bad(r, e, _("the plan has nwrites=%u but %u 'write' lines"), h->nwrites,
+		    r->plan->nwrites);
+	topology_finish(&m->topo);
+	copy_str(m->topo.source, sizeof m->topo.source, r->path);
+
+	identity_from_fields(id, h->vendor, (int)h->family, (int)h->model, (int)h->stepping,
+	    h->brand);
+	id->pmu_version = c->pmu_version;
+	id->n_gp = c->n_gp;
+	id->gp_width = c->gp_width;
+	id->n_fixed = c->n_fixed;
+	id->fixed_width = c->fixed_width;
+	id->anythread_deprecated = c->anythread_deprecated;
+	id->tsc_num = c->tsc_num;
+	id->tsc_den = c->tsc_den;
+	id->crystal_hz = c->crystal_hz;
+	id->base_mhz = c->base_mhz;
+	id->max_mhz = c->max_mhz;
+	id->base_ratio = c->base_ratio;
+	id->base_src = c->base_ratio != 0 ? BASE_TRACE : BASE_NONE;
+	id->from_dump = false;
+	copy_str(id->source, sizeof id->source, r->path);
+
+	copy_str(m->topo.vendor, sizeof m->topo.vendor, h->vendor);
+	copy_str(m->topo.brand, sizeof m->topo.brand, h->brand);
+	m->topo.family = (int)h->family;
+	m->topo.model = (int)h->model;
+	m->topo.stepping = (int)h->stepping;
+	m->group = r->plan->group;
+	r->seen = xcalloc(m->topo.max_cpu ? m->topo.max_cpu : 1, sizeof *r->seen);
+	return 0;
+}
+
+static int
+read_header(struct trace_reader *r, struct errmsg *e)
+{
+	struct header h;
+	enum line_rc rc;
+	const char *kw;
+	char *rest;
+	int ret = -1;
+
+	memset(&h, 0, sizeof h);
+	h.family = h.model = h.stepping = -1;
+	if (read_version(r, e) != 0)
+		return -1;
+	for (;;) {
+		rc = read_line(r, e);
+		if (rc == LINE_ERR)
+			goto out;
+		if (rc != LINE_OK) {
+			bad(r, e, _("the file ends inside the header (no header-end line): "
+			    "it is truncated"));
+			goto out;
+		}
+		if ((rest = keyword(r->line, &kw)) == NULL) {
+			bad(r, e, _("not a trace line"));
+			goto out;
+		}
+		if (*kw == '\0')
+			continue;
+		if (strcmp(kw, "header-end") == 0)
+			break;
+		if (header_line(r, &h, kw, rest, e) != 0)
+			goto out;
+	}
+	ret = finish_header(r, &h, e);
+out:
+	free(h.cpu_seen);
+	return ret;
+}
+
+struct trace_reader *
+trace_open(const char *path, struct machine *m, struct plan *plan, struct errmsg *e)
+{
+	struct trace_reader *r;
+
+	memset(m, 0, sizeof *m);
+	memset(plan, 0, sizeof *plan);
+	topology_init(&m->topo);
+	r = xcalloc(1, sizeof *r);
+	copy_str(r->path, sizeof r->path, path);
+	r->m = m;
+	r->plan = plan;
+	if ((r->fp = fopen(path, "r")) == NULL) {
+		errmsg_set(e, _("cannot open the trace %s: %s"), path, strerror(errno));
+		free(r);
+		return NULL;
+	}
+	if (read_header(r, e) != 0) {
+		trace_close(r);
+		topology_free(&m->topo);
+		memset(m, 0, sizeof *m);
+		memset(plan, 0, sizeof *plan);
+		return NULL;
+	}
+	return r;
+}
+
+/* "c CPU STATE[=ERRNO] V1 ... Vn", values in hex. */
+static int
+data_cpu(struct trace_reader *r, struct sample *s, char *rest, uint64_t seq, struct errmsg *e)
+{
+	const struct topology *t = &r->m->topo;
+	char *tok[PLAN_MAX_SLOTS + 3], *p = rest, *st, *eq;
+	unsigned ntok = 0, i, cpu;
+	long v;
+	int state;
+	uint64_t *row;
+
+	while (*p != '\0') {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '\0')
+			break;
+		if (ntok == PLAN_MAX_SLOTS + 2)
+			return bad(r, e, _("too many values on a cpu line (the plan has %u slots)"),
+			    s->nslots);
+		tok[ntok++] = p;
+		while (*p != '\0' && *p != ' ' && *p != '\t')
+			p++;
+		if (*p != '\0')
+			*p++ = '\0';
+	}
+	if (ntok < 2)
+		return bad(r, e, _("a cpu line needs a CPU number and a state"));
+	if (!tracefmt_int(tok[0], 0, TRACE_MAX_CPU - 1, &v))
+		return bad(r, e, _("bad CPU number \"%s\""), tok[0]);
+	cpu = (unsigned)v;
+	if (cpu >= t->max_cpu || !t->cpus[cpu].present)
+		return bad(r, e, _("cpu %u is not in the trace's topology"), cpu);
+	if (r->seen[cpu])
+		return bad(r, e, _("cpu %u appears twice in interval %" PRIu64), cpu, seq);
+	r->seen[cpu] = true;
+	st = tok[1];
+	if ((eq = strchr(st, '=')) != NULL)
+		*eq++ = '\0';
+	if ((state = tracefmt_state_parse(st)) < 0)
+		return bad(r, e, _("cpu %u: unknown state \"%s\""), cpu, st);
+	s->state[cpu] = (uint8_t)state;
+	s->err[cpu] = 0;
+	if (eq != NULL) {
+		if (!tracefmt_int(eq, 0, 4095, &v))
+			return bad(r, e, _("cpu %u: bad error number \"%s\""), cpu, eq);
+		s->err[cpu] = (int)v;
+	}
+	if (ntok - 2 != s->nslots)
+		return bad(r, e, _("cpu %u has %u values, the plan has %u slots"), cpu, ntok - 2,
+		    s->nslots);
+	row = sample_row(s, cpu);
+	for (i = 0; i < s->nslots; i++) {
+		if (!tracefmt_u64(tok[i + 2], 16, &row[i]))
+			return bad(r, e, _("cpu %u: value \"%s\" is not a hexadecimal number"), cpu,
+			    tok[i + 2]);
+	}
+	return 0;
+}
+
+/* "t CORE N A B C": simulator ground truth, hex TSC ticks. */
+static int
+data_truth(struct trace_reader *r, struct sample *s, char *rest, struct errmsg *e)
+{
+	uint64_t v[5];
+	char *p = rest, *tok;
+	unsigned n = 0, i;
+
+	while ((tok = strtok_r(p, " \t", &p)) != NULL) {
+		if (n == 5 || !tracefmt_u64(tok, n == 0 ? 10 : 16, &v[n]))
+			return bad(r, e, _("a truth line is \"t CORE N A B C\" (numbers in hex)"));
+		n++;
+	}
+	if (n != 5)
+		return bad(r, e, _("a truth line is \"t CORE N A B C\" (numbers in hex)"));
+	if (v[0] >= r->m->topo.ncores)
+		return bad(r, e, _("truth for core %" PRIu64 ", the topology has %u cores"), v[0],
+		    r->m->topo.ncores);
+	if (s->truth != NULL && v[0] < s->ncores) {
+		for (i = 0; i < 4; i++)
+			s->truth[v[0] * 4 + i] = v[i + 1];
+	}
+	return 0;
+}
+
+static void
+add_event(struct trace_reader *r, const char *text)
+{
+	size_t len = strlen(r->events);
+
+	if (len > 0 && len + 2 < sizeof r->events) {
+		memcpy(r->events + len, "; ", 3);
+		len += 2;
+	}
+	snprintf(r->events + len, sizeof r->events - len, "%s", text);
+}
+
+static void
+start_interval(struct trace_reader *r, struct sample *s, uint64_t seq, double time)
+{
+	memset(s->v, 0, (size_t)s->max_cpu * s->nslots * sizeof *s->v);
+	memset(s->state, CPU_NOT_READ, s->max_cpu);
+	memset(s->err, 0, s->max_cpu * sizeof *s->err);
+	if (s->truth != NULL)
+		memset(s->truth, 0, (size_t)s->ncores * 4 * sizeof *s->truth);
+	memset(r->seen, 0, r->m->topo.max_cpu * sizeof *r->seen);
+	s->seq = seq;
+	s->time = time;
+}
+
+static int
+stop(struct trace_reader *r, int rc)
+{
+	r->done = true;
+	r->done_rc = rc;
+	return rc;
+}
+
+/* Parse "seq=N" (and "time=T" for a sample line). */
+static int
+interval_fields(struct trace_reader *r, const char *kw, char *rest, uint64_t *seq, double *time,
+    struct errmsg *e)
+{
+	struct tracefmt_field f[TRACE_MAX_FIELDS];
+	const char *why = NULL, *v;
+	int n = tracefmt_split_fields(rest, f, TRACE_MAX_FIELDS, &why);
+
+	if (n < 0)
+		return bad(r, e, _("'%s' line: %s"), kw, why);
+	if (!tracefmt_u64(tracefmt_get(f, n, "seq"), 10, seq))
+		return bad(r, e, _("'%s' line without a valid seq="), kw);
+	if (time != NULL) {
+		v = tracefmt_get(f, n, "time");
+		if (!tracefmt_double(v, time) || *time < 0)
+			return bad(r, e, _("'%s' line without a valid time="), kw);
+	}
+	return 0;
+}
+
+int
+trace_next(struct trace_reader *r, struct sample *s, struct errmsg *e)
+{
+	struct tracefmt_field f[TRACE_MAX_FIELDS];
+	const char *kw, *why = NULL;
+	char *rest;
+	bool inside = false;
+	uint64_t seq = 0, endseq;
+	double time;
+	enum line_rc rc;
+	int n;
+
+	r->events[0] = '\0';
+	if (e != NULL)
+		e->text[0] = '\0';
+	if (r->done)
+		return r->done_rc;
+	if (s->nslots != r->plan->nslots || s->max_cpu < r->m->topo.max_cpu)
+		return errmsg_set(e, _("internal error: the sample does not have the trace's "
+		    "shape (%u slots, %u CPUs)"), r->plan->nslots, r->m->topo.max_cpu);
+	for (;;) {
+		rc = read_line(r, e);
+		if (rc == LINE_ERR)
+			return stop(r, -1);
+		if (rc == LINE_EOF && !inside)
+			return stop(r, 1);
+		if (rc != LINE_OK) {
+			/* Not an error: a recorder killed mid-write leaves this. */
+			if (inside)
+				bad(r, e, _("the trace is cut off inside interval %" PRIu64
+				    "; replayed the %" PRIu64 " complete intervals before it"),
+				    seq, r->ncomplete);
+			else
+				bad(r, e, _("the last line is cut off; replayed the %" PRIu64
+				    " complete intervals before it"), r->ncomplete);
+			return stop(r, 1);
+		}
+		if ((rest = keyword(r->line, &kw)) == NULL)
+			return stop(r, bad(r, e, _("not a trace line")));
+		if (*kw == '\0')
+			continue;
+		if (strcmp(kw, "c") == 0 || strcmp(kw, "t") == 0 || strcmp(kw, "end") == 0) {
+			if (!inside)
+				return stop(r, bad(r, e, _("'%s' line outside an interval "
+				    "(no 'sample' line before it)"), kw));
+			if (kw[0] == 'c' && data_cpu(r, s, rest, seq, e) != 0)
+				return stop(r, -1);
+			if (kw[0] == 't' && data_truth(r, s, rest, e) != 0)
+				return stop(r, -1);
+			if (kw[0] != 'e')
+				continue;
+			if (interval_fields(r, kw, rest, &endseq, NULL, e) != 0)
+				return stop(r, -1);
+			if (endseq != seq)
+				return stop(r, bad(r, e, _("'end seq=%" PRIu64 "' closes interval %"
+				    PRIu64), endseq, seq));
+			r->ncomplete++;
+			return 0;
+		}
+		if (strcmp(kw, "sample") == 0) {
+			if (inside)
+				return stop(r, bad(r, e, _("interval %" PRIu64 " has no 'end' line "
+				    "before the next 'sample'"), seq));
+			if (interval_fields(r, kw, rest, &seq, &time, e) != 0)
+				return stop(r, -1);
+			start_interval(r, s, seq, time);
+			inside = true;
+			continue;
+		}
+		if (strcmp(kw, "event") == 0) {
+			if (inside)
+				return stop(r, bad(r, e, _("'event' line inside interval %" PRIu64),
+				    seq));
+			n = tracefmt_split_fields(rest, f, TRACE_MAX_FIELDS, &why);
+			if (n < 0)
+				return stop(r, bad(r, e, _("'event' line: %s"), why));
+			if (tracefmt_get(f, n, "text") == NULL)
+				return stop(r, bad(r, e, _("'event' line without text=")));
+			add_event(r, tracefmt_get(f, n, "text"));
+			continue;
+		}
+		if (strcmp(kw, "header-end") == 0 || strcmp(kw, "cpu") == 0 ||
+		    strcmp(kw, "plan") == 0 || strcmp(kw, "slot") == 0 ||
+		    strcmp(kw, "write") == 0)
+			return stop(r, bad(r, e, _("header line '%s' after header-end"), kw));
+		/* Unknown line type of a later minor version: skip it. */
+	}
+}
+
+const char *
+trace_last_event(const struct trace_reader *r)
+{
+	return r->events;
+}
+
+const char *
+trace_producer(const struct trace_reader *r)
+{
+	return r->producer;
+}
+
+const char *
+trace_note(const struct trace_reader *r)
+{
+	return r->note;
+}
+
+void
+trace_close(struct trace_reader *r)
+{
+	if (r == NULL)
+		return;
+	if (r->fp != NULL)
+		fclose(r->fp);
+	free(r->seen);
+	free(r);
+}

@@ -1,0 +1,46 @@
+#!/bin/sh
+# test_cli_msr.sh: without a usable MSR device httop says, in one line,
+# what to do, and exits non-zero without output.
+. "$HTTOP_SRCDIR/tests/lib.sh"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+plan 9
+
+# one_line DESC PATTERN ARGS...: non-zero exit, not 2 (not a usage error),
+# empty stdout, exactly one line on stderr matching PATTERN.
+one_line() {
+	d=$1; pat=$2; shift 2
+	"$HTTOP" "$@" >"$tmp/out" 2>"$tmp/err"; st=$?
+	if [ "$st" -ne 0 ] && [ "$st" -ne 2 ] && [ ! -s "$tmp/out" ] &&
+	    [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q -- "$pat" "$tmp/err"; then
+		ok "$d"
+	else
+		not_ok "$d (exit $st)"; sed 's/^/# /' "$tmp/err"
+	fi
+}
+
+one_line "--msr-path into a missing directory: one line naming the path" \
+	"$tmp/nodir/" --source msr --msr-path "$tmp/nodir/%u/msr" -b -n 1
+one_line "--source auto with a missing device also suggests --demo" \
+	"httop --demo" --msr-path "$tmp/nodir/%u/msr" -b -n 1
+one_line "the missing device is named with its CPU number" \
+	"$tmp/nodir/0/msr" --source msr --msr-path "$tmp/nodir/%u/msr" -b -n 1
+
+# A device that exists but cannot be read as an MSR (a plain empty file).
+mkdir -p "$tmp/empty/0" "$tmp/empty/1"
+: >"$tmp/empty/0/msr"; : >"$tmp/empty/1/msr"
+"$HTTOP" --source msr --msr-path "$tmp/empty/%u/msr" -b -n 1 >"$tmp/out" 2>"$tmp/err"; st=$?
+check "an MSR path that reads nothing is an error" [ "$st" -ne 0 ]
+check "... with no output" [ ! -s "$tmp/out" ]
+check "... and a message" [ -s "$tmp/err" ]
+
+if [ -e /dev/cpu/0/msr ]; then
+	skip "/dev/cpu/0/msr exists on this machine: the msr module is loaded"
+	skip "/dev/cpu/0/msr exists on this machine: the msr module is loaded"
+	skip "/dev/cpu/0/msr exists on this machine: the msr module is loaded"
+else
+	one_line "--source msr without the msr module: one line saying modprobe msr" \
+		"modprobe msr" --source msr -b -n 1
+	one_line "the default (auto) says modprobe msr too" "modprobe msr" -b -n 1
+	one_line "... and suggests httop --demo" "or try httop --demo" -b -n 1
+fi

@@ -1,0 +1,76 @@
+#!/bin/sh
+# test_cli_options.sh: --help, --version, and every bad option value
+# ending in exit status 2 with one message that names the option.
+. "$HTTOP_SRCDIR/tests/lib.sh"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+plan 40
+
+out=$("$HTTOP" --version); st=$?
+check "--version exits 0" [ "$st" -eq 0 ]
+check "--version prints 'httop 0.1.0'" [ "$out" = "httop 0.1.0" ]
+
+"$HTTOP" --help >help.out 2>&1; st=$?
+check "--help exits 0" [ "$st" -eq 0 ]
+check "--help starts with the usage line" grep -q '^Usage: httop \[options\]' help.out
+
+# The same option set in --help and in the manual page.
+grep -o -- '--[a-z][a-z-]*' help.out | sort -u >help.opts
+sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$HTTOP_SRCDIR/man/httop.1" |
+	grep -A1 '^\.TP' | grep -v '^\.TP' | sed 's/\\-/-/g' |
+	grep -o -- '--[a-z][a-z-]*' | sort -u >man.opts
+check "--help lists 16 long options" [ "$(wc -l <help.opts)" -eq 16 ]
+if cmp -s help.opts man.opts; then ok "httop.1 OPTIONS documents the options --help lists"
+else not_ok "httop.1 OPTIONS and --help differ"; diff help.opts man.opts | sed 's/^/# /'; fi
+
+# bad ARGS... PATTERN: exit 2, one line on stderr, naming the option.
+bad() {
+	pat=$1; shift
+	"$HTTOP" "$@" >bad.out 2>bad.err; st=$?
+	if [ "$st" -eq 2 ] && [ "$(wc -l <bad.err)" -eq 1 ] && grep -q -- "$pat" bad.err &&
+	    [ ! -s bad.out ]; then
+		ok "httop $* -> exit 2, message names $pat"
+	else
+		not_ok "httop $* -> exit $st, stderr: $(cat bad.err)"
+	fi
+}
+bad "-d/--delay" -d 0.01
+bad "-d/--delay" -d 0
+bad "-d/--delay" -d -1
+bad "-d/--delay" --delay abc
+bad "-d/--delay" -d 1e9
+bad "-d/--delay" -d nan
+bad "-n/--iterations" -n 0
+bad "-n/--iterations" -n -3
+bad "-n/--iterations" --iterations 2x
+bad "--format" -b --format xml
+bad "--source" --source perf
+bad "--msr-path" --msr-path /dev/cpu/msr
+bad "--msr-path" --msr-path '/dev/cpu/%u/%u/msr'
+bad "--msr-path" --msr-path '/dev/cpu/%d/msr'
+bad "--seed" --seed -1
+bad "--seed" --seed 18446744073709551616
+bad "--cpus" --cpus 3-1
+bad "--cpus" --cpus 'a,b'
+bad "--cpus" --demo --cpus 4096
+bad "--sim" --sim ''
+bad "--replay" --replay x.trace --source msr
+bad "--replay" --source msr --replay x.trace
+bad "--demo" --demo --source msr
+bad "--demo" --demo --topology x.xml
+bad "--source replay" --source replay
+bad "--replay" --replay x.trace --cpuid x.txt
+bad "--delay" --delay
+bad "--bogus" --bogus
+bad "-x" -x
+bad "unexpected argument" --demo extra
+
+# A good value just inside each limit is accepted (the demo runs).
+# runs ARGS...: httop succeeds (output discarded).
+runs() { "$HTTOP" "$@" >/dev/null; }
+check "-d 0.05 is accepted" runs --demo -b -n 1 -d 0.05 --format csv
+check "--seed 18446744073709551615 is accepted" runs --demo -b -n 1 --seed 18446744073709551615
+check "--cpus 0 is accepted on the demo" runs --demo -b -n 1 --cpus 0
+"$HTTOP" --source msr --msr-path "$tmp/nonexistent/%u/msr" -b -n 1 2>/dev/null; st=$?
+check "--msr-path with one %u is not a usage error (exit $st)" [ "$st" -ne 2 ]

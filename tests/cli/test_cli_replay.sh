@@ -1,0 +1,53 @@
+#!/bin/sh
+# test_cli_replay.sh: replay of the trace helper's hand-made trace
+# tests/data/trace/good.trace (1 package, 2 cores of 2 threads, CPUs 0,2
+# and 1,3; 3 samples; S = 84). It ends at the end of the data with status
+# 0 after 2 intervals.
+# Core 0 over the first interval, from the trace's counters:
+#   dTSC = 0x107d2b7500 - 0x1000000000 = 2100000000
+#   ref0 = 0x3e95bab0 - 0x30 = 1050000000        (u0 = 0.5)
+#   ref1 = 0x258d09b2 - 0x32 = 630000000         (u1 = 0.3)
+#   any  = (0xe4e200 - 0x40) * 84 = 1260000000   (0.6)
+#   C = 0.5 + 0.3 - 0.6 = 0.2, A = 0.6 - 0.3 = 0.3, B = 0.6 - 0.5 = 0.1,
+#   N = 1 - 0.6 = 0.4: the split the trace's note says it was built from.
+# In the second interval CPU 1 has a read error and CPU 3 is offline.
+. "$HTTOP_SRCDIR/tests/lib.sh"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+plan 7
+
+"$HTTOP" --replay "$tmp/missing.trace" -b >"$tmp/out" 2>"$tmp/err"; st=$?
+check "a missing trace is an error, status 1 (got $st)" [ "$st" -eq 1 ]
+check "... named in one line" sh -c '[ "$(wc -l <"$1")" -eq 1 ] && grep -q missing.trace "$1"' sh "$tmp/err"
+
+trace=$HTTOP_SRCDIR/tests/data/trace/good.trace
+if [ ! -f "$trace" ]; then
+	for i in 1 2 3 4 5; do skip "no $trace (the trace helper adds it)"; done
+	exit 0
+fi
+"$HTTOP" --replay "$trace" -b --format json >"$tmp/j" 2>"$tmp/err"; st=$?
+check "replay to the end of the data exits 0 (got $st)" [ "$st" -eq 0 ]
+check "... after 2 intervals (3 samples)" [ "$(wc -l <"$tmp/j")" -eq 2 ]
+if command -v python3 >/dev/null 2>&1; then
+	check "core 0, first interval: N 0.4, A 0.3, B 0.1, C 0.2" python3 -c '
+import json, sys
+d = json.loads(open(sys.argv[1]).readline())
+assert d["source"] == "replay" and d["valid"] is True, d
+c = d["cores"][0]
+assert c["cpus"] == [0, 2], c["cpus"]
+for k, v in (("neither", 0.4), ("t0_only", 0.3), ("t1_only", 0.1), ("both", 0.2)):
+    assert abs(c[k] - v) <= 1e-9, (k, c[k], v)
+assert c["exact"] is True
+' "$tmp/j"
+	check "second interval invalid, core 1 not valid" python3 -c '
+import json, sys
+d = [json.loads(l) for l in open(sys.argv[1])][1]
+assert d["valid"] is False and d["reason"], d
+assert d["cores"][1]["valid"] is False, d["cores"][1]
+' "$tmp/j"
+else
+	skip "python3 is not installed"
+	skip "python3 is not installed"
+fi
+"$HTTOP" --replay "$trace" -b -n 1 >"$tmp/t"; st=$?
+check "-n 1 stops the replay after 1 interval" sh -c '[ "$1" -eq 0 ] && [ "$(grep -c "^time " "$2")" -eq 1 ]' sh "$st" "$tmp/t"

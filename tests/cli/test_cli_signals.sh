@@ -1,0 +1,47 @@
+#!/bin/sh
+# test_cli_signals.sh: how httop ends. SIGINT and SIGTERM end it with
+# status 0, SIGHUP and SIGQUIT with 128 + signal number (129, 131); a
+# signal wakes the wait between refreshes at once; a reader that goes away
+# (httop -b | head) ends the run with status 0.
+. "$HTTOP_SRCDIR/tests/lib.sh"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+plan 11
+
+# end_by SIG WANT: start a run that waits 30 s per refresh (the simulator
+# in screen mode sleeps), signal it after 1 s; it must end with WANT, well
+# before the 30 s are up.
+end_by() {
+	sig=$1; want=$2
+	start=$(date +%s)
+	"$HTTOP" --demo -d 30 >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	sleep 1
+	kill -s "$sig" "$pid"
+	wait "$pid"; st=$?
+	took=$(( $(date +%s) - start ))
+	if [ "$st" -eq "$want" ] && [ "$took" -le 10 ]; then
+		ok "SIG$sig ends httop with status $want after ${took}s"
+	else
+		not_ok "SIG$sig: status $st (want $want) after ${took}s"; sed 's/^/# /' "$tmp/err"
+	fi
+	check "SIG$sig: nothing on stderr" [ ! -s "$tmp/err" ]
+}
+end_by INT 0
+end_by TERM 0
+end_by HUP 129
+end_by QUIT 131
+
+# The reader goes away after one line; httop must notice EPIPE and stop.
+( "$HTTOP" --demo -b --format json; echo $? >"$tmp/st" ) 2>"$tmp/err" | head -n 1 >"$tmp/one"
+check "httop -b | head -n 1: httop ends with status 0" [ "$(cat "$tmp/st")" = 0 ]
+check "... without a message" [ ! -s "$tmp/err" ]
+
+# Without -b the simulator runs in real time: two refreshes of 0.2 s.
+start=$(date +%s%N 2>/dev/null)
+"$HTTOP" --demo -d 0.2 -n 2 >"$tmp/out"
+end=$(date +%s%N 2>/dev/null)
+case $start in
+*N|'') skip "date has no %N" ;;
+*) check "screen mode sleeps between refreshes (>= 0.4 s)" [ $(( (end - start) / 1000000 )) -ge 400 ] ;;
+esac

@@ -1,0 +1,643 @@
+/* test_metrics.c: metrics_compute() on hand-made samples of synthetic
+ * machines: per-thread figures, the exact splits (AnyThread, OTA), the
+ * bounds (Zen, KNL), the invariants and the aggregates. The arithmetic is
+ * in the comments. */
+#include "unit/testutil.h"
+
+#include <string.h>
+
+#include "metrics/metrics.h"
+
+#define BASE 123456789ull   /* every counter starts here in the first sample */
+
+struct rig {
+	struct machine m;
+	struct plan p;
+	struct metrics_ctx c;
+	struct sample a, b;
+	struct interval iv;
+};
+
+static void
+rig_init(struct rig *r, unsigned ncores, unsigned smt, enum uarch_group g,
+    enum cpu_vendor v, int family, int model, unsigned base_ratio, bool truth)
+{
+	unsigned cpu, s;
+
+	memset(r, 0, sizeof *r);
+	topology_synthetic(&r->m.topo, 1, ncores, smt);
+	r->m.id.vendor = v;
+	r->m.id.family = family;
+	r->m.id.model = model;
+	r->m.id.base_ratio = base_ratio;
+	r->m.id.tsc_num = 168;           /* crystal ratio 84 */
+	r->m.id.tsc_den = 2;
+	r->m.group = g;
+	plan_for_machine(&r->p, &r->m);
+	metrics_ctx_init(&r->c, &r->m, &r->p);
+	sample_init(&r->a, r->m.topo.max_cpu, r->p.nslots, r->m.topo.ncores, truth);
+	sample_init(&r->b, r->m.topo.max_cpu, r->p.nslots, r->m.topo.ncores, truth);
+	r->a.time = 10.0;
+	r->b.time = 11.0;
+	for (cpu = 0; cpu < r->m.topo.max_cpu; cpu++) {
+		r->a.state[cpu] = r->b.state[cpu] = CPU_READ_OK;
+		for (s = 0; s < r->p.nslots; s++)
+			sample_row(&r->a, cpu)[s] = sample_row(&r->b, cpu)[s] = BASE;
+	}
+	interval_init(&r->iv, &r->m);
+}
+
+static void
+rig_free(struct rig *r)
+{
+	interval_free(&r->iv);
+	sample_free(&r->a);
+	sample_free(&r->b);
+	topology_free(&r->m.topo);
+}
+
+/* Counter k of `cpu` advances by d over the interval. */
+static void
+put(struct rig *r, unsigned cpu, enum slot_kind k, uint64_t d)
+{
+	int s = plan_slot_index(&r->p, k);
+
+	assert_true(s >= 0);
+	sample_row(&r->b, cpu)[s] = BASE + d;
+}
+
+/* One thread: TSC, instructions, cycles, reference ticks. */
+static void
+thread(struct rig *r, unsigned cpu, uint64_t tsc, uint64_t inst, uint64_t cyc, uint64_t ref)
+{
+	put(r, cpu, SLOT_TSC, tsc);
+	put(r, cpu, SLOT_INST, inst);
+	put(r, cpu, SLOT_CYCLES, cyc);
+	put(r, cpu, SLOT_REF, ref);
+}
+
+static void
+assert_val(struct val v, enum vkind kind, double lo, double hi, double tol)
+{
+	assert_int_equal(v.kind, kind);
+	if (kind == V_EXACT)
+		assert_near(v.v, lo, tol);
+	if (kind != V_NONE) {
+		assert_near(v.lo, lo, tol);
+		assert_near(v.hi, hi, tol);
+	}
+}
+
+/* Synthetic Xeon 8160-like: 1 package, 2 cores, HT: core 0 = cpus 0,2,
+ * core 1 = cpus 1,3; T = 2.1e9 ticks (1 s at 2.1 GHz), scale 84.
+ * Core 0 is meant to be N .2, A .3, B .2, C .3:
+ *   ref0 = A + C = .6 T = 1.26e9, ref1 = B + C = .5 T = 1.05e9,
+ *   any  = A + B + C = .8 T = 1.68e9 ticks = 20,000,000 counts of 84.
+ * Core 1: thread 0 busy all the time, thread 1 idle:
+ *   ref0 = T, ref1 = 0, any = T = 25,000,000 counts -> A = 1. */
+static void
+skx_setup(struct rig *r, bool truth)
+{
+	rig_init(r, 2, 2, UARCH_SKX, VENDOR_INTEL, 6, 0x55, 21, truth);
+	assert_int_equal(r->p.scale, 84);
+	assert_near(r->c.base_hz, 2.1e9, 1.0);
+	assert_int_equal(r->c.issue_width, 4);
+	/* thread 0 of core 0 at 2.6 GHz: cyc = 1.26e9 x 2.6/2.1 = 1.56e9 */
+	thread(r, 0, 2100000000ull, 1560000000ull, 1560000000ull, 1260000000ull);
+	/* thread 1 of core 0: the task's hand-made thread (see test_thread) */
+	thread(r, 2, 2100000000ull, 2600000000ull, 1300000000ull, 1050000000ull);
+	put(r, 0, SLOT_ANY, 20000000ull);
+	/* core 1: thread 0 at 2.1 GHz, IPC 1; thread 1 halted */
+	thread(r, 1, 2100000000ull, 2100000000ull, 2100000000ull, 2100000000ull);
+	thread(r, 3, 2100000000ull, 0, 0, 0);
+	put(r, 1, SLOT_ANY, 25000000ull);
+}
+
+static void
+test_thread(void **state)
+{
+	struct rig r;
+	const struct thread_fig *t;
+
+	(void)state;
+	skx_setup(&r, false);
+	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
+	/* dTSC 2.1e9, dref 1.05e9, dcyc 1.3e9, dinst 2.6e9, base 2.1 GHz:
+	 * util 1.05/2.1 = .5; CPI 1.3/2.6 = .5; nominal CPI 2.1/2.6 =
+	 * 0.807692308; GHz 1.3/1.05 x 2.1 = 2.6; net 1.3/2.1 x 2.1 = 1.3;
+	 * IPC 2.6/1.3 = 2 */
+	t = &r.iv.threads[2];
+	assert_int_equal(t->reason, R_OK);
+	assert_int_equal(t->d_tsc, 2100000000ull);
+	assert_val(t->util, V_EXACT, 0.5, 0.5, 1e-12);
+	assert_val(t->cpi, V_EXACT, 0.5, 0.5, 1e-12);
+	assert_val(t->nominal_cpi, V_EXACT, 0.807692308, 0.807692308, 1e-9);
+	assert_val(t->ghz, V_EXACT, 2.6, 2.6, 1e-9);
+	assert_val(t->net_ghz, V_EXACT, 1.3, 1.3, 1e-9);
+	assert_val(t->ipc, V_EXACT, 2.0, 2.0, 1e-12);
+	/* the halted thread: no instructions, never active */
+	t = &r.iv.threads[3];
+	assert_int_equal(t->reason, R_OK);
+	assert_val(t->util, V_EXACT, 0.0, 0.0, 0.0);
+	assert_int_equal(t->cpi.kind, V_NONE);
+	assert_int_equal(metrics_thread_reason(&r.c, t, &t->cpi), R_NO_INST);
+	assert_int_equal(metrics_thread_reason(&r.c, t, &t->ghz), R_NOT_HALTED_ZERO);
+	assert_int_equal(metrics_thread_reason(&r.c, t, &t->util), R_OK);
+	assert_val(t->net_ghz, V_EXACT, 0.0, 0.0, 0.0);
+	rig_free(&r);
+}
+
+static void
+test_skx(void **state)
+{
+	struct rig r;
+	const struct core_fig *cf;
+	const struct agg_fig *g;
+
+	(void)state;
+	skx_setup(&r, true);
+	/* truth of core 0 in ticks: .2 .3 .2 .3 of 2.1e9 */
+	r.b.truth[0] = 420000000ull;
+	r.b.truth[1] = 630000000ull;
+	r.b.truth[2] = 420000000ull;
+	r.b.truth[3] = 630000000ull;
+	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
+	assert_true(r.iv.valid);
+	assert_string_equal(r.iv.reason, "");
+	assert_near(r.iv.dt, 1.0, 1e-12);
+
+	cf = &r.iv.cores[0];
+	assert_int_equal(cf->reason, R_OK);
+	assert_int_equal(cf->split, SPLIT_ANY);
+	assert_true(cf->exact);
+	assert_val(cf->neither, V_EXACT, 0.2, 0.2, 1e-12);
+	assert_val(cf->t0_only, V_EXACT, 0.3, 0.3, 1e-12);
+	assert_val(cf->t1_only, V_EXACT, 0.2, 0.2, 1e-12);
+	assert_val(cf->both, V_EXACT, 0.3, 0.3, 1e-12);
+	assert_near(cf->inconsistency, 0.0, 1e-12);
+	/* util = any/T = .8; active = (ref0 + ref1)/any = 2.31/1.68 = 1.375 */
+	assert_val(cf->util, V_EXACT, 0.8, 0.8, 1e-12);
+	assert_val(cf->active_threads, V_EXACT, 1.375, 1.375, 1e-12);
+	/* both threads at 2.6 GHz: (1.56 + 1.3)/(1.26 + 1.05) x 2.1 = 2.6.
+	 * Core cycles = 1.68e9 ticks x 2.6/2.1 = 2.08e9; instructions
+	 * 1.56e9 + 2.6e9 = 4.16e9: CPI 2.08/4.16 = .5, issue utilisation
+	 * 4.16/(2.08 x 4) = .5 */
+	assert_val(cf->ghz, V_EXACT, 2.6, 2.6, 1e-9);
+	assert_val(cf->cpi, V_EXACT, 0.5, 0.5, 1e-9);
+	assert_val(cf->issue_util, V_EXACT, 0.5, 0.5, 1e-9);
+	assert_true(cf->has_truth);
+	assert_near(cf->truth[0], 0.2, 1e-12);
+	assert_near(cf->truth[3], 0.3, 1e-12);
+
+	/* core 1: A = 1, util 1, one thread active, 2.1 GHz, CPI 1 */
+	cf = &r.iv.cores[1];
+	assert_int_equal(cf->reason, R_OK);
+	assert_val(cf->neither, V_EXACT, 0.0, 0.0, 1e-12);
+	assert_val(cf->t0_only, V_EXACT, 1.0, 1.0, 1e-12);
+	assert_val(cf->both, V_EXACT, 0.0, 0.0, 1e-12);
+	assert_val(cf->active_threads, V_EXACT, 1.0, 1.0, 1e-12);
+	assert_val(cf->ghz, V_EXACT, 2.1, 2.1, 1e-9);
+	assert_val(cf->cpi, V_EXACT, 1.0, 1.0, 1e-9);
+
+	/* node = package 0, equal weights: neither (.2 + 0)/2 = .1,
+	 * t0 (.3 + 1)/2 = .65, t1 .1, both .15, util (.8 + 1)/2 = .9,
+	 * active (1.375 + 1)/2 = 1.1875, GHz (2.6 + 2.1)/2 = 2.35,
+	 * CPI (.5 + 1)/2 = .75, both of busy .15/.9 = 0.166666667 */
+	g = &r.iv.node;
+	assert_int_equal(g->ncores, 2);
+	assert_int_equal(g->nvalid, 2);
+	assert_true(g->exact);
+	assert_val(g->neither, V_EXACT, 0.1, 0.1, 1e-12);
+	assert_val(g->t0_only, V_EXACT, 0.65, 0.65, 1e-12);
+	assert_val(g->t1_only, V_EXACT, 0.1, 0.1, 1e-12);
+	assert_val(g->both, V_EXACT, 0.15, 0.15, 1e-12);
+	assert_val(g->util, V_EXACT, 0.9, 0.9, 1e-12);
+	assert_val(g->active_threads, V_EXACT, 1.1875, 1.1875, 1e-12);
+	assert_val(g->ghz, V_EXACT, 2.35, 2.35, 1e-9);
+	assert_val(g->cpi, V_EXACT, 0.75, 0.75, 1e-9);
+	assert_near(g->both_of_busy, 0.166666667, 1e-9);
+	assert_int_equal(r.iv.npackages, 1);
+	assert_val(r.iv.packages[0].both, V_EXACT, 0.15, 0.15, 1e-12);
+	assert_int_equal(r.iv.packages[0].ncores, 2);
+	rig_free(&r);
+}
+
+static void
+test_skx_skew(void **state)
+{
+	struct rig r;
+	const struct core_fig *cf;
+
+	(void)state;
+	skx_setup(&r, false);
+	/* core 0 with any read a little late: ref0 1.26e9, ref1 .42e9,
+	 * any 20,025,000 x 84 = 1.6821e9 (within tol = .005 x 2.1e9 + 2 x 84
+	 * = 10,500,168 of ref0 + ref1 = 1.68e9). Fractions of 2.1e9:
+	 * N = .4179/2.1 = .199, A = 1.2621/2.1 = .601, B = .4221/2.1 = .201,
+	 * C = -.0021/2.1 = -.001 -> clamped to 0 (inconsistency .001), the
+	 * rest / 1.001: N 0.198801199, A 0.600399600, B 0.200799201 */
+	thread(&r, 2, 2100000000ull, 420000000ull, 420000000ull, 420000000ull);
+	put(&r, 0, SLOT_ANY, 20025000ull);
+	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
+	cf = &r.iv.cores[0];
+	assert_int_equal(cf->reason, R_OK);
+	assert_val(cf->neither, V_EXACT, 0.198801199, 0.198801199, 1e-9);
+	assert_val(cf->t0_only, V_EXACT, 0.600399600, 0.600399600, 1e-9);
+	assert_val(cf->t1_only, V_EXACT, 0.200799201, 0.200799201, 1e-9);
+	assert_val(cf->both, V_EXACT, 0.0, 0.0, 0.0);
+	assert_near(cf->inconsistency, 0.001, 1e-12);
+	rig_free(&r);
+}
+
+static void
+test_icx(void **state)
+{
+	struct rig r;
+	const struct core_fig *cf;
+
+	(void)state;
+	rig_init(&r, 2, 2, UARCH_ICX, VENDOR_INTEL, 6, 0x6A, 21, false);
+	assert_int_equal(r.p.split, SPLIT_OTA);
+	/* core 0 again N .2 A .3 B .2 C .3 with T 2.1e9, scale 84:
+	 * OTA0 = A = .63e9 ticks = 7,500,000; OTA1 = B = .42e9 = 5,000,000;
+	 * C = ref0 - A = 1.26e9 - .63e9 = .63e9 = ref1 - B (1.05 - .42) */
+	thread(&r, 0, 2100000000ull, 1560000000ull, 1560000000ull, 1260000000ull);
+	thread(&r, 2, 2100000000ull, 2600000000ull, 1300000000ull, 1050000000ull);
+	put(&r, 0, SLOT_OTA, 7500000ull);
+	put(&r, 2, SLOT_OTA, 5000000ull);
+	/* core 1: both threads busy all the time: OTA 0 on both, C = 1 */
+	thread(&r, 1, 2100000000ull, 2100000000ull, 2100000000ull, 2100000000ull);
+	thread(&r, 3, 2100000000ull, 2100000000ull, 2100000000ull, 2100000000ull);
+	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
+	assert_true(r.iv.valid);
+	cf = &r.iv.cores[0];
+	assert_int_equal(cf->split, SPLIT_OTA);
+	assert_val(cf->neither, V_EXACT, 0.2, 0.2, 1e-12);
+	assert_val(cf->t0_only, V_EXACT, 0.3, 0.3, 1e-12);
+	assert_val(cf->t1_only, V_EXACT, 0.2, 0.2, 1e-12);
+	assert_val(cf->both, V_EXACT, 0.3, 0.3, 1e-12);
+	assert_val(cf->active_threads, V_EXACT, 1.375, 1.375, 1e-12);
+	cf = &r.iv.cores[1];
+	assert_val(cf->both, V_EXACT, 1.0, 1.0, 1e-12);
+	assert_val(cf->active_threads, V_EXACT, 2.0, 2.0, 1e-12);
+	/* Ice Lake-SP is 5-wide: 4.2e9 instructions / (2.1e9 cycles x 5) = .4 */
+	assert_val(cf->issue_util, V_EXACT, 0.4, 0.4, 1e-9);
+
+	/* OTA1 of core 0 off by 2% of T (5,500,000 counts = .462e9 ticks):
+	 * C from thread 1 = 1.05e9 - .462e9 = .588e9 vs .63e9 from thread 0,
+	 * 42e6 apart > tol 10.5e6: the split cannot be trusted */
+	put(&r, 2, SLOT_OTA, 5500000ull);
+	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
+	assert_int_equal(r.iv.cores[0].reason, R_SKEW);
+	assert_false(r.iv.valid);
+	rig_free(&r);
+}
+
+static void
+test_reprogrammed(void **state)
+{
+	struct rig r;
+	int s;
+
+	(void)state;
+	skx_setup(&r, false);
+	/* another program reset PMC0 on cpu 0: 10^9 before, 500 after; the
+	 * 48-bit delta is 281473976711156 counts, x 84 far beyond T */
+	s = plan_slot_index(&r.p, SLOT_ANY);
+	sample_row(&r.a, 0)[s] = 1000000000ull;
+	sample_row(&r.b, 0)[s] = 500;
+	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
+	assert_false(r.iv.valid);
+	assert_int_equal(r.iv.cores[0].reason, R_REPROGRAMMED);
+	assert_int_equal(r.iv.cores[0].both.kind, V_NONE);
+	/* the fixed counters are sane: per-thread figures stay (util .6) */
+	assert_int_equal(r.iv.threads[0].reason, R_OK);
+	assert_val(r.iv.threads[0].util, V_EXACT, 0.6, 0.6, 1e-12);
+	assert_string_equal(r.iv.reason,
+	    "core 0 (cpus 0,2): counters reprogrammed by another program");
+	/* core 1 is unaffected; the node averages the valid core only */
+	assert_int_equal(r.iv.cores[1].reason, R_OK);
+	assert_int_equal(r.iv.node.ncores, 2);
+	assert_int_equal(r.iv.node.nvalid, 1);
+	assert_val(r.iv.node.t0_only, V_EXACT, 1.0, 1.0, 1e-12);
+
+	rig_free(&r);
+
+	/* a fixed counter 2 that ran ahead of the TSC is impossible too */
+	skx_setup(&r, false);
+	put(&r, 2, SLOT_REF, 2200000000ull);
+	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
+	assert_int_equal(r.iv.cores[0].reason, R_REPROGRAMMED);
+	assert_int_equal(r.iv.threads[2].reason, R_REPROGRAMMED);
+	assert_int_equal(r.iv.threads[2].util.kind, V_NONE);
+	rig_free(&r);
+}
+
+static void
+test_states(void **state)
+{
+	struct rig r;
+
+	(void)state;
+	skx_setup(&r, false);
+	/* cpu 3 went offline */
+	r.b.state[3] = CPU_OFFLINE;
+	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
+	assert_false(r.iv.valid);
+	assert_int_equal(r.iv.cores[0].reason, R_OK);
+	assert_int_equal(r.iv.cores[1].reason, R_OFFLINE);
+	assert_int_equal(r.iv.threads[1].reason, R_OFFLINE);
+	assert_string_equal(r.iv.reason, "core 1 (cpus 1,3): a CPU of the core is offline");
+
+	/* a read error */
+	r.b.state[3] = CPU_READ_ERROR;
+	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
+	assert_int_equal(r.iv.cores[1].reason, R_READ_ERROR);
+
+	/* core 1 not selected (--cpus 0,2): valid, core 1 left out */
+	r.a.state[1] = r.a.state[3] = r.b.state[1] = r.b.state[3] = CPU_NOT_READ;
+	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
+	assert_true(r.iv.valid);
+	assert_false(r.iv.cores[1].selected);
+	assert_int_equal(r.iv.cores[1].reason, R_NOT_SELECTED);
+	assert_int_equal(r.iv.threads[3].reason, R_NOT_SELECTED);
+	assert_int_equal(r.iv.node.ncores, 1);
+	assert_val(r.iv.node.both, V_EXACT, 0.3, 0.3, 1e-12);
+
+	/* no previous sample */
+	metrics_compute(&r.c, NULL, &r.b, &r.iv);
+	assert_false(r.iv.valid);
+	assert_int_equal(r.iv.cores[0].reason, R_FIRST);
+
+	/* sibling TSCs 1% apart: beyond tol (0.5% + 168 ticks) */
+	r.a.state[1] = r.a.state[3] = r.b.state[1] = r.b.state[3] = CPU_READ_OK;
+	put(&r, 2, SLOT_TSC, 2121000000ull);
+	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
+	assert_int_equal(r.iv.cores[0].reason, R_SKEW);
+	/* per-thread figures of a skewed read are still right */
+	assert_int_equal(r.iv.threads[2].reason, R_OK);
+	rig_free(&r);
+}
+
+static void
+test_zen(void **state)
+{
+	struct rig r;
+	const struct core_fig *cf;
+
+	(void)state;
+	/* Zen 2, 1 core x 2 threads, base 2.2 GHz: T = 2.2e9.
+	 * u0 = .9 (MPERF 1.98e9), u1 = .8 (MPERF 1.76e9):
+	 * C in [.7, .8], A in [.1, .2], B in [0, .1], N in [0, .1];
+	 * busy in [max u, min(1, u0 + u1)] = [.9, 1];
+	 * active threads = 1.7 T / busy in [1.7/1, 1.7/.9] = [1.7, 1.888888889] */
+	rig_init(&r, 1, 2, UARCH_ZEN, VENDOR_AMD, 0x17, 0x31, 22, false);
+	assert_int_equal(r.p.nwrites, 0);
+	thread(&r, 0, 2200000000ull, 1980000000ull, 1980000000ull, 1980000000ull);
+	thread(&r, 1, 2200000000ull, 1760000000ull, 1760000000ull, 1760000000ull);
+	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
+	cf = &r.iv.cores[0];
+	assert_int_equal(cf->reason, R_OK);
+	assert_int_equal(cf->split, SPLIT_BOUND);
+	assert_false(cf->exact);
+	assert_val(cf->both, V_BOUND, 0.7, 0.8, 1e-12);
+	assert_val(cf->t0_only, V_BOUND, 0.1, 0.2, 1e-12);
+	assert_val(cf->t1_only, V_BOUND, 0.0, 0.1, 1e-12);
+	assert_val(cf->neither, V_BOUND, 0.0, 0.1, 1e-12);
+	assert_val(cf->util, V_BOUND, 0.9, 1.0, 1e-12);
+	assert_val(cf->active_threads, V_BOUND, 1.7, 1.888888889, 1e-9);
+	/* APERF = MPERF: 2.2 GHz */
+	assert_val(cf->ghz, V_EXACT, 2.2, 2.2, 1e-9);
+	/* aggregates of a bound are bounds */
+	assert_false(r.iv.node.exact);
+	assert_val(r.iv.node.both, V_BOUND, 0.7, 0.8, 1e-12);
+	rig_free(&r);
+}
+
+static void
+test_knl(void **state)
+{
+	struct rig r;
+	const struct core_fig *cf;
+
+	(void)state;
+	/* Xeon Phi 7250 (1.4 GHz), one core of 4 threads, T = 1.4e9:
+	 * u = .5, .25, 0, 0 (ref .7e9, .35e9, 0, 0), cycles = ref.
+	 * util in [max u, min(1, sum u)] = [.5, .75]; active threads =
+	 * sum ref / busy in [.75/.75, .75/.5] = [1, 1.5]; no 4-way split.
+	 * Core cycles in [.5, .75] x 1.4e9 = [.7e9, 1.05e9]; instructions
+	 * 1.05e9: CPI in [.666666667, 1]; 2-wide issue: [1.05/2.1, 1.05/1.4]
+	 * = [.5, .75] */
+	rig_init(&r, 1, 4, UARCH_KNL, VENDOR_INTEL, 6, 0x57, 14, false);
+	thread(&r, 0, 1400000000ull, 700000000ull, 700000000ull, 700000000ull);
+	thread(&r, 1, 1400000000ull, 350000000ull, 350000000ull, 350000000ull);
+	thread(&r, 2, 1400000000ull, 0, 0, 0);
+	thread(&r, 3, 1400000000ull, 0, 0, 0);
+	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
+	cf = &r.iv.cores[0];
+	assert_int_equal(cf->reason, R_OK);
+	assert_int_equal(cf->split, SPLIT_NONE);
+	assert_int_equal(cf->both.kind, V_NONE);
+	assert_val(cf->util, V_BOUND, 0.5, 0.75, 1e-12);
+	assert_val(cf->active_threads, V_BOUND, 1.0, 1.5, 1e-12);
+	assert_val(cf->ghz, V_EXACT, 1.4, 1.4, 1e-9);
+	assert_val(cf->cpi, V_BOUND, 0.666666667, 1.0, 1e-9);
+	assert_val(cf->issue_util, V_BOUND, 0.5, 0.75, 1e-9);
+	assert_true(r.iv.valid);
+	assert_int_equal(r.iv.node.both.kind, V_NONE);
+	assert_val(r.iv.node.util, V_BOUND, 0.5, 0.75, 1e-12);
+	rig_free(&r);
+}
+
+/* The real Stampede2 node (fixtures/real/stampede2-c591-803, PROVENANCE.md):
+ * 2 x Xeon 8160, 24 cores each, HT; LP n and n+48 are siblings, exactly the
+ * numbering of topology_synthetic(2, 24, 2). PMC1 held REF_XCLK:ANY
+ * (0x0063013c), so its counts go into our SLOT_ANY. */
+#define REAL_NS  59
+#define REAL_NLP 96
+
+struct real {
+	uint64_t tsc[REAL_NS];
+	uint64_t v[REAL_NS][REAL_NLP][4];   /* inst, cycles, ref, any */
+};
+
+static void
+real_load(struct real *d)
+{
+	const char *path = fixture("real/stampede2-c591-803/c591-803.perfcounts.lua");
+	FILE *f = fopen(path, "r");
+	char line[256], ev[64];
+	unsigned lp, s;
+	unsigned long long v;
+
+	if (f == NULL)
+		fail_msg("cannot open %s", path);
+	memset(d, 0, sizeof *d);
+	while (fgets(line, sizeof line, f) != NULL) {
+		int k = -1;
+
+		if (sscanf(line, "tsc[%u] = %llu", &s, &v) == 2) {
+			if (s < REAL_NS)
+				d->tsc[s] = v;
+			continue;
+		}
+		if (sscanf(line, "core_fixed_counts[%u][\"%63[^\"]\"][%u] = %llu", &lp, ev, &s,
+		    &v) == 4) {
+			if (strcmp(ev, "Inst_Retired.Any") == 0)
+				k = 0;
+			else if (strcmp(ev, "CPU_CLK_Unhalted.Core") == 0)
+				k = 1;
+			else if (strcmp(ev, "CPU_CLK_Unhalted.Ref") == 0)
+				k = 2;
+		} else if (sscanf(line, "core_counts[%u][\"%63[^\"]\"][%u] = %llu", &lp, ev, &s,
+		    &v) == 4 && strcmp(ev, "CPU_CLK_UNHALTED.REF_XCLK") == 0) {
+			k = 3;
+		}
+		if (k >= 0 && lp < REAL_NLP && s < REAL_NS)
+			d->v[s][lp][k] = v;
+	}
+	fclose(f);
+	assert_int_equal(d->tsc[0], 25370245187777968ull);
+}
+
+static void
+real_sample(const struct real *d, const struct plan *p, unsigned s, struct sample *out)
+{
+	static const enum slot_kind kinds[4] = { SLOT_INST, SLOT_CYCLES, SLOT_REF, SLOT_ANY };
+	unsigned lp, k;
+
+	out->time = s;
+	for (lp = 0; lp < REAL_NLP; lp++) {
+		out->state[lp] = CPU_READ_OK;
+		sample_row(out, lp)[plan_slot_index(p, SLOT_TSC)] = d->tsc[s];
+		for (k = 0; k < 4; k++)
+			sample_row(out, lp)[plan_slot_index(p, kinds[k])] = d->v[s][lp][k];
+	}
+}
+
+static void
+test_real_stampede2(void **state)
+{
+	static struct real d;
+	struct machine m;
+	struct plan p;
+	struct metrics_ctx c;
+	struct sample a, b;
+	struct interval iv;
+	const struct core_fig *cf;
+	const struct thread_fig *t;
+	unsigned s;
+
+	(void)state;
+	real_load(&d);
+	memset(&m, 0, sizeof m);
+	topology_synthetic(&m.topo, 2, 24, 2);
+	m.id.vendor = VENDOR_INTEL;
+	m.id.family = 6;
+	m.id.model = 0x55;
+	m.id.base_ratio = 21;            /* TSC_ratio = 21 in the file */
+	m.id.tsc_num = 168;
+	m.id.tsc_den = 2;
+	m.group = UARCH_SKX;
+	plan_for_machine(&p, &m);
+	metrics_ctx_init(&c, &m, &p);
+	sample_init(&a, m.topo.max_cpu, p.nslots, m.topo.ncores, false);
+	sample_init(&b, m.topo.max_cpu, p.nslots, m.topo.ncores, false);
+	interval_init(&iv, &m);
+
+	/* before the other agent came (samples 1..17), with scale 84, every
+	 * core of every interval passes the invariants: the AnyThread count
+	 * sits between max(ref0, ref1) and min(T, ref0 + ref1) within tol */
+	for (s = 1; s < 17; s++) {
+		real_sample(&d, &p, s, &a);
+		real_sample(&d, &p, s + 1, &b);
+		metrics_compute(&c, &a, &b, &iv);
+		if (!iv.valid)
+			fail_msg("interval %u -> %u: %s", s, s + 1, iv.reason);
+		assert_int_equal(iv.node.nvalid, 48);
+		assert_true(iv.node.exact);
+	}
+
+	/* samples 15 -> 16, core 0 (LPs 0 and 48): T = 2,137,057,958,
+	 * ref0 = 2,606,856, ref1 = 621,684, any = 32,050 x 84 = 2,692,200.
+	 * N = (T - any)/T = 0.998740231, A = (any - ref1)/T = 0.000968863,
+	 * B = (any - ref0)/T = 0.0000399353, C = (ref0 + ref1 - any)/T =
+	 * 0.000250971, active threads = 3,228,540 / 2,692,200 = 1.199219969 */
+	real_sample(&d, &p, 15, &a);
+	real_sample(&d, &p, 16, &b);
+	metrics_compute(&c, &a, &b, &iv);
+	cf = &iv.cores[0];
+	assert_int_equal(cf->reason, R_OK);
+	assert_val(cf->neither, V_EXACT, 0.998740231, 0.998740231, 1e-9);
+	assert_val(cf->t0_only, V_EXACT, 0.000968863, 0.000968863, 1e-9);
+	assert_val(cf->t1_only, V_EXACT, 0.0000399353, 0.0000399353, 1e-10);
+	assert_val(cf->both, V_EXACT, 0.000250971, 0.000250971, 1e-9);
+	assert_val(cf->active_threads, V_EXACT, 1.199219969, 1.199219969, 1e-9);
+	assert_near(cf->inconsistency, 0.0, 0.0);
+
+	/* 17 -> 18: PMC1 was set back (140737490783594 -> 140737488443190)
+	 * on every LP, and so was fixed counter 0 (LP 0: 140747561746149 ->
+	 * 140737617254630; hw-facts.md 6 says the fixed counters stayed sane,
+	 * the data say otherwise): every core and its threads are invalid */
+	real_sample(&d, &p, 17, &a);
+	real_sample(&d, &p, 18, &b);
+	metrics_compute(&c, &a, &b, &iv);
+	assert_false(iv.valid);
+	assert_int_equal(iv.node.nvalid, 0);
+	assert_int_equal(iv.cores[0].reason, R_REPROGRAMMED);
+	assert_string_equal(iv.reason,
+	    "core 0 (cpus 0,48): counters reprogrammed by another program");
+	assert_int_equal(iv.threads[0].reason, R_REPROGRAMMED);
+
+	/* samples 19 -> 51 against McCalpin's own output_samples_19-51.txt:
+	 * LP 0 Inst 9,560,010,846, Core 82,596,863,286, Ref 67,757,046,588:
+	 * GHz 82596863286/67757046588 x 2.1 = 2.559931721 (he prints 2.560),
+	 * IPC 9560010846/82596863286 = 0.115743025 (he prints 0.116) */
+	real_sample(&d, &p, 19, &a);
+	real_sample(&d, &p, 51, &b);
+	metrics_compute(&c, &a, &b, &iv);
+	t = &iv.threads[0];
+	assert_int_equal(t->reason, R_OK);
+	assert_int_equal(t->d_inst, 9560010846ull);
+	assert_int_equal(t->d_cyc, 82596863286ull);
+	assert_int_equal(t->d_ref, 67757046588ull);
+	assert_val(t->ghz, V_EXACT, 2.559931721, 2.559931721, 1e-9);
+	assert_val(t->ipc, V_EXACT, 0.115743025, 0.115743025, 1e-9);
+
+	interval_free(&iv);
+	sample_free(&a);
+	sample_free(&b);
+	topology_free(&m.topo);
+}
+
+static void
+test_reasons(void **state)
+{
+	int r;
+
+	(void)state;
+	for (r = 0; r < R_NREASONS; r++) {
+		assert_true(strlen(metrics_reason_text((enum reason)r)) > 0);
+		assert_true(strlen(metrics_reason_code((enum reason)r)) > 0);
+	}
+	assert_string_equal(metrics_reason_code(R_REPROGRAMMED), "reprogrammed");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_thread),
+		cmocka_unit_test(test_skx),
+		cmocka_unit_test(test_skx_skew),
+		cmocka_unit_test(test_icx),
+		cmocka_unit_test(test_reprogrammed),
+		cmocka_unit_test(test_states),
+		cmocka_unit_test(test_zen),
+		cmocka_unit_test(test_knl),
+		cmocka_unit_test(test_real_stampede2),
+		cmocka_unit_test(test_reasons),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

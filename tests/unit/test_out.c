@@ -1,0 +1,639 @@
+/* test_out.c: the three batch formats on one hand-built interval with an
+ * exact core, a bound, a one-thread core, an offline core and a core left
+ * out by --cpus. Each output is parsed back (a small JSON checker, an RFC
+ * 4180 reader) and the printed values are compared with the ones put in.
+ *
+ * The machine: package 0 has cores 0 (CPUs 0,4) and 1 (CPUs 1,5);
+ * package 1 has core 2 (CPU 2 only), core 3 (CPUs 3,6, offline) and
+ * core 4 (CPUs 7,8, not selected). CPU 9 does not exist.
+ *
+ * Core 0, exact: N = 0.1, A = 0.2, B = 0.3, C = 0.4 of the interval, so
+ *   ref0 = A + C = 0.6, ref1 = B + C = 0.7, any = A + B + C = 0.9,
+ *   mean active threads = (0.6 + 0.7) / 0.9 = 1.444444444444...
+ *   In text: 10.0% 20.0% 30.0% 40.0%, util 90.0%, thr 1.44.
+ * Core 1, bound from u0 = 0.5, u1 = 0.6 (no `any`):
+ *   C in [max(0, 0.5 + 0.6 - 1), min(0.5, 0.6)] = [0.1, 0.5]
+ *   A = u0 - C in [0, 0.4], B = u1 - C in [0.1, 0.5],
+ *   N = 1 - u0 - u1 + C in [0, 0.4].
+ *   In text: 0.0-40.0, 0.0-40.0, 10.0-50.0, 10.0-50.0.
+ * CPU 0: base 2.1 GHz, dcyc = dref (ghz 2.1), util 0.6, CPI 1.25, so
+ *   IPC = 1 / 1.25 = 0.8, nominal CPI = dtsc/dinst = 1.25 / 0.6 = 2.08333,
+ *   net GHz = 2.1 * 0.6 = 1.26.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "unit/testutil.h"
+
+#include "out/batch.h"
+
+#define NCORES 5
+#define MAXCPU 10
+
+struct fixture {
+	struct machine m;
+	struct plan p;
+	struct topo_core cores[NCORES];
+	struct topo_cpu cpus[MAXCPU];
+	struct core_fig cf[NCORES];
+	struct thread_fig tf[MAXCPU];
+	struct agg_fig pk[2];
+	struct interval iv;
+};
+
+static void
+add_core(struct fixture *f, unsigned i, unsigned pkg, unsigned core_id, unsigned n,
+    unsigned c0, unsigned c1)
+{
+	struct topo_core *c = &f->cores[i];
+	unsigned t;
+
+	c->package = pkg;
+	c->core_id = core_id;
+	c->index = i;
+	c->nthreads = n;
+	c->cpus[0] = c0;
+	c->cpus[1] = c1;
+	for (t = 0; t < n; t++) {
+		struct topo_cpu *p = &f->cpus[c->cpus[t]];
+
+		p->present = true;
+		p->online = true;
+		p->core = i;
+		p->thread = t;
+		p->package = pkg;
+	}
+}
+
+static struct fixture *
+build(void)
+{
+	struct fixture *f = calloc(1, sizeof *f);
+	struct topology *t = &f->m.topo;
+	unsigned i;
+
+	add_core(f, 0, 0, 0, 2, 0, 4);
+	add_core(f, 1, 0, 1, 2, 1, 5);
+	add_core(f, 2, 1, 0, 1, 2, 0);
+	add_core(f, 3, 1, 2, 2, 3, 6);
+	add_core(f, 4, 1, 3, 2, 7, 8);
+	t->npackages = 2;
+	t->ncores = NCORES;
+	t->ncpus = 9;
+	t->max_cpu = MAXCPU;
+	t->max_smt = 2;
+	t->cores = f->cores;
+	t->cpus = f->cpus;
+	snprintf(f->m.hostname, sizeof f->m.hostname, "node\\1");
+	f->m.group = UARCH_SKX;
+	f->p.group = UARCH_SKX;
+	f->p.split = SPLIT_ANY;
+	f->p.scale = 84;
+
+	for (i = 0; i < NCORES; i++) {
+		f->cf[i].index = i;
+		f->cf[i].selected = true;
+		f->cf[i].reason = R_OK;
+	}
+	/* Core 0: exact, with simulator truth. */
+	f->cf[0].exact = true;
+	f->cf[0].split = SPLIT_ANY;
+	f->cf[0].neither = val_exact(0.1);
+	f->cf[0].t0_only = val_exact(0.2);
+	f->cf[0].t1_only = val_exact(0.3);
+	f->cf[0].both = val_exact(0.4);
+	f->cf[0].util = val_exact(0.9);
+	f->cf[0].active_threads = val_exact(1.3 / 0.9);
+	f->cf[0].cpi = val_exact(1.25);
+	f->cf[0].ghz = val_exact(2.1);
+	f->cf[0].issue_util = val_none();
+	f->cf[0].has_truth = true;
+	f->cf[0].truth[0] = 0.1;
+	f->cf[0].truth[1] = 0.2;
+	f->cf[0].truth[2] = 0.3;
+	f->cf[0].truth[3] = 0.4;
+	/* Core 1: the bound worked out above; an inconsistency that is not a
+	 * number must still give valid output. */
+	f->cf[1].exact = false;
+	f->cf[1].split = SPLIT_BOUND;
+	f->cf[1].neither = val_bound(0.0, 0.4);
+	f->cf[1].t0_only = val_bound(0.0, 0.4);
+	f->cf[1].t1_only = val_bound(0.1, 0.5);
+	f->cf[1].both = val_bound(0.1, 0.5);
+	f->cf[1].util = val_exact(0.9);
+	f->cf[1].inconsistency = NAN;
+	/* Core 2: one thread; the writer must not show a split even if given. */
+	f->cf[2].exact = true;
+	f->cf[2].neither = val_exact(0.25);
+	f->cf[2].t0_only = val_exact(0.25);
+	f->cf[2].t1_only = val_exact(0.25);
+	f->cf[2].both = val_exact(0.25);
+	f->cf[2].util = val_exact(0.5);
+	/* Core 3: offline. Core 4: outside --cpus. */
+	f->cf[3].reason = R_OFFLINE;
+	f->cf[4].selected = false;
+	f->cf[4].reason = R_NOT_SELECTED;
+
+	for (i = 0; i < MAXCPU; i++) {
+		f->tf[i].cpu = i;
+		f->tf[i].reason = R_OK;
+	}
+	f->tf[0].util = val_exact(0.6);
+	f->tf[0].cpi = val_exact(1.25);
+	f->tf[0].nominal_cpi = val_exact(1.25 / 0.6);
+	f->tf[0].ghz = val_exact(2.1);
+	f->tf[0].net_ghz = val_exact(2.1 * 0.6);
+	f->tf[0].ipc = val_exact(0.8);
+	f->tf[1].ghz = val_bound(1.0, 2.0);
+	f->tf[3].reason = R_OFFLINE;
+	f->tf[6].reason = R_OFFLINE;
+	f->tf[7].reason = R_NOT_SELECTED;
+	f->tf[8].reason = R_NOT_SELECTED;
+	f->tf[9].reason = R_NOT_SELECTED;
+
+	f->pk[0].ncores = 2;
+	f->pk[0].nvalid = 2;
+	f->pk[0].util = val_exact(0.9);
+	f->pk[1].ncores = 2;
+	f->pk[1].nvalid = 1;
+	f->pk[1].util = val_exact(0.5);
+
+	f->iv.time = 2.0;
+	f->iv.dt = 1.0;
+	f->iv.valid = false;
+	snprintf(f->iv.reason, sizeof f->iv.reason, "core 2 \"x\"\t(cpus 3,6): offline");
+	f->iv.ncores = NCORES;
+	f->iv.max_cpu = MAXCPU;
+	f->iv.npackages = 2;
+	f->iv.cores = f->cf;
+	f->iv.threads = f->tf;
+	f->iv.packages = f->pk;
+	f->iv.node.ncores = 4;
+	f->iv.node.nvalid = 3;
+	f->iv.node.exact = false;
+	f->iv.node.util = val_exact(0.7);
+	f->iv.node.both_of_busy = 0.5;
+	return f;
+}
+
+/* Write `n` copies of the interval in format `fmt`; returns the text. */
+static char *
+render(struct fixture *f, enum out_format fmt, int n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	struct batch *b;
+	struct errmsg e;
+	int i;
+
+	assert_non_null(fp);
+	b = batch_new(fmt, fp, &f->m, &f->p, "sim");
+	for (i = 0; i < n; i++)
+		assert_int_equal(batch_write(b, &f->iv, &e), 0);
+	batch_free(b);
+	fclose(fp);
+	if (getenv("TEST_OUT_SHOW") != NULL)   /* to look at the output by eye */
+		fprintf(stderr, "%s", buf);
+	return buf;
+}
+
+/* ---- a strict JSON checker (RFC 8259 grammar, no extensions) ---- */
+
+static const char *json_value(const char *p);
+
+static const char *
+ws(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	return p;
+}
+
+static const char *
+json_string(const char *p)
+{
+	if (*p++ != '"')
+		return NULL;
+	while (*p != '"') {
+		if ((unsigned char)*p < 0x20)
+			return NULL;
+		if (*p == '\\') {
+			p++;
+			if (*p == 'u') {
+				int k;
+
+				for (k = 1; k <= 4; k++)
+					if (!isxdigit((unsigned char)p[k]))
+						return NULL;
+				p += 4;
+			} else if (strchr("\"\\/bfnrt", *p) == NULL || *p == '\0') {
+				return NULL;
+			}
+		}
+		p++;
+	}
+	return p + 1;
+}
+
+static const char *
+json_number(const char *p)
+{
+	if (*p == '-')
+		p++;
+	if (*p == '0')
+		p++;
+	else if (isdigit((unsigned char)*p))
+		while (isdigit((unsigned char)*p))
+			p++;
+	else
+		return NULL;
+	if (*p == '.') {
+		p++;
+		if (!isdigit((unsigned char)*p))
+			return NULL;
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (!isdigit((unsigned char)*p))
+			return NULL;
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	return p;
+}
+
+static const char *
+json_seq(const char *p, char close, bool object)
+{
+	p = ws(p + 1);
+	if (*p == close)
+		return p + 1;
+	for (;;) {
+		if (object) {
+			p = json_string(ws(p));
+			if (p == NULL || *(p = ws(p)) != ':')
+				return NULL;
+			p++;
+		}
+		p = json_value(p);
+		if (p == NULL)
+			return NULL;
+		p = ws(p);
+		if (*p == close)
+			return p + 1;
+		if (*p != ',')
+			return NULL;
+		p++;
+	}
+}
+
+static const char *
+json_value(const char *p)
+{
+	p = ws(p);
+	switch (*p) {
+	case '{': return json_seq(p, '}', true);
+	case '[': return json_seq(p, ']', false);
+	case '"': return json_string(p);
+	case 't': return strncmp(p, "true", 4) == 0 ? p + 4 : NULL;
+	case 'f': return strncmp(p, "false", 5) == 0 ? p + 5 : NULL;
+	case 'n': return strncmp(p, "null", 4) == 0 ? p + 4 : NULL;
+	default: return json_number(p);
+	}
+}
+
+/* One complete JSON value and nothing else on the line. */
+static bool
+json_line_ok(const char *line, size_t len)
+{
+	char buf[16384];
+	const char *end;
+
+	if (len >= sizeof buf)
+		return false;
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	end = json_value(buf);
+	return end != NULL && *ws(end) == '\0';
+}
+
+static bool
+json_ok(const char *s)
+{
+	return json_line_ok(s, strlen(s));
+}
+
+static void
+test_json_checker_itself(void **state)
+{
+	(void)state;
+	assert_true(json_ok("{\"a\":[1,-2.5e3,null,true],\"b\":\"\\u0009\"}"));
+	assert_true(json_ok(" [ {} , [] ] "));
+	assert_false(json_ok("{\"a\":NaN}"));
+	assert_false(json_ok("{\"a\":1,}"));
+	assert_false(json_ok("{\"a\":01}"));
+	assert_false(json_ok("{\"a\":\"x\ty\"}"));
+	assert_false(json_ok("{\"a\":1} x"));
+}
+
+static void
+test_json(void **state)
+{
+	struct fixture *f = build();
+	char *out = render(f, FMT_JSON, 2);
+	char want[256];
+	const char *p, *nl;
+	int lines = 0;
+
+	(void)state;
+	for (p = out; (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
+		lines++;
+		if (!json_line_ok(p, (size_t)(nl - p)))
+			fail_msg("invalid JSON line %d: %.*s", lines, (int)(nl - p), p);
+	}
+	assert_int_equal(lines, 2);
+	assert_string_equal(p, "");
+	assert_null(strstr(out, "nan"));
+	assert_null(strstr(out, "inf"));
+
+	assert_non_null(strstr(out, "{\"time\":2.000000,\"interval\":1.000000,\"valid\":false,"
+	    "\"reason\":\"core 2 \\\"x\\\"\\u0009(cpus 3,6): offline\",\"host\":\"node\\\\1\","
+	    "\"source\":\"sim\",\"group\":\"skx\",\"split\":"));
+	/* Core 0 exact, with the truth. */
+	assert_non_null(strstr(out, "{\"package\":0,\"core\":0,\"cpus\":[0,4],\"neither\":0.1,"
+	    "\"t0_only\":0.2,\"t1_only\":0.3,\"both\":0.4,\"exact\":true,\"util\":0.9,"
+	    "\"active_threads\":1.44444,\"issue_util\":null,\"cpi\":1.25,\"ghz\":2.1,"
+	    "\"valid\":true,\"inconsistency\":0,"
+	    "\"truth\":{\"neither\":0.1,\"t0_only\":0.2,\"t1_only\":0.3,\"both\":0.4}}"));
+	/* Core 1 bound; NaN inconsistency printed as null. */
+	assert_non_null(strstr(out, "\"cpus\":[1,5],\"neither\":[0,0.4],\"t0_only\":[0,0.4],"
+	    "\"t1_only\":[0.1,0.5],\"both\":[0.1,0.5],\"exact\":false"));
+	assert_non_null(strstr(out, "\"inconsistency\":null"));
+	/* Core 2 has one thread: no split. */
+	assert_non_null(strstr(out, "\"cpus\":[2],\"neither\":null,\"t0_only\":null,"
+	    "\"t1_only\":null,\"both\":null"));
+	/* Core 3 offline. */
+	snprintf(want, sizeof want, "\"cpus\":[3,6],\"neither\":null,\"t0_only\":null,"
+	    "\"t1_only\":null,\"both\":null,\"exact\":false,\"util\":null");
+	assert_non_null(strstr(out, want));
+	snprintf(want, sizeof want, "\"valid\":false,\"reason\":\"%s\"", metrics_reason_code(R_OFFLINE));
+	assert_non_null(strstr(out, want));
+	/* Core 4 and CPUs 7-9 are not shown. */
+	assert_null(strstr(out, "[7,8]"));
+	assert_null(strstr(out, "\"cpu\":7"));
+	assert_null(strstr(out, "\"cpu\":9"));
+	/* Thread figures. */
+	assert_non_null(strstr(out, "{\"cpu\":0,\"package\":0,\"core\":0,\"thread\":0,\"valid\":true,"
+	    "\"util\":0.6,\"cpi\":1.25,\"nominal_cpi\":2.08333,\"ghz\":2.1,\"net_ghz\":1.26,\"ipc\":0.8}"));
+	assert_non_null(strstr(out, "{\"cpu\":1,\"package\":0,\"core\":1,\"thread\":0,\"valid\":true,"
+	    "\"util\":null,\"cpi\":null,\"nominal_cpi\":null,\"ghz\":[1,2],"));
+	assert_non_null(strstr(out, "{\"cpu\":6,\"package\":1,\"core\":2,\"thread\":1,\"valid\":false"));
+	/* Aggregates. */
+	assert_non_null(strstr(out, "\"node\":{\"ncores\":4,\"nvalid\":3,\"exact\":false,"));
+	assert_non_null(strstr(out, "\"both_of_busy\":0.5},\"packages\":[{\"package\":0,\"ncores\":2,"));
+	assert_non_null(strstr(out, "{\"package\":1,\"ncores\":2,\"nvalid\":1,"));
+	free(out);
+	free(f);
+}
+
+/* ---- RFC 4180 reader: one record from *p into fields[], returns count ---- */
+
+#define MAXF 40
+
+static int
+csv_record(const char **pp, char fields[MAXF][300])
+{
+	const char *p = *pp;
+	int n = 0;
+	size_t len;
+
+	for (;;) {
+		len = 0;
+		if (*p == '"') {
+			p++;
+			for (;;) {
+				if (*p == '\0')
+					return -1;
+				if (*p == '"' && p[1] == '"') {
+					fields[n][len++] = '"';
+					p += 2;
+				} else if (*p == '"') {
+					p++;
+					break;
+				} else {
+					fields[n][len++] = *p++;
+				}
+			}
+		} else {
+			while (*p != ',' && *p != '\n' && *p != '\0') {
+				if (*p == '"')
+					return -1;
+				fields[n][len++] = *p++;
+			}
+		}
+		fields[n++][len] = '\0';
+		if (*p == ',') {
+			p++;
+			continue;
+		}
+		if (*p == '\n')
+			p++;
+		*pp = p;
+		return n;
+	}
+}
+
+static int
+col(char head[MAXF][300], int n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(head[i], name) == 0)
+			return i;
+	fail_msg("no column %s", name);
+	return -1;
+}
+
+static void
+test_csv(void **state)
+{
+	struct fixture *f = build();
+	char *out = render(f, FMT_CSV, 2);
+	static char head[MAXF][300], r[MAXF][300];
+	const char *p = out;
+	int nh, n, rows = 0, cores = 0, threads = 0, seen_bound = 0;
+
+	(void)state;
+	nh = csv_record(&p, head);
+	assert_int_equal(nh, 28);
+	assert_string_equal(head[0], "kind");
+	while (*p != '\0') {
+		n = csv_record(&p, r);
+		assert_int_equal(n, nh);
+		rows++;
+		if (strcmp(r[0], "node") == 0) {
+			assert_string_equal(r[col(head, nh, "valid")], "0");
+			assert_string_equal(r[col(head, nh, "reason")], f->iv.reason);
+			assert_string_equal(r[col(head, nh, "util")], "0.7");
+			assert_string_equal(r[col(head, nh, "both_of_busy")], "0.5");
+		} else if (strcmp(r[0], "core") == 0) {
+			cores++;
+			assert_string_not_equal(r[col(head, nh, "cpus")], "7 8");
+			if (strcmp(r[col(head, nh, "cpus")], "0 4") == 0) {
+				assert_string_equal(r[col(head, nh, "neither")], "0.1");
+				assert_string_equal(r[col(head, nh, "both")], "0.4");
+				assert_string_equal(r[col(head, nh, "exact")], "1");
+				assert_string_equal(r[col(head, nh, "active_threads")], "1.44444");
+				assert_string_equal(r[col(head, nh, "truth_t1_only")], "0.3");
+				assert_string_equal(r[col(head, nh, "time")], "2.000000");
+			}
+			if (strcmp(r[col(head, nh, "cpus")], "1 5") == 0) {
+				seen_bound++;
+				assert_string_equal(r[col(head, nh, "neither")], "0..0.4");
+				assert_string_equal(r[col(head, nh, "t1_only")], "0.1..0.5");
+				assert_string_equal(r[col(head, nh, "exact")], "0");
+				assert_string_equal(r[col(head, nh, "inconsistency")], "");
+			}
+			if (strcmp(r[col(head, nh, "cpus")], "2") == 0)
+				assert_string_equal(r[col(head, nh, "both")], "");
+			if (strcmp(r[col(head, nh, "cpus")], "3 6") == 0) {
+				assert_string_equal(r[col(head, nh, "valid")], "0");
+				assert_string_equal(r[col(head, nh, "reason")], metrics_reason_code(R_OFFLINE));
+			}
+		} else if (strcmp(r[0], "thread") == 0) {
+			threads++;
+			assert_int_not_equal(atoi(r[col(head, nh, "cpu")]), 7);
+			if (strcmp(r[col(head, nh, "cpu")], "0") == 0) {
+				assert_string_equal(r[col(head, nh, "nominal_cpi")], "2.08333");
+				assert_string_equal(r[col(head, nh, "net_ghz")], "1.26");
+				assert_string_equal(r[col(head, nh, "cpus")], "");
+			}
+			if (strcmp(r[col(head, nh, "cpu")], "1") == 0)
+				assert_string_equal(r[col(head, nh, "ghz")], "1..2");
+		}
+	}
+	/* Per interval: node + 2 packages + 4 shown cores + 7 shown threads. */
+	assert_int_equal(rows, 2 * 14);
+	assert_int_equal(cores, 2 * 4);
+	assert_int_equal(threads, 2 * 7);
+	assert_int_equal(seen_bound, 2);
+	free(out);
+	free(f);
+}
+
+/* The line of `out` that starts with `prefix`, copied to buf. */
+static const char *
+line_with(const char *out, const char *prefix, char *buf, size_t len)
+{
+	const char *p = out, *nl;
+
+	for (; *p != '\0'; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (nl == NULL)
+			break;
+		if (strncmp(p, prefix, strlen(prefix)) == 0) {
+			snprintf(buf, len, "%.*s", (int)(nl - p), p);
+			return buf;
+		}
+	}
+	fail_msg("no line starting with '%s' in:\n%s", prefix, out);
+	return NULL;
+}
+
+static void
+test_text(void **state)
+{
+	struct fixture *f = build();
+	char *out = render(f, FMT_TEXT, 1);
+	char l[512];
+	const char *p;
+	int lines = 0;
+
+	(void)state;
+	for (p = out; *p != '\0'; p++)
+		lines += *p == '\n';
+	/* time, node, INVALID, column header, 4 cores. */
+	assert_int_equal(lines, 8);
+	assert_non_null(strstr(line_with(out, "time ", l, sizeof l),
+	    "time 2.000 s, interval 1.000 s, host node\\1, source sim, skx"));
+	assert_non_null(strstr(line_with(out, "node: ", l, sizeof l), "util 70.0%"));
+	line_with(out, "INVALID: core 2", l, sizeof l);
+	line_with(out, "pkg core cpus", l, sizeof l);
+
+	line_with(out, "  0    0 0,4 ", l, sizeof l);
+	assert_non_null(strstr(l, "  10.0%       20.0%       30.0%       40.0%       90.0%  1.44   1.25  2.10  ok"));
+	line_with(out, "  0    1 1,5 ", l, sizeof l);
+	assert_non_null(strstr(l, "   0.0-40.0    0.0-40.0   10.0-50.0   10.0-50.0"));
+	assert_non_null(strstr(l, "bound"));
+	line_with(out, "  1    0 2 ", l, sizeof l);
+	assert_non_null(strstr(l, "  -           -           -           -       50.0%"));
+	assert_non_null(strstr(l, "no split"));
+	line_with(out, "  1    2 3,6 ", l, sizeof l);
+	assert_non_null(strstr(l, metrics_reason_text(R_OFFLINE)));
+	assert_null(strstr(out, "7,8"));
+	free(out);
+	free(f);
+}
+
+static void
+test_write_error(void **state)
+{
+	struct fixture *f = build();
+	FILE *fp = fopen("/dev/full", "w");
+	struct batch *b;
+	struct errmsg e;
+
+	(void)state;
+	if (fp == NULL)
+		skip();
+	b = batch_new(FMT_JSON, fp, &f->m, &f->p, "sim");
+	assert_int_equal(batch_write(b, &f->iv, &e), -1);
+	assert_int_equal(batch_errno(b), ENOSPC);
+	assert_non_null(strstr(e.text, "json"));
+	batch_free(b);
+	fclose(fp);
+	free(f);
+}
+
+static void
+test_format_names(void **state)
+{
+	enum out_format fmt = FMT_TEXT;
+
+	(void)state;
+	assert_int_equal(out_format_parse("json", &fmt), 0);
+	assert_int_equal(fmt, FMT_JSON);
+	assert_int_equal(out_format_parse("csv", &fmt), 0);
+	assert_int_equal(fmt, FMT_CSV);
+	assert_int_equal(out_format_parse("text", &fmt), 0);
+	assert_int_equal(fmt, FMT_TEXT);
+	assert_int_equal(out_format_parse("JSON", &fmt), -1);
+	assert_int_equal(out_format_parse("", &fmt), -1);
+	assert_string_equal(out_format_name(FMT_CSV), "csv");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json_checker_itself),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_format_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
