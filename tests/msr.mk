@@ -10,3 +10,10 @@ TESTS += tests/unit/test_msr_source
 tests_fakemsr_fakemsr_SOURCES = tests/fakemsr/fakemsr.c
 tests_fakemsr_fakemsr_CFLAGS = $(AM_CFLAGS) $(FUSE3_CFLAGS)
 tests_fakemsr_fakemsr_LDADD = $(HTTOP_LIBS) $(FUSE3_LIBS)
+
+# They mount tests/fakemsr (root and /dev/fuse): a failed mount is a failure.
+TESTS += tests/cli/test_fakemsr_skx.sh tests/cli/test_fakemsr_spr.sh \
+	tests/cli/test_fakemsr_busy.sh tests/cli/test_fakemsr_signals.sh
+EXTRA_DIST += tests/cli/test_fakemsr_lib.sh tests/cli/test_fakemsr_skx.sh \
+	tests/cli/test_fakemsr_spr.sh tests/cli/test_fakemsr_busy.sh \
+	tests/cli/test_fakemsr_signals.sh

@@ -507,7 +507,6 @@ build_plan(struct conv *cv, struct ppc *c, const struct opts *o, const struct ev
 	if (ref != NULL)
 		snprintf(p->summary + strlen(p->summary), sizeof p->summary - strlen(p->summary),
 		    "%s on PMC%d", any ? ":ANY" : "", ref->counter);
-	return 0;
 }
 
 /* TSC ticks per count of the reference event; needs TSC_ratio. */

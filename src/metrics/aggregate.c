@@ -59,7 +59,7 @@ acc_add(struct acc *a, const struct core_fig *cf, double w)
 	if (!cf->selected)
 		return;
 	a->ncores++;
-	if (cf->reason != R_OK)
+	if (cf->reason != R_NONE)
 		return;
 	a->nvalid++;
 	if (cf->split != SPLIT_NONE && !cf->exact)

@@ -47,7 +47,7 @@ core_reset(struct core_fig *cf, unsigned ci)
 {
 	memset(cf, 0, sizeof *cf);
 	cf->index = ci;
-	cf->reason = R_OK;
+	cf->reason = R_NONE;
 	cf->selected = true;
 	cf->split = SPLIT_NONE;
 	cf->neither = cf->t0_only = cf->t1_only = cf->both = val_none();
@@ -60,7 +60,7 @@ static enum reason
 read_reason(const struct topology *t, const struct topo_core *tc, const struct sample *prev,
     const struct sample *cur)
 {
-	enum reason r = R_OK;
+	enum reason r = R_NONE;
 	unsigned th;
 
 	for (th = 0; th < tc->nthreads; th++) {
@@ -72,7 +72,7 @@ read_reason(const struct topology *t, const struct topo_core *tc, const struct s
 			return R_OFFLINE;
 		if (s0 == CPU_READ_ERROR || s1 == CPU_READ_ERROR || s1 == CPU_NOT_READ)
 			r = R_READ_ERROR;
-		else if (s0 == CPU_NOT_READ && r == R_OK)
+		else if (s0 == CPU_NOT_READ && r == R_NONE)
 			r = R_FIRST;
 	}
 	return r;
@@ -90,7 +90,7 @@ dmin(double a, double b)
 	return a < b ? a : b;
 }
 
-/* The invariants of section VALIDITY; R_OK or why the core is invalid.
+/* The invariants of section VALIDITY; R_NONE or why the core is invalid.
  * *threads_ok stays true when only the programmable counter is wrong: the
  * fixed counters, and so the per-thread figures, are still right (another
  * tool reprogramming the PMCs usually leaves them alone). */
@@ -141,7 +141,7 @@ check(const struct metrics_ctx *c, const struct tcounts *tk, unsigned n, double 
 		if (c0 > c1 + tol || c1 > c0 + tol)
 			return R_SKEW;
 	}
-	return R_OK;
+	return R_NONE;
 }
 
 /* The split, the utilisation and the mean active threads. */
@@ -283,9 +283,9 @@ core_compute(const struct metrics_ctx *c, const struct sample *prev, const struc
 		return;
 	}
 	r = read_reason(t, tc, prev, cur);
-	if (r == R_OK && c->slot[SLOT_TSC] < 0)
+	if (r == R_NONE && c->slot[SLOT_TSC] < 0)
 		r = R_UNAVAILABLE;
-	if (r != R_OK) {
+	if (r != R_NONE) {
 		cf->reason = r;
 		for (i = 0; i < n; i++)
 			thread_blank(&iv->threads[tc->cpus[i]], r);
@@ -313,7 +313,7 @@ core_compute(const struct metrics_ctx *c, const struct sample *prev, const struc
 	tol = c->tol.rel * (double)tk[0].tsc +
 	    (double)c->tol.abs_ticks_per_scale * (double)(c->plan->scale ? c->plan->scale : 1);
 	r = check(c, tk, n, tol, &mismatch, &threads_ok);
-	if (r != R_OK) {
+	if (r != R_NONE) {
 		cf->reason = r;
 		if (!threads_ok)
 			for (i = 0; i < n; i++)

@@ -15,7 +15,7 @@
  * largest amount clamped (0 when nothing was out of range). */
 double split_clamp(double f[4]);
 
-/* Fill t's figures from its d_* fields (t->reason must be R_OK). */
+/* Fill t's figures from its d_* fields (t->reason must be R_NONE). */
 void thread_figures(const struct metrics_ctx *c, struct thread_fig *t);
 /* Blank a thread's figures, giving the reason. */
 void thread_blank(struct thread_fig *t, enum reason r);

@@ -88,7 +88,7 @@ metrics_compute(const struct metrics_ctx *c, const struct sample *prev,
 
 		core_compute(c, prev, cur, ci, iv);
 		cf = &iv->cores[ci];
-		if (cf->selected && cf->reason != R_OK && iv->valid) {
+		if (cf->selected && cf->reason != R_NONE && iv->valid) {
 			iv->valid = false;
 			describe(iv, &t->cores[ci], cf->reason);
 		}

@@ -14,7 +14,7 @@
 
 /* Why a figure or a whole core is not shown. Texts in metrics_reason_text(). */
 enum reason {
-	R_OK = 0,
+	R_NONE = 0,         /* no problem (not R_OK: that is access(2)'s) */
 	R_NOT_SELECTED,     /* outside --cpus / the watched job */
 	R_OFFLINE,          /* a CPU of the core is offline */
 	R_READ_ERROR,       /* a read failed (EIO, ...) */
@@ -43,7 +43,7 @@ struct tolerance {
 
 struct thread_fig {
 	unsigned cpu;
-	enum reason reason;        /* R_OK, or why the whole thread has no figures */
+	enum reason reason;        /* R_NONE, or why the whole thread has no figures */
 	uint64_t d_tsc, d_inst, d_cyc, d_ref;
 	struct val util;           /* d_ref / d_tsc */
 	struct val cpi;            /* d_cyc / d_inst (non-halted CPI) */
@@ -55,7 +55,7 @@ struct thread_fig {
 
 struct core_fig {
 	unsigned index;            /* topology core index */
-	enum reason reason;        /* R_OK or why the core has no figures */
+	enum reason reason;        /* R_NONE or why the core has no figures */
 	bool selected;
 	enum split_method split;
 	bool exact;                /* the split is exact (not a bound) */
@@ -107,7 +107,7 @@ void interval_free(struct interval *iv);
 void metrics_compute(const struct metrics_ctx *c, const struct sample *prev,
     const struct sample *cur, struct interval *iv);
 
-/* Why `v`, one of t's figures, is V_NONE (R_OK if it has a value): the
+/* Why `v`, one of t's figures, is V_NONE (R_NONE if it has a value): the
  * thread's own reason, or the zero denominator / missing counter / unknown
  * base frequency behind that figure. */
 enum reason metrics_thread_reason(const struct metrics_ctx *c, const struct thread_fig *t,

@@ -6,7 +6,7 @@ static const struct {
 	const char *text;
 	const char *code;
 } reasons[R_NREASONS] = {
-	[R_OK] = { "ok", "ok" },
+	[R_NONE] = { "ok", "ok" },
 	[R_NOT_SELECTED] = { "not selected", "not-selected" },
 	[R_OFFLINE] = { "a CPU of the core is offline", "offline" },
 	[R_READ_ERROR] = { "reading a counter failed", "read-error" },

@@ -24,7 +24,7 @@ thread_figures(const struct metrics_ctx *c, struct thread_fig *t)
 	double cyc = (double)t->d_cyc, ref = (double)t->d_ref;
 	double base_ghz = c->base_hz / 1e9;
 
-	thread_blank(t, R_OK);
+	thread_blank(t, R_NONE);
 	if (t->d_tsc == 0) {
 		t->reason = R_NO_TIME;
 		return;
@@ -54,10 +54,10 @@ enum reason
 metrics_thread_reason(const struct metrics_ctx *c, const struct thread_fig *t,
     const struct val *v)
 {
-	if (t->reason != R_OK)
+	if (t->reason != R_NONE)
 		return t->reason;
 	if (v->kind != V_NONE)
-		return R_OK;
+		return R_NONE;
 	if (v == &t->util)
 		return R_UNAVAILABLE;
 	if (v == &t->cpi || v == &t->nominal_cpi) {

@@ -137,8 +137,8 @@ core_row(struct row *r, const struct topo_core *tc, const struct core_fig *c)
 	size_t len = 0;
 	unsigned t;
 
-	set_bool(r, C_VALID, c->reason == R_OK);
-	if (c->reason != R_OK)
+	set_bool(r, C_VALID, c->reason == R_NONE);
+	if (c->reason != R_NONE)
 		r->cell[C_REASON] = metrics_reason_code(c->reason);
 	set_uint(r, C_PACKAGE, tc->package);
 	set_uint(r, C_CORE, tc->core_id);
@@ -174,8 +174,8 @@ thread_row(struct row *r, const struct topology *topo, unsigned cpu, const struc
 {
 	const struct topo_cpu *tc = &topo->cpus[cpu];
 
-	set_bool(r, C_VALID, th->reason == R_OK);
-	if (th->reason != R_OK)
+	set_bool(r, C_VALID, th->reason == R_NONE);
+	if (th->reason != R_NONE)
 		r->cell[C_REASON] = metrics_reason_code(th->reason);
 	set_uint(r, C_PACKAGE, tc->package);
 	set_uint(r, C_CORE, topo->cores[tc->core].core_id);

@@ -110,8 +110,8 @@ write_core(FILE *fp, const struct topo_core *tc, const struct core_fig *c)
 	key_val(fp, "issue_util", FRAC_FMT, c->issue_util);
 	key_val(fp, "cpi", NUM_FMT, c->cpi);
 	key_val(fp, "ghz", NUM_FMT, c->ghz);
-	fprintf(fp, ",\"valid\":%s", bool_str(c->reason == R_OK));
-	if (c->reason != R_OK) {
+	fprintf(fp, ",\"valid\":%s", bool_str(c->reason == R_NONE));
+	if (c->reason != R_NONE) {
 		fputs(",\"reason\":", fp);
 		json_str(fp, metrics_reason_code(c->reason));
 		fputs(",\"reason_text\":", fp);
@@ -140,8 +140,8 @@ write_thread(FILE *fp, const struct topology *topo, unsigned cpu, const struct t
 
 	fprintf(fp, "{\"cpu\":%u,\"package\":%u,\"core\":%u,\"thread\":%u", cpu, tc->package,
 	    topo->cores[tc->core].core_id, tc->thread);
-	fprintf(fp, ",\"valid\":%s", bool_str(th->reason == R_OK));
-	if (th->reason != R_OK) {
+	fprintf(fp, ",\"valid\":%s", bool_str(th->reason == R_NONE));
+	if (th->reason != R_NONE) {
 		fputs(",\"reason\":", fp);
 		json_str(fp, metrics_reason_code(th->reason));
 	}

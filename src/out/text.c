@@ -74,7 +74,7 @@ write_core(FILE *fp, const struct topo_core *tc, const struct core_fig *c)
 	for (t = 0; t < tc->nthreads && t < TOPO_MAX_SMT && len < sizeof cpus; t++)
 		len += (size_t)snprintf(cpus + len, sizeof cpus - len, "%s%u", t ? "," : "", tc->cpus[t]);
 	fprintf(fp, "%3u %4u %-12s ", tc->package, tc->core_id, cpus);
-	if (c->reason != R_OK) {
+	if (c->reason != R_NONE) {
 		fprintf(fp, "%s\n", _(metrics_reason_text(c->reason)));
 		return;
 	}

@@ -437,6 +437,9 @@ read_version(struct trace_reader *r, struct errmsg *e)
 		return -1;
 	if (rc == LINE_EOF)
 		return errmsg_set(e, _("%s: empty file: not an httop trace"), r->path);
+	if (rc == LINE_PARTIAL && strncmp(r->line, "httop-trace ", strlen(r->line) < 12 ?
+	    strlen(r->line) : 12) == 0)
+		return bad(r, e, _("the file ends inside the header: it is truncated"));
 	if (strncmp(r->line, "httop-trace ", 12) != 0)
 		return bad(r, e, _("not an httop trace (the first line is not \"httop-trace %d.%d\")"),
 		    TRACE_VERSION, TRACE_MINOR);
@@ -450,8 +453,6 @@ read_version(struct trace_reader *r, struct errmsg *e)
 		    "(version %d): use a newer httop"), p, TRACE_VERSION);
 	if (major < 1)
 		return bad(r, e, _("bad version \"%s\""), p);
-	if (rc == LINE_PARTIAL)
-		return bad(r, e, _("the file ends inside the header: it is truncated"));
 	return 0;
 }
 

@@ -6,7 +6,7 @@
 . "$HTTOP_SRCDIR/tests/lib.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-plan 11
+plan 12
 
 # end_by SIG WANT: start a run that waits 30 s per refresh (the simulator
 # in screen mode sleeps), signal it after 1 s; it must end with WANT, well
@@ -31,6 +31,15 @@ end_by INT 0
 end_by TERM 0
 end_by HUP 129
 end_by QUIT 131
+
+# A fatal signal: the saved registers are written back (tested on the fake
+# MSR device in test_fakemsr_signals.sh), then the default action kills it.
+"$HTTOP" --demo -d 30 >/dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -s SEGV "$pid"
+wait "$pid"; st=$?
+check "SIGSEGV: httop dies by the signal (status $st, want 139)" [ "$st" -eq 139 ]
 
 # The reader goes away after one line; httop must notice EPIPE and stop.
 ( "$HTTOP" --demo -b --format json; echo $? >"$tmp/st" ) 2>"$tmp/err" | head -n 1 >"$tmp/one"

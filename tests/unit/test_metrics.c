@@ -127,7 +127,7 @@ test_thread(void **state)
 	 * 0.807692308; GHz 1.3/1.05 x 2.1 = 2.6; net 1.3/2.1 x 2.1 = 1.3;
 	 * IPC 2.6/1.3 = 2 */
 	t = &r.iv.threads[2];
-	assert_int_equal(t->reason, R_OK);
+	assert_int_equal(t->reason, R_NONE);
 	assert_int_equal(t->d_tsc, 2100000000ull);
 	assert_val(t->util, V_EXACT, 0.5, 0.5, 1e-12);
 	assert_val(t->cpi, V_EXACT, 0.5, 0.5, 1e-12);
@@ -137,12 +137,12 @@ test_thread(void **state)
 	assert_val(t->ipc, V_EXACT, 2.0, 2.0, 1e-12);
 	/* the halted thread: no instructions, never active */
 	t = &r.iv.threads[3];
-	assert_int_equal(t->reason, R_OK);
+	assert_int_equal(t->reason, R_NONE);
 	assert_val(t->util, V_EXACT, 0.0, 0.0, 0.0);
 	assert_int_equal(t->cpi.kind, V_NONE);
 	assert_int_equal(metrics_thread_reason(&r.c, t, &t->cpi), R_NO_INST);
 	assert_int_equal(metrics_thread_reason(&r.c, t, &t->ghz), R_NOT_HALTED_ZERO);
-	assert_int_equal(metrics_thread_reason(&r.c, t, &t->util), R_OK);
+	assert_int_equal(metrics_thread_reason(&r.c, t, &t->util), R_NONE);
 	assert_val(t->net_ghz, V_EXACT, 0.0, 0.0, 0.0);
 	rig_free(&r);
 }
@@ -167,7 +167,7 @@ test_skx(void **state)
 	assert_near(r.iv.dt, 1.0, 1e-12);
 
 	cf = &r.iv.cores[0];
-	assert_int_equal(cf->reason, R_OK);
+	assert_int_equal(cf->reason, R_NONE);
 	assert_int_equal(cf->split, SPLIT_ANY);
 	assert_true(cf->exact);
 	assert_val(cf->neither, V_EXACT, 0.2, 0.2, 1e-12);
@@ -191,7 +191,7 @@ test_skx(void **state)
 
 	/* core 1: A = 1, util 1, one thread active, 2.1 GHz, CPI 1 */
 	cf = &r.iv.cores[1];
-	assert_int_equal(cf->reason, R_OK);
+	assert_int_equal(cf->reason, R_NONE);
 	assert_val(cf->neither, V_EXACT, 0.0, 0.0, 1e-12);
 	assert_val(cf->t0_only, V_EXACT, 1.0, 1.0, 1e-12);
 	assert_val(cf->both, V_EXACT, 0.0, 0.0, 1e-12);
@@ -240,7 +240,7 @@ test_skx_skew(void **state)
 	put(&r, 0, SLOT_ANY, 20025000ull);
 	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
 	cf = &r.iv.cores[0];
-	assert_int_equal(cf->reason, R_OK);
+	assert_int_equal(cf->reason, R_NONE);
 	assert_val(cf->neither, V_EXACT, 0.198801199, 0.198801199, 1e-9);
 	assert_val(cf->t0_only, V_EXACT, 0.600399600, 0.600399600, 1e-9);
 	assert_val(cf->t1_only, V_EXACT, 0.200799201, 0.200799201, 1e-9);
@@ -311,12 +311,12 @@ test_reprogrammed(void **state)
 	assert_int_equal(r.iv.cores[0].reason, R_REPROGRAMMED);
 	assert_int_equal(r.iv.cores[0].both.kind, V_NONE);
 	/* the fixed counters are sane: per-thread figures stay (util .6) */
-	assert_int_equal(r.iv.threads[0].reason, R_OK);
+	assert_int_equal(r.iv.threads[0].reason, R_NONE);
 	assert_val(r.iv.threads[0].util, V_EXACT, 0.6, 0.6, 1e-12);
 	assert_string_equal(r.iv.reason,
 	    "core 0 (cpus 0,2): counters reprogrammed by another program");
 	/* core 1 is unaffected; the node averages the valid core only */
-	assert_int_equal(r.iv.cores[1].reason, R_OK);
+	assert_int_equal(r.iv.cores[1].reason, R_NONE);
 	assert_int_equal(r.iv.node.ncores, 2);
 	assert_int_equal(r.iv.node.nvalid, 1);
 	assert_val(r.iv.node.t0_only, V_EXACT, 1.0, 1.0, 1e-12);
@@ -344,7 +344,7 @@ test_states(void **state)
 	r.b.state[3] = CPU_OFFLINE;
 	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
 	assert_false(r.iv.valid);
-	assert_int_equal(r.iv.cores[0].reason, R_OK);
+	assert_int_equal(r.iv.cores[0].reason, R_NONE);
 	assert_int_equal(r.iv.cores[1].reason, R_OFFLINE);
 	assert_int_equal(r.iv.threads[1].reason, R_OFFLINE);
 	assert_string_equal(r.iv.reason, "core 1 (cpus 1,3): a CPU of the core is offline");
@@ -375,7 +375,7 @@ test_states(void **state)
 	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
 	assert_int_equal(r.iv.cores[0].reason, R_SKEW);
 	/* per-thread figures of a skewed read are still right */
-	assert_int_equal(r.iv.threads[2].reason, R_OK);
+	assert_int_equal(r.iv.threads[2].reason, R_NONE);
 	rig_free(&r);
 }
 
@@ -397,7 +397,7 @@ test_zen(void **state)
 	thread(&r, 1, 2200000000ull, 1760000000ull, 1760000000ull, 1760000000ull);
 	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
 	cf = &r.iv.cores[0];
-	assert_int_equal(cf->reason, R_OK);
+	assert_int_equal(cf->reason, R_NONE);
 	assert_int_equal(cf->split, SPLIT_BOUND);
 	assert_false(cf->exact);
 	assert_val(cf->both, V_BOUND, 0.7, 0.8, 1e-12);
@@ -435,7 +435,7 @@ test_knl(void **state)
 	thread(&r, 3, 1400000000ull, 0, 0, 0);
 	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
 	cf = &r.iv.cores[0];
-	assert_int_equal(cf->reason, R_OK);
+	assert_int_equal(cf->reason, R_NONE);
 	assert_int_equal(cf->split, SPLIT_NONE);
 	assert_int_equal(cf->both.kind, V_NONE);
 	assert_val(cf->util, V_BOUND, 0.5, 0.75, 1e-12);
@@ -567,7 +567,7 @@ test_real_stampede2(void **state)
 	real_sample(&d, &p, 16, &b);
 	metrics_compute(&c, &a, &b, &iv);
 	cf = &iv.cores[0];
-	assert_int_equal(cf->reason, R_OK);
+	assert_int_equal(cf->reason, R_NONE);
 	assert_val(cf->neither, V_EXACT, 0.998740231, 0.998740231, 1e-9);
 	assert_val(cf->t0_only, V_EXACT, 0.000968863, 0.000968863, 1e-9);
 	assert_val(cf->t1_only, V_EXACT, 0.0000399353, 0.0000399353, 1e-10);
@@ -597,7 +597,7 @@ test_real_stampede2(void **state)
 	real_sample(&d, &p, 51, &b);
 	metrics_compute(&c, &a, &b, &iv);
 	t = &iv.threads[0];
-	assert_int_equal(t->reason, R_OK);
+	assert_int_equal(t->reason, R_NONE);
 	assert_int_equal(t->d_inst, 9560010846ull);
 	assert_int_equal(t->d_cyc, 82596863286ull);
 	assert_int_equal(t->d_ref, 67757046588ull);

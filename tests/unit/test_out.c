@@ -98,7 +98,7 @@ build(void)
 	for (i = 0; i < NCORES; i++) {
 		f->cf[i].index = i;
 		f->cf[i].selected = true;
-		f->cf[i].reason = R_OK;
+		f->cf[i].reason = R_NONE;
 	}
 	/* Core 0: exact, with simulator truth. */
 	f->cf[0].exact = true;
@@ -141,7 +141,7 @@ build(void)
 
 	for (i = 0; i < MAXCPU; i++) {
 		f->tf[i].cpu = i;
-		f->tf[i].reason = R_OK;
+		f->tf[i].reason = R_NONE;
 	}
 	f->tf[0].util = val_exact(0.6);
 	f->tf[0].cpi = val_exact(1.25);

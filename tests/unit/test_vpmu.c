@@ -515,6 +515,50 @@ test_determinism(void **state)
 	assert_near((double)(a[2] + a[3]) / (2 * SEC), 0.4, 0.1);
 }
 
+/* Random bursts on both threads, read in uneven steps. In reference edges,
+ * any = ref0 + OTA1 holds exactly (each edge is in one of t0-active or
+ * t1-alone), so S x ANY(t0) = fixed2(t0) + S x OTA(t1) to the tick. Against
+ * the truth, edge counting is off by at most one edge per segment end:
+ * over 2 s (about 540 bursts) well under 1e-4 of the time. */
+static void
+test_counters_vs_truth(void **state)
+{
+	struct machine m;
+	struct scenario sc;
+	struct vpmu *v;
+	uint64_t tr[4], any, ref0, ref1, ota1;
+	unsigned i;
+
+	(void)state;
+	hand_machine(&m, 1, 1, 2, UARCH_SKX);
+	scen_alloc(&sc, &m);
+	for (i = 0; i < 2; i++) {
+		sc.cpu[i] = act(ACT_BURSTS, 0, 0, 0, 0, 1.0);
+		sc.cpu[i].on_s = 0.003;
+		sc.cpu[i].off_s = 0.0045;
+	}
+	v = vpmu_new(&m, &sc, 5);
+	mccalpin(v, 0, true);
+	mccalpin(v, 1, false);
+	wr(v, 1, MSR_PERFEVTSEL0 + 1, 0x0043023C);
+	for (i = 0; i < 2000; i++)
+		vpmu_advance(v, 2 * SEC / 2000 - 777 + (i % 2) * 1554);
+	any = rd(v, 0, MSR_PMC0);
+	ref0 = rd(v, 0, MSR_FIXED_CTR2);
+	ref1 = rd(v, 1, MSR_FIXED_CTR2);
+	ota1 = rd(v, 1, MSR_PMC0 + 1);
+	assert_int_equal(84 * any, ref0 + 84 * ota1);
+	vpmu_truth(v, 0, tr);
+	assert_int_equal(tr[0] + tr[1] + tr[2] + tr[3], 2 * SEC);
+	assert_near((double)ref0, (double)(tr[1] + tr[3]), 2e-5 * 2 * SEC);
+	assert_near((double)ref1, (double)(tr[2] + tr[3]), 2e-5 * 2 * SEC);
+	assert_near(84.0 * any, (double)(tr[1] + tr[2] + tr[3]), 2e-5 * 2 * SEC);
+	assert_near(84.0 * ota1, (double)tr[2], 2e-5 * 2 * SEC);
+	vpmu_free(v);
+	free(sc.cpu);
+	free_machine(&m);
+}
+
 /* A 1-s advance of a 2x28x2 machine with ~1 ms bursts takes well under
  * 50 ms (more allowed under the sanitizers). */
 static void
@@ -596,6 +640,7 @@ main(void)
 		cmocka_unit_test(test_faults),
 		cmocka_unit_test(test_access_cost),
 		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_counters_vs_truth),
 		cmocka_unit_test(test_speed),
 		cmocka_unit_test(test_msr_io),
 	};
