@@ -1,2 +1,3 @@
 # man pages
 dist_man_MANS += man/httop.1
+dist_man_MANS += man/httop-trace.5 man/httop-ppc2trace.1

@@ -9,15 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* libcpuid's cpu_vendor_t uses the same enumerator names as ours: rename
- * its copies while its header is read. Nothing here uses them. */
-#define VENDOR_INTEL LIBCPUID_VENDOR_INTEL
-#define VENDOR_AMD LIBCPUID_VENDOR_AMD
-#define VENDOR_UNKNOWN LIBCPUID_VENDOR_UNKNOWN
 #include <libcpuid.h>
-#undef VENDOR_INTEL
-#undef VENDOR_AMD
-#undef VENDOR_UNKNOWN
 
 #include "machine/identity.h"
 #include "machine/uarch.h"
@@ -71,11 +63,11 @@ set_vendor(struct cpu_identity *id, const char *v)
 {
 	snprintf(id->vendor_str, sizeof id->vendor_str, "%s", v ? v : "");
 	if (strcmp(id->vendor_str, "GenuineIntel") == 0)
-		id->vendor = VENDOR_INTEL;
+		id->vendor = CPU_VENDOR_INTEL;
 	else if (strcmp(id->vendor_str, "AuthenticAMD") == 0)
-		id->vendor = VENDOR_AMD;
+		id->vendor = CPU_VENDOR_AMD;
 	else
-		id->vendor = VENDOR_UNKNOWN;
+		id->vendor = CPU_VENDOR_UNKNOWN;
 }
 
 const char *
@@ -188,7 +180,7 @@ decode_raw(struct cpu_identity *id, const struct cpu_raw_data_t *raw)
 			id->family = (int)(fam + bits(l1[R_EAX], 20, 27));
 		else
 			id->family = (int)fam;
-		if (fam == 0xf || (fam == 6 && id->vendor != VENDOR_AMD))
+		if (fam == 0xf || (fam == 6 && id->vendor != CPU_VENDOR_AMD))
 			mod += bits(l1[R_EAX], 16, 19) << 4;
 		id->model = (int)mod;
 	}
@@ -208,7 +200,7 @@ decode_raw(struct cpu_identity *id, const struct cpu_raw_data_t *raw)
 
 	/* 0AH architectural perfmon (SDM vol. 3 ch. 20 / CPUID 0AH). The fixed
 	 * counter fields are defined from version 2 on. */
-	if (max >= 0xa && id->vendor == VENDOR_INTEL) {
+	if (max >= 0xa && id->vendor == CPU_VENDOR_INTEL) {
 		const uint32_t *a = raw->basic_cpuid[0xa];
 
 		id->pmu_version = bits(a[R_EAX], 0, 7);

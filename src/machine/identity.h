@@ -9,9 +9,9 @@
 #include "util/errmsg.h"
 
 enum cpu_vendor {
-	VENDOR_UNKNOWN = 0,
-	VENDOR_INTEL,
-	VENDOR_AMD,
+	CPU_VENDOR_UNKNOWN = 0,
+	CPU_VENDOR_INTEL,
+	CPU_VENDOR_AMD,
 };
 
 enum base_ratio_source {

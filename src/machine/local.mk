@@ -1,5 +1,5 @@
 # machine layer: topology (hwloc), CPU identity (libcpuid), uarch groups
-libmachine_a_SOURCES += \
+libhttop_a_SOURCES += \
 	src/machine/topology.c src/machine/topology.h \
 	src/machine/identity.c src/machine/identity.h \
 	src/machine/uarch.c src/machine/uarch.h \

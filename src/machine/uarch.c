@@ -89,14 +89,14 @@ uarch_group_of(const struct cpu_identity *id)
 {
 	size_t i;
 
-	if (id->vendor == VENDOR_AMD) {
+	if (id->vendor == CPU_VENDOR_AMD) {
 		/* 17H Zen/Zen+/Zen 2, 19H Zen 3/Zen 4, 1AH Zen 5 (AMD's
 		 * processor programming references for those families). */
 		if (id->family == 0x17 || id->family == 0x19 || id->family == 0x1a)
 			return UARCH_ZEN;
 		return UARCH_UNKNOWN;
 	}
-	if (id->vendor != VENDOR_INTEL || id->family != 6)
+	if (id->vendor != CPU_VENDOR_INTEL || id->family != 6)
 		return UARCH_UNKNOWN;
 	for (i = 0; i < sizeof intel6 / sizeof intel6[0]; i++)
 		if (intel6[i].model == id->model)

@@ -127,8 +127,15 @@ check(const struct metrics_ctx *c, const struct tcounts *tk, unsigned n, double 
 		double any = (double)tk[0].any * S;
 		double r0 = (double)tk[0].ref, r1 = (double)tk[1].ref;
 
-		if (any > dmin(T, r0 + r1) + tol || any + tol < dmax(r0, r1))
+		double excess = dmax(any - dmin(T, r0 + r1), dmax(r0, r1) - any) - tol;
+
+		/* A little beyond the tolerance is read skew (e.g. the first
+		 * interval after programming); far beyond it, the counter is not
+		 * counting what httop programmed. */
+		if (excess > METRICS_SKEW_LIMIT * T)
 			return R_REPROGRAMMED;
+		if (excess > 0.0)
+			return R_SKEW;
 	}
 	if (n == 2 && tk[0].has_ota && tk[1].has_ota && S > 0.0) {
 		double a = (double)tk[0].ota * S, b = (double)tk[1].ota * S;

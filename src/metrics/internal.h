@@ -10,6 +10,10 @@
 #define METRICS_MAX_HZ 10e9
 /* Highest plausible instructions per core cycle, for the same test. */
 #define METRICS_MAX_IPC 16.0
+/* An `any` count that misses its bounds by more than the tolerance but by
+ * less than this fraction of the interval is called read skew (R_SKEW);
+ * more than that, a reprogrammed counter (R_REPROGRAMMED). */
+#define METRICS_SKEW_LIMIT 0.05
 
 /* Clamp four fractions to [0,1] and rescale them to sum 1. Returns the
  * largest amount clamped (0 when nothing was out of range). */

@@ -1,6 +1,6 @@
 # metrics layer: deltas with wrap, per-thread figures, the split and its
 # bounds, invariants, aggregates.
-libmetrics_a_SOURCES += \
+libhttop_a_SOURCES += \
 	src/metrics/metrics.h src/metrics/value.h src/metrics/internal.h \
 	src/metrics/delta.c src/metrics/split.c src/metrics/reason.c \
 	src/metrics/thread.c src/metrics/core.c src/metrics/aggregate.c \

@@ -10,6 +10,21 @@
 
 #include "util/i18n.h"
 
+/* "lo-hi"; a bound whose ends look the same at this precision is shown
+ * as one number (the row's status still says "bound"). */
+static void
+bound(char *buf, size_t len, const char *fmt, double lo, double hi, const char *unit)
+{
+	char a[14], b[14];
+
+	snprintf(a, sizeof a, fmt, lo);
+	snprintf(b, sizeof b, fmt, hi);
+	if (strcmp(a, b) == 0)
+		snprintf(buf, len, "%s%s", a, unit);
+	else
+		snprintf(buf, len, "%s-%s", a, b);
+}
+
 /* A fraction as percent: "12.3%", "10.0-40.0" for a bound, "-" if absent. */
 static const char *
 pct(char *buf, size_t len, struct val v)
@@ -17,20 +32,20 @@ pct(char *buf, size_t len, struct val v)
 	if (v.kind == V_EXACT && isfinite(v.v))
 		snprintf(buf, len, "%.1f%%", 100.0 * v.v);
 	else if (v.kind == V_BOUND && isfinite(v.lo) && isfinite(v.hi))
-		snprintf(buf, len, "%.1f-%.1f", 100.0 * v.lo, 100.0 * v.hi);
+		bound(buf, len, "%.1f", 100.0 * v.lo, 100.0 * v.hi, "%");
 	else
 		snprintf(buf, len, "-");
 	return buf;
 }
 
-/* A plain figure with `prec` decimals; bounds as lo-hi. */
+/* A plain figure with 2 decimals; bounds as lo-hi. */
 static const char *
-num(char *buf, size_t len, struct val v, int prec)
+num(char *buf, size_t len, struct val v)
 {
 	if (v.kind == V_EXACT && isfinite(v.v))
-		snprintf(buf, len, "%.*f", prec, v.v);
+		snprintf(buf, len, "%.2f", v.v);
 	else if (v.kind == V_BOUND && isfinite(v.lo) && isfinite(v.hi))
-		snprintf(buf, len, "%.*f-%.*f", prec, v.lo, prec, v.hi);
+		bound(buf, len, "%.2f", v.lo, v.hi, "");
 	else
 		snprintf(buf, len, "-");
 	return buf;
@@ -52,11 +67,11 @@ write_header(struct batch *b, const struct interval *iv)
 	    pct(s[2], sizeof s[2], n->t0_only), pct(s[3], sizeof s[3], n->t1_only),
 	    pct(s[4], sizeof s[4], n->both));
 	fprintf(fp, _(", %s threads, %s GHz, CPI %s\n"),
-	    num(s[0], sizeof s[0], n->active_threads, 2), num(s[1], sizeof s[1], n->ghz, 2),
-	    num(s[2], sizeof s[2], n->cpi, 2));
+	    num(s[0], sizeof s[0], n->active_threads), num(s[1], sizeof s[1], n->ghz),
+	    num(s[2], sizeof s[2], n->cpi));
 	if (!iv->valid)
 		fprintf(fp, _("INVALID: %s\n"), iv->reason);
-	fprintf(fp, "%3s %4s %-12s %11s %11s %11s %11s %11s %5s %6s %5s  %s\n",
+	fprintf(fp, "%3s %4s %-12s %11s %11s %11s %11s %11s %9s %6s %5s  %s\n",
 	    _("pkg"), _("core"), _("cpus"), _("neither"), _("t0 only"), _("t1 only"), _("both"),
 	    _("util"), _("thr"), _("CPI"), _("GHz"), _("status"));
 }
@@ -78,15 +93,15 @@ write_core(FILE *fp, const struct topo_core *tc, const struct core_fig *c)
 		fprintf(fp, "%s\n", _(metrics_reason_text(c->reason)));
 		return;
 	}
-	fprintf(fp, "%11s %11s %11s %11s %11s %5s %6s %5s  %s\n",
+	fprintf(fp, "%11s %11s %11s %11s %11s %9s %6s %5s  %s\n",
 	    pct(s[0], sizeof s[0], two ? c->neither : none),
 	    pct(s[1], sizeof s[1], two ? c->t0_only : none),
 	    pct(s[2], sizeof s[2], two ? c->t1_only : none),
 	    pct(s[3], sizeof s[3], two ? c->both : none),
 	    pct(s[4], sizeof s[4], c->util),
-	    num(s[5], sizeof s[5], c->active_threads, 2),
-	    num(s[6], sizeof s[6], c->cpi, 2),
-	    num(s[7], sizeof s[7], c->ghz, 2),
+	    num(s[5], sizeof s[5], c->active_threads),
+	    num(s[6], sizeof s[6], c->cpi),
+	    num(s[7], sizeof s[7], c->ghz),
 	    !two ? _("no split") : c->exact ? _("ok") : _("bound"));
 }
 

@@ -231,7 +231,7 @@ plan_unknown(struct plan *p, const struct machine *m)
 {
 	p->scale_expected = 1;
 	p->split = m->topo.max_smt == 2 ? SPLIT_BOUND : SPLIT_NONE;
-	if (m->id.vendor == VENDOR_AMD) {
+	if (m->id.vendor == CPU_VENDOR_AMD) {
 		add_slot(p, SLOT_TSC, MSR_TSC, 64, THREAD_ALL);
 		add_slot(p, SLOT_CYCLES, MSR_APERF, 64, THREAD_ALL);
 		add_slot(p, SLOT_REF, MSR_MPERF, 64, THREAD_ALL);
@@ -283,7 +283,7 @@ icx_has_ref_xclk(const struct cpu_identity *id)
 	static const int models[] = { 0x7D, 0x7E, 0x6A, 0x6C, 0x8C, 0x8D, 0xA7 };
 	size_t i;
 
-	if (id->vendor != VENDOR_INTEL || id->family != 6)
+	if (id->vendor != CPU_VENDOR_INTEL || id->family != 6)
 		return false;
 	for (i = 0; i < sizeof models / sizeof models[0]; i++)
 		if (id->model == models[i])

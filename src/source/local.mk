@@ -1,6 +1,6 @@
 # source: where counter values come from. Each source lists its files in
 # its own fragment.
-libsource_a_SOURCES += \
+libhttop_a_SOURCES += \
 	src/source/source.c src/source/source.h src/source/sources.h \
 	src/source/sample.c src/source/sample.h \
 	src/source/calibrate.c src/source/calibrate.h

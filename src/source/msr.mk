@@ -1,3 +1,3 @@
 # msr engine, /dev/cpu/%u/msr backend, sim source wiring
-libsource_a_SOURCES += src/source/msr_io.h \
+libhttop_a_SOURCES += src/source/msr_io.h \
 	src/source/msr_source.c src/source/msr_io_file.c src/source/sim_source.c

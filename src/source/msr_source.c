@@ -148,7 +148,7 @@ read_platform_info(struct msr_source *ms)
 	unsigned cpu;
 
 	ms->platform_done = true;
-	if (id->vendor != VENDOR_INTEL || id->base_src == BASE_USER || id->base_src == BASE_TRACE)
+	if (id->vendor != CPU_VENDOR_INTEL || id->base_src == BASE_USER || id->base_src == BASE_TRACE)
 		return;
 	for (cpu = 0; cpu < ms->max_cpu; cpu++) {
 		if (ms->cpu_state[cpu] == MC_OPEN)

@@ -1,3 +1,3 @@
 # simulator: vpmu, scenarios, msr_io over the vpmu
-libsource_a_SOURCES += src/source/vpmu.h src/source/scenario.h \
+libhttop_a_SOURCES += src/source/vpmu.h src/source/scenario.h \
 	src/source/vpmu.c src/source/scenario.c src/source/msr_io_vpmu.c

@@ -556,7 +556,7 @@ vpmu_new(const struct machine *m, const struct scenario *sc, uint64_t seed)
 	unsigned i, j;
 
 	v->group = m->group;
-	v->amd = m->group == UARCH_ZEN || id->vendor == VENDOR_AMD;
+	v->amd = m->group == UARCH_ZEN || id->vendor == CPU_VENDOR_AMD;
 	v->nhm = m->group == UARCH_NHM;
 	v->any_ok = !id->anythread_deprecated && (id->pmu_version == 0 || id->pmu_version >= 3);
 	v->n_gp = id->n_gp ? (id->n_gp > MAX_GP ? MAX_GP : id->n_gp) : 4;

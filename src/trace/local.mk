@@ -1,4 +1,4 @@
 # trace layer: httop's trace format (man/httop-trace.5), reader and writer.
-libtrace_a_SOURCES += \
+libhttop_a_SOURCES += \
 	src/trace/trace.h src/trace/tracefmt.h src/trace/tracefmt.c \
 	src/trace/trace_read.c src/trace/trace_write.c

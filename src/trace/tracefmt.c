@@ -12,10 +12,13 @@
 void
 tracefmt_put_quoted(FILE *fp, const char *s)
 {
-	const unsigned char *p;
+	const unsigned char *p, *end;
 
+	/* At most TRACE_STR_MAX bytes, so that even a string of control bytes
+	 * (4 characters each) stays under TRACE_LINE_MAX. */
+	end = (const unsigned char *)s + strnlen(s, TRACE_STR_MAX);
 	fputc('"', fp);
-	for (p = (const unsigned char *)s; *p != '\0'; p++) {
+	for (p = (const unsigned char *)s; p < end; p++) {
 		switch (*p) {
 		case '"':  fputs("\\\"", fp); break;
 		case '\\': fputs("\\\\", fp); break;

@@ -11,11 +11,14 @@
 
 /* Longest line a reader accepts, without its newline. */
 #define TRACE_LINE_MAX 4096
+/* Longest string value written; longer ones are cut. */
+#define TRACE_STR_MAX 1000
 /* Most fields on one key=value line. */
 #define TRACE_MAX_FIELDS 32
 
-/* Write `s` as a double-quoted string: \" \\ \n \r \t and \xHH for other
- * control bytes, so a value never spans lines. */
+/* Write `s` (its first TRACE_STR_MAX bytes) as a double-quoted string:
+ * \" \\ \n \r \t and \xHH for other control bytes, so a value never
+ * spans lines. */
 void tracefmt_put_quoted(FILE *fp, const char *s);
 /* Write `d` with the fewest digits that read back as the same double. */
 void tracefmt_put_double(FILE *fp, double d);

@@ -1,5 +1,5 @@
 # util: small helpers with no knowledge of PMUs.
-libutil_a_SOURCES += \
+libhttop_a_SOURCES += \
 	src/util/errmsg.c src/util/errmsg.h \
 	src/util/xalloc.c src/util/xalloc.h \
 	src/util/cpulist.c src/util/cpulist.h \

@@ -298,7 +298,7 @@ dump(void)
 		regs[n++] = MSR_PERFEVTSEL0 + k;
 	regs[n++] = MSR_FIXED_CTR_CTRL;
 	regs[n++] = MSR_PERF_GLOBAL_CTRL;
-	if (F.m.id.vendor == VENDOR_AMD)
+	if (F.m.id.vendor == CPU_VENDOR_AMD)
 		regs[n++] = MSR_AMD_HWCR;
 	for (cpu = 0; cpu < F.m.topo.max_cpu; cpu++) {
 		if (!F.m.topo.cpus[cpu].present)

@@ -89,7 +89,7 @@ skx_machine(struct machine *m)
 {
 	memset(m, 0, sizeof *m);
 	topology_synthetic(&m->topo, 1, 2, 2);
-	m->id.vendor = VENDOR_INTEL;
+	m->id.vendor = CPU_VENDOR_INTEL;
 	m->id.family = 6;
 	m->id.model = 0x55;
 	m->id.tsc_num = 168;

@@ -51,8 +51,8 @@ struct id_case {
 	enum uarch_group group;
 };
 
-#define I VENDOR_INTEL
-#define A VENDOR_AMD
+#define I CPU_VENDOR_INTEL
+#define A CPU_VENDOR_AMD
 static const struct id_case cases[] = {
 	/* 000906A2; 0A 07300605/00008603; 15H 2/0x8C/0x0249F000; 16H 0xA8C/0x125C */
 	{ "adl-p-i7-12700h-6p8e.cpuid.txt", I, 6, 0x9a, 2,
@@ -164,7 +164,7 @@ test_dump(void **state)
 
 	assert_int_equal(identity_load(&id, dump(k->file), &e), 0);
 	assert_int_equal(id.vendor, k->vendor);
-	assert_string_equal(id.vendor_str, k->vendor == VENDOR_AMD ? "AuthenticAMD" : "GenuineIntel");
+	assert_string_equal(id.vendor_str, k->vendor == CPU_VENDOR_AMD ? "AuthenticAMD" : "GenuineIntel");
 	assert_int_equal(id.family, k->family);
 	assert_int_equal(id.model, k->model);
 	assert_int_equal(id.stepping, k->stepping);
@@ -298,7 +298,7 @@ test_brand_guess(void **state)
 	assert_int_equal(id.base_src, BASE_BRAND);
 	identity_from_fields(&id, "", -1, -1, -1, "  Intel(R)  Xeon(R) CPU E5-2650 0 @ 2.00GHz ");
 	assert_string_equal(id.brand, "Intel(R) Xeon(R) CPU E5-2650 0 @ 2.00GHz");
-	assert_int_equal(id.vendor, VENDOR_UNKNOWN);
+	assert_int_equal(id.vendor, CPU_VENDOR_UNKNOWN);
 	assert_int_equal(id.base_ratio, 20);
 	identity_from_fields(&id, "AuthenticAMD", 25, 1, 1, "AMD EPYC 7763 64-Core Processor");
 	assert_int_equal(id.base_ratio, 0);
@@ -339,7 +339,7 @@ test_machine_from_topology(void **state)
 	(void)state;
 	snprintf(path, sizeof path, "%s", fixture("hwloc/skx-8168-2s-24c-ht.v1.xml"));
 	assert_int_equal(machine_load(&m, path, NULL, &e), 0);
-	assert_int_equal(m.id.vendor, VENDOR_INTEL);
+	assert_int_equal(m.id.vendor, CPU_VENDOR_INTEL);
 	assert_int_equal(m.id.family, 6);
 	assert_int_equal(m.id.model, 85);
 	assert_int_equal(m.id.stepping, 4);

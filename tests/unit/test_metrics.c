@@ -98,7 +98,7 @@ assert_val(struct val v, enum vkind kind, double lo, double hi, double tol)
 static void
 skx_setup(struct rig *r, bool truth)
 {
-	rig_init(r, 2, 2, UARCH_SKX, VENDOR_INTEL, 6, 0x55, 21, truth);
+	rig_init(r, 2, 2, UARCH_SKX, CPU_VENDOR_INTEL, 6, 0x55, 21, truth);
 	assert_int_equal(r->p.scale, 84);
 	assert_near(r->c.base_hz, 2.1e9, 1.0);
 	assert_int_equal(r->c.issue_width, 4);
@@ -256,7 +256,7 @@ test_icx(void **state)
 	const struct core_fig *cf;
 
 	(void)state;
-	rig_init(&r, 2, 2, UARCH_ICX, VENDOR_INTEL, 6, 0x6A, 21, false);
+	rig_init(&r, 2, 2, UARCH_ICX, CPU_VENDOR_INTEL, 6, 0x6A, 21, false);
 	assert_int_equal(r.p.split, SPLIT_OTA);
 	/* core 0 again N .2 A .3 B .2 C .3 with T 2.1e9, scale 84:
 	 * OTA0 = A = .63e9 ticks = 7,500,000; OTA1 = B = .42e9 = 5,000,000;
@@ -391,7 +391,7 @@ test_zen(void **state)
 	 * C in [.7, .8], A in [.1, .2], B in [0, .1], N in [0, .1];
 	 * busy in [max u, min(1, u0 + u1)] = [.9, 1];
 	 * active threads = 1.7 T / busy in [1.7/1, 1.7/.9] = [1.7, 1.888888889] */
-	rig_init(&r, 1, 2, UARCH_ZEN, VENDOR_AMD, 0x17, 0x31, 22, false);
+	rig_init(&r, 1, 2, UARCH_ZEN, CPU_VENDOR_AMD, 0x17, 0x31, 22, false);
 	assert_int_equal(r.p.nwrites, 0);
 	thread(&r, 0, 2200000000ull, 1980000000ull, 1980000000ull, 1980000000ull);
 	thread(&r, 1, 2200000000ull, 1760000000ull, 1760000000ull, 1760000000ull);
@@ -428,7 +428,7 @@ test_knl(void **state)
 	 * Core cycles in [.5, .75] x 1.4e9 = [.7e9, 1.05e9]; instructions
 	 * 1.05e9: CPI in [.666666667, 1]; 2-wide issue: [1.05/2.1, 1.05/1.4]
 	 * = [.5, .75] */
-	rig_init(&r, 1, 4, UARCH_KNL, VENDOR_INTEL, 6, 0x57, 14, false);
+	rig_init(&r, 1, 4, UARCH_KNL, CPU_VENDOR_INTEL, 6, 0x57, 14, false);
 	thread(&r, 0, 1400000000ull, 700000000ull, 700000000ull, 700000000ull);
 	thread(&r, 1, 1400000000ull, 350000000ull, 350000000ull, 350000000ull);
 	thread(&r, 2, 1400000000ull, 0, 0, 0);
@@ -532,7 +532,7 @@ test_real_stampede2(void **state)
 	real_load(&d);
 	memset(&m, 0, sizeof m);
 	topology_synthetic(&m.topo, 2, 24, 2);
-	m.id.vendor = VENDOR_INTEL;
+	m.id.vendor = CPU_VENDOR_INTEL;
 	m.id.family = 6;
 	m.id.model = 0x55;
 	m.id.base_ratio = 21;            /* TSC_ratio = 21 in the file */

@@ -126,6 +126,7 @@ build(void)
 	f->cf[1].t1_only = val_bound(0.1, 0.5);
 	f->cf[1].both = val_bound(0.1, 0.5);
 	f->cf[1].util = val_exact(0.9);
+	f->cf[1].active_threads = val_bound(1.0, 1.0);
 	f->cf[1].inconsistency = NAN;
 	/* Core 2: one thread; the writer must not show a split even if given. */
 	f->cf[2].exact = true;
@@ -377,7 +378,8 @@ test_json(void **state)
 	    "\"truth\":{\"neither\":0.1,\"t0_only\":0.2,\"t1_only\":0.3,\"both\":0.4}}"));
 	/* Core 1 bound; NaN inconsistency printed as null. */
 	assert_non_null(strstr(out, "\"cpus\":[1,5],\"neither\":[0,0.4],\"t0_only\":[0,0.4],"
-	    "\"t1_only\":[0.1,0.5],\"both\":[0.1,0.5],\"exact\":false"));
+	    "\"t1_only\":[0.1,0.5],\"both\":[0.1,0.5],\"exact\":false,\"util\":0.9,"
+	    "\"active_threads\":[1,1],"));
 	assert_non_null(strstr(out, "\"inconsistency\":null"));
 	/* Core 2 has one thread: no split. */
 	assert_non_null(strstr(out, "\"cpus\":[2],\"neither\":null,\"t0_only\":null,"
@@ -572,10 +574,10 @@ test_text(void **state)
 	line_with(out, "pkg core cpus", l, sizeof l);
 
 	line_with(out, "  0    0 0,4 ", l, sizeof l);
-	assert_non_null(strstr(l, "  10.0%       20.0%       30.0%       40.0%       90.0%  1.44   1.25  2.10  ok"));
+	assert_non_null(strstr(l, "  10.0%       20.0%       30.0%       40.0%       90.0%      1.44   1.25  2.10  ok"));
 	line_with(out, "  0    1 1,5 ", l, sizeof l);
-	assert_non_null(strstr(l, "   0.0-40.0    0.0-40.0   10.0-50.0   10.0-50.0"));
-	assert_non_null(strstr(l, "bound"));
+	/* A bound [1, 1] prints as one number; the status says bound. */
+	assert_non_null(strstr(l, "   0.0-40.0    0.0-40.0   10.0-50.0   10.0-50.0       90.0%      1.00      -     -  bound"));
 	line_with(out, "  1    0 2 ", l, sizeof l);
 	assert_non_null(strstr(l, "  -           -           -           -       50.0%"));
 	assert_non_null(strstr(l, "no split"));

@@ -11,7 +11,7 @@ intel_machine(struct machine *m, int model, enum uarch_group g, unsigned smt)
 {
 	memset(m, 0, sizeof *m);
 	topology_synthetic(&m->topo, 1, 2, smt);
-	m->id.vendor = VENDOR_INTEL;
+	m->id.vendor = CPU_VENDOR_INTEL;
 	m->id.family = 6;
 	m->id.model = model;
 	m->id.gp_width = 48;
@@ -197,7 +197,7 @@ test_knl_zen_unknown(void **state)
 
 	/* Zen: nothing written; TSC, IRPerfCount, APERF, MPERF read */
 	intel_machine(&m, 0x31, UARCH_ZEN, 2);
-	m.id.vendor = VENDOR_AMD;
+	m.id.vendor = CPU_VENDOR_AMD;
 	m.id.family = 0x17;
 	plan_for_machine(&p, &m);
 	assert_int_equal(p.nwrites, 0);

@@ -38,7 +38,7 @@ hand_machine(struct machine *m, unsigned npkg, unsigned cpp, unsigned smt)
 		}
 	}
 	m->group = UARCH_SKX;
-	m->id.vendor = VENDOR_INTEL;
+	m->id.vendor = CPU_VENDOR_INTEL;
 	m->id.crystal_hz = 25000000;
 	m->id.tsc_num = 168;
 	m->id.tsc_den = 2;

@@ -38,34 +38,34 @@ test_intel_table(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof nhm / sizeof nhm[0]; i++)
-		assert_int_equal(group(VENDOR_INTEL, 6, nhm[i]), UARCH_NHM);
+		assert_int_equal(group(CPU_VENDOR_INTEL, 6, nhm[i]), UARCH_NHM);
 	for (i = 0; i < sizeof snb / sizeof snb[0]; i++)
-		assert_int_equal(group(VENDOR_INTEL, 6, snb[i]), UARCH_SNB);
+		assert_int_equal(group(CPU_VENDOR_INTEL, 6, snb[i]), UARCH_SNB);
 	for (i = 0; i < sizeof skx / sizeof skx[0]; i++)
-		assert_int_equal(group(VENDOR_INTEL, 6, skx[i]), UARCH_SKX);
+		assert_int_equal(group(CPU_VENDOR_INTEL, 6, skx[i]), UARCH_SKX);
 	for (i = 0; i < sizeof icx / sizeof icx[0]; i++)
-		assert_int_equal(group(VENDOR_INTEL, 6, icx[i]), UARCH_ICX);
+		assert_int_equal(group(CPU_VENDOR_INTEL, 6, icx[i]), UARCH_ICX);
 	for (i = 0; i < sizeof knl / sizeof knl[0]; i++)
-		assert_int_equal(group(VENDOR_INTEL, 6, knl[i]), UARCH_KNL);
+		assert_int_equal(group(CPU_VENDOR_INTEL, 6, knl[i]), UARCH_KNL);
 	for (i = 0; i < sizeof unk / sizeof unk[0]; i++)
-		assert_int_equal(group(VENDOR_INTEL, 6, unk[i]), UARCH_UNKNOWN);
+		assert_int_equal(group(CPU_VENDOR_INTEL, 6, unk[i]), UARCH_UNKNOWN);
 	/* family matters: model 0x55 of family 15 is not Skylake */
-	assert_int_equal(group(VENDOR_INTEL, 15, 0x55), UARCH_UNKNOWN);
-	assert_int_equal(group(VENDOR_INTEL, -1, -1), UARCH_UNKNOWN);
+	assert_int_equal(group(CPU_VENDOR_INTEL, 15, 0x55), UARCH_UNKNOWN);
+	assert_int_equal(group(CPU_VENDOR_INTEL, -1, -1), UARCH_UNKNOWN);
 	/* vendor matters */
-	assert_int_equal(group(VENDOR_UNKNOWN, 6, 0x55), UARCH_UNKNOWN);
+	assert_int_equal(group(CPU_VENDOR_UNKNOWN, 6, 0x55), UARCH_UNKNOWN);
 }
 
 static void
 test_amd(void **state)
 {
 	(void)state;
-	assert_int_equal(group(VENDOR_AMD, 0x17, 0x31), UARCH_ZEN);
-	assert_int_equal(group(VENDOR_AMD, 0x19, 0x01), UARCH_ZEN);
-	assert_int_equal(group(VENDOR_AMD, 0x19, 0x11), UARCH_ZEN);
-	assert_int_equal(group(VENDOR_AMD, 0x1a, 0x02), UARCH_ZEN);
-	assert_int_equal(group(VENDOR_AMD, 0x15, 0x01), UARCH_UNKNOWN);  /* Bulldozer */
-	assert_int_equal(group(VENDOR_AMD, 6, 0x55), UARCH_UNKNOWN);
+	assert_int_equal(group(CPU_VENDOR_AMD, 0x17, 0x31), UARCH_ZEN);
+	assert_int_equal(group(CPU_VENDOR_AMD, 0x19, 0x01), UARCH_ZEN);
+	assert_int_equal(group(CPU_VENDOR_AMD, 0x19, 0x11), UARCH_ZEN);
+	assert_int_equal(group(CPU_VENDOR_AMD, 0x1a, 0x02), UARCH_ZEN);
+	assert_int_equal(group(CPU_VENDOR_AMD, 0x15, 0x01), UARCH_UNKNOWN);  /* Bulldozer */
+	assert_int_equal(group(CPU_VENDOR_AMD, 6, 0x55), UARCH_UNKNOWN);
 }
 
 static void
@@ -98,7 +98,7 @@ test_issue_width(void **state)
 
 	(void)state;
 	memset(&id, 0, sizeof id);
-	id.vendor = VENDOR_INTEL;
+	id.vendor = CPU_VENDOR_INTEL;
 	id.family = 6;
 	id.model = 0x55;
 	assert_int_equal(uarch_issue_width(UARCH_SKX, &id), 4);

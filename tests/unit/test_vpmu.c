@@ -52,7 +52,7 @@ hand_machine(struct machine *m, unsigned npkg, unsigned cpp, unsigned smt, enum 
 		}
 	}
 	m->group = g;
-	m->id.vendor = g == UARCH_ZEN ? VENDOR_AMD : VENDOR_INTEL;
+	m->id.vendor = g == UARCH_ZEN ? CPU_VENDOR_AMD : CPU_VENDOR_INTEL;
 	m->id.pmu_version = g == UARCH_ZEN ? 0 : 4;
 	m->id.n_gp = g == UARCH_ZEN ? 0 : 4;
 	m->id.gp_width = m->id.fixed_width = g == UARCH_ZEN ? 0 : 48;
