@@ -157,6 +157,11 @@ prepare(struct app *a)
 	if (a->o->source != SRC_REPLAY &&
 	    calibrate_scale(src, &a->plan, src->m, CALIBRATE_SECONDS, &a->e) != 0)
 		return -1;
+	/* The table and the hardware disagree, or the scale could not be
+	 * measured: the user must know which number the split rests on. */
+	if (a->o->source != SRC_REPLAY && a->plan.scale_expected != 0 &&
+	    (!a->plan.scale_measured || a->plan.scale != a->plan.scale_expected))
+		fprintf(stderr, _("httop: reference-clock scale: %s\n"), a->plan.scale_note);
 	if (source_program(src, &a->plan, a->o->force, &a->e) != 0)
 		return -1;
 	sample_init(&a->s[0], t->max_cpu, src->plan->nslots, t->ncores, truth);

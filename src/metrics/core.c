@@ -48,6 +48,7 @@ core_reset(struct core_fig *cf, unsigned ci)
 	memset(cf, 0, sizeof *cf);
 	cf->index = ci;
 	cf->reason = R_NONE;
+	cf->fallback = R_NONE;
 	cf->selected = true;
 	cf->split = SPLIT_NONE;
 	cf->neither = cf->t0_only = cf->t1_only = cf->both = val_none();
@@ -154,10 +155,9 @@ check(const struct metrics_ctx *c, const struct tcounts *tk, unsigned n, double 
 /* The split, the utilisation and the mean active threads. */
 static void
 split_core(const struct metrics_ctx *c, const struct tcounts *tk, unsigned n,
-    struct core_fig *cf)
+    enum split_method m, struct core_fig *cf)
 {
 	double T = (double)tk[0].tsc, S = (double)c->plan->scale;
-	enum split_method m = c->plan->split;
 	double f[4], lo[4], hi[4], umax = 0.0, usum = 0.0;
 	unsigned i;
 
@@ -197,7 +197,9 @@ split_core(const struct metrics_ctx *c, const struct tcounts *tk, unsigned n,
 		usum += u;
 	}
 	if (m == SPLIT_BOUND) {
-		split_bound((double)tk[0].ref / T, (double)tk[1].ref / T, lo, hi);
+		/* Each thread's utilisation over its own dTSC: right even when
+		 * the siblings were read some way apart. */
+		split_bound((double)tk[0].ref / T, (double)tk[1].ref / (double)tk[1].tsc, lo, hi);
 		cf->split = SPLIT_BOUND;
 		cf->neither = val_bound(lo[0], hi[0]);
 		cf->t0_only = val_bound(lo[1], hi[1]);
@@ -320,6 +322,16 @@ core_compute(const struct metrics_ctx *c, const struct sample *prev, const struc
 	tol = c->tol.rel * (double)tk[0].tsc +
 	    (double)c->tol.abs_ticks_per_scale * (double)(c->plan->scale ? c->plan->scale : 1);
 	r = check(c, tk, n, tol, &mismatch, &threads_ok);
+	if (r != R_NONE && threads_ok && n == 2 && c->plan->split != SPLIT_BOUND &&
+	    tk[0].tsc > 0 && tk[1].tsc > 0) {
+		/* Only the split's own counter failed: the fixed counters still
+		 * bound the split; show that, and say why it is not exact. */
+		cf->fallback = r;
+		split_core(c, tk, n, SPLIT_BOUND, cf);
+		core_rates(c, tk, n, cf);
+		core_truth(prev, cur, ci, (double)tk[0].tsc, cf);
+		return;
+	}
 	if (r != R_NONE) {
 		cf->reason = r;
 		if (!threads_ok)
@@ -327,7 +339,7 @@ core_compute(const struct metrics_ctx *c, const struct sample *prev, const struc
 				thread_blank(&iv->threads[tc->cpus[i]], r);
 		return;
 	}
-	split_core(c, tk, n, cf);
+	split_core(c, tk, n, c->plan->split, cf);
 	if (mismatch > cf->inconsistency)
 		cf->inconsistency = mismatch;
 	core_rates(c, tk, n, cf);

@@ -51,7 +51,7 @@ interval_free(struct interval *iv)
 
 /* "core 3 (cpus 3,51): counters reprogrammed by another program" */
 static void
-describe(struct interval *iv, const struct topo_core *tc, enum reason r)
+describe(struct interval *iv, const struct topo_core *tc, enum reason r, bool fallback)
 {
 	char cpus[64];
 	size_t len = 0;
@@ -61,8 +61,9 @@ describe(struct interval *iv, const struct topo_core *tc, enum reason r)
 	for (i = 0; i < tc->nthreads && i < TOPO_MAX_SMT && len < sizeof cpus; i++)
 		len += (size_t)snprintf(cpus + len, sizeof cpus - len, "%s%u", i ? "," : "",
 		    tc->cpus[i]);
-	snprintf(iv->reason, sizeof iv->reason, _("core %u (cpus %s): %s"), tc->index, cpus,
-	    _(metrics_reason_text(r)));
+	snprintf(iv->reason, sizeof iv->reason,
+	    fallback ? _("core %u (cpus %s): %s; its split is shown as a bound") :
+	    _("core %u (cpus %s): %s"), tc->index, cpus, _(metrics_reason_text(r)));
 }
 
 void
@@ -88,9 +89,12 @@ metrics_compute(const struct metrics_ctx *c, const struct sample *prev,
 
 		core_compute(c, prev, cur, ci, iv);
 		cf = &iv->cores[ci];
-		if (cf->selected && cf->reason != R_NONE && iv->valid) {
+		/* The interval is valid only if every selected core got what the
+		 * plan promises; a core on its fallback bound is valid itself. */
+		if (cf->selected && iv->valid && (cf->reason != R_NONE || cf->fallback != R_NONE)) {
 			iv->valid = false;
-			describe(iv, &t->cores[ci], cf->reason);
+			describe(iv, &t->cores[ci], cf->reason != R_NONE ? cf->reason : cf->fallback,
+			    cf->reason == R_NONE);
 		}
 	}
 	aggregate_all(c, iv);

@@ -65,6 +65,11 @@ struct core_fig {
 	struct val issue_util;     /* instructions per core cycle / issue width, summed over threads */
 	struct val cpi;            /* core CPI: sum cycles (max over threads) / sum instructions */
 	struct val ghz;            /* mean frequency while active */
+	/* R_NONE, or why the plan's exact split could not be used this
+	 * interval (its AnyThread/OTA counter is skewed or reprogrammed while
+	 * the fixed counters are sound): the split is then the bound from the
+	 * utilisations (exact = false), and the core stays valid. */
+	enum reason fallback;
 	double inconsistency;      /* largest clamp applied, fraction of the interval */
 	bool has_truth;
 	double truth[4];           /* simulator ground truth, fractions */

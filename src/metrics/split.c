@@ -100,4 +100,12 @@ split_bound(double u0, double u1, double lo[4], double hi[4])
 	hi[2] = clamp01(u1 - clo);
 	lo[0] = clamp01(1.0 - u0 - u1 + clo);
 	hi[0] = clamp01(1.0 - u0 - u1 + chi);
+	/* 1 - u0 - u1 + (u0 + u1 - 1) leaves rounding dust like 1e-17:
+	 * a bound edge that is zero in exact arithmetic should print as 0. */
+	for (int i = 0; i < 4; i++) {
+		if (lo[i] < 1e-12)
+			lo[i] = 0.0;
+		if (hi[i] < 1e-12)
+			hi[i] = 0.0;
+	}
 }

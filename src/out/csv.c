@@ -12,7 +12,7 @@ enum col {
 	C_KIND, C_TIME, C_INTERVAL, C_VALID, C_REASON, C_PACKAGE, C_CORE, C_CPUS, C_CPU,
 	C_NEITHER, C_T0_ONLY, C_T1_ONLY, C_BOTH, C_EXACT, C_UTIL, C_ACTIVE_THREADS,
 	C_ISSUE_UTIL, C_CPI, C_NOMINAL_CPI, C_GHZ, C_NET_GHZ, C_IPC, C_BOTH_OF_BUSY,
-	C_INCONSISTENCY, C_TRUTH_NEITHER, C_TRUTH_T0_ONLY, C_TRUTH_T1_ONLY, C_TRUTH_BOTH,
+	C_INCONSISTENCY, C_FALLBACK, C_TRUTH_NEITHER, C_TRUTH_T0_ONLY, C_TRUTH_T1_ONLY, C_TRUTH_BOTH,
 	NCOLS
 };
 
@@ -20,7 +20,7 @@ static const char *const col_names[NCOLS] = {
 	"kind", "time", "interval", "valid", "reason", "package", "core", "cpus", "cpu",
 	"neither", "t0_only", "t1_only", "both", "exact", "util", "active_threads",
 	"issue_util", "cpi", "nominal_cpi", "ghz", "net_ghz", "ipc", "both_of_busy",
-	"inconsistency", "truth_neither", "truth_t0_only", "truth_t1_only", "truth_both",
+	"inconsistency", "fallback", "truth_neither", "truth_t0_only", "truth_t1_only", "truth_both",
 };
 
 #define FRAC_FMT "%.12g"
@@ -161,6 +161,8 @@ core_row(struct row *r, const struct topo_core *tc, const struct core_fig *c)
 	set_val(r, C_CPI, NUM_FMT, c->cpi);
 	set_val(r, C_GHZ, NUM_FMT, c->ghz);
 	set_num(r, C_INCONSISTENCY, FRAC_FMT, c->inconsistency);
+	if (c->fallback != R_NONE)
+		r->cell[C_FALLBACK] = metrics_reason_code(c->fallback);
 	if (c->has_truth) {
 		set_num(r, C_TRUTH_NEITHER, FRAC_FMT, c->truth[0]);
 		set_num(r, C_TRUTH_T0_ONLY, FRAC_FMT, c->truth[1]);

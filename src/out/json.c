@@ -117,6 +117,10 @@ write_core(FILE *fp, const struct topo_core *tc, const struct core_fig *c)
 		fputs(",\"reason_text\":", fp);
 		json_str(fp, metrics_reason_text(c->reason));
 	}
+	if (c->fallback != R_NONE) {
+		fputs(",\"fallback\":", fp);
+		json_str(fp, metrics_reason_code(c->fallback));
+	}
 	fputs(",\"inconsistency\":", fp);
 	json_num(fp, FRAC_FMT, c->inconsistency);
 	if (c->has_truth) {

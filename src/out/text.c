@@ -58,10 +58,11 @@ write_header(struct batch *b, const struct interval *iv)
 	const struct agg_fig *n = &iv->node;
 	char s[5][32];
 
-	fprintf(fp, _("time %.3f s, interval %.3f s, host %s, source %s, %s, split: %s\n"),
+	fprintf(fp, _("time %.3f s, interval %.3f s, host %s, source %s, %s, split: %s, S %u (%s)\n"),
 	    isfinite(iv->time) ? iv->time : 0.0, isfinite(iv->dt) ? iv->dt : 0.0,
 	    b->m->hostname, b->source_name, uarch_group_name(b->p->group),
-	    split_method_name(b->p->split));
+	    split_method_name(b->p->split), b->p->scale,
+	    b->p->scale_measured ? _("measured") : _("table"));
 	fprintf(fp, _("node: util %s, neither %s, t0 only %s, t1 only %s, both %s"),
 	    pct(s[0], sizeof s[0], n->util), pct(s[1], sizeof s[1], n->neither),
 	    pct(s[2], sizeof s[2], n->t0_only), pct(s[3], sizeof s[3], n->t1_only),
@@ -93,7 +94,7 @@ write_core(FILE *fp, const struct topo_core *tc, const struct core_fig *c)
 		fprintf(fp, "%s\n", _(metrics_reason_text(c->reason)));
 		return;
 	}
-	fprintf(fp, "%11s %11s %11s %11s %11s %9s %6s %5s  %s\n",
+	fprintf(fp, "%11s %11s %11s %11s %11s %9s %6s %5s  %s%s%s\n",
 	    pct(s[0], sizeof s[0], two ? c->neither : none),
 	    pct(s[1], sizeof s[1], two ? c->t0_only : none),
 	    pct(s[2], sizeof s[2], two ? c->t1_only : none),
@@ -102,7 +103,9 @@ write_core(FILE *fp, const struct topo_core *tc, const struct core_fig *c)
 	    num(s[5], sizeof s[5], c->active_threads),
 	    num(s[6], sizeof s[6], c->cpi),
 	    num(s[7], sizeof s[7], c->ghz),
-	    !two ? _("no split") : c->exact ? _("ok") : _("bound"));
+	    !two ? _("no split") : c->exact ? _("ok") : _("bound"),
+	    c->fallback != R_NONE ? ": " : "",
+	    c->fallback != R_NONE ? metrics_reason_code(c->fallback) : "");
 }
 
 void

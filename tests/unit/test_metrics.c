@@ -288,7 +288,17 @@ test_icx(void **state)
 	 * 42e6 apart > tol 10.5e6: the split cannot be trusted */
 	put(&r, 2, SLOT_OTA, 5500000ull);
 	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
-	assert_int_equal(r.iv.cores[0].reason, R_SKEW);
+	/* The fixed counters are sound, so the core falls back to the bound
+	 * from u0 = A+C = .6, u1 = B+C = .5: C in [.6+.5-1, min] = [.1, .5],
+	 * A = u0-C in [.1, .5], B = u1-C in [0, .4], N = 1-u0-u1+C in [0, .4].
+	 * The core is valid (a labelled bound); the interval is not. */
+	assert_int_equal(r.iv.cores[0].reason, R_NONE);
+	assert_int_equal(r.iv.cores[0].fallback, R_SKEW);
+	assert_false(r.iv.cores[0].exact);
+	assert_val(r.iv.cores[0].both, V_BOUND, 0.1, 0.5, 1e-12);
+	assert_val(r.iv.cores[0].t0_only, V_BOUND, 0.1, 0.5, 1e-12);
+	assert_val(r.iv.cores[0].t1_only, V_BOUND, 0.0, 0.4, 1e-12);
+	assert_val(r.iv.cores[0].neither, V_BOUND, 0.0, 0.4, 1e-12);
 	assert_false(r.iv.valid);
 	rig_free(&r);
 }
@@ -308,11 +318,25 @@ test_reprogrammed(void **state)
 	sample_row(&r.b, 0)[s] = 500;
 	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
 	assert_false(r.iv.valid);
-	assert_int_equal(r.iv.cores[0].reason, R_REPROGRAMMED);
-	assert_int_equal(r.iv.cores[0].both.kind, V_NONE);
-	/* the fixed counters are sane: per-thread figures stay (util .6) */
+	/* the fixed counters are sane: per-thread figures stay (util .6 and
+	 * .5), and the split falls back to their bound: C in [.1, .5] */
+	assert_int_equal(r.iv.cores[0].reason, R_NONE);
+	assert_int_equal(r.iv.cores[0].fallback, R_REPROGRAMMED);
+	assert_val(r.iv.cores[0].both, V_BOUND, 0.1, 0.5, 1e-12);
 	assert_int_equal(r.iv.threads[0].reason, R_NONE);
 	assert_val(r.iv.threads[0].util, V_EXACT, 0.6, 0.6, 1e-12);
+	assert_string_equal(r.iv.reason,
+	    "core 0 (cpus 0,2): counters reprogrammed by another program; "
+	    "its split is shown as a bound");
+	/* a fixed counter reset too (instructions 10^9 -> 500: the 48-bit
+	 * delta is impossible at any clock): now nothing can be trusted */
+	s = plan_slot_index(&r.p, SLOT_INST);
+	sample_row(&r.a, 0)[s] = 1000000000ull;
+	sample_row(&r.b, 0)[s] = 500;
+	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
+	assert_int_equal(r.iv.cores[0].reason, R_REPROGRAMMED);
+	assert_int_equal(r.iv.cores[0].both.kind, V_NONE);
+	assert_int_equal(r.iv.threads[0].reason, R_REPROGRAMMED);
 	assert_string_equal(r.iv.reason,
 	    "core 0 (cpus 0,2): counters reprogrammed by another program");
 	/* core 1 is unaffected; the node averages the valid core only */
@@ -373,9 +397,13 @@ test_states(void **state)
 	r.a.state[1] = r.a.state[3] = r.b.state[1] = r.b.state[3] = CPU_READ_OK;
 	put(&r, 2, SLOT_TSC, 2121000000ull);
 	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
-	assert_int_equal(r.iv.cores[0].reason, R_SKEW);
-	/* per-thread figures of a skewed read are still right */
+	assert_int_equal(r.iv.cores[0].reason, R_NONE);
+	assert_int_equal(r.iv.cores[0].fallback, R_SKEW);
+	/* per-thread figures of a skewed read are still right, and the bound
+	 * uses each thread's own dTSC: u1 = 1.05/2.121 = .495049505, so
+	 * C in [.6 + .495049505 - 1, .495049505] */
 	assert_int_equal(r.iv.threads[2].reason, R_NONE);
+	assert_val(r.iv.cores[0].both, V_BOUND, 0.095049505, 0.495049505, 1e-9);
 	rig_free(&r);
 }
 
