@@ -10,3 +10,6 @@ include $(srcdir)/tests/sim.mk
 include $(srcdir)/tests/msr.mk
 include $(srcdir)/tests/trace.mk
 include $(srcdir)/tests/cli.mk
+include $(srcdir)/tests/ui.mk
+include $(srcdir)/tests/views.mk
+include $(srcdir)/tests/tui.mk

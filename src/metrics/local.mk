@@ -5,3 +5,4 @@ libhttop_a_SOURCES += \
 	src/metrics/delta.c src/metrics/split.c src/metrics/reason.c \
 	src/metrics/thread.c src/metrics/core.c src/metrics/aggregate.c \
 	src/metrics/metrics.c
+include $(srcdir)/src/metrics/history.mk

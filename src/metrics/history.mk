@@ -1,0 +1,2 @@
+# averaging windows
+libhttop_a_SOURCES += src/metrics/history.h

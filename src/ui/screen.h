@@ -1,0 +1,66 @@
+/* screen.h: the terminal: curses set-up and teardown, what the terminal
+ * can do (UTF-8, 256/8/no colours), the glyphs and colours of the four SMT
+ * categories, and the drawing helpers every view shares (bars, numbers,
+ * bounds, greyed invalid rows). */
+#ifndef HTTOP_SCREEN_H
+#define HTTOP_SCREEN_H
+
+#include <stdbool.h>
+
+#include "metrics/value.h"
+#include "ui/ui.h"
+
+/* The four categories, in bar order, plus the other roles a cell can have. */
+enum ui_role {
+	ROLE_BOTH = 0,      /* both threads active */
+	ROLE_T0,            /* thread 0 only */
+	ROLE_T1,            /* thread 1 only */
+	ROLE_NEITHER,       /* neither (the empty part of the bar) */
+	ROLE_UTIL,          /* a single-value bar (thread utilisation) */
+	ROLE_BOUND,         /* the uncertain part of a bound */
+	ROLE_LABEL,         /* column heads, labels */
+	ROLE_INVALID,       /* greyed: invalid data and its reason */
+	ROLE_WARN,          /* status line warnings */
+	ROLE_TAB_ACTIVE,
+	ROLE_TAB,
+	ROLE_COUNT
+};
+
+struct ui_ctx {
+	bool utf8;              /* eighth-block glyphs; else ASCII */
+	int colours;            /* 0, 8 or 256 */
+	bool colour_on;         /* the user's c key */
+	int rows, cols;         /* current size */
+	/* Fill characters per role, distinct so a bar reads without colour:
+	 * UTF-8 or ASCII strings of one column. */
+	const char *fill[ROLE_COUNT];
+};
+
+/* Start curses on the controlling terminal (saving its modes for
+ * screen_restore). -1 with a message when there is no usable terminal. */
+int screen_open(struct ui_ctx *u, const struct ui_settings *s, struct errmsg *e);
+/* Put the terminal back as it was (endwin; idempotent). */
+void screen_close(struct ui_ctx *u);
+/* Async-signal-safe terminal restore for fatal signals: the saved termios
+ * and the sequences that leave the alternate screen and show the cursor. */
+void screen_emergency_restore(void);
+/* After SIGWINCH or KEY_RESIZE: re-read the size. */
+void screen_resize(struct ui_ctx *u);
+/* Colour attribute for a role (A_NORMAL without colour). */
+int screen_attr(const struct ui_ctx *u, enum ui_role r);
+
+/* A horizontal bar of `width` cells at (y, x): the four fractions of the
+ * split in bar order both, t0, t1 (neither is the rest), with eighth-cell
+ * resolution under UTF-8. A bound draws its certain part solid and the
+ * uncertain part with ROLE_BOUND. */
+void draw_split_bar(struct ui_ctx *u, int y, int x, int width, const struct val *both,
+    const struct val *t0, const struct val *t1);
+/* A one-value bar (0..1). */
+void draw_value_bar(struct ui_ctx *u, int y, int x, int width, const struct val *v,
+    enum ui_role r);
+/* A number right-aligned in `width` cells, "-" when absent, "lo-hi" for a
+ * bound (or one number if both ends print the same). */
+void draw_val(struct ui_ctx *u, int y, int x, int width, const char *fmt, const struct val *v,
+    double scale);
+
+#endif

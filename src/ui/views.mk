@@ -1,0 +1,1 @@
+# threads and topology views, settings file

@@ -1,0 +1,2 @@
+# job watching (--pid, --cgroup)
+libhttop_a_SOURCES += src/watch/job.h
