@@ -9,7 +9,14 @@
 
 #include "metrics/metrics.h"
 #include "source/sample.h"
-#include "ui/ui.h"
+
+/* The averaging window the figures cover. */
+enum avg_window {
+	AVG_LAST = 0,      /* the last interval */
+	AVG_WINDOW,        /* the last N seconds (10 s by default) */
+	AVG_RUN,           /* since the start */
+	AVG_COUNT
+};
 
 struct history;
 

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "machine/machine.h"
+#include "metrics/history.h"
 #include "metrics/metrics.h"
 #include "plan/plan.h"
 #include "util/cpulist.h"
@@ -19,14 +20,6 @@ enum view_id {
 	VIEW_TOPOLOGY,
 	VIEW_DIE,          /* the die grid (a later issue); absent until then */
 	VIEW_COUNT
-};
-
-/* The averaging window the figures cover. */
-enum avg_window {
-	AVG_LAST = 0,      /* the last interval */
-	AVG_WINDOW,        /* the last avg_seconds (10 s by default) */
-	AVG_RUN,           /* since the start */
-	AVG_COUNT
 };
 
 enum colour_mode {
