@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "util/i18n.h"
+#include "util/xalloc.h"
 
 /* Long-only options get codes above the char range. */
 enum {
@@ -24,6 +25,8 @@ enum {
 	OPT_CPUS,
 	OPT_FORCE,
 	OPT_DEMO,
+	OPT_PID,
+	OPT_CGROUP,
 	OPT_VERSION,
 	OPT_HELP,
 };
@@ -43,6 +46,8 @@ static const struct option long_opts[] = {
 	{ "cpus", required_argument, NULL, OPT_CPUS },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "demo", no_argument, NULL, OPT_DEMO },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "cgroup", required_argument, NULL, OPT_CGROUP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -99,6 +104,10 @@ options_usage(FILE *fp)
 	    "      --cpus LIST        read only these CPUs' cores, e.g. 0-3,8\n"
 	    "      --force            use the counters even if another program holds them\n"
 	    "      --demo             simulate the built-in two-socket Skylake-SP machine\n"
+	    "      --pid PID          watch a job: show the cores its threads may run on\n"
+	    "                         (repeatable, or PID,PID...; key j shows all cores)\n"
+	    "      --cgroup PATH      watch a job: the cores of a cgroup v2 directory's\n"
+	    "                         cpuset.cpus.effective (absolute or under /sys/fs/cgroup)\n"
 	    "      --version          print the version and exit\n"
 	    "      --help             print this help and exit\n"
 	    "\n"
@@ -141,6 +150,35 @@ parse_uint(const char *s, unsigned long long max, unsigned long long *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+/* --pid: one PID or a comma-separated list (as `pgrep -d,` prints),
+ * appended to o->pids. Linux PIDs are at most 2^22 (PID_MAX_LIMIT). */
+static int
+add_pids(struct options *o, const char *arg, struct errmsg *e)
+{
+	unsigned long long u;
+	char tok[32];
+	const char *p = arg, *comma;
+	size_t len;
+
+	do {
+		comma = strchr(p, ',');
+		len = comma != NULL ? (size_t)(comma - p) : strlen(p);
+		if (len == 0 || len >= sizeof tok)
+			goto bad;
+		memcpy(tok, p, len);
+		tok[len] = '\0';
+		if (parse_uint(tok, 4194304ull, &u) != 0 || u == 0)
+			goto bad;
+		o->pids = xreallocarray(o->pids, o->npids + 1, sizeof *o->pids);
+		o->pids[o->npids++] = (pid_t)u;
+		p = comma + 1;
+	} while (comma != NULL);
+	return 0;
+bad:
+	return errmsg_set(e, _("--pid: '%s' is not a process ID; give a positive whole number "
+	    "such as --pid 1234, or a list such as --pid 1234,5678"), arg);
 }
 
 /* Exactly one %u and no other conversion: the path is a printf format. */
@@ -300,13 +338,30 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 				cpulist_free(&o->cpus);
 			o->have_cpus = false;
 			if (cpulist_parse(optarg, &o->cpus, e) != 0) {
-				errmsg_prefix(e, "--cpus: ");
+				errmsg_prefix(e, "--cpus");
 				goto fail;
 			}
 			o->have_cpus = true;
 			break;
 		case OPT_FORCE:
 			o->force = true;
+			break;
+		case OPT_PID:
+			if (add_pids(o, optarg, e) != 0)
+				goto fail;
+			break;
+		case OPT_CGROUP:
+			if (*optarg == '\0') {
+				errmsg_set(e, _("--cgroup: empty path; give a cgroup v2 directory such as "
+				    "/sys/fs/cgroup/system.slice/slurmstepd.scope/job_1234"));
+				goto fail;
+			}
+			if (o->cgroup != NULL && strcmp(o->cgroup, optarg) != 0) {
+				errmsg_set(e, _("--cgroup given twice (%s, %s); give one cgroup, "
+				    "and --pid for other processes"), o->cgroup, optarg);
+				goto fail;
+			}
+			o->cgroup = optarg;
 			break;
 		case OPT_DEMO:
 			if (imply_source(o, &source_by, SRC_SIM, "--demo", e) != 0)
@@ -325,7 +380,12 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 			errmsg_set(e, _("%s needs a value; see httop --help"), argv[optind - 1]);
 			goto fail;
 		default:
-			if (optopt != 0)
+			/* glibc sets optopt to the option's code when a long option
+			 * that takes no value is given one (--force=1). */
+			if (strncmp(argv[optind - 1], "--", 2) == 0 && optopt != 0)
+				errmsg_set(e, _("%s: this option takes no value; see httop --help"),
+				    argv[optind - 1]);
+			else if (optopt != 0)
 				errmsg_set(e, _("unknown option '-%c'; see httop --help"), optopt);
 			else
 				errmsg_set(e, _("unknown option '%s'; see httop --help"), argv[optind - 1]);
@@ -351,4 +411,7 @@ options_free(struct options *o)
 	if (o->have_cpus)
 		cpulist_free(&o->cpus);
 	o->have_cpus = false;
+	free(o->pids);
+	o->pids = NULL;
+	o->npids = 0;
 }

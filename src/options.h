@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "out/batch.h"
 #include "util/cpulist.h"
@@ -40,6 +41,9 @@ struct options {
 	struct cpulist cpus;        /* --cpus, as given (not yet widened to cores) */
 	bool force;                 /* --force */
 	bool demo;                  /* --demo */
+	pid_t *pids;                /* --pid, repeatable: the job's processes */
+	size_t npids;
+	const char *cgroup;         /* --cgroup: the job's cgroup v2 directory */
 };
 
 enum options_result {

@@ -60,6 +60,13 @@ signals_init(void)
 		sigaddset(&block, ending[i]);
 	}
 	for (i = 0; i < sizeof ending / sizeof ending[0]; i++) {
+		struct sigaction old;
+
+		/* Under nohup SIGHUP comes ignored: a long batch recording must
+		 * outlive the log-out that started it, so leave it ignored. */
+		if (ending[i] == SIGHUP && sigaction(SIGHUP, NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
 		if (sigaction(ending[i], &sa, NULL) != 0)
 			return -1;
 	}

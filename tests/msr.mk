@@ -17,3 +17,16 @@ TESTS += tests/cli/test_fakemsr_skx.sh tests/cli/test_fakemsr_spr.sh \
 EXTRA_DIST += tests/cli/test_fakemsr_lib.sh tests/cli/test_fakemsr_skx.sh \
 	tests/cli/test_fakemsr_spr.sh tests/cli/test_fakemsr_busy.sh \
 	tests/cli/test_fakemsr_signals.sh
+
+# Every plan group on real fixtures: exact programming, foreign bits kept,
+# access counts, split against the simulator's truth, full restore.
+check_PROGRAMS += tests/unit/test_msr_groups
+tests_unit_test_msr_groups_SOURCES = tests/unit/test_msr_groups.c
+tests_unit_test_msr_groups_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
+tests_unit_test_msr_groups_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_msr_groups
+
+# The device refuses to open (EACCES, EPERM), has vanished (ENOENT) or
+# answers ENXIO for one CPU (fakemsr's "deny open").
+TESTS += tests/cli/test_fakemsr_priv.sh
+EXTRA_DIST += tests/cli/test_fakemsr_priv.sh

@@ -1,1 +1,14 @@
-# tests: tui
+# tests: tui (job watching, the job aggregate; the tmux tests drive the
+# real binary)
+check_PROGRAMS += tests/unit/test_job tests/unit/test_subset
+tests_unit_test_job_SOURCES = tests/unit/test_job.c
+tests_unit_test_job_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
+tests_unit_test_job_LDADD = $(TEST_LIBS)
+tests_unit_test_subset_SOURCES = tests/unit/test_subset.c
+tests_unit_test_subset_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
+tests_unit_test_subset_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_job tests/unit/test_subset
+# The tmux tests (skipped when tmux is missing).
+TUI_TESTS = tests/tui/test_tui_demo.sh
+TESTS += $(TUI_TESTS)
+EXTRA_DIST += $(TUI_TESTS) tests/tui/tuilib.sh tests/tui/gen-topology.sh

@@ -1,7 +1,13 @@
-/* aggregate.c: time-weighted averages over the valid cores of a package and
- * of the node. Weights are the cores' intervals T (thread 0's dTSC). An
- * average of exact values is exact; with any bound among them the lower
- * and upper ends are averaged separately, which bounds the average. */
+/* aggregate.c: averages over the valid cores of a package and of the node.
+ * Each figure is weighted by what it is a share of, so that the aggregate
+ * is the same ratio taken over the sums:
+ *   shares, util     by the core's interval T (thread 0's dTSC);
+ *   ghz              by its reference ticks sum(dref): sum(dcyc)/sum(dref);
+ *   cpi              by its instructions: sum(core cycles)/sum(dinst);
+ *   active_threads   sum(dref) / sum(busy ticks), busy = util x T.
+ * A T weight would let a nearly idle core's CPI count as much as a busy
+ * one's. An average of exact values is exact; with any bound among them
+ * the lower and upper ends are averaged separately, which bounds it. */
 #include "config.h"
 #include "metrics/internal.h"
 
@@ -12,12 +18,20 @@ struct vacc {
 	bool exact;
 };
 
-enum { A_NEITHER, A_T0, A_T1, A_BOTH, A_UTIL, A_ACTIVE, A_GHZ, A_CPI, A_N };
+enum { A_NEITHER, A_T0, A_T1, A_BOTH, A_UTIL, A_GHZ, A_CPI, A_N };
+
+/* Mean active threads: thread-ticks over busy ticks, busy being bounded
+ * when util is: the ratio lies between num/busy_hi and num/busy_lo. */
+struct actacc {
+	double num, busy_lo, busy_hi;
+	bool exact;
+};
 
 struct acc {
 	unsigned ncores, nvalid;
 	bool exact;
 	struct vacc v[A_N];
+	struct actacc act;
 };
 
 static void
@@ -29,6 +43,7 @@ acc_reset(struct acc *a)
 	a->exact = true;
 	for (k = 0; k < A_N; k++)
 		a->v[k].exact = true;
+	a->act.exact = true;
 }
 
 static void
@@ -53,9 +68,47 @@ vacc_val(const struct vacc *a)
 	return val_bound(a->lo / a->w, a->hi / a->w);
 }
 
+/* active = thread-ticks / busy, so thread-ticks = active.lo x util.hi x T
+ * for a bound (usum / util.hi x util.hi) as for an exact value. */
 static void
-acc_add(struct acc *a, const struct core_fig *cf, double w)
+actacc_add(struct actacc *a, const struct core_fig *cf, double T)
 {
+	if (cf->active_threads.kind == V_NONE || cf->util.kind == V_NONE || T <= 0.0)
+		return;
+	a->num += cf->active_threads.lo * cf->util.hi * T;
+	a->busy_lo += cf->util.lo * T;
+	a->busy_hi += cf->util.hi * T;
+	if (cf->active_threads.kind != V_EXACT || cf->util.kind != V_EXACT)
+		a->exact = false;
+}
+
+static struct val
+actacc_val(const struct actacc *a)
+{
+	if (a->busy_lo <= 0.0 || a->busy_hi <= 0.0)
+		return val_none();
+	if (a->exact)
+		return val_exact(a->num / a->busy_hi);
+	return val_bound(a->num / a->busy_hi, a->num / a->busy_lo);
+}
+
+/* The weights of core tc: w its T, ref and inst its threads' summed dref
+ * and dinst. */
+static void
+acc_add(struct acc *a, const struct interval *iv, const struct topo_core *tc,
+    const struct core_fig *cf)
+{
+	double w = 0.0, ref = 0.0, inst = 0.0;
+	unsigned i;
+
+	if (tc->nthreads > 0 && tc->cpus[0] < iv->max_cpu)
+		w = (double)iv->threads[tc->cpus[0]].d_tsc;
+	for (i = 0; i < tc->nthreads && i < TOPO_MAX_SMT; i++) {
+		if (tc->cpus[i] >= iv->max_cpu)
+			continue;
+		ref += (double)iv->threads[tc->cpus[i]].d_ref;
+		inst += (double)iv->threads[tc->cpus[i]].d_inst;
+	}
 	if (!cf->selected)
 		return;
 	a->ncores++;
@@ -69,9 +122,9 @@ acc_add(struct acc *a, const struct core_fig *cf, double w)
 	vacc_add(&a->v[A_T1], cf->t1_only, w);
 	vacc_add(&a->v[A_BOTH], cf->both, w);
 	vacc_add(&a->v[A_UTIL], cf->util, w);
-	vacc_add(&a->v[A_ACTIVE], cf->active_threads, w);
-	vacc_add(&a->v[A_GHZ], cf->ghz, w);
-	vacc_add(&a->v[A_CPI], cf->cpi, w);
+	actacc_add(&a->act, cf, w);
+	vacc_add(&a->v[A_GHZ], cf->ghz, ref);
+	vacc_add(&a->v[A_CPI], cf->cpi, inst);
 }
 
 static double
@@ -93,7 +146,7 @@ acc_store(const struct acc *a, struct agg_fig *g)
 	g->t1_only = vacc_val(&a->v[A_T1]);
 	g->both = vacc_val(&a->v[A_BOTH]);
 	g->util = vacc_val(&a->v[A_UTIL]);
-	g->active_threads = vacc_val(&a->v[A_ACTIVE]);
+	g->active_threads = actacc_val(&a->act);
 	g->ghz = vacc_val(&a->v[A_GHZ]);
 	g->cpi = vacc_val(&a->v[A_CPI]);
 	g->exact = a->exact && g->both.kind == V_EXACT;
@@ -122,7 +175,6 @@ aggregate_all(const struct metrics_ctx *c, struct interval *iv)
 	for (ci = 0; ci < t->ncores; ci++) {
 		const struct topo_core *tc = &t->cores[ci];
 		const struct core_fig *cf = &iv->cores[ci];
-		double w = 0.0;
 
 		/* Cores come ordered by package: a new package id starts the
 		 * next entry of iv->packages. */
@@ -132,12 +184,29 @@ aggregate_all(const struct metrics_ctx *c, struct interval *iv)
 			p++;
 			acc_reset(&pkg);
 		}
-		if (tc->nthreads > 0)
-			w = (double)iv->threads[tc->cpus[0]].d_tsc;
-		acc_add(&pkg, cf, w);
-		acc_add(&node, cf, w);
+		acc_add(&pkg, iv, tc, cf);
+		acc_add(&node, iv, tc, cf);
 	}
 	if (t->ncores > 0 && p < iv->npackages)
 		acc_store(&pkg, &iv->packages[p]);
 	acc_store(&node, &iv->node);
+}
+
+void
+aggregate_over(const struct interval *iv, const struct topology *t,
+    bool (*keep)(const struct topo_core *tc, const void *arg), const void *arg,
+    struct agg_fig *out)
+{
+	struct acc a;
+	unsigned ci;
+
+	acc_reset(&a);
+	for (ci = 0; ci < t->ncores && ci < iv->ncores; ci++) {
+		const struct topo_core *tc = &t->cores[ci];
+
+		if (!keep(tc, arg))
+			continue;
+		acc_add(&a, iv, tc, &iv->cores[ci]);
+	}
+	acc_store(&a, out);
 }

@@ -322,7 +322,9 @@ core_compute(const struct metrics_ctx *c, const struct sample *prev, const struc
 	tol = c->tol.rel * (double)tk[0].tsc +
 	    (double)c->tol.abs_ticks_per_scale * (double)(c->plan->scale ? c->plan->scale : 1);
 	r = check(c, tk, n, tol, &mismatch, &threads_ok);
-	if (r != R_NONE && threads_ok && n == 2 && c->plan->split != SPLIT_BOUND &&
+	/* Only a plan with an exact split has one to fall back from. */
+	if (r != R_NONE && threads_ok && n == 2 &&
+	    (c->plan->split == SPLIT_ANY || c->plan->split == SPLIT_OTA) &&
 	    tk[0].tsc > 0 && tk[1].tsc > 0) {
 		/* Only the split's own counter failed: the fixed counters still
 		 * bound the split; show that, and say why it is not exact. */

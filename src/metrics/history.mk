@@ -1,2 +1,2 @@
 # averaging windows
-libhttop_a_SOURCES += src/metrics/history.h
+libhttop_a_SOURCES += src/metrics/history.h src/metrics/history.c

@@ -31,5 +31,10 @@ void core_compute(const struct metrics_ctx *c, const struct sample *prev,
 
 /* Package and node aggregates from the cores already computed. */
 void aggregate_all(const struct metrics_ctx *c, struct interval *iv);
+/* The same averages as the node's over the cores of `t` for which keep()
+ * is true (metrics_aggregate_subset). */
+void aggregate_over(const struct interval *iv, const struct topology *t,
+    bool (*keep)(const struct topo_core *tc, const void *arg), const void *arg,
+    struct agg_fig *out);
 
 #endif

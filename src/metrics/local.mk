@@ -6,3 +6,4 @@ libhttop_a_SOURCES += \
 	src/metrics/thread.c src/metrics/core.c src/metrics/aggregate.c \
 	src/metrics/metrics.c
 include $(srcdir)/src/metrics/history.mk
+include $(srcdir)/src/metrics/subset.mk

@@ -11,6 +11,7 @@
 #include "metrics/value.h"
 #include "plan/plan.h"
 #include "source/sample.h"
+#include "util/cpulist.h"
 
 /* Why a figure or a whole core is not shown. Texts in metrics_reason_text(). */
 enum reason {
@@ -111,6 +112,11 @@ void interval_free(struct interval *iv);
 /* Compute everything for the interval prev -> cur into `iv` (reused). */
 void metrics_compute(const struct metrics_ctx *c, const struct sample *prev,
     const struct sample *cur, struct interval *iv);
+
+/* The aggregate (as iv->node, both_of_busy included) over the cores that
+ * have any CPU in `cpus`: a watched job's cores. */
+void metrics_aggregate_subset(const struct interval *iv, const struct topology *t,
+    const struct cpulist *cpus, struct agg_fig *out);
 
 /* Why `v`, one of t's figures, is V_NONE (R_NONE if it has a value): the
  * thread's own reason, or the zero denominator / missing counter / unknown

@@ -13,8 +13,13 @@
 
 /* Fewer reference counts than this say too little about the ratio. */
 #define CAL_MIN_REFX 1000u
-/* The ratio must be this close (relative) to an integer. */
+/* A ratio this close (relative) to the table value confirms it. */
 #define CAL_INT_TOL 0.02
+/* A ratio that contradicts the table must be this close (absolute) to an
+ * integer. A relative test would be empty: from n = 25 on, 2% of n is more
+ * than the 0.5 by which any ratio can miss its nearest integer, so 81.3
+ * (quantisation on an idle node) would have replaced a table 84. */
+#define CAL_INT_ABS 0.1
 
 unsigned
 calibrate_ratio(uint64_t sum_ref, uint64_t sum_refx, char *note, size_t notelen,
@@ -32,7 +37,9 @@ calibrate_ratio(uint64_t sum_ref, uint64_t sum_refx, char *note, size_t notelen,
 	}
 	r = (double)sum_ref / (double)sum_refx;
 	n = floor(r + 0.5);
-	if (n < 1.0 || fabs(r - n) > CAL_INT_TOL * n || n > 4096.0) {
+	if (expected != 0 && fabs(r - (double)expected) <= CAL_INT_TOL * (double)expected)
+		n = (double)expected;
+	else if (n < 1.0 || fabs(r - n) > CAL_INT_ABS || n > 4096.0) {
 		if (expected != 0)
 			snprintf(note, notelen,
 			    "measured %.3f, not an integer: using table value %u", r, expected);

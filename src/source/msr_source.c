@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,9 @@ reg_index(struct msr_source *ms, uint32_t msr)
 	if (ms->nreg >= MSR_MAX_REGS)
 		return -1;
 	ms->reg[r] = msr;
+	/* reg[] is not volatile: keep the compiler from moving its store
+	 * after the count a signal handler trusts. */
+	atomic_signal_fence(memory_order_seq_cst);
 	ms->nreg = r + 1;
 	return r;
 }
@@ -330,6 +334,7 @@ msr_program(struct source *s, const struct plan *p, bool force, struct errmsg *e
 			if (ms->pending[i]) {
 				ms->saved[i] = ms->old[i];
 				ms->cur[i] = ms->old[i];
+				atomic_signal_fence(memory_order_seq_cst);   /* saved[i] first */
 				ms->has[i] = 1;
 				ms->pending[i] = 0;
 			}

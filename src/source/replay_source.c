@@ -10,10 +10,23 @@
 #include "trace/trace.h"
 #include "util/xalloc.h"
 
+/* The trace holds every CPU it recorded; --cpus leaves the others out,
+ * as the live sources do by not reading them. */
 static int
 replay_read(struct source *s, struct sample *out, struct errmsg *e)
 {
-	return trace_next(s->priv, out, e);
+	unsigned cpu;
+	int rc = trace_next(s->priv, out, e);
+
+	if (rc != 0 || s->selected.n == 0)
+		return rc;
+	for (cpu = 0; cpu < out->max_cpu; cpu++) {
+		if (!cpulist_has(&s->selected, cpu)) {
+			out->state[cpu] = CPU_NOT_READ;
+			out->err[cpu] = 0;
+		}
+	}
+	return 0;
 }
 
 static void

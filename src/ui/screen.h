@@ -6,6 +6,7 @@
 #define HTTOP_SCREEN_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "metrics/value.h"
 #include "ui/ui.h"
@@ -62,5 +63,45 @@ void draw_value_bar(struct ui_ctx *u, int y, int x, int width, const struct val 
  * bound (or one number if both ends print the same). */
 void draw_val(struct ui_ctx *u, int y, int x, int width, const char *fmt, const struct val *v,
     double scale);
+
+/* The bar's cells, worked out without curses (draw_* and the unit tests
+ * use it): `n` segments of roles[i] covering fracs[i] of the width, in
+ * order; the rest is ROLE_NEITHER. Widths are rounded at eighth-cell
+ * boundaries. A cell mixing a solid run (ROLE_BOTH, ROLE_UTIL) with what
+ * follows gets a left eighth block under UTF-8 (its right part takes the
+ * next role's colour as background); any other mixed cell shows the role
+ * that covers most of it. */
+struct bar_cell {
+	const char *glyph;      /* one column, UTF-8 or ASCII */
+	enum ui_role role;      /* foreground */
+	enum ui_role bg;        /* background role, ROLE_COUNT: the default */
+};
+#define BAR_MAX_SEGS 8
+void bar_cells(const struct ui_ctx *u, int width, const enum ui_role *roles,
+    const double *fracs, int n, struct bar_cell *out);
+/* The segments draw_split_bar draws: certain parts solid, the uncertain
+ * part of a bound as ROLE_BOUND next to the both run. Returns n. */
+int split_segments(const struct val *both, const struct val *t0, const struct val *t1,
+    enum ui_role roles[BAR_MAX_SEGS], double fracs[BAR_MAX_SEGS]);
+/* Fill characters for a terminal: UTF-8 or ASCII. */
+void screen_glyphs(struct ui_ctx *u, bool utf8);
+/* Draw the cells (what draw_split_bar does after bar_cells). */
+void draw_cells(struct ui_ctx *u, int y, int x, int width, const struct bar_cell *c);
+/* The edges that frame a bar of `width` cells at (y, x): drawn in the cell
+ * before x and the cell after the bar, so an idle bar still shows its
+ * length without colour. */
+void draw_bar_edges(struct ui_ctx *u, int y, int x, int width);
+/* A string cut to `width` columns (UTF-8 aware), padded with blanks. */
+void draw_text(struct ui_ctx *u, int y, int x, int width, enum ui_role r, const char *s);
+/* The user's c key: colours on or off (starts curses colours on first use). */
+void screen_set_colour(struct ui_ctx *u, bool on);
+/* Force the next refresh to repaint everything (Ctrl-L). */
+void screen_repaint(struct ui_ctx *u);
+/* The input descriptor curses reads keys from. */
+int screen_fd(const struct ui_ctx *u);
+
+/* A figure as draw_val prints it ("12.3", "10.0-40.0", "-") into buf;
+ * returns its length in columns. */
+int val_text(char *buf, size_t len, const char *fmt, const struct val *v, double scale);
 
 #endif

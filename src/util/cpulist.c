@@ -47,8 +47,10 @@ cpulist_parse(const char *text, struct cpulist *out, struct errmsg *e)
 		hi = lo;
 		if (*p == '-') {
 			p++;
-			if (parse_num(&p, &hi) != 0 || hi < lo)
+			if (parse_num(&p, &hi) != 0 || hi < lo) {
+				p = tok;   /* name the whole range, not what follows it */
 				goto bad;
+			}
 		}
 		if (hi + 1 > out->n) {
 			out->has = xreallocarray(out->has, hi + 1, sizeof *out->has);

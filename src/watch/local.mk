@@ -1,2 +1,2 @@
 # job watching (--pid, --cgroup)
-libhttop_a_SOURCES += src/watch/job.h
+libhttop_a_SOURCES += src/watch/job.h src/watch/job.c

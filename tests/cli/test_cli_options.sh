@@ -5,7 +5,7 @@
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 40
+plan 43
 
 out=$("$HTTOP" --version); st=$?
 check "--version exits 0" [ "$st" -eq 0 ]
@@ -65,6 +65,11 @@ bad "--delay" --delay
 bad "--bogus" --bogus
 bad "-x" -x
 bad "unexpected argument" --demo extra
+# A value given to an option that takes none is named as such, not as an
+# unknown option with a garbage letter; a bad range is quoted whole.
+bad "^httop: --force=1: this option takes no value" --force=1
+bad "^httop: --batch=yes: this option takes no value" --demo --batch=yes
+bad "^httop: --cpus: malformed CPU list '5-3' (near '5-3')" --cpus 5-3
 
 # A good value just inside each limit is accepted (the demo runs).
 # runs ARGS...: httop succeeds (output discarded).

@@ -14,7 +14,7 @@
 . "$HTTOP_SRCDIR/tests/lib.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-plan 7
+plan 9
 
 "$HTTOP" --replay "$tmp/missing.trace" -b >"$tmp/out" 2>"$tmp/err"; st=$?
 check "a missing trace is an error, status 1 (got $st)" [ "$st" -eq 1 ]
@@ -22,7 +22,7 @@ check "... named in one line" sh -c '[ "$(wc -l <"$1")" -eq 1 ] && grep -q missi
 
 trace=$HTTOP_SRCDIR/tests/data/trace/good.trace
 if [ ! -f "$trace" ]; then
-	for i in 1 2 3 4 5; do skip "no $trace (the trace helper adds it)"; done
+	for i in 1 2 3 4 5 6 7; do skip "no $trace (the trace helper adds it)"; done
 	exit 0
 fi
 "$HTTOP" --replay "$trace" -b --format json >"$tmp/j" 2>"$tmp/err"; st=$?
@@ -51,3 +51,10 @@ else
 fi
 "$HTTOP" --replay "$trace" -b -n 1 >"$tmp/t"; st=$?
 check "-n 1 stops the replay after 1 interval" sh -c '[ "$1" -eq 0 ] && [ "$(grep -c "^time " "$2")" -eq 1 ]' sh "$st" "$tmp/t"
+# --cpus 1 selects core 1 (CPUs 1 and 3) only: one core row, two thread
+# rows per interval (the trace records all four CPUs).
+"$HTTOP" --replay "$trace" -b -n 1 --cpus 1 --format csv >"$tmp/c"; st=$?
+check "--cpus with a replay exits 0 (got $st)" [ "$st" -eq 0 ]
+check "... and shows only core 1 and CPUs 1, 3" sh -c '
+[ "$(grep -c "^core," "$1")" -eq 1 ] && grep -q "^core,.*,1 3," "$1" &&
+[ "$(grep -c "^thread," "$1")" -eq 2 ] && ! grep -q "^thread,\([^,]*,\)\{7\}[02]," "$1"' sh "$tmp/c"

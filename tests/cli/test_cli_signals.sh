@@ -6,7 +6,7 @@
 . "$HTTOP_SRCDIR/tests/lib.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-plan 12
+plan 13
 
 # end_by SIG WANT: start a run that waits 30 s per refresh (the simulator
 # in screen mode sleeps), signal it after 1 s; it must end with WANT, well
@@ -54,3 +54,16 @@ case $start in
 *N|'') skip "date has no %N" ;;
 *) check "screen mode sleeps between refreshes (>= 0.4 s)" [ $(( (end - start) / 1000000 )) -ge 400 ] ;;
 esac
+
+# Under nohup (SIGHUP ignored when httop starts) a hang-up must not end a
+# recording: 6 refreshes of 0.25 s, SIGHUP after 0.5 s, all 6 still shown.
+(
+	trap '' HUP
+	exec "$HTTOP" --demo -d 0.25 -n 6 >"$tmp/nohup" 2>"$tmp/err"
+) &
+pid=$!
+sleep 0.5
+kill -s HUP "$pid"
+wait "$pid"; st=$?
+check "SIGHUP ignored by the parent stays ignored (status $st, $(grep -c '^time ' "$tmp/nohup") of 6 intervals)" \
+    sh -c '[ "$1" -eq 0 ] && [ "$(grep -c "^time " "$2")" -eq 6 ]' sh "$st" "$tmp/nohup"

@@ -18,7 +18,12 @@
  *   offline CPU          the CPU's accesses and opens fail with ENXIO
  *   online CPU           ... and work again
  *   fail CPU ERRNO       the next access to CPU fails with ERRNO (number or
- *                        EIO, ENXIO, EPERM, EACCES)
+ *                        EIO, ENXIO, EPERM, EACCES, ENOENT)
+ *   deny open CPU|all ERRNO  opening CPU's msr file (or every CPU's) fails
+ *                        with ERRNO from now on, as the device refuses an
+ *                        unprivileged user (EACCES, EPERM) or a CPU whose
+ *                        device went away (ENXIO, ENOENT); open files stay
+ *   allow open CPU|all   ... and opens work again
  *   get CPU MSR          answer: the value, 0x...
  *   dump                 the non-zero PMU control registers httop may write,
  *                        "cpu msr value" per line (PERFEVTSEL0..7,
@@ -79,6 +84,7 @@ static struct fake {
 	double cutoff;              /* shorter gaps count as RT_IPI_S */
 	double tsc_hz;
 	uint64_t nreads, nwrites;
+	int *deny_open;             /* per CPU: errno for open(), 0 allowed */
 	struct wlog *log;
 	size_t nlog, caplog;
 	char *ans;                  /* answer to the last ctl write */
@@ -195,6 +201,8 @@ fs_open(const char *path, struct fuse_file_info *fi)
 		return 0;
 	if ((cpu = msr_path_cpu(path, false)) < 0)
 		return -ENOENT;
+	if (F.deny_open[cpu] != 0)
+		return -F.deny_open[cpu];
 	return vpmu_cpu_online(F.v, (unsigned)cpu) ? 0 : -ENXIO;   /* the msr driver refuses offline CPUs */
 }
 
@@ -276,6 +284,7 @@ parse_errno(const char *s)
 {
 	static const struct { const char *name; int err; } names[] = {
 		{ "EIO", EIO }, { "ENXIO", ENXIO }, { "EPERM", EPERM }, { "EACCES", EACCES },
+		{ "ENOENT", ENOENT },
 	};
 	uint64_t v;
 	size_t i;
@@ -310,6 +319,33 @@ dump(void)
 	}
 }
 
+/* "deny open CPU|all ERRNO" (n == 4) or "allow open CPU|all" (n == 3). */
+static int
+deny_command(char **w, unsigned n)
+{
+	bool deny = strcmp(w[0], "deny") == 0;
+	unsigned cpu, first, last;
+	uint64_t a;
+	int err = 0;
+
+	if (strcmp(w[1], "open") != 0 || n != (deny ? 4u : 3u))
+		return -1;
+	if (deny && (err = parse_errno(w[3])) < 0)
+		return -1;
+	if (strcmp(w[2], "all") == 0) {
+		first = 0;
+		last = F.m.topo.max_cpu;
+	} else {
+		if (parse_u64(w[2], &a) != 0 || a >= F.m.topo.max_cpu || !F.m.topo.cpus[a].present)
+			return -1;
+		first = (unsigned)a;
+		last = first + 1;
+	}
+	for (cpu = first; cpu < last; cpu++)
+		F.deny_open[cpu] = err;
+	return 0;
+}
+
 /* One command line; 0 or -EINVAL (the answer says why). */
 static int
 command(char *line)
@@ -326,6 +362,11 @@ command(char *line)
 	if (n == 0)
 		return 0;
 	catch_up();
+	if (n >= 2 && (strcmp(w[0], "deny") == 0 || strcmp(w[0], "allow") == 0)) {
+		if (deny_command(w, n) != 0)
+			goto bad;
+		return 0;
+	}
 	if (n >= 2 && parse_u64(w[1], &a) != 0 && strcmp(w[0], "advance") != 0)
 		goto bad;
 	if (n >= 3 && parse_u64(w[2], &b) != 0 && strcmp(w[0], "fail") != 0)
@@ -539,6 +580,7 @@ main(int argc, char **argv)
 		preset_counters(start_val);
 	F.anscap = 4096;
 	F.ans = xcalloc(1, F.anscap);
+	F.deny_open = xcalloc(F.m.topo.max_cpu ? F.m.topo.max_cpu : 1, sizeof *F.deny_open);
 	clock_gettime(CLOCK_MONOTONIC, &F.last);
 
 	fargv[fargc++] = argv[0];
@@ -555,5 +597,6 @@ main(int argc, char **argv)
 	machine_free(&F.m);
 	free(F.log);
 	free(F.ans);
+	free(F.deny_open);
 	return rc;
 }

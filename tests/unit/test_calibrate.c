@@ -26,6 +26,14 @@ test_ratio(void **state)
 	/* 150,000 / 100,000 = 1.5: 0.5 from 2, beyond 2% of 2 (0.04) */
 	assert_int_equal(calibrate_ratio(150000, 100000, note, sizeof note, 1), 0);
 	assert_non_null(strstr(note, "not an integer"));
+	/* 8,130,000 / 100,000 = 81.3: 3.2% from the table's 84, and 0.3 from
+	 * 81, more than 0.1: not an integer, so the table stays */
+	assert_int_equal(calibrate_ratio(8130000, 100000, note, sizeof note, 84), 0);
+	assert_string_equal(note, "measured 81.300, not an integer: using table value 84");
+	/* 2,130,000 / 100,000 = 21.3: 0.3 from 21, not a measured 21 */
+	assert_int_equal(calibrate_ratio(2130000, 100000, note, sizeof note, 84), 0);
+	/* 2,105,000 / 100,000 = 21.05: within 0.1 of 21, the hardware wins */
+	assert_int_equal(calibrate_ratio(2105000, 100000, note, sizeof note, 84), 21);
 	/* no table value: 1,000,000 / 50,000 = 20 */
 	assert_int_equal(calibrate_ratio(1000000, 50000, note, sizeof note, 0), 20);
 	assert_string_equal(note, "measured 20 (no table value)");

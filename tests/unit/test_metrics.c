@@ -199,10 +199,16 @@ test_skx(void **state)
 	assert_val(cf->ghz, V_EXACT, 2.1, 2.1, 1e-9);
 	assert_val(cf->cpi, V_EXACT, 1.0, 1.0, 1e-9);
 
-	/* node = package 0, equal weights: neither (.2 + 0)/2 = .1,
-	 * t0 (.3 + 1)/2 = .65, t1 .1, both .15, util (.8 + 1)/2 = .9,
-	 * active (1.375 + 1)/2 = 1.1875, GHz (2.6 + 2.1)/2 = 2.35,
-	 * CPI (.5 + 1)/2 = .75, both of busy .15/.9 = 0.166666667 */
+	/* node = package 0. Shares and util by time, equal T: neither
+	 * (.2 + 0)/2 = .1, t0 (.3 + 1)/2 = .65, t1 .1, both .15, util
+	 * (.8 + 1)/2 = .9. The rest are ratios of sums:
+	 * active = sum(dref)/sum(busy) = (2.31 + 2.1)/(1.68 + 2.1) = 4.41/3.78
+	 *        = 1.166666667 (not the mean of 1.375 and 1: core 1 is busy
+	 *        longer);
+	 * GHz = sum(dcyc)/sum(dref) x 2.1 = (2.86 + 2.1)/4.41 x 2.1 = 2.361904762;
+	 * CPI = sum(core cycles)/sum(dinst) = (2.08 + 2.1)/(4.16 + 2.1)
+	 *     = 4.18/6.26 = 0.667731629;
+	 * both of busy .15/.9 = 0.166666667 */
 	g = &r.iv.node;
 	assert_int_equal(g->ncores, 2);
 	assert_int_equal(g->nvalid, 2);
@@ -212,9 +218,9 @@ test_skx(void **state)
 	assert_val(g->t1_only, V_EXACT, 0.1, 0.1, 1e-12);
 	assert_val(g->both, V_EXACT, 0.15, 0.15, 1e-12);
 	assert_val(g->util, V_EXACT, 0.9, 0.9, 1e-12);
-	assert_val(g->active_threads, V_EXACT, 1.1875, 1.1875, 1e-12);
-	assert_val(g->ghz, V_EXACT, 2.35, 2.35, 1e-9);
-	assert_val(g->cpi, V_EXACT, 0.75, 0.75, 1e-9);
+	assert_val(g->active_threads, V_EXACT, 1.166666667, 1.166666667, 1e-9);
+	assert_val(g->ghz, V_EXACT, 2.361904762, 2.361904762, 1e-9);
+	assert_val(g->cpi, V_EXACT, 0.667731629, 0.667731629, 1e-9);
 	assert_near(g->both_of_busy, 0.166666667, 1e-9);
 	assert_int_equal(r.iv.npackages, 1);
 	assert_val(r.iv.packages[0].both, V_EXACT, 0.15, 0.15, 1e-12);
@@ -474,6 +480,38 @@ test_knl(void **state)
 	assert_true(r.iv.valid);
 	assert_int_equal(r.iv.node.both.kind, V_NONE);
 	assert_val(r.iv.node.util, V_BOUND, 0.5, 0.75, 1e-12);
+	/* node active threads = sum ref / busy, busy in [.7e9, 1.05e9]:
+	 * [1.05/1.05, 1.05/.7] = [1, 1.5]; node CPI by instructions = the
+	 * core's [.666666667, 1] */
+	assert_val(r.iv.node.active_threads, V_BOUND, 1.0, 1.5, 1e-12);
+	assert_val(r.iv.node.cpi, V_BOUND, 0.666666667, 1.0, 1e-9);
+	rig_free(&r);
+}
+
+/* A plan without a split (an unknown CPU whose cores do not all have two
+ * threads) must not grow one: sibling TSCs 1% apart make a 2-thread core
+ * invalid (skew), not a "fallback" bound the plan never promised. */
+static void
+test_none_plan_skew(void **state)
+{
+	struct rig r;
+	const struct core_fig *cf;
+
+	(void)state;
+	rig_init(&r, 1, 2, UARCH_UNKNOWN, CPU_VENDOR_INTEL, 6, 0x99, 20, false);
+	r.p.split = SPLIT_NONE;
+	/* T = 2e9, tol = .005 x 2e9 + 2 = 10,000,002; thread 1's dTSC is
+	 * 2.02e9, 20e6 away: skew */
+	thread(&r, 0, 2000000000ull, 1000000000ull, 1000000000ull, 1000000000ull);
+	thread(&r, 1, 2020000000ull, 1000000000ull, 1000000000ull, 1000000000ull);
+	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
+	cf = &r.iv.cores[0];
+	assert_int_equal(cf->fallback, R_NONE);
+	assert_int_equal(cf->reason, R_SKEW);
+	assert_int_equal(cf->split, SPLIT_NONE);
+	assert_int_equal(cf->both.kind, V_NONE);
+	assert_false(r.iv.valid);
+	assert_string_equal(r.iv.reason, "core 0 (cpus 0,1): sibling threads read too far apart");
 	rig_free(&r);
 }
 
@@ -663,6 +701,7 @@ main(void)
 		cmocka_unit_test(test_states),
 		cmocka_unit_test(test_zen),
 		cmocka_unit_test(test_knl),
+		cmocka_unit_test(test_none_plan_skew),
 		cmocka_unit_test(test_real_stampede2),
 		cmocka_unit_test(test_reasons),
 	};

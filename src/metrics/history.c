@@ -1,0 +1,343 @@
+/* history.c: figures over longer windows through the same metrics code.
+ *
+ * Every refresh, the wrapped delta of each counter (counter_delta at the
+ * slot's width) is added to a 64-bit running sum per CPU and slot, so a
+ * window is just the difference of two snapshots of those sums, and the
+ * metrics see them through a copy of the plan whose slots are 64 bits wide
+ * (a difference of sums never wraps). A ring keeps one snapshot per
+ * refresh; AVG_RUN starts from zero.
+ *
+ * What is added: a core's counts only for intervals in which the core was
+ * valid (core_fig.reason == R_NONE), so its window figures cover the time it
+ * was valid; its thread 0 TSC sum is that time and weights it in the
+ * aggregates. A core on its fallback (the split's own counter failed, the
+ * fixed counters are sound) has its fixed-counter and TSC slots added but
+ * not the ANY/OTA slot. Its thread figures then cover all of its valid time,
+ * and over the window the split counter lags the fixed ones: the metrics'
+ * own checks clamp it (reported as the inconsistency) when that interval
+ * was a small part of the window, or show the window as the fallback bound
+ * when it was not; an exact split is never made up for time it was not
+ * measured.
+ *
+ * A core with no valid interval in the window has no TSC sum there: it is
+ * given the reason of its latest invalid interval instead of "TSC did not
+ * advance". */
+#include "config.h"
+#include "metrics/history.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics/internal.h"
+#include "util/i18n.h"
+#include "util/xalloc.h"
+
+/* Ring size: one snapshot per refresh, never more than this many, and
+ * never more than HISTORY_MAX_BYTES of snapshots (a 272-thread node keeps
+ * about 13 KB per snapshot). A window longer than the ring covers is cut
+ * to what the ring holds, and history_compute says how long that was. */
+#define HISTORY_MAX_SNAPS 4096
+#define HISTORY_MAX_BYTES (32u << 20)
+
+struct history {
+	const struct machine *m;
+	unsigned max_cpu, nslots, ncores;
+	size_t rowlen;               /* max_cpu * nslots */
+	size_t tlen;                 /* ncores * 4 */
+	unsigned width[PLAN_MAX_SLOTS]; /* the source's slot widths */
+	struct plan plan64;          /* the caller's plan, slots 64 bits wide */
+
+	bool started;
+	bool truth;                  /* ground truth seen (simulator) */
+	double start_time;
+	uint64_t nadd;
+
+	uint64_t *sums;              /* running sums, rowlen */
+	uint64_t *tsums;             /* running truth sums, tlen */
+	uint64_t *zero;              /* the AVG_RUN start: all zero, rowlen + tlen */
+	enum reason *last_reason;    /* per core: latest invalid interval's reason */
+	uint8_t *latest_state;       /* per CPU: CPU_NOT_READ or CPU_READ_OK */
+	uint8_t *ok_state;           /* per CPU: CPU_READ_OK */
+	int *noerr;                  /* per CPU: 0 */
+
+	/* The ring: cap snapshots, n in use, head the newest. */
+	size_t cap, n, head;
+	double *ring_time;
+	uint64_t *ring_v;            /* cap * rowlen */
+	uint64_t *ring_t;            /* cap * tlen */
+
+	struct sample a, b;          /* what metrics_compute is given */
+};
+
+struct history *
+history_new(const struct machine *m, const struct plan *p, double max_seconds,
+    double min_delay)
+{
+	const struct topology *t = &m->topo;
+	struct history *h = xcalloc(1, sizeof *h);
+	size_t per, cap, i;
+	double want;
+
+	h->m = m;
+	h->max_cpu = t->max_cpu;
+	h->nslots = p->nslots;
+	h->ncores = t->ncores;
+	h->rowlen = (size_t)t->max_cpu * p->nslots;
+	h->tlen = (size_t)t->ncores * 4;
+	for (i = 0; i < p->nslots && i < PLAN_MAX_SLOTS; i++)
+		h->width[i] = p->slots[i].width;
+	h->plan64 = *p;
+
+	/* Enough for max_seconds at the shortest refresh, plus the two ends. */
+	if (min_delay <= 0.0)
+		min_delay = 0.05;
+	want = max_seconds > 0.0 ? max_seconds / min_delay + 2.0 : 2.0;
+	cap = want > (double)HISTORY_MAX_SNAPS ? HISTORY_MAX_SNAPS : (size_t)want + 1;
+	per = (h->rowlen + h->tlen) * sizeof(uint64_t) + sizeof(double);
+	if (cap * per > HISTORY_MAX_BYTES)
+		cap = HISTORY_MAX_BYTES / per;
+	if (cap < 3)
+		cap = 3;
+	h->cap = cap;
+
+	h->sums = xcalloc(h->rowlen + 1, sizeof *h->sums);
+	h->tsums = xcalloc(h->tlen + 1, sizeof *h->tsums);
+	h->zero = xcalloc(h->rowlen + h->tlen + 1, sizeof *h->zero);
+	h->last_reason = xcalloc(h->ncores + 1, sizeof *h->last_reason);
+	h->latest_state = xcalloc(h->max_cpu + 1, sizeof *h->latest_state);
+	h->ok_state = xcalloc(h->max_cpu + 1, sizeof *h->ok_state);
+	h->noerr = xcalloc(h->max_cpu + 1, sizeof *h->noerr);
+	h->ring_time = xcalloc(cap, sizeof *h->ring_time);
+	h->ring_v = xcalloc(cap * h->rowlen + 1, sizeof *h->ring_v);
+	h->ring_t = xcalloc(cap * h->tlen + 1, sizeof *h->ring_t);
+	for (i = 0; i < h->ncores; i++)
+		h->last_reason[i] = R_FIRST;
+	/* Until the first sample every core waits for its first interval. */
+	memset(h->latest_state, CPU_READ_OK, h->max_cpu);
+	memset(h->ok_state, CPU_READ_OK, h->max_cpu);
+
+	h->a.max_cpu = h->b.max_cpu = h->max_cpu;
+	h->a.nslots = h->b.nslots = h->nslots;
+	h->a.ncores = h->b.ncores = h->ncores;
+	h->a.err = h->b.err = h->noerr;
+	return h;
+}
+
+static void
+push(struct history *h, double time)
+{
+	size_t i = h->n == 0 ? 0 : (h->head + 1) % h->cap;
+
+	h->ring_time[i] = time;
+	memcpy(h->ring_v + i * h->rowlen, h->sums, h->rowlen * sizeof *h->sums);
+	memcpy(h->ring_t + i * h->tlen, h->tsums, h->tlen * sizeof *h->tsums);
+	h->head = i;
+	if (h->n < h->cap)
+		h->n++;
+}
+
+/* Add one valid core's deltas; `fixed_only` leaves out the split counter. */
+static void
+add_core(struct history *h, const struct topo_core *tc, const struct sample *prev,
+    const struct sample *cur, bool fixed_only)
+{
+	unsigned th, s;
+
+	for (th = 0; th < tc->nthreads && th < TOPO_MAX_SMT; th++) {
+		unsigned cpu = tc->cpus[th];
+		const uint64_t *p = sample_row_c(prev, cpu), *c = sample_row_c(cur, cpu);
+		uint64_t *sum = h->sums + (size_t)cpu * h->nslots;
+
+		if (cpu >= h->max_cpu)
+			continue;
+		for (s = 0; s < h->nslots; s++) {
+			const struct plan_slot *ps = &h->plan64.slots[s];
+
+			if (!plan_slot_on_thread(ps, th))
+				continue;
+			if (fixed_only && (ps->kind == SLOT_ANY || ps->kind == SLOT_OTA))
+				continue;
+			sum[s] += counter_delta(p[s], c[s], h->width[s]);
+		}
+	}
+}
+
+void
+history_add(struct history *h, const struct sample *prev, const struct sample *cur,
+    const struct interval *last)
+{
+	const struct topology *t = &h->m->topo;
+	unsigned ci, cpu, k;
+	bool truth;
+
+	if (!h->started) {
+		h->started = true;
+		h->start_time = prev != NULL ? prev->time : cur->time;
+		push(h, h->start_time);   /* the zero snapshot */
+	}
+	for (cpu = 0; cpu < h->max_cpu && cpu < cur->max_cpu; cpu++)
+		h->latest_state[cpu] = cur->state[cpu] == CPU_NOT_READ ? CPU_NOT_READ : CPU_READ_OK;
+	if (prev == NULL || cur->nslots != h->nslots || prev->nslots != h->nslots)
+		return;
+
+	truth = prev->truth != NULL && cur->truth != NULL;
+	for (ci = 0; ci < t->ncores && ci < last->ncores; ci++) {
+		const struct core_fig *cf = &last->cores[ci];
+
+		if (cf->reason != R_NONE) {
+			if (cf->reason != R_NOT_SELECTED)
+				h->last_reason[ci] = cf->reason;
+			continue;
+		}
+		add_core(h, &t->cores[ci], prev, cur, cf->fallback != R_NONE);
+		if (truth && ci < cur->ncores && ci < prev->ncores)
+			for (k = 0; k < 4; k++)
+				h->tsums[ci * 4 + k] += cur->truth[ci * 4 + k] - prev->truth[ci * 4 + k];
+	}
+	if (truth)
+		h->truth = true;
+	h->nadd++;
+	push(h, cur->time);
+}
+
+/* The snapshot a window starts from: index into the ring. */
+static size_t
+window_start(const struct history *h, enum avg_window w, double seconds)
+{
+	size_t oldest = (h->head + h->cap - (h->n - 1)) % h->cap;
+	size_t before = (h->head + h->cap - 1) % h->cap;
+	double now = h->ring_time[h->head], from;
+	size_t i, k;
+
+	if (w != AVG_WINDOW || seconds <= 0.0)
+		return before;
+	/* The oldest snapshot inside the window (a hair of slack for
+	 * refresh times that are not exact in binary); at least one interval. */
+	from = now - seconds - 1e-9 * (seconds > 1.0 ? seconds : 1.0);
+	for (k = 0; k + 1 < h->n; k++) {
+		i = (oldest + k) % h->cap;
+		if (h->ring_time[i] >= from)
+			return i;
+	}
+	return before;
+}
+
+/* "core 3 (cpus 3,51): <reason>", as metrics_compute words it. */
+static void
+describe(struct interval *iv, const struct topo_core *tc, enum reason r, bool fallback)
+{
+	char cpus[64];
+	size_t len = 0;
+	unsigned i;
+
+	cpus[0] = '\0';
+	for (i = 0; i < tc->nthreads && i < TOPO_MAX_SMT && len < sizeof cpus; i++)
+		len += (size_t)snprintf(cpus + len, sizeof cpus - len, "%s%u", i ? "," : "",
+		    tc->cpus[i]);
+	snprintf(iv->reason, sizeof iv->reason,
+	    fallback ? _("core %u (cpus %s): %s; its split is shown as a bound") :
+	    _("core %u (cpus %s): %s"), tc->index, cpus, _(metrics_reason_text(r)));
+}
+
+/* Cores without a valid interval in the window: say why, not "no time". */
+static void
+explain_empty(const struct history *h, const struct sample *a, const struct sample *b,
+    struct interval *iv)
+{
+	const struct topology *t = &h->m->topo;
+	int ts = plan_slot_index(&h->plan64, SLOT_TSC);
+	unsigned ci, i;
+	bool changed = false;
+
+	if (ts < 0)
+		return;
+	for (ci = 0; ci < t->ncores && ci < iv->ncores; ci++) {
+		const struct topo_core *tc = &t->cores[ci];
+		struct core_fig *cf = &iv->cores[ci];
+		unsigned c0 = tc->cpus[0];
+
+		if (cf->reason != R_NO_TIME || tc->nthreads == 0 || c0 >= h->max_cpu)
+			continue;
+		if (sample_row_c(b, c0)[ts] != sample_row_c(a, c0)[ts])
+			continue;
+		cf->reason = h->last_reason[ci];
+		for (i = 0; i < tc->nthreads && i < TOPO_MAX_SMT; i++)
+			if (tc->cpus[i] < iv->max_cpu)
+				thread_blank(&iv->threads[tc->cpus[i]], cf->reason);
+		changed = true;
+	}
+	if (!changed || iv->valid)
+		return;
+	for (ci = 0; ci < t->ncores && ci < iv->ncores; ci++) {
+		const struct core_fig *cf = &iv->cores[ci];
+
+		if (cf->selected && (cf->reason != R_NONE || cf->fallback != R_NONE)) {
+			describe(iv, &t->cores[ci], cf->reason != R_NONE ? cf->reason : cf->fallback,
+			    cf->reason == R_NONE);
+			return;
+		}
+	}
+}
+
+double
+history_compute(struct history *h, const struct metrics_ctx *c, enum avg_window w,
+    double seconds, struct interval *iv)
+{
+	struct metrics_ctx c64 = *c;
+	unsigned s;
+	size_t i;
+
+	/* The caller's plan as it is now (calibration may have set the
+	 * scale since history_new), with sums that never wrap. */
+	h->plan64 = *c->plan;
+	for (s = 0; s < h->plan64.nslots && s < PLAN_MAX_SLOTS; s++)
+		h->plan64.slots[s].width = 64;
+	c64.plan = &h->plan64;
+
+	h->b.state = h->latest_state;
+	h->b.v = h->n > 0 ? h->ring_v + h->head * h->rowlen : h->zero;
+	h->b.truth = h->truth ? (h->n > 0 ? h->ring_t + h->head * h->tlen : h->zero + h->rowlen) :
+	    NULL;
+	h->b.time = h->n > 0 ? h->ring_time[h->head] : 0.0;
+	h->b.seq = h->nadd;
+	if (h->nadd == 0) {
+		/* Nothing accumulated: every core says so (R_FIRST). */
+		metrics_compute(&c64, NULL, &h->b, iv);
+		return 0.0;
+	}
+
+	h->a.state = h->ok_state;
+	h->a.seq = 0;
+	if (w == AVG_RUN) {
+		h->a.v = h->zero;
+		h->a.truth = h->truth ? h->zero + h->rowlen : NULL;
+		h->a.time = h->start_time;
+	} else {
+		i = window_start(h, w, seconds);
+		h->a.v = h->ring_v + i * h->rowlen;
+		h->a.truth = h->truth ? h->ring_t + i * h->tlen : NULL;
+		h->a.time = h->ring_time[i];
+	}
+	metrics_compute(&c64, &h->a, &h->b, iv);
+	explain_empty(h, &h->a, &h->b, iv);
+	return h->b.time - h->a.time;
+}
+
+void
+history_free(struct history *h)
+{
+	if (h == NULL)
+		return;
+	free(h->sums);
+	free(h->tsums);
+	free(h->zero);
+	free(h->last_reason);
+	free(h->latest_state);
+	free(h->ok_state);
+	free(h->noerr);
+	free(h->ring_time);
+	free(h->ring_v);
+	free(h->ring_t);
+	free(h);
+}

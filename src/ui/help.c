@@ -1,0 +1,96 @@
+/* help.c: the help overlay: a framed box in the middle of the screen
+ * listing every key; any key closes it (the front end sees to that). */
+#include "config.h"
+#include "ui/help.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/i18n.h"
+
+static const struct help_key keys[] = {
+	{ "Tab", N_("next view (Shift-Tab: previous)") },
+	{ "1 2 3 4", N_("Cores, Threads, Topology, Die grid view") },
+	{ "s", N_("sort by the next column (Threads view)") },
+	{ "S", N_("reverse the sort order") },
+	{ "p", N_("pause / resume reading the counters") },
+	{ "+ -", N_("refresh interval: double / halve") },
+	{ "a", N_("figures over: last interval, 10 s, whole run") },
+	{ "c", N_("colours on / off") },
+	{ "j", N_("watched job's cores only / all cores") },
+	{ "w", N_("write these settings to the httoprc file") },
+	{ "Up Down", N_("scroll one row") },
+	{ "PgUp PgDn", N_("scroll one page") },
+	{ "Home End", N_("first / last row") },
+	{ "Ctrl-L", N_("repaint the whole screen") },
+	{ "mouse", N_("click a view's name to switch to it") },
+	{ "h ?", N_("this help; any key closes it") },
+	{ "q", N_("quit (also Ctrl-C)") },
+};
+
+const struct help_key *
+help_keys(size_t *n)
+{
+	*n = sizeof keys / sizeof keys[0];
+	return keys;
+}
+
+void
+help_draw(struct ui_ctx *u)
+{
+	size_t n = sizeof keys / sizeof keys[0], i;
+	int w = 62, h = (int)n + 4, top, left, y;
+	char line[160];
+
+	if (w > u->cols)
+		w = u->cols;
+	if (h > u->rows)
+		h = u->rows;
+	top = (u->rows - h) / 2;
+	left = (u->cols - w) / 2;
+	for (y = 0; y < h; y++)
+		draw_text(u, top + y, left, w, ROLE_COUNT, "");
+	attrset(screen_attr(u, ROLE_LABEL));
+	if (u->utf8) {
+		/* Box-drawing characters only where the terminal speaks UTF-8. */
+		for (y = 1; y < h - 1; y++) {
+			mvaddstr(top + y, left, "\u2502");
+			mvaddstr(top + y, left + w - 1, "\u2502");
+		}
+		for (i = 1; i < (size_t)w - 1; i++) {
+			mvaddstr(top, left + (int)i, "\u2500");
+			mvaddstr(top + h - 1, left + (int)i, "\u2500");
+		}
+		mvaddstr(top, left, "\u250c");
+		mvaddstr(top, left + w - 1, "\u2510");
+		mvaddstr(top + h - 1, left, "\u2514");
+		mvaddstr(top + h - 1, left + w - 1, "\u2518");
+	} else {
+		for (y = 1; y < h - 1; y++) {
+			mvaddch(top + y, left, '|');
+			mvaddch(top + y, left + w - 1, '|');
+		}
+		for (i = 1; i < (size_t)w - 1; i++) {
+			mvaddch(top, left + (int)i, '-');
+			mvaddch(top + h - 1, left + (int)i, '-');
+		}
+		mvaddch(top, left, '+');
+		mvaddch(top, left + w - 1, '+');
+		mvaddch(top + h - 1, left, '+');
+		mvaddch(top + h - 1, left + w - 1, '+');
+	}
+	attrset(A_NORMAL);
+	snprintf(line, sizeof line, " %s ", _("httop keys"));
+	draw_text(u, top, left + 2, (int)strlen(line) < w - 4 ? (int)strlen(line) : w - 4,
+	    ROLE_LABEL, line);
+	for (i = 0; i < n && (int)i + 2 < h - 1; i++) {
+		draw_text(u, top + 2 + (int)i, left + 2, 11, ROLE_LABEL, keys[i].keys);
+		draw_text(u, top + 2 + (int)i, left + 13, w - 15, ROLE_COUNT, _(keys[i].what));
+	}
+	if (h - 1 > 1) {
+		snprintf(line, sizeof line, " %s ", _("any key closes this"));
+		draw_text(u, top + h - 1, left + 2,
+		    (int)strlen(line) < w - 4 ? (int)strlen(line) : w - 4, ROLE_INVALID, line);
+	}
+}

@@ -1,0 +1,508 @@
+/* view_cores.c: one row per physical core, grouped by package: the split
+ * bar and the figures. The row format and the number of columns of rows
+ * follow the room there is, so a 68-core Xeon Phi or two 56-core Sapphire
+ * Rapids fit 200 x 60 without scrolling; when nothing fits the rows
+ * scroll. Cores of a machine without two threads per core show their
+ * utilisation and mean active threads instead of the split. */
+#include "config.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ui/cores.h"
+#include "ui/screen.h"
+#include "ui/ui.h"
+#include "util/i18n.h"
+#include "util/xalloc.h"
+
+enum fig { FIG_BOTH, FIG_T0, FIG_T1, FIG_NEITHER, FIG_UTIL, FIG_THR, FIG_CPI, FIG_GHZ };
+
+struct col {
+	enum fig fig;
+	int width;              /* including the blank before the number */
+	const char *fmt;
+	double scale;
+	const char *label;
+};
+
+#define ID_W 5              /* "  27 " */
+#define CPUS_W 10           /* "0,56     " */
+#define EDGES_W 2
+#define STATUS_W 10         /* " fallback" */
+#define MAX_COLS 8
+
+static const struct col full_split[] = {
+	{ FIG_BOTH, 10, "%.1f", 100.0, N_("both%") },
+	{ FIG_T0, 10, "%.1f", 100.0, N_("t0 only%") },
+	{ FIG_T1, 10, "%.1f", 100.0, N_("t1 only%") },
+	{ FIG_NEITHER, 10, "%.1f", 100.0, N_("neither%") },
+	{ FIG_UTIL, 10, "%.1f", 100.0, N_("util%") },
+	{ FIG_THR, 10, "%.2f", 1.0, N_("thr") },
+	{ FIG_CPI, 10, "%.2f", 1.0, N_("CPI") },
+	{ FIG_GHZ, 6, "%.2f", 1.0, N_("GHz") },
+};
+static const struct col medium_split[] = {
+	{ FIG_BOTH, 6, "%.0f", 100.0, N_("both%") },
+	{ FIG_UTIL, 6, "%.0f", 100.0, N_("util%") },
+	{ FIG_THR, 10, "%.2f", 1.0, N_("thr") },
+	{ FIG_CPI, 10, "%.2f", 1.0, N_("CPI") },
+	{ FIG_GHZ, 6, "%.2f", 1.0, N_("GHz") },
+};
+static const struct col compact_split[] = {
+	{ FIG_BOTH, 6, "%.0f", 100.0, N_("both%") },
+	{ FIG_GHZ, 5, "%.1f", 1.0, N_("GHz") },
+};
+static const struct col full_nosplit[] = {
+	{ FIG_UTIL, 10, "%.1f", 100.0, N_("util%") },
+	{ FIG_THR, 10, "%.2f", 1.0, N_("thr") },
+	{ FIG_CPI, 10, "%.2f", 1.0, N_("CPI") },
+	{ FIG_GHZ, 6, "%.2f", 1.0, N_("GHz") },
+};
+static const struct col medium_nosplit[] = {
+	{ FIG_UTIL, 6, "%.0f", 100.0, N_("util%") },
+	{ FIG_THR, 10, "%.2f", 1.0, N_("thr") },
+	{ FIG_CPI, 10, "%.2f", 1.0, N_("CPI") },
+	{ FIG_GHZ, 6, "%.2f", 1.0, N_("GHz") },
+};
+static const struct col compact_nosplit[] = {
+	{ FIG_UTIL, 6, "%.0f", 100.0, N_("util%") },
+	{ FIG_THR, 8, "%.1f", 1.0, N_("thr") },
+};
+
+#define NCOLS(a) ((int)(sizeof a / sizeof a[0]))
+
+static const struct col *
+fmt_cols(enum core_fmt f, bool split, int *n)
+{
+	static const struct {
+		const struct col *c;
+		int n;
+	} t[CF_COUNT][2] = {
+		[CF_FULL] = { { full_nosplit, NCOLS(full_nosplit) }, { full_split, NCOLS(full_split) } },
+		[CF_MEDIUM] = { { medium_nosplit, NCOLS(medium_nosplit) },
+		    { medium_split, NCOLS(medium_split) } },
+		[CF_COMPACT] = { { compact_nosplit, NCOLS(compact_nosplit) },
+		    { compact_split, NCOLS(compact_split) } },
+	};
+
+	*n = t[f][split].n;
+	return t[f][split].c;
+}
+
+int
+cores_fmt_fixed(enum core_fmt f, bool split)
+{
+	const struct col *c;
+	int n, i, w = ID_W + EDGES_W;
+
+	c = fmt_cols(f, split, &n);
+	for (i = 0; i < n; i++)
+		w += c[i].width;
+	if (f == CF_FULL)
+		w += CPUS_W + STATUS_W;
+	return w;
+}
+
+int
+cores_fmt_minbar(enum core_fmt f)
+{
+	static const int minbar[CF_COUNT] = { 20, 12, 8 };
+
+	return minbar[f];
+}
+
+void
+cores_layout(int width, int height, const unsigned *pkgcores, unsigned npkg, bool split,
+    struct cores_layout *l)
+{
+	int room = height - 1;         /* below the column heads */
+	int k, best = 0, best_rows = 0;
+	int compact_min = cores_fmt_fixed(CF_COMPACT, split) + cores_fmt_minbar(CF_COMPACT);
+	enum core_fmt f;
+
+	memset(l, 0, sizeof *l);
+	for (k = 1; k <= MAX_COLS; k++) {
+		int colw = (width + CORES_GAP) / k - CORES_GAP, rows = 0;
+		unsigned p;
+
+		if (colw < compact_min && k > 1)
+			break;
+		for (p = 0; p < npkg; p++)
+			rows += 1 + (int)((pkgcores[p] + (unsigned)k - 1) / (unsigned)k);
+		best = k;
+		best_rows = rows;
+		if (rows <= room)
+			break;
+	}
+	l->ncols = best;
+	l->rows = best_rows;
+	l->fits = best_rows <= room;
+	l->colw = (width + CORES_GAP) / best - CORES_GAP;
+	for (f = CF_FULL; f < CF_COMPACT; f++) {
+		if (l->colw >= cores_fmt_fixed(f, split) + cores_fmt_minbar(f))
+			break;
+	}
+	l->fmt = f;
+	l->bar = l->colw - cores_fmt_fixed(f, split);
+	if (l->bar > CORES_BAR_MAX)
+		l->bar = CORES_BAR_MAX;
+	if (l->bar < 1)
+		l->bar = 1;
+}
+
+/* Per view: the cores shown, by package, kept between frames (allocated
+ * when the machine's core count is first seen). */
+struct cores_priv {
+	unsigned cap;
+	unsigned *order;        /* core indices shown, package after package */
+	unsigned npkg;
+	unsigned *pkgn;         /* cores shown per package */
+	unsigned *pkgidx;       /* the package's index in iv->packages */
+	unsigned *pkgphys;      /* its physical id */
+	int page;               /* rows visible, for PgUp/PgDn */
+	int maxscroll;
+};
+
+static struct cores_priv cores_state;
+
+static const struct val *
+fig_val(const struct core_fig *c, enum fig g)
+{
+	switch (g) {
+	case FIG_BOTH: return &c->both;
+	case FIG_T0: return &c->t0_only;
+	case FIG_T1: return &c->t1_only;
+	case FIG_NEITHER: return &c->neither;
+	case FIG_UTIL: return &c->util;
+	case FIG_THR: return &c->active_threads;
+	case FIG_CPI: return &c->cpi;
+	case FIG_GHZ: return &c->ghz;
+	}
+	return &c->util;
+}
+
+static const struct val *
+agg_val(const struct agg_fig *a, enum fig g)
+{
+	switch (g) {
+	case FIG_BOTH: return &a->both;
+	case FIG_T0: return &a->t0_only;
+	case FIG_T1: return &a->t1_only;
+	case FIG_NEITHER: return &a->neither;
+	case FIG_UTIL: return &a->util;
+	case FIG_THR: return &a->active_threads;
+	case FIG_CPI: return &a->cpi;
+	case FIG_GHZ: return &a->ghz;
+	}
+	return &a->util;
+}
+
+static bool
+job_has_core(const struct job_view *j, const struct topo_core *tc)
+{
+	unsigned t;
+
+	for (t = 0; t < tc->nthreads && t < TOPO_MAX_SMT; t++) {
+		if (cpulist_has(j->cpus, tc->cpus[t]))
+			return true;
+	}
+	return false;
+}
+
+/* Which cores to show, grouped by package in topology order. */
+static void
+collect(struct cores_priv *p, const struct ui_frame *f)
+{
+	const struct topology *t = &f->m->topo;
+	const struct interval *iv = f->iv;
+	const struct job_view *j = f->job;
+	bool only = j != NULL && j->active && j->only && j->cpus != NULL;
+	unsigned i, n = 0, pkg = 0;
+	bool first = true;
+	unsigned last_pkg = 0;
+
+	if (p->cap < t->ncores + 1) {
+		free(p->order);
+		free(p->pkgn);
+		free(p->pkgidx);
+		free(p->pkgphys);
+		p->cap = t->ncores + 1;
+		p->order = xcalloc(p->cap, sizeof *p->order);
+		p->pkgn = xcalloc(p->cap, sizeof *p->pkgn);
+		p->pkgidx = xcalloc(p->cap, sizeof *p->pkgidx);
+		p->pkgphys = xcalloc(p->cap, sizeof *p->pkgphys);
+	}
+	p->npkg = 0;
+	for (i = 0; i < t->ncores && i < iv->ncores; i++) {
+		const struct topo_core *tc = &t->cores[i];
+		const struct core_fig *c = &iv->cores[i];
+
+		/* Cores are ordered by package: a new package starts a group. */
+		if (first || tc->package != last_pkg) {
+			if (!first)
+				pkg++;
+			first = false;
+			last_pkg = tc->package;
+		}
+		if (!c->selected || c->reason == R_NOT_SELECTED)
+			continue;
+		if (only && !job_has_core(j, tc))
+			continue;
+		if (p->npkg == 0 || p->pkgidx[p->npkg - 1] != pkg) {
+			p->pkgidx[p->npkg] = pkg;
+			p->pkgphys[p->npkg] = tc->package;
+			p->pkgn[p->npkg] = 0;
+			p->npkg++;
+		}
+		p->pkgn[p->npkg - 1]++;
+		p->order[n++] = i;
+	}
+}
+
+static bool
+machine_split(const struct ui_frame *f)
+{
+	return f->m->topo.max_smt == 2 && f->plan != NULL && f->plan->split != SPLIT_NONE;
+}
+
+static void
+draw_heads(struct ui_ctx *u, int y, const struct ui_area *a, const struct cores_layout *l,
+    bool split, const char *note)
+{
+	const struct col *cols;
+	int n, k, i, x;
+
+	cols = fmt_cols(l->fmt, split, &n);
+	draw_text(u, y, a->left, a->cols, ROLE_LABEL, "");
+	for (k = 0; k < l->ncols; k++) {
+		char text[32];
+
+		x = a->left + k * (l->colw + CORES_GAP);
+		if (x + l->colw > a->left + a->cols)
+			break;
+		draw_text(u, y, x, ID_W, ROLE_LABEL, _("core"));
+		x += ID_W;
+		if (l->fmt == CF_FULL) {
+			draw_text(u, y, x, CPUS_W, ROLE_LABEL, _("cpus"));
+			x += CPUS_W;
+		}
+		draw_text(u, y, x, l->bar + EDGES_W, ROLE_LABEL,
+		    split ? _("split (both|t0|t1)") : _("utilisation"));
+		x += l->bar + EDGES_W;
+		for (i = 0; i < n; i++) {
+			int len = (int)strlen(_(cols[i].label));
+
+			snprintf(text, sizeof text, "%*s", cols[i].width, _(cols[i].label));
+			if (len >= cols[i].width)
+				snprintf(text, sizeof text, " %.*s", cols[i].width - 1, _(cols[i].label));
+			draw_text(u, y, x, cols[i].width, ROLE_LABEL, text);
+			x += cols[i].width;
+		}
+		if (l->fmt == CF_FULL)
+			draw_text(u, y, x, STATUS_W, ROLE_LABEL, _(" status"));
+	}
+	if (note != NULL && note[0] != '\0') {
+		int len = (int)strlen(note);
+		int nx = a->left + a->cols - len;
+		int used = a->left + l->ncols * (l->colw + CORES_GAP);
+
+		if (l->ncols == 1)
+			used = a->left + ID_W + (l->fmt == CF_FULL ? CPUS_W + STATUS_W : 0) +
+			    cores_fmt_fixed(l->fmt, split) + l->bar - ID_W;
+		if (nx > used)
+			draw_text(u, y, nx, len, ROLE_WARN, note);
+	}
+}
+
+static void
+draw_core(struct ui_ctx *u, int y, int x, const struct cores_layout *l, bool split,
+    const struct topo_core *tc, const struct core_fig *c)
+{
+	const struct col *cols;
+	char text[64];
+	int n, i, len = 0;
+	unsigned t;
+	bool two = tc->nthreads == 2 && split;
+
+	cols = fmt_cols(l->fmt, split, &n);
+	snprintf(text, sizeof text, "%4u ", tc->core_id);
+	draw_text(u, y, x, ID_W, c->reason != R_NONE ? ROLE_INVALID : ROLE_COUNT, text);
+	x += ID_W;
+	if (l->fmt == CF_FULL) {
+		text[0] = '\0';
+		for (t = 0; t < tc->nthreads && t < TOPO_MAX_SMT && len < (int)sizeof text; t++)
+			len += snprintf(text + len, sizeof text - (size_t)len, "%s%u", t ? "," : "",
+			    tc->cpus[t]);
+		if (len > CPUS_W - 1)
+			snprintf(text + CPUS_W - 2, sizeof text - (size_t)(CPUS_W - 2), "+");
+		draw_text(u, y, x, CPUS_W, c->reason != R_NONE ? ROLE_INVALID : ROLE_COUNT, text);
+		x += CPUS_W;
+	}
+	if (c->reason != R_NONE) {
+		/* No numbers for a core without figures: only why. */
+		snprintf(text, sizeof text, " %s", _(metrics_reason_text(c->reason)));
+		draw_text(u, y, x, cores_fmt_fixed(l->fmt, split) - ID_W -
+		    (l->fmt == CF_FULL ? CPUS_W : 0) + l->bar, ROLE_INVALID, text);
+		return;
+	}
+	draw_bar_edges(u, y, x + 1, l->bar);
+	if (two)
+		draw_split_bar(u, y, x + 1, l->bar, &c->both, &c->t0_only, &c->t1_only);
+	else
+		draw_value_bar(u, y, x + 1, l->bar, &c->util, ROLE_UTIL);
+	x += l->bar + EDGES_W;
+	for (i = 0; i < n; i++) {
+		draw_val(u, y, x, cols[i].width, cols[i].fmt, fig_val(c, cols[i].fig), cols[i].scale);
+		x += cols[i].width;
+	}
+	if (l->fmt == CF_FULL) {
+		const char *st = !two ? _(" no split") : c->fallback != R_NONE ? _(" fallback") :
+		    c->exact ? "" : _(" bound");
+
+		draw_text(u, y, x, STATUS_W, c->fallback != R_NONE ? ROLE_WARN : ROLE_COUNT, st);
+	}
+}
+
+static void
+draw_package(struct ui_ctx *u, int y, const struct ui_area *a, const struct ui_frame *f,
+    unsigned order_pkg, unsigned pkgid, unsigned ncores, bool split)
+{
+	const struct interval *iv = f->iv;
+	const struct agg_fig *g = order_pkg < iv->npackages ? &iv->packages[order_pkg] : NULL;
+	static const enum fig sfigs[] = { FIG_BOTH, FIG_T0, FIG_T1, FIG_NEITHER };
+	static const enum ui_role sroles[] = { ROLE_BOTH, ROLE_T0, ROLE_T1, ROLE_NEITHER };
+	static const char *const snames[] = { N_("both"), N_("t0"), N_("t1"), N_("neither") };
+	char text[160], a1[40], a2[40], a3[40], a4[40];
+	int x = a->left, i;
+
+	snprintf(text, sizeof text, _("package %u, %u cores "), pkgid, ncores);
+	draw_text(u, y, a->left, a->cols, ROLE_LABEL, "");
+	draw_text(u, y, x, (int)strlen(text), ROLE_LABEL, text);
+	x += (int)strlen(text);
+	if (g == NULL)
+		return;
+	if (split) {
+		for (i = 0; i < 4 && x < a->left + a->cols; i++) {
+			draw_text(u, y, x, 1, sroles[i], u->fill[sroles[i]]);
+			x++;
+			val_text(a1, sizeof a1, "%.1f", agg_val(g, sfigs[i]), 100.0);
+			snprintf(text, sizeof text, " %s %s%%  ", _(snames[i]), a1);
+			if (x < a->left + a->cols)
+				draw_text(u, y, x, a->left + a->cols - x, ROLE_COUNT, text);
+			x += (int)strlen(text);
+		}
+	}
+	val_text(a1, sizeof a1, "%.1f", &g->util, 100.0);
+	val_text(a2, sizeof a2, "%.2f", &g->active_threads, 1.0);
+	val_text(a3, sizeof a3, "%.2f", &g->ghz, 1.0);
+	val_text(a4, sizeof a4, "%.2f", &g->cpi, 1.0);
+	snprintf(text, sizeof text, _("util %s%%  thr %s  %s GHz  CPI %s"), a1, a2, a3, a4);
+	if (x < a->left + a->cols)
+		draw_text(u, y, x, a->left + a->cols - x, ROLE_COUNT, text);
+}
+
+static void
+cores_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const struct ui_frame *f)
+{
+	struct cores_priv *p = &cores_state;
+	const struct topology *t = &f->m->topo;
+	const struct interval *iv = f->iv;
+	struct cores_layout l;
+	bool split = machine_split(f);
+	unsigned pk, j, base = 0, nbound = 0, nfall = 0;
+	int row = 0, visible, y;
+	char note[96];
+
+	v->priv = p;
+	if (a->rows < 2 || a->cols < 10)
+		return;
+	collect(p, f);
+	cores_layout(a->cols, a->rows, p->pkgn, p->npkg, split, &l);
+	visible = a->rows - 1;
+	p->page = visible;
+	p->maxscroll = l.rows > visible ? l.rows - visible : 0;
+	if (v->scroll > p->maxscroll)
+		v->scroll = p->maxscroll;
+	if (v->scroll < 0)
+		v->scroll = 0;
+
+	for (pk = 0; pk < p->npkg; pk++)
+		base += p->pkgn[pk];
+	for (j = 0; j < base; j++) {
+		const struct core_fig *c = &iv->cores[p->order[j]];
+
+		if (c->reason == R_NONE && !c->exact && split)
+			nbound++;
+		if (c->reason == R_NONE && c->fallback != R_NONE)
+			nfall++;
+	}
+	note[0] = '\0';
+	if (nfall > 0)
+		snprintf(note, sizeof note, _("%u cores on the fallback bound "), nfall);
+	else if (nbound > 0)
+		snprintf(note, sizeof note, _("bounds: lo-hi "));
+	if (!l.fits) {
+		size_t len = strlen(note);
+
+		snprintf(note + len, sizeof note - len, _("rows %d-%d of %d "), v->scroll + 1,
+		    v->scroll + visible < l.rows ? v->scroll + visible : l.rows, l.rows);
+	}
+	draw_heads(u, a->top, a, &l, split, note);
+
+	base = 0;
+	for (pk = 0; pk < p->npkg; pk++) {
+		unsigned n = p->pkgn[pk];
+		int prow = (int)((n + (unsigned)l.ncols - 1) / (unsigned)l.ncols);
+
+		y = a->top + 1 + row - v->scroll;
+		if (row >= v->scroll && row - v->scroll < visible)
+			draw_package(u, y, a, f, p->pkgidx[pk], p->pkgphys[pk], n, split);
+		row++;
+		for (j = 0; j < n; j++) {
+			int r = (int)j % prow, k = (int)j / prow;
+			unsigned ci = p->order[base + j];
+
+			if (row + r < v->scroll || row + r - v->scroll >= visible)
+				continue;
+			y = a->top + 1 + row + r - v->scroll;
+			draw_core(u, y, a->left + k * (l.colw + CORES_GAP), &l, split, &t->cores[ci],
+			    &iv->cores[ci]);
+		}
+		row += prow;
+		base += n;
+	}
+}
+
+static bool
+cores_key(struct view *v, struct ui_ctx *u, int ch, struct ui_settings *s)
+{
+	struct cores_priv *p = &cores_state;
+	int page = p->page > 1 ? p->page - 1 : 1;
+
+	(void)u;
+	(void)s;
+	switch (ch) {
+	case KEY_UP: v->scroll--; break;
+	case KEY_DOWN: v->scroll++; break;
+	case KEY_PPAGE: v->scroll -= page; break;
+	case KEY_NPAGE: v->scroll += page; break;
+	case KEY_HOME: v->scroll = 0; break;
+	case KEY_END: v->scroll = p->maxscroll; break;
+	default: return false;
+	}
+	if (v->scroll > p->maxscroll)
+		v->scroll = p->maxscroll;
+	if (v->scroll < 0)
+		v->scroll = 0;
+	return true;
+}
+
+struct view view_cores = {
+	.id = VIEW_CORES,
+	.name = N_("Cores"),
+	.draw = cores_draw,
+	.key = cores_key,
+	.scroll = 0,
+	.priv = NULL,
+};

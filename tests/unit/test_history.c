@@ -1,0 +1,400 @@
+/* test_history.c: averaging windows (metrics/history.c) on a synthetic
+ * Skylake-SP: windows equal the single interval over the same span, wraps
+ * inside a window, invalid intervals left out, the whole run, the ring
+ * limit. The arithmetic is in the comments. */
+#include "unit/testutil.h"
+
+#include <string.h>
+
+#include "metrics/history.h"
+#include "metrics/metrics.h"
+
+#define D 2100000000ull      /* TSC ticks per interval: 1 s at 2.1 GHz */
+#define SCALE 84ull          /* TSC ticks per REF_XCLK:ANY count */
+#define NS 8                 /* samples kept by the rig */
+
+/* What core 0 does in one interval (TSC ticks, counts); thread 1 runs at
+ * the base clock with IPC 1 (cyc1 = inst1 = ref1). Core 1 is idle. */
+struct step {
+	uint64_t ref0, ref1, any, cyc0, inst0;
+};
+
+struct rig {
+	struct machine m;
+	struct plan p;
+	struct metrics_ctx c;
+	struct sample s[NS];
+	unsigned n;                     /* samples taken */
+	uint64_t start;                 /* every counter's first value */
+	uint64_t cum[4][SLOT_NKINDS];   /* true totals per CPU and kind */
+	struct interval last, win, direct;
+	struct history *h;
+};
+
+/* 1 package, 2 cores, HT: core 0 = cpus 0,2, core 1 = cpus 1,3. Base
+ * ratio 21 (2.1 GHz), crystal ratio 168/2 = 84: plan SKX, scale 84. */
+static uint64_t
+mask_of(unsigned w)
+{
+	return w >= 64 ? ~0ull : (1ull << w) - 1;
+}
+
+static void
+rig_init(struct rig *r, uint64_t start, double max_seconds, double min_delay)
+{
+	unsigned i, cpu;
+
+	memset(r, 0, sizeof *r);
+	topology_synthetic(&r->m.topo, 1, 2, 2);
+	r->m.id.vendor = CPU_VENDOR_INTEL;
+	r->m.id.family = 6;
+	r->m.id.model = 0x55;
+	r->m.id.base_ratio = 21;
+	r->m.id.tsc_num = 168;
+	r->m.id.tsc_den = 2;
+	r->m.group = UARCH_SKX;
+	plan_for_machine(&r->p, &r->m);
+	assert_int_equal(r->p.scale, SCALE);
+	assert_int_equal(r->p.split, SPLIT_ANY);
+	metrics_ctx_init(&r->c, &r->m, &r->p);
+	for (i = 0; i < NS; i++)
+		sample_init(&r->s[i], r->m.topo.max_cpu, r->p.nslots, r->m.topo.ncores, false);
+	interval_init(&r->last, &r->m);
+	interval_init(&r->win, &r->m);
+	interval_init(&r->direct, &r->m);
+	r->start = start;
+	/* the first read, at t = 10 s */
+	for (cpu = 0; cpu < 4; cpu++) {
+		r->s[0].state[cpu] = CPU_READ_OK;
+		for (i = 0; i < r->p.nslots; i++)
+			sample_row(&r->s[0], cpu)[i] = start & mask_of(r->p.slots[i].width);
+	}
+	r->s[0].time = 10.0;
+	r->n = 1;
+	r->h = history_new(&r->m, &r->p, max_seconds, min_delay);
+}
+
+static void
+rig_free(struct rig *r)
+{
+	unsigned i;
+
+	history_free(r->h);
+	interval_free(&r->last);
+	interval_free(&r->win);
+	interval_free(&r->direct);
+	for (i = 0; i < NS; i++)
+		sample_free(&r->s[i]);
+	topology_free(&r->m.topo);
+}
+
+static void
+add(struct rig *r, unsigned cpu, enum slot_kind k, uint64_t d)
+{
+	r->cum[cpu][k] += d;
+}
+
+/* One refresh, 1 s after the last: the counts of `st` for core 0, core 1
+ * idle; the sample holds (start + total) modulo each slot's width. */
+static void
+step(struct rig *r, const struct step *st)
+{
+	struct sample *prev = &r->s[(r->n - 1) % NS], *cur = &r->s[r->n % NS];
+	unsigned cpu, i;
+
+	for (cpu = 0; cpu < 4; cpu++)
+		add(r, cpu, SLOT_TSC, D);
+	add(r, 0, SLOT_REF, st->ref0);
+	add(r, 0, SLOT_CYCLES, st->cyc0);
+	add(r, 0, SLOT_INST, st->inst0);
+	add(r, 0, SLOT_ANY, st->any / SCALE);
+	add(r, 2, SLOT_REF, st->ref1);
+	add(r, 2, SLOT_CYCLES, st->ref1);
+	add(r, 2, SLOT_INST, st->ref1);
+	for (cpu = 0; cpu < 4; cpu++) {
+		cur->state[cpu] = CPU_READ_OK;
+		for (i = 0; i < r->p.nslots; i++) {
+			sample_row(cur, cpu)[i] = (r->start + r->cum[cpu][r->p.slots[i].kind]) &
+			    mask_of(r->p.slots[i].width);
+		}
+	}
+	cur->time = prev->time + 1.0;
+	metrics_compute(&r->c, prev, cur, &r->last);
+	history_add(r->h, prev, cur, &r->last);
+	r->n++;
+}
+
+static void
+assert_val(struct val v, enum vkind kind, double x, double tol)
+{
+	assert_int_equal(v.kind, kind);
+	if (kind == V_EXACT)
+		assert_near(v.v, x, tol);
+}
+
+static void
+assert_same_val(struct val a, struct val b)
+{
+	assert_int_equal(a.kind, b.kind);
+	assert_near(a.lo, b.lo, 1e-12);
+	assert_near(a.hi, b.hi, 1e-12);
+}
+
+/* Core 0 over three intervals (D each):
+ *   1: ref0 = ref1 = .5D, any = .75D: C = .25D, A = .25D, B = .25D, N = .25D
+ *      cyc0 = 1.2e9, inst0 = 0.6e9
+ *   2: ref0 = D, ref1 = 0, any = D: A = D; cyc0 = 2.1e9, inst0 = 2.1e9
+ *   3: idle: N = D
+ * All three (3D): ref0 = 1.5D, ref1 = .5D, any = 1.75D:
+ *   C = 1.5 + .5 - 1.75 = .25D -> both 1/12; A = 1.5 - .25 = 1.25D -> 5/12;
+ *   B = .5 - .25 = .25D -> 1/12; N = 3 - 1.75 = 1.25D -> 5/12.
+ * Thread 0: cyc 3.3e9, ref 3.15e9, inst 2.7e9, TSC 6.3e9:
+ *   util .5, CPI 3.3/2.7 = 1.222222, nominal CPI 6.3/2.7 = 2.333333,
+ *   GHz 3.3/3.15 x 2.1 = 2.2, net 3.3/6.3 x 2.1 = 1.1, IPC 2.7/3.3 = .818182. */
+static const struct step three[3] = {
+	{ D / 2, D / 2, D / 4 * 3, 1200000000ull, 600000000ull },
+	{ D, 0, D, D, D },
+	{ 0, 0, 0, 0, 0 },
+};
+
+static void
+check_three(const struct interval *iv)
+{
+	const struct core_fig *cf = &iv->cores[0];
+	const struct thread_fig *t = &iv->threads[0];
+
+	assert_int_equal(cf->reason, R_NONE);
+	assert_true(cf->exact);
+	assert_val(cf->both, V_EXACT, 1.0 / 12, 1e-9);
+	assert_val(cf->t0_only, V_EXACT, 5.0 / 12, 1e-9);
+	assert_val(cf->t1_only, V_EXACT, 1.0 / 12, 1e-9);
+	assert_val(cf->neither, V_EXACT, 5.0 / 12, 1e-9);
+	assert_int_equal(t->d_tsc, 3 * D);
+	assert_val(t->util, V_EXACT, 0.5, 1e-12);
+	assert_val(t->cpi, V_EXACT, 3.3 / 2.7, 1e-9);
+	assert_val(t->nominal_cpi, V_EXACT, 6.3 / 2.7, 1e-9);
+	assert_val(t->ghz, V_EXACT, 2.2, 1e-9);
+	assert_val(t->net_ghz, V_EXACT, 1.1, 1e-9);
+	assert_val(t->ipc, V_EXACT, 2.7 / 3.3, 1e-9);
+	/* core 1 idle all along */
+	assert_int_equal(iv->cores[1].reason, R_NONE);
+	assert_val(iv->cores[1].neither, V_EXACT, 1.0, 1e-12);
+	/* node: two cores of equal weight 3D: neither (5/12 + 1)/2 = 17/24 */
+	assert_val(iv->node.neither, V_EXACT, 17.0 / 24, 1e-9);
+}
+
+static void
+test_window_equals_interval(void **state)
+{
+	struct rig r;
+	double sec;
+	unsigned i;
+
+	(void)state;
+	rig_init(&r, 123456789ull, 10.0, 1.0);
+	/* nothing yet: 0 s, every core waiting for its first interval */
+	sec = history_compute(r.h, &r.c, AVG_WINDOW, 3.0, &r.win);
+	assert_near(sec, 0.0, 0.0);
+	assert_int_equal(r.win.cores[0].reason, R_FIRST);
+	for (i = 0; i < 3; i++)
+		step(&r, &three[i]);
+	/* the 3 s window spans samples 0..3 (t = 10..13) */
+	sec = history_compute(r.h, &r.c, AVG_WINDOW, 3.0, &r.win);
+	assert_near(sec, 3.0, 1e-12);
+	assert_near(r.win.dt, 3.0, 1e-12);
+	check_three(&r.win);
+	/* the same as metrics over sample 0 -> sample 3 directly */
+	metrics_compute(&r.c, &r.s[0], &r.s[3], &r.direct);
+	check_three(&r.direct);
+	assert_same_val(r.win.node.both, r.direct.node.both);
+	assert_same_val(r.win.node.util, r.direct.node.util);
+	assert_same_val(r.win.node.cpi, r.direct.node.cpi);
+	assert_same_val(r.win.cores[0].cpi, r.direct.cores[0].cpi);
+	/* the whole run is the same span */
+	sec = history_compute(r.h, &r.c, AVG_RUN, 0.0, &r.win);
+	assert_near(sec, 3.0, 1e-12);
+	check_three(&r.win);
+	/* a 2 s window: intervals 2 and 3 (2D): ref0 = D, ref1 = 0, any = D:
+	 * A = .5, N = .5 */
+	sec = history_compute(r.h, &r.c, AVG_WINDOW, 2.0, &r.win);
+	assert_near(sec, 2.0, 1e-12);
+	assert_val(r.win.cores[0].t0_only, V_EXACT, 0.5, 1e-9);
+	assert_val(r.win.cores[0].neither, V_EXACT, 0.5, 1e-9);
+	/* the last interval: idle core 0 */
+	sec = history_compute(r.h, &r.c, AVG_LAST, 0.0, &r.win);
+	assert_near(sec, 1.0, 1e-12);
+	assert_val(r.win.cores[0].neither, V_EXACT, 1.0, 1e-9);
+	rig_free(&r);
+}
+
+/* The same three intervals with every 48-bit counter starting 1e9 below
+ * its wrap (2^48 - 1e9): the reference and cycle counters of both threads
+ * pass 2^48 in interval 1 (ref0 = ref1 = 1.05e9 > 1e9), thread 0's
+ * instruction counter in interval 2 (0.6e9 + 2.1e9). Thread 0's REF ends
+ * at 2^48 - 1e9 + 3.15e9 - 2^48 = 2.15e9. The figures are those of
+ * check_three. */
+static void
+test_wrap(void **state)
+{
+	struct rig r;
+	unsigned i;
+
+	(void)state;
+	rig_init(&r, (1ull << 48) - 1000000000ull, 10.0, 1.0);
+	for (i = 0; i < 3; i++)
+		step(&r, &three[i]);
+	assert_int_equal(sample_row(&r.s[3], 0)[plan_slot_index(&r.p, SLOT_REF)], 2150000000ull);
+	history_compute(r.h, &r.c, AVG_WINDOW, 3.0, &r.win);
+	check_three(&r.win);
+	rig_free(&r);
+}
+
+/* A 25-bit split counter (2^25 = 33,554,432 counts) wraps twice over the
+ * three intervals: any counts 18,750,000 + 25,000,000 + 0 = 43,750,000.
+ * One difference over the span sees one wrap at most and gets it wrong;
+ * the history adds each interval's own wrapped delta and does not. */
+static void
+test_two_wraps(void **state)
+{
+	struct rig r;
+	int a;
+	unsigned i;
+
+	(void)state;
+	rig_init(&r, 123456789ull, 10.0, 1.0);
+	a = plan_slot_index(&r.p, SLOT_ANY);
+	r.p.slots[a].width = 25;
+	history_free(r.h);
+	r.h = history_new(&r.m, &r.p, 10.0, 1.0);
+	r.s[0].v[0 * r.p.nslots + (unsigned)a] = 123456789ull & ((1ull << 25) - 1);
+	for (i = 0; i < 3; i++)
+		step(&r, &three[i]);
+	history_compute(r.h, &r.c, AVG_WINDOW, 3.0, &r.win);
+	check_three(&r.win);
+	/* direct: any = 43,750,000 - 33,554,432 = 10,195,568 counts, too few
+	 * for ref0 = 1.5D: the core is rejected */
+	metrics_compute(&r.c, &r.s[0], &r.s[3], &r.direct);
+	assert_true(r.direct.cores[0].reason != R_NONE || r.direct.cores[0].fallback != R_NONE);
+	rig_free(&r);
+}
+
+/* Interval 2 of core 0 is impossible (cyc0 = 100 x ref0: 105 GHz), so the
+ * core is invalid there and that interval is left out. Intervals 1 and 3
+ * (2D): ref0 = ref1 = .5D, any = .75D -> C = A = B = .25D, N = 1.25D:
+ * both = t0 = t1 = .125, neither = .625. Core 1 keeps all 3D (idle).
+ * Node neither, weighted by each core's valid time: (2 x .625 + 3 x 1) / 5
+ * = .85. */
+static void
+test_invalid_left_out(void **state)
+{
+	struct rig r;
+	struct step bad = { D / 2, D / 2, D / 4 * 3, 100 * (D / 2), D / 2 };
+	double sec;
+
+	(void)state;
+	rig_init(&r, 123456789ull, 10.0, 1.0);
+	step(&r, &three[0]);
+	step(&r, &bad);
+	assert_int_equal(r.last.cores[0].reason, R_REPROGRAMMED);
+	step(&r, &three[2]);
+	sec = history_compute(r.h, &r.c, AVG_WINDOW, 10.0, &r.win);
+	assert_near(sec, 3.0, 1e-12);
+	assert_int_equal(r.win.cores[0].reason, R_NONE);
+	assert_true(r.win.valid);
+	assert_int_equal(r.win.threads[0].d_tsc, 2 * D);
+	assert_int_equal(r.win.threads[1].d_tsc, 3 * D);
+	assert_val(r.win.cores[0].both, V_EXACT, 0.125, 1e-9);
+	assert_val(r.win.cores[0].t0_only, V_EXACT, 0.125, 1e-9);
+	assert_val(r.win.cores[0].t1_only, V_EXACT, 0.125, 1e-9);
+	assert_val(r.win.cores[0].neither, V_EXACT, 0.625, 1e-9);
+	assert_val(r.win.node.neither, V_EXACT, 0.85, 1e-9);
+	/* The 1 s window of the bad interval alone: nothing valid, and the
+	 * reason is the interval's own, not "TSC did not advance". A second
+	 * bad interval makes it the last one. */
+	step(&r, &bad);
+	history_compute(r.h, &r.c, AVG_LAST, 0.0, &r.win);
+	assert_int_equal(r.win.cores[0].reason, R_REPROGRAMMED);
+	assert_int_equal(r.win.threads[2].reason, R_REPROGRAMMED);
+	assert_int_equal(r.win.threads[0].util.kind, V_NONE);
+	assert_false(r.win.valid);
+	assert_non_null(strstr(r.win.reason, "core 0 (cpus 0,2)"));
+	assert_int_equal(r.win.cores[1].reason, R_NONE);
+	rig_free(&r);
+}
+
+/* Ring limit: history_new(2 s, 1 s) keeps 2/1 + 2 = 4 (+1) = 5 snapshots,
+ * so after 6 intervals a 10 s window covers the last 4 s; AVG_RUN still
+ * covers all 6 s from its zero start. Six intervals of step 1 (any = .75D,
+ * ref0 = ref1 = .5D): both = .25 in every window. */
+static void
+test_run_and_ring(void **state)
+{
+	struct rig r;
+	double sec;
+	unsigned i;
+
+	(void)state;
+	rig_init(&r, 5ull, 2.0, 1.0);
+	for (i = 0; i < 6; i++)
+		step(&r, &three[0]);
+	sec = history_compute(r.h, &r.c, AVG_WINDOW, 10.0, &r.win);
+	assert_near(sec, 4.0, 1e-12);
+	assert_int_equal(r.win.threads[0].d_tsc, 4 * D);
+	assert_val(r.win.cores[0].both, V_EXACT, 0.25, 1e-9);
+	sec = history_compute(r.h, &r.c, AVG_RUN, 0.0, &r.win);
+	assert_near(sec, 6.0, 1e-12);
+	assert_near(r.win.time, 16.0, 1e-12);
+	assert_int_equal(r.win.threads[0].d_tsc, 6 * D);
+	assert_val(r.win.cores[0].both, V_EXACT, 0.25, 1e-9);
+	assert_val(r.win.cores[0].neither, V_EXACT, 0.25, 1e-9);
+	rig_free(&r);
+}
+
+/* A core on its fallback (the ANY count is 3% of D short of ref0, more
+ * than the .5% tolerance, less than the 5% reprogramming limit: skew):
+ * its fixed counters are added, its ANY count is not. Intervals:
+ *   1: valid, any = .75D, ref0 = ref1 = .5D;
+ *   2: fallback: ref0 = ref1 = .5D, any = .47D (< max(ref0, ref1)).
+ * Window (2D): thread figures cover 2D (util .5 each), the ANY sum is
+ * .75D against ref0 = ref1 = D: short by .25D = 12.5% of 2D, beyond the
+ * skew limit: the window shows the utilisation bound, flagged. Bound
+ * from u0 = u1 = .5: both in [0, .5]. */
+static void
+test_fallback(void **state)
+{
+	struct rig r;
+	struct step skew = { D / 2, D / 2, 987000000ull, D / 2, D / 2 };
+
+	(void)state;
+	rig_init(&r, 77ull, 10.0, 1.0);
+	step(&r, &three[0]);
+	step(&r, &skew);
+	assert_int_equal(r.last.cores[0].reason, R_NONE);
+	assert_int_not_equal(r.last.cores[0].fallback, R_NONE);
+	history_compute(r.h, &r.c, AVG_WINDOW, 10.0, &r.win);
+	assert_int_equal(r.win.threads[0].d_tsc, 2 * D);
+	assert_val(r.win.threads[0].util, V_EXACT, 0.5, 1e-12);
+	assert_val(r.win.threads[2].util, V_EXACT, 0.5, 1e-12);
+	assert_int_equal(r.win.cores[0].reason, R_NONE);
+	assert_int_not_equal(r.win.cores[0].fallback, R_NONE);
+	assert_false(r.win.cores[0].exact);
+	assert_int_equal(r.win.cores[0].both.kind, V_BOUND);
+	assert_near(r.win.cores[0].both.lo, 0.0, 1e-12);
+	assert_near(r.win.cores[0].both.hi, 0.5, 1e-12);
+	rig_free(&r);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_window_equals_interval),
+		cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_two_wraps),
+		cmocka_unit_test(test_invalid_left_out),
+		cmocka_unit_test(test_run_and_ring),
+		cmocka_unit_test(test_fallback),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
