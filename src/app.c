@@ -10,17 +10,23 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "datadir.h"
 #include "machine/machine.h"
+#include "metrics/history.h"
 #include "metrics/metrics.h"
 #include "out/batch.h"
 #include "source/calibrate.h"
 #include "plan/plan.h"
 #include "signals.h"
 #include "source/sources.h"
+#include "ui/screen.h"
+#include "ui/settings.h"
+#include "ui/tui.h"
 #include "util/i18n.h"
 #include "util/xalloc.h"
+#include "watch/job.h"
 
 /* Long enough for the ratio of two counters to be an integer beyond
  * doubt, short enough not to be noticed at start. */
@@ -43,6 +49,17 @@ struct app {
 	struct metrics_ctx mc;
 	struct batch *out;
 	struct errmsg e;
+
+	/* The screen (without -b, on a terminal). */
+	bool tui_mode;
+	struct tui *tui;
+	struct history *hist;
+	struct interval wiv;        /* figures over the averaging window */
+	bool have_wiv;
+	struct job_watch *job;
+	struct cpulist jobcpus;
+	struct job_view jv;
+	char replay_pos[48];
 };
 
 static void
@@ -278,11 +295,228 @@ read_end:
 	return EXIT_FAIL;
 }
 
+/* The screen: the first frame comes this soon whatever the interval, so
+ * httop -d 10 does not start with ten seconds of nothing. */
+#define FIRST_WAIT 0.25
+
+/* The figures the screen shows: the last interval, or the window's. */
+static const struct interval *
+figures(struct app *a, const struct ui_settings *s, double *covered)
+{
+	double c;
+
+	*covered = a->iv.dt;
+	if (s->window == AVG_LAST)
+		return &a->iv;
+	c = history_compute(a->hist, &a->mc, s->window, s->avg_seconds, &a->wiv);
+	if (!(c > 0.0))
+		return &a->iv;
+	*covered = c;
+	return &a->wiv;
+}
+
+static void
+draw(struct app *a, const struct ui_settings *s, bool paused)
+{
+	struct ui_frame f;
+	double covered;
+
+	memset(&f, 0, sizeof f);
+	f.m = a->src->m;
+	f.plan = a->src->plan;
+	f.source_name = a->src->name;
+	f.iv = figures(a, s, &covered);
+	f.window = s->window;
+	f.window_seconds = covered;
+	f.window_length = s->avg_seconds;
+	f.delay = s->delay;
+	f.paused = paused;
+	f.job = a->job != NULL ? &a->jv : NULL;
+	f.replay_pos = a->o->source == SRC_REPLAY ? a->replay_pos : NULL;
+	tui_draw(a->tui, &f);
+}
+
+/* Re-read the job's CPUs; with nothing left to watch, all cores. */
+static void
+update_job(struct app *a)
+{
+	const struct topology *t = &a->src->m->topo;
+	int live;
+
+	if (a->job == NULL)
+		return;
+	live = job_watch_update(a->job, t->max_cpu, &a->jobcpus, a->jv.note, sizeof a->jv.note);
+	a->jv.cpus = &a->jobcpus;
+	a->jv.only = tui_job_only(a->tui) && live > 0;
+	if (live == 0) {
+		size_t len = strlen(a->jv.note);
+
+		snprintf(a->jv.note + len, sizeof a->jv.note - len, "%s%s", len ? "; " : "",
+		    _("nothing left to watch: all cores shown"));
+	}
+}
+
+/* Settings: the defaults, then the file, then -d. A file that does not
+ * load leaves the defaults and a note for the status line. */
+static void
+load_settings(struct app *a, struct ui_settings *s, char *note, size_t len)
+{
+	char path[4096];
+	struct errmsg e;
+
+	ui_settings_default(s);
+	note[0] = '\0';
+	if (ui_config_path(path, sizeof path, &e) == 0 && ui_config_load(path, s, &e) < 0)
+		snprintf(note, len, "%s", e.text);
+	if (a->o->have_delay)
+		s->delay = a->o->delay;
+	/* The threads view keeps its own copy of the sort order. */
+	ui_threads_sort(s);
+}
+
+/* Without -b on a terminal: wait for the next refresh or a key; keys are
+ * handled at once (the frame is drawn again from the same figures), the
+ * counters are read only when the interval is over. Returns the exit
+ * status; errors are printed after the screen is closed. */
+static int
+run_tui(struct app *a)
+{
+	struct sample *prev = &a->s[0], *cur = &a->s[1], *tmp;
+	struct ui_settings s;
+	char note[sizeof a->e.text];
+	double deadline, last_read;
+	long long n = 0;
+	bool paused = false, ended = false, have = false, failed = false;
+	bool replay = a->o->source == SRC_REPLAY;
+	int rc, sig = 0;
+
+	load_settings(a, &s, note, sizeof note);
+	rc = source_read(a->src, prev, &a->e);
+	if (rc > 0)
+		return EXIT_OK;
+	if (rc < 0 || check_first_read(a, prev) != 0) {
+		report(&a->e);
+		return EXIT_FAIL;
+	}
+	a->hist = history_new(a->src->m, a->src->plan, s.avg_seconds, UI_DELAY_MIN);
+	interval_init(&a->wiv, a->src->m);
+	a->have_wiv = true;
+	a->tui = tui_open(&s, &a->e);
+	if (a->tui == NULL) {
+		report(&a->e);
+		return EXIT_FAIL;
+	}
+	signals_set_screen(screen_emergency_restore);
+	if (note[0] != '\0')
+		tui_note(a->tui, note);
+	if (a->job != NULL) {
+		snprintf(a->jv.label, sizeof a->jv.label, "%s", job_watch_label(a->job));
+		a->jv.active = true;
+		update_job(a);
+	}
+	last_read = now_s();
+	deadline = last_read + (s.delay < FIRST_WAIT ? s.delay : FIRST_WAIT);
+	for (;;) {
+		double left = -1.0;
+		bool ready;
+
+		if (!paused && !ended) {
+			left = deadline - now_s();
+			if (left < 0)
+				left = 0;
+		}
+		if ((sig = signals_wait_fd(left, tui_fd(a->tui), &ready)) != 0)
+			break;
+		if (ready) {
+			enum tui_cmd cmd = tui_input(a->tui);
+
+			if (cmd == TUI_QUIT)
+				break;
+			if (cmd == TUI_NONE)
+				continue;
+			if (tui_paused(a->tui) != paused) {
+				paused = !paused;
+				if (!paused && !replay) {
+					/* Start afresh, so no interval spans the pause. */
+					source_advance(a->src, now_s() - last_read);
+					rc = source_read(a->src, prev, &a->e);
+					if (rc < 0) {
+						failed = true;
+						break;
+					}
+				}
+				last_read = now_s();
+				deadline = last_read + s.delay;
+			}
+			if (cmd == TUI_DELAY)
+				deadline = last_read + s.delay;
+			if (cmd == TUI_JOB && a->job != NULL)
+				update_job(a);
+			if (have)
+				draw(a, &s, paused);
+			continue;
+		}
+		if (paused || ended || now_s() < deadline)
+			continue;
+
+		source_advance(a->src, now_s() - last_read);
+		last_read = now_s();
+		rc = source_read(a->src, cur, &a->e);
+		if (rc > 0) {
+			/* The trace is over: keep the last frame until q. */
+			ended = true;
+			tui_note(a->tui, _("end of replay: q quits"));
+			if (have)
+				draw(a, &s, paused);
+			continue;
+		}
+		if (rc < 0) {
+			failed = true;
+			break;
+		}
+		metrics_compute(&a->mc, prev, cur, &a->iv);
+		history_add(a->hist, prev, cur, &a->iv);
+		tmp = prev;
+		prev = cur;
+		cur = tmp;
+		have = true;
+		n++;
+		snprintf(a->replay_pos, sizeof a->replay_pos, _("sample %lld"), n + 1);
+		update_job(a);
+		draw(a, &s, paused);
+		deadline += s.delay;
+		if (deadline < now_s())
+			deadline = now_s() + s.delay;
+		if (a->o->iterations > 0 && n >= a->o->iterations)
+			break;
+	}
+	/* The terminal first, so the message below is seen. */
+	tui_close(a->tui);
+	signals_set_screen(NULL);
+	if (failed) {
+		report(&a->e);
+		return EXIT_FAIL;
+	}
+	return signals_exit_status(sig);
+}
+
 /* Put the registers back and free everything; a failed restore turns a
  * success into a failure (the PMU is left as httop set it). */
 static int
 app_end(struct app *a, int status)
 {
+	/* The terminal before the registers, on every path. */
+	if (a->tui != NULL) {
+		tui_free(a->tui);
+		signals_set_screen(NULL);
+	}
+	if (a->hist != NULL)
+		history_free(a->hist);
+	if (a->have_wiv)
+		interval_free(&a->wiv);
+	if (a->job != NULL)
+		job_watch_free(a->job);
+	cpulist_free(&a->jobcpus);
 	batch_free(a->out);
 	if (a->have_iv)
 		interval_free(&a->iv);
@@ -311,6 +545,17 @@ app_run(const struct options *o)
 
 	memset(&a, 0, sizeof a);
 	a.o = o;
+	/* The screen without -b when standard output is a terminal; else the
+	 * batch format, as a pipe or a file expects. */
+	a.tui_mode = !o->batch && isatty(STDOUT_FILENO);
+	if (o->npids > 0 || o->cgroup != NULL) {
+		/* Before any register is touched: a wrong PID is a plain error. */
+		a.job = job_watch_new(o->pids, o->npids, o->cgroup, NULL, &a.e);
+		if (a.job == NULL) {
+			report(&a.e);
+			return app_end(&a, EXIT_FAIL);
+		}
+	}
 	if (open_source(&a) != 0) {
 		report(&a.e);
 		return app_end(&a, EXIT_FAIL);
@@ -324,5 +569,5 @@ app_run(const struct options *o)
 		report(&a.e);
 		return app_end(&a, EXIT_FAIL);
 	}
-	return app_end(&a, run(&a));
+	return app_end(&a, a.tui_mode ? run_tui(&a) : run(&a));
 }

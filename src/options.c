@@ -262,6 +262,7 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 		case 'd':
 			if (parse_delay(optarg, &o->delay, e) != 0)
 				goto fail;
+			o->have_delay = true;
 			break;
 		case 'n':
 			if (parse_uint(optarg, 1000000000000ull, &u) != 0) {

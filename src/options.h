@@ -27,6 +27,7 @@ enum source_kind {
 
 struct options {
 	double delay;               /* -d, seconds */
+	bool have_delay;            /* -d given: it overrides the settings file */
 	long long iterations;       /* -n; -1: until stopped */
 	bool batch;                 /* -b */
 	enum out_format format;     /* --format */

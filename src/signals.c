@@ -17,6 +17,7 @@ static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 
 static volatile sig_atomic_t caught;
 static struct source *volatile fatal_source;
+static void (*volatile fatal_screen)(void);
 /* The mask to wait with: the caller's, minus the ending signals. */
 static sigset_t wait_mask;
 
@@ -33,7 +34,13 @@ static void
 on_fatal(int sig)
 {
 	struct source *s = fatal_source;
+	void (*screen)(void) = fatal_screen;
 
+	/* The terminal first, then the registers: the same order as a
+	 * normal end (tui_close, then source_restore). */
+	fatal_screen = NULL;
+	if (screen != NULL)
+		screen();
 	fatal_source = NULL;
 	if (s != NULL)
 		source_emergency_restore(s);
@@ -93,6 +100,12 @@ signals_set_source(struct source *s)
 	fatal_source = s;
 }
 
+void
+signals_set_screen(void (*restore)(void))
+{
+	fatal_screen = restore;
+}
+
 static struct timespec
 ts_add(struct timespec t, double seconds)
 {
@@ -129,6 +142,56 @@ signals_wait(double seconds)
 			break;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (now.tv_sec > end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec))
+			break;
+	}
+	return caught;
+}
+
+int
+signals_wait_fd(double seconds, int fd, bool *ready)
+{
+	struct timespec now, end, left;
+	struct pollfd pfd;
+	int rc;
+
+	*ready = false;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	end = ts_add(now, seconds > 0 ? seconds : 0);
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	while (caught == 0) {
+		pfd.revents = 0;
+		if (seconds >= 0) {
+			left.tv_sec = end.tv_sec - now.tv_sec;
+			left.tv_nsec = end.tv_nsec - now.tv_nsec;
+			if (left.tv_nsec < 0) {
+				left.tv_sec--;
+				left.tv_nsec += 1000000000L;
+			}
+			if (left.tv_sec < 0)
+				left.tv_sec = left.tv_nsec = 0;
+		}
+		rc = ppoll(&pfd, 1, seconds >= 0 ? &left : NULL, &wait_mask);
+		if (rc > 0 && !(pfd.revents & POLLIN)) {
+			/* POLLHUP, POLLERR: the terminal is gone, as after a
+			 * dropped ssh whose SIGHUP was ignored (nohup). */
+			caught = SIGHUP;
+			break;
+		}
+		if (rc > 0) {
+			*ready = true;
+			break;
+		}
+		if (rc < 0 && errno == EINTR && caught == 0) {
+			/* Another signal (SIGWINCH): curses has a KEY_RESIZE. */
+			*ready = true;
+			break;
+		}
+		if (rc == 0 && seconds >= 0)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (seconds >= 0 && (now.tv_sec > end.tv_sec ||
+		    (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec)))
 			break;
 	}
 	return caught;

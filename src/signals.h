@@ -6,6 +6,8 @@
 #ifndef HTTOP_SIGNALS_H
 #define HTTOP_SIGNALS_H
 
+#include <stdbool.h>
+
 struct source;
 
 /* Install the handlers and block the ending signals. Call once, early. */
@@ -15,6 +17,12 @@ void signals_set_source(struct source *s);
 /* Wait up to `seconds` (0: only take a pending signal). Returns the ending
  * signal received so far, or 0. */
 int signals_wait(double seconds);
+/* signals_wait, also woken when `fd` is readable or another signal
+ * (SIGWINCH) arrives: *ready is then true. seconds < 0: no time limit. */
+int signals_wait_fd(double seconds, int fd, bool *ready);
+/* The terminal restore a fatal signal runs before the registers' (NULL:
+ * none); async-signal-safe (screen_emergency_restore). */
+void signals_set_screen(void (*restore)(void));
 /* The ending signal received so far, or 0. */
 int signals_caught(void);
 /* Exit status for an ending signal: 0 for SIGINT/SIGTERM (the normal way

@@ -9,6 +9,8 @@ tests_unit_test_subset_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_subset_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_job tests/unit/test_subset
 # The tmux tests (skipped when tmux is missing).
-TUI_TESTS = tests/tui/test_tui_demo.sh
+TUI_TESTS = tests/tui/test_tui_demo.sh tests/tui/test_tui_term.sh \
+	tests/tui/test_tui_replay.sh tests/tui/test_tui_big.sh tests/tui/test_tui_job.sh \
+	tests/tui/test_tui_config.sh tests/tui/test_tui_exit.sh tests/tui/test_tui_bytes.sh
 TESTS += $(TUI_TESTS)
-EXTRA_DIST += $(TUI_TESTS) tests/tui/tuilib.sh tests/tui/gen-topology.sh
+EXTRA_DIST += $(TUI_TESTS) tests/tui/tuilib.sh tests/tui/gen-topology.sh bench/term-bytes.sh

@@ -127,8 +127,8 @@ line_machine(struct ui_ctx *u, int y, const struct ui_frame *f)
 	snprintf(text, sizeof text, "%s%s(%s)  ", brand, *brand ? " " : "",
 	    uarch_group_title(m->group));
 	put_plain(u, y, &x, text);
-	snprintf(text, sizeof text, _("%u sockets, %u cores, %u threads"), t->npackages, t->ncores,
-	    t->ncpus);
+	snprintf(text, sizeof text, t->npackages == 1 ? _("%u socket, %u cores, %u threads") :
+	    _("%u sockets, %u cores, %u threads"), t->npackages, t->ncores, t->ncpus);
 	put_plain(u, y, &x, text);
 }
 
@@ -146,7 +146,17 @@ line_source(struct ui_ctx *u, int y, const struct ui_frame *f)
 	snprintf(text, sizeof text, "%.3g s  ", f->delay);
 	put_plain(u, y, &x, text);
 	put(u, y, &x, ROLE_LABEL, _("figures "));
-	header_window_text(win, sizeof win, f->window, f->window_seconds);
+	if (f->window == AVG_WINDOW && f->window_length > 0.0) {
+		/* The length asked for; and how much of it is there so far. */
+		header_window_text(win, sizeof win, f->window, f->window_length);
+		if (f->window_seconds + 0.05 < f->window_length) {
+			size_t len = strlen(win);
+
+			snprintf(win + len, sizeof win - len, _(" (%.1f s so far)"), f->window_seconds);
+		}
+	} else {
+		header_window_text(win, sizeof win, f->window, f->window_seconds);
+	}
 	snprintf(text, sizeof text, "%s  ", win);
 	put_plain(u, y, &x, text);
 	if (f->plan != NULL) {
@@ -166,7 +176,15 @@ line_node(struct ui_ctx *u, int y, const struct ui_frame *f)
 	int x = 0;
 
 	put(u, y, &x, ROLE_LABEL, _("node  "));
-	shares(u, y, &x, n);
+	if (f->m->topo.max_smt == 2 && f->plan != NULL && f->plan->split != SPLIT_NONE) {
+		shares(u, y, &x, n);
+	} else {
+		snprintf(text, sizeof text, _("no four-way split (%u threads per core)  "),
+		    f->m->topo.max_smt);
+		put(u, y, &x, ROLE_INVALID, text);
+		put(u, y, &x, ROLE_UTIL, u->fill[ROLE_UTIL]);
+		put_plain(u, y, &x, " ");
+	}
 	val_text(a, sizeof a, "%.1f", &n->util, 100.0);
 	val_text(b, sizeof b, "%.2f", &n->active_threads, 1.0);
 	val_text(c, sizeof c, "%.2f", &n->ghz, 1.0);

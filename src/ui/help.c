@@ -16,7 +16,7 @@ static const struct help_key keys[] = {
 	{ "S", N_("reverse the sort order") },
 	{ "p", N_("pause / resume reading the counters") },
 	{ "+ -", N_("refresh interval: double / halve") },
-	{ "a", N_("figures over: last interval, 10 s, whole run") },
+	{ "a", N_("averaging window: last interval, 10 s, whole run") },
 	{ "c", N_("colours on / off") },
 	{ "j", N_("watched job's cores only / all cores") },
 	{ "w", N_("write these settings to the httoprc file") },

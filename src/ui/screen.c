@@ -63,8 +63,7 @@ screen_glyphs(struct ui_ctx *u, bool utf8)
 }
 
 /* The colours: 256-colour palette, then the 8 basic ones; -1 is the
- * terminal's default. The roles up to ROLE_BOUND are bar roles: their
- * colour is also the background of a mixed cell's right part. */
+ * terminal's default. */
 struct role_colour {
 	short fg256, bg256, fg8, bg8;
 	int attr8;              /* extra attribute with 8 colours */
@@ -74,9 +73,9 @@ static const struct role_colour palette[ROLE_COUNT] = {
 	[ROLE_BOTH] = { 167, -1, COLOR_RED, -1, 0 },
 	[ROLE_T0] = { 68, -1, COLOR_BLUE, -1, A_BOLD },
 	[ROLE_T1] = { 179, -1, COLOR_YELLOW, -1, 0 },
-	[ROLE_NEITHER] = { -1, 236, -1, -1, 0 },
+	[ROLE_NEITHER] = { -1, -1, -1, -1, 0 },
 	[ROLE_UTIL] = { 71, -1, COLOR_GREEN, -1, 0 },
-	[ROLE_BOUND] = { 181, 236, COLOR_RED, -1, 0 },
+	[ROLE_BOUND] = { 181, -1, COLOR_RED, -1, 0 },
 	[ROLE_LABEL] = { 109, -1, COLOR_CYAN, -1, 0 },
 	[ROLE_INVALID] = { 243, -1, COLOR_WHITE, -1, A_DIM },
 	[ROLE_WARN] = { 214, -1, COLOR_YELLOW, -1, A_BOLD },
@@ -92,10 +91,6 @@ static const int mono_attr[ROLE_COUNT] = {
 	[ROLE_TAB_ACTIVE] = A_REVERSE,
 };
 
-#define NBAR_ROLES (ROLE_BOUND + 1)
-/* Pairs 1..ROLE_COUNT: one per role; then fg bar role x bg bar role. */
-#define MIXED_PAIR(fg, bg) (ROLE_COUNT + 1 + (fg) * (NBAR_ROLES + 1) + (bg))
-
 static short
 fg_of(const struct ui_ctx *u, enum ui_role r)
 {
@@ -108,21 +103,10 @@ bg_of(const struct ui_ctx *u, enum ui_role r)
 	return u->colours >= 256 ? palette[r].bg256 : palette[r].bg8;
 }
 
-/* What a bar role looks like as a background: its bar colour. */
-static short
-look_of(const struct ui_ctx *u, enum ui_role r)
-{
-	if (r >= NBAR_ROLES)
-		return -1;
-	if (r == ROLE_NEITHER || r == ROLE_BOUND)
-		return bg_of(u, ROLE_NEITHER);
-	return fg_of(u, r);
-}
-
 static void
 start_colours(struct ui_ctx *u)
 {
-	int r, b;
+	int r;
 
 	if (colours_started || u->colours == 0)
 		return;
@@ -131,13 +115,6 @@ start_colours(struct ui_ctx *u)
 	use_default_colors();
 	for (r = 0; r < ROLE_COUNT; r++)
 		init_pair((short)(r + 1), fg_of(u, r), bg_of(u, r));
-	for (r = 0; r < NBAR_ROLES; r++) {
-		for (b = 0; b <= NBAR_ROLES; b++) {
-			if (MIXED_PAIR(r, b) < COLOR_PAIRS)
-				init_pair((short)MIXED_PAIR(r, b), fg_of(u, r),
-				    b == NBAR_ROLES ? -1 : look_of(u, b));
-		}
-	}
 	colours_started = true;
 }
 
@@ -336,7 +313,6 @@ bar_cells(const struct ui_ctx *u, int width, const enum ui_role *roles, const do
 	double cum = 0.0;
 	long total;
 	int i, c, nseg;
-	bool mix_bg = colour_active(u);
 
 	if (width <= 0)
 		return;
@@ -360,7 +336,7 @@ bar_cells(const struct ui_ctx *u, int width, const enum ui_role *roles, const do
 
 	for (c = 0; c < width; c++) {
 		int lo = 8 * c, hi = lo + 8, best = -1, bestcov = 0, first = -1, firstcov = 0;
-		int rest = -1, restcov = 0;
+		int rest = -1, restcov = 0;     /* the part after the first */
 
 		for (i = 0; i < nseg; i++) {
 			int a = edge[i] > lo ? edge[i] : lo;
@@ -381,19 +357,18 @@ bar_cells(const struct ui_ctx *u, int width, const enum ui_role *roles, const do
 				bestcov = cov;
 			}
 		}
-		out[c].bg = ROLE_COUNT;
 		if (first < 0) {        /* cannot happen: the edges cover the bar */
 			out[c].glyph = u->fill[ROLE_NEITHER];
 			out[c].role = ROLE_NEITHER;
 			continue;
 		}
-		if (u->utf8 && firstcov < 8 && solid(role[first]) && rest >= 0 &&
-		    (role[rest] == ROLE_NEITHER || mix_bg)) {
-			/* The end of a solid run inside this cell: an eighth block,
-			 * the rest of the cell in the next part's colour. */
+		if (u->utf8 && firstcov < 8 && solid(role[first]) && rest >= 0) {
+			/* The end of a solid run inside this cell: an eighth block;
+			 * the next part starts in the next cell. A background in
+			 * the next part's colour would look seamless but costs two
+			 * colour changes per cell on every refresh. */
 			out[c].glyph = eighth[firstcov];
 			out[c].role = role[first];
-			out[c].bg = role[rest];
 			continue;
 		}
 		out[c].glyph = u->fill[role[best]];
@@ -448,16 +423,9 @@ draw_cells(struct ui_ctx *u, int y, int x, int width, const struct bar_cell *c)
 	int i;
 
 	for (i = 0; i < width; i++) {
-		int attr;
-
 		if (x + i >= u->cols)
 			break;
-		if (c[i].bg != ROLE_COUNT && colour_active(u) && c[i].role < NBAR_ROLES &&
-		    c[i].bg < NBAR_ROLES && MIXED_PAIR(c[i].role, c[i].bg) < COLOR_PAIRS)
-			attr = COLOR_PAIR(MIXED_PAIR(c[i].role, c[i].bg));
-		else
-			attr = screen_attr(u, c[i].role);
-		attrset(attr);
+		attrset(screen_attr(u, c[i].role));
 		mvaddstr(y, x + i, c[i].glyph);
 	}
 	attrset(A_NORMAL);
@@ -501,7 +469,7 @@ draw_value_bar(struct ui_ctx *u, int y, int x, int width, const struct val *v, e
 void
 draw_bar_edges(struct ui_ctx *u, int y, int x, int width)
 {
-	int attr = colour_active(u) ? screen_attr(u, ROLE_INVALID) : A_NORMAL;
+	int attr = colour_active(u) ? screen_attr(u, ROLE_INVALID) : (int)A_NORMAL;
 
 	attrset(attr);
 	if (x > 0)
@@ -515,7 +483,7 @@ draw_bar_edges(struct ui_ctx *u, int y, int x, int width)
  * strings httop draws have no wide characters); `*bytes` gets the bytes
  * of the first `max` columns. */
 static int
-columns(const char *s, int max, size_t *bytes)
+text_columns(const char *s, int max, size_t *bytes)
 {
 	int cols = 0;
 	size_t i = 0;
@@ -542,7 +510,7 @@ draw_text(struct ui_ctx *u, int y, int x, int width, enum ui_role r, const char 
 		return;
 	if (x + width > u->cols)
 		width = u->cols - x;
-	cols = columns(s, width, &bytes);
+	cols = text_columns(s, width, &bytes);
 	attrset(screen_attr(u, r));
 	mvaddnstr(y, x, s, (int)bytes);
 	for (; cols < width; cols++)
@@ -569,7 +537,7 @@ val_text(char *buf, size_t len, const char *fmt, const struct val *v, double sca
 		else
 			snprintf(buf, len, "%s-%s", a, b);
 	}
-	return columns(buf, 1 << 20, &bytes);
+	return text_columns(buf, 1 << 20, &bytes);
 }
 
 void
@@ -592,7 +560,7 @@ draw_val(struct ui_ctx *u, int y, int x, int width, const char *fmt, const struc
 			snprintf(a, sizeof a, fmt, v->lo * scale);
 			snprintf(text, sizeof text, "%s+", a);
 		}
-		cols = columns(text, 1 << 20, &bytes);
+		cols = text_columns(text, 1 << 20, &bytes);
 		if (cols > width) {
 			memset(text, '*', (size_t)width);
 			text[width] = '\0';

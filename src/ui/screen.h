@@ -67,14 +67,12 @@ void draw_val(struct ui_ctx *u, int y, int x, int width, const char *fmt, const 
 /* The bar's cells, worked out without curses (draw_* and the unit tests
  * use it): `n` segments of roles[i] covering fracs[i] of the width, in
  * order; the rest is ROLE_NEITHER. Widths are rounded at eighth-cell
- * boundaries. A cell mixing a solid run (ROLE_BOTH, ROLE_UTIL) with what
- * follows gets a left eighth block under UTF-8 (its right part takes the
- * next role's colour as background); any other mixed cell shows the role
- * that covers most of it. */
+ * boundaries. A cell where a solid run (ROLE_BOTH, ROLE_UTIL) ends gets a
+ * left eighth block under UTF-8; any other mixed cell shows the role that
+ * covers most of it. */
 struct bar_cell {
 	const char *glyph;      /* one column, UTF-8 or ASCII */
-	enum ui_role role;      /* foreground */
-	enum ui_role bg;        /* background role, ROLE_COUNT: the default */
+	enum ui_role role;      /* its colour */
 };
 #define BAR_MAX_SEGS 8
 void bar_cells(const struct ui_ctx *u, int width, const enum ui_role *roles,

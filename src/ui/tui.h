@@ -15,6 +15,7 @@ enum tui_cmd {
 	TUI_DELAY,         /* + or -: settings.delay changed */
 	TUI_PAUSE,         /* p: settings paused state toggled (tui_paused) */
 	TUI_WINDOW,        /* a: settings.window changed: recompute figures */
+	TUI_JOB,           /* j: job's cores / all cores toggled (tui_job_only) */
 };
 
 /* Opens the screen. `s` is the caller's and is updated by keys. */
@@ -25,7 +26,14 @@ int tui_fd(const struct tui *t);
 enum tui_cmd tui_input(struct tui *t);
 bool tui_paused(const struct tui *t);
 void tui_draw(struct tui *t, const struct ui_frame *f);
+/* j's state: show only the watched job's cores (true at start). */
+bool tui_job_only(const struct tui *t);
+/* A note for the status line until replaced ("" clears it): config file
+ * errors, "end of replay". */
+void tui_note(struct tui *t, const char *msg);
 /* Restores the terminal; idempotent. */
 void tui_close(struct tui *t);
+/* tui_close, then free it. */
+void tui_free(struct tui *t);
 
 #endif

@@ -62,6 +62,7 @@ struct ui_frame {
 	bool paused;
 	const struct job_view *job;
 	const char *replay_pos;     /* "sample 17/58" for replays, else NULL */
+	double window_length;       /* AVG_WINDOW: the length asked for, s */
 };
 
 /* A rectangle of the screen a view draws into. */

@@ -8,6 +8,7 @@
 
 #include <curses.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ui/cores.h"
@@ -33,40 +34,39 @@ struct col {
 #define MAX_COLS 8
 
 static const struct col full_split[] = {
-	{ FIG_BOTH, 10, "%.1f", 100.0, N_("both%") },
-	{ FIG_T0, 10, "%.1f", 100.0, N_("t0 only%") },
-	{ FIG_T1, 10, "%.1f", 100.0, N_("t1 only%") },
-	{ FIG_NEITHER, 10, "%.1f", 100.0, N_("neither%") },
-	{ FIG_UTIL, 10, "%.1f", 100.0, N_("util%") },
+	{ FIG_BOTH, 9, "%.0f", 100.0, N_("both%") },
+	{ FIG_T0, 9, "%.0f", 100.0, N_("t0%") },
+	{ FIG_T1, 9, "%.0f", 100.0, N_("t1%") },
+	{ FIG_NEITHER, 9, "%.0f", 100.0, N_("neither%") },
 	{ FIG_THR, 10, "%.2f", 1.0, N_("thr") },
 	{ FIG_CPI, 10, "%.2f", 1.0, N_("CPI") },
 	{ FIG_GHZ, 6, "%.2f", 1.0, N_("GHz") },
 };
 static const struct col medium_split[] = {
-	{ FIG_BOTH, 6, "%.0f", 100.0, N_("both%") },
-	{ FIG_UTIL, 6, "%.0f", 100.0, N_("util%") },
+	{ FIG_BOTH, 7, "%.0f", 100.0, N_("both%") },
+	{ FIG_UTIL, 7, "%.0f", 100.0, N_("util%") },
 	{ FIG_THR, 10, "%.2f", 1.0, N_("thr") },
 	{ FIG_CPI, 10, "%.2f", 1.0, N_("CPI") },
 	{ FIG_GHZ, 6, "%.2f", 1.0, N_("GHz") },
 };
 static const struct col compact_split[] = {
-	{ FIG_BOTH, 6, "%.0f", 100.0, N_("both%") },
+	{ FIG_BOTH, 7, "%.0f", 100.0, N_("both%") },
 	{ FIG_GHZ, 5, "%.1f", 1.0, N_("GHz") },
 };
 static const struct col full_nosplit[] = {
-	{ FIG_UTIL, 10, "%.1f", 100.0, N_("util%") },
+	{ FIG_UTIL, 11, "%.1f", 100.0, N_("util%") },
 	{ FIG_THR, 10, "%.2f", 1.0, N_("thr") },
 	{ FIG_CPI, 10, "%.2f", 1.0, N_("CPI") },
 	{ FIG_GHZ, 6, "%.2f", 1.0, N_("GHz") },
 };
 static const struct col medium_nosplit[] = {
-	{ FIG_UTIL, 6, "%.0f", 100.0, N_("util%") },
+	{ FIG_UTIL, 7, "%.0f", 100.0, N_("util%") },
 	{ FIG_THR, 10, "%.2f", 1.0, N_("thr") },
 	{ FIG_CPI, 10, "%.2f", 1.0, N_("CPI") },
 	{ FIG_GHZ, 6, "%.2f", 1.0, N_("GHz") },
 };
 static const struct col compact_nosplit[] = {
-	{ FIG_UTIL, 6, "%.0f", 100.0, N_("util%") },
+	{ FIG_UTIL, 7, "%.0f", 100.0, N_("util%") },
 	{ FIG_THR, 8, "%.1f", 1.0, N_("thr") },
 };
 
@@ -357,7 +357,7 @@ draw_core(struct ui_ctx *u, int y, int x, const struct cores_layout *l, bool spl
 		x += cols[i].width;
 	}
 	if (l->fmt == CF_FULL) {
-		const char *st = !two ? _(" no split") : c->fallback != R_NONE ? _(" fallback") :
+		const char *st = !two ? (split ? _(" no split") : "") : c->fallback != R_NONE ? _(" fallback") :
 		    c->exact ? "" : _(" bound");
 
 		draw_text(u, y, x, STATUS_W, c->fallback != R_NONE ? ROLE_WARN : ROLE_COUNT, st);
@@ -420,6 +420,8 @@ cores_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const stru
 	collect(p, f);
 	cores_layout(a->cols, a->rows, p->pkgn, p->npkg, split, &l);
 	visible = a->rows - 1;
+	if (!l.fits && visible > 2)
+		visible--;          /* the last row says where the view is */
 	p->page = visible;
 	p->maxscroll = l.rows > visible ? l.rows - visible : 0;
 	if (v->scroll > p->maxscroll)
@@ -442,13 +444,14 @@ cores_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const stru
 		snprintf(note, sizeof note, _("%u cores on the fallback bound "), nfall);
 	else if (nbound > 0)
 		snprintf(note, sizeof note, _("bounds: lo-hi "));
-	if (!l.fits) {
-		size_t len = strlen(note);
-
-		snprintf(note + len, sizeof note - len, _("rows %d-%d of %d "), v->scroll + 1,
-		    v->scroll + visible < l.rows ? v->scroll + visible : l.rows, l.rows);
-	}
 	draw_heads(u, a->top, a, &l, split, note);
+	if (!l.fits && a->rows - 1 > visible) {
+		char more[96];
+
+		snprintf(more, sizeof more, _("rows %d-%d of %d: Up, Down, PgUp, PgDn"),
+		    v->scroll + 1, v->scroll + visible < l.rows ? v->scroll + visible : l.rows, l.rows);
+		draw_text(u, a->top + a->rows - 1, a->left, a->cols, ROLE_LABEL, more);
+	}
 
 	base = 0;
 	for (pk = 0; pk < p->npkg; pk++) {

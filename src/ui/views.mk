@@ -1,2 +1,3 @@
 # threads and topology views, settings file
-libhttop_a_SOURCES += src/ui/settings.h src/ui/config.c
+libhttop_a_SOURCES += src/ui/settings.h src/ui/config.c src/ui/view_threads.c \
+	src/ui/view_topology.c

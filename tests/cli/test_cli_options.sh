@@ -20,7 +20,14 @@ grep -o -- '--[a-z][a-z-]*' help.out | sort -u >help.opts
 sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$HTTOP_SRCDIR/man/httop.1" |
 	grep -A1 '^\.TP' | grep -v '^\.TP' | sed 's/\\-/-/g' |
 	grep -o -- '--[a-z][a-z-]*' | sort -u >man.opts
-check "--help lists 16 long options" [ "$(wc -l <help.opts)" -eq 16 ]
+# Every option the program accepts: a new one must be added here, to --help
+# and to the manual page together.
+for o in --batch --cgroup --cpuid --cpus --delay --demo --force --format --help \
+    --iterations --msr-path --pid --replay --seed --sim --source --topology --version; do
+	echo "$o"
+done | sort >want.opts
+if cmp -s want.opts help.opts; then ok "--help lists exactly the known long options"
+else not_ok "--help and the known option list differ"; diff want.opts help.opts | sed 's/^/# /'; fi
 if cmp -s help.opts man.opts; then ok "httop.1 OPTIONS documents the options --help lists"
 else not_ok "httop.1 OPTIONS and --help differ"; diff help.opts man.opts | sed 's/^/# /'; fi
 

@@ -18,7 +18,11 @@ if ! command -v tmux >/dev/null 2>&1; then
 	exit 0
 fi
 
-tui_sock=httop-test-$$
+# One server per start: a new one on the socket of a server that is still
+# shutting down can fail.
+tui_base=httop-test-$$
+tui_n=0
+tui_sock=$tui_base-$tui_n
 tui_dir=$(mktemp -d) || exit 1
 tui_status=
 trap 'tmux -L "$tui_sock" kill-server >/dev/null 2>&1; rm -rf "$tui_dir"' EXIT
@@ -46,6 +50,9 @@ tui_start() {
 #!/bin/sh
 # The pane: the terminal's settings before and after httop, its PID and status.
 cd $(q "$tui_dir") || exit 1
+# Ctrl-C reaches the whole foreground group: this shell must survive it
+# (a caught signal, unlike an ignored one, is reset for httop).
+trap 'echo INT >>signals' INT
 stty -g >stty.before
 sh -c 'echo \$\$ >pid.tmp && mv pid.tmp pid && exec "\$@"' sh env $vars $(q "$HTTOP") $args 2>stderr
 echo \$? >status.tmp
@@ -55,6 +62,8 @@ exec sleep 3600
 EOF
 	chmod +x "$tui_dir/run.sh"
 	tm kill-server >/dev/null 2>&1
+	tui_n=$((tui_n + 1))
+	tui_sock=$tui_base-$tui_n
 	# -f /dev/null: no user configuration; no status bar, so the pane
 	# is the whole W x H window.
 	tm -f /dev/null new-session -d -s t -x "$w" -y "$h" "$tui_dir/run.sh" &&
@@ -126,9 +135,20 @@ show_screen() { cap | sed 's/^/# | /'; }
 # Non-ASCII bytes in the screen text (UTF-8 glyphs).
 non_ascii() { cap | LC_ALL=C tr -d '\000-\177' | wc -c | tr -d ' '; }
 
-# Colour escapes (SGR 30-49, 90-107, 38;5/48;5...) in the screen with
-# attributes; bold, reverse and the like do not count.
+# Colour escapes (SGR 30-37, 40-47, 90-107, 38;5/48;5...) in the screen
+# with attributes; bold, reverse and the default colours (39, 49) do not
+# count.
 colour_escapes() {
 	cape | LC_ALL=C grep -o "$(printf '\033')\[[0-9;:]*m" | tr -d '\033[m' | tr ';:' '\n\n' |
-	    awk '($1 >= 30 && $1 <= 49) || ($1 >= 90 && $1 <= 107) { n++ } END { print n + 0 }'
+	    awk '($1 >= 30 && $1 <= 48 && $1 != 39) || ($1 >= 90 && $1 <= 107) { n++ }
+	    END { print n + 0 }'
+}
+
+# expect DESC RE [SECONDS]: one TAP line, ok when the screen comes to
+# match RE; on failure the screen follows as comments.
+expect() {
+	if wait_for "$2" "${3:-10}"; then ok "$1"; else not_ok "$1"; show_screen; fi
+}
+expect_gone() {
+	if wait_gone "$2" "${3:-10}"; then ok "$1"; else not_ok "$1"; show_screen; fi
 }

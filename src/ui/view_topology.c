@@ -1,0 +1,450 @@
+/* view_topology.c: the machine as httop sees it: package / die / L3 /
+ * core / thread tree (offline CPUs marked), in as many columns as the width
+ * allows, then the facts the figures rest on: identity, base ratio and its
+ * source, TSC, PMU, the reference scale measured and expected, the counter
+ * plan slot by slot and write by write, the source. It scrolls. Lines go
+ * through a sink so the unit tests can read them without curses. */
+#include "config.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "machine/machine.h"
+#include "plan/plan.h"
+#include "ui/screen.h"
+#include "ui/ui.h"
+#include "util/i18n.h"
+
+/* Where the lines go: text(row, x, width, role, s); NULL text only counts. */
+struct topo_sink {
+	void (*text)(void *arg, int row, int x, int width, enum ui_role r, const char *s);
+	void *arg;
+};
+
+#define CELL_INDENT 6
+#define LABEL_W 12
+
+struct topo_priv {
+	int page, maxscroll;
+};
+
+static struct topo_priv topo_state;
+
+static void
+emit(const struct topo_sink *k, int row, int x, int width, enum ui_role r, const char *s)
+{
+	if (k->text != NULL && width > 0)
+		k->text(k->arg, row, x, width, r, s);
+}
+
+/* "12: 12,80,148*,216": the core's index and its CPUs, '*' if offline.
+ * Returns the length. */
+static int
+core_cell(char *buf, size_t len, const struct topology *t, const struct topo_core *c)
+{
+	size_t n;
+	unsigned i;
+
+	n = (size_t)snprintf(buf, len, "%u:", c->index);
+	for (i = 0; i < c->nthreads && i < TOPO_MAX_SMT && n < len; i++) {
+		unsigned cpu = c->cpus[i];
+		bool off = cpu < t->max_cpu && !t->cpus[cpu].online;
+
+		n += (size_t)snprintf(buf + n, len - n, "%s%u%s", i ? "," : " ", cpu, off ? "*" : "");
+	}
+	return n < len ? (int)n : (int)len - 1;
+}
+
+static bool
+core_offline(const struct topology *t, const struct topo_core *c)
+{
+	unsigned i;
+
+	for (i = 0; i < c->nthreads && i < TOPO_MAX_SMT; i++)
+		if (c->cpus[i] < t->max_cpu && !t->cpus[c->cpus[i]].online)
+			return true;
+	return false;
+}
+
+/* Has an earlier core of the same group the same key (a group seen)? */
+static bool
+seen_before(const struct topology *t, unsigned ci, int level)
+{
+	const struct topo_core *c = &t->cores[ci];
+	unsigned j;
+
+	for (j = 0; j < ci; j++) {
+		const struct topo_core *o = &t->cores[j];
+
+		if (o->package != c->package)
+			continue;
+		if (level == 0)
+			return true;
+		if (o->die != c->die)
+			continue;
+		if (level == 1)
+			return true;
+		if (o->l3 == c->l3)
+			return true;
+	}
+	return false;
+}
+
+static bool
+in_group(const struct topo_core *c, const struct topo_core *g, int level)
+{
+	return c->package == g->package && (level < 1 || c->die == g->die) &&
+	    (level < 2 || c->l3 == g->l3);
+}
+
+/* The cores of the group of `g` at `level` as a grid, column by column. */
+static int
+topo_grid(const struct topo_sink *k, const struct topology *t, const struct topo_core *g,
+    int cellw, int cols, int row)
+{
+	unsigned ci, n = 0, j = 0;
+	int ncols, nrows;
+	char cell[96];
+
+	for (ci = 0; ci < t->ncores; ci++)
+		if (in_group(&t->cores[ci], g, 2))
+			n++;
+	ncols = (cols - CELL_INDENT) / cellw;
+	if (ncols < 1)
+		ncols = 1;
+	nrows = (int)((n + (unsigned)ncols - 1) / (unsigned)ncols);
+	for (ci = 0; ci < t->ncores; ci++) {
+		const struct topo_core *c = &t->cores[ci];
+		int r, x;
+
+		if (!in_group(c, g, 2))
+			continue;
+		r = (int)j % nrows;
+		x = CELL_INDENT + (int)j / nrows * cellw;
+		core_cell(cell, sizeof cell, t, c);
+		if (x < cols)
+			emit(k, row + r, x, x + cellw <= cols ? cellw : cols - x,
+			    core_offline(t, c) ? ROLE_INVALID : ROLE_LABEL, cell);
+		j++;
+	}
+	return row + nrows;
+}
+
+static void
+count_group(const struct topology *t, const struct topo_core *g, int level, unsigned *ncores,
+    unsigned *ncpus, unsigned *noff)
+{
+	unsigned ci, i;
+
+	*ncores = *ncpus = *noff = 0;
+	for (ci = 0; ci < t->ncores; ci++) {
+		const struct topo_core *c = &t->cores[ci];
+
+		if (!in_group(c, g, level))
+			continue;
+		(*ncores)++;
+		for (i = 0; i < c->nthreads && i < TOPO_MAX_SMT; i++) {
+			(*ncpus)++;
+			if (c->cpus[i] < t->max_cpu && !t->cpus[c->cpus[i]].online)
+				(*noff)++;
+		}
+	}
+}
+
+/* "50-53,60": CPUs present and offline that Linux has not placed in a
+ * core. Returns how many there are. */
+static unsigned
+unplaced(const struct topology *t, char *buf, size_t len)
+{
+	unsigned cpu, n = 0, start = 0;
+	size_t used = 0;
+	bool in = false;
+
+	buf[0] = '\0';
+	for (cpu = 0; cpu <= t->max_cpu; cpu++) {
+		bool u = cpu < t->max_cpu && t->cpus[cpu].present && t->cpus[cpu].core == TOPO_NO_CORE;
+
+		if (u && !in) {
+			start = cpu;
+			in = true;
+		} else if (!u && in) {
+			in = false;
+			if (used < len)
+				used += (size_t)snprintf(buf + used, len - used, "%s%u", used ? "," : "",
+				    start);
+			if (cpu - 1 > start && used < len)
+				used += (size_t)snprintf(buf + used, len - used, "-%u", cpu - 1);
+		}
+		if (u)
+			n++;
+	}
+	return n;
+}
+
+/* The tree from `row`; returns the next free row. */
+static int
+topo_tree(const struct topo_sink *k, const struct topology *t, int cols, int row)
+{
+	bool dies = t->ndies > t->npackages;
+	unsigned ci, dj, lk, nc, ncpu, noff, total_off = 0, cpu;
+	int cellw = 0;
+	char buf[256], cell[96];
+
+	for (ci = 0; ci < t->ncores; ci++) {
+		int w = core_cell(cell, sizeof cell, t, &t->cores[ci]) + 2;
+
+		if (w > cellw)
+			cellw = w;
+	}
+	for (cpu = 0; cpu < t->max_cpu; cpu++)
+		if (t->cpus[cpu].present && !t->cpus[cpu].online)
+			total_off++;
+	snprintf(buf, sizeof buf, _("%u packages, %u dies, %u L3, %u cores, %u CPUs (%u offline, "
+	    "marked *); core: its CPUs"), t->npackages, t->ndies, t->nl3, t->ncores, t->ncpus,
+	    total_off);
+	emit(k, row++, 0, cols, ROLE_LABEL, buf);
+
+	/* Each group once, at its first core, nested package / die / L3 even
+	 * when the cores of groups interleave in cores[]. */
+	for (ci = 0; ci < t->ncores; ci++) {
+		const struct topo_core *c = &t->cores[ci];
+
+		if (seen_before(t, ci, 0))
+			continue;
+		count_group(t, c, 0, &nc, &ncpu, &noff);
+		if (noff > 0)
+			snprintf(buf, sizeof buf, _("Package %u: %u cores, %u CPUs, %u offline"),
+			    c->package, nc, ncpu, noff);
+		else
+			snprintf(buf, sizeof buf, _("Package %u: %u cores, %u CPUs"), c->package, nc,
+			    ncpu);
+		emit(k, row++, 0, cols, ROLE_TAB_ACTIVE, buf);
+		for (dj = ci; dj < t->ncores; dj++) {
+			const struct topo_core *d = &t->cores[dj];
+
+			if (!in_group(d, c, 0) || seen_before(t, dj, 1))
+				continue;
+			if (dies) {
+				count_group(t, d, 1, &nc, &ncpu, &noff);
+				snprintf(buf, sizeof buf, _("Die %u: %u cores"), d->die, nc);
+				emit(k, row++, 2, cols - 2, ROLE_LABEL, buf);
+			}
+			for (lk = dj; lk < t->ncores; lk++) {
+				const struct topo_core *l = &t->cores[lk];
+
+				if (!in_group(l, d, 1) || seen_before(t, lk, 2))
+					continue;
+				count_group(t, l, 2, &nc, &ncpu, &noff);
+				if (l->l3 == TOPO_NO_L3)
+					snprintf(buf, sizeof buf, _("no L3: %u cores"), nc);
+				else
+					snprintf(buf, sizeof buf, _("L3 #%u: %u cores"), l->l3, nc);
+				emit(k, row++, 4, cols - 4, ROLE_LABEL, buf);
+				row = topo_grid(k, t, l, cellw, cols, row);
+			}
+		}
+	}
+	if (unplaced(t, cell, sizeof cell) > 0) {
+		snprintf(buf, sizeof buf, _("Offline, core unknown until online: %s"), cell);
+		emit(k, row++, 0, cols, ROLE_INVALID, buf);
+	}
+	return row;
+}
+
+static int
+fact(const struct topo_sink *k, int row, int cols, const char *label, enum ui_role r,
+    const char *value)
+{
+	emit(k, row, 0, LABEL_W, ROLE_LABEL, label);
+	emit(k, row, LABEL_W, cols - LABEL_W, r, value);
+	return row + 1;
+}
+
+static const char *
+threads_text(char *buf, size_t len, unsigned mask)
+{
+	unsigned t;
+	size_t n = 0;
+
+	if ((mask & THREAD_ALL) == THREAD_ALL) {
+		snprintf(buf, len, "%s", _("all"));
+		return buf;
+	}
+	buf[0] = '\0';
+	for (t = 0; t < TOPO_MAX_SMT && n < len; t++)
+		if (mask >> t & 1u)
+			n += (size_t)snprintf(buf + n, len - n, "%s%u", n ? "," : "", t);
+	return buf;
+}
+
+/* The facts in use, from `row`; returns the next free row. */
+static int
+topo_facts(const struct topo_sink *k, const struct ui_frame *f, int cols, int row)
+{
+	const struct cpu_identity *id = &f->m->id;
+	const struct plan *p = f->plan;
+	char buf[320], th[16];
+	double tsc = identity_tsc_hz(id);
+	unsigned i;
+
+	emit(k, row++, 0, cols, ROLE_TAB_ACTIVE, _("Facts in use"));
+	snprintf(buf, sizeof buf, _("%s, family %d, model 0x%02X, stepping %d"),
+	    id->vendor_str[0] ? id->vendor_str : _("unknown vendor"), id->family, id->model,
+	    id->stepping);
+	row = fact(k, row, cols, _("CPU"), ROLE_LABEL, buf);
+	row = fact(k, row, cols, _("Brand"), ROLE_LABEL, id->brand[0] ? id->brand : "-");
+	snprintf(buf, sizeof buf, "%s (%s)", uarch_group_name(f->m->group),
+	    uarch_group_title(f->m->group));
+	row = fact(k, row, cols, _("Group"), ROLE_LABEL, buf);
+	if (id->base_ratio > 0 && id->base_src != BASE_NONE)
+		snprintf(buf, sizeof buf, _("%u x %.2f MHz, from %s"), id->base_ratio,
+		    identity_bus_hz(id) / 1e6, base_ratio_source_name(id->base_src));
+	else
+		snprintf(buf, sizeof buf, "%s", _("unknown: no figure in GHz"));
+	row = fact(k, row, cols, _("Base ratio"), id->base_ratio ? ROLE_LABEL : ROLE_WARN, buf);
+	if (tsc > 0.0)
+		snprintf(buf, sizeof buf, _("%.0f Hz (%.3f GHz)"), tsc, tsc / 1e9);
+	else
+		snprintf(buf, sizeof buf, "%s", _("unknown"));
+	if (id->tsc_den != 0) {
+		size_t n = strlen(buf);
+
+		snprintf(buf + n, sizeof buf - n, _("; CPUID 15H crystal ratio %u/%u, crystal %llu Hz"),
+		    id->tsc_num, id->tsc_den, (unsigned long long)id->crystal_hz);
+	}
+	row = fact(k, row, cols, _("TSC"), ROLE_LABEL, buf);
+	if (id->pmu_version > 0)
+		snprintf(buf, sizeof buf, _("version %u, %u counters x %u bits, %u fixed x %u bits, "
+		    "AnyThread %s"), id->pmu_version, id->n_gp, id->gp_width, id->n_fixed,
+		    id->fixed_width, id->anythread_deprecated ? _("deprecated") : _("available"));
+	else
+		snprintf(buf, sizeof buf, "%s", _("no architectural PMU reported (CPUID 0AH)"));
+	row = fact(k, row, cols, _("PMU"), ROLE_LABEL, buf);
+	if (p == NULL)
+		return row;
+	if (plan_slot_index(p, SLOT_ANY) < 0 && plan_slot_index(p, SLOT_OTA) < 0) {
+		row = fact(k, row, cols, _("Scale"), ROLE_LABEL,
+		    _("not used: the plan reads no reference-clock event"));
+	} else {
+		if (p->scale_measured)
+			snprintf(buf, sizeof buf, _("%u TSC ticks per count, measured (expected %u)"),
+			    p->scale, p->scale_expected);
+		else
+			snprintf(buf, sizeof buf, _("%u TSC ticks per count, not measured (expected %u)"),
+			    p->scale, p->scale_expected);
+		row = fact(k, row, cols, _("Scale"),
+		    p->scale_measured && p->scale == p->scale_expected ? ROLE_LABEL : ROLE_WARN, buf);
+		if (p->scale_note[0])
+			row = fact(k, row, cols, "", ROLE_LABEL, p->scale_note);
+	}
+	snprintf(buf, sizeof buf, "%s: %s", split_method_name(p->split), p->summary);
+	row = fact(k, row, cols, _("Plan"), ROLE_LABEL, buf);
+	for (i = 0; i < p->nslots && i < PLAN_MAX_SLOTS; i++) {
+		const struct plan_slot *s = &p->slots[i];
+
+		snprintf(buf, sizeof buf, _("read  %-6s MSR 0x%X, %u bits, threads %s"),
+		    slot_kind_name(s->kind), (unsigned)s->msr, s->width,
+		    threads_text(th, sizeof th, s->thread_mask));
+		row = fact(k, row, cols, "", ROLE_LABEL, buf);
+	}
+	for (i = 0; i < p->nwrites && i < PLAN_MAX_WRITES; i++) {
+		const struct plan_write *w = &p->writes[i];
+
+		snprintf(buf, sizeof buf, _("write MSR 0x%X = 0x%llX (mask 0x%llX), threads %s: %s"),
+		    (unsigned)w->msr, (unsigned long long)w->value, (unsigned long long)w->mask,
+		    threads_text(th, sizeof th, w->thread_mask), w->what ? w->what : "");
+		row = fact(k, row, cols, "", ROLE_LABEL, buf);
+	}
+	snprintf(buf, sizeof buf, "%s%s%s", f->source_name ? f->source_name : "-",
+	    f->replay_pos ? ", " : "", f->replay_pos ? f->replay_pos : "");
+	row = fact(k, row, cols, _("Source"), ROLE_LABEL, buf);
+	snprintf(buf, sizeof buf, _("topology %s; identity %s"), f->m->topo.source, id->source);
+	row = fact(k, row, cols, _("From"), ROLE_LABEL, buf);
+	return row;
+}
+
+/* Everything, rows from 0; returns the number of rows. */
+static int
+topo_lines(const struct topo_sink *k, const struct ui_frame *f, int cols)
+{
+	int row = topo_tree(k, &f->m->topo, cols, 0);
+
+	return topo_facts(k, f, cols, row + 1);
+}
+
+/* --- curses ------------------------------------------------------------ */
+
+struct topo_screen {
+	struct ui_ctx *u;
+	const struct ui_area *a;
+	int scroll;
+};
+
+static void
+topo_screen_text(void *arg, int row, int x, int width, enum ui_role r, const char *s)
+{
+	struct topo_screen *ts = arg;
+	const struct ui_area *a = ts->a;
+
+	row -= ts->scroll;
+	if (row < 0 || row >= a->rows || x >= a->cols)
+		return;
+	if (x + width > a->cols)
+		width = a->cols - x;
+	draw_text(ts->u, a->top + row, a->left + x, width, r, s);
+}
+
+static void
+topo_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const struct ui_frame *f)
+{
+	struct topo_priv *p = &topo_state;
+	struct topo_screen ts = { u, a, 0 };
+	struct topo_sink count = { NULL, NULL }, k = { topo_screen_text, &ts };
+	int n, y;
+
+	n = topo_lines(&count, f, a->cols);
+	p->page = a->rows;
+	p->maxscroll = n > a->rows ? n - a->rows : 0;
+	if (v->scroll > p->maxscroll)
+		v->scroll = p->maxscroll;
+	if (v->scroll < 0)
+		v->scroll = 0;
+	ts.scroll = v->scroll;
+	for (y = 0; y < a->rows; y++)
+		draw_text(u, a->top + y, a->left, a->cols, ROLE_LABEL, "");
+	topo_lines(&k, f, a->cols);
+}
+
+static bool
+topo_key(struct view *v, struct ui_ctx *u, int ch, struct ui_settings *s)
+{
+	struct topo_priv *p = &topo_state;
+	int page = p->page > 1 ? p->page - 1 : 1;
+
+	(void)u;
+	(void)s;
+	switch (ch) {
+	case KEY_UP: v->scroll--; break;
+	case KEY_DOWN: v->scroll++; break;
+	case KEY_PPAGE: v->scroll -= page; break;
+	case KEY_NPAGE: v->scroll += page; break;
+	case KEY_HOME: v->scroll = 0; break;
+	case KEY_END: v->scroll = p->maxscroll; break;
+	default: return false;
+	}
+	if (v->scroll > p->maxscroll)
+		v->scroll = p->maxscroll;
+	if (v->scroll < 0)
+		v->scroll = 0;
+	return true;
+}
+
+struct view view_topology = {
+	.id = VIEW_TOPOLOGY,
+	.name = N_("Topology"),
+	.draw = topo_draw,
+	.key = topo_key,
+	.scroll = 0,
+	.priv = &topo_state,
+};
