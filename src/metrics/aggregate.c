@@ -127,12 +127,6 @@ acc_add(struct acc *a, const struct interval *iv, const struct topo_core *tc,
 	vacc_add(&a->v[A_CPI], cf->cpi, inst);
 }
 
-static double
-mid(struct val v)
-{
-	return (v.lo + v.hi) / 2.0;
-}
-
 static void
 acc_store(const struct acc *a, struct agg_fig *g)
 {
@@ -150,15 +144,21 @@ acc_store(const struct acc *a, struct agg_fig *g)
 	g->ghz = vacc_val(&a->v[A_GHZ]);
 	g->cpi = vacc_val(&a->v[A_CPI]);
 	g->exact = a->exact && g->both.kind == V_EXACT;
-	/* Share of busy core time with both threads active; from the middle
-	 * of the bounds when the split is only bounded, 0 when never busy. */
-	g->both_of_busy = 0.0;
+	/* Share of busy core time with both threads active. C / (u0 + u1 - C)
+	 * grows with C, and a bound's low (high) ends of both and neither
+	 * belong to the same C, so the ends map to the ends. */
+	g->both_of_busy = val_none();
 	if (g->both.kind != V_NONE && g->neither.kind != V_NONE) {
-		busy = 1.0 - mid(g->neither);
-		if (busy > 0.0) {
-			g->both_of_busy = mid(g->both) / busy;
-			if (g->both_of_busy > 1.0)
-				g->both_of_busy = 1.0;
+		double lo, hi;
+
+		busy = 1.0 - g->neither.lo;
+		lo = busy > 0.0 ? g->both.lo / busy : -1.0;
+		busy = 1.0 - g->neither.hi;
+		hi = busy > 0.0 ? g->both.hi / busy : -1.0;
+		if (lo >= 0.0 && hi >= 0.0) {
+			lo = lo > 1.0 ? 1.0 : lo;
+			hi = hi > 1.0 ? 1.0 : hi;
+			g->both_of_busy = g->both.kind == V_EXACT ? val_exact(lo) : val_bound(lo, hi);
 		}
 	}
 }

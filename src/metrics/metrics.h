@@ -82,7 +82,11 @@ struct agg_fig {
 	bool exact;                /* every contributing split exact */
 	struct val neither, t0_only, t1_only, both;
 	struct val util, active_threads, ghz, cpi;
-	double both_of_busy;       /* share of busy core time with both threads active */
+	/* Share of busy core time with both threads active, both / (1 -
+	 * neither): exact, or a bound when the split is (both ends move
+	 * together, so the bound is [both.lo / (1 - neither.lo), both.hi /
+	 * (1 - neither.hi)]); absent when the cores were never busy. */
+	struct val both_of_busy;
 };
 
 struct interval {

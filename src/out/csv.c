@@ -127,7 +127,7 @@ agg_row(struct row *r, const struct agg_fig *a)
 	set_val(r, C_ACTIVE_THREADS, NUM_FMT, a->active_threads);
 	set_val(r, C_GHZ, NUM_FMT, a->ghz);
 	set_val(r, C_CPI, NUM_FMT, a->cpi);
-	set_num(r, C_BOTH_OF_BUSY, FRAC_FMT, a->both_of_busy);
+	set_val(r, C_BOTH_OF_BUSY, FRAC_FMT, a->both_of_busy);
 }
 
 static void

@@ -84,8 +84,7 @@ write_agg(FILE *fp, const struct agg_fig *a)
 	key_val(fp, "active_threads", NUM_FMT, a->active_threads);
 	key_val(fp, "ghz", NUM_FMT, a->ghz);
 	key_val(fp, "cpi", NUM_FMT, a->cpi);
-	fputs(",\"both_of_busy\":", fp);
-	json_num(fp, FRAC_FMT, a->both_of_busy);
+	key_val(fp, "both_of_busy", FRAC_FMT, a->both_of_busy);
 }
 
 static void

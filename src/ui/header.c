@@ -208,8 +208,9 @@ line_job(struct ui_ctx *u, int y, const struct ui_frame *f)
 	if (j->cpus != NULL && cpulist_count(j->cpus) > 0) {
 		metrics_aggregate_subset(f->iv, &f->m->topo, j->cpus, &a);
 		shares(u, y, &x, &a);
-		if (a.nvalid > 0 && isfinite(a.both_of_busy)) {
-			snprintf(num, sizeof num, "%.1f%%", 100.0 * a.both_of_busy);
+		if (a.nvalid > 0 && a.both_of_busy.kind != V_NONE) {
+			val_text(num, sizeof num, "%.1f", &a.both_of_busy, 100.0);
+			strncat(num, "%", sizeof num - strlen(num) - 1);
 			snprintf(text, sizeof text, _("both threads %s of busy core time  "), num);
 			put_plain(u, y, &x, text);
 		}

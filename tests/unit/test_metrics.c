@@ -221,7 +221,8 @@ test_skx(void **state)
 	assert_val(g->active_threads, V_EXACT, 1.166666667, 1.166666667, 1e-9);
 	assert_val(g->ghz, V_EXACT, 2.361904762, 2.361904762, 1e-9);
 	assert_val(g->cpi, V_EXACT, 0.667731629, 0.667731629, 1e-9);
-	assert_near(g->both_of_busy, 0.166666667, 1e-9);
+	assert_int_equal(g->both_of_busy.kind, V_EXACT);
+	assert_near(g->both_of_busy.v, 0.166666667, 1e-9);
 	assert_int_equal(r.iv.npackages, 1);
 	assert_val(r.iv.packages[0].both, V_EXACT, 0.15, 0.15, 1e-12);
 	assert_int_equal(r.iv.packages[0].ncores, 2);

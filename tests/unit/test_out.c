@@ -178,7 +178,7 @@ build(void)
 	f->iv.node.nvalid = 3;
 	f->iv.node.exact = false;
 	f->iv.node.util = val_exact(0.7);
-	f->iv.node.both_of_busy = 0.5;
+	f->iv.node.both_of_busy = val_exact(0.5);
 	return f;
 }
 
