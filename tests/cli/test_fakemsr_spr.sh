@@ -21,7 +21,7 @@ thread 0 of cores 12-23 duty duty=0.5 period=200us
 thread 1 of cores 12-23 duty duty=0.25 period=200us
 EOS
 
-fake_mount "$SPR_XML" "$SPR_CPUID" --scenario "$work/steady.scn" --realtime \
+fake_mount "$SPR_XML" "$SPR_CPUID" --scenario "$work/steady.scn" --step 0.2 \
     --counters-start 0xFFFFFFFF0000
 ctl poke 81 0x38F 0x2 >/dev/null
 ctl dump >"$work/before"
@@ -54,7 +54,7 @@ res=$(split_vs_truth "$work/out.json" "$work/truth" 0.005)
 st=$?
 diag "$res"
 nvalid=$(echo "$res" | awk '/^checked/ { print $2 }')
-if [ $st -eq 0 ] && [ "${nvalid:-0}" -ge 220 ]; then
+if [ $st -eq 0 ] && [ "${nvalid:-0}" -eq 240 ]; then
 	ok "split within 0.5% of the truth on $nvalid of 240 core-intervals"
 else
 	not_ok "split within 0.5% of the truth on $nvalid of 240 core-intervals"

@@ -3,7 +3,8 @@
  * httop can be tested end to end on a machine without /dev/cpu/N/msr.
  *
  * Usage: fakemsr MOUNTPOINT --topology XML --cpuid DUMP [--scenario S]
- *            [--seed N] [--realtime] [--cutoff SECONDS] [--counters-start VALUE]
+ *            [--seed N] [--realtime] [--cutoff SECONDS] [--step SECONDS]
+ *            [--counters-start VALUE]
  *            [--foreground]
  *
  * MOUNTPOINT/N/msr   for every present CPU N: pread/pwrite of 8 bytes at
@@ -43,7 +44,11 @@
  * the cost of an IPI: FUSE round trips and scheduling on a small VM take
  * milliseconds and would show as read skew between sibling threads, while
  * httop's own sleeps (-d >= 0.05 s) pass in full. --cutoff 0 gives plain
- * real time. Without --realtime only "advance" moves time. --counters-start pokes every fixed and programmable counter of
+ * real time. With --step SECONDS time is deterministic instead: every access
+ * costs 1 us, and reading the TSC of the first CPU (the first read of each
+ * of httop's refreshes) lets SECONDS pass; accuracy tests use it, so a
+ * loaded machine cannot turn FUSE stalls into read skew. Without --realtime
+ * or --step only "advance" moves time. --counters-start pokes every fixed and programmable counter of
  * every CPU with VALUE at start (e.g. near 2^48 to exercise wrap handling).
  * Runs single-threaded; SIGTERM/SIGINT/SIGHUP unmount (libfuse's handlers). */
 #include "config.h"
@@ -82,6 +87,8 @@ static struct fake {
 	bool realtime;
 	struct timespec last;       /* real time of the last access */
 	double cutoff;              /* shorter gaps count as RT_IPI_S */
+	double step;                /* --step: seconds per refresh, 0 if off */
+	unsigned step_cpu;          /* whose TSC read starts a refresh */
 	double tsc_hz;
 	uint64_t nreads, nwrites;
 	int *deny_open;             /* per CPU: errno for open(), 0 allowed */
@@ -101,6 +108,10 @@ catch_up(void)
 	struct timespec now;
 	double gap;
 
+	if (F.step > 0) {
+		vpmu_advance(F.v, (uint64_t)(RT_IPI_S * F.tsc_hz + 0.5));
+		return;
+	}
 	if (!F.realtime)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &now);
@@ -259,6 +270,8 @@ fs_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_in
 		uint64_t v;
 
 		catch_up();
+		if (F.step > 0 && off == 0x10 && (unsigned)cpu == F.step_cpu)
+			vpmu_advance(F.v, (uint64_t)(F.step * F.tsc_hz + 0.5));
 		F.nreads++;
 		if ((rc = vpmu_rdmsr(F.v, (unsigned)cpu, (uint32_t)off, &v)) != 0)
 			return done > 0 ? (int)done : rc;
@@ -497,7 +510,7 @@ static int
 usage(void)
 {
 	fprintf(stderr, "usage: fakemsr MOUNTPOINT --topology XML --cpuid DUMP [--scenario S] "
-	    "[--seed N] [--realtime] [--cutoff SECONDS] [--counters-start VALUE] [--foreground]\n");
+	    "[--seed N] [--realtime] [--cutoff SECONDS] [--step SECONDS] [--counters-start VALUE] [--foreground]\n");
 	return 2;
 }
 
@@ -552,6 +565,12 @@ main(int argc, char **argv)
 			F.cutoff = strtod(argv[++i], &end);
 			if (*end != '\0' || F.cutoff < 0)
 				return usage();
+		} else if (strcmp(a, "--step") == 0 && next != NULL) {
+			char *end;
+
+			F.step = strtod(argv[++i], &end);
+			if (*end != '\0' || !(F.step > 0))
+				return usage();
 		} else if (strcmp(a, "--realtime") == 0)
 			F.realtime = true;
 		else if (strcmp(a, "--foreground") == 0)
@@ -576,6 +595,9 @@ main(int argc, char **argv)
 	F.v = vpmu_new(&F.m, &sc, seed);
 	scenario_free(&sc);
 	F.tsc_hz = vpmu_tsc_hz(F.v);
+	/* httop reads cores in topology order, threads in order: the first
+	 * CPU of the first core is read first in every refresh. */
+	F.step_cpu = F.m.topo.ncores > 0 ? F.m.topo.cores[0].cpus[0] : 0;
 	if (preset)
 		preset_counters(start_val);
 	F.anscap = 4096;
