@@ -223,23 +223,6 @@ window_start(const struct history *h, enum avg_window w, double seconds)
 	return before;
 }
 
-/* "core 3 (cpus 3,51): <reason>", as metrics_compute words it. */
-static void
-describe(struct interval *iv, const struct topo_core *tc, enum reason r, bool fallback)
-{
-	char cpus[64];
-	size_t len = 0;
-	unsigned i;
-
-	cpus[0] = '\0';
-	for (i = 0; i < tc->nthreads && i < TOPO_MAX_SMT && len < sizeof cpus; i++)
-		len += (size_t)snprintf(cpus + len, sizeof cpus - len, "%s%u", i ? "," : "",
-		    tc->cpus[i]);
-	snprintf(iv->reason, sizeof iv->reason,
-	    fallback ? _("core %u (cpus %s): %s; its split is shown as a bound") :
-	    _("core %u (cpus %s): %s"), tc->index, cpus, _(metrics_reason_text(r)));
-}
-
 /* Cores without a valid interval in the window: say why, not "no time". */
 static void
 explain_empty(const struct history *h, const struct sample *a, const struct sample *b,
@@ -273,7 +256,7 @@ explain_empty(const struct history *h, const struct sample *a, const struct samp
 		const struct core_fig *cf = &iv->cores[ci];
 
 		if (cf->selected && (cf->reason != R_NONE || cf->fallback != R_NONE)) {
-			describe(iv, &t->cores[ci], cf->reason != R_NONE ? cf->reason : cf->fallback,
+			interval_describe(iv, &t->cores[ci], cf->reason != R_NONE ? cf->reason : cf->fallback,
 			    cf->reason == R_NONE);
 			return;
 		}

@@ -19,6 +19,11 @@
  * largest amount clamped (0 when nothing was out of range). */
 double split_clamp(double f[4]);
 
+/* iv->reason for the first bad core: "core 3 (cpus 3,51): <reason>", with
+ * "; its split is shown as a bound" when the core is on its fallback. */
+void interval_describe(struct interval *iv, const struct topo_core *tc, enum reason r,
+    bool fallback);
+
 /* Fill t's figures from its d_* fields (t->reason must be R_NONE). */
 void thread_figures(const struct metrics_ctx *c, struct thread_fig *t);
 /* Blank a thread's figures, giving the reason. */

@@ -50,8 +50,8 @@ interval_free(struct interval *iv)
 }
 
 /* "core 3 (cpus 3,51): counters reprogrammed by another program" */
-static void
-describe(struct interval *iv, const struct topo_core *tc, enum reason r, bool fallback)
+void
+interval_describe(struct interval *iv, const struct topo_core *tc, enum reason r, bool fallback)
 {
 	char cpus[64];
 	size_t len = 0;
@@ -93,7 +93,7 @@ metrics_compute(const struct metrics_ctx *c, const struct sample *prev,
 		 * plan promises; a core on its fallback bound is valid itself. */
 		if (cf->selected && iv->valid && (cf->reason != R_NONE || cf->fallback != R_NONE)) {
 			iv->valid = false;
-			describe(iv, &t->cores[ci], cf->reason != R_NONE ? cf->reason : cf->fallback,
+			interval_describe(iv, &t->cores[ci], cf->reason != R_NONE ? cf->reason : cf->fallback,
 			    cf->reason == R_NONE);
 		}
 	}

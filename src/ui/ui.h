@@ -84,6 +84,11 @@ struct view {
 	void *priv;
 };
 
+/* Arrows, PgUp/PgDn (a page of `page` rows, less one), Home and End move
+ * v->scroll within [0, maxscroll]; false for any other key. */
+bool view_scroll_key(struct view *v, int ch, int page, int maxscroll);
+void view_scroll_clamp(struct view *v, int maxscroll);
+
 /* The views; each file defines one. */
 extern struct view view_cores;
 extern struct view view_threads;

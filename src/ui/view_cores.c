@@ -406,6 +406,7 @@ static void
 cores_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const struct ui_frame *f)
 {
 	struct cores_priv *p = &cores_state;
+
 	const struct topology *t = &f->m->topo;
 	const struct interval *iv = f->iv;
 	struct cores_layout l;
@@ -481,24 +482,10 @@ static bool
 cores_key(struct view *v, struct ui_ctx *u, int ch, struct ui_settings *s)
 {
 	struct cores_priv *p = &cores_state;
-	int page = p->page > 1 ? p->page - 1 : 1;
 
 	(void)u;
 	(void)s;
-	switch (ch) {
-	case KEY_UP: v->scroll--; break;
-	case KEY_DOWN: v->scroll++; break;
-	case KEY_PPAGE: v->scroll -= page; break;
-	case KEY_NPAGE: v->scroll += page; break;
-	case KEY_HOME: v->scroll = 0; break;
-	case KEY_END: v->scroll = p->maxscroll; break;
-	default: return false;
-	}
-	if (v->scroll > p->maxscroll)
-		v->scroll = p->maxscroll;
-	if (v->scroll < 0)
-		v->scroll = 0;
-	return true;
+	return view_scroll_key(v, ch, p->page, p->maxscroll);
 }
 
 struct view view_cores = {

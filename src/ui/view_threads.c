@@ -389,8 +389,6 @@ static bool
 threads_key(struct view *v, struct ui_ctx *u, int ch, struct ui_settings *s)
 {
 	struct threads_priv *p = &threads_state;
-	int page = p->page > 1 ? p->page - 1 : 1;
-
 	(void)u;
 	switch (ch) {
 	case 's':
@@ -400,19 +398,11 @@ threads_key(struct view *v, struct ui_ctx *u, int ch, struct ui_settings *s)
 	case 'S':
 		s->sort_descending = !s->sort_descending;
 		break;
-	case KEY_UP: v->scroll--; break;
-	case KEY_DOWN: v->scroll++; break;
-	case KEY_PPAGE: v->scroll -= page; break;
-	case KEY_NPAGE: v->scroll += page; break;
-	case KEY_HOME: v->scroll = 0; break;
-	case KEY_END: v->scroll = p->maxscroll; break;
-	default: return false;
+	default:
+		return view_scroll_key(v, ch, p->page, p->maxscroll);
 	}
 	ui_threads_sort(s);
-	if (v->scroll > p->maxscroll)
-		v->scroll = p->maxscroll;
-	if (v->scroll < 0)
-		v->scroll = 0;
+	view_scroll_clamp(v, p->maxscroll);
 	return true;
 }
 

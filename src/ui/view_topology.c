@@ -399,6 +399,7 @@ static void
 topo_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const struct ui_frame *f)
 {
 	struct topo_priv *p = &topo_state;
+
 	struct topo_screen ts = { u, a, 0 };
 	struct topo_sink count = { NULL, NULL }, k = { topo_screen_text, &ts };
 	int n, y;
@@ -420,24 +421,10 @@ static bool
 topo_key(struct view *v, struct ui_ctx *u, int ch, struct ui_settings *s)
 {
 	struct topo_priv *p = &topo_state;
-	int page = p->page > 1 ? p->page - 1 : 1;
 
 	(void)u;
 	(void)s;
-	switch (ch) {
-	case KEY_UP: v->scroll--; break;
-	case KEY_DOWN: v->scroll++; break;
-	case KEY_PPAGE: v->scroll -= page; break;
-	case KEY_NPAGE: v->scroll += page; break;
-	case KEY_HOME: v->scroll = 0; break;
-	case KEY_END: v->scroll = p->maxscroll; break;
-	default: return false;
-	}
-	if (v->scroll > p->maxscroll)
-		v->scroll = p->maxscroll;
-	if (v->scroll < 0)
-		v->scroll = 0;
-	return true;
+	return view_scroll_key(v, ch, p->page, p->maxscroll);
 }
 
 struct view view_topology = {
