@@ -46,13 +46,6 @@ hand_machine(struct machine *m, unsigned npkg, unsigned cpp, unsigned smt)
 }
 
 static void
-free_machine(struct machine *m)
-{
-	free(m->topo.cores);
-	free(m->topo.cpus);
-}
-
-static void
 test_simple_builtins(void **state)
 {
 	struct machine m;
@@ -106,7 +99,7 @@ test_simple_builtins(void **state)
 
 	assert_int_equal(scenario_builtin(&sc, "nosuch", &m.topo, &e), -1);
 	assert_non_null(strstr(e.text, "nosuch"));
-	free_machine(&m);
+	machine_free(&m);
 }
 
 /* alternate through the vpmu: period 20 ms = 42,000,000 ticks, t0 active
@@ -132,7 +125,7 @@ test_alternate_truth(void **state)
 	assert_int_equal(tr[3], 0);
 	vpmu_free(v);
 	scenario_free(&sc);
-	free_machine(&m);
+	machine_free(&m);
 }
 
 /* demo on the demo machine's shape (2 x 18 x 2): over 4 s (two phase
@@ -188,7 +181,7 @@ test_demo(void **state)
 	assert_true(differ);
 	vpmu_free(v);
 	scenario_free(&sc);
-	free_machine(&m);
+	machine_free(&m);
 }
 
 /* The shipped demo machine (data/demo-skx.*, copies of the fixtures): a
@@ -300,7 +293,7 @@ test_good_file(void **state)
 	}
 	scenario_free(&sc);
 	unlink(path);
-	free_machine(&m);
+	machine_free(&m);
 }
 
 /* The shipped example loads on the demo machine's shape. */
@@ -329,12 +322,12 @@ test_example_file(void **state)
 	assert_near(sc.cpu[17].off_s, 0.02, 1e-12);
 	scenario_free(&sc);
 	/* and on a 1 x 2 x 2 machine, where most numbers are skipped */
-	free_machine(&m);
+	machine_free(&m);
 	hand_machine(&m, 1, 2, 2);
 	assert_int_equal(scenario_resolve(&sc, srcfile("data/scenarios/example.scn"), &m.topo, &e), 0);
 	assert_int_equal(sc.cpu[0].kind, ACT_BUSY);
 	scenario_free(&sc);
-	free_machine(&m);
+	machine_free(&m);
 }
 
 /* Each malformed file fails with "PATH:LINE:" and says what is wrong. */
@@ -353,7 +346,7 @@ expect_error(const char *text, unsigned line, const char *what)
 	if (strncmp(e.text, where, strlen(where)) != 0 || strstr(e.text, what) == NULL)
 		fail_msg("got '%s', expected '%s...%s'", e.text, where, what);
 	unlink(path);
-	free_machine(&m);
+	machine_free(&m);
 }
 
 static void
@@ -392,7 +385,7 @@ test_missing_file(void **state)
 	assert_int_equal(scenario_resolve(&sc, "/nonexistent/x.scn", &m.topo, &e), -1);
 	assert_non_null(strstr(e.text, "/nonexistent/x.scn"));
 	assert_non_null(strstr(e.text, "built-in"));
-	free_machine(&m);
+	machine_free(&m);
 }
 
 int

@@ -65,13 +65,6 @@ hand_machine(struct machine *m, unsigned npkg, unsigned cpp, unsigned smt, enum 
 }
 
 static void
-free_machine(struct machine *m)
-{
-	free(m->topo.cores);
-	free(m->topo.cpus);
-}
-
-static void
 scen_alloc(struct scenario *sc, const struct machine *m)
 {
 	memset(sc, 0, sizeof *sc);
@@ -189,7 +182,7 @@ test_mccalpin_schedule(void **state)
 	assert_int_equal(tr[0], SEC);
 	assert_int_equal(tr[1] + tr[2] + tr[3], 0);
 	vpmu_free(v);
-	free_machine(&m);
+	machine_free(&m);
 }
 
 /* Reference counts are quantised: with S = 84, a thread busy from 0 sees
@@ -218,7 +211,7 @@ test_quantised(void **state)
 	assert_int_equal(rd(v, 0, MSR_PMC0), 3);
 	vpmu_free(v);
 	free(sc.cpu);
-	free_machine(&m);
+	machine_free(&m);
 }
 
 /* Nothing counts unless enabled in its own control and in GLOBAL_CTRL;
@@ -253,7 +246,7 @@ test_enables(void **state)
 	assert_int_equal(rd(v, 0, MSR_FIXED_CTR2), 1050000000ull);
 	assert_int_equal(vpmu_writes(v), 6);
 	vpmu_free(v);
-	free_machine(&m);
+	machine_free(&m);
 }
 
 /* 48-bit wrap: fixed 2 poked to 2^48 - 100, thread busy for 1000 ticks
@@ -285,7 +278,7 @@ test_wrap(void **state)
 	assert_int_equal(rd(v, 0, MSR_PERF_GLOBAL_OVF_CTRL), 0);
 	vpmu_free(v);
 	free(sc.cpu);
-	free_machine(&m);
+	machine_free(&m);
 }
 
 /* Writes the hardware would #GP on give -EIO and change nothing. */
@@ -325,7 +318,7 @@ test_reserved(void **state)
 	/* PLATFORM_INFO: base ratio 21 in bits 15:8 */
 	assert_int_equal(rd(v, 0, MSR_PLATFORM_INFO), 21 << 8);
 	vpmu_free(v);
-	free_machine(&m);
+	machine_free(&m);
 }
 
 /* AnyThread is reserved when CPUID.0AH:EDX[15] says deprecated (Ice Lake):
@@ -355,7 +348,7 @@ test_anythread_deprecated(void **state)
 	/* C = ref0 - A = 1.05e9 - 5.25e8 */
 	assert_int_equal(rd(v, 0, MSR_FIXED_CTR2) - 84 * rd(v, 0, MSR_PMC0), tr[3]);
 	vpmu_free(v);
-	free_machine(&m);
+	machine_free(&m);
 }
 
 /* AnyThread on a fixed counter: fixed 2 with field 0x7 on thread 0 counts
@@ -372,7 +365,7 @@ test_fixed_anythread(void **state)
 	vpmu_advance(v, SEC);
 	assert_int_equal(rd(v, 0, MSR_FIXED_CTR2), 1575000000ull);
 	vpmu_free(v);
-	free_machine(&m);
+	machine_free(&m);
 }
 
 /* Nehalem: S = 1, REF_P (0x3C/0x01) counts at TSC rate: ANY on thread 0
@@ -390,7 +383,7 @@ test_nehalem(void **state)
 	assert_int_equal(rd(v, 0, MSR_PMC0), 1575000000ull);
 	assert_int_equal(rd(v, 0, MSR_FIXED_CTR2), 1050000000ull);
 	vpmu_free(v);
-	free_machine(&m);
+	machine_free(&m);
 }
 
 /* AMD: no Intel PMU; APERF/MPERF count; IRPerfCount only once HWCR bit 30
@@ -420,7 +413,7 @@ test_amd(void **state)
 	assert_int_equal(rd(v, 0, MSR_AMD_IRPERF), 3150000000ull);
 	assert_int_equal(vpmu_wrmsr(v, 0, MSR_AMD_IRPERF, P48), -EIO);
 	vpmu_free(v);
-	free_machine(&m);
+	machine_free(&m);
 }
 
 /* Offline and absent CPUs answer -ENXIO; fail_next fails one access. An
@@ -448,7 +441,7 @@ test_faults(void **state)
 	assert_int_equal(vpmu_rdmsr(v, 0, MSR_TSC, &x), -EIO);
 	assert_int_equal(rd(v, 0, MSR_TSC), SEC);
 	vpmu_free(v);
-	free_machine(&m);
+	machine_free(&m);
 }
 
 /* Each access lets the access cost pass before it answers: 1000 ticks per
@@ -470,7 +463,7 @@ test_access_cost(void **state)
 	/* thread 0 ran all 3000 ticks: MPERF, read at 4000, says so */
 	assert_int_equal(rd(v, 0, MSR_MPERF), 4000);
 	vpmu_free(v);
-	free_machine(&m);
+	machine_free(&m);
 }
 
 static void
@@ -493,7 +486,7 @@ run_bursts(uint64_t seed, uint64_t out[4])
 	vpmu_truth(v, 0, out);
 	vpmu_free(v);
 	free(sc.cpu);
-	free_machine(&m);
+	machine_free(&m);
 }
 
 /* Same seed, same bursts; another seed, other bursts. Each thread is on
@@ -556,7 +549,7 @@ test_counters_vs_truth(void **state)
 	assert_near(84.0 * ota1, (double)tr[2], 2e-5 * 2 * SEC);
 	vpmu_free(v);
 	free(sc.cpu);
-	free_machine(&m);
+	machine_free(&m);
 }
 
 /* A 1-s advance of a 2x28x2 machine with ~1 ms bursts takes well under
@@ -594,7 +587,7 @@ test_speed(void **state)
 	assert_true(ms < 2000);
 	vpmu_free(v);
 	free(sc.cpu);
-	free_machine(&m);
+	machine_free(&m);
 }
 
 /* The msr_io backend: counts its calls, refuses absent CPUs at open. */
@@ -621,7 +614,7 @@ test_msr_io(void **state)
 	io->close_cpu(io, 0);
 	io->destroy(io);
 	vpmu_free(v);
-	free_machine(&m);
+	machine_free(&m);
 }
 
 int
