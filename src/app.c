@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "datadir.h"
+#include "machine/dielayout.h"
 #include "machine/machine.h"
 #include "metrics/history.h"
 #include "metrics/metrics.h"
@@ -60,6 +61,8 @@ struct app {
 	struct cpulist jobcpus;
 	struct job_view jv;
 	char replay_pos[48];
+	struct die_layout layout;   /* where each core sits: built once */
+	bool have_layout;
 };
 
 static void
@@ -164,6 +167,29 @@ select_cpus(struct app *a)
 	return 0;
 }
 
+/* Where each core sits on its die. CAPID6 is read from --sysfs-root, or
+ * from /sys when the machine is the one httop runs on. A --die-map that
+ * does not load or fit is a usage error, said before any register is
+ * touched; anything else falls back to a logical grid with a note. */
+static int
+build_layout(struct app *a)
+{
+	const struct options *o = a->o;
+	struct die_inputs in;
+	char xcc[PATH_MAX];
+	struct errmsg ignore;
+	bool live = o->source != SRC_REPLAY && !o->demo && o->topology == NULL;
+
+	memset(&in, 0, sizeof in);
+	in.sysfs_root = o->sysfs_root != NULL ? o->sysfs_root : live ? "/sys" : NULL;
+	in.die_map = o->die_map;
+	in.xcc_map = datadir_find("dies/skx-xcc.map", xcc, sizeof xcc, &ignore) == 0 ? xcc : NULL;
+	if (die_layout_build(&a->layout, a->src->m, &in, &a->e) != 0)
+		return -1;
+	a->have_layout = true;
+	return 0;
+}
+
 static int
 prepare(struct app *a)
 {
@@ -188,6 +214,7 @@ prepare(struct app *a)
 	interval_init(&a->iv, src->m);
 	a->have_iv = true;
 	a->out = batch_new(a->o->format, stdout, src->m, src->plan, src->name);
+	batch_set_layout(a->out, &a->layout);
 	return 0;
 }
 
@@ -333,6 +360,7 @@ draw(struct app *a, const struct ui_settings *s, bool paused)
 	f.paused = paused;
 	f.job = a->job != NULL ? &a->jv : NULL;
 	f.replay_pos = a->o->source == SRC_REPLAY ? a->replay_pos : NULL;
+	f.layout = &a->layout;
 	tui_draw(a->tui, &f);
 }
 
@@ -533,6 +561,8 @@ app_end(struct app *a, int status)
 		signals_set_source(NULL);
 		source_close(a->src);
 	}
+	if (a->have_layout)
+		die_layout_free(&a->layout);
 	if (a->have_machine)
 		machine_free(&a->m);
 	return status;
@@ -561,7 +591,7 @@ app_run(const struct options *o)
 		return app_end(&a, EXIT_FAIL);
 	}
 	signals_set_source(a.src);
-	if (select_cpus(&a) != 0) {
+	if (select_cpus(&a) != 0 || build_layout(&a) != 0) {
 		report(&a.e);
 		return app_end(&a, EXIT_USAGE);
 	}

@@ -27,6 +27,8 @@ enum {
 	OPT_DEMO,
 	OPT_PID,
 	OPT_CGROUP,
+	OPT_DIE_MAP,
+	OPT_SYSFS_ROOT,
 	OPT_VERSION,
 	OPT_HELP,
 };
@@ -48,6 +50,8 @@ static const struct option long_opts[] = {
 	{ "demo", no_argument, NULL, OPT_DEMO },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
+	{ "die-map", required_argument, NULL, OPT_DIE_MAP },
+	{ "sysfs-root", required_argument, NULL, OPT_SYSFS_ROOT },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -108,6 +112,10 @@ options_usage(FILE *fp)
 	    "                         (repeatable, or PID,PID...; key j shows all cores)\n"
 	    "      --cgroup PATH      watch a job: the cores of a cgroup v2 directory's\n"
 	    "                         cpuset.cpus.effective (absolute or under /sys/fs/cgroup)\n"
+	    "      --die-map FILE     place the cores on the die grid as FILE says\n"
+	    "                         (format: httop-diemap(5))\n"
+	    "      --sysfs-root DIR   read the die's tile registers (CAPID6) under DIR\n"
+	    "                         instead of /sys\n"
 	    "      --version          print the version and exit\n"
 	    "      --help             print this help and exit\n"
 	    "\n"
@@ -363,6 +371,20 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 				goto fail;
 			}
 			o->cgroup = optarg;
+			break;
+		case OPT_DIE_MAP:
+			if (*optarg == '\0') {
+				errmsg_set(e, _("--die-map: empty file name; give a die map file (httop-diemap(5))"));
+				goto fail;
+			}
+			o->die_map = optarg;
+			break;
+		case OPT_SYSFS_ROOT:
+			if (*optarg == '\0') {
+				errmsg_set(e, _("--sysfs-root: empty directory name; give e.g. --sysfs-root /sys"));
+				goto fail;
+			}
+			o->sysfs_root = optarg;
 			break;
 		case OPT_DEMO:
 			if (imply_source(o, &source_by, SRC_SIM, "--demo", e) != 0)

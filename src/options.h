@@ -45,6 +45,8 @@ struct options {
 	pid_t *pids;                /* --pid, repeatable: the job's processes */
 	size_t npids;
 	const char *cgroup;         /* --cgroup: the job's cgroup v2 directory */
+	const char *die_map;        /* --die-map FILE: a measured die layout */
+	const char *sysfs_root;     /* --sysfs-root DIR: where CAPID6 is read (default /sys) */
 };
 
 enum options_result {

@@ -4,3 +4,7 @@ libhttop_a_SOURCES += \
 	src/machine/identity.c src/machine/identity.h \
 	src/machine/uarch.c src/machine/uarch.h \
 	src/machine/machine.c src/machine/machine.h
+# die grid: map files, CAPID6, the layout built from them
+libhttop_a_SOURCES += src/machine/diemap.c src/machine/diemap.h \
+	src/machine/capid.c src/machine/capid.h \
+	src/machine/dielayout.c src/machine/dielayout.h

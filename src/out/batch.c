@@ -95,6 +95,13 @@ batch_errno(const struct batch *b)
 }
 
 void
+batch_set_layout(struct batch *b, const struct die_layout *l)
+{
+	if (b != NULL)
+		b->layout = l;
+}
+
+void
 batch_free(struct batch *b)
 {
 	if (b == NULL)

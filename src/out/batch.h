@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "machine/dielayout.h"
 #include "machine/machine.h"
 #include "metrics/metrics.h"
 #include "plan/plan.h"
@@ -22,6 +23,9 @@ struct batch;
 /* `fp` stays the caller's. `source_name` goes into the header/records. */
 struct batch *batch_new(enum out_format f, FILE *fp, const struct machine *m,
     const struct plan *p, const char *source_name);
+/* Where each core sits (json: "layout" and each core's "tile"); the
+ * layout stays the caller's. Without it json says "layout":null. */
+void batch_set_layout(struct batch *b, const struct die_layout *l);
 /* One interval. -1 with a message on a write error (EPIPE, ENOSPC). */
 int batch_write(struct batch *b, const struct interval *iv, struct errmsg *e);
 void batch_free(struct batch *b);
@@ -37,6 +41,7 @@ struct batch {
 	const struct machine *m;
 	const struct plan *p;
 	const char *source_name;
+	const struct die_layout *layout; /* NULL: not known */
 	unsigned *pkg_id;          /* package os_index per interval.packages[] entry */
 	unsigned long nwritten;    /* intervals written so far */
 	int err;                   /* errno of the last write error */

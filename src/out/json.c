@@ -87,8 +87,31 @@ write_agg(FILE *fp, const struct agg_fig *a)
 	key_val(fp, "both_of_busy", FRAC_FMT, a->both_of_busy);
 }
 
+/* Where the core sits: {"row","col"} in its package's grid, the tile's
+ * number ("id") and the CHA when known; null when the layout does not
+ * place it. */
 static void
-write_core(FILE *fp, const struct topo_core *tc, const struct core_fig *c)
+write_tile(FILE *fp, const struct die_layout *l, unsigned core)
+{
+	const struct core_place *p;
+
+	fputs(",\"tile\":", fp);
+	if (l == NULL || core >= l->ncores || !l->cores[core].placed) {
+		fputs("null", fp);
+		return;
+	}
+	p = &l->cores[core];
+	fprintf(fp, "{\"row\":%u,\"col\":%u", p->row, p->col);
+	if (p->slot >= 0)
+		fprintf(fp, ",\"id\":%d", p->slot);
+	if (p->cha >= 0)
+		fprintf(fp, ",\"cha\":%d", p->cha);
+	fputc('}', fp);
+}
+
+static void
+write_core(FILE *fp, const struct die_layout *l, const struct topo_core *tc,
+    const struct core_fig *c)
 {
 	/* The four-way split exists only for cores of exactly two threads. */
 	bool two = tc->nthreads == 2;
@@ -99,6 +122,7 @@ write_core(FILE *fp, const struct topo_core *tc, const struct core_fig *c)
 	for (t = 0; t < tc->nthreads && t < TOPO_MAX_SMT; t++)
 		fprintf(fp, "%s%u", t ? "," : "", tc->cpus[t]);
 	fputc(']', fp);
+	write_tile(fp, l, tc->index);
 	key_val(fp, "neither", FRAC_FMT, two ? c->neither : none);
 	key_val(fp, "t0_only", FRAC_FMT, two ? c->t0_only : none);
 	key_val(fp, "t1_only", FRAC_FMT, two ? c->t1_only : none);
@@ -183,6 +207,15 @@ out_json_write(struct batch *b, const struct interval *iv)
 	fputs(",\"split\":", fp);
 	json_str(fp, split_method_name(b->p->split));
 	fprintf(fp, ",\"scale\":%u", b->p->scale);
+	fputs(",\"layout\":", fp);
+	if (b->layout != NULL) {
+		json_str(fp, layout_kind_name(b->layout->kind));
+		fputs(",\"layout_basis\":", fp);
+		json_str(fp, layout_basis_name(b->layout->basis));
+		fprintf(fp, ",\"cores_assumed\":%s", bool_str(b->layout->cores_assumed));
+	} else {
+		fputs("null", fp);
+	}
 
 	fputs(",\"node\":{", fp);
 	write_agg(fp, &iv->node);
@@ -200,7 +233,7 @@ out_json_write(struct batch *b, const struct interval *iv)
 		if (!first)
 			fputc(',', fp);
 		first = false;
-		write_core(fp, &topo->cores[i], &iv->cores[i]);
+		write_core(fp, b->layout, &topo->cores[i], &iv->cores[i]);
 	}
 	fputs("],\"threads\":[", fp);
 	first = true;

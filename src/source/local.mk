@@ -7,3 +7,4 @@ libhttop_a_SOURCES += \
 include $(srcdir)/src/source/sim.mk
 include $(srcdir)/src/source/msr.mk
 include $(srcdir)/src/source/replay.mk
+include $(srcdir)/src/source/perf.mk

@@ -25,6 +25,13 @@ void msr_source_set_ext(struct source *s, void *ext, void (*free_ext)(void *));
 void *msr_source_ext(const struct source *s);
 /* The real thing: /dev/cpu/%u/msr or --msr-path TEMPLATE. */
 struct source *msr_source_open(struct machine *m, const char *path_template, struct errmsg *e);
+/* perf_event_open(2) per CPU (--source perf): the machine's plan mapped
+ * to generic events (instructions, cycles, ref-cycles) and raw encodings;
+ * works unprivileged where perf_event_paranoid allows. The plan it can
+ * carry out is its own (no AnyThread without privilege): it fills *plan.
+ * -1 with a message naming the cause (no hardware events in a VM,
+ * perf_event_paranoid, ...) and the fix. */
+struct source *perf_source_open(struct machine *m, struct plan *plan, struct errmsg *e);
 /* The simulator: the msr engine over a vpmu driven by a scenario (built-in
  * name or file), with a virtual clock. Samples carry the ground truth. */
 struct source *sim_source_new(struct machine *m, const char *scenario, uint64_t seed,

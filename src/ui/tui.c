@@ -53,7 +53,8 @@ view_of(enum view_id id)
 	case VIEW_CORES: return &view_cores;
 	case VIEW_THREADS: return &view_threads;
 	case VIEW_TOPOLOGY: return &view_topology;
-	default: return NULL;     /* the die grid: not yet */
+	case VIEW_DIE: return &view_die;
+	default: return NULL;
 	}
 }
 

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "machine/dielayout.h"
 #include "machine/machine.h"
 #include "metrics/history.h"
 #include "metrics/metrics.h"
@@ -18,7 +19,7 @@ enum view_id {
 	VIEW_CORES = 0,
 	VIEW_THREADS,
 	VIEW_TOPOLOGY,
-	VIEW_DIE,          /* the die grid (a later issue); absent until then */
+	VIEW_DIE,          /* the die grid: cores where they sit on the chip */
 	VIEW_COUNT
 };
 
@@ -63,6 +64,7 @@ struct ui_frame {
 	const struct job_view *job;
 	const char *replay_pos;     /* "sample 17/58" for replays, else NULL */
 	double window_length;       /* AVG_WINDOW: the length asked for, s */
+	const struct die_layout *layout; /* where each core sits (die grid view) */
 };
 
 /* A rectangle of the screen a view draws into. */
@@ -93,5 +95,6 @@ void view_scroll_clamp(struct view *v, int maxscroll);
 extern struct view view_cores;
 extern struct view view_threads;
 extern struct view view_topology;
+extern struct view view_die;
 
 #endif

@@ -1,3 +1,5 @@
 # threads and topology views, settings file
 libhttop_a_SOURCES += src/ui/settings.h src/ui/config.c src/ui/view_threads.c \
 	src/ui/view_topology.c
+# the die grid view
+libhttop_a_SOURCES += src/ui/view_die.c

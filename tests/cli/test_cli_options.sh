@@ -22,8 +22,8 @@ sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$HTTOP_SRCDIR/man/httop.1" |
 	grep -o -- '--[a-z][a-z-]*' | sort -u >man.opts
 # Every option the program accepts: a new one must be added here, to --help
 # and to the manual page together.
-for o in --batch --cgroup --cpuid --cpus --delay --demo --force --format --help \
-    --iterations --msr-path --pid --replay --seed --sim --source --topology --version; do
+for o in --batch --cgroup --cpuid --cpus --delay --demo --die-map --force --format --help \
+    --iterations --msr-path --pid --replay --seed --sim --source --sysfs-root --topology --version; do
 	echo "$o"
 done | sort >want.opts
 if cmp -s want.opts help.opts; then ok "--help lists exactly the known long options"

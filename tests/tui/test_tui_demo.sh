@@ -31,7 +31,7 @@ check "cores view: core 0 (CPUs 0,36) and the last core of package 1 (35,71)" \
 # Views by number and by Tab.
 keys 2; check "2: the threads view (IPC column)" wait_for 'IPC' 5
 keys 3; check "3: the topology view (the plan and the scale in use)" wait_for '[Ss]cale' 5
-keys 4; check "4: the die grid is not available yet" wait_for 'not available yet' 5
+keys 4; check "4: the die grid view" wait_for 'Die grid' 5
 keys 1; check "1: back to the cores view" wait_for '0,36' 5
 keys Tab; check "Tab: cores -> threads" wait_for 'IPC' 5
 keys Tab Tab Tab; check "Tab x3: threads -> topology -> die grid -> cores" wait_for '0,36' 5

@@ -44,6 +44,8 @@ struct fixture {
 	struct thread_fig tf[MAXCPU];
 	struct agg_fig pk[2];
 	struct interval iv;
+	struct die_layout layout;
+	struct core_place place[NCORES];
 };
 
 static void
@@ -92,6 +94,15 @@ build(void)
 	snprintf(f->m.hostname, sizeof f->m.hostname, "node\\1");
 	f->m.group = UARCH_SKX;
 	f->p.group = UARCH_SKX;
+	/* Placement: core 0 at (1,2) of a physical grid, tile 7 = CHA 5;
+	 * core 1 at (0,3), tile 9, CHA unknown; the others not placed. */
+	f->layout.kind = LAYOUT_PHYSICAL;
+	f->layout.basis = BASIS_CAPID6;
+	f->layout.cores_assumed = true;
+	f->layout.ncores = NCORES;
+	f->layout.cores = f->place;
+	f->place[0] = (struct core_place){ true, 0, 1, 2, 7, 5 };
+	f->place[1] = (struct core_place){ true, 0, 0, 3, 9, -1 };
 	f->p.split = SPLIT_ANY;
 	f->p.scale = 84;
 
@@ -195,6 +206,7 @@ render(struct fixture *f, enum out_format fmt, int n)
 
 	assert_non_null(fp);
 	b = batch_new(fmt, fp, &f->m, &f->p, "sim");
+	batch_set_layout(b, &f->layout);
 	for (i = 0; i < n; i++)
 		assert_int_equal(batch_write(b, &f->iv, &e), 0);
 	batch_free(b);
@@ -371,21 +383,25 @@ test_json(void **state)
 	    "\"reason\":\"core 2 \\\"x\\\"\\u0009(cpus 3,6): offline\",\"host\":\"node\\\\1\","
 	    "\"source\":\"sim\",\"group\":\"skx\",\"split\":"));
 	/* Core 0 exact, with the truth. */
-	assert_non_null(strstr(out, "{\"package\":0,\"core\":0,\"cpus\":[0,4],\"neither\":0.1,"
+	assert_non_null(strstr(out, "\"split\":\"any\",\"scale\":84,\"layout\":\"physical\","
+	    "\"layout_basis\":\"capid6\",\"cores_assumed\":true,"));
+	assert_non_null(strstr(out, "{\"package\":0,\"core\":0,\"cpus\":[0,4],"
+	    "\"tile\":{\"row\":1,\"col\":2,\"id\":7,\"cha\":5},\"neither\":0.1,"
 	    "\"t0_only\":0.2,\"t1_only\":0.3,\"both\":0.4,\"exact\":true,\"util\":0.9,"
 	    "\"active_threads\":1.44444,\"issue_util\":null,\"cpi\":1.25,\"ghz\":2.1,"
 	    "\"valid\":true,\"inconsistency\":0,"
 	    "\"truth\":{\"neither\":0.1,\"t0_only\":0.2,\"t1_only\":0.3,\"both\":0.4}}"));
 	/* Core 1 bound; NaN inconsistency printed as null. */
-	assert_non_null(strstr(out, "\"cpus\":[1,5],\"neither\":[0,0.4],\"t0_only\":[0,0.4],"
+	assert_non_null(strstr(out, "\"cpus\":[1,5],\"tile\":{\"row\":0,\"col\":3,\"id\":9},"
+	    "\"neither\":[0,0.4],\"t0_only\":[0,0.4],"
 	    "\"t1_only\":[0.1,0.5],\"both\":[0.1,0.5],\"exact\":false,\"util\":0.9,"
 	    "\"active_threads\":[1,1],"));
 	assert_non_null(strstr(out, "\"inconsistency\":null"));
 	/* Core 2 has one thread: no split. */
-	assert_non_null(strstr(out, "\"cpus\":[2],\"neither\":null,\"t0_only\":null,"
+	assert_non_null(strstr(out, "\"cpus\":[2],\"tile\":null,\"neither\":null,\"t0_only\":null,"
 	    "\"t1_only\":null,\"both\":null"));
 	/* Core 3 offline. */
-	snprintf(want, sizeof want, "\"cpus\":[3,6],\"neither\":null,\"t0_only\":null,"
+	snprintf(want, sizeof want, "\"cpus\":[3,6],\"tile\":null,\"neither\":null,\"t0_only\":null,"
 	    "\"t1_only\":null,\"both\":null,\"exact\":false,\"util\":null");
 	assert_non_null(strstr(out, want));
 	snprintf(want, sizeof want, "\"valid\":false,\"reason\":\"%s\"", metrics_reason_code(R_OFFLINE));
