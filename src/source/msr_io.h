@@ -12,6 +12,12 @@
 
 struct vpmu;
 
+/* One read of a refresh, for batch backends. */
+struct msr_op {
+	unsigned cpu;
+	uint32_t msr;
+};
+
 struct msr_io {
 	/* Open CPU `cpu`'s device (kept open). 0 or -errno, with a message. */
 	int (*open_cpu)(struct msr_io *io, unsigned cpu, struct errmsg *e);
@@ -21,8 +27,18 @@ struct msr_io {
 	/* Async-signal-safe write (pwrite only); may equal wr. */
 	int (*wr_async)(struct msr_io *io, unsigned cpu, uint32_t msr, uint64_t val);
 	void (*close_cpu)(struct msr_io *io, unsigned cpu);
+	/* Optional (msr-safe's batch device; NULL elsewhere). The engine
+	 * announces once per programmed plan every read a refresh makes, in
+	 * the order it makes them; then at the start of each refresh calls
+	 * batch_fetch, which reads them all at once (one ioctl), and rd()
+	 * answers those reads from what was fetched (the per-op error
+	 * included). batch_fetch returns 0 or -errno for the whole batch. */
+	int (*batch_plan)(struct msr_io *io, const struct msr_op *ops, unsigned n,
+	    struct errmsg *e);
+	int (*batch_fetch)(struct msr_io *io);
 	void (*destroy)(struct msr_io *io);
 	uint64_t nreads, nwrites;  /* counted by the backends, for tests and bench */
+	uint64_t nbatches;         /* batch_fetch calls (ioctls), for tests and bench */
 };
 
 /* `template` holds one %u for the CPU number, e.g. "/dev/cpu/%u/msr". */
