@@ -4,3 +4,5 @@ dist_pkgdata_DATA += data/demo-skx.xml data/demo-skx.cpuid data/LICENSES
 scenariosdir = $(pkgdatadir)/scenarios
 dist_scenarios_DATA = data/scenarios/example.scn
 EXTRA_DIST += data/README.md data/scenario-format.txt
+diesdatadir = $(pkgdatadir)/dies
+dist_diesdata_DATA = data/dies/skx-xcc.map
