@@ -317,6 +317,9 @@ core_compute(const struct metrics_ctx *c, const struct sample *prev, const struc
 		tf->d_cyc = k->cyc;
 		tf->d_ref = k->ref;
 		thread_figures(c, tf);
+		/* Multiplexed counts (perf): estimates, marked as such. */
+		tf->scaled = cur->scaled != NULL && cur->scaled[k->cpu] != 0;
+		cf->scaled = cf->scaled || tf->scaled;
 	}
 
 	tol = c->tol.rel * (double)tk[0].tsc +

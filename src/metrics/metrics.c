@@ -76,6 +76,7 @@ metrics_compute(const struct metrics_ctx *c, const struct sample *prev,
 	iv->time = cur->time;
 	iv->dt = prev != NULL ? cur->time - prev->time : 0.0;
 	iv->valid = true;
+	iv->scaled = false;
 	iv->reason[0] = '\0';
 	for (cpu = 0; cpu < iv->max_cpu; cpu++) {
 		struct thread_fig *tf = &iv->threads[cpu];
@@ -89,6 +90,7 @@ metrics_compute(const struct metrics_ctx *c, const struct sample *prev,
 
 		core_compute(c, prev, cur, ci, iv);
 		cf = &iv->cores[ci];
+		iv->scaled = iv->scaled || (cf->selected && cf->scaled);
 		/* The interval is valid only if every selected core got what the
 		 * plan promises; a core on its fallback bound is valid itself. */
 		if (cf->selected && iv->valid && (cf->reason != R_NONE || cf->fallback != R_NONE)) {

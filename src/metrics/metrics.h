@@ -52,6 +52,9 @@ struct thread_fig {
 	struct val ghz;            /* d_cyc / d_ref * base GHz */
 	struct val net_ghz;        /* d_cyc / d_tsc * base GHz */
 	struct val ipc;            /* d_inst / d_cyc */
+	/* The counts were multiplexed (perf source) and scaled up by
+	 * enabled/running: every figure is an estimate, not a count. */
+	bool scaled;
 };
 
 struct core_fig {
@@ -74,6 +77,7 @@ struct core_fig {
 	double inconsistency;      /* largest clamp applied, fraction of the interval */
 	bool has_truth;
 	double truth[4];           /* simulator ground truth, fractions */
+	bool scaled;               /* a thread's counts were multiplexed and scaled */
 };
 
 /* Time-weighted averages over a set of cores (a package, the node). */
@@ -94,6 +98,7 @@ struct interval {
 	double dt;                 /* length, s */
 	bool valid;                /* every selected core valid */
 	char reason[256];          /* first problem, with core and CPUs */
+	bool scaled;               /* some selected core's counts were scaled */
 	unsigned ncores, max_cpu, npackages;
 	struct core_fig *cores;    /* by topology core index */
 	struct thread_fig *threads;/* by OS CPU number; reason R_NOT_SELECTED if absent */

@@ -146,6 +146,9 @@ write_core(FILE *fp, const struct die_layout *l, const struct topo_core *tc,
 	}
 	fputs(",\"inconsistency\":", fp);
 	json_num(fp, FRAC_FMT, c->inconsistency);
+	/* Multiplexed counts, scaled by enabled/running (perf source). */
+	if (c->scaled)
+		fputs(",\"scaled\":true", fp);
 	if (c->has_truth) {
 		fputs(",\"truth\":{\"neither\":", fp);
 		json_num(fp, FRAC_FMT, c->truth[0]);
@@ -178,6 +181,8 @@ write_thread(FILE *fp, const struct topology *topo, unsigned cpu, const struct t
 	key_val(fp, "ghz", NUM_FMT, th->ghz);
 	key_val(fp, "net_ghz", NUM_FMT, th->net_ghz);
 	key_val(fp, "ipc", NUM_FMT, th->ipc);
+	if (th->scaled)
+		fputs(",\"scaled\":true", fp);
 	fputc('}', fp);
 }
 

@@ -16,6 +16,7 @@ sample_init(struct sample *s, unsigned max_cpu, unsigned nslots, unsigned ncores
 	s->v = xcalloc((size_t)max_cpu * (nslots ? nslots : 1), sizeof *s->v);
 	s->state = xcalloc(max_cpu ? max_cpu : 1, sizeof *s->state);
 	s->err = xcalloc(max_cpu ? max_cpu : 1, sizeof *s->err);
+	s->scaled = xcalloc(max_cpu ? max_cpu : 1, sizeof *s->scaled);
 	memset(s->state, CPU_NOT_READ, max_cpu);
 	if (truth)
 		s->truth = xcalloc((size_t)ncores * 4 + 1, sizeof *s->truth);
@@ -27,6 +28,7 @@ sample_free(struct sample *s)
 	free(s->v);
 	free(s->state);
 	free(s->err);
+	free(s->scaled);
 	free(s->truth);
 	memset(s, 0, sizeof *s);
 }
@@ -39,6 +41,7 @@ sample_copy(struct sample *dst, const struct sample *src)
 	memcpy(dst->v, src->v, (size_t)src->max_cpu * src->nslots * sizeof *src->v);
 	memcpy(dst->state, src->state, src->max_cpu);
 	memcpy(dst->err, src->err, src->max_cpu * sizeof *src->err);
+	memcpy(dst->scaled, src->scaled, src->max_cpu);
 	if (src->truth != NULL && dst->truth != NULL)
 		memcpy(dst->truth, src->truth, (size_t)src->ncores * 4 * sizeof *src->truth);
 }

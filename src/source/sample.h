@@ -21,6 +21,11 @@ struct sample {
 	uint64_t *v;             /* v[cpu * nslots + slot]; unread slots are 0 */
 	uint8_t *state;          /* enum cpu_read_state per cpu */
 	int *err;                /* errno per cpu for CPU_READ_ERROR */
+	/* Per cpu, 1: the counts of the interval ending at this sample were
+	 * multiplexed (perf: time_running < time_enabled) and are scaled up
+	 * by enabled/running, so they are estimates. 0 for exact counts and
+	 * for every source that does not multiplex. */
+	uint8_t *scaled;
 
 	/* Simulator only: cumulative ground truth per core in TSC ticks,
 	 * truth[core * 4 + k] for k = neither, t0 only, t1 only, both.
