@@ -218,6 +218,11 @@ out_json_write(struct batch *b, const struct interval *iv)
 		fputs(",\"layout_basis\":", fp);
 		json_str(fp, layout_basis_name(b->layout->basis));
 		fprintf(fp, ",\"cores_assumed\":%s", bool_str(b->layout->cores_assumed));
+		/* Why the layout is not physical (needs root, ...), when it is not. */
+		if (b->layout->note[0] != '\0') {
+			fputs(",\"layout_note\":", fp);
+			json_str(fp, b->layout->note);
+		}
 	} else {
 		fputs("null", fp);
 	}
