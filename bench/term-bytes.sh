@@ -5,6 +5,14 @@
 # writes (tmux pipe-pane), and prints both figures and their ratio.
 #
 #   bench/term-bytes.sh [-x W] [-y H] [-d DELAY] [-n REFRESHES] [HTTOP]
+#   bench/term-bytes.sh [-x W] [-y H] [-d DELAY] [-n REFRESHES] -c COMMAND
+#       [-m MARKER] [-P PAUSEKEY]
+#
+# -c runs the shell command line COMMAND in the pane instead of
+# `HTTOP --demo -d DELAY` (another source, or htop; DELAY must be its
+# refresh interval); -m is the extended regex its screen shows once it is
+# up (default ' 1 Cores ', httop's tabs); -P the key that pauses it
+# (default p; htop's is Z).
 #
 # Steady state: the bytes written over REFRESHES refreshes after a 3 s
 # warm-up, divided by the number of refreshes (elapsed / DELAY). Full
@@ -13,19 +21,23 @@
 # the second repaint. The last line is machine-readable:
 #   per_refresh=N full=N ratio=R
 set -u
-W=160 H=50 D=1 N=10
-while getopts x:y:d:n: o; do
+W=160 H=50 D=1 N=10 CMD= MARK=' 1 Cores ' PAUSE=p
+while getopts x:y:d:n:c:m:P: o; do
 	case $o in
 	x) W=$OPTARG ;; y) H=$OPTARG ;; d) D=$OPTARG ;; n) N=$OPTARG ;;
-	*) echo "usage: $0 [-x W] [-y H] [-d DELAY] [-n REFRESHES] [HTTOP]" >&2; exit 2 ;;
+	c) CMD=$OPTARG ;; m) MARK=$OPTARG ;; P) PAUSE=$OPTARG ;;
+	*) echo "usage: $0 [-x W] [-y H] [-d DELAY] [-n REFRESHES] [-c COMMAND [-m MARKER] [-P KEY]] [HTTOP]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 here=$(cd "$(dirname "$0")/.." && pwd)
 HTTOP=${1:-${HTTOP_BUILDDIR:-$here}/src/httop}
 command -v tmux >/dev/null 2>&1 || { echo "$0: tmux is not installed" >&2; exit 77; }
-[ -x "$HTTOP" ] || { echo "$0: no httop at $HTTOP (give its path)" >&2; exit 2; }
-HTTOP=$(cd "$(dirname "$HTTOP")" && pwd)/$(basename "$HTTOP")
+if [ -z "$CMD" ]; then
+	[ -x "$HTTOP" ] || { echo "$0: no httop at $HTTOP (give its path)" >&2; exit 2; }
+	HTTOP=$(cd "$(dirname "$HTTOP")" && pwd)/$(basename "$HTTOP")
+	CMD="'$HTTOP' --demo -d '$D'"
+fi
 
 sock=httop-bytes-$$
 dir=$(mktemp -d) || exit 1
@@ -46,7 +58,8 @@ cat >"$dir/run.sh" <<EOF2
 #!/bin/sh
 cd '$dir' || exit 1
 while [ ! -f go ]; do sleep 0.05; done
-XDG_CONFIG_HOME='$dir/config' LANG=C.UTF-8 TERM=screen-256color exec '$HTTOP' --demo -d '$D'
+export XDG_CONFIG_HOME='$dir/config' LANG=C.UTF-8 TERM=screen-256color
+exec $CMD
 EOF2
 chmod +x "$dir/run.sh"
 : >"$dir/out"
@@ -58,7 +71,7 @@ touch "$dir/go"
 
 # Warm-up: the screen is up (its tabs), then 3 s more.
 n=0
-until tm capture-pane -p -t b 2>/dev/null | grep -q ' 1 Cores '; do
+until tm capture-pane -p -t b 2>/dev/null | grep -Eq -- "$MARK"; do
 	n=$((n + 1))
 	if [ $n -gt 100 ]; then
 		echo "$0: httop's screen did not come up; it shows:" >&2
@@ -75,7 +88,7 @@ refreshes=$(calc "($t1 - $t0) / $D")
 per=$(calc "($s1 - $s0) / $refreshes")
 
 # Full repaint, paused so no refresh mixes in.
-tm send-keys -t b p
+tm send-keys -t b "$PAUSE"
 until_quiet
 f0=$(size)
 tm send-keys -t b C-l
@@ -92,7 +105,7 @@ fi
 tm send-keys -t b q
 
 ratio=$(calc "$full > 0 ? $per / $full : 1")
-printf 'terminal %sx%s, httop --demo -d %s, %s refreshes measured\n' "$W" "$H" "$D" \
+printf 'terminal %sx%s, %s, %s refreshes measured\n' "$W" "$H" "$CMD" \
     "$(printf '%.1f' "$refreshes")"
 printf 'steady state: %.0f bytes per refresh\n' "$per"
 printf 'full repaint (%s): %d bytes\n' "$how" "$full"

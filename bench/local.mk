@@ -1,0 +1,14 @@
+# bench/local.mk: `make bench` runs the full benchmarks (several minutes;
+# needs root, /dev/fuse, tmux, valgrind, strace; htop for its column) and
+# prints the table that BENCHMARKS.md records.
+EXTRA_DIST += bench/lib.sh bench/run.sh bench/reads.sh bench/instr.sh \
+	bench/cputime.sh bench/screen.sh bench/bytes.sh \
+	bench/baseline.txt bench/README.md
+
+# The fake MSR device is a test program: configure without --disable-tests.
+bench: all
+	$(MAKE) $(AM_MAKEFLAGS) tests/fakemsr/fakemsr$(EXEEXT)
+	HTTOP_FIXTURES="$${HTTOP_FIXTURES:-$(abs_top_srcdir)/../shared/fixtures}" \
+	FIXTURES="$${HTTOP_FIXTURES:-$(abs_top_srcdir)/../shared/fixtures}" \
+	$(SHELL) $(top_srcdir)/bench/run.sh $(abs_top_builddir)
+.PHONY: bench

@@ -1,0 +1,86 @@
+#!/bin/sh
+# run.sh: httop's benchmarks (`make bench`), or their deterministic short
+# version for the CI gate.
+#
+#   bench/run.sh BUILD          the full set; a table on standard output
+#   bench/run.sh --short BUILD  "key value" lines, the figures bench/baseline.txt
+#                               holds (reads, writes, instructions per refresh)
+#
+# Every figure comes from one of the scripts next to this one; each says
+# how it measures. Machines: bench/lib.sh. Needs root and /dev/fuse (the
+# fake MSR device), tmux, valgrind, strace, python3, lstopo; htop for its
+# column.
+set -u
+short=
+[ "${1:-}" = --short ] && { short=1; shift; }
+BUILD=$(cd "${1:?usage: $0 [--short] BUILD}" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d) || exit 1
+. "$here/lib.sh"
+trap 'rm -rf "$work"' EXIT
+trap 'exit 1' INT TERM HUP
+
+# kv LINE KEY: the value of KEY=... in LINE.
+kv() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1; }
+last() { tail -n 1; }
+
+if [ -n "$short" ]; then
+	# One refresh more is enough: the counts are exact.
+	for m in $MACHINES; do
+		l=$(NOSTRACE=1 sh "$here/reads.sh" "$BUILD" "$m" 1 | last) || exit 1
+		echo "reads_$m $(kv "$l" reads)"
+		echo "writes_$m $(kv "$l" writes)"
+	done
+	l=$(sh "$here/instr.sh" "$BUILD" skx96 batch 3 | last) || exit 1
+	echo "ir_read_metrics_skx96 $(( $(kv "$l" read) + $(kv "$l" metrics) ))"
+	l=$(sh "$here/instr.sh" "$BUILD" skx96 tui 3 | last) || exit 1
+	echo "ir_draw_skx96 $(kv "$l" draw)"
+	exit 0
+fi
+
+echo "httop benchmarks, $(date -u +%Y-%m-%d), $(uname -m), $(nproc) CPUs:" \
+    "$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)"
+echo "msr source on the FUSE fake MSR device; screens 200 x 60 in tmux"
+l=$(sh "$here/cputime.sh" "$BUILD" skx96 100 | last) || exit 1
+nspi=$(kv "$l" ns_per_ir)
+echo "rate of httop's code on this CPU: $nspi ns per instruction (bench/cputime.sh, skx96)"
+echo
+printf '%-8s %5s | %6s %6s %6s %5s %4s | %9s %9s %9s %8s %8s | %6s %6s | %5s %5s %6s\n' \
+    machine cpus reads writes turbo span frgn \
+    "Ir rd+met" "Ir/cpu" "Ir draw" "us/cpu" "us@1ns" \
+    "1st ms" "RSS kB" "B/ref" full ratio
+for m in $MACHINES; do
+	n=$(machine_cpus "$m")
+	r=$(sh "$here/reads.sh" "$BUILD" "$m" 10 | last) || exit 1
+	i=$(sh "$here/instr.sh" "$BUILD" "$m" tui 5 | last) || exit 1
+	s=$(sh "$here/screen.sh" "$BUILD" "$m" | last) || exit 1
+	b=$(sh "$here/bytes.sh" "$BUILD" "$m" | last) || exit 1
+	rm=$(( $(kv "$i" read) + $(kv "$i" metrics) + $(kv "$i" history) ))
+	printf '%-8s %5s | %6s %6s %6s %5s %4s | %9s %9s %9s %8s %8s | %6s %6s | %5s %5s %6s\n' \
+	    "$m" "$n" "$(kv "$r" reads)" "$(kv "$r" writes)" "$(kv "$r" turbostat)" \
+	    "$(kv "$r" span)" "$(kv "$r" foreign)" \
+	    "$rm" "$(calc "int($rm / $n)")" "$(kv "$i" draw)" \
+	    "$(calc "int($rm / $n * $nspi) / 1000")" "$(calc "int($rm / $n) / 1000")" \
+	    "$(kv "$s" first_ms)" "$(kv "$s" rss_kb)" \
+	    "$(kv "$b" per_refresh)" "$(kv "$b" full)" "$(kv "$b" ratio)"
+done
+s=$(sh "$here/screen.sh" "$BUILD" htop | last) || exit 1
+b=$(sh "$here/bytes.sh" "$BUILD" htop | last) || exit 1
+printf '%-8s %5s | %6s %6s %6s %5s %4s | %9s %9s %9s %8s %8s | %6s %6s | %5s %5s %6s\n' \
+    htop "$(nproc)" - - - - - - - - - - \
+    "$(kv "$s" first_ms)" "$(kv "$s" rss_kb)" \
+    "$(kv "$b" per_refresh)" "$(kv "$b" full)" "$(kv "$b" ratio)"
+cat <<EOF
+
+reads, writes: MSR accesses per refresh in steady state (fake device's counts)
+turbo: turbostat's model, one read per counter per CPU, for the same counters
+span: most reads from a core's first to its last read in one refresh (its
+  own reads when read back to back); frgn: other cores' reads inside that span
+Ir rd+met: instructions per refresh in source_read, metrics_compute and the
+  history (callgrind, live view); Ir draw: in tui_draw
+us/cpu: Ir rd+met per CPU at the measured rate; us@1ns: at 1 ns per instruction
+1st ms: start to first frame (-d 1: includes 0.1 s calibration and 0.25 s first
+  interval by design); RSS: VmHWM after 3 s; B/ref: terminal bytes per refresh,
+  full: one full repaint (Ctrl-L), ratio: B/ref / full
+htop: this VM's $(nproc) CPUs, htop -d 10, same pane
+EOF

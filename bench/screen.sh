@@ -1,0 +1,58 @@
+#!/bin/sh
+# screen.sh: time from start to the first frame, and peak RSS, of httop's
+# live view on the fake device (or of htop), in a 200 x 60 tmux pane.
+#
+#   bench/screen.sh BUILD MACHINE|htop [DELAY]
+#
+# The pane notes the time just before it execs the program; the script
+# polls the screen (tmux capture-pane, about every 10 ms, so the figure is
+# up to ~15 ms late) until the frame is there: httop's tabs (' 1 Cores ',
+# drawn with the first figures) or htop's 'Tasks:'. Three starts, the
+# median. Peak RSS: VmHWM of the process 3 s after its first frame (a few
+# refreshes in). httop runs with -d DELAY (default 1) on a device whose
+# clock advances DELAY per refresh (--step).
+#
+# Last line: first_ms=N rss_kb=N
+set -u
+BUILD=$(cd "$1" && pwd) NAME=$2 D=${3:-1}
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d) || exit 1
+. "$here/lib.sh"
+trap 'tm_stop; fake_umount; rm -rf "$work"' EXIT
+trap 'exit 1' INT TERM HUP
+command -v tmux >/dev/null 2>&1 || { echo "tmux is not installed" >&2; exit 77; }
+
+if [ "$NAME" = htop ]; then
+	command -v htop >/dev/null 2>&1 || { echo "htop is not installed" >&2; exit 77; }
+	cmd="htop -d $(calc "$D * 10")" mark='Tasks:'
+else
+	fake_mount "$NAME" --scenario demo --step "$D" || exit 1
+	cmd="$HTTOP $(msr_args "$NAME") -d $D" mark=' 1 Cores '
+fi
+
+firsts= rss=0
+for i in 1 2 3; do
+	pane_start 200 60 "$cmd"
+	pane_go
+	n=0
+	until cap | grep -q -- "$mark"; do
+		n=$((n + 1))
+		if [ $n -gt 1000 ]; then
+			echo "the screen did not come up; it shows:" >&2
+			cap >&2
+			exit 1
+		fi
+		sleep 0.01
+	done
+	t1=$(date +%s.%N)
+	t0=$(cat "$work/pane.t0")
+	firsts="$firsts $(calc "($t1 - $t0) * 1000")"
+	if [ $i -eq 1 ]; then
+		sleep 3
+		rss=$(awk '/^VmHWM:/ { print $2 }' "/proc/$(cat "$work/pane.pid")/status")
+	fi
+	tm send-keys -t b q
+	pane_wait_done 10
+done
+first=$(printf '%s\n' $firsts | sort -n | sed -n 2p)
+printf 'first_ms=%.0f rss_kb=%s (starts: %s ms)\n' "$first" "$rss" "$(echo $firsts)"

@@ -1,0 +1,37 @@
+#!/bin/sh
+# test_bench_gate.sh: the CI gate of the benchmarks. Runs the short,
+# deterministic part of bench/run.sh (MSR reads and writes per refresh on
+# the four simulated machines, callgrind instructions per refresh of
+# reading + metrics and of drawing on the 96-CPU one) and fails when a
+# figure is more than 20% above bench/baseline.txt. Only growth fails: a
+# figure that drops is news for the baseline, not a failure.
+. "$HTTOP_SRCDIR/tests/lib.sh"
+
+if grep -q '^SAN_CFLAGS = .*-fsanitize' "$HTTOP_BUILDDIR/Makefile" 2>/dev/null; then
+	echo "1..0 # SKIP sanitizer build: instruction counts are the plain build's"
+	exit 0
+fi
+for t in valgrind tmux lstopo fusermount3; do
+	if ! command -v $t >/dev/null 2>&1; then
+		echo "1..0 # SKIP $t is not installed"
+		exit 0
+	fi
+done
+if [ ! -e /dev/fuse ] || [ "$(id -u)" -ne 0 ]; then
+	echo "1..0 # SKIP the fake MSR device needs root and /dev/fuse"
+	exit 0
+fi
+
+base="$HTTOP_SRCDIR/bench/baseline.txt"
+out=$(FIXTURES="$HTTOP_FIXTURES" sh "$HTTOP_SRCDIR/bench/run.sh" --short "$HTTOP_BUILDDIR" 2>&1)
+st=$?
+keys=$(awk '!/^#/ && NF == 2 { print $1 }' "$base")
+plan $(( $(printf '%s\n' $keys | wc -l) + 1 ))
+printf '%s\n' "$out" | sed 's/^/# /'
+check "bench/run.sh --short ran (status $st)" [ "$st" -eq 0 ]
+for k in $keys; do
+	b=$(awk -v k="$k" '$1 == k { print $2 }' "$base")
+	v=$(printf '%s\n' "$out" | awk -v k="$k" '$1 == k { print $2 }')
+	check "$k: ${v:-none}, baseline $b, at most +20%" \
+	    awk -v v="${v:-x}" -v b="$b" 'BEGIN { exit !(v ~ /^[0-9.]+$/ && v <= b * 1.2) }'
+done
