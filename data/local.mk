@@ -6,3 +6,5 @@ dist_scenarios_DATA = data/scenarios/example.scn
 EXTRA_DIST += data/README.md data/scenario-format.txt
 diesdatadir = $(pkgdatadir)/dies
 dist_diesdata_DATA = data/dies/skx-xcc.map
+msrsafedatadir = $(pkgdatadir)/msr-safe
+dist_msrsafedata_DATA = data/msr-safe/allowlist data/msr-safe/README

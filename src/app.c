@@ -8,10 +8,13 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "conflict.h"
 #include "datadir.h"
 #include "machine/dielayout.h"
 #include "machine/machine.h"
@@ -20,6 +23,7 @@
 #include "out/batch.h"
 #include "source/calibrate.h"
 #include "plan/plan.h"
+#include "privilege.h"
 #include "signals.h"
 #include "source/sources.h"
 #include "ui/screen.h"
@@ -61,22 +65,17 @@ struct app {
 	struct cpulist jobcpus;
 	struct job_view jv;
 	char replay_pos[48];
+	struct ui_settings set;     /* the screen's settings (httoprc, keys) */
+	char set_note[512];         /* a settings file that did not load */
 	struct die_layout layout;   /* where each core sits: built once */
 	bool have_layout;
+	struct conflict_state *conflict;  /* --on-conflict */
 };
 
 static void
 report(const struct errmsg *e)
 {
 	fprintf(stderr, "httop: %s\n", e->text);
-}
-
-static void
-errmsg_append(struct errmsg *e, const char *s)
-{
-	size_t len = strlen(e->text);
-
-	snprintf(e->text + len, sizeof e->text - len, "%s", s);
 }
 
 static int
@@ -98,6 +97,103 @@ load_machine(struct app *a)
 	return 0;
 }
 
+/* What one step of --source auto said, appended to `buf`. */
+static void
+auto_note(char *buf, size_t len, const char *step, const char *said)
+{
+	size_t n = strlen(buf), k = strlen(step);
+
+	/* A source may name itself already ("perf: ..."). */
+	if (strncmp(said, step, k) == 0 && said[k] == ':')
+		snprintf(buf + n, len - n, "%s%s", n > 0 ? "; " : "", said);
+	else
+		snprintf(buf + n, len - n, "%s%s: %s", n > 0 ? "; " : "", step, said);
+}
+
+/* The msr-safe device of the first online CPU, if it exists. Without
+ * --msr-safe-path/--msr-batch-path, a --msr-path names the msr source. */
+static bool
+msr_safe_present(const struct app *a, char *path, size_t len)
+{
+	const struct options *o = a->o;
+	const struct topology *t = &a->m.topo;
+	const char *p = strstr(o->msr_safe_path, "%u");
+	struct stat st;
+	unsigned cpu;
+
+	if (o->have_msr_path && !o->have_msr_safe_path)
+		return false;
+	for (cpu = 0; cpu < t->max_cpu; cpu++) {
+		if (t->cpus[cpu].present && t->cpus[cpu].online)
+			break;
+	}
+	if (p == NULL || cpu == t->max_cpu)
+		return false;
+	snprintf(path, len, "%.*s%u%s", (int)(p - o->msr_safe_path), o->msr_safe_path, cpu, p + 2);
+	return stat(path, &st) == 0;
+}
+
+/* A source that fails to open may have marked CPUs offline (a missing
+ * device looks like an unplugged CPU): the next step starts afresh. */
+static void
+online_copy(bool *to_flags, struct topology *t, bool save)
+{
+	unsigned cpu;
+
+	for (cpu = 0; cpu < t->max_cpu; cpu++) {
+		if (save)
+			to_flags[cpu] = t->cpus[cpu].online;
+		else
+			t->cpus[cpu].online = to_flags[cpu];
+	}
+}
+
+/* --source auto: msr-safe (when its device exists), then the msr driver,
+ * then perf_event. A step that fails says why; when a later one works the
+ * reasons are printed once, when none works they make the error. */
+static int
+open_auto(struct app *a)
+{
+	const struct options *o = a->o;
+	char said[4 * sizeof a->e.text], path[PATH_MAX];
+	struct errmsg e;
+	bool absent = false, *online;
+	int room;
+
+	said[0] = '\0';
+	online = xcalloc(a->m.topo.max_cpu ? a->m.topo.max_cpu : 1, sizeof *online);
+	online_copy(online, &a->m.topo, true);
+	if (msr_safe_present(a, path, sizeof path)) {
+		a->src = msr_safe_source_open(&a->m, o->msr_safe_path, o->msr_batch_path, &e);
+		if (a->src == NULL) {
+			auto_note(said, sizeof said, "msr-safe", e.text);
+			online_copy(online, &a->m.topo, false);
+		}
+	} else {
+		absent = true;
+	}
+	if (a->src == NULL && (a->src = msr_source_open(&a->m, o->msr_path, &e)) == NULL) {
+		auto_note(said, sizeof said, "msr", e.text);
+		online_copy(online, &a->m.topo, false);
+		a->src = perf_source_open(&a->m, &a->plan, &e);
+		if (a->src == NULL)
+			auto_note(said, sizeof said, "perf", e.text);
+	}
+	free(online);
+	if (a->src != NULL) {
+		if (said[0] != '\0')
+			fprintf(stderr, _("httop: --source auto: %s; using %s\n"), said,
+			    a->src->name);
+		return 0;
+	}
+	/* One line, and the way out always fits in it. */
+	room = (int)sizeof a->e.text - 100;
+	errmsg_set(&a->e, _("no counter source works here: %s%.*s (or try httop --demo)"),
+	    !absent ? "" : o->have_msr_path && !o->have_msr_safe_path ?
+	    _("msr-safe: skipped for --msr-path; ") : _("msr-safe: not loaded; "), room, said);
+	return -1;
+}
+
 static int
 open_source(struct app *a)
 {
@@ -116,12 +212,15 @@ open_source(struct app *a)
 	plan_for_machine(&a->plan, &a->m);
 	switch (o->source) {
 	case SRC_AUTO:
-		a->src = msr_source_open(&a->m, o->msr_path, &a->e);
-		if (a->src == NULL)
-			errmsg_append(&a->e, _(" (or try httop --demo)"));
-		break;
+		return open_auto(a);
 	case SRC_MSR:
 		a->src = msr_source_open(&a->m, o->msr_path, &a->e);
+		break;
+	case SRC_MSR_SAFE:
+		a->src = msr_safe_source_open(&a->m, o->msr_safe_path, o->msr_batch_path, &a->e);
+		break;
+	case SRC_PERF:
+		a->src = perf_source_open(&a->m, &a->plan, &a->e);
 		break;
 	case SRC_SIM:
 		a->src = sim_source_new(&a->m, o->scenario, o->seed, &a->e);
@@ -190,6 +289,20 @@ build_layout(struct app *a)
 	return 0;
 }
 
+/* Every device is open and CAPID6 read: keep only what the source may
+ * still need (CAP_SYS_RAWIO, for the MSR sources: the msr driver checks
+ * it when a CPU's device is opened again). See httop(1), PRIVILEGE. */
+static int
+drop_privilege(struct app *a)
+{
+	const char *name = a->src->name;
+	bool rawio = strcmp(name, "msr") == 0 || strcmp(name, "msr-safe") == 0;
+
+	if (privilege_drop(rawio, NULL, 0, &a->e) != 0)
+		return errmsg_prefix(&a->e, _("giving up privilege after opening the devices"));
+	return 0;
+}
+
 static int
 prepare(struct app *a)
 {
@@ -203,10 +316,19 @@ prepare(struct app *a)
 	/* The table and the hardware disagree, or the scale could not be
 	 * measured: the user must know which number the split rests on. */
 	if (a->o->source != SRC_REPLAY && a->plan.scale_expected != 0 &&
-	    (!a->plan.scale_measured || a->plan.scale != a->plan.scale_expected))
-		fprintf(stderr, _("httop: reference-clock scale: %s\n"), a->plan.scale_note);
+	    (!a->plan.scale_measured || a->plan.scale != a->plan.scale_expected)) {
+		char msg[sizeof a->plan.scale_note + 64];
+
+		snprintf(msg, sizeof msg, _("reference-clock scale: %s"), a->plan.scale_note);
+		if (a->tui != NULL)
+			tui_note(a->tui, msg);
+		else
+			fprintf(stderr, "httop: %s\n", msg);
+	}
 	if (source_program(src, &a->plan, a->o->force, &a->e) != 0)
 		return -1;
+	/* A replay too: the trace may hold another program's interference. */
+	a->conflict = conflict_new(a->o->on_conflict);
 	sample_init(&a->s[0], t->max_cpu, src->plan->nslots, t->ncores, truth);
 	sample_init(&a->s[1], t->max_cpu, src->plan->nslots, t->ncores, truth);
 	a->have_samples = true;
@@ -279,14 +401,44 @@ check_first_read(struct app *a, const struct sample *s)
 	    s->state[first_bad] == CPU_OFFLINE ? _("offline") : _("not readable"));
 }
 
+/* After an interval's metrics: the --on-conflict policy. `note` gets the
+ * line to show (empty if none). Returns 1 when the run must end with
+ * status 1, the reason in a->e; the registers are restored by app_end. */
+static int
+conflict_check(struct app *a, char *note, size_t len)
+{
+	enum conflict_action act = CONFLICT_NONE;
+
+	note[0] = '\0';
+	if (a->conflict == NULL)
+		return 0;
+	if (conflict_handle(a->conflict, a->src, &a->iv, &act, note, len, &a->e) != 0) {
+		note[0] = '\0';
+		return 1;
+	}
+	if (act == CONFLICT_STOP) {
+		if (note[0] != '\0')
+			errmsg_set(&a->e, "%s", note);
+		else
+			errmsg_set(&a->e, _("another program reprogrammed the counters; stopped as "
+			    "--on-conflict exit asks"));
+		note[0] = '\0';
+		return 1;
+	}
+	if (act != CONFLICT_NOTED)
+		note[0] = '\0';
+	return 0;
+}
+
 /* The loop proper; returns the exit status. */
 static int
 run(struct app *a)
 {
 	struct sample *prev = &a->s[0], *cur = &a->s[1], *tmp;
+	char note[sizeof a->e.text];
 	long long n;
 	double deadline;
-	int rc, sig = 0;
+	int rc, sig = 0, stop;
 
 	rc = source_read(a->src, prev, &a->e);
 	if (rc != 0)
@@ -303,10 +455,18 @@ run(struct app *a)
 		if (rc != 0)
 			goto read_end;
 		metrics_compute(&a->mc, prev, cur, &a->iv);
+		stop = conflict_check(a, note, sizeof note);
+		if (note[0] != '\0')
+			fprintf(stderr, "httop: %s\n", note);
 		if (batch_write(a->out, &a->iv, &a->e) != 0) {
 			/* The reader went away (httop -b | head): a normal end. */
 			if (batch_errno(a->out) == EPIPE)
-				return EXIT_OK;
+				return stop ? EXIT_FAIL : EXIT_OK;
+			report(&a->e);
+			return EXIT_FAIL;
+		}
+		if (stop) {
+			/* The interval is written first: it shows what happened. */
 			report(&a->e);
 			return EXIT_FAIL;
 		}
@@ -402,6 +562,63 @@ load_settings(struct app *a, struct ui_settings *s, char *note, size_t len)
 	ui_threads_sort(s);
 }
 
+/* The terminal back as it was, then the message (if any), so it is seen. */
+static int
+close_screen(struct app *a, const struct errmsg *e, int status)
+{
+	if (a->tui != NULL) {
+		tui_close(a->tui);
+		signals_set_screen(NULL);
+	}
+	if (e != NULL)
+		report(e);
+	return status;
+}
+
+/* The screen opens as soon as the machine and the layout are known, and
+ * shows its first frame at once: the header, the views' layout, and every
+ * core marked "no previous sample yet". Calibration and the first interval
+ * follow; a user on a slow link sees httop at work instead of a blank
+ * terminal for the first ~0.4 s. */
+static int
+open_screen(struct app *a)
+{
+	const struct topology *t = &a->src->m->topo;
+	struct interval first;
+	struct ui_frame f;
+	unsigned i;
+
+	load_settings(a, &a->set, a->set_note, sizeof a->set_note);
+	a->tui = tui_open(&a->set, &a->e);
+	if (a->tui == NULL)
+		return -1;
+	signals_set_screen(screen_emergency_restore);
+	if (a->set_note[0] != '\0')
+		tui_note(a->tui, a->set_note);
+	interval_init(&first, a->src->m);
+	first.valid = true;
+	for (i = 0; i < t->ncores; i++) {
+		first.cores[i].index = i;
+		first.cores[i].selected = true;
+		first.cores[i].reason = R_FIRST;
+	}
+	for (i = 0; i < t->max_cpu; i++) {
+		first.threads[i].cpu = i;
+		first.threads[i].reason = R_FIRST;
+	}
+	memset(&f, 0, sizeof f);
+	f.m = a->src->m;
+	f.plan = a->src->plan != NULL ? a->src->plan : &a->plan;
+	f.source_name = a->src->name;
+	f.iv = &first;
+	f.window = AVG_LAST;
+	f.delay = a->set.delay;
+	f.layout = &a->layout;
+	tui_draw(a->tui, &f);
+	interval_free(&first);
+	return 0;
+}
+
 /* Without -b on a terminal: wait for the next refresh or a key; keys are
  * handled at once (the frame is drawn again from the same figures), the
  * counters are read only when the interval is over. Returns the exit
@@ -410,40 +627,29 @@ static int
 run_tui(struct app *a)
 {
 	struct sample *prev = &a->s[0], *cur = &a->s[1], *tmp;
-	struct ui_settings s;
-	char note[sizeof a->e.text];
+	struct ui_settings *s = &a->set;
+	char cnote[sizeof a->e.text];
 	double deadline, last_read;
 	long long n = 0;
 	bool paused = false, ended = false, have = false, failed = false;
 	bool replay = a->o->source == SRC_REPLAY;
 	int rc, sig = 0;
 
-	load_settings(a, &s, note, sizeof note);
 	rc = source_read(a->src, prev, &a->e);
 	if (rc > 0)
-		return EXIT_OK;
-	if (rc < 0 || check_first_read(a, prev) != 0) {
-		report(&a->e);
-		return EXIT_FAIL;
-	}
-	a->hist = history_new(a->src->m, a->src->plan, s.avg_seconds, UI_DELAY_MIN);
+		return close_screen(a, NULL, EXIT_OK);
+	if (rc < 0 || check_first_read(a, prev) != 0)
+		return close_screen(a, &a->e, EXIT_FAIL);
+	a->hist = history_new(a->src->m, a->src->plan, s->avg_seconds, UI_DELAY_MIN);
 	interval_init(&a->wiv, a->src->m);
 	a->have_wiv = true;
-	a->tui = tui_open(&s, &a->e);
-	if (a->tui == NULL) {
-		report(&a->e);
-		return EXIT_FAIL;
-	}
-	signals_set_screen(screen_emergency_restore);
-	if (note[0] != '\0')
-		tui_note(a->tui, note);
 	if (a->job != NULL) {
 		snprintf(a->jv.label, sizeof a->jv.label, "%s", job_watch_label(a->job));
 		a->jv.active = true;
 		update_job(a);
 	}
 	last_read = now_s();
-	deadline = last_read + (s.delay < FIRST_WAIT ? s.delay : FIRST_WAIT);
+	deadline = last_read + (s->delay < FIRST_WAIT ? s->delay : FIRST_WAIT);
 	for (;;) {
 		double left = -1.0;
 		bool ready;
@@ -474,14 +680,14 @@ run_tui(struct app *a)
 					}
 				}
 				last_read = now_s();
-				deadline = last_read + s.delay;
+				deadline = last_read + s->delay;
 			}
 			if (cmd == TUI_DELAY)
-				deadline = last_read + s.delay;
+				deadline = last_read + s->delay;
 			if (cmd == TUI_JOB && a->job != NULL)
 				update_job(a);
 			if (have)
-				draw(a, &s, paused);
+				draw(a, s, paused);
 			continue;
 		}
 		if (paused || ended || now_s() < deadline)
@@ -495,7 +701,7 @@ run_tui(struct app *a)
 			ended = true;
 			tui_note(a->tui, _("end of replay: q quits"));
 			if (have)
-				draw(a, &s, paused);
+				draw(a, s, paused);
 			continue;
 		}
 		if (rc < 0) {
@@ -503,6 +709,12 @@ run_tui(struct app *a)
 			break;
 		}
 		metrics_compute(&a->mc, prev, cur, &a->iv);
+		if (conflict_check(a, cnote, sizeof cnote) != 0) {
+			failed = true;
+			break;
+		}
+		if (cnote[0] != '\0')
+			tui_note(a->tui, cnote);
 		history_add(a->hist, prev, cur, &a->iv);
 		tmp = prev;
 		prev = cur;
@@ -511,21 +723,17 @@ run_tui(struct app *a)
 		n++;
 		snprintf(a->replay_pos, sizeof a->replay_pos, _("sample %lld"), n + 1);
 		update_job(a);
-		draw(a, &s, paused);
-		deadline += s.delay;
+		draw(a, s, paused);
+		deadline += s->delay;
 		if (deadline < now_s())
-			deadline = now_s() + s.delay;
+			deadline = now_s() + s->delay;
 		if (a->o->iterations > 0 && n >= a->o->iterations)
 			break;
 	}
 	/* The terminal first, so the message below is seen. */
-	tui_close(a->tui);
-	signals_set_screen(NULL);
-	if (failed) {
-		report(&a->e);
-		return EXIT_FAIL;
-	}
-	return signals_exit_status(sig);
+	if (failed)
+		return close_screen(a, &a->e, EXIT_FAIL);
+	return close_screen(a, NULL, signals_exit_status(sig));
 }
 
 /* Put the registers back and free everything; a failed restore turns a
@@ -540,6 +748,8 @@ app_end(struct app *a, int status)
 	}
 	if (a->hist != NULL)
 		history_free(a->hist);
+	if (a->conflict != NULL)
+		conflict_free(a->conflict);
 	if (a->have_wiv)
 		interval_free(&a->wiv);
 	if (a->job != NULL)
@@ -595,9 +805,15 @@ app_run(const struct options *o)
 		report(&a.e);
 		return app_end(&a, EXIT_USAGE);
 	}
-	if (prepare(&a) != 0) {
+	if (drop_privilege(&a) != 0) {
 		report(&a.e);
 		return app_end(&a, EXIT_FAIL);
 	}
+	if (a.tui_mode && open_screen(&a) != 0) {
+		report(&a.e);
+		return app_end(&a, EXIT_FAIL);
+	}
+	if (prepare(&a) != 0)
+		return app_end(&a, close_screen(&a, &a.e, EXIT_FAIL));
 	return app_end(&a, a.tui_mode ? run_tui(&a) : run(&a));
 }

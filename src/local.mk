@@ -9,3 +9,5 @@ src_httop_SOURCES = src/main.c \
 # works in a build directory before make install.
 src_httop_CPPFLAGS = $(AM_CPPFLAGS) -DHTTOP_SRCDATADIR='"$(abs_top_srcdir)/data"'
 src_httop_LDADD = $(HTTOP_LIBS) $(NCURSESW_LIBS)
+# privilege: given up once the devices are open
+src_httop_SOURCES += src/privilege.c src/privilege.h

@@ -29,6 +29,9 @@ enum {
 	OPT_CGROUP,
 	OPT_DIE_MAP,
 	OPT_SYSFS_ROOT,
+	OPT_MSR_SAFE_PATH,
+	OPT_MSR_BATCH_PATH,
+	OPT_ON_CONFLICT,
 	OPT_VERSION,
 	OPT_HELP,
 };
@@ -52,6 +55,9 @@ static const struct option long_opts[] = {
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
 	{ "die-map", required_argument, NULL, OPT_DIE_MAP },
 	{ "sysfs-root", required_argument, NULL, OPT_SYSFS_ROOT },
+	{ "msr-safe-path", required_argument, NULL, OPT_MSR_SAFE_PATH },
+	{ "msr-batch-path", required_argument, NULL, OPT_MSR_BATCH_PATH },
+	{ "on-conflict", required_argument, NULL, OPT_ON_CONFLICT },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -65,6 +71,8 @@ source_kind_name(enum source_kind k)
 	case SRC_MSR: return "msr";
 	case SRC_SIM: return "sim";
 	case SRC_REPLAY: return "replay";
+	case SRC_MSR_SAFE: return "msr-safe";
+	case SRC_PERF: return "perf";
 	}
 	return "?";
 }
@@ -72,7 +80,8 @@ source_kind_name(enum source_kind k)
 static int
 source_kind_parse(const char *s, enum source_kind *k)
 {
-	static const enum source_kind all[] = { SRC_AUTO, SRC_MSR, SRC_SIM, SRC_REPLAY };
+	static const enum source_kind all[] = { SRC_AUTO, SRC_MSR, SRC_MSR_SAFE, SRC_PERF,
+	    SRC_SIM, SRC_REPLAY };
 	size_t i;
 
 	for (i = 0; i < sizeof all / sizeof all[0]; i++) {
@@ -96,17 +105,26 @@ options_usage(FILE *fp)
 	    "  -n, --iterations N     stop after N intervals (default: until stopped)\n"
 	    "  -b, --batch            write each interval to standard output, no screen\n"
 	    "      --format FMT       batch output format: text, csv or json (default text)\n"
-	    "      --source SRC       counter source: auto, msr, sim or replay (default auto)\n"
+	    "      --source SRC       counter source: auto, msr, msr-safe, perf, sim or replay\n"
+	    "                         (default auto: msr-safe, then msr, then perf)\n"
 	    "      --replay FILE      replay a recorded trace (implies --source replay)\n"
 	    "      --topology FILE    read the topology from an hwloc XML file\n"
 	    "      --cpuid FILE       read the CPU identity from a libcpuid raw dump\n"
 	    "      --msr-path TMPL    MSR device path with one %%u for the CPU number\n"
 	    "                         (default /dev/cpu/%%u/msr)\n"
+	    "      --msr-safe-path TMPL\n"
+	    "                         msr-safe's per-CPU device with one %%u for the CPU\n"
+	    "                         number (default /dev/cpu/%%u/msr_safe)\n"
+	    "      --msr-batch-path FILE\n"
+	    "                         msr-safe's batch device (default /dev/cpu/msr_batch)\n"
 	    "      --sim SCENARIO     simulate the counters: a built-in scenario name or a\n"
 	    "                         scenario file (implies --source sim; default demo)\n"
 	    "      --seed N           random seed of the simulator (default 0)\n"
 	    "      --cpus LIST        read only these CPUs' cores, e.g. 0-3,8\n"
 	    "      --force            use the counters even if another program holds them\n"
+	    "      --on-conflict POLICY\n"
+	    "                         when another program reprograms the counters mid-run:\n"
+	    "                         report, reclaim or exit (default report)\n"
 	    "      --demo             simulate the built-in two-socket Skylake-SP machine\n"
 	    "      --pid PID          watch a job: show the cores its threads may run on\n"
 	    "                         (repeatable, or PID,PID...; key j shows all cores)\n"
@@ -189,9 +207,10 @@ bad:
 	    "such as --pid 1234, or a list such as --pid 1234,5678"), arg);
 }
 
-/* Exactly one %u and no other conversion: the path is a printf format. */
+/* Exactly one %u and no other conversion: the path is a printf format.
+ * `opt` is the option's name, for the message. */
 static int
-check_msr_path(const char *t, struct errmsg *e)
+check_template(const char *opt, const char *t, const char *example, struct errmsg *e)
 {
 	const char *p;
 	unsigned nu = 0;
@@ -204,12 +223,12 @@ check_msr_path(const char *t, struct errmsg *e)
 			p++;
 			continue;
 		}
-		return errmsg_set(e, _("--msr-path: '%s' has a '%%' other than %%u; "
-		    "give a path with exactly one %%u for the CPU number, e.g. /dev/cpu/%%u/msr"), t);
+		return errmsg_set(e, _("%s: '%s' has a '%%' other than %%u; "
+		    "give a path with exactly one %%u for the CPU number, e.g. %s"), opt, t, example);
 	}
 	if (nu != 1)
-		return errmsg_set(e, _("--msr-path: '%s' must contain exactly one %%u (it has %u); "
-		    "give e.g. /dev/cpu/%%u/msr"), t, nu);
+		return errmsg_set(e, _("%s: '%s' must contain exactly one %%u (it has %u); "
+		    "give e.g. %s"), opt, t, nu, example);
 	return 0;
 }
 
@@ -222,6 +241,9 @@ options_defaults(struct options *o)
 	o->format = FMT_TEXT;
 	o->source = SRC_AUTO;
 	o->msr_path = OPT_MSR_PATH_DEFAULT;
+	o->msr_safe_path = OPT_MSR_SAFE_PATH_DEFAULT;
+	o->msr_batch_path = OPT_MSR_BATCH_PATH_DEFAULT;
+	o->on_conflict = CONFLICT_REPORT;
 	o->scenario = NULL;
 	o->seed = 0;
 }
@@ -297,7 +319,8 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 			enum source_kind k;
 
 			if (source_kind_parse(optarg, &k) != 0) {
-				errmsg_set(e, _("--source: unknown source '%s'; give auto, msr, sim or replay"), optarg);
+				errmsg_set(e, _("--source: unknown source '%s'; give auto, msr, msr-safe, perf, "
+				    "sim or replay"), optarg);
 				goto fail;
 			}
 			if (source_by != NULL && o->source != k) {
@@ -321,9 +344,32 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 			o->cpuid = optarg;
 			break;
 		case OPT_MSR_PATH:
-			if (check_msr_path(optarg, e) != 0)
+			if (check_template("--msr-path", optarg, "/dev/cpu/%u/msr", e) != 0)
 				goto fail;
 			o->msr_path = optarg;
+			o->have_msr_path = true;
+			break;
+		case OPT_MSR_SAFE_PATH:
+			if (check_template("--msr-safe-path", optarg, "/dev/cpu/%u/msr_safe", e) != 0)
+				goto fail;
+			o->msr_safe_path = optarg;
+			o->have_msr_safe_path = true;
+			break;
+		case OPT_MSR_BATCH_PATH:
+			if (*optarg == '\0') {
+				errmsg_set(e, _("--msr-batch-path: empty file name; give e.g. "
+				    "--msr-batch-path /dev/cpu/msr_batch"));
+				goto fail;
+			}
+			o->msr_batch_path = optarg;
+			o->have_msr_safe_path = true;
+			break;
+		case OPT_ON_CONFLICT:
+			if (conflict_policy_parse(optarg, &o->on_conflict) != 0) {
+				errmsg_set(e, _("--on-conflict: unknown policy '%s'; give report, reclaim "
+				    "or exit"), optarg);
+				goto fail;
+			}
 			break;
 		case OPT_SIM:
 			if (*optarg == '\0') {

@@ -9,21 +9,26 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "conflict.h"
 #include "out/batch.h"
 #include "util/cpulist.h"
 #include "util/errmsg.h"
 
 enum source_kind {
-	SRC_AUTO = 0,   /* msr on the live machine, with advice when it fails */
+	SRC_AUTO = 0,   /* msr-safe, msr, then perf on the live machine (app.c) */
 	SRC_MSR,
 	SRC_SIM,
 	SRC_REPLAY,
+	SRC_MSR_SAFE,   /* LLNL msr-safe: per-CPU devices and the batch device */
+	SRC_PERF,       /* perf_event_open(2) */
 };
 
 #define OPT_DELAY_MIN 0.05          /* seconds: below this the IPIs dominate */
 #define OPT_DELAY_MAX 86400.0
 #define OPT_MSR_PATH_DEFAULT "/dev/cpu/%u/msr"
 #define OPT_SCENARIO_DEFAULT "demo"
+#define OPT_MSR_SAFE_PATH_DEFAULT "/dev/cpu/%u/msr_safe"
+#define OPT_MSR_BATCH_PATH_DEFAULT "/dev/cpu/msr_batch"
 
 struct options {
 	double delay;               /* -d, seconds */
@@ -47,6 +52,11 @@ struct options {
 	const char *cgroup;         /* --cgroup: the job's cgroup v2 directory */
 	const char *die_map;        /* --die-map FILE: a measured die layout */
 	const char *sysfs_root;     /* --sysfs-root DIR: where CAPID6 is read (default /sys) */
+	bool have_msr_path;         /* --msr-path given: auto means the msr device */
+	const char *msr_safe_path;  /* --msr-safe-path TEMPLATE */
+	const char *msr_batch_path; /* --msr-batch-path FILE */
+	bool have_msr_safe_path;    /* either of them given: auto starts with msr-safe */
+	enum conflict_policy on_conflict;  /* --on-conflict (default report) */
 };
 
 enum options_result {

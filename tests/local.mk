@@ -13,3 +13,10 @@ include $(srcdir)/tests/cli.mk
 include $(srcdir)/tests/ui.mk
 include $(srcdir)/tests/views.mk
 include $(srcdir)/tests/tui.mk
+include $(srcdir)/tests/diemap.mk
+include $(srcdir)/tests/die.mk
+include $(srcdir)/tests/dielayout.mk
+include $(srcdir)/tests/perf.mk
+include $(srcdir)/tests/safe.mk
+include $(srcdir)/tests/r2.mk
+include $(srcdir)/tests/bench.mk

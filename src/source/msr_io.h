@@ -45,4 +45,14 @@ struct msr_io {
 struct msr_io *msr_io_file_new(const char *template, unsigned max_cpu);
 struct msr_io *msr_io_vpmu_new(struct vpmu *v);
 
+/* msr-safe (msr_io_safe.c): the per-CPU devices of `template` (one %u,
+ * e.g. "/dev/cpu/%u/msr_safe") for writes and lone reads, and the batch
+ * device `batch_path` ("/dev/cpu/msr_batch") for a refresh's reads, one
+ * ioctl for all CPUs. Without a usable batch device it reads CPU by CPU. */
+struct msr_io *msr_io_safe_new(const char *template, const char *batch_path, unsigned max_cpu);
+/* Tests: the same with ioctl(2) replaced by `fn` (0, or -1 and errno). */
+typedef int (*msr_ioctl_fn)(int fd, unsigned long req, void *arg, void *ctx);
+struct msr_io *msr_io_safe_new_test(const char *template, const char *batch_path,
+    unsigned max_cpu, msr_ioctl_fn fn, void *ctx);
+
 #endif

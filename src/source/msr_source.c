@@ -2,7 +2,18 @@
  * (after checking nobody else uses them and saving their old values),
  * reads the plan's counters once per slot per CPU per refresh, and puts
  * every saved register back on exit, also from a fatal signal. The same
- * code drives the real device files and the simulator (msr_io.h). */
+ * code drives the real device files and the simulator (msr_io.h).
+ *
+ * Hotplug: a CPU whose device answers ENXIO (offline) or is missing is
+ * closed and shown offline; at each later refresh one open is tried, and
+ * when it works the CPU is saved and programmed again before it is read
+ * (its PMU may have been reset), so its figures return one full interval
+ * later. Only CPUs the topology placed in a core can come back: a CPU
+ * offline at start has no known core and stays unknown.
+ *
+ * Conflicts: check() reads back the plan's written registers on demand
+ * (conflict.c asks when the counts look impossible) and may write httop's
+ * bits back; nothing is read but the counters in steady state. */
 #include "config.h"
 
 #include <errno.h>
@@ -26,8 +37,12 @@
 
 enum msr_cpu_state {
 	MC_UNUSED = 0,   /* not present in the topology */
-	MC_OPEN,         /* device open; reads may still fail (offline mid-run) */
-	MC_OFFLINE,      /* offline when the source started: no device open */
+	MC_OPEN,         /* device open, programmed with the current plan */
+	MC_OFFLINE,      /* offline when the source started: unknown, never opened */
+	MC_GONE,         /* known CPU whose device went away (ENXIO, missing):
+			  * closed; one open attempt per refresh */
+	MC_BUSY,         /* came back with another program's events in the
+			  * plan's registers and no --force: open, not read */
 };
 
 struct msr_source {
@@ -53,6 +68,12 @@ struct msr_source {
 	/* program() scratch: the old values of registers not yet saved. */
 	uint64_t *old;
 	uint8_t *pending;
+	bool force;                   /* the last program() had --force */
+
+	/* Batch backends: the reads of one refresh, announced again when
+	 * the set of CPUs read changes (hotplug). */
+	struct msr_op *ops;
+	bool batch_dirty;
 
 	void *ext;                    /* a wrapper's state (sim_source.c) */
 	void (*free_ext)(void *);
@@ -68,19 +89,7 @@ msr_of(const struct source *s)
 static const char *
 msr_name(uint32_t msr, char *buf, size_t len)
 {
-	if (msr >= MSR_PERFEVTSEL0 && msr < MSR_PERFEVTSEL0 + 8)
-		snprintf(buf, len, "PERFEVTSEL%u", (unsigned)(msr - MSR_PERFEVTSEL0));
-	else if (msr == MSR_FIXED_CTR_CTRL)
-		snprintf(buf, len, "FIXED_CTR_CTRL");
-	else if (msr == MSR_PERF_GLOBAL_CTRL)
-		snprintf(buf, len, "PERF_GLOBAL_CTRL");
-	else if (msr == MSR_PERF_GLOBAL_OVF_CTRL)
-		snprintf(buf, len, "PERF_GLOBAL_OVF_CTRL");
-	else if (msr == MSR_AMD_HWCR)
-		snprintf(buf, len, "HWCR");
-	else
-		snprintf(buf, len, "MSR 0x%x", (unsigned)msr);
-	return buf;
+	return source_msr_name(msr, buf, len);
 }
 
 /* The hint that goes with a failed access. */
@@ -141,6 +150,52 @@ write_applies(const struct plan_write *w, unsigned thread)
 	return (w->thread_mask >> thread) & 1u;
 }
 
+static size_t
+slot_of(unsigned cpu, int r)
+{
+	return (size_t)cpu * MSR_MAX_REGS + (size_t)r;
+}
+
+/* The CPU's device answered ENXIO or has vanished: close it and show it
+ * offline. Its saved values stay, for restore() or for when it returns. */
+static void
+cpu_gone(struct msr_source *ms, unsigned cpu)
+{
+	ms->cpu_state[cpu] = MC_GONE;   /* first: a signal handler skips it now */
+	ms->io->close_cpu(ms->io, cpu);
+	ms->src.m->topo.cpus[cpu].online = false;
+	ms->batch_dirty = true;
+}
+
+/* Announce to a batch backend every read a refresh makes, in the order
+ * msr_read() makes them. */
+static int
+batch_announce(struct msr_source *ms, const struct plan *p, struct errmsg *e)
+{
+	const struct topology *t = &ms->src.m->topo;
+	unsigned c, k, j, n = 0;
+
+	ms->batch_dirty = false;
+	if (ms->io->batch_plan == NULL)
+		return 0;
+	for (c = 0; c < t->ncores; c++) {
+		for (k = 0; k < t->cores[c].nthreads; k++) {
+			unsigned cpu = t->cores[c].cpus[k];
+
+			if (cpu >= ms->max_cpu || !cpu_usable(ms, cpu))
+				continue;
+			for (j = 0; j < p->nslots && j < PLAN_MAX_SLOTS; j++) {
+				if (!plan_slot_on_thread(&p->slots[j], k))
+					continue;
+				ms->ops[n].cpu = cpu;
+				ms->ops[n].msr = p->slots[j].msr;
+				n++;
+			}
+		}
+	}
+	return ms->io->batch_plan(ms->io, ms->ops, n, e);
+}
+
 /* MSR_PLATFORM_INFO bits 15:8: the base ratio, the most direct source of
  * the nominal frequency on Intel (hw-facts.md 3). Read once, on the first
  * CPU that is open. A ratio given by the user or a trace is kept. */
@@ -195,7 +250,9 @@ busy_message(struct errmsg *e, const char *list, unsigned nbusy)
 }
 
 /* Put back every saved register, CPU by CPU, in reverse order of first
- * write. Every flag is cleared, so a second call does nothing. */
+ * write. Every flag is cleared, so a second call does nothing. A CPU that
+ * is offline now has nothing to put back: it comes back with its PMU
+ * reset, or was reprogrammed and saved again when it did. */
 static int
 restore_all(struct msr_source *ms, struct errmsg *e)
 {
@@ -204,14 +261,18 @@ restore_all(struct msr_source *ms, struct errmsg *e)
 	int r, rc, status = 0;
 
 	for (cpu = 0; cpu < ms->max_cpu; cpu++) {
+		bool open = ms->cpu_state[cpu] == MC_OPEN || ms->cpu_state[cpu] == MC_BUSY;
+
 		for (r = ms->nreg - 1; r >= 0; r--) {
 			size_t i = (size_t)cpu * MSR_MAX_REGS + (size_t)r;
 
 			if (!ms->has[i])
 				continue;
 			ms->has[i] = 0;
+			if (!open)
+				continue;
 			rc = ms->io->wr(ms->io, cpu, ms->reg[r], ms->saved[i]);
-			if (rc == 0)
+			if (rc == 0 || rc == -ENXIO)
 				continue;
 			if (nfail++ == 0) {
 				errmsg_set(e, _("could not restore %s on CPU %u to 0x%llx: %s %s"),
@@ -242,6 +303,8 @@ msr_emergency_restore(struct source *s)
 	int r;
 
 	for (cpu = 0; cpu < ms->max_cpu; cpu++) {
+		if (ms->cpu_state[cpu] != MC_OPEN && ms->cpu_state[cpu] != MC_BUSY)
+			continue;
 		for (r = ms->nreg - 1; r >= 0; r--) {
 			size_t i = (size_t)cpu * MSR_MAX_REGS + (size_t)r;
 
@@ -283,8 +346,10 @@ collect_old(struct msr_source *ms, const struct plan *p, unsigned *nbusy, char *
 			if (ms->has[i] || ms->pending[i])
 				continue;
 			rc = ms->io->rd(ms->io, cpu, w->msr, &ms->old[i]);
-			if (rc == -ENXIO)
-				break;   /* offline since the start: nothing saved, nothing written */
+			if (rc == -ENXIO) {
+				cpu_gone(ms, cpu);   /* nothing written; programmed when it returns */
+				break;
+			}
 			if (rc != 0)
 				return errmsg_set(e, _("cannot read %s on CPU %u: %s %s"),
 				    msr_name(w->msr, name, sizeof name), cpu, strerror(-rc),
@@ -342,8 +407,10 @@ msr_program(struct source *s, const struct plan *p, bool force, struct errmsg *e
 				continue;   /* went offline during the check */
 			v = (ms->cur[i] & ~w->mask) | (w->value & w->mask);
 			rc = ms->io->wr(ms->io, cpu, w->msr, v);
-			if (rc == -ENXIO)
-				break;      /* went offline: read() will say so */
+			if (rc == -ENXIO) {
+				cpu_gone(ms, cpu);   /* read() shows it offline */
+				break;
+			}
 			if (rc != 0) {
 				struct errmsg ignored;
 
@@ -356,7 +423,150 @@ msr_program(struct source *s, const struct plan *p, bool force, struct errmsg *e
 			ms->cur[i] = v;
 		}
 	}
+	ms->force = force;
+	if (batch_announce(ms, p, e) != 0) {
+		struct errmsg ignored;
+
+		restore_all(ms, &ignored);
+		return -1;
+	}
 	return 0;
+}
+
+/* A CPU that came back: read the plan's registers; one that still holds
+ * httop's bits is left alone (its PMU kept its state), any other is saved
+ * again (the value it came back with is what restore puts back) and
+ * programmed. Nothing is written when one of them is busy without
+ * --force. 0, -EBUSY or the failed access's -errno. */
+static int
+reprogram_cpu(struct msr_source *ms, const struct plan *p, unsigned cpu)
+{
+	uint64_t now[PLAN_MAX_WRITES];
+	bool take[PLAN_MAX_WRITES], busy = false;
+	unsigned th = cpu_thread(ms, cpu), k;
+	int r, rc;
+
+	for (k = 0; k < p->nwrites && k < PLAN_MAX_WRITES; k++) {
+		const struct plan_write *w = &p->writes[k];
+
+		take[k] = false;
+		if (!write_applies(w, th))
+			continue;
+		if ((r = reg_index(ms, w->msr)) < 0)
+			return -EINVAL;
+		if ((rc = ms->io->rd(ms->io, cpu, w->msr, &now[k])) != 0)
+			return rc;
+		if (ms->has[slot_of(cpu, r)] && ((now[k] ^ w->value) & w->mask) == 0)
+			continue;
+		if ((now[k] & w->busy_mask) != 0 && !ms->force)
+			busy = true;
+		take[k] = true;
+	}
+	if (busy) {
+		/* Leave it to the other program: what still holds httop's
+		 * settings is restored at the end, the rest is not httop's. */
+		for (k = 0; k < p->nwrites && k < PLAN_MAX_WRITES; k++)
+			if (take[k])
+				ms->has[slot_of(cpu, reg_index(ms, p->writes[k].msr))] = 0;
+		return -EBUSY;
+	}
+	for (k = 0; k < p->nwrites && k < PLAN_MAX_WRITES; k++) {
+		const struct plan_write *w = &p->writes[k];
+		size_t i;
+		uint64_t v;
+
+		if (!take[k])
+			continue;
+		i = slot_of(cpu, reg_index(ms, w->msr));
+		/* A signal handler must never see half of the new entry. */
+		ms->has[i] = 0;
+		atomic_signal_fence(memory_order_seq_cst);
+		ms->saved[i] = now[k];
+		ms->cur[i] = now[k];
+		atomic_signal_fence(memory_order_seq_cst);
+		ms->has[i] = 1;
+		v = (now[k] & ~w->mask) | (w->value & w->mask);
+		if ((rc = ms->io->wr(ms->io, cpu, w->msr, v)) != 0)
+			return rc;
+		ms->cur[i] = v;
+	}
+	return 0;
+}
+
+/* A known CPU whose device went away: one open attempt, and when it works
+ * the CPU is programmed again before this refresh reads it. */
+static void
+revive(struct msr_source *ms, const struct plan *p, unsigned cpu)
+{
+	struct errmsg ignored;
+	int rc;
+
+	if (ms->io->open_cpu(ms->io, cpu, &ignored) != 0)
+		return;
+	ms->cpu_state[cpu] = MC_OPEN;
+	ms->batch_dirty = true;
+	rc = reprogram_cpu(ms, p, cpu);
+	if (rc == -EBUSY) {
+		/* Another program took its PMU while it was away. */
+		ms->cpu_state[cpu] = MC_BUSY;
+	} else if (rc != 0) {
+		cpu_gone(ms, cpu);   /* tried again next refresh */
+	}
+}
+
+/* Read back the plan's registers on `cpus` and, with `reclaim`, write
+ * httop's bits back where another program changed them (conflict.c). */
+static int
+msr_check(struct source *s, const struct cpulist *cpus, bool reclaim, struct source_diff *d,
+    unsigned max, struct errmsg *e)
+{
+	struct msr_source *ms = msr_of(s);
+	const struct plan *p = s->plan;
+	char name[32];
+	unsigned cpu, k, n = 0;
+	int r, rc;
+
+	if (p == NULL)
+		return 0;
+	for (cpu = 0; cpu < ms->max_cpu; cpu++) {
+		if (!cpu_usable(ms, cpu) || (cpus != NULL && !cpulist_has(cpus, cpu)))
+			continue;
+		for (k = 0; k < p->nwrites; k++) {
+			const struct plan_write *w = &p->writes[k];
+			uint64_t now, v;
+			size_t i;
+
+			if (!write_applies(w, cpu_thread(ms, cpu)) || (r = reg_index(ms, w->msr)) < 0)
+				continue;
+			i = slot_of(cpu, r);
+			if (!ms->has[i])
+				continue;
+			rc = ms->io->rd(ms->io, cpu, w->msr, &now);
+			if (rc == -ENXIO)
+				break;      /* the next read shows it offline */
+			if (rc != 0 || ((now ^ ms->cur[i]) & w->mask) == 0)
+				continue;
+			if (n < max) {
+				d[n].cpu = cpu;
+				d[n].msr = w->msr;
+				d[n].wrote = ms->cur[i];
+				d[n].now = now;
+			}
+			n++;
+			if (!reclaim)
+				continue;
+			v = (now & ~w->mask) | (w->value & w->mask);
+			rc = ms->io->wr(ms->io, cpu, w->msr, v);
+			if (rc == -ENXIO)
+				break;
+			if (rc != 0)
+				return errmsg_set(e, _("cannot write 0x%llx back to %s on CPU %u: %s %s"),
+				    (unsigned long long)v, msr_name(w->msr, name, sizeof name), cpu,
+				    strerror(-rc), access_hint(-rc, true));
+			ms->cur[i] = v;
+		}
+	}
+	return (int)n;
 }
 
 static double
@@ -399,30 +609,48 @@ msr_read(struct source *s, struct sample *out, struct errmsg *e)
 	struct msr_source *ms = msr_of(s);
 	const struct plan *p = s->plan;
 	struct topology *t = &s->m->topo;
-	unsigned c, k;
+	unsigned c, k, cpu;
 
 	if (p == NULL)
 		return errmsg_set(e, _("internal error: the msr source was read before it was "
 		    "programmed"));
+	for (cpu = 0; cpu < ms->max_cpu; cpu++) {
+		if (ms->cpu_state[cpu] == MC_GONE && source_cpu_selected(s, cpu))
+			revive(ms, p, cpu);
+	}
+	if (ms->batch_dirty && batch_announce(ms, p, e) != 0)
+		return -1;
+	/* A failed batch is answered read by read (each op's error). */
+	if (ms->io->batch_fetch != NULL)
+		(void)ms->io->batch_fetch(ms->io);
 	/* Core by core, a core's threads back to back: the reads of siblings
 	 * are as close in time as the device allows (hw-facts.md 5). */
 	for (c = 0; c < t->ncores; c++) {
 		const struct topo_core *core = &t->cores[c];
 
 		for (k = 0; k < core->nthreads; k++) {
-			unsigned cpu = core->cpus[k];
 			uint8_t st;
 
+			cpu = core->cpus[k];
 			if (cpu >= out->max_cpu || cpu >= ms->max_cpu)
 				continue;
-			if (!source_cpu_selected(s, cpu))
+			out->err[cpu] = 0;
+			if (!source_cpu_selected(s, cpu)) {
 				st = CPU_NOT_READ;
-			else if (ms->cpu_state[cpu] == MC_OFFLINE)
+			} else if (ms->cpu_state[cpu] == MC_OFFLINE || ms->cpu_state[cpu] == MC_GONE) {
 				st = CPU_OFFLINE;
-			else if (ms->cpu_state[cpu] != MC_OPEN)
+			} else if (ms->cpu_state[cpu] == MC_BUSY) {
+				st = CPU_READ_ERROR;
+				out->err[cpu] = EBUSY;
+			} else if (ms->cpu_state[cpu] != MC_OPEN) {
 				st = CPU_NOT_READ;
-			else
+			} else {
 				st = read_cpu(ms, p, cpu, k, out);
+				if (st == CPU_OFFLINE)
+					cpu_gone(ms, cpu);
+			}
+			if (st != CPU_READ_OK)
+				memset(sample_row(out, cpu), 0, (size_t)out->nslots * sizeof(uint64_t));
 			out->state[cpu] = st;
 			if (st == CPU_OFFLINE || st == CPU_READ_OK)
 				t->cpus[cpu].online = st == CPU_READ_OK;
@@ -452,6 +680,7 @@ msr_close(struct source *s)
 	free((void *)ms->has);
 	free(ms->old);
 	free(ms->pending);
+	free(ms->ops);
 	free(ms);
 }
 
@@ -462,6 +691,7 @@ static const struct source_ops msr_ops = {
 	.restore = msr_restore,
 	.emergency_restore = msr_emergency_restore,
 	.close = msr_close,
+	.check = msr_check,
 };
 
 const struct source_ops *
@@ -500,7 +730,8 @@ struct source *
 msr_source_new(struct machine *m, struct msr_io *io, const char *name, struct errmsg *e)
 {
 	struct msr_source *ms;
-	unsigned cpu, nopen = 0, max_cpu = m->topo.max_cpu;
+	unsigned cpu, nopen = 0, ngone = 0, max_cpu = m->topo.max_cpu;
+	struct errmsg why;
 	size_t nent = (size_t)(max_cpu ? max_cpu : 1) * MSR_MAX_REGS;
 	int rc;
 
@@ -521,6 +752,7 @@ msr_source_new(struct machine *m, struct msr_io *io, const char *name, struct er
 	ms->has = xcalloc(nent, sizeof *ms->has);
 	ms->old = xcalloc(nent, sizeof *ms->old);
 	ms->pending = xcalloc(nent, sizeof *ms->pending);
+	ms->ops = xcalloc((size_t)(max_cpu ? max_cpu : 1) * PLAN_MAX_SLOTS, sizeof *ms->ops);
 	clock_gettime(CLOCK_MONOTONIC, &ms->start);
 
 	for (cpu = 0; cpu < max_cpu; cpu++) {
@@ -532,21 +764,28 @@ msr_source_new(struct machine *m, struct msr_io *io, const char *name, struct er
 			ms->cpu_state[cpu] = MC_OFFLINE;
 			continue;
 		}
-		rc = io->open_cpu(io, cpu, e);
+		rc = io->open_cpu(io, cpu, &why);
 		if (rc == 0) {
 			ms->cpu_state[cpu] = MC_OPEN;
 			nopen++;
-		} else if (rc == -ENXIO) {
-			ms->cpu_state[cpu] = MC_OFFLINE;
+		} else if (rc == -ENXIO || rc == -ENOENT || rc == -ENODEV) {
+			/* Offline, or its device is missing: shown offline, and
+			 * tried again at every refresh. If none opens, the first
+			 * reason (e.g. "modprobe msr") is the message. */
+			if (ngone++ == 0)
+				*e = why;
+			ms->cpu_state[cpu] = MC_GONE;
 			tc->online = false;
 		} else {
+			*e = why;
 			msr_close(&ms->src);
 			return NULL;
 		}
 	}
 	if (nopen == 0) {
-		errmsg_set(e, _("no CPU of the topology could be opened: every one is offline "
-		    "or absent"));
+		if (ngone == 0)
+			errmsg_set(e, _("no CPU of the topology could be opened: every one is "
+			    "offline or absent"));
 		msr_close(&ms->src);
 		return NULL;
 	}

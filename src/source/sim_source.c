@@ -76,6 +76,14 @@ sim_emergency_restore(struct source *s)
 	msr_source_engine_ops()->emergency_restore(s);
 }
 
+/* The simulated registers can be read back like real ones (--on-conflict). */
+static int
+sim_check(struct source *s, const struct cpulist *cpus, bool reclaim, struct source_diff *d,
+    unsigned max, struct errmsg *e)
+{
+	return msr_source_engine_ops()->check(s, cpus, reclaim, d, max, e);
+}
+
 static void
 sim_close(struct source *s)
 {
@@ -88,6 +96,7 @@ static const struct source_ops sim_ops = {
 	.advance = sim_advance,
 	.restore = sim_restore,
 	.emergency_restore = sim_emergency_restore,
+	.check = sim_check,
 	.close = sim_close,
 };
 

@@ -1,7 +1,10 @@
 #include "config.h"
 #include "source/source.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+
+#include "util/i18n.h"
 
 int
 source_program(struct source *s, const struct plan *p, bool force, struct errmsg *e)
@@ -61,4 +64,37 @@ source_cpu_selected(const struct source *s, unsigned cpu)
 	if (s->selected.n == 0)
 		return cpu < s->m->topo.max_cpu && s->m->topo.cpus[cpu].present;
 	return cpulist_has(&s->selected, cpu);
+}
+
+bool
+source_can_check(const struct source *s)
+{
+	return s->ops->check != NULL;
+}
+
+int
+source_check(struct source *s, const struct cpulist *cpus, bool reclaim,
+    struct source_diff *d, unsigned max, struct errmsg *e)
+{
+	if (s->ops->check == NULL)
+		return errmsg_set(e, _("the %s source has no registers to read back"), s->name);
+	return s->ops->check(s, cpus, reclaim, d, max, e);
+}
+
+const char *
+source_msr_name(uint32_t msr, char *buf, size_t len)
+{
+	if (msr >= MSR_PERFEVTSEL0 && msr < MSR_PERFEVTSEL0 + 8)
+		snprintf(buf, len, "PERFEVTSEL%u", (unsigned)(msr - MSR_PERFEVTSEL0));
+	else if (msr == MSR_FIXED_CTR_CTRL)
+		snprintf(buf, len, "FIXED_CTR_CTRL");
+	else if (msr == MSR_PERF_GLOBAL_CTRL)
+		snprintf(buf, len, "PERF_GLOBAL_CTRL");
+	else if (msr == MSR_PERF_GLOBAL_OVF_CTRL)
+		snprintf(buf, len, "PERF_GLOBAL_OVF_CTRL");
+	else if (msr == MSR_AMD_HWCR)
+		snprintf(buf, len, "HWCR");
+	else
+		snprintf(buf, len, "MSR 0x%x", (unsigned)msr);
+	return buf;
 }

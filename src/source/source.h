@@ -5,6 +5,8 @@
 #define HTTOP_SOURCE_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "machine/machine.h"
 #include "plan/plan.h"
@@ -13,6 +15,14 @@
 #include "util/errmsg.h"
 
 struct source;
+
+/* A register of the plan that no longer holds what httop wrote there. */
+struct source_diff {
+	unsigned cpu;
+	uint32_t msr;
+	uint64_t wrote;            /* httop's last value */
+	uint64_t now;              /* what the register holds now */
+};
 
 struct source_ops {
 	/* Check the PMU is free (unless force), save every register the plan
@@ -31,6 +41,16 @@ struct source_ops {
 	 * open descriptors and precomputed values. NULL if nothing to restore. */
 	void (*emergency_restore)(struct source *s);
 	void (*close)(struct source *s);
+	/* Read back, on the CPUs in `cpus` that are programmed, every register
+	 * the plan wrote, and list in d[] (at most `max`) those whose bits
+	 * httop owns no longer hold what httop wrote: another program changed
+	 * them. With `reclaim`, write httop's bits back into each of those
+	 * (the other bits kept), as program() did. Only asked for when the
+	 * counts look impossible, never per refresh. Returns how many differ
+	 * (may exceed max), or -1 with a message if a write failed. NULL:
+	 * the source has no registers to read back (replay). */
+	int (*check)(struct source *s, const struct cpulist *cpus, bool reclaim,
+	    struct source_diff *d, unsigned max, struct errmsg *e);
 };
 
 struct source {
@@ -51,6 +71,15 @@ void source_advance(struct source *s, double seconds);
 int source_restore(struct source *s, struct errmsg *e);
 void source_emergency_restore(struct source *s);
 void source_close(struct source *s);   /* restores first, then frees */
+
+/* Does the source have registers to read back (ops->check)? */
+bool source_can_check(const struct source *s);
+/* ops->check; -1 with a message when the source has none. */
+int source_check(struct source *s, const struct cpulist *cpus, bool reclaim,
+    struct source_diff *d, unsigned max, struct errmsg *e);
+/* The name of an MSR httop writes, as the SDM spells it ("PERFEVTSEL0",
+ * "FIXED_CTR_CTRL"), or "MSR 0x..."; for messages. Returns buf. */
+const char *source_msr_name(uint32_t msr, char *buf, size_t len);
 
 /* Is this CPU read? (selected list empty means all present CPUs) */
 bool source_cpu_selected(const struct source *s, unsigned cpu);

@@ -25,6 +25,16 @@ void msr_source_set_ext(struct source *s, void *ext, void (*free_ext)(void *));
 void *msr_source_ext(const struct source *s);
 /* The real thing: /dev/cpu/%u/msr or --msr-path TEMPLATE. */
 struct source *msr_source_open(struct machine *m, const char *path_template, struct errmsg *e);
+/* msr-safe (--source msr-safe): the msr engine over msr_io_safe_new(), after
+ * checking that msr-safe's allowlist has every MSR this machine's plans
+ * read, with the write mask of the bits they write (the batch device
+ * reports the masks; without it only reads are checked). A missing entry
+ * is an error naming the MSR and the allowlist line to add. NULL paths:
+ * the defaults (/dev/cpu/%u/msr_safe, /dev/cpu/msr_batch). */
+struct source *msr_safe_source_open(struct machine *m, const char *dev_template,
+    const char *batch_path, struct errmsg *e);
+/* The same over an io made by msr_io_safe_new*() (takes ownership). */
+struct source *msr_safe_source_new(struct machine *m, struct msr_io *io, struct errmsg *e);
 /* perf_event_open(2) per CPU (--source perf): the machine's plan mapped
  * to generic events (instructions, cycles, ref-cycles) and raw encodings;
  * works unprivileged where perf_event_paranoid allows. The plan it can

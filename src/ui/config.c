@@ -19,7 +19,7 @@
 
 #define LINE_MAX_LEN 1024
 
-static const char *const view_names[] = { "cores", "threads", "topology" };
+static const char *const view_names[] = { "cores", "threads", "topology", "die" };
 static const char *const colour_names[] = { "auto", "on", "off" };
 static const char *const order_names[] = { "ascending", "descending" };
 static const char *const window_names[] = { "last", "window", "run" };
@@ -146,8 +146,8 @@ parse_line(char *line, struct ui_settings *s, struct errmsg *e)
 	key = trim(line);
 	val = trim(eq + 1);
 	if (strcmp(key, "view") == 0) {
-		if ((i = pick(val, view_names, 3)) < 0)
-			return errmsg_set(e, _("view: '%s' is not cores, threads or topology"), val);
+		if ((i = pick(val, view_names, 4)) < 0)
+			return errmsg_set(e, _("view: '%s' is not cores, threads, topology or die"), val);
 		s->view = (enum view_id)i;
 	} else if (strcmp(key, "delay") == 0) {
 		if (!seconds(val, UI_DELAY_MIN, UI_DELAY_MAX, &s->delay))
@@ -311,7 +311,7 @@ write_settings(int fd, const struct ui_settings *s)
 	    "sort_order = %s\n"
 	    "window = %s\n"
 	    "avg_seconds = %s\n",
-	    view_names[s->view < VIEW_DIE ? s->view : VIEW_CORES], delay,
+	    view_names[s->view < VIEW_COUNT ? s->view : VIEW_CORES], delay,
 	    colour_names[s->colour <= COLOUR_OFF ? s->colour : COLOUR_AUTO],
 	    col != NULL ? col : "cpu", order_names[s->sort_descending ? 1 : 0],
 	    window_names[s->window < AVG_COUNT ? s->window : AVG_LAST], avg);

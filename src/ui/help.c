@@ -14,6 +14,7 @@ static const struct help_key keys[] = {
 	{ "1 2 3 4", N_("Cores, Threads, Topology, Die grid view") },
 	{ "s", N_("sort by the next column (Threads view)") },
 	{ "S", N_("reverse the sort order") },
+	{ "f F", N_("Die grid: next / previous figure shown") },
 	{ "p", N_("pause / resume reading the counters") },
 	{ "+ -", N_("refresh interval: double / halve") },
 	{ "a", N_("averaging window: last interval, 10 s, whole run") },

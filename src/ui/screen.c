@@ -103,6 +103,30 @@ bg_of(const struct ui_ctx *u, enum ui_role r)
 	return u->colours >= 256 ? palette[r].bg256 : palette[r].bg8;
 }
 
+/* The heat scale, cool to hot, as backgrounds under dark text; pairs
+ * after the roles'. On 8 colours five colours share the eight steps. */
+#define HEAT_PAIR0 (ROLE_COUNT + 1)
+static const short heat256[HEAT_STEPS] = { 33, 38, 43, 78, 184, 214, 208, 196 };
+static const short heat8[HEAT_STEPS] = {
+	COLOR_BLUE, COLOR_BLUE, COLOR_CYAN, COLOR_CYAN, COLOR_GREEN, COLOR_YELLOW,
+	COLOR_YELLOW, COLOR_RED,
+};
+
+static void
+heat_pairs(struct ui_ctx *u)
+{
+	int i;
+
+	for (i = 0; i < HEAT_STEPS; i++) {
+		if (u->colours >= 256)
+			init_pair((short)(HEAT_PAIR0 + i), 16, heat256[i]);
+		else    /* white reads better than black on blue and red */
+			init_pair((short)(HEAT_PAIR0 + i),
+			    heat8[i] == COLOR_BLUE || heat8[i] == COLOR_RED ? COLOR_WHITE : COLOR_BLACK,
+			    heat8[i]);
+	}
+}
+
 static void
 start_colours(struct ui_ctx *u)
 {
@@ -115,6 +139,7 @@ start_colours(struct ui_ctx *u)
 	use_default_colors();
 	for (r = 0; r < ROLE_COUNT; r++)
 		init_pair((short)(r + 1), fg_of(u, r), bg_of(u, r));
+	heat_pairs(u);
 	colours_started = true;
 }
 
@@ -572,4 +597,70 @@ draw_val(struct ui_ctx *u, int y, int x, int width, const char *fmt, const struc
 		mvaddstr(y, x + pad, text);
 	for (; pad > 0; pad--)
 		mvaddch(y, x + pad - 1, ' ');
+}
+
+/* The heat scale. */
+
+int
+heat_step(double x)
+{
+	int s;
+
+	if (!(x > 0.0))
+		return 0;
+	if (x >= 1.0)
+		return HEAT_STEPS - 1;
+	s = (int)(x * HEAT_STEPS);
+	return s < HEAT_STEPS ? s : HEAT_STEPS - 1;
+}
+
+bool
+screen_heat_colour(const struct ui_ctx *u)
+{
+	return colour_active(u);
+}
+
+int
+screen_heat_attr(const struct ui_ctx *u, int step)
+{
+	if (step < 0)
+		step = 0;
+	if (step >= HEAT_STEPS)
+		step = HEAT_STEPS - 1;
+	if (!colour_active(u))
+		return A_NORMAL;
+	return COLOR_PAIR(HEAT_PAIR0 + step);
+}
+
+const char *
+screen_heat_glyph(const struct ui_ctx *u, int step)
+{
+	static const char *const shade[4] = { "\u2591", "\u2592", "\u2593", "\u2588" };
+	static const char *const ascii[4] = { ".", ":", "+", "#" };
+	int g;
+
+	if (step < 0)
+		step = 0;
+	g = step * 4 / HEAT_STEPS;
+	if (g > 3)
+		g = 3;
+	return u->utf8 ? shade[g] : ascii[g];
+}
+
+void
+draw_heat_text(struct ui_ctx *u, int y, int x, int width, int step, const char *s)
+{
+	size_t bytes;
+	int cols;
+
+	if (x >= u->cols || y >= u->rows || width <= 0)
+		return;
+	if (x + width > u->cols)
+		width = u->cols - x;
+	cols = text_columns(s, width, &bytes);
+	attrset(screen_heat_attr(u, step));
+	mvaddnstr(y, x, s, (int)bytes);
+	for (; cols < width; cols++)
+		addch(' ');
+	attrset(A_NORMAL);
 }

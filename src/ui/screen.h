@@ -98,6 +98,23 @@ void screen_repaint(struct ui_ctx *u);
 /* The input descriptor curses reads keys from. */
 int screen_fd(const struct ui_ctx *u);
 
+/* The die grid's heat scale: HEAT_STEPS steps from cool to hot. With
+ * colours a step is a background (8 steps on 256 colours; blue, cyan,
+ * green, yellow, red on 8); without, a shade glyph carries it. */
+#define HEAT_STEPS 8
+/* The step of a position on the scale, 0 (cool) to 1 (hot); clamped, and
+ * anything that is not a number is step 0. */
+int heat_step(double x);
+/* Is heat shown as colour (colours on and available)? */
+bool screen_heat_colour(const struct ui_ctx *u);
+/* Attribute of a step: its colour pair, A_NORMAL without colour. */
+int screen_heat_attr(const struct ui_ctx *u, int step);
+/* The step's shade, one column: UTF-8 light, medium, dark shade, full
+ * block; ASCII . : + # (two steps per glyph). */
+const char *screen_heat_glyph(const struct ui_ctx *u, int step);
+/* draw_text in a heat step's colour. */
+void draw_heat_text(struct ui_ctx *u, int y, int x, int width, int step, const char *s);
+
 /* A figure as draw_val prints it ("12.3", "10.0-40.0", "-") into buf;
  * returns its length in columns. */
 int val_text(char *buf, size_t len, const char *fmt, const struct val *v, double scale);

@@ -5,7 +5,7 @@
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 43
+plan 48
 
 out=$("$HTTOP" --version); st=$?
 check "--version exits 0" [ "$st" -eq 0 ]
@@ -23,7 +23,8 @@ sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$HTTOP_SRCDIR/man/httop.1" |
 # Every option the program accepts: a new one must be added here, to --help
 # and to the manual page together.
 for o in --batch --cgroup --cpuid --cpus --delay --demo --die-map --force --format --help \
-    --iterations --msr-path --pid --replay --seed --sim --source --sysfs-root --topology --version; do
+    --iterations --msr-batch-path --msr-path --msr-safe-path --on-conflict --pid --replay \
+    --seed --sim --source --sysfs-root --topology --version; do
 	echo "$o"
 done | sort >want.opts
 if cmp -s want.opts help.opts; then ok "--help lists exactly the known long options"
@@ -52,7 +53,11 @@ bad "-n/--iterations" -n 0
 bad "-n/--iterations" -n -3
 bad "-n/--iterations" --iterations 2x
 bad "--format" -b --format xml
-bad "--source" --source perf
+bad "--source" --source bogus
+bad "--on-conflict" --on-conflict ignore
+bad "--on-conflict" --on-conflict
+bad "--msr-safe-path" --msr-safe-path /dev/cpu/msr_safe
+bad "--msr-batch-path" --msr-batch-path ''
 bad "--msr-path" --msr-path /dev/cpu/msr
 bad "--msr-path" --msr-path '/dev/cpu/%u/%u/msr'
 bad "--msr-path" --msr-path '/dev/cpu/%d/msr'
@@ -84,5 +89,6 @@ runs() { "$HTTOP" "$@" >/dev/null; }
 check "-d 0.05 is accepted" runs --demo -b -n 1 -d 0.05 --format csv
 check "--seed 18446744073709551615 is accepted" runs --demo -b -n 1 --seed 18446744073709551615
 check "--cpus 0 is accepted on the demo" runs --demo -b -n 1 --cpus 0
+check "--on-conflict exit is accepted" runs --demo -b -n 1 --on-conflict exit
 "$HTTOP" --source msr --msr-path "$tmp/nonexistent/%u/msr" -b -n 1 2>/dev/null; st=$?
 check "--msr-path with one %u is not a usage error (exit $st)" [ "$st" -ne 2 ]

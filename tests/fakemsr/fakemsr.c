@@ -18,6 +18,21 @@
  *   poke CPU MSR VALUE   set a register as another program would (no log entry)
  *   offline CPU          the CPU's accesses and opens fail with ENXIO
  *   online CPU           ... and work again
+ *   unplug CPU           CPU hotplug: the CPU goes offline and its msr file
+ *                        vanishes (open: ENOENT; open files: ENXIO)
+ *   plug CPU             ... and it is back, with its PMU as after power-on:
+ *                        every control register and counter 0
+ *   takeover CPU|all EVTSEL  another program takes counter 0, as perf or a
+ *                        site monitor would: PERFEVTSEL0 = EVTSEL and PMC0 = 0
+ *                        on that CPU (or every CPU), no log entry
+ *   snapshot             note how many msr files are open now (with "at":
+ *                        at a given refresh)
+ *   snapshots            answer: the numbers noted, in order, one a line
+ *   at N COMMAND...      run COMMAND at the start of httop's N-th refresh
+ *                        from now (0: the next one), i.e. just before its
+ *                        read of the first CPU's TSC, so a test can act
+ *                        between two given refreshes without timing; the
+ *                        first CPU must stay online for it
  *   fail CPU ERRNO       the next access to CPU fails with ERRNO (number or
  *                        EIO, ENXIO, EPERM, EACCES, ENOENT)
  *   deny open CPU|all ERRNO  opening CPU's msr file (or every CPU's) fails
@@ -72,6 +87,9 @@
 #include "util/errmsg.h"
 #include "util/xalloc.h"
 
+/* "at" commands pending at once. */
+#define MAX_LATER 64
+
 /* Large enough that no kernel size check stops an access at offset 0xC00000E9. */
 #define MSR_FILE_SIZE (1ll << 40)
 
@@ -92,6 +110,15 @@ static struct fake {
 	double tsc_hz;
 	uint64_t nreads, nwrites;
 	int *deny_open;             /* per CPU: errno for open(), 0 allowed */
+	bool *unplugged;            /* per CPU: its files have vanished */
+	struct later {              /* "at": commands waiting for a refresh */
+		unsigned wait;          /* refresh starts still to pass */
+		char line[96];
+	} later[MAX_LATER];
+	unsigned nlater;
+	long nopen;                 /* msr files open now (open - release) */
+	long snap[MAX_LATER];       /* "snapshot" */
+	unsigned nsnap;
 	struct wlog *log;
 	size_t nlog, caplog;
 	char *ans;                  /* answer to the last ctl write */
@@ -122,6 +149,9 @@ catch_up(void)
 	vpmu_advance(F.v, (uint64_t)(gap * F.tsc_hz + 0.5));
 }
 
+static int command(char *line);
+static void refresh_starts(void);
+
 /* "/12/msr" -> 12; -1 when the path is not a CPU's msr file. */
 static int
 msr_path_cpu(const char *path, bool dir_only)
@@ -135,6 +165,21 @@ msr_path_cpu(const char *path, bool dir_only)
 	} else if (sscanf(path, "/%u/msr%n", &cpu, &n) != 1 || n < 0 || path[n] != '\0') {
 		return -1;
 	}
+	if (cpu >= F.m.topo.max_cpu || !F.m.topo.cpus[cpu].present || F.unplugged[cpu])
+		return -1;
+	return (int)cpu;
+}
+
+/* msr_path_cpu() for a file already open: unplugging does not close it,
+ * its accesses fail with ENXIO as the CPU is offline. */
+static int
+open_path_cpu(const char *path)
+{
+	unsigned cpu;
+	int n = -1;
+
+	if (sscanf(path, "/%u/msr%n", &cpu, &n) != 1 || n < 0 || path[n] != '\0')
+		return -1;
 	if (cpu >= F.m.topo.max_cpu || !F.m.topo.cpus[cpu].present)
 		return -1;
 	return (int)cpu;
@@ -187,7 +232,7 @@ fs_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t off,
 	if (strcmp(path, "/") == 0) {
 		fill(buf, "ctl", NULL, 0, 0);
 		for (cpu = 0; cpu < F.m.topo.max_cpu; cpu++) {
-			if (F.m.topo.cpus[cpu].present) {
+			if (F.m.topo.cpus[cpu].present && !F.unplugged[cpu]) {
 				snprintf(name, sizeof name, "%u", cpu);
 				fill(buf, name, NULL, 0, 0);
 			}
@@ -214,7 +259,19 @@ fs_open(const char *path, struct fuse_file_info *fi)
 		return -ENOENT;
 	if (F.deny_open[cpu] != 0)
 		return -F.deny_open[cpu];
-	return vpmu_cpu_online(F.v, (unsigned)cpu) ? 0 : -ENXIO;   /* the msr driver refuses offline CPUs */
+	if (!vpmu_cpu_online(F.v, (unsigned)cpu))
+		return -ENXIO;   /* the msr driver refuses offline CPUs */
+	F.nopen++;
+	return 0;
+}
+
+static int
+fs_release(const char *path, struct fuse_file_info *fi)
+{
+	(void)fi;
+	if (open_path_cpu(path) >= 0)
+		F.nopen--;
+	return 0;
 }
 
 static int
@@ -261,7 +318,7 @@ fs_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_in
 		memcpy(buf, F.ans + off, size);
 		return (int)size;
 	}
-	if ((cpu = msr_path_cpu(path, false)) < 0)
+	if ((cpu = open_path_cpu(path)) < 0)
 		return -ENOENT;
 	if (size % 8 != 0)
 		return -EINVAL;
@@ -270,6 +327,8 @@ fs_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_in
 		uint64_t v;
 
 		catch_up();
+		if (off == 0x10 && (unsigned)cpu == F.step_cpu)
+			refresh_starts();
 		if (F.step > 0 && off == 0x10 && (unsigned)cpu == F.step_cpu)
 			vpmu_advance(F.v, (uint64_t)(F.step * F.tsc_hz + 0.5));
 		F.nreads++;
@@ -359,6 +418,82 @@ deny_command(char **w, unsigned n)
 	return 0;
 }
 
+/* A CPU back from hotplug: its PMU as after power-on, everything 0. */
+static void
+pmu_reset(unsigned cpu)
+{
+	unsigned k, ngp = F.m.id.n_gp ? F.m.id.n_gp : 4;
+
+	for (k = 0; k < ngp; k++) {
+		vpmu_poke(F.v, cpu, MSR_PERFEVTSEL0 + k, 0);
+		vpmu_poke(F.v, cpu, MSR_PMC0 + k, 0);
+	}
+	for (k = 0; k < 3; k++)
+		vpmu_poke(F.v, cpu, MSR_FIXED_CTR0 + k, 0);
+	vpmu_poke(F.v, cpu, MSR_FIXED_CTR_CTRL, 0);
+	vpmu_poke(F.v, cpu, MSR_PERF_GLOBAL_CTRL, 0);
+}
+
+/* "takeover CPU|all EVTSEL": counter 0 programmed and cleared by someone
+ * else, on every CPU between two of httop's accesses. */
+static int
+takeover_command(char **w, unsigned n)
+{
+	unsigned cpu, first, last;
+	uint64_t a, evtsel;
+
+	if (n != 3 || parse_u64(w[2], &evtsel) != 0)
+		return -1;
+	if (strcmp(w[1], "all") == 0) {
+		first = 0;
+		last = F.m.topo.max_cpu;
+	} else {
+		if (parse_u64(w[1], &a) != 0 || a >= F.m.topo.max_cpu || !F.m.topo.cpus[a].present)
+			return -1;
+		first = (unsigned)a;
+		last = first + 1;
+	}
+	for (cpu = first; cpu < last; cpu++) {
+		if (!F.m.topo.cpus[cpu].present)
+			continue;
+		vpmu_poke(F.v, cpu, MSR_PERFEVTSEL0, evtsel);
+		vpmu_poke(F.v, cpu, MSR_PMC0, 0);
+	}
+	return 0;
+}
+
+/* "at N COMMAND...": keep the command for later. */
+static int
+at_command(char *rest)
+{
+	char *end;
+	unsigned long n = strtoul(rest, &end, 10);
+
+	if (end == rest || *end != ' ' || F.nlater == MAX_LATER ||
+	    strlen(end + 1) >= sizeof F.later[0].line)
+		return -1;
+	F.later[F.nlater].wait = (unsigned)n;
+	snprintf(F.later[F.nlater].line, sizeof F.later[0].line, "%s", end + 1);
+	F.nlater++;
+	return 0;
+}
+
+/* A refresh of httop starts: run the "at" commands that are due. */
+static void
+refresh_starts(void)
+{
+	unsigned i = 0;
+
+	while (i < F.nlater) {
+		if (F.later[i].wait-- > 0) {
+			i++;
+			continue;
+		}
+		(void)command(F.later[i].line);
+		F.later[i] = F.later[--F.nlater];
+	}
+}
+
 /* One command line; 0 or -EINVAL (the answer says why). */
 static int
 command(char *line)
@@ -369,6 +504,12 @@ command(char *line)
 	unsigned n = 0, cpu;
 	int err;
 
+	if (strncmp(line, "at ", 3) == 0) {
+		if (at_command(line + 3) == 0)
+			return 0;
+		answer("error: bad command 'at'\n");
+		return -EINVAL;
+	}
 	for (tok = strtok_r(line, " \t", &save); tok != NULL && n < 5;
 	    tok = strtok_r(NULL, " \t", &save))
 		w[n++] = tok;
@@ -377,6 +518,11 @@ command(char *line)
 	catch_up();
 	if (n >= 2 && (strcmp(w[0], "deny") == 0 || strcmp(w[0], "allow") == 0)) {
 		if (deny_command(w, n) != 0)
+			goto bad;
+		return 0;
+	}
+	if (strcmp(w[0], "takeover") == 0) {
+		if (takeover_command(w, n) != 0)
 			goto bad;
 		return 0;
 	}
@@ -404,6 +550,13 @@ command(char *line)
 		vpmu_set_online(F.v, cpu, false);
 	} else if (strcmp(w[0], "online") == 0 && n == 2) {
 		vpmu_set_online(F.v, cpu, true);
+	} else if (strcmp(w[0], "unplug") == 0 && n == 2) {
+		vpmu_set_online(F.v, cpu, false);
+		F.unplugged[cpu] = true;
+	} else if (strcmp(w[0], "plug") == 0 && n == 2) {
+		F.unplugged[cpu] = false;
+		vpmu_set_online(F.v, cpu, true);
+		pmu_reset(cpu);
 	} else if (strcmp(w[0], "fail") == 0 && n == 3) {
 		if ((err = parse_errno(w[2])) < 0)
 			goto bad;
@@ -434,6 +587,14 @@ command(char *line)
 		F.nlog = 0;
 	} else if (strcmp(w[0], "counts") == 0 && n == 1) {
 		answer("reads %" PRIu64 " writes %" PRIu64 "\n", F.nreads, F.nwrites);
+	} else if (strcmp(w[0], "snapshot") == 0 && n == 1) {
+		if (F.nsnap < MAX_LATER)
+			F.snap[F.nsnap++] = F.nopen;
+	} else if (strcmp(w[0], "snapshots") == 0 && n == 1) {
+		unsigned i;
+
+		for (i = 0; i < F.nsnap; i++)
+			answer("%ld\n", F.snap[i]);
 	} else if (strcmp(w[0], "now") == 0 && n == 1) {
 		answer("%" PRIu64 "\n", vpmu_now(F.v));
 	} else {
@@ -472,7 +633,7 @@ fs_write(const char *path, const char *buf, size_t size, off_t off, struct fuse_
 	(void)fi;
 	if (strcmp(path, "/ctl") == 0)
 		return ctl_write(buf, size);
-	if ((cpu = msr_path_cpu(path, false)) < 0)
+	if ((cpu = open_path_cpu(path)) < 0)
 		return -ENOENT;
 	if (size % 8 != 0)
 		return -EINVAL;
@@ -504,6 +665,7 @@ static const struct fuse_operations fs_ops = {
 	.truncate = fs_truncate,
 	.read = fs_read,
 	.write = fs_write,
+	.release = fs_release,
 };
 
 static int
@@ -603,6 +765,7 @@ main(int argc, char **argv)
 	F.anscap = 4096;
 	F.ans = xcalloc(1, F.anscap);
 	F.deny_open = xcalloc(F.m.topo.max_cpu ? F.m.topo.max_cpu : 1, sizeof *F.deny_open);
+	F.unplugged = xcalloc(F.m.topo.max_cpu ? F.m.topo.max_cpu : 1, sizeof *F.unplugged);
 	clock_gettime(CLOCK_MONOTONIC, &F.last);
 
 	fargv[fargc++] = argv[0];
@@ -620,5 +783,6 @@ main(int argc, char **argv)
 	free(F.log);
 	free(F.ans);
 	free(F.deny_open);
+	free(F.unplugged);
 	return rc;
 }

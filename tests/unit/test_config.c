@@ -170,6 +170,14 @@ test_round_trip(void **state)
 	assert_non_null(strstr(text, "\navg_seconds = 30\n"));
 	assert_int_equal(ui_config_load(d.path, &r, &e), 0);
 	assert_settings_equal(&r, &s);
+	/* the die grid view is saved by name and read back */
+	s.view = VIEW_DIE;
+	assert_int_equal(ui_config_save(d.path, &s, &e), 0);
+	read_file(d.path, text, sizeof text);
+	assert_non_null(strstr(text, "\nview = die\n"));
+	assert_int_equal(ui_config_load(d.path, &r, &e), 0);
+	assert_int_equal(r.view, VIEW_DIE);
+	s.view = VIEW_TOPOLOGY;
 	/* saving again over a good file replaces it, leaving no temporary */
 	s.sort_column = TCOL_CPU;
 	s.window = AVG_RUN;

@@ -1,0 +1,143 @@
+/* privilege.c: give up privilege once the devices are open (privilege.h).
+ * Capabilities are read and set with the capget/capset system calls
+ * directly (linux/capability.h, version 3: two 32-bit words per set), so
+ * httop does not need libcap. */
+#include "config.h"
+#include "privilege.h"
+
+#include <errno.h>
+#include <linux/capability.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "util/i18n.h"
+
+#ifndef PR_CAP_AMBIENT
+#define PR_CAP_AMBIENT 47
+#define PR_CAP_AMBIENT_CLEAR_ALL 4
+#endif
+#ifndef PR_SET_NO_NEW_PRIVS
+#define PR_SET_NO_NEW_PRIVS 38
+#endif
+
+struct caps {
+	uint64_t eff, perm, inh;
+};
+
+static int
+caps_get(struct caps *c)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+
+	memset(d, 0, sizeof d);
+	if (syscall(SYS_capget, &h, d) != 0)
+		return -1;
+	c->eff = (uint64_t)d[1].effective << 32 | d[0].effective;
+	c->perm = (uint64_t)d[1].permitted << 32 | d[0].permitted;
+	c->inh = (uint64_t)d[1].inheritable << 32 | d[0].inheritable;
+	return 0;
+}
+
+static int
+caps_set(const struct caps *c)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+
+	d[0].effective = (uint32_t)c->eff;
+	d[1].effective = (uint32_t)(c->eff >> 32);
+	d[0].permitted = (uint32_t)c->perm;
+	d[1].permitted = (uint32_t)(c->perm >> 32);
+	d[0].inheritable = (uint32_t)c->inh;
+	d[1].inheritable = (uint32_t)(c->inh >> 32);
+	return (int)syscall(SYS_capset, &h, d);
+}
+
+bool
+privilege_held(void)
+{
+	uid_t ru, eu, su;
+	gid_t rg, eg, sg;
+	struct caps c;
+
+	if (getresuid(&ru, &eu, &su) != 0 || getresgid(&rg, &eg, &sg) != 0)
+		return true;   /* cannot tell: assume the worst */
+	if (ru == 0 || eu == 0 || su == 0 || eu != ru || su != ru || eg != rg || sg != rg)
+		return true;
+	return caps_get(&c) != 0 || c.perm != 0 || c.eff != 0;
+}
+
+/* Set-user-ID or set-group-ID: become the real user and group for good.
+ * KEEPCAPS carries the permitted set across the switch away from uid 0
+ * (the effective set is cleared by it and set again by the caller). */
+static int
+drop_ids(char *what, size_t len, struct errmsg *e)
+{
+	uid_t ru, eu, su;
+	gid_t rg, eg, sg;
+	size_t n;
+
+	if (getresuid(&ru, &eu, &su) != 0 || getresgid(&rg, &eg, &sg) != 0)
+		return errmsg_set(e, _("cannot read the process's user IDs: %s"), strerror(errno));
+	if ((eg != rg || sg != rg) && setresgid(rg, rg, rg) != 0)
+		return errmsg_set(e, _("cannot give up the set-group-ID group %u: %s; install "
+		    "httop without the set-group-ID bit"), (unsigned)eg, strerror(errno));
+	if (ru == 0 || (eu == ru && su == ru))
+		return 0;
+	if (prctl(PR_SET_KEEPCAPS, 1L, 0L, 0L, 0L) != 0 || setresuid(ru, ru, ru) != 0) {
+		int err = errno;
+
+		prctl(PR_SET_KEEPCAPS, 0L, 0L, 0L, 0L);
+		return errmsg_set(e, _("cannot give up the set-user-ID user %u: %s; install httop "
+		    "with file capabilities instead (see httop(1), PRIVILEGE)"), (unsigned)eu,
+		    strerror(err));
+	}
+	prctl(PR_SET_KEEPCAPS, 0L, 0L, 0L, 0L);
+	if (getresuid(&ru, &eu, &su) != 0 || eu != ru || su != ru)
+		return errmsg_set(e, _("the set-user-ID user is still held after setresuid; "
+		    "install httop with file capabilities instead (see httop(1), PRIVILEGE)"));
+	if (what != NULL) {
+		n = strlen(what);
+		snprintf(what + n, len - n, _("%suser ID %u now"), n > 0 ? ", " : "", (unsigned)ru);
+	}
+	return 0;
+}
+
+int
+privilege_drop(bool keep_rawio, char *what, size_t len, struct errmsg *e)
+{
+	const uint64_t rawio = 1ull << CAP_SYS_RAWIO;
+	struct caps c, want;
+	size_t n;
+
+	if (what != NULL && len > 0)
+		what[0] = '\0';
+	if (!privilege_held())
+		return 0;
+	if (caps_get(&c) != 0)
+		return errmsg_set(e, _("cannot read the process's capabilities: %s"),
+		    strerror(errno));
+	if (drop_ids(what, len, e) != 0)
+		return -1;
+	memset(&want, 0, sizeof want);
+	if (keep_rawio && (c.perm & rawio) != 0)
+		want.eff = want.perm = rawio;
+	if (caps_set(&want) != 0)
+		return errmsg_set(e, _("cannot give up capabilities: %s"), strerror(errno));
+	/* Not fatal: kernels before 4.3 have no ambient set at all. */
+	prctl(PR_CAP_AMBIENT, (long)PR_CAP_AMBIENT_CLEAR_ALL, 0L, 0L, 0L);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) != 0)
+		return errmsg_set(e, _("cannot set no_new_privs: %s"), strerror(errno));
+	if (what != NULL && (c.perm & ~want.perm) != 0) {
+		n = strlen(what);
+		snprintf(what + n, len - n, "%s%s", n > 0 ? ", " : "",
+		    want.perm != 0 ? _("every capability but CAP_SYS_RAWIO given up") :
+		    _("every capability given up"));
+	}
+	return 0;
+}

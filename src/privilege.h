@@ -1,0 +1,25 @@
+/* privilege.h: httop uses privilege only to open the counter devices.
+ * Once they are open it gives up everything else, so that a bug in the
+ * screen, the settings file or a parser cannot use root's powers. */
+#ifndef HTTOP_PRIVILEGE_H
+#define HTTOP_PRIVILEGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/errmsg.h"
+
+/* Root, set-user-ID or set-group-ID, or any capability permitted? */
+bool privilege_held(void);
+
+/* After every device is open. Installed set-user-ID root, switch every
+ * user and group ID to the real ones for good; then keep no capability
+ * but CAP_SYS_RAWIO (only when `keep_rawio` and it was permitted: the msr
+ * driver checks it when a CPU's device is opened again after hotplug, and
+ * msr-safe lets it bypass the allowlist), with no inheritable or ambient
+ * ones, and set no_new_privs so no later exec regains any. Nothing to do
+ * without privilege. 0, or -1 with a message; `what` (may be NULL) gets
+ * one line saying what was given up, empty if nothing. */
+int privilege_drop(bool keep_rawio, char *what, size_t len, struct errmsg *e);
+
+#endif
