@@ -3,12 +3,12 @@
 # prints the table that BENCHMARKS.md records.
 EXTRA_DIST += bench/lib.sh bench/run.sh bench/reads.sh bench/instr.sh \
 	bench/cputime.sh bench/screen.sh bench/bytes.sh \
-	bench/baseline.txt bench/README.md
+	bench/baseline.txt bench/README.md bench/bursts.py
 
 # The fake MSR device is a test program: configure without --disable-tests.
 bench: all
 	$(MAKE) $(AM_MAKEFLAGS) tests/fakemsr/fakemsr$(EXEEXT)
-	HTTOP_FIXTURES="$${HTTOP_FIXTURES:-$(abs_top_srcdir)/../shared/fixtures}" \
-	FIXTURES="$${HTTOP_FIXTURES:-$(abs_top_srcdir)/../shared/fixtures}" \
+	HTTOP_FIXTURES="$${HTTOP_FIXTURES:-$(FIXTURES_DIR)}" \
+	FIXTURES="$${HTTOP_FIXTURES:-$(FIXTURES_DIR)}" \
 	$(SHELL) $(top_srcdir)/bench/run.sh $(abs_top_builddir)
 .PHONY: bench

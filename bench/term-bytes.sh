@@ -15,7 +15,7 @@
 # (default p; htop's is Z).
 #
 # Steady state: the bytes written over REFRESHES refreshes after a 3 s
-# warm-up, divided by the number of refreshes (elapsed / DELAY). Full
+# warm-up, divided by the number of refreshes (see the window below). Full
 # repaint: httop paused, then Ctrl-L (repaint everything), the bytes that
 # follow; if Ctrl-L writes nothing, a resize to W-1 and back, the bytes of
 # the second repaint. The last line is machine-readable:
@@ -81,11 +81,17 @@ until tm capture-pane -p -t b 2>/dev/null | grep -Eq -- "$MARK"; do
 	sleep 0.1
 done
 sleep 3
-s0=$(size); t0=$(now)
-sleep "$(calc "$N * $D")"
-s1=$(size); t1=$(now)
-refreshes=$(calc "($t1 - $t0) / $D")
-per=$(calc "($s1 - $s0) / $refreshes")
+# Count whole refreshes, not seconds (a window of N x DELAY seconds holds
+# N or N+1 of them, a 10% error at N = 10): bursts.py sums the bytes of N
+# complete bursts of output, one per refresh.
+m=$(python3 "$here/bench/bursts.py" "$dir/out" "$N" "$D")
+refreshes=$(printf '%s' "$m" | sed -n 's/.*refreshes=\([0-9]*\).*/\1/p')
+bytes=$(printf '%s' "$m" | sed -n 's/.*bytes=\([0-9]*\).*/\1/p')
+if [ "${refreshes:-0}" -lt 1 ]; then
+	echo "$0: no refresh seen in the steady state (nothing changed?): $m" >&2
+	refreshes=1 bytes=0
+fi
+per=$(calc "$bytes / $refreshes")
 
 # Full repaint, paused so no refresh mixes in.
 tm send-keys -t b "$PAUSE"
