@@ -13,7 +13,7 @@
 
 plan 18
 
-fake_mount "$SKX_XML" "$SKX_CPUID" --scenario demo --realtime
+fake_mount "$SKX_XML" "$SKX_CPUID" --scenario demo --step 0.2
 
 # deny SPEC ERRNO / allow: set the fake's open fault, or end the test.
 deny() {
