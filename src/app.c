@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,11 +22,15 @@
 #include "metrics/history.h"
 #include "metrics/metrics.h"
 #include "out/batch.h"
+#include "out/textfile.h"
 #include "source/calibrate.h"
 #include "plan/plan.h"
 #include "privilege.h"
+#include "record.h"
 #include "signals.h"
 #include "source/sources.h"
+#include "trace/trace.h"
+#include "ui/header.h"
 #include "ui/screen.h"
 #include "ui/settings.h"
 #include "ui/tui.h"
@@ -64,12 +69,14 @@ struct app {
 	struct job_watch *job;
 	struct cpulist jobcpus;
 	struct job_view jv;
-	char replay_pos[48];
+	char replay_pos[160];       /* the replay's position, for the header */
 	struct ui_settings set;     /* the screen's settings (httoprc, keys) */
 	char set_note[512];         /* a settings file that did not load */
 	struct die_layout layout;   /* where each core sits: built once */
 	bool have_layout;
 	struct conflict_state *conflict;  /* --on-conflict */
+	struct textfile *tf;        /* --textfile */
+	struct recorder *rec;       /* --record */
 };
 
 static void
@@ -303,12 +310,42 @@ drop_privilege(struct app *a)
 	return 0;
 }
 
+/* --record: the file is opened once privilege is given up (a set-user-ID
+ * httop writes it as the user who ran it) and before any register is
+ * touched, so a bad path costs nothing. */
+static int
+open_record(struct app *a)
+{
+	const struct options *o = a->o;
+	struct stat rs, ws;
+
+	/* The trace being replayed, under another name. */
+	if (o->replay != NULL && stat(o->replay, &rs) == 0 && stat(o->record, &ws) == 0 &&
+	    rs.st_dev == ws.st_dev && rs.st_ino == ws.st_ino)
+		return errmsg_set(&a->e, _("--record %s is the trace being replayed; give another "
+		    "file"), o->record);
+	a->rec = record_open(o->record, o->record_compress, privilege_held(), &a->e);
+	return a->rec != NULL ? 0 : -1;
+}
+
+/* The events a replayed trace recorded before the sample just read
+ * ("offline cpu 5", "reprogrammed: ..."); "" if none or not a replay. */
+static const char *
+replay_events(struct app *a)
+{
+	if (a->o->source != SRC_REPLAY)
+		return "";
+	return replay_source_events(a->src);
+}
+
 static int
 prepare(struct app *a)
 {
 	struct source *src = a->src;
 	const struct topology *t = &src->m->topo;
-	bool truth = strcmp(src->name, "sim") == 0;
+	/* A replay of a simulator's recording brings its truth along. */
+	bool truth = strcmp(src->name, "sim") == 0 || (a->o->source == SRC_REPLAY &&
+	    trace_has_truth(replay_source_reader(src)));
 
 	if (a->o->source != SRC_REPLAY &&
 	    calibrate_scale(src, &a->plan, src->m, CALIBRATE_SECONDS, &a->e) != 0)
@@ -337,6 +374,16 @@ prepare(struct app *a)
 	a->have_iv = true;
 	a->out = batch_new(a->o->format, stdout, src->m, src->plan, src->name);
 	batch_set_layout(a->out, &a->layout);
+	/* A header line would repeat once per node in merged output (pdsh). */
+	batch_set_header(a->out, isatty(STDOUT_FILENO));
+	if (a->rec != NULL) {
+		char note[sizeof src->detail + 64];
+
+		/* The plan as programmed: after calibration, with its scale. */
+		snprintf(note, sizeof note, "recorded from the %s source %s", src->name, src->detail);
+		if (record_start(a->rec, src->m, src->plan, truth, note, &a->e) != 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -447,6 +494,12 @@ run(struct app *a)
 		report(&a->e);
 		return EXIT_FAIL;
 	}
+	if (*replay_events(a) != '\0')
+		fprintf(stderr, _("httop: replay, %.3f s: %s\n"), prev->time, replay_events(a));
+	if (a->rec != NULL && record_first(a->rec, prev, NULL, &a->e) != 0) {
+		report(&a->e);
+		return EXIT_FAIL;
+	}
 	deadline = now_s() + a->o->delay;
 	for (n = 0; a->o->iterations < 0 || n < a->o->iterations; n++) {
 		if ((sig = signals_caught()) != 0 || (sig = wait_interval(a, &deadline)) != 0)
@@ -454,14 +507,26 @@ run(struct app *a)
 		rc = source_read(a->src, cur, &a->e);
 		if (rc != 0)
 			goto read_end;
+		if (*replay_events(a) != '\0')
+			fprintf(stderr, _("httop: replay, %.3f s: %s\n"), cur->time, replay_events(a));
 		metrics_compute(&a->mc, prev, cur, &a->iv);
 		stop = conflict_check(a, note, sizeof note);
 		if (note[0] != '\0')
 			fprintf(stderr, "httop: %s\n", note);
+		/* Recorded before it is shown: a full disk stops the run here. */
+		if (a->rec != NULL && record_interval(a->rec, cur, &a->iv, stop ? a->e.text : note,
+		    &a->e) != 0) {
+			report(&a->e);
+			return EXIT_FAIL;
+		}
 		if (batch_write(a->out, &a->iv, &a->e) != 0) {
 			/* The reader went away (httop -b | head): a normal end. */
 			if (batch_errno(a->out) == EPIPE)
 				return stop ? EXIT_FAIL : EXIT_OK;
+			report(&a->e);
+			return EXIT_FAIL;
+		}
+		if (a->tf != NULL && textfile_write(a->tf, &a->iv, &a->e) != 0) {
 			report(&a->e);
 			return EXIT_FAIL;
 		}
@@ -485,6 +550,9 @@ read_end:
 /* The screen: the first frame comes this soon whatever the interval, so
  * httop -d 10 does not start with ten seconds of nothing. */
 #define FIRST_WAIT 0.25
+/* Samples a replay counts per pass of the loop while it is idle: a few
+ * milliseconds of parsing on a large machine, so keys stay prompt. */
+#define REPLAY_SCAN_CHUNK 32
 
 /* The figures the screen shows: the last interval, or the window's. */
 static const struct interval *
@@ -517,6 +585,9 @@ draw(struct app *a, const struct ui_settings *s, bool paused)
 	f.window_seconds = covered;
 	f.window_length = s->avg_seconds;
 	f.delay = s->delay;
+	/* A replay paced by the recording: the interval is the recorded one. */
+	if (a->o->source == SRC_REPLAY && !a->o->have_delay && a->iv.dt > 0.0)
+		f.delay = a->iv.dt;
 	f.paused = paused;
 	f.job = a->job != NULL ? &a->jv : NULL;
 	f.replay_pos = a->o->source == SRC_REPLAY ? a->replay_pos : NULL;
@@ -575,6 +646,25 @@ close_screen(struct app *a, const struct errmsg *e, int status)
 	return status;
 }
 
+/* An interval with every core and thread "no previous sample yet": the
+ * first frame, and a replay's right after a jump to its start. */
+static void
+interval_first(struct interval *iv, const struct topology *t)
+{
+	unsigned i;
+
+	iv->valid = true;
+	for (i = 0; i < t->ncores; i++) {
+		iv->cores[i].index = i;
+		iv->cores[i].selected = true;
+		iv->cores[i].reason = R_FIRST;
+	}
+	for (i = 0; i < t->max_cpu; i++) {
+		iv->threads[i].cpu = i;
+		iv->threads[i].reason = R_FIRST;
+	}
+}
+
 /* The screen opens as soon as the machine and the layout are known, and
  * shows its first frame at once: the header, the views' layout, and every
  * core marked "no previous sample yet". Calibration and the first interval
@@ -583,10 +673,8 @@ close_screen(struct app *a, const struct errmsg *e, int status)
 static int
 open_screen(struct app *a)
 {
-	const struct topology *t = &a->src->m->topo;
 	struct interval first;
 	struct ui_frame f;
-	unsigned i;
 
 	load_settings(a, &a->set, a->set_note, sizeof a->set_note);
 	a->tui = tui_open(&a->set, &a->e);
@@ -596,16 +684,7 @@ open_screen(struct app *a)
 	if (a->set_note[0] != '\0')
 		tui_note(a->tui, a->set_note);
 	interval_init(&first, a->src->m);
-	first.valid = true;
-	for (i = 0; i < t->ncores; i++) {
-		first.cores[i].index = i;
-		first.cores[i].selected = true;
-		first.cores[i].reason = R_FIRST;
-	}
-	for (i = 0; i < t->max_cpu; i++) {
-		first.threads[i].cpu = i;
-		first.threads[i].reason = R_FIRST;
-	}
+	interval_first(&first, &a->src->m->topo);
 	memset(&f, 0, sizeof f);
 	f.m = a->src->m;
 	f.plan = a->src->plan != NULL ? a->src->plan : &a->plan;
@@ -616,6 +695,87 @@ open_screen(struct app *a)
 	f.layout = &a->layout;
 	tui_draw(a->tui, &f);
 	interval_free(&first);
+	return 0;
+}
+
+/* The replay's position for the header, after the sample `cur`. */
+static void
+replay_status(struct app *a, const struct sample *cur)
+{
+	struct replay_info ri;
+	struct replay_view rv;
+
+	replay_source_info(a->src, &ri);
+	memset(&rv, 0, sizeof rv);
+	rv.pos = (unsigned long long)ri.pos;
+	rv.total = (unsigned long long)ri.total;
+	rv.total_known = ri.total_known;
+	rv.at = ri.pos > 0 ? cur->time - ri.t_first : 0.0;
+	rv.length = ri.total_known ? ri.t_last - ri.t_first : -1.0;
+	rv.speed = tui_speed(a->tui);
+	rv.at_end = ri.at_end;
+	header_replay_text(a->replay_pos, sizeof a->replay_pos, &rv);
+}
+
+/* How long a replay shows the sample `cur` before the next one: the next
+ * interval's recorded length over the speed, or the interval (-d, + -)
+ * over the speed when -d was given or the trace has no times. Sets
+ * *ended, with a note, when there is no next sample. See httop(1), REPLAY. */
+static double
+replay_pace(struct app *a, const struct sample *cur, bool *ended)
+{
+	struct errmsg e;
+	double next, dt = -1.0;
+	int rc = replay_source_peek_time(a->src, &next, &e);
+
+	/* An error waits for the read, which reports it. */
+	if (rc > 0) {
+		*ended = true;
+		tui_note(a->tui, _("end of replay: q quits"));
+	}
+	if (rc == 0 && !a->o->have_delay)
+		dt = next - cur->time;
+	if (!(dt > 0.0) || !isfinite(dt))
+		dt = a->set.delay;
+	return ldexp(dt, -tui_speed(a->tui));
+}
+
+/* [ and ]: read the first sample again, or the first of the last two.
+ * Nothing from before the jump is kept: the averaging history starts
+ * afresh and the next interval is computed from two samples after the
+ * jump. A jump that cannot be made (the file is gone) leaves the replay
+ * as it was, with a note, and returns 1; -1 when the run must end. */
+static int
+replay_jump(struct app *a, int dir, struct sample *prev)
+{
+	struct errmsg e;
+	int rc;
+
+	rc = dir < 0 ? replay_source_rewind(a->src, &e) : replay_source_seek_end(a->src, &e);
+	if (rc != 0) {
+		tui_note(a->tui, e.text);
+		return 1;
+	}
+	tui_note(a->tui, "");
+	if ((rc = source_read(a->src, prev, &a->e)) != 0) {
+		if (rc > 0)
+			errmsg_set(&a->e, _("%s: the trace has no samples any more"), a->src->detail);
+		return -1;
+	}
+	if (*replay_events(a) != '\0')
+		tui_note(a->tui, replay_events(a));
+	history_free(a->hist);
+	a->hist = history_new(a->src->m, a->src->plan, a->set.avg_seconds, UI_DELAY_MIN);
+	if (a->conflict != NULL) {
+		conflict_free(a->conflict);
+		a->conflict = conflict_new(a->o->on_conflict);
+	}
+	if (a->rec != NULL && record_first(a->rec, prev, dir < 0 ?
+	    _("the replay jumped to its start") : _("the replay jumped to its end"), &a->e) != 0)
+		return -1;
+	interval_free(&a->iv);
+	interval_init(&a->iv, a->src->m);
+	interval_first(&a->iv, &a->src->m->topo);
 	return 0;
 }
 
@@ -632,7 +792,8 @@ run_tui(struct app *a)
 	double deadline, last_read;
 	long long n = 0;
 	bool paused = false, ended = false, have = false, failed = false;
-	bool replay = a->o->source == SRC_REPLAY;
+	bool replay = a->o->source == SRC_REPLAY, scanning = replay;
+	unsigned steps = 0;         /* replay: intervals to show now (. n ]) */
 	int rc, sig = 0;
 
 	rc = source_read(a->src, prev, &a->e);
@@ -640,6 +801,10 @@ run_tui(struct app *a)
 		return close_screen(a, NULL, EXIT_OK);
 	if (rc < 0 || check_first_read(a, prev) != 0)
 		return close_screen(a, &a->e, EXIT_FAIL);
+	if (a->rec != NULL && record_first(a->rec, prev, NULL, &a->e) != 0)
+		return close_screen(a, &a->e, EXIT_FAIL);
+	if (*replay_events(a) != '\0')
+		tui_note(a->tui, replay_events(a));
 	a->hist = history_new(a->src->m, a->src->plan, s->avg_seconds, UI_DELAY_MIN);
 	interval_init(&a->wiv, a->src->m);
 	a->have_wiv = true;
@@ -648,21 +813,40 @@ run_tui(struct app *a)
 		a->jv.active = true;
 		update_job(a);
 	}
+	if (replay) {
+		tui_set_replay(a->tui, true);
+		replay_status(a, prev);
+	}
 	last_read = now_s();
 	deadline = last_read + (s->delay < FIRST_WAIT ? s->delay : FIRST_WAIT);
 	for (;;) {
 		double left = -1.0;
 		bool ready;
 
-		if (!paused && !ended) {
-			left = deadline - now_s();
+		if ((!paused && !ended) || steps > 0) {
+			left = steps > 0 ? 0 : deadline - now_s();
 			if (left < 0)
 				left = 0;
 		}
+		/* A replay counts its samples while nothing else is to be done. */
+		if (scanning)
+			left = 0;
 		if ((sig = signals_wait_fd(left, tui_fd(a->tui), &ready)) != 0)
 			break;
+		if (scanning && !ready) {
+			struct errmsg se;
+
+			/* A malformed line stops the count; the replay stops there too. */
+			if (replay_source_scan(a->src, REPLAY_SCAN_CHUNK, &se) != 0) {
+				scanning = false;
+				replay_status(a, prev);
+				if (have)
+					draw(a, s, paused);
+			}
+		}
 		if (ready) {
 			enum tui_cmd cmd = tui_input(a->tui);
+			struct tui_replay_req req;
 
 			if (cmd == TUI_QUIT)
 				break;
@@ -674,24 +858,47 @@ run_tui(struct app *a)
 					/* Start afresh, so no interval spans the pause. */
 					source_advance(a->src, now_s() - last_read);
 					rc = source_read(a->src, prev, &a->e);
-					if (rc < 0) {
+					if (rc < 0 || (a->rec != NULL && record_first(a->rec, prev,
+					    _("resumed after a pause"), &a->e) != 0)) {
 						failed = true;
 						break;
 					}
 				}
 				last_read = now_s();
-				deadline = last_read + s->delay;
+				deadline = last_read + (replay ? replay_pace(a, prev, &ended) : s->delay);
 			}
-			if (cmd == TUI_DELAY)
-				deadline = last_read + s->delay;
+			if (replay && tui_replay_take(a->tui, &req)) {
+				rc = req.jump != 0 ? replay_jump(a, req.jump, prev) : 1;
+				if (rc < 0) {
+					failed = true;
+					break;
+				}
+				if (rc == 0) {
+					/* At the end the last interval is read at once. */
+					ended = false;
+					have = true;
+					steps = req.jump > 0 ? 1 : 0;
+					last_read = now_s();
+				}
+				steps += req.steps;
+			}
+			if (cmd == TUI_DELAY || cmd == TUI_SPEED || cmd == TUI_JUMP)
+				deadline = last_read + (replay ? replay_pace(a, prev, &ended) : s->delay);
 			if (cmd == TUI_JOB && a->job != NULL)
 				update_job(a);
+			if (replay)
+				replay_status(a, prev);
 			if (have)
 				draw(a, s, paused);
 			continue;
 		}
-		if (paused || ended || now_s() < deadline)
+		if (steps == 0 && (paused || ended || now_s() < deadline))
 			continue;
+		if (ended) {
+			/* . at the end: nothing more to show. */
+			steps = 0;
+			continue;
+		}
 
 		source_advance(a->src, now_s() - last_read);
 		last_read = now_s();
@@ -710,23 +917,43 @@ run_tui(struct app *a)
 		}
 		metrics_compute(&a->mc, prev, cur, &a->iv);
 		if (conflict_check(a, cnote, sizeof cnote) != 0) {
+			if (a->rec != NULL)
+				(void)record_interval(a->rec, cur, &a->iv, a->e.text, NULL);
+			failed = true;
+			break;
+		}
+		if (a->rec != NULL && record_interval(a->rec, cur, &a->iv, cnote, &a->e) != 0) {
 			failed = true;
 			break;
 		}
 		if (cnote[0] != '\0')
 			tui_note(a->tui, cnote);
+		else if (*replay_events(a) != '\0')
+			tui_note(a->tui, replay_events(a));
 		history_add(a->hist, prev, cur, &a->iv);
+		if (a->tf != NULL && textfile_write(a->tf, &a->iv, &a->e) != 0) {
+			failed = true;
+			break;
+		}
 		tmp = prev;
 		prev = cur;
 		cur = tmp;
 		have = true;
 		n++;
-		snprintf(a->replay_pos, sizeof a->replay_pos, _("sample %lld"), n + 1);
+		if (replay) {
+			/* Paced by the next interval's recorded length. */
+			if (steps > 0)
+				steps--;
+			deadline = last_read + replay_pace(a, prev, &ended);
+			replay_status(a, prev);
+		}
 		update_job(a);
 		draw(a, s, paused);
-		deadline += s->delay;
-		if (deadline < now_s())
-			deadline = now_s() + s->delay;
+		if (!replay) {
+			deadline += s->delay;
+			if (deadline < now_s())
+				deadline = now_s() + s->delay;
+		}
 		if (a->o->iterations > 0 && n >= a->o->iterations)
 			break;
 	}
@@ -750,12 +977,20 @@ app_end(struct app *a, int status)
 		history_free(a->hist);
 	if (a->conflict != NULL)
 		conflict_free(a->conflict);
+	/* The gzip trailer; a close that fails (NFS) is an error too. */
+	if (a->rec != NULL && record_close(a->rec, &a->e) != 0) {
+		report(&a->e);
+		if (status == EXIT_OK)
+			status = EXIT_FAIL;
+	}
+	a->rec = NULL;
 	if (a->have_wiv)
 		interval_free(&a->wiv);
 	if (a->job != NULL)
 		job_watch_free(a->job);
 	cpulist_free(&a->jobcpus);
 	batch_free(a->out);
+	textfile_free(a->tf);
 	if (a->have_iv)
 		interval_free(&a->iv);
 	if (a->have_samples) {
@@ -800,6 +1035,9 @@ app_run(const struct options *o)
 		report(&a.e);
 		return app_end(&a, EXIT_FAIL);
 	}
+	/* --host: before anything records or prints the name. */
+	if (o->host != NULL)
+		snprintf(a.m.hostname, sizeof a.m.hostname, "%s", o->host);
 	signals_set_source(a.src);
 	if (select_cpus(&a) != 0 || build_layout(&a) != 0) {
 		report(&a.e);
@@ -808,6 +1046,18 @@ app_run(const struct options *o)
 	if (drop_privilege(&a) != 0) {
 		report(&a.e);
 		return app_end(&a, EXIT_FAIL);
+	}
+	if (o->record != NULL && open_record(&a) != 0) {
+		report(&a.e);
+		return app_end(&a, EXIT_FAIL);
+	}
+	/* With the rights httop keeps, before any register is touched: a
+	 * directory it cannot write to is a bad --textfile. The plan is
+	 * read only when a file is written. */
+	if (o->textfile != NULL &&
+	    (a.tf = textfile_open(o->textfile, a.src->m, &a.plan, a.src->name, &a.e)) == NULL) {
+		report(&a.e);
+		return app_end(&a, EXIT_USAGE);
 	}
 	if (a.tui_mode && open_screen(&a) != 0) {
 		report(&a.e);

@@ -167,7 +167,7 @@ put_changes(struct conflict_state *c, unsigned n, char *note, size_t len)
 		put_cpus(note, len, c->cpus, c->max_cpu);
 	}
 	if (more > 0)
-		put(note, len, _("; and %u more changes"), more);
+		put(note, len, ngettext("; and %u more change", "; and %u more changes", more), more);
 }
 
 /* Which CPUs start an incident in this interval; updates the marks.

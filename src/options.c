@@ -32,6 +32,10 @@ enum {
 	OPT_MSR_SAFE_PATH,
 	OPT_MSR_BATCH_PATH,
 	OPT_ON_CONFLICT,
+	OPT_TEXTFILE,
+	OPT_HOST,
+	OPT_RECORD,
+	OPT_RECORD_COMPRESS,
 	OPT_VERSION,
 	OPT_HELP,
 };
@@ -58,6 +62,10 @@ static const struct option long_opts[] = {
 	{ "msr-safe-path", required_argument, NULL, OPT_MSR_SAFE_PATH },
 	{ "msr-batch-path", required_argument, NULL, OPT_MSR_BATCH_PATH },
 	{ "on-conflict", required_argument, NULL, OPT_ON_CONFLICT },
+	{ "textfile", required_argument, NULL, OPT_TEXTFILE },
+	{ "host", required_argument, NULL, OPT_HOST },
+	{ "record", required_argument, NULL, OPT_RECORD },
+	{ "record-compress", no_argument, NULL, OPT_RECORD_COMPRESS },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -93,51 +101,96 @@ source_kind_parse(const char *s, enum source_kind *k)
 	return -1;
 }
 
+/* One entry per option: the option as typed (never translated) and what
+ * it does (translated; lines of at most 54 columns, '\n' between them). */
+static const struct {
+	const char *opt;
+	const char *what;
+} usage_opts[] = {
+	{ "-d, --delay SECS",
+	    N_("refresh interval in seconds (default 1, minimum 0.05)") },
+	{ "-n, --iterations N",
+	    N_("stop after N intervals (default: until stopped)") },
+	{ "-b, --batch",
+	    N_("write each interval to standard output, no screen") },
+	{ "--format FMT",
+	    N_("batch output format: text, csv, json, openmetrics or\nsummary (default text)") },
+	{ "--textfile DIR",
+	    N_("after every interval write DIR/httop.prom for the\nnode exporter's textfile collector") },
+	{ "--host NAME",
+	    N_("the host name the outputs give (default: the node's)") },
+	{ "--source SRC",
+	    N_("counter source: auto, msr, msr-safe, perf, sim or replay\n(default auto: msr-safe, then msr, then perf)") },
+	{ "--replay FILE",
+	    N_("replay a recorded trace (implies --source replay)") },
+	{ "--record FILE",
+	    N_("write a trace of the run to FILE while monitoring\n(gzip when FILE ends in .gz; format: httop-trace(5))") },
+	{ "--record-compress",
+	    N_("gzip the --record trace whatever its name") },
+	{ "--topology FILE",
+	    N_("read the topology from an hwloc XML file") },
+	{ "--cpuid FILE",
+	    N_("read the CPU identity from a libcpuid raw dump") },
+	{ "--msr-path TMPL",
+	    N_("MSR device path with one %u for the CPU number\n(default /dev/cpu/%u/msr)") },
+	{ "--msr-safe-path TMPL",
+	    N_("msr-safe's per-CPU device with one %u for the CPU\nnumber (default /dev/cpu/%u/msr_safe)") },
+	{ "--msr-batch-path FILE",
+	    N_("msr-safe's batch device (default /dev/cpu/msr_batch)") },
+	{ "--sim SCENARIO",
+	    N_("simulate the counters: a built-in scenario name or a\nscenario file (implies --source sim; default demo)") },
+	{ "--seed N",
+	    N_("random seed of the simulator (default 0)") },
+	{ "--cpus LIST",
+	    N_("read only these CPUs' cores, e.g. 0-3,8") },
+	{ "--force",
+	    N_("use the counters even if another program holds them") },
+	{ "--on-conflict POLICY",
+	    N_("when another program reprograms the counters mid-run:\nreport, reclaim or exit (default report)") },
+	{ "--demo",
+	    N_("simulate the built-in two-socket Skylake-SP machine") },
+	{ "--pid PID",
+	    N_("watch a job: show the cores its threads may run on\n(repeatable, or PID,PID...; key j shows all cores)") },
+	{ "--cgroup PATH",
+	    N_("watch a job: the cores of a cgroup v2 directory's\ncpuset.cpus.effective (absolute or under /sys/fs/cgroup)") },
+	{ "--die-map FILE",
+	    N_("place the cores on the die grid as FILE says\n(format: httop-diemap(5))") },
+	{ "--sysfs-root DIR",
+	    N_("read the die's tile registers (CAPID6) under DIR\ninstead of /sys") },
+	{ "--version",
+	    N_("print the version and exit") },
+	{ "--help",
+	    N_("print this help and exit") },
+};
+
 void
 options_usage(FILE *fp)
 {
-	fprintf(fp, _("Usage: httop [options]\n"
+	size_t i;
+
+	fputs(_("Usage: httop [options]\n"
 	    "Show, for every physical core, how its time splits between neither, one or\n"
 	    "both SMT threads active, with per-thread utilisation, CPI and frequency,\n"
-	    "from the performance counters.\n"
-	    "\n"
-	    "  -d, --delay SECS       refresh interval in seconds (default 1, minimum 0.05)\n"
-	    "  -n, --iterations N     stop after N intervals (default: until stopped)\n"
-	    "  -b, --batch            write each interval to standard output, no screen\n"
-	    "      --format FMT       batch output format: text, csv or json (default text)\n"
-	    "      --source SRC       counter source: auto, msr, msr-safe, perf, sim or replay\n"
-	    "                         (default auto: msr-safe, then msr, then perf)\n"
-	    "      --replay FILE      replay a recorded trace (implies --source replay)\n"
-	    "      --topology FILE    read the topology from an hwloc XML file\n"
-	    "      --cpuid FILE       read the CPU identity from a libcpuid raw dump\n"
-	    "      --msr-path TMPL    MSR device path with one %%u for the CPU number\n"
-	    "                         (default /dev/cpu/%%u/msr)\n"
-	    "      --msr-safe-path TMPL\n"
-	    "                         msr-safe's per-CPU device with one %%u for the CPU\n"
-	    "                         number (default /dev/cpu/%%u/msr_safe)\n"
-	    "      --msr-batch-path FILE\n"
-	    "                         msr-safe's batch device (default /dev/cpu/msr_batch)\n"
-	    "      --sim SCENARIO     simulate the counters: a built-in scenario name or a\n"
-	    "                         scenario file (implies --source sim; default demo)\n"
-	    "      --seed N           random seed of the simulator (default 0)\n"
-	    "      --cpus LIST        read only these CPUs' cores, e.g. 0-3,8\n"
-	    "      --force            use the counters even if another program holds them\n"
-	    "      --on-conflict POLICY\n"
-	    "                         when another program reprograms the counters mid-run:\n"
-	    "                         report, reclaim or exit (default report)\n"
-	    "      --demo             simulate the built-in two-socket Skylake-SP machine\n"
-	    "      --pid PID          watch a job: show the cores its threads may run on\n"
-	    "                         (repeatable, or PID,PID...; key j shows all cores)\n"
-	    "      --cgroup PATH      watch a job: the cores of a cgroup v2 directory's\n"
-	    "                         cpuset.cpus.effective (absolute or under /sys/fs/cgroup)\n"
-	    "      --die-map FILE     place the cores on the die grid as FILE says\n"
-	    "                         (format: httop-diemap(5))\n"
-	    "      --sysfs-root DIR   read the die's tile registers (CAPID6) under DIR\n"
-	    "                         instead of /sys\n"
-	    "      --version          print the version and exit\n"
-	    "      --help             print this help and exit\n"
-	    "\n"
-	    "See httop(1) for the figures, their formulas and the output formats.\n"));
+	    "from the performance counters.\n"), fp);
+	fputc('\n', fp);
+	/* The option indented as getopt_long users expect (short options at
+	 * column 2, long-only ones at 6), its text from column 25; an option
+	 * too long for that gets a line of its own. */
+	for (i = 0; i < sizeof usage_opts / sizeof usage_opts[0]; i++) {
+		const char *opt = usage_opts[i].opt, *w = _(usage_opts[i].what), *nl;
+		const char *ind = opt[1] == '-' ? "      " : "  ";
+		int len = (int)(strlen(ind) + strlen(opt));
+
+		if (len > 23)
+			fprintf(fp, "%s%s\n%25s", ind, opt, "");
+		else
+			fprintf(fp, "%s%-*s", ind, 25 - (int)strlen(ind), opt);
+		for (; (nl = strchr(w, '\n')) != NULL; w = nl + 1)
+			fprintf(fp, "%.*s\n%25s", (int)(nl - w), w, "");
+		fprintf(fp, "%s\n", w);
+	}
+	fputc('\n', fp);
+	fputs(_("See httop(1) for the figures, their formulas and the output formats.\n"), fp);
 }
 
 /* A decimal number of seconds within [OPT_DELAY_MIN, OPT_DELAY_MAX]. */
@@ -232,6 +285,24 @@ check_template(const char *opt, const char *t, const char *example, struct errms
 	return 0;
 }
 
+/* --host: it becomes a JSON string, a label value and the summary's first
+ * column, so no blank or control character, and it fits machine.hostname. */
+static int
+check_host(const char *s, struct errmsg *e)
+{
+	const unsigned char *p;
+
+	if (*s == '\0' || strlen(s) > OPT_HOST_MAX)
+		return errmsg_set(e, _("--host: '%s' is not 1 to %d characters; give a short name "
+		    "such as node01"), s, OPT_HOST_MAX);
+	for (p = (const unsigned char *)s; *p != '\0'; p++) {
+		if (*p <= ' ' || *p == 0x7f)
+			return errmsg_set(e, _("--host: '%s' has a blank or control character; give a "
+			    "name without them, such as node01"), s);
+	}
+	return 0;
+}
+
 static void
 options_defaults(struct options *o)
 {
@@ -272,6 +343,11 @@ check_combination(struct options *o, struct errmsg *e)
 	if (o->demo && (o->topology != NULL || o->cpuid != NULL))
 		return errmsg_set(e, _("--demo: the demo brings its own machine; drop --topology and --cpuid, "
 		    "or use --sim SCENARIO with them"));
+	if (o->record_compress && o->record == NULL)
+		return errmsg_set(e, _("--record-compress: nothing to compress; add --record FILE"));
+	if (o->record != NULL && o->replay != NULL && strcmp(o->record, o->replay) == 0)
+		return errmsg_set(e, _("--record %s would overwrite the trace being replayed; give "
+		    "another file"), o->record);
 	if (o->source == SRC_SIM && o->scenario == NULL)
 		o->scenario = OPT_SCENARIO_DEFAULT;
 	return 0;
@@ -311,7 +387,8 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 			break;
 		case OPT_FORMAT:
 			if (out_format_parse(optarg, &o->format) != 0) {
-				errmsg_set(e, _("--format: unknown format '%s'; give text, csv or json"), optarg);
+				errmsg_set(e, _("--format: unknown format '%s'; give text, csv, json, openmetrics "
+				    "or summary"), optarg);
 				goto fail;
 			}
 			break;
@@ -364,12 +441,36 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 			o->msr_batch_path = optarg;
 			o->have_msr_safe_path = true;
 			break;
+		case OPT_TEXTFILE:
+			if (*optarg == '\0') {
+				errmsg_set(e, _("--textfile: empty directory name; give the node exporter's "
+				    "--collector.textfile.directory, e.g. /var/lib/prometheus/node-exporter"));
+				goto fail;
+			}
+			o->textfile = optarg;
+			break;
+		case OPT_HOST:
+			if (check_host(optarg, e) != 0)
+				goto fail;
+			o->host = optarg;
+			break;
 		case OPT_ON_CONFLICT:
 			if (conflict_policy_parse(optarg, &o->on_conflict) != 0) {
 				errmsg_set(e, _("--on-conflict: unknown policy '%s'; give report, reclaim "
 				    "or exit"), optarg);
 				goto fail;
 			}
+			break;
+		case OPT_RECORD:
+			if (*optarg == '\0') {
+				errmsg_set(e, _("--record: empty file name; give the trace file to write, "
+				    "e.g. --record run.trace"));
+				goto fail;
+			}
+			o->record = optarg;
+			break;
+		case OPT_RECORD_COMPRESS:
+			o->record_compress = true;
 			break;
 		case OPT_SIM:
 			if (*optarg == '\0') {

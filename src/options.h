@@ -29,6 +29,7 @@ enum source_kind {
 #define OPT_SCENARIO_DEFAULT "demo"
 #define OPT_MSR_SAFE_PATH_DEFAULT "/dev/cpu/%u/msr_safe"
 #define OPT_MSR_BATCH_PATH_DEFAULT "/dev/cpu/msr_batch"
+#define OPT_HOST_MAX 63             /* machine.hostname holds 63 bytes */
 
 struct options {
 	double delay;               /* -d, seconds */
@@ -57,6 +58,10 @@ struct options {
 	const char *msr_batch_path; /* --msr-batch-path FILE */
 	bool have_msr_safe_path;    /* either of them given: auto starts with msr-safe */
 	enum conflict_policy on_conflict;  /* --on-conflict (default report) */
+	const char *textfile;       /* --textfile DIR: DIR/httop.prom for the node exporter */
+	const char *host;           /* --host NAME: the host name the outputs give */
+	const char *record;         /* --record FILE: write a trace while monitoring */
+	bool record_compress;       /* --record-compress (or FILE ending in .gz): gzip */
 };
 
 enum options_result {

@@ -1,6 +1,6 @@
 # tests: each area lists its own test programs and scripts in tests/*.mk.
 # Every test prints TAP (cmocka with CMOCKA_MESSAGE_OUTPUT=TAP, or sh).
-TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -DFIXTURE_HINT='"$(abs_top_srcdir)/../shared/fixtures"'
+TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -DFIXTURE_HINT='"$(FIXTURES_DIR)"'
 TEST_LIBS = $(HTTOP_LIBS) $(CMOCKA_LIBS)
 EXTRA_DIST += tests/unit/testutil.h tests/lib.sh
 
@@ -9,6 +9,7 @@ include $(srcdir)/tests/plan.mk
 include $(srcdir)/tests/sim.mk
 include $(srcdir)/tests/msr.mk
 include $(srcdir)/tests/trace.mk
+include $(srcdir)/tests/fuzz.mk
 include $(srcdir)/tests/cli.mk
 include $(srcdir)/tests/ui.mk
 include $(srcdir)/tests/views.mk
@@ -20,3 +21,9 @@ include $(srcdir)/tests/perf.mk
 include $(srcdir)/tests/safe.mk
 include $(srcdir)/tests/r2.mk
 include $(srcdir)/tests/bench.mk
+include $(srcdir)/tests/record.mk
+include $(srcdir)/tests/e3.mk
+include $(srcdir)/tests/f1.mk
+include $(srcdir)/tests/f3.mk
+include $(srcdir)/tests/e2.mk
+include $(srcdir)/tests/f2.mk

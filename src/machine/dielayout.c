@@ -721,8 +721,10 @@ build_from_map(struct build *b, const struct die_inputs *in, struct errmsg *e)
 	}
 	if (unplaced > 0 && l->note[0] == '\0')
 		snprintf(l->note, sizeof l->note,
-		    _("%u of %u cores are not on the map (their position is not in its grid): "
-		    "add core lines for them"), unplaced, l->ncores);
+		    ngettext("%u of %u cores is not on the map (its position is not in its grid): "
+		    "add a core line for it",
+		    "%u of %u cores are not on the map (their position is not in its grid): "
+		    "add core lines for them", unplaced), unplaced, l->ncores);
 	diemap_free(&dm);
 	return 0;
 }

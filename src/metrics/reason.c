@@ -1,24 +1,27 @@
-/* reason.c: why a figure or a core has no value, in words and as a token. */
+/* reason.c: why a figure or a core has no value, in words and as a token.
+ * The words are marked for translation (outputs call _()); the tokens are
+ * stable and never translated. */
 #include "config.h"
 #include "metrics/metrics.h"
+#include "util/i18n.h"
 
 static const struct {
 	const char *text;
 	const char *code;
 } reasons[R_NREASONS] = {
-	[R_NONE] = { "ok", "ok" },
-	[R_NOT_SELECTED] = { "not selected", "not-selected" },
-	[R_OFFLINE] = { "a CPU of the core is offline", "offline" },
-	[R_READ_ERROR] = { "reading a counter failed", "read-error" },
-	[R_FIRST] = { "no previous sample yet", "first" },
-	[R_NO_TIME] = { "the time stamp counter did not advance", "no-time" },
-	[R_REPROGRAMMED] = { "counters reprogrammed by another program", "reprogrammed" },
-	[R_SKEW] = { "sibling threads read too far apart", "skew" },
-	[R_NO_INST] = { "no instructions retired", "no-inst" },
-	[R_NOT_HALTED_ZERO] = { "the thread was never active", "never-active" },
-	[R_NO_BASE] = { "base frequency unknown", "no-base" },
-	[R_NO_SPLIT] = { "no SMT split on this CPU", "no-split" },
-	[R_UNAVAILABLE] = { "counter not available on this CPU", "unavailable" },
+	[R_NONE] = { N_("ok"), "ok" },
+	[R_NOT_SELECTED] = { N_("not selected"), "not-selected" },
+	[R_OFFLINE] = { N_("a CPU of the core is offline"), "offline" },
+	[R_READ_ERROR] = { N_("reading a counter failed"), "read-error" },
+	[R_FIRST] = { N_("no previous sample yet"), "first" },
+	[R_NO_TIME] = { N_("the time stamp counter did not advance"), "no-time" },
+	[R_REPROGRAMMED] = { N_("counters reprogrammed by another program"), "reprogrammed" },
+	[R_SKEW] = { N_("sibling threads read too far apart"), "skew" },
+	[R_NO_INST] = { N_("no instructions retired"), "no-inst" },
+	[R_NOT_HALTED_ZERO] = { N_("the thread was never active"), "never-active" },
+	[R_NO_BASE] = { N_("base frequency unknown"), "no-base" },
+	[R_NO_SPLIT] = { N_("no SMT split on this CPU"), "no-split" },
+	[R_UNAVAILABLE] = { N_("counter not available on this CPU"), "unavailable" },
 };
 
 const char *

@@ -1,4 +1,4 @@
-/* batch.c: what the three batch formats share: set-up, one write per
+/* batch.c: what the batch formats share: set-up, one write per
  * interval, error handling, which cores and threads are shown. */
 #include "config.h"
 #include "out/batch.h"
@@ -14,6 +14,8 @@ static const char *const format_names[] = {
 	[FMT_TEXT] = "text",
 	[FMT_CSV] = "csv",
 	[FMT_JSON] = "json",
+	[FMT_OPENMETRICS] = "openmetrics",
+	[FMT_SUMMARY] = "summary",
 };
 
 int
@@ -74,6 +76,12 @@ batch_write(struct batch *b, const struct interval *iv, struct errmsg *e)
 	case FMT_JSON:
 		out_json_write(b, iv);
 		break;
+	case FMT_OPENMETRICS:
+		out_openmetrics_write(b, iv);
+		break;
+	case FMT_SUMMARY:
+		out_summary_write(b, iv);
+		break;
 	}
 	b->nwritten++;
 	/* One flush per interval: a reader of a pipe sees each interval whole
@@ -92,6 +100,13 @@ int
 batch_errno(const struct batch *b)
 {
 	return b->err;
+}
+
+void
+batch_set_header(struct batch *b, bool on)
+{
+	if (b != NULL)
+		b->no_header = !on;
 }
 
 void

@@ -1,5 +1,6 @@
-/* batch.h: the non-interactive outputs (-b): text, csv, json. Each takes
- * the figures of an interval; none of them computes a figure. */
+/* batch.h: the non-interactive outputs (-b): text, csv, json, openmetrics,
+ * summary. Each takes the figures of an interval; none of them computes a
+ * figure. */
 #ifndef HTTOP_BATCH_H
 #define HTTOP_BATCH_H
 
@@ -16,6 +17,8 @@ enum out_format {
 	FMT_TEXT = 0,
 	FMT_CSV,
 	FMT_JSON,
+	FMT_OPENMETRICS,   /* OpenMetrics text exposition, one per interval */
+	FMT_SUMMARY,       /* one line per interval: the node figures */
 };
 
 struct batch;
@@ -33,6 +36,10 @@ int out_format_parse(const char *s, enum out_format *f);
 const char *out_format_name(enum out_format f);
 /* errno of the last failed write (EPIPE: the reader went away), or 0. */
 int batch_errno(const struct batch *b);
+/* The summary format's column header line, printed before the first
+ * interval: on unless turned off (app.c: off when standard output is not
+ * a terminal, so that the lines of many nodes merge into one per node). */
+void batch_set_header(struct batch *b, bool on);
 
 /* Internals shared by the writers in src/out/; not for other layers. */
 struct batch {
@@ -45,10 +52,18 @@ struct batch {
 	unsigned *pkg_id;          /* package os_index per interval.packages[] entry */
 	unsigned long nwritten;    /* intervals written so far */
 	int err;                   /* errno of the last write error */
+	bool no_header;            /* summary: no column header line */
 };
 void out_text_write(struct batch *b, const struct interval *iv);
 void out_csv_write(struct batch *b, const struct interval *iv);
 void out_json_write(struct batch *b, const struct interval *iv);
+void out_openmetrics_write(struct batch *b, const struct interval *iv);
+void out_summary_write(struct batch *b, const struct interval *iv);
+/* The metric families of openmetrics.c in either text format: OpenMetrics
+ * (# UNIT lines, an info family, "# EOF" at the end) or the Prometheus text
+ * format 0.0.4 that the node exporter's textfile collector reads (no UNIT,
+ * no EOF, the info family as a gauge). */
+void out_prom_write(struct batch *b, const struct interval *iv, bool openmetrics);
 /* Is this core/thread part of the output (--cpus)? */
 bool out_core_shown(const struct interval *iv, unsigned core);
 bool out_thread_shown(const struct interval *iv, unsigned cpu);

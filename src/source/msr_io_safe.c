@@ -469,7 +469,8 @@ allowlist_error(const struct msr_need *bad, unsigned nbad, uint64_t have, bool m
 
 	msr_safe_allowlist_line(bad, line, sizeof line);
 	if (nbad > 1)
-		snprintf(more, sizeof more, _(" (%u entries are missing or short in all)"), nbad);
+		snprintf(more, sizeof more, ngettext(" (%u entry is missing or short in all)",
+		    " (%u entries are missing or short in all)", nbad), nbad);
 	if (missing)
 		return errmsg_set(e, _("msr-safe's allowlist lacks MSR 0x%X (%s)%s: add the line "
 		    "'%s' to %s (httop's data directory has every line it needs in "

@@ -238,7 +238,8 @@ busy_message(struct errmsg *e, const char *list, unsigned nbusy)
 	char more[64] = "";
 
 	if (nbusy > BUSY_SHOWN)
-		snprintf(more, sizeof more, _(" and %u more"), nbusy - BUSY_SHOWN);
+		snprintf(more, sizeof more, ngettext(" and %u more", " and %u more",
+		    nbusy - BUSY_SHOWN), nbusy - BUSY_SHOWN);
 	if (nmi_watchdog_on())
 		errmsg_set(e, _("the PMU is in use by another program (%s%s); nothing was written. "
 		    "The NMI watchdog holds a counter: run 'echo 0 > /proc/sys/kernel/nmi_watchdog' "
@@ -284,7 +285,8 @@ restore_all(struct msr_source *ms, struct errmsg *e)
 		}
 	}
 	if (nfail > 1)
-		errmsg_prefix(e, _("%u registers could not be restored"), nfail);
+		errmsg_prefix(e, ngettext("%u register could not be restored",
+		    "%u registers could not be restored", nfail), nfail);
 	return status;
 }
 

@@ -8,6 +8,7 @@
 #define HTTOP_TRACE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -17,7 +18,7 @@
 #include "util/errmsg.h"
 
 #define TRACE_VERSION 1   /* major: a reader refuses a newer one */
-#define TRACE_MINOR 0     /* minor: new line types or fields, skipped by older readers */
+#define TRACE_MINOR 1     /* minor: new line types or fields, skipped by older readers */
 
 struct trace_reader;
 struct trace_writer;
@@ -28,6 +29,11 @@ struct trace_writer;
  * failed open leaves nothing to free. */
 struct trace_reader *trace_open(const char *path, struct machine *m, struct plan *plan,
     struct errmsg *e);
+/* The same from an open stream (a pipe, fmemopen, a fuzzer's input);
+ * `name` is used in messages. The stream stays the caller's: trace_close
+ * does not close it. */
+struct trace_reader *trace_open_stream(FILE *fp, const char *name, struct machine *m,
+    struct plan *plan, struct errmsg *e);
 /* Next sample (s must be sample_init'ed for m and plan). Returns 0, 1 at
  * the end of data (also after a truncated final interval, which is
  * reported in *e with its line number but is not an error), -1 on a
@@ -43,7 +49,9 @@ void trace_close(struct trace_reader *r);
 const char *trace_producer(const struct trace_reader *r);
 const char *trace_note(const struct trace_reader *r);
 
-/* Writer: header at open, one sample per call, flushed per interval. */
+/* Writer: header at open, one sample per call, flushed per interval. An
+ * event is kept until the next sample (or close) and written with it: it
+ * belongs to the interval that follows it. */
 struct trace_writer *trace_writer_open(FILE *fp, const struct machine *m, const struct plan *plan,
     const char *note, struct errmsg *e);
 int trace_write_sample(struct trace_writer *w, const struct sample *s, struct errmsg *e);
@@ -54,5 +62,28 @@ int trace_writer_close(struct trace_writer *w, struct errmsg *e);
 struct trace_writer *trace_writer_open_ex(FILE *fp, const struct machine *m,
     const struct plan *plan, const char *producer, time_t created, const char *note,
     struct errmsg *e);
+
+/* A writer on a descriptor it owns (httop --record): every interval, with
+ * the events before it, is formatted into one block and handed to the
+ * kernel with write(2) (through deflate with a sync flush when gzip), so
+ * a writer killed with kill -9 leaves every complete interval readable.
+ * On a write error the writer stops for good: a regular file is cut back
+ * to the end of the last complete interval, the message names `name`,
+ * the error and the fix, and every later call fails. Close writes the
+ * gzip trailer and closes the descriptor. On a failed open the
+ * descriptor is closed too. */
+struct trace_wopts {
+	const char *name;          /* for messages: the file's path */
+	const char *note;          /* header note, or NULL */
+	bool gzip;                 /* gzip stream (RFC 1952) */
+	bool truth;                /* samples carry the simulator's truth */
+};
+struct trace_writer *trace_writer_open_fd(int fd, const struct trace_wopts *o,
+    const struct machine *m, const struct plan *plan, struct errmsg *e);
+/* Complete intervals handed to the kernel so far. */
+uint64_t trace_writer_count(const struct trace_writer *w);
+/* Does the trace announce simulator truth ("truth" header line)? A replay
+ * then gives its samples room for the t lines. */
+bool trace_has_truth(const struct trace_reader *r);
 
 #endif

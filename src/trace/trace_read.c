@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "trace/tracefmt.h"
+#include "trace/tracez.h"
 #include "util/i18n.h"
 #include "util/xalloc.h"
 
@@ -25,6 +26,8 @@ enum line_rc { LINE_OK, LINE_EOF, LINE_PARTIAL, LINE_ERR };
 
 struct trace_reader {
 	FILE *fp;
+	bool has_truth;            /* a "truth" header line: t lines follow */
+	bool own_fp;               /* trace_open's file: closed by trace_close */
 	char path[200];
 	unsigned long lineno;
 	struct machine *m;
@@ -406,6 +409,8 @@ header_line(struct trace_reader *r, struct header *h, const char *kw, char *rest
 		copy_str(r->producer, sizeof r->producer, tracefmt_get(f, n, "text"));
 	else if (strcmp(kw, "note") == 0)
 		copy_str(r->note, sizeof r->note, tracefmt_get(f, n, "text"));
+	else if (strcmp(kw, "truth") == 0)
+		r->has_truth = true;
 	else if (strcmp(kw, "host") == 0)
 		copy_str(r->m->hostname, sizeof r->m->hostname, tracefmt_get(f, n, "name"));
 	else if (strcmp(kw, "identity") == 0)
@@ -543,23 +548,20 @@ out:
 	return ret;
 }
 
-struct trace_reader *
-trace_open(const char *path, struct machine *m, struct plan *plan, struct errmsg *e)
+/* The reader on an open stream: reads the header, or frees everything and
+ * returns NULL. */
+static struct trace_reader *
+open_reader(FILE *fp, bool own_fp, const char *name, struct machine *m, struct plan *plan,
+    struct errmsg *e)
 {
 	struct trace_reader *r;
 
-	memset(m, 0, sizeof *m);
-	memset(plan, 0, sizeof *plan);
-	topology_init(&m->topo);
 	r = xcalloc(1, sizeof *r);
-	copy_str(r->path, sizeof r->path, path);
+	copy_str(r->path, sizeof r->path, name);
+	r->fp = fp;
+	r->own_fp = own_fp;
 	r->m = m;
 	r->plan = plan;
-	if ((r->fp = fopen(path, "r")) == NULL) {
-		errmsg_set(e, _("cannot open the trace %s: %s"), path, strerror(errno));
-		free(r);
-		return NULL;
-	}
 	if (read_header(r, e) != 0) {
 		trace_close(r);
 		topology_free(&m->topo);
@@ -568,6 +570,33 @@ trace_open(const char *path, struct machine *m, struct plan *plan, struct errmsg
 		return NULL;
 	}
 	return r;
+}
+
+struct trace_reader *
+trace_open(const char *path, struct machine *m, struct plan *plan, struct errmsg *e)
+{
+	FILE *fp;
+
+	memset(m, 0, sizeof *m);
+	memset(plan, 0, sizeof *plan);
+	topology_init(&m->topo);
+	/* Plain or gzip: told by the magic bytes (tracez.c). */
+	if ((fp = tracez_open(path, e)) == NULL) {
+		topology_free(&m->topo);
+		memset(m, 0, sizeof *m);
+		return NULL;
+	}
+	return open_reader(fp, true, path, m, plan, e);
+}
+
+struct trace_reader *
+trace_open_stream(FILE *fp, const char *name, struct machine *m, struct plan *plan,
+    struct errmsg *e)
+{
+	memset(m, 0, sizeof *m);
+	memset(plan, 0, sizeof *plan);
+	topology_init(&m->topo);
+	return open_reader(fp, false, name, m, plan, e);
 }
 
 /* "c CPU STATE[=ERRNO] V1 ... Vn", values in hex. */
@@ -803,6 +832,12 @@ trace_last_event(const struct trace_reader *r)
 	return r->events;
 }
 
+bool
+trace_has_truth(const struct trace_reader *r)
+{
+	return r->has_truth;
+}
+
 const char *
 trace_producer(const struct trace_reader *r)
 {
@@ -820,7 +855,7 @@ trace_close(struct trace_reader *r)
 {
 	if (r == NULL)
 		return;
-	if (r->fp != NULL)
+	if (r->fp != NULL && r->own_fp)
 		fclose(r->fp);
 	free(r->seen);
 	free(r);

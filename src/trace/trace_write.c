@@ -1,6 +1,8 @@
 /* trace_write.c: write a trace (man/httop-trace.5): the header at open,
- * then one interval per sample, flushed as soon as it is complete so that
- * a killed writer leaves every finished interval readable. */
+ * then one interval per sample. Each piece (the header; an interval with
+ * the events before it) is formatted into a memory block first and then
+ * handed over whole, so a killed writer leaves every finished interval
+ * readable and a failed write can be cut back to the last one. */
 #include "config.h"
 #include "trace/trace.h"
 
@@ -8,33 +10,146 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
+#include <zlib.h>
 
 #include "trace/tracefmt.h"
 #include "util/i18n.h"
 #include "util/xalloc.h"
 
+/* gzip output is produced in pieces of this size. */
+#define ZCHUNK 65536
+
 struct trace_writer {
-	FILE *fp;
+	FILE *sink;                /* a caller's stream, or NULL */
+	int fd;                    /* or a descriptor we own (-1 if none) */
+	bool gzip;
+	bool zready;               /* z is initialised */
+	z_stream z;
+	unsigned char *zout;
+	bool regular;              /* fd is a regular file: can be cut back */
+	off_t good;                /* its size after the last complete block */
+	bool failed;               /* a write failed: nothing more is written */
+	char name[256];
+
+	FILE *fp;                  /* the block being formatted (memory) */
+	char *buf;
+	size_t buflen;
+
 	const struct machine *m;
 	unsigned nslots;
 	uint64_t nsamples;
 };
 
-/* fflush and ferror, turned into a message naming the cause and the fix. */
+/* The message for a failed write: the cause and the fix. */
 static int
-check_io(struct trace_writer *w, struct errmsg *e)
+io_error(struct trace_writer *w, int err, struct errmsg *e)
 {
-	int err;
-
-	if (fflush(w->fp) == 0 && !ferror(w->fp))
-		return 0;
-	err = errno != 0 ? errno : EIO;
+	w->failed = true;
 	if (err == ENOSPC || err == EDQUOT)
-		return errmsg_set(e, _("writing the trace: %s: free some space or record to "
-		    "another file system"), strerror(err));
-	return errmsg_set(e, _("writing the trace: %s: check the output file or pipe"),
-	    strerror(err));
+		return errmsg_set(e, _("writing the trace %s: %s: free some space or record to "
+		    "another file system"), w->name, strerror(err));
+	if (err == EFBIG)
+		return errmsg_set(e, _("writing the trace %s: %s: raise the file size limit "
+		    "(ulimit -f) or record a shorter run"), w->name, strerror(err));
+	return errmsg_set(e, _("writing the trace %s: %s: check the output file or pipe"),
+	    w->name, strerror(err));
+}
+
+static void
+copy_name(struct trace_writer *w, const char *name)
+{
+	snprintf(w->name, sizeof w->name, "%s", name != NULL ? name : _("output"));
+}
+
+static int
+write_all(int fd, const void *p, size_t len)
+{
+	const char *c = p;
+	ssize_t n;
+
+	while (len > 0) {
+		n = write(fd, c, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno;
+		if (n == 0)
+			return EIO;
+		c += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Deflate `len` bytes with `flush` and write what comes out. */
+static int
+deflate_out(struct trace_writer *w, const void *p, size_t len, int flush)
+{
+	int rc, err;
+
+	w->z.next_in = (Bytef *)(uintptr_t)p;
+	w->z.avail_in = (uInt)len;
+	do {
+		w->z.next_out = w->zout;
+		w->z.avail_out = ZCHUNK;
+		rc = deflate(&w->z, flush);
+		if (rc == Z_STREAM_ERROR)
+			return EIO;
+		err = write_all(w->fd, w->zout, ZCHUNK - w->z.avail_out);
+		if (err != 0)
+			return err;
+	} while (w->z.avail_out == 0 || (flush == Z_FINISH && rc != Z_STREAM_END));
+	return 0;
+}
+
+/* A failed block may have left part of itself: cut a regular file back
+ * to the end of the last complete one (best effort: the reader copes with
+ * a cut-off last line anyway). */
+static void
+cut_back(struct trace_writer *w)
+{
+	if (w->fd >= 0 && w->regular && ftruncate(w->fd, w->good) == 0)
+		(void)lseek(w->fd, w->good, SEEK_SET);
+}
+
+/* Hand the formatted block to the sink and start an empty one. */
+static int
+send_block(struct trace_writer *w, struct errmsg *e)
+{
+	off_t len;
+	int err = 0;
+
+	if (w->failed)
+		return errmsg_set(e, _("writing the trace %s: an earlier write failed"), w->name);
+	if (fflush(w->fp) != 0 || (len = ftello(w->fp)) < 0)
+		return io_error(w, errno != 0 ? errno : ENOMEM, e);
+	if (len == 0)
+		return 0;
+	if (w->sink != NULL) {
+		errno = 0;
+		if (fwrite(w->buf, 1, (size_t)len, w->sink) != (size_t)len ||
+		    fflush(w->sink) != 0 || ferror(w->sink))
+			err = errno != 0 ? errno : EIO;
+	} else if (w->gzip) {
+		err = deflate_out(w, w->buf, (size_t)len, Z_SYNC_FLUSH);
+	} else {
+		err = write_all(w->fd, w->buf, (size_t)len);
+	}
+	rewind(w->fp);
+	if (err != 0) {
+		cut_back(w);
+		return io_error(w, err, e);
+	}
+	if (w->fd >= 0 && w->regular) {
+		off_t at = lseek(w->fd, 0, SEEK_CUR);
+
+		if (at >= 0)
+			w->good = at;
+	}
+	return 0;
 }
 
 static void
@@ -110,20 +225,40 @@ write_plan(FILE *fp, const struct plan *p)
 	}
 }
 
-struct trace_writer *
-trace_writer_open_ex(FILE *fp, const struct machine *m, const struct plan *plan,
-    const char *producer, time_t created, const char *note, struct errmsg *e)
+static void
+writer_free(struct trace_writer *w)
 {
-	struct trace_writer *w;
+	if (w->zready)
+		deflateEnd(&w->z);
+	free(w->zout);
+	if (w->fp != NULL)
+		fclose(w->fp);
+	free(w->buf);
+	if (w->fd >= 0)
+		close(w->fd);
+	free(w);
+}
+
+/* The writer's common part: the memory block, then the header in it,
+ * sent. Frees w and returns NULL on failure. */
+static struct trace_writer *
+writer_start(struct trace_writer *w, const struct machine *m, const struct plan *plan,
+    const char *producer, time_t created, const char *note, bool truth, struct errmsg *e)
+{
 	char when[32];
 	struct tm tm;
+	FILE *fp;
 
 	if (plan->nslots == 0 || plan->nslots > PLAN_MAX_SLOTS) {
 		errmsg_set(e, _("cannot record a plan with %u counters"), plan->nslots);
+		writer_free(w);
 		return NULL;
 	}
-	w = xcalloc(1, sizeof *w);
-	w->fp = fp;
+	if ((w->fp = open_memstream(&w->buf, &w->buflen)) == NULL) {
+		errmsg_set(e, _("writing the trace %s: %s"), w->name, strerror(errno));
+		writer_free(w);
+		return NULL;
+	}
 	w->m = m;
 	w->nslots = plan->nslots;
 	if (created == 0)
@@ -131,7 +266,7 @@ trace_writer_open_ex(FILE *fp, const struct machine *m, const struct plan *plan,
 	gmtime_r(&created, &tm);
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
 
-	errno = 0;
+	fp = w->fp;
 	fprintf(fp, "httop-trace %d.%d\n", TRACE_VERSION, TRACE_MINOR);
 	fputs("producer", fp);
 	put_kv_str(fp, "text", producer != NULL ? producer : "httop " PACKAGE_VERSION);
@@ -147,12 +282,26 @@ trace_writer_open_ex(FILE *fp, const struct machine *m, const struct plan *plan,
 	write_identity(fp, &m->id);
 	write_topology(fp, &m->topo);
 	write_plan(fp, plan);
+	if (truth)
+		fprintf(fp, "truth cores=%u\n", m->topo.ncores);
 	fputs("header-end\n", fp);
-	if (check_io(w, e) != 0) {
-		free(w);
+	if (send_block(w, e) != 0) {
+		writer_free(w);
 		return NULL;
 	}
 	return w;
+}
+
+struct trace_writer *
+trace_writer_open_ex(FILE *fp, const struct machine *m, const struct plan *plan,
+    const char *producer, time_t created, const char *note, struct errmsg *e)
+{
+	struct trace_writer *w = xcalloc(1, sizeof *w);
+
+	w->sink = fp;
+	w->fd = -1;
+	copy_name(w, NULL);
+	return writer_start(w, m, plan, producer, created, note, false, e);
 }
 
 struct trace_writer *
@@ -160,6 +309,43 @@ trace_writer_open(FILE *fp, const struct machine *m, const struct plan *plan,
     const char *note, struct errmsg *e)
 {
 	return trace_writer_open_ex(fp, m, plan, NULL, 0, note, e);
+}
+
+struct trace_writer *
+trace_writer_open_fd(int fd, const struct trace_wopts *o, const struct machine *m,
+    const struct plan *plan, struct errmsg *e)
+{
+	struct trace_writer *w = xcalloc(1, sizeof *w);
+	struct stat st;
+
+	w->fd = fd;
+	copy_name(w, o->name);
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		w->regular = true;
+		w->good = lseek(fd, 0, SEEK_CUR);
+		if (w->good < 0)
+			w->good = 0;
+	}
+	if (o->gzip) {
+		w->gzip = true;
+		w->zout = xmalloc(ZCHUNK);
+		/* 15 + 16: a gzip wrapper (header and trailer) around deflate. */
+		if (deflateInit2(&w->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+		    Z_DEFAULT_STRATEGY) != Z_OK) {
+			errmsg_set(e, _("writing the trace %s: cannot start zlib's compressor"),
+			    w->name);
+			writer_free(w);
+			return NULL;
+		}
+		w->zready = true;
+	}
+	return writer_start(w, m, plan, NULL, 0, o->note, o->truth, e);
+}
+
+uint64_t
+trace_writer_count(const struct trace_writer *w)
+{
+	return w->nsamples;
 }
 
 static bool
@@ -182,61 +368,78 @@ trace_write_sample(struct trace_writer *w, const struct sample *s, struct errmsg
 {
 	const struct topology *t = &w->m->topo;
 	const uint64_t *v;
+	FILE *fp = w->fp;
 	unsigned cpu, i, k;
 
 	if (s->nslots != w->nslots)
 		return errmsg_set(e, _("recording a sample of %u counters with a plan of %u"),
 		    s->nslots, w->nslots);
-	errno = 0;
-	fprintf(w->fp, "sample seq=%" PRIu64 " time=", s->seq);
-	tracefmt_put_double(w->fp, s->time);
-	fputc('\n', w->fp);
+	fprintf(fp, "sample seq=%" PRIu64 " time=", s->seq);
+	tracefmt_put_double(fp, s->time);
+	fputc('\n', fp);
 	for (cpu = 0; cpu < s->max_cpu && cpu < t->max_cpu; cpu++) {
 		/* A CPU that was not read and holds nothing needs no line: the
 		 * reader starts every interval from "notread, zeros". */
 		if (!t->cpus[cpu].present || row_is_empty(s, cpu))
 			continue;
-		fprintf(w->fp, "c %u %s", cpu, tracefmt_state_name(s->state[cpu]));
+		fprintf(fp, "c %u %s", cpu, tracefmt_state_name(s->state[cpu]));
 		if (s->err[cpu] != 0)
-			fprintf(w->fp, "=%d", s->err[cpu]);
+			fprintf(fp, "=%d", s->err[cpu]);
 		v = sample_row_c(s, cpu);
 		for (i = 0; i < s->nslots; i++)
-			fprintf(w->fp, " %" PRIx64, v[i]);
-		fputc('\n', w->fp);
+			fprintf(fp, " %" PRIx64, v[i]);
+		fputc('\n', fp);
 	}
 	if (s->truth != NULL) {
 		for (k = 0; k < s->ncores; k++) {
-			fprintf(w->fp, "t %u", k);
+			fprintf(fp, "t %u", k);
 			for (i = 0; i < 4; i++)
-				fprintf(w->fp, " %" PRIx64, s->truth[k * 4 + i]);
-			fputc('\n', w->fp);
+				fprintf(fp, " %" PRIx64, s->truth[k * 4 + i]);
+			fputc('\n', fp);
 		}
 	}
-	fprintf(w->fp, "end seq=%" PRIu64 "\n", s->seq);
+	fprintf(fp, "end seq=%" PRIu64 "\n", s->seq);
+	if (send_block(w, e) != 0)
+		return -1;
 	w->nsamples++;
-	return check_io(w, e);
+	return 0;
 }
 
 int
 trace_write_event(struct trace_writer *w, double time, const char *text, struct errmsg *e)
 {
-	errno = 0;
+	if (w->failed)
+		return errmsg_set(e, _("writing the trace %s: an earlier write failed"), w->name);
+	/* Kept in the block: it goes out with the interval after it. */
 	fputs("event time=", w->fp);
 	tracefmt_put_double(w->fp, time);
 	put_kv_str(w->fp, "text", text);
 	fputc('\n', w->fp);
-	return check_io(w, e);
+	return 0;
 }
 
 int
 trace_writer_close(struct trace_writer *w, struct errmsg *e)
 {
-	int rc;
+	int rc = 0, err;
 
 	if (w == NULL)
 		return 0;
-	errno = 0;
-	rc = check_io(w, e);
-	free(w);
+	if (!w->failed) {
+		/* Events after the last interval, then the gzip trailer. */
+		rc = send_block(w, e);
+		if (rc == 0 && w->gzip && (err = deflate_out(w, "", 0, Z_FINISH)) != 0) {
+			cut_back(w);
+			rc = io_error(w, err, e);
+		}
+	}
+	if (w->fd >= 0) {
+		err = close(w->fd);
+		w->fd = -1;
+		/* NFS reports a lost write at close. */
+		if (err != 0 && rc == 0 && errno != EINTR)
+			rc = io_error(w, errno, e);
+	}
+	writer_free(w);
 	return rc;
 }

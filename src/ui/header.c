@@ -73,6 +73,56 @@ header_window_text(char *buf, size_t len, enum avg_window w, double seconds)
 	}
 }
 
+void
+header_speed_text(char *buf, size_t len, int speed)
+{
+	if (speed < 0)
+		snprintf(buf, len, "x1/%d", 1 << (speed < -8 ? 8 : -speed));
+	else
+		snprintf(buf, len, "x%d", 1 << (speed > 16 ? 16 : speed));
+}
+
+void
+header_duration_text(char *buf, size_t len, double seconds)
+{
+	long s;
+
+	if (!(seconds > 0.0) || !isfinite(seconds))
+		seconds = 0.0;
+	/* Tenths while they still mean something, then a clock. */
+	if (seconds < 100.0) {
+		snprintf(buf, len, _("%.1f s"), seconds);
+		return;
+	}
+	s = seconds < 1e9 ? (long)(seconds + 0.5) : 999999999L;
+	if (s < 3600)
+		snprintf(buf, len, "%ld:%02ld", s / 60, s % 60);
+	else
+		snprintf(buf, len, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+}
+
+void
+header_replay_text(char *buf, size_t len, const struct replay_view *r)
+{
+	char at[32], length[32], speed[16], total[32];
+
+	header_duration_text(at, sizeof at, r->at);
+	header_speed_text(speed, sizeof speed, r->speed);
+	if (r->total_known)
+		snprintf(total, sizeof total, "%llu", r->total);
+	else
+		snprintf(total, sizeof total, "?");
+	if (r->length >= 0.0) {
+		header_duration_text(length, sizeof length, r->length);
+		/* TRANSLATORS: replay position: sample 17 of 59 (18.4 s of 57.9 s), speed x2 */
+		snprintf(buf, len, _("%llu/%s (%s of %s) %s%s"), r->pos, total, at, length, speed,
+		    r->at_end ? _(" end of replay") : "");
+	} else {
+		snprintf(buf, len, _("%llu/%s (%s) %s%s"), r->pos, total, at, speed,
+		    r->at_end ? _(" end of replay") : "");
+	}
+}
+
 int
 header_rows(const struct ui_frame *f)
 {
@@ -127,8 +177,8 @@ line_machine(struct ui_ctx *u, int y, const struct ui_frame *f)
 	snprintf(text, sizeof text, "%s%s(%s)  ", brand, *brand ? " " : "",
 	    uarch_group_title(m->group));
 	put_plain(u, y, &x, text);
-	snprintf(text, sizeof text, t->npackages == 1 ? _("%u socket, %u cores, %u threads") :
-	    _("%u sockets, %u cores, %u threads"), t->npackages, t->ncores, t->ncpus);
+	snprintf(text, sizeof text, ngettext("%u socket, %u cores, %u threads",
+	    "%u sockets, %u cores, %u threads", t->npackages), t->npackages, t->ncores, t->ncpus);
 	put_plain(u, y, &x, text);
 }
 

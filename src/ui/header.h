@@ -22,6 +22,22 @@ int header_draw(struct ui_ctx *u, const struct ui_frame *f, enum view_id active,
 int header_tab_at(const struct header_tabs *tabs, int y, int x);
 /* The tab label of a view ("Cores"), translated. */
 const char *header_view_name(enum view_id v);
+/* Where a replay stands, as the header shows it. */
+struct replay_view {
+	unsigned long long pos;   /* the sample shown, 1 = the first (0: none yet) */
+	unsigned long long total; /* samples in the trace, if total_known */
+	bool total_known;
+	double at, length;        /* s since the first sample; length < 0: unknown */
+	int speed;                /* log2 of the speed factor: -2 (x1/4) .. 6 (x64) */
+	bool at_end;
+};
+/* "17/59 (18.4 s of 57.9 s) x2", "... end of replay": what follows the
+ * source name in the header; the pause shows as PAUSED, as for any source. */
+void header_replay_text(char *buf, size_t len, const struct replay_view *r);
+/* "x1/4" .. "x64". */
+void header_speed_text(char *buf, size_t len, int speed);
+/* "57.9 s", "12:05", "3:02:11": a recorded duration. */
+void header_duration_text(char *buf, size_t len, double seconds);
 /* "last 1.0 s", "10 s", "run 5 min": what the figures cover. */
 void header_window_text(char *buf, size_t len, enum avg_window w, double seconds);
 

@@ -17,15 +17,18 @@ static const struct help_key keys[] = {
 	{ "f F", N_("Die grid: next / previous figure shown") },
 	{ "p", N_("pause / resume reading the counters") },
 	{ "+ -", N_("refresh interval: double / halve") },
+	{ ". n", N_("replay: one interval forward (pauses)") },
+	{ "> <", N_("replay: speed x2 / x1/2 (x1/4 to x64)") },
+	{ "[ ]", N_("replay: jump to the start / the last interval") },
 	{ "a", N_("averaging window: last interval, 10 s, whole run") },
 	{ "c", N_("colours on / off") },
 	{ "j", N_("watched job's cores only / all cores") },
 	{ "w", N_("write these settings to the httoprc file") },
-	{ "Up Down", N_("scroll one row") },
-	{ "PgUp PgDn", N_("scroll one page") },
-	{ "Home End", N_("first / last row") },
-	{ "Ctrl-L", N_("repaint the whole screen") },
-	{ "mouse", N_("click a view's name to switch to it") },
+	{ N_("Up Down"), N_("scroll one row") },
+	{ N_("PgUp PgDn"), N_("scroll one page") },
+	{ N_("Home End"), N_("first / last row") },
+	{ N_("Ctrl-L"), N_("repaint the whole screen") },
+	{ N_("mouse"), N_("click a view's name to switch to it") },
 	{ "h ?", N_("this help; any key closes it") },
 	{ "q", N_("quit (also Ctrl-C)") },
 };
@@ -86,7 +89,8 @@ help_draw(struct ui_ctx *u)
 	draw_text(u, top, left + 2, (int)strlen(line) < w - 4 ? (int)strlen(line) : w - 4,
 	    ROLE_LABEL, line);
 	for (i = 0; i < n && (int)i + 2 < h - 1; i++) {
-		draw_text(u, top + 2 + (int)i, left + 2, 11, ROLE_LABEL, keys[i].keys);
+		/* Key names that differ by keyboard (Ctrl, PgUp) are translated. */
+		draw_text(u, top + 2 + (int)i, left + 2, 11, ROLE_LABEL, _(keys[i].keys));
 		draw_text(u, top + 2 + (int)i, left + 13, w - 15, ROLE_COUNT, _(keys[i].what));
 	}
 	if (h - 1 > 1) {

@@ -31,6 +31,9 @@ struct tui {
 	bool paused;
 	bool help;
 	bool job_only;
+	bool replay;             /* the replay keys work */
+	int speed;               /* TUI_SPEED_MIN .. TUI_SPEED_MAX */
+	struct tui_replay_req req;
 	struct header_tabs tabs;
 	char key_note[640];      /* the answer to a key, for NOTE_SECONDS */
 	double key_note_until;
@@ -94,6 +97,26 @@ tui_job_only(const struct tui *t)
 }
 
 void
+tui_set_replay(struct tui *t, bool replay)
+{
+	t->replay = replay;
+}
+
+int
+tui_speed(const struct tui *t)
+{
+	return t->speed;
+}
+
+bool
+tui_replay_take(struct tui *t, struct tui_replay_req *r)
+{
+	*r = t->req;
+	memset(&t->req, 0, sizeof t->req);
+	return r->jump != 0 || r->steps > 0;
+}
+
+void
 tui_note(struct tui *t, const char *msg)
 {
 	snprintf(t->note, sizeof t->note, "%s", msg != NULL ? msg : "");
@@ -112,7 +135,8 @@ stronger(enum tui_cmd a, enum tui_cmd b)
 {
 	static const int rank[] = {
 		[TUI_NONE] = 0, [TUI_REDRAW] = 1, [TUI_PAUSE] = 2, [TUI_DELAY] = 3,
-		[TUI_JOB] = 4, [TUI_WINDOW] = 5, [TUI_QUIT] = 6,
+		[TUI_JOB] = 4, [TUI_WINDOW] = 5, [TUI_SPEED] = 6, [TUI_STEP] = 7,
+		[TUI_JUMP] = 8, [TUI_QUIT] = 9,
 	};
 
 	return rank[b] > rank[a] ? b : a;
@@ -158,6 +182,43 @@ change_delay(struct tui *t, double factor)
 	}
 	t->s->delay = d;
 	return TUI_DELAY;
+}
+
+/* The replay keys: . n > < [ ]. */
+static enum tui_cmd
+replay_key(struct tui *t, int ch)
+{
+	char msg[96], sp[16];
+	int want;
+
+	if (!t->replay) {
+		key_note(t, _("only in a replay (httop --replay FILE)"));
+		return TUI_REDRAW;
+	}
+	switch (ch) {
+	case '.':
+	case 'n':
+		/* Stepping through a replay that keeps moving makes no sense. */
+		t->paused = true;
+		t->req.steps++;
+		return TUI_STEP;
+	case '[':
+	case ']':
+		t->req.jump = ch == '[' ? -1 : 1;
+		t->req.steps = 0;
+		return TUI_JUMP;
+	default:
+		want = t->speed + (ch == '>' ? 1 : -1);
+		if (want < TUI_SPEED_MIN || want > TUI_SPEED_MAX) {
+			header_speed_text(sp, sizeof sp, t->speed);
+			snprintf(msg, sizeof msg, _("the replay speed is already at its %s (%s)"),
+			    ch == '>' ? _("maximum") : _("minimum"), sp);
+			key_note(t, msg);
+			return TUI_REDRAW;
+		}
+		t->speed = want;
+		return TUI_SPEED;
+	}
 }
 
 static enum tui_cmd
@@ -206,6 +267,13 @@ key(struct tui *t, int ch)
 	case '-':
 	case '_':
 		return change_delay(t, 0.5);
+	case '.':
+	case 'n':
+	case '>':
+	case '<':
+	case '[':
+	case ']':
+		return replay_key(t, ch);
 	case 'a':
 		s->window = (enum avg_window)(((int)s->window + 1) % AVG_COUNT);
 		return TUI_WINDOW;
@@ -264,7 +332,9 @@ status_line(struct tui *t, const struct ui_frame *f)
 {
 	struct ui_ctx *u = &t->u;
 	int y = u->rows - 1, x = 0, w;
-	const char *hint = _("Tab view  p pause  +- interval  a window  h help  q quit");
+	const char *hint = t->replay ?
+	    _("p pause  . step  <> speed  [] start/end  h help  q quit") :
+	    _("Tab view  p pause  +- interval  a window  h help  q quit");
 	int hlen = (int)strlen(hint);
 	char text[700];
 

@@ -16,6 +16,22 @@ enum tui_cmd {
 	TUI_PAUSE,         /* p: settings paused state toggled (tui_paused) */
 	TUI_WINDOW,        /* a: settings.window changed: recompute figures */
 	TUI_JOB,           /* j: job's cores / all cores toggled (tui_job_only) */
+	/* Replay controls, only after tui_set_replay(t, true); the loop takes
+	 * what was asked with tui_replay_take. */
+	TUI_STEP,          /* . or n: one interval forward (and paused) */
+	TUI_SPEED,         /* > or <: tui_speed changed */
+	TUI_JUMP,          /* [ or ]: to the start / to the last interval */
+};
+
+/* Replay speed, log2 of the factor over the recorded pace. */
+#define TUI_SPEED_MIN (-2)  /* x1/4 */
+#define TUI_SPEED_MAX 6     /* x64 */
+
+/* What the replay keys asked since the last take, in order: a jump (the
+ * last one pressed wins), then that many steps from there. */
+struct tui_replay_req {
+	int jump;          /* -1 to the start, +1 to the end, 0 none */
+	unsigned steps;
 };
 
 /* Opens the screen. `s` is the caller's and is updated by keys. */
@@ -28,6 +44,11 @@ bool tui_paused(const struct tui *t);
 void tui_draw(struct tui *t, const struct ui_frame *f);
 /* j's state: show only the watched job's cores (true at start). */
 bool tui_job_only(const struct tui *t);
+/* The replay keys work (a replay is on); elsewhere they say so. */
+void tui_set_replay(struct tui *t, bool replay);
+int tui_speed(const struct tui *t);
+/* Fills *r with what was asked and forgets it; false if nothing was. */
+bool tui_replay_take(struct tui *t, struct tui_replay_req *r);
 /* A note for the status line until replaced ("" clears it): config file
  * errors, "end of replay". */
 void tui_note(struct tui *t, const char *msg);

@@ -442,7 +442,8 @@ cores_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const stru
 	}
 	note[0] = '\0';
 	if (nfall > 0)
-		snprintf(note, sizeof note, _("%u cores on the fallback bound "), nfall);
+		snprintf(note, sizeof note, ngettext("%u core on the fallback bound ",
+		    "%u cores on the fallback bound ", nfall), nfall);
 	else if (nbound > 0)
 		snprintf(note, sizeof note, _("bounds: lo-hi "));
 	draw_heads(u, a->top, a, &l, split, note);

@@ -1,4 +1,5 @@
-/* i18n.h: gettext wiring. Every user-visible string goes through _() or N_(). */
+/* i18n.h: gettext wiring. Every user-visible string goes through _() or N_();
+ * a message whose wording depends on a count goes through ngettext(). */
 #ifndef HTTOP_I18N_H
 #define HTTOP_I18N_H
 
@@ -7,6 +8,7 @@
 #define _(s) gettext(s)
 #else
 #define _(s) (s)
+#define ngettext(s, p, n) ((n) == 1 ? (s) : (p))
 #endif
 #define N_(s) (s)
 

@@ -1,5 +1,6 @@
 #include "config.h"
 #include "util/xalloc.h"
+#include "util/i18n.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -9,7 +10,7 @@
 static void
 oom(void)
 {
-	fputs("httop: out of memory\n", stderr);
+	fputs(_("httop: out of memory\n"), stderr);
 	exit(2);
 }
 

@@ -5,7 +5,7 @@
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 48
+plan 53
 
 out=$("$HTTOP" --version); st=$?
 check "--version exits 0" [ "$st" -eq 0 ]
@@ -22,9 +22,10 @@ sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$HTTOP_SRCDIR/man/httop.1" |
 	grep -o -- '--[a-z][a-z-]*' | sort -u >man.opts
 # Every option the program accepts: a new one must be added here, to --help
 # and to the manual page together.
-for o in --batch --cgroup --cpuid --cpus --delay --demo --die-map --force --format --help \
-    --iterations --msr-batch-path --msr-path --msr-safe-path --on-conflict --pid --replay \
-    --seed --sim --source --sysfs-root --topology --version; do
+for o in --batch --cgroup --cpuid --cpus --delay --demo --die-map --force --format --help --host \
+    --iterations --msr-batch-path --msr-path --msr-safe-path --on-conflict --pid --record \
+    --record-compress --replay \
+    --seed --sim --source --sysfs-root --textfile --topology --version; do
 	echo "$o"
 done | sort >want.opts
 if cmp -s want.opts help.opts; then ok "--help lists exactly the known long options"
@@ -55,6 +56,11 @@ bad "-n/--iterations" --iterations 2x
 bad "--format" -b --format xml
 bad "--source" --source bogus
 bad "--on-conflict" --on-conflict ignore
+bad "--textfile" --textfile ''
+bad "--textfile" --demo -b -n 1 --textfile /nonexistent/dir
+bad "--host" --host ''
+bad "--host" --host 'two words'
+bad "--host" --host 0123456789012345678901234567890123456789012345678901234567890123
 bad "--on-conflict" --on-conflict
 bad "--msr-safe-path" --msr-safe-path /dev/cpu/msr_safe
 bad "--msr-batch-path" --msr-batch-path ''

@@ -257,7 +257,7 @@ static void
 test_help_keys(void **state)
 {
 	static const char *const want[] = {
-		"Tab", "1 2 3 4", "s", "S", "f F", "p", "+ -", "a", "c", "j", "w",
+		"Tab", "1 2 3 4", "s", "S", "f F", "p", "+ -", ". n", "> <", "[ ]", "a", "c", "j", "w",
 		"Up Down", "PgUp PgDn", "Home End", "Ctrl-L", "mouse", "h ?", "q",
 	};
 	const struct help_key *k;

@@ -1,0 +1,3 @@
+TSC_ratio = 21
+nr_cpus = 65536
+tsc[999999] = 1

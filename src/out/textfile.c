@@ -1,0 +1,201 @@
+/* textfile.c: DIR/httop.prom for the node exporter's textfile collector,
+ * replaced atomically after every interval.
+ *
+ * The temporary file is created in DIR itself (rename is atomic only
+ * within a file system) with O_EXCL|O_NOFOLLOW, so nothing planted at its
+ * name is followed or reused; its name, .httop.prom.PID.N, does not end in
+ * .prom, so the collector never reads it. Every error path removes it.
+ * httop's ending signals are blocked except while it waits (signals.h), so
+ * none can stop a write half-way; a temporary file left by a crash or
+ * SIGKILL is removed by the next httop that writes to DIR. */
+#include "config.h"
+#include "out/textfile.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "out/batch.h"
+#include "util/i18n.h"
+#include "util/xalloc.h"
+
+#define TMP_PREFIX "." TEXTFILE_NAME "."
+/* Names tried before giving up on O_EXCL collisions. */
+#define TMP_TRIES 100
+
+struct textfile {
+	int dirfd;
+	char *dir;             /* for messages */
+	struct batch *b;       /* the writer; its fp is set per file */
+	unsigned long seq;     /* makes each temporary name new */
+	char tmp[64];          /* the temporary file while it exists, else "" */
+};
+
+/* Remove the temporary file, if there is one. */
+static void
+drop_tmp(struct textfile *t)
+{
+	if (t->tmp[0] != '\0') {
+		(void)unlinkat(t->dirfd, t->tmp, 0);
+		t->tmp[0] = '\0';
+	}
+}
+
+/* Create a new temporary file; its name goes to t->tmp. */
+static int
+create_tmp(struct textfile *t, struct errmsg *e)
+{
+	int fd = -1, i;
+
+	for (i = 0; i < TMP_TRIES; i++) {
+		snprintf(t->tmp, sizeof t->tmp, TMP_PREFIX "%ld.%lu", (long)getpid(), t->seq++);
+		fd = openat(t->dirfd, t->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		    0644);
+		if (fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (fd < 0) {
+		int err = errno;
+
+		t->tmp[0] = '\0';
+		return errmsg_set(e, _("--textfile: cannot create a file in %s: %s; give a directory "
+		    "httop may write to (the node exporter's --collector.textfile.directory)"),
+		    t->dir, strerror(err));
+	}
+	/* The collector runs as another user (prometheus): it must read the
+	 * file whatever the umask. The figures are not secret. */
+	(void)fchmod(fd, 0644);
+	return fd;
+}
+
+/* A temporary file whose httop no longer exists (it crashed or was
+ * killed): remove it. Another running httop's file is left alone. */
+static void
+remove_stale(struct textfile *t)
+{
+	struct dirent *d;
+	DIR *dp;
+	int fd = dup(t->dirfd);
+
+	if (fd < 0)
+		return;
+	dp = fdopendir(fd);
+	if (dp == NULL) {
+		close(fd);
+		return;
+	}
+	while ((d = readdir(dp)) != NULL) {
+		const char *p = d->d_name;
+		char *end;
+		long pid;
+
+		if (strncmp(p, TMP_PREFIX, strlen(TMP_PREFIX)) != 0)
+			continue;
+		p += strlen(TMP_PREFIX);
+		errno = 0;
+		pid = strtol(p, &end, 10);
+		if (end == p || *end != '.' || errno != 0 || pid <= 0 || pid == (long)getpid())
+			continue;
+		if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+			(void)unlinkat(t->dirfd, d->d_name, 0);
+	}
+	closedir(dp);
+}
+
+struct textfile *
+textfile_open(const char *dir, const struct machine *m, const struct plan *p,
+    const char *source_name, struct errmsg *e)
+{
+	struct textfile *t;
+	int fd;
+
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		errmsg_set(e, _("--textfile: cannot open the directory %s: %s; give the node "
+		    "exporter's --collector.textfile.directory"), dir, strerror(errno));
+		return NULL;
+	}
+	t = xcalloc(1, sizeof *t);
+	t->dirfd = fd;
+	t->dir = xstrdup(dir);
+	remove_stale(t);
+	/* Find out now, not after the first interval, that DIR is not
+	 * writable (read-only, wrong owner, privilege given up). */
+	fd = create_tmp(t, e);
+	if (fd < 0) {
+		textfile_free(t);
+		return NULL;
+	}
+	close(fd);
+	drop_tmp(t);
+	t->b = batch_new(FMT_OPENMETRICS, NULL, m, p, source_name);
+	return t;
+}
+
+int
+textfile_write(struct textfile *t, const struct interval *iv, struct errmsg *e)
+{
+	const char *what = "write";
+	FILE *fp;
+	int fd, err;
+
+	fd = create_tmp(t, e);
+	if (fd < 0)
+		return -1;
+	fp = fdopen(fd, "w");
+	if (fp == NULL) {
+		err = errno;
+		close(fd);
+		goto fail;
+	}
+	t->b->fp = fp;
+	out_prom_write(t->b, iv, false);
+	t->b->fp = NULL;
+	errno = 0;
+	if (fflush(fp) != 0 || ferror(fp)) {
+		err = errno != 0 ? errno : EIO;
+		fclose(fp);
+		goto fail;
+	}
+	/* On the disk before the name points at it: after a crash the name
+	 * holds the old figures or the new, never an empty file. */
+	if (fsync(fd) != 0) {
+		err = errno;
+		what = "fsync";
+		fclose(fp);
+		goto fail;
+	}
+	if (fclose(fp) != 0) {
+		err = errno;
+		goto fail;
+	}
+	if (renameat(t->dirfd, t->tmp, t->dirfd, TEXTFILE_NAME) != 0) {
+		err = errno;
+		what = "rename";
+		goto fail;
+	}
+	t->tmp[0] = '\0';
+	return 0;
+fail:
+	drop_tmp(t);
+	return errmsg_set(e, _("--textfile: %s of %s/%s failed: %s; check the disk (free space, "
+	    "read-only mount) or give another directory"), what, t->dir, TEXTFILE_NAME,
+	    strerror(err));
+}
+
+void
+textfile_free(struct textfile *t)
+{
+	if (t == NULL)
+		return;
+	drop_tmp(t);
+	close(t->dirfd);
+	batch_free(t->b);
+	free(t->dir);
+	free(t);
+}

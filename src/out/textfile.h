@@ -1,0 +1,32 @@
+/* textfile.h: --textfile DIR: after every interval, DIR/httop.prom for the
+ * Prometheus node exporter's textfile collector, replaced atomically (a
+ * temporary file in DIR, written, fsync'd, renamed over the name), so the
+ * collector never reads half a file. */
+#ifndef HTTOP_TEXTFILE_H
+#define HTTOP_TEXTFILE_H
+
+#include "machine/machine.h"
+#include "metrics/metrics.h"
+#include "plan/plan.h"
+#include "util/errmsg.h"
+
+/* The file the collector reads (it takes every *.prom in DIR). */
+#define TEXTFILE_NAME "httop.prom"
+
+struct textfile;
+
+/* Open DIR and check that a file can be created in it (with the
+ * privilege httop keeps: call after it is dropped). Temporary files left
+ * by an httop that died (a process that no longer exists) are removed.
+ * -1 with a message naming DIR and the fix. */
+struct textfile *textfile_open(const char *dir, const struct machine *m, const struct plan *p,
+    const char *source_name, struct errmsg *e);
+/* Replace DIR/httop.prom with this interval's figures. On any error the
+ * temporary file is removed, the old httop.prom stays, and -1 comes back
+ * with the cause. */
+int textfile_write(struct textfile *t, const struct interval *iv, struct errmsg *e);
+/* Close DIR. httop.prom stays: the collector's node_textfile_mtime_seconds
+ * tells how old it is. */
+void textfile_free(struct textfile *t);
+
+#endif

@@ -1,0 +1,292 @@
+/* record.c: httop --record (record.h). The file is opened with care (it
+ * may be root that writes it), the trace writer does the format and the
+ * crash safety; this file decides what goes in: the header once the plan
+ * is final, every sample as read, and the events a replay must show. */
+#include "config.h"
+#include "record.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "trace/trace.h"
+#include "util/i18n.h"
+#include "util/xalloc.h"
+
+/* Longest event text: the trace cuts strings at 1000 bytes. */
+#define EVENT_MAX 1000
+
+struct recorder {
+	char path[4096];
+	int fd;                    /* until the writer owns it */
+	bool gzip;
+	struct trace_writer *w;
+	bool failed;               /* a write failed: nothing more is written */
+	unsigned max_cpu;
+	bool *offline;             /* per CPU, as last recorded */
+	char text[EVENT_MAX + 1];
+};
+
+bool
+record_gzip(const char *path, bool compress)
+{
+	size_t n = strlen(path);
+
+	return compress || (n > 3 && strcmp(path + n - 3, ".gz") == 0);
+}
+
+/* What kind of file, for the message refusing it. */
+static const char *
+file_kind(mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return _("a directory");
+	if (S_ISBLK(mode))
+		return _("a block device");
+	if (S_ISCHR(mode))
+		return _("a character device");
+	if (S_ISSOCK(mode))
+		return _("a socket");
+	return _("not a regular file");
+}
+
+/* A regular file is truncated only after its type is known, so a device
+ * named by mistake is never touched; a pipe, /dev/null (1,3) and
+ * /dev/full (1,7) take a stream as it comes. */
+static int
+check_file(int fd, const char *path, struct errmsg *e)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) != 0)
+		return errmsg_set(e, _("--record %s: %s"), path, strerror(errno));
+	if (S_ISREG(st.st_mode)) {
+		if (ftruncate(fd, 0) != 0)
+			return errmsg_set(e, _("--record %s: cannot empty the file: %s; give "
+			    "another file"), path, strerror(errno));
+		return 0;
+	}
+	if (S_ISFIFO(st.st_mode))
+		return 0;
+	if (S_ISCHR(st.st_mode) && (st.st_rdev == makedev(1, 3) || st.st_rdev == makedev(1, 7)))
+		return 0;
+	return errmsg_set(e, _("--record %s: is %s, not a file httop may overwrite; give the "
+	    "name of a regular file"), path, file_kind(st.st_mode));
+}
+
+struct recorder *
+record_open(const char *path, bool compress, bool privileged, struct errmsg *e)
+{
+	int flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY;
+	struct sigaction sa;
+	struct recorder *r;
+	struct stat st;
+	int fd;
+
+	if (*path == '\0') {
+		errmsg_set(e, _("--record: empty file name; give the trace file to write"));
+		return NULL;
+	}
+	/* Privileged, a planted link could aim the trace at any file. */
+	if (privileged)
+		flags |= O_NOFOLLOW;
+	if ((fd = open(path, flags, 0644)) < 0) {
+		if (privileged && errno == ELOOP && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+			errmsg_set(e, _("--record %s: is a symbolic link, which httop does not "
+			    "follow when it runs with privilege; give the file it points to"), path);
+		else
+			errmsg_set(e, _("--record %s: cannot create the file: %s; check the "
+			    "directory and its permissions"), path, strerror(errno));
+		return NULL;
+	}
+	if (check_file(fd, path, e) != 0) {
+		close(fd);
+		return NULL;
+	}
+	/* A file size limit is then EFBIG from write(2), not a killing signal. */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_IGN;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGXFSZ, &sa, NULL);
+
+	r = xcalloc(1, sizeof *r);
+	snprintf(r->path, sizeof r->path, "%s", path);
+	r->fd = fd;
+	r->gzip = record_gzip(path, compress);
+	return r;
+}
+
+int
+record_start(struct recorder *r, const struct machine *m, const struct plan *plan, bool truth,
+    const char *note, struct errmsg *e)
+{
+	struct trace_wopts o;
+	unsigned cpu;
+
+	memset(&o, 0, sizeof o);
+	o.name = r->path;
+	o.note = note;
+	o.gzip = r->gzip;
+	o.truth = truth;
+	r->w = trace_writer_open_fd(r->fd, &o, m, plan, e);
+	r->fd = -1;                /* the writer's now, closed even on failure */
+	if (r->w == NULL) {
+		r->failed = true;
+		return errmsg_prefix(e, "--record");
+	}
+	/* The header says which CPUs were online: changes are events. */
+	r->max_cpu = m->topo.max_cpu;
+	r->offline = xcalloc(r->max_cpu ? r->max_cpu : 1, sizeof *r->offline);
+	for (cpu = 0; cpu < r->max_cpu; cpu++)
+		r->offline[cpu] = m->topo.cpus[cpu].present && !m->topo.cpus[cpu].online;
+	return 0;
+}
+
+/* Append CPU `cpu` to a list "3,5-7" being built in r->text after
+ * `head`: runs of consecutive CPUs become ranges. `*last` is the last CPU
+ * added, `*run` whether it ends a range still open. */
+static void
+list_add(struct recorder *r, unsigned cpu, long *last, bool *run)
+{
+	size_t n = strlen(r->text);
+
+	if (n + 16 >= sizeof r->text)
+		return;    /* a thousand bytes of CPU numbers say enough */
+	if (*last >= 0 && (unsigned long)*last + 1 == cpu) {
+		*run = true;
+	} else {
+		if (*run)
+			n += (size_t)snprintf(r->text + n, sizeof r->text - n, "-%ld", *last);
+		snprintf(r->text + n, sizeof r->text - n, "%s%u", *last >= 0 ? "," : "", cpu);
+		*run = false;
+	}
+	*last = cpu;
+}
+
+static void
+list_end(struct recorder *r, long last, bool run)
+{
+	size_t n = strlen(r->text);
+
+	if (run)
+		snprintf(r->text + n, sizeof r->text - n, "-%ld", last);
+}
+
+/* One event for the CPUs that went offline (or came back) since the last
+ * recorded sample: "offline cpu 3", "online cpus 4-7,9". */
+static int
+state_events(struct recorder *r, const struct sample *s, bool to_offline, struct errmsg *e)
+{
+	unsigned cpu, count = 0;
+	long last = -1;
+	bool run = false, off;
+
+	r->text[0] = '\0';
+	for (cpu = 0; cpu < s->max_cpu && cpu < r->max_cpu; cpu++) {
+		off = s->state[cpu] == CPU_OFFLINE;
+		if (off == r->offline[cpu] || off != to_offline)
+			continue;
+		list_add(r, cpu, &last, &run);
+		count++;
+	}
+	if (count == 0)
+		return 0;
+	list_end(r, last, run);
+	{
+		char ev[EVENT_MAX + 32];
+
+		snprintf(ev, sizeof ev, "%s %s %s", to_offline ? "offline" : "online",
+		    count == 1 ? "cpu" : "cpus", r->text);
+		return trace_write_event(r->w, s->time, ev, e);
+	}
+}
+
+static void
+remember_states(struct recorder *r, const struct sample *s)
+{
+	unsigned cpu;
+
+	for (cpu = 0; cpu < s->max_cpu && cpu < r->max_cpu; cpu++)
+		r->offline[cpu] = s->state[cpu] == CPU_OFFLINE;
+}
+
+/* After a failed write: one message that says what the file keeps. */
+static int
+stopped(struct recorder *r, struct errmsg *e)
+{
+	uint64_t n = r->w != NULL ? trace_writer_count(r->w) : 0;
+
+	r->failed = true;
+	return errmsg_prefix(e, _("recording stopped; %s keeps its first %llu samples"),
+	    r->path, (unsigned long long)n);
+}
+
+/* The events, then the sample: one block, one write. */
+static int
+put_sample(struct recorder *r, const struct sample *s, const struct interval *iv,
+    const char *why, const char *conflict_note, struct errmsg *e)
+{
+	char ev[EVENT_MAX + 32];
+
+	if (r->failed || r->w == NULL)
+		return errmsg_set(e, _("--record %s: the recording has stopped"), r->path);
+	if (why != NULL && *why != '\0' && trace_write_event(r->w, s->time, why, e) != 0)
+		return stopped(r, e);
+	if (state_events(r, s, true, e) != 0 || state_events(r, s, false, e) != 0)
+		return stopped(r, e);
+	if (iv != NULL && !iv->valid) {
+		snprintf(ev, sizeof ev, "invalid: %s", iv->reason[0] != '\0' ? iv->reason : "?");
+		if (trace_write_event(r->w, s->time, ev, e) != 0)
+			return stopped(r, e);
+	}
+	if (conflict_note != NULL && *conflict_note != '\0') {
+		snprintf(ev, sizeof ev, "reprogrammed: %s", conflict_note);
+		if (trace_write_event(r->w, s->time, ev, e) != 0)
+			return stopped(r, e);
+	}
+	if (trace_write_sample(r->w, s, e) != 0)
+		return stopped(r, e);
+	remember_states(r, s);
+	return 0;
+}
+
+int
+record_first(struct recorder *r, const struct sample *s, const char *why, struct errmsg *e)
+{
+	return put_sample(r, s, NULL, why, NULL, e);
+}
+
+int
+record_interval(struct recorder *r, const struct sample *cur, const struct interval *iv,
+    const char *conflict_note, struct errmsg *e)
+{
+	return put_sample(r, cur, iv, NULL, conflict_note, e);
+}
+
+uint64_t
+record_samples(const struct recorder *r)
+{
+	return r->w != NULL ? trace_writer_count(r->w) : 0;
+}
+
+int
+record_close(struct recorder *r, struct errmsg *e)
+{
+	int rc = 0;
+
+	if (r == NULL)
+		return 0;
+	if (r->w != NULL)
+		rc = trace_writer_close(r->w, e);
+	if (r->fd >= 0)
+		close(r->fd);
+	free(r->offline);
+	free(r);
+	return rc;
+}

@@ -1,0 +1,125 @@
+#!/bin/sh
+# test_record.sh: httop --record FILE end to end, on the simulated demo
+# machine (2 packages x 24 cores x 2 threads, 96 CPUs): a replay gives the
+# same figures as the run that recorded it (plain and gzip), kill -9
+# leaves every complete interval, a full disk (a 64 KiB tmpfs), /dev/full
+# and a file size limit stop the run with one message and a valid trace,
+# and the files it refuses.
+. "$HTTOP_SRCDIR/tests/lib.sh"
+tmp=$(mktemp -d) || exit 1
+mnt=
+pid=
+cleanup() {
+	[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	[ -n "$mnt" ] && umount "$mnt" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+cd "$tmp" || exit 1
+plan 30
+
+# The figures of every interval, without the source's name.
+figures() {
+	jq -c '{time, interval, valid, reason, node, packages, cores, threads}' "$1"
+}
+
+# ends FILE: complete intervals ("end" lines) in a plain or gzip trace.
+ends() {
+	gzip -dc -f "$1" 2>/dev/null | grep -c '^end seq='
+}
+
+# 1-9: replay identity, 20 intervals, seed 3 (sim truth included: the
+# trace announces it and the replay keeps it).
+for f in run.trace run.trace.gz; do
+	"$HTTOP" --demo --seed 3 -b -n 20 --format json --record "$f" >live.json 2>err; st=$?
+	check "$f: the recording run exits 0 (got $st)" [ "$st" -eq 0 ]
+	"$HTTOP" --replay "$f" -b --format json >replay.json 2>err; st=$?
+	check "$f: its replay exits 0 with 20 intervals (got $st, $(wc -l <replay.json))" \
+	    [ "$st" -eq 0 -a "$(wc -l <replay.json)" -eq 20 ]
+	figures live.json >a; figures replay.json >b
+	check "$f: every figure of every interval is the same in the replay" cmp -s a b
+done
+check "run.trace.gz is gzip (1f 8b), run.trace is text" sh -c \
+    '[ "$(od -An -tx1 -N2 run.trace.gz | tr -d " ")" = 1f8b ] && head -1 run.trace | grep -q "^httop-trace 1\."'
+"$HTTOP" --demo -b -n 2 --record plain.name --record-compress >/dev/null 2>&1
+check "--record-compress writes gzip whatever the name" \
+    [ "$(od -An -tx1 -N2 plain.name | tr -d " ")" = 1f8b ]
+check "--record-compress without --record is a usage error (2)" \
+    sh -c '"$1" --demo -b -n 1 --record-compress >/dev/null 2>&1; [ $? -eq 2 ]' sh "$HTTOP"
+
+# 10-13: kill -9 while recording. Without -b and with standard output not a
+# terminal, httop runs the batch loop on the real clock (-d 0.05): wait
+# for 5 complete intervals in the file, then kill. The replay must give
+# every complete interval: one fewer than the samples ("end" lines).
+for f in kill.trace kill.trace.gz; do
+	"$HTTOP" --demo -d 0.05 --record "$f" >/dev/null 2>kill.err &
+	pid=$!
+	i=0
+	while [ "$(ends "$f")" -lt 5 ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+	kill -KILL "$pid"; wait "$pid" 2>/dev/null; pid=
+	n=$(ends "$f")
+	"$HTTOP" --replay "$f" -b --format csv >replay.csv 2>replay.err; st=$?
+	got=$(grep -c '^node,' replay.csv)
+	diag "$f: $n samples written before kill -9; replayed $got intervals; $(cat replay.err)"
+	check "$f: the replay after kill -9 exits 0 with no error" [ "$st" -eq 0 -a "$n" -ge 5 ]
+	check "$f: ... and gives every complete interval ($n samples, $((n - 1)) intervals)" \
+	    [ "$got" -eq $((n - 1)) ]
+done
+
+# 14-16: the header cannot be written: /dev/full.
+"$HTTOP" --demo -b -n 3 --record /dev/full >out 2>err; st=$?
+check "/dev/full: exit 1 (got $st)" [ "$st" -eq 1 ]
+check "... one line naming /dev/full, the error and the fix" sh -c \
+    '[ "$(wc -l <err)" -eq 1 ] && grep -q "/dev/full: No space left on device: free some space" err'
+check "... and no interval shown" [ ! -s out ]
+
+# 17-24: a full disk mid-run, plain and gzip: exit 1, one message saying
+# how many samples the file keeps, and the file replays exactly those
+# (samples - 1 intervals) with no note of a cut-off line: it was cut back.
+mkdir m
+if mount -t tmpfs -o size=64k tmpfs m 2>mount.err; then
+	mnt=$tmp/m
+	for f in full.trace full.trace.gz; do
+		"$HTTOP" --demo -b --format csv --record "m/$f" >out 2>err; st=$?
+		diag "$f: $(cat err)"
+		check "$f on a 64 KiB tmpfs: exit 1 (got $st)" [ "$st" -eq 1 ]
+		check "... one line: the file, ENOSPC, the fix" sh -c '[ "$(wc -l <err)" -eq 1 ] &&
+		    grep -q "recording stopped; m/$1 keeps its first [0-9]* samples: writing the trace m/$1: No space left on device: free some space" err' sh "$f"
+		kept=$(sed -n 's/.*keeps its first \([0-9]*\) samples.*/\1/p' err)
+		"$HTTOP" --replay "m/$f" -b --format csv >replay.csv 2>replay.err; st=$?
+		check "... the file replays with status 0 and nothing on stderr" \
+		    [ "$st" -eq 0 -a ! -s replay.err ]
+		check "... $((kept - 1)) intervals, as the message says" \
+		    [ "$(grep -c '^node,' replay.csv)" -eq $((kept - 1)) -a "$kept" -gt 1 ]
+		rm -f "m/$f"
+	done
+	umount m; mnt=
+else
+	for i in 1 2 3 4 5 6 7 8; do skip "cannot mount a tmpfs here: $(cat mount.err)"; done
+fi
+
+# 25-26: a file size limit (ulimit -f 16: 8 KiB) is EFBIG, not SIGXFSZ.
+(ulimit -f 16; exec "$HTTOP" --demo -b -n 50 --record big.trace) >/dev/null 2>err; st=$?
+check "ulimit -f: exit 1 (got $st), the message names EFBIG and ulimit -f" sh -c \
+    '[ "$1" -eq 1 ] && grep -q "File too large: raise the file size limit (ulimit -f)" err' sh "$st"
+check "... the file replays" sh -c '"$1" --replay big.trace -b >/dev/null 2>&1' sh "$HTTOP"
+
+# 27-30: files that are refused, before anything is written.
+"$HTTOP" --demo -b -n 1 --record /dev/zero >out 2>err; st=$?
+check "a device is refused (exit 1, says so)" sh -c \
+    '[ "$1" -eq 1 ] && grep -q "is a character device" err && [ ! -s out ]' sh "$st"
+"$HTTOP" --demo -b -n 1 --record "$tmp" >out 2>err; st=$?
+check "a directory is refused (exit 1)" sh -c '[ "$1" -eq 1 ] && grep -q "Is a directory" err' sh "$st"
+echo keep >target
+ln -s target link
+if [ "$(id -u)" -eq 0 ]; then
+	"$HTTOP" --demo -b -n 1 --record link >out 2>err; st=$?
+	check "as root a symbolic link is refused, the target untouched" sh -c \
+	    '[ "$1" -eq 1 ] && grep -q "symbolic link" err && [ "$(cat target)" = keep ]' sh "$st"
+else
+	skip "not root: a link is followed (the user's own rights apply)"
+fi
+"$HTTOP" --replay run.trace -b --record run.trace >out 2>err; st=$?
+check "recording over the trace being replayed is refused (exit 2)" \
+    [ "$st" -eq 2 -a "$(ends run.trace)" -eq 21 ]
+exit 0

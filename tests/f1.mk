@@ -1,0 +1,5 @@
+# tests for install (issue 7): make install into staging trees (prefix=/usr
+# and /opt/x), every file in place, the staged programs on the staged data,
+# make uninstall leaving nothing. The script is in EXTRA_DIST in Makefile.am
+# (make installcheck runs it too, with or without the tests configured).
+TESTS += tests/cli/test_install.sh

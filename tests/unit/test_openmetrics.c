@@ -1,0 +1,498 @@
+/* test_openmetrics.c: the openmetrics and summary formats and the
+ * --textfile writer on one hand-built interval, with the values worked out
+ * by hand below. (The strict grammar check of whole expositions is
+ * tests/cli/om_check.py, run by test_node_exporter.sh.)
+ *
+ * The machine, host name  a"b\c  plus a byte 0xff (not UTF-8):
+ *   package 0: core 0 (CPUs 0,2), core 1 (CPUs 1,3)
+ *   package 1: core 0 (CPU 4 only), core 1 (CPUs 5,6, offline),
+ *              core 2 (CPUs 7,8, outside --cpus)
+ * The label value of the host is  a\"b\\c?  (quote and backslash escaped,
+ * the stray byte replaced).
+ *
+ * Core 0/0, exact: N = 0.1, A = 0.2, B = 0.3, C = 0.4; util = 0.9;
+ *   CPI 1.25; 2.1 GHz = 2100000000 Hz.
+ * Core 0/1, a bound from u0 = 0.5, u1 = 0.6:
+ *   C in [max(0, 0.5 + 0.6 - 1), min(0.5, 0.6)] = [0.1, 0.5]
+ *   A = u0 - C in [0, 0.4], B = u1 - C in [0.1, 0.5],
+ *   N = 1 - u0 - u1 + C in [0, 0.4]; util = 1 - N in [0.6, 1].
+ *   Each share is two samples, bound="lower" and bound="upper".
+ * Core 1/0 has one thread: no share samples at all.
+ * Core 1/1 is offline: httop_core_valid 0 and no figures.
+ * Core 1/2 is not selected: no sample of any kind.
+ * CPU 0: util 0.6, CPI 1.25, nominal CPI = 1.25 / 0.6 = 2.08333333333,
+ *   2.1 GHz, net 2.1 * 0.6 = 1.26 GHz = 1260000000 Hz, IPC 1 / 1.25 = 0.8.
+ * Node: util 0.7, both of busy 0.5, threads [1.2, 1.8], CPI absent.
+ *   Summary: util 70.0, both/busy 50.0, threads 1.20-1.80, CPI "-".
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "unit/testutil.h"
+
+#include "out/batch.h"
+#include "out/textfile.h"
+
+#define NCORES 5
+#define MAXCPU 9
+
+struct fixture {
+	struct machine m;
+	struct plan p;
+	struct topo_core cores[NCORES];
+	struct topo_cpu cpus[MAXCPU];
+	struct core_fig cf[NCORES];
+	struct thread_fig tf[MAXCPU];
+	struct agg_fig pk[2];
+	struct interval iv;
+};
+
+static void
+add_core(struct fixture *f, unsigned i, unsigned pkg, unsigned core_id, unsigned n,
+    unsigned c0, unsigned c1)
+{
+	struct topo_core *c = &f->cores[i];
+	unsigned t;
+
+	c->package = pkg;
+	c->core_id = core_id;
+	c->index = i;
+	c->nthreads = n;
+	c->cpus[0] = c0;
+	c->cpus[1] = c1;
+	for (t = 0; t < n; t++) {
+		struct topo_cpu *p = &f->cpus[c->cpus[t]];
+
+		p->present = true;
+		p->online = true;
+		p->core = i;
+		p->thread = t;
+		p->package = pkg;
+	}
+}
+
+static struct fixture *
+build(void)
+{
+	struct fixture *f = calloc(1, sizeof *f);
+	struct topology *t = &f->m.topo;
+	unsigned i;
+
+	add_core(f, 0, 0, 0, 2, 0, 2);
+	add_core(f, 1, 0, 1, 2, 1, 3);
+	add_core(f, 2, 1, 0, 1, 4, 0);
+	add_core(f, 3, 1, 1, 2, 5, 6);
+	add_core(f, 4, 1, 2, 2, 7, 8);
+	t->npackages = 2;
+	t->ncores = NCORES;
+	t->ncpus = MAXCPU;
+	t->max_cpu = MAXCPU;
+	t->max_smt = 2;
+	t->cores = f->cores;
+	t->cpus = f->cpus;
+	snprintf(f->m.hostname, sizeof f->m.hostname, "a\"b\\c\xff");
+	f->m.group = UARCH_SKX;
+	f->p.group = UARCH_SKX;
+	f->p.split = SPLIT_ANY;
+	f->p.scale = 84;
+
+	for (i = 0; i < NCORES; i++) {
+		f->cf[i].index = i;
+		f->cf[i].selected = true;
+	}
+	f->cf[0].exact = true;
+	f->cf[0].neither = val_exact(0.1);
+	f->cf[0].t0_only = val_exact(0.2);
+	f->cf[0].t1_only = val_exact(0.3);
+	f->cf[0].both = val_exact(0.4);
+	f->cf[0].util = val_exact(0.9);
+	f->cf[0].active_threads = val_exact(1.3 / 0.9);
+	f->cf[0].cpi = val_exact(1.25);
+	f->cf[0].ghz = val_exact(2.1);
+	f->cf[1].neither = val_bound(0.0, 0.4);
+	f->cf[1].t0_only = val_bound(0.0, 0.4);
+	f->cf[1].t1_only = val_bound(0.1, 0.5);
+	f->cf[1].both = val_bound(0.1, 0.5);
+	f->cf[1].util = val_bound(0.6, 1.0);
+	/* A number that is not finite is never written. */
+	f->cf[1].inconsistency = NAN;
+	f->cf[1].cpi = val_exact(INFINITY);
+	f->cf[2].exact = true;
+	f->cf[2].both = val_exact(0.25);
+	f->cf[2].util = val_exact(0.5);
+	f->cf[3].reason = R_OFFLINE;
+	f->cf[4].selected = false;
+	f->cf[4].reason = R_NOT_SELECTED;
+
+	for (i = 0; i < MAXCPU; i++)
+		f->tf[i].cpu = i;
+	f->tf[0].util = val_exact(0.6);
+	f->tf[0].cpi = val_exact(1.25);
+	f->tf[0].nominal_cpi = val_exact(1.25 / 0.6);
+	f->tf[0].ghz = val_exact(2.1);
+	f->tf[0].net_ghz = val_exact(2.1 * 0.6);
+	f->tf[0].ipc = val_exact(0.8);
+	f->tf[1].ghz = val_bound(1.0, 2.0);
+	f->tf[5].reason = R_OFFLINE;
+	f->tf[6].reason = R_OFFLINE;
+	f->tf[7].reason = R_NOT_SELECTED;
+	f->tf[8].reason = R_NOT_SELECTED;
+
+	f->pk[0].ncores = 2;
+	f->pk[0].nvalid = 2;
+	f->pk[0].util = val_exact(0.9);
+	f->pk[1].ncores = 2;
+	f->pk[1].nvalid = 1;
+	f->pk[1].util = val_exact(0.5);
+
+	f->iv.time = 2.0;
+	f->iv.dt = 1.0;
+	f->iv.valid = false;
+	snprintf(f->iv.reason, sizeof f->iv.reason, "core 1 (cpus 5,6): offline");
+	f->iv.ncores = NCORES;
+	f->iv.max_cpu = MAXCPU;
+	f->iv.npackages = 2;
+	f->iv.cores = f->cf;
+	f->iv.threads = f->tf;
+	f->iv.packages = f->pk;
+	f->iv.node.ncores = 4;
+	f->iv.node.nvalid = 3;
+	f->iv.node.util = val_exact(0.7);
+	f->iv.node.both_of_busy = val_exact(0.5);
+	f->iv.node.active_threads = val_bound(1.2, 1.8);
+	return f;
+}
+
+/* `n` intervals in format `fmt`; header: the summary's header line. */
+static char *
+render(struct fixture *f, enum out_format fmt, int n, bool header)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	struct batch *b;
+	struct errmsg e;
+	int i;
+
+	assert_non_null(fp);
+	b = batch_new(fmt, fp, &f->m, &f->p, "sim");
+	if (!header)
+		batch_set_header(b, false);
+	for (i = 0; i < n; i++)
+		assert_int_equal(batch_write(b, &f->iv, &e), 0);
+	batch_free(b);
+	fclose(fp);
+	if (getenv("TEST_OUT_SHOW") != NULL)
+		fprintf(stderr, "%s", buf);
+	return buf;
+}
+
+/* The whole line `line` is in `text`. */
+static bool
+has_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+	const char *p = text;
+
+	while ((p = strstr(p, line)) != NULL) {
+		if ((p == text || p[-1] == '\n') && p[n] == '\n')
+			return true;
+		p++;
+	}
+	return false;
+}
+
+#define LINE(text, l) do { \
+	if (!has_line((text), (l))) \
+		fail_msg("missing line: %s", (l)); \
+} while (0)
+
+static size_t
+count(const char *text, const char *what)
+{
+	size_t n = 0;
+	const char *p = text;
+
+	while ((p = strstr(p, what)) != NULL) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
+#define H "host=\"a\\\"b\\\\c?\""
+
+static void
+test_openmetrics_values(void **state)
+{
+	struct fixture *f = build();
+	char *out = render(f, FMT_OPENMETRICS, 1, true);
+	size_t len = strlen(out);
+
+	(void)state;
+	/* Metadata. */
+	LINE(out, "# TYPE httop_core_share_ratio gauge");
+	LINE(out, "# UNIT httop_core_share_ratio ratio");
+	LINE(out, "# UNIT httop_thread_frequency_hertz hertz");
+	LINE(out, "# UNIT httop_interval_seconds seconds");
+	LINE(out, "# TYPE httop_source info");
+	LINE(out, "httop_source_info{" H ",source=\"sim\",group=\"skx\",split=\"any\"} 1");
+	/* The interval and the node. */
+	LINE(out, "httop_interval_seconds{" H "} 1");
+	LINE(out, "httop_interval_valid{" H "} 0");
+	LINE(out, "httop_node_cores{" H "} 4");
+	LINE(out, "httop_node_valid_cores{" H "} 3");
+	LINE(out, "httop_node_exact{" H "} 0");
+	LINE(out, "httop_node_utilization_ratio{" H "} 0.7");
+	LINE(out, "httop_node_both_of_busy_ratio{" H "} 0.5");
+	LINE(out, "httop_node_active_threads{" H ",bound=\"lower\"} 1.2");
+	LINE(out, "httop_node_active_threads{" H ",bound=\"upper\"} 1.8");
+	assert_null(strstr(out, "httop_node_cpi{"));
+	LINE(out, "httop_package_valid_cores{" H ",package=\"1\"} 1");
+	LINE(out, "httop_package_utilization_ratio{" H ",package=\"0\"} 0.9");
+	/* Core 0/0, exact. */
+	LINE(out, "httop_core_share_ratio{" H ",package=\"0\",core=\"0\",state=\"neither\"} 0.1");
+	LINE(out, "httop_core_share_ratio{" H ",package=\"0\",core=\"0\",state=\"t0_only\"} 0.2");
+	LINE(out, "httop_core_share_ratio{" H ",package=\"0\",core=\"0\",state=\"t1_only\"} 0.3");
+	LINE(out, "httop_core_share_ratio{" H ",package=\"0\",core=\"0\",state=\"both\"} 0.4");
+	LINE(out, "httop_core_frequency_hertz{" H ",package=\"0\",core=\"0\"} 2100000000");
+	LINE(out, "httop_core_cpi{" H ",package=\"0\",core=\"0\"} 1.25");
+	LINE(out, "httop_core_exact{" H ",package=\"0\",core=\"0\"} 1");
+	LINE(out, "httop_core_inconsistency_ratio{" H ",package=\"0\",core=\"0\"} 0");
+	/* Core 0/1, the bound. */
+	LINE(out, "httop_core_share_ratio{" H ",package=\"0\",core=\"1\",state=\"both\",bound=\"lower\"} 0.1");
+	LINE(out, "httop_core_share_ratio{" H ",package=\"0\",core=\"1\",state=\"both\",bound=\"upper\"} 0.5");
+	LINE(out, "httop_core_share_ratio{" H ",package=\"0\",core=\"1\",state=\"neither\",bound=\"upper\"} 0.4");
+	LINE(out, "httop_core_utilization_ratio{" H ",package=\"0\",core=\"1\",bound=\"lower\"} 0.6");
+	LINE(out, "httop_core_exact{" H ",package=\"0\",core=\"1\"} 0");
+	assert_null(strstr(out, "core=\"1\",state=\"both\"} "));
+	assert_null(strstr(out, "httop_core_cpi{" H ",package=\"0\",core=\"1\""));
+	assert_null(strstr(out, "httop_core_inconsistency_ratio{" H ",package=\"0\",core=\"1\""));
+	/* Core 1/0: one thread, no split. */
+	LINE(out, "httop_core_utilization_ratio{" H ",package=\"1\",core=\"0\"} 0.5");
+	assert_null(strstr(out, "package=\"1\",core=\"0\",state="));
+	/* Core 1/1 offline; core 1/2 and its CPUs left out. */
+	LINE(out, "httop_core_valid{" H ",package=\"1\",core=\"1\"} 0");
+	assert_null(strstr(out, "httop_core_exact{" H ",package=\"1\",core=\"1\"}"));
+	assert_null(strstr(out, "core=\"2\""));
+	assert_null(strstr(out, "cpu=\"7\""));
+	/* Threads. */
+	LINE(out, "httop_thread_utilization_ratio{" H ",package=\"0\",core=\"0\",cpu=\"0\",thread=\"0\"} 0.6");
+	LINE(out, "httop_thread_nominal_cpi{" H ",package=\"0\",core=\"0\",cpu=\"0\",thread=\"0\"} 2.08333333333");
+	LINE(out, "httop_thread_net_frequency_hertz{" H ",package=\"0\",core=\"0\",cpu=\"0\",thread=\"0\"} 1260000000");
+	LINE(out, "httop_thread_ipc{" H ",package=\"0\",core=\"0\",cpu=\"0\",thread=\"0\"} 0.8");
+	LINE(out, "httop_thread_frequency_hertz{" H ",package=\"0\",core=\"1\",cpu=\"1\",thread=\"0\",bound=\"upper\"} 2000000000");
+	LINE(out, "httop_thread_valid{" H ",package=\"0\",core=\"0\",cpu=\"2\",thread=\"1\"} 1");
+	LINE(out, "httop_thread_valid{" H ",package=\"1\",core=\"1\",cpu=\"6\",thread=\"1\"} 0");
+	/* Nothing that is not a number; one EOF, last. */
+	assert_null(strstr(out, "nan\n"));
+	assert_null(strstr(out, "inf\n"));
+	assert_null(strstr(out, "} nan"));
+	assert_null(strstr(out, "} inf"));
+	assert_null(strstr(out, "} -inf"));
+	assert_int_equal(count(out, "# EOF"), 1);
+	assert_true(len > 6 && strcmp(out + len - 6, "# EOF\n") == 0);
+	/* Every family once: 2 interval, 9 node, 9 package, 9 core, 7 thread,
+	 * 1 info. */
+	assert_int_equal(count(out, "# TYPE "), 37);
+	assert_int_equal(count(out, "# HELP "), 37);
+	free(out);
+	free(f);
+}
+
+/* Each interval is a complete exposition. */
+static void
+test_openmetrics_per_interval(void **state)
+{
+	struct fixture *f = build();
+	char *out = render(f, FMT_OPENMETRICS, 3, true);
+
+	(void)state;
+	assert_int_equal(count(out, "# EOF\n"), 3);
+	assert_int_equal(count(out, "# TYPE httop_core_share_ratio gauge\n"), 3);
+	free(out);
+	free(f);
+}
+
+/* The node exporter's variant: Prometheus text format, no UNIT, no EOF,
+ * the info family as a gauge. */
+static void
+test_prometheus_variant(void **state)
+{
+	struct fixture *f = build();
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	struct batch *b = batch_new(FMT_OPENMETRICS, fp, &f->m, &f->p, "sim");
+
+	(void)state;
+	out_prom_write(b, &f->iv, false);
+	batch_free(b);
+	fclose(fp);
+	assert_null(strstr(buf, "# UNIT"));
+	assert_null(strstr(buf, "# EOF"));
+	assert_null(strstr(buf, " info\n"));
+	LINE(buf, "# TYPE httop_source_info gauge");
+	LINE(buf, "# HELP httop_core_share_ratio Share of the interval with neither SMT thread, "
+	    "thread 0 only, thread 1 only or both active (label state).");
+	LINE(buf, "httop_core_share_ratio{" H ",package=\"0\",core=\"0\",state=\"both\"} 0.4");
+	assert_true(len > 0 && buf[len - 1] == '\n');
+	free(buf);
+	free(f);
+}
+
+static void
+test_summary(void **state)
+{
+	struct fixture *f = build();
+	char *out = render(f, FMT_SUMMARY, 2, true);
+	char *quiet;
+	const char *row;
+
+	(void)state;
+	/* The header once, then a line per interval (the same interval twice
+	 * here). host is padded to 16, time 10 wide, valid 5, figures 11. */
+	row = "a\"b\\c\xff" "                2.000     0        70.0        50.0   1.20-1.80"
+	    "           -           -  core 1 (cpus 5,6): offline\n";
+	assert_int_equal(count(out, "\n"), 3);
+	assert_true(strncmp(out, "host ", 5) == 0);
+	assert_non_null(strstr(out, "util%"));
+	assert_int_equal(count(out, row), 2);
+	quiet = render(f, FMT_SUMMARY, 2, false);
+	assert_int_equal(count(quiet, "\n"), 2);
+	assert_true(strncmp(quiet, row, strlen(row)) == 0);
+	/* A valid interval has no reason; exact threads print one number. */
+	f->iv.valid = true;
+	f->iv.node.active_threads = val_exact(1.25);
+	free(quiet);
+	quiet = render(f, FMT_SUMMARY, 1, false);
+	assert_string_equal(quiet, "a\"b\\c\xff" "                2.000     1        70.0        50.0"
+	    "        1.25           -           -\n");
+	free(quiet);
+	free(out);
+	free(f);
+}
+
+/* Names in dir other than "." and ".."; returns how many, the first in
+ * `first`. */
+static int
+list_dir(const char *dir, char *first, size_t len)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	first[0] = '\0';
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (n++ == 0)
+			snprintf(first, len, "%s", e->d_name);
+	}
+	closedir(d);
+	return n;
+}
+
+static char *
+slurp(const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	char *buf = calloc(1, 1 << 16);
+	size_t n;
+
+	assert_non_null(fp);
+	n = fread(buf, 1, (1 << 16) - 1, fp);
+	buf[n] = '\0';
+	fclose(fp);
+	return buf;
+}
+
+static void
+test_textfile(void **state)
+{
+	struct fixture *f = build();
+	char dir[] = "/tmp/test_openmetrics.XXXXXX", path[256], name[256], stale[256];
+	char planted[256], target[256];
+	struct textfile *t;
+	struct errmsg e;
+	struct stat st;
+	char *text;
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	/* A temporary file of a process that does not exist (pid 2^22 + 1 is
+	 * above Linux's PID_MAX_LIMIT) is removed at open. */
+	snprintf(stale, sizeof stale, "%s/.httop.prom.4194305.0", dir);
+	fd = open(stale, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	/* A symlink planted at the next temporary name is neither followed
+	 * nor removed: the writer takes another name. */
+	snprintf(target, sizeof target, "%s/target", dir);
+	snprintf(planted, sizeof planted, "%s/.httop.prom.%ld.1", dir, (long)getpid());
+	assert_int_equal(symlink(target, planted), 0);
+
+	t = textfile_open(dir, &f->m, &f->p, "sim", &e);
+	assert_non_null(t);
+	assert_int_equal(access(stale, F_OK), -1);
+	assert_int_equal(textfile_write(t, &f->iv, &e), 0);
+	f->iv.node.nvalid = 2;
+	assert_int_equal(textfile_write(t, &f->iv, &e), 0);
+	snprintf(path, sizeof path, "%s/httop.prom", dir);
+	text = slurp(path);
+	LINE(text, "httop_node_valid_cores{" H "} 2");
+	assert_null(strstr(text, "# EOF"));
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0644);
+	free(text);
+	/* Only httop.prom and the planted link; the link's target untouched. */
+	assert_int_equal(lstat(planted, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(access(target, F_OK), -1);
+	assert_int_equal(unlink(planted), 0);
+	assert_int_equal(list_dir(dir, name, sizeof name), 1);
+	assert_string_equal(name, "httop.prom");
+
+	/* A rename that fails (a directory holds the name) leaves no
+	 * temporary file and says why. */
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkdir(path, 0755), 0);
+	assert_int_equal(textfile_write(t, &f->iv, &e), -1);
+	assert_non_null(strstr(e.text, "--textfile"));
+	assert_non_null(strstr(e.text, "rename"));
+	assert_int_equal(list_dir(dir, name, sizeof name), 1);
+	assert_string_equal(name, "httop.prom");
+	textfile_free(t);
+	assert_int_equal(rmdir(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+
+	/* A directory that does not exist: named, with the fix. */
+	assert_null(textfile_open(dir, &f->m, &f->p, "sim", &e));
+	assert_non_null(strstr(e.text, dir));
+	assert_non_null(strstr(e.text, "textfile.directory"));
+	free(f);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_openmetrics_values),
+		cmocka_unit_test(test_openmetrics_per_interval),
+		cmocka_unit_test(test_prometheus_variant),
+		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_textfile),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
