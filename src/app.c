@@ -819,7 +819,7 @@ run_tui(struct app *a)
 	}
 	last_read = now_s();
 	deadline = last_read + (s->delay < FIRST_WAIT ? s->delay : FIRST_WAIT);
-	for (;;) {
+	for (bool startup = true;;) {
 		double left = -1.0;
 		bool ready;
 
@@ -831,7 +831,15 @@ run_tui(struct app *a)
 		/* A replay counts its samples while nothing else is to be done. */
 		if (scanning)
 			left = 0;
-		if ((sig = signals_wait_fd(left, tui_fd(a->tui), &ready)) != 0)
+		if (startup) {
+			/* Keys and resizes that came while the screen was up but
+			 * httop was calibrating: curses holds them, and a SIGWINCH
+			 * then interrupted no wait, so look before the first one. */
+			startup = false;
+			ready = true;
+			if ((sig = signals_caught()) != 0)
+				break;
+		} else if ((sig = signals_wait_fd(left, tui_fd(a->tui), &ready)) != 0)
 			break;
 		if (scanning && !ready) {
 			struct errmsg se;

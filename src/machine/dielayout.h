@@ -69,7 +69,7 @@ struct die_layout {
 	/* Cores placed by the default rule (the k-th core of a package by core
 	 * id at the k-th enabled CHA), not by a measured map: said in the view. */
 	bool cores_assumed;
-	char basis_text[160];    /* one line for the view's title */
+	char basis_text[512];    /* one line for the view's title (holds a map path) */
 	/* Why the layout is not physical, with the fix ("the physical view
 	 * needs root ..."), or what the user should know about it; "" if
 	 * nothing. */

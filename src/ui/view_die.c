@@ -747,7 +747,7 @@ die_head(const struct die_sink *k, const struct ui_ctx *u, const struct ui_frame
 {
 	const struct die_layout *l = f->layout;
 	const struct die_sink count = { NULL, NULL };
-	char text[512];
+	char text[sizeof ((struct die_layout *)0)->basis_text + 96];
 	const char *kind;
 	int row = 0, nnote = 0, nassumed = 0, room;
 
