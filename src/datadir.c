@@ -1,4 +1,6 @@
-/* datadir.c: find a data file in the first directory that has it. */
+/* datadir.c: find a data file in the first directory that has it. The
+ * environment is ignored in a set-ID or file-capability httop (secure_getenv):
+ * a user must not be able to feed it die maps or a demo machine. */
 #include "config.h"
 #include "datadir.h"
 
@@ -25,7 +27,7 @@ struct place {
 static void
 tell(const char *name, const char *path, const char *what)
 {
-	const char *v = getenv("HTTOP_DEBUG_DATA");
+	const char *v = secure_getenv("HTTOP_DEBUG_DATA");
 
 	if (v != NULL && *v != '\0')
 		fprintf(stderr, _("httop: data file %s: %s (%s)\n"), name, path, what);
@@ -37,7 +39,7 @@ datadir_find(const char *name, char *buf, size_t len, struct errmsg *e)
 	struct place dirs[3];
 	char tried[384] = "";
 	size_t i, n = 0;
-	const char *env = getenv("HTTOP_DATA_DIR");
+	const char *env = secure_getenv("HTTOP_DATA_DIR");
 
 	if (env != NULL && *env != '\0') {
 		dirs[n].dir = env;
