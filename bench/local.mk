@@ -2,8 +2,15 @@
 # needs root, /dev/fuse, tmux, valgrind, strace; htop for its column) and
 # prints the table that BENCHMARKS.md records.
 EXTRA_DIST += bench/lib.sh bench/run.sh bench/reads.sh bench/instr.sh \
-	bench/cputime.sh bench/screen.sh bench/bytes.sh \
-	bench/baseline.txt bench/README.md bench/bursts.py
+	bench/screen.sh bench/bytes.sh \
+	bench/baseline.txt bench/README.md bench/bursts.py \
+	bench/refresh-cpu.sh
+
+# The CPU time of reading + metrics per refresh, measured on a tape of the
+# engine's reads (no system call in the timed loop).
+noinst_PROGRAMS += bench/httop-refresh-cpu
+bench_httop_refresh_cpu_SOURCES = bench/refresh_cpu.c
+bench_httop_refresh_cpu_LDADD = $(HTTOP_LIBS)
 
 # The fake MSR device is a test program: configure without --disable-tests.
 bench: all

@@ -41,9 +41,6 @@ fi
 echo "httop benchmarks, $(date -u +%Y-%m-%d), $(uname -m), $(nproc) CPUs:" \
     "$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)"
 echo "msr source on the FUSE fake MSR device; screens 200 x 60 in tmux"
-l=$(sh "$here/cputime.sh" "$BUILD" skx96 100 | last) || exit 1
-nspi=$(kv "$l" ns_per_ir)
-echo "rate of httop's code on this CPU: $nspi ns per instruction (bench/cputime.sh, skx96)"
 echo
 printf '%-8s %5s | %6s %6s %6s %5s %4s | %9s %9s %9s %8s %8s | %6s %6s | %5s %5s %6s\n' \
     machine cpus reads writes turbo span frgn \
@@ -55,12 +52,13 @@ for m in $MACHINES; do
 	i=$(sh "$here/instr.sh" "$BUILD" "$m" tui 5 | last) || exit 1
 	s=$(sh "$here/screen.sh" "$BUILD" "$m" | last) || exit 1
 	b=$(sh "$here/bytes.sh" "$BUILD" "$m" | last) || exit 1
+	c=$(sh "$here/refresh-cpu.sh" "$BUILD" "$m" | last) || exit 1
 	rm=$(( $(kv "$i" read) + $(kv "$i" metrics) + $(kv "$i" history) ))
 	printf '%-8s %5s | %6s %6s %6s %5s %4s | %9s %9s %9s %8s %8s | %6s %6s | %5s %5s %6s\n' \
 	    "$m" "$n" "$(kv "$r" reads)" "$(kv "$r" writes)" "$(kv "$r" turbostat)" \
 	    "$(kv "$r" span)" "$(kv "$r" foreign)" \
 	    "$rm" "$(calc "int($rm / $n)")" "$(kv "$i" draw)" \
-	    "$(calc "int($rm / $n * $nspi) / 1000")" "$(calc "int($rm / $n) / 1000")" \
+	    "$(kv "$c" us_per_cpu_best)" "$(calc "int($rm / $n) / 1000")" \
 	    "$(kv "$s" first_ms)" "$(kv "$s" rss_kb)" \
 	    "$(kv "$b" per_refresh)" "$(kv "$b" full)" "$(kv "$b" ratio)"
 done
@@ -78,7 +76,9 @@ span: most reads from a core's first to its last read in one refresh (its
   own reads when read back to back); frgn: other cores' reads inside that span
 Ir rd+met: instructions per refresh in source_read, metrics_compute and the
   history (callgrind, live view); Ir draw: in tui_draw
-us/cpu: Ir rd+met per CPU at the measured rate; us@1ns: at 1 ns per instruction
+us/cpu: CPU time of reading + metrics per refresh per CPU, measured with no
+  system call in the timed loop (bench/refresh-cpu.sh, best pass); us@1ns:
+  Ir rd+met per CPU at a flat 1 ns per instruction (a conservative bound)
 1st ms: start to first frame (-d 1: includes 0.1 s calibration and 0.25 s first
   interval by design); RSS: VmHWM after 3 s; B/ref: terminal bytes per refresh,
   full: one full repaint (Ctrl-L), ratio: B/ref / full

@@ -1011,6 +1011,10 @@ app_end(struct app *a, int status)
 			if (status == EXIT_OK)
 				status = EXIT_FAIL;
 		}
+		/* Not an error: restoring it would break the other program. */
+		if (a->src->restore_left[0] != '\0')
+			fprintf(stderr, _("httop: left %s as another program set it (it took the "
+			    "counters over while httop ran)\n"), a->src->restore_left);
 		signals_set_source(NULL);
 		source_close(a->src);
 	}

@@ -108,28 +108,6 @@ put(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* "0-17,36" from a CPU set, in the kernel's list syntax. */
-static void
-put_cpus(char *buf, size_t len, const bool *has, unsigned n)
-{
-	unsigned cpu = 0, first, nout = 0;
-
-	while (cpu < n) {
-		if (!has[cpu]) {
-			cpu++;
-			continue;
-		}
-		first = cpu;
-		while (cpu + 1 < n && has[cpu + 1])
-			cpu++;
-		if (first == cpu)
-			put(buf, len, "%s%u", nout++ ? "," : "", first);
-		else
-			put(buf, len, "%s%u-%u", nout++ ? "," : "", first, cpu);
-		cpu++;
-	}
-}
-
 /* "PERFEVTSEL0 0x63013c -> 0x43003c on CPUs 0-17; ..." with the CPUs that
  * saw the same change grouped. */
 static void
@@ -164,7 +142,7 @@ put_changes(struct conflict_state *c, unsigned n, char *note, size_t len)
 		put(note, len, _("%s%s 0x%llx -> 0x%llx on %s "), shown > 1 ? "; " : "",
 		    source_msr_name(g->msr, name, sizeof name), (unsigned long long)g->wrote,
 		    (unsigned long long)g->now, ncpus == 1 ? _("CPU") : _("CPUs"));
-		put_cpus(note, len, c->cpus, c->max_cpu);
+		cpulist_append(note, len, c->cpus, c->max_cpu);
 	}
 	if (more > 0)
 		put(note, len, ngettext("; and %u more change", "; and %u more changes", more), more);
@@ -258,7 +236,7 @@ conflict_handle(struct conflict_state *c, struct source *s, const struct interva
 	}
 
 	put(note, len, _("%.1f s: counts impossible for the programmed events on CPUs "), iv->time);
-	put_cpus(note, len, c->fresh.has, c->max_cpu);
+	cpulist_append(note, len, c->fresh.has, c->max_cpu);
 	put(note, len, ": ");
 	if (n > 0) {
 		put(note, len, _("another program changed "));

@@ -1,4 +1,4 @@
 # tests/bench.mk: the benchmarks' CI gate (bench/run.sh --short against
 # bench/baseline.txt). Skips in the sanitizer build and without valgrind.
-TESTS += tests/bench/test_bench_gate.sh
-EXTRA_DIST += tests/bench/test_bench_gate.sh
+TESTS += tests/bench/test_bench_gate.sh tests/bench/test_refresh_cpu.sh
+EXTRA_DIST += tests/bench/test_bench_gate.sh tests/bench/test_refresh_cpu.sh

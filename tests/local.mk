@@ -19,11 +19,11 @@ include $(srcdir)/tests/die.mk
 include $(srcdir)/tests/dielayout.mk
 include $(srcdir)/tests/perf.mk
 include $(srcdir)/tests/safe.mk
-include $(srcdir)/tests/r2.mk
+include $(srcdir)/tests/conflict.mk
 include $(srcdir)/tests/bench.mk
 include $(srcdir)/tests/record.mk
-include $(srcdir)/tests/e3.mk
-include $(srcdir)/tests/f1.mk
-include $(srcdir)/tests/f3.mk
-include $(srcdir)/tests/e2.mk
-include $(srcdir)/tests/f2.mk
+include $(srcdir)/tests/export.mk
+include $(srcdir)/tests/install.mk
+include $(srcdir)/tests/packaging.mk
+include $(srcdir)/tests/replay.mk
+include $(srcdir)/tests/i18n.mk

@@ -35,7 +35,11 @@ cpu_slot(struct topology *t, unsigned cpu)
 	if (cpu >= t->max_cpu) {
 		unsigned n = cpu + 1, i;
 
-		t->cpus = xreallocarray(t->cpus, n, sizeof *t->cpus);
+		/* Doubling: CPUs come in increasing order while building. */
+		if (n > t->cpus_cap) {
+			t->cpus_cap = n > 2 * t->cpus_cap ? n : 2 * t->cpus_cap;
+			t->cpus = xreallocarray(t->cpus, t->cpus_cap, sizeof *t->cpus);
+		}
 		for (i = t->max_cpu; i < n; i++) {
 			t->cpus[i].present = false;
 			t->cpus[i].online = false;
@@ -55,7 +59,10 @@ core_append(struct topology *t, unsigned package, unsigned die, unsigned l3,
 	struct topo_core *c;
 	unsigned i;
 
-	t->cores = xreallocarray(t->cores, t->ncores + 1, sizeof *t->cores);
+	if (t->ncores == t->cores_cap) {
+		t->cores_cap = t->cores_cap ? 2 * t->cores_cap : 16;
+		t->cores = xreallocarray(t->cores, t->cores_cap, sizeof *t->cores);
+	}
 	c = &t->cores[t->ncores];
 	c->package = package;
 	c->die = die;
@@ -88,24 +95,79 @@ core_put(struct topology *t, struct topo_core *c, unsigned cpu, unsigned thread,
 	tc->package = c->package;
 }
 
+static size_t
+core_hash(unsigned package, unsigned die, unsigned core_id)
+{
+	uint64_t k = ((uint64_t)package << 42) ^ ((uint64_t)die << 21) ^ core_id;
+
+	/* splitmix64's finaliser: every key bit reaches the low bits. */
+	k ^= k >> 30;
+	k *= 0xbf58476d1ce4e5b9ULL;
+	k ^= k >> 27;
+	k *= 0x94d049bb133111ebULL;
+	k ^= k >> 31;
+	return (size_t)k;
+}
+
+static void
+index_put(struct topology *t, unsigned core)
+{
+	const struct topo_core *c = &t->cores[core];
+	size_t mask = t->core_index_size - 1, h;
+
+	h = core_hash(c->package, c->die, c->core_id) & mask;
+	while (t->core_index[h] != 0)
+		h = (h + 1) & mask;
+	t->core_index[h] = core + 1;
+}
+
+/* The core (package, die, core_id), or NULL; the index kept under half
+ * full, rebuilt when it is not there yet (or after topology_finish). */
+static struct topo_core *
+core_find(struct topology *t, unsigned package, unsigned die, unsigned core_id)
+{
+	size_t mask, h;
+	unsigned i, k;
+
+	if (t->core_index == NULL || 2 * ((size_t)t->ncores + 1) > t->core_index_size) {
+		free(t->core_index);
+		t->core_index_size = 64;
+		while (t->core_index_size < 4 * ((size_t)t->ncores + 1))
+			t->core_index_size *= 2;
+		t->core_index = xcalloc(t->core_index_size, sizeof *t->core_index);
+		for (i = 0; i < t->ncores; i++)
+			index_put(t, i);
+	}
+	mask = t->core_index_size - 1;
+	for (h = core_hash(package, die, core_id) & mask; (k = t->core_index[h]) != 0;
+	    h = (h + 1) & mask) {
+		struct topo_core *c = &t->cores[k - 1];
+
+		if (c->package == package && c->die == die && c->core_id == core_id)
+			return c;
+	}
+	return NULL;
+}
+
 void
 topology_add_cpu(struct topology *t, unsigned cpu, unsigned package, unsigned die,
     unsigned l3, unsigned core_id, unsigned thread, bool online)
 {
-	struct topo_core *c = NULL;
-	unsigned i;
+	struct topo_core *c = core_find(t, package, die, core_id);
 
-	for (i = 0; i < t->ncores; i++) {
-		struct topo_core *k = &t->cores[i];
-
-		if (k->package == package && k->die == die && k->core_id == core_id) {
-			c = k;
-			break;
-		}
-	}
-	if (c == NULL)
+	if (c == NULL) {
 		c = core_append(t, package, die, l3, core_id);
+		index_put(t, c->index);
+	}
 	core_put(t, c, cpu, thread, online);
+}
+
+static void
+index_free(struct topology *t)
+{
+	free(t->core_index);
+	t->core_index = NULL;
+	t->core_index_size = 0;
 }
 
 static int
@@ -151,6 +213,7 @@ topology_finish(struct topology *t)
 	uint64_t *v;
 	unsigned i, j, n;
 
+	index_free(t);   /* cores[] is sorted below */
 	/* Close gaps left by missing thread numbers, keeping the order. */
 	for (i = 0; i < t->ncores; i++) {
 		struct topo_core *c = &t->cores[i];
@@ -222,6 +285,8 @@ topology_synthetic(struct topology *t, unsigned npkg, unsigned ncores_per_pkg, u
 void
 topology_free(struct topology *t)
 {
+	index_free(t);
+	t->cores_cap = t->cpus_cap = 0;
 	free(t->cores);
 	free(t->cpus);
 	t->cores = NULL;

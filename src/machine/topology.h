@@ -59,6 +59,13 @@ struct topology {
 	char brand[64];
 
 	char source[256];          /* "live" or the file name it came from */
+
+	/* While topology_add_cpu builds it: room in cores[] and cpus[], and
+	 * an index of cores[] by (package, die, core_id), so n CPUs cost O(n).
+	 * Freed by topology_finish (which reorders cores[]). */
+	unsigned cores_cap, cpus_cap;
+	unsigned *core_index;      /* open addressing: core index + 1, 0 = empty */
+	unsigned core_index_size;  /* a power of two, or 0 */
 };
 
 /* Load the live machine (xml_path NULL) or a hwloc XML file (v1 or v2).

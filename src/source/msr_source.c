@@ -63,6 +63,7 @@ struct msr_source {
 	volatile sig_atomic_t nreg;
 	uint64_t *saved;              /* value before httop's first write */
 	uint64_t *cur;                /* value httop wrote last */
+	uint64_t own[MSR_MAX_REGS];   /* bits of reg[r] some plan wrote */
 	volatile sig_atomic_t *has;   /* saved[] holds a value to restore */
 
 	/* program() scratch: the old values of registers not yet saved. */
@@ -253,36 +254,76 @@ busy_message(struct errmsg *e, const char *list, unsigned nbusy)
 /* Put back every saved register, CPU by CPU, in reverse order of first
  * write. Every flag is cleared, so a second call does nothing. A CPU that
  * is offline now has nothing to put back: it comes back with its PMU
- * reset, or was reprogrammed and saved again when it did. */
+ * reset, or was reprogrammed and saved again when it did. Each register is
+ * read first (once, at the end, never per refresh): if httop's bits no
+ * longer hold what it wrote, another program has taken the register over
+ * and it is left to that program; otherwise httop's bits get their old
+ * values and the others stay as they are now. A failed read falls back to
+ * writing the saved value. */
 static int
 restore_all(struct msr_source *ms, struct errmsg *e)
 {
 	char name[32];
-	unsigned cpu, nfail = 0;
-	int r, rc, status = 0;
+	unsigned cpu, nfail = 0, nleft = 0;
+	bool *left = NULL;
+	int r, rc, status = 0, left_reg = -1;
 
 	for (cpu = 0; cpu < ms->max_cpu; cpu++) {
 		bool open = ms->cpu_state[cpu] == MC_OPEN || ms->cpu_state[cpu] == MC_BUSY;
 
 		for (r = ms->nreg - 1; r >= 0; r--) {
 			size_t i = (size_t)cpu * MSR_MAX_REGS + (size_t)r;
+			uint64_t now, v = ms->saved[i];
 
 			if (!ms->has[i])
 				continue;
 			ms->has[i] = 0;
 			if (!open)
 				continue;
-			rc = ms->io->wr(ms->io, cpu, ms->reg[r], ms->saved[i]);
+			rc = ms->io->rd(ms->io, cpu, ms->reg[r], &now);
+			if (rc == -ENXIO)
+				continue;
+			if (rc == 0 && ((now ^ ms->cur[i]) & ms->own[r]) != 0) {
+				/* Name the first such register and its CPUs. */
+				if (left_reg < 0)
+					left_reg = r;
+				if (r == left_reg) {
+					if (left == NULL)
+						left = xcalloc(ms->max_cpu, sizeof *left);
+					left[cpu] = true;
+				}
+				nleft++;
+				continue;
+			}
+			if (rc == 0)
+				v = (now & ~ms->own[r]) | (ms->saved[i] & ms->own[r]);
+			rc = ms->io->wr(ms->io, cpu, ms->reg[r], v);
 			if (rc == 0 || rc == -ENXIO)
 				continue;
 			if (nfail++ == 0) {
 				errmsg_set(e, _("could not restore %s on CPU %u to 0x%llx: %s %s"),
 				    msr_name(ms->reg[r], name, sizeof name), cpu,
-				    (unsigned long long)ms->saved[i], strerror(-rc),
+				    (unsigned long long)v, strerror(-rc),
 				    access_hint(-rc, true));
 			}
 			status = -1;
 		}
+	}
+	if (left != NULL) {
+		size_t ncpu = 0, k, used;
+
+		for (k = 0; k < ms->max_cpu; k++)
+			ncpu += left[k];
+		snprintf(ms->src.restore_left, sizeof ms->src.restore_left, "%s on CPU%s ",
+		    msr_name(ms->reg[left_reg], name, sizeof name), ncpu > 1 ? "s" : "");
+		cpulist_append(ms->src.restore_left, sizeof ms->src.restore_left, left,
+		    ms->max_cpu);
+		used = strlen(ms->src.restore_left);
+		if (nleft > ncpu)
+			snprintf(ms->src.restore_left + used, sizeof ms->src.restore_left - used,
+			    ngettext(" (%u register in all)", " (%u registers in all)", nleft),
+			    nleft);
+		free(left);
 	}
 	if (nfail > 1)
 		errmsg_prefix(e, ngettext("%u register could not be restored",
@@ -408,6 +449,7 @@ msr_program(struct source *s, const struct plan *p, bool force, struct errmsg *e
 			if (!ms->has[i])
 				continue;   /* went offline during the check */
 			v = (ms->cur[i] & ~w->mask) | (w->value & w->mask);
+			ms->own[reg_index(ms, w->msr)] |= w->mask;
 			rc = ms->io->wr(ms->io, cpu, w->msr, v);
 			if (rc == -ENXIO) {
 				cpu_gone(ms, cpu);   /* read() shows it offline */

@@ -35,7 +35,10 @@ struct source_ops {
 	int (*read)(struct source *s, struct sample *out, struct errmsg *e);
 	/* Virtual-clock sources only (sim): let `seconds` pass. NULL otherwise. */
 	void (*advance)(struct source *s, double seconds);
-	/* Put back every register saved by program. Idempotent. */
+	/* Put back every register saved by program. Idempotent. A register
+	 * whose bits httop owns no longer hold what httop wrote belongs to
+	 * another program now: it is left as it is and named in
+	 * s->restore_left. Elsewhere only httop's bits are put back. */
 	int (*restore)(struct source *s, struct errmsg *e);
 	/* Async-signal-safe restore for fatal signals: only pwrite() on already
 	 * open descriptors and precomputed values. NULL if nothing to restore. */
@@ -62,6 +65,9 @@ struct source {
 	const struct plan *plan;   /* the plan last programmed (or recorded) */
 	struct cpulist selected;   /* CPUs read; whole cores (empty: all) */
 	char detail[256];          /* e.g. the msr path template, trace name */
+	/* The registers the last restore left to another program that had
+	 * taken them over ("PERFEVTSEL0 on CPUs 0-35"); "" if none. */
+	char restore_left[256];
 };
 
 /* Convenience wrappers (NULL ops are no-ops returning 0). */

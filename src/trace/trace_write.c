@@ -263,8 +263,11 @@ writer_start(struct trace_writer *w, const struct machine *m, const struct plan 
 	w->nslots = plan->nslots;
 	if (created == 0)
 		created = time(NULL);
-	gmtime_r(&created, &tm);
-	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	/* A time gmtime cannot express (year past INT_MAX) is not a date the
+	 * reader could parse: the epoch says "unknown" in a form it takes. */
+	if (gmtime_r(&created, &tm) == NULL ||
+	    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(when, sizeof when, "1970-01-01T00:00:00Z");
 
 	fp = w->fp;
 	fprintf(fp, "httop-trace %d.%d\n", TRACE_VERSION, TRACE_MINOR);

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,4 +99,29 @@ cpulist_free(struct cpulist *l)
 	free(l->has);
 	l->has = NULL;
 	l->n = 0;
+}
+
+void
+cpulist_append(char *buf, size_t len, const bool *has, size_t n)
+{
+	size_t cpu = 0, first, used;
+	unsigned nout = 0;
+
+	while (cpu < n) {
+		if (!has[cpu]) {
+			cpu++;
+			continue;
+		}
+		first = cpu;
+		while (cpu + 1 < n && has[cpu + 1])
+			cpu++;
+		used = strlen(buf);
+		if (used + 1 >= len)
+			return;
+		if (first == cpu)
+			snprintf(buf + used, len - used, "%s%zu", nout++ ? "," : "", first);
+		else
+			snprintf(buf + used, len - used, "%s%zu-%zu", nout++ ? "," : "", first, cpu);
+		cpu++;
+	}
 }

@@ -13,7 +13,7 @@
 # backwards: a delta near 2^48), the flagged CPUs being 0-71.
 . "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
 
-plan 15
+plan 18
 
 fake_mount "$SKX_XML" "$SKX_CPUID" --scenario busy --step 0.5
 ctl dump >"$work/before"
@@ -48,6 +48,26 @@ restored() {
 	ctl dump >"$work/after" && cmp -s "$work/before" "$work/after"
 }
 
+# left_to_other: after httop, every control register as before it started,
+# but PERFEVTSEL0 of CPUs 0-35 as the other program set it (0x43003c):
+# httop left it to that program, and said so in one line.
+left_to_other() {
+	ctl dump >"$work/after" || return 1
+	{
+		cat "$work/before"
+		for c in $(seq_list 0 35); do echo "$c 0x186 0x43003c"; done
+	} | sort >"$work/want"
+	sort "$work/after" | cmp -s - "$work/want" &&
+	    test "$(grep -c 'left PERFEVTSEL0' "$work/err")" -eq 1 &&
+	    grep -q '^httop: left PERFEVTSEL0 on CPUs 0-35 as another program set it' "$work/err"
+}
+
+# other_ends: the other program stops and clears its counter.
+other_ends() {
+	for c in $(seq_list 0 35); do ctl poke "$c" 0x186 0 >/dev/null || return 1; done
+	ctl dump >"$work/after" && cmp -s "$work/before" "$work/after"
+}
+
 # note_time_ok: the note's time is the end of interval 2 (to 0.05 s).
 note_time_ok() {
 	t=$(sed -n 's/^httop: \([0-9.]*\) s: counts impossible.*/\1/p' "$work/err")
@@ -61,15 +81,18 @@ rewrites() {
 }
 
 # 1. report: one note, interval 2 on invalid (the other program's event
-#    stays), exit 0, registers restored.
+#    stays), exit 0; at exit httop leaves the other program's register
+#    and restores its own.
 run report 5
 check "report: exit 0 with 5 intervals" test "$st" -eq 0 -a "$(jq -s length "$work/out")" = 5
 check "report: valid, then invalid from interval 2 on" test "$valid" = "true false false false false "
 check "report: one note, naming the register, old and new value and the CPUs" \
     eval 'test "$(notes)" -eq 1 && grep -q -- "$NOTE; these cores stay invalid while it lasts (--on-conflict report)\$" "$work/err"'
 check "report: the note's time is the end of interval 2" note_time_ok
-check "report: every register restored, nothing written back mid-run" \
-    eval 'restored && test "$(rewrites 7 0x63013c)" -eq 1'
+check "report: nothing written back mid-run" test "$(rewrites 7 0x63013c)" -eq 1
+check "report: at exit PERFEVTSEL0 of CPUs 0-35 left to the other program, the rest restored" \
+    left_to_other
+check "report: with the other program gone, the device is as before httop" other_ends
 
 # 2. reclaim: one note, PERFEVTSEL0 written back on CPUs 0-35; interval 3
 #    began before the write-back (the read-back and writes take fake
@@ -83,14 +106,18 @@ check "reclaim: one note, saying the settings were written back" \
 check "reclaim: 0x63013c written twice (program, reclaim) on CPUs 0 and 35, never on 36" \
     eval 'test "$(rewrites 0 0x63013c)" -eq 2 && test "$(rewrites 35 0x63013c)" -eq 2 &&
     test "$(rewrites 36 0x63013c)" -eq 0'
-check "reclaim: every register restored" restored
+check "reclaim: every register restored (httop's settings were back)" \
+    eval 'restored && ! grep -q "left PERFEVTSEL0" "$work/err"'
 
-# 3. exit: status 1 after interval 2 (written first), one line, restored.
+# 3. exit: status 1 after interval 2 (written first), one line; the
+#    other program's register left to it, the rest restored.
 run exit 6
 check "exit: status 1" test "$st" -eq 1
 check "exit: intervals 1 and 2 written, the second invalid" test "$valid" = "true false "
 check "exit: one note on stderr, with the policy" \
     eval 'test "$(notes)" -eq 1 && grep -q -- "$NOTE; httop restored the registers and stops (--on-conflict exit)\$" "$work/err"'
 check "exit: the note's time is the end of interval 2" note_time_ok
-check "exit: every register restored" restored
+check "exit: PERFEVTSEL0 of CPUs 0-35 left to the other program, the rest restored" \
+    left_to_other
+check "exit: with the other program gone, the device is as before httop" other_ends
 exit 0

@@ -493,6 +493,42 @@ test_write_error(void **state)
 	machine_free(&m);
 }
 
+/* A creation time gmtime cannot express (a year past INT_MAX) is written
+ * as the epoch, and the header still parses; a normal one is written as is. */
+static void
+test_created_out_of_range(void **state)
+{
+	struct machine m;
+	struct plan p;
+	struct errmsg e;
+	struct trace_writer *w;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	(void)state;
+	make_machine(&m, &p);
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	w = trace_writer_open_ex(fp, &m, &p, "test", (time_t)1 << 62, NULL, &e);
+	assert_non_null(w);
+	assert_int_equal(trace_writer_close(w, &e), 0);
+	fclose(fp);
+	assert_non_null(strstr(buf, "\ncreated time=1970-01-01T00:00:00Z\n"));
+	free(buf);
+
+	buf = NULL;
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	w = trace_writer_open_ex(fp, &m, &p, "test", 1795255757, NULL, &e);
+	assert_non_null(w);
+	assert_int_equal(trace_writer_close(w, &e), 0);
+	fclose(fp);
+	assert_non_null(strstr(buf, "\ncreated time=2026-11-21T10:09:17Z\n"));
+	free(buf);
+	machine_free(&m);
+}
+
 /* The replay source over good.trace, and the metrics of interval 0 -> 1
  * worked out by hand from the values in good.trace:
  *   dTSC = 0x107d2b7500 - 0x1000000000 = 0x7d2b7500 = 2,100,000,000 = T.
@@ -586,6 +622,7 @@ main(void)
 		cmocka_unit_test(test_good_and_truncated),
 		cmocka_unit_test(test_generated_variants),
 		cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_created_out_of_range),
 		cmocka_unit_test(test_replay_metrics),
 	};
 

@@ -1,10 +1,10 @@
-# tests for E3: the openmetrics and summary formats, --textfile, the node
+# tests for export: the openmetrics and summary formats, --textfile, the node
 # exporter and many nodes on the loopback (pdsh -R exec)
 check_PROGRAMS += tests/unit/test_openmetrics
 tests_unit_test_openmetrics_SOURCES = tests/unit/test_openmetrics.c
 tests_unit_test_openmetrics_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_openmetrics_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_openmetrics
-E3_CLI_TESTS = tests/cli/test_node_exporter.sh tests/cli/test_many_nodes.sh
-TESTS += $(E3_CLI_TESTS)
-EXTRA_DIST += $(E3_CLI_TESTS) tests/cli/om_check.py
+EXPORT_CLI_TESTS = tests/cli/test_node_exporter.sh tests/cli/test_many_nodes.sh
+TESTS += $(EXPORT_CLI_TESTS)
+EXTRA_DIST += $(EXPORT_CLI_TESTS) tests/cli/om_check.py
