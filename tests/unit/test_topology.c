@@ -22,6 +22,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "machine/topology.h"
@@ -521,10 +522,60 @@ test_add_cpu(void **state)
 	topology_free(&t);
 }
 
+/* A big machine built CPU by CPU (a replayed trace of 131,072 CPUs, as
+ * the importer's fuzzing made): 8 packages x 8,192 cores x 2 threads,
+ * Linux numbering, with duplicate adds (dropped) and the core index
+ * rebuilt after finish by one more add. Every CPU lands in its core, and
+ * the build is linear: well under a second of CPU time here, where the
+ * old scan of every core per CPU took minutes. */
+static void
+test_add_cpu_large(void **state)
+{
+	enum { NPKG = 8, NCORE = 8192, N = NPKG * NCORE };
+	struct topology t;
+	clock_t c0 = clock();
+	unsigned s, p, c, i;
+
+	(void)state;
+	topology_init(&t);
+	for (s = 0; s < 2; s++)
+		for (p = 0; p < NPKG; p++)
+			for (c = 0; c < NCORE; c++) {
+				unsigned cpu = s * N + p * NCORE + c;
+
+				topology_add_cpu(&t, cpu, p, 0, p, c * 2, s, true);
+				if (c % 1000 == 0)   /* the same position again: dropped */
+					topology_add_cpu(&t, cpu + 1, p, 0, p, c * 2, s, true);
+			}
+	topology_finish(&t);
+	assert_true((double)(clock() - c0) / CLOCKS_PER_SEC < 1.0);
+	assert_int_equal(t.ncores, N);
+	assert_int_equal(t.ncpus, 2 * N);
+	assert_int_equal(t.npackages, NPKG);
+	assert_int_equal(t.max_smt, 2);
+	for (i = 0; i < N; i++) {
+		const struct topo_core *k = &t.cores[i];
+
+		assert_int_equal(k->nthreads, 2);
+		assert_int_equal(k->package, i / NCORE);
+		assert_int_equal(k->core_id, (i % NCORE) * 2);
+		assert_int_equal(k->cpus[0], i);
+		assert_int_equal(k->cpus[1], N + i);
+		assert_int_equal(t.cpus[N + i].core, i);
+	}
+	/* After finish (cores[] sorted), another core is found or added. */
+	topology_add_cpu(&t, 2 * N, 0, 0, 0, 1, 0, true);
+	topology_add_cpu(&t, 2 * N + 1, 0, 0, 0, 1, 1, true);
+	topology_finish(&t);
+	assert_int_equal(t.ncores, N + 1);
+	assert_string_equal(core_str(&t.cores[1]), "131072,131073");
+	topology_free(&t);
+}
+
 int
 main(void)
 {
-	struct CMUnitTest tests[NCASES + 9];
+	struct CMUnitTest tests[NCASES + 10];
 	const struct CMUnitTest fixed[] = {
 		cmocka_unit_test(test_offline),
 		cmocka_unit_test(test_zen4_dies),
@@ -534,6 +585,7 @@ main(void)
 		cmocka_unit_test(test_live),
 		cmocka_unit_test(test_synthetic),
 		cmocka_unit_test(test_add_cpu),
+		cmocka_unit_test(test_add_cpu_large),
 	};
 	size_t i, n = 0;
 
