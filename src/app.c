@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -290,6 +291,24 @@ build_layout(struct app *a)
 	in.sysfs_root = o->sysfs_root != NULL ? o->sysfs_root : live ? "/sys" : NULL;
 	in.die_map = o->die_map;
 	in.xcc_map = datadir_find("dies/skx-xcc.map", xcc, sizeof xcc, &ignore) == 0 ? xcc : NULL;
+	/* JSON is read by programs: its layout texts (basis, note) are the
+	 * same in every locale, so the layout is built in the C locale. An
+	 * error is built again in the user's, for the message. */
+	if (o->batch && o->format == FMT_JSON) {
+		locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0), old;
+		int rc;
+
+		if (c != (locale_t)0) {
+			old = uselocale(c);
+			rc = die_layout_build(&a->layout, a->src->m, &in, &a->e);
+			uselocale(old);
+			freelocale(c);
+			if (rc == 0) {
+				a->have_layout = true;
+				return 0;
+			}
+		}
+	}
 	if (die_layout_build(&a->layout, a->src->m, &in, &a->e) != 0)
 		return -1;
 	a->have_layout = true;

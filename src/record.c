@@ -241,7 +241,7 @@ put_sample(struct recorder *r, const struct sample *s, const struct interval *iv
 	if (state_events(r, s, true, e) != 0 || state_events(r, s, false, e) != 0)
 		return stopped(r, e);
 	if (iv != NULL && !iv->valid) {
-		snprintf(ev, sizeof ev, "invalid: %s", iv->reason[0] != '\0' ? iv->reason : "?");
+		snprintf(ev, sizeof ev, "invalid: %s", iv->reason_c[0] != '\0' ? iv->reason_c : "?");
 		if (trace_write_event(r->w, s->time, ev, e) != 0)
 			return stopped(r, e);
 	}

@@ -56,14 +56,16 @@ interval_describe(struct interval *iv, const struct topo_core *tc, enum reason r
 	char cpus[64];
 	size_t len = 0;
 	unsigned i;
+	const char *fmt = fallback ? N_("core %u (cpus %s): %s; its split is shown as a bound") :
+	    N_("core %u (cpus %s): %s");
 
 	cpus[0] = '\0';
 	for (i = 0; i < tc->nthreads && i < TOPO_MAX_SMT && len < sizeof cpus; i++)
 		len += (size_t)snprintf(cpus + len, sizeof cpus - len, "%s%u", i ? "," : "",
 		    tc->cpus[i]);
-	snprintf(iv->reason, sizeof iv->reason,
-	    fallback ? _("core %u (cpus %s): %s; its split is shown as a bound") :
-	    _("core %u (cpus %s): %s"), tc->index, cpus, _(metrics_reason_text(r)));
+	snprintf(iv->reason, sizeof iv->reason, _(fmt), tc->index, cpus,
+	    _(metrics_reason_text(r)));
+	snprintf(iv->reason_c, sizeof iv->reason_c, fmt, tc->index, cpus, metrics_reason_text(r));
 }
 
 void
@@ -77,7 +79,7 @@ metrics_compute(const struct metrics_ctx *c, const struct sample *prev,
 	iv->dt = prev != NULL ? cur->time - prev->time : 0.0;
 	iv->valid = true;
 	iv->scaled = false;
-	iv->reason[0] = '\0';
+	iv->reason[0] = iv->reason_c[0] = '\0';
 	for (cpu = 0; cpu < iv->max_cpu; cpu++) {
 		struct thread_fig *tf = &iv->threads[cpu];
 

@@ -98,6 +98,8 @@ struct interval {
 	double dt;                 /* length, s */
 	bool valid;                /* every selected core valid */
 	char reason[256];          /* first problem, with core and CPUs */
+	char reason_c[256];        /* the same untranslated, for files (csv,
+				    * json, recordings): the same in every locale */
 	bool scaled;               /* some selected core's counts were scaled */
 	unsigned ncores, max_cpu, npackages;
 	struct core_fig *cores;    /* by topology core index */

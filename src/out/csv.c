@@ -210,7 +210,7 @@ out_csv_write(struct batch *b, const struct interval *iv)
 	row_start(&r, "node", iv);
 	set_bool(&r, C_VALID, iv->valid);
 	if (!iv->valid)
-		r.cell[C_REASON] = iv->reason;
+		r.cell[C_REASON] = iv->reason_c;
 	agg_row(&r, &iv->node);
 	row_end(b->fp, &r);
 

@@ -201,7 +201,7 @@ out_json_write(struct batch *b, const struct interval *iv)
 	fprintf(fp, ",\"valid\":%s", bool_str(iv->valid));
 	if (!iv->valid) {
 		fputs(",\"reason\":", fp);
-		json_str(fp, iv->reason);
+		json_str(fp, iv->reason_c);
 	}
 	fputs(",\"host\":", fp);
 	json_str(fp, b->m->hostname);

@@ -157,6 +157,7 @@ build(void)
 	f->iv.dt = 1.0;
 	f->iv.valid = false;
 	snprintf(f->iv.reason, sizeof f->iv.reason, "core 1 (cpus 5,6): offline");
+	snprintf(f->iv.reason_c, sizeof f->iv.reason_c, "core 1 (cpus 5,6): offline");
 	f->iv.ncores = NCORES;
 	f->iv.max_cpu = MAXCPU;
 	f->iv.npackages = 2;

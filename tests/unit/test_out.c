@@ -178,7 +178,10 @@ build(void)
 	f->iv.time = 2.0;
 	f->iv.dt = 1.0;
 	f->iv.valid = false;
-	snprintf(f->iv.reason, sizeof f->iv.reason, "core 2 \"x\"\t(cpus 3,6): offline");
+	/* The display text (translated) and the one files get (untranslated):
+	 * the files must take reason_c. */
+	snprintf(f->iv.reason, sizeof f->iv.reason, "Kern 2 (CPUs 3,6): offline");
+	snprintf(f->iv.reason_c, sizeof f->iv.reason_c, "core 2 \"x\"\t(cpus 3,6): offline");
 	f->iv.ncores = NCORES;
 	f->iv.max_cpu = MAXCPU;
 	f->iv.npackages = 2;
@@ -502,7 +505,7 @@ test_csv(void **state)
 		rows++;
 		if (strcmp(r[0], "node") == 0) {
 			assert_string_equal(r[col(head, nh, "valid")], "0");
-			assert_string_equal(r[col(head, nh, "reason")], f->iv.reason);
+			assert_string_equal(r[col(head, nh, "reason")], f->iv.reason_c);
 			assert_string_equal(r[col(head, nh, "util")], "0.7");
 			assert_string_equal(r[col(head, nh, "both_of_busy")], "0.5");
 		} else if (strcmp(r[0], "core") == 0) {
@@ -586,7 +589,7 @@ test_text(void **state)
 	assert_non_null(strstr(line_with(out, "time ", l, sizeof l),
 	    "time 2.000 s, interval 1.000 s, host node\\1, source sim, skx"));
 	assert_non_null(strstr(line_with(out, "node: ", l, sizeof l), "util 70.0%"));
-	line_with(out, "INVALID: core 2", l, sizeof l);
+	line_with(out, "INVALID: Kern 2 (CPUs 3,6)", l, sizeof l);   /* the display text */
 	line_with(out, "pkg core cpus", l, sizeof l);
 
 	line_with(out, "  0    0 0,4 ", l, sizeof l);

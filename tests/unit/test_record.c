@@ -177,7 +177,8 @@ write_run(const char *path, bool gzip, struct errmsg *e)
 	for (i = 0; rc == 0 && i < NSAMP; i++) {
 		make_sample(&s, i);
 		iv.valid = i != 2;
-		snprintf(iv.reason, sizeof iv.reason, "%s", i == 2 ? "core 5 (CPUs 5, 41): offline" : "");
+		snprintf(iv.reason_c, sizeof iv.reason_c, "%s", i == 2 ? "core 5 (CPUs 5, 41): offline" : "");
+		snprintf(iv.reason, sizeof iv.reason, "%s", i == 2 ? "Kern 5 (CPUs 5, 41): offline" : "");
 		if (i == 0)
 			rc = record_first(r, &s, NULL, e);
 		else
@@ -344,7 +345,7 @@ limit_run(const char *name, bool gzip)
 		for (i = 0; i < 4; i++) {
 			make_sample(&s, i);
 			iv.valid = i != 2;
-			snprintf(iv.reason, sizeof iv.reason, "%s",
+			snprintf(iv.reason_c, sizeof iv.reason_c, "%s",
 			    i == 2 ? "core 5 (CPUs 5, 41): offline" : "");
 			if (i == 0)
 				assert_int_equal(record_first(r, &s, NULL, &e), 0);
