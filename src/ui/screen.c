@@ -16,6 +16,7 @@
 #include <string.h>
 #include <termios.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include <curses.h>
 #include <term.h>
@@ -442,18 +443,71 @@ split_segments(const struct val *both, const struct val *t0, const struct val *t
 	return n;
 }
 
+/* Bar cells as curses complex characters, made once per glyph and
+ * attribute (a few dozen: the fills, the eighth blocks, the roles), so
+ * that drawing a bar costs no multibyte conversion and no attribute change
+ * per cell: bars are most of a frame's cells. The attribute is part of the
+ * key because the c key and the colour count change it. */
+#define CELL_CACHE 96
+static struct cell_cc {
+	const char *glyph;
+	int attr;
+	cchar_t cc;
+} cell_cache[CELL_CACHE];
+static int ncell_cache;
+
+static void
+make_cc(cchar_t *cc, const char *glyph, int attr)
+{
+	wchar_t w[4] = { 0 };
+	mbstate_t st;
+	const char *p = glyph;
+	size_t n;
+
+	memset(&st, 0, sizeof st);
+	n = mbsrtowcs(w, &p, 2, &st);
+	if (n == (size_t)-1)
+		w[0] = L'?';       /* not in this locale's charset */
+	else if (n == 0)
+		w[0] = L' ';       /* an empty glyph still fills its cell */
+	w[1] = 0;                  /* one column each */
+	setcchar(cc, w, (attr_t)(attr & ~A_COLOR), (short)PAIR_NUMBER(attr), NULL);
+}
+
+static const cchar_t *
+cell_cc(const struct ui_ctx *u, const struct bar_cell *c)
+{
+	static cchar_t spare;
+	int attr = screen_attr(u, c->role), i;
+
+	for (i = 0; i < ncell_cache; i++)
+		if (cell_cache[i].glyph == c->glyph && cell_cache[i].attr == attr)
+			return &cell_cache[i].cc;
+	if (ncell_cache == CELL_CACHE) {   /* not expected: make it each time */
+		make_cc(&spare, c->glyph, attr);
+		return &spare;
+	}
+	cell_cache[ncell_cache].glyph = c->glyph;
+	cell_cache[ncell_cache].attr = attr;
+	make_cc(&cell_cache[ncell_cache].cc, c->glyph, attr);
+	return &cell_cache[ncell_cache++].cc;
+}
+
 void
 draw_cells(struct ui_ctx *u, int y, int x, int width, const struct bar_cell *c)
 {
-	int i;
+	cchar_t line[512];
+	int i, n = width;
 
-	for (i = 0; i < width; i++) {
-		if (x + i >= u->cols)
-			break;
-		attrset(screen_attr(u, c[i].role));
-		mvaddstr(y, x + i, c[i].glyph);
-	}
-	attrset(A_NORMAL);
+	if (x + n > u->cols)
+		n = u->cols - x;
+	if (n > (int)(sizeof line / sizeof line[0]))
+		n = (int)(sizeof line / sizeof line[0]);
+	if (n <= 0 || y < 0 || y >= u->rows)
+		return;
+	for (i = 0; i < n; i++)
+		line[i] = *cell_cc(u, &c[i]);
+	mvadd_wchnstr(y, x, line, n);
 }
 
 void
@@ -525,6 +579,44 @@ text_columns(const char *s, int max, size_t *bytes)
 	return cols;
 }
 
+/* `width` cells at (y, x): `pad` spaces, the first `bytes` bytes of s
+ * (`cols` columns), spaces to the end; all in `attr`. Plain ASCII, most of
+ * what is drawn, goes in as one array of curses characters: no multibyte
+ * conversion and no cursor step per character. Anything else (UTF-8,
+ * control characters) goes through addnstr. */
+static void
+put_field(int y, int x, int width, int pad, const char *s, size_t bytes, int cols, int attr)
+{
+	chtype line[512];
+	size_t i;
+	int n = 0;
+
+	if (width > (int)(sizeof line / sizeof line[0]))
+		width = (int)(sizeof line / sizeof line[0]);
+	for (i = 0; i < bytes; i++)
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f)
+			break;
+	if (i == bytes) {
+		for (; n < pad && n < width; n++)
+			line[n] = ' ' | (chtype)attr;
+		for (i = 0; i < bytes && n < width; i++)
+			line[n++] = (unsigned char)s[i] | (chtype)attr;
+		for (; n < width; n++)
+			line[n] = ' ' | (chtype)attr;
+		mvaddchnstr(y, x, line, width);
+		return;
+	}
+	attrset(attr);
+	move(y, x);
+	for (; n < pad && n < width; n++)
+		addch(' ');
+	if (n < width)
+		addnstr(s, (int)bytes);
+	for (n += cols; n < width; n++)
+		addch(' ');
+	attrset(A_NORMAL);
+}
+
 void
 draw_text(struct ui_ctx *u, int y, int x, int width, enum ui_role r, const char *s)
 {
@@ -536,11 +628,7 @@ draw_text(struct ui_ctx *u, int y, int x, int width, enum ui_role r, const char 
 	if (x + width > u->cols)
 		width = u->cols - x;
 	cols = text_columns(s, width, &bytes);
-	attrset(screen_attr(u, r));
-	mvaddnstr(y, x, s, (int)bytes);
-	for (; cols < width; cols++)
-		addch(' ');
-	attrset(A_NORMAL);
+	put_field(y, x, width, 0, s, bytes, cols, screen_attr(u, r));
 }
 
 int
@@ -593,10 +681,10 @@ draw_val(struct ui_ctx *u, int y, int x, int width, const char *fmt, const struc
 		}
 	}
 	pad = width - cols;
-	if (x + pad < u->cols)
-		mvaddstr(y, x + pad, text);
-	for (; pad > 0; pad--)
-		mvaddch(y, x + pad - 1, ' ');
+	if (x + width > u->cols)
+		width = u->cols - x;
+	if (width > 0 && y < u->rows)
+		put_field(y, x, width, pad, text, strlen(text), cols, A_NORMAL);
 }
 
 /* The heat scale. */
