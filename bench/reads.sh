@@ -11,7 +11,9 @@
 # figures do not depend on the machine's load.
 #
 # Sibling skew: one more run under strace (-n 2) gives the order of the
-# reads (pread64 on each CPU's file). In the last refresh, for every core,
+# reads (pread64 on each CPU's file; reads of registers httop writes are
+# the restore's read-back at exit and are left out). In the last refresh,
+# for every core,
 # the reads from its first to its last read (inclusive) are counted: a
 # core read back to back spans exactly its own reads. The skew is the
 # largest span; "foreign" the largest number of other cores' reads inside
@@ -53,7 +55,7 @@ writes=$(calc "((($w2 - $w1) - ($w1 - $w0)) / $K)")
 span=- foreign=- core_reads=- msrs=- turbostat=-
 if [ -z "${NOSTRACE:-}" ] && command -v strace >/dev/null 2>&1; then
 	# shellcheck disable=SC2046
-	strace -qq -e trace=openat,pread64 -o "$work/trace" \
+	strace -qq -e trace=openat,pread64,pwrite64 -o "$work/trace" \
 	    "$HTTOP" $(msr_args "$NAME") -b -d 0.05 -n 2 >"$work/out.txt" 2>/dev/null
 	# cpu -> core key from the batch text output ("pkg core cpus ...").
 	awk '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && $3 ~ /^[0-9,]+$/ {
@@ -65,10 +67,16 @@ if [ -z "${NOSTRACE:-}" ] && command -v strace >/dev/null 2>&1; then
 		p = $0; sub(/^[^"]*"/, "", p); sub(/".*/, "", p)
 		sub(/\/msr$/, "", p); sub(/.*\//, "", p)
 		fd = $NF; fdcpu[fd] = p; next }
+	    /^pwrite64\(/ {
+		off = $0; sub(/.*, 8, /, "", off); sub(/\).*/, "", off)
+		written[off] = 1; next }
 	    /^pread64\(/ {
 		fd = $0; sub(/^pread64\(/, "", fd); sub(/,.*/, "", fd)
 		if (!(fd in fdcpu)) next
 		off = $0; sub(/.*, 8, /, "", off); sub(/\).*/, "", off)
+		# A register httop wrote is read back only by the restore at
+		# exit (and by a conflict check), never by a refresh.
+		if (off in written) next
 		n++; cpu[n] = fdcpu[fd]; msr[n] = off }
 	    END {
 		# The last refresh: the last R reads.

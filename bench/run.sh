@@ -42,10 +42,10 @@ echo "httop benchmarks, $(date -u +%Y-%m-%d), $(uname -m), $(nproc) CPUs:" \
     "$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)"
 echo "msr source on the FUSE fake MSR device; screens 200 x 60 in tmux"
 echo
-printf '%-8s %5s | %6s %6s %6s %5s %4s | %9s %9s %9s %8s %8s | %6s %6s | %5s %5s %6s\n' \
+printf '%-8s %5s | %6s %6s %6s %5s %4s | %9s %9s %9s %8s %8s | %6s %6s %6s | %5s %5s %6s\n' \
     machine cpus reads writes turbo span frgn \
     "Ir rd+met" "Ir/cpu" "Ir draw" "us/cpu" "us@1ns" \
-    "1st ms" "RSS kB" "B/ref" full ratio
+    "1st ms" "fig ms" "RSS kB" "B/ref" full ratio
 for m in $MACHINES; do
 	n=$(machine_cpus "$m")
 	r=$(sh "$here/reads.sh" "$BUILD" "$m" 10 | last) || exit 1
@@ -54,19 +54,19 @@ for m in $MACHINES; do
 	b=$(sh "$here/bytes.sh" "$BUILD" "$m" | last) || exit 1
 	c=$(sh "$here/refresh-cpu.sh" "$BUILD" "$m" | last) || exit 1
 	rm=$(( $(kv "$i" read) + $(kv "$i" metrics) + $(kv "$i" history) ))
-	printf '%-8s %5s | %6s %6s %6s %5s %4s | %9s %9s %9s %8s %8s | %6s %6s | %5s %5s %6s\n' \
+	printf '%-8s %5s | %6s %6s %6s %5s %4s | %9s %9s %9s %8s %8s | %6s %6s %6s | %5s %5s %6s\n' \
 	    "$m" "$n" "$(kv "$r" reads)" "$(kv "$r" writes)" "$(kv "$r" turbostat)" \
 	    "$(kv "$r" span)" "$(kv "$r" foreign)" \
 	    "$rm" "$(calc "int($rm / $n)")" "$(kv "$i" draw)" \
 	    "$(kv "$c" us_per_cpu_best)" "$(calc "int($rm / $n) / 1000")" \
-	    "$(kv "$s" first_ms)" "$(kv "$s" rss_kb)" \
+	    "$(kv "$s" first_ms)" "$(kv "$s" figures_ms)" "$(kv "$s" rss_kb)" \
 	    "$(kv "$b" per_refresh)" "$(kv "$b" full)" "$(kv "$b" ratio)"
 done
 s=$(sh "$here/screen.sh" "$BUILD" htop | last) || exit 1
 b=$(sh "$here/bytes.sh" "$BUILD" htop | last) || exit 1
-printf '%-8s %5s | %6s %6s %6s %5s %4s | %9s %9s %9s %8s %8s | %6s %6s | %5s %5s %6s\n' \
+printf '%-8s %5s | %6s %6s %6s %5s %4s | %9s %9s %9s %8s %8s | %6s %6s %6s | %5s %5s %6s\n' \
     htop "$(nproc)" - - - - - - - - - - \
-    "$(kv "$s" first_ms)" "$(kv "$s" rss_kb)" \
+    "$(kv "$s" first_ms)" "$(kv "$s" figures_ms)" "$(kv "$s" rss_kb)" \
     "$(kv "$b" per_refresh)" "$(kv "$b" full)" "$(kv "$b" ratio)"
 cat <<EOF
 
@@ -79,8 +79,10 @@ Ir rd+met: instructions per refresh in source_read, metrics_compute and the
 us/cpu: CPU time of reading + metrics per refresh per CPU, measured with no
   system call in the timed loop (bench/refresh-cpu.sh, best pass); us@1ns:
   Ir rd+met per CPU at a flat 1 ns per instruction (a conservative bound)
-1st ms: start to first frame (-d 1: includes 0.1 s calibration and 0.25 s first
-  interval by design); RSS: VmHWM after 3 s; B/ref: terminal bytes per refresh,
+1st ms: start to the first frame (header, views, cores marked "no previous
+  sample yet"); fig ms: to the first figures (-d 1: 0.1 s calibration and a
+  0.25 s first interval by design); RSS: VmHWM after 3 s; B/ref: terminal
+  bytes per refresh,
   full: one full repaint (Ctrl-L), ratio: B/ref / full
 htop: this VM's $(nproc) CPUs, htop -d 10, same pane
 EOF
