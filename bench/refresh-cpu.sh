@@ -7,7 +7,8 @@
 #   bench/refresh-cpu.sh BUILD MACHINE
 #
 # Last line (the program's): cpus=N refreshes=R passes=P reads_per_refresh=N us_per_refresh=X
-#   us_per_cpu_best=X us_per_cpu_median=X
+#   us_per_cpu_best=X us_per_cpu_median=X us_per_cpu_cold=X (caches flushed before each
+#   refresh)
 set -u
 BUILD=$(cd "$1" && pwd) NAME=$2
 here=$(cd "$(dirname "$0")" && pwd)

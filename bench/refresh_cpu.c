@@ -12,10 +12,15 @@
  * time (CLOCK_THREAD_CPUTIME_ID, counted by the scheduler in ns, not by
  * ticks), so other load on the machine does not inflate it, except
  * through caches. Passes repeat until 0.5 s has been timed (at least 5,
- * at most 1000 or 5 s); the best pass and the median are printed.
+ * at most 1000 or 5 s); the best pass and the median are printed. These
+ * run with warm caches; a monitor refreshing once a second does not, so
+ * a cold figure follows: each refresh timed alone after a 64 MB buffer
+ * has been written through, less the cost of the clock reads around it
+ * (the median of 3 passes).
  *
  * Last line: cpus=N refreshes=R passes=P reads_per_refresh=N
- *            us_per_refresh=X us_per_cpu_best=X us_per_cpu_median=X */
+ *            us_per_refresh=X us_per_cpu_best=X us_per_cpu_median=X
+ *            us_per_cpu_cold=X */
 #include "config.h"
 
 #include <errno.h>
@@ -183,9 +188,26 @@ die(const char *what, const struct errmsg *e)
 
 /* One pass: a fresh engine over `io`, programmed (untimed), a first read
  * (untimed), then `r` timed refreshes. Returns seconds of CPU time. */
+/* A buffer larger than the last-level cache, written through between cold
+ * refreshes: a monitor refreshing once a second finds its data evicted by
+ * the job it watches. */
+#define EVICT_BYTES (64u << 20)
+static unsigned char *evict_buf;
+
+static void
+evict(void)
+{
+	size_t i;
+
+	if (evict_buf == NULL)
+		evict_buf = xcalloc(EVICT_BYTES, 1);
+	for (i = 0; i < EVICT_BYTES; i += 64)
+		evict_buf[i]++;
+}
+
 static double
 pass(struct machine *m, const struct plan *p, struct msr_io *io, unsigned r,
-    struct vpmu *v, uint64_t step, uint64_t *reads)
+    struct vpmu *v, uint64_t step, uint64_t *reads, bool cold)
 {
 	uint64_t n0, n1;
 	struct errmsg e = { 0 };
@@ -210,16 +232,29 @@ pass(struct machine *m, const struct plan *p, struct msr_io *io, unsigned r,
 	/* Replay: one clock reading around the whole loop, so the clock's
 	 * own cost is not counted r times. */
 	msr_source_io_counts(src, &n0, NULL);
-	t0 = cpu_now();
-	for (i = 0, rc = 0; i < r && rc == 0; i++) {
-		struct sample *prev = &s[i & 1], *cur = &s[(i + 1) & 1];
+	if (cold) {
+		/* Each refresh timed on its own, after the caches were flushed. */
+		for (i = 0, rc = 0, t = 0; i < r && rc == 0; i++) {
+			struct sample *prev = &s[i & 1], *cur = &s[(i + 1) & 1];
 
-		if (v != NULL)
-			vpmu_advance(v, step);
-		rc = source_read(src, cur, &e);
-		metrics_compute(&mc, prev, cur, &iv);
+			evict();
+			t0 = cpu_now();
+			rc = source_read(src, cur, &e);
+			metrics_compute(&mc, prev, cur, &iv);
+			t += cpu_now() - t0;
+		}
+	} else {
+		t0 = cpu_now();
+		for (i = 0, rc = 0; i < r && rc == 0; i++) {
+			struct sample *prev = &s[i & 1], *cur = &s[(i + 1) & 1];
+
+			if (v != NULL)
+				vpmu_advance(v, step);
+			rc = source_read(src, cur, &e);
+			metrics_compute(&mc, prev, cur, &iv);
+		}
+		t = cpu_now() - t0;
 	}
-	t = cpu_now() - t0;
 	if (rc != 0)
 		die("a read failed", &e);
 	msr_source_io_counts(src, &n1, NULL);
@@ -243,7 +278,7 @@ main(int argc, char **argv)
 	struct tape t = { 0 };
 	struct vpmu *v;
 	unsigned r = 200, cpus = 0, k, np = 0;
-	double times[1000], sum = 0, per;
+	double times[1000], sum = 0, per, cold[3];
 	uint64_t reads = 0;
 	struct timespec start;
 
@@ -268,7 +303,7 @@ main(int argc, char **argv)
 
 	/* Record: the same engine over the simulator, one second per refresh. */
 	pass(&m, &p, tape_io_new(&t, msr_io_vpmu_new(v)), r, v,
-	    (uint64_t)(vpmu_tsc_hz(v) + 0.5), &reads);
+	    (uint64_t)(vpmu_tsc_hz(v) + 0.5), &reads, false);
 	vpmu_free(v);
 
 	/* At least 5 passes; then until 0.5 s is timed, or 5 s have passed
@@ -276,7 +311,7 @@ main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	while (np < sizeof times / sizeof times[0] && (np < 5 || (sum < 0.5 && !late(&start)))) {
 		t.pos = 0;
-		times[np] = pass(&m, &p, tape_io_new(&t, NULL), r, NULL, 0, &reads);
+		times[np] = pass(&m, &p, tape_io_new(&t, NULL), r, NULL, 0, &reads, false);
 		if (t.mismatch) {
 			fprintf(stderr, "httop-refresh-cpu: the engine's reads differ from the "
 			    "recording (read %zu): the figure would not be httop's cost\n", t.pos);
@@ -286,10 +321,29 @@ main(int argc, char **argv)
 	}
 	qsort(times, np, sizeof times[0], cmp_double);
 	per = times[0] / r;
+	/* Cold: 3 passes of at most 50 refreshes, each after a cache flush,
+	 * less what reading the clock twice costs after the same flush (a
+	 * system call: this clock has no vDSO path). */
+	for (k = 0; k < 3; k++) {
+		unsigned rc_ = r < 50 ? r : 50, i;
+		uint64_t ignore;
+		double empty = 0, c0;
+
+		t.pos = 0;
+		cold[k] = pass(&m, &p, tape_io_new(&t, NULL), rc_, NULL, 0, &ignore, true);
+		for (i = 0; i < rc_; i++) {
+			evict();
+			c0 = cpu_now();
+			empty += cpu_now() - c0;
+		}
+		cold[k] = (cold[k] - empty) / rc_;
+	}
+	qsort(cold, 3, sizeof cold[0], cmp_double);
 	printf("cpus=%u refreshes=%u passes=%u reads_per_refresh=%.1f us_per_refresh=%.3f "
-	    "us_per_cpu_best=%.4f us_per_cpu_median=%.4f\n", cpus, r, np, (double)reads / r,
-	    per * 1e6, per * 1e6 / cpus,
-	    times[np / 2] / r * 1e6 / cpus);
+	    "us_per_cpu_best=%.4f us_per_cpu_median=%.4f us_per_cpu_cold=%.4f\n", cpus, r, np,
+	    (double)reads / r, per * 1e6, per * 1e6 / cpus, times[np / 2] / r * 1e6 / cpus,
+	    cold[1] * 1e6 / cpus);
+	free(evict_buf);
 	free(t.ops);
 	machine_free(&m);
 	return 0;

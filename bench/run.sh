@@ -42,9 +42,9 @@ echo "httop benchmarks, $(date -u +%Y-%m-%d), $(uname -m), $(nproc) CPUs:" \
     "$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)"
 echo "msr source on the FUSE fake MSR device; screens 200 x 60 in tmux"
 echo
-printf '%-8s %5s | %6s %6s %6s %5s %4s | %9s %9s %9s %8s %8s | %6s %6s %6s | %5s %5s %6s\n' \
+printf '%-8s %5s | %6s %6s %6s %5s %4s | %9s %9s %9s %8s %8s %8s %8s | %6s %6s %6s | %5s %5s %6s\n' \
     machine cpus reads writes turbo span frgn \
-    "Ir rd+met" "Ir/cpu" "Ir draw" "us/cpu" "us@1ns" \
+    "Ir rd+met" "Ir/cpu" "Ir draw" "us/cpu" "cold" "us@1ns" "draw us" \
     "1st ms" "fig ms" "RSS kB" "B/ref" full ratio
 for m in $MACHINES; do
 	n=$(machine_cpus "$m")
@@ -53,19 +53,21 @@ for m in $MACHINES; do
 	s=$(sh "$here/screen.sh" "$BUILD" "$m" | last) || exit 1
 	b=$(sh "$here/bytes.sh" "$BUILD" "$m" | last) || exit 1
 	c=$(sh "$here/refresh-cpu.sh" "$BUILD" "$m" | last) || exit 1
+	d=$(sh "$here/draw-cpu.sh" "$BUILD" "$m" | last) || exit 1
 	rm=$(( $(kv "$i" read) + $(kv "$i" metrics) + $(kv "$i" history) ))
-	printf '%-8s %5s | %6s %6s %6s %5s %4s | %9s %9s %9s %8s %8s | %6s %6s %6s | %5s %5s %6s\n' \
+	printf '%-8s %5s | %6s %6s %6s %5s %4s | %9s %9s %9s %8s %8s %8s %8s | %6s %6s %6s | %5s %5s %6s\n' \
 	    "$m" "$n" "$(kv "$r" reads)" "$(kv "$r" writes)" "$(kv "$r" turbostat)" \
 	    "$(kv "$r" span)" "$(kv "$r" foreign)" \
 	    "$rm" "$(calc "int($rm / $n)")" "$(kv "$i" draw)" \
-	    "$(kv "$c" us_per_cpu_best)" "$(calc "int($rm / $n) / 1000")" \
+	    "$(kv "$c" us_per_cpu_best)" "$(kv "$c" us_per_cpu_cold)" \
+	    "$(calc "int($rm / $n) / 1000")" "$(kv "$d" draw_us)" \
 	    "$(kv "$s" first_ms)" "$(kv "$s" figures_ms)" "$(kv "$s" rss_kb)" \
 	    "$(kv "$b" per_refresh)" "$(kv "$b" full)" "$(kv "$b" ratio)"
 done
 s=$(sh "$here/screen.sh" "$BUILD" htop | last) || exit 1
 b=$(sh "$here/bytes.sh" "$BUILD" htop | last) || exit 1
-printf '%-8s %5s | %6s %6s %6s %5s %4s | %9s %9s %9s %8s %8s | %6s %6s %6s | %5s %5s %6s\n' \
-    htop "$(nproc)" - - - - - - - - - - \
+printf '%-8s %5s | %6s %6s %6s %5s %4s | %9s %9s %9s %8s %8s %8s %8s | %6s %6s %6s | %5s %5s %6s\n' \
+    htop "$(nproc)" - - - - - - - - - - - - \
     "$(kv "$s" first_ms)" "$(kv "$s" figures_ms)" "$(kv "$s" rss_kb)" \
     "$(kv "$b" per_refresh)" "$(kv "$b" full)" "$(kv "$b" ratio)"
 cat <<EOF
@@ -77,8 +79,10 @@ span: most reads from a core's first to its last read in one refresh (its
 Ir rd+met: instructions per refresh in source_read, metrics_compute and the
   history (callgrind, live view); Ir draw: in tui_draw
 us/cpu: CPU time of reading + metrics per refresh per CPU, measured with no
-  system call in the timed loop (bench/refresh-cpu.sh, best pass); us@1ns:
-  Ir rd+met per CPU at a flat 1 ns per instruction (a conservative bound)
+  system call in the timed loop (bench/refresh-cpu.sh, best pass); cold: the
+  same with the caches flushed before each refresh; us@1ns: Ir rd+met per
+  CPU at a flat 1 ns per instruction (a conservative bound); draw us: CPU
+  time of drawing one refresh, the terminal write included (bench/draw-cpu.sh)
 1st ms: start to the first frame (header, views, cores marked "no previous
   sample yet"); fig ms: to the first figures (-d 1: 0.1 s calibration and a
   0.25 s first interval by design); RSS: VmHWM after 3 s; B/ref: terminal

@@ -26,6 +26,7 @@
 #include "out/textfile.h"
 #include "source/calibrate.h"
 #include "plan/plan.h"
+#include "phases.h"
 #include "privilege.h"
 #include "record.h"
 #include "signals.h"
@@ -49,6 +50,7 @@
 
 struct app {
 	const struct options *o;
+	struct phases ph;          /* HTTOP_PHASE_TIMES=1: CPU time per phase */
 	struct machine m;
 	bool have_machine;
 	struct plan plan;
@@ -929,7 +931,9 @@ run_tui(struct app *a)
 
 		source_advance(a->src, now_s() - last_read);
 		last_read = now_s();
+		phases_mark(&a->ph);
 		rc = source_read(a->src, cur, &a->e);
+		phases_add(&a->ph, PHASE_READ);
 		if (rc > 0) {
 			/* The trace is over: keep the last frame until q. */
 			ended = true;
@@ -943,6 +947,7 @@ run_tui(struct app *a)
 			break;
 		}
 		metrics_compute(&a->mc, prev, cur, &a->iv);
+		phases_add(&a->ph, PHASE_COMPUTE);
 		if (conflict_check(a, cnote, sizeof cnote) != 0) {
 			if (a->rec != NULL)
 				(void)record_interval(a->rec, cur, &a->iv, a->e.text, NULL);
@@ -957,7 +962,9 @@ run_tui(struct app *a)
 			tui_note(a->tui, cnote);
 		else if (*replay_events(a) != '\0')
 			tui_note(a->tui, replay_events(a));
+		phases_mark(&a->ph);
 		history_add(a->hist, prev, cur, &a->iv);
+		phases_add(&a->ph, PHASE_COMPUTE);
 		if (a->tf != NULL && textfile_write(a->tf, &a->iv, &a->e) != 0) {
 			failed = true;
 			break;
@@ -975,7 +982,9 @@ run_tui(struct app *a)
 			replay_status(a, prev);
 		}
 		update_job(a);
+		phases_mark(&a->ph);
 		draw(a, s, paused);
+		phases_add(&a->ph, PHASE_DRAW);
 		if (!replay) {
 			deadline += s->delay;
 			if (deadline < now_s())
@@ -1000,6 +1009,7 @@ app_end(struct app *a, int status)
 		tui_free(a->tui);
 		signals_set_screen(NULL);
 	}
+	phases_report(&a->ph);
 	if (a->hist != NULL)
 		history_free(a->hist);
 	if (a->conflict != NULL)
@@ -1051,6 +1061,7 @@ app_run(const struct options *o)
 
 	memset(&a, 0, sizeof a);
 	a.o = o;
+	phases_init(&a.ph);
 	/* The screen without -b when standard output is a terminal; else the
 	 * batch format, as a pipe or a file expects. */
 	a.tui_mode = !o->batch && isatty(STDOUT_FILENO);

@@ -11,3 +11,5 @@ src_httop_CPPFLAGS = $(AM_CPPFLAGS) -DHTTOP_SRCDATADIR='"$(abs_top_srcdir)/data"
 src_httop_LDADD = $(HTTOP_LIBS) $(NCURSESW_LIBS)
 # privilege: given up once the devices are open
 src_httop_SOURCES += src/privilege.c src/privilege.h
+# phase times for the benchmarks (HTTOP_PHASE_TIMES=1)
+src_httop_SOURCES += src/phases.c src/phases.h

@@ -1,0 +1,42 @@
+#!/bin/sh
+# draw-cpu.sh: CPU time per refresh of httop's live view, by phase, on the
+# fake device of one simulated machine, in a 200 x 60 tmux pane.
+#
+#   bench/draw-cpu.sh BUILD MACHINE [K]
+#
+# httop with HTTOP_PHASE_TIMES=1 sums its thread's CPU time (the
+# scheduler's clock, in ns) spent in reading (source_read), computing
+# (metrics_compute, history_add) and drawing (tui_draw, the terminal write
+# included) and says it at exit. Runs of -n 11 and -n 11+K (-d 0.05 on a
+# --step 0.05 device), the difference over K: start-up and the first full
+# paint cancel. Reading here includes the FUSE round trips of the fake
+# device (kernel time; bench/refresh-cpu.sh measures the user-space part);
+# drawing is what a node would spend too.
+#
+# Last line: read_us=X compute_us=X draw_us=X (per refresh)
+set -u
+BUILD=$(cd "$1" && pwd) NAME=$2 K=${3:-30}
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d) || exit 1
+. "$here/lib.sh"
+trap 'tm_stop; fake_umount; rm -rf "$work"' EXIT
+trap 'exit 1' INT TERM HUP
+command -v tmux >/dev/null 2>&1 || { echo "tmux is not installed" >&2; exit 77; }
+
+# measure N: "refreshes read_s compute_s draw_s" of a run of N refreshes.
+measure() {
+	fake_mount "$NAME" --scenario demo --step 0.05 || exit 1
+	rm -f "$work/ph.err"
+	pane_start 200 60 "env HTTOP_PHASE_TIMES=1 $HTTOP $(msr_args "$NAME") -d 0.05 -n $1 2>$work/ph.err"
+	pane_go
+	pane_wait_done 120 || { echo "httop did not end" >&2; exit 1; }
+	sed -n 's/^httop: phase times: refreshes=\([0-9]*\) read_s=\([0-9.]*\) compute_s=\([0-9.]*\) draw_s=\([0-9.]*\)$/\1 \2 \3 \4/p' \
+	    "$work/ph.err" | grep . || { echo "no phase times: $(cat "$work/ph.err")" >&2; exit 1; }
+	fake_umount
+}
+a=$(measure 11)
+b=$(measure $((11 + K)))
+echo "$a" "$b" | awk '{
+	k = $5 - $1
+	printf "read_us=%.1f compute_us=%.1f draw_us=%.1f\n",
+	    ($6 - $2) / k * 1e6, ($7 - $3) / k * 1e6, ($8 - $4) / k * 1e6 }'
