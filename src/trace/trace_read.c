@@ -91,7 +91,11 @@ read_line(struct trace_reader *r, struct errmsg *e)
 		r->line[n++] = (char)c;
 	}
 	if (c == EOF && ferror(r->fp)) {
-		bad(r, e, _("read error: %s"), strerror(errno));
+		if (errno == EBADMSG)
+			bad(r, e, _("the gzip data is corrupt here: the file was damaged after it "
+			    "was written (what came before was read)"));
+		else
+			bad(r, e, _("read error: %s"), strerror(errno));
 		return LINE_ERR;
 	}
 	if (n > 0 && r->line[n - 1] == '\r')

@@ -28,7 +28,11 @@ gz_cookie_read(void *cookie, char *buf, size_t size)
 	 * (killed, or a full disk): the data so far is good. */
 	if (zerr == Z_BUF_ERROR)
 		return 0;
-	errno = zerr == Z_ERRNO && errno != 0 ? errno : EIO;
+	/* Corrupt deflate data or a wrong CRC or length: the reader names it. */
+	if (zerr == Z_DATA_ERROR)
+		errno = EBADMSG;
+	else
+		errno = zerr == Z_ERRNO && errno != 0 ? errno : EIO;
 	return -1;
 }
 

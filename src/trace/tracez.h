@@ -10,7 +10,8 @@
 /* A stream over the trace's text: the file itself, or zlib's inflated view
  * of it. A gzip stream that simply stops (a recorder killed between two
  * sync flushes: no trailer) reads as ending there; corrupt compressed data
- * is a read error (EIO). NULL with a message naming the file. */
+ * (or a wrong checksum) is a read error with errno EBADMSG, any other
+ * failure EIO or the system's errno. NULL with a message naming the file. */
 FILE *tracez_open(const char *path, struct errmsg *e);
 
 #endif

@@ -16,7 +16,7 @@ cleanup() {
 }
 trap cleanup EXIT
 cd "$tmp" || exit 1
-plan 30
+plan 32
 
 # The figures of every interval, without the source's name.
 figures() {
@@ -46,6 +46,25 @@ check "--record-compress writes gzip whatever the name" \
     [ "$(od -An -tx1 -N2 plain.name | tr -d " ")" = 1f8b ]
 check "--record-compress without --record is a usage error (2)" \
     sh -c '"$1" --demo -b -n 1 --record-compress >/dev/null 2>&1; [ $? -eq 2 ]' sh "$HTTOP"
+
+# 31-32 (here, while run.trace.gz is fresh): damage near its end (bytes
+# overwritten at 80% of the file): the replay shows the intervals before
+# the damage, then stops with one line naming the file and line, and exits
+# 1. Damaged deflate data either fails to inflate ("the gzip data is
+# corrupt here") or inflates to garbage that the parser refuses (the
+# checksum comes only at the end); which one depends on the bytes.
+cp run.trace.gz damaged.trace.gz
+size=$(wc -c <damaged.trace.gz)
+printf '\377\377\377\377\377\377\377\377' |
+    dd of=damaged.trace.gz bs=1 seek=$((size * 8 / 10)) conv=notrunc 2>/dev/null
+"$HTTOP" --replay damaged.trace.gz -b --format csv >damaged.csv 2>damaged.err; st=$?
+got=$(grep -c '^node,' damaged.csv)
+diag "damaged: exit $st, $got intervals, $(cat damaged.err)"
+check "a damaged gzip recording: exit 1, one line naming the place and the cause" sh -c \
+    '[ "$1" -eq 1 ] && [ "$(wc -l <damaged.err)" -eq 1 ] &&
+    grep -q "^httop: damaged.trace.gz:[0-9][0-9]*: " damaged.err' sh "$st"
+check "... after the intervals before the damage (between 5 and 19 of 20: $got)" \
+    [ "$got" -ge 5 -a "$got" -lt 20 ]
 
 # 10-13: kill -9 while recording. Without -b and with standard output not a
 # terminal, httop runs the batch loop on the real clock (-d 0.05): wait

@@ -19,13 +19,13 @@ count() {
 	find $(dirs "$1") -maxdepth 1 -type f ! -name '*.expect' ! -name '.*' | wc -l
 }
 n=0
-for t in trace ppc diemap; do
+for t in trace tracez ppc diemap; do
 	n=$((n + $(count $t)))
 done
-# One line per input, one per runner's exit status, and three sanity lines.
-plan $((n + 6))
+# One line per input, one per runner's exit status, and four sanity lines.
+plan $((n + 8))
 
-for t in trace ppc diemap; do
+for t in trace tracez ppc diemap; do
 	runner="$HTTOP_BUILDDIR/tests/fuzz/run_$t"
 	# The runner prints "ok - FILE" lines itself; a crash stops it early,
 	# so the count no longer matches the plan and the test fails.
@@ -37,6 +37,9 @@ for t in trace ppc diemap; do
 done
 
 check "the trace corpus is not empty" test -n "$(ls "$fuzz/corpus/trace")"
+check "the gzip trace corpus holds gzip files" \
+	sh -c 'for f in "$1"/*; do [ "$(head -c 2 "$f" | od -An -tx1 | tr -d " ")" = 1f8b ] && exit 0; done; exit 1' \
+	sh "$fuzz/corpus/tracez"
 check "every regression class has an expected message" sh -c '
 	for f in "$1"/regress/*/*; do
 		case $f in *.expect) continue ;; esac
