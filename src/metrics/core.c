@@ -42,6 +42,25 @@ slot_delta(const struct metrics_ctx *c, const struct sample *prev, const struct 
 	return true;
 }
 
+/* The 64-bit TSC does not wrap (centuries at any clock): a smaller value
+ * than before means the samples are out of order (a recording spliced or
+ * replayed with jumps) or the machine was reset. Taken mod 2^64 it would
+ * look like an interval of centuries with every share near 0. */
+static bool
+tsc_backwards(const struct metrics_ctx *c, const struct sample *prev, const struct sample *cur,
+    const struct topo_core *tc, unsigned n)
+{
+	int s = c->slot[SLOT_TSC];
+	unsigned i;
+
+	if (s < 0 || c->plan->slots[s].width < 64)
+		return false;
+	for (i = 0; i < n; i++)
+		if (sample_row_c(cur, tc->cpus[i])[s] < sample_row_c(prev, tc->cpus[i])[s])
+			return true;
+	return false;
+}
+
 static void
 core_reset(struct core_fig *cf, unsigned ci)
 {
@@ -294,6 +313,8 @@ core_compute(const struct metrics_ctx *c, const struct sample *prev, const struc
 	r = read_reason(t, tc, prev, cur);
 	if (r == R_NONE && c->slot[SLOT_TSC] < 0)
 		r = R_UNAVAILABLE;
+	if (r == R_NONE && tsc_backwards(c, prev, cur, tc, n))
+		r = R_TIME_BACK;
 	if (r != R_NONE) {
 		cf->reason = r;
 		for (i = 0; i < n; i++)

@@ -28,6 +28,7 @@ enum reason {
 	R_NO_BASE,          /* base frequency unknown: GHz unavailable */
 	R_NO_SPLIT,         /* the plan gives no split for this core */
 	R_UNAVAILABLE,      /* the counter does not exist on this CPU */
+	R_TIME_BACK,        /* the TSC went backwards: samples out of order */
 	R_NREASONS
 };
 

@@ -22,6 +22,8 @@ static const struct {
 	[R_NO_BASE] = { N_("base frequency unknown"), "no-base" },
 	[R_NO_SPLIT] = { N_("no SMT split on this CPU"), "no-split" },
 	[R_UNAVAILABLE] = { N_("counter not available on this CPU"), "unavailable" },
+	[R_TIME_BACK] = { N_("the time stamp counter went backwards (samples out of order)"),
+	    "time-backwards" },
 };
 
 const char *

@@ -14,7 +14,7 @@
 . "$HTTOP_SRCDIR/tests/lib.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-plan 9
+plan 11
 
 "$HTTOP" --replay "$tmp/missing.trace" -b >"$tmp/out" 2>"$tmp/err"; st=$?
 check "a missing trace is an error, status 1 (got $st)" [ "$st" -eq 1 ]
@@ -58,3 +58,16 @@ check "--cpus with a replay exits 0 (got $st)" [ "$st" -eq 0 ]
 check "... and shows only core 1 and CPUs 1, 3" sh -c '
 [ "$(grep -c "^core," "$1")" -eq 1 ] && grep -q "^core,.*,1 3," "$1" &&
 [ "$(grep -c "^thread," "$1")" -eq 2 ] && ! grep -q "^thread,\([^,]*,\)\{7\}[02]," "$1"' sh "$tmp/c"
+# The trace with its first sample appended again as a fourth (a recording
+# spliced out of order): the third interval runs backwards (-2.5 s). It is
+# invalid with time-backwards on core 0 (core 1 has an offline CPU), never
+# an interval of centuries with shares near 0.
+sed -n '/^sample seq=0/,/^end seq=0/p' "$trace" | sed 's/seq=0/seq=3/' >"$tmp/again"
+cat "$trace" "$tmp/again" >"$tmp/back.trace"
+"$HTTOP" --replay "$tmp/back.trace" -b --format json >"$tmp/b.json" 2>/dev/null; st=$?
+check "a spliced trace replays to its end (exit $st, 3 intervals)" \
+    sh -c '[ "$1" -eq 0 ] && [ "$(wc -l <"$2")" -eq 3 ]' sh "$st" "$tmp/b.json"
+check "... its backward interval is invalid: time-backwards, no valid core" \
+    sh -c 'jq -e "select(.interval < 0) | .valid == false and .node.nvalid == 0 and
+        .cores[0].reason == \"time-backwards\"" "$1" >/dev/null' sh "$tmp/b.json"
+exit 0

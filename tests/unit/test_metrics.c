@@ -411,6 +411,31 @@ test_states(void **state)
 	 * C in [.6 + .495049505 - 1, .495049505] */
 	assert_int_equal(r.iv.threads[2].reason, R_NONE);
 	assert_val(r.iv.cores[0].both, V_BOUND, 0.095049505, 0.495049505, 1e-9);
+
+	/* The samples swapped (a recording replayed out of order): every TSC
+	 * goes back by 2.1e9 (2.121e9 on cpu 2). Taken mod 2^64 that would be
+	 * an interval of about 2^64 ticks with every share near 0; instead
+	 * every core is invalid, time-backwards, and its threads blank. */
+	metrics_compute(&r.c, &r.b, &r.a, &r.iv);
+	assert_false(r.iv.valid);
+	assert_int_equal(r.iv.cores[0].reason, R_TIME_BACK);
+	assert_int_equal(r.iv.cores[1].reason, R_TIME_BACK);
+	assert_int_equal(r.iv.threads[0].reason, R_TIME_BACK);
+	assert_int_equal(r.iv.threads[3].reason, R_TIME_BACK);
+	assert_int_equal(r.iv.threads[0].util.kind, V_NONE);
+	assert_int_equal(r.iv.node.nvalid, 0);
+	assert_near(r.iv.dt, -1.0, 1e-12);
+	assert_string_equal(r.iv.reason_c,
+	    "core 0 (cpus 0,2): the time stamp counter went backwards (samples out of order)");
+	assert_string_equal(metrics_reason_code(R_TIME_BACK), "time-backwards");
+	/* Only one thread's TSC back (cpu 3: its read came from another
+	 * sample): still the whole core. */
+	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
+	assert_int_equal(r.iv.cores[1].reason, R_NONE);
+	sample_row(&r.b, 3)[plan_slot_index(&r.p, SLOT_TSC)] = BASE - 1;
+	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
+	assert_int_equal(r.iv.cores[1].reason, R_TIME_BACK);
+	assert_int_equal(r.iv.cores[0].reason, R_NONE);
 	rig_free(&r);
 }
 
