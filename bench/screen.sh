@@ -33,39 +33,33 @@ else
 	cmd="$HTTOP $(msr_args "$NAME") -d $D" mark=' 1 Cores ' fig='^node .* util [0-9]'
 fi
 
-firsts= figs= rss=0
-for i in 1 2 3; do
-	pane_start 200 60 "$cmd"
-	pane_go
+# poll RE WHAT: until the screen matches RE (about every 10 ms, 10 s at
+# most), then the time in t1; or stop, saying WHAT did not come.
+poll() {
 	n=0
-	until cap | grep -q -- "$mark"; do
+	until cap | grep -q -- "$1"; do
 		n=$((n + 1))
 		if [ $n -gt 1000 ]; then
-			echo "the screen did not come up; it shows:" >&2
+			echo "$2 did not come; the screen shows:" >&2
 			cap >&2
 			exit 1
 		fi
 		sleep 0.01
 	done
 	t1=$(date +%s.%N)
+}
+
+firsts= figs= rss=0
+for i in 1 2 3; do
+	pane_start 200 60 "$cmd"
+	pane_go
+	poll "$mark" "the screen"
 	t0=$(cat "$work/pane.t0")
 	firsts="$firsts $(calc "($t1 - $t0) * 1000")"
 	# httop's first frame shows every figure as "-" until the first
 	# interval has passed (calibration, then a quarter of -d): the time
 	# to the first figures, for the record (htop: the same frame).
-	if [ "$NAME" != htop ]; then
-		n=0
-		until cap | grep -q -- "$fig"; do
-			n=$((n + 1))
-			if [ $n -gt 1000 ]; then
-				echo "no figures came; the screen shows:" >&2
-				cap >&2
-				exit 1
-			fi
-			sleep 0.01
-		done
-		t1=$(date +%s.%N)
-	fi
+	[ "$NAME" = htop ] || poll "$fig" "the first figures"
 	figs="$figs $(calc "($t1 - $t0) * 1000")"
 	if [ $i -eq 1 ]; then
 		sleep 3
