@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "trace/trace.h"
+#include "util/cpulist.h"
 #include "util/i18n.h"
 #include "util/xalloc.h"
 
@@ -30,6 +31,7 @@ struct recorder {
 	bool failed;               /* a write failed: nothing more is written */
 	unsigned max_cpu;
 	bool *offline;             /* per CPU, as last recorded */
+	bool *changed;             /* scratch: the CPUs of one event */
 	char text[EVENT_MAX + 1];
 };
 
@@ -143,39 +145,10 @@ record_start(struct recorder *r, const struct machine *m, const struct plan *pla
 	/* The header says which CPUs were online: changes are events. */
 	r->max_cpu = m->topo.max_cpu;
 	r->offline = xcalloc(r->max_cpu ? r->max_cpu : 1, sizeof *r->offline);
+	r->changed = xcalloc(r->max_cpu ? r->max_cpu : 1, sizeof *r->changed);
 	for (cpu = 0; cpu < r->max_cpu; cpu++)
 		r->offline[cpu] = m->topo.cpus[cpu].present && !m->topo.cpus[cpu].online;
 	return 0;
-}
-
-/* Append CPU `cpu` to a list "3,5-7" being built in r->text after
- * `head`: runs of consecutive CPUs become ranges. `*last` is the last CPU
- * added, `*run` whether it ends a range still open. */
-static void
-list_add(struct recorder *r, unsigned cpu, long *last, bool *run)
-{
-	size_t n = strlen(r->text);
-
-	if (n + 16 >= sizeof r->text)
-		return;    /* a thousand bytes of CPU numbers say enough */
-	if (*last >= 0 && (unsigned long)*last + 1 == cpu) {
-		*run = true;
-	} else {
-		if (*run)
-			n += (size_t)snprintf(r->text + n, sizeof r->text - n, "-%ld", *last);
-		snprintf(r->text + n, sizeof r->text - n, "%s%u", *last >= 0 ? "," : "", cpu);
-		*run = false;
-	}
-	*last = cpu;
-}
-
-static void
-list_end(struct recorder *r, long last, bool run)
-{
-	size_t n = strlen(r->text);
-
-	if (run)
-		snprintf(r->text + n, sizeof r->text - n, "-%ld", last);
 }
 
 /* One event for the CPUs that went offline (or came back) since the last
@@ -183,28 +156,22 @@ list_end(struct recorder *r, long last, bool run)
 static int
 state_events(struct recorder *r, const struct sample *s, bool to_offline, struct errmsg *e)
 {
+	char ev[EVENT_MAX + 32];
 	unsigned cpu, count = 0;
-	long last = -1;
-	bool run = false, off;
+	bool off;
 
-	r->text[0] = '\0';
-	for (cpu = 0; cpu < s->max_cpu && cpu < r->max_cpu; cpu++) {
-		off = s->state[cpu] == CPU_OFFLINE;
-		if (off == r->offline[cpu] || off != to_offline)
-			continue;
-		list_add(r, cpu, &last, &run);
-		count++;
+	for (cpu = 0; cpu < r->max_cpu; cpu++) {
+		off = cpu < s->max_cpu && s->state[cpu] == CPU_OFFLINE;
+		r->changed[cpu] = cpu < s->max_cpu && off != r->offline[cpu] && off == to_offline;
+		count += r->changed[cpu];
 	}
 	if (count == 0)
 		return 0;
-	list_end(r, last, run);
-	{
-		char ev[EVENT_MAX + 32];
-
-		snprintf(ev, sizeof ev, "%s %s %s", to_offline ? "offline" : "online",
-		    count == 1 ? "cpu" : "cpus", r->text);
-		return trace_write_event(r->w, s->time, ev, e);
-	}
+	r->text[0] = '\0';
+	cpulist_append(r->text, sizeof r->text, r->changed, r->max_cpu);
+	snprintf(ev, sizeof ev, "%s %s %s", to_offline ? "offline" : "online",
+	    count == 1 ? "cpu" : "cpus", r->text);
+	return trace_write_event(r->w, s->time, ev, e);
 }
 
 static void
@@ -287,6 +254,7 @@ record_close(struct recorder *r, struct errmsg *e)
 	if (r->fd >= 0)
 		close(r->fd);
 	free(r->offline);
+	free(r->changed);
 	free(r);
 	return rc;
 }

@@ -4,6 +4,7 @@ TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -DFIXTURE_HINT='"$(FIXTURES_DIR)"'
 TEST_LIBS = $(HTTOP_LIBS) $(CMOCKA_LIBS)
 EXTRA_DIST += tests/unit/testutil.h tests/lib.sh
 
+include $(srcdir)/tests/util.mk
 include $(srcdir)/tests/machine.mk
 include $(srcdir)/tests/plan.mk
 include $(srcdir)/tests/sim.mk

@@ -106,6 +106,7 @@ cpulist_append(char *buf, size_t len, const bool *has, size_t n)
 {
 	size_t cpu = 0, first, used;
 	unsigned nout = 0;
+	char item[48];
 
 	while (cpu < n) {
 		if (!has[cpu]) {
@@ -115,13 +116,19 @@ cpulist_append(char *buf, size_t len, const bool *has, size_t n)
 		first = cpu;
 		while (cpu + 1 < n && has[cpu + 1])
 			cpu++;
-		used = strlen(buf);
-		if (used + 1 >= len)
-			return;
 		if (first == cpu)
-			snprintf(buf + used, len - used, "%s%zu", nout++ ? "," : "", first);
+			snprintf(item, sizeof item, "%s%zu", nout ? "," : "", first);
 		else
-			snprintf(buf + used, len - used, "%s%zu-%zu", nout++ ? "," : "", first, cpu);
+			snprintf(item, sizeof item, "%s%zu-%zu", nout ? "," : "", first, cpu);
+		used = strlen(buf);
+		/* Never half a number: what does not fit whole is "...". */
+		if (used + strlen(item) + 4 > len) {
+			if (used + 4 <= len)
+				memcpy(buf + used, "...", 4);
+			return;
+		}
+		memcpy(buf + used, item, strlen(item) + 1);
+		nout++;
 		cpu++;
 	}
 }

@@ -20,8 +20,9 @@ int cpulist_parse(const char *text, struct cpulist *out, struct errmsg *e);
 bool cpulist_has(const struct cpulist *l, unsigned cpu);
 size_t cpulist_count(const struct cpulist *l);
 void cpulist_free(struct cpulist *l);
-/* Append "0-17,36" (the CPUs i < n with has[i]) to the string in buf,
- * truncated to len. */
+/* Append "0-17,36" (the CPUs i < n with has[i]) to the string in buf of
+ * `len` bytes; when the list does not fit, it ends with "..." after the
+ * last whole item. */
 void cpulist_append(char *buf, size_t len, const bool *has, size_t n);
 
 #endif

@@ -1,0 +1,6 @@
+# tests for util: the CPU list syntax (parse, and the lists httop writes).
+check_PROGRAMS += tests/unit/test_cpulist
+tests_unit_test_cpulist_SOURCES = tests/unit/test_cpulist.c
+tests_unit_test_cpulist_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
+tests_unit_test_cpulist_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_cpulist
