@@ -2,7 +2,8 @@
 bin_PROGRAMS += src/httop
 src_httop_SOURCES = src/main.c \
 	src/options.c src/options.h \
-	src/app.c src/app.h \
+	src/app.c src/app.h src/app_priv.h \
+	src/app_open.c src/app_batch.c src/app_tui.c \
 	src/signals.c src/signals.h \
 	src/datadir.c src/datadir.h
 # The source tree's data/ is the last place searched, so src/httop --demo

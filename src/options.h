@@ -15,7 +15,7 @@
 #include "util/errmsg.h"
 
 enum source_kind {
-	SRC_AUTO = 0,   /* msr-safe, msr, then perf on the live machine (app.c) */
+	SRC_AUTO = 0,   /* msr-safe, msr, then perf on the live machine (app_open.c) */
 	SRC_MSR,
 	SRC_SIM,
 	SRC_REPLAY,

@@ -246,7 +246,7 @@ static void
 test_rewind_fails(void **state)
 {
 	char path[] = "/tmp/httop-test-seek-XXXXXX";
-	char cmd[256];
+	char cmd[2 * 4096 + 64];   /* two srcfile() paths and the command */
 	struct fix f;
 	int fd;
 
@@ -254,12 +254,13 @@ test_rewind_fails(void **state)
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
 	close(fd);
-	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", srcfile("tests/data/trace/good.trace"), path);
+	assert_true(snprintf(cmd, sizeof cmd, "cp '%s' '%s'", srcfile("tests/data/trace/good.trace"),
+	    path) < (int)sizeof cmd);
 	assert_int_equal(system(cmd), 0);
 	fix_open(&f, path);
 	read_one(&f, 0, 0.0);
-	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", srcfile("tests/data/trace/not-a-trace.trace"),
-	    path);
+	assert_true(snprintf(cmd, sizeof cmd, "cp '%s' '%s'",
+	    srcfile("tests/data/trace/not-a-trace.trace"), path) < (int)sizeof cmd);
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(replay_source_rewind(f.src, &f.e), -1);
 	assert_non_null(strstr(f.e.text, "reading the trace again"));

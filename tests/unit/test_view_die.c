@@ -3,14 +3,18 @@
  * for 100 x 30, 200 x 60 and 40 x 10, and the cells of hand-made layouts
  * as text (exact values, a bound, an invalid core, disabled tiles, memory
  * controllers, a two-core Xeon Phi tile, greyed cores outside a job, the
- * unplaced list). The view file is included so its static functions can
- * be called; its lines go into a character grid. */
+ * unplaced list). The view's pieces come through its private header
+ * ui/die_view.h; its lines go into a character grid. */
 #include "unit/testutil.h"
 
+#include <curses.h>
 #include <math.h>
 #include <string.h>
 
-#include "ui/view_die.c"
+#include "machine/dielayout.h"
+#include "ui/die_view.h"
+#include "ui/screen.h"
+#include "ui/ui.h"
 
 #define GRID_ROWS 80
 #define GRID_COLS 240
@@ -177,7 +181,7 @@ test_geometry(void **state)
 	assert_int_equal(geo.rows, 15);
 	assert_true(geo.fits);
 	/* both grids within 100 columns: 2 x (6 x 8 - 1) + 3 = 97 */
-	assert_int_equal(2 * grid_width(&geo) + GRID_GAP, 97);
+	assert_int_equal(2 * die_grid_width(&geo) + GRID_GAP, 97);
 
 	/* 200 x 60, room 60 - 5 - 3 = 52: 3-row cells side by side,
 	 * (200 - 3) / 2 = 98, (98 + 1) / 6 - 1 = 15 wide; 1 + 15 + 4 = 20 rows. */
@@ -327,13 +331,13 @@ render_body(struct rig *r, struct grid *g, enum die_fig fig, int fmt, int cw, in
 
 	memset(&geo, 0, sizeof geo);
 	geo.fmt = fmt;
-	geo.ch = cell_fmts[fmt].ch;
-	geo.vgap = cell_fmts[fmt].vgap;
+	geo.ch = die_cell_fmts[fmt].ch;
+	geo.vgap = die_cell_fmts[fmt].vgap;
 	geo.cw = cw;
 	geo.per_band = 1;
 	geo.grid_rows = 2;
 	geo.grid_cols = 3;
-	geom_rows(&geo, 1);
+	die_geom_rows(&geo, 1);
 	die_scale_of(&r->f, fig, &sc);
 	grid_clear(g);
 	return die_body(&k, &r->u, &r->f, &geo, fig, &sc, cols);

@@ -1,0 +1,286 @@
+/* app_open.c: what a run reads, opened and chosen before any register is
+ * touched: the machine, the counter source (--source auto tries each in
+ * turn), the CPUs, the die layout, the privilege kept, the --record file.
+ * Errors here cost nothing to undo but closing what was opened, which
+ * app_end() in app.c does. */
+#include "config.h"
+#include "app_priv.h"
+
+#include <limits.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "datadir.h"
+#include "privilege.h"
+#include "record.h"
+#include "source/sources.h"
+#include "util/i18n.h"
+#include "util/xalloc.h"
+
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
+
+static int
+load_machine(struct app *a)
+{
+	const struct options *o = a->o;
+	char xml[PATH_MAX], dump[PATH_MAX];
+
+	if (o->demo) {
+		if (datadir_find("demo-skx.xml", xml, sizeof xml, &a->e) != 0 ||
+		    datadir_find("demo-skx.cpuid", dump, sizeof dump, &a->e) != 0)
+			return -1;
+		if (machine_load(&a->m, xml, dump, &a->e) != 0)
+			return -1;
+	} else if (machine_load(&a->m, o->topology, o->cpuid, &a->e) != 0) {
+		return -1;
+	}
+	a->have_machine = true;
+	return 0;
+}
+
+/* What one step of --source auto said, appended to `buf`. */
+static void
+auto_note(char *buf, size_t len, const char *step, const char *said)
+{
+	size_t n = strlen(buf), k = strlen(step);
+
+	/* A source may name itself already ("perf: ..."). */
+	if (strncmp(said, step, k) == 0 && said[k] == ':')
+		snprintf(buf + n, len - n, "%s%s", n > 0 ? "; " : "", said);
+	else
+		snprintf(buf + n, len - n, "%s%s: %s", n > 0 ? "; " : "", step, said);
+}
+
+/* The msr-safe device of the first online CPU, if it exists. Without
+ * --msr-safe-path/--msr-batch-path, a --msr-path names the msr source. */
+static bool
+msr_safe_present(const struct app *a, char *path, size_t len)
+{
+	const struct options *o = a->o;
+	const struct topology *t = &a->m.topo;
+	const char *p = strstr(o->msr_safe_path, "%u");
+	struct stat st;
+	unsigned cpu;
+
+	if (o->have_msr_path && !o->have_msr_safe_path)
+		return false;
+	for (cpu = 0; cpu < t->max_cpu; cpu++) {
+		if (t->cpus[cpu].present && t->cpus[cpu].online)
+			break;
+	}
+	if (p == NULL || cpu == t->max_cpu)
+		return false;
+	snprintf(path, len, "%.*s%u%s", (int)(p - o->msr_safe_path), o->msr_safe_path, cpu, p + 2);
+	return stat(path, &st) == 0;
+}
+
+/* A source that fails to open may have marked CPUs offline (a missing
+ * device looks like an unplugged CPU): the next step starts afresh. */
+static void
+online_copy(bool *to_flags, struct topology *t, bool save)
+{
+	unsigned cpu;
+
+	for (cpu = 0; cpu < t->max_cpu; cpu++) {
+		if (save)
+			to_flags[cpu] = t->cpus[cpu].online;
+		else
+			t->cpus[cpu].online = to_flags[cpu];
+	}
+}
+
+/* --source auto: msr-safe (when its device exists), then the msr driver,
+ * then perf_event. A step that fails says why; when a later one works the
+ * reasons are printed once, when none works they make the error. */
+static int
+open_auto(struct app *a)
+{
+	const struct options *o = a->o;
+	char said[4 * sizeof a->e.text], path[PATH_MAX];
+	struct errmsg e;
+	bool absent = false, *online;
+	int room;
+
+	said[0] = '\0';
+	online = xcalloc(a->m.topo.max_cpu ? a->m.topo.max_cpu : 1, sizeof *online);
+	online_copy(online, &a->m.topo, true);
+	if (msr_safe_present(a, path, sizeof path)) {
+		a->src = msr_safe_source_open(&a->m, o->msr_safe_path, o->msr_batch_path, &e);
+		if (a->src == NULL) {
+			auto_note(said, sizeof said, "msr-safe", e.text);
+			online_copy(online, &a->m.topo, false);
+		}
+	} else {
+		absent = true;
+	}
+	if (a->src == NULL && (a->src = msr_source_open(&a->m, o->msr_path, &e)) == NULL) {
+		auto_note(said, sizeof said, "msr", e.text);
+		online_copy(online, &a->m.topo, false);
+		a->src = perf_source_open(&a->m, &a->plan, &e);
+		if (a->src == NULL)
+			auto_note(said, sizeof said, "perf", e.text);
+	}
+	free(online);
+	if (a->src != NULL) {
+		if (said[0] != '\0')
+			fprintf(stderr, _("httop: --source auto: %s; using %s\n"), said,
+			    a->src->name);
+		return 0;
+	}
+	/* One line, and the way out always fits in it. */
+	room = (int)sizeof a->e.text - 100;
+	errmsg_set(&a->e, _("no counter source works here: %s%.*s (or try httop --demo)"),
+	    !absent ? "" : o->have_msr_path && !o->have_msr_safe_path ?
+	    _("msr-safe: skipped for --msr-path; ") : _("msr-safe: not loaded; "), room, said);
+	return -1;
+}
+
+int
+app_open_source(struct app *a)
+{
+	const struct options *o = a->o;
+
+	if (o->source == SRC_REPLAY) {
+		/* The trace brings its machine and plan. */
+		a->src = replay_source_new(o->replay, &a->m, &a->plan, &a->e);
+		if (a->src == NULL)
+			return -1;
+		a->have_machine = true;
+		return 0;
+	}
+	if (load_machine(a) != 0)
+		return -1;
+	plan_for_machine(&a->plan, &a->m);
+	switch (o->source) {
+	case SRC_AUTO:
+		return open_auto(a);
+	case SRC_MSR:
+		a->src = msr_source_open(&a->m, o->msr_path, &a->e);
+		break;
+	case SRC_MSR_SAFE:
+		a->src = msr_safe_source_open(&a->m, o->msr_safe_path, o->msr_batch_path, &a->e);
+		break;
+	case SRC_PERF:
+		a->src = perf_source_open(&a->m, &a->plan, &a->e);
+		break;
+	case SRC_SIM:
+		a->src = sim_source_new(&a->m, o->scenario, o->seed, &a->e);
+		break;
+	case SRC_REPLAY:
+		break;
+	}
+	return a->src != NULL ? 0 : -1;
+}
+
+/* --cpus names CPUs; whole cores are read, so widen it to every CPU of
+ * every core that has one of them. A CPU the machine lacks is a usage
+ * error, said before any register is touched. */
+int
+app_select_cpus(struct app *a)
+{
+	const struct topology *t = &a->src->m->topo;
+	const struct cpulist *want = &a->o->cpus;
+	struct cpulist sel;
+	size_t cpu;
+	unsigned i;
+
+	if (!a->o->have_cpus)
+		return 0;
+	sel.n = t->max_cpu;
+	sel.has = xcalloc(t->max_cpu ? t->max_cpu : 1, sizeof *sel.has);
+	for (cpu = 0; cpu < want->n; cpu++) {
+		const struct topo_core *c;
+
+		if (!want->has[cpu])
+			continue;
+		if (cpu >= t->max_cpu || !t->cpus[cpu].present) {
+			cpulist_free(&sel);
+			return errmsg_set(&a->e, _("--cpus: CPU %zu is not in this machine (%u CPUs, "
+			    "numbered below %u); give CPUs it has"), cpu, t->ncpus, t->max_cpu);
+		}
+		c = &t->cores[t->cpus[cpu].core];
+		for (i = 0; i < c->nthreads && i < TOPO_MAX_SMT; i++)
+			sel.has[c->cpus[i]] = true;
+	}
+	cpulist_free(&a->src->selected);
+	a->src->selected = sel;
+	return 0;
+}
+
+/* Where each core sits on its die. CAPID6 is read from --sysfs-root, or
+ * from /sys when the machine is the one httop runs on. A --die-map that
+ * does not load or fit is a usage error, said before any register is
+ * touched; anything else falls back to a logical grid with a note. */
+int
+app_build_layout(struct app *a)
+{
+	const struct options *o = a->o;
+	struct die_inputs in;
+	char xcc[PATH_MAX];
+	struct errmsg ignore;
+	bool live = o->source != SRC_REPLAY && !o->demo && o->topology == NULL;
+
+	memset(&in, 0, sizeof in);
+	in.sysfs_root = o->sysfs_root != NULL ? o->sysfs_root : live ? "/sys" : NULL;
+	in.die_map = o->die_map;
+	in.xcc_map = datadir_find("dies/skx-xcc.map", xcc, sizeof xcc, &ignore) == 0 ? xcc : NULL;
+	/* JSON is read by programs: its layout texts (basis, note) are the
+	 * same in every locale, so the layout is built in the C locale. An
+	 * error is built again in the user's, for the message. */
+	if (o->batch && o->format == FMT_JSON) {
+		locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0), old;
+		int rc;
+
+		if (c != (locale_t)0) {
+			old = uselocale(c);
+			rc = die_layout_build(&a->layout, a->src->m, &in, &a->e);
+			uselocale(old);
+			freelocale(c);
+			if (rc == 0) {
+				a->have_layout = true;
+				return 0;
+			}
+		}
+	}
+	if (die_layout_build(&a->layout, a->src->m, &in, &a->e) != 0)
+		return -1;
+	a->have_layout = true;
+	return 0;
+}
+
+/* Every device is open and CAPID6 read: keep only what the source may
+ * still need (CAP_SYS_RAWIO, for the MSR sources: the msr driver checks
+ * it when a CPU's device is opened again). See httop(1), PRIVILEGE. */
+int
+app_drop_privilege(struct app *a)
+{
+	const char *name = a->src->name;
+	bool rawio = strcmp(name, "msr") == 0 || strcmp(name, "msr-safe") == 0;
+
+	if (privilege_drop(rawio, NULL, 0, &a->e) != 0)
+		return errmsg_prefix(&a->e, _("giving up privilege after opening the devices"));
+	return 0;
+}
+
+/* --record: the file is opened once privilege is given up (a set-user-ID
+ * httop writes it as the user who ran it) and before any register is
+ * touched, so a bad path costs nothing. */
+int
+app_open_record(struct app *a)
+{
+	const struct options *o = a->o;
+	struct stat rs, ws;
+
+	/* The trace being replayed, under another name. */
+	if (o->replay != NULL && stat(o->replay, &rs) == 0 && stat(o->record, &ws) == 0 &&
+	    rs.st_dev == ws.st_dev && rs.st_ino == ws.st_ino)
+		return errmsg_set(&a->e, _("--record %s is the trace being replayed; give another "
+		    "file"), o->record);
+	a->rec = record_open(o->record, o->record_compress, privilege_held(), &a->e);
+	return a->rec != NULL ? 0 : -1;
+}

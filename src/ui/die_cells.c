@@ -1,0 +1,443 @@
+/* die_cells.c: what one cell of the die grid shows. The figures the grid
+ * can be coloured by and the heat scale over the cores shown come first;
+ * then a cell's lines: a core's id and value in the longest forms that
+ * fit, a tile's two cores side by side, labels for memory controllers,
+ * IO and disabled tiles, greyed cores outside a watched job. Apart from
+ * the geometry and from curses so the unit test can check each cell. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "machine/dielayout.h"
+#include "ui/die_view.h"
+#include "ui/screen.h"
+#include "ui/ui.h"
+#include "util/i18n.h"
+
+const struct die_fig_desc die_figs[DF_COUNT] = {
+	[DF_BOTH] = { N_("both threads active"), "%.0f", "%.0f", 100.0, "%", true },
+	[DF_UTIL] = { N_("utilisation"), "%.0f", "%.0f", 100.0, "%", true },
+	[DF_GHZ] = { N_("GHz"), "%.2f", "%.1f", 1.0, "", false },
+	[DF_CPI] = { N_("CPI"), "%.2f", "%.1f", 1.0, "", false },
+};
+
+/* One line into the sink; a sink without text only counts. */
+void
+die_emit(const struct die_sink *k, int row, int x, int width, enum ui_role r, int heat,
+    const char *s)
+{
+	if (k->text != NULL && width > 0)
+		k->text(k->arg, row, x, width, r, heat, s);
+}
+
+/* Columns of a UTF-8 string (every character one column). */
+int
+die_columns(const char *s)
+{
+	int n = 0;
+
+	for (; *s != '\0'; s++) {
+		if (((unsigned char)*s & 0xC0) != 0x80)
+			n++;
+	}
+	return n;
+}
+
+/* dst = a sep b, cut to TEXT_MAX bytes at a character boundary. */
+static void
+join(char *dst, const char *a, const char *sep, const char *b)
+{
+	const char *part[3] = { a, sep, b };
+	size_t n = 0;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		const char *s = part[i];
+
+		for (; *s != '\0' && n + 1 < TEXT_MAX; s++)
+			dst[n++] = *s;
+	}
+	while (n > 0 && ((unsigned char)dst[n - 1] & 0xC0) == 0xC0)
+		n--;    /* a lead byte whose continuation was cut */
+	dst[n] = '\0';
+}
+
+/* The next figure after `fig`; "both" only on a machine with the split. */
+enum die_fig
+die_fig_next(enum die_fig fig, bool split, int dir)
+{
+	int i, f = (int)fig;
+
+	for (i = 0; i < DF_COUNT; i++) {
+		f = (f + DF_COUNT + dir) % DF_COUNT;
+		if (f != DF_BOTH || split)
+			break;
+	}
+	return (enum die_fig)f;
+}
+
+/* Can "both threads active" be had: two threads a core and a split? */
+bool
+die_frame_split(const struct ui_frame *f)
+{
+	return f->m != NULL && f->m->topo.max_smt == 2 && f->plan != NULL &&
+	    f->plan->split != SPLIT_NONE;
+}
+
+/* Are the cores outside the watched job greyed (j)? */
+bool
+die_job_only(const struct ui_frame *f)
+{
+	return f->job != NULL && f->job->active && f->job->only && f->job->cpus != NULL;
+}
+
+/* Is core `ci` outside the watched job (and so greyed)? */
+static bool
+outside_job(const struct ui_frame *f, unsigned ci)
+{
+	const struct topo_core *tc = &f->m->topo.cores[ci];
+	unsigned t;
+
+	if (!die_job_only(f))
+		return false;
+	for (t = 0; t < tc->nthreads && t < TOPO_MAX_SMT; t++) {
+		if (cpulist_has(f->job->cpus, tc->cpus[t]))
+			return false;
+	}
+	return true;
+}
+
+/* The figure of core `ci`, or NULL with the reason it has none. */
+static const struct val *
+core_val(const struct ui_frame *f, unsigned ci, enum die_fig fig, enum reason *why)
+{
+	const struct core_fig *c;
+
+	*why = R_NONE;
+	if (f->iv == NULL || ci >= f->iv->ncores || ci >= f->m->topo.ncores) {
+		*why = R_FIRST;
+		return NULL;
+	}
+	c = &f->iv->cores[ci];
+	if (c->reason != R_NONE) {
+		*why = c->reason;
+		return NULL;
+	}
+	switch (fig) {
+	case DF_BOTH:
+		if (f->m->topo.cores[ci].nthreads != 2 || !die_frame_split(f)) {
+			*why = R_NO_SPLIT;
+			return NULL;
+		}
+		return &c->both;
+	case DF_UTIL: return &c->util;
+	case DF_GHZ: return &c->ghz;
+	case DF_CPI: return &c->cpi;
+	default: break;
+	}
+	return &c->util;
+}
+
+/* The scale: 0..1 for shares, else the smallest and largest exact value
+ * of the cores shown (a bound is drawn as a bound, not placed on it). */
+void
+die_scale_of(const struct ui_frame *f, enum die_fig fig, struct die_scale *sc)
+{
+	const struct die_layout *l = f->layout;
+	unsigned ci;
+
+	sc->lo = 0.0;
+	sc->hi = 1.0;
+	sc->any = false;
+	if (l == NULL)
+		return;
+	for (ci = 0; ci < l->ncores && ci < f->m->topo.ncores; ci++) {
+		enum reason why;
+		const struct val *v;
+
+		if (!l->cores[ci].placed || outside_job(f, ci))
+			continue;
+		v = core_val(f, ci, fig, &why);
+		if (v == NULL || v->kind != V_EXACT)
+			continue;
+		if (!die_figs[fig].share && !sc->any) {
+			sc->lo = sc->hi = v->v;
+		} else if (!die_figs[fig].share) {
+			if (v->v < sc->lo)
+				sc->lo = v->v;
+			if (v->v > sc->hi)
+				sc->hi = v->v;
+		}
+		sc->any = true;
+	}
+}
+
+/* The heat step of an exact value; the middle when the scale is one
+ * number. */
+static int
+die_heat(const struct die_scale *sc, double x)
+{
+	double span = sc->hi - sc->lo;
+
+	if (!(span > 1e-12))
+		return HEAT_STEPS / 2;
+	return heat_step((x - sc->lo) / span);
+}
+
+/* --- cells ------------------------------------------------------------- */
+
+/* Text variants of one core's value, longest first; returns how many. */
+static int
+val_variants(char out[3][TEXT_MAX], const struct val *v, enum reason why, enum die_fig fig)
+{
+	char a[TEXT_MAX];
+
+	if (v == NULL) {
+		join(out[0], "-", " ", metrics_reason_code(why));
+		snprintf(out[1], TEXT_MAX, "-");
+		return 2;
+	}
+	val_text(a, sizeof a, die_figs[fig].fmt, v, die_figs[fig].scale);
+	if (v->kind == V_NONE || strcmp(a, "-") == 0) {
+		snprintf(out[0], TEXT_MAX, "-");
+		return 1;
+	}
+	join(out[0], a, "", die_figs[fig].unit);
+	join(out[1], a, "", "");
+	if (v->kind == V_BOUND) {
+		/* Too narrow for both ends: the low end and "there is more",
+		 * never a midpoint. */
+		char lo[32];
+
+		snprintf(lo, sizeof lo, die_figs[fig].fmt_short, v->lo * die_figs[fig].scale);
+		join(out[2], lo, "", "+");
+	} else {
+		val_text(out[2], TEXT_MAX, die_figs[fig].fmt_short, v, die_figs[fig].scale);
+	}
+	return 3;
+}
+
+/* The first variant no wider than `w` into dst; if none fits, stars: a
+ * cut number or core id would read as another one. */
+static void
+pick(char *dst, int w, char var[][TEXT_MAX], int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (die_columns(var[i]) <= w) {
+			join(dst, var[i], "", "");
+			return;
+		}
+	}
+	for (i = 0; i < w && i < TEXT_MAX - 1; i++)
+		dst[i] = '*';
+	dst[i > 0 ? i : 0] = '\0';
+}
+
+/* One core's state for its cell. */
+struct core_look {
+	char val[3][TEXT_MAX];
+	int nval;
+	enum ui_role role;
+	int heat;
+	bool bound;
+};
+
+static void
+core_look(struct core_look *o, const struct ui_frame *f, unsigned ci, enum die_fig fig,
+    const struct die_scale *sc)
+{
+	enum reason why;
+	const struct val *v = core_val(f, ci, fig, &why);
+
+	o->nval = val_variants(o->val, v, why, fig);
+	o->heat = -1;
+	o->bound = false;
+	if (outside_job(f, ci))
+		o->role = ROLE_INVALID;
+	else if (v == NULL || v->kind == V_NONE)
+		o->role = ROLE_INVALID;
+	else if (v->kind == V_BOUND) {
+		o->role = ROLE_BOUND;
+		o->bound = true;
+	} else {
+		o->role = ROLE_COUNT;
+		o->heat = die_figs[fig].share ? heat_step(v->v) : die_heat(sc, v->v);
+	}
+}
+
+static void
+id_variants(char out[3][TEXT_MAX], const struct ui_frame *f, const struct die_cell *c,
+    bool with_cha)
+{
+	const struct topology *t = &f->m->topo;
+	unsigned a = c->cores[0] < t->ncores ? t->cores[c->cores[0]].core_id : 0;
+
+	if (c->ncores >= 2) {
+		unsigned b = c->cores[1] < t->ncores ? t->cores[c->cores[1]].core_id : 0;
+
+		snprintf(out[0], TEXT_MAX, "%u,%u", a, b);
+		snprintf(out[1], TEXT_MAX, "%u,%u", a, b);
+		snprintf(out[2], TEXT_MAX, "%u+", a);
+		return;
+	}
+	if (with_cha && c->cha >= 0)
+		snprintf(out[0], TEXT_MAX, _("c%u cha %d"), a, c->cha);
+	else
+		snprintf(out[0], TEXT_MAX, "c%u", a);
+	snprintf(out[1], TEXT_MAX, "c%u", a);
+	snprintf(out[2], TEXT_MAX, "%u", a);
+}
+
+/* The third line of a big cell: the core's CPUs, or a tile's number. */
+static void
+more_variants(char out[2][TEXT_MAX], const struct ui_frame *f, const struct die_cell *c)
+{
+	const struct topology *t = &f->m->topo;
+	const struct topo_core *tc;
+	size_t n = 0;
+	unsigned i;
+
+	if (c->ncores >= 2 || c->cores[0] >= t->ncores) {
+		snprintf(out[0], TEXT_MAX, _("tile %d"), c->slot);
+		snprintf(out[1], TEXT_MAX, "t%d", c->slot);
+		return;
+	}
+	tc = &t->cores[c->cores[0]];
+	out[1][0] = '\0';
+	for (i = 0; i < tc->nthreads && i < TOPO_MAX_SMT && n < TEXT_MAX; i++)
+		n += (size_t)snprintf(out[1] + n, TEXT_MAX - n, "%s%u", i ? "," : "", tc->cpus[i]);
+	snprintf(out[0], TEXT_MAX, _("cpu %s"), out[1]);
+}
+
+/* A cell without cores: "off", "MC", ... on its middle line. */
+static void
+label_cell(struct cell_look *o, int ch, enum ui_role r, const char *s)
+{
+	o->role = r;
+	o->line_of_label = (ch - 1) / 2;
+	join(o->line[o->line_of_label], s, "", "");
+}
+
+void
+die_cell_look(struct cell_look *o, const struct ui_ctx *u, const struct ui_frame *f,
+    const struct die_cell *c, enum die_fig fig, const struct die_scale *sc, int cw, int ch)
+{
+	struct core_look k[DIE_CELL_MAX_CORES];
+	char var[6][TEXT_MAX], ids[3][TEXT_MAX];
+	int w = cw - 1, i, j, n, best;
+	unsigned ci;
+
+	memset(o, 0, sizeof *o);
+	o->role = ROLE_COUNT;
+	o->heat = -1;
+	o->mark = " ";
+	switch (c->kind) {
+	case DM_EMPTY:
+		return;
+	case DM_MC:
+		label_cell(o, ch, ROLE_LABEL, "MC");
+		return;
+	case DM_IO:
+		label_cell(o, ch, ROLE_LABEL, "IO");
+		return;
+	case DM_TILE:
+	default:
+		break;
+	}
+	if (!c->enabled) {
+		label_cell(o, ch, ROLE_INVALID, _("off"));
+		return;
+	}
+	if (c->ncores == 0) {
+		/* CHA and L3 slice there, the core fused off. */
+		join(var[0], _("LLC only"), "", "");
+		join(var[1], "LLC", "", "");
+		pick(o->line[(ch - 1) / 2], w, var, 2);
+		o->role = ROLE_INVALID;
+		return;
+	}
+
+	n = c->ncores < DIE_CELL_MAX_CORES ? (int)c->ncores : DIE_CELL_MAX_CORES;
+	best = 0;
+	for (i = 0; i < n; i++) {
+		ci = c->cores[i];
+		if (ci >= f->m->topo.ncores) {
+			n = i;
+			break;
+		}
+		core_look(&k[i], f, ci, fig, sc);
+		if (k[i].heat > k[best].heat)
+			best = i;
+	}
+	if (n == 0) {
+		label_cell(o, ch, ROLE_INVALID, "?");
+		return;
+	}
+	/* The tile takes the look of its hottest core; else the first
+	 * core's (a bound, an absent value, greyed). */
+	o->role = k[best].role;
+	o->heat = k[best].heat;
+	if (o->heat >= 0)
+		o->mark = screen_heat_colour(u) ? " " : screen_heat_glyph(u, o->heat);
+	else if (k[best].bound)
+		o->mark = "?";
+
+	/* The values: one core's variants, or both cores' side by side. */
+	if (n == 1) {
+		for (j = 0; j < k[0].nval; j++)
+			memcpy(var[j], k[0].val[j], TEXT_MAX);
+		n = k[0].nval;
+	} else {
+		int m = k[0].nval < k[1].nval ? k[0].nval : k[1].nval;
+
+		for (j = 0; j < m; j++) {
+			join(var[2 * j], k[0].val[j], " ", k[1].val[j]);
+			join(var[2 * j + 1], k[0].val[j], "/", k[1].val[j]);
+		}
+		n = 2 * m;
+	}
+	id_variants(ids, f, c, ch >= 3);
+	if (ch >= 2) {
+		pick(o->line[0], w, ids, 3);
+		pick(o->line[1], w, var, n);
+		if (ch >= 3) {
+			char more[2][TEXT_MAX];
+
+			more_variants(more, f, c);
+			pick(o->line[2], w, more, 2);
+		}
+		return;
+	}
+	/* One line: the value whole before the id whole. */
+	for (j = 0; j < n; j++) {
+		for (i = 1; i < 3; i++) {
+			char both[TEXT_MAX];
+
+			join(both, ids[i], " ", var[j]);
+			if (die_columns(both) <= w) {
+				join(o->line[0], both, "", "");
+				return;
+			}
+		}
+	}
+	pick(o->line[0], w, var, n);
+}
+
+/* Draw one cell at (row, x): every line the full width, so a heat colour
+ * makes one block. */
+void
+die_cell_draw(const struct die_sink *k, const struct cell_look *o, int row, int x, int cw, int ch)
+{
+	char text[TEXT_MAX];
+	int i;
+
+	/* A heat glyph runs down the whole mark column; a bound's "?" sits
+	 * on the first line only. */
+	for (i = 0; i < ch && i < CELL_LINES; i++) {
+		join(text, i == 0 || o->heat >= 0 ? o->mark : " ", "", o->line[i]);
+		die_emit(k, row + i, x, cw, o->role, o->heat, text);
+	}
+}
