@@ -140,6 +140,23 @@ open_auto(struct app *a)
 	return -1;
 }
 
+/* --force takes over registers another program holds; where httop holds
+ * none, say so rather than let it seem to have done something. */
+static void
+force_note(const struct app *a)
+{
+	const char *name = a->src->name;
+
+	if (!a->o->force)
+		return;
+	if (strcmp(name, "perf") == 0)
+		fprintf(stderr, _("httop: --force has no effect with the perf source: the kernel "
+		    "shares the counters between programs\n"));
+	else if (strcmp(name, "replay") == 0)
+		fprintf(stderr, _("httop: --force has no effect on a replay: it programs no "
+		    "counters\n"));
+}
+
 int
 app_open_source(struct app *a)
 {
@@ -151,6 +168,7 @@ app_open_source(struct app *a)
 		if (a->src == NULL)
 			return -1;
 		a->have_machine = true;
+		force_note(a);
 		return 0;
 	}
 	if (load_machine(a) != 0)
@@ -158,7 +176,9 @@ app_open_source(struct app *a)
 	plan_for_machine(&a->plan, &a->m);
 	switch (o->source) {
 	case SRC_AUTO:
-		return open_auto(a);
+		if (open_auto(a) != 0)
+			return -1;
+		break;
 	case SRC_MSR:
 		a->src = msr_source_open(&a->m, o->msr_path, &a->e);
 		break;
@@ -174,7 +194,10 @@ app_open_source(struct app *a)
 	case SRC_REPLAY:
 		break;
 	}
-	return a->src != NULL ? 0 : -1;
+	if (a->src == NULL)
+		return -1;
+	force_note(a);
+	return 0;
 }
 
 /* --cpus names CPUs; whole cores are read, so widen it to every CPU of

@@ -14,7 +14,7 @@
 . "$HTTOP_SRCDIR/tests/lib.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-plan 11
+plan 12
 
 "$HTTOP" --replay "$tmp/missing.trace" -b >"$tmp/out" 2>"$tmp/err"; st=$?
 check "a missing trace is an error, status 1 (got $st)" [ "$st" -eq 1 ]
@@ -70,4 +70,7 @@ check "a spliced trace replays to its end (exit $st, 3 intervals)" \
 check "... its backward interval is invalid: time-backwards, no valid core" \
     sh -c 'jq -e "select(.interval < 0) | .valid == false and .node.nvalid == 0 and
         .cores[0].reason == \"time-backwards\"" "$1" >/dev/null' sh "$tmp/b.json"
+"$HTTOP" --replay "$trace" -b --force >/dev/null 2>"$tmp/f.err"; st=$?
+check "--force on a replay: exit 0 and one line saying it has no effect" \
+    sh -c '[ "$1" -eq 0 ] && grep -q "^httop: --force has no effect on a replay" "$2"' sh "$st" "$tmp/f.err"
 exit 0
