@@ -57,16 +57,23 @@ conflict_new(enum conflict_policy p)
 	return c;
 }
 
-void
-conflict_free(struct conflict_state *c)
+/* The per-CPU arrays (size_for). */
+static void
+free_arrays(struct conflict_state *c)
 {
-	if (c == NULL)
-		return;
 	free(c->mark);
 	cpulist_free(&c->fresh);
 	free(c->diff);
 	free(c->done);
 	free(c->cpus);
+}
+
+void
+conflict_free(struct conflict_state *c)
+{
+	if (c == NULL)
+		return;
+	free_arrays(c);
 	free(c);
 }
 
@@ -76,11 +83,7 @@ size_for(struct conflict_state *c, unsigned max_cpu)
 {
 	if (c->max_cpu == max_cpu && c->mark != NULL)
 		return;
-	free(c->mark);
-	cpulist_free(&c->fresh);
-	free(c->diff);
-	free(c->done);
-	free(c->cpus);
+	free_arrays(c);
 	c->max_cpu = max_cpu;
 	c->mark = xcalloc(max_cpu ? max_cpu : 1, sizeof *c->mark);
 	c->fresh.n = max_cpu;

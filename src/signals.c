@@ -120,6 +120,29 @@ ts_add(struct timespec t, double seconds)
 	return t;
 }
 
+/* end - now, or zero once it has passed. */
+static struct timespec
+ts_left(struct timespec end, struct timespec now)
+{
+	struct timespec left;
+
+	left.tv_sec = end.tv_sec - now.tv_sec;
+	left.tv_nsec = end.tv_nsec - now.tv_nsec;
+	if (left.tv_nsec < 0) {
+		left.tv_sec--;
+		left.tv_nsec += 1000000000L;
+	}
+	if (left.tv_sec < 0)
+		left.tv_sec = left.tv_nsec = 0;
+	return left;
+}
+
+static bool
+ts_reached(struct timespec now, struct timespec end)
+{
+	return now.tv_sec > end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec);
+}
+
 int
 signals_wait(double seconds)
 {
@@ -130,18 +153,11 @@ signals_wait(double seconds)
 	/* ppoll() unblocks the ending signals only while it sleeps, so one
 	 * that arrives just before the call is taken at once, not missed. */
 	while (caught == 0) {
-		left.tv_sec = end.tv_sec - now.tv_sec;
-		left.tv_nsec = end.tv_nsec - now.tv_nsec;
-		if (left.tv_nsec < 0) {
-			left.tv_sec--;
-			left.tv_nsec += 1000000000L;
-		}
-		if (left.tv_sec < 0)
-			left.tv_sec = left.tv_nsec = 0;
+		left = ts_left(end, now);
 		if (ppoll(NULL, 0, &left, &wait_mask) == 0 && left.tv_sec == 0 && left.tv_nsec == 0)
 			break;
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec > end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec))
+		if (ts_reached(now, end))
 			break;
 	}
 	return caught;
@@ -161,16 +177,8 @@ signals_wait_fd(double seconds, int fd, bool *ready)
 	pfd.events = POLLIN;
 	while (caught == 0) {
 		pfd.revents = 0;
-		if (seconds >= 0) {
-			left.tv_sec = end.tv_sec - now.tv_sec;
-			left.tv_nsec = end.tv_nsec - now.tv_nsec;
-			if (left.tv_nsec < 0) {
-				left.tv_sec--;
-				left.tv_nsec += 1000000000L;
-			}
-			if (left.tv_sec < 0)
-				left.tv_sec = left.tv_nsec = 0;
-		}
+		if (seconds >= 0)
+			left = ts_left(end, now);
 		rc = ppoll(&pfd, 1, seconds >= 0 ? &left : NULL, &wait_mask);
 		if (rc > 0 && !(pfd.revents & POLLIN)) {
 			/* POLLHUP, POLLERR: the terminal is gone, as after a
@@ -190,8 +198,7 @@ signals_wait_fd(double seconds, int fd, bool *ready)
 		if (rc == 0 && seconds >= 0)
 			break;
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (seconds >= 0 && (now.tv_sec > end.tv_sec ||
-		    (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec)))
+		if (seconds >= 0 && ts_reached(now, end))
 			break;
 	}
 	return caught;

@@ -746,9 +746,5 @@ draw_heat_text(struct ui_ctx *u, int y, int x, int width, int step, const char *
 	if (x + width > u->cols)
 		width = u->cols - x;
 	cols = text_columns(s, width, &bytes);
-	attrset(screen_heat_attr(u, step));
-	mvaddnstr(y, x, s, (int)bytes);
-	for (; cols < width; cols++)
-		addch(' ');
-	attrset(A_NORMAL);
+	put_field(y, x, width, 0, s, bytes, cols, screen_heat_attr(u, step));
 }
