@@ -139,8 +139,12 @@ core_val(const struct ui_frame *f, unsigned ci, enum die_fig fig, enum reason *w
 	return &c->util;
 }
 
-/* The scale: 0..1 for shares, else the smallest and largest exact value
- * of the cores shown (a bound is drawn as a bound, not placed on it). */
+/* The scale: 0..1 for shares, else the smallest and largest value of the
+ * cores shown. A bound counts by its low end, the part that is certain
+ * ("at least this hot"): on machines without the exact split (AMD, Xeon
+ * Phi) a core's utilisation is only a bound, and a grid that coloured
+ * only exact values would stay blank there. Its cell says lo-hi and is
+ * marked "?", and the legend says how bounds are coloured. */
 void
 die_scale_of(const struct ui_frame *f, enum die_fig fig, struct die_scale *sc)
 {
@@ -150,24 +154,28 @@ die_scale_of(const struct ui_frame *f, enum die_fig fig, struct die_scale *sc)
 	sc->lo = 0.0;
 	sc->hi = 1.0;
 	sc->any = false;
+	sc->bounds = false;
 	if (l == NULL)
 		return;
 	for (ci = 0; ci < l->ncores && ci < f->m->topo.ncores; ci++) {
 		enum reason why;
 		const struct val *v;
+		double x;
 
 		if (!l->cores[ci].placed || outside_job(f, ci))
 			continue;
 		v = core_val(f, ci, fig, &why);
-		if (v == NULL || v->kind != V_EXACT)
+		if (v == NULL || (v->kind != V_EXACT && v->kind != V_BOUND))
 			continue;
+		x = v->kind == V_EXACT ? v->v : v->lo;
+		sc->bounds = sc->bounds || v->kind == V_BOUND;
 		if (!die_figs[fig].share && !sc->any) {
-			sc->lo = sc->hi = v->v;
+			sc->lo = sc->hi = x;
 		} else if (!die_figs[fig].share) {
-			if (v->v < sc->lo)
-				sc->lo = v->v;
-			if (v->v > sc->hi)
-				sc->hi = v->v;
+			if (x < sc->lo)
+				sc->lo = x;
+			if (x > sc->hi)
+				sc->hi = x;
 		}
 		sc->any = true;
 	}
@@ -262,6 +270,7 @@ core_look(struct core_look *o, const struct ui_frame *f, unsigned ci, enum die_f
 	else if (v->kind == V_BOUND) {
 		o->role = ROLE_BOUND;
 		o->bound = true;
+		o->heat = die_figs[fig].share ? heat_step(v->lo) : die_heat(sc, v->lo);
 	} else {
 		o->role = ROLE_COUNT;
 		o->heat = die_figs[fig].share ? heat_step(v->v) : die_heat(sc, v->v);
@@ -333,7 +342,7 @@ die_cell_look(struct cell_look *o, const struct ui_ctx *u, const struct ui_frame
 	memset(o, 0, sizeof *o);
 	o->role = ROLE_COUNT;
 	o->heat = -1;
-	o->mark = " ";
+	o->mark = o->mark0 = " ";
 	switch (c->kind) {
 	case DM_EMPTY:
 		return;
@@ -382,8 +391,7 @@ die_cell_look(struct cell_look *o, const struct ui_ctx *u, const struct ui_frame
 	o->heat = k[best].heat;
 	if (o->heat >= 0)
 		o->mark = screen_heat_colour(u) ? " " : screen_heat_glyph(u, o->heat);
-	else if (k[best].bound)
-		o->mark = "?";
+	o->mark0 = k[best].bound ? "?" : o->mark;
 
 	/* The values: one core's variants, or both cores' side by side. */
 	if (n == 1) {
@@ -434,10 +442,10 @@ die_cell_draw(const struct die_sink *k, const struct cell_look *o, int row, int 
 	char text[TEXT_MAX];
 	int i;
 
-	/* A heat glyph runs down the whole mark column; a bound's "?" sits
-	 * on the first line only. */
+	/* A heat glyph runs down the whole mark column, but a bound's "?"
+	 * takes the first line. */
 	for (i = 0; i < ch && i < CELL_LINES; i++) {
-		join(text, i == 0 || o->heat >= 0 ? o->mark : " ", "", o->line[i]);
+		join(text, i == 0 ? o->mark0 : o->heat >= 0 ? o->mark : " ", "", o->line[i]);
 		die_emit(k, row + i, x, cw, o->role, o->heat, text);
 	}
 }

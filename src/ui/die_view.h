@@ -56,7 +56,8 @@ struct die_geom {
 /* Where the heat scale starts and ends for the figure shown. */
 struct die_scale {
 	double lo, hi;
-	bool any;               /* a core has an exact value */
+	bool any;               /* a core has a value (exact, or a bound's low end) */
+	bool bounds;            /* some are bounds, coloured by their low end */
 };
 
 /* Where lines go: text(row, x, width, role, heat step or -1, s); NULL
@@ -73,6 +74,7 @@ struct cell_look {
 	enum ui_role role;      /* when heat < 0 */
 	int heat;               /* heat step, or -1 */
 	const char *mark;       /* column 0 */
+	const char *mark0;      /* column 0 of the first line ("?" for a bound) */
 	int line_of_label;      /* the line "off", "MC", ... sit on */
 	char line[CELL_LINES][TEXT_MAX];
 };

@@ -149,6 +149,11 @@ legend(const struct die_sink *k, const struct ui_ctx *u, const struct ui_frame *
 		die_emit(k, row, x, 2, ROLE_COUNT, i, text);
 	}
 	snprintf(text, sizeof text, " %s", hi);
+	if (sc->bounds) {
+		size_t n = strlen(text);
+
+		snprintf(text + n, sizeof text - n, "  %s", _("? a bound: coloured by its low end"));
+	}
 	if (die_job_only(f)) {
 		size_t n = strlen(text);
 

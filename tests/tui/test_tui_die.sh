@@ -30,7 +30,7 @@
 # (1,0), (1,7), (3,3), (3,7).
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
-plan 39
+plan 41
 
 export XDG_CONFIG_HOME="$tui_dir/config"
 F=$HTTOP_FIXTURES
@@ -179,6 +179,9 @@ fi
 stop
 
 # --- Xeon Phi 7250: tiles in number order -------------------------------
+# heat_bound_tile0: tile 0's first line on a 256-colour background, "?".
+heat_bound_tile0() { cape | grep -q '48;5;[0-9]*m?0,1 '; }
+
 if start 200 60 --sim demo --topology "$knl"; then
 	check "KNL: logical, Xeon Phi tiles" wait_for 'Die grid — logical: Xeon Phi tiles' 3
 	check "KNL: the title lists the disabled tiles" \
@@ -187,11 +190,16 @@ if start 200 60 --sim demo --topology "$knl"; then
 	check "KNL: off at 1,0 1,7 3,3 3,7 ($k)" [ "$k" = "1,0 1,7 3,3 3,7" ]
 	check "KNL: a tile shows both its cores (tile 0: cores 0,1)" wait_for '0,1  ' 3
 	check "KNL: no split, so the figure starts at utilisation" wait_for 'f: utilisation' 3
+	# A core's utilisation is a bound here (no AnyThread): lo-hi with a
+	# "?", coloured by the low end, and the legend says so.
+	check "KNL: the legend says bounds are coloured by their low end" \
+	    wait_for '100%  \? a bound: coloured by its low end' 3
+	check "KNL: tile 0 is a bound with a ? and a heat background" heat_bound_tile0
 	keys f f f
 	check "KNL: f cycles utilisation, GHz, CPI and back, never both" wait_for 'f: utilisation' 3
 else
 	not_ok "KNL: the die grid comes up"; show_screen
-	i=0; while [ $i -lt 5 ]; do skip "no screen"; i=$((i + 1)); done
+	i=0; while [ $i -lt 7 ]; do skip "no screen"; i=$((i + 1)); done
 fi
 stop
 

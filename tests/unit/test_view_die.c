@@ -368,11 +368,14 @@ test_cells_both(void **state)
 	assert_string_equal(cell(g, 1, 18, 8), " off");
 	assert_int_equal(g->role[1][18], ROLE_INVALID);
 	assert_int_equal(g->heat[1][18], -1);
-	/* core 1: a bound, both ends, ROLE_BOUND, "?" mark, never coloured */
+	/* core 1: a bound [0.40, 0.60]: both ends in the text, "?" on the
+	 * first line, coloured by its low end: step floor(0.40 x 8) = 3,
+	 * glyph ':' below the "?" */
 	assert_string_equal(cell(g, 4, 0, 8), "?c1");
-	assert_string_equal(cell(g, 5, 0, 8), " 40-60%");
+	assert_string_equal(cell(g, 5, 0, 8), ":40-60%");
 	assert_int_equal(g->role[5][1], ROLE_BOUND);
-	assert_int_equal(g->heat[5][1], -1);
+	assert_int_equal(g->heat[4][0], 3);
+	assert_int_equal(g->heat[5][1], 3);
 	/* an enabled tile without a core; IO */
 	assert_string_equal(cell(g, 4, 9, 8), " LLC");
 	assert_string_equal(cell(g, 4, 18, 8), " IO");
@@ -384,7 +387,7 @@ test_cells_both(void **state)
 	 * there is more: "40+"; the exact value drops nothing ("47%"). */
 	render_body(&r, g, DF_BOTH, 1, 5, 100);
 	assert_string_equal(cell(g, 2, 0, 5), ":47%");
-	assert_string_equal(cell(g, 5, 0, 5), " 40+");
+	assert_string_equal(cell(g, 5, 0, 5), ":40+");
 
 	/* One line per cell (mark + 7): id and value, the value whole first:
 	 * "c0 47%" (6); the bound "c1 40-60%" (9) is too long, "1 40-60%"
@@ -582,8 +585,10 @@ test_head(void **state)
 	die_scale_of(&r.f, DF_BOTH, &sc);
 	assert_int_equal(die_head(&k, &r.u, &r.f, DF_BOTH, &sc, 100, 10), 2);
 	assert_string_equal(line(g, 0), "Die grid - physical (test map)");
-	/* the legend: figure, then 0% and 100% around 8 steps of 2 columns */
-	assert_string_equal(line(g, 1), "f: both threads active  0% ....::::++++#### 100%");
+	/* the legend: figure, then 0% and 100% around 8 steps of 2 columns;
+	 * core 1's split is a bound, so how bounds are coloured */
+	assert_string_equal(line(g, 1), "f: both threads active  0% ....::::++++#### 100%"
+	    "  ? a bound: coloured by its low end");
 	assert_int_equal(g->heat[1][27], 0);
 	assert_int_equal(g->heat[1][41], 7);
 
