@@ -208,7 +208,7 @@ conflict_handle(struct conflict_state *c, struct source *s, const struct interva
     enum conflict_action *act, char *note, size_t len, struct errmsg *e)
 {
 	const struct topology *t = &s->m->topo;
-	unsigned cpu, nfresh, n = 0;
+	unsigned cpu, n = 0;
 	bool readable = source_can_check(s);
 	int got = 0;
 
@@ -216,7 +216,7 @@ conflict_handle(struct conflict_state *c, struct source *s, const struct interva
 	if (len > 0)
 		note[0] = '\0';
 	size_for(c, t->max_cpu);
-	if ((nfresh = find_fresh(c, t, iv)) == 0)
+	if (find_fresh(c, t, iv) == 0)
 		return 0;
 
 	if (readable) {

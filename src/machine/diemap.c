@@ -447,7 +447,7 @@ do_core(struct parser *p, char **tok, unsigned ntok)
 {
 	struct diemap *d = p->d;
 	struct dm_core c;
-	char q[40], *id = tok[1], *colon;
+	char q[40], *id, *colon;
 	unsigned long v;
 	int r;
 
@@ -462,6 +462,7 @@ do_core(struct parser *p, char **tok, unsigned ntok)
 	c.package = -1;
 	c.slot = -1;
 	c.cha = -1;
+	id = tok[1];
 	colon = strchr(id, ':');
 	if (colon != NULL) {
 		*colon = '\0';

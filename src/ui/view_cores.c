@@ -70,7 +70,7 @@ static const struct col compact_nosplit[] = {
 	{ FIG_THR, 8, "%.1f", 1.0, N_("thr") },
 };
 
-#define NCOLS(a) ((int)(sizeof a / sizeof a[0]))
+#define NCOLS(a) ((int)(sizeof (a) / sizeof (a)[0]))
 
 static const struct col *
 fmt_cols(enum core_fmt f, bool split, int *n)

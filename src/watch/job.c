@@ -321,8 +321,9 @@ job_watch_update(struct job_watch *w, unsigned max_cpu, struct cpulist *cpus, ch
 	int live = 0;
 	size_t i;
 
-	/* Sized once for the machine; the caller frees it with cpulist_free. */
-	if (cpus->n != max_cpu || (cpus->has == NULL && max_cpu > 0)) {
+	/* Sized once for the machine; the caller frees it with cpulist_free.
+	 * Allocated even for no CPUs: memset must not get a null pointer. */
+	if (cpus->n != max_cpu || cpus->has == NULL) {
 		cpulist_free(cpus);
 		cpus->has = xcalloc(max_cpu > 0 ? max_cpu : 1, sizeof *cpus->has);
 		cpus->n = max_cpu;

@@ -185,6 +185,31 @@ test_beyond_machine(void **state)
 	cpulist_free(&cpus);
 }
 
+/* A topology without CPUs (max_cpu 0): the list is still allocated, so
+ * clearing it never hands memset a null pointer (undefined even for 0
+ * bytes), and the job keeps running with no CPU to show. */
+static void
+test_no_cpus(void **state)
+{
+	const pid_t pid = 410;
+	struct cpulist cpus = { 0, NULL };
+	struct job_watch *w;
+	struct errmsg e;
+	char note[64];
+
+	(void)state;
+	task("proc/410/status", 'S', "1,3");
+	task("proc/410/task/410/status", 'S', "1,3");
+	w = job_watch_new(&pid, 1, NULL, at("proc"), &e);
+	assert_non_null(w);
+	assert_int_equal(job_watch_update(w, 0, &cpus, note, sizeof note), 1);
+	assert_int_equal(cpus.n, 0);
+	assert_non_null(cpus.has);
+	assert_int_equal(cpulist_count(&cpus), 0);
+	job_watch_free(w);
+	cpulist_free(&cpus);
+}
+
 static void
 test_pid_errors(void **state)
 {
@@ -318,6 +343,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pids),
 		cmocka_unit_test(test_beyond_machine),
+		cmocka_unit_test(test_no_cpus),
 		cmocka_unit_test(test_pid_errors),
 		cmocka_unit_test(test_cgroup),
 		cmocka_unit_test(test_union),
