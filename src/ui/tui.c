@@ -379,6 +379,35 @@ not_available(struct tui *t, const struct ui_area *a)
 	draw_text(&t->u, a->top + a->rows / 2, a->left + 2, a->cols - 2, ROLE_INVALID, text);
 }
 
+/* `s` from the top left, broken at blanks into lines of the screen's
+ * width (a word longer than that is cut), as many lines as there are
+ * rows: the request for more room must be readable in a 20 x 5 pane. */
+static void
+draw_wrapped(struct ui_ctx *u, enum ui_role r, const char *s)
+{
+	char line[96];
+	int row = 0, n;
+
+	while (*s != '\0' && row < u->rows) {
+		while (*s == ' ')
+			s++;
+		n = (int)strlen(s);
+		if (n > u->cols) {
+			/* The last blank within the width, if there is one. */
+			for (n = u->cols; n > 0 && s[n] != ' '; n--)
+				;
+			if (n == 0)
+				n = u->cols;
+		}
+		if (n > (int)sizeof line - 1)
+			n = (int)sizeof line - 1;
+		memcpy(line, s, (size_t)n);
+		line[n] = '\0';
+		draw_text(u, row++, 0, u->cols, r, line);
+		s += n;
+	}
+}
+
 void
 tui_draw(struct tui *t, const struct ui_frame *f)
 {
@@ -397,7 +426,7 @@ tui_draw(struct tui *t, const struct ui_frame *f)
 
 		snprintf(text, sizeof text, _("httop needs at least %d x %d (now %d x %d)"),
 		    MIN_COLS, MIN_ROWS, u->cols, u->rows);
-		draw_text(u, 0, 0, u->cols, ROLE_WARN, text);
+		draw_wrapped(u, ROLE_WARN, text);
 		refresh();
 		return;
 	}

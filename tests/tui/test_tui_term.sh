@@ -4,7 +4,7 @@
 # resizing below 40 x 10 and back.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
-plan 14
+plan 15
 
 export XDG_CONFIG_HOME="$tui_dir/config"
 up() { wait_for ' 1 Cores ' 10; }
@@ -65,13 +65,22 @@ else
 fi
 keys q; tui_wait_exit 5
 
-# Resize: below 40 x 10 one line asks for room; 40 x 10 is enough; back
-# to 160 x 50 the full screen returns. Then q still restores the terminal.
+# Resize: below 40 x 10 the screen asks for room, wrapped to its width;
+# 40 x 10 is enough; back to 160 x 50 the full screen returns. Then q
+# still restores the terminal.
+# request: the screen's text joined into one line.
+request() { cap | tr -s ' \n' '  ' | sed 's/^ //; s/ $//'; }
 tui_start 160 50 -- --demo -d 0.5
 if up; then
 	tm resize-window -t t -x 39 -y 10
-	check "39 x 10: a one-line request for at least 40 x 10" wait_for 'at least 40 x 10' 5
-	check "... and nothing else" [ "$(cap | grep -c '[^ ]')" -eq 1 ]
+	check "39 x 10: a request for at least 40 x 10" wait_for 'at least 40 x' 5
+	check "... and nothing else: '$(request)'" \
+	    [ "$(request)" = "httop needs at least 40 x 10 (now 39 x 10)" ]
+	tm resize-window -t t -x 20 -y 5
+	wait_for '^40 x 10 \(now 20 x 5\)' 5
+	check "20 x 5: the whole request, wrapped at blanks: '$(request)'" \
+	    [ "$(cap | sed -n 1p)" = "httop needs at least" -a \
+	    "$(cap | sed -n 2p)" = "40 x 10 (now 20 x 5)" ]
 	tm resize-window -t t -x 60 -y 9
 	check "60 x 9: the request too" wait_for 'at least 40 x 10' 5
 	tm resize-window -t t -x 40 -y 10
@@ -88,4 +97,5 @@ if up; then
 else
 	not_ok "the demo did not come up for the resize test"; show_screen
 	skip "no screen"; skip "no screen"; skip "no screen"; skip "no screen"; skip "no screen"
+	skip "no screen"
 fi
