@@ -220,10 +220,12 @@ split_core(const struct metrics_ctx *c, const struct tcounts *tk, unsigned n,
 		 * the siblings were read some way apart. */
 		split_bound((double)tk[0].ref / T, (double)tk[1].ref / (double)tk[1].tsc, lo, hi);
 		cf->split = SPLIT_BOUND;
-		cf->neither = val_bound(lo[0], hi[0]);
-		cf->t0_only = val_bound(lo[1], hi[1]);
-		cf->t1_only = val_bound(lo[2], hi[2]);
-		cf->both = val_bound(lo[3], hi[3]);
+		cf->neither = val_tight(lo[0], hi[0]);
+		cf->t0_only = val_tight(lo[1], hi[1]);
+		cf->t1_only = val_tight(lo[2], hi[2]);
+		cf->both = val_tight(lo[3], hi[3]);
+		/* A thread idle or busy all the time leaves no doubt. */
+		cf->exact = cf->both.kind == V_EXACT;
 	}
 	if (c->slot[SLOT_REF] < 0)
 		return;
@@ -235,9 +237,9 @@ split_core(const struct metrics_ctx *c, const struct tcounts *tk, unsigned n,
 	}
 	/* Busy at least as long as the busiest thread, at most all of them
 	 * one after the other. */
-	cf->util = val_bound(umax, dmin(1.0, usum));
+	cf->util = val_tight(umax, dmin(1.0, usum));
 	if (umax > 0.0)
-		cf->active_threads = val_bound(usum / dmin(1.0, usum), usum / umax);
+		cf->active_threads = val_tight(usum / dmin(1.0, usum), usum / umax);
 }
 
 /* Frequency, CPI and issue utilisation of the core. */

@@ -30,6 +30,14 @@ val_bound(double lo, double hi)
 	return r;
 }
 
+/* A bound whose ends meet (within rounding) is the value itself: the
+ * bounds on the split close when a thread was idle or busy all the time. */
+static inline struct val
+val_tight(double lo, double hi)
+{
+	return hi - lo <= 1e-12 ? val_exact(lo) : val_bound(lo, hi);
+}
+
 static inline struct val
 val_none(void)
 {

@@ -471,6 +471,38 @@ test_zen(void **state)
 	/* aggregates of a bound are bounds */
 	assert_false(r.iv.node.exact);
 	assert_val(r.iv.node.both, V_BOUND, 0.7, 0.8, 1e-12);
+
+	/* Thread 1 idle (MPERF 0), u0 = .6: the bounds close.
+	 * C in [max(0, .6 + 0 - 1), min(.6, 0)] = [0, 0]: C = 0, A = .6,
+	 * B = 0, N = .4, busy in [.6, min(1, .6)]: .6, active threads
+	 * .6 T / .6 T = 1: every figure exact, and so the core. */
+	thread(&r, 0, 2200000000ull, 1320000000ull, 1320000000ull, 1320000000ull);
+	thread(&r, 1, 2200000000ull, 0, 0, 0);
+	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
+	cf = &r.iv.cores[0];
+	assert_int_equal(cf->split, SPLIT_BOUND);
+	assert_true(cf->exact);
+	assert_val(cf->both, V_EXACT, 0.0, 0.0, 1e-12);
+	assert_val(cf->t0_only, V_EXACT, 0.6, 0.6, 1e-12);
+	assert_val(cf->t1_only, V_EXACT, 0.0, 0.0, 1e-12);
+	assert_val(cf->neither, V_EXACT, 0.4, 0.4, 1e-12);
+	assert_val(cf->util, V_EXACT, 0.6, 0.6, 1e-12);
+	assert_val(cf->active_threads, V_EXACT, 1.0, 1.0, 1e-12);
+	assert_true(r.iv.node.exact);
+
+	/* Thread 0 busy all the time (MPERF = TSC), u1 = .3:
+	 * C in [1 + .3 - 1, min(1, .3)] = [.3, .3]: C = .3, A = .7, B = 0,
+	 * N = 0; busy 1; active threads 1.3. */
+	thread(&r, 0, 2200000000ull, 2200000000ull, 2200000000ull, 2200000000ull);
+	thread(&r, 1, 2200000000ull, 660000000ull, 660000000ull, 660000000ull);
+	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
+	cf = &r.iv.cores[0];
+	assert_true(cf->exact);
+	assert_val(cf->both, V_EXACT, 0.3, 0.3, 1e-12);
+	assert_val(cf->t0_only, V_EXACT, 0.7, 0.7, 1e-12);
+	assert_val(cf->t1_only, V_EXACT, 0.0, 0.0, 1e-12);
+	assert_val(cf->neither, V_EXACT, 0.0, 0.0, 1e-12);
+	assert_val(cf->active_threads, V_EXACT, 1.3, 1.3, 1e-12);
 	rig_free(&r);
 }
 
