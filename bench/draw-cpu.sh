@@ -27,7 +27,7 @@ command -v tmux >/dev/null 2>&1 || { echo "tmux is not installed" >&2; exit 77; 
 measure() {
 	fake_mount "$NAME" --scenario demo --step 0.05 || exit 1
 	rm -f "$work/ph.err"
-	pane_start 200 60 "env HTTOP_PHASE_TIMES=1 $HTTOP $(msr_args "$NAME") -d 0.05 -n $1 2>$work/ph.err"
+	pane_start 200 60 "env HTTOP_PHASE_TIMES=1 $HTTOP $(msr_args "$NAME") -d 0.05 -n $1 2>$work/ph.err" || exit 1
 	pane_go
 	pane_wait_done 120 || { echo "httop did not end" >&2; exit 1; }
 	sed -n 's/^httop: phase times: refreshes=\([0-9]*\) read_s=\([0-9.]*\) compute_s=\([0-9.]*\) draw_s=\([0-9.]*\)$/\1 \2 \3 \4/p' \

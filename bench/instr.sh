@@ -36,7 +36,7 @@ measure() {
 		# shellcheck disable=SC2046
 		$VG "$HTTOP" $(msr_args "$NAME") -b -d 0.05 -n "$1" >/dev/null 2>"$work/vg.err"
 	else
-		pane_start 200 60 "$VG $HTTOP $(msr_args "$NAME") -d 0.05 -n $1 2>$work/vg.err"
+		pane_start 200 60 "$VG $HTTOP $(msr_args "$NAME") -d 0.05 -n $1 2>$work/vg.err" || exit 1
 		pane_go
 		pane_wait_done 300 || { echo "httop under valgrind did not end" >&2; exit 1; }
 	fi

@@ -102,8 +102,11 @@ callgrind_incl() {
 	done
 }
 
-# A private tmux server for the screen measurements.
-tsock=httop-bench-$$
+# A private tmux server for the screen measurements, a new one for every
+# pane: a server started on the socket of one still shutting down can
+# fail, and then no pane runs at all.
+tstarts=0
+tsock=httop-bench-$$-0
 tm() { tmux -L "$tsock" "$@"; }
 tm_stop() { tm kill-server >/dev/null 2>&1; }
 
@@ -115,6 +118,8 @@ pane_start() {
 	w=$1 h=$2
 	shift 2
 	tm_stop
+	tstarts=$((tstarts + 1))
+	tsock=httop-bench-$$-$tstarts
 	rm -f "$work/pane.t0" "$work/pane.pid" "$work/pane.done" "$work/go"
 	mkdir -p "$work/config"
 	cat >"$work/pane.sh" <<EOF2
@@ -127,15 +132,27 @@ echo \$? >pane.done
 exec sleep 3600
 EOF2
 	chmod +x "$work/pane.sh"
-	tm -f /dev/null new-session -d -s b -x "$w" -y "$h" "$work/pane.sh" &&
-	    tm set-option -g status off >/dev/null &&
-	    tm resize-window -t b -x "$w" -y "$h" >/dev/null 2>&1
+	if ! tm -f /dev/null new-session -d -s b -x "$w" -y "$h" "$work/pane.sh"; then
+		echo "tmux could not start a pane (socket $tsock)" >&2
+		return 1
+	fi
+	tm set-option -g status off >/dev/null
+	tm resize-window -t b -x "$w" -y "$h" >/dev/null 2>&1
+	return 0
 }
 pane_go() { touch "$work/go"; }
 cap() { tm capture-pane -p -t b 2>/dev/null; }
 # pane_wait_done SECONDS: until the command has exited.
 pane_wait_done() {
 	n=$(($1 * 10))
-	while [ ! -f "$work/pane.done" ] && [ $n -gt 0 ]; do sleep 0.1; n=$((n - 1)); done
+	while [ ! -f "$work/pane.done" ] && [ $n -gt 0 ]; do
+		# The pane gone without a word: do not wait out the time.
+		if ! tm has-session -t b 2>/dev/null; then
+			sleep 0.2
+			break
+		fi
+		sleep 0.1
+		n=$((n - 1))
+	done
 	[ -f "$work/pane.done" ]
 }

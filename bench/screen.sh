@@ -51,7 +51,7 @@ poll() {
 
 firsts= figs= rss=0
 for i in 1 2 3; do
-	pane_start 200 60 "$cmd"
+	pane_start 200 60 "$cmd" || exit 1
 	pane_go
 	poll "$mark" "the screen"
 	t0=$(cat "$work/pane.t0")
