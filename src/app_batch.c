@@ -66,13 +66,17 @@ app_run_batch(struct app *a)
 	for (n = 0; a->o->iterations < 0 || n < a->o->iterations; n++) {
 		if ((sig = signals_caught()) != 0 || (sig = wait_interval(a, &deadline)) != 0)
 			break;
+		phases_mark(&a->ph);
 		rc = source_read(a->src, cur, &a->e);
+		phases_add(&a->ph, PHASE_READ);
 		if (rc != 0)
 			goto read_end;
 		if (*app_replay_events(a) != '\0')
 			fprintf(stderr, _("httop: replay, %.3f s: %s\n"), cur->time,
 			    app_replay_events(a));
+		phases_mark(&a->ph);
 		metrics_compute(&a->mc, prev, cur, &a->iv);
+		phases_add(&a->ph, PHASE_COMPUTE);
 		stop = app_conflict_check(a, note, sizeof note);
 		if (note[0] != '\0')
 			fprintf(stderr, "httop: %s\n", note);
@@ -82,7 +86,10 @@ app_run_batch(struct app *a)
 			app_report(&a->e);
 			return EXIT_FAIL;
 		}
-		if (batch_write(a->out, &a->iv, &a->e) != 0) {
+		phases_mark(&a->ph);
+		rc = batch_write(a->out, &a->iv, &a->e);
+		phases_add(&a->ph, PHASE_DRAW);   /* the batch format's "drawing" */
+		if (rc != 0) {
 			/* The reader went away (httop -b | head): a normal end. */
 			if (batch_errno(a->out) == EPIPE)
 				return stop ? EXIT_FAIL : EXIT_OK;

@@ -1,7 +1,8 @@
-/* phases.h: the thread's CPU time spent reading, computing and drawing in
- * the live view, summed over its refreshes, for the benchmarks
- * (bench/draw-cpu.sh). Only with HTTOP_PHASE_TIMES=1 in the environment;
- * otherwise no clock is read. Said on standard error at exit. */
+/* phases.h: the thread's CPU time spent reading, computing and drawing
+ * (with -b: writing the batch format), summed over the refreshes, for the
+ * benchmarks (bench/draw-cpu.sh). Only with HTTOP_PHASE_TIMES=1 in the
+ * environment; otherwise no clock is read. Said on standard error at
+ * exit. */
 #ifndef HTTOP_PHASES_H
 #define HTTOP_PHASES_H
 
