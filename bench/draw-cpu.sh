@@ -30,12 +30,15 @@ measure() {
 	pane_start 200 60 "env HTTOP_PHASE_TIMES=1 $HTTOP $(msr_args "$NAME") -d 0.05 -n $1 2>$work/ph.err" || exit 1
 	pane_go
 	pane_wait_done 120 || { echo "httop did not end" >&2; exit 1; }
+	tm_stop
 	sed -n 's/^httop: phase times: refreshes=\([0-9]*\) read_s=\([0-9.]*\) compute_s=\([0-9.]*\) draw_s=\([0-9.]*\)$/\1 \2 \3 \4/p' \
 	    "$work/ph.err" | grep . || { echo "no phase times: $(cat "$work/ph.err")" >&2; exit 1; }
 	fake_umount
 }
-a=$(measure 11)
-b=$(measure $((11 + K)))
+# In this shell, not in $(...): see bench/instr.sh.
+measure 11 >"$work/a" || exit 1
+measure $((11 + K)) >"$work/b" || exit 1
+a=$(cat "$work/a") b=$(cat "$work/b")
 echo "$a" "$b" | awk '{
 	k = $5 - $1
 	printf "read_us=%.1f compute_us=%.1f draw_us=%.1f\n",

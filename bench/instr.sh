@@ -40,15 +40,21 @@ measure() {
 		pane_go
 		pane_wait_done 300 || { echo "httop under valgrind did not end" >&2; exit 1; }
 	fi
+	tm_stop
 	[ -s "$work/cg.out" ] || { echo "no callgrind output: $(tail -5 "$work/vg.err")" >&2; exit 1; }
 	# shellcheck disable=SC2086
 	callgrind_incl "$work/cg.out" $FUNCS | tr '\n' ' '
 	fake_umount
 }
 
+# In this shell, not in $(...): an exit in a subshell would skip the EXIT
+# trap that unmounts the device and stops tmux, and lose its state.
 if [ "$MODE" = batch ]; then n0=1; else n0=2; fi
-a=$(measure $n0)
-b=$(measure $((n0 + K)))
+measure $n0 >"$work/a" || exit 1
+measure $((n0 + K)) >"$work/b" || exit 1
+a=$(cat "$work/a") b=$(cat "$work/b")
+[ "$(echo $a | wc -w)" -eq 6 ] && [ "$(echo $b | wc -w)" -eq 6 ] ||
+	{ echo "callgrind counts missing: '$a' '$b'" >&2; exit 1; }
 echo "$a" "$b" | awk -v K="$K" '{
 	h = NF / 2
 	for (i = 1; i <= h; i++) d[i] = ($(i + h) - $i) / K

@@ -104,7 +104,8 @@ callgrind_incl() {
 
 # A private tmux server for the screen measurements, a new one for every
 # pane: a server started on the socket of one still shutting down can
-# fail, and then no pane runs at all.
+# fail, and then no pane runs at all. (The counter lives in this shell:
+# callers run pane_start in their own shell, not in $(...).)
 tstarts=0
 tsock=httop-bench-$$-0
 tm() { tmux -L "$tsock" "$@"; }

@@ -22,18 +22,23 @@ trap 'exit 1' INT TERM HUP
 
 # kv LINE KEY: the value of KEY=... in LINE.
 kv() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1; }
-last() { tail -n 1; }
+# lastline CMD...: the last line CMD prints, and CMD's own exit status (a
+# pipe into tail would hide a failed measurement behind tail's success).
+lastline() {
+	_out=$("$@") || return 1
+	printf '%s\n' "$_out" | tail -n 1
+}
 
 if [ -n "$short" ]; then
 	# One refresh more is enough: the counts are exact.
 	for m in $MACHINES; do
-		l=$(NOSTRACE=1 sh "$here/reads.sh" "$BUILD" "$m" 1 | last) || exit 1
+		l=$(lastline env NOSTRACE=1 sh "$here/reads.sh" "$BUILD" "$m" 1) || exit 1
 		echo "reads_$m $(kv "$l" reads)"
 		echo "writes_$m $(kv "$l" writes)"
 	done
-	l=$(sh "$here/instr.sh" "$BUILD" skx96 batch 3 | last) || exit 1
+	l=$(lastline sh "$here/instr.sh" "$BUILD" skx96 batch 3) || exit 1
 	echo "ir_read_metrics_skx96 $(( $(kv "$l" read) + $(kv "$l" metrics) ))"
-	l=$(sh "$here/instr.sh" "$BUILD" skx96 tui 3 | last) || exit 1
+	l=$(lastline sh "$here/instr.sh" "$BUILD" skx96 tui 3) || exit 1
 	echo "ir_draw_skx96 $(kv "$l" draw)"
 	exit 0
 fi
@@ -48,12 +53,12 @@ printf '%-8s %5s | %6s %6s %6s %5s %4s | %9s %9s %9s %8s %8s %8s %8s | %6s %6s %
     "1st ms" "fig ms" "RSS kB" "B/ref" full ratio
 for m in $MACHINES; do
 	n=$(machine_cpus "$m")
-	r=$(sh "$here/reads.sh" "$BUILD" "$m" 10 | last) || exit 1
-	i=$(sh "$here/instr.sh" "$BUILD" "$m" tui 5 | last) || exit 1
-	s=$(sh "$here/screen.sh" "$BUILD" "$m" | last) || exit 1
-	b=$(sh "$here/bytes.sh" "$BUILD" "$m" | last) || exit 1
-	c=$(sh "$here/refresh-cpu.sh" "$BUILD" "$m" | last) || exit 1
-	d=$(sh "$here/draw-cpu.sh" "$BUILD" "$m" | last) || exit 1
+	r=$(lastline sh "$here/reads.sh" "$BUILD" "$m" 10) || exit 1
+	i=$(lastline sh "$here/instr.sh" "$BUILD" "$m" tui 5) || exit 1
+	s=$(lastline sh "$here/screen.sh" "$BUILD" "$m") || exit 1
+	b=$(lastline sh "$here/bytes.sh" "$BUILD" "$m") || exit 1
+	c=$(lastline sh "$here/refresh-cpu.sh" "$BUILD" "$m") || exit 1
+	d=$(lastline sh "$here/draw-cpu.sh" "$BUILD" "$m") || exit 1
 	rm=$(( $(kv "$i" read) + $(kv "$i" metrics) + $(kv "$i" history) ))
 	printf '%-8s %5s | %6s %6s %6s %5s %4s | %9s %9s %9s %8s %8s %8s %8s | %6s %6s %6s | %5s %5s %6s\n' \
 	    "$m" "$n" "$(kv "$r" reads)" "$(kv "$r" writes)" "$(kv "$r" turbostat)" \
@@ -64,8 +69,8 @@ for m in $MACHINES; do
 	    "$(kv "$s" first_ms)" "$(kv "$s" figures_ms)" "$(kv "$s" rss_kb)" \
 	    "$(kv "$b" per_refresh)" "$(kv "$b" full)" "$(kv "$b" ratio)"
 done
-s=$(sh "$here/screen.sh" "$BUILD" htop | last) || exit 1
-b=$(sh "$here/bytes.sh" "$BUILD" htop | last) || exit 1
+s=$(lastline sh "$here/screen.sh" "$BUILD" htop) || s=   # no htop: its row stays empty
+b=$(lastline sh "$here/bytes.sh" "$BUILD" htop) || b=
 printf '%-8s %5s | %6s %6s %6s %5s %4s | %9s %9s %9s %8s %8s %8s %8s | %6s %6s %6s | %5s %5s %6s\n' \
     htop "$(nproc)" - - - - - - - - - - - - \
     "$(kv "$s" first_ms)" "$(kv "$s" figures_ms)" "$(kv "$s" rss_kb)" \
