@@ -140,21 +140,14 @@ open_auto(struct app *a)
 	return -1;
 }
 
-/* --force takes over registers another program holds; where httop holds
- * none, say so rather than let it seem to have done something. */
+/* --force takes over registers another program holds; where the source
+ * holds none, say so rather than let it seem to have done something. */
 static void
 force_note(const struct app *a)
 {
-	const char *name = a->src->name;
-
-	if (!a->o->force)
-		return;
-	if (strcmp(name, "perf") == 0)
-		fprintf(stderr, _("httop: --force has no effect with the perf source: the kernel "
-		    "shares the counters between programs\n"));
-	else if (strcmp(name, "replay") == 0)
-		fprintf(stderr, _("httop: --force has no effect on a replay: it programs no "
-		    "counters\n"));
+	if (a->o->force && a->src->force_moot != NULL)
+		fprintf(stderr, _("httop: --force has no effect with the %s source: %s\n"),
+		    a->src->name, _(a->src->force_moot));
 }
 
 int

@@ -654,6 +654,7 @@ perf_source_new(struct machine *m, struct plan *plan, struct perf_sys *sys, stru
 	ps->src.ops = &perf_ops;
 	ps->src.priv = ps;
 	ps->src.name = "perf";
+	ps->src.force_moot = N_("the kernel shares the counters between programs");
 	ps->src.m = m;
 	ps->sys = sys;
 	ps->max_cpu = max_cpu;

@@ -226,6 +226,7 @@ replay_source_new(const char *path, struct machine *m, struct plan *plan, struct
 	s->ops = &replay_ops;
 	s->priv = rp;
 	s->name = "replay";
+	s->force_moot = N_("a replay programs no counters");
 	s->virtual_clock = true;
 	s->m = m;
 	s->plan = plan;

@@ -68,6 +68,10 @@ struct source {
 	/* The registers the last restore left to another program that had
 	 * taken them over ("PERFEVTSEL0 on CPUs 0-35"); "" if none. */
 	char restore_left[256];
+	/* Why --force means nothing for this source (untranslated, for _()),
+	 * or NULL where it does: only sources that program registers take a
+	 * busy PMU over. */
+	const char *force_moot;
 };
 
 /* Convenience wrappers (NULL ops are no-ops returning 0). */

@@ -354,6 +354,8 @@ test_plan_skx(void **state)
 	assert_string_equal(p.summary, "skx via perf: AnyThread raw 0x20013c on thread 0; "
 	    "TSC from msr/tsc");
 	assert_string_equal(s->name, "perf");
+	/* --force has nothing to take over here, and the source says why. */
+	assert_string_equal(s->force_moot, "the kernel shares the counters between programs");
 	assert_string_equal(s->detail, "perf_event_open, perf_event_paranoid 0");
 	program_ok(s, &p);
 	/* 36 thread-0 CPUs x 5 events + 36 thread-1 CPUs x 4 events. */
