@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <libgen.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -68,20 +67,6 @@ struct ppc {
 };
 
 
-static int
-fail(struct errmsg *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int
-fail(struct errmsg *e, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(e->text, sizeof e->text, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 static bool
 parse_u64(const char *s, uint64_t *out)
 {
@@ -94,8 +79,8 @@ parse_u64(const char *s, uint64_t *out)
 	return errno == 0 && *end == '\0';
 }
 
-static bool
-parse_long(const char *s, long lo, long hi, long *out)
+bool
+ppc_parse_long(const char *s, long lo, long hi, long *out)
 {
 	char *end;
 
@@ -125,7 +110,7 @@ read_evsel(struct ppc_input in, bool with_counter, struct evsel *ev, unsigned *n
 		len = strlen(line);
 		/* A longer line would be read as two. */
 		if (len == sizeof line - 1 && line[len - 1] != '\n')
-			return fail(e, _("%s:%lu: line longer than %zu bytes: not a register "
+			return errmsg_set(e, _("%s:%lu: line longer than %zu bytes: not a register "
 			    "list"), path, lineno, sizeof line - 2);
 		ntok = 0;
 		for (p = strtok_r(line, " \t\r\n", &save); p != NULL && ntok < 8;
@@ -137,11 +122,11 @@ read_evsel(struct ppc_input in, bool with_counter, struct evsel *ev, unsigned *n
 		    !parse_u64(tok[2], &msr) || (with_counter && !parse_u64(tok[3], &ctr)) ||
 		    !parse_u64(tok[want - 2], &value) || a > b || b >= MAX_CPUS ||
 		    msr > UINT32_MAX || ctr > 7)
-			return fail(e, _("%s:%lu: expected \"FIRST_CPU LAST_CPU MSR %sVALUE NAME\""),
+			return errmsg_set(e, _("%s:%lu: expected \"FIRST_CPU LAST_CPU MSR %sVALUE NAME\""),
 			    path, lineno, with_counter ? "COUNTER " : "");
 		/* Checked before anything is stored: ev[] has MAX_EVSEL entries. */
 		if (*n == MAX_EVSEL)
-			return fail(e, _("%s:%lu: more than %d registers"), path, lineno, MAX_EVSEL);
+			return errmsg_set(e, _("%s:%lu: more than %d registers"), path, lineno, MAX_EVSEL);
 		ev[*n].value = value;
 		ev[*n].first = (unsigned)a;
 		ev[*n].last = (unsigned)b;
@@ -151,7 +136,7 @@ read_evsel(struct ppc_input in, bool with_counter, struct evsel *ev, unsigned *n
 		(*n)++;
 	}
 	if (ferror(fp))
-		return fail(e, _("reading %s: %s"), path, strerror(errno));
+		return errmsg_set(e, _("reading %s: %s"), path, strerror(errno));
 	return 0;
 }
 
@@ -244,7 +229,7 @@ sample_values(struct ppc *c, struct ppc_sample *ps, struct errmsg *e)
 	if (ps->v != NULL)
 		return 0;
 	if ((uint64_t)(c->nvalued + 1) * c->ncpus > MAX_LP_SAMPLES)
-		return fail(e, _("%s:%lu: more than %u samples x logical processors: "
+		return errmsg_set(e, _("%s:%lu: more than %u samples x logical processors: "
 		    "convert the file in pieces"), c->path, c->lineno, MAX_LP_SAMPLES);
 	ps->v = xcalloc((size_t)c->ncpus * NV, sizeof *ps->v);
 	ps->have = xcalloc((size_t)c->ncpus * NV, 1);
@@ -265,7 +250,7 @@ note_dropped(struct ppc *c, const char *ev)
 static int
 bad_line(struct ppc *c, struct errmsg *e, const char *what)
 {
-	return fail(e, "%s:%lu: %s", c->path, c->lineno, what);
+	return errmsg_set(e, "%s:%lu: %s", c->path, c->lineno, what);
 }
 
 /* One assignment; lines httop has no use for are ignored. */
@@ -278,7 +263,7 @@ take(struct ppc *c, struct assign *a, struct errmsg *e)
 	struct ppc_sample *ps;
 
 	if (strcmp(a->name, "TSC_ratio") == 0 && a->nsub == 0) {
-		if (!parse_long(a->value, 1, 1000, &l))
+		if (!ppc_parse_long(a->value, 1, 1000, &l))
 			return bad_line(c, e, _("TSC_ratio is not a number from 1 to 1000"));
 		c->tsc_ratio = l;
 		return 0;
@@ -286,7 +271,7 @@ take(struct ppc *c, struct assign *a, struct errmsg *e)
 	if (strcmp(a->name, "nr_cpus") == 0 && a->nsub == 0) {
 		if (c->ncpus != 0)
 			return bad_line(c, e, _("nr_cpus given twice"));
-		if (!parse_long(a->value, 1, MAX_CPUS, &l))
+		if (!ppc_parse_long(a->value, 1, MAX_CPUS, &l))
 			return bad_line(c, e, _("nr_cpus is not a number from 1 to 65536"));
 		c->ncpus = (unsigned)l;
 		return 0;
@@ -382,14 +367,14 @@ read_ppc(struct ppc *c, FILE *fp, struct errmsg *e)
 			rc = take(c, &a, e);
 	}
 	if (rc == 0 && ferror(fp))
-		rc = fail(e, _("reading %s: %s"), c->path, strerror(errno));
+		rc = errmsg_set(e, _("reading %s: %s"), c->path, strerror(errno));
 	if (rc != 0)
 		return rc;
 	if (c->tsc_ratio == 0 || c->ncpus == 0)
-		return fail(e, _("%s: no TSC_ratio or nr_cpus line: is this "
+		return errmsg_set(e, _("%s: no TSC_ratio or nr_cpus line: is this "
 		    "periodic-performance-counters output?"), c->path);
 	if (c->nsamples < 2)
-		return fail(e, _("%s: fewer than two samples: nothing to replay"), c->path);
+		return errmsg_set(e, _("%s: fewer than two samples: nothing to replay"), c->path);
 	return 0;
 }
 
@@ -431,16 +416,16 @@ build_topology(struct machine *m, const struct ppc_opts *o, unsigned ncpus, stru
 		if (topology_load(&m->topo, o->topology, e) != 0)
 			return -1;
 		if (m->topo.ncpus != ncpus)
-			return fail(e, _("%s has %u CPUs but the counter file has nr_cpus = %u"),
+			return errmsg_set(e, _("%s has %u CPUs but the counter file has nr_cpus = %u"),
 			    o->topology, m->topo.ncpus, ncpus);
 		return 0;
 	}
 	if (o->sockets <= 0 || o->smt <= 0)
-		return fail(e, _("the counter file does not record the topology: give --topology "
+		return errmsg_set(e, _("the counter file does not record the topology: give --topology "
 		    "FILE.xml (lstopo --of xml on that node) or --sockets N --smt N (Linux Intel "
 		    "numbering: thread 0 of every core socket by socket, then thread 1)"));
 	if (ncpus % (unsigned)(o->sockets * o->smt) != 0)
-		return fail(e, _("nr_cpus = %u is not a multiple of --sockets %ld x --smt %ld"),
+		return errmsg_set(e, _("nr_cpus = %u is not a multiple of --sockets %ld x --smt %ld"),
 		    ncpus, o->sockets, o->smt);
 	cpp = ncpus / (unsigned)(o->sockets * o->smt);
 	topology_init(&m->topo);
@@ -564,7 +549,7 @@ plan_scale(struct conv *cv, const struct ppc *c, const struct ppc_opts *o, struc
 		snprintf(p->scale_note, sizeof p->scale_note, "table value TSC_ratio %ld "
 		    "(100 MHz XCLK), not measured", c->tsc_ratio);
 	} else if (ref != NULL) {
-		return fail(e, _("the scale of %s on group %s is not known to the converter: give "
+		return errmsg_set(e, _("the scale of %s on group %s is not known to the converter: give "
 		    "--scale N (TSC ticks per count)"), ref->name, uarch_group_name(p->group));
 	}
 	return 0;
@@ -592,9 +577,9 @@ check_samples(const struct ppc *c, int quiet, unsigned *last, struct errmsg *e)
 			break;
 		}
 		if (miss_k < 0)
-			return fail(e, _("%s: sample %u lacks tsc[%u] or walltime[0|1][%u]"), c->path,
+			return errmsg_set(e, _("%s: sample %u lacks tsc[%u] or walltime[0|1][%u]"), c->path,
 			    i, i, i);
-		return fail(e, _("%s: sample %u lacks the %s value of logical processor %u"),
+		return errmsg_set(e, _("%s: sample %u lacks the %s value of logical processor %u"),
 		    c->path, i, miss_k == V_INST ? "Inst_Retired.Any" : miss_k == V_CYC ?
 		    "CPU_CLK_Unhalted.Core" : miss_k == V_REF ? "CPU_CLK_Unhalted.Ref" :
 		    c->pmc_name, lp);

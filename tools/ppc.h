@@ -5,6 +5,7 @@
 #ifndef HTTOP_PPC_H
 #define HTTOP_PPC_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "util/errmsg.h"
@@ -33,5 +34,9 @@ struct ppc_opts {
  * unless `quiet`. */
 int ppc_convert(const struct ppc_opts *o, struct ppc_input lua, struct ppc_input perfevtsel,
     struct ppc_input control, FILE *out, int quiet, struct errmsg *e);
+
+/* A whole decimal (or 0x hex) number within [lo, hi]: the importer's
+ * fields and the command line's numbers alike. */
+bool ppc_parse_long(const char *s, long lo, long hi, long *out);
 
 #endif

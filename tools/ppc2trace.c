@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,30 +28,6 @@ struct opts {
 	const char *in, *out, *perfevtsel, *control, *topology, *host, *brand, *note;
 	long sockets, smt, family, model, stepping, scale;
 };
-
-static int
-fail(struct errmsg *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int
-fail(struct errmsg *e, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(e->text, sizeof e->text, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static bool
-parse_long(const char *s, long lo, long hi, long *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtol(s, &end, 0);
-	return *s != '\0' && errno == 0 && *end == '\0' && *out >= lo && *out <= hi;
-}
 
 static void
 usage(FILE *fp)
@@ -74,8 +49,8 @@ usage(FILE *fp)
 static int
 opt_num(const char *arg, const char *name, long lo, long hi, long *out, struct errmsg *e)
 {
-	if (!parse_long(arg, lo, hi, out))
-		return fail(e, _("%s wants a number from %ld to %ld, not \"%s\""), name, lo, hi,
+	if (!ppc_parse_long(arg, lo, hi, out))
+		return errmsg_set(e, _("%s wants a number from %ld to %ld, not \"%s\""), name, lo, hi,
 		    arg);
 	return 0;
 }
@@ -135,9 +110,9 @@ parse_opts(int argc, char **argv, struct opts *o, struct errmsg *e)
 	}
 	o->in = argv[optind];
 	if ((o->sockets > 0) != (o->smt > 0))
-		return fail(e, _("--sockets and --smt go together"));
+		return errmsg_set(e, _("--sockets and --smt go together"));
 	if (o->topology != NULL && o->sockets > 0)
-		return fail(e, _("give --topology or --sockets/--smt, not both"));
+		return errmsg_set(e, _("give --topology or --sockets/--smt, not both"));
 	return 0;
 }
 
@@ -169,24 +144,24 @@ run(const struct opts *o, struct errmsg *e)
 	ctlpath = o->control != NULL ? xstrdup(o->control) :
 	    beside(o->in, "core_msr_control.input");
 	if (access(selpath, R_OK) != 0 && o->perfevtsel == NULL) {
-		fail(e, _("%s: the counter programming is not in the counter file: give "
+		errmsg_set(e, _("%s: the counter programming is not in the counter file: give "
 		    "--perfevtsel FILE (the core_msr_perfevtsel.input it was recorded with)"),
 		    selpath);
 		goto out;
 	}
 	sel.name = selpath;
 	if ((sel.fp = fopen(selpath, "r")) == NULL) {
-		fail(e, _("cannot open %s: %s"), selpath, strerror(errno));
+		errmsg_set(e, _("cannot open %s: %s"), selpath, strerror(errno));
 		goto out;
 	}
 	ctl.name = ctlpath;
 	if ((o->control != NULL || access(ctlpath, R_OK) == 0) &&
 	    (ctl.fp = fopen(ctlpath, "r")) == NULL) {
-		fail(e, _("cannot open %s: %s"), ctlpath, strerror(errno));
+		errmsg_set(e, _("cannot open %s: %s"), ctlpath, strerror(errno));
 		goto out;
 	}
 	if ((lua.fp = fopen(o->in, "r")) == NULL) {
-		fail(e, _("cannot open %s: %s"), o->in, strerror(errno));
+		errmsg_set(e, _("cannot open %s: %s"), o->in, strerror(errno));
 		goto out;
 	}
 
@@ -209,12 +184,12 @@ run(const struct opts *o, struct errmsg *e)
 	po.host = host;
 
 	if (o->out != NULL && (out = fopen(o->out, "w")) == NULL) {
-		fail(e, _("cannot create %s: %s"), o->out, strerror(errno));
+		errmsg_set(e, _("cannot create %s: %s"), o->out, strerror(errno));
 		goto out;
 	}
 	rc = ppc_convert(&po, lua, sel, ctl, out, 0, e);
 	if (out != stdout && fclose(out) != 0 && rc == 0)
-		rc = fail(e, _("writing %s: %s"), o->out, strerror(errno));
+		rc = errmsg_set(e, _("writing %s: %s"), o->out, strerror(errno));
 out:
 	if (lua.fp != NULL)
 		fclose(lua.fp);
