@@ -617,6 +617,31 @@ put_field(int y, int x, int width, int pad, const char *s, size_t bytes, int col
 	attrset(A_NORMAL);
 }
 
+size_t
+text_line_len(const char *s, int cols)
+{
+	int used = 0, brk = -1, i = 0;
+
+	while (s[i] != '\0') {
+		if (((unsigned char)s[i] & 0xC0) != 0x80) {
+			if (used == cols)
+				break;
+			used++;
+		}
+		if (s[i] == ' ')
+			brk = i;
+		i++;
+	}
+	/* Cut inside a word: back to the last blank, if there is one. */
+	if (s[i] != '\0' && s[i] != ' ' && brk > 0)
+		i = brk;
+	/* At least one character, so a caller's loop always moves on. */
+	if (i == 0 && s[0] != '\0')
+		for (i = 1; ((unsigned char)s[i] & 0xC0) == 0x80; i++)
+			;
+	return (size_t)i;
+}
+
 void
 draw_text(struct ui_ctx *u, int y, int x, int width, enum ui_role r, const char *s)
 {

@@ -59,6 +59,11 @@ void draw_split_bar(struct ui_ctx *u, int y, int x, int width, const struct val 
 /* A one-value bar (0..1). */
 void draw_value_bar(struct ui_ctx *u, int y, int x, int width, const struct val *v,
     enum ui_role r);
+/* The first line of `s` broken at blanks into lines of `cols` columns
+ * (UTF-8, one column a character; a word longer than a line is cut): its
+ * length in bytes, at least one character's. The caller skips the blanks
+ * that follow. */
+size_t text_line_len(const char *s, int cols);
 /* A number right-aligned in `width` cells, "-" when absent, "lo-hi" for a
  * bound (or one number if both ends print the same). */
 void draw_val(struct ui_ctx *u, int y, int x, int width, const char *fmt, const struct val *v,

@@ -380,31 +380,24 @@ not_available(struct tui *t, const struct ui_area *a)
 }
 
 /* `s` from the top left, broken at blanks into lines of the screen's
- * width (a word longer than that is cut), as many lines as there are
- * rows: the request for more room must be readable in a 20 x 5 pane. */
+ * width, as many lines as there are rows: the request for more room must
+ * be readable in a 20 x 5 pane. */
 static void
 draw_wrapped(struct ui_ctx *u, enum ui_role r, const char *s)
 {
-	char line[96];
-	int row = 0, n;
+	char line[256];
+	int row = 0;
+	size_t n;
 
+	while (*s == ' ')
+		s++;
 	while (*s != '\0' && row < u->rows) {
-		while (*s == ' ')
-			s++;
-		n = (int)strlen(s);
-		if (n > u->cols) {
-			/* The last blank within the width, if there is one. */
-			for (n = u->cols; n > 0 && s[n] != ' '; n--)
-				;
-			if (n == 0)
-				n = u->cols;
-		}
-		if (n > (int)sizeof line - 1)
-			n = (int)sizeof line - 1;
-		memcpy(line, s, (size_t)n);
-		line[n] = '\0';
+		n = text_line_len(s, u->cols);
+		snprintf(line, sizeof line, "%.*s", (int)n, s);
 		draw_text(u, row++, 0, u->cols, r, line);
 		s += n;
+		while (*s == ' ')
+			s++;
 	}
 }
 

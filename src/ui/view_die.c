@@ -41,21 +41,8 @@ wrap(const struct die_sink *k, int row, int cols, int max, enum ui_role r, const
 	while (*s == ' ')
 		s++;
 	while (*s != '\0' && n < max) {
-		int used = 0, brk = -1, i = 0;
+		int i = (int)text_line_len(s, cols);
 
-		/* Find the longest prefix of whole words within cols. */
-		while (s[i] != '\0') {
-			if (((unsigned char)s[i] & 0xC0) != 0x80) {
-				if (used == cols)
-					break;
-				used++;
-			}
-			if (s[i] == ' ')
-				brk = i;
-			i++;
-		}
-		if (s[i] != '\0' && s[i] != ' ' && brk > 0)
-			i = brk;
 		if (n == max - 1 && s[i] != '\0' && cols > 3) {
 			/* The last line allowed: cut and say so. */
 			int j = 0, c = 0;

@@ -277,6 +277,27 @@ test_help_keys(void **state)
 	}
 }
 
+/* text_line_len: where a line breaks, in bytes. */
+static void
+test_line_len(void **state)
+{
+	(void)state;
+	/* "httop needs at least" is 20 columns and a blank follows: all 20 */
+	assert_int_equal(text_line_len("httop needs at least 40 x 10", 20), 20);
+	/* 19 columns end inside "least": back to the blank after "at" (14) */
+	assert_int_equal(text_line_len("httop needs at least 40 x 10", 19), 14);
+	/* UTF-8: "Kern ü" is 6 columns (7 bytes), "b" would be the 7th: back
+	 * to the blank at byte 4 */
+	assert_int_equal(text_line_len("Kern \xc3\xbc" "berall", 6), 4);
+	/* a word longer than the line is cut at the width */
+	assert_int_equal(text_line_len("abcdefgh", 3), 3);
+	/* the whole text when it fits */
+	assert_int_equal(text_line_len("40 x 10", 20), 7);
+	/* never nothing: one character, whole (2 bytes for the 'ü') */
+	assert_int_equal(text_line_len("abc", 0), 1);
+	assert_int_equal(text_line_len("\xc3\xbc" "x", 0), 2);
+}
+
 int
 main(void)
 {
@@ -291,6 +312,7 @@ main(void)
 		cmocka_unit_test(test_val_text),
 		cmocka_unit_test(test_window_text),
 		cmocka_unit_test(test_help_keys),
+		cmocka_unit_test(test_line_len),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
