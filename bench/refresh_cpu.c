@@ -33,12 +33,13 @@
 #include "machine/machine.h"
 #include "metrics/metrics.h"
 #include "plan/plan.h"
-#include "source/msr_io.h"
-#include "source/sample.h"
-#include "source/scenario.h"
+#include "source/msr/msr_io.h"
+#include "sample/sample.h"
+#include "sim/scenario.h"
 #include "source/source.h"
 #include "source/sources.h"
-#include "source/vpmu.h"
+#include "sim/sim.h"
+#include "sim/vpmu.h"
 #include "util/xalloc.h"
 
 struct tape_op {

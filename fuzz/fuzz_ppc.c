@@ -22,7 +22,7 @@
 #include "machine/machine.h"
 #include "plan/plan.h"
 #include "ppc.h"
-#include "source/sample.h"
+#include "sample/sample.h"
 #include "trace/trace.h"
 
 /* /work/shared/fixtures/real/stampede2-c591-803/core_msr_perfevtsel.input */

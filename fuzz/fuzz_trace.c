@@ -19,7 +19,7 @@
 #include "fuzz.h"
 #include "machine/machine.h"
 #include "plan/plan.h"
-#include "source/sample.h"
+#include "sample/sample.h"
 #include "trace/trace.h"
 
 /* Enough intervals to reach every line type; bounds the time per input. */

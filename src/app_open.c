@@ -17,6 +17,7 @@
 #include "privilege.h"
 #include "record.h"
 #include "source/sources.h"
+#include "sim/sim.h"
 #include "util/i18n.h"
 #include "util/xalloc.h"
 

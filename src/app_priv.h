@@ -16,7 +16,7 @@
 #include "options.h"
 #include "phases.h"
 #include "plan/plan.h"
-#include "source/sample.h"
+#include "sample/sample.h"
 #include "source/source.h"
 #include "ui/ui.h"
 #include "util/cpulist.h"

@@ -14,7 +14,7 @@
 #include "machine/machine.h"
 #include "metrics/metrics.h"
 #include "plan/plan.h"
-#include "source/sample.h"
+#include "sample/sample.h"
 #include "util/errmsg.h"
 
 struct recorder;

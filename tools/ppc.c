@@ -18,7 +18,7 @@
 
 #include "machine/machine.h"
 #include "plan/plan.h"
-#include "source/sample.h"
+#include "sample/sample.h"
 #include "trace/trace.h"
 #include "util/i18n.h"
 #include "util/xalloc.h"

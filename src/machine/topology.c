@@ -601,6 +601,15 @@ topology_load(struct topology *t, const char *xml_path, struct errmsg *e)
 	rc = hwloc_topology_load(topo);
 	if (env.name != NULL)
 		env_pop(&env);
+	if (rc != 0 && xml_path != NULL && !dir) {
+		/* Which importer refuses a file (the built-in one or libxml2's)
+		 * depends on the hwloc build; the user's fix is the same. */
+		rc = errmsg_set(e, _("topology %s is not a readable hwloc XML file (%s); write "
+		    "one with lstopo-no-graphics --of xml FILE"), xml_path,
+		    errno ? strerror(errno) : _("hwloc refused it"));
+		hwloc_topology_destroy(topo);
+		return rc;
+	}
 	if (rc != 0) {
 		rc = errmsg_set(e, _("cannot load topology %s: %s; check that it is an hwloc "
 		    "XML file (v1 or v2) or a sysfs root"), xml_path ? xml_path : "of this machine",

@@ -8,7 +8,7 @@
 #define HTTOP_HISTORY_H
 
 #include "metrics/metrics.h"
-#include "source/sample.h"
+#include "sample/sample.h"
 
 /* The averaging window the figures cover. */
 enum avg_window {

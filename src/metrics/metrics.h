@@ -10,7 +10,7 @@
 #include "machine/machine.h"
 #include "metrics/value.h"
 #include "plan/plan.h"
-#include "source/sample.h"
+#include "sample/sample.h"
 #include "util/cpulist.h"
 
 /* Why a figure or a whole core is not shown. Texts in metrics_reason_text(). */

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "source/sample.h"
+#include "sample/sample.h"
 
 /* Fewer reference counts than this say too little about the ratio. */
 #define CAL_MIN_REFX 1000u

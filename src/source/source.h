@@ -10,7 +10,7 @@
 
 #include "machine/machine.h"
 #include "plan/plan.h"
-#include "source/sample.h"
+#include "sample/sample.h"
 #include "util/cpulist.h"
 #include "util/errmsg.h"
 

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "source/msr_io.h"
+#include "source/msr/msr_io.h"
 #include "source/source.h"
 
 /* MSR engine over any msr_io (takes ownership of io). `name` is what the
@@ -42,10 +42,6 @@ struct source *msr_safe_source_new(struct machine *m, struct msr_io *io, struct 
  * -1 with a message naming the cause (no hardware events in a VM,
  * perf_event_paranoid, ...) and the fix. */
 struct source *perf_source_open(struct machine *m, struct plan *plan, struct errmsg *e);
-/* The simulator: the msr engine over a vpmu driven by a scenario (built-in
- * name or file), with a virtual clock. Samples carry the ground truth. */
-struct source *sim_source_new(struct machine *m, const char *scenario, uint64_t seed,
-    struct errmsg *e);
 /* A recorded trace. Fills *m and *plan from the trace header; the source
  * points at them, so they must outlive it. */
 struct source *replay_source_new(const char *path, struct machine *m, struct plan *plan,

@@ -14,7 +14,7 @@
 
 #include "machine/machine.h"
 #include "plan/plan.h"
-#include "source/sample.h"
+#include "sample/sample.h"
 #include "util/errmsg.h"
 
 #define TRACE_VERSION 1   /* major: a reader refuses a newer one */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "source/sample.h"
+#include "sample/sample.h"
 
 void
 tracefmt_put_quoted(FILE *fp, const char *s)

@@ -133,7 +133,7 @@ expect "'httop --on-conflict =<TAB>' (split) gives the three policies" \
 	"exit${nl}reclaim${nl}report$nl" --on-conflict =
 
 # --- --sim: built-in scenarios and scenario files. ------------------------
-sed -n '/scenario_builtins\[\] = {/,/}/p' "$HTTOP_SRCDIR/src/source/scenario.c" |
+sed -n '/scenario_builtins\[\] = {/,/}/p' "$HTTOP_SRCDIR/src/sim/scenario.c" |
 	grep -o '"[a-z-]*"' | tr -d '"' >builtins
 mkdir work/sub || exit 1
 : >work/a.scn; : >work/b.txt; : >work/topo.xml; : >'work/my trace'

@@ -1,5 +1,5 @@
 /* fakemsr: a FUSE file system that looks like the kernel's msr driver, with
- * a virtual PMU (src/source/vpmu.h) behind it, so the real msr source of
+ * a virtual PMU (src/sim/vpmu.h) behind it, so the real msr source of
  * httop can be tested end to end on a machine without /dev/cpu/N/msr.
  *
  * Usage: fakemsr MOUNTPOINT --topology XML --cpuid DUMP [--scenario S]
@@ -82,8 +82,8 @@
 
 #include "machine/machine.h"
 #include "plan/plan.h"
-#include "source/scenario.h"
-#include "source/vpmu.h"
+#include "sim/scenario.h"
+#include "sim/vpmu.h"
 #include "util/errmsg.h"
 #include "util/xalloc.h"
 

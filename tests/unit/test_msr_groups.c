@@ -76,10 +76,11 @@
 #include "machine/machine.h"
 #include "metrics/metrics.h"
 #include "plan/plan.h"
-#include "source/msr_io.h"
-#include "source/scenario.h"
+#include "source/msr/msr_io.h"
+#include "sim/scenario.h"
 #include "source/sources.h"
-#include "source/vpmu.h"
+#include "sim/sim.h"
+#include "sim/vpmu.h"
 
 #define INTERVAL_S 1.0     /* one refresh per simulated second */
 #define NINTERVALS 3

@@ -1,4 +1,4 @@
-/* test_msr_safe.c: the msr-safe backend (src/source/msr_io_safe.c) under
+/* test_msr_safe.c: the msr-safe backend (src/source/msr/msr_io_safe.c) under
  * the real msr engine, with ioctl(2) replaced by a fake of msr-safe's
  * batch device that records every request and answers as the module does
  * (msr_safe.h: the allowlist stage refuses the whole batch, per op; a run
@@ -27,7 +27,7 @@
 
 #include "machine/machine.h"
 #include "plan/plan.h"
-#include "source/msr_safe.h"
+#include "source/msr/msr_safe.h"
 #include "source/sources.h"
 
 #define NHM_XML   "hwloc/nhm-ep-x5550-2s-4c-ht.x86.xml"

@@ -29,10 +29,11 @@
 
 #include "machine/machine.h"
 #include "plan/plan.h"
-#include "source/msr_io.h"
-#include "source/scenario.h"
+#include "source/msr/msr_io.h"
+#include "sim/scenario.h"
 #include "source/sources.h"
-#include "source/vpmu.h"
+#include "sim/sim.h"
+#include "sim/vpmu.h"
 
 #define SKX_XML   "hwloc/skx-6140-2s-18c-ht.x86.xml"
 #define SKX_CPUID "cpuid/skx-6154-2s-18c-ht.cpuid.txt"

@@ -7,8 +7,8 @@
 #include "unit/testutil.h"
 
 #include "machine/machine.h"
-#include "source/scenario.h"
-#include "source/vpmu.h"
+#include "sim/scenario.h"
+#include "sim/vpmu.h"
 
 #define SEC 2100000000ull       /* ticks per second at 2.1 GHz */
 

@@ -15,9 +15,10 @@
 
 #include "machine/machine.h"
 #include "plan/plan.h"
-#include "source/msr_io.h"
-#include "source/scenario.h"
-#include "source/vpmu.h"
+#include "source/msr/msr_io.h"
+#include "sim/scenario.h"
+#include "sim/sim.h"
+#include "sim/vpmu.h"
 
 #define SEC 2100000000ull       /* ticks per second */
 #define P48 (1ull << 48)

@@ -6,9 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "source/scenario.h"
+#include "sim/scenario.h"
 #include "source/sources.h"
-#include "source/vpmu.h"
+#include "sim/sim.h"
+#include "sim/vpmu.h"
 #include "util/i18n.h"
 #include "util/xalloc.h"
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "source/msr_io.h"
+#include "source/msr/msr_io.h"
 #include "util/i18n.h"
 #include "util/xalloc.h"
 

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "machine/machine.h"
-#include "source/scenario.h"
+#include "sim/scenario.h"
 
 struct vpmu;
 

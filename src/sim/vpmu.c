@@ -6,7 +6,7 @@
  * points k*S inside the segments, as hardware counts edges of a slower
  * clock. Register rules: Intel SDM vol. 3B ch. 18-20, hw-facts.md 3-4. */
 #include "config.h"
-#include "source/vpmu.h"
+#include "sim/vpmu.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 /* msr_io.h: how the msr source reaches MSRs. The file backend does
  * pread/pwrite at offset = MSR index on a per-CPU device (/dev/cpu/%u/msr,
- * or a FUSE fake in tests); the vpmu backend calls the simulator directly.
+ * or a FUSE fake in tests); the simulator has its own backend (sim/sim.h).
  * Everything above this (busy check, save, program, read, restore) is the
  * same code for both. */
 #ifndef HTTOP_MSR_IO_H
@@ -9,8 +9,6 @@
 #include <stdint.h>
 
 #include "util/errmsg.h"
-
-struct vpmu;
 
 /* One read of a refresh, for batch backends. */
 struct msr_op {
@@ -43,7 +41,6 @@ struct msr_io {
 
 /* `template` holds one %u for the CPU number, e.g. "/dev/cpu/%u/msr". */
 struct msr_io *msr_io_file_new(const char *template, unsigned max_cpu);
-struct msr_io *msr_io_vpmu_new(struct vpmu *v);
 
 /* msr-safe (msr_io_safe.c): the per-CPU devices of `template` (one %u,
  * e.g. "/dev/cpu/%u/msr_safe") for writes and lone reads, and the batch

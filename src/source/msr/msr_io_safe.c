@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "plan/plan.h"
-#include "source/msr_safe.h"
+#include "source/msr/msr_safe.h"
 #include "source/sources.h"
 #include "util/i18n.h"
 #include "util/xalloc.h"

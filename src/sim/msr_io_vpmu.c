@@ -2,12 +2,13 @@
  * above it cannot tell it from /dev/cpu/%u/msr. The vpmu is borrowed: the
  * sim source owns it and frees it after destroying this. */
 #include "config.h"
-#include "source/msr_io.h"
+#include "source/msr/msr_io.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
-#include "source/vpmu.h"
+#include "sim/sim.h"
+#include "sim/vpmu.h"
 #include "util/i18n.h"
 #include "util/xalloc.h"
 

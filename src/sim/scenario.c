@@ -1,7 +1,7 @@
 /* scenario.c: the simulator's activity schedules, built in or read from a
  * scenario file (format: data/scenario-format.txt). */
 #include "config.h"
-#include "source/scenario.h"
+#include "sim/scenario.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 #include "config.h"
-#include "source/sample.h"
+#include "sample/sample.h"
 
 #include <stdlib.h>
 #include <string.h>

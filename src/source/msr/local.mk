@@ -1,0 +1,5 @@
+# msr engine (msr_source.c) over an msr_io backend: /dev/cpu/%u/msr files
+# (msr_io_file.c) or LLNL msr-safe with its batch device (msr_io_safe.c).
+libhttop_a_SOURCES += src/source/msr/msr_io.h src/source/msr/msr_source.c \
+	src/source/msr/msr_io_file.c \
+	src/source/msr/msr_safe.h src/source/msr/msr_io_safe.c
