@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "conflict.h"
+#include "run/conflict.h"
 #include "out/batch.h"
 #include "util/cpulist.h"
 #include "util/errmsg.h"

@@ -8,3 +8,8 @@ CLI_TESTS = tests/cli/test_cli_options.sh tests/cli/test_cli_msr.sh \
 	tests/cli/test_cli_demo.sh tests/cli/test_cli_signals.sh tests/cli/test_cli_replay.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += $(CLI_TESTS)
+
+# The code's shape: no include reaches up HACKING.md's layer table
+# (tools/check-layers.sh), no function above McCabe 25 (pmccabe).
+TESTS += tests/cli/test_layers.sh tests/cli/test_complexity.sh
+EXTRA_DIST += tests/cli/test_layers.sh tests/cli/test_complexity.sh tools/check-layers.sh

@@ -124,6 +124,23 @@ history_new(const struct machine *m, const struct plan *p, double max_seconds,
 	return h;
 }
 
+void
+history_reset(struct history *h)
+{
+	size_t i;
+
+	h->started = false;
+	h->truth = false;
+	h->start_time = 0.0;
+	h->nadd = 0;
+	h->n = h->head = 0;
+	memset(h->sums, 0, h->rowlen * sizeof *h->sums);
+	memset(h->tsums, 0, h->tlen * sizeof *h->tsums);
+	for (i = 0; i < h->ncores; i++)
+		h->last_reason[i] = R_FIRST;
+	memset(h->latest_state, CPU_READ_OK, h->max_cpu);
+}
+
 static void
 push(struct history *h, double time)
 {

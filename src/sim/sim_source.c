@@ -130,6 +130,7 @@ sim_source_new(struct machine *m, const char *scenario, uint64_t seed, struct er
 	msr_source_set_ext(s, sim, sim_free);
 	s->ops = &sim_ops;
 	s->virtual_clock = true;
+	s->has_truth = true;
 	snprintf(s->detail, sizeof s->detail, "%s", scenario);
 	return s;
 }

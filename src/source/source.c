@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/i18n.h"
 
@@ -64,6 +65,44 @@ source_cpu_selected(const struct source *s, unsigned cpu)
 	if (s->selected.n == 0)
 		return cpu < s->m->topo.max_cpu && s->m->topo.cpus[cpu].present;
 	return cpulist_has(&s->selected, cpu);
+}
+
+static int
+no_seek(const struct source *s, struct errmsg *e)
+{
+	return errmsg_set(e, _("the %s source cannot move in its data"), s->name);
+}
+
+int
+source_peek_time(struct source *s, double *t, struct errmsg *e)
+{
+	return s->seek != NULL ? s->seek->peek_time(s, t, e) : no_seek(s, e);
+}
+
+int
+source_scan(struct source *s, unsigned budget, struct errmsg *e)
+{
+	return s->seek != NULL ? s->seek->scan(s, budget, e) : no_seek(s, e);
+}
+
+int
+source_rewind(struct source *s, struct errmsg *e)
+{
+	return s->seek != NULL ? s->seek->rewind(s, e) : no_seek(s, e);
+}
+
+int
+source_seek_end(struct source *s, struct errmsg *e)
+{
+	return s->seek != NULL ? s->seek->seek_end(s, e) : no_seek(s, e);
+}
+
+void
+source_pos(const struct source *s, struct source_pos *p)
+{
+	memset(p, 0, sizeof *p);
+	if (s->seek != NULL)
+		s->seek->pos(s, p);
 }
 
 bool

@@ -3,4 +3,6 @@ libhttop_a_SOURCES += \
 	src/util/errmsg.c src/util/errmsg.h \
 	src/util/xalloc.c src/util/xalloc.h \
 	src/util/cpulist.c src/util/cpulist.h \
+	src/util/clock.c src/util/clock.h \
+	src/util/phases.c src/util/phases.h \
 	src/util/i18n.h

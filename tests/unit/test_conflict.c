@@ -27,7 +27,7 @@
 
 #include "unit/testutil.h"
 
-#include "conflict.h"
+#include "run/conflict.h"
 #include "machine/machine.h"
 #include "metrics/metrics.h"
 #include "plan/plan.h"

@@ -840,10 +840,19 @@ struct source *
 msr_source_open(struct machine *m, const char *path_template, struct errmsg *e)
 {
 	const char *tmpl = path_template != NULL ? path_template : "/dev/cpu/%u/msr";
+
+	return msr_source_open_io(m, msr_io_file_new(tmpl, m->topo.max_cpu), tmpl, e);
+}
+
+struct source *
+msr_source_open_io(struct machine *m, struct msr_io *io, const char *tmpl, struct errmsg *e)
+{
 	struct source *s;
 
-	s = msr_source_new(m, msr_io_file_new(tmpl, m->topo.max_cpu), "msr", e);
-	if (s != NULL)
+	s = msr_source_new(m, io, "msr", e);
+	if (s != NULL) {
 		snprintf(s->detail, sizeof s->detail, "%s", tmpl);
+		s->needs_rawio = true;
+	}
 	return s;
 }

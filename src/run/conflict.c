@@ -16,7 +16,7 @@
  * (grace); a flag on the one after is the other program fighting back, a
  * new incident. exit restores every register and tells the loop to stop. */
 #include "config.h"
-#include "conflict.h"
+#include "run/conflict.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -244,7 +244,7 @@ conflict_handle(struct conflict_state *c, struct source *s, const struct interva
 	if (n > 0) {
 		put(note, len, _("another program changed "));
 		put_changes(c, n, note, len);
-	} else if (!readable && strcmp(s->name, "replay") == 0) {
+	} else if (!readable && s->recorded) {
 		put(note, len, _("another program reprogrammed the PMU; registers not available "
 		    "in a replay"));
 	} else if (!readable) {
