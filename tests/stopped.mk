@@ -6,3 +6,7 @@ tests_unit_test_stopped_SOURCES = tests/unit/test_stopped.c
 tests_unit_test_stopped_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_stopped_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_stopped
+
+# End to end on the FUSE fake MSR device (root and /dev/fuse).
+TESTS += tests/cli/test_fakemsr_stopped.sh
+EXTRA_DIST += tests/cli/test_fakemsr_stopped.sh
