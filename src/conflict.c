@@ -334,14 +334,18 @@ put_stopped_kinds(struct conflict_state *c, const struct interval *iv, unsigned 
  * Returns how many groups were written. */
 static unsigned
 put_cleared(struct conflict_state *c, const struct interval *iv, const struct plan *p,
-    const struct plan_control *ctl, char *buf, size_t len, unsigned shown)
+    const struct plan_control *ctl, char *buf, size_t len, unsigned shown, bool one_kind)
 {
-	unsigned kind = KIND_BIT(p->slots[ctl->slot].kind), cpu, j, n = 0, ncpu;
+	unsigned kind = KIND_BIT(p->slots[ctl->slot].kind), cpu, j, n = 0, ncpu, nkind = 0;
 	char name[32];
 
-	for (cpu = 0; cpu < c->max_cpu; cpu++)
-		c->sdone[cpu] = !c->sfresh.has[cpu] || !c->got[cpu] || cpu >= iv->max_cpu ||
-		    !(iv->threads[cpu].stopped & kind) || (ctl->bits & ~c->val[cpu]) == 0;
+	for (cpu = 0; cpu < c->max_cpu; cpu++) {
+		bool stopped = c->sfresh.has[cpu] && cpu < iv->max_cpu &&
+		    (iv->threads[cpu].stopped & kind);
+
+		nkind += stopped;
+		c->sdone[cpu] = !stopped || !c->got[cpu] || (ctl->bits & ~c->val[cpu]) == 0;
+	}
 	for (cpu = 0; cpu < c->max_cpu; cpu++) {
 		uint64_t miss = ctl->bits & ~c->val[cpu];
 
@@ -358,10 +362,15 @@ put_cleared(struct conflict_state *c, const struct interval *iv, const struct pl
 		}
 		for (j = 0; j < cpu; j++)
 			c->cpus[j] = false;
-		put(buf, len, "%s%s 0x%llx (%s) %s ", shown + n > 0 ? ", " : "",
-		    source_msr_name(ctl->msr, name, sizeof name), (unsigned long long)miss, ctl->what,
-		    ncpu == 1 ? _("on CPU") : _("on CPUs"));
-		cpulist_append(buf, len, c->cpus, c->max_cpu);
+		put(buf, len, "%s%s 0x%llx (%s) ", shown + n > 0 ? ", " : "",
+		    source_msr_name(ctl->msr, name, sizeof name), (unsigned long long)miss, ctl->what);
+		/* The CPUs the note just listed for the one counter: not again. */
+		if (one_kind && ncpu == nkind && ncpu > 1) {
+			put(buf, len, "%s", _("on all of them"));
+		} else {
+			put(buf, len, "%s ", ncpu == 1 ? _("on CPU") : _("on CPUs"));
+			cpulist_append(buf, len, c->cpus, c->max_cpu);
+		}
 		n++;
 	}
 	return n;
@@ -377,6 +386,7 @@ put_enables(struct conflict_state *c, struct source *s, const struct interval *i
 	const struct plan *p = s->plan;
 	char mine[512] = "", other[512] = "";
 	unsigned k, j, g, nmine = 0, nother = 0, nread = 0;
+	bool one_kind = (kinds & (kinds - 1)) == 0;
 	int rc;
 
 	for (k = 0; k < p->ncontrols; k++) {
@@ -399,11 +409,12 @@ put_enables(struct conflict_state *c, struct source *s, const struct interval *i
 			if (ctl->msr != msr || !(kinds & KIND_BIT(p->slots[ctl->slot].kind)))
 				continue;
 			if (ctl->owned) {
-				g = put_cleared(c, iv, p, ctl, mine, sizeof mine, nmine);
+				g = put_cleared(c, iv, p, ctl, mine, sizeof mine, nmine, one_kind);
 				nmine += g;
 				*owned += g;
 			} else {
-				nother += put_cleared(c, iv, p, ctl, other, sizeof other, nother);
+				nother += put_cleared(c, iv, p, ctl, other, sizeof other, nother,
+				    one_kind);
 			}
 		}
 	}
@@ -414,7 +425,7 @@ put_enables(struct conflict_state *c, struct source *s, const struct interval *i
 	if (nmine > 0)
 		put(note, len, _("another program cleared %s"), mine);
 	if (nother > 0)
-		put(note, len, _("%s%s clear, which httop does not set"), nmine > 0 ? "; " : "",
+		put(note, len, _("%s%s is clear; httop does not set it"), nmine > 0 ? "; " : "",
 		    other);
 	if (nmine == 0 && nother == 0)
 		put(note, len, _("its enable bits are set: another program stopped it and "

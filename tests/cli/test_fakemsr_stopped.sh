@@ -19,7 +19,7 @@ plan 17
 fake_mount "$SKX_XML" "$SKX_CPUID" --scenario busy --step 0.5
 ctl dump >"$work/before"
 
-NOTE='counter stopped: instructions retired on CPUs 4-7: another program cleared FIXED_CTR_CTRL 0x3 (fixed counter 0: OS, USR) on CPUs 4-7'
+NOTE='counter stopped: instructions retired on CPUs 4-7: another program cleared FIXED_CTR_CTRL 0x3 (fixed counter 0: OS, USR) on all of them'
 
 # run POLICY N [options]: arm the stop, run httop -n N; status in $st,
 # JSON in $work/out, stderr in $work/err, the valid flags in $valid.

@@ -343,9 +343,11 @@ test_counter_only(void **state)
  * scenario: the threads run all the time, so the next interval has their
  * instructions still while the clocks run a full second: stopped. The
  * note comes from reading FIXED_CTR_CTRL and PERF_GLOBAL_CTRL once on
- * CPUs 4-7 (8 reads); their siblings 40-43 are untouched. */
+ * CPUs 4-7 (8 reads); their siblings 40-43 are untouched. A second stop,
+ * of fixed counter 1 on CPU 9 only, names its CPU instead of "all of
+ * them" (test_stopped_two). */
 #define STOP_HEAD "2.0 s: counter stopped: instructions retired on CPUs 4-7: another " \
-	"program cleared FIXED_CTR_CTRL 0x3 (fixed counter 0: OS, USR) on CPUs 4-7; "
+	"program cleared FIXED_CTR_CTRL 0x3 (fixed counter 0: OS, USR) on all of them; "
 
 static void
 stop_fixed0(struct rig *r)
@@ -455,6 +457,35 @@ test_stopped_exit(void **state)
 	rig_teardown(&r);
 }
 
+/* Two counters at once: fixed counter 0 on CPUs 4-7 (FIXED_CTR_CTRL
+ * 0x330) and, through PERF_GLOBAL_CTRL bit 33, fixed counter 1 on CPU 9
+ * (0x700000001 -> 0x500000001: core cycles stand still while the
+ * reference cycles run). Each group names its CPUs. */
+static void
+test_stopped_two(void **state)
+{
+	struct rig r;
+	enum conflict_action act;
+
+	(void)state;
+	rig_setup(&r, CONFLICT_REPORT);
+	assert_int_equal(step(&r, &act), 0);
+	stop_fixed0(&r);
+	vpmu_poke(r.v, 9, MSR_PERF_GLOBAL_CTRL, reg(&r, 9, MSR_PERF_GLOBAL_CTRL) & ~(1ull << 33));
+	assert_int_equal(step(&r, &act), 0);
+	assert_int_equal(act, CONFLICT_NOTED);
+	assert_string_equal(r.note, "2.0 s: counter stopped: instructions retired on CPUs 4-7; "
+	    "core cycles on CPU 9: another program cleared FIXED_CTR_CTRL 0x3 (fixed counter "
+	    "0: OS, USR) on CPUs 4-7, PERF_GLOBAL_CTRL 0x200000000 (fixed counter 1) on CPU 9; "
+	    "its figures stay absent while it lasts (--on-conflict report)");
+	assert_int_equal(r.iv.threads[9].stopped, KIND_BIT(SLOT_CYCLES));
+	assert_int_equal(r.iv.threads[9].ghz.why, R_STOPPED);
+	assert_int_equal(r.iv.threads[9].util.kind, V_EXACT);
+	assert_string_equal(r.iv.reason_c, "counter stopped: instructions retired on CPUs 4-7; "
+	    "core cycles on CPU 9");
+	rig_teardown(&r);
+}
+
 /* AMD: IRPerfCount counts only while HWCR bit 30 (IRPerfEn) is set; the
  * simulator starts with HWCR 0, as a kernel that never set it. So from the
  * first interval every thread's instructions stand still while APERF and
@@ -478,7 +509,7 @@ test_stopped_amd(void **state)
 	assert_int_equal(step(&r, &act), 0);
 	assert_int_equal(act, CONFLICT_NOTED);
 	assert_string_equal(r.note, "1.0 s: counter stopped: instructions retired on CPUs 0-255: "
-	    "HWCR 0x40000000 (IRPerfEn) on CPUs 0-255 clear, which httop does not set; nothing "
+	    "HWCR 0x40000000 (IRPerfEn) on all of them is clear; httop does not set it; nothing "
 	    "of httop's to set again (--on-conflict reclaim)");
 	io_counts(&r, &rd, &wr);
 	assert_int_equal(rd - rd0, 256 * 4 + 256);
@@ -618,6 +649,7 @@ main(void)
 		cmocka_unit_test(test_stopped_report),
 		cmocka_unit_test(test_stopped_reclaim),
 		cmocka_unit_test(test_stopped_exit),
+		cmocka_unit_test(test_stopped_two),
 		cmocka_unit_test(test_stopped_amd),
 		cmocka_unit_test(test_replay_stampede2),
 	};
