@@ -25,20 +25,38 @@ struct tcounts {
 	bool has_any, has_ota;
 };
 
+/* Every slot's delta on the thread at SMT position `thread` (0 for the
+ * slots it does not read), once. */
+static void
+thread_deltas(const struct plan *p, const struct sample *prev, const struct sample *cur,
+    unsigned cpu, unsigned thread, struct slot_deltas *sd)
+{
+	const uint64_t *a = sample_row_c(prev, cpu), *b = sample_row_c(cur, cpu);
+	unsigned s;
+
+	sd->read = sd->still = 0;
+	for (s = 0; s < p->nslots && s < PLAN_MAX_SLOTS; s++) {
+		sd->d[s] = 0;
+		if (!plan_slot_on_thread(&p->slots[s], thread))
+			continue;
+		sd->read |= 1u << s;
+		sd->d[s] = counter_delta(a[s], b[s], p->slots[s].width);
+		if (sd->d[s] == 0)
+			sd->still |= 1u << s;
+	}
+}
+
+/* The delta of kind k from the thread's deltas; false if not read. */
 static bool
-slot_delta(const struct metrics_ctx *c, const struct sample *prev, const struct sample *cur,
-    unsigned cpu, unsigned thread, enum slot_kind k, uint64_t *d)
+kind_delta(const struct metrics_ctx *c, const struct slot_deltas *sd, enum slot_kind k,
+    uint64_t *d)
 {
 	int s = c->slot[k];
-	const struct plan_slot *ps;
 
 	*d = 0;
-	if (s < 0)
+	if (s < 0 || !((sd->read >> s) & 1u))
 		return false;
-	ps = &c->plan->slots[s];
-	if (!plan_slot_on_thread(ps, thread))
-		return false;
-	*d = counter_delta(sample_row_c(prev, cpu)[s], sample_row_c(cur, cpu)[s], ps->width);
+	*d = sd->d[s];
 	return true;
 }
 
@@ -342,33 +360,29 @@ tsc_rate(const struct metrics_ctx *c, const struct sample *prev, const struct sa
 }
 
 /* Each thread's stopped counters (thread_fig.stopped), from the plan's
- * partners over this interval, with what the caller knew stopped before. */
+ * partners over this interval, with what the caller knew stopped before.
+ * Only a thread with a read counter still (delta 0) can have one. */
 static void
 find_stopped(const struct metrics_ctx *c, const struct sample *prev, const struct sample *cur,
-    const struct topo_core *tc, unsigned n, const struct tcounts *tk, struct interval *iv)
+    const struct topo_core *tc, unsigned n, const struct slot_deltas *sd, uint64_t dtsc,
+    struct interval *iv)
 {
-	struct slot_deltas sd[TOPO_MAX_SMT];
-	const struct plan *p = c->plan;
-	double hz = tsc_rate(c, prev, cur, tk[0].tsc), skew = c->tol.rel * (double)tk[0].tsc;
-	unsigned i, s;
+	double hz = 0.0, skew = c->tol.rel * (double)dtsc;
+	unsigned i, moved = 0, notsc = c->slot[SLOT_TSC] >= 0 ? ~(1u << c->slot[SLOT_TSC]) : ~0u;
 
+	/* A core halted all along (nothing but its TSC moved) is the common
+	 * idle case: no partner advanced, so nothing can have stopped. */
+	for (i = 0; i < n; i++)
+		moved |= sd[i].read & ~sd[i].still & notsc;
 	for (i = 0; i < n; i++) {
 		unsigned cpu = tc->cpus[i];
 
-		sd[i].read = 0;
-		for (s = 0; s < p->nslots && s < PLAN_MAX_SLOTS; s++) {
-			sd[i].d[s] = 0;
-			if (!plan_slot_on_thread(&p->slots[s], i))
-				continue;
-			sd[i].read |= 1u << s;
-			sd[i].d[s] = counter_delta(sample_row_c(prev, cpu)[s], sample_row_c(cur, cpu)[s],
-			    p->slots[s].width);
+		iv->threads[cpu].stopped = 0;
+		if ((sd[i].still & notsc) != 0 && moved != 0) {
+			if (hz == 0.0)
+				hz = tsc_rate(c, prev, cur, dtsc);
+			iv->threads[cpu].stopped = metrics_stopped_kinds(c->plan, sd, n, i, hz, skew);
 		}
-	}
-	for (i = 0; i < n; i++) {
-		unsigned cpu = tc->cpus[i];
-
-		iv->threads[cpu].stopped = metrics_stopped_kinds(p, sd, n, i, hz, skew);
 		if (c->stopped_in != NULL)
 			iv->threads[cpu].stopped |= c->stopped_in[cpu];
 	}
@@ -412,6 +426,7 @@ core_compute(const struct metrics_ctx *c, const struct sample *prev, const struc
 	const struct topo_core *tc = &t->cores[ci];
 	struct core_fig *cf = &iv->cores[ci];
 	struct tcounts tk[TOPO_MAX_SMT];
+	struct slot_deltas sd[TOPO_MAX_SMT];
 	unsigned n = tc->nthreads > TOPO_MAX_SMT ? TOPO_MAX_SMT : tc->nthreads, i;
 	bool selected = false, exact_plan, split_stopped = false;
 	double tol, mismatch;
@@ -441,14 +456,15 @@ core_compute(const struct metrics_ctx *c, const struct sample *prev, const struc
 		struct tcounts *k = &tk[i];
 
 		k->cpu = tc->cpus[i];
-		slot_delta(c, prev, cur, k->cpu, i, SLOT_TSC, &k->tsc);
-		slot_delta(c, prev, cur, k->cpu, i, SLOT_INST, &k->inst);
-		slot_delta(c, prev, cur, k->cpu, i, SLOT_CYCLES, &k->cyc);
-		slot_delta(c, prev, cur, k->cpu, i, SLOT_REF, &k->ref);
-		k->has_any = slot_delta(c, prev, cur, k->cpu, i, SLOT_ANY, &k->any);
-		k->has_ota = slot_delta(c, prev, cur, k->cpu, i, SLOT_OTA, &k->ota);
+		thread_deltas(c->plan, prev, cur, k->cpu, i, &sd[i]);
+		kind_delta(c, &sd[i], SLOT_TSC, &k->tsc);
+		kind_delta(c, &sd[i], SLOT_INST, &k->inst);
+		kind_delta(c, &sd[i], SLOT_CYCLES, &k->cyc);
+		kind_delta(c, &sd[i], SLOT_REF, &k->ref);
+		k->has_any = kind_delta(c, &sd[i], SLOT_ANY, &k->any);
+		k->has_ota = kind_delta(c, &sd[i], SLOT_OTA, &k->ota);
 	}
-	find_stopped(c, prev, cur, tc, n, tk, iv);
+	find_stopped(c, prev, cur, tc, n, sd, tk[0].tsc, iv);
 	for (i = 0; i < n; i++) {
 		struct thread_fig *tf = &iv->threads[tc->cpus[i]];
 

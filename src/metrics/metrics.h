@@ -144,6 +144,7 @@ enum reason metrics_thread_reason(const struct metrics_ctx *c, const struct thre
 struct slot_deltas {
 	uint64_t d[PLAN_MAX_SLOTS];
 	unsigned read;             /* bit s: slot s is read on this thread */
+	unsigned still;            /* bit s: read, and its delta is 0 */
 };
 
 /* What a partner of kind `k` may gain while the counter it vouches for
