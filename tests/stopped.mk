@@ -10,3 +10,7 @@ TESTS += tests/unit/test_stopped
 # End to end on the FUSE fake MSR device (root and /dev/fuse).
 TESTS += tests/cli/test_fakemsr_stopped.sh
 EXTRA_DIST += tests/cli/test_fakemsr_stopped.sh
+
+# On the screen (tmux): the real trace's stopped counter in the views.
+TESTS += tests/tui/test_tui_stopped.sh
+EXTRA_DIST += tests/tui/test_tui_stopped.sh
