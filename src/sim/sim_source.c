@@ -85,6 +85,13 @@ sim_check(struct source *s, const struct cpulist *cpus, bool reclaim, struct sou
 	return msr_source_engine_ops()->check(s, cpus, reclaim, d, max, e);
 }
 
+static int
+sim_read_control(struct source *s, const struct cpulist *cpus, uint32_t msr, uint64_t *val,
+    bool *got, struct errmsg *e)
+{
+	return msr_source_engine_ops()->read_control(s, cpus, msr, val, got, e);
+}
+
 static void
 sim_close(struct source *s)
 {
@@ -98,6 +105,7 @@ static const struct source_ops sim_ops = {
 	.restore = sim_restore,
 	.emergency_restore = sim_emergency_restore,
 	.check = sim_check,
+	.read_control = sim_read_control,
 	.close = sim_close,
 };
 

@@ -120,6 +120,21 @@ source_check(struct source *s, const struct cpulist *cpus, bool reclaim,
 	return s->ops->check(s, cpus, reclaim, d, max, e);
 }
 
+bool
+source_can_read_controls(const struct source *s)
+{
+	return s->ops->read_control != NULL;
+}
+
+int
+source_read_control(struct source *s, const struct cpulist *cpus, uint32_t msr, uint64_t *val,
+    bool *got, struct errmsg *e)
+{
+	if (s->ops->read_control == NULL)
+		return errmsg_set(e, _("the %s source has no registers to read back"), s->name);
+	return s->ops->read_control(s, cpus, msr, val, got, e);
+}
+
 const char *
 source_msr_name(uint32_t msr, char *buf, size_t len)
 {

@@ -55,6 +55,15 @@ struct source_ops {
 	 * the source has no registers to read back (replay). */
 	int (*check)(struct source *s, const struct cpulist *cpus, bool reclaim,
 	    struct source_diff *d, unsigned max, struct errmsg *e);
+	/* Read `msr`, one of the plan's control registers (plan.controls),
+	 * once on each CPU of `cpus` that is programmed: val[cpu], got[cpu]
+	 * true where the read worked (both max_cpu long). Nothing is
+	 * written. Only asked for when a counter stopped, never per refresh.
+	 * Returns how many CPUs were read, or -1 with a message when `msr` is
+	 * not a control register. NULL: the source has no registers (replay,
+	 * perf). */
+	int (*read_control)(struct source *s, const struct cpulist *cpus, uint32_t msr,
+	    uint64_t *val, bool *got, struct errmsg *e);
 };
 
 /* Where a source that can move in its data (a replay) stands. */
@@ -123,6 +132,11 @@ bool source_can_check(const struct source *s);
 /* ops->check; -1 with a message when the source has none. */
 int source_check(struct source *s, const struct cpulist *cpus, bool reclaim,
     struct source_diff *d, unsigned max, struct errmsg *e);
+/* Does the source read control registers (ops->read_control)? */
+bool source_can_read_controls(const struct source *s);
+/* ops->read_control; -1 with a message when the source has none. */
+int source_read_control(struct source *s, const struct cpulist *cpus, uint32_t msr,
+    uint64_t *val, bool *got, struct errmsg *e);
 /* The name of an MSR httop writes, as the SDM spells it ("PERFEVTSEL0",
  * "FIXED_CTR_CTRL"), or "MSR 0x..."; for messages. Returns buf. */
 const char *source_msr_name(uint32_t msr, char *buf, size_t len);
