@@ -418,39 +418,38 @@ core_invalid(struct interval *iv, const struct topo_core *tc, unsigned n, enum r
 	}
 }
 
-void
-core_compute(const struct metrics_ctx *c, const struct sample *prev, const struct sample *cur,
-    unsigned ci, struct interval *iv)
+/* Why the core has no figures at all this interval (not read, not
+ * selected, time backwards), or R_NONE. Sets cf->selected. */
+static enum reason
+core_unusable(const struct metrics_ctx *c, const struct sample *prev, const struct sample *cur,
+    const struct topo_core *tc, unsigned n, struct core_fig *cf)
 {
 	const struct topology *t = &c->m->topo;
-	const struct topo_core *tc = &t->cores[ci];
-	struct core_fig *cf = &iv->cores[ci];
-	struct tcounts tk[TOPO_MAX_SMT];
-	struct slot_deltas sd[TOPO_MAX_SMT];
-	unsigned n = tc->nthreads > TOPO_MAX_SMT ? TOPO_MAX_SMT : tc->nthreads, i;
-	bool selected = false, exact_plan, split_stopped = false;
-	double tol, mismatch;
-	bool threads_ok;
+	bool selected = false;
 	enum reason r;
+	unsigned i;
 
-	core_reset(cf, ci);
 	for (i = 0; i < n; i++)
 		if (cur->state[tc->cpus[i]] != CPU_NOT_READ)
 			selected = true;
 	if (!selected || n == 0) {
 		cf->selected = false;
-		core_invalid(iv, tc, 0, R_NOT_SELECTED, false);
-		return;
+		return R_NOT_SELECTED;
 	}
 	r = read_reason(t, tc, prev, cur);
 	if (r == R_NONE && c->slot[SLOT_TSC] < 0)
 		r = R_UNAVAILABLE;
 	if (r == R_NONE && tsc_backwards(c, prev, cur, tc, n))
 		r = R_TIME_BACK;
-	if (r != R_NONE) {
-		core_invalid(iv, tc, n, r, true);
-		return;
-	}
+	return r;
+}
+
+/* Each thread's counter deltas, by kind. */
+static void
+core_counts(const struct metrics_ctx *c, const struct sample *prev, const struct sample *cur,
+    const struct topo_core *tc, unsigned n, struct slot_deltas *sd, struct tcounts *tk)
+{
+	unsigned i;
 
 	for (i = 0; i < n; i++) {
 		struct tcounts *k = &tk[i];
@@ -464,7 +463,19 @@ core_compute(const struct metrics_ctx *c, const struct sample *prev, const struc
 		k->has_any = kind_delta(c, &sd[i], SLOT_ANY, &k->any);
 		k->has_ota = kind_delta(c, &sd[i], SLOT_OTA, &k->ota);
 	}
-	find_stopped(c, prev, cur, tc, n, sd, tk[0].tsc, iv);
+}
+
+/* The threads' own figures. Returns true when a split counter stopped:
+ * it is then not used (the split is the bound from the utilisations, as
+ * for a reprogrammed one). */
+static bool
+core_threads(const struct metrics_ctx *c, const struct sample *cur, const struct topo_core *tc,
+    unsigned n, struct tcounts *tk, struct interval *iv)
+{
+	struct core_fig *cf = &iv->cores[tc->index];
+	bool split_stopped = false;
+	unsigned i;
+
 	for (i = 0; i < n; i++) {
 		struct thread_fig *tf = &iv->threads[tc->cpus[i]];
 
@@ -477,16 +488,49 @@ core_compute(const struct metrics_ctx *c, const struct sample *prev, const struc
 		tf->scaled = cur->scaled != NULL && cur->scaled[tk[i].cpu] != 0;
 		cf->scaled = cf->scaled || tf->scaled;
 		cf->stopped |= tf->stopped;
-		/* A stopped split counter is not used: the split is then the
-		 * bound from the utilisations, as for a reprogrammed one. */
-		if (tf->stopped & (KIND_BIT(SLOT_ANY) | KIND_BIT(SLOT_OTA))) {
+		if (tf->stopped & (KIND_BIT(SLOT_ANY) | KIND_BIT(SLOT_OTA)))
 			split_stopped = true;
-			tk[i].has_any = tk[i].has_ota = false;
-		}
 	}
 	if (split_stopped)
 		for (i = 0; i < n; i++)
 			tk[i].has_any = tk[i].has_ota = false;
+	return split_stopped;
+}
+
+/* The core's split and rates by `method`, its stopped counters and the
+ * simulator's truth. */
+static void
+core_figures(const struct metrics_ctx *c, const struct sample *prev, const struct sample *cur,
+    const struct tcounts *tk, unsigned n, enum split_method method, struct core_fig *cf)
+{
+	split_core(c, tk, n, method, cf);
+	core_rates(c, tk, n, cf);
+	core_stopped(cf);
+	core_truth(prev, cur, cf->index, (double)tk[0].tsc, cf);
+}
+
+void
+core_compute(const struct metrics_ctx *c, const struct sample *prev, const struct sample *cur,
+    unsigned ci, struct interval *iv)
+{
+	const struct topo_core *tc = &c->m->topo.cores[ci];
+	struct core_fig *cf = &iv->cores[ci];
+	struct tcounts tk[TOPO_MAX_SMT];
+	struct slot_deltas sd[TOPO_MAX_SMT];
+	unsigned n = tc->nthreads > TOPO_MAX_SMT ? TOPO_MAX_SMT : tc->nthreads;
+	bool exact_plan, split_stopped, threads_ok;
+	double tol, mismatch;
+	enum reason r;
+
+	core_reset(cf, ci);
+	r = core_unusable(c, prev, cur, tc, n, cf);
+	if (r != R_NONE) {
+		core_invalid(iv, tc, r == R_NOT_SELECTED ? 0 : n, r, r != R_NOT_SELECTED);
+		return;
+	}
+	core_counts(c, prev, cur, tc, n, sd, tk);
+	find_stopped(c, prev, cur, tc, n, sd, tk[0].tsc, iv);
+	split_stopped = core_threads(c, cur, tc, n, tk, iv);
 	/* Without a reference clock there is no utilisation, so no split and
 	 * no core figure; the threads keep what the other counters give. */
 	if (cf->stopped & KIND_BIT(SLOT_REF)) {
@@ -503,10 +547,7 @@ core_compute(const struct metrics_ctx *c, const struct sample *prev, const struc
 		/* Only the split's own counter failed: the fixed counters still
 		 * bound the split; show that, and say why it is not exact. */
 		cf->fallback = r;
-		split_core(c, tk, n, SPLIT_BOUND, cf);
-		core_rates(c, tk, n, cf);
-		core_stopped(cf);
-		core_truth(prev, cur, ci, (double)tk[0].tsc, cf);
+		core_figures(c, prev, cur, tk, n, SPLIT_BOUND, cf);
 		return;
 	}
 	if (r != R_NONE) {
@@ -515,10 +556,7 @@ core_compute(const struct metrics_ctx *c, const struct sample *prev, const struc
 	}
 	if (split_stopped && exact_plan)
 		cf->fallback = R_STOPPED;
-	split_core(c, tk, n, c->plan->split, cf);
+	core_figures(c, prev, cur, tk, n, c->plan->split, cf);
 	if (mismatch > cf->inconsistency)
 		cf->inconsistency = mismatch;
-	core_rates(c, tk, n, cf);
-	core_stopped(cf);
-	core_truth(prev, cur, ci, (double)tk[0].tsc, cf);
 }
