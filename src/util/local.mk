@@ -5,4 +5,6 @@ libhttop_a_SOURCES += \
 	src/util/cpulist.c src/util/cpulist.h \
 	src/util/clock.c src/util/clock.h \
 	src/util/phases.c src/util/phases.h \
+	src/util/textesc.c src/util/textesc.h \
+	src/util/infile.c src/util/infile.h \
 	src/util/i18n.h
