@@ -12,11 +12,17 @@
 
 #include "util/cpulist.h"
 #include "util/i18n.h"
+#include "util/infile.h"
+#include "util/textesc.h"
 #include "util/xalloc.h"
 
 #define SCEN_MAGIC    "httop-scenario"
 #define SCEN_VERSION  1
 #define SCEN_MAX_TOK  64
+/* A scenario is a few lines per CPU group: 1 MiB and 4 KiB lines (a CPU
+ * list of a few hundred items) are far beyond any real one. */
+#define SCEN_MAX_SIZE (1024 * 1024)
+#define SCEN_MAX_LINE 4096
 
 /* Defaults for keys a line does not give. */
 #define DEF_DUTY      0.5
@@ -250,9 +256,10 @@ struct parse {
 static int
 perr(struct parse *p, const char *fmt, const char *arg)
 {
-	char msg[600];
+	char msg[600], q[80];
 
-	snprintf(msg, sizeof msg, fmt, arg);
+	/* what the file holds is quoted short and escaped */
+	snprintf(msg, sizeof msg, fmt, text_quote(q, sizeof q, arg, 48));
 	return errmsg_set(p->e, "%s:%u: %s", p->path, p->line, msg);
 }
 
@@ -557,24 +564,27 @@ scenario_load(struct scenario *sc, const char *path, const struct topology *t,
 {
 	struct parse p = { path, 0, e, t };
 	struct activity def;
+	struct infile f;
 	bool have_def = false, *assigned;
-	char *line = NULL, *tok[SCEN_MAX_TOK];
+	char *line, *tok[SCEN_MAX_TOK];
 	const char *base;
-	size_t cap = 0;
 	unsigned ntok, cpu;
-	FILE *f;
-	int rc = 0;
+	int rc = 0, r;
 
-	if ((f = fopen(path, "r")) == NULL)
-		return errmsg_set(e, _("cannot open scenario file %s: %s: give a readable file or a "
-		    "built-in name (idle, busy, one-per-core, both, alternate, bursts, demo)"),
-		    path, strerror(errno));
+	if (infile_open(&f, path, _("scenario file"), SCEN_MAX_SIZE, SCEN_MAX_LINE, e) != 0) {
+		if (errno != EINVAL)
+			return errmsg_set(e, _("cannot open scenario file %s: %s: give a readable file "
+			    "or a built-in name (idle, busy, one-per-core, both, alternate, bursts, "
+			    "demo)"), path, strerror(errno));
+		return -1;
+	}
 	base = strrchr(path, '/');
 	scen_init(sc, base ? base + 1 : path, t);
 	assigned = xcalloc(sc->max_cpu ? sc->max_cpu : 1, sizeof *assigned);
 	act_init(&def, ACT_IDLE, 0, DEF_IPC);
+	line = xmalloc(SCEN_MAX_LINE + 2);
 
-	while (getline(&line, &cap, f) != -1) {
+	while ((r = infile_getline(&f, line, SCEN_MAX_LINE + 2, e)) == 1) {
 		p.line++;
 		ntok = tokenize(line, tok);
 		if (p.line == 1) {
@@ -591,12 +601,12 @@ scenario_load(struct scenario *sc, const char *path, const struct topology *t,
 		if ((rc = parse_line(&p, sc, tok, ntok, assigned, &def, &have_def)) != 0)
 			break;
 	}
+	if (rc == 0 && r < 0)
+		rc = -1;
 	if (rc == 0 && p.line == 0)
 		rc = errmsg_set(e, _("%s: empty scenario file: the first line must be '%s 1'"), path,
 		    SCEN_MAGIC);
-	if (rc == 0 && ferror(f))
-		rc = errmsg_set(e, _("%s: read error: %s"), path, strerror(errno));
-	fclose(f);
+	infile_close(&f);
 	free(line);
 
 	for (cpu = 0; rc == 0 && have_def && cpu < sc->max_cpu; cpu++) {
