@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "util/i18n.h"
+#include "util/infile.h"
+#include "util/textesc.h"
 #include "util/xalloc.h"
 
 #define DM_MAGIC       "httop-diemap"
@@ -23,6 +25,8 @@
 #define DM_MAX_PACKAGE 255
 #define DM_MAX_CORE_ID 65535
 #define DM_MAX_CORES   8192       /* core lines in one file */
+/* 8192 core lines and a grid are far below this, with comments. */
+#define DM_MAX_SIZE    (4 * 1024 * 1024)
 
 struct parser {
 	struct diemap *d;
@@ -212,6 +216,12 @@ do_name(struct parser *p, char *rest)
 		    sizeof p->d->name - 1);
 	memcpy(p->d->name, rest, n);
 	p->d->name[n] = '\0';
+	/* The view shows the name as it is: no escape sequence in it. */
+	if (!text_is_clean(p->d->name)) {
+		p->d->name[0] = '\0';
+		return perr(p, p->line, _("the name holds a tab, a control character or bytes "
+		    "that are not UTF-8; write it as plain text"));
+	}
 	p->name_line = p->line;
 	return 0;
 }
@@ -602,16 +612,19 @@ diemap_parse(struct diemap *d, const char *name, FILE *fp, struct errmsg *e)
 int
 diemap_load(struct diemap *d, const char *path, struct errmsg *e)
 {
-	FILE *fp;
+	struct infile f;
 	int r;
 
 	memset(d, 0, sizeof *d);
-	fp = fopen(path, "r");
-	if (fp == NULL)
-		return errmsg_set(e, _("%s: cannot open the die map: %s; check the file "
-		    "name (format: httop-diemap(5))"), path, strerror(errno));
-	r = diemap_parse(d, path, fp, e);
-	fclose(fp);
+	/* Lines are limited by the parser (DM_LINE_MAX, with its own message). */
+	if (infile_open(&f, path, _("die map"), DM_MAX_SIZE, DM_LINE_MAX + 2, e) != 0) {
+		if (errno != EINVAL)
+			return errmsg_set(e, _("%s: cannot open the die map: %s; check the file "
+			    "name (format: httop-diemap(5))"), path, strerror(errno));
+		return -1;
+	}
+	r = diemap_parse(d, path, f.fp, e);
+	infile_close(&f);
 	return r;
 }
 
