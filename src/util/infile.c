@@ -115,9 +115,22 @@ infile_open(struct infile *f, const char *path, const char *what, off_t max_size
 }
 
 void
+infile_wrap(struct infile *f, FILE *fp, const char *path, const char *what, off_t max_size,
+    size_t max_line)
+{
+	memset(f, 0, sizeof *f);
+	f->fp = fp;
+	f->path = path;
+	f->what = what;
+	f->max_size = max_size;
+	f->max_line = max_line;
+	f->borrowed = true;
+}
+
+void
 infile_close(struct infile *f)
 {
-	if (f->fp != NULL)
+	if (f->fp != NULL && !f->borrowed)
 		fclose(f->fp);
 	f->fp = NULL;
 }

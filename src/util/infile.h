@@ -27,6 +27,7 @@ struct infile {
 	size_t max_line;         /* bytes of a line without its newline */
 	off_t nread;             /* bytes read so far */
 	unsigned long line;      /* lines read so far (the current line's number) */
+	bool borrowed;           /* fp is the caller's (infile_wrap) */
 };
 
 /* Open `path` for reading. `what` names the kind of file in messages
@@ -40,6 +41,10 @@ int infile_open(struct infile *f, const char *path, const char *what, off_t max_
  * closed on failure. */
 int infile_fdopen(struct infile *f, int fd, const char *path, const char *what,
     off_t max_size, size_t max_line, struct errmsg *e);
+/* Read an open stream (the caller's; infile_close leaves it open) with the
+ * same line and size limits, e.g. a stream a test or fuzzer made. */
+void infile_wrap(struct infile *f, FILE *fp, const char *path, const char *what,
+    off_t max_size, size_t max_line);
 void infile_close(struct infile *f);
 
 /* The next line into buf (size > max_line + 1 bytes), without its '\n'
