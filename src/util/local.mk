@@ -7,4 +7,5 @@ libhttop_a_SOURCES += \
 	src/util/phases.c src/util/phases.h \
 	src/util/textesc.c src/util/textesc.h \
 	src/util/infile.c src/util/infile.h \
+	src/util/xmlcheck.c src/util/xmlcheck.h \
 	src/util/i18n.h
