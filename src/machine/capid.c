@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/i18n.h"
@@ -27,17 +28,38 @@ join(char *buf, size_t size, const char *a, const char *b)
 	return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
+/* Open a sysfs file under --sysfs-root: a regular file, or -1 (errno
+ * EINVAL for anything else). O_NONBLOCK: a named pipe planted in a copied
+ * tree must not hang the start. */
+static int
+open_sysfs(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
 /* Read a small sysfs text file into buf; -1 if it cannot be read. */
 static int
 read_text(const char *path, char *buf, size_t size)
 {
-	FILE *fp = fopen(path, "r");
-	size_t n;
+	ssize_t n;
+	int fd = open_sysfs(path);
 
-	if (fp == NULL)
+	if (fd < 0)
 		return -1;
-	n = fread(buf, 1, size - 1, fp);
-	fclose(fp);
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
 	buf[n] = '\0';
 	return 0;
 }
@@ -109,7 +131,7 @@ read_one(const char *devdir, const char *bdf, struct capid_info *ci, uint32_t *o
 		err = ENAMETOOLONG;
 		goto fail;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open_sysfs(path);
 	if (fd < 0) {
 		err = errno;
 		goto fail;

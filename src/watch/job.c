@@ -44,13 +44,21 @@ struct job_watch {
 static int
 read_small(struct job_watch *w, const char *path)
 {
+	struct stat st;
 	size_t len = 0;
 	ssize_t n;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK and a regular file only: a named pipe at a --cgroup path
+	 * must not hang httop (procfs and cgroupfs files are regular). */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -1;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
 	while (len < sizeof w->buf - 1) {
 		n = read(fd, w->buf + len, sizeof w->buf - 1 - len);
 		if (n < 0 && errno == EINTR)
