@@ -60,22 +60,13 @@ perr(struct parser *p, unsigned line, const char *fmt, ...)
 	return errmsg_set(p->e, "%s:%u: %s", p->file, line, msg);
 }
 
-/* A token fit for a message: at most 32 bytes, control bytes shown as '?'
- * so a binary file cannot write escape sequences to the terminal. */
+/* A token fit for a message: at most 32 bytes of it, control bytes and
+ * invalid UTF-8 as \xHH, so a binary file cannot write escape sequences to
+ * the terminal. */
 static const char *
 tokq(const char *tok, char *out, size_t size)
 {
-	size_t i;
-
-	for (i = 0; tok[i] != '\0' && i + 1 < size && i < 32; i++) {
-		unsigned char c = (unsigned char)tok[i];
-		out[i] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
-	}
-	if (tok[i] != '\0' && i >= 3) {
-		out[i - 3] = out[i - 2] = out[i - 1] = '.';
-	}
-	out[i] = '\0';
-	return out;
+	return text_quote(out, size, tok, 32);
 }
 
 /* A decimal number 0..max: digits only, no sign, no overflow.
@@ -177,7 +168,7 @@ tokenize(char *s, char **tok, unsigned max)
 static int
 do_header(struct parser *p, char **tok, unsigned ntok)
 {
-	char q[40];
+	char q[136];
 	unsigned long v;
 
 	if (strcmp(tok[0], DM_MAGIC) != 0)
@@ -229,7 +220,7 @@ do_name(struct parser *p, char *rest)
 static int
 do_numbering(struct parser *p, char **tok, unsigned ntok)
 {
-	char q[40];
+	char q[136];
 
 	if (p->numbering_line != 0)
 		return perr(p, p->line, _("second 'numbering' line (the first is line %u); "
@@ -253,7 +244,7 @@ do_numbering(struct parser *p, char **tok, unsigned ntok)
 static int
 do_grid(struct parser *p, char **tok, unsigned ntok)
 {
-	char q[40];
+	char q[136];
 	unsigned long rows, cols;
 	int r;
 
@@ -290,7 +281,7 @@ do_row(struct parser *p, char **tok, unsigned ntok)
 {
 	struct diemap *d = p->d;
 	struct dm_pos *row;
-	char q[40];
+	char q[136];
 	unsigned long v;
 	unsigned i;
 	int r;
@@ -457,7 +448,7 @@ do_core(struct parser *p, char **tok, unsigned ntok)
 {
 	struct diemap *d = p->d;
 	struct dm_core c;
-	char q[40], *id, *colon;
+	char q[136], *id, *colon;
 	unsigned long v;
 	int r;
 
