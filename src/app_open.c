@@ -223,16 +223,19 @@ app_select_cpus(struct app *a)
 		return 0;
 	sel.n = t->max_cpu;
 	sel.has = xcalloc(t->max_cpu ? t->max_cpu : 1, sizeof *sel.has);
+	for (cpu = 0; cpu < t->max_cpu; cpu++)
+		sel.has[cpu] = t->cpus[cpu].present;
+	if (cpulist_check_within(want, a->o->cpus_beyond, sel.has, t->max_cpu, "--cpus",
+	    &a->e) != 0) {
+		cpulist_free(&sel);
+		return -1;
+	}
+	memset(sel.has, 0, t->max_cpu * sizeof *sel.has);
 	for (cpu = 0; cpu < want->n; cpu++) {
 		const struct topo_core *c;
 
 		if (!want->has[cpu])
 			continue;
-		if (cpu >= t->max_cpu || !t->cpus[cpu].present) {
-			cpulist_free(&sel);
-			return errmsg_set(&a->e, _("--cpus: CPU %zu is not in this machine (%u CPUs, "
-			    "numbered below %u); give CPUs it has"), cpu, t->ncpus, t->max_cpu);
-		}
 		c = &t->cores[t->cpus[cpu].core];
 		for (i = 0; i < c->nthreads && i < TOPO_MAX_SMT; i++)
 			sel.has[c->cpus[i]] = true;

@@ -36,8 +36,6 @@ enum {
 	OPT_HOST,
 	OPT_RECORD,
 	OPT_RECORD_COMPRESS,
-	OPT_VERSION,
-	OPT_HELP,
 };
 
 static const struct option long_opts[] = {
@@ -66,8 +64,8 @@ static const struct option long_opts[] = {
 	{ "host", required_argument, NULL, OPT_HOST },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "record-compress", no_argument, NULL, OPT_RECORD_COMPRESS },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, 'V' },
+	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -114,7 +112,7 @@ static const struct {
 	{ "-b, --batch",
 	    N_("write each interval to standard output, no screen") },
 	{ "--format FMT",
-	    N_("batch output format: text, csv, json, openmetrics or\nsummary (default text)") },
+	    N_("batch output format: text, csv, json, openmetrics or\nsummary (default text); implies -b") },
 	{ "--textfile DIR",
 	    N_("after every interval write DIR/httop.prom for the\nnode exporter's textfile collector") },
 	{ "--host NAME",
@@ -127,8 +125,8 @@ static const struct {
 	    N_("write a trace of the run to FILE while monitoring\n(gzip when FILE ends in .gz; format: httop-trace(5))") },
 	{ "--record-compress",
 	    N_("gzip the --record trace whatever its name") },
-	{ "--topology FILE",
-	    N_("read the topology from an hwloc XML file") },
+	{ "--topology PATH",
+	    N_("read the topology from an hwloc XML file, or from a\ndirectory with a copy of a machine's /sys and /proc\n(made by hwloc-gather-topology)") },
 	{ "--cpuid FILE",
 	    N_("read the CPU identity from a libcpuid raw dump") },
 	{ "--msr-path TMPL",
@@ -157,9 +155,9 @@ static const struct {
 	    N_("place the cores on the die grid as FILE says\n(format: httop-diemap(5))") },
 	{ "--sysfs-root DIR",
 	    N_("read the die's tile registers (CAPID6) under DIR\ninstead of /sys") },
-	{ "--version",
+	{ "-V, --version",
 	    N_("print the version and exit") },
-	{ "--help",
+	{ "-h, --help",
 	    N_("print this help and exit") },
 };
 
@@ -214,7 +212,9 @@ parse_delay(const char *s, double *out, struct errmsg *e)
 	return 0;
 }
 
-/* A decimal unsigned integer, all of the string, at most max. */
+/* A decimal unsigned integer, all of the string, at most max: 0; -1 when
+ * it is not a whole number; -2 when it is one, but above max (so the
+ * message can say "too large" rather than "not a number"). */
 static int
 parse_uint(const char *s, unsigned long long max, unsigned long long *out)
 {
@@ -225,7 +225,11 @@ parse_uint(const char *s, unsigned long long max, unsigned long long *out)
 		return -1;
 	errno = 0;
 	v = strtoull(s, &end, 10);
-	if (*end != '\0' || errno != 0 || v > max)
+	if (*end != '\0')
+		return -1;
+	if (errno == ERANGE || v > max)
+		return -2;
+	if (errno != 0)
 		return -1;
 	*out = v;
 	return 0;
@@ -248,6 +252,9 @@ add_pids(struct options *o, const char *arg, struct errmsg *e)
 			goto bad;
 		memcpy(tok, p, len);
 		tok[len] = '\0';
+		if (parse_uint(tok, 4194304ull, &u) == -2)
+			return errmsg_set(e, _("--pid: %s is larger than any process ID (Linux's are at "
+			    "most 4194304); give the PID of a running process"), tok);
 		if (parse_uint(tok, 4194304ull, &u) != 0 || u == 0)
 			goto bad;
 		o->pids = xreallocarray(o->pids, o->npids + 1, sizeof *o->pids);
@@ -363,15 +370,22 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 	options_defaults(o);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":d:n:b", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:n:bhV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			if (parse_delay(optarg, &o->delay, e) != 0)
 				goto fail;
 			o->have_delay = true;
 			break;
-		case 'n':
-			if (parse_uint(optarg, 1000000000000ull, &u) != 0) {
+		case 'n': {
+			int r = parse_uint(optarg, OPT_ITERATIONS_MAX, &u);
+
+			if (r == -2) {
+				errmsg_set(e, _("-n/--iterations: %s is too large: at most %llu intervals; "
+				    "leave -n out to run until stopped"), optarg, OPT_ITERATIONS_MAX);
+				goto fail;
+			}
+			if (r != 0) {
 				errmsg_set(e, _("-n/--iterations: '%s' is not a whole number; give e.g. -n 10"), optarg);
 				goto fail;
 			}
@@ -382,10 +396,14 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 			}
 			o->iterations = (long long)u;
 			break;
+		}
 		case 'b':
 			o->batch = true;
 			break;
 		case OPT_FORMAT:
+			/* A format is for a batch run: on a terminal it would be
+			 * ignored for the live view, so it implies -b. */
+			o->batch = true;
 			if (out_format_parse(optarg, &o->format) != 0) {
 				errmsg_set(e, _("--format: unknown format '%s'; give text, csv, json, openmetrics "
 				    "or summary"), optarg);
@@ -482,6 +500,11 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 			o->scenario = optarg;
 			break;
 		case OPT_SEED:
+			if (parse_uint(optarg, UINT64_MAX, &u) == -2) {
+				errmsg_set(e, _("--seed: %s is too large: the largest seed is %llu"),
+				    optarg, (unsigned long long)UINT64_MAX);
+				goto fail;
+			}
 			if (parse_uint(optarg, UINT64_MAX, &u) != 0) {
 				errmsg_set(e, _("--seed: '%s' is not a whole number from 0 to %llu; give e.g. --seed 1"),
 				    optarg, (unsigned long long)UINT64_MAX);
@@ -493,7 +516,9 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 			if (o->have_cpus)
 				cpulist_free(&o->cpus);
 			o->have_cpus = false;
-			if (cpulist_parse(optarg, &o->cpus, e) != 0) {
+			/* A number beyond any machine is "not in this machine",
+			 * said with what it has once the topology is known. */
+			if (cpulist_parse_any(optarg, &o->cpus, &o->cpus_beyond, e) != 0) {
 				errmsg_prefix(e, "--cpus");
 				goto fail;
 			}
@@ -538,11 +563,11 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 				goto fail;
 			o->demo = true;
 			break;
-		case OPT_VERSION:
+		case 'V':
 			printf("httop %s\n", PACKAGE_VERSION);
 			options_free(o);
 			return OPTS_EXIT;
-		case OPT_HELP:
+		case 'h':
 			options_usage(stdout);
 			options_free(o);
 			return OPTS_EXIT;

@@ -5,7 +5,7 @@
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 53
+plan 64
 
 out=$("$HTTOP" --version); st=$?
 check "--version exits 0" [ "$st" -eq 0 ]
@@ -88,6 +88,43 @@ bad "unexpected argument" --demo extra
 bad "^httop: --force=1: this option takes no value" --force=1
 bad "^httop: --batch=yes: this option takes no value" --demo --batch=yes
 bad "^httop: --cpus: malformed CPU list '5-3' (near '5-3')" --cpus 5-3
+# Messages that say what is wrong: a number too large is not "not a
+# number"; a CPU the machine lacks is not a "malformed" list.
+bad "^httop: -n/--iterations: 9223372036854775807 is too large: at most 1000000000000" \
+    --demo -b -n 9223372036854775807
+bad "^httop: --seed: 18446744073709551616 is too large" --seed 18446744073709551616
+bad "^httop: --pid: 99999999 is larger than any process ID" --pid 99999999
+bad "^httop: --cpus: CPU 99999999 is not in this machine, which has CPUs 0-71" \
+    --demo -b -n 1 --cpus 99999999
+bad "^httop: --cpus: CPU 72 is not in this machine, which has CPUs 0-71" \
+    --demo -b -n 1 --cpus 0-3,72-80
+
+# -h and -V as every GNU tool: the same as --help and --version.
+"$HTTOP" -h >h.out 2>&1; st=$?
+check "-h exits 0 and prints what --help prints" sh -c "[ $st -eq 0 ] && cmp -s h.out help.out"
+check "-V prints what --version prints" [ "$("$HTTOP" -V)" = "httop 0.1.0" ]
+check "--help shows -h and -V" sh -c "grep -q '^  -h, --help' help.out && grep -q '^  -V, --version' help.out"
+# --topology takes a file or a directory, as the manual says.
+check "--help says --topology takes a directory too" \
+    sh -c "sed -n '/--topology/,/--cpuid/p' help.out | grep -q 'directory'"
+# --format is for batch output: it implies -b, and --help says so.
+check "--help says --format implies -b" \
+    sh -c "sed -n '/--format/,/--textfile/p' help.out | grep -q 'implies -b'"
+# On a terminal (script(1) gives one), --format json writes JSON lines, not
+# the live view.
+if command -v script >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+	TERM=xterm script -qec "'$HTTOP' --demo --format json -n 2 -d 0.05" /dev/null \
+	    </dev/null >tty.out 2>&1
+	check "--format json on a terminal writes two JSON lines" python3 -c '
+import json, sys
+lines = [l.strip() for l in open("tty.out", encoding="utf-8", errors="replace") if l.strip()]
+assert len(lines) == 2, lines[:3]
+for l in lines:
+    json.loads(l)
+'
+else
+	skip "script(1) or python3 is not installed"
+fi
 
 # A good value just inside each limit is accepted (the demo runs).
 # runs ARGS...: httop succeeds (output discarded).
