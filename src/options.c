@@ -150,7 +150,7 @@ static const struct {
 	{ "--pid PID",
 	    N_("watch a job: show the cores its threads may run on\n(repeatable, or PID,PID...; key j shows all cores)") },
 	{ "--cgroup PATH",
-	    N_("watch a job: the cores of a cgroup v2 directory's\ncpuset.cpus.effective (absolute or under /sys/fs/cgroup)") },
+	    N_("watch a job: the cores of its cgroup's cpuset (v2, or\nv1 cpuset; absolute, or as /proc/PID/cgroup says)") },
 	{ "--die-map FILE",
 	    N_("place the cores on the die grid as FILE says\n(format: httop-diemap(5))") },
 	{ "--sysfs-root DIR",
@@ -533,7 +533,7 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 			break;
 		case OPT_CGROUP:
 			if (*optarg == '\0') {
-				errmsg_set(e, _("--cgroup: empty path; give a cgroup v2 directory such as "
+				errmsg_set(e, _("--cgroup: empty path; give a cgroup directory such as "
 				    "/sys/fs/cgroup/system.slice/slurmstepd.scope/job_1234"));
 				goto fail;
 			}

@@ -5,7 +5,7 @@
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 64
+plan 67
 
 out=$("$HTTOP" --version); st=$?
 check "--version exits 0" [ "$st" -eq 0 ]
@@ -133,5 +133,18 @@ check "-d 0.05 is accepted" runs --demo -b -n 1 -d 0.05 --format csv
 check "--seed 18446744073709551615 is accepted" runs --demo -b -n 1 --seed 18446744073709551615
 check "--cpus 0 is accepted on the demo" runs --demo -b -n 1 --cpus 0
 check "--on-conflict exit is accepted" runs --demo -b -n 1 --on-conflict exit
+# --cgroup: a cgroup v1 cpuset directory (faked) is a job as a v2 one is;
+# a path found nowhere names every place looked at.
+mkdir -p v1job && echo 4-7 >v1job/cpuset.cpus && echo 4-5 >v1job/cpuset.effective_cpus
+check "--cgroup takes a v1 cpuset directory" runs --demo -b -n 1 --cgroup "$tmp/v1job"
+# (status 1, as a --pid that does not exist: the job is not there)
+"$HTTOP" --demo -b -n 1 --cgroup no/such/job >/dev/null 2>cg.err
+check "a --cgroup found nowhere names where it was looked for" grep -q \
+    "^httop: --cgroup no/such/job: no such cgroup: looked for /sys/fs/cgroup/no/such/job, /sys/fs/cgroup/unified/no/such/job" cg.err
+mkdir -p notcg
+"$HTTOP" --demo -b -n 1 --cgroup "$tmp/notcg" >/dev/null 2>cg.err
+check "a directory that is no cgroup is named as such" grep -q \
+    "notcg is neither a cgroup v2 directory (no cgroup.controllers) nor a v1 cpuset" cg.err
+
 "$HTTOP" --source msr --msr-path "$tmp/nonexistent/%u/msr" -b -n 1 2>/dev/null; st=$?
 check "--msr-path with one %u is not a usage error (exit $st)" [ "$st" -ne 2 ]
