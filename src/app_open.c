@@ -37,6 +37,7 @@ load_machine(struct app *a)
 			return -1;
 		if (machine_load(&a->m, xml, dump, &a->e) != 0)
 			return -1;
+		a->m.capid6 = capid6_demo;     /* what root would read on it */
 	} else if (machine_load(&a->m, o->topology, o->cpuid, &a->e) != 0) {
 		return -1;
 	}
@@ -262,6 +263,7 @@ app_build_layout(struct app *a)
 	memset(&in, 0, sizeof in);
 	in.sysfs_root = o->sysfs_root != NULL ? o->sysfs_root : live ? "/sys" : NULL;
 	in.die_map = o->die_map;
+	in.capid6 = o->capid6.n > 0 ? &o->capid6 : NULL;
 	in.xcc_map = datadir_find("dies/skx-xcc.map", xcc, sizeof xcc, &ignore) == 0 ? xcc : NULL;
 	/* JSON is read by programs: its layout texts (basis, note) are the
 	 * same in every locale, so the layout is built in the C locale. An

@@ -29,6 +29,7 @@ enum {
 	OPT_CGROUP,
 	OPT_DIE_MAP,
 	OPT_SYSFS_ROOT,
+	OPT_CAPID6,
 	OPT_MSR_SAFE_PATH,
 	OPT_MSR_BATCH_PATH,
 	OPT_ON_CONFLICT,
@@ -57,6 +58,7 @@ static const struct option long_opts[] = {
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
 	{ "die-map", required_argument, NULL, OPT_DIE_MAP },
 	{ "sysfs-root", required_argument, NULL, OPT_SYSFS_ROOT },
+	{ "capid6", required_argument, NULL, OPT_CAPID6 },
 	{ "msr-safe-path", required_argument, NULL, OPT_MSR_SAFE_PATH },
 	{ "msr-batch-path", required_argument, NULL, OPT_MSR_BATCH_PATH },
 	{ "on-conflict", required_argument, NULL, OPT_ON_CONFLICT },
@@ -155,6 +157,8 @@ static const struct {
 	    N_("place the cores on the die grid as FILE says\n(format: httop-diemap(5))") },
 	{ "--sysfs-root DIR",
 	    N_("read the die's tile registers (CAPID6) under DIR\ninstead of /sys") },
+	{ "--capid6 VALUE[,VALUE...]",
+	    N_("the die's tile registers (CAPID6), one per package,\nfor a machine that is not this one (--topology,\n--replay) or without root") },
 	{ "-V, --version",
 	    N_("print the version and exit") },
 	{ "-h, --help",
@@ -557,6 +561,13 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 				goto fail;
 			}
 			o->sysfs_root = optarg;
+			break;
+		case OPT_CAPID6:
+			if (capid6_parse_list(optarg, &o->capid6, e) != 0) {
+				errmsg_prefix(e, "--capid6");
+				goto fail;
+			}
+			o->capid6.origin = CAPID6_FROM_OPTION;
 			break;
 		case OPT_DEMO:
 			if (imply_source(o, &source_by, SRC_SIM, "--demo", e) != 0)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "machine/capid.h"
 #include "run/conflict.h"
 #include "out/batch.h"
 #include "util/cpulist.h"
@@ -55,6 +56,7 @@ struct options {
 	const char *cgroup;         /* --cgroup: the job's cgroup v2 directory */
 	const char *die_map;        /* --die-map FILE: a measured die layout */
 	const char *sysfs_root;     /* --sysfs-root DIR: where CAPID6 is read (default /sys) */
+	struct capid6_given capid6; /* --capid6 VALUE[,VALUE...] (n 0: not given) */
 	bool have_msr_path;         /* --msr-path given: auto means the msr device */
 	const char *msr_safe_path;  /* --msr-safe-path TEMPLATE */
 	const char *msr_batch_path; /* --msr-batch-path FILE */

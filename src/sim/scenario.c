@@ -493,6 +493,20 @@ parse_line(struct parse *p, struct scenario *sc, char **tok, unsigned ntok, bool
 	char *end;
 
 	memset(&a, 0, sizeof a);
+	if (strcmp(tok[0], "capid6") == 0) {
+		struct errmsg e2;
+
+		/* the machine's, not an activity: for the die grid */
+		if (ntok != 2)
+			return perr(p, "%s", _("'capid6' takes one word: the CAPID6 of each package, "
+			    "e.g. capid6 0x0fafbeff,0x0bfdff7d"));
+		if (sc->capid6.n > 0)
+			return perr(p, "%s", _("a second 'capid6' line; give it once"));
+		if (capid6_parse_list(tok[1], &sc->capid6, &e2) != 0)
+			return perr(p, "capid6: %s", e2.text);
+		sc->capid6.origin = CAPID6_FROM_SCENARIO;
+		return 0;
+	}
 	if (strcmp(tok[0], "default") == 0) {
 		i = 1;
 	} else if (strcmp(tok[0], "cpus") == 0) {
@@ -513,7 +527,8 @@ parse_line(struct parse *p, struct scenario *sc, char **tok, unsigned ntok, bool
 		by_core = true;
 		i = 5;
 	} else {
-		return perr(p, _("unknown line start '%s' (default, cpus, thread, or a comment)"), tok[0]);
+		return perr(p, _("unknown line start '%s' (default, cpus, thread, capid6, or a "
+		    "comment)"), tok[0]);
 	}
 
 	if (parse_activity(p, tok, ntok, &i, &a, NULL) != 0) {

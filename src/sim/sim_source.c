@@ -119,6 +119,9 @@ sim_source_new(struct machine *m, const char *scenario, uint64_t seed, struct er
 
 	if (scenario_resolve(&sc, scenario, &m->topo, e) != 0)
 		return NULL;
+	/* A scenario's CAPID6 is the simulated machine's (the die grid). */
+	if (sc.capid6.n > 0)
+		m->capid6 = sc.capid6;
 	sim = xcalloc(1, sizeof *sim);
 	sim->v = vpmu_new(m, &sc, seed);
 	scenario_free(&sc);   /* the vpmu keeps its own copy */

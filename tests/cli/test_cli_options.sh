@@ -16,13 +16,13 @@ check "--help exits 0" [ "$st" -eq 0 ]
 check "--help starts with the usage line" grep -q '^Usage: httop \[options\]' help.out
 
 # The same option set in --help and in the manual page.
-grep -o -- '--[a-z][a-z-]*' help.out | sort -u >help.opts
+grep -o -- '--[a-z][a-z0-9-]*' help.out | sort -u >help.opts
 sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$HTTOP_SRCDIR/man/httop.1" |
 	grep -A1 '^\.TP' | grep -v '^\.TP' | sed 's/\\-/-/g' |
-	grep -o -- '--[a-z][a-z-]*' | sort -u >man.opts
+	grep -o -- '--[a-z][a-z0-9-]*' | sort -u >man.opts
 # Every option the program accepts: a new one must be added here, to --help
 # and to the manual page together.
-for o in --batch --cgroup --cpuid --cpus --delay --demo --die-map --force --format --help --host \
+for o in --batch --capid6 --cgroup --cpuid --cpus --delay --demo --die-map --force --format --help --host \
     --iterations --msr-batch-path --msr-path --msr-safe-path --on-conflict --pid --record \
     --record-compress --replay \
     --seed --sim --source --sysfs-root --textfile --topology --version; do
