@@ -582,8 +582,10 @@ check_option_capid6(const struct build *b, const struct machine *m, struct errms
 		unsigned bits = capid6_count(g->v[gi]), n = b->pr[gi].n;
 
 		if (bits != n)
-			return errmsg_set(e, _("--capid6: package %u: 0x%08x enables %u tiles but "
-			    "the package has %u cores; give that package's CAPID6"), b->pr[gi].package,
+			return errmsg_set(e, ngettext("--capid6: package %u: 0x%08x enables %u tile "
+			    "but the package has %u cores; give that package's CAPID6",
+			    "--capid6: package %u: 0x%08x enables %u tiles but the package has %u "
+			    "cores; give that package's CAPID6", bits), b->pr[gi].package,
 			    (unsigned)g->v[gi], bits, n);
 		if (!xcc_die(g->v[gi], bits, n))
 			return errmsg_set(e, _("--capid6: package %u: 0x%08x sets no bit above 17 for "
