@@ -735,6 +735,59 @@ map_fail(struct diemap *dm, int rc)
 	return rc;
 }
 
+/* A capid6-numbered map needs CAPID6 for the enabled tiles and the cha
+ * lines; without it only `core ... slot` lines can place cores. True when
+ * *ci holds one value per package; else ci->why says why not. */
+static bool
+map_capid(const struct build *b, const struct die_inputs *in, const struct diemap *dm,
+    struct capid_info *ci)
+{
+	memset(ci, 0, sizeof *ci);
+	if (dm->numbering != DM_NUM_CAPID6)
+		return false;
+	if (in->sysfs_root == NULL && b->given == NULL) {
+		snprintf(ci->why, sizeof ci->why, "%s",
+		    _("CAPID6 is read only on the machine httop runs on, or from --sysfs-root; "
+		    "--capid6 gives it for another"));
+		return false;
+	}
+	capid_get(b, in, ci);
+	if (ci->status == CAPID_OK && ci->nsockets != b->np) {
+		snprintf(ci->why, sizeof ci->why,
+		    _("found CAPID6 of %u sockets for %u packages"), ci->nsockets, b->np);
+		return false;
+	}
+	return ci->status == CAPID_OK;
+}
+
+/* A capid6-numbered map without CAPID6: every core needs a slot line. */
+static int
+map_without_capid(struct build *b, const struct die_inputs *in, const struct diemap *dm,
+    const struct capid_info *ci, struct errmsg *e)
+{
+	struct die_layout *l = b->l;
+	unsigned unplaced = count_unplaced(l);
+
+	/* Root helps only on the machine itself; for another one (a recorded
+	 * topology, a replay) only its CAPID6 does. */
+	if (unplaced > 0 && in->sysfs_root == NULL)
+		return errmsg_set(e,
+		    _("%s: this map numbers tiles by CAPID6 bit, and this machine is not the "
+		    "one httop runs on, so CAPID6 cannot be read; %u of %u cores have no "
+		    "`core ... slot` line: give the machine's CAPID6 with --capid6 (as root "
+		    "on it: setpci -s BUS:1e.3 9c.l), or a slot for every core"), dm->path,
+		    unplaced, l->ncores);
+	if (unplaced > 0)
+		return errmsg_set(e,
+		    _("%s: this map numbers tiles by CAPID6 bit, and CAPID6 could not be read "
+		    "(%s); %u of %u cores have no `core ... slot` line: run httop as root, or "
+		    "give a slot for every core"), dm->path, ci->why, unplaced, l->ncores);
+	snprintf(l->note, sizeof l->note,
+	    _("CAPID6 could not be read (%s): only the tiles holding a core are known to "
+	    "be enabled"), ci->why);
+	return 0;
+}
+
 static int
 build_from_map(struct build *b, const struct die_inputs *in, struct errmsg *e)
 {
@@ -752,23 +805,7 @@ build_from_map(struct build *b, const struct die_inputs *in, struct errmsg *e)
 	    dm.name, dm.path);
 	grids_from_map(b, &dm);
 
-	/* A capid6-numbered map needs CAPID6 for the enabled tiles and the cha
-	 * lines; without it only `core ... slot` lines can place cores. */
-	memset(&ci, 0, sizeof ci);
-	if (dm.numbering == DM_NUM_CAPID6) {
-		if (in->sysfs_root == NULL && b->given == NULL) {
-			snprintf(ci.why, sizeof ci.why, "%s",
-			    _("CAPID6 is read only on the machine httop runs on, or from --sysfs-root; "
-			    "--capid6 gives it for another"));
-		} else {
-			capid_get(b, in, &ci);
-			if (ci.status == CAPID_OK && ci.nsockets != b->np)
-				snprintf(ci.why, sizeof ci.why,
-				    _("found CAPID6 of %u sockets for %u packages"), ci.nsockets, b->np);
-			else if (ci.status == CAPID_OK)
-				capid = true;
-		}
-	}
+	capid = map_capid(b, in, &dm, &ci);
 	if (capid)
 		for (gi = 0; gi < b->np; gi++)
 			apply_capid6(&l->grids[gi], ci.capid6[gi]);
@@ -781,24 +818,8 @@ build_from_map(struct build *b, const struct die_inputs *in, struct errmsg *e)
 			if (place_by_cha(b, gi) > 0)
 				l->cores_assumed = true;
 	} else if (dm.numbering == DM_NUM_CAPID6) {
-		unplaced = count_unplaced(l);
-		/* Root helps only on the machine itself; for another one (a
-		 * recorded topology, a replay) only its CAPID6 does. */
-		if (unplaced > 0 && in->sysfs_root == NULL)
-			return map_fail(&dm, errmsg_set(e,
-			    _("%s: this map numbers tiles by CAPID6 bit, and this machine is not the "
-			    "one httop runs on, so CAPID6 cannot be read; %u of %u cores have no "
-			    "`core ... slot` line: give the machine's CAPID6 with --capid6 (as root "
-			    "on it: setpci -s BUS:1e.3 9c.l), or a slot for every core"), dm.path,
-			    unplaced, l->ncores));
-		if (unplaced > 0)
-			return map_fail(&dm, errmsg_set(e,
-			    _("%s: this map numbers tiles by CAPID6 bit, and CAPID6 could not be read "
-			    "(%s); %u of %u cores have no `core ... slot` line: run httop as root, or "
-			    "give a slot for every core"), dm.path, ci.why, unplaced, l->ncores));
-		snprintf(l->note, sizeof l->note,
-		    _("CAPID6 could not be read (%s): only the tiles holding a core are known to "
-		    "be enabled"), ci.why);
+		if (map_without_capid(b, in, &dm, &ci, e) != 0)
+			return map_fail(&dm, -1);
 	} else {
 		place_by_number(b, &dm);
 	}

@@ -770,78 +770,107 @@ capture_end(struct capture *c, char *why, size_t len)
 	fclose(c->tmp);
 }
 
+/* What --topology names, checked before hwloc sees it: a directory (a
+ * sysfs copy or an hwloc-gather-cpuid dump, its tree walked) or an XML
+ * file, read whole into *xml. */
+static int
+check_input(const char *path, bool *dir, char **xml, size_t *xml_len, struct errmsg *e)
+{
+	if (infile_check_path(path, _("topology"), TOPO_XML_MAX, true, dir, e) != 0) {
+		if (errno == EINVAL)
+			return -1;
+		return errmsg_set(e, _("cannot read topology %s: %s; give an hwloc XML "
+		    "file (lstopo-no-graphics --of xml FILE) or a sysfs root directory"),
+		    path, strerror(errno));
+	}
+	if (*dir && !is_file_in(path, "sys") && !is_file_in(path, "hwloc-cpuid-info"))
+		return errmsg_set(e, _("topology %s is a directory without sys/: give "
+		    "the top of a Linux sysfs/procfs copy (hwloc-gather-topology)"), path);
+	if (*dir)
+		return check_tree(path, e);
+	return read_xml(path, xml, xml_len, e);
+}
+
+/* Point hwloc at the input: the live machine (path NULL), a sysfs copy or
+ * a CPUID dump (through the environment, restored by the caller), or the
+ * XML buffer. */
+static int
+set_input(hwloc_topology_t topo, struct topology *t, const char *path, bool dir,
+    const char *xml, size_t xml_len, struct env_save *env, struct errmsg *e)
+{
+	if (path == NULL) {
+		snprintf(t->source, sizeof t->source, "live");
+		return 0;
+	}
+	snprintf(t->source, sizeof t->source, "%s", path);
+	if (dir && is_file_in(path, "hwloc-cpuid-info")) {
+		/* An hwloc-gather-cpuid dump: the x86 backend alone builds the
+		 * topology from the recorded CPUID of every PU. */
+		env_push(env, "HWLOC_CPUID_PATH", path);
+		hwloc_topology_set_components(topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "linux");
+	} else if (dir) {
+		/* Without this the x86 backend annotates the copy with the CPUID
+		 * of the host we run on (hwloc 2.9). */
+		env_push(env, "HWLOC_FSROOT", path);
+		hwloc_topology_set_components(topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
+	} else if (hwloc_topology_set_xmlbuffer(topo, xml, (int)xml_len + 1) != 0) {
+		/* the file as checked, not whatever its name points at by now */
+		return errmsg_set(e, _("topology %s is not a readable hwloc XML file (%s); write "
+		    "one with lstopo-no-graphics --of xml FILE"), path, strerror(errno));
+	}
+	return 0;
+}
+
+/* hwloc_topology_load; for an XML buffer with hwloc's verbose reason for a
+ * refusal in why[] ("" if none). */
+static int
+load_catching(hwloc_topology_t topo, bool xml, char *why, size_t whylen)
+{
+	struct env_save verbose = { NULL, NULL, false };
+	struct capture cap = { NULL, -1 };
+	int rc, err;
+
+	why[0] = '\0';
+	if (xml) {
+		env_push(&verbose, "HWLOC_XML_VERBOSE", "1");
+		capture_begin(&cap);
+	}
+	errno = 0;
+	rc = hwloc_topology_load(topo);
+	err = errno;
+	if (xml) {
+		capture_end(&cap, why, whylen);
+		env_pop(&verbose);
+	}
+	errno = err;
+	return rc;
+}
+
 int
 topology_load(struct topology *t, const char *xml_path, struct errmsg *e)
 {
 	hwloc_topology_t topo;
-	struct env_save env = { NULL, NULL, false }, verbose = { NULL, NULL, false };
-	struct capture cap = { NULL, -1 };
+	struct env_save env = { NULL, NULL, false };
 	char *xml = NULL, hwloc_why[256];
 	size_t xml_len = 0;
 	bool dir = false;
 	int rc;
 
 	topology_init(t);
-	if (xml_path != NULL) {
-		if (infile_check_path(xml_path, _("topology"), TOPO_XML_MAX, true, &dir, e) != 0) {
-			if (errno == EINVAL)
-				return -1;
-			return errmsg_set(e, _("cannot read topology %s: %s; give an hwloc XML "
-			    "file (lstopo-no-graphics --of xml FILE) or a sysfs root directory"),
-			    xml_path, strerror(errno));
-		}
-		if (dir && !is_file_in(xml_path, "sys") && !is_file_in(xml_path, "hwloc-cpuid-info"))
-			return errmsg_set(e, _("topology %s is a directory without sys/: give "
-			    "the top of a Linux sysfs/procfs copy (hwloc-gather-topology)"),
-			    xml_path);
-		if (dir && check_tree(xml_path, e) != 0)
-			return -1;
-		if (!dir && read_xml(xml_path, &xml, &xml_len, e) != 0)
-			return -1;
-	}
+	if (xml_path != NULL && check_input(xml_path, &dir, &xml, &xml_len, e) != 0)
+		return -1;
 	if (hwloc_topology_init(&topo) != 0) {
 		free(xml);
 		return errmsg_set(e, _("hwloc could not start: %s"), strerror(errno));
 	}
 	/* Keep CPUs a cgroup hides from us: httop watches whole cores. */
 	hwloc_topology_set_flags(topo, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
-
-	if (xml_path == NULL) {
-		snprintf(t->source, sizeof t->source, "live");
-	} else if (dir && is_file_in(xml_path, "hwloc-cpuid-info")) {
-		/* An hwloc-gather-cpuid dump: the x86 backend alone builds the
-		 * topology from the recorded CPUID of every PU. */
-		env_push(&env, "HWLOC_CPUID_PATH", xml_path);
-		hwloc_topology_set_components(topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "linux");
-	} else if (dir) {
-		/* Without this the x86 backend annotates the copy with the CPUID
-		 * of the host we run on (hwloc 2.9). */
-		env_push(&env, "HWLOC_FSROOT", xml_path);
-		hwloc_topology_set_components(topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
-	} else if (hwloc_topology_set_xmlbuffer(topo, xml, (int)xml_len + 1) != 0) {
-		/* the file as checked, not whatever its name points at by now */
-		rc = errmsg_set(e, _("topology %s is not a readable hwloc XML file (%s); write "
-		    "one with lstopo-no-graphics --of xml FILE"), xml_path, strerror(errno));
+	if (set_input(topo, t, xml_path, dir, xml, xml_len, &env, e) != 0) {
 		hwloc_topology_destroy(topo);
 		free(xml);
-		return rc;
+		return -1;
 	}
-	if (xml_path != NULL)
-		snprintf(t->source, sizeof t->source, "%s", xml_path);
-
-	if (xml != NULL) {
-		env_push(&verbose, "HWLOC_XML_VERBOSE", "1");
-		capture_begin(&cap);
-	}
-	errno = 0;
-	rc = hwloc_topology_load(topo);
-	if (xml != NULL) {
-		int err = errno;
-
-		capture_end(&cap, hwloc_why, sizeof hwloc_why);
-		env_pop(&verbose);
-		errno = err;
-	}
+	rc = load_catching(topo, xml != NULL, hwloc_why, sizeof hwloc_why);
 	if (env.name != NULL)
 		env_pop(&env);
 	free(xml);
@@ -851,13 +880,12 @@ topology_load(struct topology *t, const char *xml_path, struct errmsg *e)
 		rc = errmsg_set(e, _("topology %s is not a readable hwloc XML file (%s); write "
 		    "one with lstopo-no-graphics --of xml FILE"), xml_path,
 		    hwloc_why[0] ? hwloc_why : errno ? strerror(errno) : _("hwloc refused it"));
-		hwloc_topology_destroy(topo);
-		return rc;
-	}
-	if (rc != 0) {
+	} else if (rc != 0) {
 		rc = errmsg_set(e, _("cannot load topology %s: %s; check that it is an hwloc "
 		    "XML file (v1 or v2) or a sysfs root"), xml_path ? xml_path : "of this machine",
 		    errno ? strerror(errno) : _("hwloc refused it"));
+	}
+	if (rc != 0) {
 		hwloc_topology_destroy(topo);
 		return rc;
 	}

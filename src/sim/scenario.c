@@ -256,10 +256,11 @@ struct parse {
 static int
 perr(struct parse *p, const char *fmt, const char *arg)
 {
-	char msg[600], q[80];
+	char msg[900], q[820];
 
-	/* what the file holds is quoted short and escaped */
-	snprintf(msg, sizeof msg, fmt, text_quote(q, sizeof q, arg, 48));
+	/* What the file holds is quoted escaped, and cut when it is long (a
+	 * word of a 4 KiB line); a message passed as the argument fits. */
+	snprintf(msg, sizeof msg, fmt, text_quote(q, sizeof q, arg, 200));
 	return errmsg_set(p->e, "%s:%u: %s", p->path, p->line, msg);
 }
 
@@ -303,15 +304,79 @@ kind_keys(enum activity_kind k)
 	return "";
 }
 
+/* ghz= or ipc=. */
+static int
+param_rate(struct parse *p, struct activity *a, const char *key, const char *val,
+    const char *tok)
+{
+	double v;
+
+	if (parse_value(val, false, false, &v) != 0)
+		return perr(p, _("bad number in '%s'"), tok);
+	if (key[0] == 'g') {
+		if (!(v > 0 && v <= 10))
+			return perr(p, _("'%s': ghz must be above 0 and at most 10"), tok);
+		a->ghz = v;
+	} else {
+		if (!(v >= 0 && v <= 16))
+			return perr(p, _("'%s': ipc must be between 0 and 16"), tok);
+		a->ipc = v;
+	}
+	return 0;
+}
+
+/* duty= or phase=. */
+static int
+param_frac(struct parse *p, struct activity *a, const char *key, const char *val,
+    const char *tok)
+{
+	double v;
+
+	if (parse_value(val, false, true, &v) != 0)
+		return perr(p, _("bad fraction in '%s' (use 0.25 or 25%%)"), tok);
+	if (key[0] == 'd') {
+		if (!(v >= 0 && v <= 1))
+			return perr(p, _("'%s': duty must be between 0 and 1"), tok);
+		a->duty = v;
+	} else {
+		if (!(v >= 0 && v < 1))
+			return perr(p, _("'%s': phase must be at least 0 and below 1"), tok);
+		a->phase = v;
+	}
+	return 0;
+}
+
+/* period=, on=, off= or len=. */
+static int
+param_time(struct parse *p, struct activity *a, const char *key, const char *val,
+    const char *tok)
+{
+	double v;
+
+	if (parse_value(val, true, false, &v) != 0)
+		return perr(p, _("bad time in '%s' (use seconds, or a unit: 10ms, 500us)"), tok);
+	/* at least 1 us, at most a day: keeps tick counts far from overflow */
+	if (!(v >= 1e-6 && v <= 86400))
+		return perr(p, _("'%s': times must be between 1us and 86400s"), tok);
+	if (strcmp(key, "period") == 0)
+		a->period_s = v;
+	else if (strcmp(key, "on") == 0)
+		a->on_s = v;
+	else if (strcmp(key, "off") == 0)
+		a->off_s = v;
+	else
+		a->phase_len_s = v;
+	return 0;
+}
+
 /* One key=value for activity `a`; range checks here so every bad value
  * gets a message saying what is allowed. */
 static int
 parse_param(struct parse *p, struct activity *a, const char *tok)
 {
 	const char *eq = strchr(tok, '=');
-	char key[32];
+	char key[32], msg[200];
 	size_t klen;
-	double v;
 	enum activity_kind k = a->kind;
 
 	if (eq == NULL || eq == tok)
@@ -322,59 +387,17 @@ parse_param(struct parse *p, struct activity *a, const char *tok)
 	memcpy(key, tok, klen);
 	key[klen] = '\0';
 
-	if ((strcmp(key, "ghz") == 0 || strcmp(key, "ipc") == 0) && k != ACT_IDLE) {
-		if (parse_value(eq + 1, false, false, &v) != 0)
-			return perr(p, _("bad number in '%s'"), tok);
-		if (key[0] == 'g') {
-			if (!(v > 0 && v <= 10))
-				return perr(p, _("'%s': ghz must be above 0 and at most 10"), tok);
-			a->ghz = v;
-		} else {
-			if (!(v >= 0 && v <= 16))
-				return perr(p, _("'%s': ipc must be between 0 and 16"), tok);
-			a->ipc = v;
-		}
-		return 0;
-	}
-	if (k == ACT_DUTY && (strcmp(key, "duty") == 0 || strcmp(key, "phase") == 0)) {
-		if (parse_value(eq + 1, false, true, &v) != 0)
-			return perr(p, _("bad fraction in '%s' (use 0.25 or 25%%)"), tok);
-		if (key[0] == 'd') {
-			if (!(v >= 0 && v <= 1))
-				return perr(p, _("'%s': duty must be between 0 and 1"), tok);
-			a->duty = v;
-		} else {
-			if (!(v >= 0 && v < 1))
-				return perr(p, _("'%s': phase must be at least 0 and below 1"), tok);
-			a->phase = v;
-		}
-		return 0;
-	}
+	if ((strcmp(key, "ghz") == 0 || strcmp(key, "ipc") == 0) && k != ACT_IDLE)
+		return param_rate(p, a, key, eq + 1, tok);
+	if (k == ACT_DUTY && (strcmp(key, "duty") == 0 || strcmp(key, "phase") == 0))
+		return param_frac(p, a, key, eq + 1, tok);
 	if ((k == ACT_DUTY && strcmp(key, "period") == 0) ||
 	    (k == ACT_BURSTS && (strcmp(key, "on") == 0 || strcmp(key, "off") == 0)) ||
-	    (k == ACT_PHASES && strcmp(key, "len") == 0)) {
-		if (parse_value(eq + 1, true, false, &v) != 0)
-			return perr(p, _("bad time in '%s' (use seconds, or a unit: 10ms, 500us)"), tok);
-		/* at least 1 us, at most a day: keeps tick counts far from overflow */
-		if (!(v >= 1e-6 && v <= 86400))
-			return perr(p, _("'%s': times must be between 1us and 86400s"), tok);
-		if (strcmp(key, "period") == 0)
-			a->period_s = v;
-		else if (strcmp(key, "on") == 0)
-			a->on_s = v;
-		else if (strcmp(key, "off") == 0)
-			a->off_s = v;
-		else
-			a->phase_len_s = v;
-		return 0;
-	}
-	{
-		char msg[200];
-
-		snprintf(msg, sizeof msg, _("unknown key '%s' for this activity (keys: %s)"), key,
-		    kind_keys(k));
-		return perr(p, "%s", msg);
-	}
+	    (k == ACT_PHASES && strcmp(key, "len") == 0))
+		return param_time(p, a, key, eq + 1, tok);
+	snprintf(msg, sizeof msg, _("unknown key '%s' for this activity (keys: %s)"), key,
+	    kind_keys(k));
+	return perr(p, "%s", msg);
 }
 
 static int
@@ -479,6 +502,24 @@ parse_header(struct parse *p, char **tok, unsigned ntok)
 	return 0;
 }
 
+/* "capid6 VALUE[,VALUE...]": the machine's, not an activity (for the die
+ * grid). */
+static int
+parse_capid6(struct parse *p, struct scenario *sc, char **tok, unsigned ntok)
+{
+	struct errmsg e2;
+
+	if (ntok != 2)
+		return perr(p, "%s", _("'capid6' takes one word: the CAPID6 of each package, "
+		    "e.g. capid6 0x0fafbeff,0x0bfdff7d"));
+	if (sc->capid6.n > 0)
+		return perr(p, "%s", _("a second 'capid6' line; give it once"));
+	if (capid6_parse_list(tok[1], &sc->capid6, &e2) != 0)
+		return errmsg_set(p->e, "%s:%u: capid6: %s", p->path, p->line, e2.text);
+	sc->capid6.origin = CAPID6_FROM_SCENARIO;
+	return 0;
+}
+
 /* One assignment line. assigned[cpu] marks CPUs named by a line so the
  * default only fills the others. */
 static int
@@ -493,20 +534,8 @@ parse_line(struct parse *p, struct scenario *sc, char **tok, unsigned ntok, bool
 	char *end;
 
 	memset(&a, 0, sizeof a);
-	if (strcmp(tok[0], "capid6") == 0) {
-		struct errmsg e2;
-
-		/* the machine's, not an activity: for the die grid */
-		if (ntok != 2)
-			return perr(p, "%s", _("'capid6' takes one word: the CAPID6 of each package, "
-			    "e.g. capid6 0x0fafbeff,0x0bfdff7d"));
-		if (sc->capid6.n > 0)
-			return perr(p, "%s", _("a second 'capid6' line; give it once"));
-		if (capid6_parse_list(tok[1], &sc->capid6, &e2) != 0)
-			return perr(p, "capid6: %s", e2.text);
-		sc->capid6.origin = CAPID6_FROM_SCENARIO;
-		return 0;
-	}
+	if (strcmp(tok[0], "capid6") == 0)
+		return parse_capid6(p, sc, tok, ntok);
 	if (strcmp(tok[0], "default") == 0) {
 		i = 1;
 	} else if (strcmp(tok[0], "cpus") == 0) {

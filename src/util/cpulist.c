@@ -36,61 +36,99 @@ cpulist_parse(const char *text, struct cpulist *out, struct errmsg *e)
 	return cpulist_parse_any(text, out, NULL, e);
 }
 
+/* One item, "N" or "N-M", at *p: 0 with *lo and *hi; -1 malformed (*p
+ * left at the item), -2 a number of CPULIST_MAX or more (in *big; only
+ * an error when `any` is false), -3 a number too large for any use. */
+static int
+parse_item(const char **p, bool any, unsigned long *lo, unsigned long *hi,
+    unsigned long *big)
+{
+	const char *tok = *p;
+	int r;
+
+	*big = 0;
+	r = parse_num(p, lo);
+	if (r == -2)
+		*big = *lo;
+	*hi = *lo;
+	if (r == 0 || (r == -2 && any)) {
+		if (**p != '-')
+			return 0;
+		(*p)++;
+		r = parse_num(p, hi);
+		if (r == -2 && *big == 0)
+			*big = *hi;
+		if (r == -2 && any)
+			r = 0;
+		if (r == 0 && *hi < *lo)
+			r = -1;
+	}
+	if (r != 0)
+		*p = tok;   /* name the whole range, not what follows it */
+	return r;
+}
+
+/* Mark lo..hi in `out`; the part at CPULIST_MAX or above is only noted in
+ * *beyond (the first such number). */
+static void
+mark(struct cpulist *out, unsigned long lo, unsigned long hi, unsigned long long *beyond)
+{
+	unsigned long i;
+
+	if (hi >= CPULIST_MAX) {
+		if (*beyond == 0)
+			*beyond = lo >= CPULIST_MAX ? lo : CPULIST_MAX;
+		if (lo >= CPULIST_MAX)
+			return;
+		hi = CPULIST_MAX - 1;
+	}
+	if (hi + 1 > out->n) {
+		out->has = xreallocarray(out->has, hi + 1, sizeof *out->has);
+		memset(out->has + out->n, 0, (hi + 1 - out->n) * sizeof *out->has);
+		out->n = hi + 1;
+	}
+	for (i = lo; i <= hi; i++)
+		out->has[i] = true;
+}
+
+static int
+parse_error(const char *text, const char *at, int r, unsigned long big, struct errmsg *e)
+{
+	if (r == -3)
+		return errmsg_set(e, _("CPU list '%s': a number is far too large for a CPU "
+		    "(at most %d); give CPUs the machine has"), text, CPULIST_MAX - 1);
+	if (r == -2)
+		return errmsg_set(e, _("CPU list '%s': CPU %lu is beyond any machine's CPUs "
+		    "(at most %d); give CPUs the machine has"), text, big, CPULIST_MAX - 1);
+	return errmsg_set(e, _("malformed CPU list '%s' (near '%.20s'): use numbers and ranges such as 0-3,8"),
+	    text, at);
+}
+
 int
 cpulist_parse_any(const char *text, struct cpulist *out, unsigned long long *beyond,
     struct errmsg *e)
 {
 	const char *p = text;
-	unsigned long lo, hi, i;
+	unsigned long lo, hi, big;
+	unsigned long long ignore;
 	int r;
 
 	out->n = 0;
 	out->has = NULL;
-	if (beyond != NULL)
-		*beyond = 0;
+	if (beyond == NULL)
+		beyond = &ignore;   /* never written: numbers beyond are errors then */
+	*beyond = 0;
 	while (isspace((unsigned char)*p))
 		p++;
 	if (*p == '\0')
 		return errmsg_set(e, _("empty CPU list"));
 	for (;;) {
 		const char *tok = p;
-		unsigned long big = 0;
 
-		r = parse_num(&p, &lo);
-		if (r == -2)
-			big = lo;
-		if (r == -1 || r == -3 || (r == -2 && beyond == NULL)) {
-			p = tok;
-			goto bad;
-		}
-		hi = lo;
-		if (*p == '-') {
-			p++;
-			r = parse_num(&p, &hi);
-			if (r == -2 && big == 0)
-				big = hi;
-			if (r == -1 || r == -3 || (big != 0 && beyond == NULL) || hi < lo) {
-				r = r == -3 ? -3 : r == -1 || hi < lo ? -1 : -2;
-				p = tok;   /* name the whole range, not what follows it */
-				goto bad;
-			}
-		}
-		/* The part of the item no machine has: noted, not stored. */
-		if (hi >= CPULIST_MAX) {
-			if (*beyond == 0)
-				*beyond = lo >= CPULIST_MAX ? lo : CPULIST_MAX;
-			if (lo >= CPULIST_MAX)
-				goto next;
-			hi = CPULIST_MAX - 1;
-		}
-		if (hi + 1 > out->n) {
-			out->has = xreallocarray(out->has, hi + 1, sizeof *out->has);
-			memset(out->has + out->n, 0, (hi + 1 - out->n) * sizeof *out->has);
-			out->n = hi + 1;
-		}
-		for (i = lo; i <= hi; i++)
-			out->has[i] = true;
-next:
+		r = parse_item(&p, beyond != &ignore, &lo, &hi, &big);
+		if (r != 0)
+			break;
+		mark(out, lo, hi, beyond);
 		while (isspace((unsigned char)*p))
 			p++;
 		if (*p == '\0')
@@ -98,21 +136,12 @@ next:
 		if (*p != ',') {
 			r = -1;
 			p = tok;
-			goto bad;
+			break;
 		}
 		p++;
-		continue;
-bad:
-		cpulist_free(out);
-		if (r == -3)
-			return errmsg_set(e, _("CPU list '%s': a number is far too large for a CPU "
-			    "(at most %d); give CPUs the machine has"), text, CPULIST_MAX - 1);
-		if (r == -2)
-			return errmsg_set(e, _("CPU list '%s': CPU %lu is beyond any machine's CPUs "
-			    "(at most %d); give CPUs the machine has"), text, big, CPULIST_MAX - 1);
-		return errmsg_set(e, _("malformed CPU list '%s' (near '%.20s'): use numbers and ranges such as 0-3,8"),
-		    text, p);
 	}
+	cpulist_free(out);
+	return parse_error(text, p, r, big, e);
 }
 
 int

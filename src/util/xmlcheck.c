@@ -274,78 +274,80 @@ end_tag(struct scan *s, struct open_el *stack, unsigned *depth)
 	return 0;
 }
 
+/* What begins with '<' at s->p: a declaration, a comment, CDATA, a
+ * DOCTYPE, an end tag or a start tag. 0 or -1 (why[] set). */
+static int
+markup(struct scan *s, struct open_el *stack, unsigned *depth, bool *root_done)
+{
+	unsigned long l = s->line;
+	bool closed;
+	char cb[8];
+
+	if (at(s, "<?")) {
+		if (skip_past(s, "?>") != 0)
+			return fail(s, l, "%s", _("a <? processing instruction is not closed by ?>"));
+		return 0;
+	}
+	if (at(s, "<!--")) {
+		if (skip_past(s, "-->") != 0)
+			return fail(s, l, "%s", _("a comment <!-- is not closed by -->"));
+		return 0;
+	}
+	if (at(s, "<![CDATA[")) {
+		if (*depth == 0 || skip_past(s, "]]>") != 0)
+			return fail(s, l, "%s", _("a <![CDATA[ section is not closed by ]]>"));
+		return 0;
+	}
+	if (at(s, "<!DOCTYPE")) {
+		if (*depth > 0 || *root_done)
+			return fail(s, l, "%s", _("<!DOCTYPE inside the document"));
+		return doctype(s);
+	}
+	if (at(s, "</")) {
+		if (end_tag(s, stack, depth) != 0)
+			return -1;
+		*root_done = *depth == 0;
+		return 0;
+	}
+	adv(s, 1);
+	if (name_len(s) == 0)
+		return fail(s, l, _("'<' not followed by a tag name (found %s)"),
+		    next_char(s, cb, sizeof cb));
+	s->p--;     /* back to '<' (not a newline: line unchanged) */
+	if (*root_done)
+		return fail(s, l, "%s", _("a second top-level element"));
+	if (start_tag(s, stack, depth, &closed) != 0)
+		return -1;
+	if (closed && *depth == 0)
+		*root_done = true;
+	return 0;
+}
+
 int
 xml_check(const char *buf, size_t len, unsigned long *line, char *why, size_t whylen)
 {
 	struct scan s = { buf, buf + len, 1, why, whylen, line };
 	struct open_el *stack = xcalloc(XMLCHECK_MAX_DEPTH, sizeof *stack);
 	unsigned depth = 0;
-	bool root_done = false, closed;
+	bool root_done = false;
 	char nb[64];
 	int rc = -1;
 
 	if (at(&s, "\xef\xbb\xbf"))
 		adv(&s, 3);
 	while (s.p < s.end) {
-		unsigned long l = s.line;
-
-		if (*s.p != '<') {
-			/* Text: only blanks outside the root element. */
-			if (depth == 0 && !is_space(*s.p)) {
-				fail(&s, l, "%s", root_done ? _("text after the end of the document") :
-				    _("text before the first element"));
+		if (*s.p == '<') {
+			if (markup(&s, stack, &depth, &root_done) != 0)
 				goto out;
-			}
-			adv(&s, 1);
 			continue;
 		}
-		if (at(&s, "<?")) {
-			if (skip_past(&s, "?>") != 0) {
-				fail(&s, l, "%s",
-				    _("a <? processing instruction is not closed by ?>"));
-				goto out;
-			}
-		} else if (at(&s, "<!--")) {
-			if (skip_past(&s, "-->") != 0) {
-				fail(&s, l, "%s", _("a comment <!-- is not closed by -->"));
-				goto out;
-			}
-		} else if (at(&s, "<![CDATA[")) {
-			if (depth == 0 || skip_past(&s, "]]>") != 0) {
-				fail(&s, l, "%s", _("a <![CDATA[ section is not closed by ]]>"));
-				goto out;
-			}
-		} else if (at(&s, "<!DOCTYPE")) {
-			if (depth > 0 || root_done) {
-				fail(&s, l, "%s", _("<!DOCTYPE inside the document"));
-				goto out;
-			}
-			if (doctype(&s) != 0)
-				goto out;
-		} else if (at(&s, "</")) {
-			if (end_tag(&s, stack, &depth) != 0)
-				goto out;
-			if (depth == 0)
-				root_done = true;
-		} else {
-			char cb[8];
-
-			adv(&s, 1);
-			if (name_len(&s) == 0) {
-				fail(&s, l, _("'<' not followed by a tag name (found %s)"),
-				    next_char(&s, cb, sizeof cb));
-				goto out;
-			}
-			s.p--;     /* back to '<' (not a newline: line unchanged) */
-			if (root_done) {
-				fail(&s, l, "%s", _("a second top-level element"));
-				goto out;
-			}
-			if (start_tag(&s, stack, &depth, &closed) != 0)
-				goto out;
-			if (closed && depth == 0)
-				root_done = true;
+		/* Text: only blanks outside the root element. */
+		if (depth == 0 && !is_space(*s.p)) {
+			fail(&s, s.line, "%s", root_done ? _("text after the end of the document") :
+			    _("text before the first element"));
+			goto out;
 		}
+		adv(&s, 1);
 	}
 	if (depth > 0) {
 		fail(&s, s.line, _("the file ends inside <%s> opened on line %lu (is it cut "
