@@ -264,6 +264,7 @@ app_build_layout(struct app *a)
 	in.sysfs_root = o->sysfs_root != NULL ? o->sysfs_root : live ? "/sys" : NULL;
 	in.die_map = o->die_map;
 	in.capid6 = o->capid6.n > 0 ? &o->capid6 : NULL;
+	in.capid_read = a->have_capid && live && o->sysfs_root == NULL ? &a->capid : NULL;
 	in.xcc_map = datadir_find("dies/skx-xcc.map", xcc, sizeof xcc, &ignore) == 0 ? xcc : NULL;
 	/* JSON is read by programs: its layout texts (basis, note) are the
 	 * same in every locale, so the layout is built in the C locale. An
@@ -307,8 +308,8 @@ sys_cpus(const char *file, struct cpulist *l)
 	return cpulist_parse(buf, l, &e);
 }
 
-/* The devices that need privilege, opened before anything a user names
- * is read: the msr driver's /dev/cpu/N/msr of every CPU the kernel lists
+/* What needs privilege, done before anything a user names is read:
+ * CAPID6 read from this machine's /sys, and the msr driver's /dev/cpu/N/msr of every CPU the kernel lists
  * as present, when this machine is watched through them (--source auto
  * or msr, the default path). A device that does not open is left for
  * the msr source to try again and name the cause. Nothing here reads a
@@ -321,6 +322,13 @@ app_open_devices(struct app *a)
 	struct errmsg ignore;
 	unsigned cpu;
 
+	/* This machine's die: its PCU's config space is readable whole
+	 * only with privilege. */
+	if (o->source != SRC_REPLAY && o->source != SRC_SIM && !o->demo && o->topology == NULL &&
+	    o->sysfs_root == NULL && o->capid6.n == 0) {
+		capid6_read("/sys", &a->capid);
+		a->have_capid = true;
+	}
 	if (o->source != SRC_AUTO && o->source != SRC_MSR)
 		return 0;
 	if (o->demo || o->topology != NULL || o->have_msr_path)

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "app.h"
+#include "machine/capid.h"
 #include "machine/dielayout.h"
 #include "machine/machine.h"
 #include "options.h"
@@ -38,6 +39,8 @@ struct app {
 	struct recorder *rec;      /* --record */
 	struct textfile *tf;       /* --textfile */
 	struct msr_io *pre_msr;    /* msr devices opened while privileged */
+	struct capid_info capid;   /* CAPID6 read while privileged (this machine) */
+	bool have_capid;
 	struct errmsg e;
 };
 

@@ -432,6 +432,10 @@ capid_get(const struct build *b, const struct die_inputs *in, struct capid_info 
 {
 	unsigned i;
 
+	if (b->given == NULL && in->capid_read != NULL) {
+		*ci = *in->capid_read;
+		return;
+	}
 	if (b->given == NULL) {
 		capid6_read(in->sysfs_root, ci);
 		return;
