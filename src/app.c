@@ -5,6 +5,7 @@
 #include "config.h"
 #include "app_priv.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,7 +16,10 @@
 #include "privilege.h"
 #include "source/msr/msr_io.h"
 #include "signals.h"
+#include "util/i18n.h"
+#include "util/textesc.h"
 #include "watch/job.h"
+#include "watch/slurm.h"
 
 /* Long enough for the ratio of two counters to be an integer beyond
  * doubt, short enough not to be noticed at start. */
@@ -63,6 +67,9 @@ app_end(struct app *a, int status)
 	a->rec = NULL;
 	if (a->job != NULL)
 		job_watch_free(a->job);
+	/* A command that did not start is stopped before its exec; one that
+	 * runs still is waited for: httop leaves none behind. */
+	command_wait(&a->cmd);
 	textfile_free(a->tf);
 	if (a->pre_msr != NULL)
 		a->pre_msr->destroy(a->pre_msr);
@@ -84,10 +91,72 @@ app_end(struct app *a, int status)
 
 /* Everything before the front end; returns 0, or the exit status with
  * the reason said. */
+/* --job alone, several jobs here: their list on standard output, for the
+ * user to choose from; the line that says so on standard error. */
+static int
+job_choice(struct app *a, struct slurm_choice *c)
+{
+	char user[80], name[160];
+	size_t i;
+
+	printf("%-14s %-12s %s\n", _("JOBID"), _("USER"), _("NAME"));
+	for (i = 0; i < c->n; i++)
+		printf("%-14s %-12s %s\n", c->jobs[i].shown, text_quote(user, sizeof user,
+		    c->jobs[i].user[0] ? c->jobs[i].user : "?", 32), text_quote(name, sizeof name,
+		    c->jobs[i].name, 80));
+	fflush(stdout);
+	errmsg_set(&a->e, _("--job: %zu jobs run on this node (listed above); choose one with "
+	    "--job ID"), c->n);
+	slurm_choice_free(c);
+	return EXIT_USAGE;
+}
+
+/* The job watched: a command httop runs (forked now, held before its
+ * exec), a Slurm job, or --pid and --cgroup. Before any register is
+ * touched: a wrong PID or job is a plain error. Returns an exit status. */
+static int
+open_job(struct app *a)
+{
+	const struct options *o = a->o;
+	struct slurm_choice choice;
+	int rc;
+
+	if (o->command != NULL) {
+		/* Here: after a set-ID httop gave up its privilege, before the
+		 * later drop takes root's capabilities from httop, so that the
+		 * command runs as the user who ran httop, with what that user
+		 * has. A failed start stops it before its exec (app_end). */
+		if (signals_watch_children() != 0) {
+			errmsg_set(&a->e, _("cannot watch the command's end: %s"), strerror(errno));
+			return EXIT_FAIL;
+		}
+		if (command_spawn(&a->cmd, o->command, o->user_env, &a->e) != 0)
+			return EXIT_FAIL;
+		a->job = job_watch_new(&a->cmd.pid, 1, NULL, NULL, &a->e);
+		if (a->job == NULL)
+			return EXIT_FAIL;
+		job_watch_follow(a->job);
+		return EXIT_OK;
+	}
+	if (o->job) {
+		rc = slurm_job_watch(o->job_id, o->user_env, NULL, NULL, &a->job, &choice, &a->e);
+		if (rc == SLURM_CHOOSE)
+			return job_choice(a, &choice);
+		return rc == SLURM_OK ? EXIT_OK : EXIT_FAIL;
+	}
+	if (o->npids > 0 || o->cgroup != NULL) {
+		a->job = job_watch_new(o->pids, o->npids, o->cgroup, NULL, &a->e);
+		if (a->job == NULL)
+			return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
 static int
 open_all(struct app *a)
 {
 	const struct options *o = a->o;
+	int status;
 
 	/* Installed set-ID or with file capabilities: open what needs the
 	 * privilege, give it up, and only then read what the user names
@@ -97,12 +166,8 @@ open_all(struct app *a)
 		return EXIT_FAIL;
 	if (privilege_gained() && app_drop_privilege(a) != 0)
 		return EXIT_FAIL;
-	if (o->npids > 0 || o->cgroup != NULL) {
-		/* Before any register is touched: a wrong PID is a plain error. */
-		a->job = job_watch_new(o->pids, o->npids, o->cgroup, NULL, &a->e);
-		if (a->job == NULL)
-			return EXIT_FAIL;
-	}
+	if ((status = open_job(a)) != EXIT_OK)
+		return status;
 	if (app_open_source(a) != 0)
 		return EXIT_FAIL;
 	/* --host: before anything records or prints the name. */
@@ -139,7 +204,9 @@ app_run(const struct options *o)
 	}
 	/* The screen without -b when standard output is a terminal; else the
 	 * batch format, as a pipe or a file expects. */
-	if (!o->batch && isatty(STDOUT_FILENO))
+	if (o->command != NULL)
+		status = app_run_command(&a);
+	else if (!o->batch && isatty(STDOUT_FILENO))
 		status = app_run_tui(&a);
 	else
 		status = app_run_batch(&a);

@@ -1,10 +1,13 @@
 /* app_batch.c: the front end with -b, or when standard output is not a
  * terminal: the batch format (and --record, --textfile) every interval
- * until -n, the end of the data or a signal. It waits only in evloop_wait,
- * for the pacer's deadline or an ending signal. */
+ * until -n, the end of the data, the end of a watched job or a signal. It
+ * waits only in evloop_wait, for the pacer's deadline or an ending signal.
+ * A watched job (--pid, --cgroup, --job) narrows every interval to its
+ * cores, re-read before each step. */
 #include "config.h"
 #include "app_priv.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,6 +18,8 @@
 #include "run/pacer.h"
 #include "signals.h"
 #include "util/clock.h"
+#include "util/xalloc.h"
+#include "watch/job.h"
 
 /* How the batch loop is paced: a replay as fast as it reads; the
  * simulator by the test clock when HTTOP_CLOCK=virtual asks for it (never
@@ -31,9 +36,36 @@ batch_pace(const struct source *src)
 	return PACE_WALL;
 }
 
+/* --pid, --cgroup, --job: every format writes the job's cores (the run's
+ * view), and the run ends after the interval in which the job ended. */
+struct batch_job {
+	struct cpulist seen;        /* the job watch's last reading */
+	struct cpulist view;        /* the CPUs of the last reading with a task */
+	bool ended;
+	char note[256];
+};
+
+/* Re-read the job's CPUs; once nothing is left the last ones stay for
+ * the interval that covers the end. */
+static void
+job_update(struct app *a, struct batch_job *j)
+{
+	unsigned n = a->src->m->topo.max_cpu;
+
+	if (j->view.has == NULL) {
+		j->view.n = n;
+		j->view.has = xcalloc(n > 0 ? n : 1, sizeof *j->view.has);
+	}
+	if (job_watch_update(a->job, n, &j->seen, j->note, sizeof j->note) == 0) {
+		j->ended = true;
+		return;
+	}
+	memcpy(j->view.has, j->seen.has, n * sizeof *j->view.has);
+}
+
 /* The loop proper; returns the exit status. */
 static int
-loop(struct app *a, struct run *r)
+loop(struct app *a, struct run *r, struct batch_job *j)
 {
 	struct pacer p;
 	struct evwait w = { -1, -1, 0.0 };
@@ -51,6 +83,8 @@ loop(struct app *a, struct run *r)
 			break;
 		if (!pacer_due(&p, clock_mono()))
 			continue;
+		if (j != NULL)
+			job_update(a, j);
 		rc = run_step(r, pacer_take(&p, clock_mono()));
 		if (rc == RUN_END || rc == RUN_DONE)
 			return EXIT_OK;
@@ -61,6 +95,10 @@ loop(struct app *a, struct run *r)
 		}
 		pacer_stepped(&p, clock_mono(), r->prev->time);
 		n++;
+		if (j != NULL && j->ended) {
+			fprintf(stderr, "httop: %s\n", j->note);
+			return EXIT_OK;
+		}
 	}
 	return signals_exit_status(signals_caught());
 }
@@ -71,8 +109,10 @@ app_run_batch(struct app *a)
 	struct run_config cfg;
 	struct run r;
 	struct batch *b;
+	struct batch_job job;
 	int status, rc;
 
+	memset(&job, 0, sizeof job);
 	app_run_config(a, &cfg);
 	run_init(&r, a->src, &a->plan, &cfg);
 	app_add_common_outputs(a, &r);
@@ -84,13 +124,19 @@ app_run_batch(struct app *a)
 	/* From here an ending signal ends the loop, which restores. */
 	signals_defer();
 	rc = run_prepare(&r);
+	if (rc == RUN_OK && a->job != NULL) {
+		job_update(a, &job);
+		run_set_view(&r, &job.view);
+	}
 	if (rc == RUN_OK)
-		status = loop(a, &r);
+		status = loop(a, &r, a->job != NULL ? &job : NULL);
 	else if (rc == RUN_INTERRUPTED)
 		status = signals_exit_status(signals_caught());
 	else
 		status = (app_report(&r.e), EXIT_FAIL);
 	status = run_finish(&r, status, app_report);
 	batch_free(b);
+	cpulist_free(&job.seen);
+	cpulist_free(&job.view);
 	return status;
 }

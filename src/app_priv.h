@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "app.h"
+#include "command.h"
 #include "machine/capid.h"
 #include "machine/dielayout.h"
 #include "machine/machine.h"
@@ -35,7 +36,8 @@ struct app {
 	struct source *src;
 	struct die_layout layout;  /* where each core sits: built once */
 	bool have_layout;
-	struct job_watch *job;     /* --pid, --cgroup */
+	struct job_watch *job;     /* --pid, --cgroup, --job, the command's processes */
+	struct command cmd;        /* httop -- COMMAND (pid 0: none) */
 	struct recorder *rec;      /* --record */
 	struct textfile *tf;       /* --textfile */
 	struct msr_io *pre_msr;    /* msr devices opened while privileged */
@@ -63,5 +65,7 @@ int app_open_record(struct app *a);
 /* The front ends; each returns the exit status, errors said. */
 int app_run_batch(struct app *a);
 int app_run_tui(struct app *a);
+/* httop -- COMMAND (app_cmd.c): returns the command's status. */
+int app_run_command(struct app *a);
 
 #endif

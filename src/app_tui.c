@@ -123,6 +123,8 @@ update_job(struct live *l)
 		return;
 	live = job_watch_update(l->a->job, l->a->src->m->topo.max_cpu, &l->jobcpus, l->jv.note,
 	    sizeof l->jv.note);
+	/* A Slurm job's label says how long it has run. */
+	snprintf(l->jv.label, sizeof l->jv.label, "%s", job_watch_label(l->a->job));
 	l->jv.cpus = &l->jobcpus;
 	l->jv.only = tui_job_only(l->tui) && live > 0;
 	if (live == 0) {

@@ -1,4 +1,4 @@
-/* evloop.c: poll(2) on the signal pipe and the terminal, up to a deadline
+/* evloop.c: poll(2) on the signal pipes and the terminal, up to a deadline
  * (evloop.h). */
 #include "config.h"
 #include "evloop.h"
@@ -7,6 +7,7 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include "signals.h"
 #include "util/clock.h"
@@ -28,19 +29,35 @@ timeout_ms(double deadline)
 	return (int)ceil(left * 1000.0);
 }
 
+/* Empty the SIGCHLD pipe: one wake for any number of ends; the caller
+ * asks waitpid which child it was. */
+static void
+drain(int fd)
+{
+	char buf[64];
+
+	while (read(fd, buf, sizeof buf) > 0)
+		;
+}
+
 unsigned
 evloop_wait(const struct evwait *w)
 {
-	struct pollfd p[3];
-	unsigned n = 0, wake = 0, i;
-	int rc, ms = timeout_ms(w->deadline);
+	struct pollfd p[4];
+	unsigned n = 0, wake = 0, i, first = 1;
+	int rc, ms = timeout_ms(w->deadline), cfd = signals_child_fd();
 
-	/* Due now and no terminal to look at (batch): the handler has set
-	 * the flag already, no system call is needed. */
-	if (ms == 0 && w->in_fd < 0 && w->out_fd < 0)
+	/* Due now and no terminal or command to look at (batch): the
+	 * handler has set the flag already, no system call is needed. */
+	if (ms == 0 && w->in_fd < 0 && w->out_fd < 0 && cfd < 0)
 		return signals_caught() != 0 ? WAKE_SIGNAL : WAKE_DEADLINE;
 	p[n].fd = signals_fd();
 	p[n++].events = POLLIN;
+	if (cfd >= 0) {
+		p[n].fd = cfd;
+		p[n++].events = POLLIN;
+		first = 2;
+	}
 	if (w->in_fd >= 0) {
 		p[n].fd = w->in_fd;
 		p[n++].events = POLLIN;
@@ -59,7 +76,11 @@ evloop_wait(const struct evwait *w)
 	 * rather than spin. */
 	if (rc < 0)
 		wake |= errno == EINTR ? WAKE_OTHER : WAKE_HANGUP;
-	for (i = 1; rc > 0 && i < n; i++) {
+	if (rc > 0 && cfd >= 0 && (p[1].revents & POLLIN)) {
+		drain(cfd);
+		wake |= WAKE_CHILD;
+	}
+	for (i = first; rc > 0 && i < n; i++) {
 		/* A hung-up terminal is also readable (read gives EIO or 0):
 		 * the hang-up wins, or the loop would read nothing forever. */
 		if (p[i].revents & (POLLHUP | POLLERR | POLLNVAL))

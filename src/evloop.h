@@ -1,7 +1,8 @@
-/* evloop.h: the one wait of httop. Both front ends block only here, on
- * the ending-signal pipe, the terminal (keys in, hang-up on either side)
- * and the pacer's deadline, so a signal, a hang-up, a key and a refresh
- * all wake the same call and none can be missed or spun on. */
+/* evloop.h: the one wait of httop. The front ends block only here, on
+ * the ending-signal pipe, the terminal (keys in, hang-up on either side),
+ * the SIGCHLD pipe while httop runs a command, and the pacer's deadline, so
+ * a signal, a hang-up, a key, the command's end and a refresh all wake the
+ * same call and none can be missed or spun on. */
 #ifndef HTTOP_EVLOOP_H
 #define HTTOP_EVLOOP_H
 
@@ -12,6 +13,8 @@ enum {
 	WAKE_INPUT = 1 << 2,      /* keys to read on the terminal */
 	WAKE_HANGUP = 1 << 3,     /* the terminal is gone (noted as SIGHUP) */
 	WAKE_OTHER = 1 << 4,      /* another signal (SIGWINCH): look at the keys */
+	WAKE_CHILD = 1 << 5,      /* a child ended (SIGCHLD; only while httop runs a
+	                           * command: signals_watch_children) */
 };
 
 struct evwait {

@@ -4,6 +4,7 @@
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "app.h"
 #include "options.h"
@@ -18,6 +19,10 @@ main(int argc, char **argv)
 	struct options o;
 	struct errmsg e;
 	int status;
+	/* The user's environment as it came, for the command httop runs and
+	 * for scontrol (both run as the user, without httop's privilege):
+	 * the scrub below replaces the array, not this one. */
+	char **user_env = environ;
 #if ENABLE_NLS
 	const char *locdir;
 #endif
@@ -54,6 +59,7 @@ main(int argc, char **argv)
 	case OPTS_RUN:
 		break;
 	}
+	o.user_env = privilege_gained() ? user_env : NULL;
 	status = app_run(&o);
 	options_free(&o);
 	return status;

@@ -37,6 +37,7 @@ enum {
 	OPT_HOST,
 	OPT_RECORD,
 	OPT_RECORD_COMPRESS,
+	OPT_JOB,
 };
 
 static const struct option long_opts[] = {
@@ -66,6 +67,8 @@ static const struct option long_opts[] = {
 	{ "host", required_argument, NULL, OPT_HOST },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "record-compress", no_argument, NULL, OPT_RECORD_COMPRESS },
+	{ "job", optional_argument, NULL, OPT_JOB },
+	{ "output", required_argument, NULL, 'o' },
 	{ "version", no_argument, NULL, 'V' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -153,6 +156,10 @@ static const struct {
 	    N_("watch a job: show the cores its threads may run on\n(repeatable, or PID,PID...; key j shows all cores)") },
 	{ "--cgroup PATH",
 	    N_("watch a job: the cores of its cgroup's cpuset (v2, or\nv1 cpuset; absolute, or as /proc/PID/cgroup says)") },
+	{ "--job [ID]",
+	    N_("watch a Slurm job: the cores of its cgroup, or of its\nprocesses, on this node (without ID: the only job\nrunning here)") },
+	{ "-o, --output FILE",
+	    N_("with a command: write its summary (and, with -b or\n--format, its intervals) to FILE, not standard error") },
 	{ "--die-map FILE",
 	    N_("place the cores on the die grid as FILE says\n(format: httop-diemap(5))") },
 	{ "--sysfs-root DIR",
@@ -171,9 +178,11 @@ options_usage(FILE *fp)
 	size_t i;
 
 	fputs(_("Usage: httop [options]\n"
+	    "       httop [options] -- COMMAND [ARGS...]\n"
 	    "Show, for every physical core, how its time splits between neither, one or\n"
 	    "both SMT threads active, with per-thread utilisation, CPI and frequency,\n"
-	    "from the performance counters.\n"), fp);
+	    "from the performance counters. With a command: run it, watch the cores its\n"
+	    "processes may run on, and print a summary of the whole run when it ends.\n"), fp);
 	fputc('\n', fp);
 	/* The option indented as getopt_long users expect (short options at
 	 * column 2, long-only ones at 6), its text from column 25; an option
@@ -364,6 +373,90 @@ parse_cpus(const char *arg, struct options *o, struct errmsg *e)
 	return 0;
 }
 
+/* --job, -o and a command (httop -- COMMAND): a Slurm job on this node,
+ * a command's run from start to end. */
+
+/* A Slurm job ID: 123, an array task 123_4, a het job component 123+1. */
+static bool
+is_job_id(const char *s)
+{
+	size_t n = strspn(s, "0123456789");
+
+	if (n == 0 || n > 20)
+		return false;
+	if (s[n] == '\0')
+		return true;
+	if (s[n] != '_' && s[n] != '+')
+		return false;
+	s += n + 1;
+	n = strspn(s, "0123456789");
+	return n > 0 && n <= 10 && s[n] == '\0';
+}
+
+/* --job, --job=ID, --job ID (the next word, when it is a job ID). */
+static int
+parse_job(int argc, char **argv, struct options *o, const char **value, struct errmsg *e)
+{
+	const char *id = optarg;
+
+	if (id == NULL && optind < argc && is_job_id(argv[optind])) {
+		id = argv[optind++];
+		*value = id;
+	}
+	if (id != NULL && !is_job_id(id))
+		return errmsg_set(e, _("--job: '%s' is not a Slurm job ID; give e.g. --job 1234 or "
+		    "--job 1234_7 (squeue lists them), or --job alone for the only job here"), id);
+	o->job = true;
+	o->job_id = id;
+	return 0;
+}
+
+/* What a command's run or --job cannot go with. */
+static int
+check_job_command(struct options *o, struct errmsg *e)
+{
+	if (o->job && (o->npids > 0 || o->cgroup != NULL))
+		return errmsg_set(e, _("--job finds the job's processes and cgroup itself; drop "
+		    "--pid and --cgroup"));
+	if (o->job && o->replay != NULL)
+		return errmsg_set(e, _("--job watches a job running on this node now; it cannot go "
+		    "with --replay"));
+	if (o->command == NULL) {
+		if (o->output != NULL)
+			return errmsg_set(e, _("-o/--output is for a command's run (httop -o FILE -- "
+			    "COMMAND); redirect standard output to keep the batch output"));
+		return 0;
+	}
+	if (o->job || o->npids > 0 || o->cgroup != NULL)
+		return errmsg_set(e, _("a command's run watches the command's own processes; drop "
+		    "--job, --pid and --cgroup"));
+	if (o->replay != NULL)
+		return errmsg_set(e, _("a command's run measures this machine while it runs; it "
+		    "cannot go with --replay"));
+	if (o->iterations > 0)
+		return errmsg_set(e, _("-n/--iterations: a command's run lasts as long as the "
+		    "command; drop -n"));
+	if (o->output != NULL && *o->output == '\0')
+		return errmsg_set(e, _("-o/--output: empty file name; give the file for the summary"));
+	return 0;
+}
+
+/* After the options: "--" and the command, or a stray word. `value` is
+ * the last option value taken, so that "--host --" is not the end of the
+ * options. */
+static int
+take_command(int argc, char **argv, struct options *o, const char *value, struct errmsg *e)
+{
+	if (optind >= argc)
+		return 0;
+	if (optind > 1 && strcmp(argv[optind - 1], "--") == 0 && argv[optind - 1] != value) {
+		o->command = &argv[optind];
+		return 0;
+	}
+	return errmsg_set(e, _("unexpected argument '%s': httop takes only options, or a command "
+	    "after --; see httop --help"), argv[optind]);
+}
+
 static void
 options_defaults(struct options *o)
 {
@@ -507,13 +600,25 @@ enum options_result
 options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 {
 	const char *source_by = NULL;   /* the option that fixed the source */
+	const char *value = NULL;       /* the last option value taken */
 	int c;
 
 	options_defaults(o);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":d:n:bhV", long_opts, NULL)) != -1) {
+	/* '+': the options end at the first word that is not one, so that a
+	 * command's own options after "--" are its own. */
+	while ((c = getopt_long(argc, argv, "+:d:n:bhVo:", long_opts, NULL)) != -1) {
+		if (optarg != NULL)
+			value = optarg;
 		switch (c) {
+		case OPT_JOB:
+			if (parse_job(argc, argv, o, &value, e) != 0)
+				goto fail;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
 		case 'd':
 			if (parse_delay(optarg, &o->delay, e) != 0)
 				goto fail;
@@ -633,11 +738,8 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 			goto fail;
 		}
 	}
-	if (optind < argc) {
-		errmsg_set(e, _("unexpected argument '%s': httop takes only options; see httop --help"),
-		    argv[optind]);
+	if (take_command(argc, argv, o, value, e) != 0 || check_job_command(o, e) != 0)
 		goto fail;
-	}
 	if (check_combination(o, e) != 0)
 		goto fail;
 	return OPTS_RUN;

@@ -66,6 +66,15 @@ struct options {
 	const char *host;           /* --host NAME: the host name the outputs give */
 	const char *record;         /* --record FILE: write a trace while monitoring */
 	bool record_compress;       /* --record-compress (or FILE ending in .gz): gzip */
+	/* A Slurm job on this node, a command run from start to end. */
+	bool job;                   /* --job [ID] given */
+	const char *job_id;         /* --job ID; NULL: the only job on this node */
+	const char *output;         /* -o FILE: a command's summary and intervals */
+	char *const *command;       /* -- COMMAND [ARGS], NULL-terminated; NULL: none */
+	/* Not from the command line: main sets it. The environment the
+	 * command and scontrol get: the user's as httop was started with it
+	 * (a set-ID httop scrubs its own, privilege.h); NULL: httop's. */
+	char *const *user_env;
 };
 
 enum options_result {

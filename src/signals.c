@@ -15,10 +15,17 @@
 
 static const int ending[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+/* Every signal httop handles or ignores, and how it came (default or
+ * ignored, after an exec): a command httop runs gets them back. */
+static const int changed[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGFPE,
+	SIGILL, SIGABRT, SIGPIPE, SIGCHLD };
+static struct sigaction inherited[sizeof changed / sizeof changed[0]];
+static sigset_t inherited_mask;
 
 static volatile sig_atomic_t caught;
 static volatile sig_atomic_t deferred;
 static int pipe_fd[2] = { -1, -1 };
+static int child_fd[2] = { -1, -1 };
 static struct source *volatile fatal_source;
 static void (*volatile fatal_screen)(void);
 
@@ -66,16 +73,26 @@ on_fatal(int sig)
 	raise(sig);
 }
 
+/* A child changed state: the command's end, for the event loop. */
+static void
+on_child(int sig)
+{
+	int saved = errno;
+	char c = (char)sig;
+
+	(void)!write(child_fd[1], &c, 1);
+	errno = saved;
+}
+
 static int
-pipe_init(void)
+pipe_init(int fd[2])
 {
 	int i;
 
-	if (pipe(pipe_fd) != 0)
+	if (pipe(fd) != 0)
 		return -1;
 	for (i = 0; i < 2; i++) {
-		if (fcntl(pipe_fd[i], F_SETFD, FD_CLOEXEC) != 0 ||
-		    fcntl(pipe_fd[i], F_SETFL, O_NONBLOCK) != 0)
+		if (fcntl(fd[i], F_SETFD, FD_CLOEXEC) != 0 || fcntl(fd[i], F_SETFL, O_NONBLOCK) != 0)
 			return -1;
 	}
 	return 0;
@@ -88,7 +105,12 @@ signals_init(void)
 	sigset_t unblock;
 	size_t i;
 
-	if (pipe_init() != 0)
+	if (pipe_init(pipe_fd) != 0)
+		return -1;
+	for (i = 0; i < sizeof changed / sizeof changed[0]; i++)
+		if (sigaction(changed[i], NULL, &inherited[i]) != 0)
+			return -1;
+	if (sigprocmask(SIG_BLOCK, NULL, &inherited_mask) != 0)
 		return -1;
 	memset(&sa, 0, sizeof sa);
 	sigemptyset(&sa.sa_mask);
@@ -182,6 +204,55 @@ signals_sleep(double seconds)
 		(void)poll(&pfd, 1, (int)(left * 1000.0) + 1);
 	}
 	return caught;
+}
+
+int
+signals_watch_children(void)
+{
+	struct sigaction sa;
+
+	if (child_fd[0] >= 0)
+		return 0;
+	if (pipe_init(child_fd) != 0)
+		return -1;
+	memset(&sa, 0, sizeof sa);
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_child;
+	/* Only an end matters (a stopped command is still running). */
+	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+	return sigaction(SIGCHLD, &sa, NULL);
+}
+
+void
+signals_inherit(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof changed / sizeof changed[0]; i++)
+		sigaction(changed[i], &inherited[i], NULL);
+	sigprocmask(SIG_SETMASK, &inherited_mask, NULL);
+}
+
+int
+signals_child_fd(void)
+{
+	return child_fd[0];
+}
+
+int
+signals_take(void)
+{
+	char buf[64];
+	int sig;
+
+	/* The flag first, then the pipe: a signal between the two leaves
+	 * the flag set (seen by the next wait before it polls) or a byte
+	 * in the pipe with the flag set; never a byte without the flag,
+	 * which would make every wait return at once. */
+	sig = __atomic_exchange_n(&caught, 0, __ATOMIC_SEQ_CST);
+	while (read(pipe_fd[0], buf, sizeof buf) > 0)
+		;
+	return sig;
 }
 
 int

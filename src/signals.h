@@ -35,6 +35,22 @@ void signals_note(int sig);
 /* Sleep up to `seconds`, woken at once by an ending signal. Returns
  * signals_caught(). */
 int signals_sleep(double seconds);
+/* httop runs a command (httop -- COMMAND): from now on SIGCHLD writes a
+ * byte to a second self-pipe that evloop_wait polls (WAKE_CHILD), so the
+ * command's end wakes the one wait like a signal or a key. 0, or -1 with
+ * errno. */
+int signals_watch_children(void);
+/* In a child before its exec (the command): every signal httop handles
+ * or ignores, and the signal mask, back as httop found them at its start
+ * (ignored stays ignored: a nohup'd or backgrounded command is the same
+ * under httop). */
+void signals_inherit(void);
+/* That pipe's read end, or -1 before signals_watch_children. */
+int signals_child_fd(void);
+/* The ending signal noted since the last call (0: none), forgotten, and
+ * the pipe emptied: while a command runs, httop passes a signal on or
+ * lets it be and goes on waiting for the command's end. */
+int signals_take(void);
 /* Exit status for an ending signal: 0 for SIGINT/SIGTERM (the normal way
  * to stop httop), 128 + signal number for SIGHUP/SIGQUIT. */
 int signals_exit_status(int sig);

@@ -44,6 +44,10 @@ void thread_blank(struct thread_fig *t, enum reason r);
 void core_compute(const struct metrics_ctx *c, const struct sample *prev,
     const struct sample *cur, unsigned ci, struct interval *iv);
 
+/* From the cores already computed: the interval's validity and reason
+ * (the first bad selected core, then the stopped counters), whether any
+ * count was scaled, and the package and node aggregates. */
+void interval_judge(const struct metrics_ctx *c, struct interval *iv);
 /* Package and node aggregates from the cores already computed. */
 void aggregate_all(const struct metrics_ctx *c, struct interval *iv);
 /* The same averages as the node's over the cores of `t` for which keep()

@@ -79,9 +79,6 @@ metrics_compute(const struct metrics_ctx *c, const struct sample *prev,
 
 	iv->time = cur->time;
 	iv->dt = prev != NULL ? cur->time - prev->time : 0.0;
-	iv->valid = true;
-	iv->scaled = false;
-	iv->reason[0] = iv->reason_c[0] = '\0';
 	for (cpu = 0; cpu < iv->max_cpu; cpu++) {
 		struct thread_fig *tf = &iv->threads[cpu];
 
@@ -89,11 +86,23 @@ metrics_compute(const struct metrics_ctx *c, const struct sample *prev,
 		tf->cpu = cpu;
 		thread_blank(tf, R_NOT_SELECTED);
 	}
-	for (ci = 0; ci < t->ncores && ci < iv->ncores; ci++) {
-		const struct core_fig *cf;
-
+	for (ci = 0; ci < t->ncores && ci < iv->ncores; ci++)
 		core_compute(c, prev, cur, ci, iv);
-		cf = &iv->cores[ci];
+	interval_judge(c, iv);
+}
+
+void
+interval_judge(const struct metrics_ctx *c, struct interval *iv)
+{
+	const struct topology *t = &c->m->topo;
+	unsigned ci;
+
+	iv->valid = true;
+	iv->scaled = false;
+	iv->reason[0] = iv->reason_c[0] = '\0';
+	for (ci = 0; ci < t->ncores && ci < iv->ncores; ci++) {
+		const struct core_fig *cf = &iv->cores[ci];
+
 		iv->scaled = iv->scaled || (cf->selected && cf->scaled);
 		/* The interval is valid only if every selected core got what the
 		 * plan promises; a core on its fallback bound is valid itself. */

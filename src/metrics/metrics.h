@@ -134,6 +134,14 @@ void metrics_aggregate_subset(const struct interval *iv, const struct topology *
 void metrics_aggregate_subset_package(const struct interval *iv, const struct topology *t,
     const struct cpulist *cpus, unsigned package, struct agg_fig *out);
 
+/* Narrow `iv` to the cores that have any CPU in `cpus` (a watched job's):
+ * the others become unselected (R_NOT_SELECTED, as --cpus leaves a core
+ * out), and the validity, the reason and the package and node aggregates
+ * are those of the cores kept. An averaging history fed the narrowed
+ * interval adds only the job's cores. */
+void metrics_restrict(const struct metrics_ctx *c, const struct cpulist *cpus,
+    struct interval *iv);
+
 /* Why `v`, one of t's figures, is V_NONE (R_NONE if it has a value): the
  * thread's own reason, or the zero denominator / missing counter / unknown
  * base frequency behind that figure. */

@@ -1,7 +1,9 @@
 /* subset.c: the aggregate over the cores a watched job may run on, for the
- * header's job summary. A core counts if any of its CPUs is in the job's
- * list: the job shares that core's time with whatever runs on its sibling,
- * and the split is a property of the whole core. */
+ * header's job summary, and an interval narrowed to those cores, for the
+ * batch formats and the summary of a command's run. A core counts if any of
+ * its CPUs is in the job's list: the job shares that core's time with
+ * whatever runs on its sibling, and the split is a property of the whole
+ * core. */
 #include "config.h"
 #include "metrics/internal.h"
 
@@ -44,4 +46,28 @@ metrics_aggregate_subset_package(const struct interval *iv, const struct topolog
 	struct in_package a = { cpus, package };
 
 	aggregate_over(iv, t, core_in_package, &a, out);
+}
+
+void
+metrics_restrict(const struct metrics_ctx *c, const struct cpulist *cpus, struct interval *iv)
+{
+	const struct topology *t = &c->m->topo;
+	unsigned ci, k;
+
+	for (ci = 0; ci < t->ncores && ci < iv->ncores; ci++) {
+		const struct topo_core *tc = &t->cores[ci];
+		struct core_fig *cf = &iv->cores[ci];
+
+		if (!cf->selected || core_in_list(tc, cpus))
+			continue;
+		/* As a core --cpus left out: no figures, no weight, not in the
+		 * validity, and left out of an averaging history's sums. */
+		cf->selected = false;
+		cf->reason = R_NOT_SELECTED;
+		cf->fallback = R_NONE;
+		for (k = 0; k < tc->nthreads && k < TOPO_MAX_SMT; k++)
+			if (tc->cpus[k] < iv->max_cpu)
+				thread_blank(&iv->threads[tc->cpus[k]], R_NOT_SELECTED);
+	}
+	interval_judge(c, iv);
 }

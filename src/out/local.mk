@@ -7,3 +7,5 @@ libhttop_a_SOURCES += \
 	src/out/textfile.c src/out/textfile.h
 # the recorder (--record): what goes into a trace, through the trace writer
 libhttop_a_SOURCES += src/out/record.c src/out/record.h
+# the summary of a command's run (httop -- COMMAND)
+libhttop_a_SOURCES += src/out/runsum.c src/out/runsum.h

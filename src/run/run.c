@@ -30,6 +30,12 @@ run_add_output(struct run *r, const struct output_ops *ops, void *self)
 	}
 }
 
+void
+run_set_view(struct run *r, const struct cpulist *cpus)
+{
+	r->view = cpus;
+}
+
 static void
 mark(struct run *r)
 {
@@ -242,6 +248,8 @@ run_step(struct run *r, double elapsed)
 		return -1;
 	metrics_compute(&r->mc, r->prev, r->cur, &r->iv);
 	stop = conflict_check(r);
+	if (r->view != NULL)
+		metrics_restrict(&r->mc, r->view, &r->iv);
 	add(r, PHASE_COMPUTE);
 	stop_e = r->e;
 	st.prev = r->prev;

@@ -57,6 +57,9 @@ struct run {
 	unsigned nout;
 	bool started;                   /* the outputs were started */
 	char note[512];                 /* the conflict policy's line, last interval */
+	/* A watched job's CPUs (run_set_view), or NULL: every output sees
+	 * the intervals narrowed to their cores. */
+	const struct cpulist *view;
 	uint64_t steps;                 /* intervals computed */
 	struct errmsg e;
 };
@@ -66,6 +69,11 @@ struct run {
 void run_init(struct run *r, struct source *src, struct plan *plan, const struct run_config *cfg);
 /* Outputs get every interval and event, in the order added. */
 void run_add_output(struct run *r, const struct output_ops *ops, void *self);
+/* From the next step on, every output sees only the cores with a CPU in
+ * `cpus` (metrics_restrict; NULL: all). The list stays the caller's and
+ * may change between steps (a job's CPUs). The conflict policy still
+ * watches every CPU read. */
+void run_set_view(struct run *r, const struct cpulist *cpus);
 /* Calibrate (live sources), program the plan, allocate what a step uses,
  * start the outputs. RUN_OK, RUN_INTERRUPTED, or -1 with r->e. */
 int run_prepare(struct run *r);

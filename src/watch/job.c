@@ -3,7 +3,10 @@
  * pinned on its own, as MPI+OpenMP codes do); for a cgroup, its cpuset: a
  * cgroup v2 directory's cpuset.cpus.effective, a v1 cpuset directory's
  * cpuset.effective_cpus (or cpuset.cpus before Linux 4.x). Everything is
- * re-read at each update, into buffers allocated once. */
+ * re-read at each update, into buffers allocated once; a followed job's
+ * new descendants are found from the kernel's children lists
+ * (/proc/PID/task/TID/children) or, on a kernel without them, from every
+ * process's parent in /proc/N/stat. */
 #include "config.h"
 #include "watch/job.h"
 
@@ -19,7 +22,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/clock.h"
 #include "util/i18n.h"
+#include "util/textesc.h"
 #include "util/xalloc.h"
 
 #define CGROUP_ROOT "/sys/fs/cgroup"
@@ -33,7 +38,12 @@ struct job_watch {
 	char *proc_root;
 	pid_t *pids;
 	bool *ended;
-	size_t npids;
+	size_t npids, cap;
+	bool follow;             /* watch the PIDs' descendants too */
+	int children;            /* -1 unknown, 1 /proc/PID/task/TID/children exists, 0 not */
+	char *job_id;            /* the job's name for the label (job_watch_set_job) */
+	char job_text[LABEL_MAX];/* "(user, name" for the label */
+	double job_started;      /* clock_mono() when it started */
 	char *cgroup;            /* the directory whose cpuset applies */
 	char *cpuset_file;       /* its file re-read each update */
 	bool cgroup_gone;
@@ -383,7 +393,8 @@ job_watch_new_at(const pid_t *pids, size_t npids, const char *cgroup, const char
 		w->ended = xcalloc(npids, sizeof *w->ended);
 		memcpy(w->pids, pids, npids * sizeof *pids);
 	}
-	w->npids = npids;
+	w->npids = w->cap = npids;
+	w->children = -1;
 	for (i = 0; i < npids; i++) {
 		snprintf(path, sizeof path, "%s/%ld/status", w->proc_root, (long)pids[i]);
 		if (read_small(w, path) != 0) {
@@ -409,6 +420,177 @@ job_watch_new_at(const pid_t *pids, size_t npids, const char *cgroup, const char
 fail:
 	job_watch_free(w);
 	return NULL;
+}
+
+/* Is `pid` watched already (live or ended)? */
+static bool
+watched(const struct job_watch *w, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < w->npids; i++)
+		if (w->pids[i] == pid)
+			return true;
+	return false;
+}
+
+static void
+watch_add(struct job_watch *w, pid_t pid)
+{
+	if (pid <= 0 || watched(w, pid))
+		return;
+	if (w->npids == w->cap) {
+		w->cap = w->cap > 0 ? 2 * w->cap : 8;
+		w->pids = xreallocarray(w->pids, w->cap, sizeof *w->pids);
+		w->ended = xreallocarray(w->ended, w->cap, sizeof *w->ended);
+	}
+	w->pids[w->npids] = pid;
+	w->ended[w->npids] = false;
+	w->npids++;
+}
+
+/* Add every PID listed in w->buf (a children file: "123 456 "). */
+static void
+add_listed(struct job_watch *w, const char *p)
+{
+	char *end;
+	long v;
+
+	for (;;) {
+		while (*p == ' ' || *p == '\n')
+			p++;
+		if (!isdigit((unsigned char)*p))
+			return;
+		v = strtol(p, &end, 10);
+		p = end;
+		if (v > 0 && v <= INT_MAX)
+			watch_add(w, (pid_t)v);
+	}
+}
+
+/* The children of every thread of `pid`, from the kernel's own list
+ * (CONFIG_PROC_CHILDREN). */
+static void
+children_of(struct job_watch *w, pid_t pid)
+{
+	char path[PATH_MAX];
+	struct dirent *d;
+	DIR *dir;
+
+	snprintf(path, sizeof path, "%s/%ld/task", w->proc_root, (long)pid);
+	if ((dir = opendir(path)) == NULL)
+		return;
+	while ((d = readdir(dir)) != NULL) {
+		if (!isdigit((unsigned char)d->d_name[0]))
+			continue;
+		snprintf(path, sizeof path, "%s/%ld/task/%s/children", w->proc_root, (long)pid,
+		    d->d_name);
+		if (read_small(w, path) == 0)
+			add_listed(w, w->buf);
+	}
+	closedir(dir);
+}
+
+/* The parent in a stat file ("PID (comm) S PPID ..."): after the last ')',
+ * since the command name may hold anything. -1 if unreadable. */
+static long
+stat_ppid(const char *buf)
+{
+	const char *p = strrchr(buf, ')');
+	char *end;
+	long v;
+
+	if (p == NULL || p[1] != ' ' || p[2] == '\0' || p[3] != ' ')
+		return -1;
+	v = strtol(p + 4, &end, 10);
+	return end == p + 4 ? -1 : v;
+}
+
+/* Without the children files: every process of the system whose parent
+ * is a live watched one (a grandchild is found at the next update). */
+static void
+scan_proc(struct job_watch *w)
+{
+	char path[PATH_MAX];
+	struct dirent *d;
+	size_t i, n = w->npids;
+	DIR *dir;
+	long pp;
+
+	if ((dir = opendir(w->proc_root)) == NULL)
+		return;
+	while ((d = readdir(dir)) != NULL) {
+		if (!isdigit((unsigned char)d->d_name[0]))
+			continue;
+		snprintf(path, sizeof path, "%s/%s/stat", w->proc_root, d->d_name);
+		if (read_small(w, path) != 0 || (pp = stat_ppid(w->buf)) <= 0)
+			continue;
+		for (i = 0; i < n; i++) {
+			if (!w->ended[i] && w->pids[i] == (pid_t)pp) {
+				watch_add(w, (pid_t)strtol(d->d_name, NULL, 10));
+				break;
+			}
+		}
+	}
+	closedir(dir);
+}
+
+/* New descendants of the live watched PIDs join the watch. */
+static void
+follow(struct job_watch *w)
+{
+	char path[PATH_MAX];
+	size_t i;
+
+	if (w->children < 0) {
+		snprintf(path, sizeof path, "%s/self/task/%ld/children", w->proc_root,
+		    (long)getpid());
+		w->children = access(path, R_OK) == 0;
+	}
+	if (!w->children) {
+		scan_proc(w);
+		return;
+	}
+	/* A child added here is looked at in turn: its own children too. */
+	for (i = 0; i < w->npids; i++)
+		if (!w->ended[i])
+			children_of(w, w->pids[i]);
+}
+
+void
+job_watch_follow(struct job_watch *w)
+{
+	w->follow = true;
+}
+
+void
+job_watch_set_job(struct job_watch *w, const char *id, const char *user, const char *name,
+    double started)
+{
+	char u[48], n[80];
+
+	free(w->job_id);
+	w->job_id = xstrdup(id);
+	w->job_started = started;
+	/* From another user's job, perhaps: no escape reaches the terminal. */
+	snprintf(w->job_text, sizeof w->job_text, "%s, %s", text_quote(u, sizeof u, user, 24),
+	    text_quote(n, sizeof n, name, 40));
+}
+
+/* "3 (alice, my run, 1:02:03)": the job, and how long it has run. */
+static void
+job_label(struct job_watch *w)
+{
+	double t = clock_mono() - w->job_started;
+	unsigned long s = t > 0 ? (unsigned long)t : 0;
+	char el[32];
+
+	if (s >= 86400)
+		snprintf(el, sizeof el, "%lu-%02lu:%02lu:%02lu", s / 86400, s / 3600 % 24,
+		    s / 60 % 60, s % 60);
+	else
+		snprintf(el, sizeof el, "%lu:%02lu:%02lu", s / 3600, s / 60 % 60, s % 60);
+	snprintf(w->label, sizeof w->label, "%.32s (%.64s, %.20s)", w->job_id, w->job_text, el);
 }
 
 /* Append "pid N" style text to the note, separated by "; ". */
@@ -441,16 +623,19 @@ job_watch_update(struct job_watch *w, unsigned max_cpu, struct cpulist *cpus, ch
 	if (notelen > 0)
 		note[0] = '\0';
 
+	if (w->follow)
+		follow(w);
 	for (i = 0; i < w->npids; i++) {
 		if (!w->ended[i] && pid_add(w, w->pids[i], cpus->has, cpus->n) == 0)
 			w->ended[i] = true;
-		if (w->ended[i]) {
+		if (!w->ended[i]) {
+			live++;
+		} else if (w->job_id == NULL && !w->follow) {
 			/* The note stays while the PID is gone, so the user sees
-			 * why the job has fewer cores whenever they look. */
+			 * why the job has fewer cores whenever they look. A job's
+			 * own processes come and go: only its end is said. */
 			snprintf(text, sizeof text, _("pid %ld has ended"), (long)w->pids[i]);
 			note_add(note, notelen, text);
-		} else {
-			live++;
 		}
 	}
 	if (w->cgroup != NULL && !w->cgroup_gone) {
@@ -458,11 +643,18 @@ job_watch_update(struct job_watch *w, unsigned max_cpu, struct cpulist *cpus, ch
 			w->cgroup_gone = true;
 	}
 	if (w->cgroup != NULL) {
-		if (w->cgroup_gone) {
+		if (!w->cgroup_gone) {
+			live++;
+		} else if (w->job_id == NULL) {
 			snprintf(text, sizeof text, _("cgroup %.64s has gone"), w->cgroup);
 			note_add(note, notelen, text);
-		} else {
-			live++;
+		}
+	}
+	if (w->job_id != NULL) {
+		job_label(w);
+		if (live == 0) {
+			snprintf(text, sizeof text, _("job %.32s has ended"), w->job_id);
+			note_add(note, notelen, text);
 		}
 	}
 	return live;
@@ -484,5 +676,6 @@ job_watch_free(struct job_watch *w)
 	free(w->ended);
 	free(w->cgroup);
 	free(w->cpuset_file);
+	free(w->job_id);
 	free(w);
 }

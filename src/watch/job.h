@@ -1,6 +1,7 @@
-/* job.h: the CPUs a job may run on, for --pid and --cgroup: the union of
- * the tasks' affinity (sched_getaffinity of every thread of each PID) or
- * the cgroup's cpuset (v2 or v1), re-read every refresh. */
+/* job.h: the CPUs a job may run on, for --pid, --cgroup, --job and a
+ * command httop runs: the union of the tasks' affinity (that of every
+ * thread of each PID, and of their descendants when followed) or the
+ * cgroup's cpuset (v2 or v1), re-read every refresh. */
 #ifndef HTTOP_JOB_H
 #define HTTOP_JOB_H
 
@@ -29,7 +30,20 @@ struct job_watch *job_watch_new_at(const pid_t *pids, size_t npids, const char *
  * watched (0: nothing left, the caller says so and shows all cores). */
 int job_watch_update(struct job_watch *w, unsigned max_cpu, struct cpulist *cpus, char *note,
     size_t notelen);
-/* "pid 1234, 5678" or the cgroup path. */
+/* Watch the descendants of the PIDs too: a process one of them starts is
+ * watched from the update that finds it, and stays watched when its
+ * parent ends (httop -- COMMAND, a Slurm job's processes). The end of
+ * each is then not noted: a job's processes come and go. */
+void job_watch_follow(struct job_watch *w);
+/* The watch is a batch job's (--job): the label becomes "ID (USER, NAME,
+ * ELAPSED)", the time counted from `started` (clock_mono() seconds, may
+ * be in the past), and when nothing is left the note says "job ID has
+ * ended" rather than which PID or cgroup went. User and name are escaped
+ * for the terminal. */
+void job_watch_set_job(struct job_watch *w, const char *id, const char *user, const char *name,
+    double started);
+/* "pid 1234, 5678", the cgroup path, or the job (job_watch_set_job; its
+ * elapsed time as of the last update). */
 const char *job_watch_label(const struct job_watch *w);
 void job_watch_free(struct job_watch *w);
 

@@ -1,0 +1,197 @@
+/* command.c: fork the command early, hold it before its exec, release it,
+ * reap it (command.h). Two close-on-exec pipes: "go" (httop -> child: one
+ * byte lets it exec; end of file, when httop gives up or dies, makes it
+ * exit without running anything) and "err" (child -> httop: the exec's
+ * errno, or end of file once the exec has succeeded). */
+#include "config.h"
+#include "command.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "signals.h"
+#include "util/clock.h"
+#include "util/i18n.h"
+
+extern char **environ;
+
+static void
+child_main(int go, int err, char *const argv[], char *const envp[])
+{
+	ssize_t n;
+	char b;
+	int en;
+
+	/* httop's handlers must not run in it; it gets the dispositions
+	 * httop got (SIGPIPE, which httop ignores, back to what it was). */
+	signals_inherit();
+	do
+		n = read(go, &b, 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 1)
+		_exit(127);            /* httop gave up before the start */
+	close(go);
+	/* execvp looks argv[0] up in the PATH of the environment it runs
+	 * with: the user's, not the one a set-ID httop kept for itself. */
+	if (envp != NULL)
+		environ = (char **)envp;
+	execvp(argv[0], argv);
+	en = errno;
+	(void)!write(err, &en, sizeof en);
+	_exit(en == ENOENT ? 127 : 126);
+}
+
+int
+command_spawn(struct command *c, char *const argv[], char *const envp[], struct errmsg *e)
+{
+	int go[2], err[2];
+	pid_t pid;
+
+	memset(c, 0, sizeof *c);
+	c->go_fd = c->err_fd = -1;
+	if (pipe2(go, O_CLOEXEC) != 0)
+		return errmsg_set(e, _("cannot start the command: %s"), strerror(errno));
+	if (pipe2(err, O_CLOEXEC) != 0) {
+		int saved = errno;
+
+		close(go[0]);
+		close(go[1]);
+		return errmsg_set(e, _("cannot start the command: %s"), strerror(saved));
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		int saved = errno;
+
+		close(go[0]);
+		close(go[1]);
+		close(err[0]);
+		close(err[1]);
+		return errmsg_set(e, _("cannot start the command: %s"), strerror(saved));
+	}
+	if (pid == 0) {
+		/* Its own copy of the write end would hide httop's end. */
+		close(go[1]);
+		close(err[0]);
+		child_main(go[0], err[1], argv, envp);
+	}
+	close(go[0]);
+	close(err[1]);
+	c->pid = pid;
+	c->go_fd = go[1];
+	c->err_fd = err[0];
+	return 0;
+}
+
+/* Record the end from a wait status. */
+static void
+reaped(struct command *c, int wstatus)
+{
+	c->reaped = true;
+	c->wstatus = wstatus;
+	c->ended = clock_mono();
+}
+
+int
+command_release(struct command *c, const char *name, struct errmsg *e)
+{
+	ssize_t n;
+	int en = 0;
+
+	c->started = clock_mono();
+	c->released = true;
+	/* A child that already died (Ctrl-C during the start) gives EPIPE
+	 * here (SIGPIPE is ignored): its end is reaped as any other. */
+	(void)!write(c->go_fd, "g", 1);
+	close(c->go_fd);
+	c->go_fd = -1;
+	do
+		n = read(c->err_fd, &en, sizeof en);
+	while (n < 0 && errno == EINTR);
+	close(c->err_fd);
+	c->err_fd = -1;
+	if (n != (ssize_t)sizeof en)
+		return 0;
+	c->exec_errno = en;
+	command_wait(c);
+	return errmsg_set(e, _("cannot run %s: %s"), name, strerror(en));
+}
+
+bool
+command_ended(struct command *c)
+{
+	int st;
+	pid_t r;
+
+	if (c->pid == 0 || c->reaped)
+		return true;
+	r = waitpid(c->pid, &st, WNOHANG);
+	if (r == c->pid) {
+		reaped(c, st);
+		return true;
+	}
+	if (r < 0 && errno == ECHILD) {
+		/* Not ours any more: nothing can be learnt of its status. */
+		reaped(c, 0);
+		return true;
+	}
+	return false;
+}
+
+void
+command_wait(struct command *c)
+{
+	int st;
+	pid_t r;
+
+	if (c->pid == 0 || c->reaped)
+		return;
+	if (!c->released && c->go_fd >= 0) {
+		close(c->go_fd);       /* it exits without running anything */
+		c->go_fd = -1;
+	}
+	if (c->err_fd >= 0) {
+		close(c->err_fd);
+		c->err_fd = -1;
+	}
+	do
+		r = waitpid(c->pid, &st, 0);
+	while (r < 0 && errno == EINTR);
+	reaped(c, r == c->pid ? st : 0);
+}
+
+void
+command_signal(const struct command *c, int sig)
+{
+	if (c->pid > 0 && !c->reaped)
+		kill(c->pid, sig);
+}
+
+int
+command_status(const struct command *c)
+{
+	if (c->exec_errno != 0)
+		return c->exec_errno == ENOENT ? 127 : 126;
+	if (WIFEXITED(c->wstatus))
+		return WEXITSTATUS(c->wstatus);
+	if (WIFSIGNALED(c->wstatus))
+		return 128 + WTERMSIG(c->wstatus);
+	return 1;
+}
+
+void
+command_describe(const struct command *c, char *buf, size_t len)
+{
+	if (c->exec_errno != 0)
+		snprintf(buf, len, _("could not be run (%s)"), strerror(c->exec_errno));
+	else if (WIFSIGNALED(c->wstatus))
+		snprintf(buf, len, _("killed by signal %d (%s)"), WTERMSIG(c->wstatus),
+		    strsignal(WTERMSIG(c->wstatus)));
+	else
+		snprintf(buf, len, _("exit status %d"), command_status(c));
+}

@@ -1,0 +1,30 @@
+/* runsum.h: the summary of a command's run (httop -- COMMAND), for a
+ * person, as perf stat and likwid-perfctr print theirs: what ran, how it
+ * ended, then the four shares, utilisation, both threads' share of busy
+ * core time, threads per busy core, GHz and CPI per package and for the
+ * node, over the whole run. The figures come computed (the averaging
+ * history over the whole run, narrowed to the command's cores); this only
+ * prints them, with the reason of every absent one. */
+#ifndef HTTOP_RUNSUM_H
+#define HTTOP_RUNSUM_H
+
+#include <stdio.h>
+
+#include "machine/machine.h"
+#include "metrics/metrics.h"
+
+struct run_summary {
+	char *const *argv;          /* the command and its arguments */
+	long pid;
+	const char *ended;          /* "exit status 0", "killed by signal 2 (Interrupt)" */
+	double seconds;             /* the command's wall-clock time */
+	double covered;             /* what the figures cover, s */
+	const char *source;         /* the source's name */
+	const char *cpus;           /* the CPUs its processes could run on: "0-3" */
+};
+
+/* Write it to fp (translated: it is for a person). */
+void out_run_summary(FILE *fp, const struct machine *m, const struct interval *iv,
+    const struct run_summary *s);
+
+#endif

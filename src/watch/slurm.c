@@ -1,0 +1,420 @@
+/* slurm.c: run scontrol and find a job's CPUs on this node (slurm.h). */
+#include "config.h"
+#include "watch/slurm.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util/clock.h"
+#include "util/i18n.h"
+#include "util/textesc.h"
+#include "util/xalloc.h"
+#include "watch/job.h"
+
+extern char **environ;
+
+/* scontrol answers within its MessageTimeout (10 s by default), retried;
+ * past this it is stopped and the reason said. */
+#define SCONTROL_SECONDS 30.0
+/* listpids on a node with thousands of processes: a few hundred KiB. */
+#define OUT_MAX (4u << 20)
+#define ERR_MAX 2048
+
+static const char *const fixed_dirs[] = { "/usr/bin", "/bin", "/usr/sbin", "/sbin" };
+
+int
+slurm_scontrol_path(char *buf, size_t len, struct errmsg *e)
+{
+	const char *env = secure_getenv("HTTOP_SCONTROL");
+	char tried[512];
+	size_t i, n = 0;
+
+	tried[0] = '\0';
+	if (env != NULL && *env != '\0') {
+		if (access(env, X_OK) != 0)
+			return errmsg_set(e, _("HTTOP_SCONTROL=%s: not an executable file (%s)"), env,
+			    strerror(errno));
+		snprintf(buf, len, "%s", env);
+		return 0;
+	}
+#ifdef SCONTROL_PATH
+	if (access(SCONTROL_PATH, X_OK) == 0) {
+		snprintf(buf, len, "%s", SCONTROL_PATH);
+		return 0;
+	}
+	n += (size_t)snprintf(tried + n, sizeof tried - n, "%s", SCONTROL_PATH);
+#endif
+	for (i = 0; i < sizeof fixed_dirs / sizeof fixed_dirs[0]; i++) {
+		snprintf(buf, len, "%s/scontrol", fixed_dirs[i]);
+		if (access(buf, X_OK) == 0)
+			return 0;
+		if (n < sizeof tried)
+			n += (size_t)snprintf(tried + n, sizeof tried - n, "%s%s", n ? ", " : "", buf);
+	}
+	return errmsg_set(e, _("Slurm's scontrol is not installed here (looked for %s); --job "
+	    "needs it: build httop with --with-scontrol=PATH where Slurm is elsewhere"), tried);
+}
+
+/* What one run of scontrol gave. */
+struct scontrol_out {
+	char *out;                  /* standard output, NUL-terminated */
+	char err[ERR_MAX];          /* standard error, cut short */
+	int status;                 /* exit status, or -1 (killed, timed out) */
+};
+
+/* Read what is there on `fd` into *buf (growing it), up to `max`. 0 at end
+ * of file, 1 when more may come. */
+static int
+drain_into(int fd, char **buf, size_t *len, size_t *cap, size_t max)
+{
+	char tmp[4096];
+	ssize_t n = read(fd, tmp, sizeof tmp);
+
+	if (n < 0)
+		return errno == EINTR || errno == EAGAIN ? 1 : 0;
+	if (n == 0)
+		return 0;
+	if (*len + (size_t)n + 1 > *cap && *len < max) {
+		while (*len + (size_t)n + 1 > *cap)
+			*cap = *cap > 0 ? 2 * *cap : 8192;
+		*buf = xrealloc(*buf, *cap);
+	}
+	if (*len + (size_t)n + 1 <= *cap) {
+		memcpy(*buf + *len, tmp, (size_t)n);
+		*len += (size_t)n;
+		(*buf)[*len] = '\0';
+	}
+	return 1;
+}
+
+/* In the child: its output to the pipes, nothing to read, then scontrol. */
+static void
+child(const char *path, char *const argv[], char *const envp[], int out, int err)
+{
+	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	if (null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+		_exit(127);
+	/* SIGPIPE is ignored by httop; scontrol expects the default. */
+	signal(SIGPIPE, SIG_DFL);
+	execve(path, argv, envp != NULL ? envp : environ);
+	dprintf(2, "%s: %s\n", path, strerror(errno));
+	_exit(127);
+}
+
+/* Collect both pipes until both close or the time runs out. */
+static bool
+collect(int out, int err, struct scontrol_out *r)
+{
+	size_t len[2] = { 0, 0 }, cap[2] = { 0, 0 };
+	const size_t max[2] = { OUT_MAX, ERR_MAX };
+	char *buf[2] = { NULL, NULL };
+	int fd[2] = { out, err };
+	bool open[2] = { true, true };
+	double end = clock_mono() + SCONTROL_SECONDS;
+	struct pollfd p[2];
+	unsigned i;
+
+	while (open[0] || open[1]) {
+		double left = end - clock_mono();
+
+		if (left <= 0)
+			break;
+		for (i = 0; i < 2; i++) {
+			/* A closed one is left out of the poll (negative fd). */
+			p[i].fd = open[i] ? fd[i] : -1;
+			p[i].events = POLLIN;
+			p[i].revents = 0;
+		}
+		if (poll(p, 2, (int)(left * 1000.0) + 1) < 0 && errno != EINTR)
+			break;
+		for (i = 0; i < 2; i++)
+			if (open[i] && (p[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				open[i] = drain_into(fd[i], &buf[i], &len[i], &cap[i], max[i]) != 0;
+	}
+	r->out = buf[0] != NULL ? buf[0] : xstrdup("");
+	if (buf[1] != NULL)
+		snprintf(r->err, sizeof r->err, "%s", buf[1]);
+	free(buf[1]);
+	return !open[0] && !open[1];
+}
+
+/* Run scontrol with `args` (after argv[0]); 0 with r filled (whatever its
+ * exit status), or -1 with a message when it could not be run at all. */
+static int
+scontrol(const char *const args[], char *const envp[], struct scontrol_out *r,
+    struct errmsg *e)
+{
+	char path[PATH_MAX], *argv[8];
+	int out[2], err[2], st;
+	size_t i;
+	pid_t pid;
+	bool done;
+
+	memset(r, 0, sizeof *r);
+	if (slurm_scontrol_path(path, sizeof path, e) != 0)
+		return -1;
+	argv[0] = path;
+	for (i = 0; args[i] != NULL && i + 2 < sizeof argv / sizeof argv[0]; i++)
+		argv[i + 1] = (char *)args[i];
+	argv[i + 1] = NULL;
+	if (pipe2(out, O_CLOEXEC) != 0)
+		return errmsg_set(e, _("cannot run %s: %s"), path, strerror(errno));
+	if (pipe2(err, O_CLOEXEC) != 0) {
+		close(out[0]);
+		close(out[1]);
+		return errmsg_set(e, _("cannot run %s: %s"), path, strerror(errno));
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0)
+		child(path, argv, envp, out[1], err[1]);
+	close(out[1]);
+	close(err[1]);
+	if (pid < 0) {
+		close(out[0]);
+		close(err[0]);
+		return errmsg_set(e, _("cannot run %s: %s"), path, strerror(errno));
+	}
+	done = collect(out[0], err[0], r);
+	close(out[0]);
+	close(err[0]);
+	if (!done)
+		kill(pid, SIGKILL);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	if (!done) {
+		free(r->out);
+		r->out = NULL;
+		return errmsg_set(e, _("%s %s did not answer within %.0f s; is slurmctld "
+		    "reachable (scontrol ping)?"), path, args[0], SCONTROL_SECONDS);
+	}
+	return 0;
+}
+
+/* scontrol's first line of complaint, escaped, for a message. */
+static const char *
+said(const struct scontrol_out *r, char *buf, size_t len)
+{
+	char line[256];
+
+	snprintf(line, sizeof line, "%.*s", (int)strcspn(r->err, "\n"), r->err);
+	if (line[0] == '\0')
+		snprintf(line, sizeof line, "exit status %d", r->status);
+	return text_escape(buf, len, line);
+}
+
+/* `scontrol show job -d ID`: the one job. */
+static int
+show_job(const char *id, char *const envp[], struct slurm_job *j, struct errmsg *e)
+{
+	const char *args[] = { "show", "job", "-d", id, NULL };
+	struct slurm_job more[8];
+	struct scontrol_out r;
+	char msg[512], qid[96];
+	int n;
+
+	text_quote(qid, sizeof qid, id, 32);
+	if (scontrol(args, envp, &r, e) != 0)
+		return errmsg_prefix(e, "--job");
+	if (r.status != 0) {
+		free(r.out);
+		return errmsg_set(e, _("--job %s: scontrol show job says: %s"), qid,
+		    said(&r, msg, sizeof msg));
+	}
+	n = slurm_parse_show_job(r.out, more, sizeof more / sizeof more[0], e);
+	free(r.out);
+	if (n < 0)
+		return errmsg_prefix(e, "--job");
+	if (n > 1)
+		return errmsg_set(e, _("--job %s names %d jobs (an array: %s, %s, ...); give one of "
+		    "them, as ID_TASK"), qid, n, more[0].shown, more[1].shown);
+	*j = more[0];
+	return 0;
+}
+
+/* `scontrol listpids [ID]`: the processes Slurm knows on this node. No
+ * process is not an error (*n = 0): scontrol then says so and exits 1. */
+static struct slurm_pid *
+list_pids(const char *id, char *const envp[], size_t *n, struct errmsg *e)
+{
+	const char *args[] = { "listpids", id, NULL };
+	struct slurm_pid *rows;
+	struct scontrol_out r;
+	char msg[512];
+
+	*n = 0;
+	if (scontrol(args, envp, &r, e) != 0)
+		return NULL;
+	rows = slurm_parse_listpids(r.out, n, e);
+	if (rows == NULL && e->text[0] != '\0' && r.status != 0)
+		errmsg_set(e, _("scontrol listpids says: %s"), said(&r, msg, sizeof msg));
+	free(r.out);
+	return rows;
+}
+
+/* The job's cgroup, where Slurm's cgroup plugins put it: the watch over
+ * it, or NULL. */
+static struct job_watch *
+job_cgroup(const struct slurm_job *j, const char *cgroup_root, const char *proc_root)
+{
+	char host[256], rel[4][PATH_MAX];
+	struct job_watch *w = NULL;
+	struct errmsg ignore;
+	size_t i;
+
+	if (gethostname(host, sizeof host) != 0)
+		host[0] = '\0';
+	host[sizeof host - 1] = '\0';
+	host[strcspn(host, ".")] = '\0';
+	snprintf(rel[0], PATH_MAX, "system.slice/slurmstepd.scope/job_%s", j->id);
+	snprintf(rel[1], PATH_MAX, "system.slice/%s_slurmstepd.scope/job_%s", host, j->id);
+	snprintf(rel[2], PATH_MAX, "slurm/uid_%ld/job_%s", j->uid, j->id);
+	snprintf(rel[3], PATH_MAX, "slurm_%s/uid_%ld/job_%s", host, j->uid, j->id);
+	for (i = 0; i < 4 && w == NULL; i++) {
+		if ((i == 1 || i == 3) && host[0] == '\0')
+			continue;
+		if ((i == 2 || i == 3) && j->uid < 0)
+			continue;
+		w = job_watch_new_at(NULL, 0, rel[i], proc_root, cgroup_root, &ignore);
+	}
+	return w;
+}
+
+/* The job's processes on this node, and their descendants. */
+static struct job_watch *
+job_pids(const struct slurm_job *j, char *const envp[], const char *proc_root,
+    struct errmsg *e)
+{
+	struct slurm_pid *rows;
+	struct job_watch *w;
+	pid_t *pids;
+	size_t n, i, k = 0;
+	char path[PATH_MAX];
+
+	rows = list_pids(j->id, envp, &n, e);
+	if (rows == NULL && e->text[0] != '\0')
+		return NULL;
+	pids = xcalloc(n > 0 ? n : 1, sizeof *pids);
+	for (i = 0; i < n; i++) {
+		/* One that ended since scontrol listed it is not an error. */
+		snprintf(path, sizeof path, "%s/%ld", proc_root != NULL ? proc_root : "/proc",
+		    (long)rows[i].pid);
+		if (strcmp(rows[i].job, j->id) == 0 && access(path, F_OK) == 0)
+			pids[k++] = rows[i].pid;
+	}
+	free(rows);
+	if (k == 0) {
+		free(pids);
+		errmsg_set(e, _("--job %s: the job (%s on %s) has no process on this node and "
+		    "no cgroup of it was found; run httop on one of its nodes"), j->shown,
+		    j->state, j->nodes[0] != '\0' ? j->nodes : "?");
+		return NULL;
+	}
+	w = job_watch_new(pids, k, NULL, proc_root, e);
+	free(pids);
+	if (w != NULL)
+		job_watch_follow(w);
+	return w;
+}
+
+/* --job alone: the job IDs `scontrol listpids` lists, each once. */
+static int
+jobs_here(char *const envp[], char ids[][SLURM_ID_MAX], size_t max, size_t *n,
+    struct errmsg *e)
+{
+	struct slurm_pid *rows;
+	size_t nrows, i, k;
+
+	*n = 0;
+	rows = list_pids(NULL, envp, &nrows, e);
+	if (rows == NULL && e->text[0] != '\0')
+		return errmsg_prefix(e, "--job");
+	for (i = 0; i < nrows; i++) {
+		for (k = 0; k < *n && strcmp(ids[k], rows[i].job) != 0; k++)
+			;
+		if (k == *n && *n < max)
+			snprintf(ids[(*n)++], SLURM_ID_MAX, "%s", rows[i].job);
+	}
+	free(rows);
+	return 0;
+}
+
+#define CHOICE_MAX 64
+
+/* Several jobs: each described for the user's choice. */
+static int
+make_choice(char ids[][SLURM_ID_MAX], size_t n, char *const envp[], struct slurm_choice *c,
+    struct errmsg *e)
+{
+	size_t i;
+
+	c->jobs = xcalloc(n, sizeof *c->jobs);
+	c->n = 0;
+	for (i = 0; i < n; i++) {
+		if (show_job(ids[i], envp, &c->jobs[c->n], e) != 0) {
+			/* Ended since: its id alone. */
+			memset(&c->jobs[c->n], 0, sizeof c->jobs[c->n]);
+			snprintf(c->jobs[c->n].shown, SLURM_ID_MAX, "%s", ids[i]);
+		}
+		c->n++;
+	}
+	return SLURM_CHOOSE;
+}
+
+static bool
+running(const struct slurm_job *j)
+{
+	return strcmp(j->state, "RUNNING") == 0 || strcmp(j->state, "SUSPENDED") == 0 ||
+	    strcmp(j->state, "CONFIGURING") == 0;
+}
+
+int
+slurm_job_watch(const char *id, char *const envp[], const char *cgroup_root,
+    const char *proc_root, struct job_watch **w, struct slurm_choice *choice, struct errmsg *e)
+{
+	char ids[CHOICE_MAX][SLURM_ID_MAX];
+	struct slurm_job j;
+	size_t n;
+
+	*w = NULL;
+	memset(choice, 0, sizeof *choice);
+	if (id == NULL) {
+		if (jobs_here(envp, ids, CHOICE_MAX, &n, e) != 0)
+			return -1;
+		if (n == 0)
+			return errmsg_set(e, _("--job: no Slurm job has a process on this node "
+			    "(scontrol listpids lists none); give the job's ID, --job ID"));
+		if (n > 1)
+			return make_choice(ids, n, envp, choice, e);
+		id = ids[0];
+	}
+	if (show_job(id, envp, &j, e) != 0)
+		return -1;
+	if (!running(&j))
+		return errmsg_set(e, _("--job %s: the job is %s, not running; give a running "
+		    "job (squeue -t R)"), j.shown, j.state);
+	*w = job_cgroup(&j, cgroup_root, proc_root);
+	if (*w == NULL && (*w = job_pids(&j, envp, proc_root, e)) == NULL)
+		return -1;
+	job_watch_set_job(*w, j.shown, j.user, j.name,
+	    clock_mono() - (j.runtime > 0 ? (double)j.runtime : 0.0));
+	return SLURM_OK;
+}
+
+void
+slurm_choice_free(struct slurm_choice *c)
+{
+	free(c->jobs);
+	c->jobs = NULL;
+	c->n = 0;
+}
