@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -213,15 +214,43 @@ said(const struct scontrol_out *r, char *buf, size_t len)
 	return text_escape(buf, len, line);
 }
 
+static bool
+running(const struct slurm_job *j)
+{
+	return strcmp(j->state, "RUNNING") == 0 || strcmp(j->state, "SUSPENDED") == 0 ||
+	    strcmp(j->state, "CONFIGURING") == 0;
+}
+
+/* Of the jobs an ID names (an array job's ID names all its tasks): the
+ * one whose own JobId it is when `exact` (an ID scontrol listpids gave),
+ * else the only one running; -1 when none or several. */
+static int
+pick(const struct slurm_job *jobs, int n, const char *id, bool exact)
+{
+	int i, found = -1;
+
+	for (i = 0; i < n; i++) {
+		if (exact ? strcmp(jobs[i].id, id) == 0 : running(&jobs[i])) {
+			if (found >= 0)
+				return -1;
+			found = i;
+		}
+	}
+	return found;
+}
+
+#define SHOW_MAX 16
+
 /* `scontrol show job -d ID`: the one job. */
 static int
-show_job(const char *id, char *const envp[], struct slurm_job *j, struct errmsg *e)
+show_job(const char *id, bool exact, char *const envp[], struct slurm_job *j,
+    struct errmsg *e)
 {
 	const char *args[] = { "show", "job", "-d", id, NULL };
-	struct slurm_job more[8];
+	struct slurm_job more[SHOW_MAX];
 	struct scontrol_out r;
 	char msg[512], qid[96];
-	int n;
+	int n, k;
 
 	text_quote(qid, sizeof qid, id, 32);
 	if (scontrol(args, envp, &r, e) != 0)
@@ -235,10 +264,11 @@ show_job(const char *id, char *const envp[], struct slurm_job *j, struct errmsg 
 	free(r.out);
 	if (n < 0)
 		return errmsg_prefix(e, "--job");
-	if (n > 1)
+	k = n == 1 ? 0 : pick(more, n < SHOW_MAX ? n : SHOW_MAX, id, exact);
+	if (k < 0)
 		return errmsg_set(e, _("--job %s names %d jobs (an array: %s, %s, ...); give one of "
 		    "them, as ID_TASK"), qid, n, more[0].shown, more[1].shown);
-	*j = more[0];
+	*j = more[k];
 	return 0;
 }
 
@@ -263,29 +293,38 @@ list_pids(const char *id, char *const envp[], size_t *n, struct errmsg *e)
 }
 
 /* The job's cgroup, where Slurm's cgroup plugins put it: the watch over
- * it, or NULL. */
+ * it, or NULL. The node's name in the "several slurmd" forms is Slurm's,
+ * which may not be the host's: any is taken (a job ID is the cluster's). */
 static struct job_watch *
 job_cgroup(const struct slurm_job *j, const char *cgroup_root, const char *proc_root)
 {
-	char host[256], rel[4][PATH_MAX];
+	static const char *const forms[] = {
+		"%s/system.slice/slurmstepd.scope/job_%s",        /* cgroup/v2 */
+		"%s/system.slice/*_slurmstepd.scope/job_%s",
+		"%s/*cpuset*/slurm/uid_%s/job_%s",                 /* cgroup/v1 */
+		"%s/*cpuset*/slurm_*/uid_%s/job_%s",
+	};
+	const char *root = cgroup_root != NULL ? cgroup_root : "/sys/fs/cgroup";
 	struct job_watch *w = NULL;
 	struct errmsg ignore;
-	size_t i;
+	char pattern[PATH_MAX], uid[24];
+	size_t i, k;
+	glob_t g;
 
-	if (gethostname(host, sizeof host) != 0)
-		host[0] = '\0';
-	host[sizeof host - 1] = '\0';
-	host[strcspn(host, ".")] = '\0';
-	snprintf(rel[0], PATH_MAX, "system.slice/slurmstepd.scope/job_%s", j->id);
-	snprintf(rel[1], PATH_MAX, "system.slice/%s_slurmstepd.scope/job_%s", host, j->id);
-	snprintf(rel[2], PATH_MAX, "slurm/uid_%ld/job_%s", j->uid, j->id);
-	snprintf(rel[3], PATH_MAX, "slurm_%s/uid_%ld/job_%s", host, j->uid, j->id);
-	for (i = 0; i < 4 && w == NULL; i++) {
-		if ((i == 1 || i == 3) && host[0] == '\0')
+	if (j->uid >= 0)
+		snprintf(uid, sizeof uid, "%ld", j->uid);
+	else
+		snprintf(uid, sizeof uid, "*");
+	for (i = 0; i < sizeof forms / sizeof forms[0] && w == NULL; i++) {
+		if (i < 2)
+			snprintf(pattern, sizeof pattern, forms[i], root, j->id);
+		else
+			snprintf(pattern, sizeof pattern, forms[i], root, uid, j->id);
+		if (glob(pattern, GLOB_NOSORT | GLOB_ONLYDIR, NULL, &g) != 0)
 			continue;
-		if ((i == 2 || i == 3) && j->uid < 0)
-			continue;
-		w = job_watch_new_at(NULL, 0, rel[i], proc_root, cgroup_root, &ignore);
+		for (k = 0; k < g.gl_pathc && w == NULL; k++)
+			w = job_watch_new_at(NULL, 0, g.gl_pathv[k], proc_root, cgroup_root, &ignore);
+		globfree(&g);
 	}
 	return w;
 }
@@ -361,7 +400,7 @@ make_choice(char ids[][SLURM_ID_MAX], size_t n, char *const envp[], struct slurm
 	c->jobs = xcalloc(n, sizeof *c->jobs);
 	c->n = 0;
 	for (i = 0; i < n; i++) {
-		if (show_job(ids[i], envp, &c->jobs[c->n], e) != 0) {
+		if (show_job(ids[i], true, envp, &c->jobs[c->n], e) != 0) {
 			/* Ended since: its id alone. */
 			memset(&c->jobs[c->n], 0, sizeof c->jobs[c->n]);
 			snprintf(c->jobs[c->n].shown, SLURM_ID_MAX, "%s", ids[i]);
@@ -369,13 +408,6 @@ make_choice(char ids[][SLURM_ID_MAX], size_t n, char *const envp[], struct slurm
 		c->n++;
 	}
 	return SLURM_CHOOSE;
-}
-
-static bool
-running(const struct slurm_job *j)
-{
-	return strcmp(j->state, "RUNNING") == 0 || strcmp(j->state, "SUSPENDED") == 0 ||
-	    strcmp(j->state, "CONFIGURING") == 0;
 }
 
 int
@@ -396,9 +428,8 @@ slurm_job_watch(const char *id, char *const envp[], const char *cgroup_root,
 			    "(scontrol listpids lists none); give the job's ID, --job ID"));
 		if (n > 1)
 			return make_choice(ids, n, envp, choice, e);
-		id = ids[0];
 	}
-	if (show_job(id, envp, &j, e) != 0)
+	if (show_job(id != NULL ? id : ids[0], id == NULL, envp, &j, e) != 0)
 		return -1;
 	if (!running(&j))
 		return errmsg_set(e, _("--job %s: the job is %s, not running; give a running "

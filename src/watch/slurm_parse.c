@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "util/i18n.h"
+#include "util/textesc.h"
 #include "util/xalloc.h"
 
 long
@@ -265,7 +266,11 @@ slurm_parse_listpids(const char *text, size_t *n, struct errmsg *e)
 			rows = xreallocarray(rows, cap, sizeof *rows);
 		}
 		if (!parse_row(s, eol, &rows[*n])) {
-			errmsg_set(e, _("scontrol listpids printed an unexpected line: %.60s"), s);
+			char line[64], shown[256];
+
+			copy(line, sizeof line, s, (size_t)(eol - s));
+			errmsg_set(e, _("scontrol listpids printed an unexpected line: %s"),
+			    text_escape(shown, sizeof shown, line));
 			free(rows);
 			*n = 0;
 			return NULL;

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/clock.h"
 #include "watch/job.h"
 
 static char root[PATH_MAX];   /* the temporary directory */
@@ -435,6 +436,135 @@ test_live_self(void **state)
 	cpulist_free(&cpus);
 }
 
+/* A /proc/N/stat line: the parent comes after the name, which may hold
+ * blanks and parentheses. */
+static void
+stat_file(unsigned pid, unsigned ppid)
+{
+	char rel[64], text[160];
+
+	snprintf(rel, sizeof rel, "proc/%u/stat", pid);
+	snprintf(text, sizeof text, "%u (a (b) c) S %u %u %u 0 -1 4194304\n", pid, ppid, pid, pid);
+	put(rel, text);
+}
+
+/* Followed without the kernel's children lists (the fake /proc has no
+ * "self"): every process whose parent is watched joins at the next
+ * update, a grandchild one update later (its parent was not watched yet
+ * when the scan began). No note for a process that ends: only the count
+ * says when nothing is left. */
+static void
+test_follow_scan(void **state)
+{
+	const pid_t pid = 500;
+	struct cpulist cpus = { 0, NULL };
+	struct job_watch *w;
+	struct errmsg e;
+	char note[256];
+
+	(void)state;
+	task("proc/500/status", 'S', "0");
+	task("proc/500/task/500/status", 'S', "0");
+	stat_file(500, 1);
+	task("proc/501/status", 'S', "1");
+	task("proc/501/task/501/status", 'S', "1");
+	stat_file(501, 500);
+	task("proc/502/status", 'S', "2-3");
+	task("proc/502/task/502/status", 'S', "2-3");
+	stat_file(502, 501);
+	/* Not a descendant: its parent is 1. */
+	task("proc/503/status", 'S', "7");
+	task("proc/503/task/503/status", 'S', "7");
+	stat_file(503, 1);
+	w = job_watch_new(&pid, 1, NULL, at("proc"), &e);
+	assert_non_null(w);
+	job_watch_follow(w);
+	assert_int_equal(job_watch_update(w, 8, &cpus, note, sizeof note), 2);
+	assert_string_equal(show(&cpus), "0,1");
+	assert_int_equal(job_watch_update(w, 8, &cpus, note, sizeof note), 3);
+	assert_string_equal(show(&cpus), "0,1,2,3");
+	/* The parent ends: its children stay watched (reparented). */
+	rm("proc/500");
+	assert_int_equal(job_watch_update(w, 8, &cpus, note, sizeof note), 2);
+	assert_string_equal(show(&cpus), "1,2,3");
+	assert_string_equal(note, "");
+	rm("proc/501");
+	rm("proc/502");
+	assert_int_equal(job_watch_update(w, 8, &cpus, note, sizeof note), 0);
+	assert_string_equal(show(&cpus), "");
+	assert_string_equal(note, "");
+	rm("proc/503");
+	job_watch_free(w);
+	cpulist_free(&cpus);
+}
+
+/* Followed with the kernel's children lists (/proc/PID/task/TID/children,
+ * switched on by a "self" entry for this process): a child and its own
+ * child join in the same update. */
+static void
+test_follow_children(void **state)
+{
+	const pid_t pid = 600;
+	struct cpulist cpus = { 0, NULL };
+	struct job_watch *w;
+	struct errmsg e;
+	char note[256], rel[96];
+
+	(void)state;
+	snprintf(rel, sizeof rel, "proc/self/task/%ld/children", (long)getpid());
+	put(rel, "");
+	task("proc/600/status", 'S', "0");
+	task("proc/600/task/600/status", 'S', "0");
+	put("proc/600/task/600/children", "601 ");
+	task("proc/601/status", 'S', "5");
+	task("proc/601/task/601/status", 'S', "5");
+	task("proc/601/task/611/status", 'S', "6");
+	put("proc/601/task/611/children", "602 ");
+	task("proc/602/status", 'S', "4");
+	task("proc/602/task/602/status", 'S', "4");
+	w = job_watch_new(&pid, 1, NULL, at("proc"), &e);
+	assert_non_null(w);
+	job_watch_follow(w);
+	assert_int_equal(job_watch_update(w, 8, &cpus, note, sizeof note), 3);
+	assert_string_equal(show(&cpus), "0,4,5,6");
+	job_watch_free(w);
+	cpulist_free(&cpus);
+	rm("proc/self");
+	rm("proc/600");
+	rm("proc/601");
+	rm("proc/602");
+}
+
+/* A Slurm job's label: "ID (USER, NAME, ELAPSED)", the name escaped for
+ * the terminal; at its end one note, "job ID has ended", instead of
+ * which cgroup went. 3725 s = 1:02:05; 90061 s = 1-01:01:01. */
+static void
+test_job_label(void **state)
+{
+	struct cpulist cpus = { 0, NULL };
+	struct job_watch *w;
+	struct errmsg e;
+	char note[256];
+
+	(void)state;
+	put("cg/job_8/cgroup.controllers", "cpuset\n");
+	put("cg/job_8/cpuset.cpus.effective", "1\n");
+	w = job_watch_new(NULL, 0, at("cg/job_8"), at("proc"), &e);
+	assert_non_null(w);
+	job_watch_set_job(w, "42_3", "alice", "run\x1b[2J 7", clock_mono() - 3725.2);
+	assert_int_equal(job_watch_update(w, 8, &cpus, note, sizeof note), 1);
+	assert_string_equal(job_watch_label(w), "42_3 (alice, run\\x1b[2J 7, 1:02:05)");
+	assert_string_equal(note, "");
+	job_watch_set_job(w, "42_3", "alice", "run", clock_mono() - 90061.5);
+	job_watch_update(w, 8, &cpus, note, sizeof note);
+	assert_string_equal(job_watch_label(w), "42_3 (alice, run, 1-01:01:01)");
+	rm("cg/job_8");
+	assert_int_equal(job_watch_update(w, 8, &cpus, note, sizeof note), 0);
+	assert_string_equal(note, "job 42_3 has ended");
+	job_watch_free(w);
+	cpulist_free(&cpus);
+}
+
 int
 main(void)
 {
@@ -448,6 +578,9 @@ main(void)
 		cmocka_unit_test(test_cgroup_errors),
 		cmocka_unit_test(test_cgroup_layouts),
 		cmocka_unit_test(test_live_self),
+		cmocka_unit_test(test_follow_scan),
+		cmocka_unit_test(test_follow_children),
+		cmocka_unit_test(test_job_label),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -301,6 +301,71 @@ test_per_package(void **state)
 	rig_free(&r);
 }
 
+/* metrics_restrict: the interval narrowed to the job's cores, as the batch
+ * formats and a command's summary see it. Cores 0 and 3 are skewed
+ * (invalid), so the whole interval is invalid; narrowed to CPUs 1 and 6
+ * (cores 1 and 2, both valid) it is valid, the others are unselected with
+ * their threads, and the aggregates are those of the two cores:
+ *   node       as test_two_cores_exact: neither 0.2, both 0.5, both of
+ *              busy 0.625, GHz 14.9/5.2, CPI 5/3
+ *   package 0  core 1 alone: neither 0.5, both 0.2, both of busy 0.4
+ *   package 1  core 2 alone: neither 0.1, both 0.6, both of busy
+ *              0.6 / 0.9 = 0.666666667
+ * Narrowed to CPUs 0,1 instead, skewed core 0 is kept: invalid, and the
+ * reason names it. */
+static void
+test_restrict(void **state)
+{
+	struct metrics_ctx c;
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, "1,6");
+	memset(&c, 0, sizeof c);
+	c.m = &r.m;
+	r.iv.cores[0].reason = R_SKEW;
+	r.iv.cores[3].reason = R_SKEW;
+	metrics_restrict(&c, &r.cpus, &r.iv);
+	assert_true(r.iv.valid);
+	assert_string_equal(r.iv.reason, "");
+	assert_false(r.iv.cores[0].selected);
+	assert_int_equal(r.iv.cores[0].reason, R_NOT_SELECTED);
+	assert_false(r.iv.cores[3].selected);
+	assert_true(r.iv.cores[1].selected);
+	assert_true(r.iv.cores[2].selected);
+	assert_int_equal(r.iv.threads[0].reason, R_NOT_SELECTED);
+	assert_int_equal(r.iv.threads[4].reason, R_NOT_SELECTED);
+	assert_int_equal(r.iv.threads[7].util.kind, V_NONE);
+	assert_int_equal(r.iv.threads[1].reason, R_NONE);
+	assert_int_equal(r.iv.node.ncores, 2);
+	assert_near(r.iv.node.neither.v, 0.2, 1e-12);
+	assert_near(r.iv.node.both.v, 0.5, 1e-12);
+	assert_near(r.iv.node.both_of_busy.v, 0.625, 1e-12);
+	assert_near(r.iv.node.ghz.v, 14.9 / 5.2, 1e-12);
+	assert_near(r.iv.node.cpi.v, 5.0 / 3.0, 1e-12);
+	assert_int_equal(r.iv.packages[0].ncores, 1);
+	assert_near(r.iv.packages[0].neither.v, 0.5, 1e-12);
+	assert_near(r.iv.packages[0].both_of_busy.v, 0.4, 1e-12);
+	assert_int_equal(r.iv.packages[1].ncores, 1);
+	assert_near(r.iv.packages[1].neither.v, 0.1, 1e-12);
+	assert_near(r.iv.packages[1].both_of_busy.v, 0.6 / 0.9, 1e-12);
+	rig_free(&r);
+
+	rig_init(&r, "0,1");
+	memset(&c, 0, sizeof c);
+	c.m = &r.m;
+	r.iv.cores[0].reason = R_SKEW;
+	r.iv.cores[3].reason = R_SKEW;
+	metrics_restrict(&c, &r.cpus, &r.iv);
+	assert_false(r.iv.valid);
+	assert_non_null(strstr(r.iv.reason, "core 0 (cpus 0,4)"));
+	assert_int_equal(r.iv.node.ncores, 2);
+	assert_int_equal(r.iv.node.nvalid, 1);
+	/* Core 1 alone in the figures. */
+	assert_near(r.iv.node.both_of_busy.v, 0.4, 1e-12);
+	rig_free(&r);
+}
+
 int
 main(void)
 {
@@ -310,6 +375,7 @@ main(void)
 		cmocka_unit_test(test_one_core_once),
 		cmocka_unit_test(test_bound),
 		cmocka_unit_test(test_invalid_and_unselected),
+		cmocka_unit_test(test_restrict),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_all),
 		cmocka_unit_test(test_per_package),
