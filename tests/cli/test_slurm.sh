@@ -1,0 +1,307 @@
+#!/bin/sh
+# test_slurm.sh: --job against a real one-node Slurm on localhost, from
+# Debian's packages (slurmctld, slurmd, munge), started here as root in the
+# foreground with the test's own slurm.conf, munge key, state and spool
+# directories and a private port pair; everything it starts is stopped at
+# the end, also on failure. httop runs on this machine's topology with the
+# simulator (--sim: the CPUs must be this machine's, where the jobs run).
+#
+# First with proctrack/linuxproc and task/affinity (works in a container or
+# a VM without systemd): a job whose batch step runs `taskset -c 1 sleep`
+# has CPU 1 as its CPUs; --job with none, one and two jobs; the job's
+# cores in batch mode (JSON) and the live view; both end when the job is
+# cancelled. Then, where slurmd comes up with them, proctrack/cgroup and
+# task/cgroup: the cores httop writes are the job's cgroup cpuset.
+. "$HTTOP_SRCDIR/tests/lib.sh"
+NTESTS=23
+
+skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+for p in slurmctld slurmd munged scontrol sbatch scancel sinfo taskset python3; do
+	command -v "$p" >/dev/null 2>&1 || skip_all "$p is not installed (Debian: slurm-wlm munge)"
+done
+[ "$(id -u)" = 0 ] || skip_all "slurmd and munged must run as root here"
+
+tmp=$(mktemp -d) || exit 1
+pids=
+# Everything this test started, stopped: jobs first, then the daemons.
+cleanup() {
+	[ -n "$SLURM_CONF" ] && scancel --quiet --user=root >/dev/null 2>&1
+	for p in $pids; do kill "$p" 2>/dev/null; done
+	for p in $pids; do
+		i=0
+		while kill -0 "$p" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+		kill -9 "$p" 2>/dev/null
+	done
+	[ -n "$tui_sock" ] && tmux -L "$tui_sock" kill-server >/dev/null 2>&1
+	[ -n "$tui_dir" ] && rm -rf "$tui_dir"
+	cgroup_cleanup
+	rm -rf "$tmp"
+}
+cgroup_cleanup() { :; }
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+cd "$tmp" || exit 1
+plan $NTESTS
+
+node=$(hostname -s 2>/dev/null || hostname)
+# The node as slurmd sees this machine (CPUs, sockets, cores, threads).
+hw=$(slurmd -C 2>/dev/null | head -n 1 | tr ' ' '\n' |
+	grep -E '^(CPUs|Boards|SocketsPerBoard|CoresPerSocket|ThreadsPerCore)=' | tr '\n' ' ')
+ncpu=$(printf '%s' "$hw" | sed -n 's/.*CPUs=\([0-9]*\).*/\1/p')
+[ -n "$ncpu" ] || skip_all "slurmd -C does not describe this machine"
+[ "$ncpu" -ge 2 ] || skip_all "the test pins a job to CPU 1: this machine has one CPU"
+
+# A free port pair: not among the listening sockets in /proc/net/tcp*.
+listening() { cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | awk '$4 == "0A" { print $2 }' |
+	sed 's/.*://' | tr 'A-F' 'a-f'; }
+port=$((30000 + ($$ % 5000) * 2))
+while listening | grep -qix "$(printf '%04x' $port)\|$(printf '%04x' $((port + 1)))"; do
+	port=$((port + 2))
+done
+
+mkdir munge state spool log && chmod 755 munge
+dd if=/dev/urandom of=munge/munge.key bs=1024 count=1 2>/dev/null && chmod 400 munge/munge.key
+munged -F -f --key-file="$tmp/munge/munge.key" --socket="$tmp/munge/sock" \
+	--pid-file="$tmp/munge/pid" --log-file="$tmp/log/munged.log" \
+	--seed-file="$tmp/munge/seed" >log/munged.out 2>&1 &
+pids="$pids $!"
+i=0; while [ ! -S munge/sock ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+
+# write_conf PROCTRACK TASKPLUGIN
+write_conf() {
+	cat >slurm.conf <<EOF
+ClusterName=httoptest
+SlurmctldHost=localhost
+SlurmUser=root
+SlurmdUser=root
+SlurmctldPort=$port
+SlurmdPort=$((port + 1))
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$tmp/munge/sock
+StateSaveLocation=$tmp/state
+SlurmdSpoolDir=$tmp/spool
+SlurmctldPidFile=$tmp/slurmctld.pid
+SlurmdPidFile=$tmp/slurmd.pid
+SlurmctldLogFile=$tmp/log/slurmctld.log
+SlurmdLogFile=$tmp/log/slurmd.log
+ProctrackType=$1
+TaskPlugin=$2
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+MpiDefault=none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+MailProg=/bin/true
+ReturnToService=2
+SchedulerType=sched/builtin
+NodeName=$node NodeHostname=$(hostname) $hw RealMemory=100 State=UNKNOWN
+PartitionName=test Nodes=$node Default=YES MaxTime=INFINITE State=UP
+EOF
+	cat >cgroup.conf <<EOF
+CgroupPlugin=autodetect
+ConstrainCores=yes
+IgnoreSystemdOnFailure=yes
+EOF
+}
+export SLURM_CONF="$tmp/slurm.conf"
+
+# start_slurm: the two daemons; 0 once the node is idle.
+start_slurm() {
+	rm -rf state/* spool/*
+	slurmctld -D -f "$SLURM_CONF" >>log/slurmctld.out 2>&1 &
+	ctld=$!
+	slurmd -D -f "$SLURM_CONF" >>log/slurmd.out 2>&1 &
+	sd=$!
+	pids="$pids $ctld $sd"
+	i=0
+	while [ $i -lt 150 ]; do
+		kill -0 "$sd" 2>/dev/null || return 1
+		[ "$(sinfo -h -n "$node" -o %t 2>/dev/null)" = idle ] && return 0
+		sleep 0.2; i=$((i + 1))
+	done
+	return 1
+}
+stop_slurm() {
+	scancel --quiet --user=root >/dev/null 2>&1
+	for p in $ctld $sd; do kill "$p" 2>/dev/null; done
+	for p in $ctld $sd; do
+		i=0; while kill -0 "$p" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+		kill -9 "$p" 2>/dev/null
+	done
+}
+# submit NAME COMMAND: a one-CPU batch job; its ID, once it runs.
+submit() {
+	id=$(sbatch --parsable -n 1 -J "$1" -o /dev/null --wrap "$2" 2>>log/sbatch.err) || return 1
+	i=0
+	while [ "$(squeue -h -j "$id" -o %T 2>/dev/null)" != RUNNING ] && [ $i -lt 100 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	# Its processes, once they run what was asked (not the shell).
+	i=0
+	while ! scontrol listpids "$id" 2>/dev/null | grep -q . && [ $i -lt 50 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	sleep 0.3
+	echo "$id"
+}
+# The CPUs (sorted, comma-separated) of the cores in httop's JSON lines.
+json_cpus() {
+	python3 -c '
+import json, sys
+sets = set()
+for line in open(sys.argv[1]):
+    line = line.strip()
+    if line:
+        cpus = sorted(c for core in json.loads(line)["cores"] for c in core["cpus"])
+        sets.add(",".join(map(str, cpus)))
+print(" ".join(sorted(sets)))' "$1"
+}
+# The CPUs of core(s) holding the CPUs in a kernel list ("1", "0-3"): the
+# sibling threads too, as httop shows whole cores.
+core_cpus() {
+	python3 -c '
+import sys, glob
+want = set()
+for part in sys.argv[1].split(","):
+    a, _, b = part.partition("-")
+    want.update(range(int(a), int(b or a) + 1))
+out = set()
+for c in want:
+    sib = open("/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list" % c).read().strip()
+    for part in sib.split(","):
+        a, _, b = part.partition("-")
+        out.update(range(int(a), int(b or a) + 1))
+print(",".join(map(str, sorted(out))))' "$1"
+}
+
+write_conf proctrack/linuxproc task/affinity
+if ! start_slurm; then
+	not_ok "slurmctld and slurmd (linuxproc) come up: the node is idle"
+	sed 's/^/# /' log/slurmd.out log/slurmctld.out 2>/dev/null | tail -20
+	i=1; while [ $i -lt $NTESTS ]; do skip "Slurm did not start"; i=$((i + 1)); done
+	exit 0
+fi
+ok "slurmctld and slurmd (linuxproc, task/affinity) come up: node $node is idle"
+
+# --job alone, no job: status 1, and it says so.
+timeout 30 "$HTTOP" --sim idle --job -b -n 1 >none.out 2>none.err; st=$?
+check "--job alone with no job: exit status 1 (got $st)" [ "$st" -eq 1 ]
+check "... saying no Slurm job has a process here" grep -q 'no Slurm job has a process' none.err
+
+j1=$(submit pinned "exec taskset -c 1 sleep 60")
+check "a job pinned to CPU 1 runs (job $j1)" [ -n "$j1" ]
+want=$(core_cpus 1)
+
+# Its cores in batch mode: the same in every interval, CPU 1's core only.
+timeout 30 "$HTTOP" --sim busy --job "$j1" --format json -n 2 -d 0.3 >one.json 2>one.err; st=$?
+check "--job $j1 --format json -n 2: exit status 0 (got $st)" [ "$st" -eq 0 ]
+got=$(json_cpus one.json)
+check "... every interval writes the job's core ($want), got '$got'" [ "$got" = "$want" ]
+# --job alone: the only job.
+timeout 30 "$HTTOP" --sim busy --job --format json -n 1 >alone.json 2>alone.err; st=$?
+got=$(json_cpus alone.json)
+check "--job alone, one job: its core ($want), got '$got' (exit $st)" \
+	[ "$st" -eq 0 ] && [ "$got" = "$want" ]
+
+# Two jobs: the list, and a line saying to choose.
+j2=$(submit "second job" "sleep 60")
+timeout 60 "$HTTOP" --sim idle --job -b -n 1 >two.out 2>two.err; st=$?
+check "--job alone, two jobs ($j1, $j2): exit status 2 (got $st)" [ "$st" -eq 2 ]
+check "... lists job $j1 (root, pinned)" grep -Eq "^$j1 +root +pinned\$" two.out
+check "... lists job $j2 (root, second job)" grep -Eq "^$j2 +root +second job\$" two.out
+check "... and says to choose with --job ID" grep -q '2 jobs run on this node.*--job ID' two.err
+scancel "$j2"
+
+timeout 30 "$HTTOP" --sim idle --job 999999 -b -n 1 >bad.out 2>bad.err; st=$?
+check "--job 999999 (no such job): exit status 1 (got $st)" [ "$st" -eq 1 ]
+check "... with Slurm's reason" grep -q 'Invalid job id' bad.err
+
+# Until the job ends: the batch run and the live view, the job cancelled
+# meanwhile.
+timeout 60 "$HTTOP" --sim busy --job "$j1" --format json -d 0.3 >end.json 2>end.err &
+bpid=$!
+tui_ok=
+if command -v tmux >/dev/null 2>&1; then
+	. "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
+	trap cleanup EXIT
+	# No settings file of the user's (a view, a sort, all cores shown).
+	export XDG_CONFIG_HOME="$tmp/config"
+	tui_start 160 40 SLURM_CONF="$SLURM_CONF" -- --sim busy -d 0.3 --job "$j1"
+	if wait_for " 1 Cores " 15; then tui_ok=1; fi
+fi
+if [ -n "$tui_ok" ]; then
+	expect "live view: the header names the job ($j1, root, pinned, elapsed)" \
+		"job $j1 \\(root, pinned, 0:00:[0-9][0-9]\\)" 10
+	# The cores view's rows: "CORE CPUS  <bar>": one, CPU 1's.
+	rows=$(cap | grep -E '^ *[0-9]+ +[0-9][0-9,-]* +.*[0-9]+\.[0-9]' | grep -Ev '^ *package')
+	n=$(printf '%s\n' "$rows" | grep -c .)
+	if [ "$n" -eq 1 ] && printf '%s' "$rows" | grep -Eq "^ *[0-9]+ +$want "; then
+		ok "live view: the job's core ($want) alone"
+	else
+		not_ok "live view: the job's core ($want) alone ($n rows)"; show_screen
+	fi
+else
+	skip "tmux is not installed (the live view)"
+	skip "tmux is not installed (the live view)"
+fi
+sleep 1
+scancel "$j1"
+wait "$bpid"; st=$?
+check "batch --job $j1 ends when the job is cancelled: exit status 0 (got $st)" [ "$st" -eq 0 ]
+check "... saying 'job $j1 has ended'" grep -q "httop: job $j1 has ended" end.err
+got=$(json_cpus end.json)
+check "... every interval wrote the job's core ($want), got '$got'" [ "$got" = "$want" ]
+if [ -n "$tui_ok" ]; then
+	expect "live view: 'job $j1 has ended'" "job $j1 has ended" 10
+	keys q; tui_wait_exit 5
+else
+	skip "tmux is not installed (the live view)"
+fi
+stop_slurm
+
+# proctrack/cgroup and task/cgroup, where this machine lets slurmd use
+# them: the job's CPUs are its cgroup's cpuset.
+# What slurmd makes (v1: HIERARCHY/slurm_NODE, v2: system.slice/
+# slurmstepd.scope) is removed at the end, when it was not there before.
+slurm_cgroups() { ls -d /sys/fs/cgroup/*/slurm* /sys/fs/cgroup/system.slice/*slurmstepd.scope \
+	2>/dev/null; }
+made=$(slurm_cgroups)
+cgroup_cleanup() {
+	for d in $(slurm_cgroups); do
+		case " $(echo $made) " in *" $d "*) continue ;; esac
+		find "$d" -depth -type d -exec rmdir {} \; 2>/dev/null
+	done
+}
+write_conf proctrack/cgroup task/cgroup,task/affinity
+if ! start_slurm; then
+	i=0; while [ $i -lt 4 ]; do
+		skip "slurmd does not come up with proctrack/cgroup here"; i=$((i + 1)); done
+	exit 0
+fi
+ok "slurmd comes up with proctrack/cgroup and task/cgroup"
+j3=$(submit cg "sleep 60")
+cpuset=
+for f in $(find /sys/fs/cgroup -path "*job_$j3/cpuset.effective_cpus" 2>/dev/null) \
+    $(find /sys/fs/cgroup -path "*job_$j3/cpuset.cpus.effective" 2>/dev/null); do
+	cpuset=$(cat "$f"); break
+done
+if [ -z "$cpuset" ]; then
+	i=0; while [ $i -lt 3 ]; do
+		skip "job $j3 has no cpuset cgroup here (task/cgroup made none)"; i=$((i + 1)); done
+	exit 0
+fi
+want=$(core_cpus "$cpuset")
+timeout 30 "$HTTOP" --sim busy --job "$j3" --format json -n 1 >cg.json 2>cg.err; st=$?
+got=$(json_cpus cg.json)
+check "--job $j3 (cgroup cpuset $cpuset): its cores ($want), got '$got' (exit $st)" \
+	[ "$st" -eq 0 ] && [ "$got" = "$want" ]
+timeout 60 "$HTTOP" --sim busy --job "$j3" --format summary -d 0.3 >cgend.out 2>cgend.err &
+bpid=$!
+sleep 1
+scancel "$j3"
+wait "$bpid"; st=$?
+check "batch --job $j3 ends when the job and its cgroup go: exit status 0 (got $st)" [ "$st" -eq 0 ]
+check "... saying 'job $j3 has ended'" grep -q "httop: job $j3 has ended" cgend.err
+stop_slurm

@@ -1,0 +1,5 @@
+# tests for a job on this node (--job, Slurm) and a command's run
+# (httop -- COMMAND)
+JOB_TESTS = tests/cli/test_slurm.sh
+TESTS += $(JOB_TESTS)
+EXTRA_DIST += $(JOB_TESTS)
