@@ -1,5 +1,5 @@
 # tests for a job on this node (--job, Slurm) and a command's run
 # (httop -- COMMAND)
-JOB_TESTS = tests/cli/test_slurm.sh
+JOB_TESTS = tests/cli/test_slurm.sh tests/cli/test_command.sh
 TESTS += $(JOB_TESTS)
 EXTRA_DIST += $(JOB_TESTS)
