@@ -10,10 +10,10 @@ COMP="$HTTOP_SRCDIR/completion/httop"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 31
+plan 33
 
 if ! command -v bash >/dev/null 2>&1; then
-	i=0; while [ $i -lt 31 ]; do skip "bash is not installed"; i=$((i + 1)); done
+	i=0; while [ $i -lt 33 ]; do skip "bash is not installed"; i=$((i + 1)); done
 	exit 0
 fi
 
@@ -81,9 +81,11 @@ expect "'httop --delay <TAB>' offers nothing (a number)" "" --delay ''
 # The same from the source: long_opts[] in options.c, value or not.
 sed -n '/long_opts\[\] = {/,/{ NULL, 0, NULL, 0 }/p' "$HTTOP_SRCDIR/src/options.c" |
 	sed -n 's/.*{ "\([a-z0-9-]*\)", \([a-z_]*\),.*/--\1 \2/p' |
-	sed 's/ required_argument$/ valued/; s/ no_argument$/ flags/' | LC_ALL=C sort >src.kinds
+	sed 's/ required_argument$/ valued/; s/ no_argument$/ flags/; s/ optional_argument$/ optional/' |
+	LC_ALL=C sort >src.kinds
 bash -c '. "$0"; for o in $_httop_valued; do echo "$o valued"; done;
-    for o in $_httop_flags; do echo "$o flags"; done' "$COMP" |
+    for o in $_httop_flags; do echo "$o flags"; done;
+    for o in $_httop_optional; do echo "$o optional"; done' "$COMP" |
 	grep -v '^-[a-zA-Z] ' | LC_ALL=C sort >comp.kinds
 if [ -s src.kinds ] && cmp -s src.kinds comp.kinds; then
 	ok "long_opts[] in options.c and the script agree on each option and whether it takes a value"
@@ -188,3 +190,9 @@ else
 	skip "/sys/fs/cgroup has no directories here"
 	skip "/sys/fs/cgroup has no directories here"
 fi
+
+# --- After "--": the command httop runs, not httop's options. ---------------
+comp --sim demo -- slee
+check "'httop --sim demo -- slee<TAB>' offers commands (sleep)" grep -qx sleep comp.out
+comp -- sleep ''
+check "'httop -- sleep <TAB>' offers none of httop's options" sh -c '! grep -qx -- --help comp.out'
