@@ -31,19 +31,6 @@ die_emit(const struct die_sink *k, int row, int x, int width, enum ui_role r, in
 		k->text(k->arg, row, x, width, r, heat, s);
 }
 
-/* Columns of a UTF-8 string (every character one column). */
-int
-die_columns(const char *s)
-{
-	int n = 0;
-
-	for (; *s != '\0'; s++) {
-		if (((unsigned char)*s & 0xC0) != 0x80)
-			n++;
-	}
-	return n;
-}
-
 /* dst = a sep b, cut to TEXT_MAX bytes at a character boundary. */
 static void
 join(char *dst, const char *a, const char *sep, const char *b)
@@ -234,7 +221,7 @@ pick(char *dst, int w, char var[][TEXT_MAX], int n)
 	int i;
 
 	for (i = 0; i < n; i++) {
-		if (die_columns(var[i]) <= w) {
+		if (text_width(var[i]) <= w) {
 			join(dst, var[i], "", "");
 			return;
 		}
@@ -272,7 +259,7 @@ core_look(struct core_look *o, const struct ui_frame *f, unsigned ci, enum die_f
 		o->bound = true;
 		o->heat = die_figs[fig].share ? heat_step(v->lo) : die_heat(sc, v->lo);
 	} else {
-		o->role = ROLE_COUNT;
+		o->role = ROLE_PLAIN;
 		o->heat = die_figs[fig].share ? heat_step(v->v) : die_heat(sc, v->v);
 	}
 }
@@ -340,7 +327,7 @@ die_cell_look(struct cell_look *o, const struct ui_ctx *u, const struct ui_frame
 	unsigned ci;
 
 	memset(o, 0, sizeof *o);
-	o->role = ROLE_COUNT;
+	o->role = ROLE_PLAIN;
 	o->heat = -1;
 	o->mark = o->mark0 = " ";
 	switch (c->kind) {
@@ -425,7 +412,7 @@ die_cell_look(struct cell_look *o, const struct ui_ctx *u, const struct ui_frame
 			char both[TEXT_MAX];
 
 			join(both, ids[i], " ", var[j]);
-			if (die_columns(both) <= w) {
+			if (text_width(both) <= w) {
 				join(o->line[0], both, "", "");
 				return;
 			}

@@ -82,7 +82,6 @@ struct cell_look {
 /* die_cells.c: the sink, the figures and the heat scale, the cells. */
 void die_emit(const struct die_sink *k, int row, int x, int width, enum ui_role r,
     int heat, const char *s);
-int die_columns(const char *s);
 enum die_fig die_fig_next(enum die_fig fig, bool split, int dir);
 bool die_frame_split(const struct ui_frame *f);
 bool die_job_only(const struct ui_frame *f);

@@ -46,7 +46,7 @@ put(struct ui_ctx *u, int y, int *x, enum ui_role r, const char *s)
 static void
 put_plain(struct ui_ctx *u, int y, int *x, const char *s)
 {
-	put(u, y, x, ROLE_COUNT, s);
+	put(u, y, x, ROLE_PLAIN, s);
 }
 
 void

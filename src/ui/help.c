@@ -44,7 +44,7 @@ void
 help_draw(struct ui_ctx *u)
 {
 	size_t n = sizeof keys / sizeof keys[0], i;
-	int w = 62, h = (int)n + 4, top, left, y;
+	int w = 62, h = (int)n + 4, top, left;
 	char line[160];
 
 	if (w > u->cols)
@@ -53,45 +53,14 @@ help_draw(struct ui_ctx *u)
 		h = u->rows;
 	top = (u->rows - h) / 2;
 	left = (u->cols - w) / 2;
-	for (y = 0; y < h; y++)
-		draw_text(u, top + y, left, w, ROLE_COUNT, "");
-	attrset(screen_attr(u, ROLE_LABEL));
-	if (u->utf8) {
-		/* Box-drawing characters only where the terminal speaks UTF-8. */
-		for (y = 1; y < h - 1; y++) {
-			mvaddstr(top + y, left, "\u2502");
-			mvaddstr(top + y, left + w - 1, "\u2502");
-		}
-		for (i = 1; i < (size_t)w - 1; i++) {
-			mvaddstr(top, left + (int)i, "\u2500");
-			mvaddstr(top + h - 1, left + (int)i, "\u2500");
-		}
-		mvaddstr(top, left, "\u250c");
-		mvaddstr(top, left + w - 1, "\u2510");
-		mvaddstr(top + h - 1, left, "\u2514");
-		mvaddstr(top + h - 1, left + w - 1, "\u2518");
-	} else {
-		for (y = 1; y < h - 1; y++) {
-			mvaddch(top + y, left, '|');
-			mvaddch(top + y, left + w - 1, '|');
-		}
-		for (i = 1; i < (size_t)w - 1; i++) {
-			mvaddch(top, left + (int)i, '-');
-			mvaddch(top + h - 1, left + (int)i, '-');
-		}
-		mvaddch(top, left, '+');
-		mvaddch(top, left + w - 1, '+');
-		mvaddch(top + h - 1, left, '+');
-		mvaddch(top + h - 1, left + w - 1, '+');
-	}
-	attrset(A_NORMAL);
+	draw_box(u, top, left, h, w, ROLE_LABEL);
 	snprintf(line, sizeof line, " %s ", _("httop keys"));
 	draw_text(u, top, left + 2, (int)strlen(line) < w - 4 ? (int)strlen(line) : w - 4,
 	    ROLE_LABEL, line);
 	for (i = 0; i < n && (int)i + 2 < h - 1; i++) {
 		/* Key names that differ by keyboard (Ctrl, PgUp) are translated. */
 		draw_text(u, top + 2 + (int)i, left + 2, 11, ROLE_LABEL, _(keys[i].keys));
-		draw_text(u, top + 2 + (int)i, left + 13, w - 15, ROLE_COUNT, _(keys[i].what));
+		draw_text(u, top + 2 + (int)i, left + 13, w - 15, ROLE_PLAIN, _(keys[i].what));
 	}
 	if (h - 1 > 1) {
 		snprintf(line, sizeof line, " %s ", _("any key closes this"));

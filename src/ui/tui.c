@@ -338,7 +338,7 @@ status_line(struct tui *t, const struct ui_frame *f)
 	int hlen = (int)strlen(hint);
 	char text[700];
 
-	draw_text(u, y, 0, u->cols, ROLE_COUNT, "");
+	draw_text(u, y, 0, u->cols, ROLE_PLAIN, "");
 	if (f->iv != NULL && !f->iv->valid && f->iv->reason[0] != '\0') {
 		snprintf(text, sizeof text, _("invalid: %s  "), f->iv->reason);
 		w = (int)strlen(text);

@@ -198,6 +198,20 @@ agg_val(const struct agg_fig *a, enum fig g)
 	return &a->util;
 }
 
+/* A share's number in its category's colour, like the legend; this also
+ * spares the terminal a colour change between a bar's end and its number,
+ * which change together. */
+static enum ui_role
+fig_role(enum fig g)
+{
+	switch (g) {
+	case FIG_BOTH: return ROLE_BOTH;
+	case FIG_T0: return ROLE_T0;
+	case FIG_T1: return ROLE_T1;
+	default: return ROLE_PLAIN;
+	}
+}
+
 static bool
 job_has_core(const struct job_view *j, const struct topo_core *tc)
 {
@@ -327,7 +341,7 @@ draw_core(struct ui_ctx *u, int y, int x, const struct cores_layout *l, bool spl
 
 	cols = fmt_cols(l->fmt, split, &n);
 	snprintf(text, sizeof text, "%4u ", tc->core_id);
-	draw_text(u, y, x, ID_W, c->reason != R_NONE ? ROLE_INVALID : ROLE_COUNT, text);
+	draw_text(u, y, x, ID_W, c->reason != R_NONE ? ROLE_INVALID : ROLE_PLAIN, text);
 	x += ID_W;
 	if (l->fmt == CF_FULL) {
 		text[0] = '\0';
@@ -336,7 +350,7 @@ draw_core(struct ui_ctx *u, int y, int x, const struct cores_layout *l, bool spl
 			    tc->cpus[t]);
 		if (len > CPUS_W - 1)
 			snprintf(text + CPUS_W - 2, sizeof text - (size_t)(CPUS_W - 2), "+");
-		draw_text(u, y, x, CPUS_W, c->reason != R_NONE ? ROLE_INVALID : ROLE_COUNT, text);
+		draw_text(u, y, x, CPUS_W, c->reason != R_NONE ? ROLE_INVALID : ROLE_PLAIN, text);
 		x += CPUS_W;
 	}
 	if (c->reason != R_NONE) {
@@ -353,14 +367,14 @@ draw_core(struct ui_ctx *u, int y, int x, const struct cores_layout *l, bool spl
 		draw_value_bar(u, y, x + 1, l->bar, &c->util, ROLE_UTIL);
 	x += l->bar + EDGES_W;
 	for (i = 0; i < n; i++) {
-		draw_val(u, y, x, cols[i].width, cols[i].fmt, fig_val(c, cols[i].fig), cols[i].scale);
+		draw_val(u, y, x, cols[i].width, fig_role(cols[i].fig), cols[i].fmt, fig_val(c, cols[i].fig), cols[i].scale);
 		x += cols[i].width;
 	}
 	if (l->fmt == CF_FULL) {
 		const char *st = !two ? (split ? _(" no split") : "") : c->fallback != R_NONE ? _(" fallback") :
 		    c->exact ? "" : _(" bound");
 
-		draw_text(u, y, x, STATUS_W, c->fallback != R_NONE ? ROLE_WARN : ROLE_COUNT, st);
+		draw_text(u, y, x, STATUS_W, c->fallback != R_NONE ? ROLE_WARN : ROLE_PLAIN, st);
 	}
 }
 
@@ -389,7 +403,7 @@ draw_package(struct ui_ctx *u, int y, const struct ui_area *a, const struct ui_f
 			val_text(a1, sizeof a1, "%.1f", agg_val(g, sfigs[i]), 100.0);
 			snprintf(text, sizeof text, " %s %s%%  ", _(snames[i]), a1);
 			if (x < a->left + a->cols)
-				draw_text(u, y, x, a->left + a->cols - x, ROLE_COUNT, text);
+				draw_text(u, y, x, a->left + a->cols - x, ROLE_PLAIN, text);
 			x += (int)strlen(text);
 		}
 	}
@@ -399,7 +413,7 @@ draw_package(struct ui_ctx *u, int y, const struct ui_area *a, const struct ui_f
 	val_text(a4, sizeof a4, "%.2f", &g->cpi, 1.0);
 	snprintf(text, sizeof text, _("util %s%%  thr %s  %s GHz  CPI %s"), a1, a2, a3, a4);
 	if (x < a->left + a->cols)
-		draw_text(u, y, x, a->left + a->cols - x, ROLE_COUNT, text);
+		draw_text(u, y, x, a->left + a->cols - x, ROLE_PLAIN, text);
 }
 
 static void

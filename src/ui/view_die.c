@@ -109,7 +109,7 @@ legend(const struct die_sink *k, const struct ui_ctx *u, const struct ui_frame *
 	int x = 0, i, w;
 
 	snprintf(text, sizeof text, _("f: %s  "), _(die_figs[fig].label));
-	w = die_columns(text);
+	w = text_width(text);
 	die_emit(k, row, x, w < cols ? w : cols, ROLE_LABEL, -1, text);
 	x += w;
 	if (die_figs[fig].share) {
@@ -125,15 +125,15 @@ legend(const struct die_sink *k, const struct ui_ctx *u, const struct ui_frame *
 		return;
 	}
 	snprintf(text, sizeof text, "%s ", lo);
-	w = die_columns(text);
+	w = text_width(text);
 	if (x + w < cols)
-		die_emit(k, row, x, w, ROLE_COUNT, -1, text);
+		die_emit(k, row, x, w, ROLE_PLAIN, -1, text);
 	x += w;
 	for (i = 0; i < HEAT_STEPS && x + 2 <= cols; i++, x += 2) {
 		const char *g = screen_heat_colour(u) ? " " : screen_heat_glyph(u, i);
 
 		snprintf(text, sizeof text, "%s%s", g, g);
-		die_emit(k, row, x, 2, ROLE_COUNT, i, text);
+		die_emit(k, row, x, 2, ROLE_PLAIN, i, text);
 	}
 	snprintf(text, sizeof text, " %s", hi);
 	if (sc->bounds) {
@@ -147,7 +147,7 @@ legend(const struct die_sink *k, const struct ui_ctx *u, const struct ui_frame *
 		snprintf(text + n, sizeof text - n, "  %s", _("greyed: outside the job"));
 	}
 	if (x < cols)
-		die_emit(k, row, x, cols - x, ROLE_COUNT, -1, text);
+		die_emit(k, row, x, cols - x, ROLE_PLAIN, -1, text);
 }
 
 /* The lines above the grids (they do not scroll): title, the layout's
@@ -259,10 +259,8 @@ die_screen_text(void *arg, int row, int x, int width, enum ui_role r, int heat, 
 		return;
 	if (x + width > a->cols)
 		width = a->cols - x;
-	if (heat >= 0)
-		draw_heat_text(ds->u, ds->top + row - ds->first, a->left + x, width, heat, s);
-	else
-		draw_text(ds->u, ds->top + row - ds->first, a->left + x, width, r, s);
+	draw_text(ds->u, ds->top + row - ds->first, a->left + x, width, heat >= 0 ? heat_role(heat) : r,
+	    s);
 }
 
 static void

@@ -35,7 +35,7 @@ grid_clear(struct grid *g)
 		g->c[r][GRID_COLS] = '\0';
 		for (x = 0; x < GRID_COLS; x++) {
 			g->heat[r][x] = -1;
-			g->role[r][x] = ROLE_COUNT;
+			g->role[r][x] = ROLE_PLAIN;
 		}
 	}
 }
@@ -133,7 +133,11 @@ test_heat_scale(void **state)
 	assert_string_equal(screen_heat_glyph(&u, 7), "\u2588");
 	/* no curses colours started here: heat is a glyph, no attribute */
 	assert_false(screen_heat_colour(&u));
-	assert_int_equal(screen_heat_attr(&u, 3), A_NORMAL);
+	assert_int_equal(screen_attr(&u, heat_role(3)), A_NORMAL);
+	/* the heat roles follow the scale, clamped at its ends */
+	assert_int_equal(heat_role(3), ROLE_HEAT0 + 3);
+	assert_int_equal(heat_role(-1), ROLE_HEAT0);
+	assert_int_equal(heat_role(HEAT_STEPS), ROLE_HEAT0 + HEAT_STEPS - 1);
 }
 
 /* --- geometry ------------------------------------------------------------ */
