@@ -105,8 +105,6 @@ load_settings(struct app *a, struct ui_settings *s, char *note, size_t len)
 		snprintf(note, len, "%s", e.text);
 	if (a->o->have_delay)
 		s->delay = a->o->delay;
-	/* The threads view keeps its own copy of the sort order. */
-	ui_threads_sort(s);
 }
 
 /* The terminal back as it was, then the message (if any), so it is seen. */

@@ -13,9 +13,6 @@
 #include "ui/screen.h"
 #include "ui/ui.h"
 
-/* The figure the grid is coloured by (key f). */
-enum die_fig { DF_BOTH = 0, DF_UTIL, DF_GHZ, DF_CPI, DF_COUNT };
-
 /* How a figure is written and where its scale runs. */
 struct die_fig_desc {
 	const char *label;      /* translatable: N_() */

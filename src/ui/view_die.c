@@ -12,6 +12,7 @@
 
 #include <curses.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "machine/dielayout.h"
@@ -19,14 +20,26 @@
 #include "ui/screen.h"
 #include "ui/ui.h"
 #include "util/i18n.h"
+#include "util/xalloc.h"
 
-struct die_priv {
-	enum die_fig fig;
-	bool split;             /* from the last frame: whether f may show "both" */
-	int page, maxscroll;
+/* The view: the figure is the settings' (key f, kept by w); "both" needs
+ * the split, which the last frame said whether there is. */
+struct die_view {
+	struct view v;
+	bool split;
 };
 
-static struct die_priv die_state = { DF_BOTH, true, 1, 0 };
+/* The figure shown: the one asked for, or utilisation when "both" cannot
+ * be had on this machine (the setting stays, for the next one). */
+static enum die_fig
+shown_fig(const struct die_view *p)
+{
+	enum die_fig fig = p->v.s->die_figure;
+
+	if ((int)fig < 0 || fig >= DF_COUNT)
+		fig = DF_BOTH;
+	return fig == DF_BOTH && !p->split ? DF_UTIL : fig;
+}
 
 /* --- text lines -------------------------------------------------------- */
 
@@ -266,7 +279,7 @@ die_screen_text(void *arg, int row, int x, int width, enum ui_role r, int heat, 
 static void
 die_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const struct ui_frame *f)
 {
-	struct die_priv *p = &die_state;
+	struct die_view *p = (struct die_view *)v;
 	struct die_scale sc;
 	struct die_geom g;
 	struct die_sink count = { NULL, NULL };
@@ -274,34 +287,31 @@ die_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const struct
 	struct die_sink hk = { die_screen_text, &hs };
 	struct die_screen bs;
 	struct die_sink bk = { die_screen_text, &bs };
+	enum die_fig fig;
 	int head, room, extra, visible;
 
-	v->priv = p;
 	if (a->rows < 3 || a->cols < 16) {
 		draw_text(u, a->top, a->left, a->cols, ROLE_WARN, _("die grid: too small"));
 		return;
 	}
 	p->split = die_frame_split(f);
-	if (p->fig == DF_BOTH && !p->split)
-		p->fig = DF_UTIL;
-	die_scale_of(f, p->fig, &sc);
+	fig = shown_fig(p);
+	die_scale_of(f, fig, &sc);
 	/* A small area keeps its rows for the grids: title and legend only. */
-	head = die_head(&hk, u, f, p->fig, &sc, a->cols, a->rows >= 12 ? a->rows - 2 : 2);
+	head = die_head(&hk, u, f, fig, &sc, a->cols, a->rows >= 12 ? a->rows - 2 : 2);
 	room = a->rows - head;
 	extra = f->layout != NULL ? unplaced_lines(&count, f, 0, a->cols) : 0;
 	die_geom_pick(f->layout, a->cols, room, extra, &g);
 	visible = room;
 	if (!g.fits && visible > 1)
 		visible--;          /* the last row says where the view is */
-	p->page = visible;
-	p->maxscroll = g.rows > visible ? g.rows - visible : 0;
-	view_scroll_clamp(v, p->maxscroll);
+	view_scroll_set(v, visible, g.rows - visible);
 	bs.u = u;
 	bs.a = a;
 	bs.top = a->top + head;
 	bs.first = v->scroll;
 	bs.visible = visible;
-	die_body(&bk, u, f, &g, p->fig, &sc, a->cols);
+	die_body(&bk, u, f, &g, fig, &sc, a->cols);
 	if (!g.fits && room > visible) {
 		char more[96];
 
@@ -312,24 +322,33 @@ die_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const struct
 }
 
 static bool
-die_key(struct view *v, struct ui_ctx *u, int ch, struct ui_settings *s)
+die_key(struct view *v, int ch)
 {
-	struct die_priv *p = &die_state;
+	struct die_view *p = (struct die_view *)v;
 
-	(void)u;
-	(void)s;
 	if (ch == 'f' || ch == 'F') {
-		p->fig = die_fig_next(p->fig, p->split, ch == 'f' ? 1 : -1);
+		v->s->die_figure = die_fig_next(shown_fig(p), p->split, ch == 'f' ? 1 : -1);
 		return true;
 	}
-	return view_scroll_key(v, ch, p->page, p->maxscroll);
+	return view_scroll_key(v, ch);
 }
 
-struct view view_die = {
-	.id = VIEW_DIE,
-	.name = N_("Die"),
-	.draw = die_draw,
-	.key = die_key,
-	.scroll = 0,
-	.priv = &die_state,
-};
+static void
+die_free(struct view *v)
+{
+	free(v);
+}
+
+struct view *
+view_die_new(struct ui_settings *s)
+{
+	struct die_view *p = xcalloc(1, sizeof *p);
+
+	p->split = true;
+	p->v.id = VIEW_DIE;
+	p->v.draw = die_draw;
+	p->v.key = die_key;
+	p->v.free = die_free;
+	p->v.s = s;
+	return &p->v;
+}

@@ -8,6 +8,7 @@
 
 #include <curses.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "machine/machine.h"
@@ -15,6 +16,7 @@
 #include "ui/screen.h"
 #include "ui/ui.h"
 #include "util/i18n.h"
+#include "util/xalloc.h"
 
 /* Where the lines go: text(row, x, width, role, s); NULL text only counts. */
 struct topo_sink {
@@ -25,12 +27,6 @@ struct topo_sink {
 #define CELL_INDENT 6
 #define LABEL_W 12
 
-struct topo_priv {
-	int page, maxscroll;
-};
-
-static struct topo_priv topo_state;
-
 static void
 emit(const struct topo_sink *k, int row, int x, int width, enum ui_role r, const char *s)
 {
@@ -38,15 +34,16 @@ emit(const struct topo_sink *k, int row, int x, int width, enum ui_role r, const
 		k->text(k->arg, row, x, width, r, s);
 }
 
-/* "12: 12,80,148*,216": the core's index and its CPUs, '*' if offline.
- * Returns the length. */
+/* "12: 12,80,148*,216": the core's id (the hardware's, as lstopo's P# and
+ * the other views give it) and its CPUs, '*' if offline. Returns the
+ * length. */
 static int
 core_cell(char *buf, size_t len, const struct topology *t, const struct topo_core *c)
 {
 	size_t n;
 	unsigned i;
 
-	n = (size_t)snprintf(buf, len, "%u:", c->index);
+	n = (size_t)snprintf(buf, len, "%u:", c->core_id);
 	for (i = 0; i < c->nthreads && i < TOPO_MAX_SMT && n < len; i++) {
 		unsigned cpu = c->cpus[i];
 		bool off = cpu < t->max_cpu && !t->cpus[cpu].online;
@@ -398,40 +395,33 @@ topo_screen_text(void *arg, int row, int x, int width, enum ui_role r, const cha
 static void
 topo_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const struct ui_frame *f)
 {
-	struct topo_priv *p = &topo_state;
-
 	struct topo_screen ts = { u, a, 0 };
 	struct topo_sink count = { NULL, NULL }, k = { topo_screen_text, &ts };
 	int n, y;
 
 	n = topo_lines(&count, f, a->cols);
-	p->page = a->rows;
-	p->maxscroll = n > a->rows ? n - a->rows : 0;
-	if (v->scroll > p->maxscroll)
-		v->scroll = p->maxscroll;
-	if (v->scroll < 0)
-		v->scroll = 0;
+	view_scroll_set(v, a->rows, n - a->rows);
 	ts.scroll = v->scroll;
 	for (y = 0; y < a->rows; y++)
 		draw_text(u, a->top + y, a->left, a->cols, ROLE_LABEL, "");
 	topo_lines(&k, f, a->cols);
 }
 
-static bool
-topo_key(struct view *v, struct ui_ctx *u, int ch, struct ui_settings *s)
+static void
+topo_free(struct view *v)
 {
-	struct topo_priv *p = &topo_state;
-
-	(void)u;
-	(void)s;
-	return view_scroll_key(v, ch, p->page, p->maxscroll);
+	free(v);
 }
 
-struct view view_topology = {
-	.id = VIEW_TOPOLOGY,
-	.name = N_("Topology"),
-	.draw = topo_draw,
-	.key = topo_key,
-	.scroll = 0,
-	.priv = &topo_state,
-};
+struct view *
+view_topology_new(struct ui_settings *s)
+{
+	struct view *v = xcalloc(1, sizeof *v);
+
+	v->id = VIEW_TOPOLOGY;
+	v->draw = topo_draw;
+	v->key = view_scroll_key;
+	v->free = topo_free;
+	v->s = s;
+	return v;
+}
