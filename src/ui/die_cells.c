@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "machine/dielayout.h"
+#include "plan/plan.h"
 #include "ui/die_view.h"
 #include "ui/screen.h"
 #include "ui/ui.h"
@@ -95,11 +96,42 @@ outside_job(const struct ui_frame *f, unsigned ci)
 	return true;
 }
 
-/* The figure of core `ci`, or NULL with the reason it has none. */
+/* Why a valid core has no value for the figure, as metrics says it for a
+ * thread (metrics_thread_reason): the plan reads no such counter, the
+ * base frequency is unknown, or the core was never active (no cycles, so
+ * no GHz; no instructions, so no CPI). */
+static enum reason
+absent_reason(const struct ui_frame *f, enum die_fig fig)
+{
+	const struct plan *p = f->plan;
+
+	switch (fig) {
+	case DF_GHZ:
+		if (p == NULL || plan_slot_index(p, SLOT_CYCLES) < 0 ||
+		    plan_slot_index(p, SLOT_REF) < 0)
+			return R_UNAVAILABLE;
+		if (f->m->id.base_ratio == 0)
+			return R_NO_BASE;
+		return R_NOT_HALTED_ZERO;
+	case DF_CPI:
+		if (p == NULL || plan_slot_index(p, SLOT_INST) < 0 ||
+		    plan_slot_index(p, SLOT_CYCLES) < 0)
+			return R_UNAVAILABLE;
+		return R_NO_INST;
+	case DF_BOTH:
+		return R_NO_SPLIT;
+	default:
+		return R_UNAVAILABLE;
+	}
+}
+
+/* The figure of core `ci`, or NULL with the reason the core has none; an
+ * absent value comes with its reason too. */
 static const struct val *
 core_val(const struct ui_frame *f, unsigned ci, enum die_fig fig, enum reason *why)
 {
 	const struct core_fig *c;
+	const struct val *v;
 
 	*why = R_NONE;
 	if (f->iv == NULL || ci >= f->iv->ncores || ci >= f->m->topo.ncores) {
@@ -117,13 +149,16 @@ core_val(const struct ui_frame *f, unsigned ci, enum die_fig fig, enum reason *w
 			*why = R_NO_SPLIT;
 			return NULL;
 		}
-		return &c->both;
-	case DF_UTIL: return &c->util;
-	case DF_GHZ: return &c->ghz;
-	case DF_CPI: return &c->cpi;
-	default: break;
+		v = &c->both;
+		break;
+	case DF_GHZ: v = &c->ghz; break;
+	case DF_CPI: v = &c->cpi; break;
+	case DF_UTIL:
+	default: v = &c->util; break;
 	}
-	return &c->util;
+	if (v->kind == V_NONE)
+		*why = absent_reason(f, fig);
+	return v;
 }
 
 /* The scale: 0..1 for shares, else the smallest and largest value of the
@@ -195,8 +230,10 @@ val_variants(char out[3][TEXT_MAX], const struct val *v, enum reason why, enum d
 	}
 	val_text(a, sizeof a, die_figs[fig].fmt, v, die_figs[fig].scale);
 	if (v->kind == V_NONE || strcmp(a, "-") == 0) {
-		snprintf(out[0], TEXT_MAX, "-");
-		return 1;
+		/* "- never-active", as for a core without figures */
+		join(out[0], "-", " ", metrics_reason_code(why != R_NONE ? why : R_UNAVAILABLE));
+		snprintf(out[1], TEXT_MAX, "-");
+		return 2;
 	}
 	join(out[0], a, "", die_figs[fig].unit);
 	join(out[1], a, "", "");

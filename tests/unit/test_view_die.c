@@ -454,6 +454,25 @@ test_cells_other_figures(void **state)
 	assert_int_equal(g->heat[2][0], 4);
 	assert_string_equal(cell(g, 5, 0, 8), " -");
 	assert_int_equal(g->role[5][0], ROLE_INVALID);
+	/* Wide enough, the reason too: this plan reads no instructions... */
+	render_body(&r, g, DF_CPI, 1, 15, 100);
+	assert_string_equal(cell(g, 5, 0, 15), " - unavailable");
+	/* ... Skylake-SP's does: a core without CPI retired none; one
+	 * without GHz was never active (no cycles). */
+	plan_for_machine(&r.p, &r.m);
+	r.p.split = SPLIT_ANY;
+	render_body(&r, g, DF_CPI, 1, 15, 100);
+	assert_string_equal(cell(g, 5, 0, 15), " - no-inst");
+	r.iv.cores[1].ghz = val_none();
+	r.m.id.base_ratio = 30;
+	render_body(&r, g, DF_GHZ, 1, 15, 100);
+	assert_string_equal(cell(g, 5, 0, 15), " - never-active");
+	r.m.id.base_ratio = 0;
+	render_body(&r, g, DF_GHZ, 1, 15, 100);
+	assert_string_equal(cell(g, 5, 0, 15), " - no-base");
+	r.iv.cores[1].ghz = val_exact(3.0);
+	memset(&r.p, 0, sizeof r.p);
+	r.p.split = SPLIT_ANY;
 
 	/* An invalid core shows "-" and its reason code, greyed. */
 	r.iv.cores[0].reason = R_SKEW;
