@@ -270,8 +270,8 @@ line_node(struct flow *fl, const struct ui_ctx *u, const struct ui_frame *f)
 		figures(fl, n, P_UTIL);
 		return;
 	}
-	snprintf(text, sizeof text, _("no four-way split (%u threads per core)"),
-	    f->m->topo.max_smt);
+	snprintf(text, sizeof text, ngettext("no four-way split (%u thread per core)",
+	    "no four-way split (%u threads per core)", f->m->topo.max_smt), f->m->topo.max_smt);
 	flow_words(fl, P_UTIL, ROLE_INVALID, text);
 	/* The utilisation bars' legend: the glyph, then the figure. */
 	flow_field(fl, P_SHARES);

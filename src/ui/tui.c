@@ -431,27 +431,11 @@ tui_input(struct tui *t)
 static int
 status_message(struct ui_ctx *u, int y, int x, int room, enum ui_role r, const char *msg)
 {
-	const char *more = u->utf8 ? "\u2026" : "...";
 	char text[700];
-	int w = text_width(msg);
-	size_t n;
+	int w = text_fit(text, sizeof text, msg, room, u->utf8);
 
-	if (w <= room) {
-		draw_text(u, y, x, w, r, msg);
-		return w;
-	}
-	/* The words that fit with the ellipsis, cut at a blank. */
-	room -= text_width(more);
-	if (room < 8)
-		return 0;
-	n = text_line_len(msg, room);
-	if (n > 0 && msg[n] != ' ' && msg[n] != '\0' && strchr(msg, ' ') == NULL)
-		return 0;
-	while (n > 0 && msg[n - 1] == ' ')
-		n--;
-	snprintf(text, sizeof text, "%.*s%s", (int)n, msg, more);
-	w = text_width(text);
-	draw_text(u, y, x, w, r, text);
+	if (w > 0)
+		draw_text(u, y, x, w, r, text);
 	return w;
 }
 

@@ -384,9 +384,11 @@ draw_core(struct ui_ctx *u, int y, int x, const struct cores_layout *l, bool spl
 	}
 	if (c->reason != R_NONE) {
 		/* No numbers for a core without figures: only why. */
-		snprintf(text, sizeof text, " %s", _(metrics_reason_text(c->reason)));
-		draw_text(u, y, x, cores_fmt_fixed(l->fmt, split) - ID_W -
-		    (l->fmt == CF_FULL ? CPUS_W : 0) + l->bar, ROLE_INVALID, text);
+		int w = cores_fmt_fixed(l->fmt, split) - ID_W - (l->fmt == CF_FULL ? CPUS_W : 0) +
+		    l->bar - 1;
+
+		draw_text(u, y, x, 1, ROLE_PLAIN, "");
+		draw_words(u, y, x + 1, w, ROLE_INVALID, _(metrics_reason_text(c->reason)));
 		return;
 	}
 	draw_bar_edges(u, y, x + 1, l->bar);

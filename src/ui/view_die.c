@@ -217,6 +217,7 @@ die_body(const struct die_sink *k, const struct ui_ctx *u, const struct ui_frame
     const struct die_geom *g, enum die_fig fig, const struct die_scale *sc, int cols)
 {
 	const struct die_layout *l = f->layout;
+	char title[sizeof l->grids[0].title + 8];
 	unsigned gi;
 	int row = 0;
 
@@ -234,7 +235,8 @@ die_body(const struct die_sink *k, const struct ui_ctx *u, const struct ui_frame
 
 		if (x0 >= cols)
 			continue;
-		die_emit(k, top, x0, gw < cols - x0 ? gw : cols - x0, ROLE_LABEL, -1, d->title);
+		text_fit(title, sizeof title, d->title, gw < cols - x0 ? gw : cols - x0, u->utf8);
+		die_emit(k, top, x0, gw < cols - x0 ? gw : cols - x0, ROLE_LABEL, -1, title);
 		for (r = 0; r < (int)d->rows; r++) {
 			for (c = 0; c < (int)d->cols; c++) {
 				struct cell_look o;

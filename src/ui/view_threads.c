@@ -277,7 +277,9 @@ threads_heads(const struct sink *k, int row, const struct tlayout *l, int col, b
 	for (i = 0; i < (int)NID; i++)
 		head(k, row, l->id_x[i], l->id_w[i], _(id_cols[i].label), col == id_cols[i].col,
 		    mark);
-	k->text(k->arg, row, l->bar_x, l->bar_w, ROLE_LABEL, _("utilisation"));
+	/* The bar's head whole, or none (a narrow bar). */
+	k->text(k->arg, row, l->bar_x, l->bar_w, ROLE_LABEL,
+	    text_width(_("utilisation")) <= l->bar_w ? _("utilisation") : "");
 	for (i = 0; i < (int)NFIG; i++)
 		head(k, row, l->fig_x[i], l->fig_w[i], _(fig_cols[i].label), col == fig_cols[i].col,
 		    mark);
@@ -321,7 +323,7 @@ row_status(char *buf, size_t len, const struct core_fig *cf, const struct thread
  * grey, and no numbers. */
 static void
 threads_row(const struct sink *k, int row, const struct tlayout *l, const struct ui_frame *f,
-    unsigned cpu)
+    unsigned cpu, bool utf8)
 {
 	const struct topology *t = &f->m->topo;
 	const struct topo_cpu *tc = &t->cpus[cpu];
@@ -330,7 +332,7 @@ threads_row(const struct sink *k, int row, const struct tlayout *l, const struct
 	    &f->iv->cores[tc->core] : NULL;
 	bool bad = tf->reason != R_NONE;
 	enum ui_role role = bad ? ROLE_INVALID : ROLE_LABEL;
-	char buf[96];
+	char buf[160], num_or_status[160];
 	int i;
 
 	snprintf(buf, sizeof buf, "%*u", l->id_w[0], cpu);
@@ -352,9 +354,10 @@ threads_row(const struct sink *k, int row, const struct tlayout *l, const struct
 	if (bad) {
 		const char *why = tf->reason == R_NOT_SELECTED && !tc->online ?
 		    _("offline") : _(metrics_reason_text(tf->reason));
+		int w = l->status_x + l->status_w - l->bar_x;
 
-		k->text(k->arg, row, l->bar_x, l->status_x + l->status_w - l->bar_x, ROLE_INVALID,
-		    why);
+		text_fit(buf, sizeof buf, why, w, utf8);
+		k->text(k->arg, row, l->bar_x, w, ROLE_INVALID, buf);
 		return;
 	}
 	k->bar(k->arg, row, l->bar_x, l->bar_w, &tf->util);
@@ -370,7 +373,8 @@ threads_row(const struct sink *k, int row, const struct tlayout *l, const struct
 	}
 	if (l->status_w <= 0)
 		return;
-	row_status(buf, sizeof buf, cf, tf);
+	row_status(num_or_status, sizeof num_or_status, cf, tf);
+	text_fit(buf, sizeof buf, num_or_status, l->status_w, utf8);
 	k->text(k->arg, row, l->status_x, l->status_w, buf[0] ? ROLE_WARN : ROLE_LABEL, buf);
 }
 
@@ -384,7 +388,7 @@ threads_lines(const struct sink *k, const struct ui_frame *f, const struct tlayo
 
 	threads_heads(k, -1, l, col, desc, utf8);
 	for (i = first < 0 ? 0 : (unsigned)first; i < n && (int)i < first + nrows; i++)
-		threads_row(k, (int)i - first, l, f, rows[i].cpu);
+		threads_row(k, (int)i - first, l, f, rows[i].cpu, utf8);
 }
 
 /* --- the view ----------------------------------------------------------- */
@@ -408,10 +412,9 @@ screen_text(void *arg, int row, int x, int width, enum ui_role r, const char *s)
 	struct screen_sink *ss = arg;
 	const struct ui_area *a = ss->a;
 
-	if (x >= a->cols)
-		return;
+	/* A column that does not fit is left out, not cut. */
 	if (x + width > a->cols)
-		width = a->cols - x;
+		return;
 	draw_text(ss->u, a->top + 1 + row, a->left + x, width, r, s);
 }
 

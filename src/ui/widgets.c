@@ -127,6 +127,45 @@ draw_text(struct ui_ctx *u, int y, int x, int width, enum ui_role r, const char 
 }
 
 int
+text_fit(char *dst, size_t len, const char *s, int width, bool utf8)
+{
+	const char *more = utf8 ? "\u2026" : "...";
+	int w = text_width(s), mw = text_width(more);
+	size_t n;
+
+	if (len == 0)
+		return 0;
+	dst[0] = '\0';
+	if (w <= width) {
+		snprintf(dst, len, "%s", s);
+		return w;
+	}
+	if (width <= mw)
+		return 0;
+	/* The words that fit before the ellipsis; none: nothing. */
+	n = text_line_len(s, width - mw);
+	if (s[n] != ' ' && s[n] != '\0') {
+		while (n > 0 && s[n] != ' ')
+			n--;
+	}
+	while (n > 0 && s[n - 1] == ' ')
+		n--;
+	if (n == 0)
+		return 0;
+	snprintf(dst, len, "%.*s%s", (int)n, s, more);
+	return text_width(dst);
+}
+
+void
+draw_words(struct ui_ctx *u, int y, int x, int width, enum ui_role r, const char *s)
+{
+	char text[1024];
+
+	text_fit(text, sizeof text, s, width, u->utf8);
+	draw_text(u, y, x, width, r, text);
+}
+
+int
 val_text(char *buf, size_t len, const char *fmt, const struct val *v, double scale)
 {
 	char a[32], b[32];

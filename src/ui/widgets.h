@@ -18,9 +18,17 @@ int text_width(const char *s);
  * length in bytes, at least one character's. The caller skips the blanks
  * that follow. */
 size_t text_line_len(const char *s, int cols);
+/* `s` as it fits in `width` columns without cutting a word: whole, or
+ * the words that fit and an ellipsis ("\u2026" under UTF-8, else "..."),
+ * or nothing. Returns its columns. */
+int text_fit(char *dst, size_t len, const char *s, int width, bool utf8);
 /* `width` cells at (y, x) in the role's look: `s` cut to the width (UTF-8
  * aware), padded with blanks. The one way text reaches the screen. */
 void draw_text(struct ui_ctx *u, int y, int x, int width, enum ui_role r, const char *s);
+
+/* draw_text of text_fit: a message or a reason in a field that may be
+ * too narrow for it. */
+void draw_words(struct ui_ctx *u, int y, int x, int width, enum ui_role r, const char *s);
 
 /* A figure as draw_val prints it ("12.3", "10.0-40.0", "-") into buf;
  * returns its length in columns. */
