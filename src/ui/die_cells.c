@@ -177,6 +177,7 @@ die_scale_of(const struct ui_frame *f, enum die_fig fig, struct die_scale *sc)
 	sc->hi = 1.0;
 	sc->any = false;
 	sc->bounds = false;
+	sc->absent = 0;
 	if (l == NULL)
 		return;
 	for (ci = 0; ci < l->ncores && ci < f->m->topo.ncores; ci++) {
@@ -187,8 +188,11 @@ die_scale_of(const struct ui_frame *f, enum die_fig fig, struct die_scale *sc)
 		if (!l->cores[ci].placed || outside_job(f, ci))
 			continue;
 		v = core_val(f, ci, fig, &why);
-		if (v == NULL || (v->kind != V_EXACT && v->kind != V_BOUND))
+		if (v == NULL || (v->kind != V_EXACT && v->kind != V_BOUND)) {
+			if (why != R_NONE && (unsigned)why < 32)
+				sc->absent |= 1u << why;
 			continue;
+		}
 		x = v->kind == V_EXACT ? v->v : v->lo;
 		sc->bounds = sc->bounds || v->kind == V_BOUND;
 		if (!die_figs[fig].share && !sc->any) {

@@ -55,6 +55,7 @@ struct die_scale {
 	double lo, hi;
 	bool any;               /* a core has a value (exact, or a bound's low end) */
 	bool bounds;            /* some are bounds, coloured by their low end */
+	unsigned absent;        /* why cores shown have no value: 1 << enum reason */
 };
 
 /* Where lines go: text(row, x, width, role, heat step or -1, s); NULL

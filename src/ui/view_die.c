@@ -113,12 +113,30 @@ unplaced_lines(const struct die_sink *k, const struct ui_frame *f, int row, int 
 	return 1 + wrap(k, row + 1, cols, 50, ROLE_INVALID, buf);
 }
 
+/* Why cores have no value ("-"), in the reason codes a wide cell shows
+ * next to its "-": "  -: never-active, read-error". */
+static void
+absent_legend(char *text, size_t len, const struct die_scale *sc)
+{
+	size_t n = strlen(text);
+	unsigned r;
+	bool first = true;
+
+	for (r = 1; r < R_NREASONS && r < 32 && n + 2 < len; r++) {
+		if (!(sc->absent & 1u << r))
+			continue;
+		n += (size_t)snprintf(text + n, len - n, "%s%s", first ? "  -: " : ", ",
+		    metrics_reason_code((enum reason)r));
+		first = false;
+	}
+}
+
 /* The legend: the figure, f, and the scale's ends with their numbers. */
 static void
 legend(const struct die_sink *k, const struct ui_ctx *u, const struct ui_frame *f,
     enum die_fig fig, const struct die_scale *sc, int row, int cols)
 {
-	char text[160], lo[32], hi[32];
+	char text[320], lo[32], hi[32];
 	int x = 0, i, w;
 
 	snprintf(text, sizeof text, _("f: %s  "), _(die_figs[fig].label));
@@ -159,6 +177,7 @@ legend(const struct die_sink *k, const struct ui_ctx *u, const struct ui_frame *
 
 		snprintf(text + n, sizeof text - n, "  %s", _("greyed: outside the job"));
 	}
+	absent_legend(text, sizeof text, sc);
 	if (x < cols)
 		die_emit(k, row, x, cols - x, ROLE_PLAIN, -1, text);
 }

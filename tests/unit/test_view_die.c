@@ -614,6 +614,13 @@ test_head(void **state)
 	    "  ? a bound: coloured by its low end");
 	assert_int_equal(g->heat[1][27], 0);
 	assert_int_equal(g->heat[1][41], 7);
+	/* CPI: core 1 (placed) has none, and the plan reads no instructions:
+	 * the legend says what its "-" means even where the cell is too
+	 * narrow for the code; 0.87 alone is the whole scale */
+	grid_clear(g);
+	die_scale_of(&r.f, DF_CPI, &sc);
+	die_head(&k, &r.u, &r.f, DF_CPI, &sc, 100, 10);
+	assert_string_equal(line(g, 1), "f: CPI  0.87 ....::::++++#### 0.87  -: unavailable");
 
 	/* A note (wrapped at 40 columns) and the default rule */
 	snprintf(r.l.note, sizeof r.l.note, "the physical view needs root: CAPID6 is in PCI "
