@@ -137,10 +137,12 @@ help_key(struct help *h, int ch)
 	case KEY_PPAGE: h->scroll -= step; break;
 	case KEY_NPAGE: h->scroll += step; break;
 	case KEY_HOME: h->scroll = 0; break;
-	case KEY_END: h->scroll = h->maxscroll; break;
+	case KEY_END: h->scroll = HELP_MAX_LINES; break;
 	default: return false;
 	}
-	if (h->scroll > h->maxscroll)
+	/* The last first line is known once drawn (help_draw clamps); keys
+	 * that came with h itself meet the box not drawn yet. */
+	if (h->scroll > h->maxscroll && h->page > 0)
 		h->scroll = h->maxscroll;
 	if (h->scroll < 0)
 		h->scroll = 0;

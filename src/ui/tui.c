@@ -374,6 +374,7 @@ screen_key(struct tui *t, int ch)
 	case 'h': case '?': case KEY_F(1):
 		t->help.open = true;
 		t->help.scroll = 0;
+		t->help.page = 0;
 		return TUI_REDRAW;
 	case 12:     /* Ctrl-L */
 		screen_repaint(&t->u);
