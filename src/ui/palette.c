@@ -102,6 +102,10 @@ screen_set_colour(struct ui_ctx *u, bool on)
 	if (on)
 		start_colours(u);
 	u->colour_on = on && u->colours_started;
+	/* erase() fills with plain text's pair too: a cell a shorter text
+	 * leaves blank costs no attribute reset. */
+	if (u->colours_started)
+		bkgdset((chtype)' ' | (chtype)screen_attr(u, ROLE_PLAIN));
 }
 
 static bool
