@@ -473,13 +473,16 @@ draw_value_bar(struct ui_ctx *u, int y, int x, int width, const struct val *v, e
 void
 draw_bar_edges(struct ui_ctx *u, int y, int x, int width)
 {
-	/* Grey with colours, plain without: the edge is a frame, not data. */
+	/* Grey with colours, plain without: the edge is a frame, not data.
+	 * Two cells of every row: made once, like a bar's. */
 	enum ui_role r = screen_heat_colour(u) ? ROLE_INVALID : ROLE_PLAIN;
+	struct bar_cell left = { u->utf8 ? "\u2595" : "[", r };
+	struct bar_cell right = { u->utf8 ? "\u258f" : "]", r };
 
 	if (x > 0)
-		draw_text(u, y, x - 1, 1, r, u->utf8 ? "\u2595" : "[");
+		draw_cells(u, y, x - 1, 1, &left);
 	if (x + width < u->cols)
-		draw_text(u, y, x + width, 1, r, u->utf8 ? "\u258f" : "]");
+		draw_cells(u, y, x + width, 1, &right);
 }
 
 /* --- frames ------------------------------------------------------------- */
