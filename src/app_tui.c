@@ -234,8 +234,6 @@ load_settings(struct live *l, char *note, size_t len)
 		snprintf(note, len, "%s", e.text);
 	if (l->a->o->have_delay)
 		s->delay = l->a->o->delay;
-	/* The threads view keeps its own copy of the sort order. */
-	ui_threads_sort(s);
 }
 
 /* The screen opens as soon as the machine and the layout are known, and
