@@ -6,6 +6,7 @@
 #include "app_priv.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -37,6 +38,17 @@ app_run_config(const struct app *a, struct run_config *cfg)
 	cfg->calibrate_seconds = CALIBRATE_SECONDS;
 	cfg->sleep = signals_sleep;
 	cfg->ph = (struct phases *)&a->ph;
+}
+
+bool
+app_test_clock(const struct source *src)
+{
+	/* Never in a privileged httop (secure_getenv), and only where time
+	 * is the program's to give: the simulator. */
+	const char *clock = secure_getenv("HTTOP_CLOCK");
+
+	return src->virtual_clock && !src->recorded && clock != NULL &&
+	    strcmp(clock, "virtual") == 0;
 }
 
 void

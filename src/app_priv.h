@@ -48,6 +48,9 @@ struct app {
 void app_report(const struct errmsg *e);
 /* The run's settings from the options. */
 void app_run_config(const struct app *a, struct run_config *cfg);
+/* HTTOP_CLOCK=virtual on a simulator: its time advances by exactly -d a
+ * refresh (httop(1), ENVIRONMENT). */
+bool app_test_clock(const struct source *src);
 /* Adds the outputs both front ends have (the recorder, the textfile). */
 void app_add_common_outputs(struct app *a, struct run *r);
 

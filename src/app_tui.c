@@ -257,6 +257,8 @@ open_screen(struct live *l)
 	interval_first(&l->first, &l->a->src->m->topo);
 	pacer_init(&l->pacer, l->a->src->recorded ? PACE_RECORDED : PACE_WALL, l->set.delay,
 	    l->a->src, l->a->o->have_delay);
+	/* The test clock: real deadlines, the simulator's figures exact. */
+	l->pacer.fixed_step = app_test_clock(l->a->src);
 	draw(l);
 	return 0;
 }

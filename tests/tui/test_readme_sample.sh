@@ -2,8 +2,8 @@
 # test_readme_sample.sh: README.md's sample screen is what httop shows:
 # tools/readme-sample.sh --check runs the demo in a 160 x 50 tmux pane and
 # compares its top with the sample between README.md's marks, numbers and
-# bars masked (the demo's counters follow the wall clock, so the last
-# digit of a figure can differ). A label, a column or a view that changes
+# bars masked (the check must pass on a slow machine that shows the second
+# interval before the pause). A label, a column or a view that changes
 # without the sample being made again fails here.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
