@@ -205,7 +205,7 @@ visible(const struct ui_frame *f, unsigned cpu)
 
 	if (!t->cpus[cpu].present)
 		return false;
-	if (tf->reason == R_NOT_SELECTED && t->cpus[cpu].online)
+	if (tf->reason == R_NOT_SELECTED && !tf->offline)
 		return false;
 	if (f->job != NULL && f->job->active && f->job->only && f->job->cpus != NULL &&
 	    !cpulist_has(f->job->cpus, cpu))
@@ -374,7 +374,7 @@ threads_row(const struct sink *k, int row, const struct tlayout *l, const struct
 		k->text(k->arg, row, l->id_x[2], l->id_w[2] + l->id_w[3], role, buf);
 	}
 	if (bad) {
-		const char *why = tf->reason == R_NOT_SELECTED && !tc->online ?
+		const char *why = tf->reason == R_NOT_SELECTED && tf->offline ?
 		    _("offline") : _(metrics_reason_text(tf->reason));
 		int w = l->status_x + l->status_w - l->bar_x;
 

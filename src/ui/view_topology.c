@@ -59,8 +59,21 @@ emit_lines(const struct topo_sink *k, int row, int x, int width, enum ui_role r,
 /* "12: 12,80,148*,216": the core's id (the hardware's, as lstopo's P# and
  * the other views give it) and its CPUs, '*' if offline. Returns the
  * length. */
+/* Is the CPU offline now: the interval's state (the sample's), or before
+ * the first interval the topology's at load. */
+static bool
+cpu_off(const struct topology *t, const struct interval *iv, unsigned cpu)
+{
+	if (cpu >= t->max_cpu)
+		return false;
+	if (iv != NULL && cpu < iv->max_cpu)
+		return iv->threads[cpu].offline;
+	return t->cpus[cpu].present && !t->cpus[cpu].online;
+}
+
 static int
-core_cell(char *buf, size_t len, const struct topology *t, const struct topo_core *c)
+core_cell(char *buf, size_t len, const struct topology *t, const struct interval *iv,
+    const struct topo_core *c)
 {
 	size_t n;
 	unsigned i;
@@ -68,7 +81,7 @@ core_cell(char *buf, size_t len, const struct topology *t, const struct topo_cor
 	n = (size_t)snprintf(buf, len, "%u:", c->core_id);
 	for (i = 0; i < c->nthreads && i < TOPO_MAX_SMT && n < len; i++) {
 		unsigned cpu = c->cpus[i];
-		bool off = cpu < t->max_cpu && !t->cpus[cpu].online;
+		bool off = cpu_off(t, iv, cpu);
 
 		n += (size_t)snprintf(buf + n, len - n, "%s%u%s", i ? "," : " ", cpu, off ? "*" : "");
 	}
@@ -76,12 +89,12 @@ core_cell(char *buf, size_t len, const struct topology *t, const struct topo_cor
 }
 
 static bool
-core_offline(const struct topology *t, const struct topo_core *c)
+core_offline(const struct topology *t, const struct interval *iv, const struct topo_core *c)
 {
 	unsigned i;
 
 	for (i = 0; i < c->nthreads && i < TOPO_MAX_SMT; i++)
-		if (c->cpus[i] < t->max_cpu && !t->cpus[c->cpus[i]].online)
+		if (cpu_off(t, iv, c->cpus[i]))
 			return true;
 	return false;
 }
@@ -119,8 +132,8 @@ in_group(const struct topo_core *c, const struct topo_core *g, int level)
 
 /* The cores of the group of `g` at `level` as a grid, column by column. */
 static int
-topo_grid(const struct topo_sink *k, const struct topology *t, const struct topo_core *g,
-    int cellw, int cols, int row)
+topo_grid(const struct topo_sink *k, const struct topology *t, const struct interval *iv,
+    const struct topo_core *g, int cellw, int cols, int row)
 {
 	unsigned ci, n = 0, j = 0;
 	int ncols, nrows;
@@ -141,18 +154,18 @@ topo_grid(const struct topo_sink *k, const struct topology *t, const struct topo
 			continue;
 		r = (int)j % nrows;
 		x = CELL_INDENT + (int)j / nrows * cellw;
-		core_cell(cell, sizeof cell, t, c);
+		core_cell(cell, sizeof cell, t, iv, c);
 		if (x < cols)
 			emit(k, row + r, x, x + cellw <= cols ? cellw : cols - x,
-			    core_offline(t, c) ? ROLE_INVALID : ROLE_LABEL, cell);
+			    core_offline(t, iv, c) ? ROLE_INVALID : ROLE_LABEL, cell);
 		j++;
 	}
 	return row + nrows;
 }
 
 static void
-count_group(const struct topology *t, const struct topo_core *g, int level, unsigned *ncores,
-    unsigned *ncpus, unsigned *noff)
+count_group(const struct topology *t, const struct interval *iv, const struct topo_core *g,
+    int level, unsigned *ncores, unsigned *ncpus, unsigned *noff)
 {
 	unsigned ci, i;
 
@@ -165,7 +178,7 @@ count_group(const struct topology *t, const struct topo_core *g, int level, unsi
 		(*ncores)++;
 		for (i = 0; i < c->nthreads && i < TOPO_MAX_SMT; i++) {
 			(*ncpus)++;
-			if (c->cpus[i] < t->max_cpu && !t->cpus[c->cpus[i]].online)
+			if (cpu_off(t, iv, c->cpus[i]))
 				(*noff)++;
 		}
 	}
@@ -228,7 +241,8 @@ topo_summary(char *buf, size_t len, const struct topology *t, unsigned off)
 
 /* The tree from `row`; returns the next free row. */
 static int
-topo_tree(const struct topo_sink *k, const struct topology *t, int cols, int row)
+topo_tree(const struct topo_sink *k, const struct topology *t, const struct interval *iv,
+    int cols, int row)
 {
 	bool dies = t->ndies > t->npackages;
 	unsigned ci, dj, lk, nc, ncpu, noff, total_off = 0, cpu;
@@ -236,13 +250,13 @@ topo_tree(const struct topo_sink *k, const struct topology *t, int cols, int row
 	char buf[256], cell[96], ncs[48], ncpus[48];
 
 	for (ci = 0; ci < t->ncores; ci++) {
-		int w = core_cell(cell, sizeof cell, t, &t->cores[ci]) + 2;
+		int w = core_cell(cell, sizeof cell, t, iv, &t->cores[ci]) + 2;
 
 		if (w > cellw)
 			cellw = w;
 	}
 	for (cpu = 0; cpu < t->max_cpu; cpu++)
-		if (t->cpus[cpu].present && !t->cpus[cpu].online)
+		if (t->cpus[cpu].present && cpu_off(t, iv, cpu))
 			total_off++;
 	topo_summary(buf, sizeof buf, t, total_off);
 	row += emit_lines(k, row, 0, cols, ROLE_LABEL, buf);
@@ -254,7 +268,7 @@ topo_tree(const struct topo_sink *k, const struct topology *t, int cols, int row
 
 		if (seen_before(t, ci, 0))
 			continue;
-		count_group(t, c, 0, &nc, &ncpu, &noff);
+		count_group(t, iv, c, 0, &nc, &ncpu, &noff);
 		plural(ncs, sizeof ncs, ngettext("%u core", "%u cores", nc), nc);
 		plural(ncpus, sizeof ncpus, ngettext("%u CPU", "%u CPUs", ncpu), ncpu);
 		if (noff > 0)
@@ -271,7 +285,7 @@ topo_tree(const struct topo_sink *k, const struct topology *t, int cols, int row
 			if (!in_group(d, c, 0) || seen_before(t, dj, 1))
 				continue;
 			if (dies) {
-				count_group(t, d, 1, &nc, &ncpu, &noff);
+				count_group(t, iv, d, 1, &nc, &ncpu, &noff);
 				snprintf(buf, sizeof buf, ngettext("Die %u: %u core", "Die %u: %u cores", nc),
 				    d->die, nc);
 				emit(k, row++, 2, cols - 2, ROLE_LABEL, buf);
@@ -281,7 +295,7 @@ topo_tree(const struct topo_sink *k, const struct topology *t, int cols, int row
 
 				if (!in_group(l, d, 1) || seen_before(t, lk, 2))
 					continue;
-				count_group(t, l, 2, &nc, &ncpu, &noff);
+				count_group(t, iv, l, 2, &nc, &ncpu, &noff);
 				if (l->l3 == TOPO_NO_L3)
 					snprintf(buf, sizeof buf, ngettext("no L3: %u core", "no L3: %u cores",
 					    nc), nc);
@@ -289,7 +303,7 @@ topo_tree(const struct topo_sink *k, const struct topology *t, int cols, int row
 					snprintf(buf, sizeof buf, ngettext("L3 #%u: %u core", "L3 #%u: %u cores",
 					    nc), l->l3, nc);
 				emit(k, row++, 4, cols - 4, ROLE_LABEL, buf);
-				row = topo_grid(k, t, l, cellw, cols, row);
+				row = topo_grid(k, t, iv, l, cellw, cols, row);
 			}
 		}
 	}
@@ -416,7 +430,7 @@ topo_facts(const struct topo_sink *k, const struct ui_frame *f, int cols, int ro
 static int
 topo_lines(const struct topo_sink *k, const struct ui_frame *f, int cols)
 {
-	int row = topo_tree(k, &f->m->topo, cols, 0);
+	int row = topo_tree(k, &f->m->topo, f->iv, cols, 0);
 
 	return topo_facts(k, f, cols, row + 1);
 }

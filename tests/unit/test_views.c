@@ -217,7 +217,7 @@ test_sort(void **state)
 	/* a CPU outside --cpus is no row; an offline one is */
 	blank(&r.iv.threads[1], R_NOT_SELECTED);
 	assert_order(&r, TCOL_CPU, false, 3, (const unsigned[]){ 0, 2, 3 });
-	r.m.topo.cpus[1].online = false;
+	r.iv.threads[1].offline = true;       /* as its sample said */
 	assert_order(&r, TCOL_CPU, false, 4, (const unsigned[]){ 0, 1, 2, 3 });
 	trig_free(&r);
 }
