@@ -1,0 +1,12 @@
+# tests for check (httop --check, issue 19): the pure parts and a whole
+# check of the simulator (unit), the real load against /proc/stat and its
+# own CPU time (unit, skipped on a machine too busy to measure), the
+# command line on the simulator and on the FUSE fake MSR device (shell).
+check_PROGRAMS += tests/unit/test_check tests/unit/test_check_load
+tests_unit_test_check_SOURCES = tests/unit/test_check.c
+tests_unit_test_check_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
+tests_unit_test_check_LDADD = $(TEST_LIBS)
+tests_unit_test_check_load_SOURCES = tests/unit/test_check_load.c
+tests_unit_test_check_load_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
+tests_unit_test_check_load_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_check tests/unit/test_check_load
