@@ -10,3 +10,9 @@ tests_unit_test_check_load_SOURCES = tests/unit/test_check_load.c
 tests_unit_test_check_load_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_check_load_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_check tests/unit/test_check_load
+# The command line on the simulator.
+TESTS += tests/cli/test_check_cli.sh
+EXTRA_DIST += tests/cli/test_check_cli.sh
+# End to end on the FUSE fake MSR device (root and /dev/fuse).
+TESTS += tests/cli/test_check_fakemsr.sh tests/cli/test_check_threads.sh
+EXTRA_DIST += tests/cli/test_check_fakemsr.sh tests/cli/test_check_threads.sh

@@ -50,7 +50,10 @@ check_report_finish(struct check_report *r)
 	for (i = 0; i < r->nres; i++) {
 		struct check_result *x = &r->res[i];
 
-		x->verdict = CV_PASS;
+		/* A disturbed case tested nothing of httop, even where its
+		 * figures came out right. */
+		x->verdict = x->dist.kind != CD_NONE ? CV_DISTURBED : CV_PASS;
+		disturbed |= x->dist.kind != CD_NONE;
 		for (k = 0; k < x->nrows; k++) {
 			const struct check_row *row = &x->rows[k];
 
@@ -266,7 +269,7 @@ text_result(FILE *fp, const struct check_result *x)
 	fprintf(fp, _("  interval %.3f s, read skew at most %.0f us"), x->timing.interval,
 	    x->timing.skew * 1e6);
 	for (k = 0; k < x->ncpus && k < 2; k++) {
-		if (x->loaded[k])
+		if (x->loaded[k] && check_window_has_edges(&x->cs->w[k]))
 			fprintf(fp, _("; CPU %u: woke %.1f us late, ran %.1f us over"), x->cpus[k],
 			    x->late_s[k] * 1e6, x->over_s[k] * 1e6);
 		if (x->os_known[k])

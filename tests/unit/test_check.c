@@ -119,6 +119,9 @@ test_judge(void **state)
 	assert_near(r.diff, 0.05, 1e-12);
 	r = row(CE_EXACT, 0.25, 0.25, val_bound(0.255, 0.5), 0.01);
 	assert_int_equal(r.verdict, CV_BOUND);
+	/* In a disturbed case a bound says nothing of the machine. */
+	check_row_disturbed(&r);
+	assert_int_equal(r.verdict, CV_DISTURBED);
 	r = row(CE_EXACT, 0.25, 0.25, val_bound(0.0, 0.2), 0.01);   /* .2 - .25 = -.05 */
 	assert_int_equal(r.verdict, CV_FAIL);
 	assert_near(r.diff, -0.05, 1e-12);
