@@ -635,6 +635,19 @@ fail(struct chk *c, const struct errmsg *e)
 	snprintf(c->rep.error, sizeof c->rep.error, "%s", e->text);
 }
 
+/* An ending signal stopped the check: no verdict, so never status 0 (a
+ * script must not take it for a pass); the JSON object says so. */
+static int
+interrupted(struct chk *c)
+{
+	int st = signals_exit_status(signals_caught());
+
+	c->rep.interrupted = true;
+	if (c->a->o->format == FMT_JSON)
+		(void)write_report(c);
+	return st != EXIT_OK ? st : EXIT_FAIL;
+}
+
 /* Prepare, run the rounds, finish; returns the exit status. */
 static int
 run_check(struct chk *c)
@@ -647,8 +660,6 @@ run_check(struct chk *c)
 	cfg.on_conflict = CONFLICT_REPORT;
 	run_init(&c->r, c->a->src, &c->plan, &cfg);
 	run_add_output(&c->r, &check_output, c);
-	/* From here an ending signal ends the rounds, which restore. */
-	signals_defer();
 	rc = run_prepare(&c->r);
 	if (rc == RUN_OK) {
 		scale_row(c);
@@ -663,7 +674,7 @@ run_check(struct chk *c)
 		(void)sched_setaffinity(0, sizeof c->saved, &c->saved);
 	status = run_finish(&c->r, status, app_report);
 	if (c->rep.interrupted)
-		return signals_exit_status(signals_caught());
+		return interrupted(c);
 	rc = write_report(c);
 	return status != EXIT_OK ? status : rc;
 }
@@ -684,9 +695,12 @@ check_main(struct chk *c)
 		app_report(&c->a->e);
 		return EXIT_USAGE;
 	}
+	/* From here an ending signal is noted, and every wait (the
+	 * background's, the calibration's, the rounds') ends on it. */
+	signals_defer();
 	if (c->mode == CL_THREADS && (rc = background(c)) != 0) {
 		if (rc > 0)
-			return signals_exit_status(signals_caught());
+			return interrupted(c);
 		fail(c, &c->a->e);
 		(void)write_report(c);
 		return EXIT_FAIL;

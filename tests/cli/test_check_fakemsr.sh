@@ -15,10 +15,10 @@
 #   - another program takes PERFEVTSEL0 of CPU 0 at the second read: the
 #     case is disturbed (not failed), the register is left to it;
 #   - Zen 2 (no AnyThread): the shares are bounds that hold, a pass;
-#   - SIGTERM while the check waits: it ends at once, restored.
+#   - SIGTERM while the check waits: it ends at once, restored, status 1.
 . "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
 
-plan 23
+plan 24
 ZEN_XML="$HTTOP_FIXTURES/hwloc/zen2-epyc7742-2s-64c-smt.xml"
 ZEN_CPUID="$HTTOP_FIXTURES/cpuid/zen2-epyc7742-2s-64c-smt.cpuid.txt"
 
@@ -49,8 +49,15 @@ jqv() {
 fake_mount "$SKX_XML" "$SKX_CPUID" --scenario "$work/half.scen" --step 1
 ctl dump >"$work/before"
 check_run "$SKX_XML" "$SKX_CPUID"
-check "half: exit status 0" test "$st" -eq 0
-check "half: one JSON object, outcome pass" test "$(jqv .outcome)" = pass
+# --step times the device's TSC by refreshes, not by the clock httop times
+# its samples with: on a loaded machine the wait can overrun and the TSC
+# rate (1 s of TSC over the interval by the clock) fail; nothing else may.
+check "half: every figure passes, the TSC rate aside" \
+    test "$(jqv '[.cases[0].figures[] | select(.verdict != "pass" and .figure != "tsc_rate")] |
+	length')" = 0
+check "half: one JSON object, outcome pass (status 0), or fail by the TSC rate alone" \
+    test "$(jqv '(.outcome == "pass") or ([.cases[0].figures[] | select(.verdict != "pass") |
+	.figure] | unique == ["tsc_rate"])') $st" = "true $([ "$(jqv .outcome)" = pass ] && echo 0 || echo 1)"
 check "half: every share 0.25 within its tolerance and judged pass" \
     test "$(jqv '[.cases[0].figures[] | select(.family == "split") |
 	select(.verdict == "pass" and ((.measured - 0.25) | fabs) <= .tolerance)] | length')" = 4
@@ -123,7 +130,7 @@ ctl dump >"$work/before"
 # The binary itself in the background (a shell function would be a
 # subshell, and the signal would go to the shell).
 "$HTTOP" --source msr --msr-path "$mnt/%u/msr" --topology "$SKX_XML" --cpuid "$SKX_CPUID" \
-    --check --check-case half --cpus 0 --seconds 60 >"$work/out" 2>"$work/err" &
+    --check --check-case half --cpus 0 --seconds 60 -b --format json >"$work/out" 2>"$work/err" &
 bg_pid=$!
 sleep 1.5
 t0=$(date +%s%N)
@@ -133,7 +140,9 @@ st=$?
 bg_pid=
 t1=$(date +%s%N)
 diag "SIGTERM: exit $st after $(( (t1 - t0) / 1000000 )) ms: $(head -c 200 "$work/err")"
-check "SIGTERM: exit status 0 within a second" test "$st" -eq 0 -a $(( (t1 - t0) / 1000000 )) -lt 1000
+check "SIGTERM: exit status 1 (no verdict is not a pass) within a second" \
+    test "$st" -eq 1 -a $(( (t1 - t0) / 1000000 )) -lt 1000
+check "SIGTERM: the JSON object says interrupted" test "$(jqv .outcome)" = interrupted
 ctl dump >"$work/after"
 check "SIGTERM: every register as before" cmp -s "$work/before" "$work/after"
 exit 0
