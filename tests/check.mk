@@ -7,8 +7,8 @@ tests_unit_test_check_SOURCES = tests/unit/test_check.c
 tests_unit_test_check_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_check_LDADD = $(TEST_LIBS)
 tests_unit_test_check_load_SOURCES = tests/unit/test_check_load.c
-tests_unit_test_check_load_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
-tests_unit_test_check_load_LDADD = $(TEST_LIBS)
+tests_unit_test_check_load_CFLAGS = $(AM_CFLAGS)
+tests_unit_test_check_load_LDADD = $(HTTOP_LIBS)
 TESTS += tests/unit/test_check tests/unit/test_check_load
 # The command line on the simulator.
 TESTS += tests/cli/test_check_cli.sh
