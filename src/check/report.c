@@ -358,8 +358,12 @@ text_head(FILE *fp, const struct check_report *r)
 		    r->scale, _(check_verdict_text(r->scale_row.verdict)));
 	if (r->nbg > 0) {
 		fputs(_("busy before the check:"), fp);
-		for (i = 0; i < r->nbg; i++)
-			fprintf(fp, _(" CPU %u %.1f%%"), r->bg_cpu[i], 100.0 * r->bg_busy[i]);
+		for (i = 0; i < r->nbg; i++) {
+			if (r->bg_busy[i] >= 0.0)
+				fprintf(fp, _(" CPU %u %.1f%%"), r->bg_cpu[i], 100.0 * r->bg_busy[i]);
+			else
+				fprintf(fp, _(" CPU %u unknown"), r->bg_cpu[i]);
+		}
 		fputc('\n', fp);
 	}
 }
@@ -604,7 +608,7 @@ json_head(FILE *fp, const struct check_report *r)
 	fputs("},\"background\":[", fp);
 	for (i = 0; i < r->nbg; i++) {
 		fprintf(fp, "%s{\"cpu\":%u,\"busy\":", i > 0 ? "," : "", r->bg_cpu[i]);
-		json_num(fp, r->bg_busy[i]);
+		json_num(fp, r->bg_busy[i] >= 0.0 ? r->bg_busy[i] : NAN);   /* null: unknown */
 		fputc('}', fp);
 	}
 	fputc(']', fp);
