@@ -146,7 +146,7 @@ rows_split(struct rows *rs, const struct check_case *c, const struct check_meas 
 		if (r == NULL)
 			return;
 		set_exact(r, want[k], m->share[k], tol);
-		r->reason = m->reason != R_NONE ? m->reason : R_NONE;
+		r->reason = m->reason;
 	}
 }
 
