@@ -150,8 +150,10 @@ app_run(const struct options *o)
 		return app_end(&a, status);
 	}
 	/* The screen without -b when standard output is a terminal; else the
-	 * batch format, as a pipe or a file expects. */
-	if (!o->batch && isatty(STDOUT_FILENO))
+	 * batch format, as a pipe or a file expects. --check has its own. */
+	if (o->check)
+		status = app_run_check(&a);
+	else if (!o->batch && isatty(STDOUT_FILENO))
 		status = app_run_tui(&a);
 	else
 		status = app_run_batch(&a);

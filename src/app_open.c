@@ -177,7 +177,8 @@ app_open_source(struct app *a)
 		a->src = perf_source_open(&a->m, &a->plan, &a->e);
 		break;
 	case SRC_SIM:
-		a->src = sim_source_new(&a->m, o->scenario, o->seed, &a->e);
+		a->src = o->check ? app_check_sim_open(a) :
+		    sim_source_new(&a->m, o->scenario, o->seed, &a->e);
 		break;
 	case SRC_REPLAY:
 		break;

@@ -66,5 +66,8 @@ int app_open_record(struct app *a);
 /* The front ends; each returns the exit status, errors said. */
 int app_run_batch(struct app *a);
 int app_run_tui(struct app *a);
+/* app_check.c: httop --check, and the simulator playing its cases. */
+int app_run_check(struct app *a);
+struct source *app_check_sim_open(struct app *a);
 
 #endif
