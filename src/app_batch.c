@@ -8,7 +8,6 @@
 #include "app_priv.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -22,16 +21,14 @@
 #include "watch/job.h"
 
 /* How the batch loop is paced: a replay as fast as it reads; the
- * simulator by the test clock when HTTOP_CLOCK=virtual asks for it (never
- * in a privileged httop); everything else in real time, like top -b. */
+ * simulator by the test clock when HTTOP_CLOCK=virtual asks for it;
+ * everything else in real time, like top -b. */
 static enum pace_mode
 batch_pace(const struct source *src)
 {
-	const char *clock = secure_getenv("HTTOP_CLOCK");
-
 	if (src->recorded)
 		return PACE_FREE;
-	if (src->virtual_clock && clock != NULL && strcmp(clock, "virtual") == 0)
+	if (app_test_clock(src))
 		return PACE_VIRTUAL;
 	return PACE_WALL;
 }

@@ -50,6 +50,9 @@ struct app {
 void app_report(const struct errmsg *e);
 /* The run's settings from the options. */
 void app_run_config(const struct app *a, struct run_config *cfg);
+/* HTTOP_CLOCK=virtual on a simulator: its time advances by exactly -d a
+ * refresh (httop(1), ENVIRONMENT). */
+bool app_test_clock(const struct source *src);
 /* Adds the outputs both front ends have (the recorder, the textfile). */
 void app_add_common_outputs(struct app *a, struct run *r);
 
@@ -67,5 +70,8 @@ int app_run_batch(struct app *a);
 int app_run_tui(struct app *a);
 /* httop -- COMMAND (app_cmd.c): returns the command's status. */
 int app_run_command(struct app *a);
+/* app_check.c: httop --check, and the simulator playing its cases. */
+int app_run_check(struct app *a);
+struct source *app_check_sim_open(struct app *a);
 
 #endif

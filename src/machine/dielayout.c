@@ -217,11 +217,11 @@ logical_package(struct build *b, unsigned gi, unsigned *idx)
 	}
 	count_tiles(g);
 	if (ngroups == 1)
-		snprintf(g->title, sizeof g->title, _("package %u: %u cores, one die/L3 group"),
-		    r->package, r->n);
+		snprintf(g->title, sizeof g->title, ngettext("package %u: %u core, one die/L3 group",
+		    "package %u: %u cores, one die/L3 group", r->n), r->package, r->n);
 	else
-		snprintf(g->title, sizeof g->title, _("package %u: %u cores in %u die/L3 groups"),
-		    r->package, r->n, ngroups);
+		snprintf(g->title, sizeof g->title, ngettext("package %u: %u core in %u die/L3 groups",
+		    "package %u: %u cores in %u die/L3 groups", r->n), r->package, r->n, ngroups);
 }
 
 static void
