@@ -684,6 +684,15 @@ unknown_option(const char *arg, struct errmsg *e)
 		errmsg_set(e, _("unknown option '%s'; see httop --help"), arg);
 }
 
+/* After the last option: the command, then what options exclude. */
+static int
+options_finish(int argc, char **argv, struct options *o, const char *value, struct errmsg *e)
+{
+	if (take_command(argc, argv, o, value, e) != 0 || check_job_command(o, e) != 0)
+		return -1;
+	return check_combination(o, e);
+}
+
 enum options_result
 options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 {
@@ -832,9 +841,7 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 			goto fail;
 		}
 	}
-	if (take_command(argc, argv, o, value, e) != 0 || check_job_command(o, e) != 0)
-		goto fail;
-	if (check_combination(o, e) != 0)
+	if (options_finish(argc, argv, o, value, e) != 0)
 		goto fail;
 	return OPTS_RUN;
 fail:
