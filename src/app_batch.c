@@ -111,6 +111,8 @@ app_run_batch(struct app *a)
 	}
 	return signals_exit_status(sig);
 read_end:
+	if (rc > 0 && a->e.text[0] != '\0')
+		fprintf(stderr, "httop: %s\n", a->e.text);   /* a trace cut off: where */
 	if (rc > 0)
 		return EXIT_OK;     /* end of the trace */
 	app_report(&a->e);

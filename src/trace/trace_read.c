@@ -2,7 +2,8 @@
  * machine and the plan; then every complete interval is one sample. Any
  * malformed line is an error naming the file and line; a file that simply
  * stops (a recorder killed mid-write) ends the data at the last complete
- * interval, with a note saying where. */
+ * interval, with a note saying where. The file comes in blocks (tracez.c)
+ * and lines are parsed where they lie in the block buffer. */
 #include "config.h"
 #include "trace/trace.h"
 
@@ -22,17 +23,23 @@
 #define TRACE_MAX_CPU 65536u
 #define TRACE_MAX_ID  (1L << 24)
 
+/* The block buffer: a line (TRACE_LINE_MAX) and its newline must fit
+ * with room to spare, so a refill brings in many lines. */
+#define TRACE_BUF (64u * 1024)
+
 enum line_rc { LINE_OK, LINE_EOF, LINE_PARTIAL, LINE_ERR };
 
 struct trace_reader {
-	FILE *fp;
+	struct tracez *z;
 	bool has_truth;            /* a "truth" header line: t lines follow */
-	bool own_fp;               /* trace_open's file: closed by trace_close */
 	char path[200];
 	unsigned long lineno;
 	struct machine *m;
 	struct plan *plan;
-	char line[TRACE_LINE_MAX + 1];
+	char *line;                /* the current line, in buf, NUL-terminated */
+	char *buf;                 /* TRACE_BUF bytes; [beg, end) not yet read */
+	size_t beg, end;
+	bool eof;                  /* the file has no more bytes for buf */
 	bool done;
 	int done_rc;
 	uint64_t ncomplete;        /* intervals returned so far */
@@ -71,39 +78,93 @@ bad(struct trace_reader *r, struct errmsg *e, const char *fmt, ...)
 	return errmsg_set(e, "%s:%lu: %s", r->path, r->lineno, what);
 }
 
-/* One line into r->line without its newline (and without a CR before it). */
+/* Hex digit values, 16 for anything else. */
+static unsigned char hexval[256];
+
+static void
+hexval_init(void)
+{
+	unsigned i;
+
+	if (hexval['1'] == 1)
+		return;
+	memset(hexval, 16, sizeof hexval);
+	for (i = 0; i < 10; i++)
+		hexval['0' + i] = (unsigned char)i;
+	for (i = 0; i < 6; i++)
+		hexval['a' + i] = hexval['A' + i] = (unsigned char)(10 + i);
+}
+
+/* Say a line is too long: not a trace (or a damaged one). */
+static void
+too_long(struct trace_reader *r, struct errmsg *e)
+{
+	bad(r, e, _("line longer than %d bytes: not a trace line (a trace's lines are "
+	    "shorter; give a file written by httop --record or httop-ppc2trace)"),
+	    TRACE_LINE_MAX);
+}
+
+/* The next line, in place in the buffer, without its newline (and without
+ * a CR before it), as r->line. */
 static enum line_rc
 read_line(struct trace_reader *r, struct errmsg *e)
 {
-	size_t n = 0;
-	int c;
+	char *line, *nl;
+	size_t n, avail;
+	long got;
 
 	r->lineno++;
-	while ((c = getc(r->fp)) != EOF && c != '\n') {
-		if (c == '\0') {
-			bad(r, e, _("NUL byte: this is not a text trace file"));
+	for (;;) {
+		avail = r->end - r->beg;
+		if ((nl = memchr(r->buf + r->beg, '\n', avail)) != NULL)
+			break;
+		if (avail > TRACE_LINE_MAX) {
+			if (memchr(r->buf + r->beg, '\0', TRACE_LINE_MAX + 1) != NULL)
+				bad(r, e, _("NUL byte: this is not a text trace file"));
+			else
+				too_long(r, e);
 			return LINE_ERR;
 		}
-		if (n == TRACE_LINE_MAX) {
-			bad(r, e, _("line longer than %d bytes: not a trace line"), TRACE_LINE_MAX);
+		if (r->eof)
+			break;
+		/* keep the start of the line, refill behind it (one byte is
+		 * left for the terminator of a last line without newline) */
+		if (r->beg > 0) {
+			memmove(r->buf, r->buf + r->beg, avail);
+			r->beg = 0;
+			r->end = avail;
+		}
+		got = tracez_read(r->z, r->buf + r->end, TRACE_BUF - 1 - r->end);
+		if (got < 0) {
+			if (errno == EBADMSG)
+				bad(r, e, _("the gzip data is corrupt here: the file was damaged after "
+				    "it was written (what came before was read)"));
+			else
+				bad(r, e, _("read error: %s"), strerror(errno));
 			return LINE_ERR;
 		}
-		r->line[n++] = (char)c;
+		if (got == 0)
+			r->eof = true;
+		r->end += (size_t)got;
 	}
-	if (c == EOF && ferror(r->fp)) {
-		if (errno == EBADMSG)
-			bad(r, e, _("the gzip data is corrupt here: the file was damaged after it "
-			    "was written (what came before was read)"));
-		else
-			bad(r, e, _("read error: %s"), strerror(errno));
+	line = r->buf + r->beg;
+	n = nl != NULL ? (size_t)(nl - line) : r->end - r->beg;
+	if (memchr(line, '\0', n) != NULL) {
+		bad(r, e, _("NUL byte: this is not a text trace file"));
 		return LINE_ERR;
 	}
-	if (n > 0 && r->line[n - 1] == '\r')
+	if (n > TRACE_LINE_MAX) {
+		too_long(r, e);
+		return LINE_ERR;
+	}
+	r->beg = nl != NULL ? (size_t)(nl + 1 - r->buf) : r->end;
+	if (n > 0 && line[n - 1] == '\r')
 		n--;
-	r->line[n] = '\0';
-	if (c == EOF) {
+	line[n] = '\0';
+	r->line = line;
+	if (nl == NULL) {
 		/* A last line without its newline was cut off mid-write. */
-		if (n == 0) {
+		if (n == 0 && r->beg == r->end) {
 			r->lineno--;
 			return LINE_EOF;
 		}
@@ -555,15 +616,18 @@ out:
 /* The reader on an open stream: reads the header, or frees everything and
  * returns NULL. */
 static struct trace_reader *
-open_reader(FILE *fp, bool own_fp, const char *name, struct machine *m, struct plan *plan,
+open_reader(struct tracez *z, const char *name, struct machine *m, struct plan *plan,
     struct errmsg *e)
 {
 	struct trace_reader *r;
 
 	r = xcalloc(1, sizeof *r);
 	copy_str(r->path, sizeof r->path, name);
-	r->fp = fp;
-	r->own_fp = own_fp;
+	r->z = z;
+	r->buf = xmalloc(TRACE_BUF);
+	hexval_init();
+	r->line = r->buf;
+	r->buf[0] = '\0';
 	r->m = m;
 	r->plan = plan;
 	if (read_header(r, e) != 0) {
@@ -579,18 +643,18 @@ open_reader(FILE *fp, bool own_fp, const char *name, struct machine *m, struct p
 struct trace_reader *
 trace_open(const char *path, struct machine *m, struct plan *plan, struct errmsg *e)
 {
-	FILE *fp;
+	struct tracez *z;
 
 	memset(m, 0, sizeof *m);
 	memset(plan, 0, sizeof *plan);
 	topology_init(&m->topo);
 	/* Plain or gzip: told by the magic bytes (tracez.c). */
-	if ((fp = tracez_open(path, e)) == NULL) {
+	if ((z = tracez_open(path, e)) == NULL) {
 		topology_free(&m->topo);
 		memset(m, 0, sizeof *m);
 		return NULL;
 	}
-	return open_reader(fp, true, path, m, plan, e);
+	return open_reader(z, path, m, plan, e);
 }
 
 struct trace_reader *
@@ -600,7 +664,43 @@ trace_open_stream(FILE *fp, const char *name, struct machine *m, struct plan *pl
 	memset(m, 0, sizeof *m);
 	memset(plan, 0, sizeof *plan);
 	topology_init(&m->topo);
-	return open_reader(fp, false, name, m, plan, e);
+	return open_reader(tracez_stream(fp), name, m, plan, e);
+}
+
+/* A counter value: the common case (1 to 16 hex digits) inline, anything
+ * else (a 0x prefix, leading zeros beyond 16 digits, junk) by the strict
+ * parser, which decides. */
+static bool
+hex_u64(const char *s, uint64_t *out)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	uint64_t v = 0;
+	unsigned n;
+
+	for (n = 0; n < 16 && hexval[p[n]] < 16; n++)
+		v = v << 4 | hexval[p[n]];
+	if (n > 0 && p[n] == '\0') {
+		*out = v;
+		return true;
+	}
+	return tracefmt_u64(s, 16, out);
+}
+
+/* A CPU number: plain decimal inline (no leading zero: "010" is octal to
+ * the strict parser), else the strict parser. */
+static bool
+cpu_number(const char *s, long *out)
+{
+	long v = 0;
+	unsigned n;
+
+	for (n = 0; n < 6 && s[n] >= '0' && s[n] <= '9'; n++)
+		v = v * 10 + (s[n] - '0');
+	if (n > 0 && s[n] == '\0' && (s[0] != '0' || n == 1)) {
+		*out = v;
+		return true;
+	}
+	return tracefmt_int(s, 0, TRACE_MAX_CPU - 1, out);
 }
 
 /* "c CPU STATE[=ERRNO] V1 ... Vn", values in hex. */
@@ -614,7 +714,7 @@ data_cpu(struct trace_reader *r, struct sample *s, char *rest, uint64_t seq, str
 	int state;
 	uint64_t *row;
 
-	while (*p != '\0') {
+	for (;;) {
 		while (*p == ' ' || *p == '\t')
 			p++;
 		if (*p == '\0')
@@ -625,12 +725,13 @@ data_cpu(struct trace_reader *r, struct sample *s, char *rest, uint64_t seq, str
 		tok[ntok++] = p;
 		while (*p != '\0' && *p != ' ' && *p != '\t')
 			p++;
-		if (*p != '\0')
-			*p++ = '\0';
+		if (*p == '\0')
+			break;
+		*p++ = '\0';
 	}
 	if (ntok < 2)
 		return bad(r, e, _("a cpu line needs a CPU number and a state"));
-	if (!tracefmt_int(tok[0], 0, TRACE_MAX_CPU - 1, &v))
+	if (!cpu_number(tok[0], &v) || v >= (long)TRACE_MAX_CPU)
 		return bad(r, e, _("bad CPU number \"%s\""), tok[0]);
 	cpu = (unsigned)v;
 	if (cpu >= t->max_cpu || !t->cpus[cpu].present)
@@ -639,10 +740,15 @@ data_cpu(struct trace_reader *r, struct sample *s, char *rest, uint64_t seq, str
 		return bad(r, e, _("cpu %u appears twice in interval %" PRIu64), cpu, seq);
 	r->seen[cpu] = true;
 	st = tok[1];
-	if ((eq = strchr(st, '=')) != NULL)
-		*eq++ = '\0';
-	if ((state = tracefmt_state_parse(st)) < 0)
-		return bad(r, e, _("cpu %u: unknown state \"%s\""), cpu, st);
+	eq = NULL;
+	if (st[0] == 'o' && st[1] == 'k' && st[2] == '\0') {
+		state = CPU_READ_OK;
+	} else {
+		if ((eq = strchr(st, '=')) != NULL)
+			*eq++ = '\0';
+		if ((state = tracefmt_state_parse(st)) < 0)
+			return bad(r, e, _("cpu %u: unknown state \"%s\""), cpu, st);
+	}
 	s->state[cpu] = (uint8_t)state;
 	s->err[cpu] = 0;
 	if (eq != NULL) {
@@ -655,7 +761,7 @@ data_cpu(struct trace_reader *r, struct sample *s, char *rest, uint64_t seq, str
 		    s->nslots);
 	row = sample_row(s, cpu);
 	for (i = 0; i < s->nslots; i++) {
-		if (!tracefmt_u64(tok[i + 2], 16, &row[i]))
+		if (!hex_u64(tok[i + 2], &row[i]))
 			return bad(r, e, _("cpu %u: value \"%s\" is not a hexadecimal number"), cpu,
 			    tok[i + 2]);
 	}
@@ -671,7 +777,7 @@ data_truth(struct trace_reader *r, struct sample *s, char *rest, struct errmsg *
 	unsigned n = 0, i;
 
 	while ((tok = strtok_r(p, " \t", &p)) != NULL) {
-		if (n == 5 || !tracefmt_u64(tok, n == 0 ? 10 : 16, &v[n]))
+		if (n == 5 || !(n == 0 ? tracefmt_u64(tok, 10, &v[n]) : hex_u64(tok, &v[n])))
 			return bad(r, e, _("a truth line is \"t CORE N A B C\" (numbers in hex)"));
 		n++;
 	}
@@ -859,8 +965,8 @@ trace_close(struct trace_reader *r)
 {
 	if (r == NULL)
 		return;
-	if (r->fp != NULL && r->own_fp)
-		fclose(r->fp);
+	tracez_close(r->z);        /* a caller's stream stays open */
+	free(r->buf);
 	free(r->seen);
 	free(r);
 }
