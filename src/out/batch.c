@@ -122,6 +122,7 @@ batch_free(struct batch *b)
 	if (b == NULL)
 		return;
 	free(b->pkg_id);
+	lb_free(&b->line);
 	free(b);
 }
 

@@ -3,4 +3,5 @@ libhttop_a_SOURCES += \
 	src/util/errmsg.c src/util/errmsg.h \
 	src/util/xalloc.c src/util/xalloc.h \
 	src/util/cpulist.c src/util/cpulist.h \
+	src/util/numfmt.c src/util/numfmt.h \
 	src/util/i18n.h
