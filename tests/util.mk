@@ -1,12 +1,12 @@
 # tests for util: the CPU list syntax (parse, and the lists httop writes);
-# the number formatter of the batch outputs.
+# the number formatter of the batch outputs and the UTF-8 check.
 check_PROGRAMS += tests/unit/test_cpulist
 tests_unit_test_cpulist_SOURCES = tests/unit/test_cpulist.c
 tests_unit_test_cpulist_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_cpulist_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_cpulist
 
-# the batch outputs' number formatter
+# the batch outputs' number formatter and UTF-8 check
 check_PROGRAMS += tests/unit/test_numfmt
 tests_unit_test_numfmt_SOURCES = tests/unit/test_numfmt.c
 tests_unit_test_numfmt_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests

@@ -20,18 +20,23 @@
 
 #include <math.h>
 
+#include "util/utf8.h"
+
 #define FRAC_DECIMALS 10
 #define NUM_DIGITS 6
 #define TIME_DECIMALS 6
 
 enum numkind { FRAC, NUM };
 
-/* A string as JSON: quotes, backslashes and control bytes escaped. */
+/* A string as JSON: quotes, backslashes and control bytes escaped; a byte
+ * that is not valid UTF-8 (a host name in another encoding) becomes '?',
+ * as in the OpenMetrics output, so the line stays valid JSON. */
 static void
 json_str(struct linebuf *b, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s;
+	size_t n;
 
 	lb_char(b, '"');
 	while (*p != '\0') {
@@ -43,8 +48,12 @@ json_str(struct linebuf *b, const char *s)
 
 			lb_mem(b, u, sizeof u);
 			p++;
+		} else if ((n = utf8_len(p)) == 0) {
+			lb_char(b, '?');
+			p++;
 		} else {
-			lb_char(b, (char)*p++);
+			lb_mem(b, (const char *)p, n);
+			p += n;
 		}
 	}
 	lb_char(b, '"');

@@ -4,4 +4,5 @@ libhttop_a_SOURCES += \
 	src/util/xalloc.c src/util/xalloc.h \
 	src/util/cpulist.c src/util/cpulist.h \
 	src/util/numfmt.c src/util/numfmt.h \
+	src/util/utf8.c src/util/utf8.h \
 	src/util/i18n.h

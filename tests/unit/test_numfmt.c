@@ -1,6 +1,7 @@
-/* test_numfmt.c: the number formatter of the batch outputs (util/numfmt.c).
- * Hand-checked values first, then agreement with printf over many values:
- * a fixed-point number within half a unit of its last place, a significant-digit one equal to %.Ng's value
+/* test_numfmt.c: the number formatter of the batch outputs (util/numfmt.c)
+ * and the UTF-8 check (util/utf8.c). Hand-checked values first, then
+ * agreement with printf over many values: a fixed-point number within half
+ * a unit of its last place, a significant-digit one equal to %.Ng's value
  * or one unit of its last digit away (a tie rounded the other way). */
 #include "unit/testutil.h"
 
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "util/numfmt.h"
+#include "util/utf8.h"
 
 static const char *
 fx(double x, unsigned d)
@@ -108,12 +110,30 @@ test_against_printf(void **state)
 	}
 }
 
+/* UTF-8: lengths of valid sequences, and the invalid ones refused. */
+static void
+test_utf8(void **state)
+{
+	(void)state;
+	assert_int_equal(utf8_len((const unsigned char *)"a"), 1);
+	assert_int_equal(utf8_len((const unsigned char *)"\xc3\xa9"), 2);         /* e acute */
+	assert_int_equal(utf8_len((const unsigned char *)"\xe2\x96\x88"), 3);     /* full block */
+	assert_int_equal(utf8_len((const unsigned char *)"\xf0\x9f\x98\x80"), 4);
+	assert_int_equal(utf8_len((const unsigned char *)"\xff"), 0);
+	assert_int_equal(utf8_len((const unsigned char *)"\x80"), 0);             /* stray continuation */
+	assert_int_equal(utf8_len((const unsigned char *)"\xc0\xaf"), 0);         /* overlong '/' */
+	assert_int_equal(utf8_len((const unsigned char *)"\xed\xa0\x80"), 0);     /* surrogate */
+	assert_int_equal(utf8_len((const unsigned char *)"\xf4\x90\x80\x80"), 0); /* > U+10FFFF */
+	assert_int_equal(utf8_len((const unsigned char *)"\xe2\x96"), 0);         /* cut by the end */
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hand),
 		cmocka_unit_test(test_against_printf),
+		cmocka_unit_test(test_utf8),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
