@@ -251,6 +251,8 @@ header_cpu(struct trace_reader *r, struct header *h, const struct tracefmt_field
     struct errmsg *e)
 {
 	long cpu, pkg, die, l3, core, thread, online;
+	const char *l3s = tracefmt_get(f, n, "l3");
+	bool no_l3;
 
 	if (need_int(r, e, "cpu", f, n, "cpu", 0, TRACE_MAX_CPU - 1, &cpu) != 0 ||
 	    need_int(r, e, "cpu", f, n, "package", 0, TRACE_MAX_ID, &pkg) != 0 ||
@@ -260,8 +262,10 @@ header_cpu(struct trace_reader *r, struct header *h, const struct tracefmt_field
 	die = 0;
 	l3 = pkg;
 	online = 1;
+	/* No L3 (Xeon Phi): "none"; writers before trace 1.2 put UINT_MAX. */
+	no_l3 = l3s != NULL && (strcmp(l3s, "none") == 0 || strcmp(l3s, "4294967295") == 0);
 	if (opt_int(r, e, "cpu", f, n, "die", 0, TRACE_MAX_ID, &die) != 0 ||
-	    opt_int(r, e, "cpu", f, n, "l3", 0, TRACE_MAX_ID, &l3) != 0 ||
+	    (!no_l3 && opt_int(r, e, "cpu", f, n, "l3", 0, TRACE_MAX_ID, &l3) != 0) ||
 	    opt_int(r, e, "cpu", f, n, "online", 0, 1, &online) != 0)
 		return -1;
 	if ((unsigned)cpu >= h->cpu_seen_n) {
@@ -276,7 +280,7 @@ header_cpu(struct trace_reader *r, struct header *h, const struct tracefmt_field
 	h->cpu_seen[cpu] = true;
 	h->ncpus++;
 	topology_add_cpu(&r->m->topo, (unsigned)cpu, (unsigned)pkg, (unsigned)die,
-	    (unsigned)l3, (unsigned)core, (unsigned)thread, online != 0);
+	    no_l3 ? TOPO_NO_L3 : (unsigned)l3, (unsigned)core, (unsigned)thread, online != 0);
 	/* topology_add_cpu drops a CPU whose thread position is taken. */
 	if ((unsigned)cpu >= r->m->topo.max_cpu || !r->m->topo.cpus[cpu].present)
 		return bad(r, e, _("cpu %ld: package %ld core %ld thread %ld is another cpu's"),
