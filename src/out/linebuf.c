@@ -2,6 +2,7 @@
 #include "config.h"
 #include "out/linebuf.h"
 
+#include <errno.h>
 #include <stdlib.h>
 
 #include "util/xalloc.h"
@@ -28,7 +29,7 @@ lb_free(struct linebuf *b)
 void
 lb_flush(struct linebuf *b, FILE *fp)
 {
-	if (b->len > 0)
-		fwrite(b->p, 1, b->len, fp);
+	if (b->len > 0 && fwrite(b->p, 1, b->len, fp) != b->len && b->err == 0)
+		b->err = errno != 0 ? errno : EIO;
 	b->len = 0;
 }

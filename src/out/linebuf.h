@@ -14,12 +14,15 @@
 struct linebuf {
 	char *p;
 	size_t len, cap;
+	int err;        /* errno of a failed write, until the caller takes it */
 };
 
 /* Room for n more bytes. */
 void lb_grow(struct linebuf *b, size_t n);
 void lb_free(struct linebuf *b);
-/* Write the line and empty the buffer (errors stay on fp for the caller). */
+/* Write the line and empty the buffer. A failed write leaves fp's error
+ * flag set and its errno in err (the caller's fflush has nothing left to
+ * fail with). */
 void lb_flush(struct linebuf *b, FILE *fp);
 
 static inline void
