@@ -24,22 +24,45 @@ static const uint64_t p10u[] = {
 	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
 	100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
 	10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
-	100000000000000000ull, 1000000000000000000ull,
+	100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull,
 };
+
+/* "00" .. "99": two digits per division. */
+static const char pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* The n lowest decimal digits of u, leading zeros included, at p. */
+static void
+put_digits(char *p, uint64_t u, unsigned n)
+{
+	while (n >= 2) {
+		n -= 2;
+		memcpy(p + n, pairs + 2 * (u % 100), 2);
+		u /= 100;
+	}
+	if (n == 1)
+		p[0] = (char)('0' + u % 10);
+}
+
+static unsigned
+ndigits(uint64_t u)
+{
+	unsigned n = 1;
+
+	while (n < 20 && u >= p10u[n])
+		n++;
+	return n;
+}
 
 char *
 numfmt_u64(char *p, uint64_t u)
 {
-	char tmp[20];
-	unsigned n = 0;
+	unsigned n = u < 10 ? 1 : ndigits(u);
 
-	do {
-		tmp[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u != 0);
-	while (n > 0)
-		*p++ = tmp[--n];
-	return p;
+	put_digits(p, u, n);
+	return p + n;
 }
 
 /* m / 10^k with the point put in: k decimals, trailing zeros dropped
@@ -48,7 +71,6 @@ static char *
 put_scaled(char *p, uint64_t m, unsigned k, bool keep)
 {
 	uint64_t f;
-	unsigned i;
 
 	p = numfmt_u64(p, m / p10u[k]);
 	f = m % p10u[k];
@@ -59,10 +81,7 @@ put_scaled(char *p, uint64_t m, unsigned k, bool keep)
 		k--;
 	}
 	*p++ = '.';
-	for (i = k; i > 0; i--) {
-		p[i - 1] = (char)('0' + f % 10);
-		f /= 10;
-	}
+	put_digits(p, f, k);
 	return p + k;
 }
 
@@ -113,7 +132,10 @@ numfmt_sig(char *p, double x, unsigned digits)
 	if (!(ax >= 1e-4 && ax < 1e15))
 		return p + snprintf(p, NUMFMT_MAX, "%.*g", (int)digits, x);
 	/* e: the decimal exponent, 10^e <= ax < 10^(e+1) */
-	for (e = 14; e > -4 && ax < decade[e + 4]; e--)
+	/* from 10^0 (most figures are near 1), up or down */
+	for (e = 0; e < 14 && ax >= decade[e + 5]; e++)
+		;
+	for (; e > -4 && ax < decade[e + 4]; e--)
 		;
 	k = (int)digits - 1 - e;          /* decimals to keep, -14..18 */
 	s = k >= 0 ? ax * p10d[k] : ax / p10d[-k];
