@@ -1,7 +1,7 @@
 /* csv.c: RFC 4180 CSV. One header line, then per interval a row of each
  * kind: node, package, core, thread (first column "kind"). Every row has
  * every column; cells that do not apply to a kind are empty, absent
- * figures are empty, bounds are written "lo..hi" in one cell. An
+ * figures are empty, a bound is in the figure's _lo and _hi columns. An
  * interval's rows are built in one buffer and written at once. */
 #include "config.h"
 #include "out/batch.h"
@@ -9,19 +9,30 @@
 #include <math.h>
 #include <string.h>
 
+/* The columns. A figure that may be exact, a bound or absent has three:
+ * x (the exact value), x_lo and x_hi (the bound), as in the JSON output. */
 enum col {
 	C_KIND, C_TIME, C_INTERVAL, C_VALID, C_REASON, C_PACKAGE, C_CORE, C_CPUS, C_CPU,
-	C_NEITHER, C_T0_ONLY, C_T1_ONLY, C_BOTH, C_EXACT, C_UTIL, C_ACTIVE_THREADS,
-	C_ISSUE_UTIL, C_CPI, C_NOMINAL_CPI, C_GHZ, C_NET_GHZ, C_IPC, C_BOTH_OF_BUSY,
-	C_INCONSISTENCY, C_FALLBACK, C_TRUTH_NEITHER, C_TRUTH_T0_ONLY, C_TRUTH_T1_ONLY, C_TRUTH_BOTH,
-	NCOLS
+	C_NEITHER, C_NEITHER_LO, C_NEITHER_HI, C_T0_ONLY, C_T0_ONLY_LO, C_T0_ONLY_HI,
+	C_T1_ONLY, C_T1_ONLY_LO, C_T1_ONLY_HI, C_BOTH, C_BOTH_LO, C_BOTH_HI, C_EXACT, C_UTIL,
+	C_UTIL_LO, C_UTIL_HI, C_ACTIVE_THREADS, C_ACTIVE_THREADS_LO, C_ACTIVE_THREADS_HI,
+	C_ISSUE_UTIL, C_ISSUE_UTIL_LO, C_ISSUE_UTIL_HI, C_CPI, C_CPI_LO, C_CPI_HI,
+	C_NOMINAL_CPI, C_NOMINAL_CPI_LO, C_NOMINAL_CPI_HI, C_GHZ, C_GHZ_LO, C_GHZ_HI,
+	C_NET_GHZ, C_NET_GHZ_LO, C_NET_GHZ_HI, C_IPC, C_IPC_LO, C_IPC_HI, C_BOTH_OF_BUSY,
+	C_BOTH_OF_BUSY_LO, C_BOTH_OF_BUSY_HI, C_INCONSISTENCY, C_FALLBACK, C_TRUTH_NEITHER,
+	C_TRUTH_T0_ONLY, C_TRUTH_T1_ONLY, C_TRUTH_BOTH, NCOLS
 };
 
 static const char *const col_names[NCOLS] = {
 	"kind", "time", "interval", "valid", "reason", "package", "core", "cpus", "cpu",
-	"neither", "t0_only", "t1_only", "both", "exact", "util", "active_threads",
-	"issue_util", "cpi", "nominal_cpi", "ghz", "net_ghz", "ipc", "both_of_busy",
-	"inconsistency", "fallback", "truth_neither", "truth_t0_only", "truth_t1_only", "truth_both",
+	"neither", "neither_lo", "neither_hi", "t0_only", "t0_only_lo", "t0_only_hi",
+	"t1_only", "t1_only_lo", "t1_only_hi", "both", "both_lo", "both_hi", "exact", "util",
+	"util_lo", "util_hi", "active_threads", "active_threads_lo", "active_threads_hi",
+	"issue_util", "issue_util_lo", "issue_util_hi", "cpi", "cpi_lo", "cpi_hi",
+	"nominal_cpi", "nominal_cpi_lo", "nominal_cpi_hi", "ghz", "ghz_lo", "ghz_hi",
+	"net_ghz", "net_ghz_lo", "net_ghz_hi", "ipc", "ipc_lo", "ipc_hi", "both_of_busy",
+	"both_of_busy_lo", "both_of_busy_hi", "inconsistency", "fallback", "truth_neither",
+	"truth_t0_only", "truth_t1_only", "truth_both",
 };
 
 /* Precision as in the JSON output (json.c says why): fractions of time to
@@ -39,7 +50,7 @@ struct row {
 	const char *cell[NCOLS];
 	unsigned short len[NCOLS];
 	bool text[NCOLS];
-	char buf[NCOLS * (2 * NUMFMT_MAX + 2)];
+	char buf[NCOLS * NUMFMT_MAX];
 	size_t used;
 	/* the interval's time and length, formatted once per interval */
 	char time[NUMFMT_MAX], dt[NUMFMT_MAX];
@@ -105,18 +116,16 @@ set_bool(struct row *r, enum col c, bool b)
 	r->len[c] = 1;
 }
 
+/* A figure into its three columns (c, c + 1 = _lo, c + 2 = _hi): exact in
+ * the first, a bound in the other two, absent in none. */
 static void
 set_val(struct row *r, enum col c, enum numkind k, struct val v)
 {
-	char *p = r->buf + r->used, *q;
-
 	if (v.kind == V_EXACT) {
 		set_num(r, c, k, v.v);
 	} else if (v.kind == V_BOUND && isfinite(v.lo) && isfinite(v.hi)) {
-		q = put_num(p, k, v.lo);
-		*q++ = '.';
-		*q++ = '.';
-		set_span(r, c, p, put_num(q, k, v.hi));
+		set_num(r, c + 1, k, v.lo);
+		set_num(r, c + 2, k, v.hi);
 	}
 }
 

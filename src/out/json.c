@@ -1,7 +1,8 @@
 /* json.c: one JSON object per interval, on one line (JSON Lines), built in
- * one buffer and written at once. Absent figures are null, bounds are
- * [lo, hi] arrays, and a non-finite number can never be printed (it would
- * make the line invalid JSON).
+ * one buffer and written at once, as data/httop.schema.json describes it.
+ * A figure that may be exact, a bound or absent is three members, x, x_lo
+ * and x_hi (json_val); absent is null, and a non-finite number can never
+ * be printed (it would make the line invalid JSON).
  *
  * Precision, by what a figure is (httop(1), JSON OUTPUT):
  * - shares and other fractions of time (neither .. both, util, issue_util,
@@ -79,31 +80,34 @@ json_time(struct linebuf *b, double x)
 		lb_lit(b, "null");
 }
 
+/* A figure as three members: `,"key":v,"key_lo":lo,"key_hi":hi`. Exact:
+ * v, with lo and hi null; a bound: v null, lo and hi the bound; absent:
+ * all null. So each member always holds a number or null, which typed
+ * readers (pandas, DuckDB) need: the old [lo, hi] array in place of the
+ * number made them fail. */
 static void
-json_val(struct linebuf *b, enum numkind k, struct val v)
+json_val(struct linebuf *b, const char *kx, size_t nx, const char *klo, size_t nlo,
+    const char *khi, size_t nhi, enum numkind k, struct val v)
 {
-	switch (v.kind) {
-	case V_EXACT:
-		json_num(b, k, v.v);
-		break;
-	case V_BOUND:
-		lb_char(b, '[');
-		json_num(b, k, v.lo);
-		lb_char(b, ',');
-		json_num(b, k, v.hi);
-		lb_char(b, ']');
-		break;
-	default:
-		lb_lit(b, "null");
-		break;
+	double x = NAN, lo = NAN, hi = NAN;
+
+	if (v.kind == V_EXACT) {
+		x = v.v;
+	} else if (v.kind == V_BOUND) {
+		lo = v.lo;
+		hi = v.hi;
 	}
+	lb_mem(b, kx, nx);
+	json_num(b, k, x);
+	lb_mem(b, klo, nlo);
+	json_num(b, k, lo);
+	lb_mem(b, khi, nhi);
+	json_num(b, k, hi);
 }
 
-/* `,"key":value`; key is a literal. */
-#define key_val(b, key, k, v) do { \
-	lb_lit((b), ",\"" key "\":"); \
-	json_val((b), (k), (v)); \
-} while (0)
+/* key is a literal: the three member names are made at compile time. */
+#define key_val(b, key, k, v) json_val((b), ",\"" key "\":", sizeof(key) + 3, \
+	",\"" key "_lo\":", sizeof(key) + 6, ",\"" key "_hi\":", sizeof(key) + 6, (k), (v))
 
 static void
 json_bool(struct linebuf *b, bool x)

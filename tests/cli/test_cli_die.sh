@@ -27,7 +27,7 @@
 . "$HTTOP_SRCDIR/tests/lib.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-N=16
+N=18
 plan $N
 
 if ! command -v jq >/dev/null 2>&1; then
@@ -43,6 +43,7 @@ sh "$HTTOP_SRCDIR/tests/mksysfs.sh" "$tmp/sys" 0x0fafbeff 0x0bfdff7d
 check "skx-8168 with CAPID6: exit 0, 2 lines (status $st)" \
     [ "$st" -eq 0 -a "$(wc -l <"$tmp/j")" -eq 2 ]
 [ -s "$tmp/err" ] && sed 's/^/# stderr: /' "$tmp/err"
+check_schema "$tmp/j"
 
 # jq -e FILTER: true on every line
 all() { jq -e "$1" "$tmp/j" | grep -qv '^true$' && return 1; jq -e "$1" "$tmp/j" >/dev/null; }
@@ -83,6 +84,7 @@ check "package 1: core 1 at 3,0 bit 2 cha 1; core 8 at 4,1 bit 8 cha 6; core 29 
 check "--demo: layout logical, every core placed (status $st)" \
     sh -c '[ "$1" -eq 0 ] && jq -e ".layout == \"logical\" and all(.cores[]; .tile != null)" "$2" |
         grep -qv false' sh "$st" "$tmp/j"
+check_schema "$tmp/j"
 
 # A malformed map: status 2, one line on stderr naming FILE:LINE, nothing
 # on stdout. Every bad-*.map of the map tests; an empty file and one with

@@ -14,7 +14,7 @@
 . "$HTTOP_SRCDIR/tests/lib.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-plan 19
+plan 21
 
 "$HTTOP" --replay "$tmp/missing.trace" -b >"$tmp/out" 2>"$tmp/err"; st=$?
 check "a missing trace is an error, status 1 (got $st)" [ "$st" -eq 1 ]
@@ -28,6 +28,7 @@ fi
 "$HTTOP" --replay "$trace" -b --format json >"$tmp/j" 2>"$tmp/err"; st=$?
 check "replay to the end of the data exits 0 (got $st)" [ "$st" -eq 0 ]
 check "... after 2 intervals (3 samples)" [ "$(wc -l <"$tmp/j")" -eq 2 ]
+check_schema "$tmp/j"
 if command -v python3 >/dev/null 2>&1; then
 	check "core 0, first interval: N 0.4, A 0.3, B 0.1, C 0.2" python3 -c '
 import json, sys
@@ -70,6 +71,7 @@ check "a spliced trace replays to its end (exit $st, 3 intervals)" \
 check "... its backward interval is invalid: time-backwards, no valid core" \
     sh -c 'jq -e "select(.interval < 0) | .valid == false and .node.nvalid == 0 and
         .cores[0].reason == \"time-backwards\"" "$1" >/dev/null' sh "$tmp/b.json"
+check_schema "$tmp/b.json"
 "$HTTOP" --replay "$trace" -b --force >/dev/null 2>"$tmp/f.err"; st=$?
 check "--force on a replay: exit 0 and one line saying it has no effect" \
     sh -c '[ "$1" -eq 0 ] && grep -q "^httop: --force has no effect with the replay source: a replay programs no counters$" "$2"' sh "$st" "$tmp/f.err"

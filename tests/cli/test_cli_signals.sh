@@ -6,7 +6,7 @@
 . "$HTTOP_SRCDIR/tests/lib.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-plan 13
+plan 14
 
 # end_by SIG WANT: start a run that waits 30 s per refresh (the simulator
 # in screen mode sleeps), signal it after 1 s; it must end with WANT, well
@@ -45,6 +45,7 @@ check "SIGSEGV: httop dies by the signal (status $st, want 139)" [ "$st" -eq 139
 ( "$HTTOP" --demo -b --format json; echo $? >"$tmp/st" ) 2>"$tmp/err" | head -n 1 >"$tmp/one"
 check "httop -b | head -n 1: httop ends with status 0" [ "$(cat "$tmp/st")" = 0 ]
 check "... without a message" [ ! -s "$tmp/err" ]
+check_schema "$tmp/one"
 
 # Without -b the simulator runs in real time: two refreshes of 0.2 s.
 start=$(date +%s%N 2>/dev/null)

@@ -20,7 +20,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 cd "$tmp" || exit 1
-plan 17
+plan 18
 
 if ! command -v python3 >/dev/null 2>&1; then
 	for i in $(seq 17); do skip "python3 is not installed (the format checker needs it)"; done
@@ -47,6 +47,7 @@ check "om_check rejects a missing # EOF" sh -c "! python3 '$CHECK' openmetrics b
 mkdir tf
 "$HTTOP" --demo --seed 7 -b -n 3 --format json --textfile "$tmp/tf" >run.json 2>run.err; st=$?
 check "--textfile with --format json exits 0" [ "$st" -eq 0 ]
+check_schema run.json
 check "the directory holds only httop.prom" [ "$(ls -A tf)" = "httop.prom" ]
 if python3 "$CHECK" prometheus tf/httop.prom >tf.check 2>&1; then ok "httop.prom is valid Prometheus text"
 else not_ok "httop.prom: $(cat tf.check)"; fi

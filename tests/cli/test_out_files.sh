@@ -4,7 +4,12 @@
 #    tarballs): a short simulated run recorded, and its replay gives the
 #    same JSON (but "source"); Xeon Phi machines have no L3 (l3=none);
 #  - a host name that is not UTF-8 still gives valid JSON, escaped as the
-#    OpenMetrics output does (a '?' for each bad byte).
+#    OpenMetrics output does (a '?' for each bad byte);
+#  - every JSON line of all that is valid against data/httop.schema.json;
+#    a figure that is a bound on one line and exact on another keeps one
+#    type per member (x, x_lo, x_hi: number or null) for typed readers;
+#  - CSV is RFC 4180 but for its LF line ends: python's csv module reads
+#    every record with the header's columns, bounds in the _lo/_hi ones.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 command -v python3 >/dev/null 2>&1 || { echo "1..0 # SKIP python3 is not installed"; exit 77; }
 tmp=$(mktemp -d) || exit 1
@@ -19,7 +24,7 @@ if [ "$nx" -eq 0 ]; then
 	echo "1..0 # SKIP no fixture topologies in $HTTOP_FIXTURES/hwloc"
 	exit 77
 fi
-plan $((nx + nt + 3))
+plan $((nx + nt + 7))
 
 # same LIVE REPLAY: every line's members equal, but "source".
 same() {
@@ -83,4 +88,56 @@ assert len(lines) == 2
 for l in lines:
     assert json.loads(l)["host"] == "h?z\u00e9", json.loads(l)["host"]
 ' host.json
+
+# Every JSON line above: the live and replayed runs of every machine.
+check_schema ./*.live.json ./*.replay.json host.json
+
+# Typed readers: over all those lines, each member of the same object kind
+# always holds one JSON type (or null). A bound used to be an array where
+# the exact figure is a number.
+check "every member has one type across all lines and machines (number or null)" python3 -c '
+import json, sys
+types = {}
+def walk(kind, o):
+    for k, v in o.items():
+        if isinstance(v, dict):
+            walk(kind + "." + k, v)
+        elif isinstance(v, list) and v and isinstance(v[0], dict):
+            for x in v: walk(kind + "." + k, x)
+        elif v is not None:
+            t = "number" if isinstance(v, (int, float)) and not isinstance(v, bool) else type(v).__name__
+            types.setdefault(kind + "." + k, set()).add(t)
+for f in sys.argv[1:]:
+    for l in open(f):
+        walk("", json.loads(l))
+bad = {k: v for k, v in types.items() if len(v) > 1}
+assert not bad, bad
+assert types[".cores.neither_lo"] == {"number"} and types[".node.util_hi"] == {"number"}
+' ./*.live.json
+
+# CSV: the demo (exact) and a Zen machine (no AnyThread: every split a
+# bound), read by python's csv module in strict mode.
+"$HTTOP" --demo -b -n 2 --format csv >demo.csv 2>/dev/null
+"$HTTOP" --sim demo --topology "$HTTOP_FIXTURES/hwloc/zen2-epyc7742-2s-64c-smt.xml" \
+    -b -n 2 --format csv >zen.csv 2>/dev/null
+check "csv: records end in LF alone (no CR), as httop(1) says" sh -c '
+[ -s demo.csv ] && [ -s zen.csv ] && ! grep -q "$(printf "\r")" demo.csv zen.csv'
+check "csv: every record has the header's 55 columns; a bound is in x_lo, x_hi with x empty" python3 -c '
+import csv, sys
+for f in sys.argv[1:]:
+    with open(f, newline="") as fp:
+        rows = list(csv.reader(fp, strict=True))
+    head = rows[0]
+    assert len(head) == 55 and len(set(head)) == 55, len(head)
+    assert all(len(r) == 55 for r in rows), f
+    for k in ("neither", "util", "ghz", "cpi", "both_of_busy"):
+        i = head.index(k)
+        assert head[i + 1] == k + "_lo" and head[i + 2] == k + "_hi"
+    d = [dict(zip(head, r)) for r in rows[1:]]
+    node = [r for r in d if r["kind"] == "node"]
+    if f == "zen.csv":
+        assert all(r["neither"] == "" and float(r["neither_lo"]) <= float(r["neither_hi"]) for r in node)
+    else:
+        assert all(r["neither"] != "" and r["neither_lo"] == r["neither_hi"] == "" for r in node)
+' demo.csv zen.csv
 exit 0
