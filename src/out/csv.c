@@ -20,7 +20,7 @@ enum col {
 	C_NOMINAL_CPI, C_NOMINAL_CPI_LO, C_NOMINAL_CPI_HI, C_GHZ, C_GHZ_LO, C_GHZ_HI,
 	C_NET_GHZ, C_NET_GHZ_LO, C_NET_GHZ_HI, C_IPC, C_IPC_LO, C_IPC_HI, C_BOTH_OF_BUSY,
 	C_BOTH_OF_BUSY_LO, C_BOTH_OF_BUSY_HI, C_INCONSISTENCY, C_FALLBACK, C_TRUTH_NEITHER,
-	C_TRUTH_T0_ONLY, C_TRUTH_T1_ONLY, C_TRUTH_BOTH, NCOLS
+	C_TRUTH_T0_ONLY, C_TRUTH_T1_ONLY, C_TRUTH_BOTH, C_ABSENT, C_STOPPED, NCOLS
 };
 
 static const char *const col_names[NCOLS] = {
@@ -32,7 +32,7 @@ static const char *const col_names[NCOLS] = {
 	"nominal_cpi", "nominal_cpi_lo", "nominal_cpi_hi", "ghz", "ghz_lo", "ghz_hi",
 	"net_ghz", "net_ghz_lo", "net_ghz_hi", "ipc", "ipc_lo", "ipc_hi", "both_of_busy",
 	"both_of_busy_lo", "both_of_busy_hi", "inconsistency", "fallback", "truth_neither",
-	"truth_t0_only", "truth_t1_only", "truth_both",
+	"truth_t0_only", "truth_t1_only", "truth_both", "absent", "stopped",
 };
 
 /* Precision as in the JSON output (json.c says why): fractions of time to
@@ -52,6 +52,8 @@ struct row {
 	bool text[NCOLS];
 	char buf[NCOLS * NUMFMT_MAX];
 	size_t used;
+	char absent[512];          /* C_ABSENT: "cpi:stopped ipc:stopped" */
+	char stopped[128];         /* C_STOPPED: "inst any" */
 	/* the interval's time and length, formatted once per interval */
 	char time[NUMFMT_MAX], dt[NUMFMT_MAX];
 	unsigned short time_len, dt_len;
@@ -164,9 +166,48 @@ row_end(struct linebuf *b, const struct row *r)
 	lb_char(b, '\n');
 }
 
+/* Why figures of the row are absent, "cpi:stopped ipc:stopped" (names
+ * as the columns, reason codes); the cell stays empty when none is. */
+static void
+set_absent(struct row *r, const enum col *cols, const struct val *const *v, size_t n)
+{
+	size_t i, used = 0;
+
+	r->absent[0] = '\0';
+	for (i = 0; i < n && used < sizeof r->absent; i++) {
+		if (v[i]->kind != V_NONE || v[i]->why == R_NONE)
+			continue;
+		used += (size_t)snprintf(r->absent + used, sizeof r->absent - used, "%s%s:%s",
+		    used ? " " : "", col_names[cols[i]], metrics_reason_code(v[i]->why));
+	}
+	if (r->absent[0] != '\0')
+		set_text(r, C_ABSENT, r->absent);
+}
+
+/* The counters another program stopped, "inst any". */
+static void
+set_stopped(struct row *r, unsigned mask)
+{
+	size_t used = 0;
+	unsigned k;
+
+	r->stopped[0] = '\0';
+	for (k = 0; k < SLOT_NKINDS && used < sizeof r->stopped; k++)
+		if (mask & KIND_BIT(k))
+			used += (size_t)snprintf(r->stopped + used, sizeof r->stopped - used,
+			    "%s%s", used ? " " : "", slot_kind_name((enum slot_kind)k));
+	if (mask != 0)
+		set_text(r, C_STOPPED, r->stopped);
+}
+
 static void
 agg_row(struct row *r, const struct agg_fig *a)
 {
+	static const enum col cols[] = { C_NEITHER, C_T0_ONLY, C_T1_ONLY, C_BOTH, C_UTIL,
+	    C_ACTIVE_THREADS, C_GHZ, C_CPI, C_BOTH_OF_BUSY };
+	const struct val *const v[] = { &a->neither, &a->t0_only, &a->t1_only, &a->both,
+	    &a->util, &a->active_threads, &a->ghz, &a->cpi, &a->both_of_busy };
+
 	set_val(r, C_NEITHER, FRAC, a->neither);
 	set_val(r, C_T0_ONLY, FRAC, a->t0_only);
 	set_val(r, C_T1_ONLY, FRAC, a->t1_only);
@@ -177,6 +218,7 @@ agg_row(struct row *r, const struct agg_fig *a)
 	set_val(r, C_GHZ, NUM, a->ghz);
 	set_val(r, C_CPI, NUM, a->cpi);
 	set_val(r, C_BOTH_OF_BUSY, FRAC, a->both_of_busy);
+	set_absent(r, cols, v, sizeof cols / sizeof cols[0]);
 }
 
 static void
@@ -185,6 +227,12 @@ core_row(struct row *r, const struct topo_core *tc, const struct core_fig *c)
 	bool two = tc->nthreads == 2;
 	char *p, *q;
 	unsigned t;
+	struct val none = val_absent(R_NO_SPLIT);
+	static const enum col cols[] = { C_NEITHER, C_T0_ONLY, C_T1_ONLY, C_BOTH, C_UTIL,
+	    C_ACTIVE_THREADS, C_ISSUE_UTIL, C_CPI, C_GHZ };
+	const struct val *const v[] = { two ? &c->neither : &none, two ? &c->t0_only : &none,
+	    two ? &c->t1_only : &none, two ? &c->both : &none, &c->util, &c->active_threads,
+	    &c->issue_util, &c->cpi, &c->ghz };
 
 	set_bool(r, C_VALID, c->reason == R_NONE);
 	if (c->reason != R_NONE)
@@ -214,6 +262,9 @@ core_row(struct row *r, const struct topo_core *tc, const struct core_fig *c)
 	set_num(r, C_INCONSISTENCY, FRAC, c->inconsistency);
 	if (c->fallback != R_NONE)
 		set_text(r, C_FALLBACK, metrics_reason_code(c->fallback));
+	if (c->reason == R_NONE)
+		set_absent(r, cols, v, sizeof cols / sizeof cols[0]);
+	set_stopped(r, c->stopped);
 	if (c->has_truth) {
 		set_num(r, C_TRUTH_NEITHER, FRAC, c->truth[0]);
 		set_num(r, C_TRUTH_T0_ONLY, FRAC, c->truth[1]);
@@ -226,6 +277,9 @@ static void
 thread_row(struct row *r, const struct topology *topo, unsigned cpu, const struct thread_fig *th)
 {
 	const struct topo_cpu *tc = &topo->cpus[cpu];
+	static const enum col cols[] = { C_UTIL, C_CPI, C_NOMINAL_CPI, C_GHZ, C_NET_GHZ, C_IPC };
+	const struct val *const v[] = { &th->util, &th->cpi, &th->nominal_cpi, &th->ghz,
+	    &th->net_ghz, &th->ipc };
 
 	set_bool(r, C_VALID, th->reason == R_NONE);
 	if (th->reason != R_NONE)
@@ -239,6 +293,10 @@ thread_row(struct row *r, const struct topology *topo, unsigned cpu, const struc
 	set_val(r, C_GHZ, NUM, th->ghz);
 	set_val(r, C_NET_GHZ, NUM, th->net_ghz);
 	set_val(r, C_IPC, NUM, th->ipc);
+	if (th->reason == R_NONE) {
+		set_absent(r, cols, v, sizeof cols / sizeof cols[0]);
+		set_stopped(r, th->stopped);
+	}
 }
 
 void

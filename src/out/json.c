@@ -118,9 +118,59 @@ json_bool(struct linebuf *b, bool x)
 		lb_lit(b, "false");
 }
 
+/* Why a valid object's figures are absent: ,"absent":{"cpi":"stopped"}
+ * with the reason codes, only when one is. */
+static void
+write_absent(struct linebuf *b, const char *const *keys, const struct val *const *v, size_t n)
+{
+	bool any = false;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (v[i]->kind != V_NONE || v[i]->why == R_NONE)
+			continue;
+		if (any)
+			lb_char(b, ',');
+		else
+			lb_lit(b, ",\"absent\":{");
+		any = true;
+		json_str(b, keys[i]);
+		lb_char(b, ':');
+		json_str(b, metrics_reason_code(v[i]->why));
+	}
+	if (any)
+		lb_char(b, '}');
+}
+
+/* The counters another program stopped: ,"stopped":["inst"]. */
+static void
+write_stopped(struct linebuf *b, unsigned mask)
+{
+	unsigned k;
+	bool first = true;
+
+	if (mask == 0)
+		return;
+	lb_lit(b, ",\"stopped\":[");
+	for (k = 0; k < SLOT_NKINDS; k++) {
+		if (!(mask & KIND_BIT(k)))
+			continue;
+		if (!first)
+			lb_char(b, ',');
+		first = false;
+		json_str(b, slot_kind_name((enum slot_kind)k));
+	}
+	lb_char(b, ']');
+}
+
 static void
 write_agg(struct linebuf *b, const struct agg_fig *a)
 {
+	static const char *const keys[] = { "neither", "t0_only", "t1_only", "both", "util",
+	    "active_threads", "ghz", "cpi", "both_of_busy" };
+	const struct val *const v[] = { &a->neither, &a->t0_only, &a->t1_only, &a->both,
+	    &a->util, &a->active_threads, &a->ghz, &a->cpi, &a->both_of_busy };
+
 	lb_lit(b, "\"ncores\":");
 	lb_u64(b, a->ncores);
 	lb_lit(b, ",\"nvalid\":");
@@ -136,6 +186,7 @@ write_agg(struct linebuf *b, const struct agg_fig *a)
 	key_val(b, "ghz", NUM, a->ghz);
 	key_val(b, "cpi", NUM, a->cpi);
 	key_val(b, "both_of_busy", FRAC, a->both_of_busy);
+	write_absent(b, keys, v, sizeof keys / sizeof keys[0]);
 }
 
 /* Where the core sits: {"row","col"} in its package's grid, the tile's
@@ -173,7 +224,12 @@ write_core(struct linebuf *b, const struct die_layout *l, const struct topo_core
 {
 	/* The four-way split exists only for cores of exactly two threads. */
 	bool two = tc->nthreads == 2;
-	struct val none = val_none();
+	struct val none = val_absent(R_NO_SPLIT);
+	static const char *const keys[] = { "neither", "t0_only", "t1_only", "both", "util",
+	    "active_threads", "issue_util", "cpi", "ghz" };
+	const struct val *const v[] = { two ? &c->neither : &none, two ? &c->t0_only : &none,
+	    two ? &c->t1_only : &none, two ? &c->both : &none, &c->util, &c->active_threads,
+	    &c->issue_util, &c->cpi, &c->ghz };
 	unsigned t;
 
 	lb_lit(b, "{\"package\":");
@@ -211,6 +267,9 @@ write_core(struct linebuf *b, const struct die_layout *l, const struct topo_core
 		lb_lit(b, ",\"fallback\":");
 		json_str(b, metrics_reason_code(c->fallback));
 	}
+	if (c->reason == R_NONE)
+		write_absent(b, keys, v, sizeof keys / sizeof keys[0]);
+	write_stopped(b, c->stopped);
 	lb_lit(b, ",\"inconsistency\":");
 	json_num(b, FRAC, c->inconsistency);
 	/* Multiplexed counts, scaled by enabled/running (perf source). */
@@ -235,6 +294,10 @@ write_thread(struct linebuf *b, const struct topology *topo, unsigned cpu,
     const struct thread_fig *th)
 {
 	const struct topo_cpu *tc = &topo->cpus[cpu];
+	static const char *const keys[] = { "util", "cpi", "nominal_cpi", "ghz", "net_ghz",
+	    "ipc" };
+	const struct val *const v[] = { &th->util, &th->cpi, &th->nominal_cpi, &th->ghz,
+	    &th->net_ghz, &th->ipc };
 
 	lb_lit(b, "{\"cpu\":");
 	lb_u64(b, cpu);
@@ -256,6 +319,10 @@ write_thread(struct linebuf *b, const struct topology *topo, unsigned cpu,
 	key_val(b, "ghz", NUM, th->ghz);
 	key_val(b, "net_ghz", NUM, th->net_ghz);
 	key_val(b, "ipc", NUM, th->ipc);
+	if (th->reason == R_NONE) {
+		write_absent(b, keys, v, sizeof keys / sizeof keys[0]);
+		write_stopped(b, th->stopped);
+	}
 	if (th->scaled)
 		lb_lit(b, ",\"scaled\":true");
 	lb_char(b, '}');

@@ -16,13 +16,17 @@
 #include <unistd.h>
 
 #include "util/i18n.h"
+#include "util/infile.h"
 
 #define LINE_MAX_LEN 1024
+/* A settings file is a dozen short lines. */
+#define CONFIG_MAX_SIZE (64 * 1024)
 
 static const char *const view_names[] = { "cores", "threads", "topology", "die" };
 static const char *const colour_names[] = { "auto", "on", "off" };
 static const char *const order_names[] = { "ascending", "descending" };
 static const char *const window_names[] = { "last", "window", "run" };
+static const char *const die_fig_names[DF_COUNT] = { "both", "util", "ghz", "cpi" };
 
 /* Index TCOL_CPU + 1 = 0: the CPU number. */
 static const char *const column_names[TCOL_COUNT + 1] = {
@@ -41,6 +45,7 @@ ui_settings_default(struct ui_settings *s)
 	s->sort_descending = false;
 	s->window = AVG_LAST;
 	s->avg_seconds = 10.0;
+	s->die_figure = DF_BOTH;
 }
 
 const char *
@@ -179,9 +184,13 @@ parse_line(char *line, struct ui_settings *s, struct errmsg *e)
 		if (!seconds(val, UI_AVG_MIN, UI_AVG_MAX, &s->avg_seconds))
 			return errmsg_set(e, _("avg_seconds: '%s' is not a number of seconds from "
 			    "%.0f to %.0f"), val, UI_AVG_MIN, UI_AVG_MAX);
+	} else if (strcmp(key, "die_figure") == 0) {
+		if ((i = pick(val, die_fig_names, DF_COUNT)) < 0)
+			return errmsg_set(e, _("die_figure: '%s' is not both, util, ghz or cpi"), val);
+		s->die_figure = (enum die_fig)i;
 	} else {
 		return errmsg_set(e, _("unknown key '%s'; the keys are view, delay, colour, sort, "
-		    "sort_order, window and avg_seconds"), key);
+		    "sort_order, window, avg_seconds and die_figure"), key);
 	}
 	return 0;
 }
@@ -191,11 +200,13 @@ ui_config_load(const char *path, struct ui_settings *s, struct errmsg *e)
 {
 	struct ui_settings tmp = *s;
 	char buf[LINE_MAX_LEN];
-	unsigned lineno = 0;
-	FILE *fp;
-	int fd;
+	struct infile f;
+	int fd, r;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | (privileged() ? O_NOFOLLOW : 0));
+	/* O_NONBLOCK: a named pipe at the settings' path must not hang the
+	 * start; infile refuses it, and anything but a regular file. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY |
+	    (privileged() ? O_NOFOLLOW : 0));
 	if (fd < 0 && errno == ENOENT)
 		return 1;
 	if (fd < 0 && errno == ELOOP)
@@ -204,33 +215,22 @@ ui_config_load(const char *path, struct ui_settings *s, struct errmsg *e)
 	if (fd < 0)
 		return errmsg_set(e, _("cannot read %s: %s; check its permissions"), path,
 		    strerror(errno));
-	if ((fp = fdopen(fd, "r")) == NULL) {
-		close(fd);
-		return errmsg_set(e, _("cannot read %s: %s"), path, strerror(errno));
-	}
-	while (fgets(buf, sizeof buf, fp) != NULL) {
-		size_t n = strlen(buf);
-		char *line;
+	if (infile_fdopen(&f, fd, path, _("settings file"), CONFIG_MAX_SIZE, LINE_MAX_LEN - 2,
+	    e) != 0)
+		return -1;
+	while ((r = infile_getline(&f, buf, sizeof buf, e)) == 1) {
+		char *line = trim(buf);
 
-		lineno++;
-		if (n == sizeof buf - 1 && buf[n - 1] != '\n' && !feof(fp)) {
-			fclose(fp);
-			return errmsg_set(e, _("%s:%u: line longer than %d characters; shorten it"),
-			    path, lineno, LINE_MAX_LEN - 2);
-		}
-		line = trim(buf);
 		if (*line == '\0' || *line == '#')
 			continue;
 		if (parse_line(line, &tmp, e) != 0) {
-			fclose(fp);
-			return errmsg_prefix(e, "%s:%u", path, lineno);
+			infile_close(&f);
+			return errmsg_prefix(e, "%s:%lu", path, f.line);
 		}
 	}
-	if (ferror(fp)) {
-		fclose(fp);
-		return errmsg_set(e, _("cannot read %s: read error"), path);
-	}
-	fclose(fp);
+	infile_close(&f);
+	if (r < 0)
+		return -1;
 	*s = tmp;
 	return 0;
 }
@@ -310,11 +310,13 @@ write_settings(int fd, const struct ui_settings *s)
 	    "sort = %s\n"
 	    "sort_order = %s\n"
 	    "window = %s\n"
-	    "avg_seconds = %s\n",
+	    "avg_seconds = %s\n"
+	    "die_figure = %s\n",
 	    view_names[s->view < VIEW_COUNT ? s->view : VIEW_CORES], delay,
 	    colour_names[s->colour <= COLOUR_OFF ? s->colour : COLOUR_AUTO],
 	    col != NULL ? col : "cpu", order_names[s->sort_descending ? 1 : 0],
-	    window_names[s->window < AVG_COUNT ? s->window : AVG_LAST], avg);
+	    window_names[s->window < AVG_COUNT ? s->window : AVG_LAST], avg,
+	    die_fig_names[s->die_figure < DF_COUNT ? s->die_figure : DF_BOTH]);
 	if (n < 0 || (size_t)n >= sizeof text)
 		return -1;
 	return write_all(fd, text, (size_t)n);

@@ -77,6 +77,7 @@ assert_settings_equal(const struct ui_settings *a, const struct ui_settings *b)
 	assert_int_equal(a->sort_descending, b->sort_descending);
 	assert_int_equal(a->window, b->window);
 	assert_true(a->avg_seconds == b->avg_seconds);
+	assert_int_equal(a->die_figure, b->die_figure);
 }
 
 static void
@@ -95,6 +96,7 @@ test_defaults(void **state)
 	assert_false(s.sort_descending);
 	assert_int_equal(s.window, AVG_LAST);
 	assert_true(s.avg_seconds == 10.0);
+	assert_int_equal(s.die_figure, DF_BOTH);
 	/* the file's limits are -d's */
 	assert_true(UI_DELAY_MIN == OPT_DELAY_MIN);
 	assert_true(UI_DELAY_MAX == OPT_DELAY_MAX);
@@ -156,6 +158,7 @@ test_round_trip(void **state)
 	s.sort_descending = true;
 	s.window = AVG_WINDOW;
 	s.avg_seconds = 30.0;
+	s.die_figure = DF_GHZ;
 	assert_int_equal(ui_config_save(d.path, &s, &e), 0);
 	/* the missing directories were made, 0700 */
 	snprintf(sub, sizeof sub, "%s/cfg/httop", d.base);
@@ -168,6 +171,7 @@ test_round_trip(void **state)
 	assert_non_null(strstr(text, "\nsort_order = descending\n"));
 	assert_non_null(strstr(text, "\nwindow = window\n"));
 	assert_non_null(strstr(text, "\navg_seconds = 30\n"));
+	assert_non_null(strstr(text, "\ndie_figure = ghz\n"));
 	assert_int_equal(ui_config_load(d.path, &r, &e), 0);
 	assert_settings_equal(&r, &s);
 	/* the die grid view is saved by name and read back */
@@ -234,6 +238,7 @@ test_errors(void **state)
 		{ "avg_seconds = 0\n", "avg_seconds: '0'", 1 },
 		{ "avg_seconds = 10 s\n", "avg_seconds: '10 s'", 1 },
 		{ "= cores\n", "unknown key ''", 1 },
+		{ "die_figure = ipc\n", "die_figure: 'ipc'", 1 },
 	};
 	struct dir d;
 	struct ui_settings s, orig;
@@ -257,6 +262,48 @@ test_errors(void **state)
 }
 
 /* A file that does not load is never replaced; once fixed, it is. */
+/* What the settings path may hold besides a settings file: a named pipe
+ * (refused at once, not waited on), a file of NUL bytes or a huge one
+ * (refused, not read line by empty line), a line that does not end. */
+static void
+test_limits(void **state)
+{
+	struct dir d;
+	struct ui_settings s;
+	struct errmsg e;
+	char big[2000];
+	FILE *fp;
+	size_t i;
+
+	(void)state;
+	dir_init(&d);
+	write_file(d.path, "");
+	unlink(d.path);
+	assert_int_equal(mkfifo(d.path, 0600), 0);
+	ui_settings_default(&s);
+	assert_int_equal(ui_config_load(d.path, &s, &e), -1);
+	assert_non_null(strstr(e.text, "named pipe"));
+	unlink(d.path);
+
+	fp = fopen(d.path, "w");
+	assert_non_null(fp);
+	for (i = 0; i < 70000; i++)
+		fputc('\0', fp);
+	fclose(fp);
+	assert_int_equal(ui_config_load(d.path, &s, &e), -1);
+	assert_non_null(strstr(e.text, "64 KiB"));   /* the limit, named */
+	assert_int_equal(truncate(d.path, 100), 0);
+	assert_int_equal(ui_config_load(d.path, &s, &e), -1);
+	assert_non_null(strstr(e.text, ":1: a NUL byte"));
+
+	memset(big, 'x', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	write_file(d.path, big);
+	assert_int_equal(ui_config_load(d.path, &s, &e), -1);
+	assert_non_null(strstr(e.text, ":1: line longer than 1022 bytes"));
+	dir_free(&d);
+}
+
 static void
 test_no_overwrite(void **state)
 {
@@ -337,6 +384,7 @@ main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_partial),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_no_overwrite),
 		cmocka_unit_test(test_symlink),
 	};
