@@ -771,13 +771,73 @@ global_ok(const struct vpmu *v)
 	return width_mask(v->n_gp) | (width_mask(v->n_fixed) << 32);
 }
 
+/* A masked write: refused (#GP) when it sets bits outside `ok` and the
+ * write is checked, else stored clipped to them. */
+static int
+put(uint64_t *reg, uint64_t val, uint64_t ok, bool check)
+{
+	if (check && (val & ~ok))
+		return -EIO;
+	*reg = val & ok;
+	return 0;
+}
+
+/* The counters: programmable (the legacy alias and the full-width one) and
+ * fixed. 1: not one of them. */
+static int
+store_counter(struct vpmu *v, struct vcpu *c, uint32_t msr, uint64_t val, bool check)
+{
+	unsigned i;
+
+	if (is_gp(v, msr, MSR_PMC0, &i)) {
+		/* legacy alias: bits 31:0 written, sign-extended (SDM 18.2.6) */
+		uint64_t x = val & 0xFFFFFFFFull;
+
+		if (x & 0x80000000ull)
+			x |= ~0xFFFFFFFFull;
+		c->pmc[i] = check ? x & v->gp_mask : val & v->gp_mask;
+		return 0;
+	}
+	if (is_gp(v, msr, 0x4C1, &i))
+		return put(&c->pmc[i], val, v->gp_mask, check);
+	if (is_gp(v, msr, MSR_PERFEVTSEL0, &i))
+		return put(&c->sel[i], val, evtsel_ok(v), check);
+	if (msr >= MSR_FIXED_CTR0 && msr < MSR_FIXED_CTR0 + v->n_fixed)
+		return put(&c->fixed[msr - MSR_FIXED_CTR0], val, v->fixed_mask, check);
+	return 1;
+}
+
+/* The control and status registers of Intel's architectural PMU. */
+static int
+store_control(struct vpmu *v, struct vcpu *c, uint32_t msr, uint64_t val, bool check)
+{
+	switch (msr) {
+	case MSR_PLATFORM_INFO:
+		return check ? -EIO : 0;
+	case MSR_FIXED_CTR_CTRL:
+		return put(&c->fctrl, val, fctrl_ok(v), check);
+	case MSR_PERF_GLOBAL_STATUS:
+		if (check)
+			return -EIO;    /* read-only */
+		c->gstatus = val & global_ok(v);
+		return 0;
+	case MSR_PERF_GLOBAL_CTRL:
+		return put(&c->gctrl, val, global_ok(v), check);
+	case MSR_PERF_GLOBAL_OVF_CTRL:
+		if (check && (val & ~(global_ok(v) | OVF_CTRL_HI)))
+			return -EIO;
+		c->gstatus &= ~val;
+		return 0;
+	}
+	return -EIO;
+}
+
 /* A write as hardware takes it (check) or as vpmu_poke forces it (!check:
  * no #GP, values clipped to the register). */
 static int
 store(struct vpmu *v, struct vcpu *c, uint32_t msr, uint64_t val, bool check)
 {
-	unsigned i;
-	uint64_t ok;
+	int rc;
 
 	switch (msr) {
 	case MSR_TSC:
@@ -793,73 +853,16 @@ store(struct vpmu *v, struct vcpu *c, uint32_t msr, uint64_t val, bool check)
 		return 0;
 	}
 	if (v->amd) {
-		if (msr == MSR_AMD_IRPERF) {
-			if (check && (val & ~IRPERF_MASK))
-				return -EIO;
-			c->irperf = val & IRPERF_MASK;
-		} else if (msr == MSR_AMD_HWCR) {
-			c->hwcr = val;
-		} else {
+		if (msr == MSR_AMD_IRPERF)
+			return put(&c->irperf, val, IRPERF_MASK, check);
+		if (msr != MSR_AMD_HWCR)
 			return -EIO;
-		}
+		c->hwcr = val;
 		return 0;
 	}
-	if (is_gp(v, msr, MSR_PMC0, &i)) {
-		/* legacy alias: bits 31:0 written, sign-extended (SDM 18.2.6) */
-		uint64_t x = val & 0xFFFFFFFFull;
-
-		if (x & 0x80000000ull)
-			x |= ~0xFFFFFFFFull;
-		c->pmc[i] = check ? x & v->gp_mask : val & v->gp_mask;
-		return 0;
-	}
-	if (is_gp(v, msr, 0x4C1, &i)) {
-		if (check && (val & ~v->gp_mask))
-			return -EIO;
-		c->pmc[i] = val & v->gp_mask;
-		return 0;
-	}
-	if (is_gp(v, msr, MSR_PERFEVTSEL0, &i)) {
-		ok = evtsel_ok(v);
-		if (check && (val & ~ok))
-			return -EIO;
-		c->sel[i] = val & ok;
-		return 0;
-	}
-	if (msr >= MSR_FIXED_CTR0 && msr < MSR_FIXED_CTR0 + v->n_fixed) {
-		if (check && (val & ~v->fixed_mask))
-			return -EIO;
-		c->fixed[msr - MSR_FIXED_CTR0] = val & v->fixed_mask;
-		return 0;
-	}
-	switch (msr) {
-	case MSR_PLATFORM_INFO:
-		return check ? -EIO : 0;
-	case MSR_FIXED_CTR_CTRL:
-		ok = fctrl_ok(v);
-		if (check && (val & ~ok))
-			return -EIO;
-		c->fctrl = val & ok;
-		return 0;
-	case MSR_PERF_GLOBAL_STATUS:
-		if (check)
-			return -EIO;    /* read-only */
-		c->gstatus = val & global_ok(v);
-		return 0;
-	case MSR_PERF_GLOBAL_CTRL:
-		ok = global_ok(v);
-		if (check && (val & ~ok))
-			return -EIO;
-		c->gctrl = val & ok;
-		return 0;
-	case MSR_PERF_GLOBAL_OVF_CTRL:
-		ok = global_ok(v) | OVF_CTRL_HI;
-		if (check && (val & ~ok))
-			return -EIO;
-		c->gstatus &= ~val;
-		return 0;
-	}
-	return -EIO;
+	if ((rc = store_counter(v, c, msr, val, check)) <= 0)
+		return rc;
+	return store_control(v, c, msr, val, check);
 }
 
 static int

@@ -709,44 +709,35 @@ cpu_number(const char *s, long *out)
 	return tracefmt_int(s, 0, TRACE_MAX_CPU - 1, out);
 }
 
-/* "c CPU STATE[=ERRNO] V1 ... Vn", values in hex. */
+/* Split p (in place) into at most max blank-separated words; -1 when
+ * there are more. */
 static int
-data_cpu(struct trace_reader *r, struct sample *s, char *rest, uint64_t seq, struct errmsg *e)
+split_words(char *p, char **tok, unsigned max, unsigned *n)
 {
-	const struct topology *t = &r->m->topo;
-	char *tok[PLAN_MAX_SLOTS + 3], *p = rest, *st, *eq;
-	unsigned ntok = 0, i, cpu;
-	long v;
-	int state;
-	uint64_t *row;
-
-	for (;;) {
+	for (*n = 0;;) {
 		while (*p == ' ' || *p == '\t')
 			p++;
 		if (*p == '\0')
-			break;
-		if (ntok == PLAN_MAX_SLOTS + 2)
-			return bad(r, e, _("too many values on a cpu line (the plan has %u slots)"),
-			    s->nslots);
-		tok[ntok++] = p;
+			return 0;
+		if (*n == max)
+			return -1;
+		tok[(*n)++] = p;
 		while (*p != '\0' && *p != ' ' && *p != '\t')
 			p++;
 		if (*p == '\0')
-			break;
+			return 0;
 		*p++ = '\0';
 	}
-	if (ntok < 2)
-		return bad(r, e, _("a cpu line needs a CPU number and a state"));
-	if (!cpu_number(tok[0], &v) || v >= (long)TRACE_MAX_CPU)
-		return bad(r, e, _("bad CPU number \"%s\""), tok[0]);
-	cpu = (unsigned)v;
-	if (cpu >= t->max_cpu || !t->cpus[cpu].present)
-		return bad(r, e, _("cpu %u is not in the trace's topology"), cpu);
-	if (r->seen[cpu])
-		return bad(r, e, _("cpu %u appears twice in interval %" PRIu64), cpu, seq);
-	r->seen[cpu] = true;
-	st = tok[1];
-	eq = NULL;
+}
+
+/* A cpu line's "STATE[=ERRNO]" into the sample. */
+static int
+cpu_state(struct trace_reader *r, struct sample *s, unsigned cpu, char *st, struct errmsg *e)
+{
+	char *eq = NULL;
+	long v;
+	int state;
+
 	if (st[0] == 'o' && st[1] == 'k' && st[2] == '\0') {
 		state = CPU_READ_OK;
 	} else {
@@ -762,6 +753,34 @@ data_cpu(struct trace_reader *r, struct sample *s, char *rest, uint64_t seq, str
 			return bad(r, e, _("cpu %u: bad error number \"%s\""), cpu, eq);
 		s->err[cpu] = (int)v;
 	}
+	return 0;
+}
+
+/* "c CPU STATE[=ERRNO] V1 ... Vn", values in hex. */
+static int
+data_cpu(struct trace_reader *r, struct sample *s, char *rest, uint64_t seq, struct errmsg *e)
+{
+	const struct topology *t = &r->m->topo;
+	char *tok[PLAN_MAX_SLOTS + 3];
+	unsigned ntok, i, cpu;
+	long v;
+	uint64_t *row;
+
+	if (split_words(rest, tok, PLAN_MAX_SLOTS + 2, &ntok) != 0)
+		return bad(r, e, _("too many values on a cpu line (the plan has %u slots)"),
+		    s->nslots);
+	if (ntok < 2)
+		return bad(r, e, _("a cpu line needs a CPU number and a state"));
+	if (!cpu_number(tok[0], &v) || v >= (long)TRACE_MAX_CPU)
+		return bad(r, e, _("bad CPU number \"%s\""), tok[0]);
+	cpu = (unsigned)v;
+	if (cpu >= t->max_cpu || !t->cpus[cpu].present)
+		return bad(r, e, _("cpu %u is not in the trace's topology"), cpu);
+	if (r->seen[cpu])
+		return bad(r, e, _("cpu %u appears twice in interval %" PRIu64), cpu, seq);
+	r->seen[cpu] = true;
+	if (cpu_state(r, s, cpu, tok[1], e) != 0)
+		return -1;
 	if (ntok - 2 != s->nslots)
 		return bad(r, e, _("cpu %u has %u values, the plan has %u slots"), cpu, ntok - 2,
 		    s->nslots);
@@ -853,17 +872,90 @@ interval_fields(struct trace_reader *r, const char *kw, char *rest, uint64_t *se
 	return 0;
 }
 
+/* What a line of the data part did to the reading of an interval. */
+enum step { STEP_MORE, STEP_DONE, STEP_ERR };
+
+/* "c", "t" or "end": inside an interval. */
+static enum step
+member_line(struct trace_reader *r, struct sample *s, const char *kw, char *rest, uint64_t seq,
+    struct errmsg *e)
+{
+	uint64_t endseq;
+
+	if (kw[0] == 'c')
+		return data_cpu(r, s, rest, seq, e) != 0 ? STEP_ERR : STEP_MORE;
+	if (kw[0] == 't')
+		return data_truth(r, s, rest, e) != 0 ? STEP_ERR : STEP_MORE;
+	if (interval_fields(r, kw, rest, &endseq, NULL, e) != 0)
+		return STEP_ERR;
+	if (endseq != seq) {
+		bad(r, e, _("'end seq=%" PRIu64 "' closes interval %" PRIu64), endseq, seq);
+		return STEP_ERR;
+	}
+	r->ncomplete++;
+	return STEP_DONE;
+}
+
+/* An "event" line, between intervals. */
+static enum step
+event_line(struct trace_reader *r, char *rest, struct errmsg *e)
+{
+	struct tracefmt_field f[TRACE_MAX_FIELDS];
+	const char *why = NULL;
+	int n = tracefmt_split_fields(rest, f, TRACE_MAX_FIELDS, &why);
+
+	if (n < 0)
+		return bad(r, e, _("'event' line: %s"), why), STEP_ERR;
+	if (tracefmt_get(f, n, "text") == NULL)
+		return bad(r, e, _("'event' line without text=")), STEP_ERR;
+	add_event(r, tracefmt_get(f, n, "text"));
+	return STEP_MORE;
+}
+
+/* One line of the data part; *inside and *seq follow the interval. */
+static enum step
+data_line(struct trace_reader *r, struct sample *s, const char *kw, char *rest, bool *inside,
+    uint64_t *seq, struct errmsg *e)
+{
+	double time;
+
+	if (strcmp(kw, "c") == 0 || strcmp(kw, "t") == 0 || strcmp(kw, "end") == 0) {
+		if (!*inside)
+			return bad(r, e, _("'%s' line outside an interval (no 'sample' line before "
+			    "it)"), kw), STEP_ERR;
+		return member_line(r, s, kw, rest, *seq, e);
+	}
+	if (strcmp(kw, "sample") == 0) {
+		if (*inside)
+			return bad(r, e, _("interval %" PRIu64 " has no 'end' line before the next "
+			    "'sample'"), *seq), STEP_ERR;
+		if (interval_fields(r, kw, rest, seq, &time, e) != 0)
+			return STEP_ERR;
+		start_interval(r, s, *seq, time);
+		*inside = true;
+		return STEP_MORE;
+	}
+	if (strcmp(kw, "event") == 0) {
+		if (*inside)
+			return bad(r, e, _("'event' line inside interval %" PRIu64), *seq), STEP_ERR;
+		return event_line(r, rest, e);
+	}
+	if (strcmp(kw, "header-end") == 0 || strcmp(kw, "cpu") == 0 ||
+	    strcmp(kw, "plan") == 0 || strcmp(kw, "slot") == 0 || strcmp(kw, "write") == 0)
+		return bad(r, e, _("header line '%s' after header-end"), kw), STEP_ERR;
+	/* Unknown line type of a later minor version: skip it. */
+	return STEP_MORE;
+}
+
 int
 trace_next(struct trace_reader *r, struct sample *s, struct errmsg *e)
 {
-	struct tracefmt_field f[TRACE_MAX_FIELDS];
-	const char *kw, *why = NULL;
+	const char *kw;
 	char *rest;
 	bool inside = false;
-	uint64_t seq = 0, endseq;
-	double time;
+	uint64_t seq = 0;
 	enum line_rc rc;
-	int n;
+	enum step st;
 
 	r->events[0] = '\0';
 	if (e != NULL)
@@ -894,51 +986,11 @@ trace_next(struct trace_reader *r, struct sample *s, struct errmsg *e)
 			return stop(r, bad(r, e, _("not a trace line")));
 		if (*kw == '\0')
 			continue;
-		if (strcmp(kw, "c") == 0 || strcmp(kw, "t") == 0 || strcmp(kw, "end") == 0) {
-			if (!inside)
-				return stop(r, bad(r, e, _("'%s' line outside an interval "
-				    "(no 'sample' line before it)"), kw));
-			if (kw[0] == 'c' && data_cpu(r, s, rest, seq, e) != 0)
-				return stop(r, -1);
-			if (kw[0] == 't' && data_truth(r, s, rest, e) != 0)
-				return stop(r, -1);
-			if (kw[0] != 'e')
-				continue;
-			if (interval_fields(r, kw, rest, &endseq, NULL, e) != 0)
-				return stop(r, -1);
-			if (endseq != seq)
-				return stop(r, bad(r, e, _("'end seq=%" PRIu64 "' closes interval %"
-				    PRIu64), endseq, seq));
-			r->ncomplete++;
+		st = data_line(r, s, kw, rest, &inside, &seq, e);
+		if (st == STEP_ERR)
+			return stop(r, -1);
+		if (st == STEP_DONE)
 			return 0;
-		}
-		if (strcmp(kw, "sample") == 0) {
-			if (inside)
-				return stop(r, bad(r, e, _("interval %" PRIu64 " has no 'end' line "
-				    "before the next 'sample'"), seq));
-			if (interval_fields(r, kw, rest, &seq, &time, e) != 0)
-				return stop(r, -1);
-			start_interval(r, s, seq, time);
-			inside = true;
-			continue;
-		}
-		if (strcmp(kw, "event") == 0) {
-			if (inside)
-				return stop(r, bad(r, e, _("'event' line inside interval %" PRIu64),
-				    seq));
-			n = tracefmt_split_fields(rest, f, TRACE_MAX_FIELDS, &why);
-			if (n < 0)
-				return stop(r, bad(r, e, _("'event' line: %s"), why));
-			if (tracefmt_get(f, n, "text") == NULL)
-				return stop(r, bad(r, e, _("'event' line without text=")));
-			add_event(r, tracefmt_get(f, n, "text"));
-			continue;
-		}
-		if (strcmp(kw, "header-end") == 0 || strcmp(kw, "cpu") == 0 ||
-		    strcmp(kw, "plan") == 0 || strcmp(kw, "slot") == 0 ||
-		    strcmp(kw, "write") == 0)
-			return stop(r, bad(r, e, _("header line '%s' after header-end"), kw));
-		/* Unknown line type of a later minor version: skip it. */
 	}
 }
 
