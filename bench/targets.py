@@ -264,14 +264,14 @@ def t_frame(httop, mach, n, work):
 
 def frame_instructions(httop, args, work):
     """Instructions from exec to the end of the first frame (callgrind,
-    dumped when app_open_screen returns)."""
+    dumped when the first tui_draw returns)."""
     if shutil.which("valgrind") is None:
         raise Unmeasurable("valgrind is not installed")
     out = os.path.join(work, "cg.frame")
     for f in os.listdir(work):
         if f.startswith("cg.frame"):
             os.unlink(os.path.join(work, f))
-    p = Pty([shutil.which("valgrind"), "--tool=callgrind", "--dump-after=app_open_screen",
+    p = Pty([shutil.which("valgrind"), "--tool=callgrind", "--dump-after=tui_draw",
              "--callgrind-out-file=" + out, httop, "--sim", "demo"] + args, work)
     end = time.monotonic() + 60
     while time.monotonic() < end and not os.path.exists(out + ".1"):
@@ -424,7 +424,7 @@ def run(httop, mach, n, work, short):
         for k in ("knl272", "syn1024"):
             q = r[k] / r["syn2"]
             lines.append(("first frame, instructions, %s / syn2" % k,
-                          "valgrind --tool=callgrind --dump-after=app_open_screen httop --sim demo",
+                          "valgrind --tool=callgrind --dump-after=tui_draw httop --sim demo",
                           "%.2f (%s: %d, syn2: %d)" % (q, k, r[k], r["syn2"]),
                           "<= 1.5", "met" if q <= 1.5 else "NOT met"))
             keys.append(("ratio_frame_instr_%s_syn2" % k, q))

@@ -36,11 +36,19 @@ static void
 json_str(struct linebuf *b, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
-	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *p = (const unsigned char *)s, *q;
 	size_t n;
 
 	lb_char(b, '"');
 	while (*p != '\0') {
+		/* a run of plain ASCII (reason codes, names: all of it) at once */
+		for (q = p; *q >= 0x20 && *q < 0x7f && *q != '"' && *q != '\\'; q++)
+			;
+		if (q > p) {
+			lb_mem(b, (const char *)p, (size_t)(q - p));
+			p = q;
+			continue;
+		}
 		if (*p == '"' || *p == '\\') {
 			lb_char(b, '\\');
 			lb_char(b, (char)*p++);
