@@ -1,15 +1,20 @@
 #!/bin/sh
-# run.sh: httop's benchmarks (`make bench`), or their deterministic short
-# version for the CI gate.
+# run.sh: httop's benchmarks (`make bench`), or their short version for the
+# CI gate.
 #
-#   bench/run.sh BUILD          the full set; a table on standard output
+#   bench/run.sh BUILD          the full set; tables on standard output
 #   bench/run.sh --short BUILD  "key value" lines, the figures bench/baseline.txt
-#                               holds (reads, writes, instructions per refresh)
+#                               holds: reads, writes and instructions per
+#                               refresh (deterministic), and the ratios of
+#                               bench/targets.py --short (medians of runs in
+#                               turns)
 #
 # Every figure comes from one of the scripts next to this one; each says
-# how it measures. Machines: bench/lib.sh. Needs root and /dev/fuse (the
-# fake MSR device), tmux, valgrind, strace, python3, lstopo; htop for its
-# column.
+# how it measures. Every timing is a ratio or a difference of runs made in
+# turns in this one run, repeated, and printed as min/median; one that
+# cannot be measured says "unmeasurable". Machines: bench/lib.sh. Needs
+# root and /dev/fuse (the fake MSR device), tmux, valgrind, strace,
+# python3, lstopo; htop for its row and its ratio.
 set -u
 short=
 [ "${1:-}" = --short ] && { short=1; shift; }
@@ -40,41 +45,54 @@ if [ -n "$short" ]; then
 	echo "ir_read_metrics_skx96 $(( $(kv "$l" read) + $(kv "$l" metrics) ))"
 	l=$(lastline sh "$here/instr.sh" "$BUILD" skx96 tui 3) || exit 1
 	echo "ir_draw_skx96 $(kv "$l" draw)"
+	FIXTURES="$FIXTURES" python3 "$here/targets.py" "$BUILD" --short --rounds 5 || exit 1
 	exit 0
 fi
 
 echo "httop benchmarks, $(date -u +%Y-%m-%d), $(uname -m), $(nproc) CPUs:" \
-    "$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)"
+    "$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)," \
+    "load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "msr source on the FUSE fake MSR device; screens 200 x 60 in tmux"
 echo
-printf '%-8s %5s | %6s %6s %6s %5s %4s | %9s %9s %9s %8s %8s %8s %8s | %6s %6s %6s | %5s %5s %6s\n' \
-    machine cpus reads writes turbo span frgn \
-    "Ir rd+met" "Ir/cpu" "Ir draw" "us/cpu" "cold" "us@1ns" "draw us" \
-    "1st ms" "fig ms" "RSS kB" "B/ref" full ratio
+echo "Counts (deterministic)"
+printf '%-8s %5s | %6s %6s %6s %5s %4s | %9s %9s %9s %7s\n' \
+    machine cpus reads writes turbo span frgn "Ir rd+met" "Ir/cpu" "Ir draw" "us@1ns"
 for m in $MACHINES; do
 	n=$(machine_cpus "$m")
 	r=$(lastline sh "$here/reads.sh" "$BUILD" "$m" 10) || exit 1
 	i=$(lastline sh "$here/instr.sh" "$BUILD" "$m" tui 5) || exit 1
-	s=$(lastline sh "$here/screen.sh" "$BUILD" "$m") || exit 1
-	b=$(lastline sh "$here/bytes.sh" "$BUILD" "$m") || exit 1
-	c=$(lastline sh "$here/refresh-cpu.sh" "$BUILD" "$m") || exit 1
-	d=$(lastline sh "$here/draw-cpu.sh" "$BUILD" "$m") || exit 1
 	rm=$(( $(kv "$i" read) + $(kv "$i" metrics) + $(kv "$i" history) ))
-	printf '%-8s %5s | %6s %6s %6s %5s %4s | %9s %9s %9s %8s %8s %8s %8s | %6s %6s %6s | %5s %5s %6s\n' \
+	printf '%-8s %5s | %6s %6s %6s %5s %4s | %9s %9s %9s %7s\n' \
 	    "$m" "$n" "$(kv "$r" reads)" "$(kv "$r" writes)" "$(kv "$r" turbostat)" \
 	    "$(kv "$r" span)" "$(kv "$r" foreign)" \
-	    "$rm" "$(calc "int($rm / $n)")" "$(kv "$i" draw)" \
-	    "$(kv "$c" us_per_cpu_best)" "$(kv "$c" us_per_cpu_cold)" \
-	    "$(calc "int($rm / $n) / 1000")" "$(kv "$d" draw_us)" \
-	    "$(kv "$s" first_ms)" "$(kv "$s" figures_ms)" "$(kv "$s" rss_kb)" \
-	    "$(kv "$b" per_refresh)" "$(kv "$b" full)" "$(kv "$b" ratio)"
+	    "$rm" "$(calc "int($rm / $n)")" "$(kv "$i" draw)" "$(calc "int($rm / $n) / 1000")"
 done
-s=$(lastline sh "$here/screen.sh" "$BUILD" htop) || s=   # no htop: its row stays empty
-b=$(lastline sh "$here/bytes.sh" "$BUILD" htop) || b=
-printf '%-8s %5s | %6s %6s %6s %5s %4s | %9s %9s %9s %8s %8s %8s %8s | %6s %6s %6s | %5s %5s %6s\n' \
-    htop "$(nproc)" - - - - - - - - - - - - \
-    "$(kv "$s" first_ms)" "$(kv "$s" figures_ms)" "$(kv "$s" rss_kb)" \
-    "$(kv "$b" per_refresh)" "$(kv "$b" full)" "$(kv "$b" ratio)"
+echo
+echo "Timings: min/median over runs made in turns (each script's head says how)"
+# The first frames: every machine and htop started in turns, 3 rounds.
+screens=$(sh "$here/screen.sh" "$BUILD" "$MACHINES htop" 1 3 2>/dev/null) || exit 1
+printf '%-8s | %15s %15s | %13s %13s | %9s %9s %9s | %6s | %5s %5s %6s\n' \
+    machine "us/cpu warm" "us/cpu cold" "draw us" "read us" "1st ms" "/syn2" "fig ms" \
+    "RSS kB" "B/ref" full ratio
+for m in $MACHINES htop; do
+	s=$(printf '%s\n' "$screens" | grep "^$m ") || s=
+	if [ "$m" = htop ]; then
+		c= d=
+		b=$(lastline sh "$here/bytes.sh" "$BUILD" htop) || b=
+		warm=- cold=-
+	else
+		c=$(lastline sh "$here/refresh-cpu.sh" "$BUILD" "$m") || exit 1
+		d=$(lastline sh "$here/draw-cpu.sh" "$BUILD" "$m" 2>/dev/null) || exit 1
+		b=$(lastline sh "$here/bytes.sh" "$BUILD" "$m") || exit 1
+		warm="$(kv "$c" us_per_cpu_best)/$(kv "$c" us_per_cpu_median)"
+		cold="$(kv "$c" us_per_cpu_cold)/$(kv "$c" us_per_cpu_cold_median)"
+		case $cold in unmeasurable/*) cold=unmeasurable ;; esac
+	fi
+	printf '%-8s | %15s %15s | %13s %13s | %9s %9s %9s | %6s | %5s %5s %6s\n' \
+	    "$m" "$warm" "$cold" "$(kv "$d" draw_us)" "$(kv "$d" read_us)" \
+	    "$(kv "$s" first_ms)" "$(kv "$s" first_vs_syn2)" "$(kv "$s" figures_ms)" \
+	    "$(kv "$s" rss_kb)" "$(kv "$b" per_refresh)" "$(kv "$b" full)" "$(kv "$b" ratio)"
+done
 # The bytes at other sizes, on the largest machine (target: under a
 # quarter of a full repaint at every size).
 echo
@@ -91,16 +109,23 @@ turbo: turbostat's model, one read per counter per CPU, for the same counters
 span: most reads from a core's first to its last read in one refresh (its
   own reads when read back to back); frgn: other cores' reads inside that span
 Ir rd+met: instructions per refresh in source_read, metrics_compute and the
-  history (callgrind, live view); Ir draw: in tui_draw
-us/cpu: CPU time of reading + metrics per refresh per CPU, measured with no
-  system call in the timed loop (bench/refresh-cpu.sh, best pass); cold: the
-  same with the caches flushed before each refresh; us@1ns: Ir rd+met per
-  CPU at a flat 1 ns per instruction (a conservative bound); draw us: CPU
-  time of drawing one refresh, the terminal write included (bench/draw-cpu.sh)
+  history (callgrind, live view); Ir draw: in tui_draw; us@1ns: Ir rd+met
+  per CPU at a flat 1 ns per instruction (a conservative bound)
+us/cpu warm: CPU time of reading + metrics per refresh per CPU, measured with
+  no system call in the timed loop (bench/refresh-cpu.sh, passes: min/median);
+  cold: the same with the caches flushed before each refresh (5 passes;
+  unmeasurable when the clock's noise exceeds the figure); draw us, read us:
+  CPU time of drawing one refresh (the terminal write included) and of
+  reading it, in the live view: the difference of runs of 11 and 41
+  refreshes, 3 pairs in turns (bench/draw-cpu.sh; reading includes the fake
+  device's FUSE round trips)
 1st ms: start to the first frame (header, views, cores marked "no previous
-  sample yet"); fig ms: to the first figures (-d 1: 0.1 s calibration and a
-  0.25 s first interval by design); RSS: VmHWM after 3 s; B/ref: terminal
-  bytes per refresh,
-  full: one full repaint (Ctrl-L), ratio: B/ref / full
+  sample yet"), the machines and htop started in turns, 3 rounds; /syn2: the
+  ratio to syn2's start in the same round; fig ms: to the first figures (-d
+  1: 0.1 s calibration and a 0.25 s first interval by design); RSS: VmHWM
+  after 3 s; B/ref: terminal bytes per refresh, full: one full repaint
+  (Ctrl-L), ratio: B/ref / full (counts of bytes: one run each)
 htop: this VM's $(nproc) CPUs, htop -d 10, same pane
+
 EOF
+FIXTURES="$FIXTURES" python3 "$here/targets.py" "$BUILD" --rounds 5

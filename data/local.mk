@@ -1,6 +1,7 @@
 # data: the demo machine (topology + CPUID dump, with their license
-# notices) and scenario files
-dist_pkgdata_DATA += data/demo-skx.xml data/demo-skx.cpuid data/LICENSES
+# notices), scenario files, and the JSON Schema of --format json
+dist_pkgdata_DATA += data/demo-skx.xml data/demo-skx.cpuid data/LICENSES \
+	data/httop.schema.json
 scenariosdir = $(pkgdatadir)/scenarios
 dist_scenarios_DATA = data/scenarios/example.scn
 EXTRA_DIST += data/README.md data/scenario-format.txt

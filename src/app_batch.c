@@ -83,6 +83,8 @@ loop(struct app *a, struct run *r, struct batch_job *j)
 		if (j != NULL)
 			job_update(a, j);
 		rc = run_step(r, pacer_take(&p, clock_mono()));
+		if (rc == RUN_END && r->e.text[0] != '\0')
+			fprintf(stderr, "httop: %s\n", r->e.text);   /* a trace cut off: where */
 		if (rc == RUN_END || rc == RUN_DONE)
 			return EXIT_OK;
 		if (rc < 0) {

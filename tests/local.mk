@@ -2,7 +2,7 @@
 # Every test prints TAP (cmocka with CMOCKA_MESSAGE_OUTPUT=TAP, or sh).
 TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -DFIXTURE_HINT='"$(FIXTURES_DIR)"'
 TEST_LIBS = $(HTTOP_LIBS) $(CMOCKA_LIBS)
-EXTRA_DIST += tests/unit/testutil.h tests/lib.sh
+EXTRA_DIST += tests/unit/testutil.h tests/lib.sh tests/json_schema.py
 
 include $(srcdir)/tests/util.mk
 include $(srcdir)/tests/machine.mk

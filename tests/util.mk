@@ -1,4 +1,5 @@
-# tests for util: the CPU list syntax (parse, and the lists httop writes).
+# tests for util: the CPU list syntax (parse, and the lists httop writes);
+# the number formatter of the batch outputs and the UTF-8 check.
 check_PROGRAMS += tests/unit/test_cpulist
 tests_unit_test_cpulist_SOURCES = tests/unit/test_cpulist.c
 tests_unit_test_cpulist_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
@@ -10,3 +11,10 @@ tests_unit_test_infile_SOURCES = tests/unit/test_infile.c
 tests_unit_test_infile_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_infile_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_infile
+
+# the batch outputs' number formatter and UTF-8 check
+check_PROGRAMS += tests/unit/test_numfmt
+tests_unit_test_numfmt_SOURCES = tests/unit/test_numfmt.c
+tests_unit_test_numfmt_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
+tests_unit_test_numfmt_LDADD = $(TEST_LIBS) -lm
+TESTS += tests/unit/test_numfmt

@@ -88,7 +88,8 @@ batch_write(struct batch *b, const struct interval *iv, struct errmsg *e)
 	 * and at once; the error of any fprintf above shows up here too. */
 	errno = 0;
 	if (fflush(b->fp) != 0 || ferror(b->fp)) {
-		b->err = errno != 0 ? errno : EIO;
+		b->err = b->line.err != 0 ? b->line.err : errno != 0 ? errno : EIO;
+		b->line.err = 0;
 		clearerr(b->fp);
 		return errmsg_set(e, _("writing the %s output failed: %s; check the disk or the program "
 		    "reading httop's output"), out_format_name(b->fmt), strerror(b->err));
@@ -122,6 +123,7 @@ batch_free(struct batch *b)
 	if (b == NULL)
 		return;
 	free(b->pkg_id);
+	lb_free(&b->line);
 	free(b);
 }
 

@@ -10,6 +10,7 @@
 #include "machine/dielayout.h"
 #include "machine/machine.h"
 #include "metrics/metrics.h"
+#include "out/linebuf.h"
 #include "plan/plan.h"
 #include "util/errmsg.h"
 
@@ -53,6 +54,7 @@ struct batch {
 	unsigned long nwritten;    /* intervals written so far */
 	int err;                   /* errno of the last write error */
 	bool no_header;            /* summary: no column header line */
+	struct linebuf line;       /* json, csv: the line being built */
 };
 void out_text_write(struct batch *b, const struct interval *iv);
 void out_csv_write(struct batch *b, const struct interval *iv);

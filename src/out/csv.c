@@ -1,121 +1,169 @@
 /* csv.c: RFC 4180 CSV. One header line, then per interval a row of each
  * kind: node, package, core, thread (first column "kind"). Every row has
  * every column; cells that do not apply to a kind are empty, absent
- * figures are empty, bounds are written "lo..hi" in one cell. */
+ * figures are empty, a bound is in the figure's _lo and _hi columns. An
+ * interval's rows are built in one buffer and written at once. */
 #include "config.h"
 #include "out/batch.h"
 
 #include <math.h>
 #include <string.h>
 
+/* The columns. A figure that may be exact, a bound or absent has three:
+ * x (the exact value), x_lo and x_hi (the bound), as in the JSON output. */
 enum col {
 	C_KIND, C_TIME, C_INTERVAL, C_VALID, C_REASON, C_PACKAGE, C_CORE, C_CPUS, C_CPU,
-	C_NEITHER, C_T0_ONLY, C_T1_ONLY, C_BOTH, C_EXACT, C_UTIL, C_ACTIVE_THREADS,
-	C_ISSUE_UTIL, C_CPI, C_NOMINAL_CPI, C_GHZ, C_NET_GHZ, C_IPC, C_BOTH_OF_BUSY,
-	C_INCONSISTENCY, C_FALLBACK, C_TRUTH_NEITHER, C_TRUTH_T0_ONLY, C_TRUTH_T1_ONLY, C_TRUTH_BOTH,
-	C_ABSENT, C_STOPPED,
-	NCOLS
+	C_NEITHER, C_NEITHER_LO, C_NEITHER_HI, C_T0_ONLY, C_T0_ONLY_LO, C_T0_ONLY_HI,
+	C_T1_ONLY, C_T1_ONLY_LO, C_T1_ONLY_HI, C_BOTH, C_BOTH_LO, C_BOTH_HI, C_EXACT, C_UTIL,
+	C_UTIL_LO, C_UTIL_HI, C_ACTIVE_THREADS, C_ACTIVE_THREADS_LO, C_ACTIVE_THREADS_HI,
+	C_ISSUE_UTIL, C_ISSUE_UTIL_LO, C_ISSUE_UTIL_HI, C_CPI, C_CPI_LO, C_CPI_HI,
+	C_NOMINAL_CPI, C_NOMINAL_CPI_LO, C_NOMINAL_CPI_HI, C_GHZ, C_GHZ_LO, C_GHZ_HI,
+	C_NET_GHZ, C_NET_GHZ_LO, C_NET_GHZ_HI, C_IPC, C_IPC_LO, C_IPC_HI, C_BOTH_OF_BUSY,
+	C_BOTH_OF_BUSY_LO, C_BOTH_OF_BUSY_HI, C_INCONSISTENCY, C_FALLBACK, C_TRUTH_NEITHER,
+	C_TRUTH_T0_ONLY, C_TRUTH_T1_ONLY, C_TRUTH_BOTH, C_ABSENT, C_STOPPED, NCOLS
 };
 
 static const char *const col_names[NCOLS] = {
 	"kind", "time", "interval", "valid", "reason", "package", "core", "cpus", "cpu",
-	"neither", "t0_only", "t1_only", "both", "exact", "util", "active_threads",
-	"issue_util", "cpi", "nominal_cpi", "ghz", "net_ghz", "ipc", "both_of_busy",
-	"inconsistency", "fallback", "truth_neither", "truth_t0_only", "truth_t1_only", "truth_both",
-	"absent", "stopped",
+	"neither", "neither_lo", "neither_hi", "t0_only", "t0_only_lo", "t0_only_hi",
+	"t1_only", "t1_only_lo", "t1_only_hi", "both", "both_lo", "both_hi", "exact", "util",
+	"util_lo", "util_hi", "active_threads", "active_threads_lo", "active_threads_hi",
+	"issue_util", "issue_util_lo", "issue_util_hi", "cpi", "cpi_lo", "cpi_hi",
+	"nominal_cpi", "nominal_cpi_lo", "nominal_cpi_hi", "ghz", "ghz_lo", "ghz_hi",
+	"net_ghz", "net_ghz_lo", "net_ghz_hi", "ipc", "ipc_lo", "ipc_hi", "both_of_busy",
+	"both_of_busy_lo", "both_of_busy_hi", "inconsistency", "fallback", "truth_neither",
+	"truth_t0_only", "truth_t1_only", "truth_both", "absent", "stopped",
 };
 
-#define FRAC_FMT "%.12g"
-#define NUM_FMT "%.6g"
+/* Precision as in the JSON output (json.c says why): fractions of time to
+ * 10 decimals, rates and ratios to 6 significant digits, times to the
+ * microsecond, counts as integers. */
+enum numkind { FRAC, NUM };
+#define FRAC_DECIMALS 10
+#define NUM_DIGITS 6
+#define TIME_DECIMALS 6
 
-/* One row under construction: each cell points at its buffer or at a
- * string that outlives the row (reason texts); NULL is an empty cell. */
+/* One row under construction: each cell is a span of buf, or a string
+ * that outlives the row (reason codes); NULL is an empty cell. Only text
+ * cells can need quoting. */
 struct row {
 	const char *cell[NCOLS];
-	char buf[NCOLS][64];
+	unsigned short len[NCOLS];
+	bool text[NCOLS];
+	char buf[NCOLS * NUMFMT_MAX];
+	size_t used;
 	char absent[512];          /* C_ABSENT: "cpi:stopped ipc:stopped" */
+	char stopped[128];         /* C_STOPPED: "inst any" */
+	/* the interval's time and length, formatted once per interval */
+	char time[NUMFMT_MAX], dt[NUMFMT_MAX];
+	unsigned short time_len, dt_len;
 };
 
 static void
-row_start(struct row *r, const char *kind, const struct interval *iv)
+set_span(struct row *r, enum col c, const char *start, const char *end)
 {
-	memset(r->cell, 0, sizeof r->cell);
-	r->cell[C_KIND] = kind;
-	snprintf(r->buf[C_TIME], sizeof r->buf[C_TIME], "%.6f", isfinite(iv->time) ? iv->time : 0.0);
-	r->cell[C_TIME] = r->buf[C_TIME];
-	snprintf(r->buf[C_INTERVAL], sizeof r->buf[C_INTERVAL], "%.6f", isfinite(iv->dt) ? iv->dt : 0.0);
-	r->cell[C_INTERVAL] = r->buf[C_INTERVAL];
+	r->cell[c] = start;
+	r->len[c] = (unsigned short)(end - start);
+	r->used = (size_t)(end - r->buf);
 }
 
 static void
-set_num(struct row *r, enum col c, const char *fmt, double x)
+set_text(struct row *r, enum col c, const char *s)
 {
-	if (!isfinite(x))
-		return;
-	snprintf(r->buf[c], sizeof r->buf[c], fmt, x);
-	r->cell[c] = r->buf[c];
+	r->cell[c] = s;
+	r->len[c] = (unsigned short)strlen(s);
+	r->text[c] = true;
+}
+
+static void
+row_start(struct row *r, const char *kind)
+{
+	memset(r->cell, 0, sizeof r->cell);
+	memset(r->text, 0, sizeof r->text);
+	r->used = 0;
+	set_text(r, C_KIND, kind);
+	r->cell[C_TIME] = r->time;
+	r->len[C_TIME] = r->time_len;
+	r->cell[C_INTERVAL] = r->dt;
+	r->len[C_INTERVAL] = r->dt_len;
+}
+
+static char *
+put_num(char *p, enum numkind k, double x)
+{
+	return k == FRAC ? numfmt_fixed(p, x, FRAC_DECIMALS) : numfmt_sig(p, x, NUM_DIGITS);
+}
+
+static void
+set_num(struct row *r, enum col c, enum numkind k, double x)
+{
+	char *p = r->buf + r->used;
+
+	if (isfinite(x))
+		set_span(r, c, p, put_num(p, k, x));
 }
 
 static void
 set_uint(struct row *r, enum col c, unsigned u)
 {
-	snprintf(r->buf[c], sizeof r->buf[c], "%u", u);
-	r->cell[c] = r->buf[c];
+	char *p = r->buf + r->used;
+
+	set_span(r, c, p, numfmt_u64(p, u));
 }
 
 static void
 set_bool(struct row *r, enum col c, bool b)
 {
 	r->cell[c] = b ? "1" : "0";
+	r->len[c] = 1;
 }
 
+/* A figure into its three columns (c, c + 1 = _lo, c + 2 = _hi): exact in
+ * the first, a bound in the other two, absent in none. */
 static void
-set_val(struct row *r, enum col c, const char *fmt, struct val v)
+set_val(struct row *r, enum col c, enum numkind k, struct val v)
 {
-	char lo[24], hi[24];
-
 	if (v.kind == V_EXACT) {
-		set_num(r, c, fmt, v.v);
+		set_num(r, c, k, v.v);
 	} else if (v.kind == V_BOUND && isfinite(v.lo) && isfinite(v.hi)) {
-		snprintf(lo, sizeof lo, fmt, v.lo);
-		snprintf(hi, sizeof hi, fmt, v.hi);
-		snprintf(r->buf[c], sizeof r->buf[c], "%s..%s", lo, hi);
-		r->cell[c] = r->buf[c];
+		set_num(r, c + 1, k, v.lo);
+		set_num(r, c + 2, k, v.hi);
 	}
 }
 
 static void
-put_cell(FILE *fp, const char *s)
+put_cell(struct linebuf *b, const char *s, size_t n, bool text)
 {
-	const char *p;
+	size_t i;
 
-	if (strpbrk(s, ",\"\r\n") == NULL) {
-		fputs(s, fp);
+	if (!text || (memchr(s, ',', n) == NULL && memchr(s, '"', n) == NULL &&
+	    memchr(s, '\r', n) == NULL && memchr(s, '\n', n) == NULL)) {
+		lb_mem(b, s, n);
 		return;
 	}
-	fputc('"', fp);
-	for (p = s; *p != '\0'; p++) {
-		if (*p == '"')
-			fputc('"', fp);
-		fputc(*p, fp);
+	lb_char(b, '"');
+	for (i = 0; i < n; i++) {
+		if (s[i] == '"')
+			lb_char(b, '"');
+		lb_char(b, s[i]);
 	}
-	fputc('"', fp);
+	lb_char(b, '"');
 }
 
 /* Records end with LF, not RFC 4180's CRLF: CSV readers accept both, and
  * awk/cut users would otherwise find a CR in the last column. */
 static void
-row_end(FILE *fp, const struct row *r)
+row_end(struct linebuf *b, const struct row *r)
 {
 	int c;
 
 	for (c = 0; c < NCOLS; c++) {
 		if (c > 0)
-			fputc(',', fp);
+			lb_char(b, ',');
 		if (r->cell[c] != NULL)
-			put_cell(fp, r->cell[c]);
+			put_cell(b, r->cell[c], r->len[c], r->text[c]);
 	}
-	fputs("\n", fp);
+	lb_char(b, '\n');
 }
 
 /* Why figures of the row are absent, "cpi:stopped ipc:stopped" (names
@@ -133,7 +181,7 @@ set_absent(struct row *r, const enum col *cols, const struct val *const *v, size
 		    used ? " " : "", col_names[cols[i]], metrics_reason_code(v[i]->why));
 	}
 	if (r->absent[0] != '\0')
-		r->cell[C_ABSENT] = r->absent;
+		set_text(r, C_ABSENT, r->absent);
 }
 
 /* The counters another program stopped, "inst any". */
@@ -143,13 +191,13 @@ set_stopped(struct row *r, unsigned mask)
 	size_t used = 0;
 	unsigned k;
 
-	r->buf[C_STOPPED][0] = '\0';
-	for (k = 0; k < SLOT_NKINDS && used < sizeof r->buf[C_STOPPED]; k++)
+	r->stopped[0] = '\0';
+	for (k = 0; k < SLOT_NKINDS && used < sizeof r->stopped; k++)
 		if (mask & KIND_BIT(k))
-			used += (size_t)snprintf(r->buf[C_STOPPED] + used, sizeof r->buf[C_STOPPED] - used,
+			used += (size_t)snprintf(r->stopped + used, sizeof r->stopped - used,
 			    "%s%s", used ? " " : "", slot_kind_name((enum slot_kind)k));
 	if (mask != 0)
-		r->cell[C_STOPPED] = r->buf[C_STOPPED];
+		set_text(r, C_STOPPED, r->stopped);
 }
 
 static void
@@ -160,16 +208,16 @@ agg_row(struct row *r, const struct agg_fig *a)
 	const struct val *const v[] = { &a->neither, &a->t0_only, &a->t1_only, &a->both,
 	    &a->util, &a->active_threads, &a->ghz, &a->cpi, &a->both_of_busy };
 
-	set_val(r, C_NEITHER, FRAC_FMT, a->neither);
-	set_val(r, C_T0_ONLY, FRAC_FMT, a->t0_only);
-	set_val(r, C_T1_ONLY, FRAC_FMT, a->t1_only);
-	set_val(r, C_BOTH, FRAC_FMT, a->both);
+	set_val(r, C_NEITHER, FRAC, a->neither);
+	set_val(r, C_T0_ONLY, FRAC, a->t0_only);
+	set_val(r, C_T1_ONLY, FRAC, a->t1_only);
+	set_val(r, C_BOTH, FRAC, a->both);
 	set_bool(r, C_EXACT, a->exact);
-	set_val(r, C_UTIL, FRAC_FMT, a->util);
-	set_val(r, C_ACTIVE_THREADS, NUM_FMT, a->active_threads);
-	set_val(r, C_GHZ, NUM_FMT, a->ghz);
-	set_val(r, C_CPI, NUM_FMT, a->cpi);
-	set_val(r, C_BOTH_OF_BUSY, FRAC_FMT, a->both_of_busy);
+	set_val(r, C_UTIL, FRAC, a->util);
+	set_val(r, C_ACTIVE_THREADS, NUM, a->active_threads);
+	set_val(r, C_GHZ, NUM, a->ghz);
+	set_val(r, C_CPI, NUM, a->cpi);
+	set_val(r, C_BOTH_OF_BUSY, FRAC, a->both_of_busy);
 	set_absent(r, cols, v, sizeof cols / sizeof cols[0]);
 }
 
@@ -177,7 +225,7 @@ static void
 core_row(struct row *r, const struct topo_core *tc, const struct core_fig *c)
 {
 	bool two = tc->nthreads == 2;
-	size_t len = 0;
+	char *p, *q;
 	unsigned t;
 	struct val none = val_absent(R_NO_SPLIT);
 	static const enum col cols[] = { C_NEITHER, C_T0_ONLY, C_T1_ONLY, C_BOTH, C_UTIL,
@@ -188,38 +236,40 @@ core_row(struct row *r, const struct topo_core *tc, const struct core_fig *c)
 
 	set_bool(r, C_VALID, c->reason == R_NONE);
 	if (c->reason != R_NONE)
-		r->cell[C_REASON] = metrics_reason_code(c->reason);
+		set_text(r, C_REASON, metrics_reason_code(c->reason));
 	set_uint(r, C_PACKAGE, tc->package);
 	set_uint(r, C_CORE, tc->core_id);
 	/* CPUs separated by spaces, thread 0 first: no quoting needed. */
-	r->buf[C_CPUS][0] = '\0';
-	for (t = 0; t < tc->nthreads && t < TOPO_MAX_SMT && len < sizeof r->buf[C_CPUS]; t++)
-		len += (size_t)snprintf(r->buf[C_CPUS] + len, sizeof r->buf[C_CPUS] - len, "%s%u",
-		    t ? " " : "", tc->cpus[t]);
-	r->cell[C_CPUS] = r->buf[C_CPUS];
+	p = q = r->buf + r->used;
+	for (t = 0; t < tc->nthreads && t < TOPO_MAX_SMT; t++) {
+		if (t > 0)
+			*q++ = ' ';
+		q = numfmt_u64(q, tc->cpus[t]);
+	}
+	set_span(r, C_CPUS, p, q);
 	if (two) {
-		set_val(r, C_NEITHER, FRAC_FMT, c->neither);
-		set_val(r, C_T0_ONLY, FRAC_FMT, c->t0_only);
-		set_val(r, C_T1_ONLY, FRAC_FMT, c->t1_only);
-		set_val(r, C_BOTH, FRAC_FMT, c->both);
+		set_val(r, C_NEITHER, FRAC, c->neither);
+		set_val(r, C_T0_ONLY, FRAC, c->t0_only);
+		set_val(r, C_T1_ONLY, FRAC, c->t1_only);
+		set_val(r, C_BOTH, FRAC, c->both);
 	}
 	set_bool(r, C_EXACT, c->exact);
-	set_val(r, C_UTIL, FRAC_FMT, c->util);
-	set_val(r, C_ACTIVE_THREADS, NUM_FMT, c->active_threads);
-	set_val(r, C_ISSUE_UTIL, FRAC_FMT, c->issue_util);
-	set_val(r, C_CPI, NUM_FMT, c->cpi);
-	set_val(r, C_GHZ, NUM_FMT, c->ghz);
-	set_num(r, C_INCONSISTENCY, FRAC_FMT, c->inconsistency);
+	set_val(r, C_UTIL, FRAC, c->util);
+	set_val(r, C_ACTIVE_THREADS, NUM, c->active_threads);
+	set_val(r, C_ISSUE_UTIL, FRAC, c->issue_util);
+	set_val(r, C_CPI, NUM, c->cpi);
+	set_val(r, C_GHZ, NUM, c->ghz);
+	set_num(r, C_INCONSISTENCY, FRAC, c->inconsistency);
 	if (c->fallback != R_NONE)
-		r->cell[C_FALLBACK] = metrics_reason_code(c->fallback);
+		set_text(r, C_FALLBACK, metrics_reason_code(c->fallback));
 	if (c->reason == R_NONE)
 		set_absent(r, cols, v, sizeof cols / sizeof cols[0]);
 	set_stopped(r, c->stopped);
 	if (c->has_truth) {
-		set_num(r, C_TRUTH_NEITHER, FRAC_FMT, c->truth[0]);
-		set_num(r, C_TRUTH_T0_ONLY, FRAC_FMT, c->truth[1]);
-		set_num(r, C_TRUTH_T1_ONLY, FRAC_FMT, c->truth[2]);
-		set_num(r, C_TRUTH_BOTH, FRAC_FMT, c->truth[3]);
+		set_num(r, C_TRUTH_NEITHER, FRAC, c->truth[0]);
+		set_num(r, C_TRUTH_T0_ONLY, FRAC, c->truth[1]);
+		set_num(r, C_TRUTH_T1_ONLY, FRAC, c->truth[2]);
+		set_num(r, C_TRUTH_BOTH, FRAC, c->truth[3]);
 	}
 }
 
@@ -233,16 +283,16 @@ thread_row(struct row *r, const struct topology *topo, unsigned cpu, const struc
 
 	set_bool(r, C_VALID, th->reason == R_NONE);
 	if (th->reason != R_NONE)
-		r->cell[C_REASON] = metrics_reason_code(th->reason);
+		set_text(r, C_REASON, metrics_reason_code(th->reason));
 	set_uint(r, C_PACKAGE, tc->package);
 	set_uint(r, C_CORE, topo->cores[tc->core].core_id);
 	set_uint(r, C_CPU, cpu);
-	set_val(r, C_UTIL, FRAC_FMT, th->util);
-	set_val(r, C_CPI, NUM_FMT, th->cpi);
-	set_val(r, C_NOMINAL_CPI, NUM_FMT, th->nominal_cpi);
-	set_val(r, C_GHZ, NUM_FMT, th->ghz);
-	set_val(r, C_NET_GHZ, NUM_FMT, th->net_ghz);
-	set_val(r, C_IPC, NUM_FMT, th->ipc);
+	set_val(r, C_UTIL, FRAC, th->util);
+	set_val(r, C_CPI, NUM, th->cpi);
+	set_val(r, C_NOMINAL_CPI, NUM, th->nominal_cpi);
+	set_val(r, C_GHZ, NUM, th->ghz);
+	set_val(r, C_NET_GHZ, NUM, th->net_ghz);
+	set_val(r, C_IPC, NUM, th->ipc);
 	if (th->reason == R_NONE) {
 		set_absent(r, cols, v, sizeof cols / sizeof cols[0]);
 		set_stopped(r, th->stopped);
@@ -253,45 +303,52 @@ void
 out_csv_write(struct batch *b, const struct interval *iv)
 {
 	const struct topology *topo = &b->m->topo;
+	struct linebuf *lb = &b->line;
 	struct row r;
 	unsigned i;
 	int c;
 
+	lb->len = 0;
 	if (b->nwritten == 0) {
 		for (c = 0; c < NCOLS; c++) {
 			if (c > 0)
-				fputc(',', b->fp);
-			fputs(col_names[c], b->fp);
+				lb_char(lb, ',');
+			lb_str(lb, col_names[c]);
 		}
-		fputs("\n", b->fp);
+		lb_char(lb, '\n');
 	}
+	r.time_len = (unsigned short)(numfmt_fixed_all(r.time, isfinite(iv->time) ? iv->time : 0.0,
+	    TIME_DECIMALS) - r.time);
+	r.dt_len = (unsigned short)(numfmt_fixed_all(r.dt, isfinite(iv->dt) ? iv->dt : 0.0,
+	    TIME_DECIMALS) - r.dt);
 
-	row_start(&r, "node", iv);
+	row_start(&r, "node");
 	set_bool(&r, C_VALID, iv->valid);
 	if (!iv->valid)
-		r.cell[C_REASON] = iv->reason_c;
+		set_text(&r, C_REASON, iv->reason_c);
 	agg_row(&r, &iv->node);
-	row_end(b->fp, &r);
+	row_end(lb, &r);
 
 	for (i = 0; i < iv->npackages && i < topo->npackages; i++) {
-		row_start(&r, "package", iv);
+		row_start(&r, "package");
 		set_uint(&r, C_PACKAGE, b->pkg_id[i]);
 		set_bool(&r, C_VALID, iv->packages[i].nvalid == iv->packages[i].ncores);
 		agg_row(&r, &iv->packages[i]);
-		row_end(b->fp, &r);
+		row_end(lb, &r);
 	}
 	for (i = 0; i < iv->ncores && i < topo->ncores; i++) {
 		if (!out_core_shown(iv, i))
 			continue;
-		row_start(&r, "core", iv);
+		row_start(&r, "core");
 		core_row(&r, &topo->cores[i], &iv->cores[i]);
-		row_end(b->fp, &r);
+		row_end(lb, &r);
 	}
 	for (i = 0; i < iv->max_cpu && i < topo->max_cpu; i++) {
 		if (!out_thread_shown(iv, i) || !topo->cpus[i].present)
 			continue;
-		row_start(&r, "thread", iv);
+		row_start(&r, "thread");
 		thread_row(&r, topo, i, &iv->threads[i]);
-		row_end(b->fp, &r);
+		row_end(lb, &r);
 	}
+	lb_flush(lb, b->fp);
 }

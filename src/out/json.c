@@ -1,80 +1,135 @@
-/* json.c: one JSON object per interval, on one line (JSON Lines). Absent
- * figures are null, bounds are [lo, hi] arrays, and a non-finite number
- * can never be printed (it would make the line invalid JSON). */
+/* json.c: one JSON object per interval, on one line (JSON Lines), built in
+ * one buffer and written at once, as data/httop.schema.json describes it.
+ * A figure that may be exact, a bound or absent is three members, x, x_lo
+ * and x_hi (json_val); absent is null, and a non-finite number can never
+ * be printed (it would make the line invalid JSON).
+ *
+ * Precision, by what a figure is (httop(1), JSON OUTPUT):
+ * - shares and other fractions of time (neither .. both, util, issue_util,
+ *   both_of_busy, inconsistency, truth): 10 decimals. Finer than one
+ *   reference tick in a 1 s interval even when the reference clock runs at
+ *   the TSC rate (1/2.1e9 = 4.8e-10), and the four shares of a core, each
+ *   rounded by at most 5e-11, still sum to 1 within 2e-10;
+ * - rates and ratios (ghz, net_ghz, cpi, nominal_cpi, ipc, active_threads):
+ *   6 significant digits; the counters they come from are read microseconds
+ *   apart, a skew of about 1e-6 of an interval, so more digits would be
+ *   noise;
+ * - time and interval: seconds to the microsecond (all 6 decimals written);
+ * - counts and numbers (package, core, cpus, scale, ncores, nvalid): integers. */
 #include "config.h"
 #include "out/batch.h"
 
 #include <math.h>
 
-/* Fractions get enough digits that the four shares of a core still sum
- * to 1 within 1e-9 after printing; other figures are shown to 6 digits. */
-#define FRAC_FMT "%.12g"
-#define NUM_FMT "%.6g"
+#include "util/utf8.h"
 
+#define FRAC_DECIMALS 10
+#define NUM_DIGITS 6
+#define TIME_DECIMALS 6
+
+enum numkind { FRAC, NUM };
+
+/* A string as JSON: quotes, backslashes and control bytes escaped; a byte
+ * that is not valid UTF-8 (a host name in another encoding) becomes '?',
+ * as in the OpenMetrics output, so the line stays valid JSON. */
 static void
-json_str(FILE *fp, const char *s)
+json_str(struct linebuf *b, const char *s)
 {
-	const unsigned char *p;
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s, *q;
+	size_t n;
 
-	fputc('"', fp);
-	for (p = (const unsigned char *)s; *p != '\0'; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(fp, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(fp, "\\u%04x", *p);
-		else
-			fputc(*p, fp);
+	lb_char(b, '"');
+	while (*p != '\0') {
+		/* a run of plain ASCII (reason codes, names: all of it) at once */
+		for (q = p; *q >= 0x20 && *q < 0x7f && *q != '"' && *q != '\\'; q++)
+			;
+		if (q > p) {
+			lb_mem(b, (const char *)p, (size_t)(q - p));
+			p = q;
+			continue;
+		}
+		if (*p == '"' || *p == '\\') {
+			lb_char(b, '\\');
+			lb_char(b, (char)*p++);
+		} else if (*p < 0x20 || *p == 0x7f) {
+			char u[6] = { '\\', 'u', '0', '0', hex[*p >> 4], hex[*p & 15] };
+
+			lb_mem(b, u, sizeof u);
+			p++;
+		} else if ((n = utf8_len(p)) == 0) {
+			lb_char(b, '?');
+			p++;
+		} else {
+			lb_mem(b, (const char *)p, n);
+			p += n;
+		}
 	}
-	fputc('"', fp);
+	lb_char(b, '"');
 }
 
 static void
-json_num(FILE *fp, const char *fmt, double x)
+json_num(struct linebuf *b, enum numkind k, double x)
+{
+	if (!isfinite(x))
+		lb_lit(b, "null");
+	else if (k == FRAC)
+		lb_fixed(b, x, FRAC_DECIMALS);
+	else
+		lb_sig(b, x, NUM_DIGITS);
+}
+
+static void
+json_time(struct linebuf *b, double x)
 {
 	if (isfinite(x))
-		fprintf(fp, fmt, x);
+		lb_fixed_all(b, x, TIME_DECIMALS);
 	else
-		fputs("null", fp);
+		lb_lit(b, "null");
 }
 
+/* A figure as three members: `,"key":v,"key_lo":lo,"key_hi":hi`. Exact:
+ * v, with lo and hi null; a bound: v null, lo and hi the bound; absent:
+ * all null. So each member always holds a number or null, which typed
+ * readers (pandas, DuckDB) need: the old [lo, hi] array in place of the
+ * number made them fail. */
 static void
-json_val(FILE *fp, const char *fmt, struct val v)
+json_val(struct linebuf *b, const char *kx, size_t nx, const char *klo, size_t nlo,
+    const char *khi, size_t nhi, enum numkind k, struct val v)
 {
-	switch (v.kind) {
-	case V_EXACT:
-		json_num(fp, fmt, v.v);
-		break;
-	case V_BOUND:
-		fputc('[', fp);
-		json_num(fp, fmt, v.lo);
-		fputc(',', fp);
-		json_num(fp, fmt, v.hi);
-		fputc(']', fp);
-		break;
-	default:
-		fputs("null", fp);
-		break;
+	double x = NAN, lo = NAN, hi = NAN;
+
+	if (v.kind == V_EXACT) {
+		x = v.v;
+	} else if (v.kind == V_BOUND) {
+		lo = v.lo;
+		hi = v.hi;
 	}
+	lb_mem(b, kx, nx);
+	json_num(b, k, x);
+	lb_mem(b, klo, nlo);
+	json_num(b, k, lo);
+	lb_mem(b, khi, nhi);
+	json_num(b, k, hi);
 }
 
-/* `"key":value`, preceded by a comma. */
+/* key is a literal: the three member names are made at compile time. */
+#define key_val(b, key, k, v) json_val((b), ",\"" key "\":", sizeof(key) + 3, \
+	",\"" key "_lo\":", sizeof(key) + 6, ",\"" key "_hi\":", sizeof(key) + 6, (k), (v))
+
 static void
-key_val(FILE *fp, const char *key, const char *fmt, struct val v)
+json_bool(struct linebuf *b, bool x)
 {
-	fprintf(fp, ",\"%s\":", key);
-	json_val(fp, fmt, v);
-}
-
-static const char *
-bool_str(bool b)
-{
-	return b ? "true" : "false";
+	if (x)
+		lb_lit(b, "true");
+	else
+		lb_lit(b, "false");
 }
 
 /* Why a valid object's figures are absent: ,"absent":{"cpi":"stopped"}
  * with the reason codes, only when one is. */
 static void
-write_absent(FILE *fp, const char *const *keys, const struct val *const *v, size_t n)
+write_absent(struct linebuf *b, const char *const *keys, const struct val *const *v, size_t n)
 {
 	bool any = false;
 	size_t i;
@@ -82,83 +137,97 @@ write_absent(FILE *fp, const char *const *keys, const struct val *const *v, size
 	for (i = 0; i < n; i++) {
 		if (v[i]->kind != V_NONE || v[i]->why == R_NONE)
 			continue;
-		fputs(any ? "," : ",\"absent\":{", fp);
+		if (any)
+			lb_char(b, ',');
+		else
+			lb_lit(b, ",\"absent\":{");
 		any = true;
-		json_str(fp, keys[i]);
-		fputc(':', fp);
-		json_str(fp, metrics_reason_code(v[i]->why));
+		json_str(b, keys[i]);
+		lb_char(b, ':');
+		json_str(b, metrics_reason_code(v[i]->why));
 	}
 	if (any)
-		fputc('}', fp);
+		lb_char(b, '}');
 }
 
 /* The counters another program stopped: ,"stopped":["inst"]. */
 static void
-write_stopped(FILE *fp, unsigned mask)
+write_stopped(struct linebuf *b, unsigned mask)
 {
 	unsigned k;
 	bool first = true;
 
 	if (mask == 0)
 		return;
-	fputs(",\"stopped\":[", fp);
+	lb_lit(b, ",\"stopped\":[");
 	for (k = 0; k < SLOT_NKINDS; k++) {
 		if (!(mask & KIND_BIT(k)))
 			continue;
 		if (!first)
-			fputc(',', fp);
+			lb_char(b, ',');
 		first = false;
-		json_str(fp, slot_kind_name((enum slot_kind)k));
+		json_str(b, slot_kind_name((enum slot_kind)k));
 	}
-	fputc(']', fp);
+	lb_char(b, ']');
 }
 
 static void
-write_agg(FILE *fp, const struct agg_fig *a)
+write_agg(struct linebuf *b, const struct agg_fig *a)
 {
 	static const char *const keys[] = { "neither", "t0_only", "t1_only", "both", "util",
 	    "active_threads", "ghz", "cpi", "both_of_busy" };
 	const struct val *const v[] = { &a->neither, &a->t0_only, &a->t1_only, &a->both,
 	    &a->util, &a->active_threads, &a->ghz, &a->cpi, &a->both_of_busy };
 
-	fprintf(fp, "\"ncores\":%u,\"nvalid\":%u,\"exact\":%s", a->ncores, a->nvalid,
-	    bool_str(a->exact));
-	key_val(fp, "neither", FRAC_FMT, a->neither);
-	key_val(fp, "t0_only", FRAC_FMT, a->t0_only);
-	key_val(fp, "t1_only", FRAC_FMT, a->t1_only);
-	key_val(fp, "both", FRAC_FMT, a->both);
-	key_val(fp, "util", FRAC_FMT, a->util);
-	key_val(fp, "active_threads", NUM_FMT, a->active_threads);
-	key_val(fp, "ghz", NUM_FMT, a->ghz);
-	key_val(fp, "cpi", NUM_FMT, a->cpi);
-	key_val(fp, "both_of_busy", FRAC_FMT, a->both_of_busy);
-	write_absent(fp, keys, v, sizeof keys / sizeof keys[0]);
+	lb_lit(b, "\"ncores\":");
+	lb_u64(b, a->ncores);
+	lb_lit(b, ",\"nvalid\":");
+	lb_u64(b, a->nvalid);
+	lb_lit(b, ",\"exact\":");
+	json_bool(b, a->exact);
+	key_val(b, "neither", FRAC, a->neither);
+	key_val(b, "t0_only", FRAC, a->t0_only);
+	key_val(b, "t1_only", FRAC, a->t1_only);
+	key_val(b, "both", FRAC, a->both);
+	key_val(b, "util", FRAC, a->util);
+	key_val(b, "active_threads", NUM, a->active_threads);
+	key_val(b, "ghz", NUM, a->ghz);
+	key_val(b, "cpi", NUM, a->cpi);
+	key_val(b, "both_of_busy", FRAC, a->both_of_busy);
+	write_absent(b, keys, v, sizeof keys / sizeof keys[0]);
 }
 
 /* Where the core sits: {"row","col"} in its package's grid, the tile's
  * number ("id") and the CHA when known; null when the layout does not
  * place it. */
 static void
-write_tile(FILE *fp, const struct die_layout *l, unsigned core)
+write_tile(struct linebuf *b, const struct die_layout *l, unsigned core)
 {
 	const struct core_place *p;
 
-	fputs(",\"tile\":", fp);
+	lb_lit(b, ",\"tile\":");
 	if (l == NULL || core >= l->ncores || !l->cores[core].placed) {
-		fputs("null", fp);
+		lb_lit(b, "null");
 		return;
 	}
 	p = &l->cores[core];
-	fprintf(fp, "{\"row\":%u,\"col\":%u", p->row, p->col);
-	if (p->slot >= 0)
-		fprintf(fp, ",\"id\":%d", p->slot);
-	if (p->cha >= 0)
-		fprintf(fp, ",\"cha\":%d", p->cha);
-	fputc('}', fp);
+	lb_lit(b, "{\"row\":");
+	lb_u64(b, p->row);
+	lb_lit(b, ",\"col\":");
+	lb_u64(b, p->col);
+	if (p->slot >= 0) {
+		lb_lit(b, ",\"id\":");
+		lb_u64(b, (uint64_t)p->slot);
+	}
+	if (p->cha >= 0) {
+		lb_lit(b, ",\"cha\":");
+		lb_u64(b, (uint64_t)p->cha);
+	}
+	lb_char(b, '}');
 }
 
 static void
-write_core(FILE *fp, const struct die_layout *l, const struct topo_core *tc,
+write_core(struct linebuf *b, const struct die_layout *l, const struct topo_core *tc,
     const struct core_fig *c)
 {
 	/* The four-way split exists only for cores of exactly two threads. */
@@ -171,56 +240,66 @@ write_core(FILE *fp, const struct die_layout *l, const struct topo_core *tc,
 	    &c->issue_util, &c->cpi, &c->ghz };
 	unsigned t;
 
-	fprintf(fp, "{\"package\":%u,\"core\":%u,\"cpus\":[", tc->package, tc->core_id);
-	for (t = 0; t < tc->nthreads && t < TOPO_MAX_SMT; t++)
-		fprintf(fp, "%s%u", t ? "," : "", tc->cpus[t]);
-	fputc(']', fp);
-	write_tile(fp, l, tc->index);
-	key_val(fp, "neither", FRAC_FMT, two ? c->neither : none);
-	key_val(fp, "t0_only", FRAC_FMT, two ? c->t0_only : none);
-	key_val(fp, "t1_only", FRAC_FMT, two ? c->t1_only : none);
-	key_val(fp, "both", FRAC_FMT, two ? c->both : none);
-	fprintf(fp, ",\"exact\":%s", bool_str(c->exact));
-	key_val(fp, "util", FRAC_FMT, c->util);
-	key_val(fp, "active_threads", NUM_FMT, c->active_threads);
-	key_val(fp, "issue_util", FRAC_FMT, c->issue_util);
-	key_val(fp, "cpi", NUM_FMT, c->cpi);
-	key_val(fp, "ghz", NUM_FMT, c->ghz);
-	fprintf(fp, ",\"valid\":%s", bool_str(c->reason == R_NONE));
+	lb_lit(b, "{\"package\":");
+	lb_u64(b, tc->package);
+	lb_lit(b, ",\"core\":");
+	lb_u64(b, tc->core_id);
+	lb_lit(b, ",\"cpus\":[");
+	for (t = 0; t < tc->nthreads && t < TOPO_MAX_SMT; t++) {
+		if (t > 0)
+			lb_char(b, ',');
+		lb_u64(b, tc->cpus[t]);
+	}
+	lb_char(b, ']');
+	write_tile(b, l, tc->index);
+	key_val(b, "neither", FRAC, two ? c->neither : none);
+	key_val(b, "t0_only", FRAC, two ? c->t0_only : none);
+	key_val(b, "t1_only", FRAC, two ? c->t1_only : none);
+	key_val(b, "both", FRAC, two ? c->both : none);
+	lb_lit(b, ",\"exact\":");
+	json_bool(b, c->exact);
+	key_val(b, "util", FRAC, c->util);
+	key_val(b, "active_threads", NUM, c->active_threads);
+	key_val(b, "issue_util", FRAC, c->issue_util);
+	key_val(b, "cpi", NUM, c->cpi);
+	key_val(b, "ghz", NUM, c->ghz);
+	lb_lit(b, ",\"valid\":");
+	json_bool(b, c->reason == R_NONE);
 	if (c->reason != R_NONE) {
-		fputs(",\"reason\":", fp);
-		json_str(fp, metrics_reason_code(c->reason));
-		fputs(",\"reason_text\":", fp);
-		json_str(fp, metrics_reason_text(c->reason));
+		lb_lit(b, ",\"reason\":");
+		json_str(b, metrics_reason_code(c->reason));
+		lb_lit(b, ",\"reason_text\":");
+		json_str(b, metrics_reason_text(c->reason));
 	}
 	if (c->fallback != R_NONE) {
-		fputs(",\"fallback\":", fp);
-		json_str(fp, metrics_reason_code(c->fallback));
+		lb_lit(b, ",\"fallback\":");
+		json_str(b, metrics_reason_code(c->fallback));
 	}
 	if (c->reason == R_NONE)
-		write_absent(fp, keys, v, sizeof keys / sizeof keys[0]);
-	write_stopped(fp, c->stopped);
-	fputs(",\"inconsistency\":", fp);
-	json_num(fp, FRAC_FMT, c->inconsistency);
+		write_absent(b, keys, v, sizeof keys / sizeof keys[0]);
+	write_stopped(b, c->stopped);
+	lb_lit(b, ",\"inconsistency\":");
+	json_num(b, FRAC, c->inconsistency);
 	/* Multiplexed counts, scaled by enabled/running (perf source). */
 	if (c->scaled)
-		fputs(",\"scaled\":true", fp);
+		lb_lit(b, ",\"scaled\":true");
 	if (c->has_truth) {
-		fputs(",\"truth\":{\"neither\":", fp);
-		json_num(fp, FRAC_FMT, c->truth[0]);
-		fputs(",\"t0_only\":", fp);
-		json_num(fp, FRAC_FMT, c->truth[1]);
-		fputs(",\"t1_only\":", fp);
-		json_num(fp, FRAC_FMT, c->truth[2]);
-		fputs(",\"both\":", fp);
-		json_num(fp, FRAC_FMT, c->truth[3]);
-		fputc('}', fp);
+		lb_lit(b, ",\"truth\":{\"neither\":");
+		json_num(b, FRAC, c->truth[0]);
+		lb_lit(b, ",\"t0_only\":");
+		json_num(b, FRAC, c->truth[1]);
+		lb_lit(b, ",\"t1_only\":");
+		json_num(b, FRAC, c->truth[2]);
+		lb_lit(b, ",\"both\":");
+		json_num(b, FRAC, c->truth[3]);
+		lb_char(b, '}');
 	}
-	fputc('}', fp);
+	lb_char(b, '}');
 }
 
 static void
-write_thread(FILE *fp, const struct topology *topo, unsigned cpu, const struct thread_fig *th)
+write_thread(struct linebuf *b, const struct topology *topo, unsigned cpu,
+    const struct thread_fig *th)
 {
 	const struct topo_cpu *tc = &topo->cpus[cpu];
 	static const char *const keys[] = { "util", "cpi", "nominal_cpi", "ghz", "net_ghz",
@@ -228,96 +307,112 @@ write_thread(FILE *fp, const struct topology *topo, unsigned cpu, const struct t
 	const struct val *const v[] = { &th->util, &th->cpi, &th->nominal_cpi, &th->ghz,
 	    &th->net_ghz, &th->ipc };
 
-	fprintf(fp, "{\"cpu\":%u,\"package\":%u,\"core\":%u,\"thread\":%u", cpu, tc->package,
-	    topo->cores[tc->core].core_id, tc->thread);
-	fprintf(fp, ",\"valid\":%s", bool_str(th->reason == R_NONE));
+	lb_lit(b, "{\"cpu\":");
+	lb_u64(b, cpu);
+	lb_lit(b, ",\"package\":");
+	lb_u64(b, tc->package);
+	lb_lit(b, ",\"core\":");
+	lb_u64(b, topo->cores[tc->core].core_id);
+	lb_lit(b, ",\"thread\":");
+	lb_u64(b, tc->thread);
+	lb_lit(b, ",\"valid\":");
+	json_bool(b, th->reason == R_NONE);
 	if (th->reason != R_NONE) {
-		fputs(",\"reason\":", fp);
-		json_str(fp, metrics_reason_code(th->reason));
+		lb_lit(b, ",\"reason\":");
+		json_str(b, metrics_reason_code(th->reason));
 	}
-	key_val(fp, "util", FRAC_FMT, th->util);
-	key_val(fp, "cpi", NUM_FMT, th->cpi);
-	key_val(fp, "nominal_cpi", NUM_FMT, th->nominal_cpi);
-	key_val(fp, "ghz", NUM_FMT, th->ghz);
-	key_val(fp, "net_ghz", NUM_FMT, th->net_ghz);
-	key_val(fp, "ipc", NUM_FMT, th->ipc);
+	key_val(b, "util", FRAC, th->util);
+	key_val(b, "cpi", NUM, th->cpi);
+	key_val(b, "nominal_cpi", NUM, th->nominal_cpi);
+	key_val(b, "ghz", NUM, th->ghz);
+	key_val(b, "net_ghz", NUM, th->net_ghz);
+	key_val(b, "ipc", NUM, th->ipc);
 	if (th->reason == R_NONE) {
-		write_absent(fp, keys, v, sizeof keys / sizeof keys[0]);
-		write_stopped(fp, th->stopped);
+		write_absent(b, keys, v, sizeof keys / sizeof keys[0]);
+		write_stopped(b, th->stopped);
 	}
 	if (th->scaled)
-		fputs(",\"scaled\":true", fp);
-	fputc('}', fp);
+		lb_lit(b, ",\"scaled\":true");
+	lb_char(b, '}');
 }
 
 void
-out_json_write(struct batch *b, const struct interval *iv)
+out_json_write(struct batch *bt, const struct interval *iv)
 {
-	FILE *fp = b->fp;
-	const struct topology *topo = &b->m->topo;
+	struct linebuf *b = &bt->line;
+	const struct topology *topo = &bt->m->topo;
 	unsigned i;
 	bool first;
 
-	fputs("{\"time\":", fp);
-	json_num(fp, "%.6f", iv->time);
-	fputs(",\"interval\":", fp);
-	json_num(fp, "%.6f", iv->dt);
-	fprintf(fp, ",\"valid\":%s", bool_str(iv->valid));
+	b->len = 0;
+	lb_lit(b, "{\"time\":");
+	json_time(b, iv->time);
+	lb_lit(b, ",\"interval\":");
+	json_time(b, iv->dt);
+	lb_lit(b, ",\"valid\":");
+	json_bool(b, iv->valid);
 	if (!iv->valid) {
-		fputs(",\"reason\":", fp);
-		json_str(fp, iv->reason_c);
+		lb_lit(b, ",\"reason\":");
+		json_str(b, iv->reason_c);
 	}
-	fputs(",\"host\":", fp);
-	json_str(fp, b->m->hostname);
-	fputs(",\"source\":", fp);
-	json_str(fp, b->source_name);
-	fputs(",\"group\":", fp);
-	json_str(fp, uarch_group_name(b->p->group));
-	fputs(",\"split\":", fp);
-	json_str(fp, split_method_name(b->p->split));
-	fprintf(fp, ",\"scale\":%u", b->p->scale);
-	fputs(",\"layout\":", fp);
-	if (b->layout != NULL) {
-		json_str(fp, layout_kind_name(b->layout->kind));
-		fputs(",\"layout_basis\":", fp);
-		json_str(fp, layout_basis_name(b->layout->basis));
-		fprintf(fp, ",\"cores_assumed\":%s", bool_str(b->layout->cores_assumed));
+	lb_lit(b, ",\"host\":");
+	json_str(b, bt->m->hostname);
+	lb_lit(b, ",\"source\":");
+	json_str(b, bt->source_name);
+	lb_lit(b, ",\"group\":");
+	json_str(b, uarch_group_name(bt->p->group));
+	lb_lit(b, ",\"split\":");
+	json_str(b, split_method_name(bt->p->split));
+	lb_lit(b, ",\"scale\":");
+	lb_u64(b, bt->p->scale);
+	lb_lit(b, ",\"layout\":");
+	if (bt->layout != NULL) {
+		json_str(b, layout_kind_name(bt->layout->kind));
+		lb_lit(b, ",\"layout_basis\":");
+		json_str(b, layout_basis_name(bt->layout->basis));
+		lb_lit(b, ",\"cores_assumed\":");
+		json_bool(b, bt->layout->cores_assumed);
 		/* Why the layout is not physical (needs root, ...), when it is not. */
-		if (b->layout->note[0] != '\0') {
-			fputs(",\"layout_note\":", fp);
-			json_str(fp, b->layout->note);
+		if (bt->layout->note[0] != '\0') {
+			lb_lit(b, ",\"layout_note\":");
+			json_str(b, bt->layout->note);
 		}
 	} else {
-		fputs("null", fp);
+		lb_lit(b, "null");
 	}
 
-	fputs(",\"node\":{", fp);
-	write_agg(fp, &iv->node);
-	fputs("},\"packages\":[", fp);
+	lb_lit(b, ",\"node\":{");
+	write_agg(b, &iv->node);
+	lb_lit(b, "},\"packages\":[");
 	for (i = 0; i < iv->npackages && i < topo->npackages; i++) {
-		fprintf(fp, "%s{\"package\":%u,", i ? "," : "", b->pkg_id[i]);
-		write_agg(fp, &iv->packages[i]);
-		fputc('}', fp);
+		if (i > 0)
+			lb_char(b, ',');
+		lb_lit(b, "{\"package\":");
+		lb_u64(b, bt->pkg_id[i]);
+		lb_char(b, ',');
+		write_agg(b, &iv->packages[i]);
+		lb_char(b, '}');
 	}
-	fputs("],\"cores\":[", fp);
+	lb_lit(b, "],\"cores\":[");
 	first = true;
 	for (i = 0; i < iv->ncores && i < topo->ncores; i++) {
 		if (!out_core_shown(iv, i))
 			continue;
 		if (!first)
-			fputc(',', fp);
+			lb_char(b, ',');
 		first = false;
-		write_core(fp, b->layout, &topo->cores[i], &iv->cores[i]);
+		write_core(b, bt->layout, &topo->cores[i], &iv->cores[i]);
 	}
-	fputs("],\"threads\":[", fp);
+	lb_lit(b, "],\"threads\":[");
 	first = true;
 	for (i = 0; i < iv->max_cpu && i < topo->max_cpu; i++) {
 		if (!out_thread_shown(iv, i) || !topo->cpus[i].present)
 			continue;
 		if (!first)
-			fputc(',', fp);
+			lb_char(b, ',');
 		first = false;
-		write_thread(fp, topo, i, &iv->threads[i]);
+		write_thread(b, topo, i, &iv->threads[i]);
 	}
-	fputs("]}\n", fp);
+	lb_lit(b, "]}\n");
+	lb_flush(b, bt->fp);
 }

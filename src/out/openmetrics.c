@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "util/utf8.h"
+
 #define VAL_FMT "%.12g"
 
 enum level { LV_NODE, LV_PACKAGE, LV_CORE, LV_THREAD };
@@ -117,33 +119,6 @@ struct om {
 	char host[256];          /* the host name, escaped */
 	char labels[400];        /* the current object's labels */
 };
-
-/* Length of the valid UTF-8 sequence at p (1 to 4), or 0 if it is not one. */
-static size_t
-utf8_len(const unsigned char *p)
-{
-	size_t n, i;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		n = 2;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		n = 3;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	}
-	/* Overlong forms, surrogates, beyond U+10FFFF. */
-	if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0) ||
-	    (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))
-		return 0;
-	return n;
-}
 
 /* A label value as both formats want it: backslash, double quote and line
  * feed escaped, and valid UTF-8 (a byte that is not becomes '?'). Cut

@@ -1,10 +1,13 @@
-/* vpmu.c: the virtual PMU. Time runs in TSC ticks. Each advance turns every
- * CPU's activity into a list of active segments, sweeps the segments of a
- * core's threads together (so every tick is known to be neither / t0 only /
- * t1 only / both), and adds to each counter exactly what its programming
- * says it counts over those segments. Reference-clock events count grid
- * points k*S inside the segments, as hardware counts edges of a slower
- * clock. Register rules: Intel SDM vol. 3B ch. 18-20, hw-facts.md 3-4. */
+/* vpmu.c: the virtual PMU. Time runs in TSC ticks. A core is counted
+ * lazily: when one of its CPUs is accessed (or its truth asked for), its
+ * threads' activities are pulled one active stretch at a time from where
+ * the core was last counted, swept together (so every tick is known to be
+ * neither / t0 only / t1 only / both), and each counter gets exactly what
+ * its programming says it counts over that window. So an access costs the
+ * same whatever the number of CPUs, and advancing time costs nothing.
+ * Reference-clock events count grid points k*S inside the stretches, as
+ * hardware counts edges of a slower clock. Register rules: Intel SDM vol.
+ * 3B ch. 18-20, hw-facts.md 3-4. */
 #include "config.h"
 #include "sim/vpmu.h"
 
@@ -38,11 +41,6 @@ struct seg {
 	uint32_t fkhz, ipcm;
 };
 
-struct segbuf {
-	struct seg *s;
-	size_t n, cap;
-};
-
 /* One non-phased activity, converted to ticks. */
 struct leaf {
 	enum activity_kind kind;
@@ -50,7 +48,7 @@ struct leaf {
 	double on_mean, off_mean;       /* bursts, ticks */
 	uint32_t fkhz, ipcm;
 	uint64_t rng;                   /* bursts: splitmix64 state */
-	bool bon;                       /* bursts: currently on */
+	bool bon;                       /* bursts: on until `until` */
 	uint64_t until;                 /* bursts: time of the next switch */
 };
 
@@ -73,21 +71,32 @@ struct vcpu {
 	uint64_t tsc_off;               /* TSC = now + tsc_off (vpmu_poke) */
 
 	struct vact act;
-	struct segbuf segs;
+	/* The activity's next stretch not yet swept (the one holding or
+	 * following its core's time), so a sweep needs no segment list. An
+	 * empty one [t, t) means "halted until t". */
+	struct seg look;
 
-	/* this window's increments, and the remainders carried between windows
-	 * so that cycle and instruction counts stay exact over any split */
-	uint64_t w_active, w_cycles, w_instr, w_ref, w_ota;
-	uint64_t cyc_rem;
-	u128 ins_rem;
+	/* the remainders carried between windows, so that cycle and
+	 * instruction counts stay exact over any split */
+	uint64_t cyc_rem, ins_rem;
+};
+
+/* What one window added, per thread and for the core (AnyThread). */
+struct wthread {
+	uint64_t active, cycles, instr, ref, ota;
+};
+
+struct wcore {
+	struct wthread t[TOPO_MAX_SMT];
+	uint64_t any_ticks, any_grid, any_cycles, instr_sum;
 };
 
 struct vcore {
 	unsigned nthreads;
 	unsigned cpu[TOPO_MAX_SMT];
 	uint64_t truth[4];
-	uint64_t w_any_ticks, w_any_grid, w_any_cycles, w_instr_sum;
 	uint64_t any_rem;
+	uint64_t upto;                  /* counted up to this time (lazily) */
 };
 
 struct vpmu {
@@ -104,7 +113,7 @@ struct vpmu {
 	double tsc_hz;
 	uint64_t tsc_khz;
 
-	uint64_t now, cost, nwrites;
+	uint64_t now, cost, nwrites, nwindows;
 };
 
 /* ---- clocks ------------------------------------------------------------ */
@@ -259,87 +268,80 @@ act_init_v(struct vpmu *v, struct vact *va, const struct activity *a, uint64_t s
 	}
 }
 
-static void
-emit(struct segbuf *sb, uint64_t a, uint64_t b, const struct leaf *l)
+/* The first active stretch of leaf l in [t, limit), clipped to it; false
+ * when it is halted throughout. Calls for one leaf come in increasing t
+ * (bursts keep state): t never goes back before the end of the stretch
+ * the previous call returned. */
+static bool
+leaf_next(struct leaf *l, uint64_t t, uint64_t limit, struct seg *s)
 {
-	struct seg *last = sb->n ? &sb->s[sb->n - 1] : NULL;
-
-	if (a >= b)
-		return;
-	if (last != NULL && last->b == a && last->fkhz == l->fkhz && last->ipcm == l->ipcm) {
-		last->b = b;
-		return;
-	}
-	if (sb->n == sb->cap) {
-		sb->cap = sb->cap ? sb->cap * 2 : 64;
-		sb->s = xreallocarray(sb->s, sb->cap, sizeof *sb->s);
-	}
-	sb->s[sb->n++] = (struct seg){ a, b, l->fkhz, l->ipcm };
-}
-
-/* Active segments of one leaf in [a, b), in time order. Calls for one leaf
- * come in increasing time (bursts keep state), possibly with gaps. */
-static void
-leaf_gen(struct leaf *l, uint64_t a, uint64_t b, struct segbuf *out)
-{
-	int64_t s;
-	uint64_t cur, end, rel;
+	uint64_t a, b, rel;
 
 	switch (l->kind) {
 	case ACT_IDLE:
 	case ACT_PHASES:
-		return;
+		return false;
 	case ACT_BUSY:
-		emit(out, a, b, l);
-		return;
+		a = t;
+		b = limit;
+		break;
 	case ACT_DUTY:
 		if (l->on == 0)
-			return;
+			return false;
 		if (l->on >= l->period) {
-			emit(out, a, b, l);
-			return;
+			a = t;
+			b = limit;
+			break;
 		}
-		/* start of the period holding a: active in [s, s + on) */
-		rel = (a % l->period + l->period - l->shift) % l->period;
-		for (s = (int64_t)a - (int64_t)rel; s < (int64_t)b; s += (int64_t)l->period) {
-			int64_t hi = s + (int64_t)l->on;
-			uint64_t lo = s < (int64_t)a ? a : (uint64_t)s;
-
-			if (hi > (int64_t)lo)
-				emit(out, lo, (uint64_t)hi < b ? (uint64_t)hi : b, l);
+		/* t is rel ticks into its period, active in the first `on` */
+		rel = (t % l->period + l->period - l->shift) % l->period;
+		if (rel < l->on) {
+			a = t;
+			b = t + (l->on - rel);
+		} else {
+			a = t + (l->period - rel);
+			b = a + l->on;
 		}
-		return;
+		break;
 	case ACT_BURSTS:
-		while (l->until <= a)
+		while (l->until <= t)
 			burst_flip(l);
-		for (cur = a; cur < b; ) {
-			end = l->until < b ? l->until : b;
-			if (l->bon)
-				emit(out, cur, end, l);
-			cur = end;
-			if (cur == l->until)
-				burst_flip(l);
+		if (l->bon) {
+			a = t;
+		} else {
+			/* the next switch is the next start; flipping past the
+			 * limit would make the next call see it on too early */
+			if (l->until >= limit)
+				return false;
+			a = l->until;
+			burst_flip(l);
 		}
-		return;
+		b = l->until;
+		break;
+	default:
+		return false;
 	}
+	if (a >= limit)
+		return false;
+	*s = (struct seg){ a, b < limit ? b : limit, l->fkhz, l->ipcm };
+	return true;
 }
 
-static void
-act_gen(struct vact *va, uint64_t a, uint64_t b, struct segbuf *out)
+static bool
+act_next(struct vact *va, uint64_t t, uint64_t limit, struct seg *s)
 {
-	uint64_t t, k, end;
+	uint64_t end;
 
-	if (!va->phased) {
-		leaf_gen(&va->top, a, b, out);
-		return;
+	if (!va->phased)
+		return leaf_next(&va->top, t, limit, s);
+	for (; t < limit; t = end) {
+		end = (t / va->len + 1) * va->len;
+		if (end > limit)
+			end = limit;
+		if (leaf_next(&va->sub[t / va->len % va->nsub], t, end, s))
+			return true;
 	}
-	for (t = a; t < b; t = end) {
-		k = t / va->len;
-		end = (k + 1) * va->len;
-		if (end > b)
-			end = b;
-		leaf_gen(&va->sub[k % va->nsub], t, end, out);
-	}
+	return false;
 }
 
 /* ---- one window ----------------------------------------------------------- */
@@ -351,18 +353,55 @@ grid(uint64_t S, uint64_t a, uint64_t b)
 	return (b + S - 1) / S - (a + S - 1) / S;
 }
 
+/* n / d and n % d for d < 2^32 with 64-bit divisions only (a 128-bit one
+ * is a library call many times slower). n fits 64 bits in a short window,
+ * which is the common case: one division. */
+static u128
+div_small(u128 n, uint64_t d, uint64_t *rem)
+{
+	uint64_t hi = (uint64_t)(n >> 64), lo = (uint64_t)n, r, x, q1, q0;
+
+	if (hi == 0) {
+		*rem = lo % d;
+		return lo / d;
+	}
+	/* long division in 32-bit digits: each partial dividend is below
+	 * d x 2^32 < 2^64, so each digit of the quotient is below 2^32 */
+	r = hi % d;
+	x = r << 32 | lo >> 32;
+	q1 = x / d;
+	r = x % d;
+	x = r << 32 | (lo & 0xFFFFFFFFu);
+	q0 = x / d;
+	*rem = x % d;
+	return (u128)(hi / d) << 64 | (q1 << 32 | q0);
+}
+
+/* Instructions: tot / (tsc_khz x 1000) as two divisions by small numbers,
+ * floor(floor(n / a) / b) = floor(n / ab); the remainder is rebuilt. */
+static uint64_t
+div_instr(const struct vpmu *v, u128 tot, uint64_t *rem)
+{
+	uint64_t r1, r2, q;
+
+	q = (uint64_t)div_small(div_small(tot, 1000, &r1), v->tsc_khz, &r2);
+	*rem = r2 * 1000 + r1;
+	return q;
+}
+
+/* Sweep the threads of core k over [t0, t1): every tick is neither, t0
+ * only, t1 only or both; what each counter source added goes to w. Each
+ * thread's activity is pulled one stretch at a time (vcpu.look). */
 static void
-sweep_core(struct vpmu *v, struct vcore *k, uint64_t t0, uint64_t t1)
+sweep_core(struct vpmu *v, struct vcore *k, uint64_t t0, uint64_t t1, struct wcore *w)
 {
 	struct vcpu *th[TOPO_MAX_SMT];
-	size_t idx[TOPO_MAX_SMT] = { 0 };
-	u128 cyc[TOPO_MAX_SMT] = { 0 }, ins[TOPO_MAX_SMT] = { 0 }, anycyc = 0, tot;
-	uint64_t act[TOPO_MAX_SMT] = { 0 }, ref[TOPO_MAX_SMT] = { 0 }, ota[TOPO_MAX_SMT] = { 0 };
-	uint32_t ipcm[TOPO_MAX_SMT];
-	uint64_t any_ticks = 0, any_grid = 0, cur, next, len, g, S = v->scale;
+	u128 cyc[TOPO_MAX_SMT] = { 0 }, ins[TOPO_MAX_SMT] = { 0 }, anycyc = 0;
+	uint64_t any_ticks = 0, any_grid = 0, cur, next, len, g, S = v->scale, r;
 	unsigned j, n = k->nthreads, mask;
 	uint32_t f;
 
+	memset(w, 0, sizeof *w);
 	for (j = 0; j < n; j++)
 		th[j] = &v->cpu[k->cpu[j]];
 	for (cur = t0; cur < t1; cur = next) {
@@ -370,17 +409,14 @@ sweep_core(struct vpmu *v, struct vcore *k, uint64_t t0, uint64_t t1)
 		mask = 0;
 		f = 0;
 		for (j = 0; j < n; j++) {
-			const struct segbuf *sb = &th[j]->segs;
-			const struct seg *s;
+			struct seg *s = &th[j]->look;
 
-			while (idx[j] < sb->n && sb->s[idx[j]].b <= cur)
-				idx[j]++;
-			if (idx[j] == sb->n)
-				continue;
-			s = &sb->s[idx[j]];
+			if (!th[j]->online)
+				continue;       /* halted: counts nothing */
+			if (s->b <= cur && !act_next(&th[j]->act, cur, t1, s))
+				*s = (struct seg){ t1, t1, 0, 0 };   /* halted to t1 */
 			if (s->a <= cur) {
 				mask |= 1u << j;
-				ipcm[j] = s->ipcm;
 				if (s->fkhz > f)
 					f = s->fkhz;
 				if (s->b < next)
@@ -400,40 +436,38 @@ sweep_core(struct vpmu *v, struct vcore *k, uint64_t t0, uint64_t t1)
 		any_grid += g;
 		anycyc += (u128)len * f;
 		for (j = 0; j < n; j++) {
+			struct wthread *wt = &w->t[j];
+
 			if (!(mask & (1u << j)))
 				continue;
-			act[j] += len;
-			ref[j] += g;
+			wt->active += len;
+			wt->ref += g;
 			cyc[j] += (u128)len * f;
-			ins[j] += (u128)len * f * ipcm[j];
+			ins[j] += (u128)len * f * th[j]->look.ipcm;
 			if (mask == 1u << j)
-				ota[j] += g;
+				wt->ota += g;
 		}
 		if (n == 2)
 			k->truth[mask] += len;   /* 1 t0 only, 2 t1 only, 3 both */
 		else
 			k->truth[1] += len;
 	}
+	if (any_ticks == 0)
+		return;                 /* halted throughout: nothing counted */
 
-	k->w_any_ticks = any_ticks;
-	k->w_any_grid = any_grid;
-	tot = anycyc + k->any_rem;
-	k->w_any_cycles = (uint64_t)(tot / v->tsc_khz);
-	k->any_rem = (uint64_t)(tot % v->tsc_khz);
-	k->w_instr_sum = 0;
+	w->any_ticks = any_ticks;
+	w->any_grid = any_grid;
+	w->any_cycles = (uint64_t)div_small(anycyc + k->any_rem, v->tsc_khz, &r);
+	k->any_rem = r;
 	for (j = 0; j < n; j++) {
 		struct vcpu *c = th[j];
+		struct wthread *wt = &w->t[j];
 
-		c->w_active = act[j];
-		c->w_ref = ref[j];
-		c->w_ota = ota[j];
-		tot = cyc[j] + c->cyc_rem;
-		c->w_cycles = (uint64_t)(tot / v->tsc_khz);
-		c->cyc_rem = (uint64_t)(tot % v->tsc_khz);
-		tot = ins[j] + c->ins_rem;
-		c->w_instr = (uint64_t)(tot / ((u128)v->tsc_khz * 1000));
-		c->ins_rem = tot % ((u128)v->tsc_khz * 1000);
-		k->w_instr_sum += c->w_instr;
+		if (wt->active == 0)
+			continue;
+		wt->cycles = (uint64_t)div_small(cyc[j] + c->cyc_rem, v->tsc_khz, &c->cyc_rem);
+		wt->instr = div_instr(v, ins[j] + c->ins_rem, &c->ins_rem);
+		w->instr_sum += wt->instr;
 	}
 }
 
@@ -449,7 +483,7 @@ ctr_add(uint64_t *ctr, uint64_t inc, uint64_t mask, uint64_t *status, uint64_t b
 
 /* What one programmable counter counts this window (hw-facts.md 4). */
 static uint64_t
-gp_inc(const struct vpmu *v, const struct vcpu *c, const struct vcore *k, uint64_t sel)
+gp_inc(const struct vpmu *v, const struct wthread *t, const struct wcore *w, uint64_t sel)
 {
 	unsigned event = sel & 0xFF, umask = (sel >> 8) & 0xFF;
 	bool any = (sel & EVTSEL_ANY) != 0;
@@ -459,37 +493,36 @@ gp_inc(const struct vpmu *v, const struct vcpu *c, const struct vcore *k, uint64
 	if (sel & (EVTSEL_EDGE | EVTSEL_INV | EVTSEL_CMASK))
 		return 0;               /* not modelled: counts nothing */
 	if (event == 0x3C && umask == 0x00)
-		return any ? k->w_any_cycles : c->w_cycles;
+		return any ? w->any_cycles : t->cycles;
 	if (event == 0x3C && umask == 0x01) {
 		if (v->nhm)             /* REF_P at TSC rate */
-			return any ? k->w_any_ticks : c->w_active;
-		return any ? k->w_any_grid : c->w_ref;
+			return any ? w->any_ticks : t->active;
+		return any ? w->any_grid : t->ref;
 	}
 	if (event == 0x3C && umask == 0x02 && !v->nhm)
-		return c->w_ota;
+		return t->ota;
 	if (event == 0xC0 && umask == 0x00)
-		return c->w_instr;
+		return t->instr;
 	return 0;
 }
 
 static void
-apply(struct vpmu *v, struct vcpu *c)
+apply(struct vpmu *v, struct vcpu *c, const struct wthread *t, const struct wcore *w)
 {
-	const struct vcore *k = &v->core[c->core];
 	unsigned i, f;
 	uint64_t inc;
 
-	c->mperf += c->w_active;
-	c->aperf += c->w_cycles;
+	c->mperf += t->active;
+	c->aperf += t->cycles;
 	if (v->amd) {
 		if (c->hwcr & HWCR_IRPERF)
-			c->irperf = (c->irperf + c->w_instr) & IRPERF_MASK;
+			c->irperf = (c->irperf + t->instr) & IRPERF_MASK;
 		return;
 	}
 	for (i = 0; i < v->n_gp; i++) {
 		if (!(c->gctrl & (1ull << i)))
 			continue;
-		inc = gp_inc(v, c, k, c->sel[i]);
+		inc = gp_inc(v, t, w, c->sel[i]);
 		ctr_add(&c->pmc[i], inc, v->gp_mask, &c->gstatus, 1ull << i);
 	}
 	for (i = 0; i < v->n_fixed; i++) {
@@ -497,46 +530,59 @@ apply(struct vpmu *v, struct vcpu *c)
 		if (!(f & FIXED_OS_USR) || !(c->gctrl & (1ull << (32 + i))))
 			continue;
 		if (i == 0)
-			inc = (f & FIXED_ANY) ? k->w_instr_sum : c->w_instr;
+			inc = (f & FIXED_ANY) ? w->instr_sum : t->instr;
 		else if (i == 1)
-			inc = (f & FIXED_ANY) ? k->w_any_cycles : c->w_cycles;
+			inc = (f & FIXED_ANY) ? w->any_cycles : t->cycles;
 		else
-			inc = v->scale * ((f & FIXED_ANY) ? k->w_any_grid : c->w_ref);
+			inc = v->scale * ((f & FIXED_ANY) ? w->any_grid : t->ref);
 		ctr_add(&c->fixed[i], inc, v->fixed_mask, &c->gstatus, 1ull << (32 + i));
 	}
 }
 
+/* Windows are bounded so that the 128-bit sums of a window stay far from
+ * overflow (2^40 ticks x 2^32 kHz x 2^32 IPC/1000 < 2^104). */
+#define MAX_WINDOW (1ull << 40)
+
+/* Bring core k's counters and truth up to now. The counters of a core
+ * change only through its own activity and its threads' registers, and a
+ * register is written only after this ran for its core, so counting the
+ * core lazily, on access, gives exactly what counting it at every tick
+ * would: per window the counts are additive and the remainders carry. */
 static void
-advance_window(struct vpmu *v, uint64_t t0, uint64_t t1)
+catch_up(struct vpmu *v, struct vcore *k)
 {
-	unsigned i;
+	struct wcore w;
+	uint64_t t1;
+	unsigned j;
 
-	for (i = 0; i < v->max_cpu; i++) {
-		struct vcpu *c = &v->cpu[i];
-
-		c->segs.n = 0;
-		if (c->present && c->online)
-			act_gen(&c->act, t0, t1, &c->segs);
+	while (k->upto < v->now) {
+		t1 = v->now - k->upto > MAX_WINDOW ? k->upto + MAX_WINDOW : v->now;
+		sweep_core(v, k, k->upto, t1, &w);
+		k->upto = t1;
+		v->nwindows++;
+		if (w.any_ticks == 0)
+			continue;
+		for (j = 0; j < k->nthreads; j++)
+			if (v->cpu[k->cpu[j]].present)
+				apply(v, &v->cpu[k->cpu[j]], &w.t[j], &w);
 	}
-	for (i = 0; i < v->ncores; i++)
-		sweep_core(v, &v->core[i], t0, t1);
-	for (i = 0; i < v->max_cpu; i++)
-		if (v->cpu[i].present)
-			apply(v, &v->cpu[i]);
+}
+
+/* The core of a CPU, caught up (NULL: the CPU is in no core and counts
+ * nothing). */
+static void
+catch_up_cpu(struct vpmu *v, unsigned cpu)
+{
+	unsigned c = v->cpu[cpu].core;
+
+	if (c < v->ncores)
+		catch_up(v, &v->core[c]);
 }
 
 void
 vpmu_advance(struct vpmu *v, uint64_t ticks)
 {
-	/* windows of at most ~1 s bound the segment buffers */
-	uint64_t step = v->tsc_khz * 1000, n;
-
-	while (ticks > 0) {
-		n = ticks < step ? ticks : step;
-		advance_window(v, v->now, v->now + n);
-		v->now += n;
-		ticks -= n;
-	}
+	v->now += ticks;        /* the cores follow when next looked at */
 }
 
 /* ---- construction ------------------------------------------------------------ */
@@ -602,12 +648,8 @@ vpmu_new(const struct machine *m, const struct scenario *sc, uint64_t seed)
 void
 vpmu_free(struct vpmu *v)
 {
-	unsigned i;
-
 	if (v == NULL)
 		return;
-	for (i = 0; i < v->max_cpu; i++)
-		free(v->cpu[i].segs.s);
 	free(v->cpu);
 	free(v->core);
 	free(v);
@@ -615,15 +657,16 @@ vpmu_free(struct vpmu *v)
 
 /* ---- register access -------------------------------------------------------- */
 
-/* Every access is an IPI: time passes first, then the CPU answers. */
+/* Every access is an IPI: time passes first, then the CPU answers, its
+ * core counted up to that moment. */
 static int
 access_cpu(struct vpmu *v, unsigned cpu, struct vcpu **out, bool clock)
 {
 	struct vcpu *c;
 	int err;
 
-	if (clock && v->cost)
-		vpmu_advance(v, v->cost);
+	if (clock)
+		v->now += v->cost;
 	if (cpu >= v->max_cpu || !v->cpu[cpu].present)
 		return -ENXIO;
 	c = &v->cpu[cpu];
@@ -634,6 +677,7 @@ access_cpu(struct vpmu *v, unsigned cpu, struct vcpu **out, bool clock)
 	}
 	if (!c->online)
 		return -ENXIO;
+	catch_up_cpu(v, cpu);
 	*out = c;
 	return 0;
 }
@@ -727,13 +771,73 @@ global_ok(const struct vpmu *v)
 	return width_mask(v->n_gp) | (width_mask(v->n_fixed) << 32);
 }
 
+/* A masked write: refused (#GP) when it sets bits outside `ok` and the
+ * write is checked, else stored clipped to them. */
+static int
+put(uint64_t *reg, uint64_t val, uint64_t ok, bool check)
+{
+	if (check && (val & ~ok))
+		return -EIO;
+	*reg = val & ok;
+	return 0;
+}
+
+/* The counters: programmable (the legacy alias and the full-width one) and
+ * fixed. 1: not one of them. */
+static int
+store_counter(struct vpmu *v, struct vcpu *c, uint32_t msr, uint64_t val, bool check)
+{
+	unsigned i;
+
+	if (is_gp(v, msr, MSR_PMC0, &i)) {
+		/* legacy alias: bits 31:0 written, sign-extended (SDM 18.2.6) */
+		uint64_t x = val & 0xFFFFFFFFull;
+
+		if (x & 0x80000000ull)
+			x |= ~0xFFFFFFFFull;
+		c->pmc[i] = check ? x & v->gp_mask : val & v->gp_mask;
+		return 0;
+	}
+	if (is_gp(v, msr, 0x4C1, &i))
+		return put(&c->pmc[i], val, v->gp_mask, check);
+	if (is_gp(v, msr, MSR_PERFEVTSEL0, &i))
+		return put(&c->sel[i], val, evtsel_ok(v), check);
+	if (msr >= MSR_FIXED_CTR0 && msr < MSR_FIXED_CTR0 + v->n_fixed)
+		return put(&c->fixed[msr - MSR_FIXED_CTR0], val, v->fixed_mask, check);
+	return 1;
+}
+
+/* The control and status registers of Intel's architectural PMU. */
+static int
+store_control(struct vpmu *v, struct vcpu *c, uint32_t msr, uint64_t val, bool check)
+{
+	switch (msr) {
+	case MSR_PLATFORM_INFO:
+		return check ? -EIO : 0;
+	case MSR_FIXED_CTR_CTRL:
+		return put(&c->fctrl, val, fctrl_ok(v), check);
+	case MSR_PERF_GLOBAL_STATUS:
+		if (check)
+			return -EIO;    /* read-only */
+		c->gstatus = val & global_ok(v);
+		return 0;
+	case MSR_PERF_GLOBAL_CTRL:
+		return put(&c->gctrl, val, global_ok(v), check);
+	case MSR_PERF_GLOBAL_OVF_CTRL:
+		if (check && (val & ~(global_ok(v) | OVF_CTRL_HI)))
+			return -EIO;
+		c->gstatus &= ~val;
+		return 0;
+	}
+	return -EIO;
+}
+
 /* A write as hardware takes it (check) or as vpmu_poke forces it (!check:
  * no #GP, values clipped to the register). */
 static int
 store(struct vpmu *v, struct vcpu *c, uint32_t msr, uint64_t val, bool check)
 {
-	unsigned i;
-	uint64_t ok;
+	int rc;
 
 	switch (msr) {
 	case MSR_TSC:
@@ -749,73 +853,16 @@ store(struct vpmu *v, struct vcpu *c, uint32_t msr, uint64_t val, bool check)
 		return 0;
 	}
 	if (v->amd) {
-		if (msr == MSR_AMD_IRPERF) {
-			if (check && (val & ~IRPERF_MASK))
-				return -EIO;
-			c->irperf = val & IRPERF_MASK;
-		} else if (msr == MSR_AMD_HWCR) {
-			c->hwcr = val;
-		} else {
+		if (msr == MSR_AMD_IRPERF)
+			return put(&c->irperf, val, IRPERF_MASK, check);
+		if (msr != MSR_AMD_HWCR)
 			return -EIO;
-		}
+		c->hwcr = val;
 		return 0;
 	}
-	if (is_gp(v, msr, MSR_PMC0, &i)) {
-		/* legacy alias: bits 31:0 written, sign-extended (SDM 18.2.6) */
-		uint64_t x = val & 0xFFFFFFFFull;
-
-		if (x & 0x80000000ull)
-			x |= ~0xFFFFFFFFull;
-		c->pmc[i] = check ? x & v->gp_mask : val & v->gp_mask;
-		return 0;
-	}
-	if (is_gp(v, msr, 0x4C1, &i)) {
-		if (check && (val & ~v->gp_mask))
-			return -EIO;
-		c->pmc[i] = val & v->gp_mask;
-		return 0;
-	}
-	if (is_gp(v, msr, MSR_PERFEVTSEL0, &i)) {
-		ok = evtsel_ok(v);
-		if (check && (val & ~ok))
-			return -EIO;
-		c->sel[i] = val & ok;
-		return 0;
-	}
-	if (msr >= MSR_FIXED_CTR0 && msr < MSR_FIXED_CTR0 + v->n_fixed) {
-		if (check && (val & ~v->fixed_mask))
-			return -EIO;
-		c->fixed[msr - MSR_FIXED_CTR0] = val & v->fixed_mask;
-		return 0;
-	}
-	switch (msr) {
-	case MSR_PLATFORM_INFO:
-		return check ? -EIO : 0;
-	case MSR_FIXED_CTR_CTRL:
-		ok = fctrl_ok(v);
-		if (check && (val & ~ok))
-			return -EIO;
-		c->fctrl = val & ok;
-		return 0;
-	case MSR_PERF_GLOBAL_STATUS:
-		if (check)
-			return -EIO;    /* read-only */
-		c->gstatus = val & global_ok(v);
-		return 0;
-	case MSR_PERF_GLOBAL_CTRL:
-		ok = global_ok(v);
-		if (check && (val & ~ok))
-			return -EIO;
-		c->gctrl = val & ok;
-		return 0;
-	case MSR_PERF_GLOBAL_OVF_CTRL:
-		ok = global_ok(v) | OVF_CTRL_HI;
-		if (check && (val & ~ok))
-			return -EIO;
-		c->gstatus &= ~val;
-		return 0;
-	}
-	return -EIO;
+	if ((rc = store_counter(v, c, msr, val, check)) <= 0)
+		return rc;
+	return store_control(v, c, msr, val, check);
 }
 
 static int
@@ -847,8 +894,10 @@ vpmu_wrmsr_async(struct vpmu *v, unsigned cpu, uint32_t msr, uint64_t val)
 void
 vpmu_poke(struct vpmu *v, unsigned cpu, uint32_t msr, uint64_t val)
 {
-	if (cpu < v->max_cpu && v->cpu[cpu].present)
+	if (cpu < v->max_cpu && v->cpu[cpu].present) {
+		catch_up_cpu(v, cpu);
 		(void)store(v, &v->cpu[cpu], msr, val, false);
+	}
 }
 
 /* ---- the rest ------------------------------------------------------------------ */
@@ -884,14 +933,17 @@ vpmu_truth(struct vpmu *v, unsigned core, uint64_t out[4])
 		memset(out, 0, 4 * sizeof *out);
 		return;
 	}
+	catch_up(v, &v->core[core]);
 	memcpy(out, v->core[core].truth, 4 * sizeof *out);
 }
 
 void
 vpmu_set_online(struct vpmu *v, unsigned cpu, bool online)
 {
-	if (cpu < v->max_cpu && v->cpu[cpu].present)
+	if (cpu < v->max_cpu && v->cpu[cpu].present) {
+		catch_up_cpu(v, cpu);
 		v->cpu[cpu].online = online;
+	}
 }
 
 void
@@ -905,6 +957,12 @@ uint64_t
 vpmu_writes(const struct vpmu *v)
 {
 	return v->nwrites;
+}
+
+uint64_t
+vpmu_windows(const struct vpmu *v)
+{
+	return v->nwindows;
 }
 
 bool

@@ -29,7 +29,8 @@ int vpmu_wrmsr(struct vpmu *v, unsigned cpu, uint32_t msr, uint64_t val);
  * fatal-signal handler may call it (msr_io wr_async). */
 int vpmu_wrmsr_async(struct vpmu *v, unsigned cpu, uint32_t msr, uint64_t val);
 
-/* Virtual time, in TSC ticks since the simulated machine started. */
+/* Virtual time, in TSC ticks since the simulated machine started.
+ * Advancing costs nothing: each core is counted when next looked at. */
 uint64_t vpmu_now(const struct vpmu *v);
 void vpmu_advance(struct vpmu *v, uint64_t ticks);
 double vpmu_tsc_hz(const struct vpmu *v);
@@ -49,6 +50,9 @@ void vpmu_fail_next(struct vpmu *v, unsigned cpu, int err);   /* next access ret
  * else's events), or a write by another program mid-run: same call. */
 void vpmu_poke(struct vpmu *v, unsigned cpu, uint32_t msr, uint64_t val);
 uint64_t vpmu_writes(const struct vpmu *v);   /* wrmsr calls that succeeded */
+/* Windows counted so far, one per core caught up (tests: the cost of an
+ * access must not grow with the number of cores). */
+uint64_t vpmu_windows(const struct vpmu *v);
 
 /* The reference-clock scale S in TSC ticks (fixed counter 2 adds S per
  * reference tick): CPUID.15H EBX/EAX on SKX/ICX (TSC/25 MHz without 15H),

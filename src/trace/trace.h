@@ -18,7 +18,7 @@
 #include "util/errmsg.h"
 
 #define TRACE_VERSION 1   /* major: a reader refuses a newer one */
-#define TRACE_MINOR 1     /* minor: new line types or fields, skipped by older readers */
+#define TRACE_MINOR 2     /* minor: new line types, fields or values (1.2: l3=none) */
 
 struct trace_reader;
 struct trace_writer;

@@ -2,7 +2,8 @@
  * machine and the plan; then every complete interval is one sample. Any
  * malformed line is an error naming the file and line; a file that simply
  * stops (a recorder killed mid-write) ends the data at the last complete
- * interval, with a note saying where. */
+ * interval, with a note saying where. The file comes in blocks (tracez.c)
+ * and lines are parsed where they lie in the block buffer. */
 #include "config.h"
 #include "trace/trace.h"
 
@@ -22,17 +23,23 @@
 #define TRACE_MAX_CPU 65536u
 #define TRACE_MAX_ID  (1L << 24)
 
+/* The block buffer: a line (TRACE_LINE_MAX) and its newline must fit
+ * with room to spare, so a refill brings in many lines. */
+#define TRACE_BUF (64u * 1024)
+
 enum line_rc { LINE_OK, LINE_EOF, LINE_PARTIAL, LINE_ERR };
 
 struct trace_reader {
-	FILE *fp;
+	struct tracez *z;
 	bool has_truth;            /* a "truth" header line: t lines follow */
-	bool own_fp;               /* trace_open's file: closed by trace_close */
 	char path[200];
 	unsigned long lineno;
 	struct machine *m;
 	struct plan *plan;
-	char line[TRACE_LINE_MAX + 1];
+	char *line;                /* the current line, in buf, NUL-terminated */
+	char *buf;                 /* TRACE_BUF bytes; [beg, end) not yet read */
+	size_t beg, end;
+	bool eof;                  /* the file has no more bytes for buf */
 	bool done;
 	int done_rc;
 	uint64_t ncomplete;        /* intervals returned so far */
@@ -71,39 +78,93 @@ bad(struct trace_reader *r, struct errmsg *e, const char *fmt, ...)
 	return errmsg_set(e, "%s:%lu: %s", r->path, r->lineno, what);
 }
 
-/* One line into r->line without its newline (and without a CR before it). */
+/* Hex digit values, 16 for anything else. */
+static unsigned char hexval[256];
+
+static void
+hexval_init(void)
+{
+	unsigned i;
+
+	if (hexval['1'] == 1)
+		return;
+	memset(hexval, 16, sizeof hexval);
+	for (i = 0; i < 10; i++)
+		hexval['0' + i] = (unsigned char)i;
+	for (i = 0; i < 6; i++)
+		hexval['a' + i] = hexval['A' + i] = (unsigned char)(10 + i);
+}
+
+/* Say a line is too long: not a trace (or a damaged one). */
+static void
+too_long(struct trace_reader *r, struct errmsg *e)
+{
+	bad(r, e, _("line longer than %d bytes: not a trace line (a trace's lines are "
+	    "shorter; give a file written by httop --record or httop-ppc2trace)"),
+	    TRACE_LINE_MAX);
+}
+
+/* The next line, in place in the buffer, without its newline (and without
+ * a CR before it), as r->line. */
 static enum line_rc
 read_line(struct trace_reader *r, struct errmsg *e)
 {
-	size_t n = 0;
-	int c;
+	char *line, *nl;
+	size_t n, avail;
+	long got;
 
 	r->lineno++;
-	while ((c = getc(r->fp)) != EOF && c != '\n') {
-		if (c == '\0') {
-			bad(r, e, _("NUL byte: this is not a text trace file"));
+	for (;;) {
+		avail = r->end - r->beg;
+		if ((nl = memchr(r->buf + r->beg, '\n', avail)) != NULL)
+			break;
+		if (avail > TRACE_LINE_MAX) {
+			if (memchr(r->buf + r->beg, '\0', TRACE_LINE_MAX + 1) != NULL)
+				bad(r, e, _("NUL byte: this is not a text trace file"));
+			else
+				too_long(r, e);
 			return LINE_ERR;
 		}
-		if (n == TRACE_LINE_MAX) {
-			bad(r, e, _("line longer than %d bytes: not a trace line"), TRACE_LINE_MAX);
+		if (r->eof)
+			break;
+		/* keep the start of the line, refill behind it (one byte is
+		 * left for the terminator of a last line without newline) */
+		if (r->beg > 0) {
+			memmove(r->buf, r->buf + r->beg, avail);
+			r->beg = 0;
+			r->end = avail;
+		}
+		got = tracez_read(r->z, r->buf + r->end, TRACE_BUF - 1 - r->end);
+		if (got < 0) {
+			if (errno == EBADMSG)
+				bad(r, e, _("the gzip data is corrupt here: the file was damaged after "
+				    "it was written (what came before was read)"));
+			else
+				bad(r, e, _("read error: %s"), strerror(errno));
 			return LINE_ERR;
 		}
-		r->line[n++] = (char)c;
+		if (got == 0)
+			r->eof = true;
+		r->end += (size_t)got;
 	}
-	if (c == EOF && ferror(r->fp)) {
-		if (errno == EBADMSG)
-			bad(r, e, _("the gzip data is corrupt here: the file was damaged after it "
-			    "was written (what came before was read)"));
-		else
-			bad(r, e, _("read error: %s"), strerror(errno));
+	line = r->buf + r->beg;
+	n = nl != NULL ? (size_t)(nl - line) : r->end - r->beg;
+	if (memchr(line, '\0', n) != NULL) {
+		bad(r, e, _("NUL byte: this is not a text trace file"));
 		return LINE_ERR;
 	}
-	if (n > 0 && r->line[n - 1] == '\r')
+	if (n > TRACE_LINE_MAX) {
+		too_long(r, e);
+		return LINE_ERR;
+	}
+	r->beg = nl != NULL ? (size_t)(nl + 1 - r->buf) : r->end;
+	if (n > 0 && line[n - 1] == '\r')
 		n--;
-	r->line[n] = '\0';
-	if (c == EOF) {
+	line[n] = '\0';
+	r->line = line;
+	if (nl == NULL) {
 		/* A last line without its newline was cut off mid-write. */
-		if (n == 0) {
+		if (n == 0 && r->beg == r->end) {
 			r->lineno--;
 			return LINE_EOF;
 		}
@@ -190,6 +251,8 @@ header_cpu(struct trace_reader *r, struct header *h, const struct tracefmt_field
     struct errmsg *e)
 {
 	long cpu, pkg, die, l3, core, thread, online;
+	const char *l3s = tracefmt_get(f, n, "l3");
+	bool no_l3;
 
 	if (need_int(r, e, "cpu", f, n, "cpu", 0, TRACE_MAX_CPU - 1, &cpu) != 0 ||
 	    need_int(r, e, "cpu", f, n, "package", 0, TRACE_MAX_ID, &pkg) != 0 ||
@@ -199,8 +262,10 @@ header_cpu(struct trace_reader *r, struct header *h, const struct tracefmt_field
 	die = 0;
 	l3 = pkg;
 	online = 1;
+	/* No L3 (Xeon Phi): "none"; writers before trace 1.2 put UINT_MAX. */
+	no_l3 = l3s != NULL && (strcmp(l3s, "none") == 0 || strcmp(l3s, "4294967295") == 0);
 	if (opt_int(r, e, "cpu", f, n, "die", 0, TRACE_MAX_ID, &die) != 0 ||
-	    opt_int(r, e, "cpu", f, n, "l3", 0, TRACE_MAX_ID, &l3) != 0 ||
+	    (!no_l3 && opt_int(r, e, "cpu", f, n, "l3", 0, TRACE_MAX_ID, &l3) != 0) ||
 	    opt_int(r, e, "cpu", f, n, "online", 0, 1, &online) != 0)
 		return -1;
 	if ((unsigned)cpu >= h->cpu_seen_n) {
@@ -215,7 +280,7 @@ header_cpu(struct trace_reader *r, struct header *h, const struct tracefmt_field
 	h->cpu_seen[cpu] = true;
 	h->ncpus++;
 	topology_add_cpu(&r->m->topo, (unsigned)cpu, (unsigned)pkg, (unsigned)die,
-	    (unsigned)l3, (unsigned)core, (unsigned)thread, online != 0);
+	    no_l3 ? TOPO_NO_L3 : (unsigned)l3, (unsigned)core, (unsigned)thread, online != 0);
 	/* topology_add_cpu drops a CPU whose thread position is taken. */
 	if ((unsigned)cpu >= r->m->topo.max_cpu || !r->m->topo.cpus[cpu].present)
 		return bad(r, e, _("cpu %ld: package %ld core %ld thread %ld is another cpu's"),
@@ -557,15 +622,18 @@ out:
 /* The reader on an open stream: reads the header, or frees everything and
  * returns NULL. */
 static struct trace_reader *
-open_reader(FILE *fp, bool own_fp, const char *name, struct machine *m, struct plan *plan,
+open_reader(struct tracez *z, const char *name, struct machine *m, struct plan *plan,
     struct errmsg *e)
 {
 	struct trace_reader *r;
 
 	r = xcalloc(1, sizeof *r);
 	copy_str(r->path, sizeof r->path, name);
-	r->fp = fp;
-	r->own_fp = own_fp;
+	r->z = z;
+	r->buf = xmalloc(TRACE_BUF);
+	hexval_init();
+	r->line = r->buf;
+	r->buf[0] = '\0';
 	r->m = m;
 	r->plan = plan;
 	if (read_header(r, e) != 0) {
@@ -581,18 +649,18 @@ open_reader(FILE *fp, bool own_fp, const char *name, struct machine *m, struct p
 struct trace_reader *
 trace_open(const char *path, struct machine *m, struct plan *plan, struct errmsg *e)
 {
-	FILE *fp;
+	struct tracez *z;
 
 	memset(m, 0, sizeof *m);
 	memset(plan, 0, sizeof *plan);
 	topology_init(&m->topo);
 	/* Plain or gzip: told by the magic bytes (tracez.c). */
-	if ((fp = tracez_open(path, e)) == NULL) {
+	if ((z = tracez_open(path, e)) == NULL) {
 		topology_free(&m->topo);
 		memset(m, 0, sizeof *m);
 		return NULL;
 	}
-	return open_reader(fp, true, path, m, plan, e);
+	return open_reader(z, path, m, plan, e);
 }
 
 struct trace_reader *
@@ -602,49 +670,82 @@ trace_open_stream(FILE *fp, const char *name, struct machine *m, struct plan *pl
 	memset(m, 0, sizeof *m);
 	memset(plan, 0, sizeof *plan);
 	topology_init(&m->topo);
-	return open_reader(fp, false, name, m, plan, e);
+	return open_reader(tracez_stream(fp), name, m, plan, e);
 }
 
-/* "c CPU STATE[=ERRNO] V1 ... Vn", values in hex. */
-static int
-data_cpu(struct trace_reader *r, struct sample *s, char *rest, uint64_t seq, struct errmsg *e)
+/* A counter value: the common case (1 to 16 hex digits) inline, anything
+ * else (a 0x prefix, leading zeros beyond 16 digits, junk) by the strict
+ * parser, which decides. */
+static bool
+hex_u64(const char *s, uint64_t *out)
 {
-	const struct topology *t = &r->m->topo;
-	char *tok[PLAN_MAX_SLOTS + 3], *p = rest, *st, *eq;
-	unsigned ntok = 0, i, cpu;
-	long v;
-	int state;
-	uint64_t *row;
+	const unsigned char *p = (const unsigned char *)s;
+	uint64_t v = 0;
+	unsigned n;
 
-	while (*p != '\0') {
+	for (n = 0; n < 16 && hexval[p[n]] < 16; n++)
+		v = v << 4 | hexval[p[n]];
+	if (n > 0 && p[n] == '\0') {
+		*out = v;
+		return true;
+	}
+	return tracefmt_u64(s, 16, out);
+}
+
+/* A CPU number: plain decimal inline (no leading zero: "010" is octal to
+ * the strict parser), else the strict parser. */
+static bool
+cpu_number(const char *s, long *out)
+{
+	long v = 0;
+	unsigned n;
+
+	for (n = 0; n < 6 && s[n] >= '0' && s[n] <= '9'; n++)
+		v = v * 10 + (s[n] - '0');
+	if (n > 0 && s[n] == '\0' && (s[0] != '0' || n == 1)) {
+		*out = v;
+		return true;
+	}
+	return tracefmt_int(s, 0, TRACE_MAX_CPU - 1, out);
+}
+
+/* Split p (in place) into at most max blank-separated words; -1 when
+ * there are more. */
+static int
+split_words(char *p, char **tok, unsigned max, unsigned *n)
+{
+	for (*n = 0;;) {
 		while (*p == ' ' || *p == '\t')
 			p++;
 		if (*p == '\0')
-			break;
-		if (ntok == PLAN_MAX_SLOTS + 2)
-			return bad(r, e, _("too many values on a cpu line (the plan has %u slots)"),
-			    s->nslots);
-		tok[ntok++] = p;
+			return 0;
+		if (*n == max)
+			return -1;
+		tok[(*n)++] = p;
 		while (*p != '\0' && *p != ' ' && *p != '\t')
 			p++;
-		if (*p != '\0')
-			*p++ = '\0';
+		if (*p == '\0')
+			return 0;
+		*p++ = '\0';
 	}
-	if (ntok < 2)
-		return bad(r, e, _("a cpu line needs a CPU number and a state"));
-	if (!tracefmt_int(tok[0], 0, TRACE_MAX_CPU - 1, &v))
-		return bad(r, e, _("bad CPU number \"%s\""), tok[0]);
-	cpu = (unsigned)v;
-	if (cpu >= t->max_cpu || !t->cpus[cpu].present)
-		return bad(r, e, _("cpu %u is not in the trace's topology"), cpu);
-	if (r->seen[cpu])
-		return bad(r, e, _("cpu %u appears twice in interval %" PRIu64), cpu, seq);
-	r->seen[cpu] = true;
-	st = tok[1];
-	if ((eq = strchr(st, '=')) != NULL)
-		*eq++ = '\0';
-	if ((state = tracefmt_state_parse(st)) < 0)
-		return bad(r, e, _("cpu %u: unknown state \"%s\""), cpu, st);
+}
+
+/* A cpu line's "STATE[=ERRNO]" into the sample. */
+static int
+cpu_state(struct trace_reader *r, struct sample *s, unsigned cpu, char *st, struct errmsg *e)
+{
+	char *eq = NULL;
+	long v;
+	int state;
+
+	if (st[0] == 'o' && st[1] == 'k' && st[2] == '\0') {
+		state = CPU_READ_OK;
+	} else {
+		if ((eq = strchr(st, '=')) != NULL)
+			*eq++ = '\0';
+		if ((state = tracefmt_state_parse(st)) < 0)
+			return bad(r, e, _("cpu %u: unknown state \"%s\""), cpu, st);
+	}
 	s->state[cpu] = (uint8_t)state;
 	s->err[cpu] = 0;
 	if (eq != NULL) {
@@ -652,12 +753,40 @@ data_cpu(struct trace_reader *r, struct sample *s, char *rest, uint64_t seq, str
 			return bad(r, e, _("cpu %u: bad error number \"%s\""), cpu, eq);
 		s->err[cpu] = (int)v;
 	}
+	return 0;
+}
+
+/* "c CPU STATE[=ERRNO] V1 ... Vn", values in hex. */
+static int
+data_cpu(struct trace_reader *r, struct sample *s, char *rest, uint64_t seq, struct errmsg *e)
+{
+	const struct topology *t = &r->m->topo;
+	char *tok[PLAN_MAX_SLOTS + 3];
+	unsigned ntok, i, cpu;
+	long v;
+	uint64_t *row;
+
+	if (split_words(rest, tok, PLAN_MAX_SLOTS + 2, &ntok) != 0)
+		return bad(r, e, _("too many values on a cpu line (the plan has %u slots)"),
+		    s->nslots);
+	if (ntok < 2)
+		return bad(r, e, _("a cpu line needs a CPU number and a state"));
+	if (!cpu_number(tok[0], &v) || v >= (long)TRACE_MAX_CPU)
+		return bad(r, e, _("bad CPU number \"%s\""), tok[0]);
+	cpu = (unsigned)v;
+	if (cpu >= t->max_cpu || !t->cpus[cpu].present)
+		return bad(r, e, _("cpu %u is not in the trace's topology"), cpu);
+	if (r->seen[cpu])
+		return bad(r, e, _("cpu %u appears twice in interval %" PRIu64), cpu, seq);
+	r->seen[cpu] = true;
+	if (cpu_state(r, s, cpu, tok[1], e) != 0)
+		return -1;
 	if (ntok - 2 != s->nslots)
 		return bad(r, e, _("cpu %u has %u values, the plan has %u slots"), cpu, ntok - 2,
 		    s->nslots);
 	row = sample_row(s, cpu);
 	for (i = 0; i < s->nslots; i++) {
-		if (!tracefmt_u64(tok[i + 2], 16, &row[i]))
+		if (!hex_u64(tok[i + 2], &row[i]))
 			return bad(r, e, _("cpu %u: value \"%s\" is not a hexadecimal number"), cpu,
 			    tok[i + 2]);
 	}
@@ -673,7 +802,7 @@ data_truth(struct trace_reader *r, struct sample *s, char *rest, struct errmsg *
 	unsigned n = 0, i;
 
 	while ((tok = strtok_r(p, " \t", &p)) != NULL) {
-		if (n == 5 || !tracefmt_u64(tok, n == 0 ? 10 : 16, &v[n]))
+		if (n == 5 || !(n == 0 ? tracefmt_u64(tok, 10, &v[n]) : hex_u64(tok, &v[n])))
 			return bad(r, e, _("a truth line is \"t CORE N A B C\" (numbers in hex)"));
 		n++;
 	}
@@ -743,17 +872,90 @@ interval_fields(struct trace_reader *r, const char *kw, char *rest, uint64_t *se
 	return 0;
 }
 
+/* What a line of the data part did to the reading of an interval. */
+enum step { STEP_MORE, STEP_DONE, STEP_ERR };
+
+/* "c", "t" or "end": inside an interval. */
+static enum step
+member_line(struct trace_reader *r, struct sample *s, const char *kw, char *rest, uint64_t seq,
+    struct errmsg *e)
+{
+	uint64_t endseq;
+
+	if (kw[0] == 'c')
+		return data_cpu(r, s, rest, seq, e) != 0 ? STEP_ERR : STEP_MORE;
+	if (kw[0] == 't')
+		return data_truth(r, s, rest, e) != 0 ? STEP_ERR : STEP_MORE;
+	if (interval_fields(r, kw, rest, &endseq, NULL, e) != 0)
+		return STEP_ERR;
+	if (endseq != seq) {
+		bad(r, e, _("'end seq=%" PRIu64 "' closes interval %" PRIu64), endseq, seq);
+		return STEP_ERR;
+	}
+	r->ncomplete++;
+	return STEP_DONE;
+}
+
+/* An "event" line, between intervals. */
+static enum step
+event_line(struct trace_reader *r, char *rest, struct errmsg *e)
+{
+	struct tracefmt_field f[TRACE_MAX_FIELDS];
+	const char *why = NULL;
+	int n = tracefmt_split_fields(rest, f, TRACE_MAX_FIELDS, &why);
+
+	if (n < 0)
+		return bad(r, e, _("'event' line: %s"), why), STEP_ERR;
+	if (tracefmt_get(f, n, "text") == NULL)
+		return bad(r, e, _("'event' line without text=")), STEP_ERR;
+	add_event(r, tracefmt_get(f, n, "text"));
+	return STEP_MORE;
+}
+
+/* One line of the data part; *inside and *seq follow the interval. */
+static enum step
+data_line(struct trace_reader *r, struct sample *s, const char *kw, char *rest, bool *inside,
+    uint64_t *seq, struct errmsg *e)
+{
+	double time;
+
+	if (strcmp(kw, "c") == 0 || strcmp(kw, "t") == 0 || strcmp(kw, "end") == 0) {
+		if (!*inside)
+			return bad(r, e, _("'%s' line outside an interval (no 'sample' line before "
+			    "it)"), kw), STEP_ERR;
+		return member_line(r, s, kw, rest, *seq, e);
+	}
+	if (strcmp(kw, "sample") == 0) {
+		if (*inside)
+			return bad(r, e, _("interval %" PRIu64 " has no 'end' line before the next "
+			    "'sample'"), *seq), STEP_ERR;
+		if (interval_fields(r, kw, rest, seq, &time, e) != 0)
+			return STEP_ERR;
+		start_interval(r, s, *seq, time);
+		*inside = true;
+		return STEP_MORE;
+	}
+	if (strcmp(kw, "event") == 0) {
+		if (*inside)
+			return bad(r, e, _("'event' line inside interval %" PRIu64), *seq), STEP_ERR;
+		return event_line(r, rest, e);
+	}
+	if (strcmp(kw, "header-end") == 0 || strcmp(kw, "cpu") == 0 ||
+	    strcmp(kw, "plan") == 0 || strcmp(kw, "slot") == 0 || strcmp(kw, "write") == 0)
+		return bad(r, e, _("header line '%s' after header-end"), kw), STEP_ERR;
+	/* Unknown line type of a later minor version: skip it. */
+	return STEP_MORE;
+}
+
 int
 trace_next(struct trace_reader *r, struct sample *s, struct errmsg *e)
 {
-	struct tracefmt_field f[TRACE_MAX_FIELDS];
-	const char *kw, *why = NULL;
+	const char *kw;
 	char *rest;
 	bool inside = false;
-	uint64_t seq = 0, endseq;
-	double time;
+	uint64_t seq = 0;
 	enum line_rc rc;
-	int n;
+	enum step st;
 
 	r->events[0] = '\0';
 	if (e != NULL)
@@ -784,51 +986,11 @@ trace_next(struct trace_reader *r, struct sample *s, struct errmsg *e)
 			return stop(r, bad(r, e, _("not a trace line")));
 		if (*kw == '\0')
 			continue;
-		if (strcmp(kw, "c") == 0 || strcmp(kw, "t") == 0 || strcmp(kw, "end") == 0) {
-			if (!inside)
-				return stop(r, bad(r, e, _("'%s' line outside an interval "
-				    "(no 'sample' line before it)"), kw));
-			if (kw[0] == 'c' && data_cpu(r, s, rest, seq, e) != 0)
-				return stop(r, -1);
-			if (kw[0] == 't' && data_truth(r, s, rest, e) != 0)
-				return stop(r, -1);
-			if (kw[0] != 'e')
-				continue;
-			if (interval_fields(r, kw, rest, &endseq, NULL, e) != 0)
-				return stop(r, -1);
-			if (endseq != seq)
-				return stop(r, bad(r, e, _("'end seq=%" PRIu64 "' closes interval %"
-				    PRIu64), endseq, seq));
-			r->ncomplete++;
+		st = data_line(r, s, kw, rest, &inside, &seq, e);
+		if (st == STEP_ERR)
+			return stop(r, -1);
+		if (st == STEP_DONE)
 			return 0;
-		}
-		if (strcmp(kw, "sample") == 0) {
-			if (inside)
-				return stop(r, bad(r, e, _("interval %" PRIu64 " has no 'end' line "
-				    "before the next 'sample'"), seq));
-			if (interval_fields(r, kw, rest, &seq, &time, e) != 0)
-				return stop(r, -1);
-			start_interval(r, s, seq, time);
-			inside = true;
-			continue;
-		}
-		if (strcmp(kw, "event") == 0) {
-			if (inside)
-				return stop(r, bad(r, e, _("'event' line inside interval %" PRIu64),
-				    seq));
-			n = tracefmt_split_fields(rest, f, TRACE_MAX_FIELDS, &why);
-			if (n < 0)
-				return stop(r, bad(r, e, _("'event' line: %s"), why));
-			if (tracefmt_get(f, n, "text") == NULL)
-				return stop(r, bad(r, e, _("'event' line without text=")));
-			add_event(r, tracefmt_get(f, n, "text"));
-			continue;
-		}
-		if (strcmp(kw, "header-end") == 0 || strcmp(kw, "cpu") == 0 ||
-		    strcmp(kw, "plan") == 0 || strcmp(kw, "slot") == 0 ||
-		    strcmp(kw, "write") == 0)
-			return stop(r, bad(r, e, _("header line '%s' after header-end"), kw));
-		/* Unknown line type of a later minor version: skip it. */
 	}
 }
 
@@ -861,8 +1023,8 @@ trace_close(struct trace_reader *r)
 {
 	if (r == NULL)
 		return;
-	if (r->fp != NULL && r->own_fp)
-		fclose(r->fp);
+	tracez_close(r->z);        /* a caller's stream stays open */
+	free(r->buf);
 	free(r->seen);
 	free(r);
 }

@@ -180,6 +180,15 @@ write_identity(FILE *fp, const struct cpu_identity *id)
 	    id->n_fixed, id->fixed_width, id->anythread_deprecated ? 1 : 0);
 }
 
+/* A CPU the trace can describe: present and in a core. A CPU that was
+ * offline when the topology was read can be present with no core (its
+ * core and thread are unknown): it has no figures and is left out. */
+static bool
+in_core(const struct topology *t, unsigned cpu)
+{
+	return t->cpus[cpu].present && t->cpus[cpu].core < t->ncores;
+}
+
 static void
 write_topology(FILE *fp, const struct topology *t)
 {
@@ -189,11 +198,17 @@ write_topology(FILE *fp, const struct topology *t)
 
 	for (cpu = 0; cpu < t->max_cpu; cpu++) {
 		c = &t->cpus[cpu];
-		if (!c->present)
+		if (!in_core(t, cpu))
 			continue;
 		k = &t->cores[c->core];
-		fprintf(fp, "cpu cpu=%u package=%u die=%u l3=%u core=%u thread=%u online=%d\n",
-		    cpu, k->package, k->die, k->l3, k->core_id, c->thread, c->online ? 1 : 0);
+		fprintf(fp, "cpu cpu=%u package=%u die=%u ", cpu, k->package, k->die);
+		/* A CPU without an L3 (Xeon Phi): "none", not TOPO_NO_L3's value */
+		if (k->l3 == TOPO_NO_L3)
+			fputs("l3=none", fp);
+		else
+			fprintf(fp, "l3=%u", k->l3);
+		fprintf(fp, " core=%u thread=%u online=%d\n", k->core_id, c->thread,
+		    c->online ? 1 : 0);
 	}
 }
 
@@ -383,7 +398,7 @@ trace_write_sample(struct trace_writer *w, const struct sample *s, struct errmsg
 	for (cpu = 0; cpu < s->max_cpu && cpu < t->max_cpu; cpu++) {
 		/* A CPU that was not read and holds nothing needs no line: the
 		 * reader starts every interval from "notread, zeros". */
-		if (!t->cpus[cpu].present || row_is_empty(s, cpu))
+		if (!in_core(t, cpu) || row_is_empty(s, cpu))
 			continue;
 		fprintf(fp, "c %u %s", cpu, tracefmt_state_name(s->state[cpu]));
 		if (s->err[cpu] != 0)

@@ -1,17 +1,28 @@
-/* tracez.h: open a trace for reading, plain or gzip-compressed (told by
- * the gzip magic bytes, not the name). Private to src/trace. */
+/* tracez.h: the bytes of a trace, read a block at a time: a plain file
+ * (read(2)), a gzip one (zlib's inflate; told by the magic bytes, not the
+ * name) or a caller's stream. Private to src/trace. */
 #ifndef HTTOP_TRACEZ_H
 #define HTTOP_TRACEZ_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "util/errmsg.h"
 
-/* A stream over the trace's text: the file itself, or zlib's inflated view
- * of it. A gzip stream that simply stops (a recorder killed between two
- * sync flushes: no trailer) reads as ending there; corrupt compressed data
- * (or a wrong checksum) is a read error with errno EBADMSG, any other
- * failure EIO or the system's errno. NULL with a message naming the file. */
-FILE *tracez_open(const char *path, struct errmsg *e);
+struct tracez;
+
+/* Open a trace file. It must be a regular file: a FIFO, a device or a
+ * directory is refused (a replay reads the file again to jump back, and a
+ * device could feed it forever). NULL with a message naming the file. */
+struct tracez *tracez_open(const char *path, struct errmsg *e);
+/* Read from a caller's stream (left open by tracez_close). */
+struct tracez *tracez_stream(FILE *fp);
+/* Up to len bytes of the trace's text into buf: the count, 0 at the end,
+ * -1 with errno set. A gzip stream that simply stops (a recorder killed
+ * between two sync flushes: no trailer) reads as ending there; corrupt
+ * compressed data (or a wrong checksum) is errno EBADMSG, any other
+ * failure EIO or the system's errno. */
+long tracez_read(struct tracez *z, char *buf, size_t len);
+void tracez_close(struct tracez *z);
 
 #endif

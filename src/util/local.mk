@@ -3,6 +3,8 @@ libhttop_a_SOURCES += \
 	src/util/errmsg.c src/util/errmsg.h \
 	src/util/xalloc.c src/util/xalloc.h \
 	src/util/cpulist.c src/util/cpulist.h \
+	src/util/numfmt.c src/util/numfmt.h \
+	src/util/utf8.c src/util/utf8.h \
 	src/util/clock.c src/util/clock.h \
 	src/util/phases.c src/util/phases.h \
 	src/util/textesc.c src/util/textesc.h \

@@ -9,10 +9,10 @@
 . "$HTTOP_SRCDIR/tests/lib.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-plan 14
+plan 16
 
 if ! command -v python3 >/dev/null 2>&1; then
-	i=0; while [ $i -lt 14 ]; do skip "python3 is not installed"; i=$((i + 1)); done
+	i=0; while [ $i -lt 16 ]; do skip "python3 is not installed"; i=$((i + 1)); done
 	exit 0
 fi
 
@@ -20,6 +20,7 @@ fi
 check "--demo -b -n 3 --format json exits 0" [ "$st" -eq 0 ]
 check "... and says nothing on stderr" [ ! -s "$tmp/err" ]
 check "... prints exactly 3 lines" [ "$(wc -l <"$tmp/j")" -eq 3 ]
+check_schema "$tmp/j"
 
 check "every line is valid JSON with time, interval, valid, cores, threads" python3 -c '
 import json, math, sys
@@ -91,6 +92,7 @@ assert [c["cpus"] for c in d["cores"]] == [[0, 36], [1, 37]], d["cores"]
 assert [t["cpu"] for t in d["threads"]] == [0, 1, 36, 37]
 assert d["node"]["ncores"] == 2
 ' "$tmp/s"
+check_schema "$tmp/s"
 "$HTTOP" -b -n 1 --demo --cpus 1,36 >"$tmp/st"
 check "--cpus 1,36 text shows 2 core rows" \
 	[ "$(grep -c '^ *[0-9][0-9]* *[0-9][0-9]* [0-9][0-9]*,[0-9]' "$tmp/st")" -eq 2 ]

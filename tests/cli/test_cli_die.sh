@@ -34,7 +34,7 @@
 . "$HTTOP_SRCDIR/tests/lib.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-N=22
+N=24
 plan $N
 
 if ! command -v jq >/dev/null 2>&1; then
@@ -50,6 +50,7 @@ sh "$HTTOP_SRCDIR/tests/mksysfs.sh" "$tmp/sys" 0x0fafbeff 0x0bfdff7d
 check "skx-8168 with CAPID6: exit 0, 2 lines (status $st)" \
     [ "$st" -eq 0 -a "$(wc -l <"$tmp/j")" -eq 2 ]
 [ -s "$tmp/err" ] && sed 's/^/# stderr: /' "$tmp/err"
+check_schema "$tmp/j"
 
 # jq -e FILTER: true on every line
 all() { jq -e "$1" "$tmp/j" | grep -qv '^true$' && return 1; jq -e "$1" "$tmp/j" >/dev/null; }
@@ -117,6 +118,7 @@ check "--demo: package 0 core 0 at 0,0 bit 0 cha 0; core 27 at 4,5 bit 27 cha 17
 n1=$(head -n 1 "$tmp/j" | jq '[.cores[] | select(.package == 1)] | length')
 check "--demo: package 1 core 0 at 2,0 bit 1 cha 0; its 18 cores on 18 tiles ($n1)" \
     [ "$(place 1 0)" = "2 0 1 0" -a "$n1" -eq 18 ]
+check_schema "$tmp/j"
 
 # A malformed map: status 2, one line on stderr naming FILE:LINE, nothing
 # on stdout. Every bad-*.map of the map tests; an empty file and one with

@@ -14,7 +14,7 @@
 . "$HTTOP_SRCDIR/tests/lib.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-plan 12
+plan 21
 
 "$HTTOP" --replay "$tmp/missing.trace" -b >"$tmp/out" 2>"$tmp/err"; st=$?
 check "a missing trace is an error, status 1 (got $st)" [ "$st" -eq 1 ]
@@ -28,6 +28,7 @@ fi
 "$HTTOP" --replay "$trace" -b --format json >"$tmp/j" 2>"$tmp/err"; st=$?
 check "replay to the end of the data exits 0 (got $st)" [ "$st" -eq 0 ]
 check "... after 2 intervals (3 samples)" [ "$(wc -l <"$tmp/j")" -eq 2 ]
+check_schema "$tmp/j"
 if command -v python3 >/dev/null 2>&1; then
 	check "core 0, first interval: N 0.4, A 0.3, B 0.1, C 0.2" python3 -c '
 import json, sys
@@ -70,7 +71,39 @@ check "a spliced trace replays to its end (exit $st, 3 intervals)" \
 check "... its backward interval is invalid: time-backwards, no valid core" \
     sh -c 'jq -e "select(.interval < 0) | .valid == false and .node.nvalid == 0 and
         .cores[0].reason == \"time-backwards\"" "$1" >/dev/null' sh "$tmp/b.json"
+check_schema "$tmp/b.json"
 "$HTTOP" --replay "$trace" -b --force >/dev/null 2>"$tmp/f.err"; st=$?
 check "--force on a replay: exit 0 and one line saying it has no effect" \
     sh -c '[ "$1" -eq 0 ] && grep -q "^httop: --force has no effect with the replay source: a replay programs no counters$" "$2"' sh "$st" "$tmp/f.err"
+# A trace cut inside an interval (a recorder killed mid-write): every
+# complete interval, status 0, and one line on standard error saying where
+# the data stop (httop-trace(5)). truncated.trace stops inside interval 2.
+cut=$HTTOP_SRCDIR/tests/data/trace/truncated.trace
+"$HTTOP" --replay "$cut" -b --format csv >"$tmp/cut.csv" 2>"$tmp/cut.err"; st=$?
+check "a cut trace replays its complete intervals, status 0 (got $st, $(grep -c '^node,' "$tmp/cut.csv"))" \
+    sh -c '[ "$1" -eq 0 ] && [ "$(grep -c "^node," "$2")" -eq 1 ]' sh "$st" "$tmp/cut.csv"
+# (its other line is the event the trace holds before interval 1)
+check "... and says so in one line: $(grep cut "$tmp/cut.err")" sh -c '[ "$(grep -c "cut off" "$1")" -eq 1 ] &&
+    grep -q "^httop: .*truncated.trace:43: the trace is cut off inside interval 2; replayed the 2 complete intervals before it$" "$1"' sh "$tmp/cut.err"
+gzip -c "$cut" | head -c -9 >"$tmp/cut.trace.gz"
+"$HTTOP" --replay "$tmp/cut.trace.gz" -b --format csv >"$tmp/cutz.csv" 2>"$tmp/cutz.err"; st=$?
+check "the same gzip-compressed, its trailer cut too: same intervals and line" sh -c '[ "$1" -eq 0 ] &&
+    cmp -s "$2" "$3" && [ "$(grep -c "cut off inside interval 2" "$4")" -eq 1 ]' \
+    sh "$st" "$tmp/cut.csv" "$tmp/cutz.csv" "$tmp/cutz.err"
+# Not a file: a FIFO (it must not hang waiting for a writer), a device, a
+# directory: one line each, status 1.
+mkfifo "$tmp/fifo"
+for f in "$tmp/fifo" /dev/null "$tmp"; do
+	timeout 10 "$HTTOP" --replay "$f" -b >"$tmp/nf.out" 2>"$tmp/nf.err"; st=$?
+	check "--replay $(basename "$f"): refused in one line, status 1 (got $st: $(cat "$tmp/nf.err"))" \
+	    sh -c '[ "$1" -eq 1 ] && [ "$(wc -l <"$2")" -eq 1 ] && [ ! -s "$3" ] &&
+	    grep -q "is a \(FIFO\|device\|directory\), not a trace file: give the file --record wrote" "$2"' \
+	    sh "$st" "$tmp/nf.err" "$tmp/nf.out"
+done
+# A line over the limit names the limit and what to give instead.
+{ sed -n 1,30p "$trace"; head -c 5000 /dev/zero | tr '\0' x; echo; } >"$tmp/long.trace"
+"$HTTOP" --replay "$tmp/long.trace" -b >/dev/null 2>"$tmp/long.err"; st=$?
+check "a 5000-byte line: status 1, one line with the file, line, limit and fix" sh -c '[ "$1" -eq 1 ] &&
+    [ "$(wc -l <"$2")" -eq 1 ] &&
+    grep -q "long.trace:31: line longer than 4096 bytes: .*httop --record" "$2"' sh "$st" "$tmp/long.err"
 exit 0

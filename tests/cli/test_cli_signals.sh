@@ -6,7 +6,7 @@
 . "$HTTOP_SRCDIR/tests/lib.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-plan 13
+plan 14
 # Real time throughout: these runs wait between refreshes as a user's do.
 unset HTTOP_CLOCK
 
@@ -47,6 +47,7 @@ check "SIGSEGV: httop dies by the signal (status $st, want 139)" [ "$st" -eq 139
 ( "$HTTOP" --demo -b --format json; echo $? >"$tmp/st" ) 2>"$tmp/err" | head -n 1 >"$tmp/one"
 check "httop -b | head -n 1: httop ends with status 0" [ "$(cat "$tmp/st")" = 0 ]
 check "... without a message" [ ! -s "$tmp/err" ]
+check_schema "$tmp/one"
 
 # Without -b the simulator runs in real time: two refreshes of 0.2 s.
 start=$(date +%s%N 2>/dev/null)

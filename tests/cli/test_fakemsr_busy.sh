@@ -5,7 +5,7 @@
 # --force it takes the counters and gives the other program's value back.
 . "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
 
-plan 9
+plan 10
 
 fake_mount "$SKX_XML" "$SKX_CPUID" --scenario busy --realtime
 ctl poke 3 0x186 0x43003c >/dev/null
@@ -28,6 +28,7 @@ httop_msr "$SKX_XML" "$SKX_CPUID" -b -n 2 -d 0.2 --format json --force \
 st=$?
 check "with --force: exit status 0" test "$st" -eq 0
 [ "$st" -eq 0 ] || sed 's/^/# /' "$work/err"
+check_schema "$work/out"
 check "with --force: CPU 3 got httop's PERFEVTSEL0 0x63013c" \
     test -n "$(log_cpus 0x186 0x63013c | grep -x 3)"
 ctl dump >"$work/after"

@@ -13,7 +13,7 @@
 # backwards: a delta near 2^48), the flagged CPUs being 0-71.
 . "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
 
-plan 18
+plan 21
 
 fake_mount "$SKX_XML" "$SKX_CPUID" --scenario busy --step 0.5
 ctl dump >"$work/before"
@@ -85,6 +85,7 @@ rewrites() {
 #    and restores its own.
 run report 5
 check "report: exit 0 with 5 intervals" test "$st" -eq 0 -a "$(jq -s length "$work/out")" = 5
+check_schema "$work/out"
 check "report: valid, then invalid from interval 2 on" test "$valid" = "true false false false false "
 check "report: one note, naming the register, old and new value and the CPUs" \
     eval 'test "$(notes)" -eq 1 && grep -q -- "$NOTE; these cores stay invalid while it lasts (--on-conflict report)\$" "$work/err"'
@@ -99,6 +100,7 @@ check "report: with the other program gone, the device is as before httop" other
 #    time: it may be invalid), interval 4 is valid and so is every later one.
 run reclaim 6
 check "reclaim: exit 0 with 6 intervals" test "$st" -eq 0 -a "$(jq -s length "$work/out")" = 6
+check_schema "$work/out"
 check "reclaim: valid, invalid at 2, valid again from 4 on" \
     eval 'case "$valid" in "true false "*"true true true ") true ;; *) false ;; esac'
 check "reclaim: one note, saying the settings were written back" \
@@ -114,6 +116,7 @@ check "reclaim: every register restored (httop's settings were back)" \
 run exit 6
 check "exit: status 1" test "$st" -eq 1
 check "exit: intervals 1 and 2 written, the second invalid" test "$valid" = "true false "
+check_schema "$work/out"
 check "exit: one note on stderr, with the policy" \
     eval 'test "$(notes)" -eq 1 && grep -q -- "$NOTE; httop restored the registers and stops (--on-conflict exit)\$" "$work/err"'
 check "exit: the note's time is the end of interval 2" note_time_ok

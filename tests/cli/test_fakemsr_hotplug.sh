@@ -16,7 +16,7 @@
 # in the others; the 35 other cores are valid in all of them.
 . "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
 
-plan 9
+plan 10
 
 fake_mount "$SKX_XML" "$SKX_CPUID" --scenario busy --step 0.5
 ctl dump >"$work/before"
@@ -33,6 +33,7 @@ core5=$(jq -r '.cores[] | select(.cpus == [5, 41]) | if .valid then "V" else .re
 diag "core {5, 41}: $core5"
 
 check "exit 0 with 22 intervals" test "$st" -eq 0 -a "$(jq -s length "$work/out")" = 22
+check_schema "$work/out"
 O="offline offline offline offline"
 check "core {5, 41}: valid in 1, 6, 11, 16, 21, 22, offline in the others" \
     test "$core5" = "V $O V $O V $O V $O V V "

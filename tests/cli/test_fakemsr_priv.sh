@@ -11,7 +11,7 @@
 # missing, the message says to load the msr module).
 . "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
 
-plan 18
+plan 20
 
 fake_mount "$SKX_XML" "$SKX_CPUID" --scenario demo --step 0.2
 
@@ -87,6 +87,7 @@ check "ENOENT on CPU 5: CPU 5 never written, the 35 other cores valid" \
     eval 'test -z "$(ctl log | awk '"'"'$1 == 5'"'"')" &&
     test "$(jq -r '"'"'[.cores[] | select(.cpus != [5, 41] and .valid)] | length'"'"' "$work/out" |
     sort -u)" = 35'
+check_schema "$work/out"
 
 # 5. ENXIO on CPU 5 (core {5, 41}): that core is offline in both
 #    intervals, the other 35 cores are valid, CPU 5 is never written, and
@@ -95,6 +96,7 @@ deny 5 ENXIO
 run_httop
 check "ENXIO on CPU 5: exit 0 with two intervals" \
     eval 'test "$st" -eq 0 && test "$(jq -s length "$work/out")" = 2'
+check_schema "$work/out"
 check "ENXIO on CPU 5: its core (CPUs 5, 41) is offline in both intervals" \
     test "$(jq -r '.cores[] | select(.cpus == [5, 41]) | "\(.valid) \(.reason)"' "$work/out" |
     sort | uniq -c | awk '{ print $1, $2, $3 }')" = "2 false offline"

@@ -5,7 +5,7 @@
 # value another program had set (PMC1 enabled in GLOBAL_CTRL on CPU 1).
 . "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
 
-plan 9
+plan 10
 
 fake_mount "$SKX_XML" "$SKX_CPUID" --scenario busy --realtime
 ctl poke 1 0x38F 0x2 >/dev/null
@@ -41,4 +41,6 @@ for sig in TERM HUP INT; do
 		diff "$work/before" "$work/after" | sed 's/^/# /'
 	fi
 done
+# What was written before each signal is whole, valid lines.
+check_schema "$work/out.TERM" "$work/out.HUP" "$work/out.INT"
 exit 0

@@ -8,7 +8,7 @@
 # the 48-bit wrap.
 . "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
 
-plan 11
+plan 12
 
 # Steady duty cycles with a 200 us period, so any 0.2 s interval has the
 # shares of the period (within 200us/0.2s = 0.1%):
@@ -46,6 +46,7 @@ else
 	sed 's/^/# /' "$work/err"
 fi
 check "three JSON intervals" test "$(jq -s length "$work/out.json" 2>/dev/null)" = 3
+check_schema "$work/out.json"
 
 # FIXED_CTR_CTRL = 0x333 (fixed 0-2, OS+USR) on every CPU.
 check "0x38D = 0x333 on all 72 CPUs" \

@@ -7,7 +7,7 @@
 # write sets ANY (bit 21), the split against the truth, and the restore.
 . "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
 
-plan 7
+plan 8
 
 # Cores 0-11: 60% duty cycles half a period apart (t0 only .4, t1 only .4,
 # both .2); cores 12-23: t0 50%, t1 25% in phase (neither .5, t0 only .25,
@@ -33,6 +33,7 @@ else
 	not_ok "httop -b -n 3 over the fake device exits 0"
 	sed 's/^/# /' "$work/err"
 fi
+check_schema "$work/out.json"
 check "0x186 = 0x43023c (ONE_THREAD_ACTIVE) on all 160 CPUs" \
     test "$(log_cpus 0x186 0x43023c)" = "$(seq_list 0 159)"
 anybit=$(ctl log | awk '$2 == "0x186" { print $3 }' | while read -r v; do

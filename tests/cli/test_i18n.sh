@@ -13,7 +13,7 @@ for t in xgettext msgmerge msgfmt; do
 		exit 0
 	fi
 done
-plan 17
+plan 19
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
@@ -89,6 +89,7 @@ LC_ALL=C "$HTTOP" --demo -b -n 2 -d 0.05 --format json >"$tmp/c.json" 2>/dev/nul
 de "$HTTOP" --demo -b -n 2 -d 0.05 --format json >"$tmp/de.json" 2>/dev/null
 check "json: identical in German and C, layout texts included" \
     sh -c '[ -s "$1" ] && [ "$(jq -S . "$1")" = "$(jq -S . "$2")" ]' sh "$tmp/c.json" "$tmp/de.json"
+check_schema "$tmp/c.json" "$tmp/de.json"
 # The real Stampede2 trace has invalid intervals (another program
 # reprogrammed the counters at 18.4 s): their reason is English in JSON and
 # CSV, as in C, and German on the text output.
@@ -110,4 +111,6 @@ de "$HTTOP" --source sim --topology "$knl" -b -n 1 -d 0.05 --format json >"$tmp/
 check "json: the Xeon Phi layout note and basis in English under German" \
     sh -c 'jq -e ".layout_note | startswith(\"the physical positions of Xeon Phi tiles are not sourced\")" "$1" &&
         jq -e ".layout_basis | test(\"^[a-z]\")" "$1"' sh "$tmp/knl.json"
+# The real Stampede2 trace's replay and the Xeon Phi run, under both.
+check_schema "$tmp/s2c.json" "$tmp/s2de.json" "$tmp/knl.json"
 exit 0

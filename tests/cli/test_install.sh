@@ -17,7 +17,7 @@ LC_ALL=C; export LC_ALL
 unset HTTOP_DATA_DIR LANGUAGE
 
 # The data files the demo and the die view need, in every install.
-data_files="demo-skx.xml demo-skx.cpuid LICENSES"
+data_files="demo-skx.xml demo-skx.cpuid LICENSES httop.schema.json"
 for sub in dies msr-safe scenarios; do
 	for f in "$HTTOP_SRCDIR"/data/$sub/*; do
 		data_files="$data_files $sub/${f##*/}"

@@ -8,7 +8,7 @@
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 10
+plan 11
 
 if ! command -v pdsh >/dev/null 2>&1 || ! pdsh -L 2>/dev/null | grep -q 'rcmd/exec'; then
 	for i in $(seq 10); do skip "pdsh with its exec module is not installed"; done
@@ -52,6 +52,7 @@ check "pdsh's prefix names the same host as the line's host member" \
 sed 's/^[^ ]*: //' pre.raw | sort >pre.jsonl
 sort job.jsonl >job.sorted
 check "stripping the prefix gives the -N output" cmp -s pre.jsonl job.sorted
+check_schema job.jsonl
 if command -v python3 >/dev/null 2>&1; then
 	# group by host: every host has both intervals, in time order
 	if python3 - job.jsonl >merge.out 2>&1 <<'EOF'

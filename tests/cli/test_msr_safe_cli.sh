@@ -9,7 +9,7 @@
 # back, and when nothing works prints one line with every step's reason.
 . "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
 
-plan 20
+plan 22
 
 fake_mount "$SKX_XML" "$SKX_CPUID" --scenario demo --step 0.2
 ctl dump >"$work/before"
@@ -31,6 +31,7 @@ check "... two JSON intervals" test "$(grep -c '"source"' "$work/out")" -eq 2
 check "... the header says source msr-safe" source_is msr-safe
 check "... nothing on stderr" test ! -s "$work/err"
 check "... every register restored" restored
+check_schema "$work/out"
 
 # 2. auto: the msr-safe device of CPU 0 exists, so msr-safe runs.
 run --msr-safe-path "$mnt/%u/msr"
@@ -41,6 +42,7 @@ check "... silently" test ! -s "$work/err"
 # 3. auto without msr-safe: the msr device, and no word about msr-safe.
 run --msr-safe-path "$work/none/%u/msr_safe" --msr-path "$mnt/%u/msr"
 check "auto without msr-safe: exit 0 on the msr device" test "$st" -eq 0
+check_schema "$work/out"
 check "... source msr" source_is msr
 check "... nothing on stderr" test ! -s "$work/err"
 

@@ -175,7 +175,7 @@ bad=
 for f in ./usr/bin/httop ./usr/bin/httop-ppc2trace ./usr/share/man/man1/httop.1.gz \
     ./usr/share/man/man1/httop-ppc2trace.1.gz ./usr/share/man/man5/httop-trace.5.gz \
     ./usr/share/man/man5/httop-diemap.5.gz ./usr/share/httop/demo-skx.xml \
-    ./usr/share/httop/demo-skx.cpuid ./usr/share/httop/LICENSES \
+    ./usr/share/httop/demo-skx.cpuid ./usr/share/httop/LICENSES ./usr/share/httop/httop.schema.json \
     ./usr/share/httop/msr-safe/allowlist ./usr/share/httop/msr-safe/README \
     ./usr/share/httop/dies/skx-xcc.map ./usr/share/httop/scenarios/example.scn \
     ./usr/share/bash-completion/completions/httop ./usr/share/doc/httop/copyright; do

@@ -16,7 +16,7 @@ cleanup() {
 }
 trap cleanup EXIT
 cd "$tmp" || exit 1
-plan 32
+plan 34
 
 # The figures of every interval, without the source's name.
 figures() {
@@ -40,6 +40,7 @@ for f in run.trace run.trace.gz; do
 	    [ "$st" -eq 0 -a "$(wc -l <replay.json)" -eq 20 ]
 	figures live.json >a; figures replay.json >b
 	check "$f: every figure of every interval is the same in the replay" cmp -s a b
+	check_schema live.json replay.json
 done
 check "run.trace.gz is gzip (1f 8b), run.trace is text" sh -c \
     '[ "$(od -An -tx1 -N2 run.trace.gz | tr -d " ")" = 1f8b ] && head -1 run.trace | grep -q "^httop-trace 1\."'

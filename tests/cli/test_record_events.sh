@@ -18,7 +18,7 @@
 # counter read back after the reclaim is still off for one interval).
 . "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
 
-plan 9
+plan 10
 
 fake_mount "$SKX_XML" "$SKX_CPUID" --scenario busy --step 0.5
 ctl dump >"$work/before"
@@ -73,6 +73,7 @@ check "the replay's figures are the run's" sh -c '
 jq -c "{time, valid, reason, node, cores, threads}" "$1" >"$1.f" &&
 jq -c "{time, valid, reason, node, cores, threads}" "$2" >"$2.f" && cmp -s "$1.f" "$2.f"' \
     sh "$work/live" "$work/replay"
+check_schema "$work/live" "$work/replay"
 
 # A full disk under the msr source: exit 1, one message, every register
 # as before httop started.

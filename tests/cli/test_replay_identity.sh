@@ -14,7 +14,7 @@
 # the replay. Equal as text, not merely close.
 . "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
 
-plan 10
+plan 12
 
 # jq -S per line, the fields named in $2 deleted.
 norm() { jq -cS "$2" "$1"; }
@@ -34,6 +34,7 @@ check "20 intervals live and 20 replayed" sh -c \
 check "the sim run has an exact four-way split" sh -c \
     'jq -e "select(.node.exact == true and (.node.both + .node.t0_only + .node.t1_only +
     .node.neither - 1 | fabs) < 1e-9)" "$1" | grep -q both' sh "$work/sim.json"
+check_schema "$work/sim.json" "$work/simr.json"
 norm "$work/sim.json" 'del(.source)' >"$work/a"
 norm "$work/simr.json" 'del(.source)' >"$work/b"
 if cmp -s "$work/a" "$work/b"; then
@@ -72,6 +73,7 @@ check "5 intervals live and 5 replayed" sh -c \
 # within the 0.1% a 200 us period leaves in a 0.2 s interval.
 check "the msr run has the scenario's split (core 0: both 0.2 +- 0.002)" sh -c \
     'jq -e "select((.cores[0].both - 0.2 | fabs) < 0.002)" "$1" | grep -q both' sh "$work/msr.json"
+check_schema "$work/msr.json" "$work/msrr.json"
 norm "$work/msr.json" 'del(.source)' >"$work/a"
 norm "$work/msrr.json" 'del(.source)' >"$work/b"
 if [ -s "$work/a" ] && cmp -s "$work/a" "$work/b"; then

@@ -20,7 +20,7 @@
 # its leak checker at exit catches any allocation not freed.
 . "${HTTOP_SRCDIR:-.}/tests/lib.sh"
 
-plan 4
+plan 5
 
 XML="$HTTOP_FIXTURES/hwloc/nhm-ep-x5550-2s-4c-ht.x86.xml"
 CPUID="$HTTOP_FIXTURES/cpuid/nhm-ep-e5520-1cpu.cpuid.txt"
@@ -35,7 +35,7 @@ mkfifo "$work/fifo" || exit 1
 ( exec "$HTTOP" -b -n "$n" --sim demo --seed 7 --topology "$XML" --cpuid "$CPUID" \
     --format json >"$work/fifo" 2>"$work/err" ) &
 pid=$!
-awk -v pid="$pid" -v n="$n" '
+awk -v pid="$pid" -v n="$n" -v keep="$work/kept.json" '
 	function sample(   line, f, k, rss, hwm, nfd, cmd) {
 		f = "/proc/" pid "/status"
 		while ((getline line < f) > 0) {
@@ -50,6 +50,7 @@ awk -v pid="$pid" -v n="$n" '
 		printf "%d %d %d %d\n", NR, rss, hwm, nfd
 	}
 	NR % (n / 10) == 0 && NR < n { sample() }
+	NR % (n / 10) == 1 { print >keep }
 	END { printf "lines %d\n", NR }
 ' <"$work/fifo" >"$work/samples"
 wait "$pid"
@@ -66,4 +67,6 @@ check "VmRSS and VmHWM within 64 KiB of the 10% mark at every later mark" \
 	NR == 1 { r = $2; h = $3; next }
 	$2 > r + 64 || $3 > h + 64 { bad = 1; printf "# at %d: VmRSS %d (first %d), VmHWM %d (first %d) KiB\n", $1, $2, r, $3, h }
 	END { exit bad }' "$work/samples"
+# One line in every tenth of the run, against the schema.
+check_schema "$work/kept.json"
 exit 0

@@ -5,7 +5,7 @@
 # Batch mode (-b) says the same, drawing being writing the output.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
-plan 6
+plan 7
 
 export XDG_CONFIG_HOME="$tui_dir/config"
 RE='^httop: phase times: refreshes=([0-9]+) read_s=([0-9.]+) compute_s=([0-9.]+) draw_s=([0-9.]+)$'
@@ -35,3 +35,4 @@ check "-b: 4 refreshes, each phase a positive time" \
 	for (i = 4; i <= 7; i++) { split($i, kv, "="); v[i] = kv[2] }
 	ok = v[4] == 4 && v[5] > 0 && v[6] > 0 && v[7] > 0 }
 	END { exit !ok }' "$tui_dir/b.err"
+check_schema "$tui_dir/b.json"

@@ -343,7 +343,7 @@ json_value(const char *p)
 static bool
 json_line_ok(const char *line, size_t len)
 {
-	char buf[16384];
+	char buf[32768];
 	const char *end;
 
 	if (len >= sizeof buf)
@@ -378,7 +378,7 @@ test_json(void **state)
 {
 	struct fixture *f = build();
 	char *out = render(f, FMT_JSON, 2);
-	char want[256];
+	char want[512];
 	const char *p, *nl;
 	int lines = 0;
 
@@ -399,25 +399,30 @@ test_json(void **state)
 	/* Core 0 exact, with the truth. */
 	assert_non_null(strstr(out, "\"split\":\"any\",\"scale\":84,\"layout\":\"physical\","
 	    "\"layout_basis\":\"capid6\",\"cores_assumed\":true,"));
+	/* An exact figure: x, with x_lo and x_hi null. */
 	assert_non_null(strstr(out, "{\"package\":0,\"core\":0,\"cpus\":[0,4],"
-	    "\"tile\":{\"row\":1,\"col\":2,\"id\":7,\"cha\":5},\"neither\":0.1,"
-	    "\"t0_only\":0.2,\"t1_only\":0.3,\"both\":0.4,\"exact\":true,\"util\":0.9,"
-	    "\"active_threads\":1.44444,\"issue_util\":null,\"cpi\":1.25,\"ghz\":2.1,"
+	    "\"tile\":{\"row\":1,\"col\":2,\"id\":7,\"cha\":5},"
+	    "\"neither\":0.1,\"neither_lo\":null,\"neither_hi\":null,"
+	    "\"t0_only\":0.2,\"t0_only_lo\":null,\"t0_only_hi\":null,\"t1_only\":0.3,\"t1_only_lo\":null,\"t1_only_hi\":null,"
+	    "\"both\":0.4,\"both_lo\":null,\"both_hi\":null,\"exact\":true,\"util\":0.9,\"util_lo\":null,\"util_hi\":null,"
+	    "\"active_threads\":1.44444,\"active_threads_lo\":null,\"active_threads_hi\":null,\"issue_util\":null,\"issue_util_lo\":null,\"issue_util_hi\":null,"
+	    "\"cpi\":1.25,\"cpi_lo\":null,\"cpi_hi\":null,\"ghz\":2.1,\"ghz_lo\":null,\"ghz_hi\":null,"
 	    "\"valid\":true,\"absent\":{\"issue_util\":\"stopped\"},\"stopped\":[\"inst\"],"
 	    "\"inconsistency\":0,"
 	    "\"truth\":{\"neither\":0.1,\"t0_only\":0.2,\"t1_only\":0.3,\"both\":0.4}}"));
-	/* Core 1 bound; NaN inconsistency printed as null. */
+	/* Core 1 bound: x null, x_lo and x_hi; NaN inconsistency printed as null. */
 	assert_non_null(strstr(out, "\"cpus\":[1,5],\"tile\":{\"row\":0,\"col\":3,\"id\":9},"
-	    "\"neither\":[0,0.4],\"t0_only\":[0,0.4],"
-	    "\"t1_only\":[0.1,0.5],\"both\":[0.1,0.5],\"exact\":false,\"util\":0.9,"
-	    "\"active_threads\":[1,1],"));
+	    "\"neither\":null,\"neither_lo\":0,\"neither_hi\":0.4,\"t0_only\":null,\"t0_only_lo\":0,\"t0_only_hi\":0.4,"
+	    "\"t1_only\":null,\"t1_only_lo\":0.1,\"t1_only_hi\":0.5,\"both\":null,\"both_lo\":0.1,\"both_hi\":0.5,\"exact\":false,"
+	    "\"util\":0.9,\"util_lo\":null,\"util_hi\":null,\"active_threads\":null,\"active_threads_lo\":1,\"active_threads_hi\":1,"));
 	assert_non_null(strstr(out, "\"inconsistency\":null"));
 	/* Core 2 has one thread: no split. */
-	assert_non_null(strstr(out, "\"cpus\":[2],\"tile\":null,\"neither\":null,\"t0_only\":null,"
-	    "\"t1_only\":null,\"both\":null"));
+	assert_non_null(strstr(out, "\"cpus\":[2],\"tile\":null,\"neither\":null,\"neither_lo\":null,\"neither_hi\":null,"
+	    "\"t0_only\":null,\"t0_only_lo\":null,\"t0_only_hi\":null,\"t1_only\":null,\"t1_only_lo\":null,\"t1_only_hi\":null,\"both\":null,\"both_lo\":null,\"both_hi\":null"));
 	/* Core 3 offline. */
-	snprintf(want, sizeof want, "\"cpus\":[3,6],\"tile\":null,\"neither\":null,\"t0_only\":null,"
-	    "\"t1_only\":null,\"both\":null,\"exact\":false,\"util\":null");
+	snprintf(want, sizeof want, "\"cpus\":[3,6],\"tile\":null,\"neither\":null,\"neither_lo\":null,\"neither_hi\":null,"
+	    "\"t0_only\":null,\"t0_only_lo\":null,\"t0_only_hi\":null,\"t1_only\":null,\"t1_only_lo\":null,\"t1_only_hi\":null,\"both\":null,\"both_lo\":null,\"both_hi\":null,"
+	    "\"exact\":false,\"util\":null,\"util_lo\":null,\"util_hi\":null");
 	assert_non_null(strstr(out, want));
 	snprintf(want, sizeof want, "\"valid\":false,\"reason\":\"%s\"", metrics_reason_code(R_OFFLINE));
 	assert_non_null(strstr(out, want));
@@ -427,18 +432,22 @@ test_json(void **state)
 	assert_null(strstr(out, "\"cpu\":9"));
 	/* Thread figures. */
 	assert_non_null(strstr(out, "{\"cpu\":0,\"package\":0,\"core\":0,\"thread\":0,\"valid\":true,"
-	    "\"util\":0.6,\"cpi\":1.25,\"nominal_cpi\":2.08333,\"ghz\":2.1,\"net_ghz\":1.26,\"ipc\":0.8}"));
+	    "\"util\":0.6,\"util_lo\":null,\"util_hi\":null,\"cpi\":1.25,\"cpi_lo\":null,\"cpi_hi\":null,"
+	    "\"nominal_cpi\":2.08333,\"nominal_cpi_lo\":null,\"nominal_cpi_hi\":null,\"ghz\":2.1,\"ghz_lo\":null,\"ghz_hi\":null,"
+	    "\"net_ghz\":1.26,\"net_ghz_lo\":null,\"net_ghz_hi\":null,\"ipc\":0.8,\"ipc_lo\":null,\"ipc_hi\":null}"));
 	assert_non_null(strstr(out, "{\"cpu\":1,\"package\":0,\"core\":1,\"thread\":0,\"valid\":true,"
-	    "\"util\":null,\"cpi\":null,\"nominal_cpi\":null,\"ghz\":[1,2],"));
+	    "\"util\":null,\"util_lo\":null,\"util_hi\":null,\"cpi\":null,\"cpi_lo\":null,\"cpi_hi\":null,\"nominal_cpi\":null,\"nominal_cpi_lo\":null,\"nominal_cpi_hi\":null,"
+	    "\"ghz\":null,\"ghz_lo\":1,\"ghz_hi\":2,"));
 	assert_non_null(strstr(out, "{\"cpu\":6,\"package\":1,\"core\":2,\"thread\":1,\"valid\":false"));
 	/* A stopped counter: the absent figures and why, the counter. */
 	assert_non_null(strstr(out, "{\"cpu\":4,\"package\":0,\"core\":0,\"thread\":1,\"valid\":true,"
-	    "\"util\":0.7,\"cpi\":null,\"nominal_cpi\":null,\"ghz\":2.1,\"net_ghz\":1.47,\"ipc\":null,"
+	    "\"util\":0.7,\"util_lo\":null,\"util_hi\":null,\"cpi\":null,\"cpi_lo\":null,\"cpi_hi\":null,\"nominal_cpi\":null,\"nominal_cpi_lo\":null,\"nominal_cpi_hi\":null,"
+	    "\"ghz\":2.1,\"ghz_lo\":null,\"ghz_hi\":null,\"net_ghz\":1.47,\"net_ghz_lo\":null,\"net_ghz_hi\":null,\"ipc\":null,\"ipc_lo\":null,\"ipc_hi\":null,"
 	    "\"absent\":{\"cpi\":\"stopped\",\"nominal_cpi\":\"stopped\",\"ipc\":\"stopped\"},"
 	    "\"stopped\":[\"inst\"]}"));
 	/* Aggregates. */
 	assert_non_null(strstr(out, "\"node\":{\"ncores\":4,\"nvalid\":3,\"exact\":false,"));
-	assert_non_null(strstr(out, "\"both_of_busy\":0.5},\"packages\":[{\"package\":0,\"ncores\":2,"));
+	assert_non_null(strstr(out, "\"both_of_busy\":0.5,\"both_of_busy_lo\":null,\"both_of_busy_hi\":null},\"packages\":[{\"package\":0,\"ncores\":2,"));
 	assert_non_null(strstr(out, "{\"package\":1,\"ncores\":2,\"nvalid\":1,"));
 	free(out);
 	free(f);
@@ -446,7 +455,7 @@ test_json(void **state)
 
 /* ---- RFC 4180 reader: one record from *p into fields[], returns count ---- */
 
-#define MAXF 40
+#define MAXF 64
 
 static int
 csv_record(const char **pp, char fields[MAXF][300])
@@ -514,9 +523,9 @@ test_csv(void **state)
 
 	(void)state;
 	nh = csv_record(&p, head);
-	assert_int_equal(nh, 31);
-	assert_string_equal(head[29], "absent");
-	assert_string_equal(head[30], "stopped");
+	assert_int_equal(nh, 57);   /* 31, and _lo and _hi of 13 figures */
+	assert_string_equal(head[55], "absent");
+	assert_string_equal(head[56], "stopped");
 	assert_string_equal(head[0], "kind");
 	while (*p != '\0') {
 		n = csv_record(&p, r);
@@ -532,6 +541,8 @@ test_csv(void **state)
 			assert_string_not_equal(r[col(head, nh, "cpus")], "7 8");
 			if (strcmp(r[col(head, nh, "cpus")], "0 4") == 0) {
 				assert_string_equal(r[col(head, nh, "neither")], "0.1");
+				assert_string_equal(r[col(head, nh, "neither_lo")], "");
+				assert_string_equal(r[col(head, nh, "neither_hi")], "");
 				assert_string_equal(r[col(head, nh, "both")], "0.4");
 				assert_string_equal(r[col(head, nh, "exact")], "1");
 				assert_string_equal(r[col(head, nh, "active_threads")], "1.44444");
@@ -540,8 +551,12 @@ test_csv(void **state)
 			}
 			if (strcmp(r[col(head, nh, "cpus")], "1 5") == 0) {
 				seen_bound++;
-				assert_string_equal(r[col(head, nh, "neither")], "0..0.4");
-				assert_string_equal(r[col(head, nh, "t1_only")], "0.1..0.5");
+				assert_string_equal(r[col(head, nh, "neither")], "");
+				assert_string_equal(r[col(head, nh, "neither_lo")], "0");
+				assert_string_equal(r[col(head, nh, "neither_hi")], "0.4");
+				assert_string_equal(r[col(head, nh, "t1_only")], "");
+				assert_string_equal(r[col(head, nh, "t1_only_lo")], "0.1");
+				assert_string_equal(r[col(head, nh, "t1_only_hi")], "0.5");
 				assert_string_equal(r[col(head, nh, "exact")], "0");
 				assert_string_equal(r[col(head, nh, "inconsistency")], "");
 			}
@@ -559,8 +574,11 @@ test_csv(void **state)
 				assert_string_equal(r[col(head, nh, "net_ghz")], "1.26");
 				assert_string_equal(r[col(head, nh, "cpus")], "");
 			}
-			if (strcmp(r[col(head, nh, "cpu")], "1") == 0)
-				assert_string_equal(r[col(head, nh, "ghz")], "1..2");
+			if (strcmp(r[col(head, nh, "cpu")], "1") == 0) {
+				assert_string_equal(r[col(head, nh, "ghz")], "");
+				assert_string_equal(r[col(head, nh, "ghz_lo")], "1");
+				assert_string_equal(r[col(head, nh, "ghz_hi")], "2");
+			}
 			if (strcmp(r[col(head, nh, "cpu")], "4") == 0) {
 				assert_string_equal(r[col(head, nh, "ipc")], "");
 				assert_string_equal(r[col(head, nh, "absent")],

@@ -578,6 +578,12 @@ test_speed(void **state)
 		mccalpin(v, i, i < 56);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	vpmu_advance(v, SEC);
+	/* time passes for free; the cores are counted when looked at */
+	for (i = 0; i < m.topo.ncores; i++) {
+		uint64_t tr[4];
+
+		vpmu_truth(v, i, tr);
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
 	printf("# 1 s of 112 CPUs with 1 ms bursts: %.1f ms\n", ms);
@@ -589,6 +595,106 @@ test_speed(void **state)
 	vpmu_free(v);
 	free(sc.cpu);
 	machine_free(&m);
+}
+
+/* Counting is lazy (a core is counted when one of its CPUs is accessed),
+ * so what a register says must not depend on when the other CPUs were
+ * read. Two copies of a 1x4x2 machine with random bursts at different
+ * clocks and IPCs: one reads every CPU's counters every 0.7 ms, the other
+ * only CPU 0 until the end; at the end every counter and the truth agree
+ * to the tick, and the truth adds up to the elapsed time. */
+static void
+test_lazy_equals_eager(void **state)
+{
+	static const uint32_t regs[] = { MSR_FIXED_CTR0, MSR_FIXED_CTR1, MSR_FIXED_CTR2,
+		MSR_PMC0, MSR_APERF, MSR_MPERF };
+	struct machine m;
+	struct scenario sc;
+	struct vpmu *v[2];
+	uint64_t a, b, ta[4], tb[4];
+	unsigned i, k, r, cpu;
+
+	(void)state;
+	hand_machine(&m, 1, 4, 2, UARCH_SKX);
+	scen_alloc(&sc, &m);
+	for (i = 0; i < sc.max_cpu; i++) {
+		sc.cpu[i] = act(ACT_BURSTS, 0, 0, 0, 2.0 + 0.1 * i, 0.5 + 0.25 * i);
+		sc.cpu[i].on_s = 0.0004 * (i + 1);
+		sc.cpu[i].off_s = 0.0003 * (i + 2);
+	}
+	for (k = 0; k < 2; k++) {
+		v[k] = vpmu_new(&m, &sc, 11);
+		vpmu_set_access_cost(v[k], 2100);
+		for (i = 0; i < sc.max_cpu; i++)
+			mccalpin(v[k], i, i < 4);
+	}
+	for (i = 0; i < 1000; i++) {
+		for (k = 0; k < 2; k++)
+			vpmu_advance(v[k], 1470000);
+		/* the same number of accesses on both, so time stays equal */
+		for (cpu = 0; cpu < sc.max_cpu; cpu++) {
+			(void)rd(v[0], cpu, MSR_FIXED_CTR1);
+			(void)rd(v[1], 0, MSR_FIXED_CTR1);
+		}
+	}
+	assert_int_equal(vpmu_now(v[0]), vpmu_now(v[1]));
+	for (cpu = 0; cpu < sc.max_cpu; cpu++)
+		for (r = 0; r < sizeof regs / sizeof regs[0]; r++) {
+			a = rd(v[0], cpu, regs[r]);
+			b = rd(v[1], cpu, regs[r]);
+			assert_int_equal(a, b);
+			assert_true(r == 3 || cpu >= 4 || a > 0);
+		}
+	for (i = 0; i < m.topo.ncores; i++) {
+		vpmu_truth(v[0], i, ta);
+		vpmu_truth(v[1], i, tb);
+		assert_memory_equal(ta, tb, sizeof ta);
+		assert_int_equal(ta[0] + ta[1] + ta[2] + ta[3], vpmu_now(v[0]));
+	}
+	for (k = 0; k < 2; k++)
+		vpmu_free(v[k]);
+	free(sc.cpu);
+	machine_free(&m);
+}
+
+/* An access counts its own core only: a refresh that reads every CPU of a
+ * machine 5 times costs 5 x CPUs windows (one per access, as each access
+ * lets time pass), the same per access on 4 CPUs as on 1024. Before the
+ * counting was lazy, each access swept every core: 5 x CPUs x cores. */
+static void
+test_linear(void **state)
+{
+	static const unsigned sizes[][2] = { { 1, 2 }, { 4, 128 } };   /* packages, cores each */
+	struct machine m;
+	struct scenario sc;
+	struct vpmu *v;
+	uint64_t w0, tr[4];
+	unsigned s, i, r;
+
+	(void)state;
+	for (s = 0; s < 2; s++) {
+		hand_machine(&m, sizes[s][0], sizes[s][1], 2, UARCH_SKX);
+		scen_alloc(&sc, &m);
+		for (i = 0; i < sc.max_cpu; i++)
+			sc.cpu[i] = act(ACT_DUTY, 0.5, 0.01, 0.1 * (i % 10), 0, 1.0);
+		v = vpmu_new(&m, &sc, 1);
+		vpmu_set_access_cost(v, 2100);
+		vpmu_advance(v, SEC);
+		w0 = vpmu_windows(v);
+		assert_int_equal(w0, 0);                 /* advancing counts nothing */
+		for (i = 0; i < sc.max_cpu; i++)
+			for (r = 0; r < 5; r++)
+				(void)rd(v, i, MSR_FIXED_CTR0 + r % 3);
+		assert_int_equal(vpmu_windows(v), 5ull * sc.max_cpu);
+		/* the truth right after: one short window per core, but the
+		 * last one read is up to date already */
+		for (i = 0; i < m.topo.ncores; i++)
+			vpmu_truth(v, i, tr);
+		assert_int_equal(vpmu_windows(v), 5ull * sc.max_cpu + m.topo.ncores - 1);
+		vpmu_free(v);
+		free(sc.cpu);
+		machine_free(&m);
+	}
 }
 
 /* The msr_io backend: counts its calls, refuses absent CPUs at open. */
@@ -636,6 +742,8 @@ main(void)
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_counters_vs_truth),
 		cmocka_unit_test(test_speed),
+		cmocka_unit_test(test_lazy_equals_eager),
+		cmocka_unit_test(test_linear),
 		cmocka_unit_test(test_msr_io),
 	};
 
