@@ -4,3 +4,18 @@ JOB_TESTS = tests/cli/test_slurm.sh tests/cli/test_command.sh tests/cli/test_com
 	tests/cli/test_command_priv.sh
 TESTS += $(JOB_TESTS)
 EXTRA_DIST += $(JOB_TESTS)
+# --job: scontrol's recorded outputs parsed, and the job found with a
+# stand-in scontrol over fake cgroup trees
+check_PROGRAMS += tests/unit/test_slurm
+tests_unit_test_slurm_SOURCES = tests/unit/test_slurm.c
+tests_unit_test_slurm_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
+tests_unit_test_slurm_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_slurm
+EXTRA_DIST += tests/data/slurm/README \
+	tests/data/slurm/show-job-running.txt tests/data/slurm/show-job-array-task.txt \
+	tests/data/slurm/show-job-pending.txt tests/data/slurm/show-job-array.txt \
+	tests/data/slurm/show-job-invalid.txt tests/data/slurm/show-job-noctld.txt \
+	tests/data/slurm/listpids-none.txt tests/data/slurm/listpids-none.err \
+	tests/data/slurm/listpids-one.txt tests/data/slurm/listpids-two.txt \
+	tests/data/slurm/listpids-job.txt tests/data/slurm/listpids-invalid.txt \
+	tests/data/slurm/listpids-invalid.err

@@ -8,21 +8,6 @@ tests_unit_test_subset_SOURCES = tests/unit/test_subset.c
 tests_unit_test_subset_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_subset_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_job tests/unit/test_subset
-# --job: scontrol's recorded outputs parsed, and the job found with a
-# stand-in scontrol over fake cgroup trees
-check_PROGRAMS += tests/unit/test_slurm
-tests_unit_test_slurm_SOURCES = tests/unit/test_slurm.c
-tests_unit_test_slurm_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
-tests_unit_test_slurm_LDADD = $(TEST_LIBS)
-TESTS += tests/unit/test_slurm
-EXTRA_DIST += tests/data/slurm/README \
-	tests/data/slurm/show-job-running.txt tests/data/slurm/show-job-array-task.txt \
-	tests/data/slurm/show-job-pending.txt tests/data/slurm/show-job-array.txt \
-	tests/data/slurm/show-job-invalid.txt tests/data/slurm/show-job-noctld.txt \
-	tests/data/slurm/listpids-none.txt tests/data/slurm/listpids-none.err \
-	tests/data/slurm/listpids-one.txt tests/data/slurm/listpids-two.txt \
-	tests/data/slurm/listpids-job.txt tests/data/slurm/listpids-invalid.txt \
-	tests/data/slurm/listpids-invalid.err
 # The tmux tests (skipped when tmux is missing).
 TUI_TESTS = tests/tui/test_tui_demo.sh tests/tui/test_tui_term.sh \
 	tests/tui/test_tui_replay.sh tests/tui/test_tui_big.sh tests/tui/test_tui_job.sh \
