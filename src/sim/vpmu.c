@@ -627,6 +627,9 @@ vpmu_new(const struct machine *m, const struct scenario *sc, uint64_t seed)
 		c->online = c->present && t->cpus[i].online;
 		c->core = t->cpus[i].core;
 		c->thread = t->cpus[i].thread;
+		/* Linux sets IRPerfEn at boot on every Zen that has IRPerfCount
+		 * (arch/x86/kernel/cpu/amd.c): a fresh AMD node counts. */
+		c->hwcr = v->amd ? HWCR_IRPERF : 0;
 		if (sc != NULL && sc->cpu != NULL && i < sc->max_cpu)
 			a = &sc->cpu[i];
 		/* a distinct, reproducible stream per CPU */

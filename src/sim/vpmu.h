@@ -63,9 +63,9 @@ bool vpmu_cpu_online(const struct vpmu *v, unsigned cpu);
 
 /* Simulated register conventions (what a fresh machine looks like):
  * - every register starts at 0: IA32_PERF_GLOBAL_CTRL 0 (as left by the
- *   kernel's perf driver when nobody counts), AMD HWCR 0, so IRPerfCount
- *   does not count until bit 30 is set (poke it to model a kernel that
- *   enabled it);
+ *   kernel's perf driver when nobody counts); but AMD HWCR starts with bit
+ *   30 (IRPerfEn) set, as Linux leaves it, so IRPerfCount counts (poke 0
+ *   to model a kernel that never set it);
  * - the activity is neither user nor kernel: a counter with OS or USR set
  *   counts all of it; EDGE, INV or CMASK make an event count nothing;
  * - the threads of a core share one clock: the highest ghz of the threads

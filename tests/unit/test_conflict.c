@@ -486,8 +486,8 @@ test_stopped_two(void **state)
 	rig_teardown(&r);
 }
 
-/* AMD: IRPerfCount counts only while HWCR bit 30 (IRPerfEn) is set; the
- * simulator starts with HWCR 0, as a kernel that never set it. So from the
+/* AMD: IRPerfCount counts only while HWCR bit 30 (IRPerfEn) is set; here
+ * it is cleared at start, as on a kernel that never set it. So from the
  * first interval every thread's instructions stand still while APERF and
  * MPERF run: CPI and IPC absent (stopped), and the note reads HWCR once on
  * each of the 256 CPUs and says the bit is clear and not httop's. Once
@@ -505,6 +505,8 @@ test_stopped_amd(void **state)
 	rig_setup_on(&r, CONFLICT_RECLAIM, "hwloc/zen2-epyc7742-2s-64c-smt.xml",
 	    "cpuid/zen2-epyc7742-2s-64c-smt.cpuid.txt");
 	assert_int_equal(r.m.topo.max_cpu, 256);
+	for (cpu = 0; cpu < 256; cpu++)
+		vpmu_poke(r.v, cpu, MSR_AMD_HWCR, 0);
 	io_counts(&r, &rd0, &wr0);
 	assert_int_equal(step(&r, &act), 0);
 	assert_int_equal(act, CONFLICT_NOTED);
