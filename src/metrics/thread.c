@@ -1,5 +1,5 @@
 /* thread.c: per-thread figures from the fixed counters (Intel) or
- * APERF/MPERF/IRPerfCount (AMD), hw-facts.md 2. */
+ * APERF/MPERF/IRPerfCount (AMD), doc/hardware.md section 2. */
 #include "config.h"
 #include "metrics/internal.h"
 
