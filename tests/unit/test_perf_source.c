@@ -2,7 +2,7 @@
  * driven through a fake kernel (a perf_sys whose counts, times, files and
  * errors the test chooses), then against the real kernel of this machine.
  *
- * Machines (shared fixtures):
+ * Machines (tests/fixtures):
  * - SKX: hwloc/skx-6140-2s-18c-ht.x86.xml + cpuid/skx-6154-2s-18c-ht.cpuid.txt:
  *   36 cores, 72 CPUs, thread 0 of every core is CPU 0..35, thread 1 is
  *   36..71 (core 0 = {0, 36}). Base 3.0 GHz (CPUID 16H: 3000 MHz), so a

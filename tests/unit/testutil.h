@@ -10,18 +10,19 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-/* Path of a file under ../shared/fixtures (or $HTTOP_FIXTURES). Static buffer. */
+/* Path of a test fixture (tests/fixtures, as make check unpacks it into
+ * the build tree's tests/unpacked: $HTTOP_FIXTURES). Static buffer. */
 static inline const char *
 fixture(const char *rel)
 {
 	static char buf[4096];
 	const char *base = getenv("HTTOP_FIXTURES");
+	const char *build = getenv("HTTOP_BUILDDIR");
 
-#ifdef FIXTURE_HINT
-	if (base == NULL || *base == '\0')
-		base = FIXTURE_HINT;
-#endif
-	snprintf(buf, sizeof buf, "%s/%s", base, rel);
+	if (base != NULL && *base != '\0')
+		snprintf(buf, sizeof buf, "%s/%s", base, rel);
+	else
+		snprintf(buf, sizeof buf, "%s/tests/unpacked/%s", build ? build : ".", rel);
 	return buf;
 }
 
