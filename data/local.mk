@@ -1,5 +1,6 @@
 # data: the demo machine (topology + CPUID dump, with their license
-# notices) and scenario files
+# notices), scenario files, die maps, the msr-safe allowlist, the systemd
+# unit for --textfile
 dist_pkgdata_DATA += data/demo-skx.xml data/demo-skx.cpuid data/LICENSES
 scenariosdir = $(pkgdatadir)/scenarios
 dist_scenarios_DATA = data/scenarios/example.scn
@@ -8,6 +9,9 @@ diesdatadir = $(pkgdatadir)/dies
 dist_diesdata_DATA = data/dies/skx-xcc.map
 msrsafedatadir = $(pkgdatadir)/msr-safe
 dist_msrsafedata_DATA = data/msr-safe/allowlist data/msr-safe/README
+# A real recording to replay (data/README.md): TACC Stampede2, BSD-3-Clause.
+tracesdir = $(pkgdatadir)/traces
+dist_traces_DATA = data/traces/stampede2-c591-803.trace.gz
 
 # Run from a build tree, httop finds its data in BUILD/data (src/datadir.c):
 # in a build directory of its own that is a link to the source tree's data/.
@@ -20,3 +24,16 @@ distclean-local: data-unlink
 data-unlink:
 	@if test -L data; then rm -f data; fi
 .PHONY: data-link data-unlink
+
+# The systemd unit for --textfile (httop(1), FILES), with the configured
+# bindir in ExecStart. Made in the build directory's top (data/ there may
+# be the link to the read-only source tree).
+if SYSTEMD_UNIT
+systemdsystemunit_DATA = httop-textfile.service
+endif
+EXTRA_DIST += data/httop-textfile.service.in
+CLEANFILES += httop-textfile.service
+httop-textfile.service: $(srcdir)/data/httop-textfile.service.in Makefile
+	$(AM_V_GEN)sed -e 's|@bindir[@]|$(bindir)|g' \
+	    $(srcdir)/data/httop-textfile.service.in >$@.tmp && mv $@.tmp $@
+all-local: httop-textfile.service

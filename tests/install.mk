@@ -8,3 +8,6 @@ TESTS += tests/cli/test_install.sh
 # from their build tree).
 TESTS += tests/cli/test_reproducible.sh
 EXTRA_DIST += tests/cli/test_reproducible.sh
+# The systemd unit for --textfile: valid (systemd-analyze verify), hardened.
+TESTS += tests/cli/test_systemd_unit.sh
+EXTRA_DIST += tests/cli/test_systemd_unit.sh
