@@ -35,7 +35,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="@SHA256@")
+    version("0.1.0", sha256="46e36894b5eb2144e1978076ff1471832d497d0ff45900d148f6100b2b9827f0")
 
     variant("nls", default=True, description="Translated messages (gettext)")
 
