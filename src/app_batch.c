@@ -1,118 +1,96 @@
-/* app_batch.c: the refresh loop with -b, or when standard output is not a
- * terminal: read, compute, write the batch format (and --record,
- * --textfile) every interval until -n, the end of a trace or a signal. */
+/* app_batch.c: the front end with -b, or when standard output is not a
+ * terminal: the batch format (and --record, --textfile) every interval
+ * until -n, the end of the data or a signal. It waits only in evloop_wait,
+ * for the pacer's deadline or an ending signal. */
 #include "config.h"
 #include "app_priv.h"
 
-#include <errno.h>
-#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "evloop.h"
 #include "out/batch.h"
-#include "out/textfile.h"
-#include "record.h"
+#include "outputs.h"
+#include "run/pacer.h"
 #include "signals.h"
-#include "util/i18n.h"
+#include "util/clock.h"
 
-/* Let one interval pass. A virtual clock in batch mode just advances; a
- * real wait aims at fixed deadlines so the intervals do not drift, and
- * skips ahead when a refresh took longer than the delay. Returns the
- * ending signal, or 0. */
-static int
-wait_interval(struct app *a, double *deadline)
+/* How the batch loop is paced: a replay as fast as it reads; the
+ * simulator by the test clock when HTTOP_CLOCK=virtual asks for it (never
+ * in a privileged httop); everything else in real time, like top -b. */
+static enum pace_mode
+batch_pace(const struct source *src)
 {
-	double delay = a->o->delay, left;
-	int sig;
+	const char *clock = secure_getenv("HTTOP_CLOCK");
 
-	if (a->src->virtual_clock && a->o->batch) {
-		source_advance(a->src, delay);
-		return signals_wait(0);
-	}
-	left = *deadline - app_now();
-	if (left < 0) {
-		*deadline -= left;
-		left = 0;
-	}
-	sig = signals_wait(left);
-	*deadline += delay;
-	if (sig == 0)
-		source_advance(a->src, delay);
-	return sig;
+	if (src->recorded)
+		return PACE_FREE;
+	if (src->virtual_clock && clock != NULL && strcmp(clock, "virtual") == 0)
+		return PACE_VIRTUAL;
+	return PACE_WALL;
 }
 
 /* The loop proper; returns the exit status. */
+static int
+loop(struct app *a, struct run *r)
+{
+	struct pacer p;
+	struct evwait w = { -1, -1, 0.0 };
+	long long n;
+	int rc;
+
+	rc = run_first(r, NULL, false, 0.0);
+	if (rc != RUN_OK)
+		return rc == RUN_END ? EXIT_OK : (app_report(&r->e), EXIT_FAIL);
+	pacer_init(&p, batch_pace(a->src), a->o->delay, a->src, false);
+	pacer_start(&p, clock_mono(), a->o->delay, r->prev->time);
+	for (n = 0; a->o->iterations < 0 || n < a->o->iterations;) {
+		w.deadline = pacer_deadline(&p);
+		if (evloop_wait(&w) & WAKE_SIGNAL)
+			break;
+		if (!pacer_due(&p, clock_mono()))
+			continue;
+		rc = run_step(r, pacer_take(&p, clock_mono()));
+		if (rc == RUN_END || rc == RUN_DONE)
+			return EXIT_OK;
+		if (rc < 0) {
+			/* The interval is written first: it shows what happened. */
+			app_report(&r->e);
+			return EXIT_FAIL;
+		}
+		pacer_stepped(&p, clock_mono(), r->prev->time);
+		n++;
+	}
+	return signals_exit_status(signals_caught());
+}
+
 int
 app_run_batch(struct app *a)
 {
-	struct sample *prev = &a->s[0], *cur = &a->s[1], *tmp;
-	char note[sizeof a->e.text];
-	long long n;
-	double deadline;
-	int rc, sig = 0, stop;
+	struct run_config cfg;
+	struct run r;
+	struct batch *b;
+	int status, rc;
 
-	rc = source_read(a->src, prev, &a->e);
-	if (rc != 0)
-		goto read_end;
-	if (app_check_first_read(a, prev) != 0) {
-		app_report(&a->e);
-		return EXIT_FAIL;
-	}
-	if (*app_replay_events(a) != '\0')
-		fprintf(stderr, _("httop: replay, %.3f s: %s\n"), prev->time, app_replay_events(a));
-	if (a->rec != NULL && record_first(a->rec, prev, NULL, &a->e) != 0) {
-		app_report(&a->e);
-		return EXIT_FAIL;
-	}
-	deadline = app_now() + a->o->delay;
-	for (n = 0; a->o->iterations < 0 || n < a->o->iterations; n++) {
-		if ((sig = signals_caught()) != 0 || (sig = wait_interval(a, &deadline)) != 0)
-			break;
-		phases_mark(&a->ph);
-		rc = source_read(a->src, cur, &a->e);
-		phases_add(&a->ph, PHASE_READ);
-		if (rc != 0)
-			goto read_end;
-		if (*app_replay_events(a) != '\0')
-			fprintf(stderr, _("httop: replay, %.3f s: %s\n"), cur->time,
-			    app_replay_events(a));
-		phases_mark(&a->ph);
-		metrics_compute(&a->mc, prev, cur, &a->iv);
-		phases_add(&a->ph, PHASE_COMPUTE);
-		stop = app_conflict_check(a, note, sizeof note);
-		if (note[0] != '\0')
-			fprintf(stderr, "httop: %s\n", note);
-		/* Recorded before it is shown: a full disk stops the run here. */
-		if (a->rec != NULL && record_interval(a->rec, cur, &a->iv, stop ? a->e.text : note,
-		    &a->e) != 0) {
-			app_report(&a->e);
-			return EXIT_FAIL;
-		}
-		phases_mark(&a->ph);
-		rc = batch_write(a->out, &a->iv, &a->e);
-		phases_add(&a->ph, PHASE_DRAW);   /* the batch format's "drawing" */
-		if (rc != 0) {
-			/* The reader went away (httop -b | head): a normal end. */
-			if (batch_errno(a->out) == EPIPE)
-				return stop ? EXIT_FAIL : EXIT_OK;
-			app_report(&a->e);
-			return EXIT_FAIL;
-		}
-		if (a->tf != NULL && textfile_write(a->tf, &a->iv, &a->e) != 0) {
-			app_report(&a->e);
-			return EXIT_FAIL;
-		}
-		if (stop) {
-			/* The interval is written first: it shows what happened. */
-			app_report(&a->e);
-			return EXIT_FAIL;
-		}
-		tmp = prev;
-		prev = cur;
-		cur = tmp;
-	}
-	return signals_exit_status(sig);
-read_end:
-	if (rc > 0)
-		return EXIT_OK;     /* end of the trace */
-	app_report(&a->e);
-	return EXIT_FAIL;
+	app_run_config(a, &cfg);
+	run_init(&r, a->src, &a->plan, &cfg);
+	app_add_common_outputs(a, &r);
+	b = batch_new(a->o->format, stdout, a->src->m, &a->plan, a->src->name);
+	batch_set_layout(b, &a->layout);
+	/* A header line would repeat once per node in merged output (pdsh). */
+	batch_set_header(b, isatty(STDOUT_FILENO));
+	run_add_output(&r, &output_batch, b);
+	/* From here an ending signal ends the loop, which restores. */
+	signals_defer();
+	rc = run_prepare(&r);
+	if (rc == RUN_OK)
+		status = loop(a, &r);
+	else if (rc == RUN_INTERRUPTED)
+		status = signals_exit_status(signals_caught());
+	else
+		status = (app_report(&r.e), EXIT_FAIL);
+	status = run_finish(&r, status, app_report);
+	batch_free(b);
+	return status;
 }

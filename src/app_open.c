@@ -15,7 +15,7 @@
 
 #include "datadir.h"
 #include "privilege.h"
-#include "record.h"
+#include "out/record.h"
 #include "source/sources.h"
 #include "sim/sim.h"
 #include "util/i18n.h"
@@ -37,6 +37,7 @@ load_machine(struct app *a)
 			return -1;
 		if (machine_load(&a->m, xml, dump, &a->e) != 0)
 			return -1;
+		a->m.capid6 = capid6_demo;     /* what root would read on it */
 	} else if (machine_load(&a->m, o->topology, o->cpuid, &a->e) != 0) {
 		return -1;
 	}
@@ -80,6 +81,19 @@ msr_safe_present(const struct app *a, char *path, size_t len)
 	return stat(path, &st) == 0;
 }
 
+/* The msr source, over the devices opened before privilege was given up
+ * when there are any. */
+static struct source *
+open_msr(struct app *a, struct errmsg *e)
+{
+	struct msr_io *io = a->pre_msr;
+
+	a->pre_msr = NULL;
+	if (io != NULL)
+		return msr_source_open_io(&a->m, io, OPT_MSR_PATH_DEFAULT, e);
+	return msr_source_open(&a->m, a->o->msr_path, e);
+}
+
 /* A source that fails to open may have marked CPUs offline (a missing
  * device looks like an unplugged CPU): the next step starts afresh. */
 static void
@@ -119,7 +133,7 @@ open_auto(struct app *a)
 	} else {
 		absent = true;
 	}
-	if (a->src == NULL && (a->src = msr_source_open(&a->m, o->msr_path, &e)) == NULL) {
+	if (a->src == NULL && (a->src = open_msr(a, &e)) == NULL) {
 		auto_note(said, sizeof said, "msr", e.text);
 		online_copy(online, &a->m.topo, false);
 		a->src = perf_source_open(&a->m, &a->plan, &e);
@@ -174,7 +188,7 @@ app_open_source(struct app *a)
 			return -1;
 		break;
 	case SRC_MSR:
-		a->src = msr_source_open(&a->m, o->msr_path, &a->e);
+		a->src = open_msr(a, &a->e);
 		break;
 	case SRC_MSR_SAFE:
 		a->src = msr_safe_source_open(&a->m, o->msr_safe_path, o->msr_batch_path, &a->e);
@@ -210,16 +224,19 @@ app_select_cpus(struct app *a)
 		return 0;
 	sel.n = t->max_cpu;
 	sel.has = xcalloc(t->max_cpu ? t->max_cpu : 1, sizeof *sel.has);
+	for (cpu = 0; cpu < t->max_cpu; cpu++)
+		sel.has[cpu] = t->cpus[cpu].present;
+	if (cpulist_check_within(want, a->o->cpus_beyond, sel.has, t->max_cpu, "--cpus",
+	    &a->e) != 0) {
+		cpulist_free(&sel);
+		return -1;
+	}
+	memset(sel.has, 0, t->max_cpu * sizeof *sel.has);
 	for (cpu = 0; cpu < want->n; cpu++) {
 		const struct topo_core *c;
 
 		if (!want->has[cpu])
 			continue;
-		if (cpu >= t->max_cpu || !t->cpus[cpu].present) {
-			cpulist_free(&sel);
-			return errmsg_set(&a->e, _("--cpus: CPU %zu is not in this machine (%u CPUs, "
-			    "numbered below %u); give CPUs it has"), cpu, t->ncpus, t->max_cpu);
-		}
 		c = &t->cores[t->cpus[cpu].core];
 		for (i = 0; i < c->nthreads && i < TOPO_MAX_SMT; i++)
 			sel.has[c->cpus[i]] = true;
@@ -240,11 +257,13 @@ app_build_layout(struct app *a)
 	struct die_inputs in;
 	char xcc[PATH_MAX];
 	struct errmsg ignore;
-	bool live = o->source != SRC_REPLAY && !o->demo && o->topology == NULL;
+	/* This machine, not a recording or a description of another one. */
+	bool live = !a->src->recorded && !o->demo && o->topology == NULL;
 
 	memset(&in, 0, sizeof in);
 	in.sysfs_root = o->sysfs_root != NULL ? o->sysfs_root : live ? "/sys" : NULL;
 	in.die_map = o->die_map;
+	in.capid6 = o->capid6.n > 0 ? &o->capid6 : NULL;
 	in.xcc_map = datadir_find("dies/skx-xcc.map", xcc, sizeof xcc, &ignore) == 0 ? xcc : NULL;
 	/* JSON is read by programs: its layout texts (basis, note) are the
 	 * same in every locale, so the layout is built in the C locale. An
@@ -270,14 +289,65 @@ app_build_layout(struct app *a)
 	return 0;
 }
 
+/* The CPUs the kernel knows (a sysfs CPU list file), not hwloc's. */
+static int
+sys_cpus(const char *file, struct cpulist *l)
+{
+	char buf[4096];
+	struct errmsg e;
+	FILE *fp = fopen(file, "re");
+	size_t n;
+
+	if (fp == NULL)
+		return -1;
+	n = fread(buf, 1, sizeof buf - 1, fp);
+	fclose(fp);
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return cpulist_parse(buf, l, &e);
+}
+
+/* The devices that need privilege, opened before anything a user names
+ * is read: the msr driver's /dev/cpu/N/msr of every CPU the kernel lists
+ * as present, when this machine is watched through them (--source auto
+ * or msr, the default path). A device that does not open is left for
+ * the msr source to try again and name the cause. Nothing here reads a
+ * file a user controls: /sys and /dev are the kernel's. */
+int
+app_open_devices(struct app *a)
+{
+	const struct options *o = a->o;
+	struct cpulist possible, present;
+	struct errmsg ignore;
+	unsigned cpu;
+
+	if (o->source != SRC_AUTO && o->source != SRC_MSR)
+		return 0;
+	if (o->demo || o->topology != NULL || o->have_msr_path)
+		return 0;
+	if (sys_cpus("/sys/devices/system/cpu/possible", &possible) != 0)
+		return 0;
+	if (sys_cpus("/sys/devices/system/cpu/present", &present) != 0) {
+		cpulist_free(&possible);
+		return 0;
+	}
+	a->pre_msr = msr_io_file_new(OPT_MSR_PATH_DEFAULT, (unsigned)possible.n);
+	for (cpu = 0; cpu < present.n && cpu < possible.n; cpu++) {
+		if (present.has[cpu])
+			(void)a->pre_msr->open_cpu(a->pre_msr, cpu, &ignore);
+	}
+	cpulist_free(&possible);
+	cpulist_free(&present);
+	return 0;
+}
+
 /* Every device is open and CAPID6 read: keep only what the source may
  * still need (CAP_SYS_RAWIO, for the MSR sources: the msr driver checks
  * it when a CPU's device is opened again). See httop(1), PRIVILEGE. */
 int
 app_drop_privilege(struct app *a)
 {
-	const char *name = a->src->name;
-	bool rawio = strcmp(name, "msr") == 0 || strcmp(name, "msr-safe") == 0;
+	bool rawio = a->src != NULL ? a->src->needs_rawio : a->pre_msr != NULL;
 
 	if (privilege_drop(rawio, NULL, 0, &a->e) != 0)
 		return errmsg_prefix(&a->e, _("giving up privilege after opening the devices"));

@@ -4,6 +4,8 @@ src_httop_SOURCES = src/main.c \
 	src/options.c src/options.h \
 	src/app.c src/app.h src/app_priv.h \
 	src/app_open.c src/app_batch.c src/app_tui.c \
+	src/outputs.c src/outputs.h \
+	src/evloop.c src/evloop.h \
 	src/signals.c src/signals.h \
 	src/datadir.c src/datadir.h
 # No build-tree path goes into the binary: run from the build tree, httop
@@ -11,5 +13,3 @@ src_httop_SOURCES = src/main.c \
 src_httop_LDADD = $(HTTOP_LIBS) $(NCURSESW_LIBS)
 # privilege: given up once the devices are open
 src_httop_SOURCES += src/privilege.c src/privilege.h
-# phase times for the benchmarks (HTTOP_PHASE_TIMES=1)
-src_httop_SOURCES += src/phases.c src/phases.h

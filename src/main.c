@@ -7,6 +7,7 @@
 
 #include "app.h"
 #include "options.h"
+#include "privilege.h"
 #include "signals.h"
 #include "util/errmsg.h"
 #include "util/i18n.h"
@@ -21,6 +22,16 @@ main(int argc, char **argv)
 	const char *locdir;
 #endif
 
+	/* Before anything reads the environment (the C library's locale,
+	 * hwloc, ncurses): a set-ID or file-capability httop keeps only an
+	 * allowlist (httop(1), SECURITY). */
+	privilege_scrub_env();
+	/* From here an ending signal ends httop at once, until the first
+	 * register is written (signals.h). */
+	if (signals_init() != 0) {
+		perror("httop: installing signal handlers");
+		return EXIT_FAIL;
+	}
 	setlocale(LC_ALL, "");
 	/* Messages follow the locale; numbers must not: csv and json need a
 	 * decimal point whatever the user's language. */
@@ -42,11 +53,6 @@ main(int argc, char **argv)
 		return EXIT_USAGE;
 	case OPTS_RUN:
 		break;
-	}
-	if (signals_init() != 0) {
-		perror(_("httop: installing signal handlers"));
-		options_free(&o);
-		return EXIT_FAIL;
 	}
 	status = app_run(&o);
 	options_free(&o);

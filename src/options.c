@@ -29,6 +29,7 @@ enum {
 	OPT_CGROUP,
 	OPT_DIE_MAP,
 	OPT_SYSFS_ROOT,
+	OPT_CAPID6,
 	OPT_MSR_SAFE_PATH,
 	OPT_MSR_BATCH_PATH,
 	OPT_ON_CONFLICT,
@@ -36,8 +37,6 @@ enum {
 	OPT_HOST,
 	OPT_RECORD,
 	OPT_RECORD_COMPRESS,
-	OPT_VERSION,
-	OPT_HELP,
 };
 
 static const struct option long_opts[] = {
@@ -59,6 +58,7 @@ static const struct option long_opts[] = {
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
 	{ "die-map", required_argument, NULL, OPT_DIE_MAP },
 	{ "sysfs-root", required_argument, NULL, OPT_SYSFS_ROOT },
+	{ "capid6", required_argument, NULL, OPT_CAPID6 },
 	{ "msr-safe-path", required_argument, NULL, OPT_MSR_SAFE_PATH },
 	{ "msr-batch-path", required_argument, NULL, OPT_MSR_BATCH_PATH },
 	{ "on-conflict", required_argument, NULL, OPT_ON_CONFLICT },
@@ -66,8 +66,8 @@ static const struct option long_opts[] = {
 	{ "host", required_argument, NULL, OPT_HOST },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "record-compress", no_argument, NULL, OPT_RECORD_COMPRESS },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, 'V' },
+	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -114,7 +114,7 @@ static const struct {
 	{ "-b, --batch",
 	    N_("write each interval to standard output, no screen") },
 	{ "--format FMT",
-	    N_("batch output format: text, csv, json, openmetrics or\nsummary (default text)") },
+	    N_("batch output format: text, csv, json, openmetrics or\nsummary (default text); implies -b") },
 	{ "--textfile DIR",
 	    N_("after every interval write DIR/httop.prom for the\nnode exporter's textfile collector") },
 	{ "--host NAME",
@@ -127,8 +127,8 @@ static const struct {
 	    N_("write a trace of the run to FILE while monitoring\n(gzip when FILE ends in .gz; format: httop-trace(5))") },
 	{ "--record-compress",
 	    N_("gzip the --record trace whatever its name") },
-	{ "--topology FILE",
-	    N_("read the topology from an hwloc XML file") },
+	{ "--topology PATH",
+	    N_("read the topology from an hwloc XML file, or from a\ndirectory with a copy of a machine's /sys and /proc\n(made by hwloc-gather-topology)") },
 	{ "--cpuid FILE",
 	    N_("read the CPU identity from a libcpuid raw dump") },
 	{ "--msr-path TMPL",
@@ -152,14 +152,16 @@ static const struct {
 	{ "--pid PID",
 	    N_("watch a job: show the cores its threads may run on\n(repeatable, or PID,PID...; key j shows all cores)") },
 	{ "--cgroup PATH",
-	    N_("watch a job: the cores of a cgroup v2 directory's\ncpuset.cpus.effective (absolute or under /sys/fs/cgroup)") },
+	    N_("watch a job: the cores of its cgroup's cpuset (v2, or\nv1 cpuset; absolute, or as /proc/PID/cgroup says)") },
 	{ "--die-map FILE",
 	    N_("place the cores on the die grid as FILE says\n(format: httop-diemap(5))") },
 	{ "--sysfs-root DIR",
 	    N_("read the die's tile registers (CAPID6) under DIR\ninstead of /sys") },
-	{ "--version",
+	{ "--capid6 VALUE[,VALUE...]",
+	    N_("the die's tile registers (CAPID6), one per package,\nfor a machine that is not this one (--topology,\n--replay) or without root") },
+	{ "-V, --version",
 	    N_("print the version and exit") },
-	{ "--help",
+	{ "-h, --help",
 	    N_("print this help and exit") },
 };
 
@@ -214,7 +216,9 @@ parse_delay(const char *s, double *out, struct errmsg *e)
 	return 0;
 }
 
-/* A decimal unsigned integer, all of the string, at most max. */
+/* A decimal unsigned integer, all of the string, at most max: 0; -1 when
+ * it is not a whole number; -2 when it is one, but above max (so the
+ * message can say "too large" rather than "not a number"). */
 static int
 parse_uint(const char *s, unsigned long long max, unsigned long long *out)
 {
@@ -225,7 +229,11 @@ parse_uint(const char *s, unsigned long long max, unsigned long long *out)
 		return -1;
 	errno = 0;
 	v = strtoull(s, &end, 10);
-	if (*end != '\0' || errno != 0 || v > max)
+	if (*end != '\0')
+		return -1;
+	if (errno == ERANGE || v > max)
+		return -2;
+	if (errno != 0)
 		return -1;
 	*out = v;
 	return 0;
@@ -248,6 +256,9 @@ add_pids(struct options *o, const char *arg, struct errmsg *e)
 			goto bad;
 		memcpy(tok, p, len);
 		tok[len] = '\0';
+		if (parse_uint(tok, 4194304ull, &u) == -2)
+			return errmsg_set(e, _("--pid: %s is larger than any process ID (Linux's are at "
+			    "most 4194304); give the PID of a running process"), tok);
 		if (parse_uint(tok, 4194304ull, &u) != 0 || u == 0)
 			goto bad;
 		o->pids = xreallocarray(o->pids, o->npids + 1, sizeof *o->pids);
@@ -303,6 +314,56 @@ check_host(const char *s, struct errmsg *e)
 	return 0;
 }
 
+/* -n: a whole number of intervals, 1 to OPT_ITERATIONS_MAX. */
+static int
+parse_iterations(const char *arg, struct options *o, struct errmsg *e)
+{
+	unsigned long long u;
+	int r = parse_uint(arg, OPT_ITERATIONS_MAX, &u);
+
+	if (r == -2)
+		return errmsg_set(e, _("-n/--iterations: %s is too large: at most %llu intervals; "
+		    "leave -n out to run until stopped"), arg, OPT_ITERATIONS_MAX);
+	if (r != 0)
+		return errmsg_set(e, _("-n/--iterations: '%s' is not a whole number; give e.g. -n 10"),
+		    arg);
+	if (u == 0)
+		return errmsg_set(e, _("-n/--iterations: 0 intervals would show nothing; give 1 or more, "
+		    "or leave -n out to run until stopped"));
+	o->iterations = (long long)u;
+	return 0;
+}
+
+static int
+parse_seed(const char *arg, struct options *o, struct errmsg *e)
+{
+	unsigned long long u;
+	int r = parse_uint(arg, UINT64_MAX, &u);
+
+	if (r == -2)
+		return errmsg_set(e, _("--seed: %s is too large: the largest seed is %llu"), arg,
+		    (unsigned long long)UINT64_MAX);
+	if (r != 0)
+		return errmsg_set(e, _("--seed: '%s' is not a whole number from 0 to %llu; give e.g. --seed 1"),
+		    arg, (unsigned long long)UINT64_MAX);
+	o->seed = u;
+	return 0;
+}
+
+/* --cpus: a number beyond any machine is "not in this machine", said with
+ * what it has once the topology is known (app_select_cpus). */
+static int
+parse_cpus(const char *arg, struct options *o, struct errmsg *e)
+{
+	if (o->have_cpus)
+		cpulist_free(&o->cpus);
+	o->have_cpus = false;
+	if (cpulist_parse_any(arg, &o->cpus, &o->cpus_beyond, e) != 0)
+		return errmsg_prefix(e, "--cpus");
+	o->have_cpus = true;
+	return 0;
+}
+
 static void
 options_defaults(struct options *o)
 {
@@ -353,17 +414,105 @@ check_combination(struct options *o, struct errmsg *e)
 	return 0;
 }
 
+/* --format: a format is for a batch run: on a terminal it would be
+ * ignored for the live view, so it implies -b. */
+static int
+parse_format(const char *arg, struct options *o, struct errmsg *e)
+{
+	o->batch = true;
+	if (out_format_parse(arg, &o->format) != 0)
+		return errmsg_set(e, _("--format: unknown format '%s'; give text, csv, json, openmetrics "
+		    "or summary"), arg);
+	return 0;
+}
+
+static int
+parse_source(const char *arg, struct options *o, const char **by, struct errmsg *e)
+{
+	enum source_kind k;
+
+	if (source_kind_parse(arg, &k) != 0)
+		return errmsg_set(e, _("--source: unknown source '%s'; give auto, msr, msr-safe, perf, "
+		    "sim or replay"), arg);
+	if (*by != NULL && o->source != k)
+		return errmsg_set(e, _("--source %s conflicts with %s (--source %s); drop one of them"),
+		    arg, *by, source_kind_name(o->source));
+	o->source = k;
+	*by = "--source";
+	return 0;
+}
+
+/* The options whose value is a file or directory name: none may be empty
+ * (each says what to give instead), and only one --cgroup. */
+static int
+set_name(int c, const char *arg, struct options *o, struct errmsg *e)
+{
+	switch (c) {
+	case OPT_MSR_BATCH_PATH:
+		o->msr_batch_path = arg;
+		o->have_msr_safe_path = true;
+		if (*arg == '\0')
+			return errmsg_set(e, _("--msr-batch-path: empty file name; give e.g. "
+			    "--msr-batch-path /dev/cpu/msr_batch"));
+		return 0;
+	case OPT_TEXTFILE:
+		o->textfile = arg;
+		if (*arg == '\0')
+			return errmsg_set(e, _("--textfile: empty directory name; give the node exporter's "
+			    "--collector.textfile.directory, e.g. /var/lib/prometheus/node-exporter"));
+		return 0;
+	case OPT_RECORD:
+		o->record = arg;
+		if (*arg == '\0')
+			return errmsg_set(e, _("--record: empty file name; give the trace file to write, "
+			    "e.g. --record run.trace"));
+		return 0;
+	case OPT_CGROUP:
+		if (*arg == '\0')
+			return errmsg_set(e, _("--cgroup: empty path; give a cgroup directory such as "
+			    "/sys/fs/cgroup/system.slice/slurmstepd.scope/job_1234"));
+		if (o->cgroup != NULL && strcmp(o->cgroup, arg) != 0)
+			return errmsg_set(e, _("--cgroup given twice (%s, %s); give one cgroup, "
+			    "and --pid for other processes"), o->cgroup, arg);
+		o->cgroup = arg;
+		return 0;
+	case OPT_DIE_MAP:
+		o->die_map = arg;
+		if (*arg == '\0')
+			return errmsg_set(e, _("--die-map: empty file name; give a die map file (httop-diemap(5))"));
+		return 0;
+	default:      /* OPT_SYSFS_ROOT */
+		o->sysfs_root = arg;
+		if (*arg == '\0')
+			return errmsg_set(e, _("--sysfs-root: empty directory name; give e.g. --sysfs-root /sys"));
+		return 0;
+	}
+}
+
+/* An option getopt did not accept; `arg` is the word it was in. */
+static void
+unknown_option(const char *arg, struct errmsg *e)
+{
+	/* glibc sets optopt to the option's code when a long option that
+	 * takes no value is given one (--force=1). */
+	if (strncmp(arg, "--", 2) == 0 && optopt != 0)
+		errmsg_set(e, _("%s: this option takes no value; see httop --help"), arg);
+	else if (optopt != 0)
+		errmsg_set(e, _("unknown option '-%c'; see httop --help"), optopt);
+	else
+		errmsg_set(e, _("unknown option '%s'; see httop --help"), arg);
+}
+
 enum options_result
 options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 {
 	const char *source_by = NULL;   /* the option that fixed the source */
-	unsigned long long u;
 	int c;
 
 	options_defaults(o);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":d:n:b", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:n:bhV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			if (parse_delay(optarg, &o->delay, e) != 0)
@@ -371,44 +520,20 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 			o->have_delay = true;
 			break;
 		case 'n':
-			if (parse_uint(optarg, 1000000000000ull, &u) != 0) {
-				errmsg_set(e, _("-n/--iterations: '%s' is not a whole number; give e.g. -n 10"), optarg);
+			if (parse_iterations(optarg, o, e) != 0)
 				goto fail;
-			}
-			if (u == 0) {
-				errmsg_set(e, _("-n/--iterations: 0 intervals would show nothing; give 1 or more, "
-				    "or leave -n out to run until stopped"));
-				goto fail;
-			}
-			o->iterations = (long long)u;
 			break;
 		case 'b':
 			o->batch = true;
 			break;
 		case OPT_FORMAT:
-			if (out_format_parse(optarg, &o->format) != 0) {
-				errmsg_set(e, _("--format: unknown format '%s'; give text, csv, json, openmetrics "
-				    "or summary"), optarg);
+			if (parse_format(optarg, o, e) != 0)
 				goto fail;
-			}
 			break;
-		case OPT_SOURCE: {
-			enum source_kind k;
-
-			if (source_kind_parse(optarg, &k) != 0) {
-				errmsg_set(e, _("--source: unknown source '%s'; give auto, msr, msr-safe, perf, "
-				    "sim or replay"), optarg);
+		case OPT_SOURCE:
+			if (parse_source(optarg, o, &source_by, e) != 0)
 				goto fail;
-			}
-			if (source_by != NULL && o->source != k) {
-				errmsg_set(e, _("--source %s conflicts with %s (--source %s); drop one of them"),
-				    optarg, source_by, source_kind_name(o->source));
-				goto fail;
-			}
-			o->source = k;
-			source_by = "--source";
 			break;
-		}
 		case OPT_REPLAY:
 			if (imply_source(o, &source_by, SRC_REPLAY, "--replay", e) != 0)
 				goto fail;
@@ -433,21 +558,13 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 			o->have_msr_safe_path = true;
 			break;
 		case OPT_MSR_BATCH_PATH:
-			if (*optarg == '\0') {
-				errmsg_set(e, _("--msr-batch-path: empty file name; give e.g. "
-				    "--msr-batch-path /dev/cpu/msr_batch"));
-				goto fail;
-			}
-			o->msr_batch_path = optarg;
-			o->have_msr_safe_path = true;
-			break;
 		case OPT_TEXTFILE:
-			if (*optarg == '\0') {
-				errmsg_set(e, _("--textfile: empty directory name; give the node exporter's "
-				    "--collector.textfile.directory, e.g. /var/lib/prometheus/node-exporter"));
+		case OPT_RECORD:
+		case OPT_CGROUP:
+		case OPT_DIE_MAP:
+		case OPT_SYSFS_ROOT:
+			if (set_name(c, optarg, o, e) != 0)
 				goto fail;
-			}
-			o->textfile = optarg;
 			break;
 		case OPT_HOST:
 			if (check_host(optarg, e) != 0)
@@ -460,14 +577,6 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 				    "or exit"), optarg);
 				goto fail;
 			}
-			break;
-		case OPT_RECORD:
-			if (*optarg == '\0') {
-				errmsg_set(e, _("--record: empty file name; give the trace file to write, "
-				    "e.g. --record run.trace"));
-				goto fail;
-			}
-			o->record = optarg;
 			break;
 		case OPT_RECORD_COMPRESS:
 			o->record_compress = true;
@@ -482,22 +591,12 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 			o->scenario = optarg;
 			break;
 		case OPT_SEED:
-			if (parse_uint(optarg, UINT64_MAX, &u) != 0) {
-				errmsg_set(e, _("--seed: '%s' is not a whole number from 0 to %llu; give e.g. --seed 1"),
-				    optarg, (unsigned long long)UINT64_MAX);
+			if (parse_seed(optarg, o, e) != 0)
 				goto fail;
-			}
-			o->seed = u;
 			break;
 		case OPT_CPUS:
-			if (o->have_cpus)
-				cpulist_free(&o->cpus);
-			o->have_cpus = false;
-			if (cpulist_parse(optarg, &o->cpus, e) != 0) {
-				errmsg_prefix(e, "--cpus");
+			if (parse_cpus(optarg, o, e) != 0)
 				goto fail;
-			}
-			o->have_cpus = true;
 			break;
 		case OPT_FORCE:
 			o->force = true;
@@ -506,43 +605,23 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 			if (add_pids(o, optarg, e) != 0)
 				goto fail;
 			break;
-		case OPT_CGROUP:
-			if (*optarg == '\0') {
-				errmsg_set(e, _("--cgroup: empty path; give a cgroup v2 directory such as "
-				    "/sys/fs/cgroup/system.slice/slurmstepd.scope/job_1234"));
+		case OPT_CAPID6:
+			if (capid6_parse_list(optarg, &o->capid6, e) != 0) {
+				errmsg_prefix(e, "--capid6");
 				goto fail;
 			}
-			if (o->cgroup != NULL && strcmp(o->cgroup, optarg) != 0) {
-				errmsg_set(e, _("--cgroup given twice (%s, %s); give one cgroup, "
-				    "and --pid for other processes"), o->cgroup, optarg);
-				goto fail;
-			}
-			o->cgroup = optarg;
-			break;
-		case OPT_DIE_MAP:
-			if (*optarg == '\0') {
-				errmsg_set(e, _("--die-map: empty file name; give a die map file (httop-diemap(5))"));
-				goto fail;
-			}
-			o->die_map = optarg;
-			break;
-		case OPT_SYSFS_ROOT:
-			if (*optarg == '\0') {
-				errmsg_set(e, _("--sysfs-root: empty directory name; give e.g. --sysfs-root /sys"));
-				goto fail;
-			}
-			o->sysfs_root = optarg;
+			o->capid6.origin = CAPID6_FROM_OPTION;
 			break;
 		case OPT_DEMO:
 			if (imply_source(o, &source_by, SRC_SIM, "--demo", e) != 0)
 				goto fail;
 			o->demo = true;
 			break;
-		case OPT_VERSION:
+		case 'V':
 			printf("httop %s\n", PACKAGE_VERSION);
 			options_free(o);
 			return OPTS_EXIT;
-		case OPT_HELP:
+		case 'h':
 			options_usage(stdout);
 			options_free(o);
 			return OPTS_EXIT;
@@ -550,15 +629,7 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 			errmsg_set(e, _("%s needs a value; see httop --help"), argv[optind - 1]);
 			goto fail;
 		default:
-			/* glibc sets optopt to the option's code when a long option
-			 * that takes no value is given one (--force=1). */
-			if (strncmp(argv[optind - 1], "--", 2) == 0 && optopt != 0)
-				errmsg_set(e, _("%s: this option takes no value; see httop --help"),
-				    argv[optind - 1]);
-			else if (optopt != 0)
-				errmsg_set(e, _("unknown option '-%c'; see httop --help"), optopt);
-			else
-				errmsg_set(e, _("unknown option '%s'; see httop --help"), argv[optind - 1]);
+			unknown_option(argv[optind - 1], e);
 			goto fail;
 		}
 	}

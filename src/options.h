@@ -9,7 +9,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "conflict.h"
+#include "machine/capid.h"
+#include "run/conflict.h"
 #include "out/batch.h"
 #include "util/cpulist.h"
 #include "util/errmsg.h"
@@ -30,6 +31,7 @@ enum source_kind {
 #define OPT_MSR_SAFE_PATH_DEFAULT "/dev/cpu/%u/msr_safe"
 #define OPT_MSR_BATCH_PATH_DEFAULT "/dev/cpu/msr_batch"
 #define OPT_HOST_MAX 63             /* machine.hostname holds 63 bytes */
+#define OPT_ITERATIONS_MAX 1000000000000ull  /* -n: 31700 years at -d 1 */
 
 struct options {
 	double delay;               /* -d, seconds */
@@ -39,13 +41,14 @@ struct options {
 	enum out_format format;     /* --format */
 	enum source_kind source;    /* --source, or implied by --replay/--sim/--demo */
 	const char *replay;         /* --replay FILE */
-	const char *topology;       /* --topology FILE */
+	const char *topology;       /* --topology FILE or DIR */
 	const char *cpuid;          /* --cpuid FILE */
 	const char *msr_path;       /* --msr-path TEMPLATE */
 	const char *scenario;       /* --sim SCENARIO */
 	uint64_t seed;              /* --seed */
 	bool have_cpus;
 	struct cpulist cpus;        /* --cpus, as given (not yet widened to cores) */
+	unsigned long long cpus_beyond; /* --cpus: the first CPU number no machine has, or 0 */
 	bool force;                 /* --force */
 	bool demo;                  /* --demo */
 	pid_t *pids;                /* --pid, repeatable: the job's processes */
@@ -53,6 +56,7 @@ struct options {
 	const char *cgroup;         /* --cgroup: the job's cgroup v2 directory */
 	const char *die_map;        /* --die-map FILE: a measured die layout */
 	const char *sysfs_root;     /* --sysfs-root DIR: where CAPID6 is read (default /sys) */
+	struct capid6_given capid6; /* --capid6 VALUE[,VALUE...] (n 0: not given) */
 	bool have_msr_path;         /* --msr-path given: auto means the msr device */
 	const char *msr_safe_path;  /* --msr-safe-path TEMPLATE */
 	const char *msr_batch_path; /* --msr-batch-path FILE */

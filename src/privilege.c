@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include <sys/auxv.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -70,6 +72,59 @@ privilege_held(void)
 	if (ru == 0 || eu == 0 || su == 0 || eu != ru || su != ru || eg != rg || sg != rg)
 		return true;
 	return caps_get(&c) != 0 || c.perm != 0 || c.eff != 0;
+}
+
+bool
+privilege_gained(void)
+{
+	return getauxval(AT_SECURE) != 0;
+}
+
+/* Is `entry` ("NAME=value") one the allowlist keeps? */
+static bool
+env_kept(const char *entry)
+{
+	static const char *const keep[] = {
+		"TERM", "LANG", "LANGUAGE", "NO_COLOR", "HOME", "XDG_CONFIG_HOME", "TZ",
+	};
+	size_t i, n = strcspn(entry, "=");
+
+	if (entry[n] != '=')
+		return false;
+	if (strncmp(entry, "LC_", 3) == 0)
+		return true;
+	for (i = 0; i < sizeof keep / sizeof keep[0]; i++) {
+		if (strlen(keep[i]) == n && strncmp(entry, keep[i], n) == 0)
+			return true;
+	}
+	return false;
+}
+
+void
+privilege_scrub_env(void)
+{
+	char **kept;
+	size_t n = 0, i;
+
+	if (!privilege_gained() || environ == NULL)
+		return;
+	while (environ[n] != NULL)
+		n++;
+	kept = calloc(n + 1, sizeof *kept);
+	if (kept == NULL) {
+		/* No room to keep anything: keep nothing. */
+		clearenv();
+		return;
+	}
+	n = 0;
+	for (i = 0; environ[i] != NULL; i++) {
+		if (env_kept(environ[i]))
+			kept[n++] = environ[i];
+	}
+	/* The strings stay where they are (the initial environment); only
+	 * the array is replaced. */
+	kept[n] = NULL;
+	environ = kept;
 }
 
 /* Set-user-ID or set-group-ID: become the real user and group for good.

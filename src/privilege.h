@@ -11,6 +11,16 @@
 
 /* Root, set-user-ID or set-group-ID, or any capability permitted? */
 bool privilege_held(void);
+/* Did this exec give httop more than its user has (set-user-ID,
+ * set-group-ID or file capabilities: the kernel's AT_SECURE)? Root
+ * running httop gains nothing: its environment is its own. */
+bool privilege_gained(void);
+/* With privilege_gained(): keep only the environment variables a
+ * terminal program needs (TERM, LANG, LANGUAGE, LC_*, NO_COLOR, HOME,
+ * XDG_CONFIG_HOME, TZ), as sudo does, so that no library reads a user's
+ * plugin path, XML file or sysfs root while httop holds privilege.
+ * Call first thing in main, before any library is initialised. */
+void privilege_scrub_env(void);
 
 /* After every device is open. Installed set-user-ID root, switch every
  * user and group ID to the real ones for good; then keep no capability

@@ -1,31 +1,53 @@
-/* signals.c: ending signals through a flag and ppoll(), fatal signals
- * through an async-signal-safe restore. */
+/* signals.c: ending signals through a flag and a self-pipe, fatal signals
+ * through an async-signal-safe restore (signals.h says why). */
 #include "config.h"
 #include "signals.h"
 
 #include <errno.h>
-#include <math.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
-#include <time.h>
+#include <unistd.h>
 
 #include "source/source.h"
+#include "util/clock.h"
 
 static const int ending[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 
 static volatile sig_atomic_t caught;
+static volatile sig_atomic_t deferred;
+static int pipe_fd[2] = { -1, -1 };
 static struct source *volatile fatal_source;
 static void (*volatile fatal_screen)(void);
-/* The mask to wait with: the caller's, minus the ending signals. */
-static sigset_t wait_mask;
+
+static void
+screen_back(void)
+{
+	void (*screen)(void) = fatal_screen;
+
+	fatal_screen = NULL;
+	if (screen != NULL)
+		screen();
+}
 
 static void
 on_ending(int sig)
 {
+	int saved = errno;
+	char c = (char)sig;
+
+	if (!deferred) {
+		/* Start-up: no register written yet, nothing else to undo. */
+		screen_back();
+		_exit(signals_exit_status(sig));
+	}
 	if (caught == 0)
 		caught = sig;
+	/* Non-blocking: a full pipe already wakes the loop. */
+	(void)!write(pipe_fd[1], &c, 1);
+	errno = saved;
 }
 
 /* Only pwrite() on open descriptors happens in emergency_restore; then the
@@ -34,37 +56,53 @@ static void
 on_fatal(int sig)
 {
 	struct source *s = fatal_source;
-	void (*screen)(void) = fatal_screen;
 
 	/* The terminal first, then the registers: the same order as a
 	 * normal end (tui_close, then source_restore). */
-	fatal_screen = NULL;
-	if (screen != NULL)
-		screen();
+	screen_back();
 	fatal_source = NULL;
 	if (s != NULL)
 		source_emergency_restore(s);
 	raise(sig);
 }
 
+static int
+pipe_init(void)
+{
+	int i;
+
+	if (pipe(pipe_fd) != 0)
+		return -1;
+	for (i = 0; i < 2; i++) {
+		if (fcntl(pipe_fd[i], F_SETFD, FD_CLOEXEC) != 0 ||
+		    fcntl(pipe_fd[i], F_SETFL, O_NONBLOCK) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 int
 signals_init(void)
 {
 	struct sigaction sa;
-	sigset_t block;
+	sigset_t unblock;
 	size_t i;
 
+	if (pipe_init() != 0)
+		return -1;
 	memset(&sa, 0, sizeof sa);
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = SIG_IGN;
 	if (sigaction(SIGPIPE, &sa, NULL) != 0)
 		return -1;
 
+	/* SA_RESTART: a read of a register or a file is never cut short. */
 	sa.sa_handler = on_ending;
-	sigemptyset(&block);
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&unblock);
 	for (i = 0; i < sizeof ending / sizeof ending[0]; i++) {
 		sigaddset(&sa.sa_mask, ending[i]);
-		sigaddset(&block, ending[i]);
+		sigaddset(&unblock, ending[i]);
 	}
 	for (i = 0; i < sizeof ending / sizeof ending[0]; i++) {
 		struct sigaction old;
@@ -86,12 +124,21 @@ signals_init(void)
 		if (sigaction(fatal[i], &sa, NULL) != 0)
 			return -1;
 	}
+	/* A parent may have started us with them blocked (some job
+	 * launchers do): they must reach the handler. */
+	return sigprocmask(SIG_UNBLOCK, &unblock, NULL);
+}
 
-	if (sigprocmask(SIG_BLOCK, &block, &wait_mask) != 0)
-		return -1;
-	for (i = 0; i < sizeof ending / sizeof ending[0]; i++)
-		sigdelset(&wait_mask, ending[i]);
-	return 0;
+void
+signals_defer(void)
+{
+	deferred = 1;
+}
+
+int
+signals_fd(void)
+{
+	return pipe_fd[0];
 }
 
 void
@@ -106,107 +153,34 @@ signals_set_screen(void (*restore)(void))
 	fatal_screen = restore;
 }
 
-static struct timespec
-ts_add(struct timespec t, double seconds)
-{
-	double whole = floor(seconds);
-
-	t.tv_sec += (time_t)whole;
-	t.tv_nsec += (long)((seconds - whole) * 1e9);
-	if (t.tv_nsec >= 1000000000L) {
-		t.tv_sec++;
-		t.tv_nsec -= 1000000000L;
-	}
-	return t;
-}
-
-/* end - now, or zero once it has passed. */
-static struct timespec
-ts_left(struct timespec end, struct timespec now)
-{
-	struct timespec left;
-
-	left.tv_sec = end.tv_sec - now.tv_sec;
-	left.tv_nsec = end.tv_nsec - now.tv_nsec;
-	if (left.tv_nsec < 0) {
-		left.tv_sec--;
-		left.tv_nsec += 1000000000L;
-	}
-	if (left.tv_sec < 0)
-		left.tv_sec = left.tv_nsec = 0;
-	return left;
-}
-
-static bool
-ts_reached(struct timespec now, struct timespec end)
-{
-	return now.tv_sec > end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec);
-}
-
-int
-signals_wait(double seconds)
-{
-	struct timespec now, end, left;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	end = ts_add(now, seconds > 0 ? seconds : 0);
-	/* ppoll() unblocks the ending signals only while it sleeps, so one
-	 * that arrives just before the call is taken at once, not missed. */
-	while (caught == 0) {
-		left = ts_left(end, now);
-		if (ppoll(NULL, 0, &left, &wait_mask) == 0 && left.tv_sec == 0 && left.tv_nsec == 0)
-			break;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (ts_reached(now, end))
-			break;
-	}
-	return caught;
-}
-
-int
-signals_wait_fd(double seconds, int fd, bool *ready)
-{
-	struct timespec now, end, left;
-	struct pollfd pfd;
-	int rc;
-
-	*ready = false;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	end = ts_add(now, seconds > 0 ? seconds : 0);
-	pfd.fd = fd;
-	pfd.events = POLLIN;
-	while (caught == 0) {
-		pfd.revents = 0;
-		if (seconds >= 0)
-			left = ts_left(end, now);
-		rc = ppoll(&pfd, 1, seconds >= 0 ? &left : NULL, &wait_mask);
-		if (rc > 0 && !(pfd.revents & POLLIN)) {
-			/* POLLHUP, POLLERR: the terminal is gone, as after a
-			 * dropped ssh whose SIGHUP was ignored (nohup). */
-			caught = SIGHUP;
-			break;
-		}
-		if (rc > 0) {
-			*ready = true;
-			break;
-		}
-		if (rc < 0 && errno == EINTR && caught == 0) {
-			/* Another signal (SIGWINCH): curses has a KEY_RESIZE. */
-			*ready = true;
-			break;
-		}
-		if (rc == 0 && seconds >= 0)
-			break;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (seconds >= 0 && ts_reached(now, end))
-			break;
-	}
-	return caught;
-}
-
 int
 signals_caught(void)
 {
+	return caught;
+}
+
+void
+signals_note(int sig)
+{
+	char c = (char)sig;
+
+	if (caught == 0)
+		caught = sig;
+	(void)!write(pipe_fd[1], &c, 1);
+}
+
+int
+signals_sleep(double seconds)
+{
+	double end = clock_mono() + seconds, left;
+	struct pollfd pfd;
+
+	pfd.fd = pipe_fd[0];
+	pfd.events = POLLIN;
+	while (caught == 0 && (left = end - clock_mono()) > 0) {
+		/* Rounded up: a wait never ends just short of its deadline. */
+		(void)poll(&pfd, 1, (int)(left * 1000.0) + 1);
+	}
 	return caught;
 }
 

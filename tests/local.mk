@@ -22,6 +22,7 @@ include $(srcdir)/tests/dielayout.mk
 include $(srcdir)/tests/perf.mk
 include $(srcdir)/tests/safe.mk
 include $(srcdir)/tests/conflict.mk
+include $(srcdir)/tests/stopped.mk
 include $(srcdir)/tests/bench.mk
 include $(srcdir)/tests/record.mk
 include $(srcdir)/tests/export.mk

@@ -19,10 +19,11 @@ tests_fakemsr_fakemsr_LDADD = $(HTTOP_LIBS) $(FUSE3_LIBS)
 
 # They mount tests/fakemsr (root and /dev/fuse): a failed mount is a failure.
 TESTS += tests/cli/test_fakemsr_skx.sh tests/cli/test_fakemsr_spr.sh \
-	tests/cli/test_fakemsr_busy.sh tests/cli/test_fakemsr_signals.sh
+	tests/cli/test_fakemsr_busy.sh tests/cli/test_fakemsr_signals.sh \
+	tests/cli/test_fakemsr_hangup.sh
 EXTRA_DIST += tests/cli/test_fakemsr_lib.sh tests/cli/test_fakemsr_skx.sh \
 	tests/cli/test_fakemsr_spr.sh tests/cli/test_fakemsr_busy.sh \
-	tests/cli/test_fakemsr_signals.sh
+	tests/cli/test_fakemsr_signals.sh tests/cli/test_fakemsr_hangup.sh
 
 # Every plan group on real fixtures: exact programming, foreign bits kept,
 # access counts, split against the simulator's truth, full restore.

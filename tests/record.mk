@@ -1,4 +1,4 @@
-# tests for record: httop --record (src/record.c, the trace writer's
+# tests for record: httop --record (src/out/record.c, the trace writer's
 # blocks, gzip) as a unit, and the binary: kill -9, full disks, events,
 # the screen stopped by a full disk (tmux).
 check_PROGRAMS += tests/unit/test_record

@@ -16,3 +16,8 @@ TESTS += tests/unit/test_privilege
 # The real binary on the FUSE fake MSR device (root and /dev/fuse).
 TESTS += tests/cli/test_msr_safe_cli.sh
 EXTRA_DIST += tests/cli/test_msr_safe_cli.sh
+
+# A file-capability copy and a set-user-ID copy run by a user the test
+# creates: no plugin from the environment, no byte of a root-only file.
+TESTS += tests/cli/test_privileged.sh
+EXTRA_DIST += tests/cli/test_privileged.sh

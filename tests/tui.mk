@@ -12,6 +12,7 @@ TESTS += tests/unit/test_job tests/unit/test_subset
 TUI_TESTS = tests/tui/test_tui_demo.sh tests/tui/test_tui_term.sh \
 	tests/tui/test_tui_replay.sh tests/tui/test_tui_big.sh tests/tui/test_tui_job.sh \
 	tests/tui/test_tui_config.sh tests/tui/test_tui_exit.sh tests/tui/test_tui_bytes.sh \
-	tests/tui/test_tui_phases.sh
+	tests/tui/test_tui_phases.sh tests/tui/test_tui_states.sh \
+	tests/tui/test_tui_job_package.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += $(TUI_TESTS) tests/tui/tuilib.sh tests/tui/gen-topology.sh bench/term-bytes.sh

@@ -21,6 +21,7 @@
 #include "sample/sample.h"
 #include "trace/trace.h"
 #include "util/i18n.h"
+#include "util/infile.h"
 #include "util/xalloc.h"
 
 /* Values per logical processor and sample, in trace slot order after TSC. */
@@ -35,6 +36,12 @@ enum { V_INST, V_CYC, V_REF, V_PMC, NV };
 #define MAX_WALLTIME 253402300799ull
 #define MAX_CPUS    65536u
 #define MAX_EVSEL   16
+/* The register lists are a few lines; a counter file holds every sample
+ * (MAX_LP_SAMPLES values of about 60 bytes a line stay below 1 GiB). */
+#define MAX_EVSEL_SIZE (64 * 1024)
+#define MAX_PPC_SIZE ((off_t)1 << 30)
+#define EVSEL_LINE_MAX 510
+#define PPC_LINE_MAX 1022
 
 /* One line of core_msr_perfevtsel.input or core_msr_control.input. */
 struct evsel {
@@ -97,21 +104,17 @@ static int
 read_evsel(struct ppc_input in, bool with_counter, struct evsel *ev, unsigned *n,
     struct errmsg *e)
 {
-	char line[512], *tok[8], *p, *save;
+	char line[EVSEL_LINE_MAX + 2], *tok[8], *p, *save;
 	const char *path = in.name;
 	unsigned long lineno = 0;
 	unsigned ntok, want = with_counter ? 6 : 5;
 	uint64_t a, b, msr, value, ctr = 0;
-	FILE *fp = in.fp;
-	size_t len;
+	struct infile f;
+	int r;
 
-	while (fgets(line, sizeof line, fp) != NULL) {
-		lineno++;
-		len = strlen(line);
-		/* A longer line would be read as two. */
-		if (len == sizeof line - 1 && line[len - 1] != '\n')
-			return errmsg_set(e, _("%s:%lu: line longer than %zu bytes: not a register "
-			    "list"), path, lineno, sizeof line - 2);
+	infile_wrap(&f, in.fp, path, _("register list"), MAX_EVSEL_SIZE, EVSEL_LINE_MAX);
+	while ((r = infile_getline(&f, line, sizeof line, e)) == 1) {
+		lineno = f.line;
 		ntok = 0;
 		for (p = strtok_r(line, " \t\r\n", &save); p != NULL && ntok < 8;
 		    p = strtok_r(NULL, " \t\r\n", &save))
@@ -135,9 +138,7 @@ read_evsel(struct ppc_input in, bool with_counter, struct evsel *ev, unsigned *n
 		snprintf(ev[*n].name, sizeof ev[*n].name, "%s", tok[want - 1]);
 		(*n)++;
 	}
-	if (ferror(fp))
-		return errmsg_set(e, _("reading %s: %s"), path, strerror(errno));
-	return 0;
+	return r;
 }
 
 /* ---- the .lua file ---- */
@@ -344,19 +345,16 @@ take(struct ppc *c, struct assign *a, struct errmsg *e)
 static int
 read_ppc(struct ppc *c, FILE *fp, struct errmsg *e)
 {
-	char line[1024];
+	char line[PPC_LINE_MAX + 2];
 	struct assign a;
+	struct infile f;
 	size_t len;
-	int rc = 0;
+	int rc = 0, r = 0;
 
-	while (rc == 0 && fgets(line, sizeof line, fp) != NULL) {
-		c->lineno++;
+	infile_wrap(&f, fp, c->path, _("counter file"), MAX_PPC_SIZE, PPC_LINE_MAX);
+	while (rc == 0 && (r = infile_getline(&f, line, sizeof line, e)) == 1) {
+		c->lineno = f.line;
 		len = strlen(line);
-		if (len == sizeof line - 1 && line[len - 1] != '\n') {
-			rc = bad_line(c, e, _("line too long: not periodic-performance-counters "
-			    "output"));
-			break;
-		}
 		while (len > 0 && isspace((unsigned char)line[len - 1]))
 			line[--len] = '\0';
 		if (len == 0 || strncmp(line, "--", 2) == 0 || line[0] == '#')
@@ -366,8 +364,8 @@ read_ppc(struct ppc *c, FILE *fp, struct errmsg *e)
 		else
 			rc = take(c, &a, e);
 	}
-	if (rc == 0 && ferror(fp))
-		rc = errmsg_set(e, _("reading %s: %s"), c->path, strerror(errno));
+	if (rc == 0 && r < 0)
+		rc = -1;
 	if (rc != 0)
 		return rc;
 	if (c->tsc_ratio == 0 || c->ncpus == 0)
@@ -687,10 +685,12 @@ ppc_convert(const struct ppc_opts *o, struct ppc_input lua, struct ppc_input per
 	cv->m.id.fixed_width = 48;
 	snprintf(cv->m.id.source, sizeof cv->m.id.source, "%s", lua.name);
 	snprintf(cv->m.hostname, sizeof cv->m.hostname, "%s", o->host != NULL ? o->host : "");
-	snprintf(cv->note, sizeof cv->note, "converted from periodic-performance-counters; %s; "
-	    "scale: %s; TSC: the one tsc[S] of each sample for every CPU; dropped events: %s%s%s",
-	    inferred, cv->plan.scale_note, c.dropped[0] ? c.dropped : "none",
-	    o->note ? "; " : "", o->note ? o->note : "");
+	/* A note cut at the buffer's end is still a note. */
+	if (snprintf(cv->note, sizeof cv->note, "converted from periodic-performance-counters; "
+	    "%s; scale: %s; TSC: the one tsc[S] of each sample for every CPU; dropped events: "
+	    "%s%s%s", inferred, cv->plan.scale_note, c.dropped[0] ? c.dropped : "none",
+	    o->note ? "; " : "", o->note ? o->note : "") < 0)
+		cv->note[0] = '\0';
 	rc = write_trace(cv, &c, last, out, e);
 out:
 	topology_free(&cv->m.topo);

@@ -22,7 +22,14 @@
 #include "ppc.h"
 #include "util/errmsg.h"
 #include "util/i18n.h"
+#include "util/infile.h"
 #include "util/xalloc.h"
+
+/* The importer's limits on what it reads (ppc.c enforces them while
+ * reading too): a register list is a few lines, a counter file every
+ * sample of a run. */
+#define MAX_LIST_SIZE (64 * 1024)
+#define MAX_COUNTER_SIZE ((off_t)1 << 30)
 
 struct opts {
 	const char *in, *out, *perfevtsel, *control, *topology, *host, *brand, *note;
@@ -129,6 +136,19 @@ beside(const char *in, const char *file)
 	return path;
 }
 
+/* A regular file within its limit (a named pipe or a device is refused at
+ * once), as a stream for ppc_convert; NULL with the message in e. */
+static FILE *
+open_input(const char *path, const char *what, off_t max, struct errmsg *e)
+{
+	struct infile f;
+
+	/* Line limits are ppc.c's: it reads the stream with its own. */
+	if (infile_open(&f, path, what, max, 0, e) != 0)
+		return NULL;
+	return f.fp;
+}
+
 /* Open the inputs, convert, write OUT. */
 static int
 run(const struct opts *o, struct errmsg *e)
@@ -150,20 +170,14 @@ run(const struct opts *o, struct errmsg *e)
 		goto out;
 	}
 	sel.name = selpath;
-	if ((sel.fp = fopen(selpath, "r")) == NULL) {
-		errmsg_set(e, _("cannot open %s: %s"), selpath, strerror(errno));
+	if ((sel.fp = open_input(selpath, _("register list"), MAX_LIST_SIZE, e)) == NULL)
 		goto out;
-	}
 	ctl.name = ctlpath;
 	if ((o->control != NULL || access(ctlpath, R_OK) == 0) &&
-	    (ctl.fp = fopen(ctlpath, "r")) == NULL) {
-		errmsg_set(e, _("cannot open %s: %s"), ctlpath, strerror(errno));
+	    (ctl.fp = open_input(ctlpath, _("register list"), MAX_LIST_SIZE, e)) == NULL)
 		goto out;
-	}
-	if ((lua.fp = fopen(o->in, "r")) == NULL) {
-		errmsg_set(e, _("cannot open %s: %s"), o->in, strerror(errno));
+	if ((lua.fp = open_input(o->in, _("counter file"), MAX_COUNTER_SIZE, e)) == NULL)
 		goto out;
-	}
 
 	memset(&po, 0, sizeof po);
 	po.topology = o->topology;

@@ -4,12 +4,14 @@
 #include "config.h"
 #include "machine/capid.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/i18n.h"
@@ -27,17 +29,38 @@ join(char *buf, size_t size, const char *a, const char *b)
 	return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
+/* Open a sysfs file under --sysfs-root: a regular file, or -1 (errno
+ * EINVAL for anything else). O_NONBLOCK: a named pipe planted in a copied
+ * tree must not hang the start. */
+static int
+open_sysfs(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
 /* Read a small sysfs text file into buf; -1 if it cannot be read. */
 static int
 read_text(const char *path, char *buf, size_t size)
 {
-	FILE *fp = fopen(path, "r");
-	size_t n;
+	ssize_t n;
+	int fd = open_sysfs(path);
 
-	if (fp == NULL)
+	if (fd < 0)
 		return -1;
-	n = fread(buf, 1, size - 1, fp);
-	fclose(fp);
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
 	buf[n] = '\0';
 	return 0;
 }
@@ -109,7 +132,7 @@ read_one(const char *devdir, const char *bdf, struct capid_info *ci, uint32_t *o
 		err = ENAMETOOLONG;
 		goto fail;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open_sysfs(path);
 	if (fd < 0) {
 		err = errno;
 		goto fail;
@@ -216,6 +239,56 @@ capid6_read(const char *sysfs_root, struct capid_info *ci)
 	}
 	ci->nsockets = n;
 	ci->status = CAPID_OK;
+}
+
+/* The demo machine: a two-socket Xeon Gold 6154, 18 of the XCC die's 28
+ * tiles enabled per socket. No public CAPID6 of a 6154 was found, so these
+ * were made for the demo (data/README.md says how): 10 bits clear in each,
+ * 5 in each half of the die (bits 0-13 are its left three columns), in a
+ * different pattern per socket as real chips have.
+ *   socket 0: all bits but 1, 5, 8, 11, 13, 15, 18, 21, 24, 26 = 0x0adb56dd
+ *   socket 1: all bits but 0, 3, 6, 10, 12, 14, 17, 20, 23, 27 = 0x076dabb6 */
+const struct capid6_given capid6_demo = {
+	2, { 0x0adb56ddu, 0x076dabb6u, 0, 0, 0, 0, 0, 0 }, CAPID6_FROM_DEMO,
+};
+
+int
+capid6_parse_list(const char *text, struct capid6_given *g, struct errmsg *e)
+{
+	const char *p = text;
+	char *end;
+	unsigned long long v;
+
+	memset(g, 0, sizeof *g);
+	for (;;) {
+		if (g->n == CAPID_MAX_SOCKETS)
+			return errmsg_set(e, _("'%s' gives more than %d values; give one per package"),
+			    text, CAPID_MAX_SOCKETS);
+		/* hexadecimal, 0x or not: setpci prints "0adb56dd" */
+		if (!isxdigit((unsigned char)*p))
+			goto bad;
+		errno = 0;
+		v = strtoull(p, &end, 16);
+		if (end == p || errno != 0 || (*end != ',' && *end != '\0'))
+			goto bad;
+		/* The whole register as setpci prints it: bits 27:0 are kept,
+		 * as when it is read from sysfs. */
+		if (v > 0xffffffffull)
+			return errmsg_set(e, _("%.*s is wider than the 32-bit CAPID6 register"),
+			    (int)(end - p), p);
+		v &= CAPID6_MASK;
+		if (v == 0)
+			return errmsg_set(e, _("%.*s enables no tile (bits 27:0 are 0): give CAPID6 as "
+			    "read from PCI %04x:%04x at offset 0x%x"), (int)(end - p), p, CAPID6_VENDOR,
+			    CAPID6_DEVICE, CAPID6_OFFSET);
+		g->v[g->n++] = (uint32_t)v;
+		if (*end == '\0')
+			return 0;
+		p = end + 1;
+	}
+bad:
+	return errmsg_set(e, _("'%s' is not a list of CAPID6 values; give one number per "
+	    "package, e.g. 0x0fafbeff,0x0bfdff7d"), text);
 }
 
 unsigned

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "util/errmsg.h"
+
 #define CAPID6_VENDOR 0x8086
 #define CAPID6_DEVICE 0x2083
 #define CAPID6_FUNCTION "1e.3"
@@ -32,6 +34,31 @@ struct capid_info {
 	int numa_node[CAPID_MAX_SOCKETS];   /* from sysfs, -1 if not given */
 	char why[320];                      /* for any status but OK: the cause and the fix */
 };
+
+/* CAPID6 not read from this machine's PCI space but given with the
+ * machine: by --capid6, by a scenario file's capid6 line, or the demo
+ * machine's. One value per package, in package order. */
+enum capid6_origin {
+	CAPID6_FROM_OPTION = 0,  /* --capid6 */
+	CAPID6_FROM_SCENARIO,    /* a scenario file's capid6 line */
+	CAPID6_FROM_DEMO,        /* the demo machine's (made for it: data/README.md) */
+};
+
+struct capid6_given {
+	unsigned n;                          /* 0: none given */
+	uint32_t v[CAPID_MAX_SOCKETS];
+	enum capid6_origin origin;
+};
+
+/* The demo machine's two values: constructed, not read from a chip (see
+ * data/README.md, "The demo's CAPID6"). */
+extern const struct capid6_given capid6_demo;
+
+/* "VALUE[,VALUE...]": one per package, hexadecimal with or without 0x,
+ * each the 32-bit register (as setpci prints it) of which bits
+ * 27:0 are kept and must not all be 0. 0, or -1 with a message (without
+ * the option's name: the caller adds it). */
+int capid6_parse_list(const char *text, struct capid6_given *g, struct errmsg *e);
 
 /* Scan `sysfs_root`/bus/pci/devices (sysfs_root "/sys" on a live machine)
  * for the PCU devices and read CAPID6 from each. Sockets are numbered in

@@ -28,8 +28,18 @@
 #define KNL_TILES 38
 #define KNL_COLS 8
 /* The largest die with fewer tiles than XCC: HCC has 18 (LCC 10), so more
- * than 18 enabled tiles or cores means the 28-tile XCC die. */
+ * than 18 enabled tiles or cores means the 28-tile XCC die. So does a set
+ * CAPID6 bit above bit 17: CAPID6 has one bit per tile position of the
+ * die, and a die of 18 positions has no bit 18 to set. (An inference from
+ * the die sizes, not a documented rule; it is what tells an 18-core XCC
+ * part, such as the Gold 6154, from a whole HCC die.) */
 #define HCC_TILES 18
+
+static bool
+xcc_die(uint32_t capid6, unsigned bits, unsigned ncores)
+{
+	return bits > HCC_TILES || ncores > HCC_TILES || (capid6 & CAPID6_MASK) >> HCC_TILES != 0;
+}
 
 /* The cores of one package: a run of topology.cores (ordered by package,
  * then core id). */
@@ -44,6 +54,7 @@ struct build {
 	const struct topology *t;
 	struct pkg_range *pr;
 	unsigned np;
+	const struct capid6_given *given;   /* CAPID6 given, not read; NULL: read */
 };
 
 /* --- grids and cells ------------------------------------------------- */
@@ -404,6 +415,54 @@ capid_title(struct die_grid *g)
 
 /* --- Skylake-SP / Cascade Lake: CAPID6 + the shipped XCC map ---------- */
 
+/* CAPID6 given (--capid6 first, then the machine's own), or NULL. */
+static const struct capid6_given *
+given_capid6(const struct die_inputs *in, const struct machine *m)
+{
+	if (in != NULL && in->capid6 != NULL && in->capid6->n > 0)
+		return in->capid6;
+	if (m->capid6.n > 0)
+		return &m->capid6;
+	return NULL;
+}
+
+/* CAPID6 of every package: the values given, or read under sysfs_root. */
+static void
+capid_get(const struct build *b, const struct die_inputs *in, struct capid_info *ci)
+{
+	unsigned i;
+
+	if (b->given == NULL) {
+		capid6_read(in->sysfs_root, ci);
+		return;
+	}
+	memset(ci, 0, sizeof *ci);
+	ci->status = CAPID_OK;
+	ci->nsockets = b->given->n;
+	for (i = 0; i < CAPID_MAX_SOCKETS; i++) {
+		ci->capid6[i] = i < b->given->n ? b->given->v[i] & CAPID6_MASK : 0;
+		ci->numa_node[i] = -1;
+	}
+}
+
+/* Where the CAPID6 values came from, for the layout's basis line: the
+ * reader must be able to tell a chip's registers from given values. */
+static const char *
+capid_origin_text(const struct capid6_given *g)
+{
+	if (g == NULL)
+		return _("CAPID6");
+	switch (g->origin) {
+	case CAPID6_FROM_OPTION:
+		return _("CAPID6 given with --capid6");
+	case CAPID6_FROM_SCENARIO:
+		return _("CAPID6 given by the scenario");
+	case CAPID6_FROM_DEMO:
+		return _("the demo's CAPID6 (made up for it, not read from a chip)");
+	}
+	return _("CAPID6");
+}
+
 static bool
 is_skx(const struct machine *m)
 {
@@ -440,7 +499,7 @@ try_capid6(struct build *b, const struct die_inputs *in)
 		return false;
 	}
 
-	capid6_read(in->sysfs_root, &ci);
+	capid_get(b, in, &ci);
 	if (ci.status == CAPID_NEED_ROOT) {
 		snprintf(l->note, sizeof l->note, "%s",
 		    _("the physical die view needs root (CAPID6 is in PCI configuration space): "
@@ -449,6 +508,12 @@ try_capid6(struct build *b, const struct die_inputs *in)
 	}
 	if (ci.status != CAPID_OK) {
 		snprintf(l->note, sizeof l->note, _("%s; showing the logical layout"), ci.why);
+		goto logical;
+	}
+	if (ci.nsockets != b->np && b->given != NULL) {
+		snprintf(l->note, sizeof l->note,
+		    _("%s: %u values for %u packages, so which is which is unknown; showing the "
+		    "logical layout"), capid_origin_text(b->given), ci.nsockets, b->np);
 		goto logical;
 	}
 	if (ci.nsockets != b->np) {
@@ -460,7 +525,7 @@ try_capid6(struct build *b, const struct die_inputs *in)
 	for (gi = 0; gi < b->np; gi++) {
 		unsigned bits = capid6_count(ci.capid6[gi]), n = b->pr[gi].n;
 
-		if (bits <= HCC_TILES && n <= HCC_TILES) {
+		if (!xcc_die(ci.capid6[gi], bits, n)) {
 			snprintf(l->note, sizeof l->note,
 			    _("package %u: CAPID6 0x%08x enables %u tiles for %u cores, so the die "
 			    "may be an LCC or HCC one, whose layout is not known: --die-map gives it; "
@@ -481,8 +546,8 @@ try_capid6(struct build *b, const struct die_inputs *in)
 	l->kind = LAYOUT_PHYSICAL;
 	l->basis = BASIS_CAPID6;
 	l->cores_assumed = true;
-	snprintf(l->basis_text, sizeof l->basis_text, _("physical: CAPID6 and the die map \"%s\""),
-	    dm.name);
+	snprintf(l->basis_text, sizeof l->basis_text, _("physical: %s and the die map \"%s\""),
+	    capid_origin_text(b->given), dm.name);
 	grids_from_map(b, &dm);
 	for (gi = 0; gi < b->np; gi++) {
 		apply_capid6(&l->grids[gi], ci.capid6[gi]);
@@ -496,6 +561,38 @@ try_capid6(struct build *b, const struct die_inputs *in)
 logical:
 	diemap_free(&dm);
 	return false;
+}
+
+/* --capid6 was given: what try_capid6 would fall back from with a note is
+ * an error here, said before any register is touched. */
+static int
+check_option_capid6(const struct build *b, const struct machine *m, struct errmsg *e)
+{
+	const struct capid6_given *g = b->given;
+	unsigned gi;
+
+	if (!is_skx(m))
+		return errmsg_set(e, _("--capid6: this machine is not a Skylake-SP or Cascade Lake "
+		    "(family 6, model 85), whose XCC die CAPID6 describes; drop --capid6"));
+	if (g->n != b->np)
+		return errmsg_set(e, ngettext("--capid6 gives %u value for %u packages; give one "
+		    "per package, in package order", "--capid6 gives %u values for %u packages; "
+		    "give one per package, in package order", g->n), g->n, b->np);
+	for (gi = 0; gi < b->np; gi++) {
+		unsigned bits = capid6_count(g->v[gi]), n = b->pr[gi].n;
+
+		if (bits != n)
+			return errmsg_set(e, ngettext("--capid6: package %u: 0x%08x enables %u tile "
+			    "but the package has %u cores; give that package's CAPID6",
+			    "--capid6: package %u: 0x%08x enables %u tiles but the package has %u "
+			    "cores; give that package's CAPID6", bits), b->pr[gi].package,
+			    (unsigned)g->v[gi], bits, n);
+		if (!xcc_die(g->v[gi], bits, n))
+			return errmsg_set(e, _("--capid6: package %u: 0x%08x sets no bit above 17 for "
+			    "%u cores, so its die may be an LCC or HCC one, whose layout is not known; "
+			    "--die-map gives it"), b->pr[gi].package, (unsigned)g->v[gi], n);
+	}
+	return 0;
 }
 
 /* --- --die-map ------------------------------------------------------- */
@@ -638,6 +735,59 @@ map_fail(struct diemap *dm, int rc)
 	return rc;
 }
 
+/* A capid6-numbered map needs CAPID6 for the enabled tiles and the cha
+ * lines; without it only `core ... slot` lines can place cores. True when
+ * *ci holds one value per package; else ci->why says why not. */
+static bool
+map_capid(const struct build *b, const struct die_inputs *in, const struct diemap *dm,
+    struct capid_info *ci)
+{
+	memset(ci, 0, sizeof *ci);
+	if (dm->numbering != DM_NUM_CAPID6)
+		return false;
+	if (in->sysfs_root == NULL && b->given == NULL) {
+		snprintf(ci->why, sizeof ci->why, "%s",
+		    _("CAPID6 is read only on the machine httop runs on, or from --sysfs-root; "
+		    "--capid6 gives it for another"));
+		return false;
+	}
+	capid_get(b, in, ci);
+	if (ci->status == CAPID_OK && ci->nsockets != b->np) {
+		snprintf(ci->why, sizeof ci->why,
+		    _("found CAPID6 of %u sockets for %u packages"), ci->nsockets, b->np);
+		return false;
+	}
+	return ci->status == CAPID_OK;
+}
+
+/* A capid6-numbered map without CAPID6: every core needs a slot line. */
+static int
+map_without_capid(struct build *b, const struct die_inputs *in, const struct diemap *dm,
+    const struct capid_info *ci, struct errmsg *e)
+{
+	struct die_layout *l = b->l;
+	unsigned unplaced = count_unplaced(l);
+
+	/* Root helps only on the machine itself; for another one (a recorded
+	 * topology, a replay) only its CAPID6 does. */
+	if (unplaced > 0 && in->sysfs_root == NULL)
+		return errmsg_set(e,
+		    _("%s: this map numbers tiles by CAPID6 bit, and this machine is not the "
+		    "one httop runs on, so CAPID6 cannot be read; %u of %u cores have no "
+		    "`core ... slot` line: give the machine's CAPID6 with --capid6 (as root "
+		    "on it: setpci -s BUS:1e.3 9c.l), or a slot for every core"), dm->path,
+		    unplaced, l->ncores);
+	if (unplaced > 0)
+		return errmsg_set(e,
+		    _("%s: this map numbers tiles by CAPID6 bit, and CAPID6 could not be read "
+		    "(%s); %u of %u cores have no `core ... slot` line: run httop as root, or "
+		    "give a slot for every core"), dm->path, ci->why, unplaced, l->ncores);
+	snprintf(l->note, sizeof l->note,
+	    _("CAPID6 could not be read (%s): only the tiles holding a core are known to "
+	    "be enabled"), ci->why);
+	return 0;
+}
+
 static int
 build_from_map(struct build *b, const struct die_inputs *in, struct errmsg *e)
 {
@@ -655,22 +805,7 @@ build_from_map(struct build *b, const struct die_inputs *in, struct errmsg *e)
 	    dm.name, dm.path);
 	grids_from_map(b, &dm);
 
-	/* A capid6-numbered map needs CAPID6 for the enabled tiles and the cha
-	 * lines; without it only `core ... slot` lines can place cores. */
-	memset(&ci, 0, sizeof ci);
-	if (dm.numbering == DM_NUM_CAPID6) {
-		if (in->sysfs_root == NULL) {
-			snprintf(ci.why, sizeof ci.why, "%s",
-			    _("CAPID6 is read only on the machine httop runs on, or from --sysfs-root"));
-		} else {
-			capid6_read(in->sysfs_root, &ci);
-			if (ci.status == CAPID_OK && ci.nsockets != b->np)
-				snprintf(ci.why, sizeof ci.why,
-				    _("found CAPID6 of %u sockets for %u packages"), ci.nsockets, b->np);
-			else if (ci.status == CAPID_OK)
-				capid = true;
-		}
-	}
+	capid = map_capid(b, in, &dm, &ci);
 	if (capid)
 		for (gi = 0; gi < b->np; gi++)
 			apply_capid6(&l->grids[gi], ci.capid6[gi]);
@@ -683,15 +818,8 @@ build_from_map(struct build *b, const struct die_inputs *in, struct errmsg *e)
 			if (place_by_cha(b, gi) > 0)
 				l->cores_assumed = true;
 	} else if (dm.numbering == DM_NUM_CAPID6) {
-		unplaced = count_unplaced(l);
-		if (unplaced > 0)
-			return map_fail(&dm, errmsg_set(e,
-			    _("%s: this map numbers tiles by CAPID6 bit, and CAPID6 could not be read "
-			    "(%s); %u of %u cores have no `core ... slot` line: run httop as root, or "
-			    "give a slot for every core"), dm.path, ci.why, unplaced, l->ncores));
-		snprintf(l->note, sizeof l->note,
-		    _("CAPID6 could not be read (%s): only the tiles holding a core are known to "
-		    "be enabled"), ci.why);
+		if (map_without_capid(b, in, &dm, &ci, e) != 0)
+			return map_fail(&dm, -1);
 	} else {
 		place_by_number(b, &dm);
 	}
@@ -764,6 +892,7 @@ die_layout_build(struct die_layout *l, const struct machine *m, const struct die
 	b.t = &m->topo;
 	b.pr = xcalloc(m->topo.ncores ? m->topo.ncores : 1, sizeof *b.pr);
 	b.np = package_ranges(&m->topo, b.pr);
+	b.given = given_capid6(in, m);
 	free_grids(l);
 
 	if (in != NULL && in->die_map != NULL) {
@@ -772,7 +901,14 @@ die_layout_build(struct die_layout *l, const struct machine *m, const struct die
 			die_layout_free(l);
 	} else if (m->group == UARCH_KNL) {
 		build_knl(&b);
-	} else if (!(in != NULL && in->sysfs_root != NULL && is_skx(m) && try_capid6(&b, in))) {
+	} else if (b.given != NULL && b.given->origin == CAPID6_FROM_OPTION &&
+	    check_option_capid6(&b, m, e) != 0) {
+		/* CAPID6 the user gave and httop cannot use is an error: the
+		 * user asked for the physical view. */
+		rc = -1;
+		die_layout_free(l);
+	} else if (!(in != NULL && (in->sysfs_root != NULL || b.given != NULL) && is_skx(m) &&
+	    try_capid6(&b, in))) {
 		build_logical(&b);
 	}
 	free(b.pr);

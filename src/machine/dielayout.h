@@ -88,6 +88,9 @@ struct die_inputs {
 	const char *die_map;
 	/* The shipped XCC map (data/dies/skx-xcc.map), or NULL if not found. */
 	const char *xcc_map;
+	/* --capid6, or NULL. It, else the machine's own (m->capid6: the demo's
+	 * or a scenario's), else what sysfs_root holds gives CAPID6. */
+	const struct capid6_given *capid6;
 };
 
 /* Build the layout. Fails (-1, message naming FILE:LINE) only for a

@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "util/i18n.h"
+#include "util/infile.h"
+#include "util/textesc.h"
 #include "util/xalloc.h"
 
 #define DM_MAGIC       "httop-diemap"
@@ -23,6 +25,8 @@
 #define DM_MAX_PACKAGE 255
 #define DM_MAX_CORE_ID 65535
 #define DM_MAX_CORES   8192       /* core lines in one file */
+/* 8192 core lines and a grid are far below this, with comments. */
+#define DM_MAX_SIZE    (4 * 1024 * 1024)
 
 struct parser {
 	struct diemap *d;
@@ -56,22 +60,13 @@ perr(struct parser *p, unsigned line, const char *fmt, ...)
 	return errmsg_set(p->e, "%s:%u: %s", p->file, line, msg);
 }
 
-/* A token fit for a message: at most 32 bytes, control bytes shown as '?'
- * so a binary file cannot write escape sequences to the terminal. */
+/* A token fit for a message: at most 32 bytes of it, control bytes and
+ * invalid UTF-8 as \xHH, so a binary file cannot write escape sequences to
+ * the terminal. */
 static const char *
 tokq(const char *tok, char *out, size_t size)
 {
-	size_t i;
-
-	for (i = 0; tok[i] != '\0' && i + 1 < size && i < 32; i++) {
-		unsigned char c = (unsigned char)tok[i];
-		out[i] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
-	}
-	if (tok[i] != '\0' && i >= 3) {
-		out[i - 3] = out[i - 2] = out[i - 1] = '.';
-	}
-	out[i] = '\0';
-	return out;
+	return text_quote(out, size, tok, 32);
 }
 
 /* A decimal number 0..max: digits only, no sign, no overflow.
@@ -173,7 +168,7 @@ tokenize(char *s, char **tok, unsigned max)
 static int
 do_header(struct parser *p, char **tok, unsigned ntok)
 {
-	char q[40];
+	char q[136];
 	unsigned long v;
 
 	if (strcmp(tok[0], DM_MAGIC) != 0)
@@ -212,6 +207,12 @@ do_name(struct parser *p, char *rest)
 		    sizeof p->d->name - 1);
 	memcpy(p->d->name, rest, n);
 	p->d->name[n] = '\0';
+	/* The view shows the name as it is: no escape sequence in it. */
+	if (!text_is_clean(p->d->name)) {
+		p->d->name[0] = '\0';
+		return perr(p, p->line, _("the name holds a tab, a control character or bytes "
+		    "that are not UTF-8; write it as plain text"));
+	}
 	p->name_line = p->line;
 	return 0;
 }
@@ -219,7 +220,7 @@ do_name(struct parser *p, char *rest)
 static int
 do_numbering(struct parser *p, char **tok, unsigned ntok)
 {
-	char q[40];
+	char q[136];
 
 	if (p->numbering_line != 0)
 		return perr(p, p->line, _("second 'numbering' line (the first is line %u); "
@@ -243,7 +244,7 @@ do_numbering(struct parser *p, char **tok, unsigned ntok)
 static int
 do_grid(struct parser *p, char **tok, unsigned ntok)
 {
-	char q[40];
+	char q[136];
 	unsigned long rows, cols;
 	int r;
 
@@ -280,7 +281,7 @@ do_row(struct parser *p, char **tok, unsigned ntok)
 {
 	struct diemap *d = p->d;
 	struct dm_pos *row;
-	char q[40];
+	char q[136];
 	unsigned long v;
 	unsigned i;
 	int r;
@@ -447,7 +448,7 @@ do_core(struct parser *p, char **tok, unsigned ntok)
 {
 	struct diemap *d = p->d;
 	struct dm_core c;
-	char q[40], *id, *colon;
+	char q[136], *id, *colon;
 	unsigned long v;
 	int r;
 
@@ -602,16 +603,19 @@ diemap_parse(struct diemap *d, const char *name, FILE *fp, struct errmsg *e)
 int
 diemap_load(struct diemap *d, const char *path, struct errmsg *e)
 {
-	FILE *fp;
+	struct infile f;
 	int r;
 
 	memset(d, 0, sizeof *d);
-	fp = fopen(path, "r");
-	if (fp == NULL)
-		return errmsg_set(e, _("%s: cannot open the die map: %s; check the file "
-		    "name (format: httop-diemap(5))"), path, strerror(errno));
-	r = diemap_parse(d, path, fp, e);
-	fclose(fp);
+	/* Lines are limited by the parser (DM_LINE_MAX, with its own message). */
+	if (infile_open(&f, path, _("die map"), DM_MAX_SIZE, DM_LINE_MAX + 2, e) != 0) {
+		if (errno != EINVAL)
+			return errmsg_set(e, _("%s: cannot open the die map: %s; check the file "
+			    "name (format: httop-diemap(5))"), path, strerror(errno));
+		return -1;
+	}
+	r = diemap_parse(d, path, f.fp, e);
+	infile_close(&f);
 	return r;
 }
 

@@ -8,18 +8,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libcpuid.h>
 
 #include "machine/identity.h"
 #include "machine/uarch.h"
 #include "util/i18n.h"
+#include "util/infile.h"
+#include "util/xalloc.h"
 
 enum { R_EAX, R_EBX, R_ECX, R_EDX };
 
 /* The 100 MHz bus clock, and Nehalem/Westmere's 133.33 MHz one (Intel SDM
  * vol. 4, MSR_PLATFORM_INFO: "maximum non-turbo ratio ... the frequency is
  * this ratio times 133.33 MHz" on those parts). */
+/* A raw dump is about 100 short lines per logical CPU (the largest fixture,
+ * 256 CPUs, is 0.9 MB; report text after the dump has lines of a few
+ * hundred bytes). libcpuid reads lines with fgets and would loop forever on
+ * a stream of NUL bytes, so the file is checked before libcpuid sees it. */
+#define CPUID_MAX_SIZE (16 * 1024 * 1024)
+#define CPUID_MAX_LINE 4096
+
 #define BUS_HZ 100e6
 #define BUS_HZ_NHM (400e6 / 3)
 
@@ -244,20 +254,21 @@ catch_warning(const char *msg)
 	first_warning[strcspn(first_warning, "\r\n")] = '\0';
 }
 
-/* The AIDA64 "CPU#000 AffMask:" layout came after libcpuid 0.6.2. */
-static bool
-is_affmask_dump(const char *path)
+/* Check the dump within its limits (infile.h) before libcpuid reads it;
+ * *affmask: it has the AIDA64 "CPU#000 AffMask:" layout, which came after
+ * libcpuid 0.6.2. */
+static int
+check_dump(struct infile *f, bool *affmask, struct errmsg *e)
 {
-	char line[256];
-	bool found = false;
-	FILE *f = fopen(path, "r");
+	char *line = xmalloc(CPUID_MAX_LINE + 2);
+	int r;
 
-	if (f == NULL)
-		return false;
-	while (!found && fgets(line, sizeof line, f) != NULL)
-		found = strstr(line, " AffMask: ") != NULL;
-	fclose(f);
-	return found;
+	*affmask = false;
+	while ((r = infile_getline(f, line, CPUID_MAX_LINE + 2, e)) == 1)
+		if (!*affmask && strstr(line, " AffMask: ") != NULL)
+			*affmask = true;
+	free(line);
+	return r;
 }
 
 static int
@@ -266,35 +277,47 @@ load_dump(struct cpu_identity *id, const char *path, struct errmsg *e)
 	struct cpu_raw_data_array_t all;
 	struct cpu_raw_data_t one;
 	libcpuid_warn_fn_t old;
-	FILE *f;
+	struct infile f;
+	char fdpath[64];
+	const char *lib_path = path;
+	bool affmask;
 	int rc = 0;
 
-	f = fopen(path, "r");
-	if (f == NULL)
-		return errmsg_set(e, _("cannot open CPUID dump %s: %s"), path, strerror(errno));
-	fclose(f);
+	if (infile_open(&f, path, _("CPUID dump"), CPUID_MAX_SIZE, CPUID_MAX_LINE, e) != 0)
+		return -1;
+	if (check_dump(&f, &affmask, e) != 0) {
+		infile_close(&f);
+		return -1;
+	}
+	/* libcpuid opens by name: give it the file just checked, through
+	 * our descriptor, not whatever the name points at by then. */
+	snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", fileno(f.fp));
+	if (access(fdpath, R_OK) == 0)
+		lib_path = fdpath;
 
 	first_warning[0] = '\0';
 	old = cpuid_set_warn_function(catch_warning);
 	/* Multi-CPU layouts (AIDA64, libcpuid's own all-CPU format) first; the
 	 * single-CPU reader would keep the last CPU and warn about headers. */
 	memset(&all, 0, sizeof all);
-	if (cpuid_deserialize_all_raw_data(&all, path) == 0 && all.num_raw > 0 &&
+	if (cpuid_deserialize_all_raw_data(&all, lib_path) == 0 && all.num_raw > 0 &&
 	    all.raw[0].basic_cpuid[0][R_EAX] != 0) {
 		decode_raw(id, &all.raw[0]);
 	} else {
 		memset(&one, 0, sizeof one);
 		first_warning[0] = '\0';
-		if (cpuid_deserialize_raw_data(&one, path) != 0 || one.basic_cpuid[0][R_EAX] == 0)
+		if (cpuid_deserialize_raw_data(&one, lib_path) != 0 ||
+		    one.basic_cpuid[0][R_EAX] == 0)
 			rc = -1;
 		else
 			decode_raw(id, &one);
 	}
 	cpuid_free_raw_data_array(&all);
 	cpuid_set_warn_function(old);
+	infile_close(&f);
 
 	if (rc != 0) {
-		if (is_affmask_dump(path))
+		if (affmask)
 			return errmsg_set(e, _("CPUID dump %s is in the AIDA64 \"AffMask\" layout, "
 			    "which needs libcpuid >= 0.6.4 (this build uses %s); convert it or "
 			    "upgrade libcpuid"), path, cpuid_lib_version());

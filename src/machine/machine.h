@@ -3,6 +3,7 @@
 #ifndef HTTOP_MACHINE_H
 #define HTTOP_MACHINE_H
 
+#include "machine/capid.h"
 #include "machine/identity.h"
 #include "machine/topology.h"
 #include "machine/uarch.h"
@@ -13,6 +14,9 @@ struct machine {
 	struct cpu_identity id;
 	enum uarch_group group;
 	char hostname[64];
+	/* CAPID6 that comes with the machine rather than from its PCI space:
+	 * the demo's, a scenario's (n 0: none). */
+	struct capid6_given capid6;
 };
 
 /* Load topology (xml NULL: live) and identity (cpuid NULL: live, or from the

@@ -3,20 +3,34 @@
 #include "config.h"
 #include "machine/topology.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <ftw.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <hwloc.h>
 
 #include "util/i18n.h"
+#include "util/infile.h"
 #include "util/xalloc.h"
+#include "util/xmlcheck.h"
 
 /* An "L3" larger than this is not a core cache: hwloc 1.x recorded the Xeon
  * Phi MCDRAM (cache mode) as a 16 GB L3Cache. Real L3s are well below. */
 #define L3_MAX_BYTES (1ULL << 30)
+
+/* An hwloc XML file of a large node with its I/O devices is a few MB. */
+#define TOPO_XML_MAX ((off_t)64 * 1024 * 1024)
+/* A sysfs copy (hwloc-gather-topology) holds about 50 entries per CPU;
+ * each of its files is small (proc/cpuinfo is the largest). */
+#define TOPO_DIR_MAX_ENTRIES 500000
+#define TOPO_DIR_MAX_FILE ((off_t)16 * 1024 * 1024)
 
 /* Marks an unused thread slot while a core is being built. */
 #define SLOT_FREE UINT_MAX
@@ -550,70 +564,328 @@ is_file_in(const char *dir, const char *name)
 	return stat(path, &st) == 0;
 }
 
+/* --- what is handed to hwloc ------------------------------------------ */
+
+/* hwloc opens the files of a sysfs copy by name, blocking: a named pipe or
+ * a device in the tree would hang the start or never end (/dev/zero).
+ * Walk the parts hwloc reads first, not following links but checking what
+ * each points at. nftw has no user pointer: the state is static (one walk
+ * at a time, at start). */
+static struct {
+	unsigned long entries;
+	char bad[4096];
+	const char *why;
+	off_t size;
+} walk_state;
+
+static int
+walk_entry(const char *path, const struct stat *lst, int flag, struct FTW *ftw)
+{
+	struct stat st;
+	const struct stat *sp = lst;
+
+	(void)ftw;
+	if (++walk_state.entries > TOPO_DIR_MAX_ENTRIES) {
+		walk_state.why = "entries";
+		return 1;
+	}
+	if (flag == FTW_SL) {
+		/* A dangling link is harmless: hwloc finds nothing there. */
+		if (stat(path, &st) != 0)
+			return 0;
+		sp = &st;
+	} else if (flag != FTW_F) {
+		return 0;       /* directories, unreadable ones included */
+	}
+	if (S_ISDIR(sp->st_mode))
+		return 0;
+	if (!S_ISREG(sp->st_mode)) {
+		snprintf(walk_state.bad, sizeof walk_state.bad, "%s", path);
+		walk_state.why = S_ISFIFO(sp->st_mode) ? "fifo" :
+		    (S_ISCHR(sp->st_mode) || S_ISBLK(sp->st_mode)) ? "device" : "other";
+		return 1;
+	}
+	if (sp->st_size > TOPO_DIR_MAX_FILE) {
+		snprintf(walk_state.bad, sizeof walk_state.bad, "%s", path);
+		walk_state.why = "size";
+		walk_state.size = sp->st_size;
+		return 1;
+	}
+	return 0;
+}
+
+/* /proc of a copy holds cpuinfo and a few more; of a live root, one
+ * directory per process, which hwloc does not read. */
+static bool
+proc_skip(const char *name)
+{
+	return isdigit((unsigned char)name[0]) || strcmp(name, "self") == 0 ||
+	    strcmp(name, "thread-self") == 0;
+}
+
+static int
+check_tree(const char *root, struct errmsg *e)
+{
+	static const char *const parts[] = { "sys", "proc", NULL };
+	char path[4096], lim[32];
+	unsigned i;
+	int rc = 0;
+
+	memset(&walk_state, 0, sizeof walk_state);
+	/* An hwloc-gather-cpuid dump: the files are at the top. */
+	if (is_file_in(root, "hwloc-cpuid-info") && !is_file_in(root, "sys"))
+		rc = nftw(root, walk_entry, 32, FTW_PHYS);
+	for (i = 0; rc == 0 && parts[i] != NULL; i++) {
+		snprintf(path, sizeof path, "%s/%s", root, parts[i]);
+		if (!is_file_in(root, parts[i]))
+			continue;
+		if (strcmp(parts[i], "proc") == 0) {
+			struct dirent *d;
+			DIR *dp = opendir(path);
+
+			while (rc == 0 && dp != NULL && (d = readdir(dp)) != NULL) {
+				char sub[sizeof path + 258];
+
+				if (d->d_name[0] == '.' || proc_skip(d->d_name))
+					continue;
+				snprintf(sub, sizeof sub, "%s/%s", path, d->d_name);
+				rc = nftw(sub, walk_entry, 32, FTW_PHYS);
+			}
+			if (dp != NULL)
+				closedir(dp);
+		} else {
+			rc = nftw(path, walk_entry, 32, FTW_PHYS);
+		}
+	}
+	if (rc == 0 || walk_state.why == NULL)
+		return 0;       /* nftw's own errors: hwloc will say what it can't read */
+	if (strcmp(walk_state.why, "entries") == 0)
+		return errmsg_set(e, _("topology %s has more than %d entries under sys/ and proc/: "
+		    "give a copy made by hwloc-gather-topology, not a live root"), root,
+		    TOPO_DIR_MAX_ENTRIES);
+	if (strcmp(walk_state.why, "size") == 0)
+		return errmsg_set(e, _("topology %s: %s is %lld bytes, more than the %s httop lets "
+		    "hwloc read of one file of a sysfs copy: check the copy"), root, walk_state.bad,
+		    (long long)walk_state.size, infile_size_text(TOPO_DIR_MAX_FILE, lim, sizeof lim));
+	return errmsg_set(e, _("topology %s: %s is %s, which hwloc would wait on or read without "
+	    "end: a sysfs copy holds only files, directories and links; remove it or copy the "
+	    "tree again with hwloc-gather-topology"), root, walk_state.bad,
+	    strcmp(walk_state.why, "fifo") == 0 ? _("a named pipe") :
+	    strcmp(walk_state.why, "device") == 0 ? _("a device") : _("not a regular file"));
+}
+
+/* The XML file, read whole within its limit and checked to be well-formed
+ * XML, so a broken file is refused with its first bad line instead of
+ * hwloc's "Invalid argument". */
+static int
+read_xml(const char *path, char **buf, size_t *len, struct errmsg *e)
+{
+	struct infile f;
+	unsigned long line;
+	char why[256];
+	int rc;
+
+	if (infile_open(&f, path, _("topology"), TOPO_XML_MAX, 0, e) != 0) {
+		if (errno == EINVAL)
+			return -1;
+		return errmsg_set(e, _("cannot read topology %s: %s; give an hwloc XML file "
+		    "(lstopo-no-graphics --of xml FILE) or a sysfs root directory"), path,
+		    strerror(errno));
+	}
+	rc = infile_slurp(&f, buf, len, e);
+	infile_close(&f);
+	if (rc != 0)
+		return -1;
+	if (xml_check(*buf, *len, &line, why, sizeof why) != 0) {
+		free(*buf);
+		*buf = NULL;
+		return errmsg_set(e, _("topology %s:%lu: %s: this is not well-formed XML; write "
+		    "the file again with lstopo-no-graphics --of xml FILE"), path, line, why);
+	}
+	return 0;
+}
+
+/* hwloc says why it refuses an XML file only on stderr, and only with
+ * HWLOC_XML_VERBOSE set (read once, at its first XML load). Catch what it
+ * writes during the load in a temporary file, to quote its reason. */
+struct capture {
+	FILE *tmp;
+	int saved;
+};
+
+static void
+capture_begin(struct capture *c)
+{
+	c->saved = -1;
+	fflush(stderr);
+	c->tmp = tmpfile();
+	if (c->tmp == NULL)
+		return;
+	c->saved = dup(STDERR_FILENO);
+	if (c->saved < 0 || dup2(fileno(c->tmp), STDERR_FILENO) < 0) {
+		if (c->saved >= 0)
+			close(c->saved);
+		c->saved = -1;
+		fclose(c->tmp);
+		c->tmp = NULL;
+	}
+}
+
+/* Lines hwloc adds to every refusal, which say nothing of the cause. */
+static bool
+generic_line(const char *l)
+{
+	return *l == '\0' || strstr(l, "Failed to parse XML input") != NULL ||
+	    strstr(l, "generated by hwloc, try enabling") != NULL ||
+	    strstr(l, "component discovery failed") != NULL ||
+	    strstr(l, "XML import failed") != NULL;
+}
+
+/* End the capture; the first line with a cause goes to why[] (without
+ * hwloc's "NAME: " prefix), "" if none. */
+static void
+capture_end(struct capture *c, char *why, size_t len)
+{
+	char line[512];
+
+	why[0] = '\0';
+	if (c->tmp == NULL)
+		return;
+	fflush(stderr);
+	dup2(c->saved, STDERR_FILENO);
+	close(c->saved);
+	rewind(c->tmp);
+	while (why[0] == '\0' && fgets(line, sizeof line, c->tmp) != NULL) {
+		char *p = line, *colon;
+
+		line[strcspn(line, "\r\n")] = '\0';
+		if (generic_line(line))
+			continue;
+		/* "xmlbuffer: unrecognized object type string Bogus" */
+		colon = strstr(line, ": ");
+		if (colon != NULL && colon - line < 64 && strchr(line, ' ') > colon)
+			p = colon + 2;
+		snprintf(why, len, "%.*s", (int)(len - 1), p);
+	}
+	fclose(c->tmp);
+}
+
+/* What --topology names, checked before hwloc sees it: a directory (a
+ * sysfs copy or an hwloc-gather-cpuid dump, its tree walked) or an XML
+ * file, read whole into *xml. */
+static int
+check_input(const char *path, bool *dir, char **xml, size_t *xml_len, struct errmsg *e)
+{
+	if (infile_check_path(path, _("topology"), TOPO_XML_MAX, true, dir, e) != 0) {
+		if (errno == EINVAL)
+			return -1;
+		return errmsg_set(e, _("cannot read topology %s: %s; give an hwloc XML "
+		    "file (lstopo-no-graphics --of xml FILE) or a sysfs root directory"),
+		    path, strerror(errno));
+	}
+	if (*dir && !is_file_in(path, "sys") && !is_file_in(path, "hwloc-cpuid-info"))
+		return errmsg_set(e, _("topology %s is a directory without sys/: give "
+		    "the top of a Linux sysfs/procfs copy (hwloc-gather-topology)"), path);
+	if (*dir)
+		return check_tree(path, e);
+	return read_xml(path, xml, xml_len, e);
+}
+
+/* Point hwloc at the input: the live machine (path NULL), a sysfs copy or
+ * a CPUID dump (through the environment, restored by the caller), or the
+ * XML buffer. */
+static int
+set_input(hwloc_topology_t topo, struct topology *t, const char *path, bool dir,
+    const char *xml, size_t xml_len, struct env_save *env, struct errmsg *e)
+{
+	if (path == NULL) {
+		snprintf(t->source, sizeof t->source, "live");
+		return 0;
+	}
+	snprintf(t->source, sizeof t->source, "%s", path);
+	if (dir && is_file_in(path, "hwloc-cpuid-info")) {
+		/* An hwloc-gather-cpuid dump: the x86 backend alone builds the
+		 * topology from the recorded CPUID of every PU. */
+		env_push(env, "HWLOC_CPUID_PATH", path);
+		hwloc_topology_set_components(topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "linux");
+	} else if (dir) {
+		/* Without this the x86 backend annotates the copy with the CPUID
+		 * of the host we run on (hwloc 2.9). */
+		env_push(env, "HWLOC_FSROOT", path);
+		hwloc_topology_set_components(topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
+	} else if (hwloc_topology_set_xmlbuffer(topo, xml, (int)xml_len + 1) != 0) {
+		/* the file as checked, not whatever its name points at by now */
+		return errmsg_set(e, _("topology %s is not a readable hwloc XML file (%s); write "
+		    "one with lstopo-no-graphics --of xml FILE"), path, strerror(errno));
+	}
+	return 0;
+}
+
+/* hwloc_topology_load; for an XML buffer with hwloc's verbose reason for a
+ * refusal in why[] ("" if none). */
+static int
+load_catching(hwloc_topology_t topo, bool xml, char *why, size_t whylen)
+{
+	struct env_save verbose = { NULL, NULL, false };
+	struct capture cap = { NULL, -1 };
+	int rc, err;
+
+	why[0] = '\0';
+	if (xml) {
+		env_push(&verbose, "HWLOC_XML_VERBOSE", "1");
+		capture_begin(&cap);
+	}
+	errno = 0;
+	rc = hwloc_topology_load(topo);
+	err = errno;
+	if (xml) {
+		capture_end(&cap, why, whylen);
+		env_pop(&verbose);
+	}
+	errno = err;
+	return rc;
+}
+
 int
 topology_load(struct topology *t, const char *xml_path, struct errmsg *e)
 {
 	hwloc_topology_t topo;
 	struct env_save env = { NULL, NULL, false };
-	struct stat st;
+	char *xml = NULL, hwloc_why[256];
+	size_t xml_len = 0;
 	bool dir = false;
 	int rc;
 
 	topology_init(t);
-	if (xml_path != NULL) {
-		if (stat(xml_path, &st) != 0)
-			return errmsg_set(e, _("cannot read topology %s: %s; give an hwloc XML "
-			    "file (lstopo-no-graphics --of xml FILE) or a sysfs root directory"),
-			    xml_path, strerror(errno));
-		dir = S_ISDIR(st.st_mode);
-		if (dir && !is_file_in(xml_path, "sys") && !is_file_in(xml_path, "hwloc-cpuid-info"))
-			return errmsg_set(e, _("topology %s is a directory without sys/: give "
-			    "the top of a Linux sysfs/procfs copy (hwloc-gather-topology)"),
-			    xml_path);
-	}
-	if (hwloc_topology_init(&topo) != 0)
+	if (xml_path != NULL && check_input(xml_path, &dir, &xml, &xml_len, e) != 0)
+		return -1;
+	if (hwloc_topology_init(&topo) != 0) {
+		free(xml);
 		return errmsg_set(e, _("hwloc could not start: %s"), strerror(errno));
+	}
 	/* Keep CPUs a cgroup hides from us: httop watches whole cores. */
 	hwloc_topology_set_flags(topo, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
-
-	if (xml_path == NULL) {
-		snprintf(t->source, sizeof t->source, "live");
-	} else if (dir && is_file_in(xml_path, "hwloc-cpuid-info")) {
-		/* An hwloc-gather-cpuid dump: the x86 backend alone builds the
-		 * topology from the recorded CPUID of every PU. */
-		env_push(&env, "HWLOC_CPUID_PATH", xml_path);
-		hwloc_topology_set_components(topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "linux");
-	} else if (dir) {
-		/* Without this the x86 backend annotates the copy with the CPUID
-		 * of the host we run on (hwloc 2.9). */
-		env_push(&env, "HWLOC_FSROOT", xml_path);
-		hwloc_topology_set_components(topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
-	} else if (hwloc_topology_set_xml(topo, xml_path) != 0) {
-		rc = errmsg_set(e, _("topology %s is not a readable hwloc XML file (%s); write "
-		    "one with lstopo-no-graphics --of xml FILE"), xml_path, strerror(errno));
+	if (set_input(topo, t, xml_path, dir, xml, xml_len, &env, e) != 0) {
 		hwloc_topology_destroy(topo);
-		return rc;
+		free(xml);
+		return -1;
 	}
-	if (xml_path != NULL)
-		snprintf(t->source, sizeof t->source, "%s", xml_path);
-
-	errno = 0;
-	rc = hwloc_topology_load(topo);
+	rc = load_catching(topo, xml != NULL, hwloc_why, sizeof hwloc_why);
 	if (env.name != NULL)
 		env_pop(&env);
+	free(xml);
 	if (rc != 0 && xml_path != NULL && !dir) {
-		/* Which importer refuses a file (the built-in one or libxml2's)
-		 * depends on the hwloc build; the user's fix is the same. */
+		/* The file is well-formed XML (read_xml): hwloc refuses what it
+		 * holds, and its verbose output says what. */
 		rc = errmsg_set(e, _("topology %s is not a readable hwloc XML file (%s); write "
 		    "one with lstopo-no-graphics --of xml FILE"), xml_path,
-		    errno ? strerror(errno) : _("hwloc refused it"));
-		hwloc_topology_destroy(topo);
-		return rc;
-	}
-	if (rc != 0) {
+		    hwloc_why[0] ? hwloc_why : errno ? strerror(errno) : _("hwloc refused it"));
+	} else if (rc != 0) {
 		rc = errmsg_set(e, _("cannot load topology %s: %s; check that it is an hwloc "
 		    "XML file (v1 or v2) or a sysfs root"), xml_path ? xml_path : "of this machine",
 		    errno ? strerror(errno) : _("hwloc refused it"));
+	}
+	if (rc != 0) {
 		hwloc_topology_destroy(topo);
 		return rc;
 	}

@@ -16,6 +16,11 @@
 struct vacc {
 	double w, lo, hi;
 	bool exact;
+	/* Why a valid core's figure was absent (the first such), and whether
+	 * one was for a stopped counter: then the aggregate, which would
+	 * leave that core's part out unseen, is absent too. */
+	enum reason why;
+	bool stopped;
 };
 
 enum { A_NEITHER, A_T0, A_T1, A_BOTH, A_UTIL, A_GHZ, A_CPI, A_N };
@@ -29,6 +34,7 @@ struct actacc {
 
 struct acc {
 	unsigned ncores, nvalid;
+	enum reason first;         /* the first invalid core's reason */
 	bool exact;
 	struct vacc v[A_N];
 	struct actacc act;
@@ -49,7 +55,13 @@ acc_reset(struct acc *a)
 static void
 vacc_add(struct vacc *a, struct val v, double w)
 {
-	if (v.kind == V_NONE || w <= 0.0)
+	if (v.kind == V_NONE) {
+		if (a->why == R_NONE)
+			a->why = v.why;
+		a->stopped = a->stopped || v.why == R_STOPPED;
+		return;
+	}
+	if (w <= 0.0)
 		return;
 	a->w += w;
 	a->lo += w * v.lo;
@@ -59,10 +71,12 @@ vacc_add(struct vacc *a, struct val v, double w)
 }
 
 static struct val
-vacc_val(const struct vacc *a)
+vacc_val(const struct vacc *a, enum reason none)
 {
+	if (a->stopped)
+		return val_absent(R_STOPPED);
 	if (a->w <= 0.0)
-		return val_none();
+		return val_absent(a->why != R_NONE ? a->why : none);
 	if (a->exact)
 		return val_exact(a->lo / a->w);
 	return val_bound(a->lo / a->w, a->hi / a->w);
@@ -83,10 +97,10 @@ actacc_add(struct actacc *a, const struct core_fig *cf, double T)
 }
 
 static struct val
-actacc_val(const struct actacc *a)
+actacc_val(const struct actacc *a, enum reason none)
 {
 	if (a->busy_lo <= 0.0 || a->busy_hi <= 0.0)
-		return val_none();
+		return val_absent(none);
 	if (a->exact)
 		return val_exact(a->num / a->busy_hi);
 	return val_bound(a->num / a->busy_hi, a->num / a->busy_lo);
@@ -112,8 +126,11 @@ acc_add(struct acc *a, const struct interval *iv, const struct topo_core *tc,
 	if (!cf->selected)
 		return;
 	a->ncores++;
-	if (cf->reason != R_NONE)
+	if (cf->reason != R_NONE) {
+		if (a->first == R_NONE)
+			a->first = cf->reason;
 		return;
+	}
 	a->nvalid++;
 	if (cf->split != SPLIT_NONE && !cf->exact)
 		a->exact = false;
@@ -130,24 +147,29 @@ acc_add(struct acc *a, const struct interval *iv, const struct topo_core *tc,
 static void
 acc_store(const struct acc *a, struct agg_fig *g)
 {
+	/* Why a figure with nothing to average is absent: no valid core (the
+	 * first invalid one's reason), or no core at all. */
+	enum reason none = a->nvalid > 0 ? R_NOT_HALTED_ZERO : a->first != R_NONE ? a->first :
+	    R_NOT_SELECTED;
 	double busy;
 
 	memset(g, 0, sizeof *g);
 	g->ncores = a->ncores;
 	g->nvalid = a->nvalid;
-	g->neither = vacc_val(&a->v[A_NEITHER]);
-	g->t0_only = vacc_val(&a->v[A_T0]);
-	g->t1_only = vacc_val(&a->v[A_T1]);
-	g->both = vacc_val(&a->v[A_BOTH]);
-	g->util = vacc_val(&a->v[A_UTIL]);
-	g->active_threads = actacc_val(&a->act);
-	g->ghz = vacc_val(&a->v[A_GHZ]);
-	g->cpi = vacc_val(&a->v[A_CPI]);
+	g->neither = vacc_val(&a->v[A_NEITHER], none);
+	g->t0_only = vacc_val(&a->v[A_T0], none);
+	g->t1_only = vacc_val(&a->v[A_T1], none);
+	g->both = vacc_val(&a->v[A_BOTH], none);
+	g->util = vacc_val(&a->v[A_UTIL], none);
+	g->active_threads = actacc_val(&a->act, none);
+	g->ghz = vacc_val(&a->v[A_GHZ], none);
+	g->cpi = vacc_val(&a->v[A_CPI], none);
 	g->exact = a->exact && g->both.kind == V_EXACT;
 	/* Share of busy core time with both threads active. C / (u0 + u1 - C)
 	 * grows with C, and a bound's low (high) ends of both and neither
 	 * belong to the same C, so the ends map to the ends. */
-	g->both_of_busy = val_none();
+	g->both_of_busy = val_absent(g->both.kind == V_NONE ? g->both.why : g->neither.kind == V_NONE ?
+	    g->neither.why : R_NOT_HALTED_ZERO);
 	if (g->both.kind != V_NONE && g->neither.kind != V_NONE) {
 		double lo, hi;
 

@@ -25,20 +25,38 @@ struct tcounts {
 	bool has_any, has_ota;
 };
 
+/* Every slot's delta on the thread at SMT position `thread` (0 for the
+ * slots it does not read), once. */
+static void
+thread_deltas(const struct plan *p, const struct sample *prev, const struct sample *cur,
+    unsigned cpu, unsigned thread, struct slot_deltas *sd)
+{
+	const uint64_t *a = sample_row_c(prev, cpu), *b = sample_row_c(cur, cpu);
+	unsigned s;
+
+	sd->read = sd->still = 0;
+	for (s = 0; s < p->nslots && s < PLAN_MAX_SLOTS; s++) {
+		sd->d[s] = 0;
+		if (!plan_slot_on_thread(&p->slots[s], thread))
+			continue;
+		sd->read |= 1u << s;
+		sd->d[s] = counter_delta(a[s], b[s], p->slots[s].width);
+		if (sd->d[s] == 0)
+			sd->still |= 1u << s;
+	}
+}
+
+/* The delta of kind k from the thread's deltas; false if not read. */
 static bool
-slot_delta(const struct metrics_ctx *c, const struct sample *prev, const struct sample *cur,
-    unsigned cpu, unsigned thread, enum slot_kind k, uint64_t *d)
+kind_delta(const struct metrics_ctx *c, const struct slot_deltas *sd, enum slot_kind k,
+    uint64_t *d)
 {
 	int s = c->slot[k];
-	const struct plan_slot *ps;
 
 	*d = 0;
-	if (s < 0)
+	if (s < 0 || !((sd->read >> s) & 1u))
 		return false;
-	ps = &c->plan->slots[s];
-	if (!plan_slot_on_thread(ps, thread))
-		return false;
-	*d = counter_delta(sample_row_c(prev, cpu)[s], sample_row_c(cur, cpu)[s], ps->width);
+	*d = sd->d[s];
 	return true;
 }
 
@@ -61,6 +79,28 @@ tsc_backwards(const struct metrics_ctx *c, const struct sample *prev, const stru
 	return false;
 }
 
+/* Every figure absent, for `r`. */
+static void
+core_blank(struct core_fig *cf, enum reason r)
+{
+	cf->neither = cf->t0_only = cf->t1_only = cf->both = val_absent(r);
+	cf->util = cf->active_threads = cf->issue_util = val_absent(r);
+	cf->cpi = cf->ghz = val_absent(r);
+}
+
+/* The figures computing left absent without saying why get `r`. */
+static void
+core_why(struct core_fig *cf, enum reason r)
+{
+	struct val *v[] = { &cf->neither, &cf->t0_only, &cf->t1_only, &cf->both, &cf->util,
+	    &cf->active_threads, &cf->issue_util, &cf->cpi, &cf->ghz };
+	size_t i;
+
+	for (i = 0; i < sizeof v / sizeof v[0]; i++)
+		if (v[i]->kind == V_NONE && v[i]->why == R_NONE)
+			v[i]->why = r;
+}
+
 static void
 core_reset(struct core_fig *cf, unsigned ci)
 {
@@ -70,9 +110,7 @@ core_reset(struct core_fig *cf, unsigned ci)
 	cf->fallback = R_NONE;
 	cf->selected = true;
 	cf->split = SPLIT_NONE;
-	cf->neither = cf->t0_only = cf->t1_only = cf->both = val_none();
-	cf->util = cf->active_threads = cf->issue_util = val_none();
-	cf->cpi = cf->ghz = val_none();
+	core_blank(cf, R_NONE);
 }
 
 /* The worst read state of the core's CPUs, as a reason. */
@@ -186,6 +224,8 @@ split_core(const struct metrics_ctx *c, const struct tcounts *tk, unsigned n,
 		m = SPLIT_BOUND;
 	if (n != 2)
 		m = SPLIT_NONE;
+	if (m == SPLIT_NONE)
+		cf->neither = cf->t0_only = cf->t1_only = cf->both = val_absent(R_NO_SPLIT);
 
 	if (m == SPLIT_ANY || m == SPLIT_OTA) {
 		double r0 = (double)tk[0].ref, r1 = (double)tk[1].ref, busy, mism;
@@ -203,8 +243,8 @@ split_core(const struct metrics_ctx *c, const struct tcounts *tk, unsigned n,
 		cf->both = val_exact(f[3]);
 		busy = 1.0 - f[0];
 		cf->util = val_exact(busy);
-		if (busy > 0.0)
-			cf->active_threads = val_exact((f[1] + f[2] + 2.0 * f[3]) / busy);
+		cf->active_threads = busy > 0.0 ? val_exact((f[1] + f[2] + 2.0 * f[3]) / busy) :
+		    val_absent(R_NOT_HALTED_ZERO);
 		return;
 	}
 
@@ -227,8 +267,11 @@ split_core(const struct metrics_ctx *c, const struct tcounts *tk, unsigned n,
 		/* A thread idle or busy all the time leaves no doubt. */
 		cf->exact = cf->both.kind == V_EXACT;
 	}
-	if (c->slot[SLOT_REF] < 0)
+	if (c->slot[SLOT_REF] < 0) {
+		core_why(cf, R_UNAVAILABLE);
 		return;
+	}
+	cf->active_threads = val_absent(R_NOT_HALTED_ZERO);
 	if (n == 1) {
 		cf->util = val_exact(umax);
 		if (umax > 0.0)
@@ -250,25 +293,36 @@ core_rates(const struct metrics_ctx *c, const struct tcounts *tk, unsigned n,
 	double cyc = 0, ref = 0, inst = 0, T = (double)tk[0].tsc, per_tick, lo, hi;
 	unsigned i;
 
-	if (c->slot[SLOT_CYCLES] < 0 || c->slot[SLOT_REF] < 0)
+	if (c->slot[SLOT_CYCLES] < 0 || c->slot[SLOT_REF] < 0) {
+		cf->ghz = cf->cpi = cf->issue_util = val_absent(R_UNAVAILABLE);
 		return;
+	}
 	for (i = 0; i < n; i++) {
 		cyc += (double)tk[i].cyc;
 		ref += (double)tk[i].ref;
 		inst += (double)tk[i].inst;
 	}
-	if (ref <= 0.0 || cf->util.kind == V_NONE)
+	if (cf->util.kind == V_NONE) {
+		cf->ghz = cf->cpi = cf->issue_util = cf->util;
 		return;
+	}
+	if (ref <= 0.0) {
+		cf->ghz = cf->cpi = cf->issue_util = val_absent(R_NOT_HALTED_ZERO);
+		return;
+	}
 	per_tick = cyc / ref;
-	if (c->base_hz > 0.0)
-		cf->ghz = val_exact(per_tick * c->base_hz / 1e9);
+	cf->ghz = c->base_hz > 0.0 ? val_exact(per_tick * c->base_hz / 1e9) : val_absent(R_NO_BASE);
 	lo = cf->util.lo * T * per_tick;   /* core cycles while active */
 	hi = cf->util.hi * T * per_tick;
-	if (c->slot[SLOT_INST] < 0 || inst <= 0.0)
+	if (c->slot[SLOT_INST] < 0 || inst <= 0.0) {
+		cf->cpi = cf->issue_util = val_absent(c->slot[SLOT_INST] < 0 ? R_UNAVAILABLE : R_NO_INST);
 		return;
+	}
 	cf->cpi = cf->util.kind == V_EXACT ? val_exact(lo / inst) : val_bound(lo / inst, hi / inst);
-	if (c->issue_width == 0 || lo <= 0.0)
+	if (c->issue_width == 0 || lo <= 0.0) {
+		cf->issue_util = val_absent(c->issue_width == 0 ? R_UNAVAILABLE : R_NOT_HALTED_ZERO);
 		return;
+	}
 	if (cf->util.kind == V_EXACT)
 		cf->issue_util = val_exact(inst / (lo * c->issue_width));
 	else
@@ -289,87 +343,220 @@ core_truth(const struct sample *prev, const struct sample *cur, unsigned ci, dou
 		cf->truth[k] = (double)(cur->truth[ci * 4 + k] - prev->truth[ci * 4 + k]) / T;
 }
 
-void
-core_compute(const struct metrics_ctx *c, const struct sample *prev, const struct sample *cur,
-    unsigned ci, struct interval *iv)
+/* The TSC rate for the stop thresholds: the base clock when known, else
+ * what the TSC did over the interval's wall time, else the highest clock
+ * httop believes (the largest threshold: the fewest calls). */
+static double
+tsc_rate(const struct metrics_ctx *c, const struct sample *prev, const struct sample *cur,
+    uint64_t dtsc)
+{
+	double dt = prev != NULL ? cur->time - prev->time : 0.0;
+
+	if (c->base_hz > 0.0)
+		return c->base_hz;
+	if (dt > 0.0 && dtsc > 0)
+		return (double)dtsc / dt;
+	return METRICS_MAX_HZ;
+}
+
+/* Each thread's stopped counters (thread_fig.stopped), from the plan's
+ * partners over this interval, with what the caller knew stopped before.
+ * Only a thread with a read counter still (delta 0) can have one. */
+static void
+find_stopped(const struct metrics_ctx *c, const struct sample *prev, const struct sample *cur,
+    const struct topo_core *tc, unsigned n, const struct slot_deltas *sd, uint64_t dtsc,
+    struct interval *iv)
+{
+	double hz = 0.0, skew = c->tol.rel * (double)dtsc;
+	unsigned i, moved = 0, notsc = c->slot[SLOT_TSC] >= 0 ? ~(1u << c->slot[SLOT_TSC]) : ~0u;
+
+	/* A core halted all along (nothing but its TSC moved) is the common
+	 * idle case: no partner advanced, so nothing can have stopped. */
+	for (i = 0; i < n; i++)
+		moved |= sd[i].read & ~sd[i].still & notsc;
+	for (i = 0; i < n; i++) {
+		unsigned cpu = tc->cpus[i];
+
+		iv->threads[cpu].stopped = 0;
+		if ((sd[i].still & notsc) != 0 && moved != 0) {
+			if (hz == 0.0)
+				hz = tsc_rate(c, prev, cur, dtsc);
+			iv->threads[cpu].stopped = metrics_stopped_kinds(c->plan, sd, n, i, hz, skew);
+		}
+		if (c->stopped_in != NULL)
+			iv->threads[cpu].stopped |= c->stopped_in[cpu];
+	}
+}
+
+/* A core's figures from a stopped counter: absent with R_STOPPED. */
+static void
+core_stopped(struct core_fig *cf)
+{
+	if (cf->stopped & (KIND_BIT(SLOT_INST) | KIND_BIT(SLOT_CYCLES)))
+		cf->cpi = cf->issue_util = val_absent(R_STOPPED);
+	if (cf->stopped & KIND_BIT(SLOT_CYCLES))
+		cf->ghz = val_absent(R_STOPPED);
+}
+
+/* The core's threads lose their figures to reason r (their stopped
+ * counters are moot then). */
+static void
+core_invalid(struct interval *iv, const struct topo_core *tc, unsigned n, enum reason r,
+    bool threads)
+{
+	struct core_fig *cf = &iv->cores[tc->index];
+	unsigned i;
+
+	cf->reason = r;
+	core_blank(cf, r);
+	if (!threads)
+		return;
+	cf->stopped = 0;
+	for (i = 0; i < n; i++) {
+		thread_blank(&iv->threads[tc->cpus[i]], r);
+		iv->threads[tc->cpus[i]].stopped = 0;
+	}
+}
+
+/* Why the core has no figures at all this interval (not read, not
+ * selected, time backwards), or R_NONE. Sets cf->selected. */
+static enum reason
+core_unusable(const struct metrics_ctx *c, const struct sample *prev, const struct sample *cur,
+    const struct topo_core *tc, unsigned n, struct core_fig *cf)
 {
 	const struct topology *t = &c->m->topo;
-	const struct topo_core *tc = &t->cores[ci];
-	struct core_fig *cf = &iv->cores[ci];
-	struct tcounts tk[TOPO_MAX_SMT];
-	unsigned n = tc->nthreads > TOPO_MAX_SMT ? TOPO_MAX_SMT : tc->nthreads, i;
 	bool selected = false;
-	double tol, mismatch;
-	bool threads_ok;
 	enum reason r;
+	unsigned i;
 
-	core_reset(cf, ci);
 	for (i = 0; i < n; i++)
 		if (cur->state[tc->cpus[i]] != CPU_NOT_READ)
 			selected = true;
 	if (!selected || n == 0) {
 		cf->selected = false;
-		cf->reason = R_NOT_SELECTED;
-		return;
+		return R_NOT_SELECTED;
 	}
 	r = read_reason(t, tc, prev, cur);
 	if (r == R_NONE && c->slot[SLOT_TSC] < 0)
 		r = R_UNAVAILABLE;
 	if (r == R_NONE && tsc_backwards(c, prev, cur, tc, n))
 		r = R_TIME_BACK;
-	if (r != R_NONE) {
-		cf->reason = r;
-		for (i = 0; i < n; i++)
-			thread_blank(&iv->threads[tc->cpus[i]], r);
-		return;
-	}
+	return r;
+}
+
+/* Each thread's counter deltas, by kind. */
+static void
+core_counts(const struct metrics_ctx *c, const struct sample *prev, const struct sample *cur,
+    const struct topo_core *tc, unsigned n, struct slot_deltas *sd, struct tcounts *tk)
+{
+	unsigned i;
 
 	for (i = 0; i < n; i++) {
 		struct tcounts *k = &tk[i];
-		struct thread_fig *tf = &iv->threads[tc->cpus[i]];
 
 		k->cpu = tc->cpus[i];
-		slot_delta(c, prev, cur, k->cpu, i, SLOT_TSC, &k->tsc);
-		slot_delta(c, prev, cur, k->cpu, i, SLOT_INST, &k->inst);
-		slot_delta(c, prev, cur, k->cpu, i, SLOT_CYCLES, &k->cyc);
-		slot_delta(c, prev, cur, k->cpu, i, SLOT_REF, &k->ref);
-		k->has_any = slot_delta(c, prev, cur, k->cpu, i, SLOT_ANY, &k->any);
-		k->has_ota = slot_delta(c, prev, cur, k->cpu, i, SLOT_OTA, &k->ota);
-		tf->d_tsc = k->tsc;
-		tf->d_inst = k->inst;
-		tf->d_cyc = k->cyc;
-		tf->d_ref = k->ref;
+		thread_deltas(c->plan, prev, cur, k->cpu, i, &sd[i]);
+		kind_delta(c, &sd[i], SLOT_TSC, &k->tsc);
+		kind_delta(c, &sd[i], SLOT_INST, &k->inst);
+		kind_delta(c, &sd[i], SLOT_CYCLES, &k->cyc);
+		kind_delta(c, &sd[i], SLOT_REF, &k->ref);
+		k->has_any = kind_delta(c, &sd[i], SLOT_ANY, &k->any);
+		k->has_ota = kind_delta(c, &sd[i], SLOT_OTA, &k->ota);
+	}
+}
+
+/* The threads' own figures. Returns true when a split counter stopped:
+ * it is then not used (the split is the bound from the utilisations, as
+ * for a reprogrammed one). */
+static bool
+core_threads(const struct metrics_ctx *c, const struct sample *cur, const struct topo_core *tc,
+    unsigned n, struct tcounts *tk, struct interval *iv)
+{
+	struct core_fig *cf = &iv->cores[tc->index];
+	bool split_stopped = false;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		struct thread_fig *tf = &iv->threads[tc->cpus[i]];
+
+		tf->d_tsc = tk[i].tsc;
+		tf->d_inst = tk[i].inst;
+		tf->d_cyc = tk[i].cyc;
+		tf->d_ref = tk[i].ref;
 		thread_figures(c, tf);
 		/* Multiplexed counts (perf): estimates, marked as such. */
-		tf->scaled = cur->scaled != NULL && cur->scaled[k->cpu] != 0;
+		tf->scaled = cur->scaled != NULL && cur->scaled[tk[i].cpu] != 0;
 		cf->scaled = cf->scaled || tf->scaled;
+		cf->stopped |= tf->stopped;
+		if (tf->stopped & (KIND_BIT(SLOT_ANY) | KIND_BIT(SLOT_OTA)))
+			split_stopped = true;
+	}
+	if (split_stopped)
+		for (i = 0; i < n; i++)
+			tk[i].has_any = tk[i].has_ota = false;
+	return split_stopped;
+}
+
+/* The core's split and rates by `method`, its stopped counters and the
+ * simulator's truth. */
+static void
+core_figures(const struct metrics_ctx *c, const struct sample *prev, const struct sample *cur,
+    const struct tcounts *tk, unsigned n, enum split_method method, struct core_fig *cf)
+{
+	split_core(c, tk, n, method, cf);
+	core_rates(c, tk, n, cf);
+	core_stopped(cf);
+	core_truth(prev, cur, cf->index, (double)tk[0].tsc, cf);
+}
+
+void
+core_compute(const struct metrics_ctx *c, const struct sample *prev, const struct sample *cur,
+    unsigned ci, struct interval *iv)
+{
+	const struct topo_core *tc = &c->m->topo.cores[ci];
+	struct core_fig *cf = &iv->cores[ci];
+	struct tcounts tk[TOPO_MAX_SMT];
+	struct slot_deltas sd[TOPO_MAX_SMT];
+	unsigned n = tc->nthreads > TOPO_MAX_SMT ? TOPO_MAX_SMT : tc->nthreads;
+	bool exact_plan, split_stopped, threads_ok;
+	double tol, mismatch;
+	enum reason r;
+
+	core_reset(cf, ci);
+	r = core_unusable(c, prev, cur, tc, n, cf);
+	if (r != R_NONE) {
+		core_invalid(iv, tc, r == R_NOT_SELECTED ? 0 : n, r, r != R_NOT_SELECTED);
+		return;
+	}
+	core_counts(c, prev, cur, tc, n, sd, tk);
+	find_stopped(c, prev, cur, tc, n, sd, tk[0].tsc, iv);
+	split_stopped = core_threads(c, cur, tc, n, tk, iv);
+	/* Without a reference clock there is no utilisation, so no split and
+	 * no core figure; the threads keep what the other counters give. */
+	if (cf->stopped & KIND_BIT(SLOT_REF)) {
+		core_invalid(iv, tc, n, R_STOPPED, false);
+		return;
 	}
 
 	tol = c->tol.rel * (double)tk[0].tsc +
 	    (double)c->tol.abs_ticks_per_scale * (double)(c->plan->scale ? c->plan->scale : 1);
 	r = check(c, tk, n, tol, &mismatch, &threads_ok);
 	/* Only a plan with an exact split has one to fall back from. */
-	if (r != R_NONE && threads_ok && n == 2 &&
-	    (c->plan->split == SPLIT_ANY || c->plan->split == SPLIT_OTA) &&
-	    tk[0].tsc > 0 && tk[1].tsc > 0) {
+	exact_plan = n == 2 && (c->plan->split == SPLIT_ANY || c->plan->split == SPLIT_OTA);
+	if (r != R_NONE && threads_ok && exact_plan && tk[0].tsc > 0 && tk[1].tsc > 0) {
 		/* Only the split's own counter failed: the fixed counters still
 		 * bound the split; show that, and say why it is not exact. */
 		cf->fallback = r;
-		split_core(c, tk, n, SPLIT_BOUND, cf);
-		core_rates(c, tk, n, cf);
-		core_truth(prev, cur, ci, (double)tk[0].tsc, cf);
+		core_figures(c, prev, cur, tk, n, SPLIT_BOUND, cf);
 		return;
 	}
 	if (r != R_NONE) {
-		cf->reason = r;
-		if (!threads_ok)
-			for (i = 0; i < n; i++)
-				thread_blank(&iv->threads[tc->cpus[i]], r);
+		core_invalid(iv, tc, n, r, !threads_ok);
 		return;
 	}
-	split_core(c, tk, n, c->plan->split, cf);
+	if (split_stopped && exact_plan)
+		cf->fallback = R_STOPPED;
+	core_figures(c, prev, cur, tk, n, c->plan->split, cf);
 	if (mismatch > cf->inconsistency)
 		cf->inconsistency = mismatch;
-	core_rates(c, tk, n, cf);
-	core_truth(prev, cur, ci, (double)tk[0].tsc, cf);
 }

@@ -21,7 +21,13 @@
  *
  * A core with no valid interval in the window has no TSC sum there: it is
  * given the reason of its latest invalid interval instead of "TSC did not
- * advance". */
+ * advance".
+ *
+ * A counter that stopped (thread_fig.stopped) in a valid interval is added
+ * like the others, and the time of that interval is kept per CPU and kind:
+ * a window that reaches back to it has the counter's figures absent
+ * (R_STOPPED, through metrics_ctx.stopped_in), since the sum is missing
+ * counts that were never made; the other figures cover the whole window. */
 #include "config.h"
 #include "metrics/history.h"
 
@@ -60,6 +66,9 @@ struct history {
 	uint8_t *latest_state;       /* per CPU: CPU_NOT_READ or CPU_READ_OK */
 	uint8_t *ok_state;           /* per CPU: CPU_READ_OK */
 	int *noerr;                  /* per CPU: 0 */
+	double *stop_time;           /* per CPU and kind: end of the latest
+				      * interval it was stopped in, or -1 */
+	uint8_t *stop_in;            /* per CPU: kinds stopped in the window */
 
 	/* The ring: cap snapshots, n in use, head the newest. */
 	size_t cap, n, head;
@@ -108,6 +117,10 @@ history_new(const struct machine *m, const struct plan *p, double max_seconds,
 	h->latest_state = xcalloc(h->max_cpu + 1, sizeof *h->latest_state);
 	h->ok_state = xcalloc(h->max_cpu + 1, sizeof *h->ok_state);
 	h->noerr = xcalloc(h->max_cpu + 1, sizeof *h->noerr);
+	h->stop_time = xcalloc((size_t)(h->max_cpu + 1) * SLOT_NKINDS, sizeof *h->stop_time);
+	for (i = 0; i < (size_t)(h->max_cpu + 1) * SLOT_NKINDS; i++)
+		h->stop_time[i] = -1.0;
+	h->stop_in = xcalloc(h->max_cpu + 1, sizeof *h->stop_in);
 	h->ring_time = xcalloc(cap, sizeof *h->ring_time);
 	h->ring_v = xcalloc(cap * h->rowlen + 1, sizeof *h->ring_v);
 	h->ring_t = xcalloc(cap * h->tlen + 1, sizeof *h->ring_t);
@@ -122,6 +135,23 @@ history_new(const struct machine *m, const struct plan *p, double max_seconds,
 	h->a.ncores = h->b.ncores = h->ncores;
 	h->a.err = h->b.err = h->noerr;
 	return h;
+}
+
+void
+history_reset(struct history *h)
+{
+	size_t i;
+
+	h->started = false;
+	h->truth = false;
+	h->start_time = 0.0;
+	h->nadd = 0;
+	h->n = h->head = 0;
+	memset(h->sums, 0, h->rowlen * sizeof *h->sums);
+	memset(h->tsums, 0, h->tlen * sizeof *h->tsums);
+	for (i = 0; i < h->ncores; i++)
+		h->last_reason[i] = R_FIRST;
+	memset(h->latest_state, CPU_READ_OK, h->max_cpu);
 }
 
 static void
@@ -163,6 +193,40 @@ add_core(struct history *h, const struct topo_core *tc, const struct sample *pre
 	}
 }
 
+/* When each of the core's threads last had a counter stopped. */
+static void
+note_stopped(struct history *h, const struct topo_core *tc, const struct interval *last,
+    double time)
+{
+	unsigned th, k;
+
+	for (th = 0; th < tc->nthreads && th < TOPO_MAX_SMT; th++) {
+		unsigned cpu = tc->cpus[th];
+
+		if (cpu >= h->max_cpu || cpu >= last->max_cpu)
+			continue;
+		for (k = 0; k < SLOT_NKINDS; k++)
+			if (last->threads[cpu].stopped & KIND_BIT(k))
+				h->stop_time[(size_t)cpu * SLOT_NKINDS + k] = time;
+	}
+}
+
+/* The kinds stopped in an interval that ended after `from`. */
+static void
+stopped_since(struct history *h, double from)
+{
+	unsigned cpu, k;
+
+	for (cpu = 0; cpu < h->max_cpu; cpu++) {
+		uint8_t m = 0;
+
+		for (k = 0; k < SLOT_NKINDS; k++)
+			if (h->stop_time[(size_t)cpu * SLOT_NKINDS + k] > from)
+				m |= (uint8_t)KIND_BIT(k);
+		h->stop_in[cpu] = m;
+	}
+}
+
 void
 history_add(struct history *h, const struct sample *prev, const struct sample *cur,
     const struct interval *last)
@@ -191,6 +255,8 @@ history_add(struct history *h, const struct sample *prev, const struct sample *c
 			continue;
 		}
 		add_core(h, &t->cores[ci], prev, cur, cf->fallback != R_NONE);
+		if (cf->stopped != 0)
+			note_stopped(h, &t->cores[ci], last, cur->time);
 		if (truth && ci < cur->ncores && ci < prev->ncores)
 			for (k = 0; k < 4; k++)
 				h->tsums[ci * 4 + k] += cur->truth[ci * 4 + k] - prev->truth[ci * 4 + k];
@@ -302,6 +368,8 @@ history_compute(struct history *h, const struct metrics_ctx *c, enum avg_window 
 		h->a.truth = h->truth ? h->ring_t + i * h->tlen : NULL;
 		h->a.time = h->ring_time[i];
 	}
+	stopped_since(h, h->a.time);
+	c64.stopped_in = h->stop_in;
 	metrics_compute(&c64, &h->a, &h->b, iv);
 	explain_empty(h, &h->a, &h->b, iv);
 	return h->b.time - h->a.time;
@@ -319,6 +387,8 @@ history_free(struct history *h)
 	free(h->latest_state);
 	free(h->ok_state);
 	free(h->noerr);
+	free(h->stop_time);
+	free(h->stop_in);
 	free(h->ring_time);
 	free(h->ring_v);
 	free(h->ring_t);

@@ -28,6 +28,8 @@ struct history *history_new(const struct machine *m, const struct plan *p, doubl
  * (its per-core validity decides what is accumulated). No allocation. */
 void history_add(struct history *h, const struct sample *prev, const struct sample *cur,
     const struct interval *last);
+/* Forget everything added (a replay jumped): as after history_new. */
+void history_reset(struct history *h);
 /* The figures over window `w` (AVG_WINDOW covers up to `seconds`) into
  * `iv`; returns the seconds actually covered (0 if nothing yet). */
 double history_compute(struct history *h, const struct metrics_ctx *c, enum avg_window w,

@@ -15,6 +15,12 @@
  * more than that, a reprogrammed counter (R_REPROGRAMMED). */
 #define METRICS_SKEW_LIMIT 0.05
 
+/* The longest a thread can stay unhalted without retiring an instruction,
+ * and the time between the reads of two counters of one CPU, with room to
+ * spare: httop.1, VALIDITY. A counter still while a partner gained more
+ * than this much time's worth was stopped. */
+#define METRICS_STOP_WINDOW 20e-6
+
 /* Clamp four fractions to [0,1] and rescale them to sum 1. Returns the
  * largest amount clamped (0 when nothing was out of range). */
 double split_clamp(double f[4]);
@@ -24,8 +30,12 @@ double split_clamp(double f[4]);
 void interval_describe(struct interval *iv, const struct topo_core *tc, enum reason r,
     bool fallback);
 
-/* Fill t's figures from its d_* fields (t->reason must be R_NONE). */
+/* Fill t's figures from its d_* fields (t->reason must be R_NONE); those
+ * of the counters in t->stopped are absent with R_STOPPED. */
 void thread_figures(const struct metrics_ctx *c, struct thread_fig *t);
+/* iv->stopped and, when any, the interval flagged with the CPUs of each
+ * stopped counter (after the cores: a core's own problem comes first). */
+void interval_stopped(struct interval *iv);
 /* Blank a thread's figures, giving the reason. */
 void thread_blank(struct thread_fig *t, enum reason r);
 

@@ -3,7 +3,7 @@
 libhttop_a_SOURCES += \
 	src/metrics/metrics.h src/metrics/value.h src/metrics/internal.h \
 	src/metrics/delta.c src/metrics/split.c src/metrics/reason.c \
-	src/metrics/thread.c src/metrics/core.c src/metrics/aggregate.c \
+	src/metrics/thread.c src/metrics/stopped.c src/metrics/core.c src/metrics/aggregate.c \
 	src/metrics/metrics.c
 include $(srcdir)/src/metrics/history.mk
 include $(srcdir)/src/metrics/subset.mk

@@ -38,6 +38,7 @@ interval_init(struct interval *iv, const struct machine *m)
 	iv->cores = xcalloc(t->ncores ? t->ncores : 1, sizeof *iv->cores);
 	iv->threads = xcalloc(t->max_cpu ? t->max_cpu : 1, sizeof *iv->threads);
 	iv->packages = xcalloc(t->npackages ? t->npackages : 1, sizeof *iv->packages);
+	iv->scratch = xcalloc(t->max_cpu ? t->max_cpu : 1, sizeof *iv->scratch);
 }
 
 void
@@ -46,6 +47,7 @@ interval_free(struct interval *iv)
 	free(iv->cores);
 	free(iv->threads);
 	free(iv->packages);
+	free(iv->scratch);
 	memset(iv, 0, sizeof *iv);
 }
 
@@ -95,11 +97,14 @@ metrics_compute(const struct metrics_ctx *c, const struct sample *prev,
 		iv->scaled = iv->scaled || (cf->selected && cf->scaled);
 		/* The interval is valid only if every selected core got what the
 		 * plan promises; a core on its fallback bound is valid itself. */
-		if (cf->selected && iv->valid && (cf->reason != R_NONE || cf->fallback != R_NONE)) {
+		/* A stopped counter is named with its CPUs after the loop. */
+		if (cf->selected && iv->valid && ((cf->reason != R_NONE && cf->reason != R_STOPPED) ||
+		    (cf->reason == R_NONE && cf->fallback != R_NONE && cf->fallback != R_STOPPED))) {
 			iv->valid = false;
 			interval_describe(iv, &t->cores[ci], cf->reason != R_NONE ? cf->reason : cf->fallback,
 			    cf->reason == R_NONE);
 		}
 	}
+	interval_stopped(iv);
 	aggregate_all(c, iv);
 }

@@ -14,25 +14,6 @@
 #include "sample/sample.h"
 #include "util/cpulist.h"
 
-/* Why a figure or a whole core is not shown. Texts in metrics_reason_text(). */
-enum reason {
-	R_NONE = 0,         /* no problem (not R_OK: that is access(2)'s) */
-	R_NOT_SELECTED,     /* outside --cpus / the watched job */
-	R_OFFLINE,          /* a CPU of the core is offline */
-	R_READ_ERROR,       /* a read failed (EIO, ...) */
-	R_FIRST,            /* no previous sample yet */
-	R_NO_TIME,          /* TSC did not advance */
-	R_REPROGRAMMED,     /* counts impossible for the programmed events: another program changed the PMU */
-	R_SKEW,             /* sibling reads too far apart for the split to be trusted */
-	R_NO_INST,          /* no instructions retired: CPI undefined */
-	R_NOT_HALTED_ZERO,  /* thread never active: frequency undefined */
-	R_NO_BASE,          /* base frequency unknown: GHz unavailable */
-	R_NO_SPLIT,         /* the plan gives no split for this core */
-	R_UNAVAILABLE,      /* the counter does not exist on this CPU */
-	R_TIME_BACK,        /* the TSC went backwards: samples out of order */
-	R_NREASONS
-};
-
 const char *metrics_reason_text(enum reason r);   /* untranslated; outputs call _() */
 const char *metrics_reason_code(enum reason r);   /* stable token for csv/json */
 
@@ -44,9 +25,16 @@ struct tolerance {
 	uint64_t abs_ticks_per_scale; /* extra allowance per reference quantum: 2 */
 };
 
+/* A set of counters by kind: bit 1u << enum slot_kind. */
+#define KIND_BIT(k) (1u << (k))
+
 struct thread_fig {
 	unsigned cpu;
 	enum reason reason;        /* R_NONE, or why the whole thread has no figures */
+	/* Counters of this thread that stood still while a partner advanced
+	 * (KIND_BIT set): another program stopped them, and every figure
+	 * computed from them is absent with R_STOPPED. */
+	unsigned stopped;
 	uint64_t d_tsc, d_inst, d_cyc, d_ref;
 	struct val util;           /* d_ref / d_tsc */
 	struct val cpi;            /* d_cyc / d_inst (non-halted CPI) */
@@ -76,6 +64,11 @@ struct core_fig {
 	 * the fixed counters are sound): the split is then the bound from the
 	 * utilisations (exact = false), and the core stays valid. */
 	enum reason fallback;
+	/* The stopped counters of its threads (KIND_BIT), AnyThread included:
+	 * a stopped split counter is a fallback R_STOPPED, a stopped reference
+	 * clock the reason R_STOPPED, stopped instructions or core cycles make
+	 * CPI, issue utilisation (and GHz) absent with R_STOPPED. */
+	unsigned stopped;
 	double inconsistency;      /* largest clamp applied, fraction of the interval */
 	bool has_truth;
 	double truth[4];           /* simulator ground truth, fractions */
@@ -102,12 +95,15 @@ struct interval {
 	char reason[256];          /* first problem, with core and CPUs */
 	char reason_c[256];        /* the same untranslated, for files (csv,
 				    * json, recordings): the same in every locale */
+	unsigned stopped;          /* KIND_BIT of every counter stopped on a
+				    * selected CPU (the reason names them) */
 	bool scaled;               /* some selected core's counts were scaled */
 	unsigned ncores, max_cpu, npackages;
 	struct core_fig *cores;    /* by topology core index */
 	struct thread_fig *threads;/* by OS CPU number; reason R_NOT_SELECTED if absent */
 	struct agg_fig *packages;  /* by package order in the topology */
 	struct agg_fig node;
+	bool *scratch;             /* max_cpu: a CPU list being built */
 };
 
 struct metrics_ctx {
@@ -117,6 +113,10 @@ struct metrics_ctx {
 	unsigned issue_width;      /* 0 if unknown */
 	struct tolerance tol;
 	int slot[SLOT_NKINDS];     /* plan slot index per kind, -1 if absent */
+	/* Per CPU, kinds known to have stopped during the samples' span
+	 * (KIND_BIT), ORed into what the interval itself shows: a window
+	 * over many intervals (history.c). NULL: none. */
+	const uint8_t *stopped_in;
 };
 
 void metrics_ctx_init(struct metrics_ctx *c, const struct machine *m, const struct plan *p);
@@ -130,12 +130,40 @@ void metrics_compute(const struct metrics_ctx *c, const struct sample *prev,
  * have any CPU in `cpus`: a watched job's cores. */
 void metrics_aggregate_subset(const struct interval *iv, const struct topology *t,
     const struct cpulist *cpus, struct agg_fig *out);
+/* The same over the job's cores in one package (physical id `package`):
+ * a package line of the job's view. */
+void metrics_aggregate_subset_package(const struct interval *iv, const struct topology *t,
+    const struct cpulist *cpus, unsigned package, struct agg_fig *out);
 
 /* Why `v`, one of t's figures, is V_NONE (R_NONE if it has a value): the
  * thread's own reason, or the zero denominator / missing counter / unknown
  * base frequency behind that figure. */
 enum reason metrics_thread_reason(const struct metrics_ctx *c, const struct thread_fig *t,
     const struct val *v);
+
+/* One thread's counter deltas over an interval, by plan slot. */
+struct slot_deltas {
+	uint64_t d[PLAN_MAX_SLOTS];
+	unsigned read;             /* bit s: slot s is read on this thread */
+	unsigned still;            /* bit s: read, and its delta is 0 */
+};
+
+/* What a partner of kind `k` may gain while the counter it vouches for
+ * legitimately stands still (httop.1, VALIDITY): METRICS_STOP_WINDOW
+ * seconds at the partner's highest rate (core cycles at 10 GHz,
+ * instructions at 16 per such cycle, reference cycles at the TSC rate
+ * `tsc_hz`), plus two of its steps (`scale` TSC ticks for the reference
+ * clock, one count otherwise). */
+double metrics_stop_threshold(enum slot_kind k, double tsc_hz, unsigned scale);
+/* The kinds (KIND_BIT) of thread `th` of a core of `n` threads (t[0..n))
+ * that stand still while a partner in p->partners advanced past its
+ * threshold; a partner on the sibling thread must also pass `skew` TSC
+ * ticks, the allowance for reading the siblings apart. */
+unsigned metrics_stopped_kinds(const struct plan *p, const struct slot_deltas *t, unsigned n,
+    unsigned th, double tsc_hz, double skew);
+/* The first kind in `mask` by title ("instructions retired"),
+ * untranslated; "" if none. */
+const char *metrics_stopped_title(unsigned mask);
 
 /* The pure formulas, exposed for unit tests with hand-checked values. */
 uint64_t counter_delta(uint64_t prev, uint64_t cur, unsigned width);

@@ -24,6 +24,7 @@ static const struct {
 	[R_UNAVAILABLE] = { N_("counter not available on this CPU"), "unavailable" },
 	[R_TIME_BACK] = { N_("the time stamp counter went backwards (samples out of order)"),
 	    "time-backwards" },
+	[R_STOPPED] = { N_("counter stopped"), "stopped" },
 };
 
 const char *

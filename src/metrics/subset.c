@@ -23,3 +23,25 @@ metrics_aggregate_subset(const struct interval *iv, const struct topology *t,
 {
 	aggregate_over(iv, t, core_in_list, cpus, out);
 }
+
+struct in_package {
+	const struct cpulist *cpus;
+	unsigned package;
+};
+
+static bool
+core_in_package(const struct topo_core *tc, const void *arg)
+{
+	const struct in_package *a = arg;
+
+	return tc->package == a->package && core_in_list(tc, a->cpus);
+}
+
+void
+metrics_aggregate_subset_package(const struct interval *iv, const struct topology *t,
+    const struct cpulist *cpus, unsigned package, struct agg_fig *out)
+{
+	struct in_package a = { cpus, package };
+
+	aggregate_over(iv, t, core_in_package, &a, out);
+}

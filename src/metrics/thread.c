@@ -1,5 +1,6 @@
 /* thread.c: per-thread figures from the fixed counters (Intel) or
- * APERF/MPERF/IRPerfCount (AMD), doc/hardware.md section 2. */
+ * APERF/MPERF/IRPerfCount (AMD), doc/hardware.md section 2. Every figure
+ * that cannot be computed is absent with the reason it cannot. */
 #include "config.h"
 #include "metrics/internal.h"
 
@@ -7,8 +8,8 @@ void
 thread_blank(struct thread_fig *t, enum reason r)
 {
 	t->reason = r;
-	t->util = t->cpi = t->nominal_cpi = val_none();
-	t->ghz = t->net_ghz = t->ipc = val_none();
+	t->util = t->cpi = t->nominal_cpi = val_absent(r);
+	t->ghz = t->net_ghz = t->ipc = val_absent(r);
 }
 
 static bool
@@ -17,65 +18,56 @@ has(const struct metrics_ctx *c, enum slot_kind k)
 	return c->slot[k] >= 0;
 }
 
+/* A ratio num / den of counters, times `scale`: absent when a counter is
+ * missing from the plan, stopped, the scale (base clock) unknown, or the
+ * denominator zero, in that order. */
+static struct val
+ratio(const struct metrics_ctx *c, const struct thread_fig *t, enum slot_kind nk,
+    enum slot_kind dk, double num, double den, double scale, enum reason zero)
+{
+	if (!has(c, nk) || !has(c, dk))
+		return val_absent(R_UNAVAILABLE);
+	if (t->stopped & (KIND_BIT(nk) | KIND_BIT(dk)))
+		return val_absent(R_STOPPED);
+	if (scale <= 0.0)
+		return val_absent(R_NO_BASE);
+	if (den <= 0.0)
+		return val_absent(zero);
+	return val_exact(num / den * scale);
+}
+
 void
 thread_figures(const struct metrics_ctx *c, struct thread_fig *t)
 {
 	double tsc = (double)t->d_tsc, inst = (double)t->d_inst;
 	double cyc = (double)t->d_cyc, ref = (double)t->d_ref;
 	double base_ghz = c->base_hz / 1e9;
+	unsigned stopped = t->stopped;
 
 	thread_blank(t, R_NONE);
+	t->stopped = stopped;
 	if (t->d_tsc == 0) {
-		t->reason = R_NO_TIME;
+		thread_blank(t, R_NO_TIME);
 		return;
 	}
-	if (has(c, SLOT_REF)) {
-		double u = ref / tsc;
-
-		/* Read skew can put ref a hair above the TSC; the core checks
-		 * decide whether that is within tolerance. */
-		t->util = val_exact(u > 1.0 ? 1.0 : u);
-	}
-	if (has(c, SLOT_INST) && t->d_inst != 0) {
-		t->nominal_cpi = val_exact(tsc / inst);
-		if (has(c, SLOT_CYCLES))
-			t->cpi = val_exact(cyc / inst);
-	}
-	if (has(c, SLOT_CYCLES) && base_ghz > 0.0) {
-		t->net_ghz = val_exact(cyc / tsc * base_ghz);
-		if (has(c, SLOT_REF) && t->d_ref != 0)
-			t->ghz = val_exact(cyc / ref * base_ghz);
-	}
-	if (has(c, SLOT_INST) && has(c, SLOT_CYCLES) && t->d_cyc != 0)
-		t->ipc = val_exact(inst / cyc);
+	/* Read skew can put ref a hair above the TSC; the core checks decide
+	 * whether that is within tolerance. */
+	t->util = ratio(c, t, SLOT_REF, SLOT_TSC, ref > tsc ? tsc : ref, tsc, 1.0, R_NO_TIME);
+	t->cpi = ratio(c, t, SLOT_CYCLES, SLOT_INST, cyc, inst, 1.0, R_NO_INST);
+	t->nominal_cpi = ratio(c, t, SLOT_TSC, SLOT_INST, tsc, inst, 1.0, R_NO_INST);
+	t->ghz = ratio(c, t, SLOT_CYCLES, SLOT_REF, cyc, ref, base_ghz, R_NOT_HALTED_ZERO);
+	t->net_ghz = ratio(c, t, SLOT_CYCLES, SLOT_TSC, cyc, tsc, base_ghz, R_NOT_HALTED_ZERO);
+	t->ipc = ratio(c, t, SLOT_INST, SLOT_CYCLES, inst, cyc, 1.0, R_NOT_HALTED_ZERO);
 }
 
 enum reason
 metrics_thread_reason(const struct metrics_ctx *c, const struct thread_fig *t,
     const struct val *v)
 {
+	(void)c;
 	if (t->reason != R_NONE)
 		return t->reason;
 	if (v->kind != V_NONE)
 		return R_NONE;
-	if (v == &t->util)
-		return R_UNAVAILABLE;
-	if (v == &t->cpi || v == &t->nominal_cpi) {
-		if (!has(c, SLOT_INST) || (v == &t->cpi && !has(c, SLOT_CYCLES)))
-			return R_UNAVAILABLE;
-		return R_NO_INST;
-	}
-	if (v == &t->ipc) {
-		if (!has(c, SLOT_INST) || !has(c, SLOT_CYCLES))
-			return R_UNAVAILABLE;
-		return R_NOT_HALTED_ZERO;
-	}
-	if (v == &t->ghz || v == &t->net_ghz) {
-		if (!has(c, SLOT_CYCLES) || (v == &t->ghz && !has(c, SLOT_REF)))
-			return R_UNAVAILABLE;
-		if (c->base_hz <= 0.0)
-			return R_NO_BASE;
-		return R_NOT_HALTED_ZERO;
-	}
-	return R_UNAVAILABLE;
+	return v->why != R_NONE ? v->why : R_UNAVAILABLE;
 }

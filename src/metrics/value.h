@@ -5,28 +5,50 @@
 
 #include <stdbool.h>
 
+/* Why a figure or a whole core is not shown. Texts in metrics_reason_text(). */
+enum reason {
+	R_NONE = 0,         /* no problem (not R_OK: that is access(2)'s) */
+	R_NOT_SELECTED,     /* outside --cpus / the watched job */
+	R_OFFLINE,          /* a CPU of the core is offline */
+	R_READ_ERROR,       /* a read failed (EIO, ...) */
+	R_FIRST,            /* no previous sample yet */
+	R_NO_TIME,          /* TSC did not advance */
+	R_REPROGRAMMED,     /* counts impossible for the programmed events: another program changed the PMU */
+	R_SKEW,             /* sibling reads too far apart for the split to be trusted */
+	R_NO_INST,          /* no instructions retired: CPI undefined */
+	R_NOT_HALTED_ZERO,  /* thread never active: frequency undefined */
+	R_NO_BASE,          /* base frequency unknown: GHz unavailable */
+	R_NO_SPLIT,         /* the plan gives no split for this core */
+	R_UNAVAILABLE,      /* the counter does not exist on this CPU */
+	R_TIME_BACK,        /* the TSC went backwards: samples out of order */
+	R_STOPPED,          /* a counter stood still while its partner advanced:
+			     * another program stopped it (VALIDITY) */
+	R_NREASONS
+};
+
 enum vkind {
-	V_NONE = 0,   /* not available: see the owner's reason */
+	V_NONE = 0,   /* not available: `why` says why */
 	V_EXACT,      /* v */
 	V_BOUND,      /* lo <= true value <= hi; v is not used */
 };
 
 struct val {
 	enum vkind kind;
+	enum reason why;   /* V_NONE: the reason (R_NONE only before it is known) */
 	double v, lo, hi;
 };
 
 static inline struct val
 val_exact(double v)
 {
-	struct val r = { V_EXACT, v, v, v };
+	struct val r = { V_EXACT, R_NONE, v, v, v };
 	return r;
 }
 
 static inline struct val
 val_bound(double lo, double hi)
 {
-	struct val r = { V_BOUND, 0.0, lo, hi };
+	struct val r = { V_BOUND, R_NONE, 0.0, lo, hi };
 	return r;
 }
 
@@ -38,11 +60,20 @@ val_tight(double lo, double hi)
 	return hi - lo <= 1e-12 ? val_exact(lo) : val_bound(lo, hi);
 }
 
+/* An absent figure and why. */
+static inline struct val
+val_absent(enum reason why)
+{
+	struct val r = { V_NONE, why, 0.0, 0.0, 0.0 };
+	return r;
+}
+
+/* Absent, the reason still to be given (a figure that does not apply:
+ * outputs print null / a dash). */
 static inline struct val
 val_none(void)
 {
-	struct val r = { V_NONE, 0.0, 0.0, 0.0 };
-	return r;
+	return val_absent(R_NONE);
 }
 
 #endif

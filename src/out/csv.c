@@ -13,6 +13,7 @@ enum col {
 	C_NEITHER, C_T0_ONLY, C_T1_ONLY, C_BOTH, C_EXACT, C_UTIL, C_ACTIVE_THREADS,
 	C_ISSUE_UTIL, C_CPI, C_NOMINAL_CPI, C_GHZ, C_NET_GHZ, C_IPC, C_BOTH_OF_BUSY,
 	C_INCONSISTENCY, C_FALLBACK, C_TRUTH_NEITHER, C_TRUTH_T0_ONLY, C_TRUTH_T1_ONLY, C_TRUTH_BOTH,
+	C_ABSENT, C_STOPPED,
 	NCOLS
 };
 
@@ -21,6 +22,7 @@ static const char *const col_names[NCOLS] = {
 	"neither", "t0_only", "t1_only", "both", "exact", "util", "active_threads",
 	"issue_util", "cpi", "nominal_cpi", "ghz", "net_ghz", "ipc", "both_of_busy",
 	"inconsistency", "fallback", "truth_neither", "truth_t0_only", "truth_t1_only", "truth_both",
+	"absent", "stopped",
 };
 
 #define FRAC_FMT "%.12g"
@@ -31,6 +33,7 @@ static const char *const col_names[NCOLS] = {
 struct row {
 	const char *cell[NCOLS];
 	char buf[NCOLS][64];
+	char absent[512];          /* C_ABSENT: "cpi:stopped ipc:stopped" */
 };
 
 static void
@@ -115,9 +118,48 @@ row_end(FILE *fp, const struct row *r)
 	fputs("\n", fp);
 }
 
+/* Why figures of the row are absent, "cpi:stopped ipc:stopped" (names
+ * as the columns, reason codes); the cell stays empty when none is. */
+static void
+set_absent(struct row *r, const enum col *cols, const struct val *const *v, size_t n)
+{
+	size_t i, used = 0;
+
+	r->absent[0] = '\0';
+	for (i = 0; i < n && used < sizeof r->absent; i++) {
+		if (v[i]->kind != V_NONE || v[i]->why == R_NONE)
+			continue;
+		used += (size_t)snprintf(r->absent + used, sizeof r->absent - used, "%s%s:%s",
+		    used ? " " : "", col_names[cols[i]], metrics_reason_code(v[i]->why));
+	}
+	if (r->absent[0] != '\0')
+		r->cell[C_ABSENT] = r->absent;
+}
+
+/* The counters another program stopped, "inst any". */
+static void
+set_stopped(struct row *r, unsigned mask)
+{
+	size_t used = 0;
+	unsigned k;
+
+	r->buf[C_STOPPED][0] = '\0';
+	for (k = 0; k < SLOT_NKINDS && used < sizeof r->buf[C_STOPPED]; k++)
+		if (mask & KIND_BIT(k))
+			used += (size_t)snprintf(r->buf[C_STOPPED] + used, sizeof r->buf[C_STOPPED] - used,
+			    "%s%s", used ? " " : "", slot_kind_name((enum slot_kind)k));
+	if (mask != 0)
+		r->cell[C_STOPPED] = r->buf[C_STOPPED];
+}
+
 static void
 agg_row(struct row *r, const struct agg_fig *a)
 {
+	static const enum col cols[] = { C_NEITHER, C_T0_ONLY, C_T1_ONLY, C_BOTH, C_UTIL,
+	    C_ACTIVE_THREADS, C_GHZ, C_CPI, C_BOTH_OF_BUSY };
+	const struct val *const v[] = { &a->neither, &a->t0_only, &a->t1_only, &a->both,
+	    &a->util, &a->active_threads, &a->ghz, &a->cpi, &a->both_of_busy };
+
 	set_val(r, C_NEITHER, FRAC_FMT, a->neither);
 	set_val(r, C_T0_ONLY, FRAC_FMT, a->t0_only);
 	set_val(r, C_T1_ONLY, FRAC_FMT, a->t1_only);
@@ -128,6 +170,7 @@ agg_row(struct row *r, const struct agg_fig *a)
 	set_val(r, C_GHZ, NUM_FMT, a->ghz);
 	set_val(r, C_CPI, NUM_FMT, a->cpi);
 	set_val(r, C_BOTH_OF_BUSY, FRAC_FMT, a->both_of_busy);
+	set_absent(r, cols, v, sizeof cols / sizeof cols[0]);
 }
 
 static void
@@ -136,6 +179,12 @@ core_row(struct row *r, const struct topo_core *tc, const struct core_fig *c)
 	bool two = tc->nthreads == 2;
 	size_t len = 0;
 	unsigned t;
+	struct val none = val_absent(R_NO_SPLIT);
+	static const enum col cols[] = { C_NEITHER, C_T0_ONLY, C_T1_ONLY, C_BOTH, C_UTIL,
+	    C_ACTIVE_THREADS, C_ISSUE_UTIL, C_CPI, C_GHZ };
+	const struct val *const v[] = { two ? &c->neither : &none, two ? &c->t0_only : &none,
+	    two ? &c->t1_only : &none, two ? &c->both : &none, &c->util, &c->active_threads,
+	    &c->issue_util, &c->cpi, &c->ghz };
 
 	set_bool(r, C_VALID, c->reason == R_NONE);
 	if (c->reason != R_NONE)
@@ -163,6 +212,9 @@ core_row(struct row *r, const struct topo_core *tc, const struct core_fig *c)
 	set_num(r, C_INCONSISTENCY, FRAC_FMT, c->inconsistency);
 	if (c->fallback != R_NONE)
 		r->cell[C_FALLBACK] = metrics_reason_code(c->fallback);
+	if (c->reason == R_NONE)
+		set_absent(r, cols, v, sizeof cols / sizeof cols[0]);
+	set_stopped(r, c->stopped);
 	if (c->has_truth) {
 		set_num(r, C_TRUTH_NEITHER, FRAC_FMT, c->truth[0]);
 		set_num(r, C_TRUTH_T0_ONLY, FRAC_FMT, c->truth[1]);
@@ -175,6 +227,9 @@ static void
 thread_row(struct row *r, const struct topology *topo, unsigned cpu, const struct thread_fig *th)
 {
 	const struct topo_cpu *tc = &topo->cpus[cpu];
+	static const enum col cols[] = { C_UTIL, C_CPI, C_NOMINAL_CPI, C_GHZ, C_NET_GHZ, C_IPC };
+	const struct val *const v[] = { &th->util, &th->cpi, &th->nominal_cpi, &th->ghz,
+	    &th->net_ghz, &th->ipc };
 
 	set_bool(r, C_VALID, th->reason == R_NONE);
 	if (th->reason != R_NONE)
@@ -188,6 +243,10 @@ thread_row(struct row *r, const struct topology *topo, unsigned cpu, const struc
 	set_val(r, C_GHZ, NUM_FMT, th->ghz);
 	set_val(r, C_NET_GHZ, NUM_FMT, th->net_ghz);
 	set_val(r, C_IPC, NUM_FMT, th->ipc);
+	if (th->reason == R_NONE) {
+		set_absent(r, cols, v, sizeof cols / sizeof cols[0]);
+		set_stopped(r, th->stopped);
+	}
 }
 
 void

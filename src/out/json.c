@@ -71,9 +71,56 @@ bool_str(bool b)
 	return b ? "true" : "false";
 }
 
+/* Why a valid object's figures are absent: ,"absent":{"cpi":"stopped"}
+ * with the reason codes, only when one is. */
+static void
+write_absent(FILE *fp, const char *const *keys, const struct val *const *v, size_t n)
+{
+	bool any = false;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (v[i]->kind != V_NONE || v[i]->why == R_NONE)
+			continue;
+		fputs(any ? "," : ",\"absent\":{", fp);
+		any = true;
+		json_str(fp, keys[i]);
+		fputc(':', fp);
+		json_str(fp, metrics_reason_code(v[i]->why));
+	}
+	if (any)
+		fputc('}', fp);
+}
+
+/* The counters another program stopped: ,"stopped":["inst"]. */
+static void
+write_stopped(FILE *fp, unsigned mask)
+{
+	unsigned k;
+	bool first = true;
+
+	if (mask == 0)
+		return;
+	fputs(",\"stopped\":[", fp);
+	for (k = 0; k < SLOT_NKINDS; k++) {
+		if (!(mask & KIND_BIT(k)))
+			continue;
+		if (!first)
+			fputc(',', fp);
+		first = false;
+		json_str(fp, slot_kind_name((enum slot_kind)k));
+	}
+	fputc(']', fp);
+}
+
 static void
 write_agg(FILE *fp, const struct agg_fig *a)
 {
+	static const char *const keys[] = { "neither", "t0_only", "t1_only", "both", "util",
+	    "active_threads", "ghz", "cpi", "both_of_busy" };
+	const struct val *const v[] = { &a->neither, &a->t0_only, &a->t1_only, &a->both,
+	    &a->util, &a->active_threads, &a->ghz, &a->cpi, &a->both_of_busy };
+
 	fprintf(fp, "\"ncores\":%u,\"nvalid\":%u,\"exact\":%s", a->ncores, a->nvalid,
 	    bool_str(a->exact));
 	key_val(fp, "neither", FRAC_FMT, a->neither);
@@ -85,6 +132,7 @@ write_agg(FILE *fp, const struct agg_fig *a)
 	key_val(fp, "ghz", NUM_FMT, a->ghz);
 	key_val(fp, "cpi", NUM_FMT, a->cpi);
 	key_val(fp, "both_of_busy", FRAC_FMT, a->both_of_busy);
+	write_absent(fp, keys, v, sizeof keys / sizeof keys[0]);
 }
 
 /* Where the core sits: {"row","col"} in its package's grid, the tile's
@@ -115,7 +163,12 @@ write_core(FILE *fp, const struct die_layout *l, const struct topo_core *tc,
 {
 	/* The four-way split exists only for cores of exactly two threads. */
 	bool two = tc->nthreads == 2;
-	struct val none = val_none();
+	struct val none = val_absent(R_NO_SPLIT);
+	static const char *const keys[] = { "neither", "t0_only", "t1_only", "both", "util",
+	    "active_threads", "issue_util", "cpi", "ghz" };
+	const struct val *const v[] = { two ? &c->neither : &none, two ? &c->t0_only : &none,
+	    two ? &c->t1_only : &none, two ? &c->both : &none, &c->util, &c->active_threads,
+	    &c->issue_util, &c->cpi, &c->ghz };
 	unsigned t;
 
 	fprintf(fp, "{\"package\":%u,\"core\":%u,\"cpus\":[", tc->package, tc->core_id);
@@ -144,6 +197,9 @@ write_core(FILE *fp, const struct die_layout *l, const struct topo_core *tc,
 		fputs(",\"fallback\":", fp);
 		json_str(fp, metrics_reason_code(c->fallback));
 	}
+	if (c->reason == R_NONE)
+		write_absent(fp, keys, v, sizeof keys / sizeof keys[0]);
+	write_stopped(fp, c->stopped);
 	fputs(",\"inconsistency\":", fp);
 	json_num(fp, FRAC_FMT, c->inconsistency);
 	/* Multiplexed counts, scaled by enabled/running (perf source). */
@@ -167,6 +223,10 @@ static void
 write_thread(FILE *fp, const struct topology *topo, unsigned cpu, const struct thread_fig *th)
 {
 	const struct topo_cpu *tc = &topo->cpus[cpu];
+	static const char *const keys[] = { "util", "cpi", "nominal_cpi", "ghz", "net_ghz",
+	    "ipc" };
+	const struct val *const v[] = { &th->util, &th->cpi, &th->nominal_cpi, &th->ghz,
+	    &th->net_ghz, &th->ipc };
 
 	fprintf(fp, "{\"cpu\":%u,\"package\":%u,\"core\":%u,\"thread\":%u", cpu, tc->package,
 	    topo->cores[tc->core].core_id, tc->thread);
@@ -181,6 +241,10 @@ write_thread(FILE *fp, const struct topology *topo, unsigned cpu, const struct t
 	key_val(fp, "ghz", NUM_FMT, th->ghz);
 	key_val(fp, "net_ghz", NUM_FMT, th->net_ghz);
 	key_val(fp, "ipc", NUM_FMT, th->ipc);
+	if (th->reason == R_NONE) {
+		write_absent(fp, keys, v, sizeof keys / sizeof keys[0]);
+		write_stopped(fp, th->stopped);
+	}
 	if (th->scaled)
 		fputs(",\"scaled\":true", fp);
 	fputc('}', fp);

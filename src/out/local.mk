@@ -5,3 +5,5 @@ libhttop_a_SOURCES += \
 	src/out/text.c src/out/csv.c src/out/json.c \
 	src/out/openmetrics.c src/out/summary.c \
 	src/out/textfile.c src/out/textfile.h
+# the recorder (--record): what goes into a trace, through the trace writer
+libhttop_a_SOURCES += src/out/record.c src/out/record.h

@@ -30,6 +30,7 @@ enum what {
 	W_EXACT,        /* agg or core: split exact, 1 or 0 */
 	W_VALID,        /* core or thread: has figures, 1 or 0 */
 	W_INCONS,       /* core inconsistency */
+	W_STOPPED,      /* thread: 1 per stopped counter, label counter */
 };
 
 struct family {
@@ -100,6 +101,9 @@ static const struct family thread_families[] = {
 	{ "net_frequency_hertz", "hertz", "Cycles over the whole interval, halted time included.",
 	    W_VAL, THR(net_ghz), 1e9 },
 	{ "ipc", "", "Instructions per cycle while active.", W_VAL, THR(ipc), 1 },
+	{ "counter_stopped", "", "1 for each counter (label counter) that stood still while "
+	    "the counters that move with it advanced: another program stopped it, and the "
+	    "figures computed from it have no sample.", W_STOPPED, 0, 1 },
 };
 
 static const char *const state_names[4] = { "neither", "t0_only", "t1_only", "both" };
@@ -282,10 +286,22 @@ core_samples(struct om *o, const struct family *f, const struct topo_core *tc,
 static void
 thread_samples(struct om *o, const struct family *f, const struct thread_fig *t)
 {
-	if (f->what == W_VALID)
+	char extra[64];
+	unsigned k;
+
+	if (f->what == W_VALID) {
 		sample(o, "thread", f, "", t->reason == R_NONE);
-	else if (f->what == W_VAL)
+	} else if (f->what == W_VAL) {
 		sample_val(o, "thread", f, "", *(const struct val *)((const char *)t + f->off));
+	} else if (f->what == W_STOPPED && t->reason == R_NONE) {
+		for (k = 0; k < SLOT_NKINDS; k++) {
+			if (!(t->stopped & KIND_BIT(k)))
+				continue;
+			snprintf(extra, sizeof extra, ",counter=\"%s\"",
+			    slot_kind_name((enum slot_kind)k));
+			sample(o, "thread", f, extra, 1.0);
+		}
+	}
 }
 
 static void

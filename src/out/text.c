@@ -77,10 +77,26 @@ write_header(struct batch *b, const struct interval *iv)
 	    _("util"), _("thr"), _("CPI"), _("GHz"), _("status"));
 }
 
+/* "inst any": the counters another program stopped (their figures are
+ * dashes). */
+static const char *
+stopped_names(char *buf, size_t len, unsigned mask)
+{
+	size_t used = 0;
+	unsigned k;
+
+	buf[0] = '\0';
+	for (k = 0; k < SLOT_NKINDS && used < len; k++)
+		if (mask & KIND_BIT(k))
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " " : "",
+			    slot_kind_name((enum slot_kind)k));
+	return buf;
+}
+
 static void
 write_core(FILE *fp, const struct topo_core *tc, const struct core_fig *c)
 {
-	char cpus[64], s[8][32];
+	char cpus[64], s[8][32], stopped[64];
 	size_t len = 0;
 	unsigned t;
 	bool two = tc->nthreads == 2;
@@ -91,10 +107,11 @@ write_core(FILE *fp, const struct topo_core *tc, const struct core_fig *c)
 		len += (size_t)snprintf(cpus + len, sizeof cpus - len, "%s%u", t ? "," : "", tc->cpus[t]);
 	fprintf(fp, "%3u %4u %-12s ", tc->package, tc->core_id, cpus);
 	if (c->reason != R_NONE) {
-		fprintf(fp, "%s\n", _(metrics_reason_text(c->reason)));
+		fprintf(fp, "%s%s%s\n", _(metrics_reason_text(c->reason)),
+		    c->stopped != 0 ? ": " : "", stopped_names(stopped, sizeof stopped, c->stopped));
 		return;
 	}
-	fprintf(fp, "%11s %11s %11s %11s %11s %9s %6s %5s  %s%s%s\n",
+	fprintf(fp, "%11s %11s %11s %11s %11s %9s %6s %5s  %s%s%s%s%s\n",
 	    pct(s[0], sizeof s[0], two ? c->neither : none),
 	    pct(s[1], sizeof s[1], two ? c->t0_only : none),
 	    pct(s[2], sizeof s[2], two ? c->t1_only : none),
@@ -105,7 +122,9 @@ write_core(FILE *fp, const struct topo_core *tc, const struct core_fig *c)
 	    num(s[7], sizeof s[7], c->ghz),
 	    !two ? _("no split") : c->exact ? _("ok") : _("bound"),
 	    c->fallback != R_NONE ? ": " : "",
-	    c->fallback != R_NONE ? metrics_reason_code(c->fallback) : "");
+	    c->fallback != R_NONE ? metrics_reason_code(c->fallback) : "",
+	    c->stopped != 0 ? _("; stopped: ") : "", stopped_names(stopped, sizeof stopped,
+	    c->stopped));
 }
 
 void

@@ -3,8 +3,11 @@
  *
  * The temporary file is created in DIR itself (rename is atomic only
  * within a file system) with O_EXCL|O_NOFOLLOW, so nothing planted at its
- * name is followed or reused; its name, .httop.prom.PID.N, does not end in
- * .prom, so the collector never reads it. Every error path removes it.
+ * name is followed or reused; its name, .httop.prom.PID.RANDOM, does not
+ * end in .prom, so the collector never reads it, and cannot be guessed, so
+ * names created in advance by someone else cannot make it fail (a name
+ * that is taken anyway is skipped for another). Every error path removes
+ * it.
  * httop's ending signals are blocked except while it waits (signals.h), so
  * none can stop a write half-way; a temporary file left by a crash or
  * SIGKILL is removed by the next httop that writes to DIR. */
@@ -17,7 +20,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "out/batch.h"
@@ -32,7 +37,7 @@ struct textfile {
 	int dirfd;
 	char *dir;             /* for messages */
 	struct batch *b;       /* the writer; its fp is set per file */
-	unsigned long seq;     /* makes each temporary name new */
+	unsigned long seq;     /* mixed into each temporary name */
 	char tmp[64];          /* the temporary file while it exists, else "" */
 };
 
@@ -46,23 +51,45 @@ drop_tmp(struct textfile *t)
 	}
 }
 
+/* 64 bits nobody can guess: the kernel's random source, or (it never
+ * fails on Linux >= 3.17 once booted) the clock and a counter. */
+static unsigned long long
+random_part(struct textfile *t)
+{
+	unsigned long long r;
+	struct timespec ts;
+
+	if (getrandom(&r, sizeof r, GRND_NONBLOCK) == (ssize_t)sizeof r)
+		return r ^ t->seq++;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((unsigned long long)ts.tv_nsec << 20) ^ (unsigned long long)ts.tv_sec ^
+	    (t->seq++ * 0x9e3779b97f4a7c15ULL);
+}
+
 /* Create a new temporary file; its name goes to t->tmp. */
 static int
 create_tmp(struct textfile *t, struct errmsg *e)
 {
+	char taken[sizeof t->tmp] = "";
 	int fd = -1, i;
 
 	for (i = 0; i < TMP_TRIES; i++) {
-		snprintf(t->tmp, sizeof t->tmp, TMP_PREFIX "%ld.%lu", (long)getpid(), t->seq++);
+		snprintf(t->tmp, sizeof t->tmp, TMP_PREFIX "%ld.%016llx", (long)getpid(),
+		    random_part(t));
 		fd = openat(t->dirfd, t->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		    0644);
 		if (fd >= 0 || errno != EEXIST)
 			break;
+		memcpy(taken, t->tmp, sizeof taken);
 	}
 	if (fd < 0) {
 		int err = errno;
 
 		t->tmp[0] = '\0';
+		if (err == EEXIST)
+			return errmsg_set(e, _("--textfile: %d random names for the temporary file "
+			    "in %s were all taken (the last: %s): something is creating files there; "
+			    "stop it, or give another directory"), TMP_TRIES, t->dir, taken);
 		return errmsg_set(e, _("--textfile: cannot create a file in %s: %s; give a directory "
 		    "httop may write to (the node exporter's --collector.textfile.directory)"),
 		    t->dir, strerror(err));

@@ -31,6 +31,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/i18n.h"
+
 #define EVT_REF      0x3Cu  /* the unhalted-clock event */
 #define UMASK_REF    0x01u  /* REF_P / REF_XCLK (REF_TSC_P on SPR) */
 #define UMASK_OTA    0x02u  /* ONE_THREAD_ACTIVE */
@@ -272,6 +274,7 @@ plan_for_machine(struct plan *p, const struct machine *m)
 	}
 	p->scale = p->scale_expected;
 	p->scale_measured = false;
+	plan_link(p);
 }
 
 /* Ice Lake-era models where 0x3C/0x01 is REF_XCLK (crystal): ICL client
@@ -324,7 +327,105 @@ plan_calibration(struct plan *cal, const struct plan *main_plan, const struct ma
 	cal->scale = main_plan->scale_expected;
 	snprintf(cal->summary, sizeof cal->summary,
 	    "calibration: reference event without AnyThread on thread 0 next to fixed counter 2");
+	plan_link(cal);
 	return true;
+}
+
+static void
+add_partner(struct plan *p, int slot, int partner, enum partner_rule rule)
+{
+	struct plan_partner *q;
+
+	if (slot < 0 || partner < 0 || p->npartners >= PLAN_MAX_PARTNERS)
+		return;
+	q = &p->partners[p->npartners++];
+	q->slot = (uint8_t)slot;
+	q->partner = (uint8_t)partner;
+	q->rule = (uint8_t)rule;
+}
+
+/* Do the plan's writes set `bits` of `msr`? */
+static bool
+writes_set(const struct plan *p, uint32_t msr, uint64_t bits)
+{
+	unsigned k;
+
+	for (k = 0; k < p->nwrites; k++) {
+		const struct plan_write *w = &p->writes[k];
+
+		if (w->msr == msr && (w->mask & bits) == bits && (w->value & bits) == bits)
+			return true;
+	}
+	return false;
+}
+
+static void
+add_control(struct plan *p, unsigned slot, uint32_t msr, uint64_t bits, const char *what)
+{
+	struct plan_control *c;
+
+	if (p->ncontrols >= PLAN_MAX_CONTROLS)
+		return;
+	c = &p->controls[p->ncontrols++];
+	c->slot = (uint8_t)slot;
+	c->msr = msr;
+	c->bits = bits;
+	c->owned = writes_set(p, msr, bits);
+	snprintf(c->what, sizeof c->what, "%s", what);
+}
+
+/* The enable bits of the counter at `msr` (Intel SDM vol. 3B ch. 20: a
+ * fixed counter counts while one of its OS/USR bits in FIXED_CTR_CTRL and
+ * its bit in PERF_GLOBAL_CTRL are set, a general one while EN and OS or
+ * USR of its PERFEVTSEL and its GLOBAL_CTRL bit are; AMD APM vol. 2:
+ * IRPerfCount while HWCR bit 30). TSC, APERF and MPERF have none. */
+static void
+controls_of(struct plan *p, unsigned slot)
+{
+	uint32_t msr = p->slots[slot].msr;
+	char what[40];
+	unsigned i;
+
+	if (msr >= MSR_FIXED_CTR0 && msr < MSR_FIXED_CTR0 + 4) {
+		i = msr - MSR_FIXED_CTR0;
+		snprintf(what, sizeof what, "fixed counter %u: OS, USR", i);
+		add_control(p, slot, MSR_FIXED_CTR_CTRL, 0x3ull << (4 * i), what);
+		snprintf(what, sizeof what, "fixed counter %u", i);
+		add_control(p, slot, MSR_PERF_GLOBAL_CTRL, 1ull << (32 + i), what);
+	} else if (msr >= MSR_PMC0 && msr < MSR_PMC0 + 8) {
+		i = msr - MSR_PMC0;
+		snprintf(what, sizeof what, "PMC%u: EN, USR, OS", i);
+		add_control(p, slot, MSR_PERFEVTSEL0 + i, EVTSEL_EN | EVTSEL_USR | EVTSEL_OS, what);
+		snprintf(what, sizeof what, "PMC%u", i);
+		add_control(p, slot, MSR_PERF_GLOBAL_CTRL, 1ull << i, what);
+	} else if (msr == MSR_AMD_IRPERF) {
+		add_control(p, slot, MSR_AMD_HWCR, 1ull << 30, "IRPerfEn");
+	}
+}
+
+void
+plan_link(struct plan *p)
+{
+	int inst = plan_slot_index(p, SLOT_INST), cyc = plan_slot_index(p, SLOT_CYCLES);
+	int ref = plan_slot_index(p, SLOT_REF);
+	unsigned s;
+
+	p->npartners = 0;
+	p->ncontrols = 0;
+	/* A thread that retires instructions is unhalted, and the two clocks
+	 * run exactly while it is: each of the three vouches for the others.
+	 * The TSC never stops (a TSC that stands still is R_NO_TIME). */
+	add_partner(p, inst, cyc, PARTNER_SAME);
+	add_partner(p, inst, ref, PARTNER_SAME);
+	add_partner(p, cyc, ref, PARTNER_SAME);
+	add_partner(p, cyc, inst, PARTNER_SAME);
+	add_partner(p, ref, cyc, PARTNER_SAME);
+	add_partner(p, ref, inst, PARTNER_SAME);
+	add_partner(p, plan_slot_index(p, SLOT_ANY), ref, PARTNER_CORE);
+	add_partner(p, plan_slot_index(p, SLOT_OTA), ref, PARTNER_ALONE);
+	add_partner(p, plan_slot_index(p, SLOT_REFX), ref, PARTNER_SAME);
+	for (s = 0; s < p->nslots; s++)
+		controls_of(p, s);
 }
 
 int
@@ -347,6 +448,24 @@ static const char *const kind_names[SLOT_NKINDS] = {
 	[SLOT_OTA] = "ota",
 	[SLOT_REFX] = "refx",
 };
+
+static const char *const kind_titles[SLOT_NKINDS] = {
+	[SLOT_TSC] = N_("time stamp counter"),
+	[SLOT_INST] = N_("instructions retired"),
+	[SLOT_CYCLES] = N_("core cycles"),
+	[SLOT_REF] = N_("reference cycles"),
+	[SLOT_ANY] = N_("AnyThread reference cycles"),
+	[SLOT_OTA] = N_("ONE_THREAD_ACTIVE"),
+	[SLOT_REFX] = N_("calibration reference cycles"),
+};
+
+const char *
+slot_kind_title(enum slot_kind k)
+{
+	if ((unsigned)k >= SLOT_NKINDS)
+		return "?";
+	return kind_titles[k];
+}
 
 const char *
 slot_kind_name(enum slot_kind k)

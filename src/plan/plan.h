@@ -77,6 +77,40 @@ struct plan_write {
 
 #define PLAN_MAX_SLOTS  8
 #define PLAN_MAX_WRITES 8
+#define PLAN_MAX_PARTNERS 12
+#define PLAN_MAX_CONTROLS 16
+
+/* Counters that move together. A counter (`slot`) that stands still while
+ * its partner advances by more than a thread can gain without the counter
+ * moving has been stopped by another program (httop.1, VALIDITY): its
+ * figures are absent (R_STOPPED). */
+enum partner_rule {
+	PARTNER_SAME = 0,  /* both read on the same CPU: instructions and the
+			    * two unhalted clocks */
+	PARTNER_CORE,      /* slot read on thread 0, partner on every thread of
+			    * the core: AnyThread counts while any thread runs */
+	PARTNER_ALONE,     /* both per thread, the partner less the sibling's:
+			    * ONE_THREAD_ACTIVE counts the time a thread ran
+			    * while its sibling did not */
+};
+
+struct plan_partner {
+	uint8_t slot;            /* index into slots[] */
+	uint8_t partner;         /* index into slots[] */
+	uint8_t rule;            /* enum partner_rule */
+};
+
+/* Bits a counter needs set to count: the enable bits another program
+ * clears to stop it. Read back (never per refresh) when the metrics find
+ * the counter stopped, to say which bits were cleared. */
+struct plan_control {
+	uint8_t slot;            /* the counter, index into slots[] */
+	uint32_t msr;            /* its control register */
+	uint64_t bits;           /* all set while it counts as planned */
+	bool owned;              /* a plan write sets them: --on-conflict
+				  * reclaim may set them again */
+	char what[40];           /* "fixed counter 0: OS, USR" (untranslated) */
+};
 
 struct plan {
 	enum uarch_group group;
@@ -85,6 +119,11 @@ struct plan {
 	struct plan_slot slots[PLAN_MAX_SLOTS];
 	unsigned nwrites;        /* applied in order; restored in reverse */
 	struct plan_write writes[PLAN_MAX_WRITES];
+	/* Built once from the slots and writes (plan_link). */
+	unsigned npartners;
+	struct plan_partner partners[PLAN_MAX_PARTNERS];
+	unsigned ncontrols;
+	struct plan_control controls[PLAN_MAX_CONTROLS];
 
 	/* TSC ticks per count of SLOT_ANY/SLOT_OTA/SLOT_REFX. */
 	unsigned scale_expected; /* from the table and CPUID; 0 if unknown */
@@ -100,9 +139,16 @@ void plan_for_machine(struct plan *p, const struct machine *m);
 /* The short-lived plan used to measure the scale: the non-ANY reference event
  * on thread 0 next to fixed counter 2. Returns false if the group has none. */
 bool plan_calibration(struct plan *cal, const struct plan *main_plan, const struct machine *m);
+/* Fill the partner and control tables from the slots and writes: done by
+ * plan_for_machine and plan_calibration, and by whoever builds a plan
+ * otherwise (a trace's reader) once its slots and writes are in. */
+void plan_link(struct plan *p);
 /* Index of the first slot of a kind, or -1. */
 int plan_slot_index(const struct plan *p, enum slot_kind k);
 const char *slot_kind_name(enum slot_kind k);
+/* What the counter counts, for people ("instructions retired");
+ * untranslated, marked for _(). */
+const char *slot_kind_title(enum slot_kind k);
 enum slot_kind slot_kind_parse(const char *name);   /* SLOT_NKINDS if unknown */
 const char *split_method_name(enum split_method s);
 /* Does CPU at SMT position `thread` read slot `s`? */

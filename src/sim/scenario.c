@@ -12,11 +12,17 @@
 
 #include "util/cpulist.h"
 #include "util/i18n.h"
+#include "util/infile.h"
+#include "util/textesc.h"
 #include "util/xalloc.h"
 
 #define SCEN_MAGIC    "httop-scenario"
 #define SCEN_VERSION  1
 #define SCEN_MAX_TOK  64
+/* A scenario is a few lines per CPU group: 1 MiB and 4 KiB lines (a CPU
+ * list of a few hundred items) are far beyond any real one. */
+#define SCEN_MAX_SIZE (1024 * 1024)
+#define SCEN_MAX_LINE 4096
 
 /* Defaults for keys a line does not give. */
 #define DEF_DUTY      0.5
@@ -250,9 +256,11 @@ struct parse {
 static int
 perr(struct parse *p, const char *fmt, const char *arg)
 {
-	char msg[600];
+	char msg[900], q[820];
 
-	snprintf(msg, sizeof msg, fmt, arg);
+	/* What the file holds is quoted escaped, and cut when it is long (a
+	 * word of a 4 KiB line); a message passed as the argument fits. */
+	snprintf(msg, sizeof msg, fmt, text_quote(q, sizeof q, arg, 200));
 	return errmsg_set(p->e, "%s:%u: %s", p->path, p->line, msg);
 }
 
@@ -296,15 +304,79 @@ kind_keys(enum activity_kind k)
 	return "";
 }
 
+/* ghz= or ipc=. */
+static int
+param_rate(struct parse *p, struct activity *a, const char *key, const char *val,
+    const char *tok)
+{
+	double v;
+
+	if (parse_value(val, false, false, &v) != 0)
+		return perr(p, _("bad number in '%s'"), tok);
+	if (key[0] == 'g') {
+		if (!(v > 0 && v <= 10))
+			return perr(p, _("'%s': ghz must be above 0 and at most 10"), tok);
+		a->ghz = v;
+	} else {
+		if (!(v >= 0 && v <= 16))
+			return perr(p, _("'%s': ipc must be between 0 and 16"), tok);
+		a->ipc = v;
+	}
+	return 0;
+}
+
+/* duty= or phase=. */
+static int
+param_frac(struct parse *p, struct activity *a, const char *key, const char *val,
+    const char *tok)
+{
+	double v;
+
+	if (parse_value(val, false, true, &v) != 0)
+		return perr(p, _("bad fraction in '%s' (use 0.25 or 25%%)"), tok);
+	if (key[0] == 'd') {
+		if (!(v >= 0 && v <= 1))
+			return perr(p, _("'%s': duty must be between 0 and 1"), tok);
+		a->duty = v;
+	} else {
+		if (!(v >= 0 && v < 1))
+			return perr(p, _("'%s': phase must be at least 0 and below 1"), tok);
+		a->phase = v;
+	}
+	return 0;
+}
+
+/* period=, on=, off= or len=. */
+static int
+param_time(struct parse *p, struct activity *a, const char *key, const char *val,
+    const char *tok)
+{
+	double v;
+
+	if (parse_value(val, true, false, &v) != 0)
+		return perr(p, _("bad time in '%s' (use seconds, or a unit: 10ms, 500us)"), tok);
+	/* at least 1 us, at most a day: keeps tick counts far from overflow */
+	if (!(v >= 1e-6 && v <= 86400))
+		return perr(p, _("'%s': times must be between 1us and 86400s"), tok);
+	if (strcmp(key, "period") == 0)
+		a->period_s = v;
+	else if (strcmp(key, "on") == 0)
+		a->on_s = v;
+	else if (strcmp(key, "off") == 0)
+		a->off_s = v;
+	else
+		a->phase_len_s = v;
+	return 0;
+}
+
 /* One key=value for activity `a`; range checks here so every bad value
  * gets a message saying what is allowed. */
 static int
 parse_param(struct parse *p, struct activity *a, const char *tok)
 {
 	const char *eq = strchr(tok, '=');
-	char key[32];
+	char key[32], msg[200];
 	size_t klen;
-	double v;
 	enum activity_kind k = a->kind;
 
 	if (eq == NULL || eq == tok)
@@ -315,59 +387,17 @@ parse_param(struct parse *p, struct activity *a, const char *tok)
 	memcpy(key, tok, klen);
 	key[klen] = '\0';
 
-	if ((strcmp(key, "ghz") == 0 || strcmp(key, "ipc") == 0) && k != ACT_IDLE) {
-		if (parse_value(eq + 1, false, false, &v) != 0)
-			return perr(p, _("bad number in '%s'"), tok);
-		if (key[0] == 'g') {
-			if (!(v > 0 && v <= 10))
-				return perr(p, _("'%s': ghz must be above 0 and at most 10"), tok);
-			a->ghz = v;
-		} else {
-			if (!(v >= 0 && v <= 16))
-				return perr(p, _("'%s': ipc must be between 0 and 16"), tok);
-			a->ipc = v;
-		}
-		return 0;
-	}
-	if (k == ACT_DUTY && (strcmp(key, "duty") == 0 || strcmp(key, "phase") == 0)) {
-		if (parse_value(eq + 1, false, true, &v) != 0)
-			return perr(p, _("bad fraction in '%s' (use 0.25 or 25%%)"), tok);
-		if (key[0] == 'd') {
-			if (!(v >= 0 && v <= 1))
-				return perr(p, _("'%s': duty must be between 0 and 1"), tok);
-			a->duty = v;
-		} else {
-			if (!(v >= 0 && v < 1))
-				return perr(p, _("'%s': phase must be at least 0 and below 1"), tok);
-			a->phase = v;
-		}
-		return 0;
-	}
+	if ((strcmp(key, "ghz") == 0 || strcmp(key, "ipc") == 0) && k != ACT_IDLE)
+		return param_rate(p, a, key, eq + 1, tok);
+	if (k == ACT_DUTY && (strcmp(key, "duty") == 0 || strcmp(key, "phase") == 0))
+		return param_frac(p, a, key, eq + 1, tok);
 	if ((k == ACT_DUTY && strcmp(key, "period") == 0) ||
 	    (k == ACT_BURSTS && (strcmp(key, "on") == 0 || strcmp(key, "off") == 0)) ||
-	    (k == ACT_PHASES && strcmp(key, "len") == 0)) {
-		if (parse_value(eq + 1, true, false, &v) != 0)
-			return perr(p, _("bad time in '%s' (use seconds, or a unit: 10ms, 500us)"), tok);
-		/* at least 1 us, at most a day: keeps tick counts far from overflow */
-		if (!(v >= 1e-6 && v <= 86400))
-			return perr(p, _("'%s': times must be between 1us and 86400s"), tok);
-		if (strcmp(key, "period") == 0)
-			a->period_s = v;
-		else if (strcmp(key, "on") == 0)
-			a->on_s = v;
-		else if (strcmp(key, "off") == 0)
-			a->off_s = v;
-		else
-			a->phase_len_s = v;
-		return 0;
-	}
-	{
-		char msg[200];
-
-		snprintf(msg, sizeof msg, _("unknown key '%s' for this activity (keys: %s)"), key,
-		    kind_keys(k));
-		return perr(p, "%s", msg);
-	}
+	    (k == ACT_PHASES && strcmp(key, "len") == 0))
+		return param_time(p, a, key, eq + 1, tok);
+	snprintf(msg, sizeof msg, _("unknown key '%s' for this activity (keys: %s)"), key,
+	    kind_keys(k));
+	return perr(p, "%s", msg);
 }
 
 static int
@@ -472,6 +502,24 @@ parse_header(struct parse *p, char **tok, unsigned ntok)
 	return 0;
 }
 
+/* "capid6 VALUE[,VALUE...]": the machine's, not an activity (for the die
+ * grid). */
+static int
+parse_capid6(struct parse *p, struct scenario *sc, char **tok, unsigned ntok)
+{
+	struct errmsg e2;
+
+	if (ntok != 2)
+		return perr(p, "%s", _("'capid6' takes one word: the CAPID6 of each package, "
+		    "e.g. capid6 0x0fafbeff,0x0bfdff7d"));
+	if (sc->capid6.n > 0)
+		return perr(p, "%s", _("a second 'capid6' line; give it once"));
+	if (capid6_parse_list(tok[1], &sc->capid6, &e2) != 0)
+		return errmsg_set(p->e, "%s:%u: capid6: %s", p->path, p->line, e2.text);
+	sc->capid6.origin = CAPID6_FROM_SCENARIO;
+	return 0;
+}
+
 /* One assignment line. assigned[cpu] marks CPUs named by a line so the
  * default only fills the others. */
 static int
@@ -486,6 +534,8 @@ parse_line(struct parse *p, struct scenario *sc, char **tok, unsigned ntok, bool
 	char *end;
 
 	memset(&a, 0, sizeof a);
+	if (strcmp(tok[0], "capid6") == 0)
+		return parse_capid6(p, sc, tok, ntok);
 	if (strcmp(tok[0], "default") == 0) {
 		i = 1;
 	} else if (strcmp(tok[0], "cpus") == 0) {
@@ -506,7 +556,8 @@ parse_line(struct parse *p, struct scenario *sc, char **tok, unsigned ntok, bool
 		by_core = true;
 		i = 5;
 	} else {
-		return perr(p, _("unknown line start '%s' (default, cpus, thread, or a comment)"), tok[0]);
+		return perr(p, _("unknown line start '%s' (default, cpus, thread, capid6, or a "
+		    "comment)"), tok[0]);
 	}
 
 	if (parse_activity(p, tok, ntok, &i, &a, NULL) != 0) {
@@ -557,24 +608,27 @@ scenario_load(struct scenario *sc, const char *path, const struct topology *t,
 {
 	struct parse p = { path, 0, e, t };
 	struct activity def;
+	struct infile f;
 	bool have_def = false, *assigned;
-	char *line = NULL, *tok[SCEN_MAX_TOK];
+	char *line, *tok[SCEN_MAX_TOK];
 	const char *base;
-	size_t cap = 0;
 	unsigned ntok, cpu;
-	FILE *f;
-	int rc = 0;
+	int rc = 0, r;
 
-	if ((f = fopen(path, "r")) == NULL)
-		return errmsg_set(e, _("cannot open scenario file %s: %s: give a readable file or a "
-		    "built-in name (idle, busy, one-per-core, both, alternate, bursts, demo)"),
-		    path, strerror(errno));
+	if (infile_open(&f, path, _("scenario file"), SCEN_MAX_SIZE, SCEN_MAX_LINE, e) != 0) {
+		if (errno != EINVAL)
+			return errmsg_set(e, _("cannot open scenario file %s: %s: give a readable file "
+			    "or a built-in name (idle, busy, one-per-core, both, alternate, bursts, "
+			    "demo)"), path, strerror(errno));
+		return -1;
+	}
 	base = strrchr(path, '/');
 	scen_init(sc, base ? base + 1 : path, t);
 	assigned = xcalloc(sc->max_cpu ? sc->max_cpu : 1, sizeof *assigned);
 	act_init(&def, ACT_IDLE, 0, DEF_IPC);
+	line = xmalloc(SCEN_MAX_LINE + 2);
 
-	while (getline(&line, &cap, f) != -1) {
+	while ((r = infile_getline(&f, line, SCEN_MAX_LINE + 2, e)) == 1) {
 		p.line++;
 		ntok = tokenize(line, tok);
 		if (p.line == 1) {
@@ -591,12 +645,12 @@ scenario_load(struct scenario *sc, const char *path, const struct topology *t,
 		if ((rc = parse_line(&p, sc, tok, ntok, assigned, &def, &have_def)) != 0)
 			break;
 	}
+	if (rc == 0 && r < 0)
+		rc = -1;
 	if (rc == 0 && p.line == 0)
 		rc = errmsg_set(e, _("%s: empty scenario file: the first line must be '%s 1'"), path,
 		    SCEN_MAGIC);
-	if (rc == 0 && ferror(f))
-		rc = errmsg_set(e, _("%s: read error: %s"), path, strerror(errno));
-	fclose(f);
+	infile_close(&f);
 	free(line);
 
 	for (cpu = 0; rc == 0 && have_def && cpu < sc->max_cpu; cpu++) {

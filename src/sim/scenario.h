@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "machine/capid.h"
 #include "machine/topology.h"
 #include "util/errmsg.h"
 
@@ -38,6 +39,9 @@ struct scenario {
 	char name[64];
 	unsigned max_cpu;
 	struct activity *cpu;     /* per OS CPU number, max_cpu entries */
+	/* A "capid6" line: the simulated machine's CAPID6 per package, for the
+	 * physical die grid (n 0: none given). */
+	struct capid6_given capid6;
 };
 
 /* Built-in names: idle, busy, one-per-core, both, alternate, bursts, demo. */

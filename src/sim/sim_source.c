@@ -85,6 +85,13 @@ sim_check(struct source *s, const struct cpulist *cpus, bool reclaim, struct sou
 	return msr_source_engine_ops()->check(s, cpus, reclaim, d, max, e);
 }
 
+static int
+sim_read_control(struct source *s, const struct cpulist *cpus, uint32_t msr, uint64_t *val,
+    bool *got, struct errmsg *e)
+{
+	return msr_source_engine_ops()->read_control(s, cpus, msr, val, got, e);
+}
+
 static void
 sim_close(struct source *s)
 {
@@ -98,6 +105,7 @@ static const struct source_ops sim_ops = {
 	.restore = sim_restore,
 	.emergency_restore = sim_emergency_restore,
 	.check = sim_check,
+	.read_control = sim_read_control,
 	.close = sim_close,
 };
 
@@ -111,6 +119,9 @@ sim_source_new(struct machine *m, const char *scenario, uint64_t seed, struct er
 
 	if (scenario_resolve(&sc, scenario, &m->topo, e) != 0)
 		return NULL;
+	/* A scenario's CAPID6 is the simulated machine's (the die grid). */
+	if (sc.capid6.n > 0)
+		m->capid6 = sc.capid6;
 	sim = xcalloc(1, sizeof *sim);
 	sim->v = vpmu_new(m, &sc, seed);
 	scenario_free(&sc);   /* the vpmu keeps its own copy */
@@ -130,6 +141,7 @@ sim_source_new(struct machine *m, const char *scenario, uint64_t seed, struct er
 	msr_source_set_ext(s, sim, sim_free);
 	s->ops = &sim_ops;
 	s->virtual_clock = true;
+	s->has_truth = true;
 	snprintf(s->detail, sizeof s->detail, "%s", scenario);
 	return s;
 }

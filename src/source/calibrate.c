@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "sample/sample.h"
@@ -119,49 +120,105 @@ use_table(struct plan *p, const char *why)
 		snprintf(p->scale_note, sizeof p->scale_note, "%s; no table value", why);
 }
 
-int
-calibrate_scale(struct source *src, struct plan *main_plan, const struct machine *m,
-    double seconds, struct errmsg *e)
+bool
+calibrate_scale_used(const struct plan *p)
 {
-	struct plan cal;
-	struct sample a, b;
-	uint64_t sum_ref, sum_refx;
-	unsigned got;
-	int r, rc = 0;
+	return plan_slot_index(p, SLOT_ANY) >= 0 || plan_slot_index(p, SLOT_OTA) >= 0;
+}
 
-	if (!plan_calibration(&cal, main_plan, m)) {
+int
+calibrate_start(struct calibration *c, struct source *src, struct plan *main_plan,
+    const struct machine *m, bool force, struct errmsg *e)
+{
+	memset(c, 0, sizeof *c);
+	if (!calibrate_scale_used(main_plan)) {
+		/* Nothing the split rests on: nothing to measure or to say. */
+		main_plan->scale = main_plan->scale_expected;
+		main_plan->scale_measured = false;
+		snprintf(main_plan->scale_note, sizeof main_plan->scale_note,
+		    "not used: the plan reads no reference-clock event");
+		return 0;
+	}
+	if (!plan_calibration(&c->cal, main_plan, m)) {
 		use_table(main_plan, "no per-thread reference event to calibrate with");
 		return 0;
 	}
-	/* A busy or read-only PMU is reported when the main plan is programmed
-	 * (with --force honoured there); calibration just steps aside. */
-	if (source_program(src, &cal, false, e) != 0) {
+	if (source_program(src, &c->cal, force, e) != 0) {
+		/* The main plan's refusal is the real cause (a busy PMU, with
+		 * --force honoured there): say only that. If the main plan can
+		 * be programmed, calibration just steps aside. */
+		if (source_program(src, main_plan, force, e) != 0) {
+			src->plan = NULL;
+			return -1;
+		}
+		src->plan = NULL;
 		use_table(main_plan, "could not program the calibration events");
 		return 0;
 	}
-
-	sample_init(&a, m->topo.max_cpu, cal.nslots, m->topo.ncores, false);
-	sample_init(&b, m->topo.max_cpu, cal.nslots, m->topo.ncores, false);
-	r = source_read(src, &a, e);
-	if (r == 0) {
-		wait_seconds(src, seconds);
-		r = source_read(src, &b, e);
+	sample_init(&c->a, m->topo.max_cpu, c->cal.nslots, m->topo.ncores, false);
+	sample_init(&c->b, m->topo.max_cpu, c->cal.nslots, m->topo.ncores, false);
+	c->active = true;
+	c->rc = source_read(src, &c->a, e);
+	if (c->rc < 0) {
+		errmsg_prefix(e, "calibrating the reference scale: ");
+		calibrate_free(c, src);
+		return -1;
 	}
+	return 0;
+}
+
+int
+calibrate_finish(struct calibration *c, struct source *src, struct plan *main_plan,
+    const struct machine *m, struct errmsg *e)
+{
+	uint64_t sum_ref, sum_refx;
+	unsigned got;
+	int r = c->rc;
+
+	if (!c->active)
+		return 0;
+	if (r == 0)
+		r = source_read(src, &c->b, e);
 	if (r < 0) {
 		errmsg_prefix(e, "calibrating the reference scale: ");
-		rc = -1;
-	} else if (r > 0) {
+		calibrate_free(c, src);
+		return -1;
+	}
+	if (r > 0) {
 		use_table(main_plan, "the source ended before calibration");
 	} else {
-		sum_deltas(&cal, m, &a, &b, &sum_ref, &sum_refx);
+		sum_deltas(&c->cal, m, &c->a, &c->b, &sum_ref, &sum_refx);
 		got = calibrate_ratio(sum_ref, sum_refx, main_plan->scale_note,
 		    sizeof main_plan->scale_note, main_plan->scale_expected);
 		main_plan->scale_measured = got != 0;
 		main_plan->scale = got != 0 ? got : main_plan->scale_expected;
 	}
-	sample_free(&a);
-	sample_free(&b);
-	/* `cal` dies here: the source must not keep pointing at it. */
-	src->plan = NULL;
-	return rc;
+	calibrate_free(c, src);
+	return 0;
+}
+
+void
+calibrate_free(struct calibration *c, struct source *src)
+{
+	if (!c->active)
+		return;
+	sample_free(&c->a);
+	sample_free(&c->b);
+	c->active = false;
+	/* `cal` dies with `c`: the source must not keep pointing at it. */
+	if (src->plan == &c->cal)
+		src->plan = NULL;
+}
+
+int
+calibrate_scale(struct source *src, struct plan *main_plan, const struct machine *m,
+    double seconds, struct errmsg *e)
+{
+	struct calibration c;
+
+	if (calibrate_start(&c, src, main_plan, m, false, e) != 0)
+		return -1;
+	if (c.active)
+		wait_seconds(src, seconds);
+	return calibrate_finish(&c, src, main_plan, m, e);
 }

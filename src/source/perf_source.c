@@ -677,6 +677,7 @@ perf_source_new(struct machine *m, struct plan *plan, struct perf_sys *sys, stru
 		perf_close(&ps->src);
 		return NULL;
 	}
+	plan_link(plan);   /* adapt_plan may have changed the slots */
 	if (ps->caps.paranoid_known)
 		snprintf(ps->src.detail, sizeof ps->src.detail,
 		    "perf_event_open, perf_event_paranoid %d", ps->caps.paranoid);

@@ -5,7 +5,7 @@
  * The live view can also jump. Back to the start opens the file again (a
  * trace is a text stream, so there is no offset to seek to). Its length
  * comes from a second reader that goes through the file once, a chunk at
- * a time while the view is idle (replay_source_scan); it keeps only the
+ * a time while the view is idle (its scan operation); it keeps only the
  * last samples it read, so memory does not grow with the trace, and
  * a jump to the end hands those two out without reading the file again. */
 #include "config.h"
@@ -33,7 +33,6 @@ struct replay {
 	struct trace_reader *rd;    /* the data reader: head or again[i].r; NULL at end */
 	bool rd_done;               /* the data reader has met the end */
 	uint64_t pos;               /* samples handed out since the start */
-	char events[512];           /* events before the sample last handed out */
 
 	/* The length, from the scan. */
 	struct reader scan;
@@ -48,7 +47,7 @@ struct replay {
 	unsigned pending;           /* tail samples still to hand out (end jump) */
 
 	/* One sample read ahead, for the live view to pace the next interval
-	 * by its recorded length (replay_source_peek_time). */
+	 * by its recorded length (its peek_time operation). */
 	struct sample ahead;
 	bool ahead_alloc, have_ahead;
 	int ahead_rc;
@@ -141,8 +140,8 @@ replay_read(struct source *s, struct sample *out, struct errmsg *e)
 			return rp->ahead_rc;
 		}
 		sample_copy(out, &rp->ahead);
-		snprintf(rp->events, sizeof rp->events, "%s", rp->ahead_events);
-	} else if ((rc = fetch(rp, out, rp->events, sizeof rp->events, e)) != 0) {
+		snprintf(s->events, sizeof s->events, "%s", rp->ahead_events);
+	} else if ((rc = fetch(rp, out, s->events, sizeof s->events, e)) != 0) {
 		return rc;
 	}
 	rp->pos++;
@@ -157,8 +156,8 @@ replay_read(struct source *s, struct sample *out, struct errmsg *e)
 	return 0;
 }
 
-int
-replay_source_peek_time(struct source *s, double *t, struct errmsg *e)
+static int
+replay_peek_time(struct source *s, double *t, struct errmsg *e)
 {
 	struct replay *rp = s->priv;
 	const struct topology *topo = &s->m->topo;
@@ -200,57 +199,6 @@ replay_close(struct source *s)
 	free(s);
 }
 
-static const struct source_ops replay_ops = {
-	.program = NULL,
-	.read = replay_read,
-	.advance = NULL,
-	.restore = NULL,
-	.emergency_restore = NULL,
-	.close = replay_close,
-};
-
-struct source *
-replay_source_new(const char *path, struct machine *m, struct plan *plan, struct errmsg *e)
-{
-	struct trace_reader *r;
-	struct replay *rp;
-	struct source *s;
-
-	if ((r = trace_open(path, m, plan, e)) == NULL)
-		return NULL;
-	rp = xcalloc(1, sizeof *rp);
-	snprintf(rp->path, sizeof rp->path, "%s", path);
-	rp->head = r;
-	rp->rd = r;
-	s = xcalloc(1, sizeof *s);
-	s->ops = &replay_ops;
-	s->priv = rp;
-	s->name = "replay";
-	s->force_moot = N_("a replay programs no counters");
-	s->virtual_clock = true;
-	s->m = m;
-	s->plan = plan;
-	snprintf(s->detail, sizeof s->detail, "%s (%s)", path, trace_producer(r));
-	return s;
-}
-
-/* The reader behind a replay source, for its producer and header note. */
-struct trace_reader *
-replay_source_reader(struct source *s)
-{
-	struct replay *rp = s->priv;
-
-	return rp->head;
-}
-
-const char *
-replay_source_events(const struct source *s)
-{
-	const struct replay *rp = s->priv;
-
-	return rp->events;
-}
-
 static int
 scan_fail(struct replay *rp, struct errmsg *e)
 {
@@ -260,8 +208,8 @@ scan_fail(struct replay *rp, struct errmsg *e)
 	return -1;
 }
 
-int
-replay_source_scan(struct source *s, unsigned budget, struct errmsg *e)
+static int
+replay_scan(struct source *s, unsigned budget, struct errmsg *e)
 {
 	struct replay *rp = s->priv;
 	const struct topology *t = &s->m->topo;
@@ -306,8 +254,8 @@ replay_source_scan(struct source *s, unsigned budget, struct errmsg *e)
 	return 0;
 }
 
-int
-replay_source_rewind(struct source *s, struct errmsg *e)
+static int
+replay_rewind(struct source *s, struct errmsg *e)
 {
 	struct replay *rp = s->priv;
 
@@ -323,16 +271,16 @@ replay_source_rewind(struct source *s, struct errmsg *e)
 	rp->have_ahead = false;
 	rp->pending = 0;
 	rp->pos = 0;
-	rp->events[0] = '\0';
+	s->events[0] = '\0';
 	return 0;
 }
 
-int
-replay_source_seek_end(struct source *s, struct errmsg *e)
+static int
+replay_seek_end(struct source *s, struct errmsg *e)
 {
 	struct replay *rp = s->priv;
 
-	if (replay_source_scan(s, 0, e) < 0)
+	if (replay_scan(s, 0, e) < 0)
 		return -1;
 	/* The data reader is done with: the rest comes from the tail. */
 	reader_close(&rp->again[0]);
@@ -342,12 +290,12 @@ replay_source_seek_end(struct source *s, struct errmsg *e)
 	rp->have_ahead = false;
 	rp->pending = rp->total < 2 ? (unsigned)rp->total : 2;
 	rp->pos = rp->total - rp->pending;
-	rp->events[0] = '\0';
+	s->events[0] = '\0';
 	return 0;
 }
 
-void
-replay_source_info(const struct source *s, struct replay_info *ri)
+static void
+replay_pos(const struct source *s, struct source_pos *ri)
 {
 	const struct replay *rp = s->priv;
 
@@ -358,4 +306,50 @@ replay_source_info(const struct source *s, struct replay_info *ri)
 	ri->t_first = rp->t_first;
 	ri->t_last = rp->scanned ? rp->t_last : 0.0;
 	ri->at_end = rp->rd_done || (rp->scanned && rp->pos >= rp->total && rp->pending == 0);
+}
+
+static const struct source_ops replay_ops = {
+	.program = NULL,
+	.read = replay_read,
+	.advance = NULL,
+	.restore = NULL,
+	.emergency_restore = NULL,
+	.close = replay_close,
+};
+
+static const struct source_seek_ops replay_seek_ops = {
+	.peek_time = replay_peek_time,
+	.scan = replay_scan,
+	.rewind = replay_rewind,
+	.seek_end = replay_seek_end,
+	.pos = replay_pos,
+};
+
+struct source *
+replay_source_new(const char *path, struct machine *m, struct plan *plan, struct errmsg *e)
+{
+	struct trace_reader *r;
+	struct replay *rp;
+	struct source *s;
+
+	if ((r = trace_open(path, m, plan, e)) == NULL)
+		return NULL;
+	rp = xcalloc(1, sizeof *rp);
+	snprintf(rp->path, sizeof rp->path, "%s", path);
+	rp->head = r;
+	rp->rd = r;
+	s = xcalloc(1, sizeof *s);
+	s->ops = &replay_ops;
+	s->seek = &replay_seek_ops;
+	s->priv = rp;
+	s->name = "replay";
+	s->force_moot = N_("a replay programs no counters");
+	s->virtual_clock = true;
+	s->recorded = true;
+	/* A replay of a simulator's recording brings its truth along. */
+	s->has_truth = trace_has_truth(r);
+	s->m = m;
+	s->plan = plan;
+	snprintf(s->detail, sizeof s->detail, "%s (%s)", path, trace_producer(r));
+	return s;
 }

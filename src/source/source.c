@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/i18n.h"
 
@@ -66,6 +67,44 @@ source_cpu_selected(const struct source *s, unsigned cpu)
 	return cpulist_has(&s->selected, cpu);
 }
 
+static int
+no_seek(const struct source *s, struct errmsg *e)
+{
+	return errmsg_set(e, _("the %s source cannot move in its data"), s->name);
+}
+
+int
+source_peek_time(struct source *s, double *t, struct errmsg *e)
+{
+	return s->seek != NULL ? s->seek->peek_time(s, t, e) : no_seek(s, e);
+}
+
+int
+source_scan(struct source *s, unsigned budget, struct errmsg *e)
+{
+	return s->seek != NULL ? s->seek->scan(s, budget, e) : no_seek(s, e);
+}
+
+int
+source_rewind(struct source *s, struct errmsg *e)
+{
+	return s->seek != NULL ? s->seek->rewind(s, e) : no_seek(s, e);
+}
+
+int
+source_seek_end(struct source *s, struct errmsg *e)
+{
+	return s->seek != NULL ? s->seek->seek_end(s, e) : no_seek(s, e);
+}
+
+void
+source_pos(const struct source *s, struct source_pos *p)
+{
+	memset(p, 0, sizeof *p);
+	if (s->seek != NULL)
+		s->seek->pos(s, p);
+}
+
 bool
 source_can_check(const struct source *s)
 {
@@ -79,6 +118,21 @@ source_check(struct source *s, const struct cpulist *cpus, bool reclaim,
 	if (s->ops->check == NULL)
 		return errmsg_set(e, _("the %s source has no registers to read back"), s->name);
 	return s->ops->check(s, cpus, reclaim, d, max, e);
+}
+
+bool
+source_can_read_controls(const struct source *s)
+{
+	return s->ops->read_control != NULL;
+}
+
+int
+source_read_control(struct source *s, const struct cpulist *cpus, uint32_t msr, uint64_t *val,
+    bool *got, struct errmsg *e)
+{
+	if (s->ops->read_control == NULL)
+		return errmsg_set(e, _("the %s source has no registers to read back"), s->name);
+	return s->ops->read_control(s, cpus, msr, val, got, e);
 }
 
 const char *

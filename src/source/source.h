@@ -1,6 +1,7 @@
 /* source.h: one interface for every way httop gets counter values (msr,
- * sim, replay; later perf_event and msr-safe). Metrics and outputs never
- * know which one is behind it. */
+ * msr-safe, perf_event, sim, replay). Metrics and outputs never know which
+ * one is behind it; what differs between them is said by the capability
+ * fields and the optional operations, never by comparing names. */
 #ifndef HTTOP_SOURCE_H
 #define HTTOP_SOURCE_H
 
@@ -54,13 +55,54 @@ struct source_ops {
 	 * the source has no registers to read back (replay). */
 	int (*check)(struct source *s, const struct cpulist *cpus, bool reclaim,
 	    struct source_diff *d, unsigned max, struct errmsg *e);
+	/* Read `msr`, one of the plan's control registers (plan.controls),
+	 * once on each CPU of `cpus` that is programmed: val[cpu], got[cpu]
+	 * true where the read worked (both max_cpu long). Nothing is
+	 * written. Only asked for when a counter stopped, never per refresh.
+	 * Returns how many CPUs were read, or -1 with a message when `msr` is
+	 * not a control register. NULL: the source has no registers (replay,
+	 * perf). */
+	int (*read_control)(struct source *s, const struct cpulist *cpus, uint32_t msr,
+	    uint64_t *val, bool *got, struct errmsg *e);
+};
+
+/* Where a source that can move in its data (a replay) stands. */
+struct source_pos {
+	uint64_t pos;              /* samples read since the start: 1 = the first */
+	uint64_t total;            /* complete samples in the data, if total_known */
+	bool total_known;          /* the scan has been through the data */
+	double t_first, t_last;    /* recorded times of the first and last sample */
+	bool at_end;               /* the sample last read is the last one */
+};
+
+/* Optional operations of a source whose data is recorded (a replay); the
+ * live view's replay controls use them. NULL in a live source. */
+struct source_seek_ops {
+	/* The recorded time of the sample the next read returns, read ahead
+	 * (the read then hands it out). 0, 1 at the end, -1 on bad data (the
+	 * read returns the same). */
+	int (*peek_time)(struct source *s, double *t, struct errmsg *e);
+	/* Count the samples, at most `budget` of them per call (0: to the
+	 * end), while nothing else is to be done. 1 once the total is known,
+	 * 0 if there is more, -1 on bad data. */
+	int (*scan)(struct source *s, unsigned budget, struct errmsg *e);
+	/* The next read is the first sample again; a failure leaves the
+	 * source as it was. */
+	int (*rewind)(struct source *s, struct errmsg *e);
+	/* The next two reads are the last two complete samples, then the end. */
+	int (*seek_end)(struct source *s, struct errmsg *e);
+	void (*pos)(const struct source *s, struct source_pos *p);
 };
 
 struct source {
 	const struct source_ops *ops;
+	const struct source_seek_ops *seek;  /* NULL: the source cannot move */
 	void *priv;
 	const char *name;          /* "msr", "sim", "replay" */
-	bool virtual_clock;        /* batch mode does not sleep between reads */
+	bool virtual_clock;        /* time passes only by source_advance (sim, replay) */
+	bool has_truth;            /* samples carry the simulator's ground truth */
+	bool needs_rawio;          /* reads MSR devices: keeps CAP_SYS_RAWIO (hotplug) */
+	bool recorded;             /* the data was recorded earlier: replay pace, no calibration */
 	struct machine *m;         /* the machine as this source sees it */
 	const struct plan *plan;   /* the plan last programmed (or recorded) */
 	struct cpulist selected;   /* CPUs read; whole cores (empty: all) */
@@ -72,6 +114,9 @@ struct source {
 	 * or NULL where it does: only sources that program registers take a
 	 * busy PMU over. */
 	const char *force_moot;
+	/* What the data recorded just before the sample last read ("offline
+	 * cpu 5", "reprogrammed: ..."): never NULL, "" if nothing. */
+	char events[512];
 };
 
 /* Convenience wrappers (NULL ops are no-ops returning 0). */
@@ -87,9 +132,22 @@ bool source_can_check(const struct source *s);
 /* ops->check; -1 with a message when the source has none. */
 int source_check(struct source *s, const struct cpulist *cpus, bool reclaim,
     struct source_diff *d, unsigned max, struct errmsg *e);
+/* Does the source read control registers (ops->read_control)? */
+bool source_can_read_controls(const struct source *s);
+/* ops->read_control; -1 with a message when the source has none. */
+int source_read_control(struct source *s, const struct cpulist *cpus, uint32_t msr,
+    uint64_t *val, bool *got, struct errmsg *e);
 /* The name of an MSR httop writes, as the SDM spells it ("PERFEVTSEL0",
  * "FIXED_CTR_CTRL"), or "MSR 0x..."; for messages. Returns buf. */
 const char *source_msr_name(uint32_t msr, char *buf, size_t len);
+
+/* The seek operations, each -1 with a message when the source has none. */
+int source_peek_time(struct source *s, double *t, struct errmsg *e);
+int source_scan(struct source *s, unsigned budget, struct errmsg *e);
+int source_rewind(struct source *s, struct errmsg *e);
+int source_seek_end(struct source *s, struct errmsg *e);
+/* Zeroes *p for a source that cannot move. */
+void source_pos(const struct source *s, struct source_pos *p);
 
 /* Is this CPU read? (selected list empty means all present CPUs) */
 bool source_cpu_selected(const struct source *s, unsigned cpu);

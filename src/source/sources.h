@@ -25,6 +25,11 @@ void msr_source_set_ext(struct source *s, void *ext, void (*free_ext)(void *));
 void *msr_source_ext(const struct source *s);
 /* The real thing: /dev/cpu/%u/msr or --msr-path TEMPLATE. */
 struct source *msr_source_open(struct machine *m, const char *path_template, struct errmsg *e);
+/* The same over devices opened earlier (msr_io_file_new over `tmpl`, some
+ * CPUs already open: a privileged httop opens them before it reads
+ * anything a user names); takes ownership of io. */
+struct source *msr_source_open_io(struct machine *m, struct msr_io *io, const char *tmpl,
+    struct errmsg *e);
 /* msr-safe (--source msr-safe): the msr engine over msr_io_safe_new(), after
  * checking that msr-safe's allowlist has every MSR this machine's plans
  * read, with the write mask of the bits they write (the batch device
@@ -46,34 +51,5 @@ struct source *perf_source_open(struct machine *m, struct plan *plan, struct err
  * points at them, so they must outlive it. */
 struct source *replay_source_new(const char *path, struct machine *m, struct plan *plan,
     struct errmsg *e);
-/* The trace reader behind a replay source: trace_last_event(), trace_note(). */
-struct trace_reader;
-struct trace_reader *replay_source_reader(struct source *s);
-/* The events met before the sample last read ("" if none). */
-const char *replay_source_events(const struct source *s);
-
-/* Replay controls (the live view). Where a replay stands: */
-struct replay_info {
-	uint64_t pos;              /* samples read since the start: 1 = the first */
-	uint64_t total;            /* complete samples in the trace, if total_known */
-	bool total_known;          /* the scan has been through the file */
-	double t_first, t_last;    /* recorded times of the first and last sample */
-	bool at_end;               /* the sample last read is the last one */
-};
-void replay_source_info(const struct source *s, struct replay_info *ri);
-/* Count the trace's samples with a second reader, at most `budget` of
- * them per call (0: to the end). Returns 1 once the total is known, 0 if
- * there is more to read, -1 if the file has a malformed line (the replay
- * itself stops there too). Keeps three samples, whatever the length. */
-int replay_source_scan(struct source *s, unsigned budget, struct errmsg *e);
-/* The recorded time of the sample the next read returns, read ahead
- * (the read then hands it out). Returns 0, 1 at the end, -1 on a
- * malformed line (the read returns the same). */
-int replay_source_peek_time(struct source *s, double *t, struct errmsg *e);
-/* The next read is the first sample again (the file is opened again). */
-int replay_source_rewind(struct source *s, struct errmsg *e);
-/* The next two reads are the last two complete samples (the last
- * interval), then the end. Finishes the scan first if needed. */
-int replay_source_seek_end(struct source *s, struct errmsg *e);
 
 #endif

@@ -482,6 +482,8 @@ finish_header(struct trace_reader *r, struct header *h, struct errmsg *e)
 	if (r->plan->nwrites != h->nwrites)
 		return bad(r, e, _("the plan has nwrites=%u but %u 'write' lines"), h->nwrites,
 		    r->plan->nwrites);
+	/* Which counters move together: the same rule as a live run. */
+	plan_link(r->plan);
 	topology_finish(&m->topo);
 	copy_str(m->topo.source, sizeof m->topo.source, r->path);
 

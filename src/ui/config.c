@@ -16,8 +16,11 @@
 #include <unistd.h>
 
 #include "util/i18n.h"
+#include "util/infile.h"
 
 #define LINE_MAX_LEN 1024
+/* A settings file is a dozen short lines. */
+#define CONFIG_MAX_SIZE (64 * 1024)
 
 static const char *const view_names[] = { "cores", "threads", "topology", "die" };
 static const char *const colour_names[] = { "auto", "on", "off" };
@@ -191,11 +194,13 @@ ui_config_load(const char *path, struct ui_settings *s, struct errmsg *e)
 {
 	struct ui_settings tmp = *s;
 	char buf[LINE_MAX_LEN];
-	unsigned lineno = 0;
-	FILE *fp;
-	int fd;
+	struct infile f;
+	int fd, r;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | (privileged() ? O_NOFOLLOW : 0));
+	/* O_NONBLOCK: a named pipe at the settings' path must not hang the
+	 * start; infile refuses it, and anything but a regular file. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY |
+	    (privileged() ? O_NOFOLLOW : 0));
 	if (fd < 0 && errno == ENOENT)
 		return 1;
 	if (fd < 0 && errno == ELOOP)
@@ -204,33 +209,22 @@ ui_config_load(const char *path, struct ui_settings *s, struct errmsg *e)
 	if (fd < 0)
 		return errmsg_set(e, _("cannot read %s: %s; check its permissions"), path,
 		    strerror(errno));
-	if ((fp = fdopen(fd, "r")) == NULL) {
-		close(fd);
-		return errmsg_set(e, _("cannot read %s: %s"), path, strerror(errno));
-	}
-	while (fgets(buf, sizeof buf, fp) != NULL) {
-		size_t n = strlen(buf);
-		char *line;
+	if (infile_fdopen(&f, fd, path, _("settings file"), CONFIG_MAX_SIZE, LINE_MAX_LEN - 2,
+	    e) != 0)
+		return -1;
+	while ((r = infile_getline(&f, buf, sizeof buf, e)) == 1) {
+		char *line = trim(buf);
 
-		lineno++;
-		if (n == sizeof buf - 1 && buf[n - 1] != '\n' && !feof(fp)) {
-			fclose(fp);
-			return errmsg_set(e, _("%s:%u: line longer than %d characters; shorten it"),
-			    path, lineno, LINE_MAX_LEN - 2);
-		}
-		line = trim(buf);
 		if (*line == '\0' || *line == '#')
 			continue;
 		if (parse_line(line, &tmp, e) != 0) {
-			fclose(fp);
-			return errmsg_prefix(e, "%s:%u", path, lineno);
+			infile_close(&f);
+			return errmsg_prefix(e, "%s:%lu", path, f.line);
 		}
 	}
-	if (ferror(fp)) {
-		fclose(fp);
-		return errmsg_set(e, _("cannot read %s: read error"), path);
-	}
-	fclose(fp);
+	infile_close(&f);
+	if (r < 0)
+		return -1;
 	*s = tmp;
 	return 0;
 }

@@ -108,6 +108,16 @@ outside_job(const struct ui_frame *f, unsigned ci)
 	return true;
 }
 
+/* v, or NULL with its reason when it is absent for one ("- stopped"). */
+static const struct val *
+absent_or(const struct val *v, enum reason *why)
+{
+	if (v->kind != V_NONE || v->why == R_NONE)
+		return v;
+	*why = v->why;
+	return NULL;
+}
+
 /* The figure of core `ci`, or NULL with the reason it has none. */
 static const struct val *
 core_val(const struct ui_frame *f, unsigned ci, enum die_fig fig, enum reason *why)
@@ -130,13 +140,13 @@ core_val(const struct ui_frame *f, unsigned ci, enum die_fig fig, enum reason *w
 			*why = R_NO_SPLIT;
 			return NULL;
 		}
-		return &c->both;
-	case DF_UTIL: return &c->util;
-	case DF_GHZ: return &c->ghz;
-	case DF_CPI: return &c->cpi;
+		return absent_or(&c->both, why);
+	case DF_UTIL: return absent_or(&c->util, why);
+	case DF_GHZ: return absent_or(&c->ghz, why);
+	case DF_CPI: return absent_or(&c->cpi, why);
 	default: break;
 	}
-	return &c->util;
+	return absent_or(&c->util, why);
 }
 
 /* The scale: 0..1 for shares, else the smallest and largest value of the

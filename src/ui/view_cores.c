@@ -370,13 +370,21 @@ draw_package(struct ui_ctx *u, int y, const struct ui_area *a, const struct ui_f
 {
 	const struct interval *iv = f->iv;
 	const struct agg_fig *g = order_pkg < iv->npackages ? &iv->packages[order_pkg] : NULL;
+	const struct job_view *j = f->job;
+	struct agg_fig job;
 	static const enum fig sfigs[] = { FIG_BOTH, FIG_T0, FIG_T1, FIG_NEITHER };
 	static const enum ui_role sroles[] = { ROLE_BOTH, ROLE_T0, ROLE_T1, ROLE_NEITHER };
 	static const char *const snames[] = { N_("both"), N_("t0"), N_("t1"), N_("neither") };
 	char text[160], a1[40], a2[40], a3[40], a4[40];
 	int x = a->left, i;
 
-	snprintf(text, sizeof text, _("package %u, %u cores "), pkgid, ncores);
+	/* Only the job's cores are shown: the line is theirs too. */
+	if (j != NULL && j->active && j->only && j->cpus != NULL && g != NULL) {
+		metrics_aggregate_subset_package(iv, &f->m->topo, j->cpus, pkgid, &job);
+		g = &job;
+	}
+	snprintf(text, sizeof text, ngettext("package %u, %u core ", "package %u, %u cores ",
+	    ncores), pkgid, ncores);
 	draw_text(u, y, a->left, a->cols, ROLE_LABEL, "");
 	draw_text(u, y, x, (int)strlen(text), ROLE_LABEL, text);
 	x += (int)strlen(text);

@@ -229,6 +229,24 @@ threads_heads(const struct sink *k, int row, const struct tlayout *l, int col, b
 		k->text(k->arg, row, l->status_x, l->status_w, ROLE_LABEL, _("status"));
 }
 
+/* Why the first dash of a valid row is one ("base frequency unknown");
+ * "" when every figure is there. */
+static void
+absent_why(char *buf, size_t len, const struct thread_fig *tf)
+{
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < (int)NFIG; i++) {
+		const struct val *v = fig_of(tf, fig_cols[i].col);
+
+		if (v != NULL && v->kind == V_NONE && v->why != R_NONE) {
+			snprintf(buf, len, "%s", _(metrics_reason_text(v->why)));
+			return;
+		}
+	}
+}
+
 /* One CPU's row. A thread without figures shows where it is and why, in
  * grey, and no numbers. */
 static void
@@ -282,15 +300,19 @@ threads_row(const struct sink *k, int row, const struct tlayout *l, const struct
 	}
 	if (l->status_w <= 0)
 		return;
-	/* The core's trouble, when the thread's own figures are sound. */
-	if (cf != NULL && cf->reason != R_NONE)
+	/* The thread's stopped counter, then the core's trouble, then why a
+	 * figure of the row is a dash. */
+	if (tf->stopped != 0)
+		snprintf(buf, sizeof buf, "%s: %s", _(metrics_reason_text(R_STOPPED)),
+		    _(metrics_stopped_title(tf->stopped)));
+	else if (cf != NULL && cf->reason != R_NONE)
 		snprintf(buf, sizeof buf, _("core: %s"), _(metrics_reason_text(cf->reason)));
 	else if (cf != NULL && cf->fallback != R_NONE)
 		snprintf(buf, sizeof buf, _("split bound: %s"), _(metrics_reason_text(cf->fallback)));
 	else if (tf->d_ref == 0)
 		snprintf(buf, sizeof buf, "%s", _(metrics_reason_text(R_NOT_HALTED_ZERO)));
 	else
-		buf[0] = '\0';
+		absent_why(buf, sizeof buf, tf);
 	k->text(k->arg, row, l->status_x, l->status_w, buf[0] ? ROLE_WARN : ROLE_LABEL, buf);
 }
 

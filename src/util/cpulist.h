@@ -17,6 +17,16 @@ struct cpulist {
 /* Parse `text` into `out` (allocated, size max_cpu+1 of what the text names).
  * Returns 0, or -1 with the offending token in `e`. */
 int cpulist_parse(const char *text, struct cpulist *out, struct errmsg *e);
+/* The same, but a number no machine has (65536 or more) is not an error:
+ * the first one goes to *beyond (0 when there is none) and the list keeps
+ * the rest, for a message that says what the machine has instead. */
+int cpulist_parse_any(const char *text, struct cpulist *out, unsigned long long *beyond,
+    struct errmsg *e);
+/* Every CPU of `want`, and `beyond` if not 0, is one of those with
+ * present[cpu] (n entries): 0, or -1 with "OPT: CPU N is not in this
+ * machine, which has CPUs 0-71; give CPUs it has". */
+int cpulist_check_within(const struct cpulist *want, unsigned long long beyond,
+    const bool *present, size_t n, const char *opt, struct errmsg *e);
 bool cpulist_has(const struct cpulist *l, unsigned cpu);
 size_t cpulist_count(const struct cpulist *l);
 void cpulist_free(struct cpulist *l);

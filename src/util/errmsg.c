@@ -5,39 +5,42 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/textesc.h"
+
+/* Messages quote file names, tokens and lines from files the user named:
+ * whatever they hold, the text that reaches the terminal is escaped
+ * (textesc.h), so no message can carry a control sequence. */
 int
 errmsg_set(struct errmsg *e, const char *fmt, ...)
 {
+	char raw[2 * sizeof e->text];
 	va_list ap;
 
 	if (e == NULL)
 		return -1;
 	va_start(ap, fmt);
-	vsnprintf(e->text, sizeof e->text, fmt, ap);
+	vsnprintf(raw, sizeof raw, fmt, ap);
 	va_end(ap);
+	text_escape(e->text, sizeof e->text, raw);
 	return -1;
 }
 
 int
 errmsg_prefix(struct errmsg *e, const char *fmt, ...)
 {
-	char old[sizeof e->text];
+	char raw[2 * sizeof e->text + 2];
 	size_t n;
 	va_list ap;
 
 	if (e == NULL)
 		return -1;
-	memcpy(old, e->text, sizeof old);
 	va_start(ap, fmt);
-	vsnprintf(e->text, sizeof e->text, fmt, ap);
+	vsnprintf(raw, sizeof e->text, fmt, ap);
 	va_end(ap);
-	/* Append ": old", truncating rather than overflowing. */
-	n = strlen(e->text);
-	if (n + 2 < sizeof e->text) {
-		memcpy(e->text + n, ": ", 2);
-		n += 2;
-		strncpy(e->text + n, old, sizeof e->text - n - 1);
-		e->text[sizeof e->text - 1] = '\0';
-	}
+	/* Append ": old"; the whole is cut to fit, at a character. */
+	n = strlen(raw);
+	memcpy(raw + n, ": ", 3);
+	memcpy(raw + n + 2, e->text, strlen(e->text) + 1);
+	text_escape(e->text, sizeof e->text, raw);
 	return -1;
 }

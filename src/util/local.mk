@@ -3,4 +3,9 @@ libhttop_a_SOURCES += \
 	src/util/errmsg.c src/util/errmsg.h \
 	src/util/xalloc.c src/util/xalloc.h \
 	src/util/cpulist.c src/util/cpulist.h \
+	src/util/clock.c src/util/clock.h \
+	src/util/phases.c src/util/phases.h \
+	src/util/textesc.c src/util/textesc.h \
+	src/util/infile.c src/util/infile.h \
+	src/util/xmlcheck.c src/util/xmlcheck.h \
 	src/util/i18n.h

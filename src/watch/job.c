@@ -1,8 +1,9 @@
 /* job.c: the CPUs a watched job may run on. For a PID, the union of the
  * Cpus_allowed_list of every thread in /proc/PID/task (each thread may be
- * pinned on its own, as MPI+OpenMP codes do); for a cgroup v2 directory,
- * its cpuset.cpus.effective. Everything is re-read at each update, into
- * buffers allocated once. */
+ * pinned on its own, as MPI+OpenMP codes do); for a cgroup, its cpuset: a
+ * cgroup v2 directory's cpuset.cpus.effective, a v1 cpuset directory's
+ * cpuset.effective_cpus (or cpuset.cpus before Linux 4.x). Everything is
+ * re-read at each update, into buffers allocated once. */
 #include "config.h"
 #include "watch/job.h"
 
@@ -33,7 +34,8 @@ struct job_watch {
 	pid_t *pids;
 	bool *ended;
 	size_t npids;
-	char *cgroup;            /* the directory holding cpuset.cpus.effective */
+	char *cgroup;            /* the directory whose cpuset applies */
+	char *cpuset_file;       /* its file re-read each update */
 	bool cgroup_gone;
 	char label[LABEL_MAX];
 	char buf[STATUS_MAX];    /* one status or cpuset file at a time */
@@ -44,13 +46,21 @@ struct job_watch {
 static int
 read_small(struct job_watch *w, const char *path)
 {
+	struct stat st;
 	size_t len = 0;
 	ssize_t n;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK and a regular file only: a named pipe at a --cgroup path
+	 * must not hang httop (procfs and cgroupfs files are regular). */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -1;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
 	while (len < sizeof w->buf - 1) {
 		n = read(fd, w->buf + len, sizeof w->buf - 1 - len);
 		if (n < 0 && errno == EINTR)
@@ -190,47 +200,142 @@ has_file(const char *dir, const char *name)
 	return n > 0 && (size_t)n < sizeof path && access(path, R_OK) == 0;
 }
 
-/* The directory whose cpuset.cpus.effective applies to the cgroup `arg`:
- * an absolute path as given or, failing that, under /sys/fs/cgroup (the
- * form /proc/PID/cgroup prints: "0::/system.slice/..."); a relative path
- * under /sys/fs/cgroup. A cgroup without the cpuset controller runs on
- * its nearest ancestor's CPUs: walk up to the one that has the file. */
+/* The cpuset file of one candidate directory `dir`, or NULL (why[] says
+ * what the directory is, for the message when no candidate has one).
+ * v2 (cgroup.controllers): cpuset.cpus.effective of it or, without the
+ * cpuset controller, of its nearest parent that has it (it runs on that
+ * one's CPUs), not above the hierarchy's top `top`. v1: a cpuset
+ * hierarchy's directory has cpuset.effective_cpus (cpuset.cpus before
+ * Linux 4.x): every v1 cpuset has its own. */
 static char *
-cgroup_resolve(const char *arg, struct errmsg *e)
+cpuset_of(const char *dir, const char *top, char *why, size_t whylen)
 {
-	char path[PATH_MAX];
-	char *slash;
+	char path[PATH_MAX], *slash;
+	size_t toplen = strlen(top);
 
-	if (arg[0] == '/' && is_dir(arg))
-		snprintf(path, sizeof path, "%s", arg);
-	else
-		snprintf(path, sizeof path, "%s/%s", CGROUP_ROOT, arg[0] == '/' ? arg + 1 : arg);
-	if (!is_dir(path)) {
-		errmsg_set(e, _("--cgroup %s: no such directory (tried %s); give a cgroup v2 directory, "
-		    "absolute or relative to %s, e.g. the path in /proc/PID/cgroup"), arg, path,
-		    CGROUP_ROOT);
+	if (has_file(dir, "cgroup.controllers")) {
+		if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
+			return NULL;
+		for (;;) {
+			if (has_file(path, "cpuset.cpus.effective")) {
+				size_t n = strlen(path) + sizeof "/cpuset.cpus.effective";
+				char *f = xmalloc(n);
+
+				snprintf(f, n, "%s/cpuset.cpus.effective", path);
+				return f;
+			}
+			slash = strrchr(path, '/');
+			if (slash == NULL || slash == path || (size_t)(slash - path) < toplen)
+				break;
+			*slash = '\0';
+			if (!has_file(path, "cgroup.controllers"))
+				break;
+		}
+		snprintf(why, whylen, _("%s is a cgroup v2 directory, but neither it nor a parent "
+		    "has cpuset.cpus.effective: the cpuset controller is not enabled there (see "
+		    "cgroup.subtree_control)"), dir);
 		return NULL;
 	}
-	if (!has_file(path, "cgroup.controllers") && !has_file(path, "cpuset.cpus.effective")) {
-		errmsg_set(e, _("--cgroup %s: %s is not a cgroup v2 directory (no cgroup.controllers); "
-		    "give a directory under %s"), arg, path, CGROUP_ROOT);
-		return NULL;
+	if (has_file(dir, "cpuset.effective_cpus") || has_file(dir, "cpuset.cpus")) {
+		const char *name = has_file(dir, "cpuset.effective_cpus") ? "cpuset.effective_cpus" :
+		    "cpuset.cpus";
+		size_t n = strlen(dir) + strlen(name) + 2;
+		char *f = xmalloc(n);
+
+		snprintf(f, n, "%s/%s", dir, name);
+		return f;
 	}
-	while (!has_file(path, "cpuset.cpus.effective")) {
-		slash = strrchr(path, '/');
-		if (slash == NULL || slash == path) {
-			errmsg_set(e, _("--cgroup %s: neither it nor a parent has cpuset.cpus.effective; "
-			    "the cpuset controller is not enabled (see cgroup.subtree_control)"), arg);
-			return NULL;
-		}
-		*slash = '\0';
-		if (!has_file(path, "cgroup.controllers") && !has_file(path, "cpuset.cpus.effective")) {
-			errmsg_set(e, _("--cgroup %s: no cpuset.cpus.effective in it or its parents; "
-			    "enable the cpuset controller (see cgroup.subtree_control)"), arg);
-			return NULL;
-		}
+	snprintf(why, whylen, _("%s is neither a cgroup v2 directory (no cgroup.controllers) nor "
+	    "a v1 cpuset (no cpuset.cpus)"), dir);
+	return NULL;
+}
+
+/* Where a relative --cgroup may be, in order: the path as it is under the
+ * root (cgroup v2 mounted there, or a path that names its hierarchy, as
+ * "cpuset/slurm/..."); under "unified", where a hybrid host mounts v2
+ * (the "0::" line of /proc/PID/cgroup names it); under every v1 hierarchy
+ * that has the cpuset controller ("cpuset", "cpuset,cpu", ...; the
+ * "N:cpuset:" line), where Slurm's task/cgroup puts its jobs. */
+static unsigned
+candidates(const char *root, const char *rel, char list[][PATH_MAX], unsigned max)
+{
+	unsigned n = 0;
+	struct dirent *d;
+	DIR *dp;
+
+	snprintf(list[n++], PATH_MAX, "%s/%s", root, rel);
+	snprintf(list[n++], PATH_MAX, "%s/unified/%s", root, rel);
+	if ((dp = opendir(root)) == NULL)
+		return n;
+	while (n < max && (d = readdir(dp)) != NULL) {
+		const char *c = strstr(d->d_name, "cpuset");
+		size_t k = strlen("cpuset");
+
+		/* a controller name in a comma-separated list, whole */
+		if (c == NULL || (c != d->d_name && c[-1] != ',') || (c[k] != '\0' && c[k] != ','))
+			continue;
+		snprintf(list[n++], PATH_MAX, "%s/%s/%s", root, d->d_name, rel);
 	}
-	return xstrdup(path);
+	closedir(dp);
+	return n;
+}
+
+#define CG_CANDIDATES 6
+
+/* The directory and cpuset file for the cgroup `arg`: an absolute path as
+ * given, when it exists; else the path (relative, or absolute as
+ * /proc/PID/cgroup prints it) looked up as candidates() says. */
+static int
+cgroup_resolve(struct job_watch *w, const char *arg, const char *root, struct errmsg *e)
+{
+	char list[CG_CANDIDATES][PATH_MAX], why[2][PATH_MAX + 200], tops[CG_CANDIDATES][PATH_MAX];
+	char tried[3 * PATH_MAX];
+	const char *rel = arg;
+	unsigned n, i, ndirs = 0;
+	size_t len = 0;
+
+	while (*rel == '/')
+		rel++;
+	n = 0;
+	/* An absolute path that exists is first taken as it is ("/" from a
+	 * "0::/" line is not the file system's root, though: the others follow). */
+	if (arg[0] == '/' && is_dir(arg)) {
+		snprintf(list[0], PATH_MAX, "%s", arg);
+		tops[0][0] = '\0';      /* its parents are cgroups as long as they say so */
+		n = 1;
+	}
+	n += candidates(root, rel, list + n, CG_CANDIDATES - n);
+	for (i = arg[0] == '/' && is_dir(arg) ? 1 : 0; i < n; i++) {
+		size_t k = strlen(list[i]) - strlen(rel);
+
+		snprintf(tops[i], PATH_MAX, "%.*s", (int)(k > 0 ? k - 1 : 0), list[i]);
+	}
+	why[0][0] = why[1][0] = '\0';
+	tried[0] = '\0';
+	for (i = 0; i < n; i++) {
+		char *f;
+
+		/* "a, b and c": what was looked for, for the message */
+		len = strlen(tried);
+		if (snprintf(tried + len, sizeof tried - len, "%s%s", i == 0 ? "" : i + 1 == n ?
+		    _(" and ") : ", ", list[i]) < 0)
+			tried[len] = '\0';
+		if (!is_dir(list[i]))
+			continue;
+		f = cpuset_of(list[i], tops[i], why[ndirs < 2 ? ndirs : 1], sizeof why[0]);
+		if (f != NULL) {
+			w->cgroup = xstrdup(list[i]);
+			w->cpuset_file = f;
+			return 0;
+		}
+		ndirs++;
+	}
+	if (ndirs == 0)
+		return errmsg_set(e, _("--cgroup %s: no such cgroup: looked for %s; give a cgroup "
+		    "directory, absolute or as the 0:: (v2) or cpuset (v1) line of /proc/PID/cgroup "
+		    "names it"), arg, tried);
+	return errmsg_set(e, _("--cgroup %s: no cpuset for it: %s%s%s"), arg, why[0],
+	    why[1][0] ? "; " : "", why[1]);
 }
 
 /* "pid 1234, 5678", "cgroup PATH", or both; cut short with "..." when
@@ -259,6 +364,13 @@ make_label(struct job_watch *w, const char *cgroup_arg)
 struct job_watch *
 job_watch_new(const pid_t *pids, size_t npids, const char *cgroup, const char *proc_root,
     struct errmsg *e)
+{
+	return job_watch_new_at(pids, npids, cgroup, proc_root, NULL, e);
+}
+
+struct job_watch *
+job_watch_new_at(const pid_t *pids, size_t npids, const char *cgroup, const char *proc_root,
+    const char *cgroup_root, struct errmsg *e)
 {
 	struct job_watch *w;
 	char path[PATH_MAX];
@@ -289,11 +401,9 @@ job_watch_new(const pid_t *pids, size_t npids, const char *cgroup, const char *p
 			goto fail;
 		}
 	}
-	if (cgroup != NULL) {
-		w->cgroup = cgroup_resolve(cgroup, e);
-		if (w->cgroup == NULL)
-			goto fail;
-	}
+	if (cgroup != NULL &&
+	    cgroup_resolve(w, cgroup, cgroup_root != NULL ? cgroup_root : CGROUP_ROOT, e) != 0)
+		goto fail;
 	make_label(w, cgroup);
 	return w;
 fail:
@@ -316,7 +426,6 @@ int
 job_watch_update(struct job_watch *w, unsigned max_cpu, struct cpulist *cpus, char *note,
     size_t notelen)
 {
-	char path[PATH_MAX];
 	char text[96];
 	int live = 0;
 	size_t i;
@@ -345,8 +454,7 @@ job_watch_update(struct job_watch *w, unsigned max_cpu, struct cpulist *cpus, ch
 		}
 	}
 	if (w->cgroup != NULL && !w->cgroup_gone) {
-		snprintf(path, sizeof path, "%s/cpuset.cpus.effective", w->cgroup);
-		if (read_small(w, path) != 0 || list_add(w->buf, cpus->has, cpus->n) != 0)
+		if (read_small(w, w->cpuset_file) != 0 || list_add(w->buf, cpus->has, cpus->n) != 0)
 			w->cgroup_gone = true;
 	}
 	if (w->cgroup != NULL) {
@@ -375,5 +483,6 @@ job_watch_free(struct job_watch *w)
 	free(w->pids);
 	free(w->ended);
 	free(w->cgroup);
+	free(w->cpuset_file);
 	free(w);
 }

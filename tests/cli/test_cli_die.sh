@@ -22,12 +22,19 @@
 #   package 1, core 1  (k 1):  bit 2 (1 is off) -> row 3 col 0, cha 1
 #   package 1, core 8  (k 6):  0,2,3,4,5,6,8    -> bit 8, row 4 col 1, cha 6
 #   package 1, core 29 (k 23): bit 27           -> row 4 col 5, cha 23
-# Then: --demo is logical; a malformed --die-map and a missing one are
-# usage errors (status 2) with one line on stderr naming the file.
+# The same CAPID6 given with --capid6 on the recorded topology (no
+# sysfs), and by a scenario's capid6 line, gives the same places; with it a
+# capid6-numbered --die-map works on a machine httop does not run on.
+# The demo carries its own CAPID6 (made up: data/README.md), so --demo
+# shows the physical grid a Skylake-SP user sees as root:
+#   package 0 0x0adb56dd: core 0 at bit 0 (0,0) cha 0; core 27 (k 17) at
+#   bit 27 (4,5) cha 17; package 1 0x076dabb6: core 0 at bit 1 (2,0) cha 0.
+# Then: a malformed --die-map and a missing one are usage errors (status 2)
+# with one line on stderr naming the file.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-N=16
+N=22
 plan $N
 
 if ! command -v jq >/dev/null 2>&1; then
@@ -79,10 +86,37 @@ check "package 0: core 13 at 3,2 bit 12 cha 11; core 29 at 4,5 bit 27 cha 23" \
 check "package 1: core 1 at 3,0 bit 2 cha 1; core 8 at 4,1 bit 8 cha 6; core 29 at 4,5" \
     [ "$(place 1 1)" = "3 0 2 1" -a "$(place 1 8)" = "4 1 8 6" -a "$(place 1 29)" = "4 5 27 23" ]
 
+first_places() { head -n 1 "$1" | jq -c '[.cores[] | [.package, .core, .tile.row, .tile.col, .tile.id, .tile.cha]]'; }
+first_places "$tmp/j" >"$tmp/places.sysfs"
+"$HTTOP" --sim demo --topology "$skx" --capid6 0x0fafbeff,0x0bfdff7d -b --format json -n 1 \
+    >"$tmp/j2" 2>"$tmp/err"; st=$?
+check "--capid6 on the recorded topology: physical, the same places as sysfs (status $st)" \
+    sh -c '[ "$1" -eq 0 ] && jq -e ".layout == \"physical\" and .layout_basis == \"capid6\"" "$2" >/dev/null &&
+        [ "$(head -n 1 "$2" | jq -c "[.cores[] | [.package, .core, .tile.row, .tile.col, .tile.id, .tile.cha]]")" = "$(cat "$3")" ]' \
+    sh "$st" "$tmp/j2" "$tmp/places.sysfs"
+printf 'httop-scenario 1\ncapid6 0fafbeff,0bfdff7d\ndefault busy\n' >"$tmp/c.scn"
+"$HTTOP" --sim "$tmp/c.scn" --topology "$skx" -b --format json -n 1 >"$tmp/j3" 2>"$tmp/err"
+check "a scenario's capid6 line: the same places" \
+    [ "$(first_places "$tmp/j3")" = "$(cat "$tmp/places.sysfs")" ]
+"$HTTOP" --sim demo --topology "$skx" --capid6 0x0fafbeff,0x0bfdff7d -b --format json -n 1 \
+    --die-map "$HTTOP_SRCDIR/data/dies/skx-xcc.map" >"$tmp/j4" 2>"$tmp/err"; st=$?
+check "--die-map (capid6-numbered) with --topology and --capid6: basis map, same places ($st)" \
+    sh -c '[ "$1" -eq 0 ] && jq -e ".layout_basis == \"map\"" "$2" >/dev/null' sh "$st" "$tmp/j4"
+"$HTTOP" --sim demo --topology "$skx" -b -n 1 --die-map "$HTTOP_SRCDIR/data/dies/skx-xcc.map" \
+    >/dev/null 2>"$tmp/e"
+check "without --capid6 the message asks for it, not for root" \
+    sh -c 'grep -q "give the machine.s CAPID6 with --capid6" "$1" && ! grep -q "as root," "$1"' \
+    sh "$tmp/e"
+
 "$HTTOP" --demo -b --format json -n 2 >"$tmp/j" 2>"$tmp/err"; st=$?
-check "--demo: layout logical, every core placed (status $st)" \
-    sh -c '[ "$1" -eq 0 ] && jq -e ".layout == \"logical\" and all(.cores[]; .tile != null)" "$2" |
-        grep -qv false' sh "$st" "$tmp/j"
+check "--demo: layout physical from its own CAPID6, every core placed (status $st)" \
+    sh -c '[ "$1" -eq 0 ] && jq -e ".layout == \"physical\" and .layout_basis == \"capid6\" and
+        .cores_assumed == true and all(.cores[]; .tile != null)" "$2" | grep -qv false' sh "$st" "$tmp/j"
+check "--demo: package 0 core 0 at 0,0 bit 0 cha 0; core 27 at 4,5 bit 27 cha 17" \
+    [ "$(place 0 0)" = "0 0 0 0" -a "$(place 0 27)" = "4 5 27 17" ]
+n1=$(head -n 1 "$tmp/j" | jq '[.cores[] | select(.package == 1)] | length')
+check "--demo: package 1 core 0 at 2,0 bit 1 cha 0; its 18 cores on 18 tiles ($n1)" \
+    [ "$(place 1 0)" = "2 0 1 0" -a "$n1" -eq 18 ]
 
 # A malformed map: status 2, one line on stderr naming FILE:LINE, nothing
 # on stdout. Every bad-*.map of the map tests; an empty file and one with

@@ -5,7 +5,7 @@
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 53
+plan 67
 
 out=$("$HTTOP" --version); st=$?
 check "--version exits 0" [ "$st" -eq 0 ]
@@ -16,13 +16,13 @@ check "--help exits 0" [ "$st" -eq 0 ]
 check "--help starts with the usage line" grep -q '^Usage: httop \[options\]' help.out
 
 # The same option set in --help and in the manual page.
-grep -o -- '--[a-z][a-z-]*' help.out | sort -u >help.opts
+grep -o -- '--[a-z][a-z0-9-]*' help.out | sort -u >help.opts
 sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$HTTOP_SRCDIR/man/httop.1" |
 	grep -A1 '^\.TP' | grep -v '^\.TP' | sed 's/\\-/-/g' |
-	grep -o -- '--[a-z][a-z-]*' | sort -u >man.opts
+	grep -o -- '--[a-z][a-z0-9-]*' | sort -u >man.opts
 # Every option the program accepts: a new one must be added here, to --help
 # and to the manual page together.
-for o in --batch --cgroup --cpuid --cpus --delay --demo --die-map --force --format --help --host \
+for o in --batch --capid6 --cgroup --cpuid --cpus --delay --demo --die-map --force --format --help --host \
     --iterations --msr-batch-path --msr-path --msr-safe-path --on-conflict --pid --record \
     --record-compress --replay \
     --seed --sim --source --sysfs-root --textfile --topology --version; do
@@ -88,6 +88,43 @@ bad "unexpected argument" --demo extra
 bad "^httop: --force=1: this option takes no value" --force=1
 bad "^httop: --batch=yes: this option takes no value" --demo --batch=yes
 bad "^httop: --cpus: malformed CPU list '5-3' (near '5-3')" --cpus 5-3
+# Messages that say what is wrong: a number too large is not "not a
+# number"; a CPU the machine lacks is not a "malformed" list.
+bad "^httop: -n/--iterations: 9223372036854775807 is too large: at most 1000000000000" \
+    --demo -b -n 9223372036854775807
+bad "^httop: --seed: 18446744073709551616 is too large" --seed 18446744073709551616
+bad "^httop: --pid: 99999999 is larger than any process ID" --pid 99999999
+bad "^httop: --cpus: CPU 99999999 is not in this machine, which has CPUs 0-71" \
+    --demo -b -n 1 --cpus 99999999
+bad "^httop: --cpus: CPU 72 is not in this machine, which has CPUs 0-71" \
+    --demo -b -n 1 --cpus 0-3,72-80
+
+# -h and -V as every GNU tool: the same as --help and --version.
+"$HTTOP" -h >h.out 2>&1; st=$?
+check "-h exits 0 and prints what --help prints" sh -c "[ $st -eq 0 ] && cmp -s h.out help.out"
+check "-V prints what --version prints" [ "$("$HTTOP" -V)" = "httop 0.1.0" ]
+check "--help shows -h and -V" sh -c "grep -q '^  -h, --help' help.out && grep -q '^  -V, --version' help.out"
+# --topology takes a file or a directory, as the manual says.
+check "--help says --topology takes a directory too" \
+    sh -c "sed -n '/--topology/,/--cpuid/p' help.out | grep -q 'directory'"
+# --format is for batch output: it implies -b, and --help says so.
+check "--help says --format implies -b" \
+    sh -c "sed -n '/--format/,/--textfile/p' help.out | grep -q 'implies -b'"
+# On a terminal (script(1) gives one), --format json writes JSON lines, not
+# the live view.
+if command -v script >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+	TERM=xterm script -qec "'$HTTOP' --demo --format json -n 2 -d 0.05" /dev/null \
+	    </dev/null >tty.out 2>&1
+	check "--format json on a terminal writes two JSON lines" python3 -c '
+import json, sys
+lines = [l.strip() for l in open("tty.out", encoding="utf-8", errors="replace") if l.strip()]
+assert len(lines) == 2, lines[:3]
+for l in lines:
+    json.loads(l)
+'
+else
+	skip "script(1) or python3 is not installed"
+fi
 
 # A good value just inside each limit is accepted (the demo runs).
 # runs ARGS...: httop succeeds (output discarded).
@@ -96,5 +133,18 @@ check "-d 0.05 is accepted" runs --demo -b -n 1 -d 0.05 --format csv
 check "--seed 18446744073709551615 is accepted" runs --demo -b -n 1 --seed 18446744073709551615
 check "--cpus 0 is accepted on the demo" runs --demo -b -n 1 --cpus 0
 check "--on-conflict exit is accepted" runs --demo -b -n 1 --on-conflict exit
+# --cgroup: a cgroup v1 cpuset directory (faked) is a job as a v2 one is;
+# a path found nowhere names every place looked at.
+mkdir -p v1job && echo 4-7 >v1job/cpuset.cpus && echo 4-5 >v1job/cpuset.effective_cpus
+check "--cgroup takes a v1 cpuset directory" runs --demo -b -n 1 --cgroup "$tmp/v1job"
+# (status 1, as a --pid that does not exist: the job is not there)
+"$HTTOP" --demo -b -n 1 --cgroup no/such/job >/dev/null 2>cg.err
+check "a --cgroup found nowhere names where it was looked for" grep -q \
+    "^httop: --cgroup no/such/job: no such cgroup: looked for /sys/fs/cgroup/no/such/job, /sys/fs/cgroup/unified/no/such/job" cg.err
+mkdir -p notcg
+"$HTTOP" --demo -b -n 1 --cgroup "$tmp/notcg" >/dev/null 2>cg.err
+check "a directory that is no cgroup is named as such" grep -q \
+    "notcg is neither a cgroup v2 directory (no cgroup.controllers) nor a v1 cpuset" cg.err
+
 "$HTTOP" --source msr --msr-path "$tmp/nonexistent/%u/msr" -b -n 1 2>/dev/null; st=$?
 check "--msr-path with one %u is not a usage error (exit $st)" [ "$st" -ne 2 ]

@@ -7,6 +7,8 @@
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 plan 13
+# Real time throughout: these runs wait between refreshes as a user's do.
+unset HTTOP_CLOCK
 
 # end_by SIG WANT: start a run that waits 30 s per refresh (the simulator
 # in screen mode sleeps), signal it after 1 s; it must end with WANT, well

@@ -42,11 +42,11 @@ check "sourcing it registers _httop for httop" \
 
 # --- Options: the same set as --help. -------------------------------------
 "$HTTOP" --help >help.out || exit 1
-grep -o -- '--[a-z][a-z-]*' help.out | LC_ALL=C sort -u >help.opts
+grep -o -- '--[a-z][a-z0-9-]*' help.out | LC_ALL=C sort -u >help.opts
 comp --
 if cmp -s help.opts comp.out; then ok "'httop --<TAB>' offers exactly the long options of --help"
 else not_ok "'httop --<TAB>' and --help differ (< help, > completion)"; diff help.opts comp.out | sed 's/^/# /'; fi
-grep -o -- '^ *-[a-z],' help.out | tr -d ' ,' | LC_ALL=C sort >help.short
+grep -o -- '^ *-[a-zA-Z],' help.out | tr -d ' ,' | LC_ALL=C sort >help.short
 comp -
 grep -v -- '^--' comp.out >comp.short
 if cmp -s help.short comp.short; then ok "'httop -<TAB>' offers the short options -b -d -n of --help"
@@ -56,7 +56,7 @@ expect "'httop --ver<TAB>' gives --version" "--version$nl" --ver
 # Which options take a value: in --help the option is followed by a
 # metavariable in capitals (--delay SECS, --msr-safe-path TMPL on its own line).
 # Continuation lines are indented further and never start with an option.
-sed -n 's/^ \{1,8\}\(-[a-z], \)\{0,1\}\(--[a-z][a-z-]*\) *\([A-Z]\{0,1\}\).*/\2 \3/p' \
+sed -n 's/^ \{1,8\}\(-[a-zA-Z], \)\{0,1\}\(--[a-z][a-z0-9-]*\) *\([A-Z]\{0,1\}\).*/\2 \3/p' \
     help.out >help.kinds
 bad=
 for o in $(sed -n 's/ [A-Z]$//p' help.kinds); do
@@ -80,11 +80,11 @@ fi
 expect "'httop --delay <TAB>' offers nothing (a number)" "" --delay ''
 # The same from the source: long_opts[] in options.c, value or not.
 sed -n '/long_opts\[\] = {/,/{ NULL, 0, NULL, 0 }/p' "$HTTOP_SRCDIR/src/options.c" |
-	sed -n 's/.*{ "\([a-z-]*\)", \([a-z_]*\),.*/--\1 \2/p' |
+	sed -n 's/.*{ "\([a-z0-9-]*\)", \([a-z_]*\),.*/--\1 \2/p' |
 	sed 's/ required_argument$/ valued/; s/ no_argument$/ flags/' | LC_ALL=C sort >src.kinds
 bash -c '. "$0"; for o in $_httop_valued; do echo "$o valued"; done;
     for o in $_httop_flags; do echo "$o flags"; done' "$COMP" |
-	grep -v '^-[a-z] ' | LC_ALL=C sort >comp.kinds
+	grep -v '^-[a-zA-Z] ' | LC_ALL=C sort >comp.kinds
 if [ -s src.kinds ] && cmp -s src.kinds comp.kinds; then
 	ok "long_opts[] in options.c and the script agree on each option and whether it takes a value"
 else
@@ -105,7 +105,7 @@ values() {
 	done
 	# OPT's entry: its line and the indented lines after it.
 	awk -v o="$opt" '
-		$0 ~ "^ *(-[a-z], )?" o "( |$)" { on = 1; print; next }
+		$0 ~ "^ *(-[a-zA-Z], )?" o "( |$)" { on = 1; print; next }
 		on && /^                    *[^ -]/ { print; next }
 		{ on = 0 }' help.out | tr -c 'a-z-' '\n' | grep -v '^-*$' | sort -u >words.out
 	for v in $(cat words.out); do

@@ -5,7 +5,7 @@
 # --force it takes the counters and gives the other program's value back.
 . "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
 
-plan 8
+plan 9
 
 fake_mount "$SKX_XML" "$SKX_CPUID" --scenario busy --realtime
 ctl poke 3 0x186 0x43003c >/dev/null
@@ -18,6 +18,8 @@ check "refused: exit status is not 0" test "$st" -ne 0
 check "the message names CPU 3 and PERFEVTSEL0=0x43003c" \
     grep -q "cpu 3 PERFEVTSEL0=0x43003c" "$work/err"
 check "the message suggests --force" grep -q -- "--force" "$work/err"
+check "the refusal is the only line (no calibration note before it)" \
+    test "$(grep -c . "$work/err")" -eq 1
 check "nothing was written (the log is empty)" test -z "$(ctl log)"
 check "no interval was printed" test ! -s "$work/out"
 

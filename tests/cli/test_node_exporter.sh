@@ -20,7 +20,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 cd "$tmp" || exit 1
-plan 17
+plan 20
 
 if ! command -v python3 >/dev/null 2>&1; then
 	for i in $(seq 17); do skip "python3 is not installed (the format checker needs it)"; done
@@ -117,4 +117,18 @@ if command -v script >/dev/null 2>&1; then
 else
 	skip "script(1) is not installed"; skip "script(1) is not installed"
 fi
+
+# 18-20: temporary names created in advance by someone else (the old
+# names were .httop.prom.PID.0, .1, ...: 100 of them for the PID httop
+# will have made every write fail with "give a directory httop may write
+# to"): the names are random now, and those files are not httop's to touch.
+mkdir tf3
+sh -c 'i=0; while [ $i -lt 100 ]; do : >"$1/.httop.prom.$$.$i"; i=$((i + 1)); done
+	exec "$2" --demo -b -n 2 -d 0.05 --textfile "$1"' sh "$tmp/tf3" "$HTTOP" \
+	    >planted.out 2>planted.err; st=$?
+check "--textfile with planted temporary names exits 0 ($st: $(head -c 200 planted.err))" \
+    [ "$st" -eq 0 ]
+check "... and wrote httop.prom" python3 "$CHECK" prometheus tf3/httop.prom
+check "... and left the 100 planted files alone" \
+    [ "$(find tf3 -name '.httop.prom.*' | wc -l)" -eq 100 ]
 exit 0

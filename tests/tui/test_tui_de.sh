@@ -59,7 +59,7 @@ else
 	not_ok "3: topology view in German"; show_screen
 fi
 keys 4
-check "4: die grid view: 'Die-Raster — logisch:'" wait_for 'Die-Raster (—|-) logisch:' 5
+check "4: die grid view: 'Die-Raster — physisch:' (the demo's CAPID6)" wait_for 'Die-Raster (—|-) physisch:' 5
 keys 1
 wait_for ' 1 Kerne ' 5
 keys h

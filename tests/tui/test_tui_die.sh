@@ -30,7 +30,7 @@
 # (1,0), (1,7), (3,3), (3,7).
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
-plan 41
+plan 43
 
 export XDG_CONFIG_HOME="$tui_dir/config"
 F=$HTTOP_FIXTURES
@@ -94,13 +94,16 @@ start() {
 	wait_for ' 1 Cores ' 10 && keys 4 && wait_for 'Die grid (—|-) ' 5
 }
 
-# --- the demo: logical, two packages of 18 ----------------------------
-if start 100 30 --demo; then
-	ok "100 x 30 --demo: key 4 shows the die grid"
+# --- the demo machine without CAPID6: logical, two packages of 18 -------
+# (--demo itself carries a CAPID6 and is physical: see below.)
+demo_logical="--sim demo --topology $HTTOP_SRCDIR/data/demo-skx.xml --cpuid $HTTOP_SRCDIR/data/demo-skx.cpuid"
+# shellcheck disable=SC2086
+if start 100 30 $demo_logical; then
+	ok "100 x 30 demo machine: key 4 shows the die grid"
 else
-	not_ok "100 x 30 --demo: key 4 shows the die grid"; show_screen
+	not_ok "100 x 30 demo machine: key 4 shows the die grid"; show_screen
 fi
-check "--demo: the layout is logical" wait_for 'Die grid — logical' 3
+check "demo machine without CAPID6: the layout is logical" wait_for 'Die grid — logical' 3
 check "--demo: both packages' grids" wait_for 'package 0: .*package 1: ' 3
 cnt=$(below 'package 0:' | grep -Eo '(^| )c[0-9]+( |$)' | wc -l)
 check "--demo 100 x 30: all 36 core ids on screen ($cnt)" [ "$cnt" -eq 36 ]
@@ -119,12 +122,24 @@ s0=$(cap); keys End NPage; sleep 0.6
 check "everything fits 100 x 30: End and PgDn change nothing" [ "$(cap)" = "$s0" ]
 stop
 
-if start 200 60 --demo; then
+# shellcheck disable=SC2086
+if start 200 60 $demo_logical; then
 	cnt=$(below 'package 0:' | grep -Eo 'cpu [0-9]+,[0-9]+' | wc -l)
 	check "--demo 200 x 60: bigger cells name each core's CPUs ($cnt of 36)" [ "$cnt" -eq 36 ]
 	check "--demo 200 x 60: core 0 of package 0 is CPUs 0,36" wait_for 'cpu 0,36 ' 3
 else
 	not_ok "200 x 60 --demo: the die grid comes up"; show_screen; skip "no screen"
+fi
+stop
+
+# --- --demo: its made-up CAPID6 gives the physical grid, labelled so ------
+if start 160 50 --demo; then
+	check "--demo: physical, and the basis says the CAPID6 is made up" \
+	    wait_for "Die grid — physical: the demo's CAPID6 \\(made up for it, not read from a chip\\)" 3
+	check "--demo: 18 of 28 tiles per package, with the CAPID6 values" \
+	    wait_for 'package 0: 18 of 28 tiles, CAPID6 0x0adb56dd .*package 1: 18 of 28 tiles, CAPID6 0x076dabb6' 3
+else
+	not_ok "160 x 50 --demo: the die grid comes up"; show_screen; skip "no screen"
 fi
 stop
 
@@ -204,7 +219,8 @@ fi
 stop
 
 # --- no colour: the heat is a glyph ------------------------------------
-tui_start 100 30 NO_COLOR=1 LANG=C LC_ALL=C -- --demo -d 0.5
+# shellcheck disable=SC2086
+tui_start 100 30 NO_COLOR=1 LANG=C LC_ALL=C -- $demo_logical -d 0.5
 if wait_for ' 1 Cores ' 10 && keys 4 && wait_for 'Die grid - logical' 5; then
 	cnt=$(below 'package 0:' | grep -Eo '[.:+#]c[0-9]+' | wc -l)
 	check "NO_COLOR, LANG=C: every core's cell starts with its ASCII shade ($cnt of 36)" \

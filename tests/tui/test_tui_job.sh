@@ -4,7 +4,7 @@
 # 1,37), so the job's view shows that core alone; j shows all cores (0,36
 # among them) and back; when the sleep ends the status says so. A PID that
 # does not exist is an error naming it. --cgroup with this test's own
-# cgroup when the machine has cgroup v2.
+# cgroup (v2, or v1's cpuset).
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
 plan 12
@@ -51,12 +51,19 @@ tui_wait_exit 10
 check "--pid 4194303 (no such process): exit status 1 (got $tui_status)" [ "$tui_status" = 1 ]
 check "... with a message naming --pid 4194303" grep -q -- '--pid 4194303' "$tui_dir/stderr"
 
-# --cgroup: this test's own cgroup (cgroup v2 only).
-cg=$(sed -n 's/^0:://p' /proc/self/cgroup 2>/dev/null)
-if [ -f /sys/fs/cgroup/cgroup.controllers ] && [ -n "$cg" ]; then
+# --cgroup: this test's own cgroup, as /proc/self/cgroup names it: the
+# "0::" line on cgroup v2, the "cpuset" line on v1 or a hybrid host
+# (which httop looks up under the cpuset hierarchy).
+cg=
+if [ -f /sys/fs/cgroup/cgroup.controllers ]; then
+	cg=$(sed -n 's/^0:://p' /proc/self/cgroup 2>/dev/null)
+else
+	cg=$(sed -n 's/^[0-9]*:\([^:]*,\)\{0,1\}cpuset\(,[^:]*\)\{0,1\}://p' /proc/self/cgroup 2>/dev/null)
+fi
+if [ -n "$cg" ]; then
 	tui_start 160 50 -- --demo -d 0.5 --cgroup "$cg"
 	expect "--cgroup $cg: the job line names the cgroup" "job .*$cg" 10
 	keys q; tui_wait_exit 5
 else
-	skip "no cgroup v2 here"
+	skip "no cgroup v2, and no v1 cpuset, here"
 fi

@@ -214,11 +214,47 @@ test_too_many(void **state)
 	rmtree(dir);
 }
 
+/* --capid6 and a scenario's capid6 line: hexadecimal, 0x or not (setpci
+ * prints "0fafbeff"), one per package, bits 31:28 dropped. */
+static void
+test_parse_list(void **state)
+{
+	struct capid6_given g;
+	struct errmsg e;
+
+	(void)state;
+	assert_int_equal(capid6_parse_list("0x0fafbeff,0bfdff7d", &g, &e), 0);
+	assert_int_equal(g.n, 2);
+	assert_int_equal(g.v[0], 0x0fafbeff);
+	assert_int_equal(g.v[1], 0x0bfdff7d);
+	assert_int_equal(capid6_parse_list("ffffffff", &g, &e), 0);
+	assert_int_equal(g.v[0], 0x0fffffff);
+	assert_int_equal(capid6_parse_list("1,2,3,4,5,6,7,8", &g, &e), 0);
+	assert_int_equal(g.n, 8);
+	assert_int_equal(capid6_parse_list("1,2,3,4,5,6,7,8,9", &g, &e), -1);
+	assert_non_null(strstr(e.text, "more than 8 values"));
+	assert_int_equal(capid6_parse_list("1ffffffff", &g, &e), -1);
+	assert_non_null(strstr(e.text, "wider than the 32-bit"));
+	assert_int_equal(capid6_parse_list("0x10000000", &g, &e), -1);
+	assert_non_null(strstr(e.text, "enables no tile"));
+	assert_int_equal(capid6_parse_list("", &g, &e), -1);
+	assert_int_equal(capid6_parse_list("1,", &g, &e), -1);
+	assert_int_equal(capid6_parse_list("-1", &g, &e), -1);
+	assert_int_equal(capid6_parse_list("0x1 ", &g, &e), -1);
+	assert_non_null(strstr(e.text, "is not a list of CAPID6 values"));
+	/* the demo's: 18 of 28 tiles each */
+	assert_int_equal(capid6_demo.n, 2);
+	assert_int_equal(capid6_count(capid6_demo.v[0]), 18);
+	assert_int_equal(capid6_count(capid6_demo.v[1]), 18);
+	assert_int_equal(capid6_demo.origin, CAPID6_FROM_DEMO);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_count),
+		cmocka_unit_test(test_parse_list),
 		cmocka_unit_test(test_full_die),
 		cmocka_unit_test(test_partial),
 		cmocka_unit_test(test_bus_order_numa),

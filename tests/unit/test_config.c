@@ -257,6 +257,48 @@ test_errors(void **state)
 }
 
 /* A file that does not load is never replaced; once fixed, it is. */
+/* What the settings path may hold besides a settings file: a named pipe
+ * (refused at once, not waited on), a file of NUL bytes or a huge one
+ * (refused, not read line by empty line), a line that does not end. */
+static void
+test_limits(void **state)
+{
+	struct dir d;
+	struct ui_settings s;
+	struct errmsg e;
+	char big[2000];
+	FILE *fp;
+	size_t i;
+
+	(void)state;
+	dir_init(&d);
+	write_file(d.path, "");
+	unlink(d.path);
+	assert_int_equal(mkfifo(d.path, 0600), 0);
+	ui_settings_default(&s);
+	assert_int_equal(ui_config_load(d.path, &s, &e), -1);
+	assert_non_null(strstr(e.text, "named pipe"));
+	unlink(d.path);
+
+	fp = fopen(d.path, "w");
+	assert_non_null(fp);
+	for (i = 0; i < 70000; i++)
+		fputc('\0', fp);
+	fclose(fp);
+	assert_int_equal(ui_config_load(d.path, &s, &e), -1);
+	assert_non_null(strstr(e.text, "64 KiB"));   /* the limit, named */
+	assert_int_equal(truncate(d.path, 100), 0);
+	assert_int_equal(ui_config_load(d.path, &s, &e), -1);
+	assert_non_null(strstr(e.text, ":1: a NUL byte"));
+
+	memset(big, 'x', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	write_file(d.path, big);
+	assert_int_equal(ui_config_load(d.path, &s, &e), -1);
+	assert_non_null(strstr(e.text, ":1: line longer than 1022 bytes"));
+	dir_free(&d);
+}
+
 static void
 test_no_overwrite(void **state)
 {
@@ -337,6 +379,7 @@ main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_partial),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_no_overwrite),
 		cmocka_unit_test(test_symlink),
 	};

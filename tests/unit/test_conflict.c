@@ -27,7 +27,7 @@
 
 #include "unit/testutil.h"
 
-#include "conflict.h"
+#include "run/conflict.h"
 #include "machine/machine.h"
 #include "metrics/metrics.h"
 #include "plan/plan.h"
@@ -58,14 +58,14 @@ struct rig {
 };
 
 static void
-rig_setup(struct rig *r, enum conflict_policy p)
+rig_setup_on(struct rig *r, enum conflict_policy p, const char *xmlname, const char *cpuid)
 {
 	char xml[4096];
 	struct scenario sc;
 
 	memset(r, 0, sizeof *r);
-	snprintf(xml, sizeof xml, "%s", fixture(SKX_XML));
-	if (machine_load(&r->m, xml, fixture(SKX_CPUID), &r->e) != 0)
+	snprintf(xml, sizeof xml, "%s", fixture(xmlname));
+	if (machine_load(&r->m, xml, fixture(cpuid), &r->e) != 0)
 		fail_msg("machine_load: %s", r->e.text);
 	if (scenario_resolve(&sc, "busy", &r->m.topo, &r->e) != 0)
 		fail_msg("scenario: %s", r->e.text);
@@ -84,6 +84,12 @@ rig_setup(struct rig *r, enum conflict_policy p)
 	interval_init(&r->iv, &r->m);
 	r->c = conflict_new(p);
 	assert_int_equal(source_read(r->s, &r->smp[0], &r->e), 0);
+}
+
+static void
+rig_setup(struct rig *r, enum conflict_policy p)
+{
+	rig_setup_on(r, p, SKX_XML, SKX_CPUID);
 }
 
 static void
@@ -300,9 +306,12 @@ test_exit(void **state)
 	rig_teardown(&r);
 }
 
-/* Only a counter was written (PMC0 of CPU 3 set to 0): core 3 = {3, 39}
+/* Only a counter was written (PMC0 of CPU 3 set to 1000): core 3 = {3, 39}
  * is flagged once, the read-back (3 + 2 = 5 reads) finds httop's settings
- * intact, and the next interval is valid. */
+ * intact, and the next interval is valid. (Set to 0, the busy core's PMC0
+ * would count back to exactly its old value in the 1 s step: a delta of 0
+ * while the reference clocks ran, which is a stopped counter's, not an
+ * impossible count.) */
 static void
 test_counter_only(void **state)
 {
@@ -313,7 +322,7 @@ test_counter_only(void **state)
 	(void)state;
 	rig_setup(&r, CONFLICT_RECLAIM);
 	assert_int_equal(step(&r, &act), 0);
-	vpmu_poke(r.v, 3, MSR_PMC0, 0);
+	vpmu_poke(r.v, 3, MSR_PMC0, 1000);
 	io_counts(&r, &rd0, &wr0);
 	assert_int_equal(step(&r, &act), 0);
 	assert_int_equal(act, CONFLICT_NOTED);
@@ -329,6 +338,196 @@ test_counter_only(void **state)
 	rig_teardown(&r);
 }
 
+/* Another program stops fixed counter 0 (instructions retired) on CPUs
+ * 4-7 by clearing its enable bits: FIXED_CTR_CTRL 0x333 -> 0x330. Busy
+ * scenario: the threads run all the time, so the next interval has their
+ * instructions still while the clocks run a full second: stopped. The
+ * note comes from reading FIXED_CTR_CTRL and PERF_GLOBAL_CTRL once on
+ * CPUs 4-7 (8 reads); their siblings 40-43 are untouched. A second stop,
+ * of fixed counter 1 on CPU 9 only, names its CPU instead of "all of
+ * them" (test_stopped_two). */
+#define STOP_HEAD "2.0 s: counter stopped: instructions retired on CPUs 4-7: another " \
+	"program cleared FIXED_CTR_CTRL 0x3 (fixed counter 0: OS, USR) on all of them; "
+
+static void
+stop_fixed0(struct rig *r)
+{
+	unsigned cpu;
+
+	for (cpu = 4; cpu <= 7; cpu++)
+		vpmu_poke(r->v, cpu, MSR_FIXED_CTR_CTRL, 0x330);
+}
+
+/* The interval after the stop, on every policy. */
+static void
+stopped_interval(struct rig *r, enum conflict_action *act, const char *tail)
+{
+	char want[512];
+	uint64_t rd0, wr0, rd, wr;
+
+	assert_int_equal(step(r, act), 0);
+	assert_true(r->iv.valid);
+	stop_fixed0(r);
+	io_counts(r, &rd0, &wr0);
+	assert_int_equal(step(r, act), 0);
+	assert_int_not_equal(*act, CONFLICT_NONE);
+	snprintf(want, sizeof want, "%s%s", STOP_HEAD, tail);
+	assert_string_equal(r->note, want);
+	assert_false(r->iv.valid);
+	assert_string_equal(r->iv.reason_c, "counter stopped: instructions retired on CPUs 4-7");
+	assert_int_equal(r->iv.threads[4].stopped, KIND_BIT(SLOT_INST));
+	assert_int_equal(r->iv.threads[4].cpi.why, R_STOPPED);
+	assert_int_equal(r->iv.threads[4].ipc.why, R_STOPPED);
+	assert_int_equal(r->iv.threads[4].ghz.kind, V_EXACT);
+	assert_int_equal(r->iv.threads[40].ipc.kind, V_EXACT);
+	assert_int_equal(r->iv.cores[r->m.topo.cpus[4].core].cpi.why, R_STOPPED);
+	assert_true(r->iv.cores[r->m.topo.cpus[4].core].exact);
+	io_counts(r, &rd, &wr);
+	/* the refresh, then FIXED_CTR_CTRL and GLOBAL_CTRL on 4 CPUs; under
+	 * reclaim the check's read-back of the 3 registers of CPUs 4-7 and
+	 * the 4 writes of FIXED_CTR_CTRL */
+	if (strstr(tail, "reclaim") != NULL) {
+		assert_int_equal(rd - rd0, 324 + 8 + 12);
+		assert_int_equal(wr - wr0, 4);
+	} else if (strstr(tail, "report") != NULL) {
+		assert_int_equal(rd - rd0, 324 + 8);
+		assert_int_equal(wr - wr0, 0);
+	}
+}
+
+static void
+test_stopped_report(void **state)
+{
+	struct rig r;
+	enum conflict_action act;
+
+	(void)state;
+	rig_setup(&r, CONFLICT_REPORT);
+	stopped_interval(&r, &act, "its figures stay absent while it lasts (--on-conflict report)");
+	assert_int_equal(act, CONFLICT_NOTED);
+	assert_int_equal(reg(&r, 4, MSR_FIXED_CTR_CTRL), 0x330);
+	/* Still stopped: the same incident, no new note. */
+	assert_int_equal(step(&r, &act), 0);
+	assert_false(r.iv.valid);
+	assert_int_equal(act, CONFLICT_NONE);
+	/* The register is the other program's now: left as it set it. */
+	assert_int_equal(source_restore(r.s, &r.e), 0);
+	assert_string_equal(r.s->restore_left, "FIXED_CTR_CTRL on CPUs 4-7");
+	assert_int_equal(reg(&r, 4, MSR_FIXED_CTR_CTRL), 0x330);
+	assert_int_equal(reg(&r, 8, MSR_FIXED_CTR_CTRL), 0);
+	rig_teardown(&r);
+}
+
+static void
+test_stopped_reclaim(void **state)
+{
+	struct rig r;
+	enum conflict_action act;
+
+	(void)state;
+	rig_setup(&r, CONFLICT_RECLAIM);
+	stopped_interval(&r, &act, "httop set its bits again (--on-conflict reclaim)");
+	assert_int_equal(act, CONFLICT_NOTED);
+	assert_int_equal(reg(&r, 4, MSR_FIXED_CTR_CTRL), 0x333);
+	assert_int_equal(reg(&r, 7, MSR_FIXED_CTR_CTRL), 0x333);
+	/* The counter runs again from the write-back on: the next interval
+	 * has instructions, and is valid. */
+	assert_int_equal(step(&r, &act), 0);
+	assert_true(r.iv.valid);
+	assert_int_equal(act, CONFLICT_NONE);
+	assert_int_equal(r.iv.threads[4].ipc.kind, V_EXACT);
+	assert_int_equal(source_restore(r.s, &r.e), 0);
+	assert_string_equal(r.s->restore_left, "");
+	assert_int_equal(reg(&r, 4, MSR_FIXED_CTR_CTRL), 0);
+	rig_teardown(&r);
+}
+
+static void
+test_stopped_exit(void **state)
+{
+	struct rig r;
+	enum conflict_action act;
+
+	(void)state;
+	rig_setup(&r, CONFLICT_EXIT);
+	stopped_interval(&r, &act, "httop restored the registers and stops (--on-conflict exit)");
+	assert_int_equal(act, CONFLICT_STOP);
+	assert_string_equal(r.s->restore_left, "FIXED_CTR_CTRL on CPUs 4-7");
+	assert_int_equal(reg(&r, 8, MSR_FIXED_CTR_CTRL), 0);
+	rig_teardown(&r);
+}
+
+/* Two counters at once: fixed counter 0 on CPUs 4-7 (FIXED_CTR_CTRL
+ * 0x330) and, through PERF_GLOBAL_CTRL bit 33, fixed counter 1 on CPU 9
+ * (0x700000001 -> 0x500000001: core cycles stand still while the
+ * reference cycles run). Each group names its CPUs. */
+static void
+test_stopped_two(void **state)
+{
+	struct rig r;
+	enum conflict_action act;
+
+	(void)state;
+	rig_setup(&r, CONFLICT_REPORT);
+	assert_int_equal(step(&r, &act), 0);
+	stop_fixed0(&r);
+	vpmu_poke(r.v, 9, MSR_PERF_GLOBAL_CTRL, reg(&r, 9, MSR_PERF_GLOBAL_CTRL) & ~(1ull << 33));
+	assert_int_equal(step(&r, &act), 0);
+	assert_int_equal(act, CONFLICT_NOTED);
+	assert_string_equal(r.note, "2.0 s: counter stopped: instructions retired on CPUs 4-7; "
+	    "core cycles on CPU 9: another program cleared FIXED_CTR_CTRL 0x3 (fixed counter "
+	    "0: OS, USR) on CPUs 4-7, PERF_GLOBAL_CTRL 0x200000000 (fixed counter 1) on CPU 9; "
+	    "its figures stay absent while it lasts (--on-conflict report)");
+	assert_int_equal(r.iv.threads[9].stopped, KIND_BIT(SLOT_CYCLES));
+	assert_int_equal(r.iv.threads[9].ghz.why, R_STOPPED);
+	assert_int_equal(r.iv.threads[9].util.kind, V_EXACT);
+	assert_string_equal(r.iv.reason_c, "counter stopped: instructions retired on CPUs 4-7; "
+	    "core cycles on CPU 9");
+	rig_teardown(&r);
+}
+
+/* AMD: IRPerfCount counts only while HWCR bit 30 (IRPerfEn) is set; the
+ * simulator starts with HWCR 0, as a kernel that never set it. So from the
+ * first interval every thread's instructions stand still while APERF and
+ * MPERF run: CPI and IPC absent (stopped), and the note reads HWCR once on
+ * each of the 256 CPUs and says the bit is clear and not httop's. Once
+ * the bit is set, the next interval is valid with an IPC. Base clock
+ * unknown (no ratio on AMD): GHz absent, no-base. */
+static void
+test_stopped_amd(void **state)
+{
+	struct rig r;
+	enum conflict_action act;
+	uint64_t rd0, wr0, rd, wr;
+	unsigned cpu;
+
+	(void)state;
+	rig_setup_on(&r, CONFLICT_RECLAIM, "hwloc/zen2-epyc7742-2s-64c-smt.xml",
+	    "cpuid/zen2-epyc7742-2s-64c-smt.cpuid.txt");
+	assert_int_equal(r.m.topo.max_cpu, 256);
+	io_counts(&r, &rd0, &wr0);
+	assert_int_equal(step(&r, &act), 0);
+	assert_int_equal(act, CONFLICT_NOTED);
+	assert_string_equal(r.note, "1.0 s: counter stopped: instructions retired on CPUs 0-255: "
+	    "HWCR 0x40000000 (IRPerfEn) on all of them is clear; httop does not set it; nothing "
+	    "of httop's to set again (--on-conflict reclaim)");
+	io_counts(&r, &rd, &wr);
+	assert_int_equal(rd - rd0, 256 * 4 + 256);
+	assert_int_equal(wr, wr0);
+	assert_int_equal(r.iv.threads[9].ipc.why, R_STOPPED);
+	assert_int_equal(r.iv.threads[9].cpi.why, R_STOPPED);
+	assert_int_equal(r.iv.threads[9].ghz.why, R_NO_BASE);
+	assert_int_equal(r.iv.threads[9].util.kind, V_EXACT);
+
+	for (cpu = 0; cpu < 256; cpu++)
+		vpmu_poke(r.v, cpu, MSR_AMD_HWCR, 1ull << 30);
+	assert_int_equal(step(&r, &act), 0);
+	assert_int_equal(act, CONFLICT_NONE);
+	assert_true(r.iv.valid);
+	assert_int_equal(r.iv.threads[9].ipc.kind, V_EXACT);
+	rig_teardown(&r);
+}
+
 /* The real node: the trace converted from the fixture (as test_realtrace
  * does) and replayed. Intervals 1..17 are clean; between samples 17 and
  * 18 another agent rewrote PMC1 (REF_XCLK:ANY) on all 96 CPUs and
@@ -337,8 +536,10 @@ test_counter_only(void **state)
  * at walltime 1532379499 s + 434509 us, sample 0 at 1532379481 s + 80968
  * us: 18 + 0.353541 = 18.353541 s, printed 18.4. A replay has no
  * registers; --on-conflict exit stops there. */
+#define MAXNOTES 8
+
 static void
-replay_run(enum conflict_policy p, unsigned *nnotes, unsigned *at, char *first, size_t len)
+replay_run(enum conflict_policy p, unsigned *nnotes, unsigned *at, char notes[][512])
 {
 	char dir[] = "/tmp/test_conflict.XXXXXX", out[300], cmd[8192], note[512];
 	const char *b = getenv("HTTOP_BUILDDIR");
@@ -368,7 +569,6 @@ replay_run(enum conflict_policy p, unsigned *nnotes, unsigned *at, char *first, 
 	interval_init(&iv, &m);
 	c = conflict_new(p);
 	*nnotes = 0;
-	*at = 0;
 	assert_int_equal(source_read(s, &smp[0], &e), 0);
 	while (source_read(s, &smp[k ^ 1], &e) == 0) {
 		metrics_compute(&mc, &smp[k], &smp[k ^ 1], &iv);
@@ -378,10 +578,11 @@ replay_run(enum conflict_policy p, unsigned *nnotes, unsigned *at, char *first, 
 		if (act == CONFLICT_NONE)
 			continue;
 		fprintf(stderr, "# note at %u: %s\n", n, note);
-		if ((*nnotes)++ == 0) {
-			*at = n;
-			snprintf(first, len, "%s", note);
+		if (*nnotes < MAXNOTES) {
+			at[*nnotes] = n;
+			snprintf(notes[*nnotes], 512, "%s", note);
 		}
+		(*nnotes)++;
 		if (act == CONFLICT_STOP)
 			break;
 	}
@@ -400,23 +601,40 @@ replay_run(enum conflict_policy p, unsigned *nnotes, unsigned *at, char *first, 
 #define REPLAY_NOTE "18.4 s: counts impossible for the programmed events on CPUs 0-95: " \
 	"another program reprogrammed the PMU; registers not available in a replay; "
 
+/* The stopped counters (see test_realtrace's test_stopped) are notes of
+ * their own, one per CPU that starts standing still: instructions on CPUs
+ * 48-95 from interval 18 (ending at 19.365 s); CPU 2 from 27 (CPU 50 ran
+ * again in 26); the rest of the node from 52 (CPU 48 ran in 51). */
 static void
 test_replay_stampede2(void **state)
 {
-	char first[512];
-	unsigned nnotes, at;
+	char notes[MAXNOTES][512];
+	unsigned nnotes, at[MAXNOTES];
 
 	(void)state;
-	replay_run(CONFLICT_REPORT, &nnotes, &at, first, sizeof first);
-	assert_int_equal(nnotes, 1);
-	assert_int_equal(at, 18);               /* interval 17 -> 18 */
-	assert_string_equal(first, REPLAY_NOTE
+	replay_run(CONFLICT_REPORT, &nnotes, at, notes);
+	assert_int_equal(nnotes, 4);
+	assert_int_equal(at[0], 18);               /* interval 17 -> 18 */
+	assert_string_equal(notes[0], REPLAY_NOTE
 	    "these cores stay invalid while it lasts (--on-conflict report)");
+	assert_int_equal(at[1], 19);               /* interval 18 -> 19 */
+	assert_string_equal(notes[1], "19.4 s: counter stopped: instructions retired on CPUs "
+	    "48-95: registers not available in a replay; its figures stay absent while it "
+	    "lasts (--on-conflict report)");
+	assert_int_equal(at[2], 28);
+	assert_string_equal(notes[2], "28.5 s: counter stopped: instructions retired on CPU 2; "
+	    "AnyThread reference cycles on CPU 2: registers not available in a replay; its "
+	    "figures stay absent while it lasts (--on-conflict report)");
+	assert_int_equal(at[3], 53);
+	assert_string_equal(notes[3], "53.7 s: counter stopped: instructions retired on CPUs "
+	    "0-1,3-48,50; AnyThread reference cycles on CPUs 0-1,3-47: registers not "
+	    "available in a replay; its figures stay absent while it lasts (--on-conflict "
+	    "report)");
 
-	replay_run(CONFLICT_EXIT, &nnotes, &at, first, sizeof first);
+	replay_run(CONFLICT_EXIT, &nnotes, at, notes);
 	assert_int_equal(nnotes, 1);
-	assert_int_equal(at, 18);
-	assert_string_equal(first, REPLAY_NOTE "httop stops (--on-conflict exit)");
+	assert_int_equal(at[0], 18);
+	assert_string_equal(notes[0], REPLAY_NOTE "httop stops (--on-conflict exit)");
 }
 
 int
@@ -428,6 +646,11 @@ main(void)
 		cmocka_unit_test(test_reclaim),
 		cmocka_unit_test(test_exit),
 		cmocka_unit_test(test_counter_only),
+		cmocka_unit_test(test_stopped_report),
+		cmocka_unit_test(test_stopped_reclaim),
+		cmocka_unit_test(test_stopped_exit),
+		cmocka_unit_test(test_stopped_two),
+		cmocka_unit_test(test_stopped_amd),
 		cmocka_unit_test(test_replay_stampede2),
 	};
 

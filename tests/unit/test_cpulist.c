@@ -88,6 +88,50 @@ test_append_cut(void **state)
 	assert_string_equal(buf, "0123456789abcd");
 }
 
+/* Numbers no machine has: an error for cpulist_parse, noted (the first
+ * one) by cpulist_parse_any, which keeps the rest of the list. */
+static void
+test_beyond(void **state)
+{
+	struct cpulist l = { 0, NULL };
+	unsigned long long beyond = 1;
+	struct errmsg e;
+	bool present[72];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(cpulist_parse("99999999", &l, &e), -1);
+	assert_non_null(strstr(e.text, "CPU 99999999 is beyond any machine's CPUs"));
+	assert_int_equal(cpulist_parse_any("2,99999999,5", &l, &beyond, &e), 0);
+	assert_int_equal(beyond, 99999999);
+	assert_int_equal(cpulist_count(&l), 2);
+	assert_true(cpulist_has(&l, 2) && cpulist_has(&l, 5));
+	cpulist_free(&l);
+	/* a range across the limit: the part below it is kept, 65536 noted */
+	assert_int_equal(cpulist_parse_any("65530-70000", &l, &beyond, &e), 0);
+	assert_int_equal(beyond, 65536);
+	assert_int_equal(cpulist_count(&l), 6);      /* 65530..65535 */
+	cpulist_free(&l);
+	assert_int_equal(cpulist_parse_any("0-3", &l, &beyond, &e), 0);
+	assert_int_equal(beyond, 0);
+	/* what the machine has: 0-71 */
+	for (i = 0; i < 72; i++)
+		present[i] = true;
+	assert_int_equal(cpulist_check_within(&l, 0, present, 72, "--cpus", &e), 0);
+	assert_int_equal(cpulist_check_within(&l, 99999999, present, 72, "--cpus", &e), -1);
+	assert_string_equal(e.text, "--cpus: CPU 99999999 is not in this machine, which has "
+	    "CPUs 0-71; give CPUs it has");
+	/* CPU 2 absent (offline and unplugged): named, and the list shows the gap */
+	present[2] = false;
+	assert_int_equal(cpulist_check_within(&l, 0, present, 72, "--cpus", &e), -1);
+	assert_string_equal(e.text, "--cpus: CPU 2 is not in this machine, which has "
+	    "CPUs 0-1,3-71; give CPUs it has");
+	cpulist_free(&l);
+	/* more digits than any integer: not a number of CPUs at all */
+	assert_int_equal(cpulist_parse_any("99999999999999999999999", &l, &beyond, &e), -1);
+	assert_non_null(strstr(e.text, "far too large"));
+}
+
 int
 main(void)
 {
@@ -95,6 +139,7 @@ main(void)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_append),
 		cmocka_unit_test(test_append_cut),
+		cmocka_unit_test(test_beyond),
 	};
 
 	return cmocka_run_group_tests_name("cpulist", tests, NULL, NULL);

@@ -860,8 +860,128 @@ test_map_capid6(void **state)
 	assert_non_null(strstr(r.e.text, "run httop as root"));
 	assert_non_null(strstr(r.e.text, "48 of 48 cores"));
 
+	/* not the machine httop runs on: root would not help, --capid6 does */
 	assert_int_equal(build(&r, NULL, xcc_path(), true), -1);
-	assert_non_null(strstr(r.e.text, "give a slot for every core"));
+	assert_non_null(strstr(r.e.text, "give the machine's CAPID6 with --capid6"));
+	assert_non_null(strstr(r.e.text, "or a slot for every core"));
+	assert_null(strstr(r.e.text, "root,"));
+	done(&r);
+}
+
+/* build() with CAPID6 given, not read: --capid6 (in.capid6). */
+static int
+build_given(struct rig *r, const struct capid6_given *g, const char *die_map)
+{
+	struct die_inputs in;
+	char xccmap[4096];
+	int rc;
+
+	snprintf(xccmap, sizeof xccmap, "%s", srcfile(XCC_MAP));
+	memset(&in, 0, sizeof in);
+	in.die_map = die_map;
+	in.xcc_map = xccmap;
+	in.capid6 = g;
+	rc = die_layout_build(&r->l, &r->m, &in, &r->e);
+	r->built = rc == 0;
+	if (rc == 0)
+		check_consistent(&r->l, &r->m);
+	return rc;
+}
+
+/* The 8168 of check_8168 on a recorded topology: the values given with
+ * --capid6, by a scenario (the machine's own) or read from sysfs give the
+ * same layout; only the basis line says where they came from. */
+static void
+test_given_capid6(void **state)
+{
+	struct capid6_given g = { 2, { 0x0DFEFDF7, 0x07FFBF7E, 0, 0, 0, 0, 0, 0 },
+	    CAPID6_FROM_OPTION };
+	struct capid6_given one = { 1, { 0x0DFEFDF7, 0, 0, 0, 0, 0, 0, 0 }, CAPID6_FROM_OPTION };
+	struct capid6_given few = { 2, { 0x0DFEFDF7, 0x07FFBF7C, 0, 0, 0, 0, 0, 0 },
+	    CAPID6_FROM_OPTION };
+	struct rig r;
+	char map[4096];
+
+	(void)state;
+	load(&r, "skx-8168-2s-24c-ht.v1.xml", NULL);
+	assert_int_equal(build_given(&r, &g, NULL), 0);
+	assert_int_equal(r.l.kind, LAYOUT_PHYSICAL);
+	assert_int_equal(r.l.basis, BASIS_CAPID6);
+	assert_true(r.l.cores_assumed);
+	assert_non_null(strstr(r.l.basis_text, "CAPID6 given with --capid6"));
+	check_8168(&r);
+	die_layout_free(&r.l);
+
+	/* a capid6-numbered --die-map works on this recorded machine now */
+	snprintf(map, sizeof map, "%s", xcc_path());
+	assert_int_equal(build_given(&r, &g, map), 0);
+	assert_int_equal(r.l.basis, BASIS_MAP);
+	check_8168(&r);
+	die_layout_free(&r.l);
+
+	/* the machine's own (a scenario's capid6 line) */
+	r.m.capid6 = g;
+	r.m.capid6.origin = CAPID6_FROM_SCENARIO;
+	assert_int_equal(build_given(&r, NULL, NULL), 0);
+	assert_non_null(strstr(r.l.basis_text, "CAPID6 given by the scenario"));
+	check_8168(&r);
+	die_layout_free(&r.l);
+	memset(&r.m.capid6, 0, sizeof r.m.capid6);
+
+	/* --capid6 that cannot be this machine's: errors, not a quiet fallback */
+	assert_int_equal(build_given(&r, &one, NULL), -1);
+	assert_string_equal(r.e.text, "--capid6 gives 1 value for 2 packages; give one per "
+	    "package, in package order");
+	assert_int_equal(build_given(&r, &few, NULL), -1);
+	assert_string_equal(r.e.text, "--capid6: package 1: 0x07ffbf7c enables 23 tiles but the "
+	    "package has 24 cores; give that package's CAPID6");
+	r.built = false;
+	done(&r);
+
+	load(&r, "zen2-epyc7742-2s-64c-smt.xml", NULL);
+	assert_int_equal(build_given(&r, &g, NULL), -1);
+	assert_non_null(strstr(r.e.text, "not a Skylake-SP or Cascade Lake"));
+	r.built = false;
+	done(&r);
+}
+
+/* The demo machine (data/demo-skx.*: 2 x 18 cores, core ids 0-4, 8-11,
+ * 16-20, 24-27 per package) with its made-up CAPID6:
+ *   package 0: 0x0adb56dd, set bits 0 2 3 4 6 7 9 10 12 14 16 17 19 20 22
+ *     23 25 27 (18): core 0 (k 0) at bit 0 = (0,0) cha 0; core 8 (k 5) at
+ *     bit 7 = column 1 (bits 4-8 down rows 0-4) row 3, cha 5; core 27
+ *     (k 17) at bit 27 = (4,5) cha 17
+ *   package 1: 0x076dabb6, set bits 1 2 4 5 7 8 9 11 13 15 16 18 19 21 22
+ *     24 25 26: core 0 at bit 1 = column 0 (bits 0-3 at rows 0, 2, 3, 4)
+ *     row 2, cha 0; core 27 (k 17) at bit 26 = (3,5) cha 17
+ * An 18-core package could be a whole HCC die, but bits above 17 are set:
+ * the XCC die, so the physical grid. */
+static void
+test_demo_capid6(void **state)
+{
+	struct rig r;
+	char xml[4096], dump[4096];
+
+	(void)state;
+	memset(&r, 0, sizeof r);
+	snprintf(xml, sizeof xml, "%s", srcfile("data/demo-skx.xml"));
+	snprintf(dump, sizeof dump, "%s", srcfile("data/demo-skx.cpuid"));
+	if (machine_load(&r.m, xml, dump, &r.e) != 0)
+		fail_msg("%s", r.e.text);
+	r.m.capid6 = capid6_demo;
+	assert_int_equal(build_given(&r, NULL, NULL), 0);
+	assert_int_equal(r.l.kind, LAYOUT_PHYSICAL);
+	assert_int_equal(r.l.basis, BASIS_CAPID6);
+	assert_true(r.l.cores_assumed);
+	assert_non_null(strstr(r.l.basis_text, "made up for it, not read from a chip"));
+	assert_int_equal(r.l.grids[0].nenabled, 18);
+	assert_int_equal(r.l.grids[1].nenabled, 18);
+	assert_string_equal(r.l.grids[0].title, "package 0: 18 of 28 tiles, CAPID6 0x0adb56dd");
+	assert_place(&r.l, core_at(&r.m, 0, 0), 0, 0, 0, 0, 0);
+	assert_place(&r.l, core_at(&r.m, 0, 8), 0, 3, 1, 7, 5);
+	assert_place(&r.l, core_at(&r.m, 0, 27), 0, 4, 5, 27, 17);
+	assert_place(&r.l, core_at(&r.m, 1, 0), 1, 2, 0, 1, 0);
+	assert_place(&r.l, core_at(&r.m, 1, 27), 1, 3, 5, 26, 17);
 	done(&r);
 }
 
@@ -937,6 +1057,8 @@ main(void)
 		cmocka_unit_test(test_map_missing_core),
 		cmocka_unit_test(test_map_places_none),
 		cmocka_unit_test(test_map_capid6),
+		cmocka_unit_test(test_given_capid6),
+		cmocka_unit_test(test_demo_capid6),
 		cmocka_unit_test(test_map_core_lines),
 	};
 #define NSKX (sizeof skx_cases / sizeof skx_cases[0])

@@ -384,6 +384,48 @@ test_fallback(void **state)
 	rig_free(&r);
 }
 
+/* Thread 0's instructions stopped in the middle interval (ref0 = cyc0 = D,
+ * inst0 = 0): over a window that reaches back to it, its CPI, nominal CPI
+ * and IPC are absent (R_STOPPED), since the sum lacks what was never
+ * counted; the clocks' figures cover the whole window. Three intervals
+ * (3D): ref0 = .5D + D + .5D = 2D, util 2/3; cyc0 = 1.2e9 + 2.1e9 +
+ * 1.2e9 = 4.5e9, GHz 4.5e9/4.2e9 x 2.1 = 2.25. A window of the last
+ * second only sees interval 3: CPI 1.2e9/0.6e9 = 2. */
+static void
+test_stopped_window(void **state)
+{
+	struct rig r;
+	struct step stop = { D, 0, D, D, 0 };
+
+	(void)state;
+	rig_init(&r, 77ull, 10.0, 1.0);
+	step(&r, &three[0]);
+	step(&r, &stop);
+	assert_int_equal(r.last.threads[0].stopped, KIND_BIT(SLOT_INST));
+	step(&r, &three[0]);
+	assert_int_equal(r.last.threads[0].stopped, 0);
+
+	history_compute(r.h, &r.c, AVG_WINDOW, 10.0, &r.win);
+	assert_int_equal(r.win.threads[0].d_tsc, 3 * D);
+	assert_int_equal(r.win.threads[0].stopped, KIND_BIT(SLOT_INST));
+	assert_int_equal(r.win.threads[0].cpi.why, R_STOPPED);
+	assert_int_equal(r.win.threads[0].ipc.why, R_STOPPED);
+	assert_int_equal(r.win.threads[0].nominal_cpi.why, R_STOPPED);
+	assert_val(r.win.threads[0].util, V_EXACT, 2.0 / 3.0, 1e-12);
+	assert_val(r.win.threads[0].ghz, V_EXACT, 2.25, 1e-9);
+	assert_int_equal(r.win.cores[0].cpi.why, R_STOPPED);
+	assert_false(r.win.valid);
+
+	history_compute(r.h, &r.c, AVG_RUN, 0.0, &r.win);
+	assert_int_equal(r.win.threads[0].ipc.why, R_STOPPED);
+
+	history_compute(r.h, &r.c, AVG_WINDOW, 1.0, &r.win);
+	assert_int_equal(r.win.threads[0].d_tsc, D);
+	assert_int_equal(r.win.threads[0].stopped, 0);
+	assert_val(r.win.threads[0].cpi, V_EXACT, 2.0, 1e-12);
+	rig_free(&r);
+}
+
 int
 main(void)
 {
@@ -394,6 +436,7 @@ main(void)
 		cmocka_unit_test(test_invalid_left_out),
 		cmocka_unit_test(test_run_and_ring),
 		cmocka_unit_test(test_fallback),
+		cmocka_unit_test(test_stopped_window),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

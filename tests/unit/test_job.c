@@ -300,13 +300,111 @@ test_cgroup_errors(void **state)
 	(void)state;
 	snprintf(arg, sizeof arg, "%s", at("plain"));
 	assert_null(job_watch_new(NULL, 0, arg, at("proc"), &e));
-	assert_non_null(strstr(e.text, "is not a cgroup v2 directory"));
+	assert_non_null(strstr(e.text, "is neither a cgroup v2 directory (no cgroup.controllers) "
+	    "nor a v1 cpuset (no cpuset.cpus)"));
 	snprintf(arg, sizeof arg, "%s", at("nowhere"));
 	assert_null(job_watch_new(NULL, 0, arg, at("proc"), &e));
-	assert_non_null(strstr(e.text, "no such directory"));
-	/* A relative path is taken under /sys/fs/cgroup. */
+	assert_non_null(strstr(e.text, "no such cgroup: looked for /sys/fs/cgroup/tmp/"));
+	/* A relative path is taken under /sys/fs/cgroup, and under its
+	 * hybrid and v1 places: the message names every one. */
 	assert_null(job_watch_new(NULL, 0, "no/such/httop-test/cgroup", NULL, &e));
 	assert_non_null(strstr(e.text, "/sys/fs/cgroup/no/such/httop-test/cgroup"));
+	assert_non_null(strstr(e.text, "/sys/fs/cgroup/unified/no/such/httop-test/cgroup"));
+}
+
+/* Re-read once and show the CPUs of a watch on cgroup `arg` in the fake
+ * cgroup mount `mnt` (under the test's directory). */
+static const char *
+cg_cpus(const char *mnt, const char *arg, struct errmsg *e)
+{
+	static char out[256];
+	struct cpulist cpus = { 0, NULL };
+	struct job_watch *w;
+	char note[128], root_path[PATH_MAX * 2], proc[PATH_MAX * 2], cg[PATH_MAX * 2];
+
+	snprintf(cg, sizeof cg, "%s", arg);       /* at() reuses its buffer */
+	snprintf(root_path, sizeof root_path, "%s", at(mnt));
+	snprintf(proc, sizeof proc, "%s", at("proc"));
+	w = job_watch_new_at(NULL, 0, cg, proc, root_path, e);
+	if (w == NULL)
+		return NULL;
+	assert_int_equal(job_watch_update(w, 16, &cpus, note, sizeof note), 1);
+	snprintf(out, sizeof out, "%s", show(&cpus));
+	job_watch_free(w);
+	cpulist_free(&cpus);
+	return out;
+}
+
+#define assert_cg(mnt, arg, want) do { \
+	const char *got_ = cg_cpus(mnt, arg, &e); \
+	if (got_ == NULL) \
+		fail_msg("--cgroup %s in %s: %s", arg, mnt, e.text); \
+	assert_string_equal(got_, want); \
+} while (0)
+
+/* Slurm sites on cgroup v1 and on the hybrid layout (systemd's v2 at
+ * unified/, the controllers in v1 hierarchies), faked as directory trees:
+ *   v1/cpuset/slurm/uid_1000/job_42: cpuset.cpus 8-11, cpuset.effective_cpus
+ *     8-9 (the effective set is the one the job runs on)
+ *   v1/cpuset/slurm/uid_1000/job_43: only cpuset.cpus 12-13 (a kernel
+ *     before cpuset.effective_cpus)
+ *   v1/cpu,cpuacct/slurm/uid_1000/job_42: another controller, no cpuset
+ *   v1b/cpuset,cpu/job_5: cpuset mounted together with cpu: 3
+ *   hy/unified/system.slice/slurmstepd.scope/job_7: v2 without the cpuset
+ *     controller; hy/cpuset/system.slice/slurmstepd.scope/job_7: 1-2
+ *   hy/unified/app.slice/x: v2 with cpuset (not bound to v1 here): 4
+ *   hy/unified/user.slice/u: v2 without cpuset, and no v1 cpuset for it */
+static void
+test_cgroup_layouts(void **state)
+{
+	struct errmsg e;
+	const char *got;
+
+	(void)state;
+	put("v1/cpuset/cpuset.cpus", "0-15\n");
+	put("v1/cpuset/slurm/uid_1000/job_42/cpuset.cpus", "8-11\n");
+	put("v1/cpuset/slurm/uid_1000/job_42/cpuset.effective_cpus", "8-9\n");
+	put("v1/cpuset/slurm/uid_1000/job_42/tasks", "");
+	put("v1/cpuset/slurm/uid_1000/job_43/cpuset.cpus", "12-13\n");
+	put("v1/cpu,cpuacct/slurm/uid_1000/job_42/cpu.shares", "1024\n");
+	put("v1b/cpuset,cpu/job_5/cpuset.cpus", "3\n");
+	put("hy/unified/cgroup.controllers", "");
+	put("hy/unified/system.slice/slurmstepd.scope/job_7/cgroup.controllers", "");
+	put("hy/cpuset/system.slice/slurmstepd.scope/job_7/cpuset.effective_cpus", "1-2\n");
+	put("hy/unified/app.slice/cgroup.controllers", "cpuset\n");
+	put("hy/unified/app.slice/x/cgroup.controllers", "cpuset\n");
+	put("hy/unified/app.slice/x/cpuset.cpus.effective", "4\n");
+	put("hy/unified/user.slice/u/cgroup.controllers", "");
+
+	/* v1: as the "N:cpuset:" line of /proc/PID/cgroup gives it, and
+	 * relative, and absolute */
+	got = cg_cpus("v1", "/slurm/uid_1000/job_42", &e);
+	assert_non_null(got);
+	assert_string_equal(got, "8,9");
+	assert_cg("v1", "slurm/uid_1000/job_43", "12,13");
+	assert_cg("v1", at("v1/cpuset/slurm/uid_1000/job_42"), "8,9");
+	/* the hierarchy named in the path */
+	assert_cg("v1", "cpuset/slurm/uid_1000/job_43", "12,13");
+	assert_cg("v1b", "/job_5", "3");
+	/* hybrid: the "0::" path is in unified/ without cpuset; the cpuset
+	 * hierarchy has the same path */
+	assert_cg("hy", "/system.slice/slurmstepd.scope/job_7", "1,2");
+	assert_cg("hy", "/app.slice/x", "4");
+	/* no cpuset anywhere for it: said, with the directory found */
+	assert_null(cg_cpus("hy", "/user.slice/u", &e));
+	assert_non_null(strstr(e.text, "no cpuset for it"));
+	assert_non_null(strstr(e.text, "hy/unified/user.slice/u is a cgroup v2 directory, but "
+	    "neither it nor a parent has cpuset.cpus.effective"));
+	/* not there at all: every place looked at is named */
+	assert_null(cg_cpus("hy", "/slurm/job_9", &e));
+	assert_non_null(strstr(e.text, "no such cgroup: looked for "));
+	assert_non_null(strstr(e.text, "hy/slurm/job_9, "));
+	assert_non_null(strstr(e.text, "hy/unified/slurm/job_9"));
+	assert_non_null(strstr(e.text, " and "));
+	assert_non_null(strstr(e.text, "hy/cpuset/slurm/job_9"));
+	rm("v1");
+	rm("v1b");
+	rm("hy");
 }
 
 /* The real /proc and this process: its CPUs are those sched_getaffinity
@@ -348,6 +446,7 @@ main(void)
 		cmocka_unit_test(test_cgroup),
 		cmocka_unit_test(test_union),
 		cmocka_unit_test(test_cgroup_errors),
+		cmocka_unit_test(test_cgroup_layouts),
 		cmocka_unit_test(test_live_self),
 	};
 

@@ -141,6 +141,12 @@ build(void)
 	f->tf[0].net_ghz = val_exact(2.1 * 0.6);
 	f->tf[0].ipc = val_exact(0.8);
 	f->tf[1].ghz = val_bound(1.0, 2.0);
+	/* CPU 2's instructions and core cycles stopped by another program:
+	 * no CPI or IPC sample, one counter_stopped sample per counter. */
+	f->tf[2].util = val_exact(0.5);
+	f->tf[2].cpi = val_absent(R_STOPPED);
+	f->tf[2].ipc = val_absent(R_STOPPED);
+	f->tf[2].stopped = KIND_BIT(SLOT_INST) | KIND_BIT(SLOT_CYCLES);
 	f->tf[5].reason = R_OFFLINE;
 	f->tf[6].reason = R_OFFLINE;
 	f->tf[7].reason = R_NOT_SELECTED;
@@ -301,10 +307,17 @@ test_openmetrics_values(void **state)
 	assert_null(strstr(out, "} -inf"));
 	assert_int_equal(count(out, "# EOF"), 1);
 	assert_true(len > 6 && strcmp(out + len - 6, "# EOF\n") == 0);
-	/* Every family once: 2 interval, 9 node, 9 package, 9 core, 7 thread,
+	/* Every family once: 2 interval, 9 node, 9 package, 9 core, 8 thread,
 	 * 1 info. */
-	assert_int_equal(count(out, "# TYPE "), 37);
-	assert_int_equal(count(out, "# HELP "), 37);
+	assert_int_equal(count(out, "# TYPE "), 38);
+	assert_int_equal(count(out, "# HELP "), 38);
+	/* CPU 2's two stopped counters, nobody else's. */
+	LINE(out, "httop_thread_counter_stopped{" H ",package=\"0\",core=\"0\",cpu=\"2\",thread=\"1\","
+	    "counter=\"inst\"} 1");
+	LINE(out, "httop_thread_counter_stopped{" H ",package=\"0\",core=\"0\",cpu=\"2\",thread=\"1\","
+	    "counter=\"cycles\"} 1");
+	assert_int_equal(count(out, "httop_thread_counter_stopped{"), 2);
+	assert_null(strstr(out, "httop_thread_ipc{" H ",package=\"0\",core=\"0\",cpu=\"2\""));
 	free(out);
 	free(f);
 }

@@ -19,6 +19,9 @@
  * CPU 0: base 2.1 GHz, dcyc = dref (ghz 2.1), util 0.6, CPI 1.25, so
  *   IPC = 1 / 1.25 = 0.8, nominal CPI = dtsc/dinst = 1.25 / 0.6 = 2.08333,
  *   net GHz = 2.1 * 0.6 = 1.26.
+ * CPU 4: its instructions were stopped by another program: util 0.7, GHz
+ *   2.1, net GHz 1.47 stay; CPI, nominal CPI and IPC are absent, reason
+ *   "stopped"; core 0's issue utilisation too.
  */
 #include "config.h"
 
@@ -122,7 +125,8 @@ build(void)
 	f->cf[0].active_threads = val_exact(1.3 / 0.9);
 	f->cf[0].cpi = val_exact(1.25);
 	f->cf[0].ghz = val_exact(2.1);
-	f->cf[0].issue_util = val_none();
+	f->cf[0].issue_util = val_absent(R_STOPPED);
+	f->cf[0].stopped = KIND_BIT(SLOT_INST);
 	f->cf[0].has_truth = true;
 	f->cf[0].truth[0] = 0.1;
 	f->cf[0].truth[1] = 0.2;
@@ -162,6 +166,13 @@ build(void)
 	f->tf[0].net_ghz = val_exact(2.1 * 0.6);
 	f->tf[0].ipc = val_exact(0.8);
 	f->tf[1].ghz = val_bound(1.0, 2.0);
+	f->tf[4].util = val_exact(0.7);
+	f->tf[4].cpi = val_absent(R_STOPPED);
+	f->tf[4].nominal_cpi = val_absent(R_STOPPED);
+	f->tf[4].ghz = val_exact(2.1);
+	f->tf[4].net_ghz = val_exact(1.47);
+	f->tf[4].ipc = val_absent(R_STOPPED);
+	f->tf[4].stopped = KIND_BIT(SLOT_INST);
 	f->tf[3].reason = R_OFFLINE;
 	f->tf[6].reason = R_OFFLINE;
 	f->tf[7].reason = R_NOT_SELECTED;
@@ -392,7 +403,8 @@ test_json(void **state)
 	    "\"tile\":{\"row\":1,\"col\":2,\"id\":7,\"cha\":5},\"neither\":0.1,"
 	    "\"t0_only\":0.2,\"t1_only\":0.3,\"both\":0.4,\"exact\":true,\"util\":0.9,"
 	    "\"active_threads\":1.44444,\"issue_util\":null,\"cpi\":1.25,\"ghz\":2.1,"
-	    "\"valid\":true,\"inconsistency\":0,"
+	    "\"valid\":true,\"absent\":{\"issue_util\":\"stopped\"},\"stopped\":[\"inst\"],"
+	    "\"inconsistency\":0,"
 	    "\"truth\":{\"neither\":0.1,\"t0_only\":0.2,\"t1_only\":0.3,\"both\":0.4}}"));
 	/* Core 1 bound; NaN inconsistency printed as null. */
 	assert_non_null(strstr(out, "\"cpus\":[1,5],\"tile\":{\"row\":0,\"col\":3,\"id\":9},"
@@ -419,6 +431,11 @@ test_json(void **state)
 	assert_non_null(strstr(out, "{\"cpu\":1,\"package\":0,\"core\":1,\"thread\":0,\"valid\":true,"
 	    "\"util\":null,\"cpi\":null,\"nominal_cpi\":null,\"ghz\":[1,2],"));
 	assert_non_null(strstr(out, "{\"cpu\":6,\"package\":1,\"core\":2,\"thread\":1,\"valid\":false"));
+	/* A stopped counter: the absent figures and why, the counter. */
+	assert_non_null(strstr(out, "{\"cpu\":4,\"package\":0,\"core\":0,\"thread\":1,\"valid\":true,"
+	    "\"util\":0.7,\"cpi\":null,\"nominal_cpi\":null,\"ghz\":2.1,\"net_ghz\":1.47,\"ipc\":null,"
+	    "\"absent\":{\"cpi\":\"stopped\",\"nominal_cpi\":\"stopped\",\"ipc\":\"stopped\"},"
+	    "\"stopped\":[\"inst\"]}"));
 	/* Aggregates. */
 	assert_non_null(strstr(out, "\"node\":{\"ncores\":4,\"nvalid\":3,\"exact\":false,"));
 	assert_non_null(strstr(out, "\"both_of_busy\":0.5},\"packages\":[{\"package\":0,\"ncores\":2,"));
@@ -497,7 +514,9 @@ test_csv(void **state)
 
 	(void)state;
 	nh = csv_record(&p, head);
-	assert_int_equal(nh, 29);
+	assert_int_equal(nh, 31);
+	assert_string_equal(head[29], "absent");
+	assert_string_equal(head[30], "stopped");
 	assert_string_equal(head[0], "kind");
 	while (*p != '\0') {
 		n = csv_record(&p, r);
@@ -542,6 +561,14 @@ test_csv(void **state)
 			}
 			if (strcmp(r[col(head, nh, "cpu")], "1") == 0)
 				assert_string_equal(r[col(head, nh, "ghz")], "1..2");
+			if (strcmp(r[col(head, nh, "cpu")], "4") == 0) {
+				assert_string_equal(r[col(head, nh, "ipc")], "");
+				assert_string_equal(r[col(head, nh, "absent")],
+				    "cpi:stopped nominal_cpi:stopped ipc:stopped");
+				assert_string_equal(r[col(head, nh, "stopped")], "inst");
+			} else {
+				assert_string_equal(r[col(head, nh, "stopped")], "");
+			}
 		}
 	}
 	/* Per interval: node + 2 packages + 4 shown cores + 7 shown threads. */
@@ -593,7 +620,7 @@ test_text(void **state)
 	line_with(out, "pkg core cpus", l, sizeof l);
 
 	line_with(out, "  0    0 0,4 ", l, sizeof l);
-	assert_non_null(strstr(l, "  10.0%       20.0%       30.0%       40.0%       90.0%      1.44   1.25  2.10  ok"));
+	assert_non_null(strstr(l, "  10.0%       20.0%       30.0%       40.0%       90.0%      1.44   1.25  2.10  ok; stopped: inst"));
 	line_with(out, "  0    1 1,5 ", l, sizeof l);
 	/* A bound [1, 1] prints as one number; the status says bound. */
 	assert_non_null(strstr(l, "   0.0-40.0    0.0-40.0   10.0-50.0   10.0-50.0       90.0%      1.00      -     -  bound"));

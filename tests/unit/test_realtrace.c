@@ -155,7 +155,10 @@ test_header(void **state)
  * x 2.1 = 2.55993 (printed 2.560), IPC 0.115743 (printed 0.116); lproc 2:
  * 2151874891 / 26201460668 = 0.082128 (printed 0.082); lproc 48: dInst 0
  * (the counter froze after sample 18), GHz 2261917659/1857047052 x 2.1 =
- * 2.55786 (printed 2.558), IPC 0.000.
+ * 2.55786 (printed 2.558), IPC 0.000. That 0.000 is an artefact: the
+ * counter was stopped (see test_stopped), so httop gives no IPC for
+ * lproc 48, nor for the other lprocs whose dInst is 0 over 19 -> 51 (all of
+ * 48-95 but 50), and says why: R_STOPPED.
  *
  * Every core's split is invalid over 19 -> 51 (the programmable counter was
  * reprogrammed, see test_reprogrammed) and the metrics blank a reprogrammed
@@ -169,7 +172,7 @@ test_ghz_ipc_19_51(void **state)
 	struct metrics_ctx c;
 	struct interval iv;
 	char line[256], ev[64];
-	unsigned socket, thread, lp, nrows = 0, ndeltas = 0;
+	unsigned socket, thread, lp, nrows = 0, ndeltas = 0, nstopped = 0;
 	unsigned long long elapsed, total;
 	double ghz, stalled, ipc;
 	FILE *fp;
@@ -211,18 +214,31 @@ test_ghz_ipc_19_51(void **state)
 		 * author's post-processing assumption (0, 2, 4 ... as socket 0). */
 		assert_true(lp < NCPU);
 		t = &iv.threads[lp];
-		if (t->reason != R_NONE || t->ghz.kind != V_EXACT || t->ipc.kind != V_EXACT)
+		if (t->reason != R_NONE || t->ghz.kind != V_EXACT)
 			fail_msg("lproc %u: no figures (reason %s)", lp,
 			    metrics_reason_code(t->reason));
 		assert_near(t->ghz.v, ghz, 0.0005 + 1e-9);
-		assert_near(t->ipc.v, ipc, 0.0005 + 1e-9);
+		if (t->d_inst == 0) {
+			/* The author's 0.000 for a stopped counter. */
+			assert_near(ipc, 0.0, 0.0);
+			assert_true(lp >= 48 && lp != 50);
+			assert_int_equal(t->ipc.kind, V_NONE);
+			assert_int_equal(t->ipc.why, R_STOPPED);
+			assert_int_equal(t->cpi.why, R_STOPPED);
+			nstopped++;
+		} else {
+			assert_int_equal(t->ipc.kind, V_EXACT);
+			assert_near(t->ipc.v, ipc, 0.0005 + 1e-9);
+		}
 		nrows++;
 	}
 	fclose(fp);
 	assert_int_equal(nrows, NCPU);
 	assert_int_equal(ndeltas, 3 * NCPU);
+	assert_int_equal(nstopped, 47);
 	assert_near(iv.threads[0].ghz.v, 82596863286.0 / 67757046588.0 * 2.1, 1e-12);
-	assert_near(iv.threads[48].ipc.v, 0.0, 0.0);
+	assert_int_equal(iv.threads[48].ipc.kind, V_NONE);
+	assert_int_equal(iv.threads[48].stopped, KIND_BIT(SLOT_INST));
 	interval_free(&iv);
 }
 
@@ -361,6 +377,121 @@ test_reprogrammed(void **state)
 	interval_free(&iv);
 }
 
+/* Another program stopped Inst_Retired.Any (fixed counter 0): from
+ * sample 18 it stands still on 48 of the 96 CPUs while both unhalted
+ * clocks go on, and from 52 on all 96; PMC1 (REF_XCLK:ANY) stands still on
+ * CPU 2 from 27 and on every thread-0 CPU from 52. Found with python3 over
+ * the .lua file (exact integers): the CPUs whose fixed counter 0 delta is
+ * 0, interval by interval (interval i = sample i -> i + 1):
+ *   0-16  none (the smallest delta of a moving one is 16,493)
+ *   17    none: every counter was rewritten (deltas near 2^48: reprogrammed)
+ *   18-25 48-95           26 48-49,51-95 (CPU 50 counts again)
+ *   27-50 2,48-49,51-95   51 2,49,51-95 (CPU 48 counts again)
+ *   52-57 0-95
+ * Each of them ran: the smallest reference-cycle delta of a stopped one is
+ * 169,932 ticks (interval 56, 81 us at 2.1 GHz), over the 42,168 of the
+ * threshold (20 us x 2.1e9 + 2 x 84); the smallest core-cycle delta is
+ * 202,687. PMC1's delta is 0 on CPU 2 in 27-51 and on CPUs 0-47 in 52-57
+ * (thread 1's copy is not used by httop). A CPU's CPI and IPC are absent
+ * with R_STOPPED exactly when it is listed; the others keep theirs. */
+static const struct {
+	unsigned from, to;          /* intervals, inclusive */
+	const char *inst;           /* CPUs with instructions stopped */
+	const char *any;            /* thread-0 CPUs with AnyThread stopped */
+} stops[] = {
+	{ 0, 17, "", "" },
+	{ 18, 25, "48-95", "" },
+	{ 26, 26, "48-49,51-95", "" },
+	{ 27, 50, "2,48-49,51-95", "2" },
+	{ 51, 51, "2,49,51-95", "2" },
+	{ 52, 57, "0-95", "0-47" },
+};
+
+static void
+test_stopped(void **state)
+{
+	struct metrics_ctx c;
+	struct interval iv;
+	struct cpulist inst, any;
+	struct errmsg e;
+	unsigned i, k, cpu, nthreads = 0;
+	char want[256];
+
+	(void)state;
+	metrics_ctx_init(&c, &m, &plan);
+	interval_init(&iv, &m);
+	/* The plan read from the trace knows the partners. */
+	assert_true(plan.npartners >= 7);
+	for (k = 0; k < sizeof stops / sizeof stops[0]; k++) {
+		memset(&inst, 0, sizeof inst);
+		memset(&any, 0, sizeof any);
+		if (stops[k].inst[0] != '\0')
+			assert_int_equal(cpulist_parse(stops[k].inst, &inst, &e), 0);
+		if (stops[k].any[0] != '\0')
+			assert_int_equal(cpulist_parse(stops[k].any, &any, &e), 0);
+		for (i = stops[k].from; i <= stops[k].to; i++) {
+			metrics_compute(&c, &s[i], &s[i + 1], &iv);
+			for (cpu = 0; cpu < NCPU; cpu++) {
+				const struct thread_fig *t = &iv.threads[cpu];
+				const struct core_fig *cf = &iv.cores[m.topo.cpus[cpu].core];
+				bool is = cpulist_has(&inst, cpu), a = cpulist_has(&any, cpu);
+
+				if (is != ((t->stopped & KIND_BIT(SLOT_INST)) != 0) ||
+				    a != ((t->stopped & KIND_BIT(SLOT_ANY)) != 0))
+					fail_msg("interval %u, CPU %u: stopped 0x%x", i, cpu, t->stopped);
+				if (is) {
+					assert_int_equal(t->reason, R_NONE);
+					assert_int_equal(t->cpi.kind, V_NONE);
+					assert_int_equal(t->cpi.why, R_STOPPED);
+					assert_int_equal(t->ipc.kind, V_NONE);
+					assert_int_equal(t->ipc.why, R_STOPPED);
+					assert_int_equal(t->nominal_cpi.why, R_STOPPED);
+					/* the clocks still give the frequency */
+					assert_int_equal(t->ghz.kind, V_EXACT);
+					assert_int_equal(t->util.kind, V_EXACT);
+					assert_int_equal(cf->cpi.why, R_STOPPED);
+					nthreads++;
+				} else if (t->reason == R_NONE) {
+					assert_int_equal(t->cpi.kind, V_EXACT);
+					assert_int_equal(t->ipc.kind, V_EXACT);
+				} else {
+					/* 17: the rewrite itself */
+					assert_int_equal(i, 17);
+					assert_int_equal(t->reason, R_REPROGRAMMED);
+				}
+				if (a)
+					assert_int_equal(cf->fallback, R_STOPPED);
+			}
+			if (i <= 17) {
+				/* (some are invalid for sibling skew, 17 for the
+				 * rewrite, none for a stopped counter) */
+				assert_int_equal(iv.stopped, 0);
+				assert_null(strstr(iv.reason_c, "stopped"));
+			} else {
+				assert_false(iv.valid);
+				snprintf(want, sizeof want, "counter stopped: instructions retired on "
+				    "CPUs %s%s%s%s", stops[k].inst, any.n ? "; AnyThread reference "
+				    "cycles on " : "", any.n ? (strchr(stops[k].any, '-') ? "CPUs " :
+				    "CPU ") : "", stops[k].any);
+				if (strstr(iv.reason_c, want) == NULL)
+					fail_msg("interval %u: '%s' lacks '%s'", i, iv.reason_c, want);
+			}
+		}
+		cpulist_free(&inst);
+		cpulist_free(&any);
+	}
+	/* 8 x 48 + 47 + 24 x 48 + 47 + 6 x 96: the 2,206 thread-intervals
+	 * shown before as valid with IPC 0 */
+	assert_int_equal(nthreads, 2206);
+	assert_int_equal(nthreads, 8 * 48 + 47 + 24 * 48 + 47 + 6 * 96);
+	/* The node has no CPI when part of it is unknown. */
+	metrics_compute(&c, &s[20], &s[21], &iv);
+	assert_int_equal(iv.node.cpi.kind, V_NONE);
+	assert_int_equal(iv.node.cpi.why, R_STOPPED);
+	assert_int_equal(iv.node.ghz.kind, V_EXACT);
+	interval_free(&iv);
+}
+
 /* The converter refuses to guess the topology, and names a bad line. */
 static void
 test_converter_errors(void **state)
@@ -397,6 +528,7 @@ main(void)
 		cmocka_unit_test(test_ghz_ipc_19_51),
 		cmocka_unit_test(test_shares_by_hand),
 		cmocka_unit_test(test_reprogrammed),
+		cmocka_unit_test(test_stopped),
 		cmocka_unit_test(test_converter_errors),
 	};
 

@@ -1,4 +1,4 @@
-/* test_record.c: httop --record (src/record.c) on the real skx-6140
+/* test_record.c: httop --record (src/out/record.c) on the real skx-6140
  * topology (72 CPUs, core n = CPUs {n, n + 36}) with the 6154's CPUID:
  * which files it refuses, the events it derives from the samples and the
  * interval, gzip traces cut at every byte, and a write error (the file
@@ -17,7 +17,7 @@
 #include "machine/machine.h"
 #include "metrics/metrics.h"
 #include "plan/plan.h"
-#include "record.h"
+#include "out/record.h"
 #include "trace/trace.h"
 
 #define SKX_XML "hwloc/skx-6140-2s-18c-ht.x86.xml"

@@ -67,21 +67,21 @@ static void
 test_scan_counts(void **state)
 {
 	struct fix f;
-	struct replay_info ri;
+	struct source_pos ri;
 
 	(void)state;
 	fix_open(&f, srcfile("tests/data/trace/good.trace"));
-	replay_source_info(f.src, &ri);
+	source_pos(f.src, &ri);
 	assert_int_equal(ri.pos, 0);
 	assert_false(ri.total_known);
-	assert_int_equal(replay_source_scan(f.src, 1, &f.e), 0);
-	assert_int_equal(replay_source_scan(f.src, 1, &f.e), 0);
-	assert_int_equal(replay_source_scan(f.src, 1, &f.e), 0);
-	replay_source_info(f.src, &ri);
+	assert_int_equal(source_scan(f.src, 1, &f.e), 0);
+	assert_int_equal(source_scan(f.src, 1, &f.e), 0);
+	assert_int_equal(source_scan(f.src, 1, &f.e), 0);
+	source_pos(f.src, &ri);
 	assert_false(ri.total_known);
-	assert_int_equal(replay_source_scan(f.src, 1, &f.e), 1);
-	assert_int_equal(replay_source_scan(f.src, 1, &f.e), 1);
-	replay_source_info(f.src, &ri);
+	assert_int_equal(source_scan(f.src, 1, &f.e), 1);
+	assert_int_equal(source_scan(f.src, 1, &f.e), 1);
+	source_pos(f.src, &ri);
 	assert_true(ri.total_known);
 	assert_int_equal(ri.total, 3);
 	assert_near(ri.t_first, 0.0, 0);
@@ -90,7 +90,7 @@ test_scan_counts(void **state)
 	assert_int_equal(ri.pos, 0);
 	read_one(&f, 0, 0.0);
 	assert_true(tsc0(&f) == 0x1000000000ull);
-	replay_source_info(f.src, &ri);
+	source_pos(f.src, &ri);
 	assert_int_equal(ri.pos, 1);
 	assert_false(ri.at_end);
 	fix_close(&f);
@@ -102,28 +102,28 @@ static void
 test_seek_end(void **state)
 {
 	struct fix f;
-	struct replay_info ri;
+	struct source_pos ri;
 
 	(void)state;
 	fix_open(&f, srcfile("tests/data/trace/good.trace"));
 	read_one(&f, 0, 0.0);
-	assert_int_equal(replay_source_seek_end(f.src, &f.e), 0);
-	replay_source_info(f.src, &ri);
+	assert_int_equal(source_seek_end(f.src, &f.e), 0);
+	source_pos(f.src, &ri);
 	assert_int_equal(ri.pos, 1);      /* 3 samples, 2 pending */
 	assert_true(ri.total_known);
 	read_one(&f, 1, 1.0);
 	assert_true(tsc0(&f) == 0x107d2b7500ull);
-	assert_string_equal(replay_source_events(f.src), "handmade event");
+	assert_string_equal(f.src->events, "handmade event");
 	read_one(&f, 2, 2.5);
 	assert_true(tsc0(&f) == 0x107d2b78e8ull);
-	assert_string_equal(replay_source_events(f.src), "");
-	replay_source_info(f.src, &ri);
+	assert_string_equal(f.src->events, "");
+	source_pos(f.src, &ri);
 	assert_int_equal(ri.pos, 3);
 	assert_true(ri.at_end);
 	assert_int_equal(source_read(f.src, &f.s, &f.e), 1);
 	/* And back to the start from there. */
-	assert_int_equal(replay_source_rewind(f.src, &f.e), 0);
-	replay_source_info(f.src, &ri);
+	assert_int_equal(source_rewind(f.src, &f.e), 0);
+	source_pos(f.src, &ri);
 	assert_int_equal(ri.pos, 0);
 	assert_false(ri.at_end);
 	read_one(&f, 0, 0.0);
@@ -137,7 +137,7 @@ static void
 test_rewind(void **state)
 {
 	struct fix f;
-	struct replay_info ri;
+	struct source_pos ri;
 	int i;
 
 	(void)state;
@@ -145,13 +145,13 @@ test_rewind(void **state)
 	for (i = 0; i < 3; i++) {
 		read_one(&f, 0, 0.0);
 		read_one(&f, 1, 1.0);
-		assert_int_equal(replay_source_rewind(f.src, &f.e), 0);
+		assert_int_equal(source_rewind(f.src, &f.e), 0);
 	}
 	read_one(&f, 0, 0.0);
 	read_one(&f, 1, 1.0);
 	read_one(&f, 2, 2.5);
 	assert_int_equal(source_read(f.src, &f.s, &f.e), 1);
-	replay_source_info(f.src, &ri);
+	source_pos(f.src, &ri);
 	assert_true(ri.at_end);
 	assert_int_equal(ri.pos, 3);
 	fix_close(&f);
@@ -163,32 +163,32 @@ static void
 test_peek(void **state)
 {
 	struct fix f;
-	struct replay_info ri;
+	struct source_pos ri;
 	double t = -1;
 
 	(void)state;
 	fix_open(&f, srcfile("tests/data/trace/good.trace"));
-	assert_int_equal(replay_source_peek_time(f.src, &t, &f.e), 0);
+	assert_int_equal(source_peek_time(f.src, &t, &f.e), 0);
 	assert_near(t, 0.0, 0);
 	read_one(&f, 0, 0.0);
-	assert_int_equal(replay_source_peek_time(f.src, &t, &f.e), 0);
+	assert_int_equal(source_peek_time(f.src, &t, &f.e), 0);
 	assert_near(t, 1.0, 0);
 	/* Peeking twice reads nothing more. */
-	assert_int_equal(replay_source_peek_time(f.src, &t, &f.e), 0);
+	assert_int_equal(source_peek_time(f.src, &t, &f.e), 0);
 	assert_near(t, 1.0, 0);
-	replay_source_info(f.src, &ri);
+	source_pos(f.src, &ri);
 	assert_int_equal(ri.pos, 1);
 	read_one(&f, 1, 1.0);
-	assert_string_equal(replay_source_events(f.src), "handmade event");
+	assert_string_equal(f.src->events, "handmade event");
 	read_one(&f, 2, 2.5);
-	replay_source_info(f.src, &ri);
+	source_pos(f.src, &ri);
 	assert_false(ri.at_end);          /* not known yet: no scan, no peek */
-	assert_int_equal(replay_source_peek_time(f.src, &t, &f.e), 1);
-	replay_source_info(f.src, &ri);
+	assert_int_equal(source_peek_time(f.src, &t, &f.e), 1);
+	source_pos(f.src, &ri);
 	assert_true(ri.at_end);
 	assert_int_equal(source_read(f.src, &f.s, &f.e), 1);
 	/* A rewind forgets the sample read ahead. */
-	assert_int_equal(replay_source_rewind(f.src, &f.e), 0);
+	assert_int_equal(source_rewind(f.src, &f.e), 0);
 	read_one(&f, 0, 0.0);
 	fix_close(&f);
 }
@@ -199,12 +199,12 @@ static void
 test_truncated(void **state)
 {
 	struct fix f;
-	struct replay_info ri;
+	struct source_pos ri;
 
 	(void)state;
 	fix_open(&f, srcfile("tests/data/trace/truncated.trace"));
-	assert_int_equal(replay_source_seek_end(f.src, &f.e), 0);
-	replay_source_info(f.src, &ri);
+	assert_int_equal(source_seek_end(f.src, &f.e), 0);
+	source_pos(f.src, &ri);
 	assert_int_equal(ri.total, 2);
 	assert_near(ri.t_last, 1.0, 0);
 	read_one(&f, 0, 0.0);
@@ -225,7 +225,7 @@ test_seek_end_selected(void **state)
 	f.src->selected.n = f.m.topo.max_cpu;
 	f.src->selected.has = calloc(f.m.topo.max_cpu, sizeof *f.src->selected.has);
 	f.src->selected.has[1] = f.src->selected.has[3] = true;
-	assert_int_equal(replay_source_seek_end(f.src, &f.e), 0);
+	assert_int_equal(source_seek_end(f.src, &f.e), 0);
 	read_one(&f, 1, 1.0);
 	assert_int_equal(f.s.state[0], CPU_NOT_READ);
 	assert_int_equal(f.s.state[1], CPU_READ_OK);
@@ -262,7 +262,7 @@ test_rewind_fails(void **state)
 	assert_true(snprintf(cmd, sizeof cmd, "cp '%s' '%s'",
 	    srcfile("tests/data/trace/not-a-trace.trace"), path) < (int)sizeof cmd);
 	assert_int_equal(system(cmd), 0);
-	assert_int_equal(replay_source_rewind(f.src, &f.e), -1);
+	assert_int_equal(source_rewind(f.src, &f.e), -1);
 	assert_non_null(strstr(f.e.text, "reading the trace again"));
 	read_one(&f, 1, 1.0);
 	fix_close(&f);

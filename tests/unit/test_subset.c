@@ -257,6 +257,50 @@ test_all(void **state)
 	rig_free(&r);
 }
 
+/* The job's part of each package: CPUs 1 and 6 are core 1 (package 0)
+ * and core 2 (package 1), so each package's line is that one core's
+ * figures, not the package's (package 0 over cores 0 and 1 would have
+ * neither (0.9 x 5 + 0.5 x 1)/6 = 0.833). Core 1: neither .5, t0 .2, t1
+ * .1, both .2, util .5, active .7/.5 = 1.4, GHz 2, CPI 1; core 2: .1, .1,
+ * .2, .6, util .9, active 4.5/2.7 = 1.666667, GHz 3, CPI 2. A package
+ * without a job core has no figures and no core. */
+static void
+test_per_package(void **state)
+{
+	struct agg_fig g;
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, "1,6");
+	metrics_aggregate_subset_package(&r.iv, &r.m.topo, &r.cpus, 0, &g);
+	assert_int_equal(g.ncores, 1);
+	assert_int_equal(g.nvalid, 1);
+	assert_near(g.neither.v, 0.5, 1e-12);
+	assert_near(g.t0_only.v, 0.2, 1e-12);
+	assert_near(g.t1_only.v, 0.1, 1e-12);
+	assert_near(g.both.v, 0.2, 1e-12);
+	assert_near(g.util.v, 0.5, 1e-12);
+	assert_near(g.active_threads.v, 1.4, 1e-12);
+	assert_near(g.ghz.v, 2.0, 1e-12);
+	assert_near(g.cpi.v, 1.0, 1e-12);
+	metrics_aggregate_subset_package(&r.iv, &r.m.topo, &r.cpus, 1, &g);
+	assert_int_equal(g.ncores, 1);
+	assert_near(g.neither.v, 0.1, 1e-12);
+	assert_near(g.both.v, 0.6, 1e-12);
+	assert_near(g.util.v, 0.9, 1e-12);
+	assert_near(g.active_threads.v, 4.5 / 2.7, 1e-9);
+	assert_near(g.ghz.v, 3.0, 1e-12);
+	assert_near(g.cpi.v, 2.0, 1e-12);
+	rig_free(&r);
+
+	rig_init(&r, "1");
+	metrics_aggregate_subset_package(&r.iv, &r.m.topo, &r.cpus, 1, &g);
+	assert_int_equal(g.ncores, 0);
+	assert_int_equal(g.util.kind, V_NONE);
+	assert_int_equal(g.util.why, R_NOT_SELECTED);
+	rig_free(&r);
+}
+
 int
 main(void)
 {
@@ -268,6 +312,7 @@ main(void)
 		cmocka_unit_test(test_invalid_and_unselected),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_all),
+		cmocka_unit_test(test_per_package),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,6 +22,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -400,14 +401,147 @@ test_errors(void **state)
 
 	snprintf(dir, sizeof dir, "%s", srcfile("tests/data/machine/malformed.xml"));
 	assert_int_equal(topology_load(&t, dir, &e), -1);
-	assert_non_null(strstr(e.text, "malformed.xml"));
-	assert_non_null(strstr(e.text, "not a readable hwloc XML"));
+	/* the line where it is cut, and why */
+	assert_non_null(strstr(e.text, "malformed.xml:5: the file ends inside the tag <object>"));
+	assert_non_null(strstr(e.text, "not well-formed XML"));
+
+	/* not files: refused at once, never read */
+	assert_int_equal(topology_load(&t, "/dev/zero", &e), -1);
+	assert_non_null(strstr(e.text, "/dev/zero is a device"));
 
 	/* a directory that is not a sysfs root */
 	snprintf(dir, sizeof dir, "%s", srcfile("tests/data/machine"));
 	assert_int_equal(topology_load(&t, dir, &e), -1);
 	assert_non_null(strstr(e.text, "tests/data/machine"));
 	assert_non_null(strstr(e.text, "sys/"));
+}
+
+/* Write `n` bytes of `text` to `path`. */
+static void
+put(const char *path, const char *text, size_t n)
+{
+	FILE *fp = fopen(path, "wb");
+
+	assert_non_null(fp);
+	assert_int_equal(fwrite(text, 1, n, fp), n);
+	assert_int_equal(fclose(fp), 0);
+}
+
+/* `text` with the first `from` replaced by `to` (the caller frees it). */
+static char *
+subst(const char *text, const char *from, const char *to)
+{
+	const char *at = strstr(text, from);
+	size_t n = strlen(text) + strlen(to) + 1;
+	char *out = malloc(n);
+
+	assert_non_null(at);
+	assert_non_null(out);
+	snprintf(out, n, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+	return out;
+}
+
+/* Broken hwloc files, as users make them (cut short by a full disk or a
+ * copy, edited by hand): each refusal says where or why, never only
+ * hwloc's "Invalid argument". 100 cuts of a real file, then edits. */
+static void
+test_malformed(void **state)
+{
+	static const struct {
+		const char *from, *to, *want;
+	} edits[] = {
+		{ "</object>", "</objec>", ": closing tag </objec> does not match <object> opened" },
+		{ "type=\"Core\"", "type=\"Bogus\"", "(unrecognized object type string Bogus)" },
+		{ "version=\"2.0\"", "version=\"9.0\"", "(cannot import XML version 9.0" },
+		{ "os_index=\"0\"", "os_index=\"0", "in <object>:" },
+		{ "<topology", "<topology <", "in <topology>: expected an attribute" },
+		{ "</topology>", "</topology><topology/>", "a second top-level element" },
+		{ "<object", "< object", "'<' not followed by a tag name" },
+	};
+	struct topology t;
+	struct errmsg e = { { 0 } };
+	char dir[64], path[128], *text, *bad;
+	FILE *fp;
+	long len;
+	size_t i, distinct = 0;
+	char last[sizeof e.text] = "";
+
+	(void)state;
+	fp = fopen(hwfix("skx-6140-2s-18c-ht.x86.xml"), "rb");
+	assert_non_null(fp);
+	fseek(fp, 0, SEEK_END);
+	len = ftell(fp);
+	rewind(fp);
+	text = malloc((size_t)len + 1);
+	assert_non_null(text);
+	assert_int_equal(fread(text, 1, (size_t)len, fp), (size_t)len);
+	text[len] = '\0';
+	fclose(fp);
+	snprintf(dir, sizeof dir, "/tmp/httop-topo-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/t.xml", dir);
+
+	for (i = 1; i <= 100; i++) {
+		put(path, text, (size_t)len * i / 101);
+		assert_int_equal(topology_load(&t, path, &e), -1);
+		if (strstr(e.text, "Invalid argument") != NULL || strstr(e.text, path) == NULL ||
+		    strstr(e.text, "XML") == NULL)
+			fail_msg("cut %zu: \"%s\"", i, e.text);
+		/* a cut file is cut somewhere: the line is named */
+		if (strstr(e.text, "t.xml:") == NULL)
+			fail_msg("cut %zu names no line: \"%s\"", i, e.text);
+		if (strcmp(e.text, last) != 0)
+			distinct++;
+		snprintf(last, sizeof last, "%s", e.text);
+	}
+	/* not one message for all: about one per line cut */
+	assert_true(distinct >= 50);
+	for (i = 0; i < sizeof edits / sizeof edits[0]; i++) {
+		bad = subst(text, edits[i].from, edits[i].to);
+		put(path, bad, strlen(bad));
+		free(bad);
+		assert_int_equal(topology_load(&t, path, &e), -1);
+		if (strstr(e.text, edits[i].want) == NULL)
+			fail_msg("edit %zu: \"%s\", want \"%s\"", i, e.text, edits[i].want);
+	}
+	/* the file as it was still loads */
+	put(path, text, (size_t)len);
+	assert_int_equal(topology_load(&t, path, &e), 0);
+	assert_int_equal(t.ncores, 36);
+	topology_free(&t);
+
+	/* a named pipe is refused at once, not waited on */
+	unlink(path);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(topology_load(&t, path, &e), -1);
+	assert_non_null(strstr(e.text, "named pipe"));
+	unlink(path);
+	rmdir(dir);
+	free(text);
+}
+
+/* A sysfs copy with a named pipe or a device where hwloc reads a file
+ * would hang the start or never end: refused before hwloc opens it. */
+static void
+test_fsroot_special(void **state)
+{
+	struct topology t;
+	struct errmsg e = { { 0 } };
+	char dir[4096], path[8192], file[8400];
+
+	(void)state;
+	extract(hwfix("skx-4108-2s-8c-ht.fsroot.tar.bz2"), dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/32intel64-2p8co2t+8ve", dir);
+	snprintf(file, sizeof file, "%s/sys/devices/system/cpu/cpu0/topology/core_id", path);
+	assert_int_equal(unlink(file), 0);
+	assert_int_equal(mkfifo(file, 0600), 0);
+	assert_int_equal(topology_load(&t, path, &e), -1);
+	assert_non_null(strstr(e.text, "core_id is a named pipe"));
+	assert_int_equal(unlink(file), 0);
+	assert_int_equal(symlink("/dev/zero", file), 0);
+	assert_int_equal(topology_load(&t, path, &e), -1);
+	assert_non_null(strstr(e.text, "core_id is a device"));
+	remove_tree(dir);
 }
 
 /* An fsroot load leaves a caller's HWLOC_FSROOT as it was. */
@@ -575,12 +709,14 @@ test_add_cpu_large(void **state)
 int
 main(void)
 {
-	struct CMUnitTest tests[NCASES + 10];
+	struct CMUnitTest tests[NCASES + 12];
 	const struct CMUnitTest fixed[] = {
 		cmocka_unit_test(test_offline),
 		cmocka_unit_test(test_zen4_dies),
 		cmocka_unit_test(test_knl_memside_l3),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_fsroot_special),
 		cmocka_unit_test(test_env_restored),
 		cmocka_unit_test(test_live),
 		cmocka_unit_test(test_synthetic),

@@ -550,6 +550,7 @@ msr_safe_source_new(struct machine *m, struct msr_io *io, struct errmsg *e)
 	s = msr_source_new(m, io, "msr-safe", e);
 	if (s == NULL)
 		return NULL;
+	s->needs_rawio = true;
 	for (cpu = 0; cpu < m->topo.max_cpu; cpu++) {
 		if (m->topo.cpus[cpu].present && m->topo.cpus[cpu].online)
 			break;

@@ -13,7 +13,8 @@
  *
  * Conflicts: check() reads back the plan's written registers on demand
  * (conflict.c asks when the counts look impossible) and may write httop's
- * bits back; nothing is read but the counters in steady state. */
+ * bits back; read_control() reads a counter's enable register when the
+ * counter stopped; nothing is read but the counters in steady state. */
 #include "config.h"
 
 #include <errno.h>
@@ -613,6 +614,37 @@ msr_check(struct source *s, const struct cpulist *cpus, bool reclaim, struct sou
 	return (int)n;
 }
 
+/* Read one of the plan's control registers on `cpus` (conflict.c, when a
+ * counter stopped: which of its enable bits are clear). Reads only. */
+static int
+msr_read_control(struct source *s, const struct cpulist *cpus, uint32_t msr, uint64_t *val,
+    bool *got, struct errmsg *e)
+{
+	struct msr_source *ms = msr_of(s);
+	const struct plan *p = s->plan;
+	unsigned cpu, k, n = 0;
+	char name[32];
+
+	for (cpu = 0; cpu < ms->max_cpu; cpu++)
+		got[cpu] = false;
+	if (p == NULL)
+		return 0;
+	for (k = 0; k < p->ncontrols && p->controls[k].msr != msr; k++)
+		;
+	if (k == p->ncontrols)
+		return errmsg_set(e, _("internal error: %s is not a control register of the plan"),
+		    msr_name(msr, name, sizeof name));
+	for (cpu = 0; cpu < ms->max_cpu; cpu++) {
+		if (!cpu_usable(ms, cpu) || (cpus != NULL && !cpulist_has(cpus, cpu)))
+			continue;
+		if (ms->io->rd(ms->io, cpu, msr, &val[cpu]) == 0) {
+			got[cpu] = true;
+			n++;
+		}
+	}
+	return (int)n;
+}
+
 static double
 elapsed(const struct timespec *t0)
 {
@@ -737,6 +769,7 @@ static const struct source_ops msr_ops = {
 	.emergency_restore = msr_emergency_restore,
 	.close = msr_close,
 	.check = msr_check,
+	.read_control = msr_read_control,
 };
 
 const struct source_ops *
@@ -841,10 +874,19 @@ struct source *
 msr_source_open(struct machine *m, const char *path_template, struct errmsg *e)
 {
 	const char *tmpl = path_template != NULL ? path_template : "/dev/cpu/%u/msr";
+
+	return msr_source_open_io(m, msr_io_file_new(tmpl, m->topo.max_cpu), tmpl, e);
+}
+
+struct source *
+msr_source_open_io(struct machine *m, struct msr_io *io, const char *tmpl, struct errmsg *e)
+{
 	struct source *s;
 
-	s = msr_source_new(m, msr_io_file_new(tmpl, m->topo.max_cpu), "msr", e);
-	if (s != NULL)
+	s = msr_source_new(m, io, "msr", e);
+	if (s != NULL) {
 		snprintf(s->detail, sizeof s->detail, "%s", tmpl);
+		s->needs_rawio = true;
+	}
 	return s;
 }

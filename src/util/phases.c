@@ -1,7 +1,7 @@
 /* phases.c: see phases.h. The scheduler's per-thread clock counts in
  * nanoseconds, not in ticks, so a refresh's few hundred microseconds show. */
 #include "config.h"
-#include "phases.h"
+#include "util/phases.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +43,12 @@ phases_add(struct phases *p, enum phase ph)
 	now = thread_cpu();
 	p->t[ph] += now - p->mark;
 	p->mark = now;
-	if (ph == PHASE_DRAW)
+}
+
+void
+phases_count(struct phases *p)
+{
+	if (p->on)
 		p->refreshes++;
 }
 

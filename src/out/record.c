@@ -3,7 +3,7 @@
  * crash safety; this file decides what goes in: the header once the plan
  * is final, every sample as read, and the events a replay must show. */
 #include "config.h"
-#include "record.h"
+#include "out/record.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -22,6 +22,8 @@ void phases_init(struct phases *p);
 void phases_mark(struct phases *p);
 /* Add the time since the last mark to `ph`, and mark again. */
 void phases_add(struct phases *p, enum phase ph);
+/* One refresh more. */
+void phases_count(struct phases *p);
 /* One line on standard error: the sums and the refresh count. */
 void phases_report(const struct phases *p);
 

@@ -1,0 +1,74 @@
+/* pacer.h: when the next refresh happens. The front ends ask it for the
+ * deadline to wait for, tell it when they step, and hand it what the
+ * user asked (pause, interval, replay speed and steps); neither computes a
+ * deadline itself.
+ *
+ *   PACE_WALL      a live source: a step every `delay` seconds of real
+ *                  time on fixed deadlines, so intervals do not drift; a
+ *                  refresh that took longer than the delay skips ahead.
+ *   PACE_VIRTUAL   the test clock (HTTOP_CLOCK=virtual) on a simulator:
+ *                  no waiting, each step is `delay` seconds later.
+ *   PACE_FREE      a replay in batch mode: as fast as it reads.
+ *   PACE_RECORDED  a replay in the live view: each interval is shown for
+ *                  its recorded length over the speed (or for `delay`
+ *                  over the speed when -d was given or the data has no
+ *                  times), with pause, single steps and jumps. */
+#ifndef HTTOP_PACER_H
+#define HTTOP_PACER_H
+
+#include <stdbool.h>
+
+#include "source/source.h"
+
+enum pace_mode { PACE_WALL, PACE_VIRTUAL, PACE_FREE, PACE_RECORDED };
+
+/* Replay speed, log2 of the factor over the recorded pace. */
+#define PACER_SPEED_MIN (-2)  /* x1/4 */
+#define PACER_SPEED_MAX 6     /* x64 */
+
+struct pacer {
+	enum pace_mode mode;
+	struct source *src;        /* PACE_RECORDED: asked for the next sample's time */
+	double delay;              /* seconds between steps (PACE_RECORDED: see above) */
+	bool by_delay;             /* PACE_RECORDED: -d given, the recorded times are not used */
+	int speed;                 /* PACE_RECORDED */
+	double next;               /* clock_mono() deadline of the next step */
+	double last;               /* when the last sample was read */
+	double shown;              /* PACE_RECORDED: recorded time of the sample shown last */
+	bool paused;
+	bool ended;                /* PACE_RECORDED: the data has no next sample */
+	unsigned steps;            /* PACE_RECORDED: steps to take now (. n ]) */
+};
+
+void pacer_init(struct pacer *p, enum pace_mode mode, double delay, struct source *src,
+    bool by_delay);
+/* The first sample was read at `now` (recorded time `t` for a replay);
+ * the first step comes `first` seconds later (the live view shows its
+ * first figures sooner than a long -d). */
+void pacer_start(struct pacer *p, double now, double first, double t);
+/* The clock_mono() time to wait for: INFINITY when nothing is due (paused,
+ * or a replay at its end with no step asked), a past time to step at once. */
+double pacer_deadline(const struct pacer *p);
+/* Is a step due at `now`? */
+bool pacer_due(const struct pacer *p, double now);
+/* A step is taken at `now`: returns the seconds since the last one, for a
+ * virtual-clock source to let pass (PACE_VIRTUAL: exactly `delay`). */
+double pacer_take(struct pacer *p, double now);
+/* The step was taken: the sample now shown was recorded at `t` (replay).
+ * Schedules the next deadline. */
+void pacer_stepped(struct pacer *p, double now, double t);
+/* A fresh first sample after a pause or a jump, read at `now` (recorded
+ * at `t`): intervals start from it. */
+void pacer_restart(struct pacer *p, double now, double t);
+void pacer_set_delay(struct pacer *p, double delay, double now);
+void pacer_set_pause(struct pacer *p, bool paused, double now);
+void pacer_set_speed(struct pacer *p, int speed, double now);
+/* PACE_RECORDED: `n` more intervals to show at once (. n and the end jump). */
+void pacer_add_steps(struct pacer *p, unsigned n);
+/* The data ended: wait for keys only. */
+void pacer_set_ended(struct pacer *p, bool ended);
+/* The interval a screen should state: `delay`, or for a replay paced by
+ * its recording, the recorded length `dt` of the interval shown. */
+double pacer_interval(const struct pacer *p, double dt);
+
+#endif

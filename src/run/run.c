@@ -1,0 +1,319 @@
+/* run.c: a run from calibration to the last interval (run.h). Everything
+ * is allocated by run_prepare; a step only reads, computes into the same
+ * interval and hands it on. */
+#include "config.h"
+#include "run/run.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "source/calibrate.h"
+#include "util/i18n.h"
+
+void
+run_init(struct run *r, struct source *src, struct plan *plan, const struct run_config *cfg)
+{
+	memset(r, 0, sizeof *r);
+	r->src = src;
+	r->m = src->m;
+	r->plan = plan;
+	r->cfg = *cfg;
+}
+
+void
+run_add_output(struct run *r, const struct output_ops *ops, void *self)
+{
+	if (r->nout < RUN_MAX_OUTPUTS) {
+		r->out[r->nout].ops = ops;
+		r->out[r->nout].self = self;
+		r->nout++;
+	}
+}
+
+static void
+mark(struct run *r)
+{
+	if (r->cfg.ph != NULL)
+		phases_mark(r->cfg.ph);
+}
+
+static void
+add(struct run *r, enum phase ph)
+{
+	if (r->cfg.ph != NULL)
+		phases_add(r->cfg.ph, ph);
+}
+
+int
+run_event(struct run *r, enum run_event_kind kind, const char *text)
+{
+	struct run_event ev;
+	unsigned i;
+
+	memset(&ev, 0, sizeof ev);
+	ev.kind = kind;
+	ev.text = text;
+	for (i = 0; i < r->nout; i++) {
+		const struct output *o = &r->out[i];
+
+		if (o->ops->event != NULL && o->ops->event(o->self, &ev, &r->e) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The split rests on the reference-clock scale and the table and the
+ * hardware disagree, or it could not be measured: the user must know
+ * which number the split rests on. */
+static int
+scale_note(struct run *r)
+{
+	const struct plan *p = r->plan;
+	char msg[sizeof p->scale_note + 64];
+
+	if (r->src->recorded || p->scale_expected == 0 || !calibrate_scale_used(p) ||
+	    (p->scale_measured && p->scale == p->scale_expected))
+		return 0;
+	snprintf(msg, sizeof msg, _("reference-clock scale: %s"), p->scale_note);
+	return run_event(r, RUN_EV_NOTE, msg);
+}
+
+/* A recorded plan carries its scale; a live one is measured first. */
+static int
+calibrate(struct run *r)
+{
+	struct calibration c;
+	int rc;
+
+	if (r->src->recorded)
+		return RUN_OK;
+	if (calibrate_start(&c, r->src, r->plan, r->m, r->cfg.force, &r->e) != 0)
+		return -1;
+	if (c.active) {
+		if (r->src->virtual_clock)
+			source_advance(r->src, r->cfg.calibrate_seconds);
+		else if (r->cfg.sleep != NULL && r->cfg.sleep(r->cfg.calibrate_seconds) != 0) {
+			calibrate_free(&c, r->src);
+			return RUN_INTERRUPTED;
+		}
+	}
+	rc = calibrate_finish(&c, r->src, r->plan, r->m, &r->e);
+	return rc != 0 ? -1 : RUN_OK;
+}
+
+int
+run_prepare(struct run *r)
+{
+	const struct topology *t = &r->m->topo;
+	unsigned i;
+	int rc;
+
+	if ((rc = calibrate(r)) != RUN_OK)
+		return rc;
+	if (source_program(r->src, r->plan, r->cfg.force, &r->e) != 0)
+		return -1;
+	/* A replay too: the trace may hold another program's interference. */
+	r->conflict = conflict_new(r->cfg.on_conflict);
+	for (i = 0; i < 2; i++)
+		sample_init(&r->s[i], t->max_cpu, r->src->plan->nslots, t->ncores,
+		    r->src->has_truth);
+	r->have_samples = true;
+	r->prev = &r->s[0];
+	r->cur = &r->s[1];
+	metrics_ctx_init(&r->mc, r->m, r->src->plan);
+	interval_init(&r->iv, r->m);
+	r->have_iv = true;
+	for (i = 0; i < r->nout; i++) {
+		const struct output *o = &r->out[i];
+
+		if (o->ops->start != NULL && o->ops->start(o->self, r, &r->e) != 0)
+			return -1;
+	}
+	r->started = true;
+	return scale_note(r) != 0 ? -1 : RUN_OK;
+}
+
+/* A first read in which no selected CPU could be read would only ever
+ * show errors: say why once instead (a wrong --msr-path, say). */
+static int
+check_first_read(struct run *r, const struct sample *s)
+{
+	unsigned cpu, bad = 0, first_bad = 0;
+
+	for (cpu = 0; cpu < s->max_cpu; cpu++) {
+		if (!source_cpu_selected(r->src, cpu))
+			continue;
+		if (s->state[cpu] == CPU_READ_OK)
+			return 0;
+		if (bad++ == 0)
+			first_bad = cpu;
+	}
+	if (bad == 0)
+		return 0;
+	if (s->state[first_bad] == CPU_READ_ERROR && s->err[first_bad] != 0)
+		return errmsg_set(&r->e, _("no CPU could be read (%s source %s): CPU %u: %s; check "
+		    "the device or file it reads"), r->src->name, r->src->detail, first_bad,
+		    strerror(s->err[first_bad]));
+	return errmsg_set(&r->e, _("no CPU could be read (%s source %s): CPU %u is %s; check the "
+	    "device or file it reads"), r->src->name, r->src->detail, first_bad,
+	    s->state[first_bad] == CPU_OFFLINE ? _("offline") : _("not readable"));
+}
+
+int
+run_first(struct run *r, const char *why, bool jumped, double elapsed)
+{
+	struct run_event ev;
+	unsigned i;
+	int rc;
+
+	if (r->src->virtual_clock && elapsed > 0)
+		source_advance(r->src, elapsed);
+	rc = source_read(r->src, r->prev, &r->e);
+	if (rc != 0)
+		return rc > 0 ? RUN_END : -1;
+	if (why == NULL && check_first_read(r, r->prev) != 0)
+		return -1;
+	if (jumped) {
+		conflict_free(r->conflict);
+		r->conflict = conflict_new(r->cfg.on_conflict);
+	}
+	memset(&ev, 0, sizeof ev);
+	ev.kind = RUN_EV_FIRST;
+	ev.s = r->prev;
+	ev.text = why;
+	ev.jumped = jumped;
+	for (i = 0; i < r->nout; i++) {
+		const struct output *o = &r->out[i];
+
+		if (o->ops->event != NULL && o->ops->event(o->self, &ev, &r->e) != 0)
+			return -1;
+	}
+	if (r->src->events[0] != '\0' && run_event(r, RUN_EV_NOTE, r->src->events) != 0)
+		return -1;
+	return RUN_OK;
+}
+
+/* After an interval's metrics: the --on-conflict policy. Fills r->note
+ * with the line to show (empty if none); true when the run must end,
+ * the reason in r->e. */
+static bool
+conflict_check(struct run *r)
+{
+	enum conflict_action act = CONFLICT_NONE;
+
+	r->note[0] = '\0';
+	if (conflict_handle(r->conflict, r->src, &r->iv, &act, r->note, sizeof r->note,
+	    &r->e) != 0) {
+		snprintf(r->note, sizeof r->note, "%s", r->e.text);
+		return true;
+	}
+	if (act == CONFLICT_STOP) {
+		if (r->note[0] != '\0')
+			errmsg_set(&r->e, "%s", r->note);
+		else
+			errmsg_set(&r->e, _("another program reprogrammed the counters; stopped as "
+			    "--on-conflict exit asks"));
+		snprintf(r->note, sizeof r->note, "%s", r->e.text);
+		return true;
+	}
+	if (act != CONFLICT_NOTED)
+		r->note[0] = '\0';
+	return false;
+}
+
+int
+run_step(struct run *r, double elapsed)
+{
+	struct run_step st;
+	struct sample *tmp;
+	struct errmsg stop_e;
+	bool stop, done = false;
+	unsigned i;
+	int rc;
+
+	if (r->src->virtual_clock)
+		source_advance(r->src, elapsed);
+	mark(r);
+	rc = source_read(r->src, r->cur, &r->e);
+	add(r, PHASE_READ);
+	if (rc > 0)
+		return run_event(r, RUN_EV_END, NULL) != 0 ? -1 : RUN_END;
+	if (rc < 0)
+		return -1;
+	metrics_compute(&r->mc, r->prev, r->cur, &r->iv);
+	stop = conflict_check(r);
+	add(r, PHASE_COMPUTE);
+	stop_e = r->e;
+	st.prev = r->prev;
+	st.cur = r->cur;
+	st.iv = &r->iv;
+	st.note = r->note;
+	st.events = r->src->events;
+	st.stop = stop;
+	for (i = 0; i < r->nout; i++) {
+		const struct output *o = &r->out[i];
+
+		if (o->ops->interval == NULL)
+			continue;
+		rc = o->ops->interval(o->self, &st, &r->e);
+		add(r, o->ops->phase);
+		if (rc < 0)
+			return -1;
+		if (rc > 0) {
+			/* The reader went away: the others need nothing more. */
+			done = true;
+			break;
+		}
+	}
+	tmp = r->prev;
+	r->prev = r->cur;
+	r->cur = tmp;
+	r->steps++;
+	if (r->cfg.ph != NULL)
+		phases_count(r->cfg.ph);
+	if (stop) {
+		r->e = stop_e;
+		return -1;
+	}
+	return done ? RUN_DONE : RUN_OK;
+}
+
+int
+run_finish(struct run *r, int status, void (*report)(const struct errmsg *e))
+{
+	struct errmsg e;
+	unsigned i;
+
+	for (i = r->nout; i-- > 0;) {
+		const struct output *o = &r->out[i];
+
+		if (o->ops->close != NULL && o->ops->close(o->self, &e) != 0) {
+			report(&e);
+			if (status == 0)
+				status = 1;
+		}
+	}
+	r->nout = 0;
+	conflict_free(r->conflict);
+	r->conflict = NULL;
+	if (r->have_iv)
+		interval_free(&r->iv);
+	r->have_iv = false;
+	if (r->have_samples) {
+		sample_free(&r->s[0]);
+		sample_free(&r->s[1]);
+	}
+	r->have_samples = false;
+	if (source_restore(r->src, &e) != 0) {
+		report(&e);
+		if (status == 0)
+			status = 1;
+	}
+	/* Not an error: restoring it would break the other program. */
+	if (r->src->restore_left[0] != '\0') {
+		errmsg_set(&e, _("left %s as another program set it (it took the counters over "
+		    "while httop ran)"), r->src->restore_left);
+		report(&e);
+	}
+	return status;
+}

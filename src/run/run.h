@@ -1,0 +1,89 @@
+/* run.h: one run of httop: a source, the metrics context and the outputs.
+ * run_step() is the one place where a refresh happens: read one sample,
+ * compute the interval, apply the conflict policy, hand the interval to
+ * every output. The run knows nothing about terminals, files or time: the
+ * front ends (app_batch.c, app_tui.c) decide when to step, through the
+ * pacer. */
+#ifndef HTTOP_RUN_H
+#define HTTOP_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "machine/machine.h"
+#include "metrics/metrics.h"
+#include "plan/plan.h"
+#include "run/conflict.h"
+#include "run/output.h"
+#include "sample/sample.h"
+#include "source/source.h"
+#include "util/errmsg.h"
+#include "util/phases.h"
+
+#define RUN_MAX_OUTPUTS 8
+
+struct run_config {
+	bool force;                     /* --force: take a busy PMU over */
+	enum conflict_policy on_conflict;
+	double calibrate_seconds;       /* how long calibration counts */
+	/* A real-time wait of `seconds` (calibration) that returns non-zero
+	 * when the run must end instead (an ending signal). */
+	int (*sleep)(double seconds);
+	struct phases *ph;              /* may be NULL */
+};
+
+/* What run_step() and run_first() return besides -1 (an error or the
+ * conflict policy's exit, the message in r->e). */
+enum {
+	RUN_OK = 0,
+	RUN_END = 1,          /* the data ended (a replay) */
+	RUN_DONE = 2,         /* an output ended the run normally (EPIPE) */
+	RUN_INTERRUPTED = 3,  /* calibration was woken by an ending signal */
+};
+
+struct run {
+	struct source *src;
+	struct machine *m;              /* src->m */
+	struct plan *plan;              /* calibrated, then programmed */
+	struct run_config cfg;
+	struct sample s[2];
+	struct sample *prev, *cur;
+	bool have_samples;
+	struct metrics_ctx mc;
+	struct interval iv;             /* the last interval computed */
+	bool have_iv;
+	struct conflict_state *conflict;
+	struct output out[RUN_MAX_OUTPUTS];
+	unsigned nout;
+	bool started;                   /* the outputs were started */
+	char note[512];                 /* the conflict policy's line, last interval */
+	uint64_t steps;                 /* intervals computed */
+	struct errmsg e;
+};
+
+/* The run over `src` (whose machine and plan it uses; the plan is
+ * calibrated by run_prepare). Nothing is touched yet. */
+void run_init(struct run *r, struct source *src, struct plan *plan, const struct run_config *cfg);
+/* Outputs get every interval and event, in the order added. */
+void run_add_output(struct run *r, const struct output_ops *ops, void *self);
+/* Calibrate (live sources), program the plan, allocate what a step uses,
+ * start the outputs. RUN_OK, RUN_INTERRUPTED, or -1 with r->e. */
+int run_prepare(struct run *r);
+/* Read the sample a run of intervals starts from, `elapsed` seconds after
+ * the last read (a virtual-clock source lets them pass), and tell the
+ * outputs (why: NULL at the start, else "resumed after a pause"...;
+ * jumped: the data moved, the conflict state starts afresh). At the start
+ * a read in which no CPU could be read is an error that says why. RUN_OK,
+ * RUN_END, or -1. */
+int run_first(struct run *r, const char *why, bool jumped, double elapsed);
+/* One refresh, `elapsed` seconds after the last (only a virtual-clock
+ * source uses it). RUN_OK, RUN_END, RUN_DONE, or -1. */
+int run_step(struct run *r, double elapsed);
+/* Tell every output (RUN_EV_NOTE with `text`, RUN_EV_END). */
+int run_event(struct run *r, enum run_event_kind kind, const char *text);
+/* Close the outputs (in reverse order: the live view gives the terminal
+ * back first), put the registers back, free. Each failure is passed to
+ * `report` and turns a success into EXIT_FAIL (1). Returns the status. */
+int run_finish(struct run *r, int status, void (*report)(const struct errmsg *e));
+
+#endif

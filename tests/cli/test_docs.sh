@@ -1,0 +1,40 @@
+#!/bin/sh
+# test_docs.sh: documentation that must agree with the program.
+# - httop(1) ENVIRONMENT names each variable once (LANG and LC_* were
+#   listed twice, with different texts).
+# - HACKING.md's recipe for seeing the German messages from a build tree,
+#   run as written, gives German output.
+. "$HTTOP_SRCDIR/tests/lib.sh"
+. "$HTTOP_SRCDIR/tests/cli/i18nlib.sh"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+plan 3
+
+# The tag lines of ENVIRONMENT (the line after each .TP), one variable a line.
+sed -n '/^\.SH ENVIRONMENT/,/^\.SH [^E]/p' "$HTTOP_SRCDIR/man/httop.1" |
+	awk 'tp { print; tp = 0 } /^\.TP/ { tp = 1 }' |
+	sed 's/\\-/-/g; s/^\.B[RI]* //; s/"//g; s/,//g' | tr ' ' '\n' |
+	grep -E '^[A-Z][A-Z_]+$' | sort >env.names
+dups=$(uniq -d env.names | tr '\n' ' ')
+check "httop(1) ENVIRONMENT names each variable once (twice: ${dups:-none})" [ -z "$dups" ]
+check "... and LANG among them" grep -qx LANG env.names
+
+# HACKING.md, "Seeing the translation before make install": its commands,
+# run from a copy of the layout they expect (po/ and build/src/httop).
+sed -n '/^## Seeing the translation/,/^## /p' "$HTTOP_SRCDIR/HACKING.md" |
+	sed -n 's/^    //p' >recipe.sh
+mkdir -p build/src
+ln -s "$HTTOP_SRCDIR/po" po
+ln -s "$HTTOP" build/src/httop
+if ! i18n_setup "$tmp/i18n"; then
+	skip "$i18n_skip"
+elif [ ! -s recipe.sh ]; then
+	not_ok "HACKING.md has no recipe for the translation"
+else
+	# LOCPATH, where i18n_setup had to build the locale; the recipe sets
+	# the rest itself.
+	# shellcheck disable=SC2086
+	env $(printf '%s\n' $i18n_env | grep '^LOCPATH=') sh -e recipe.sh >out 2>err
+	check "the HACKING.md recipe prints httop's help in German" grep -q '^Aufruf: httop' out
+fi
