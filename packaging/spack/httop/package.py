@@ -35,7 +35,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="46e36894b5eb2144e1978076ff1471832d497d0ff45900d148f6100b2b9827f0")
+    version("0.1.0", sha256="14b544d771804bb0d78d1800ce4d958780c54cc3901ac406d67eced341d2c1b6")
 
     variant("nls", default=True, description="Translated messages (gettext)")
 
