@@ -75,6 +75,15 @@ printf '%-8s %5s | %6s %6s %6s %5s %4s | %9s %9s %9s %8s %8s %8s %8s | %6s %6s %
     htop "$(nproc)" - - - - - - - - - - - - \
     "$(kv "$s" first_ms)" "$(kv "$s" figures_ms)" "$(kv "$s" rss_kb)" \
     "$(kv "$b" per_refresh)" "$(kv "$b" full)" "$(kv "$b" ratio)"
+# The bytes at other sizes, on the largest machine (target: under a
+# quarter of a full repaint at every size).
+echo
+printf 'syn1024 bytes per refresh by pane size:'
+for sz in 160x50 80x24 40x12; do
+	b=$(lastline sh "$here/bytes.sh" "$BUILD" syn1024 10 "${sz%x*}" "${sz#*x}") || b=
+	printf '  %s %s/%s = %s' "$sz" "$(kv "$b" per_refresh)" "$(kv "$b" full)" "$(kv "$b" ratio)"
+done
+echo
 cat <<EOF
 
 reads, writes: MSR accesses per refresh in steady state (fake device's counts)

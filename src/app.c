@@ -6,6 +6,7 @@
 #include "app_priv.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -37,6 +38,17 @@ app_run_config(const struct app *a, struct run_config *cfg)
 	cfg->calibrate_seconds = CALIBRATE_SECONDS;
 	cfg->sleep = signals_sleep;
 	cfg->ph = (struct phases *)&a->ph;
+}
+
+bool
+app_test_clock(const struct source *src)
+{
+	/* Never in a privileged httop (secure_getenv), and only where time
+	 * is the program's to give: the simulator. */
+	const char *clock = secure_getenv("HTTOP_CLOCK");
+
+	return src->virtual_clock && !src->recorded && clock != NULL &&
+	    strcmp(clock, "virtual") == 0;
 }
 
 void
@@ -138,8 +150,10 @@ app_run(const struct options *o)
 		return app_end(&a, status);
 	}
 	/* The screen without -b when standard output is a terminal; else the
-	 * batch format, as a pipe or a file expects. */
-	if (!o->batch && isatty(STDOUT_FILENO))
+	 * batch format, as a pipe or a file expects. --check has its own. */
+	if (o->check)
+		status = app_run_check(&a);
+	else if (!o->batch && isatty(STDOUT_FILENO))
 		status = app_run_tui(&a);
 	else
 		status = app_run_batch(&a);

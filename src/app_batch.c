@@ -5,8 +5,6 @@
 #include "config.h"
 #include "app_priv.h"
 
-#include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "evloop.h"
@@ -17,16 +15,14 @@
 #include "util/clock.h"
 
 /* How the batch loop is paced: a replay as fast as it reads; the
- * simulator by the test clock when HTTOP_CLOCK=virtual asks for it (never
- * in a privileged httop); everything else in real time, like top -b. */
+ * simulator by the test clock when HTTOP_CLOCK=virtual asks for it;
+ * everything else in real time, like top -b. */
 static enum pace_mode
 batch_pace(const struct source *src)
 {
-	const char *clock = secure_getenv("HTTOP_CLOCK");
-
 	if (src->recorded)
 		return PACE_FREE;
-	if (src->virtual_clock && clock != NULL && strcmp(clock, "virtual") == 0)
+	if (app_test_clock(src))
 		return PACE_VIRTUAL;
 	return PACE_WALL;
 }

@@ -94,21 +94,6 @@ open_msr(struct app *a, struct errmsg *e)
 	return msr_source_open(&a->m, a->o->msr_path, e);
 }
 
-/* A source that fails to open may have marked CPUs offline (a missing
- * device looks like an unplugged CPU): the next step starts afresh. */
-static void
-online_copy(bool *to_flags, struct topology *t, bool save)
-{
-	unsigned cpu;
-
-	for (cpu = 0; cpu < t->max_cpu; cpu++) {
-		if (save)
-			to_flags[cpu] = t->cpus[cpu].online;
-		else
-			t->cpus[cpu].online = to_flags[cpu];
-	}
-}
-
 /* --source auto: msr-safe (when its device exists), then the msr driver,
  * then perf_event. A step that fails says why; when a later one works the
  * reasons are printed once, when none works they make the error. */
@@ -118,29 +103,24 @@ open_auto(struct app *a)
 	const struct options *o = a->o;
 	char said[4 * sizeof a->e.text], path[PATH_MAX];
 	struct errmsg e;
-	bool absent = false, *online;
+	bool absent = false;
 	int room;
 
 	said[0] = '\0';
-	online = xcalloc(a->m.topo.max_cpu ? a->m.topo.max_cpu : 1, sizeof *online);
-	online_copy(online, &a->m.topo, true);
 	if (msr_safe_present(a, path, sizeof path)) {
 		a->src = msr_safe_source_open(&a->m, o->msr_safe_path, o->msr_batch_path, &e);
 		if (a->src == NULL) {
 			auto_note(said, sizeof said, "msr-safe", e.text);
-			online_copy(online, &a->m.topo, false);
 		}
 	} else {
 		absent = true;
 	}
 	if (a->src == NULL && (a->src = open_msr(a, &e)) == NULL) {
 		auto_note(said, sizeof said, "msr", e.text);
-		online_copy(online, &a->m.topo, false);
 		a->src = perf_source_open(&a->m, &a->plan, &e);
 		if (a->src == NULL)
 			auto_note(said, sizeof said, "perf", e.text);
 	}
-	free(online);
 	if (a->src != NULL) {
 		if (said[0] != '\0')
 			fprintf(stderr, _("httop: --source auto: %s; using %s\n"), said,
@@ -197,7 +177,8 @@ app_open_source(struct app *a)
 		a->src = perf_source_open(&a->m, &a->plan, &a->e);
 		break;
 	case SRC_SIM:
-		a->src = sim_source_new(&a->m, o->scenario, o->seed, &a->e);
+		a->src = o->check ? app_check_sim_open(a) :
+		    sim_source_new(&a->m, o->scenario, o->seed, &a->e);
 		break;
 	case SRC_REPLAY:
 		break;
@@ -264,6 +245,7 @@ app_build_layout(struct app *a)
 	in.sysfs_root = o->sysfs_root != NULL ? o->sysfs_root : live ? "/sys" : NULL;
 	in.die_map = o->die_map;
 	in.capid6 = o->capid6.n > 0 ? &o->capid6 : NULL;
+	in.capid_read = a->have_capid && live && o->sysfs_root == NULL ? &a->capid : NULL;
 	in.xcc_map = datadir_find("dies/skx-xcc.map", xcc, sizeof xcc, &ignore) == 0 ? xcc : NULL;
 	/* JSON is read by programs: its layout texts (basis, note) are the
 	 * same in every locale, so the layout is built in the C locale. An
@@ -307,8 +289,8 @@ sys_cpus(const char *file, struct cpulist *l)
 	return cpulist_parse(buf, l, &e);
 }
 
-/* The devices that need privilege, opened before anything a user names
- * is read: the msr driver's /dev/cpu/N/msr of every CPU the kernel lists
+/* What needs privilege, done before anything a user names is read:
+ * CAPID6 read from this machine's /sys, and the msr driver's /dev/cpu/N/msr of every CPU the kernel lists
  * as present, when this machine is watched through them (--source auto
  * or msr, the default path). A device that does not open is left for
  * the msr source to try again and name the cause. Nothing here reads a
@@ -321,6 +303,13 @@ app_open_devices(struct app *a)
 	struct errmsg ignore;
 	unsigned cpu;
 
+	/* This machine's die: its PCU's config space is readable whole
+	 * only with privilege. */
+	if (o->source != SRC_REPLAY && o->source != SRC_SIM && !o->demo && o->topology == NULL &&
+	    o->sysfs_root == NULL && o->capid6.n == 0) {
+		capid6_read("/sys", &a->capid);
+		a->have_capid = true;
+	}
 	if (o->source != SRC_AUTO && o->source != SRC_MSR)
 		return 0;
 	if (o->demo || o->topology != NULL || o->have_msr_path)

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "app.h"
+#include "machine/capid.h"
 #include "machine/dielayout.h"
 #include "machine/machine.h"
 #include "options.h"
@@ -38,6 +39,8 @@ struct app {
 	struct recorder *rec;      /* --record */
 	struct textfile *tf;       /* --textfile */
 	struct msr_io *pre_msr;    /* msr devices opened while privileged */
+	struct capid_info capid;   /* CAPID6 read while privileged (this machine) */
+	bool have_capid;
 	struct errmsg e;
 };
 
@@ -45,6 +48,9 @@ struct app {
 void app_report(const struct errmsg *e);
 /* The run's settings from the options. */
 void app_run_config(const struct app *a, struct run_config *cfg);
+/* HTTOP_CLOCK=virtual on a simulator: its time advances by exactly -d a
+ * refresh (httop(1), ENVIRONMENT). */
+bool app_test_clock(const struct source *src);
 /* Adds the outputs both front ends have (the recorder, the textfile). */
 void app_add_common_outputs(struct app *a, struct run *r);
 
@@ -60,5 +66,8 @@ int app_open_record(struct app *a);
 /* The front ends; each returns the exit status, errors said. */
 int app_run_batch(struct app *a);
 int app_run_tui(struct app *a);
+/* app_check.c: httop --check, and the simulator playing its cases. */
+int app_run_check(struct app *a);
+struct source *app_check_sim_open(struct app *a);
 
 #endif

@@ -234,8 +234,6 @@ load_settings(struct live *l, char *note, size_t len)
 		snprintf(note, len, "%s", e.text);
 	if (l->a->o->have_delay)
 		s->delay = l->a->o->delay;
-	/* The threads view keeps its own copy of the sort order. */
-	ui_threads_sort(s);
 }
 
 /* The screen opens as soon as the machine and the layout are known, and
@@ -259,6 +257,8 @@ open_screen(struct live *l)
 	interval_first(&l->first, &l->a->src->m->topo);
 	pacer_init(&l->pacer, l->a->src->recorded ? PACE_RECORDED : PACE_WALL, l->set.delay,
 	    l->a->src, l->a->o->have_delay);
+	/* The test clock: real deadlines, the simulator's figures exact. */
+	l->pacer.fixed_step = app_test_clock(l->a->src);
 	draw(l);
 	return 0;
 }

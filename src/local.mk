@@ -3,7 +3,7 @@ bin_PROGRAMS += src/httop
 src_httop_SOURCES = src/main.c \
 	src/options.c src/options.h \
 	src/app.c src/app.h src/app_priv.h \
-	src/app_open.c src/app_batch.c src/app_tui.c \
+	src/app_open.c src/app_batch.c src/app_tui.c src/app_check.c \
 	src/outputs.c src/outputs.h \
 	src/evloop.c src/evloop.h \
 	src/signals.c src/signals.h \

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/cases.h"
 #include "util/i18n.h"
 #include "util/xalloc.h"
 
@@ -37,6 +38,9 @@ enum {
 	OPT_HOST,
 	OPT_RECORD,
 	OPT_RECORD_COMPRESS,
+	OPT_CHECK,
+	OPT_CHECK_CASE,
+	OPT_SECONDS,
 };
 
 static const struct option long_opts[] = {
@@ -66,6 +70,9 @@ static const struct option long_opts[] = {
 	{ "host", required_argument, NULL, OPT_HOST },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "record-compress", no_argument, NULL, OPT_RECORD_COMPRESS },
+	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "check-case", required_argument, NULL, OPT_CHECK_CASE },
+	{ "seconds", required_argument, NULL, OPT_SECONDS },
 	{ "version", no_argument, NULL, 'V' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -159,6 +166,12 @@ static const struct {
 	    N_("read the die's tile registers (CAPID6) under DIR\ninstead of /sys") },
 	{ "--capid6 VALUE[,VALUE...]",
 	    N_("the die's tile registers (CAPID6), one per package,\nfor a machine that is not this one (--topology,\n--replay) or without root") },
+	{ "--check",
+	    N_("check the figures on this machine against loads whose\nanswer is known, then exit (httop(1), CHECK)") },
+	{ "--check-case NAME",
+	    N_("--check runs only this case: idle, t0, t1, both, half,\napart or uneven") },
+	{ "--seconds N",
+	    N_("--check measures each case for N seconds (default 2)") },
 	{ "-V, --version",
 	    N_("print the version and exit") },
 	{ "-h, --help",
@@ -394,9 +407,80 @@ imply_source(struct options *o, const char **by, enum source_kind k, const char 
 	return 0;
 }
 
+/* --check, --check-case NAME, --seconds N. */
+static int
+parse_check_option(struct options *o, int c, const char *arg, struct errmsg *e)
+{
+	char *end;
+	double d;
+
+	if (c == OPT_CHECK_CASE) {
+		if (check_case_find(arg) == NULL)
+			return errmsg_set(e, _("--check-case: no case '%s'; give one of %s"), arg,
+			    check_case_names());
+		o->check_case = arg;
+	} else if (c == OPT_SECONDS) {
+		errno = 0;
+		d = strtod(arg, &end);
+		if (end == arg || *end != '\0' || errno != 0 || !isfinite(d) ||
+		    d < OPT_CHECK_SECONDS_MIN || d > OPT_CHECK_SECONDS_MAX)
+			return errmsg_set(e, _("--seconds: '%s' is not a number of seconds from %.1f to "
+			    "%.0f; give e.g. --seconds 2"), arg, OPT_CHECK_SECONDS_MIN,
+			    OPT_CHECK_SECONDS_MAX);
+		o->check_seconds = d;
+		o->have_check_seconds = true;
+		return 0;
+	}
+	o->check = true;
+	return 0;
+}
+
+/* --check runs its own cases and writes only its report. */
+static int
+check_check_options(struct options *o, struct errmsg *e)
+{
+	const char *bad = NULL;
+
+	if (!o->check) {
+		if (o->have_check_seconds)
+			return errmsg_set(e, _("--seconds is the length of each case of --check; add "
+			    "--check"));
+		return 0;
+	}
+	if (o->replay != NULL)
+		bad = "--replay";
+	else if (o->source == SRC_REPLAY)
+		bad = "--source replay";
+	else if (o->scenario != NULL)
+		bad = "--sim";
+	else if (o->record != NULL)
+		bad = "--record";
+	else if (o->textfile != NULL)
+		bad = "--textfile";
+	else if (o->npids > 0)
+		bad = "--pid";
+	else if (o->cgroup != NULL)
+		bad = "--cgroup";
+	else if (o->have_delay)
+		bad = "-d";
+	else if (o->iterations >= 0)
+		bad = "-n";
+	else if (o->format != FMT_TEXT && o->format != FMT_JSON)
+		bad = "--format";
+	if (bad != NULL)
+		return errmsg_set(e, _("--check cannot be combined with %s: it runs its own cases on "
+		    "live counters or the simulator (--source sim, --demo) for --seconds each and "
+		    "writes its report as text or json; drop %s"), bad, bad);
+	if (!o->have_check_seconds)
+		o->check_seconds = OPT_CHECK_SECONDS_DEFAULT;
+	return 0;
+}
+
 static int
 check_combination(struct options *o, struct errmsg *e)
 {
+	if (check_check_options(o, e) != 0)
+		return -1;
 	if (o->source == SRC_REPLAY && o->replay == NULL)
 		return errmsg_set(e, _("--source replay needs a trace: add --replay FILE"));
 	if (o->replay != NULL && (o->topology != NULL || o->cpuid != NULL))
@@ -616,6 +700,12 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 			if (imply_source(o, &source_by, SRC_SIM, "--demo", e) != 0)
 				goto fail;
 			o->demo = true;
+			break;
+		case OPT_CHECK:
+		case OPT_CHECK_CASE:
+		case OPT_SECONDS:
+			if (parse_check_option(o, c, optarg, e) != 0)
+				goto fail;
 			break;
 		case 'V':
 			printf("httop %s\n", PACKAGE_VERSION);

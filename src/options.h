@@ -32,6 +32,9 @@ enum source_kind {
 #define OPT_MSR_BATCH_PATH_DEFAULT "/dev/cpu/msr_batch"
 #define OPT_HOST_MAX 63             /* machine.hostname holds 63 bytes */
 #define OPT_ITERATIONS_MAX 1000000000000ull  /* -n: 31700 years at -d 1 */
+#define OPT_CHECK_SECONDS_DEFAULT 2.0
+#define OPT_CHECK_SECONDS_MIN 0.2   /* 40 periods: the partial one is 2.5% at most */
+#define OPT_CHECK_SECONDS_MAX 600.0
 
 struct options {
 	double delay;               /* -d, seconds */
@@ -66,6 +69,11 @@ struct options {
 	const char *host;           /* --host NAME: the host name the outputs give */
 	const char *record;         /* --record FILE: write a trace while monitoring */
 	bool record_compress;       /* --record-compress (or FILE ending in .gz): gzip */
+	/* --check: prove the figures on this machine (httop(1), CHECK) */
+	bool check;                 /* --check (or --check-case) */
+	const char *check_case;     /* --check-case NAME: that case only */
+	double check_seconds;       /* --seconds N: each case's interval */
+	bool have_check_seconds;
 };
 
 enum options_result {

@@ -30,3 +30,4 @@ include $(srcdir)/tests/install.mk
 include $(srcdir)/tests/packaging.mk
 include $(srcdir)/tests/replay.mk
 include $(srcdir)/tests/i18n.mk
+include $(srcdir)/tests/check.mk

@@ -217,11 +217,11 @@ logical_package(struct build *b, unsigned gi, unsigned *idx)
 	}
 	count_tiles(g);
 	if (ngroups == 1)
-		snprintf(g->title, sizeof g->title, _("package %u: %u cores, one die/L3 group"),
-		    r->package, r->n);
+		snprintf(g->title, sizeof g->title, ngettext("package %u: %u core, one die/L3 group",
+		    "package %u: %u cores, one die/L3 group", r->n), r->package, r->n);
 	else
-		snprintf(g->title, sizeof g->title, _("package %u: %u cores in %u die/L3 groups"),
-		    r->package, r->n, ngroups);
+		snprintf(g->title, sizeof g->title, ngettext("package %u: %u core in %u die/L3 groups",
+		    "package %u: %u cores in %u die/L3 groups", r->n), r->package, r->n, ngroups);
 }
 
 static void
@@ -432,6 +432,10 @@ capid_get(const struct build *b, const struct die_inputs *in, struct capid_info 
 {
 	unsigned i;
 
+	if (b->given == NULL && in->capid_read != NULL) {
+		*ci = *in->capid_read;
+		return;
+	}
 	if (b->given == NULL) {
 		capid6_read(in->sysfs_root, ci);
 		return;

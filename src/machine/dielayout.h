@@ -91,6 +91,9 @@ struct die_inputs {
 	/* --capid6, or NULL. It, else the machine's own (m->capid6: the demo's
 	 * or a scenario's), else what sysfs_root holds gives CAPID6. */
 	const struct capid6_given *capid6;
+	/* CAPID6 as read from sysfs_root earlier (a privileged httop reads it
+	 * before giving the privilege up), or NULL to read it now. */
+	const struct capid_info *capid_read;
 };
 
 /* Build the layout. Fails (-1, message naming FILE:LINE) only for a

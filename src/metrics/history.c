@@ -64,6 +64,7 @@ struct history {
 	uint64_t *zero;              /* the AVG_RUN start: all zero, rowlen + tlen */
 	enum reason *last_reason;    /* per core: latest invalid interval's reason */
 	uint8_t *latest_state;       /* per CPU: CPU_NOT_READ or CPU_READ_OK */
+	uint8_t *last_read;          /* per CPU: the latest sample's state, as read */
 	uint8_t *ok_state;           /* per CPU: CPU_READ_OK */
 	int *noerr;                  /* per CPU: 0 */
 	double *stop_time;           /* per CPU and kind: end of the latest
@@ -115,6 +116,7 @@ history_new(const struct machine *m, const struct plan *p, double max_seconds,
 	h->zero = xcalloc(h->rowlen + h->tlen + 1, sizeof *h->zero);
 	h->last_reason = xcalloc(h->ncores + 1, sizeof *h->last_reason);
 	h->latest_state = xcalloc(h->max_cpu + 1, sizeof *h->latest_state);
+	h->last_read = xcalloc(h->max_cpu + 1, sizeof *h->last_read);
 	h->ok_state = xcalloc(h->max_cpu + 1, sizeof *h->ok_state);
 	h->noerr = xcalloc(h->max_cpu + 1, sizeof *h->noerr);
 	h->stop_time = xcalloc((size_t)(h->max_cpu + 1) * SLOT_NKINDS, sizeof *h->stop_time);
@@ -240,8 +242,10 @@ history_add(struct history *h, const struct sample *prev, const struct sample *c
 		h->start_time = prev != NULL ? prev->time : cur->time;
 		push(h, h->start_time);   /* the zero snapshot */
 	}
-	for (cpu = 0; cpu < h->max_cpu && cpu < cur->max_cpu; cpu++)
+	for (cpu = 0; cpu < h->max_cpu && cpu < cur->max_cpu; cpu++) {
 		h->latest_state[cpu] = cur->state[cpu] == CPU_NOT_READ ? CPU_NOT_READ : CPU_READ_OK;
+		h->last_read[cpu] = cur->state[cpu];
+	}
 	if (prev == NULL || cur->nslots != h->nslots || prev->nslots != h->nslots)
 		return;
 
@@ -265,6 +269,18 @@ history_add(struct history *h, const struct sample *prev, const struct sample *c
 		h->truth = true;
 	h->nadd++;
 	push(h, cur->time);
+}
+
+/* Which CPUs are offline now: the latest sample's, not the window's. */
+static void
+offline_now(const struct history *h, struct interval *iv)
+{
+	struct sample s;
+
+	memset(&s, 0, sizeof s);
+	s.max_cpu = h->max_cpu;
+	s.state = h->last_read;
+	interval_offline(iv, &h->m->topo, h->nadd > 0 ? &s : NULL);
 }
 
 /* The snapshot a window starts from: index into the ring. */
@@ -372,6 +388,7 @@ history_compute(struct history *h, const struct metrics_ctx *c, enum avg_window 
 	c64.stopped_in = h->stop_in;
 	metrics_compute(&c64, &h->a, &h->b, iv);
 	explain_empty(h, &h->a, &h->b, iv);
+	offline_now(h, iv);
 	return h->b.time - h->a.time;
 }
 
@@ -385,6 +402,7 @@ history_free(struct history *h)
 	free(h->zero);
 	free(h->last_reason);
 	free(h->latest_state);
+	free(h->last_read);
 	free(h->ok_state);
 	free(h->noerr);
 	free(h->stop_time);

@@ -39,6 +39,20 @@ interval_init(struct interval *iv, const struct machine *m)
 	iv->threads = xcalloc(t->max_cpu ? t->max_cpu : 1, sizeof *iv->threads);
 	iv->packages = xcalloc(t->npackages ? t->npackages : 1, sizeof *iv->packages);
 	iv->scratch = xcalloc(t->max_cpu ? t->max_cpu : 1, sizeof *iv->scratch);
+	interval_offline(iv, t, NULL);
+}
+
+void
+interval_offline(struct interval *iv, const struct topology *t, const struct sample *s)
+{
+	unsigned cpu;
+
+	for (cpu = 0; cpu < iv->max_cpu && cpu < t->max_cpu; cpu++) {
+		int st = s != NULL && cpu < s->max_cpu ? s->state[cpu] : CPU_NOT_READ;
+
+		iv->threads[cpu].offline = st == CPU_OFFLINE ||
+		    (st == CPU_NOT_READ && t->cpus[cpu].present && !t->cpus[cpu].online);
+	}
 }
 
 void
@@ -106,5 +120,6 @@ metrics_compute(const struct metrics_ctx *c, const struct sample *prev,
 		}
 	}
 	interval_stopped(iv);
+	interval_offline(iv, t, cur);
 	aggregate_all(c, iv);
 }

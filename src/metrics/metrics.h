@@ -45,6 +45,10 @@ struct thread_fig {
 	/* The counts were multiplexed (perf source) and scaled up by
 	 * enabled/running: every figure is an estimate, not a count. */
 	bool scaled;
+	/* The CPU was offline at the interval's end, as its sample says (or,
+	 * not read, as the topology said at load): the topology itself is
+	 * never changed after loading. */
+	bool offline;
 };
 
 struct core_fig {
@@ -122,6 +126,9 @@ struct metrics_ctx {
 void metrics_ctx_init(struct metrics_ctx *c, const struct machine *m, const struct plan *p);
 void interval_init(struct interval *iv, const struct machine *m);
 void interval_free(struct interval *iv);
+/* Each thread's `offline` from sample `s` (NULL: the topology's state at
+ * load): metrics_compute does it for its interval. */
+void interval_offline(struct interval *iv, const struct topology *t, const struct sample *s);
 /* Compute everything for the interval prev -> cur into `iv` (reused). */
 void metrics_compute(const struct metrics_ctx *c, const struct sample *prev,
     const struct sample *cur, struct interval *iv);

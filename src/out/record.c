@@ -190,8 +190,9 @@ stopped(struct recorder *r, struct errmsg *e)
 	uint64_t n = r->w != NULL ? trace_writer_count(r->w) : 0;
 
 	r->failed = true;
-	return errmsg_prefix(e, _("recording stopped; %s keeps its first %llu samples"),
-	    r->path, (unsigned long long)n);
+	return errmsg_prefix(e, ngettext("recording stopped; %s keeps its first %llu sample",
+	    "recording stopped; %s keeps its first %llu samples", n), r->path,
+	    (unsigned long long)n);
 }
 
 /* The events, then the sample: one block, one write. */

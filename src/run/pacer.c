@@ -81,7 +81,7 @@ pacer_due(const struct pacer *p, double now)
 double
 pacer_take(struct pacer *p, double now)
 {
-	double elapsed = p->mode == PACE_VIRTUAL ? p->delay : now - p->last;
+	double elapsed = p->mode == PACE_VIRTUAL || p->fixed_step ? p->delay : now - p->last;
 
 	if (p->steps > 0)
 		p->steps--;

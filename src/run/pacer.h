@@ -6,8 +6,11 @@
  *   PACE_WALL      a live source: a step every `delay` seconds of real
  *                  time on fixed deadlines, so intervals do not drift; a
  *                  refresh that took longer than the delay skips ahead.
- *   PACE_VIRTUAL   the test clock (HTTOP_CLOCK=virtual) on a simulator:
- *                  no waiting, each step is `delay` seconds later.
+ *   PACE_VIRTUAL   the test clock (HTTOP_CLOCK=virtual) on a simulator in
+ *                  batch mode: no waiting, each step is `delay` seconds
+ *                  later. (The live view with the test clock keeps
+ *                  PACE_WALL's deadlines but steps the simulator by
+ *                  exactly `delay`: `fixed_step`.)
  *   PACE_FREE      a replay in batch mode: as fast as it reads.
  *   PACE_RECORDED  a replay in the live view: each interval is shown for
  *                  its recorded length over the speed (or for `delay`
@@ -31,6 +34,7 @@ struct pacer {
 	struct source *src;        /* PACE_RECORDED: asked for the next sample's time */
 	double delay;              /* seconds between steps (PACE_RECORDED: see above) */
 	bool by_delay;             /* PACE_RECORDED: -d given, the recorded times are not used */
+	bool fixed_step;           /* a step is always `delay` seconds of the source's time */
 	int speed;                 /* PACE_RECORDED */
 	double next;               /* clock_mono() deadline of the next step */
 	double last;               /* when the last sample was read */

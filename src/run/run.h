@@ -43,7 +43,7 @@ enum {
 
 struct run {
 	struct source *src;
-	struct machine *m;              /* src->m */
+	const struct machine *m;        /* src->m */
 	struct plan *plan;              /* calibrated, then programmed */
 	struct run_config cfg;
 	struct sample s[2];

@@ -92,6 +92,21 @@ scenario_free(struct scenario *sc)
 	memset(sc, 0, sizeof *sc);
 }
 
+void
+scenario_empty(struct scenario *sc, const char *name, const struct topology *t)
+{
+	scen_init(sc, name, t);
+}
+
+void
+scenario_set_cpu(struct scenario *sc, unsigned cpu, const struct activity *a)
+{
+	if (cpu >= sc->max_cpu)
+		return;
+	act_clear(&sc->cpu[cpu]);
+	act_copy(&sc->cpu[cpu], a);
+}
+
 /* ---- built-ins ---------------------------------------------------------- */
 
 static void

@@ -55,5 +55,9 @@ int scenario_load(struct scenario *sc, const char *path, const struct topology *
 int scenario_resolve(struct scenario *sc, const char *spec, const struct topology *t,
     struct errmsg *e);
 void scenario_free(struct scenario *sc);
+/* A scenario built in code (httop --check): every CPU of `t` idle, and
+ * scenario_set_cpu() gives one CPU a copy of an activity. */
+void scenario_empty(struct scenario *sc, const char *name, const struct topology *t);
+void scenario_set_cpu(struct scenario *sc, unsigned cpu, const struct activity *a);
 
 #endif

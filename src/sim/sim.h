@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "source/msr/msr_io.h"
+#include "sim/scenario.h"
 #include "source/source.h"
 
 struct vpmu;
@@ -13,6 +14,9 @@ struct vpmu;
  * name or file), with a virtual clock. Samples carry the ground truth. */
 struct source *sim_source_new(struct machine *m, const char *scenario, uint64_t seed,
     struct errmsg *e);
+/* The same over a scenario built in code (httop --check); `detail` names it. */
+struct source *sim_source_new_scenario(struct machine *m, const struct scenario *sc,
+    const char *detail, uint64_t seed, struct errmsg *e);
 
 /* An msr_io whose reads and writes go to the virtual PMU: the msr engine
  * runs unchanged over the simulator. */

@@ -110,21 +110,18 @@ static const struct source_ops sim_ops = {
 };
 
 struct source *
-sim_source_new(struct machine *m, const char *scenario, uint64_t seed, struct errmsg *e)
+sim_source_new_scenario(struct machine *m, const struct scenario *sc, const char *detail,
+    uint64_t seed, struct errmsg *e)
 {
-	struct scenario sc;
 	struct sim *sim;
 	struct source *s;
 	struct msr_io *io;
 
-	if (scenario_resolve(&sc, scenario, &m->topo, e) != 0)
-		return NULL;
 	/* A scenario's CAPID6 is the simulated machine's (the die grid). */
-	if (sc.capid6.n > 0)
-		m->capid6 = sc.capid6;
+	if (sc->capid6.n > 0)
+		m->capid6 = sc->capid6;
 	sim = xcalloc(1, sizeof *sim);
-	sim->v = vpmu_new(m, &sc, seed);
-	scenario_free(&sc);   /* the vpmu keeps its own copy */
+	sim->v = vpmu_new(m, sc, seed);   /* the vpmu keeps its own copy */
 	if (sim->v == NULL) {
 		free(sim);
 		return errmsg_set(e, _("internal error: the simulator could not be built")), NULL;
@@ -142,6 +139,19 @@ sim_source_new(struct machine *m, const char *scenario, uint64_t seed, struct er
 	s->ops = &sim_ops;
 	s->virtual_clock = true;
 	s->has_truth = true;
-	snprintf(s->detail, sizeof s->detail, "%s", scenario);
+	snprintf(s->detail, sizeof s->detail, "%s", detail);
+	return s;
+}
+
+struct source *
+sim_source_new(struct machine *m, const char *scenario, uint64_t seed, struct errmsg *e)
+{
+	struct scenario sc;
+	struct source *s;
+
+	if (scenario_resolve(&sc, scenario, &m->topo, e) != 0)
+		return NULL;
+	s = sim_source_new_scenario(m, &sc, scenario, seed, e);
+	scenario_free(&sc);
 	return s;
 }

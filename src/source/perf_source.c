@@ -445,7 +445,7 @@ static int
 perf_read(struct source *s, struct sample *out, struct errmsg *e)
 {
 	struct perf_source *ps = perf_of(s);
-	struct topology *t = &s->m->topo;
+	const struct topology *t = &s->m->topo;
 	unsigned c, k;
 	int bad;
 
@@ -476,8 +476,6 @@ perf_read(struct source *s, struct sample *out, struct errmsg *e)
 				st = read_cpu(ps, cpu, out);
 			}
 			out->state[cpu] = st;
-			if (st == CPU_OFFLINE || st == CPU_READ_OK)
-				t->cpus[cpu].online = st == CPU_READ_OK;
 		}
 	}
 	out->time = elapsed(&ps->start);

@@ -103,7 +103,7 @@ struct source {
 	bool has_truth;            /* samples carry the simulator's ground truth */
 	bool needs_rawio;          /* reads MSR devices: keeps CAP_SYS_RAWIO (hotplug) */
 	bool recorded;             /* the data was recorded earlier: replay pace, no calibration */
-	struct machine *m;         /* the machine as this source sees it */
+	const struct machine *m;   /* the machine as this source sees it: read-only */
 	const struct plan *plan;   /* the plan last programmed (or recorded) */
 	struct cpulist selected;   /* CPUs read; whole cores (empty: all) */
 	char detail[256];          /* e.g. the msr path template, trace name */

@@ -26,6 +26,7 @@ static const char *const view_names[] = { "cores", "threads", "topology", "die" 
 static const char *const colour_names[] = { "auto", "on", "off" };
 static const char *const order_names[] = { "ascending", "descending" };
 static const char *const window_names[] = { "last", "window", "run" };
+static const char *const die_fig_names[DF_COUNT] = { "both", "util", "ghz", "cpi" };
 
 /* Index TCOL_CPU + 1 = 0: the CPU number. */
 static const char *const column_names[TCOL_COUNT + 1] = {
@@ -44,6 +45,7 @@ ui_settings_default(struct ui_settings *s)
 	s->sort_descending = false;
 	s->window = AVG_LAST;
 	s->avg_seconds = 10.0;
+	s->die_figure = DF_BOTH;
 }
 
 const char *
@@ -182,9 +184,13 @@ parse_line(char *line, struct ui_settings *s, struct errmsg *e)
 		if (!seconds(val, UI_AVG_MIN, UI_AVG_MAX, &s->avg_seconds))
 			return errmsg_set(e, _("avg_seconds: '%s' is not a number of seconds from "
 			    "%.0f to %.0f"), val, UI_AVG_MIN, UI_AVG_MAX);
+	} else if (strcmp(key, "die_figure") == 0) {
+		if ((i = pick(val, die_fig_names, DF_COUNT)) < 0)
+			return errmsg_set(e, _("die_figure: '%s' is not both, util, ghz or cpi"), val);
+		s->die_figure = (enum die_fig)i;
 	} else {
 		return errmsg_set(e, _("unknown key '%s'; the keys are view, delay, colour, sort, "
-		    "sort_order, window and avg_seconds"), key);
+		    "sort_order, window, avg_seconds and die_figure"), key);
 	}
 	return 0;
 }
@@ -304,11 +310,13 @@ write_settings(int fd, const struct ui_settings *s)
 	    "sort = %s\n"
 	    "sort_order = %s\n"
 	    "window = %s\n"
-	    "avg_seconds = %s\n",
+	    "avg_seconds = %s\n"
+	    "die_figure = %s\n",
 	    view_names[s->view < VIEW_COUNT ? s->view : VIEW_CORES], delay,
 	    colour_names[s->colour <= COLOUR_OFF ? s->colour : COLOUR_AUTO],
 	    col != NULL ? col : "cpu", order_names[s->sort_descending ? 1 : 0],
-	    window_names[s->window < AVG_COUNT ? s->window : AVG_LAST], avg);
+	    window_names[s->window < AVG_COUNT ? s->window : AVG_LAST], avg,
+	    die_fig_names[s->die_figure < DF_COUNT ? s->die_figure : DF_BOTH]);
 	if (n < 0 || (size_t)n >= sizeof text)
 		return -1;
 	return write_all(fd, text, (size_t)n);

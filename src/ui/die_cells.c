@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "machine/dielayout.h"
+#include "plan/plan.h"
 #include "ui/die_view.h"
 #include "ui/screen.h"
 #include "ui/ui.h"
@@ -29,19 +30,6 @@ die_emit(const struct die_sink *k, int row, int x, int width, enum ui_role r, in
 {
 	if (k->text != NULL && width > 0)
 		k->text(k->arg, row, x, width, r, heat, s);
-}
-
-/* Columns of a UTF-8 string (every character one column). */
-int
-die_columns(const char *s)
-{
-	int n = 0;
-
-	for (; *s != '\0'; s++) {
-		if (((unsigned char)*s & 0xC0) != 0x80)
-			n++;
-	}
-	return n;
 }
 
 /* dst = a sep b, cut to TEXT_MAX bytes at a character boundary. */
@@ -108,21 +96,42 @@ outside_job(const struct ui_frame *f, unsigned ci)
 	return true;
 }
 
-/* v, or NULL with its reason when it is absent for one ("- stopped"). */
-static const struct val *
-absent_or(const struct val *v, enum reason *why)
+/* Why a valid core has no value for the figure, as metrics says it for a
+ * thread (metrics_thread_reason): the plan reads no such counter, the
+ * base frequency is unknown, or the core was never active (no cycles, so
+ * no GHz; no instructions, so no CPI). */
+static enum reason
+absent_reason(const struct ui_frame *f, enum die_fig fig)
 {
-	if (v->kind != V_NONE || v->why == R_NONE)
-		return v;
-	*why = v->why;
-	return NULL;
+	const struct plan *p = f->plan;
+
+	switch (fig) {
+	case DF_GHZ:
+		if (p == NULL || plan_slot_index(p, SLOT_CYCLES) < 0 ||
+		    plan_slot_index(p, SLOT_REF) < 0)
+			return R_UNAVAILABLE;
+		if (f->m->id.base_ratio == 0)
+			return R_NO_BASE;
+		return R_NOT_HALTED_ZERO;
+	case DF_CPI:
+		if (p == NULL || plan_slot_index(p, SLOT_INST) < 0 ||
+		    plan_slot_index(p, SLOT_CYCLES) < 0)
+			return R_UNAVAILABLE;
+		return R_NO_INST;
+	case DF_BOTH:
+		return R_NO_SPLIT;
+	default:
+		return R_UNAVAILABLE;
+	}
 }
 
-/* The figure of core `ci`, or NULL with the reason it has none. */
+/* The figure of core `ci`, or NULL with the reason the core has none; an
+ * absent value comes with its reason too. */
 static const struct val *
 core_val(const struct ui_frame *f, unsigned ci, enum die_fig fig, enum reason *why)
 {
 	const struct core_fig *c;
+	const struct val *v;
 
 	*why = R_NONE;
 	if (f->iv == NULL || ci >= f->iv->ncores || ci >= f->m->topo.ncores) {
@@ -140,13 +149,18 @@ core_val(const struct ui_frame *f, unsigned ci, enum die_fig fig, enum reason *w
 			*why = R_NO_SPLIT;
 			return NULL;
 		}
-		return absent_or(&c->both, why);
-	case DF_UTIL: return absent_or(&c->util, why);
-	case DF_GHZ: return absent_or(&c->ghz, why);
-	case DF_CPI: return absent_or(&c->cpi, why);
-	default: break;
+		v = &c->both;
+		break;
+	case DF_GHZ: v = &c->ghz; break;
+	case DF_CPI: v = &c->cpi; break;
+	case DF_UTIL:
+	default: v = &c->util; break;
 	}
-	return absent_or(&c->util, why);
+	/* Metrics says why when it knows (a stopped counter); else what
+	 * the plan and the machine tell. */
+	if (v->kind == V_NONE)
+		*why = v->why != R_NONE ? v->why : absent_reason(f, fig);
+	return v;
 }
 
 /* The scale: 0..1 for shares, else the smallest and largest value of the
@@ -165,6 +179,7 @@ die_scale_of(const struct ui_frame *f, enum die_fig fig, struct die_scale *sc)
 	sc->hi = 1.0;
 	sc->any = false;
 	sc->bounds = false;
+	sc->absent = 0;
 	if (l == NULL)
 		return;
 	for (ci = 0; ci < l->ncores && ci < f->m->topo.ncores; ci++) {
@@ -175,8 +190,11 @@ die_scale_of(const struct ui_frame *f, enum die_fig fig, struct die_scale *sc)
 		if (!l->cores[ci].placed || outside_job(f, ci))
 			continue;
 		v = core_val(f, ci, fig, &why);
-		if (v == NULL || (v->kind != V_EXACT && v->kind != V_BOUND))
+		if (v == NULL || (v->kind != V_EXACT && v->kind != V_BOUND)) {
+			if (why != R_NONE && (unsigned)why < 32)
+				sc->absent |= 1u << why;
 			continue;
+		}
 		x = v->kind == V_EXACT ? v->v : v->lo;
 		sc->bounds = sc->bounds || v->kind == V_BOUND;
 		if (!die_figs[fig].share && !sc->any) {
@@ -218,8 +236,10 @@ val_variants(char out[3][TEXT_MAX], const struct val *v, enum reason why, enum d
 	}
 	val_text(a, sizeof a, die_figs[fig].fmt, v, die_figs[fig].scale);
 	if (v->kind == V_NONE || strcmp(a, "-") == 0) {
-		snprintf(out[0], TEXT_MAX, "-");
-		return 1;
+		/* "- never-active", as for a core without figures */
+		join(out[0], "-", " ", metrics_reason_code(why != R_NONE ? why : R_UNAVAILABLE));
+		snprintf(out[1], TEXT_MAX, "-");
+		return 2;
 	}
 	join(out[0], a, "", die_figs[fig].unit);
 	join(out[1], a, "", "");
@@ -244,7 +264,7 @@ pick(char *dst, int w, char var[][TEXT_MAX], int n)
 	int i;
 
 	for (i = 0; i < n; i++) {
-		if (die_columns(var[i]) <= w) {
+		if (text_width(var[i]) <= w) {
 			join(dst, var[i], "", "");
 			return;
 		}
@@ -282,7 +302,7 @@ core_look(struct core_look *o, const struct ui_frame *f, unsigned ci, enum die_f
 		o->bound = true;
 		o->heat = die_figs[fig].share ? heat_step(v->lo) : die_heat(sc, v->lo);
 	} else {
-		o->role = ROLE_COUNT;
+		o->role = ROLE_PLAIN;
 		o->heat = die_figs[fig].share ? heat_step(v->v) : die_heat(sc, v->v);
 	}
 }
@@ -350,7 +370,7 @@ die_cell_look(struct cell_look *o, const struct ui_ctx *u, const struct ui_frame
 	unsigned ci;
 
 	memset(o, 0, sizeof *o);
-	o->role = ROLE_COUNT;
+	o->role = ROLE_PLAIN;
 	o->heat = -1;
 	o->mark = o->mark0 = " ";
 	switch (c->kind) {
@@ -435,7 +455,7 @@ die_cell_look(struct cell_look *o, const struct ui_ctx *u, const struct ui_frame
 			char both[TEXT_MAX];
 
 			join(both, ids[i], " ", var[j]);
-			if (die_columns(both) <= w) {
+			if (text_width(both) <= w) {
 				join(o->line[0], both, "", "");
 				return;
 			}

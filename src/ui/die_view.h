@@ -13,9 +13,6 @@
 #include "ui/screen.h"
 #include "ui/ui.h"
 
-/* The figure the grid is coloured by (key f). */
-enum die_fig { DF_BOTH = 0, DF_UTIL, DF_GHZ, DF_CPI, DF_COUNT };
-
 /* How a figure is written and where its scale runs. */
 struct die_fig_desc {
 	const char *label;      /* translatable: N_() */
@@ -58,6 +55,7 @@ struct die_scale {
 	double lo, hi;
 	bool any;               /* a core has a value (exact, or a bound's low end) */
 	bool bounds;            /* some are bounds, coloured by their low end */
+	unsigned absent;        /* why cores shown have no value: 1 << enum reason */
 };
 
 /* Where lines go: text(row, x, width, role, heat step or -1, s); NULL
@@ -82,7 +80,6 @@ struct cell_look {
 /* die_cells.c: the sink, the figures and the heat scale, the cells. */
 void die_emit(const struct die_sink *k, int row, int x, int width, enum ui_role r,
     int heat, const char *s);
-int die_columns(const char *s);
 enum die_fig die_fig_next(enum die_fig fig, bool split, int dir);
 bool die_frame_split(const struct ui_frame *f);
 bool die_job_only(const struct ui_frame *f);

@@ -1,10 +1,15 @@
 /* header.c: the top of the screen. The node's four shares double as the
  * legend: each is printed after its glyph in its colour, so the bars read
- * without a separate key. */
+ * without a separate key. The lines are fields in a flow (flow.h): on a
+ * narrow terminal they wrap, and the least important go whole, in this
+ * order (most important last): "httop", the brand, the group's name, the
+ * split method, the bound's legend, thr, GHz and CPI, the job's both of
+ * busy time, the counts, the interval, utilisation, the job's shares,
+ * the window, the job and its notes, the node's shares (neither first),
+ * the source and the host; the line labels and PAUSED always stay. */
 #include "config.h"
 #include "ui/header.h"
 
-#include <curses.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,29 +29,6 @@ header_view_name(enum view_id v)
 	if ((int)v < 0 || v >= VIEW_COUNT)
 		return "?";
 	return _(view_names[v]);
-}
-
-/* Text at the cursor, clipped to the screen; moves the cursor. */
-static void
-put(struct ui_ctx *u, int y, int *x, enum ui_role r, const char *s)
-{
-	int cols = 0;
-	const char *p;
-
-	for (p = s; *p != '\0'; p++) {
-		if (((unsigned char)*p & 0xC0) != 0x80)
-			cols++;
-	}
-	if (*x >= u->cols)
-		return;
-	draw_text(u, y, *x, cols < u->cols - *x ? cols : u->cols - *x, r, s);
-	*x += cols;
-}
-
-static void
-put_plain(struct ui_ctx *u, int y, int *x, const char *s)
-{
-	put(u, y, x, ROLE_COUNT, s);
 }
 
 void
@@ -123,22 +105,34 @@ header_replay_text(char *buf, size_t len, const struct replay_view *r)
 	}
 }
 
-int
-header_rows(const struct ui_frame *f)
+/* Importance of the header's fields (FLOW_KEEP: always shown). */
+enum {
+	P_HOST = 1, P_SOURCE = 1, P_SHARES = 1, P_WINDOW = 2, P_JOB = 2, P_UTIL = 3,
+	P_JOB_SHARES = 3, P_COUNTS = 4, P_INTERVAL = 4, P_FIGS = 5, P_BOUND = 5,
+	P_BUSY = 6, P_SPLIT = 6, P_GROUP = 6, P_BRAND = 7, P_NAME = 8,
+};
+
+/* A field of a label and its value: "util 77.5%". */
+static void
+labelled(struct flow *fl, int prio, const char *label, const char *value)
 {
-	return 4 + (f->job != NULL && f->job->active ? 1 : 0);
+	flow_field(fl, prio);
+	flow_put(fl, ROLE_LABEL, label);
+	flow_put(fl, ROLE_PLAIN, " ");
+	flow_put(fl, ROLE_PLAIN, value);
 }
 
-/* "█ both 20.4%": a share after its glyph, in its colour. */
-static void
-share(struct ui_ctx *u, int y, int *x, enum ui_role r, const char *label, const struct val *v)
+void
+header_share(struct flow *fl, const struct ui_ctx *u, int prio, enum ui_role r,
+    const char *label, const struct val *v)
 {
 	char num[48], text[96];
 
-	put(u, y, x, r, u->fill[r]);
 	val_text(num, sizeof num, "%.1f", v, 100.0);
-	snprintf(text, sizeof text, " %s %s%s  ", label, num, v->kind == V_NONE ? "" : "%");
-	put_plain(u, y, x, text);
+	snprintf(text, sizeof text, " %s %s%s", label, num, v->kind == V_NONE ? "" : "%");
+	flow_field(fl, prio);
+	flow_put(fl, r, u->fill[r]);
+	flow_put(fl, ROLE_PLAIN, text);
 }
 
 static bool
@@ -150,157 +144,248 @@ agg_bound(const struct agg_fig *a)
 
 /* The four shares of an aggregate, in bar order, and the bound's legend. */
 static void
-shares(struct ui_ctx *u, int y, int *x, const struct agg_fig *a)
+shares(struct flow *fl, const struct ui_ctx *u, int prio, const struct agg_fig *a)
 {
-	share(u, y, x, ROLE_BOTH, _("both"), &a->both);
-	share(u, y, x, ROLE_T0, _("t0 only"), &a->t0_only);
-	share(u, y, x, ROLE_T1, _("t1 only"), &a->t1_only);
-	share(u, y, x, ROLE_NEITHER, _("neither"), &a->neither);
+	header_share(fl, u, prio, ROLE_BOTH, _("both"), &a->both);
+	header_share(fl, u, prio, ROLE_T0, _("t0 only"), &a->t0_only);
+	header_share(fl, u, prio, ROLE_T1, _("t1 only"), &a->t1_only);
+	header_share(fl, u, prio, ROLE_NEITHER, _("neither"), &a->neither);
 	if (agg_bound(a)) {
-		put(u, y, x, ROLE_BOUND, u->fill[ROLE_BOUND]);
-		put(u, y, x, ROLE_WARN, _(" bound: both or one alone  "));
+		flow_field(fl, P_BOUND);
+		flow_put(fl, ROLE_BOUND, u->fill[ROLE_BOUND]);
+		flow_put(fl, ROLE_WARN, _(" bound: both or one alone"));
 	}
 }
 
+/* "2 sockets," "36 cores," "72 threads": the machine's size, a count and
+ * its noun never apart. */
 static void
-line_machine(struct ui_ctx *u, int y, const struct ui_frame *f)
+counts(struct flow *fl, unsigned packages, unsigned cores, unsigned cpus)
+{
+	char text[64];
+
+	flow_field(fl, P_COUNTS);
+	/* TRANSLATORS: the first of "2 sockets, 36 cores, 72 threads" */
+	snprintf(text, sizeof text, ngettext("%u socket,", "%u sockets,", packages), packages);
+	flow_put(fl, ROLE_PLAIN, text);
+	flow_piece(fl);
+	snprintf(text, sizeof text, ngettext("%u core,", "%u cores,", cores), cores);
+	flow_put(fl, ROLE_PLAIN, text);
+	flow_piece(fl);
+	snprintf(text, sizeof text, ngettext("%u thread", "%u threads", cpus), cpus);
+	flow_put(fl, ROLE_PLAIN, text);
+}
+
+static void
+line_machine(struct flow *fl, const struct ui_frame *f)
 {
 	const struct machine *m = f->m;
 	const struct topology *t = &m->topo;
 	const char *brand = m->id.brand[0] != '\0' ? m->id.brand : t->brand;
 	char text[256];
-	int x = 0;
 
-	put(u, y, &x, ROLE_LABEL, "httop ");
-	snprintf(text, sizeof text, "%s  ", m->hostname);
-	put_plain(u, y, &x, text);
-	snprintf(text, sizeof text, "%s%s(%s)  ", brand, *brand ? " " : "",
-	    uarch_group_title(m->group));
-	put_plain(u, y, &x, text);
-	snprintf(text, sizeof text, ngettext("%u socket, %u cores, %u threads",
-	    "%u sockets, %u cores, %u threads", t->npackages), t->npackages, t->ncores, t->ncpus);
-	put_plain(u, y, &x, text);
+	flow_field(fl, P_NAME);
+	flow_put(fl, ROLE_LABEL, "httop");
+	flow_field(fl, P_HOST);
+	flow_put(fl, ROLE_PLAIN, m->hostname);
+	flow_words(fl, P_BRAND, ROLE_PLAIN, brand);
+	snprintf(text, sizeof text, "(%s)", uarch_group_title(m->group));
+	flow_words(fl, P_GROUP, ROLE_PLAIN, text);
+	counts(fl, t->npackages, t->ncores, t->ncpus);
 }
 
-static void
-line_source(struct ui_ctx *u, int y, const struct ui_frame *f)
+void
+header_window_label(char *buf, size_t len, const struct ui_frame *f)
 {
-	char text[256], win[64];
-	int x = 0;
+	size_t n;
 
-	put(u, y, &x, ROLE_LABEL, _("source "));
-	snprintf(text, sizeof text, "%s%s%s  ", f->source_name ? f->source_name : "?",
-	    f->replay_pos ? " " : "", f->replay_pos ? f->replay_pos : "");
-	put_plain(u, y, &x, text);
-	put(u, y, &x, ROLE_LABEL, _("interval "));
-	snprintf(text, sizeof text, "%.3g s  ", f->delay);
-	put_plain(u, y, &x, text);
-	put(u, y, &x, ROLE_LABEL, _("figures "));
-	if (f->window == AVG_WINDOW && f->window_length > 0.0) {
-		/* The length asked for; and how much of it is there so far. */
-		header_window_text(win, sizeof win, f->window, f->window_length);
-		if (f->window_seconds + 0.05 < f->window_length) {
-			size_t len = strlen(win);
-
-			snprintf(win + len, sizeof win - len, _(" (%.1f s so far)"), f->window_seconds);
-		}
-	} else {
-		header_window_text(win, sizeof win, f->window, f->window_seconds);
+	if (f->window != AVG_WINDOW || !(f->window_length > 0.0)) {
+		header_window_text(buf, len, f->window, f->window_seconds);
+		return;
 	}
-	snprintf(text, sizeof text, "%s  ", win);
-	put_plain(u, y, &x, text);
-	if (f->plan != NULL) {
-		put(u, y, &x, ROLE_LABEL, _("split "));
-		snprintf(text, sizeof text, "%s  ", split_method_name(f->plan->split));
-		put_plain(u, y, &x, text);
+	/* The length asked for; and how much of it there is while it fills.
+	 * A full window covers the snapshots inside it: up to an interval
+	 * less than its length, which is no reason to say "so far". */
+	header_window_text(buf, len, f->window, f->window_length);
+	if (f->window_seconds + 1.5 * (f->delay > 0.0 ? f->delay : 0.0) < f->window_length &&
+	    f->window_seconds + 0.05 < f->window_length) {
+		n = strlen(buf);
+		snprintf(buf + n, len - n, _(" (%.1f s so far)"), f->window_seconds);
 	}
-	if (f->paused)
-		put(u, y, &x, ROLE_WARN, _("PAUSED"));
 }
 
 static void
-line_node(struct ui_ctx *u, int y, const struct ui_frame *f)
+line_source(struct flow *fl, const struct ui_frame *f)
+{
+	char text[256];
+
+	labelled(fl, P_SOURCE, _("source"), f->source_name ? f->source_name : "?");
+	if (f->replay_pos != NULL)
+		flow_put_words(fl, ROLE_PLAIN, f->replay_pos);
+	snprintf(text, sizeof text, "%.3g s", f->delay);
+	labelled(fl, P_INTERVAL, _("interval"), text);
+	header_window_label(text, sizeof text, f);
+	labelled(fl, P_WINDOW, _("figures"), text);
+	if (f->plan != NULL)
+		labelled(fl, P_SPLIT, _("split"), split_method_name(f->plan->split));
+	if (f->paused) {
+		flow_field(fl, FLOW_KEEP);
+		flow_put(fl, ROLE_WARN, _("PAUSED"));
+	}
+}
+
+/* util (unless util_prio < 0: shown already), thr, GHz, CPI of an
+ * aggregate. */
+static void
+figures(struct flow *fl, const struct agg_fig *n, int util_prio)
+{
+	char a[48], text[96];
+
+	if (util_prio >= 0) {
+		val_text(a, sizeof a, "%.1f", &n->util, 100.0);
+		snprintf(text, sizeof text, "%s%s", a, n->util.kind == V_NONE ? "" : "%");
+		labelled(fl, util_prio, _("util"), text);
+	}
+	val_text(a, sizeof a, "%.2f", &n->active_threads, 1.0);
+	labelled(fl, P_FIGS, _("thr"), a);
+	val_text(a, sizeof a, "%.2f", &n->ghz, 1.0);
+	/* TRANSLATORS: a frequency, "2.10 GHz" */
+	snprintf(text, sizeof text, _("%s GHz"), a);
+	flow_field(fl, P_FIGS);
+	flow_put(fl, ROLE_PLAIN, text);
+	val_text(a, sizeof a, "%.2f", &n->cpi, 1.0);
+	labelled(fl, P_FIGS, _("CPI"), a);
+}
+
+static void
+line_node(struct flow *fl, const struct ui_ctx *u, const struct ui_frame *f)
 {
 	const struct agg_fig *n = &f->iv->node;
-	char a[48], b[48], c[48], d[48], text[256];
-	int x = 0;
+	char text[160];
 
-	put(u, y, &x, ROLE_LABEL, _("node  "));
+	flow_field(fl, FLOW_KEEP);
+	flow_put(fl, ROLE_LABEL, _("node"));
 	if (f->m->topo.max_smt == 2 && f->plan != NULL && f->plan->split != SPLIT_NONE) {
-		shares(u, y, &x, n);
-	} else {
-		snprintf(text, sizeof text, _("no four-way split (%u threads per core)  "),
-		    f->m->topo.max_smt);
-		put(u, y, &x, ROLE_INVALID, text);
-		put(u, y, &x, ROLE_UTIL, u->fill[ROLE_UTIL]);
-		put_plain(u, y, &x, " ");
+		shares(fl, u, P_SHARES, n);
+		figures(fl, n, P_UTIL);
+		return;
 	}
-	val_text(a, sizeof a, "%.1f", &n->util, 100.0);
-	val_text(b, sizeof b, "%.2f", &n->active_threads, 1.0);
-	val_text(c, sizeof c, "%.2f", &n->ghz, 1.0);
-	val_text(d, sizeof d, "%.2f", &n->cpi, 1.0);
-	snprintf(text, sizeof text, _("util %s%%  thr %s  %s GHz  CPI %s"), a, b, c, d);
-	put_plain(u, y, &x, text);
+	snprintf(text, sizeof text, ngettext("no four-way split (%u thread per core)",
+	    "no four-way split (%u threads per core)", f->m->topo.max_smt), f->m->topo.max_smt);
+	flow_words(fl, P_UTIL, ROLE_INVALID, text);
+	/* The utilisation bars' legend: the glyph, then the figure. */
+	flow_field(fl, P_SHARES);
+	flow_put(fl, ROLE_UTIL, u->fill[ROLE_UTIL]);
+	flow_put(fl, ROLE_PLAIN, " ");
+	val_text(text, sizeof text, "%.1f", &n->util, 100.0);
+	flow_put(fl, ROLE_LABEL, _("util"));
+	flow_put(fl, ROLE_PLAIN, " ");
+	flow_put(fl, ROLE_PLAIN, text);
+	if (n->util.kind != V_NONE)
+		flow_put(fl, ROLE_PLAIN, "%");
+	figures(fl, n, -1);
 }
 
 static void
-line_job(struct ui_ctx *u, int y, const struct ui_frame *f)
+line_job(struct flow *fl, const struct ui_ctx *u, const struct ui_frame *f)
 {
 	const struct job_view *j = f->job;
 	struct agg_fig a;
 	char num[48], text[320];
-	int x = 0;
 
 	memset(&a, 0, sizeof a);
-	put(u, y, &x, ROLE_LABEL, _("job "));
-	snprintf(text, sizeof text, "%s%s  ", j->label, j->only ? "" : _(" (all cores shown)"));
-	put_plain(u, y, &x, text);
+	flow_field(fl, FLOW_KEEP);
+	flow_put(fl, ROLE_LABEL, _("job"));
+	flow_put_words(fl, ROLE_PLAIN, j->label);
+	if (!j->only)
+		flow_put_words(fl, ROLE_PLAIN, _("(all cores shown)"));
 	if (j->cpus != NULL && cpulist_count(j->cpus) > 0) {
 		metrics_aggregate_subset(f->iv, &f->m->topo, j->cpus, &a);
-		shares(u, y, &x, &a);
+		shares(fl, u, P_JOB_SHARES, &a);
 		if (a.nvalid > 0 && a.both_of_busy.kind != V_NONE) {
 			val_text(num, sizeof num, "%.1f", &a.both_of_busy, 100.0);
 			strncat(num, "%", sizeof num - strlen(num) - 1);
-			snprintf(text, sizeof text, _("both threads %s of busy core time  "), num);
-			put_plain(u, y, &x, text);
+			snprintf(text, sizeof text, _("both threads %s of busy core time"), num);
+			flow_words(fl, P_BUSY, ROLE_PLAIN, text);
 		}
 	} else {
-		put(u, y, &x, ROLE_WARN, _("no CPUs left to watch  "));
+		flow_words(fl, P_JOB, ROLE_WARN, _("no CPUs left to watch"));
 	}
 	if (j->note[0] != '\0')
-		put(u, y, &x, ROLE_WARN, j->note);
+		flow_words(fl, P_JOB, ROLE_WARN, j->note);
 }
 
+void
+header_flow(struct flow *fl, const struct ui_ctx *u, const struct ui_frame *f)
+{
+	flow_init(fl);
+	line_machine(fl, f);
+	flow_line(fl);
+	line_source(fl, f);
+	flow_line(fl);
+	line_node(fl, u, f);
+	if (f->job != NULL && f->job->active) {
+		flow_line(fl);
+		line_job(fl, u, f);
+	}
+}
+
+int
+header_lines(const struct ui_frame *f)
+{
+	return 3 + (f->job != NULL && f->job->active ? 1 : 0);
+}
+
+/* The tabs: every view's name, or, when they do not fit, the active one's
+ * and the others' numbers; "h help  q quit" after them if it fits. */
 static void
 line_tabs(struct ui_ctx *u, int y, enum view_id active, struct header_tabs *tabs)
 {
-	char text[64];
-	int x = 0, v;
+	const char *keys = _("h help  q quit");
+	char text[VIEW_COUNT][64];
+	int x, v, width = 0, pass;
 
 	tabs->row = y;
-	for (v = 0; v < VIEW_COUNT; v++) {
-		snprintf(text, sizeof text, " %d %s ", v + 1, header_view_name((enum view_id)v));
-		tabs->x0[v] = x;
-		put(u, y, &x, v == (int)active ? ROLE_TAB_ACTIVE : ROLE_TAB, text);
-		tabs->x1[v] = x;
-		put_plain(u, y, &x, " ");
+	draw_text(u, y, 0, u->cols, ROLE_PLAIN, "");
+	for (pass = 0; pass < 2; pass++) {
+		width = 0;
+		for (v = 0; v < VIEW_COUNT; v++) {
+			if (pass == 0 || v == (int)active)
+				snprintf(text[v], sizeof text[v], " %d %s ", v + 1,
+				    header_view_name((enum view_id)v));
+			else
+				snprintf(text[v], sizeof text[v], " %d ", v + 1);
+			width += text_width(text[v]) + 1;
+		}
+		if (width <= u->cols)
+			break;
 	}
-	put(u, y, &x, ROLE_LABEL, _("  h help  q quit"));
+	for (x = 0, v = 0; v < VIEW_COUNT; v++) {
+		int w = text_width(text[v]);
+
+		tabs->x0[v] = x;
+		tabs->x1[v] = x + w < u->cols ? x + w : u->cols;
+		draw_text(u, y, x, w, v == (int)active ? ROLE_TAB_ACTIVE : ROLE_TAB, text[v]);
+		x += w + 1;
+	}
+	if (x + 1 + text_width(keys) <= u->cols)
+		draw_text(u, y, x + 1, text_width(keys), ROLE_LABEL, keys);
 }
 
 int
 header_draw(struct ui_ctx *u, const struct ui_frame *f, enum view_id active,
-    struct header_tabs *tabs)
+    struct header_tabs *tabs, int max_rows)
 {
-	int y = 0;
+	struct flow fl;
+	int rows;
 
-	line_machine(u, y++, f);
-	line_source(u, y++, f);
-	line_node(u, y++, f);
-	if (f->job != NULL && f->job->active)
-		line_job(u, y++, f);
-	line_tabs(u, y++, active, tabs);
-	return y;
+	if (max_rows < 1)
+		return 0;
+	header_flow(&fl, u, f);
+	rows = flow_layout(&fl, u->cols, max_rows - 1);
+	flow_draw(&fl, u, 0, 0);
+	line_tabs(u, rows, active, tabs);
+	return rows + 1;
 }
 
 int

@@ -4,6 +4,7 @@
 #ifndef HTTOP_HEADER_H
 #define HTTOP_HEADER_H
 
+#include "ui/flow.h"
 #include "ui/screen.h"
 #include "ui/ui.h"
 
@@ -13,11 +14,15 @@ struct header_tabs {
 	int x0[VIEW_COUNT], x1[VIEW_COUNT];   /* [x0, x1) */
 };
 
-/* Rows the header takes for this frame (4, or 5 with a job). */
-int header_rows(const struct ui_frame *f);
-/* Draw the header from the top row; returns the rows used. */
+/* The logical lines above the tabs: machine, source, node, and the job's
+ * when one is watched. */
+int header_lines(const struct ui_frame *f);
+/* Those lines as fields (flow.h), for a frame. */
+void header_flow(struct flow *fl, const struct ui_ctx *u, const struct ui_frame *f);
+/* Draw the header from the top row in at most `max_rows` rows, the tabs
+ * last; returns the rows used. */
 int header_draw(struct ui_ctx *u, const struct ui_frame *f, enum view_id active,
-    struct header_tabs *tabs);
+    struct header_tabs *tabs, int max_rows);
 /* The view whose tab is at (y, x), or -1. */
 int header_tab_at(const struct header_tabs *tabs, int y, int x);
 /* The tab label of a view ("Cores"), translated. */
@@ -40,5 +45,13 @@ void header_speed_text(char *buf, size_t len, int speed);
 void header_duration_text(char *buf, size_t len, double seconds);
 /* "last 1.0 s", "10 s", "run 5 min": what the figures cover. */
 void header_window_text(char *buf, size_t len, enum avg_window w, double seconds);
+/* The frame's window as the header shows it: "10 s average", with
+ * " (4.0 s so far)" while the window fills (not once it is full, when it
+ * covers up to an interval less than its length). */
+void header_window_label(char *buf, size_t len, const struct ui_frame *f);
+/* "█ both 20.4%": a share after its glyph, in its colour, as a field of
+ * importance `prio`; the legend of the bars. */
+void header_share(struct flow *fl, const struct ui_ctx *u, int prio, enum ui_role r,
+    const char *label, const struct val *v);
 
 #endif

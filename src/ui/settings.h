@@ -40,11 +40,6 @@ const char *ui_thread_column_name(int col);
 /* The column of a name, or -2 if there is none. */
 int ui_thread_column_parse(const char *name);
 
-/* Tell the threads view the sort order of `s` (its draw() is not given
- * the settings): call after loading the file. Its s/S keys keep it in step
- * afterwards. Defined in ui/view_threads.c. */
-void ui_threads_sort(const struct ui_settings *s);
-
 /* The file's path into buf: $XDG_CONFIG_HOME/httop/httoprc when that is
  * an absolute path, else $HOME/.config/httop/httoprc. -1 with a message
  * when neither is set. */

@@ -1,11 +1,13 @@
-/* tui.c: the curses front end: keys in, frames out. It holds what the
- * user changes with keys (view, pause, job's cores or all, help) and
- * draws the header, the active view and the status line; the refresh
- * loop owns the counters and the figures. */
+/* tui.c: the curses front end: keys in, frames out. It makes the views
+ * (with the settings their keys change), holds what the user changes with
+ * keys (view, pause, job's cores or all, help) and draws the header, the
+ * active view and the status line; the refresh loop owns the counters and
+ * the figures. */
 #include "config.h"
 #include "ui/tui.h"
 
 #include <curses.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,21 +25,25 @@
 #define MIN_ROWS 10
 /* How long a key's answer ("settings written to ...") stays. */
 #define NOTE_SECONDS 5.0
+/* Rows one turn of the mouse wheel scrolls. */
+#define WHEEL_ROWS 3
 
 struct tui {
 	struct ui_ctx u;
 	struct ui_settings *s;
 	bool open;
 	bool paused;
-	bool help;
 	bool job_only;
 	bool replay;             /* the replay keys work */
 	int speed;               /* TUI_SPEED_MIN .. TUI_SPEED_MAX */
 	struct tui_replay_req req;
+	struct view *views[VIEW_COUNT];
+	struct ui_area area;     /* where the active view was drawn */
 	struct header_tabs tabs;
 	char key_note[640];      /* the answer to a key, for NOTE_SECONDS */
 	double key_note_until;
 	char note[640];          /* the loop's note, until replaced */
+	struct help help;        /* last: it is large */
 };
 
 static double
@@ -50,21 +56,18 @@ mono_now(void)
 }
 
 static struct view *
-view_of(enum view_id id)
+active_view(const struct tui *t)
 {
-	switch (id) {
-	case VIEW_CORES: return &view_cores;
-	case VIEW_THREADS: return &view_threads;
-	case VIEW_TOPOLOGY: return &view_topology;
-	case VIEW_DIE: return &view_die;
-	default: return NULL;
-	}
+	int v = (int)t->s->view;
+
+	return v >= 0 && v < VIEW_COUNT ? t->views[v] : NULL;
 }
 
 struct tui *
 tui_open(struct ui_settings *s, struct errmsg *e)
 {
 	struct tui *t = xcalloc(1, sizeof *t);
+	int v;
 
 	t->s = s;
 	t->job_only = true;
@@ -74,6 +77,8 @@ tui_open(struct ui_settings *s, struct errmsg *e)
 		free(t);
 		return NULL;
 	}
+	for (v = 0; v < VIEW_COUNT; v++)
+		t->views[v] = view_new((enum view_id)v, s);
 	t->open = true;
 	return t;
 }
@@ -164,19 +169,41 @@ set_view(struct tui *t, int v)
 	return TUI_REDRAW;
 }
 
-static enum tui_cmd
-change_delay(struct tui *t, double factor)
+double
+tui_delay_step(double d, int dir)
 {
-	double d = t->s->delay * factor;
+	static const double mant[3] = { 1.0, 2.0, 5.0 };
+	double best = dir > 0 ? UI_DELAY_MAX : UI_DELAY_MIN, e;
+	int i;
+
+	/* The ladder 0.01, 0.02, 0.05, 0.1 ... 50000, 100000 s: the next
+	 * step above (or below) d, within the limits. */
+	for (e = 0.01; e <= 100000.0; e *= 10.0) {
+		for (i = 0; i < 3; i++) {
+			double step = mant[i] * e;
+
+			if (dir > 0 && step > d * (1.0 + 1e-9) && step < best)
+				best = step;
+			if (dir < 0 && step < d * (1.0 - 1e-9) && step > best)
+				best = step;
+		}
+	}
+	if (best < UI_DELAY_MIN)
+		best = UI_DELAY_MIN;
+	if (best > UI_DELAY_MAX)
+		best = UI_DELAY_MAX;
+	return best;
+}
+
+static enum tui_cmd
+change_delay(struct tui *t, int dir)
+{
+	double d = tui_delay_step(t->s->delay, dir);
 	char msg[96];
 
-	if (d < UI_DELAY_MIN)
-		d = UI_DELAY_MIN;
-	if (d > UI_DELAY_MAX)
-		d = UI_DELAY_MAX;
 	if (d == t->s->delay) {
 		snprintf(msg, sizeof msg, _("the interval is already at its %s (%g s)"),
-		    factor < 1.0 ? _("minimum") : _("maximum"), d);
+		    dir < 0 ? _("minimum") : _("maximum"), d);
 		key_note(t, msg);
 		return TUI_REDRAW;
 	}
@@ -221,35 +248,98 @@ replay_key(struct tui *t, int ch)
 	}
 }
 
-static enum tui_cmd
-mouse(struct tui *t)
+/* A key's name for a message: 'x', Ctrl-X, F5, or curses' name. */
+static void
+key_label(char *buf, size_t len, int ch)
 {
-	MEVENT ev;
-	int v;
+	const char *n;
 
-	if (getmouse(&ev) != OK || !(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
-		return TUI_NONE;
-	v = header_tab_at(&t->tabs, ev.y, ev.x);
-	return v >= 0 ? set_view(t, v) : TUI_NONE;
+	if (ch > ' ' && ch < 0x7f)
+		snprintf(buf, len, "'%c'", ch);
+	else if (ch == 0x1b)
+		snprintf(buf, len, "Esc");
+	else if (ch >= 0 && ch < ' ')
+		snprintf(buf, len, "Ctrl-%c", ch + '@');
+	else if (ch >= 0x80 && ch < 0x100)
+		snprintf(buf, len, "%s", _("(a character outside ASCII)"));
+	else if (ch >= KEY_F(1) && ch <= KEY_F(63))
+		snprintf(buf, len, "F%d", ch - KEY_F(0));
+	else if ((n = keyname(ch)) != NULL && strncmp(n, "KEY_", 4) == 0)
+		snprintf(buf, len, "%s", n + 4);
+	else
+		snprintf(buf, len, "%d", ch);
+}
+
+/* Keys that mean something elsewhere say where; the others are unknown. */
+static enum tui_cmd
+other_key(struct tui *t, int ch)
+{
+	char name[64], msg[160];
+
+	if (ch == 's' || ch == 'S') {
+		key_note(t, _("sorting applies to the Threads view (key 2)"));
+	} else if (ch == 'f' || ch == 'F') {
+		key_note(t, _("f and F choose the Die grid's figure (key 4)"));
+	} else {
+		key_label(name, sizeof name, ch);
+		snprintf(msg, sizeof msg, _("unknown key %s: h lists the keys"), name);
+		key_note(t, msg);
+	}
+	return TUI_REDRAW;
+}
+
+/* The wheel scrolls the help when it is open, else the view. */
+static enum tui_cmd
+wheel(struct tui *t, int ch)
+{
+	struct view *v = active_view(t);
+	int i;
+
+	for (i = 0; i < WHEEL_ROWS; i++) {
+		if (t->help.open)
+			help_key(&t->help, ch);
+		else if (v != NULL && v->key != NULL)
+			v->key(v, ch);
+	}
+	return TUI_REDRAW;
 }
 
 static enum tui_cmd
-key(struct tui *t, int ch)
+mouse(struct tui *t)
+{
+	struct view *v = active_view(t);
+	const struct ui_area *a = &t->area;
+	MEVENT ev;
+	int tab;
+
+	if (getmouse(&ev) != OK)
+		return TUI_NONE;
+	if (ev.bstate & BUTTON4_PRESSED)
+		return wheel(t, KEY_UP);
+#if defined(BUTTON5_PRESSED)
+	if (ev.bstate & BUTTON5_PRESSED)
+		return wheel(t, KEY_DOWN);
+#endif
+	if (!(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) || t->help.open)
+		return TUI_NONE;
+	tab = header_tab_at(&t->tabs, ev.y, ev.x);
+	if (tab >= 0)
+		return set_view(t, tab);
+	if (v != NULL && v->click != NULL && ev.y >= a->top && ev.y < a->top + a->rows &&
+	    ev.x >= a->left && ev.x < a->left + a->cols &&
+	    v->click(v, ev.y - a->top, ev.x - a->left))
+		return TUI_REDRAW;
+	return TUI_NONE;
+}
+
+/* The keys of the whole screen; the rest go to the view. */
+static enum tui_cmd
+screen_key(struct tui *t, int ch)
 {
 	struct ui_settings *s = t->s;
-	struct view *v = view_of(s->view);
 
-	if (ch == KEY_RESIZE) {
-		screen_resize(&t->u);
-		return TUI_REDRAW;
-	}
-	if (t->help && ch != KEY_MOUSE) {
-		t->help = false;    /* any key closes the help */
-		return TUI_REDRAW;
-	}
 	switch (ch) {
-	case 'q':
-	case 'Q':
+	case 'q': case 'Q': case KEY_F(10):
 		return TUI_QUIT;
 	case '\t':
 		return set_view(t, ((int)s->view + 1) % VIEW_COUNT);
@@ -257,22 +347,14 @@ key(struct tui *t, int ch)
 		return set_view(t, ((int)s->view + VIEW_COUNT - 1) % VIEW_COUNT);
 	case '1': case '2': case '3': case '4':
 		return set_view(t, ch - '1');
-	case 'p':
-	case ' ':
+	case 'p': case ' ':
 		t->paused = !t->paused;
 		return TUI_PAUSE;
-	case '+':
-	case '=':
-		return change_delay(t, 2.0);
-	case '-':
-	case '_':
-		return change_delay(t, 0.5);
-	case '.':
-	case 'n':
-	case '>':
-	case '<':
-	case '[':
-	case ']':
+	case '+': case '=':
+		return change_delay(t, 1);
+	case '-': case '_':
+		return change_delay(t, -1);
+	case '.': case 'n': case '>': case '<': case '[': case ']':
 		return replay_key(t, ch);
 	case 'a':
 		s->window = (enum avg_window)(((int)s->window + 1) % AVG_COUNT);
@@ -289,26 +371,42 @@ key(struct tui *t, int ch)
 	case 'w':
 		write_settings(t);
 		return TUI_REDRAW;
-	case 'h':
-	case '?':
-	case KEY_F(1):
-		t->help = true;
+	case 'h': case '?': case KEY_F(1):
+		t->help.open = true;
+		t->help.scroll = 0;
+		t->help.page = 0;
 		return TUI_REDRAW;
 	case 12:     /* Ctrl-L */
 		screen_repaint(&t->u);
 		return TUI_REDRAW;
-	case KEY_MOUSE:
-		return mouse(t);
 	default:
-		break;
+		return TUI_NONE;
 	}
-	if (v != NULL && v->key != NULL && v->key(v, &t->u, ch, s))
-		return TUI_REDRAW;
-	if (ch == 's' || ch == 'S') {
-		key_note(t, _("sorting applies to the Threads view (key 2)"));
+}
+
+static enum tui_cmd
+key(struct tui *t, int ch)
+{
+	struct view *v = active_view(t);
+	enum tui_cmd cmd;
+
+	if (ch == KEY_RESIZE) {
+		screen_resize(&t->u);
 		return TUI_REDRAW;
 	}
-	return TUI_NONE;
+	if (ch == KEY_MOUSE)
+		return mouse(t);
+	if (t->help.open) {
+		/* Scrolling keys scroll the help; any other closes it. */
+		if (!help_key(&t->help, ch))
+			t->help.open = false;
+		return TUI_REDRAW;
+	}
+	if ((cmd = screen_key(t, ch)) != TUI_NONE)
+		return cmd;
+	if (v != NULL && v->key != NULL && v->key(v, ch))
+		return TUI_REDRAW;
+	return other_key(t, ch);
 }
 
 enum tui_cmd
@@ -327,56 +425,70 @@ tui_input(struct tui *t)
 	return cmd;
 }
 
+/* --- the status line ---------------------------------------------------- */
+
+/* One message of the status line at x, whole, or as many words as fit and
+ * an ellipsis; returns the columns used (0: none fit). */
+static int
+status_message(struct ui_ctx *u, int y, int x, int room, enum ui_role r, const char *msg)
+{
+	char text[700];
+	int w = text_fit(text, sizeof text, msg, room, u->utf8);
+
+	if (w > 0)
+		draw_text(u, y, x, w, r, text);
+	return w;
+}
+
+/* The messages, the answer to a key first (it is the newest), then what
+ * is wrong with the figures, the loop's note, the pause; a bar between
+ * them. The keys' hint at the right when there is room. */
 static void
 status_line(struct tui *t, const struct ui_frame *f)
 {
 	struct ui_ctx *u = &t->u;
-	int y = u->rows - 1, x = 0, w;
+	const char *sep = u->utf8 ? " \u2502 " : " | ";
 	const char *hint = t->replay ?
 	    _("p pause  . step  <> speed  [] start/end  h help  q quit") :
 	    _("Tab view  p pause  +- interval  a window  h help  q quit");
-	int hlen = (int)strlen(hint);
-	char text[700];
+	const char *msg[4];
+	enum ui_role role[4];
+	char invalid[700];
+	int y = u->rows - 1, x = 0, n = 0, i, w;
 
-	draw_text(u, y, 0, u->cols, ROLE_COUNT, "");
-	if (f->iv != NULL && !f->iv->valid && f->iv->reason[0] != '\0') {
-		snprintf(text, sizeof text, _("invalid: %s  "), f->iv->reason);
-		w = (int)strlen(text);
-		draw_text(u, y, x, w < u->cols ? w : u->cols, ROLE_INVALID, text);
-		x += w;
-	}
 	if (t->key_note[0] != '\0' && mono_now() < t->key_note_until) {
-		snprintf(text, sizeof text, "%s  ", t->key_note);
-		w = (int)strlen(text);
-		if (x < u->cols)
-			draw_text(u, y, x, w < u->cols - x ? w : u->cols - x, ROLE_WARN, text);
-		x += w;
+		msg[n] = t->key_note;
+		role[n++] = ROLE_WARN;
+	}
+	if (f->iv != NULL && !f->iv->valid && f->iv->reason[0] != '\0') {
+		snprintf(invalid, sizeof invalid, _("invalid: %s"), f->iv->reason);
+		msg[n] = invalid;
+		role[n++] = ROLE_INVALID;
 	}
 	if (t->note[0] != '\0') {
-		snprintf(text, sizeof text, "%s  ", t->note);
-		w = (int)strlen(text);
-		if (x < u->cols)
-			draw_text(u, y, x, w < u->cols - x ? w : u->cols - x, ROLE_WARN, text);
-		x += w;
+		msg[n] = t->note;
+		role[n++] = ROLE_WARN;
 	}
-	if (f->paused && x < u->cols) {
-		snprintf(text, sizeof text, "%s  ", _("paused: p resumes"));
-		w = (int)strlen(text);
-		draw_text(u, y, x, w < u->cols - x ? w : u->cols - x, ROLE_WARN, text);
-		x += w;
+	if (f->paused) {
+		msg[n] = _("paused: p resumes");
+		role[n++] = ROLE_WARN;
 	}
-	if (x + hlen < u->cols)
-		draw_text(u, y, u->cols - hlen, hlen, ROLE_LABEL, hint);
-}
+	draw_text(u, y, 0, u->cols, ROLE_PLAIN, "");
+	for (i = 0; i < n; i++) {
+		int sw = i > 0 ? text_width(sep) : 0;
 
-static void
-not_available(struct tui *t, const struct ui_area *a)
-{
-	char text[128];
-
-	snprintf(text, sizeof text, _("%s: not available yet"),
-	    header_view_name(t->s->view));
-	draw_text(&t->u, a->top + a->rows / 2, a->left + 2, a->cols - 2, ROLE_INVALID, text);
+		if (x + sw >= u->cols)
+			break;
+		w = status_message(u, y, x + sw, u->cols - x - sw, role[i], msg[i]);
+		if (w == 0)
+			break;
+		if (i > 0)
+			draw_text(u, y, x, sw, ROLE_LABEL, sep);
+		x += sw + w;
+	}
+	w = text_width(hint);
+	if (x + (x > 0 ? 2 : 0) + w <= u->cols)
+		draw_text(u, y, u->cols - w, w, ROLE_LABEL, hint);
 }
 
 /* `s` from the top left, broken at blanks into lines of the screen's
@@ -401,11 +513,20 @@ draw_wrapped(struct ui_ctx *u, enum ui_role r, const char *s)
 	}
 }
 
+/* The header's rows at most: a third of the screen and one, and never
+ * less than a row for each of its lines and the tabs. */
+static int
+header_room(const struct ui_ctx *u, const struct ui_frame *f)
+{
+	int least = header_lines(f) + 1;
+
+	return u->rows / 3 + 1 > least ? u->rows / 3 + 1 : least;
+}
+
 void
 tui_draw(struct tui *t, const struct ui_frame *f)
 {
 	struct ui_ctx *u = &t->u;
-	struct ui_area a;
 	struct view *v;
 	int h;
 
@@ -423,19 +544,17 @@ tui_draw(struct tui *t, const struct ui_frame *f)
 		refresh();
 		return;
 	}
-	h = header_draw(u, f, t->s->view, &t->tabs);
-	a.top = h;
-	a.left = 0;
-	a.rows = u->rows - h - 1;
-	a.cols = u->cols;
-	v = view_of(t->s->view);
-	if (v == NULL || v->draw == NULL)
-		not_available(t, &a);
-	else if (a.rows > 0)
-		v->draw(v, u, &a, f);
+	h = header_draw(u, f, t->s->view, &t->tabs, header_room(u, f));
+	t->area.top = h;
+	t->area.left = 0;
+	t->area.rows = u->rows - h - 1;
+	t->area.cols = u->cols;
+	v = active_view(t);
+	if (v != NULL && t->area.rows > 0)
+		v->draw(v, u, &t->area, f);
 	status_line(t, f);
-	if (t->help)
-		help_draw(u);
+	if (t->help.open)
+		help_draw(u, &t->help);
 	refresh();
 }
 
@@ -452,6 +571,12 @@ tui_close(struct tui *t)
 void
 tui_free(struct tui *t)
 {
+	int v;
+
+	if (t == NULL)
+		return;
 	tui_close(t);
+	for (v = 0; v < VIEW_COUNT; v++)
+		view_free(t->views[v]);
 	free(t);
 }

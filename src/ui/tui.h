@@ -52,6 +52,9 @@ bool tui_replay_take(struct tui *t, struct tui_replay_req *r);
 /* A note for the status line until replaced ("" clears it): config file
  * errors, "end of replay". */
 void tui_note(struct tui *t, const char *msg);
+/* The next step of the + (dir > 0) and - keys' ladder from d: 0.05, 0.1,
+ * 0.2, 0.5, 1, 2, 5 ... s, within the -d limits; d itself at a limit. */
+double tui_delay_step(double d, int dir);
 /* Restores the terminal; idempotent. */
 void tui_close(struct tui *t);
 /* tui_close, then free it. */

@@ -23,13 +23,17 @@ enum view_id {
 	VIEW_COUNT
 };
 
+/* The figure the die grid is coloured by (key f). */
+enum die_fig { DF_BOTH = 0, DF_UTIL, DF_GHZ, DF_CPI, DF_COUNT };
+
 enum colour_mode {
 	COLOUR_AUTO = 0,   /* 256 if the terminal has them, else 8, none under NO_COLOR */
 	COLOUR_ON,
 	COLOUR_OFF,
 };
 
-/* What $XDG_CONFIG_HOME/httop/httoprc holds (ui/config.c). */
+/* What $XDG_CONFIG_HOME/httop/httoprc holds (ui/config.c): everything
+ * the keys change that outlives a run. */
 struct ui_settings {
 	enum view_id view;
 	double delay;           /* seconds */
@@ -38,6 +42,7 @@ struct ui_settings {
 	bool sort_descending;
 	enum avg_window window;
 	double avg_seconds;     /* length of AVG_WINDOW */
+	enum die_fig die_figure;    /* the die grid's figure */
 };
 
 void ui_settings_default(struct ui_settings *s);
@@ -72,29 +77,42 @@ struct ui_area {
 	int top, left, rows, cols;
 };
 
-struct ui_ctx;   /* the screen: capabilities, colours, glyphs (ui/screen.h) */
+struct ui_ctx;   /* the screen: capabilities, colours, glyphs (ui/palette.h) */
 
+/* A view: made by the front end with the settings its keys change, drawn
+ * each frame into an area, given the keys and clicks the front end does
+ * not take. Each view file defines one and its constructor; the view's
+ * own state follows this header in its struct. */
 struct view {
 	enum view_id id;
-	const char *name;           /* tab label, translatable: "Cores" */
 	/* Draw the frame into the area. */
 	void (*draw)(struct view *v, struct ui_ctx *u, const struct ui_area *a,
 	    const struct ui_frame *f);
-	/* A key for this view (scrolling, sort). True if it used the key. */
-	bool (*key)(struct view *v, struct ui_ctx *u, int ch, struct ui_settings *s);
+	/* A key for this view (scrolling, sort, figure). True if it used it. */
+	bool (*key)(struct view *v, int ch);
+	/* A click at (y, x) of the area last drawn; true if it used it. NULL
+	 * when nothing in the view is clickable. */
+	bool (*click)(struct view *v, int y, int x);
+	void (*free)(struct view *v);
+	struct ui_settings *s;      /* the front end's: keys change it */
 	int scroll;                 /* first row shown */
-	void *priv;
+	int page;                   /* rows shown by the last draw */
+	int maxscroll;              /* the last first row, by the last draw */
 };
 
-/* Arrows, PgUp/PgDn (a page of `page` rows, less one), Home and End move
- * v->scroll within [0, maxscroll]; false for any other key. */
-bool view_scroll_key(struct view *v, int ch, int page, int maxscroll);
-void view_scroll_clamp(struct view *v, int maxscroll);
+struct view *view_cores_new(struct ui_settings *s);
+struct view *view_threads_new(struct ui_settings *s);
+struct view *view_topology_new(struct ui_settings *s);
+struct view *view_die_new(struct ui_settings *s);
+/* The view of an id, made with those settings. */
+struct view *view_new(enum view_id id, struct ui_settings *s);
+void view_free(struct view *v);
 
-/* The views; each file defines one. */
-extern struct view view_cores;
-extern struct view view_threads;
-extern struct view view_topology;
-extern struct view view_die;
+/* Arrows, PgUp/PgDn (a page of v->page rows, less one), Home and End
+ * move v->scroll within [0, v->maxscroll]; false for any other key. */
+bool view_scroll_key(struct view *v, int ch);
+/* After a draw: the page and the last first row, and the scroll kept
+ * within them (the rows can change between frames). */
+void view_scroll_set(struct view *v, int page, int maxscroll);
 
 #endif

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "ui/cores.h"
+#include "ui/flow.h"
+#include "ui/header.h"
 #include "ui/screen.h"
 #include "ui/ui.h"
 #include "util/i18n.h"
@@ -151,20 +153,17 @@ cores_layout(int width, int height, const unsigned *pkgcores, unsigned npkg, boo
 		l->bar = 1;
 }
 
-/* Per view: the cores shown, by package, kept between frames (allocated
+/* The view: the cores shown, by package, kept between frames (allocated
  * when the machine's core count is first seen). */
-struct cores_priv {
+struct cores_view {
+	struct view v;
 	unsigned cap;
 	unsigned *order;        /* core indices shown, package after package */
 	unsigned npkg;
 	unsigned *pkgn;         /* cores shown per package */
 	unsigned *pkgidx;       /* the package's index in iv->packages */
 	unsigned *pkgphys;      /* its physical id */
-	int page;               /* rows visible, for PgUp/PgDn */
-	int maxscroll;
 };
-
-static struct cores_priv cores_state;
 
 static const struct val *
 fig_val(const struct core_fig *c, enum fig g)
@@ -198,6 +197,30 @@ agg_val(const struct agg_fig *a, enum fig g)
 	return &a->util;
 }
 
+/* The both share's number in the both colour, like the legend: it changes
+ * with the end of the bar's both run, and one colour for both spares the
+ * terminal a colour change per changed core (syn1024 at 160 x 50: 0.29 ->
+ * 0.15 of a full repaint). The other shares stay plain: more colour
+ * changes than they save where t0% and t1% sit side by side (the demo's
+ * full rows: 0.239 coloured, 0.226 plain). */
+static enum ui_role
+fig_role(enum fig g)
+{
+	return g == FIG_BOTH ? ROLE_BOTH : ROLE_PLAIN;
+}
+
+/* "util 77.5%" as a field of the package's line. */
+static void
+package_fig(struct flow *fl, int prio, const char *label, const char *value)
+{
+	flow_field(fl, prio);
+	if (label != NULL) {
+		flow_put(fl, ROLE_LABEL, label);
+		flow_put(fl, ROLE_PLAIN, " ");
+	}
+	flow_put(fl, ROLE_PLAIN, value);
+}
+
 static bool
 job_has_core(const struct job_view *j, const struct topo_core *tc)
 {
@@ -212,7 +235,7 @@ job_has_core(const struct job_view *j, const struct topo_core *tc)
 
 /* Which cores to show, grouped by package in topology order. */
 static void
-collect(struct cores_priv *p, const struct ui_frame *f)
+collect(struct cores_view *p, const struct ui_frame *f)
 {
 	const struct topology *t = &f->m->topo;
 	const struct interval *iv = f->iv;
@@ -266,6 +289,24 @@ machine_split(const struct ui_frame *f)
 	return f->m->topo.max_smt == 2 && f->plan != NULL && f->plan->split != SPLIT_NONE;
 }
 
+/* The bar's head: "split (both|t0|t1)", or its first word when that is
+ * too long, or nothing; "utilisation" on a machine without the split. */
+static void
+bar_head(struct ui_ctx *u, int y, int x, int width, bool split)
+{
+	const char *label = split ? _("split (both|t0|t1)") : _("utilisation");
+	char text[96];
+	size_t n = strcspn(label, " ");
+
+	if (text_width(label) <= width)
+		snprintf(text, sizeof text, "%s", label);
+	else if ((int)n <= width && label[n] != '\0')
+		snprintf(text, sizeof text, "%.*s", (int)n, label);
+	else
+		text[0] = '\0';
+	draw_text(u, y, x, width, ROLE_LABEL, text);
+}
+
 static void
 draw_heads(struct ui_ctx *u, int y, const struct ui_area *a, const struct cores_layout *l,
     bool split, const char *note)
@@ -287,15 +328,15 @@ draw_heads(struct ui_ctx *u, int y, const struct ui_area *a, const struct cores_
 			draw_text(u, y, x, CPUS_W, ROLE_LABEL, _("cpus"));
 			x += CPUS_W;
 		}
-		draw_text(u, y, x, l->bar + EDGES_W, ROLE_LABEL,
-		    split ? _("split (both|t0|t1)") : _("utilisation"));
+		bar_head(u, y, x, l->bar + EDGES_W, split);
 		x += l->bar + EDGES_W;
 		for (i = 0; i < n; i++) {
-			int len = (int)strlen(_(cols[i].label));
-
-			snprintf(text, sizeof text, "%*s", cols[i].width, _(cols[i].label));
-			if (len >= cols[i].width)
-				snprintf(text, sizeof text, " %.*s", cols[i].width - 1, _(cols[i].label));
+			/* Right-aligned with a blank before it, or none: never a
+			 * cut word. */
+			if (text_width(_(cols[i].label)) < cols[i].width)
+				snprintf(text, sizeof text, "%*s", cols[i].width, _(cols[i].label));
+			else
+				text[0] = '\0';
 			draw_text(u, y, x, cols[i].width, ROLE_LABEL, text);
 			x += cols[i].width;
 		}
@@ -327,7 +368,7 @@ draw_core(struct ui_ctx *u, int y, int x, const struct cores_layout *l, bool spl
 
 	cols = fmt_cols(l->fmt, split, &n);
 	snprintf(text, sizeof text, "%4u ", tc->core_id);
-	draw_text(u, y, x, ID_W, c->reason != R_NONE ? ROLE_INVALID : ROLE_COUNT, text);
+	draw_text(u, y, x, ID_W, c->reason != R_NONE ? ROLE_INVALID : ROLE_PLAIN, text);
 	x += ID_W;
 	if (l->fmt == CF_FULL) {
 		text[0] = '\0';
@@ -336,14 +377,16 @@ draw_core(struct ui_ctx *u, int y, int x, const struct cores_layout *l, bool spl
 			    tc->cpus[t]);
 		if (len > CPUS_W - 1)
 			snprintf(text + CPUS_W - 2, sizeof text - (size_t)(CPUS_W - 2), "+");
-		draw_text(u, y, x, CPUS_W, c->reason != R_NONE ? ROLE_INVALID : ROLE_COUNT, text);
+		draw_text(u, y, x, CPUS_W, c->reason != R_NONE ? ROLE_INVALID : ROLE_PLAIN, text);
 		x += CPUS_W;
 	}
 	if (c->reason != R_NONE) {
 		/* No numbers for a core without figures: only why. */
-		snprintf(text, sizeof text, " %s", _(metrics_reason_text(c->reason)));
-		draw_text(u, y, x, cores_fmt_fixed(l->fmt, split) - ID_W -
-		    (l->fmt == CF_FULL ? CPUS_W : 0) + l->bar, ROLE_INVALID, text);
+		int w = cores_fmt_fixed(l->fmt, split) - ID_W - (l->fmt == CF_FULL ? CPUS_W : 0) +
+		    l->bar - 1;
+
+		draw_text(u, y, x, 1, ROLE_PLAIN, "");
+		draw_words(u, y, x + 1, w, ROLE_INVALID, _(metrics_reason_text(c->reason)));
 		return;
 	}
 	draw_bar_edges(u, y, x + 1, l->bar);
@@ -353,17 +396,19 @@ draw_core(struct ui_ctx *u, int y, int x, const struct cores_layout *l, bool spl
 		draw_value_bar(u, y, x + 1, l->bar, &c->util, ROLE_UTIL);
 	x += l->bar + EDGES_W;
 	for (i = 0; i < n; i++) {
-		draw_val(u, y, x, cols[i].width, cols[i].fmt, fig_val(c, cols[i].fig), cols[i].scale);
+		draw_val(u, y, x, cols[i].width, fig_role(cols[i].fig), cols[i].fmt, fig_val(c, cols[i].fig), cols[i].scale);
 		x += cols[i].width;
 	}
 	if (l->fmt == CF_FULL) {
 		const char *st = !two ? (split ? _(" no split") : "") : c->fallback != R_NONE ? _(" fallback") :
 		    c->exact ? "" : _(" bound");
 
-		draw_text(u, y, x, STATUS_W, c->fallback != R_NONE ? ROLE_WARN : ROLE_COUNT, st);
+		draw_text(u, y, x, STATUS_W, c->fallback != R_NONE ? ROLE_WARN : ROLE_PLAIN, st);
 	}
 }
 
+/* A package's line: its cores and the package's figures, whole fields
+ * only (flow.h): the shares go last, the CPI, GHz and thr first. */
 static void
 draw_package(struct ui_ctx *u, int y, const struct ui_area *a, const struct ui_frame *f,
     unsigned order_pkg, unsigned pkgid, unsigned ncores, bool split)
@@ -375,46 +420,43 @@ draw_package(struct ui_ctx *u, int y, const struct ui_area *a, const struct ui_f
 	static const enum fig sfigs[] = { FIG_BOTH, FIG_T0, FIG_T1, FIG_NEITHER };
 	static const enum ui_role sroles[] = { ROLE_BOTH, ROLE_T0, ROLE_T1, ROLE_NEITHER };
 	static const char *const snames[] = { N_("both"), N_("t0"), N_("t1"), N_("neither") };
-	char text[160], a1[40], a2[40], a3[40], a4[40];
-	int x = a->left, i;
+	struct flow fl;
+	char text[160], num[40];
+	int i;
 
 	/* Only the job's cores are shown: the line is theirs too. */
 	if (j != NULL && j->active && j->only && j->cpus != NULL && g != NULL) {
 		metrics_aggregate_subset_package(iv, &f->m->topo, j->cpus, pkgid, &job);
 		g = &job;
 	}
-	snprintf(text, sizeof text, ngettext("package %u, %u core ", "package %u, %u cores ",
+	flow_init(&fl);
+	flow_field(&fl, FLOW_KEEP);
+	snprintf(text, sizeof text, ngettext("package %u, %u core", "package %u, %u cores",
 	    ncores), pkgid, ncores);
-	draw_text(u, y, a->left, a->cols, ROLE_LABEL, "");
-	draw_text(u, y, x, (int)strlen(text), ROLE_LABEL, text);
-	x += (int)strlen(text);
-	if (g == NULL)
-		return;
-	if (split) {
-		for (i = 0; i < 4 && x < a->left + a->cols; i++) {
-			draw_text(u, y, x, 1, sroles[i], u->fill[sroles[i]]);
-			x++;
-			val_text(a1, sizeof a1, "%.1f", agg_val(g, sfigs[i]), 100.0);
-			snprintf(text, sizeof text, " %s %s%%  ", _(snames[i]), a1);
-			if (x < a->left + a->cols)
-				draw_text(u, y, x, a->left + a->cols - x, ROLE_COUNT, text);
-			x += (int)strlen(text);
-		}
+	flow_put(&fl, ROLE_LABEL, text);
+	if (g != NULL) {
+		for (i = 0; split && i < 4; i++)
+			header_share(&fl, u, 1, sroles[i], _(snames[i]), agg_val(g, sfigs[i]));
+		val_text(num, sizeof num, "%.1f", &g->util, 100.0);
+		snprintf(text, sizeof text, "%s%s", num, g->util.kind == V_NONE ? "" : "%");
+		package_fig(&fl, 2, _("util"), text);
+		val_text(num, sizeof num, "%.2f", &g->active_threads, 1.0);
+		package_fig(&fl, 3, _("thr"), num);
+		val_text(num, sizeof num, "%.2f", &g->ghz, 1.0);
+		snprintf(text, sizeof text, _("%s GHz"), num);
+		package_fig(&fl, 3, NULL, text);
+		val_text(num, sizeof num, "%.2f", &g->cpi, 1.0);
+		package_fig(&fl, 3, _("CPI"), num);
 	}
-	val_text(a1, sizeof a1, "%.1f", &g->util, 100.0);
-	val_text(a2, sizeof a2, "%.2f", &g->active_threads, 1.0);
-	val_text(a3, sizeof a3, "%.2f", &g->ghz, 1.0);
-	val_text(a4, sizeof a4, "%.2f", &g->cpi, 1.0);
-	snprintf(text, sizeof text, _("util %s%%  thr %s  %s GHz  CPI %s"), a1, a2, a3, a4);
-	if (x < a->left + a->cols)
-		draw_text(u, y, x, a->left + a->cols - x, ROLE_COUNT, text);
+	draw_text(u, y, a->left, a->cols, ROLE_PLAIN, "");
+	flow_layout(&fl, a->cols, 1);
+	flow_draw(&fl, u, y, a->left);
 }
 
 static void
 cores_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const struct ui_frame *f)
 {
-	struct cores_priv *p = &cores_state;
-
+	struct cores_view *p = (struct cores_view *)v;
 	const struct topology *t = &f->m->topo;
 	const struct interval *iv = f->iv;
 	struct cores_layout l;
@@ -423,7 +465,6 @@ cores_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const stru
 	int row = 0, visible, y;
 	char note[96];
 
-	v->priv = p;
 	if (a->rows < 2 || a->cols < 10)
 		return;
 	collect(p, f);
@@ -431,12 +472,7 @@ cores_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const stru
 	visible = a->rows - 1;
 	if (!l.fits && visible > 2)
 		visible--;          /* the last row says where the view is */
-	p->page = visible;
-	p->maxscroll = l.rows > visible ? l.rows - visible : 0;
-	if (v->scroll > p->maxscroll)
-		v->scroll = p->maxscroll;
-	if (v->scroll < 0)
-		v->scroll = 0;
+	view_scroll_set(v, visible, l.rows - visible);
 
 	for (pk = 0; pk < p->npkg; pk++)
 		base += p->pkgn[pk];
@@ -487,21 +523,27 @@ cores_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const stru
 	}
 }
 
-static bool
-cores_key(struct view *v, struct ui_ctx *u, int ch, struct ui_settings *s)
+static void
+cores_free(struct view *v)
 {
-	struct cores_priv *p = &cores_state;
+	struct cores_view *p = (struct cores_view *)v;
 
-	(void)u;
-	(void)s;
-	return view_scroll_key(v, ch, p->page, p->maxscroll);
+	free(p->order);
+	free(p->pkgn);
+	free(p->pkgidx);
+	free(p->pkgphys);
+	free(p);
 }
 
-struct view view_cores = {
-	.id = VIEW_CORES,
-	.name = N_("Cores"),
-	.draw = cores_draw,
-	.key = cores_key,
-	.scroll = 0,
-	.priv = NULL,
-};
+struct view *
+view_cores_new(struct ui_settings *s)
+{
+	struct cores_view *p = xcalloc(1, sizeof *p);
+
+	p->v.id = VIEW_CORES;
+	p->v.draw = cores_draw;
+	p->v.key = view_scroll_key;
+	p->v.free = cores_free;
+	p->v.s = s;
+	return &p->v;
+}

@@ -12,6 +12,7 @@
 
 #include <curses.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "machine/dielayout.h"
@@ -19,14 +20,26 @@
 #include "ui/screen.h"
 #include "ui/ui.h"
 #include "util/i18n.h"
+#include "util/xalloc.h"
 
-struct die_priv {
-	enum die_fig fig;
-	bool split;             /* from the last frame: whether f may show "both" */
-	int page, maxscroll;
+/* The view: the figure is the settings' (key f, kept by w); "both" needs
+ * the split, which the last frame said whether there is. */
+struct die_view {
+	struct view v;
+	bool split;
 };
 
-static struct die_priv die_state = { DF_BOTH, true, 1, 0 };
+/* The figure shown: the one asked for, or utilisation when "both" cannot
+ * be had on this machine (the setting stays, for the next one). */
+static enum die_fig
+shown_fig(const struct die_view *p)
+{
+	enum die_fig fig = p->v.s->die_figure;
+
+	if ((int)fig < 0 || fig >= DF_COUNT)
+		fig = DF_BOTH;
+	return fig == DF_BOTH && !p->split ? DF_UTIL : fig;
+}
 
 /* --- text lines -------------------------------------------------------- */
 
@@ -100,16 +113,34 @@ unplaced_lines(const struct die_sink *k, const struct ui_frame *f, int row, int 
 	return 1 + wrap(k, row + 1, cols, 50, ROLE_INVALID, buf);
 }
 
+/* Why cores have no value ("-"), in the reason codes a wide cell shows
+ * next to its "-": "  -: never-active, read-error". */
+static void
+absent_legend(char *text, size_t len, const struct die_scale *sc)
+{
+	size_t n = strlen(text);
+	unsigned r;
+	bool first = true;
+
+	for (r = 1; r < R_NREASONS && r < 32 && n + 2 < len; r++) {
+		if (!(sc->absent & 1u << r))
+			continue;
+		n += (size_t)snprintf(text + n, len - n, "%s%s", first ? "  -: " : ", ",
+		    metrics_reason_code((enum reason)r));
+		first = false;
+	}
+}
+
 /* The legend: the figure, f, and the scale's ends with their numbers. */
 static void
 legend(const struct die_sink *k, const struct ui_ctx *u, const struct ui_frame *f,
     enum die_fig fig, const struct die_scale *sc, int row, int cols)
 {
-	char text[160], lo[32], hi[32];
+	char text[320], lo[32], hi[32];
 	int x = 0, i, w;
 
 	snprintf(text, sizeof text, _("f: %s  "), _(die_figs[fig].label));
-	w = die_columns(text);
+	w = text_width(text);
 	die_emit(k, row, x, w < cols ? w : cols, ROLE_LABEL, -1, text);
 	x += w;
 	if (die_figs[fig].share) {
@@ -125,15 +156,15 @@ legend(const struct die_sink *k, const struct ui_ctx *u, const struct ui_frame *
 		return;
 	}
 	snprintf(text, sizeof text, "%s ", lo);
-	w = die_columns(text);
+	w = text_width(text);
 	if (x + w < cols)
-		die_emit(k, row, x, w, ROLE_COUNT, -1, text);
+		die_emit(k, row, x, w, ROLE_PLAIN, -1, text);
 	x += w;
 	for (i = 0; i < HEAT_STEPS && x + 2 <= cols; i++, x += 2) {
 		const char *g = screen_heat_colour(u) ? " " : screen_heat_glyph(u, i);
 
 		snprintf(text, sizeof text, "%s%s", g, g);
-		die_emit(k, row, x, 2, ROLE_COUNT, i, text);
+		die_emit(k, row, x, 2, ROLE_PLAIN, i, text);
 	}
 	snprintf(text, sizeof text, " %s", hi);
 	if (sc->bounds) {
@@ -146,8 +177,9 @@ legend(const struct die_sink *k, const struct ui_ctx *u, const struct ui_frame *
 
 		snprintf(text + n, sizeof text - n, "  %s", _("greyed: outside the job"));
 	}
+	absent_legend(text, sizeof text, sc);
 	if (x < cols)
-		die_emit(k, row, x, cols - x, ROLE_COUNT, -1, text);
+		die_emit(k, row, x, cols - x, ROLE_PLAIN, -1, text);
 }
 
 /* The lines above the grids (they do not scroll): title, the layout's
@@ -204,6 +236,7 @@ die_body(const struct die_sink *k, const struct ui_ctx *u, const struct ui_frame
     const struct die_geom *g, enum die_fig fig, const struct die_scale *sc, int cols)
 {
 	const struct die_layout *l = f->layout;
+	char title[sizeof l->grids[0].title + 8];
 	unsigned gi;
 	int row = 0;
 
@@ -221,7 +254,8 @@ die_body(const struct die_sink *k, const struct ui_ctx *u, const struct ui_frame
 
 		if (x0 >= cols)
 			continue;
-		die_emit(k, top, x0, gw < cols - x0 ? gw : cols - x0, ROLE_LABEL, -1, d->title);
+		text_fit(title, sizeof title, d->title, gw < cols - x0 ? gw : cols - x0, u->utf8);
+		die_emit(k, top, x0, gw < cols - x0 ? gw : cols - x0, ROLE_LABEL, -1, title);
 		for (r = 0; r < (int)d->rows; r++) {
 			for (c = 0; c < (int)d->cols; c++) {
 				struct cell_look o;
@@ -259,16 +293,14 @@ die_screen_text(void *arg, int row, int x, int width, enum ui_role r, int heat, 
 		return;
 	if (x + width > a->cols)
 		width = a->cols - x;
-	if (heat >= 0)
-		draw_heat_text(ds->u, ds->top + row - ds->first, a->left + x, width, heat, s);
-	else
-		draw_text(ds->u, ds->top + row - ds->first, a->left + x, width, r, s);
+	draw_text(ds->u, ds->top + row - ds->first, a->left + x, width, heat >= 0 ? heat_role(heat) : r,
+	    s);
 }
 
 static void
 die_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const struct ui_frame *f)
 {
-	struct die_priv *p = &die_state;
+	struct die_view *p = (struct die_view *)v;
 	struct die_scale sc;
 	struct die_geom g;
 	struct die_sink count = { NULL, NULL };
@@ -276,34 +308,31 @@ die_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const struct
 	struct die_sink hk = { die_screen_text, &hs };
 	struct die_screen bs;
 	struct die_sink bk = { die_screen_text, &bs };
+	enum die_fig fig;
 	int head, room, extra, visible;
 
-	v->priv = p;
 	if (a->rows < 3 || a->cols < 16) {
 		draw_text(u, a->top, a->left, a->cols, ROLE_WARN, _("die grid: too small"));
 		return;
 	}
 	p->split = die_frame_split(f);
-	if (p->fig == DF_BOTH && !p->split)
-		p->fig = DF_UTIL;
-	die_scale_of(f, p->fig, &sc);
+	fig = shown_fig(p);
+	die_scale_of(f, fig, &sc);
 	/* A small area keeps its rows for the grids: title and legend only. */
-	head = die_head(&hk, u, f, p->fig, &sc, a->cols, a->rows >= 12 ? a->rows - 2 : 2);
+	head = die_head(&hk, u, f, fig, &sc, a->cols, a->rows >= 12 ? a->rows - 2 : 2);
 	room = a->rows - head;
 	extra = f->layout != NULL ? unplaced_lines(&count, f, 0, a->cols) : 0;
 	die_geom_pick(f->layout, a->cols, room, extra, &g);
 	visible = room;
 	if (!g.fits && visible > 1)
 		visible--;          /* the last row says where the view is */
-	p->page = visible;
-	p->maxscroll = g.rows > visible ? g.rows - visible : 0;
-	view_scroll_clamp(v, p->maxscroll);
+	view_scroll_set(v, visible, g.rows - visible);
 	bs.u = u;
 	bs.a = a;
 	bs.top = a->top + head;
 	bs.first = v->scroll;
 	bs.visible = visible;
-	die_body(&bk, u, f, &g, p->fig, &sc, a->cols);
+	die_body(&bk, u, f, &g, fig, &sc, a->cols);
 	if (!g.fits && room > visible) {
 		char more[96];
 
@@ -314,24 +343,33 @@ die_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const struct
 }
 
 static bool
-die_key(struct view *v, struct ui_ctx *u, int ch, struct ui_settings *s)
+die_key(struct view *v, int ch)
 {
-	struct die_priv *p = &die_state;
+	struct die_view *p = (struct die_view *)v;
 
-	(void)u;
-	(void)s;
 	if (ch == 'f' || ch == 'F') {
-		p->fig = die_fig_next(p->fig, p->split, ch == 'f' ? 1 : -1);
+		v->s->die_figure = die_fig_next(shown_fig(p), p->split, ch == 'f' ? 1 : -1);
 		return true;
 	}
-	return view_scroll_key(v, ch, p->page, p->maxscroll);
+	return view_scroll_key(v, ch);
 }
 
-struct view view_die = {
-	.id = VIEW_DIE,
-	.name = N_("Die"),
-	.draw = die_draw,
-	.key = die_key,
-	.scroll = 0,
-	.priv = &die_state,
-};
+static void
+die_free(struct view *v)
+{
+	free(v);
+}
+
+struct view *
+view_die_new(struct ui_settings *s)
+{
+	struct die_view *p = xcalloc(1, sizeof *p);
+
+	p->split = true;
+	p->v.id = VIEW_DIE;
+	p->v.draw = die_draw;
+	p->v.key = die_key;
+	p->v.free = die_free;
+	p->v.s = s;
+	return &p->v;
+}

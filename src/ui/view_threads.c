@@ -1,7 +1,9 @@
 /* view_threads.c: one row per logical CPU (only the job's when the view is
- * narrowed to it): where it sits, its utilisation as a bar, non-halted and
- * nominal CPI, GHz while active, net GHz, IPC. Sorted by any column, ties
- * by CPU number, absent figures last in either order. The rows are laid out
+ * narrowed to it): where it sits (package, the hardware's core id, thread),
+ * its utilisation as a bar, non-halted and nominal CPI, GHz while active,
+ * net GHz, IPC. Sorted by any column (s, or a click on its head), ties by
+ * CPU number, absent figures last in either order; a figure sorts busiest
+ * first when chosen, a position lowest first. The rows are laid out
  * through a small sink so the unit tests can read them without curses. */
 #include "config.h"
 
@@ -28,13 +30,19 @@ struct sink {
 
 struct tcol {
 	int col;                /* enum thread_col */
-	int width;              /* cells, the blank before it included */
+	int width;              /* at least this many cells, the blank before it included */
 	const char *fmt;
 	double scale;
 	const char *label;
 };
 
-/* The columns after CPU/package/core/thread and the bar, in screen order. */
+/* Where the CPU sits, then the figures after the bar, in screen order. */
+static const struct tcol id_cols[] = {
+	{ TCOL_CPU, 5, NULL, 0, N_("CPU") },
+	{ TCOL_PACKAGE, 4, NULL, 0, N_("pkg") },
+	{ TCOL_CORE, 5, NULL, 0, N_("core") },
+	{ TCOL_THREAD, 3, NULL, 0, N_("t") },
+};
 static const struct tcol fig_cols[] = {
 	{ TCOL_UTIL, 7, "%.1f", 100.0, N_("util%") },
 	{ TCOL_CPI, 8, "%.2f", 1.0, N_("CPI") },
@@ -43,30 +51,80 @@ static const struct tcol fig_cols[] = {
 	{ TCOL_NET_GHZ, 7, "%.2f", 1.0, N_("netGHz") },
 	{ TCOL_IPC, 6, "%.2f", 1.0, N_("IPC") },
 };
+#define NID (sizeof id_cols / sizeof id_cols[0])
 #define NFIG (sizeof fig_cols / sizeof fig_cols[0])
 
-#define CPU_W 5       /* "  271" */
-#define PKG_W 4
-#define CORE_W 5
-#define THR_W 3
 #define BAR_MIN 6
 #define BAR_MAX 40
 #define STATUS_MIN 16
 
-struct threads_priv {
-	unsigned *order;        /* visible CPUs, sorted; allocated once */
-	unsigned cap;
-	int page, maxscroll;
+/* Column widths: the default, or the (translated) head with a blank
+ * before it and the sort mark after it, so a mark never touches the
+ * column to its left. Worked out once, when the view is made. */
+struct twidths {
+	int id[NID], fig[NFIG];
 };
 
-static struct threads_priv threads_state;
+static void
+threads_widths(struct twidths *w)
+{
+	unsigned i;
+	int need;
 
-/* The comparator's frame and order (qsort has no argument for them). */
-static struct {
-	const struct ui_frame *f;
-	int col;
-	bool desc;
-} sort_by;
+	for (i = 0; i < NID; i++) {
+		need = text_width(_(id_cols[i].label)) + 2;
+		w->id[i] = need > id_cols[i].width ? need : id_cols[i].width;
+	}
+	for (i = 0; i < NFIG; i++) {
+		need = text_width(_(fig_cols[i].label)) + 2;
+		w->fig[i] = need > fig_cols[i].width ? need : fig_cols[i].width;
+	}
+}
+
+struct tlayout {
+	int id_x[NID], id_w[NID];
+	int bar_x, bar_w;
+	int fig_x[NFIG], fig_w[NFIG];
+	int status_x, status_w;
+};
+
+static void
+threads_layout(int cols, const struct twidths *w, struct tlayout *l)
+{
+	int fixed = 0, i, x = 0;
+
+	for (i = 0; i < (int)NID; i++) {
+		l->id_x[i] = x;
+		l->id_w[i] = w->id[i];
+		x += w->id[i];
+	}
+	fixed = x;
+	for (i = 0; i < (int)NFIG; i++)
+		fixed += w->fig[i];
+	l->bar_w = cols - fixed - 2 - STATUS_MIN;
+	if (l->bar_w > BAR_MAX)
+		l->bar_w = BAR_MAX;
+	if (l->bar_w < BAR_MIN)
+		l->bar_w = BAR_MIN;
+	l->bar_x = x + 1;
+	x = l->bar_x + l->bar_w + 1;
+	for (i = 0; i < (int)NFIG; i++) {
+		l->fig_x[i] = x;
+		l->fig_w[i] = w->fig[i];
+		x += w->fig[i];
+	}
+	l->status_x = x + 1;
+	l->status_w = cols - l->status_x;
+}
+
+/* --- sorting ----------------------------------------------------------- */
+
+/* A row to sort: its key worked out once (not in every comparison). */
+struct tsort {
+	double k;               /* the column's value, negated when descending */
+	unsigned cpu;
+	bool has;               /* the CPU has a value in the column */
+};
 
 static const struct val *
 fig_of(const struct thread_fig *t, int col)
@@ -80,6 +138,15 @@ fig_of(const struct thread_fig *t, int col)
 	case TCOL_IPC: return &t->ipc;
 	default: return NULL;
 	}
+}
+
+/* The hardware's core id (as lstopo and /proc/cpuinfo give it), or -1. */
+static long
+core_id_of(const struct topology *t, unsigned cpu)
+{
+	unsigned c = t->cpus[cpu].core;
+
+	return c != TOPO_NO_CORE && c < t->ncores ? (long)t->cores[c].core_id : -1;
 }
 
 /* The value a CPU sorts by in column `col`; false when it has none. */
@@ -99,8 +166,9 @@ sort_key(const struct ui_frame *f, unsigned cpu, int col, double *k)
 		*k = tc->package;
 		return tc->package != TOPO_NO_PACKAGE;
 	case TCOL_CORE:
-		*k = tc->core;
-		return tc->core != TOPO_NO_CORE;
+		/* Core ids count within a package. */
+		*k = (double)tc->package * 4294967296.0 + (double)core_id_of(t, cpu);
+		return core_id_of(t, cpu) >= 0;
 	case TCOL_THREAD:
 		*k = tc->thread;
 		return tc->core != TOPO_NO_CORE;
@@ -113,26 +181,18 @@ sort_key(const struct ui_frame *f, unsigned cpu, int col, double *k)
 	}
 }
 
-/* A total order: the column (reversed if descending), absent values last
- * either way, then the CPU number; so qsort's result is the stable one. */
+/* A total order: those with a value first (either way), by the key, then
+ * the CPU number; so qsort's result is the stable one. */
 static int
-cmp_cpu(const void *pa, const void *pb)
+cmp_row(const void *pa, const void *pb)
 {
-	unsigned a = *(const unsigned *)pa, b = *(const unsigned *)pb;
-	double ka = 0, kb = 0;
-	bool ha = sort_key(sort_by.f, a, sort_by.col, &ka);
-	bool hb = sort_key(sort_by.f, b, sort_by.col, &kb);
-	int r = 0;
+	const struct tsort *a = pa, *b = pb;
 
-	if (ha != hb)
-		return ha ? -1 : 1;
-	if (ha && ka != kb)
-		r = ka < kb ? -1 : 1;
-	if (sort_by.desc)
-		r = -r;
-	if (r == 0 && a != b)
-		r = a < b ? -1 : 1;
-	return r;
+	if (a->has != b->has)
+		return a->has ? -1 : 1;
+	if (a->has && a->k != b->k)
+		return a->k < b->k ? -1 : 1;
+	return a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
 }
 
 /* Is this CPU a row? Present, selected (or offline: it is shown as
@@ -145,7 +205,7 @@ visible(const struct ui_frame *f, unsigned cpu)
 
 	if (!t->cpus[cpu].present)
 		return false;
-	if (tf->reason == R_NOT_SELECTED && t->cpus[cpu].online)
+	if (tf->reason == R_NOT_SELECTED && !tf->offline)
 		return false;
 	if (f->job != NULL && f->job->active && f->job->only && f->job->cpus != NULL &&
 	    !cpulist_has(f->job->cpus, cpu))
@@ -153,58 +213,55 @@ visible(const struct ui_frame *f, unsigned cpu)
 	return true;
 }
 
-/* Fill order[] with the visible CPUs sorted as the settings say; returns
- * how many. */
+/* Fill rows[] with the visible CPUs sorted as asked; returns how many. */
 static unsigned
-threads_sort(const struct ui_frame *f, int col, bool desc, unsigned *order, unsigned cap)
+threads_sort(const struct ui_frame *f, int col, bool desc, struct tsort *rows, unsigned cap)
 {
 	unsigned cpu, n = 0;
 
-	for (cpu = 0; cpu < f->m->topo.max_cpu && cpu < f->iv->max_cpu && n < cap; cpu++)
-		if (visible(f, cpu))
-			order[n++] = cpu;
-	sort_by.f = f;
-	sort_by.col = col;
-	sort_by.desc = desc;
-	qsort(order, n, sizeof *order, cmp_cpu);
+	for (cpu = 0; cpu < f->m->topo.max_cpu && cpu < f->iv->max_cpu && n < cap; cpu++) {
+		if (!visible(f, cpu))
+			continue;
+		rows[n].cpu = cpu;
+		rows[n].has = sort_key(f, cpu, col, &rows[n].k);
+		if (desc)
+			rows[n].k = -rows[n].k;
+		n++;
+	}
+	qsort(rows, n, sizeof *rows, cmp_row);
 	return n;
 }
 
-struct tlayout {
-	int bar_x, bar_w;
-	int fig_x[NFIG];
-	int status_x, status_w;
-};
-
-static void
-threads_layout(int cols, struct tlayout *l)
+/* Does a column sort highest first when chosen? The figures do (busiest,
+ * slowest, fastest first: what one looks for); where a CPU sits does not. */
+static bool
+col_desc_first(int col)
 {
-	int fixed = CPU_W + PKG_W + CORE_W + THR_W, i, x;
-
-	for (i = 0; i < (int)NFIG; i++)
-		fixed += fig_cols[i].width;
-	l->bar_w = cols - fixed - 2 - STATUS_MIN;
-	if (l->bar_w > BAR_MAX)
-		l->bar_w = BAR_MAX;
-	if (l->bar_w < BAR_MIN)
-		l->bar_w = BAR_MIN;
-	l->bar_x = CPU_W + PKG_W + CORE_W + THR_W + 1;
-	x = l->bar_x + l->bar_w + 1;
-	for (i = 0; i < (int)NFIG; i++) {
-		l->fig_x[i] = x;
-		x += fig_cols[i].width;
-	}
-	l->status_x = x + 1;
-	l->status_w = cols - l->status_x;
+	return col >= TCOL_UTIL;
 }
 
+/* Sort by `col`: a new column in its first direction, the same one the
+ * other way round. */
+static void
+sort_by_col(struct ui_settings *s, int col)
+{
+	if (s->sort_column == col) {
+		s->sort_descending = !s->sort_descending;
+		return;
+	}
+	s->sort_column = col;
+	s->sort_descending = col_desc_first(col);
+}
+
+/* --- lines -------------------------------------------------------------- */
+
 /* One column head, right-aligned over its numbers; the sort column's
- * mark takes the last cell. */
+ * mark follows it in the last cell. */
 static void
 head(const struct sink *k, int row, int x, int w, const char *label, bool sorted,
     const char *mark)
 {
-	char buf[48];
+	char buf[64];
 
 	snprintf(buf, sizeof buf, "%*s%s", sorted ? w - 1 : w, label, sorted ? mark : "");
 	k->text(k->arg, row, x, w, ROLE_LABEL, buf);
@@ -217,14 +274,15 @@ threads_heads(const struct sink *k, int row, const struct tlayout *l, int col, b
 	const char *mark = utf8 ? (desc ? "\u25bc" : "\u25b2") : (desc ? "v" : "^");
 	int i;
 
-	head(k, row, 0, CPU_W, _("CPU"), col == TCOL_CPU, mark);
-	head(k, row, CPU_W, PKG_W, _("pkg"), col == TCOL_PACKAGE, mark);
-	head(k, row, CPU_W + PKG_W, CORE_W, _("core"), col == TCOL_CORE, mark);
-	head(k, row, CPU_W + PKG_W + CORE_W, THR_W, _("t"), col == TCOL_THREAD, mark);
-	k->text(k->arg, row, l->bar_x, l->bar_w, ROLE_LABEL, _("utilisation"));
+	for (i = 0; i < (int)NID; i++)
+		head(k, row, l->id_x[i], l->id_w[i], _(id_cols[i].label), col == id_cols[i].col,
+		    mark);
+	/* The bar's head whole, or none (a narrow bar). */
+	k->text(k->arg, row, l->bar_x, l->bar_w, ROLE_LABEL,
+	    text_width(_("utilisation")) <= l->bar_w ? _("utilisation") : "");
 	for (i = 0; i < (int)NFIG; i++)
-		head(k, row, l->fig_x[i], fig_cols[i].width, _(fig_cols[i].label),
-		    col == fig_cols[i].col, mark);
+		head(k, row, l->fig_x[i], l->fig_w[i], _(fig_cols[i].label), col == fig_cols[i].col,
+		    mark);
 	if (l->status_w > 0)
 		k->text(k->arg, row, l->status_x, l->status_w, ROLE_LABEL, _("status"));
 }
@@ -247,11 +305,47 @@ absent_why(char *buf, size_t len, const struct thread_fig *tf)
 	}
 }
 
+/* The column whose head covers x (the bar's is utilisation's), or
+ * TCOL_COUNT for none. */
+static int
+threads_col_at(const struct tlayout *l, int x)
+{
+	int i;
+
+	for (i = 0; i < (int)NID; i++)
+		if (x >= l->id_x[i] && x < l->id_x[i] + l->id_w[i])
+			return id_cols[i].col;
+	if (x >= l->bar_x && x < l->bar_x + l->bar_w)
+		return TCOL_UTIL;
+	for (i = 0; i < (int)NFIG; i++)
+		if (x >= l->fig_x[i] && x < l->fig_x[i] + l->fig_w[i])
+			return fig_cols[i].col;
+	return TCOL_COUNT;
+}
+
+/* The thread's stopped counter, then the core's trouble, then why a
+ * figure of the row is a dash. */
+static void
+row_status(char *buf, size_t len, const struct core_fig *cf, const struct thread_fig *tf)
+{
+	if (tf->stopped != 0)
+		snprintf(buf, len, "%s: %s", _(metrics_reason_text(R_STOPPED)),
+		    _(metrics_stopped_title(tf->stopped)));
+	else if (cf != NULL && cf->reason != R_NONE)
+		snprintf(buf, len, _("core: %s"), _(metrics_reason_text(cf->reason)));
+	else if (cf != NULL && cf->fallback != R_NONE)
+		snprintf(buf, len, _("split bound: %s"), _(metrics_reason_text(cf->fallback)));
+	else if (tf->d_ref == 0)
+		snprintf(buf, len, "%s", _(metrics_reason_text(R_NOT_HALTED_ZERO)));
+	else
+		absent_why(buf, len, tf);
+}
+
 /* One CPU's row. A thread without figures shows where it is and why, in
  * grey, and no numbers. */
 static void
 threads_row(const struct sink *k, int row, const struct tlayout *l, const struct ui_frame *f,
-    unsigned cpu)
+    unsigned cpu, bool utf8)
 {
 	const struct topology *t = &f->m->topo;
 	const struct topo_cpu *tc = &t->cpus[cpu];
@@ -260,31 +354,32 @@ threads_row(const struct sink *k, int row, const struct tlayout *l, const struct
 	    &f->iv->cores[tc->core] : NULL;
 	bool bad = tf->reason != R_NONE;
 	enum ui_role role = bad ? ROLE_INVALID : ROLE_LABEL;
-	char buf[96];
+	char buf[160], num_or_status[160];
 	int i;
 
-	snprintf(buf, sizeof buf, "%*u", CPU_W, cpu);
-	k->text(k->arg, row, 0, CPU_W, role, buf);
+	snprintf(buf, sizeof buf, "%*u", l->id_w[0], cpu);
+	k->text(k->arg, row, l->id_x[0], l->id_w[0], role, buf);
 	if (tc->package != TOPO_NO_PACKAGE)
-		snprintf(buf, sizeof buf, "%*u", PKG_W, tc->package);
+		snprintf(buf, sizeof buf, "%*u", l->id_w[1], tc->package);
 	else
-		snprintf(buf, sizeof buf, "%*s", PKG_W, "?");
-	k->text(k->arg, row, CPU_W, PKG_W, role, buf);
-	if (tc->core != TOPO_NO_CORE) {
-		snprintf(buf, sizeof buf, "%*u", CORE_W, tc->core);
-		k->text(k->arg, row, CPU_W + PKG_W, CORE_W, role, buf);
-		snprintf(buf, sizeof buf, "%*u", THR_W, tc->thread);
-		k->text(k->arg, row, CPU_W + PKG_W + CORE_W, THR_W, role, buf);
+		snprintf(buf, sizeof buf, "%*s", l->id_w[1], "?");
+	k->text(k->arg, row, l->id_x[1], l->id_w[1], role, buf);
+	if (core_id_of(t, cpu) >= 0) {
+		snprintf(buf, sizeof buf, "%*ld", l->id_w[2], core_id_of(t, cpu));
+		k->text(k->arg, row, l->id_x[2], l->id_w[2], role, buf);
+		snprintf(buf, sizeof buf, "%*u", l->id_w[3], tc->thread);
+		k->text(k->arg, row, l->id_x[3], l->id_w[3], role, buf);
 	} else {
-		snprintf(buf, sizeof buf, "%*s", CORE_W + THR_W, "?");
-		k->text(k->arg, row, CPU_W + PKG_W, CORE_W + THR_W, role, buf);
+		snprintf(buf, sizeof buf, "%*s", l->id_w[2] + l->id_w[3], "?");
+		k->text(k->arg, row, l->id_x[2], l->id_w[2] + l->id_w[3], role, buf);
 	}
 	if (bad) {
-		const char *why = tf->reason == R_NOT_SELECTED && !tc->online ?
+		const char *why = tf->reason == R_NOT_SELECTED && tf->offline ?
 		    _("offline") : _(metrics_reason_text(tf->reason));
+		int w = l->status_x + l->status_w - l->bar_x;
 
-		k->text(k->arg, row, l->bar_x, l->status_x + l->status_w - l->bar_x, ROLE_INVALID,
-		    why);
+		text_fit(buf, sizeof buf, why, w, utf8);
+		k->text(k->arg, row, l->bar_x, w, ROLE_INVALID, buf);
 		return;
 	}
 	k->bar(k->arg, row, l->bar_x, l->bar_w, &tf->util);
@@ -293,45 +388,40 @@ threads_row(const struct sink *k, int row, const struct tlayout *l, const struct
 		char num[64];
 
 		val_text(num, sizeof num, c->fmt, fig_of(tf, c->col), c->scale);
-		snprintf(buf, sizeof buf, "%*s", c->width, num);
-		if ((int)strlen(buf) > c->width)     /* never a cut number */
-			snprintf(buf, sizeof buf, "%*s", c->width, "*");
-		k->text(k->arg, row, l->fig_x[i], c->width, ROLE_LABEL, buf);
+		snprintf(buf, sizeof buf, "%*s", l->fig_w[i], num);
+		if ((int)strlen(buf) > l->fig_w[i])     /* never a cut number */
+			snprintf(buf, sizeof buf, "%*s", l->fig_w[i], "*");
+		k->text(k->arg, row, l->fig_x[i], l->fig_w[i], ROLE_LABEL, buf);
 	}
 	if (l->status_w <= 0)
 		return;
-	/* The thread's stopped counter, then the core's trouble, then why a
-	 * figure of the row is a dash. */
-	if (tf->stopped != 0)
-		snprintf(buf, sizeof buf, "%s: %s", _(metrics_reason_text(R_STOPPED)),
-		    _(metrics_stopped_title(tf->stopped)));
-	else if (cf != NULL && cf->reason != R_NONE)
-		snprintf(buf, sizeof buf, _("core: %s"), _(metrics_reason_text(cf->reason)));
-	else if (cf != NULL && cf->fallback != R_NONE)
-		snprintf(buf, sizeof buf, _("split bound: %s"), _(metrics_reason_text(cf->fallback)));
-	else if (tf->d_ref == 0)
-		snprintf(buf, sizeof buf, "%s", _(metrics_reason_text(R_NOT_HALTED_ZERO)));
-	else
-		absent_why(buf, sizeof buf, tf);
+	row_status(num_or_status, sizeof num_or_status, cf, tf);
+	text_fit(buf, sizeof buf, num_or_status, l->status_w, utf8);
 	k->text(k->arg, row, l->status_x, l->status_w, buf[0] ? ROLE_WARN : ROLE_LABEL, buf);
 }
 
 /* Lay the view out into the sink: the head at row -1, then rows
- * [first, first + nrows) of the sorted CPUs order[0..n) at rows 0... */
+ * [first, first + nrows) of the sorted CPUs rows[0..n) at rows 0... */
 static void
-threads_lines(const struct sink *k, const struct ui_frame *f, int col, bool desc, int cols,
-    bool utf8, const unsigned *order, unsigned n, int first, int nrows)
+threads_lines(const struct sink *k, const struct ui_frame *f, const struct tlayout *l,
+    int col, bool desc, bool utf8, const struct tsort *rows, unsigned n, int first, int nrows)
 {
-	struct tlayout l;
 	unsigned i;
 
-	threads_layout(cols, &l);
-	threads_heads(k, -1, &l, col, desc, utf8);
+	threads_heads(k, -1, l, col, desc, utf8);
 	for (i = first < 0 ? 0 : (unsigned)first; i < n && (int)i < first + nrows; i++)
-		threads_row(k, (int)i - first, &l, f, order[i]);
+		threads_row(k, (int)i - first, l, f, rows[i].cpu, utf8);
 }
 
-/* --- curses ------------------------------------------------------------ */
+/* --- the view ----------------------------------------------------------- */
+
+struct threads_view {
+	struct view v;
+	struct twidths widths;
+	struct tlayout layout;  /* of the last draw, for clicks */
+	struct tsort *rows;     /* the visible CPUs, sorted; allocated once */
+	unsigned cap;
+};
 
 struct screen_sink {
 	struct ui_ctx *u;
@@ -344,10 +434,9 @@ screen_text(void *arg, int row, int x, int width, enum ui_role r, const char *s)
 	struct screen_sink *ss = arg;
 	const struct ui_area *a = ss->a;
 
-	if (x >= a->cols)
-		return;
+	/* A column that does not fit is left out, not cut. */
 	if (x + width > a->cols)
-		width = a->cols - x;
+		return;
 	draw_text(ss->u, a->top + 1 + row, a->left + x, width, r, s);
 }
 
@@ -363,76 +452,96 @@ screen_bar(void *arg, int row, int x, int width, const struct val *v)
 	draw_value_bar(ss->u, a->top + 1 + row, a->left + x, width, v, ROLE_UTIL);
 }
 
-/* The order the view sorts by: draw() is not given the settings, so the
- * view keeps the last it was told (ui_threads_sort, and every key). */
-static int sort_column = TCOL_CPU;
-static bool sort_descending;
-
-void
-ui_threads_sort(const struct ui_settings *s)
+/* The settings' sort column, or the CPU number if it is out of range. */
+static int
+sort_col(const struct ui_settings *s)
 {
-	sort_column = s->sort_column >= TCOL_CPU && s->sort_column < TCOL_COUNT ?
-	    s->sort_column : TCOL_CPU;
-	sort_descending = s->sort_descending;
+	return s->sort_column >= TCOL_CPU && s->sort_column < TCOL_COUNT ? s->sort_column :
+	    TCOL_CPU;
 }
 
 static void
 threads_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const struct ui_frame *f)
 {
-	struct threads_priv *p = &threads_state;
+	struct threads_view *p = (struct threads_view *)v;
 	struct screen_sink ss = { u, a };
 	struct sink k = { screen_text, screen_bar, &ss };
 	unsigned n;
 	int y, visible_rows = a->rows - 1;
 
-	if (p->order == NULL || p->cap < f->m->topo.max_cpu) {
-		free(p->order);
+	if (p->rows == NULL || p->cap < f->m->topo.max_cpu) {
+		free(p->rows);
 		p->cap = f->m->topo.max_cpu ? f->m->topo.max_cpu : 1;
-		p->order = xcalloc(p->cap, sizeof *p->order);   /* once per machine */
+		p->rows = xcalloc(p->cap, sizeof *p->rows);   /* once per machine */
 	}
 	if (visible_rows < 1)
 		visible_rows = 1;
 	/* Clamp the scroll with the row count of this frame (a job's CPUs
 	 * can change between frames). */
-	n = threads_sort(f, sort_column, sort_descending, p->order, p->cap);
-	p->page = visible_rows;
-	p->maxscroll = (int)n > visible_rows ? (int)n - visible_rows : 0;
-	if (v->scroll > p->maxscroll)
-		v->scroll = p->maxscroll;
-	if (v->scroll < 0)
-		v->scroll = 0;
+	n = threads_sort(f, sort_col(v->s), v->s->sort_descending, p->rows, p->cap);
+	view_scroll_set(v, visible_rows, (int)n - visible_rows);
+	threads_layout(a->cols, &p->widths, &p->layout);
 	for (y = 0; y < a->rows; y++)
 		draw_text(u, a->top + y, a->left, a->cols, ROLE_LABEL, "");
-	threads_lines(&k, f, sort_column, sort_descending, a->cols, u->utf8, p->order, n, v->scroll,
-	    visible_rows);
+	threads_lines(&k, f, &p->layout, sort_col(v->s), v->s->sort_descending, u->utf8, p->rows,
+	    n, v->scroll, visible_rows);
 }
 
 static bool
-threads_key(struct view *v, struct ui_ctx *u, int ch, struct ui_settings *s)
+threads_key(struct view *v, int ch)
 {
-	struct threads_priv *p = &threads_state;
-	(void)u;
+	struct ui_settings *s = v->s;
+
 	switch (ch) {
 	case 's':
-		s->sort_column = s->sort_column + 1 >= TCOL_COUNT || s->sort_column < TCOL_CPU ?
-		    TCOL_CPU : s->sort_column + 1;
-		break;
+		sort_by_col(s, s->sort_column + 1 >= TCOL_COUNT || s->sort_column < TCOL_CPU ?
+		    TCOL_CPU : s->sort_column + 1);
+		return true;
 	case 'S':
 		s->sort_descending = !s->sort_descending;
-		break;
+		return true;
 	default:
-		return view_scroll_key(v, ch, p->page, p->maxscroll);
+		return view_scroll_key(v, ch);
 	}
-	ui_threads_sort(s);
-	view_scroll_clamp(v, p->maxscroll);
+}
+
+/* A click on a column head sorts by it (again: the other way round). */
+static bool
+threads_click(struct view *v, int y, int x)
+{
+	struct threads_view *p = (struct threads_view *)v;
+	int col;
+
+	if (y != 0)
+		return false;
+	col = threads_col_at(&p->layout, x);
+	if (col == TCOL_COUNT)
+		return false;
+	sort_by_col(v->s, col);
 	return true;
 }
 
-struct view view_threads = {
-	.id = VIEW_THREADS,
-	.name = N_("Threads"),
-	.draw = threads_draw,
-	.key = threads_key,
-	.scroll = 0,
-	.priv = &threads_state,
-};
+static void
+threads_free(struct view *v)
+{
+	struct threads_view *p = (struct threads_view *)v;
+
+	free(p->rows);
+	free(p);
+}
+
+struct view *
+view_threads_new(struct ui_settings *s)
+{
+	struct threads_view *p = xcalloc(1, sizeof *p);
+
+	threads_widths(&p->widths);
+	threads_layout(80, &p->widths, &p->layout);
+	p->v.id = VIEW_THREADS;
+	p->v.draw = threads_draw;
+	p->v.key = threads_key;
+	p->v.click = threads_click;
+	p->v.free = threads_free;
+	p->v.s = s;
+	return &p->v;
+}

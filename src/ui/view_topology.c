@@ -8,6 +8,7 @@
 
 #include <curses.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "machine/machine.h"
@@ -15,6 +16,7 @@
 #include "ui/screen.h"
 #include "ui/ui.h"
 #include "util/i18n.h"
+#include "util/xalloc.h"
 
 /* Where the lines go: text(row, x, width, role, s); NULL text only counts. */
 struct topo_sink {
@@ -25,12 +27,6 @@ struct topo_sink {
 #define CELL_INDENT 6
 #define LABEL_W 12
 
-struct topo_priv {
-	int page, maxscroll;
-};
-
-static struct topo_priv topo_state;
-
 static void
 emit(const struct topo_sink *k, int row, int x, int width, enum ui_role r, const char *s)
 {
@@ -38,18 +34,54 @@ emit(const struct topo_sink *k, int row, int x, int width, enum ui_role r, const
 		k->text(k->arg, row, x, width, r, s);
 }
 
-/* "12: 12,80,148*,216": the core's index and its CPUs, '*' if offline.
- * Returns the length. */
+/* `s` from (row, x) in lines of `width` columns broken at blanks, so a
+ * long fact reads whole on a narrow screen; returns the rows used. */
 static int
-core_cell(char *buf, size_t len, const struct topology *t, const struct topo_core *c)
+emit_lines(const struct topo_sink *k, int row, int x, int width, enum ui_role r, const char *s)
+{
+	char line[512];
+	int n = 0;
+	size_t len;
+
+	if (width < 1)
+		return 1;
+	do {
+		len = text_line_len(s, width);
+		snprintf(line, sizeof line, "%.*s", (int)len, s);
+		emit(k, row + n++, x, width, r, line);
+		s += len;
+		while (*s == ' ')
+			s++;
+	} while (*s != '\0');
+	return n;
+}
+
+/* "12: 12,80,148*,216": the core's id (the hardware's, as lstopo's P# and
+ * the other views give it) and its CPUs, '*' if offline. Returns the
+ * length. */
+/* Is the CPU offline now: the interval's state (the sample's), or before
+ * the first interval the topology's at load. */
+static bool
+cpu_off(const struct topology *t, const struct interval *iv, unsigned cpu)
+{
+	if (cpu >= t->max_cpu)
+		return false;
+	if (iv != NULL && cpu < iv->max_cpu)
+		return iv->threads[cpu].offline;
+	return t->cpus[cpu].present && !t->cpus[cpu].online;
+}
+
+static int
+core_cell(char *buf, size_t len, const struct topology *t, const struct interval *iv,
+    const struct topo_core *c)
 {
 	size_t n;
 	unsigned i;
 
-	n = (size_t)snprintf(buf, len, "%u:", c->index);
+	n = (size_t)snprintf(buf, len, "%u:", c->core_id);
 	for (i = 0; i < c->nthreads && i < TOPO_MAX_SMT && n < len; i++) {
 		unsigned cpu = c->cpus[i];
-		bool off = cpu < t->max_cpu && !t->cpus[cpu].online;
+		bool off = cpu_off(t, iv, cpu);
 
 		n += (size_t)snprintf(buf + n, len - n, "%s%u%s", i ? "," : " ", cpu, off ? "*" : "");
 	}
@@ -57,12 +89,12 @@ core_cell(char *buf, size_t len, const struct topology *t, const struct topo_cor
 }
 
 static bool
-core_offline(const struct topology *t, const struct topo_core *c)
+core_offline(const struct topology *t, const struct interval *iv, const struct topo_core *c)
 {
 	unsigned i;
 
 	for (i = 0; i < c->nthreads && i < TOPO_MAX_SMT; i++)
-		if (c->cpus[i] < t->max_cpu && !t->cpus[c->cpus[i]].online)
+		if (cpu_off(t, iv, c->cpus[i]))
 			return true;
 	return false;
 }
@@ -100,8 +132,8 @@ in_group(const struct topo_core *c, const struct topo_core *g, int level)
 
 /* The cores of the group of `g` at `level` as a grid, column by column. */
 static int
-topo_grid(const struct topo_sink *k, const struct topology *t, const struct topo_core *g,
-    int cellw, int cols, int row)
+topo_grid(const struct topo_sink *k, const struct topology *t, const struct interval *iv,
+    const struct topo_core *g, int cellw, int cols, int row)
 {
 	unsigned ci, n = 0, j = 0;
 	int ncols, nrows;
@@ -122,18 +154,18 @@ topo_grid(const struct topo_sink *k, const struct topology *t, const struct topo
 			continue;
 		r = (int)j % nrows;
 		x = CELL_INDENT + (int)j / nrows * cellw;
-		core_cell(cell, sizeof cell, t, c);
+		core_cell(cell, sizeof cell, t, iv, c);
 		if (x < cols)
 			emit(k, row + r, x, x + cellw <= cols ? cellw : cols - x,
-			    core_offline(t, c) ? ROLE_INVALID : ROLE_LABEL, cell);
+			    core_offline(t, iv, c) ? ROLE_INVALID : ROLE_LABEL, cell);
 		j++;
 	}
 	return row + nrows;
 }
 
 static void
-count_group(const struct topology *t, const struct topo_core *g, int level, unsigned *ncores,
-    unsigned *ncpus, unsigned *noff)
+count_group(const struct topology *t, const struct interval *iv, const struct topo_core *g,
+    int level, unsigned *ncores, unsigned *ncpus, unsigned *noff)
 {
 	unsigned ci, i;
 
@@ -146,7 +178,7 @@ count_group(const struct topology *t, const struct topo_core *g, int level, unsi
 		(*ncores)++;
 		for (i = 0; i < c->nthreads && i < TOPO_MAX_SMT; i++) {
 			(*ncpus)++;
-			if (c->cpus[i] < t->max_cpu && !t->cpus[c->cpus[i]].online)
+			if (cpu_off(t, iv, c->cpus[i]))
 				(*noff)++;
 		}
 	}
@@ -182,28 +214,52 @@ unplaced(const struct topology *t, char *buf, size_t len)
 	return n;
 }
 
+/* A count and its noun, from ngettext's format. */
+static void
+plural(char *buf, size_t len, const char *fmt, unsigned n)
+{
+	snprintf(buf, len, fmt, n);
+}
+
+/* "2 packages, 2 dies, 2 L3, 36 cores, 72 CPUs (0 offline, marked *);
+ * core: its CPUs", each count with its plural. */
+static void
+topo_summary(char *buf, size_t len, const struct topology *t, unsigned off)
+{
+	char p[48], d[48], l3[48], c[48], u[48];
+
+	plural(p, sizeof p, ngettext("%u package", "%u packages", t->npackages), t->npackages);
+	plural(d, sizeof d, ngettext("%u die", "%u dies", t->ndies), t->ndies);
+	/* TRANSLATORS: a count of L3 caches, "2 L3" */
+	plural(l3, sizeof l3, ngettext("%u L3", "%u L3", t->nl3), t->nl3);
+	plural(c, sizeof c, ngettext("%u core", "%u cores", t->ncores), t->ncores);
+	plural(u, sizeof u, ngettext("%u CPU", "%u CPUs", t->ncpus), t->ncpus);
+	/* TRANSLATORS: the machine's counts, then how the tree reads */
+	snprintf(buf, len, _("%s, %s, %s, %s, %s (%u offline, marked *); core id: its CPUs"), p, d,
+	    l3, c, u, off);
+}
+
 /* The tree from `row`; returns the next free row. */
 static int
-topo_tree(const struct topo_sink *k, const struct topology *t, int cols, int row)
+topo_tree(const struct topo_sink *k, const struct topology *t, const struct interval *iv,
+    int cols, int row)
 {
 	bool dies = t->ndies > t->npackages;
 	unsigned ci, dj, lk, nc, ncpu, noff, total_off = 0, cpu;
 	int cellw = 0;
-	char buf[256], cell[96];
+	char buf[256], cell[96], ncs[48], ncpus[48];
 
 	for (ci = 0; ci < t->ncores; ci++) {
-		int w = core_cell(cell, sizeof cell, t, &t->cores[ci]) + 2;
+		int w = core_cell(cell, sizeof cell, t, iv, &t->cores[ci]) + 2;
 
 		if (w > cellw)
 			cellw = w;
 	}
 	for (cpu = 0; cpu < t->max_cpu; cpu++)
-		if (t->cpus[cpu].present && !t->cpus[cpu].online)
+		if (t->cpus[cpu].present && cpu_off(t, iv, cpu))
 			total_off++;
-	snprintf(buf, sizeof buf, _("%u packages, %u dies, %u L3, %u cores, %u CPUs (%u offline, "
-	    "marked *); core: its CPUs"), t->npackages, t->ndies, t->nl3, t->ncores, t->ncpus,
-	    total_off);
-	emit(k, row++, 0, cols, ROLE_LABEL, buf);
+	topo_summary(buf, sizeof buf, t, total_off);
+	row += emit_lines(k, row, 0, cols, ROLE_LABEL, buf);
 
 	/* Each group once, at its first core, nested package / die / L3 even
 	 * when the cores of groups interleave in cores[]. */
@@ -212,22 +268,26 @@ topo_tree(const struct topo_sink *k, const struct topology *t, int cols, int row
 
 		if (seen_before(t, ci, 0))
 			continue;
-		count_group(t, c, 0, &nc, &ncpu, &noff);
+		count_group(t, iv, c, 0, &nc, &ncpu, &noff);
+		plural(ncs, sizeof ncs, ngettext("%u core", "%u cores", nc), nc);
+		plural(ncpus, sizeof ncpus, ngettext("%u CPU", "%u CPUs", ncpu), ncpu);
 		if (noff > 0)
-			snprintf(buf, sizeof buf, _("Package %u: %u cores, %u CPUs, %u offline"),
-			    c->package, nc, ncpu, noff);
+			/* TRANSLATORS: "Package 0: 18 cores, 36 CPUs, 2 offline" */
+			snprintf(buf, sizeof buf, _("Package %u: %s, %s, %u offline"), c->package, ncs,
+			    ncpus, noff);
 		else
-			snprintf(buf, sizeof buf, _("Package %u: %u cores, %u CPUs"), c->package, nc,
-			    ncpu);
-		emit(k, row++, 0, cols, ROLE_TAB_ACTIVE, buf);
+			/* TRANSLATORS: "Package 0: 18 cores, 36 CPUs" */
+			snprintf(buf, sizeof buf, _("Package %u: %s, %s"), c->package, ncs, ncpus);
+		row += emit_lines(k, row, 0, cols, ROLE_TAB_ACTIVE, buf);
 		for (dj = ci; dj < t->ncores; dj++) {
 			const struct topo_core *d = &t->cores[dj];
 
 			if (!in_group(d, c, 0) || seen_before(t, dj, 1))
 				continue;
 			if (dies) {
-				count_group(t, d, 1, &nc, &ncpu, &noff);
-				snprintf(buf, sizeof buf, _("Die %u: %u cores"), d->die, nc);
+				count_group(t, iv, d, 1, &nc, &ncpu, &noff);
+				snprintf(buf, sizeof buf, ngettext("Die %u: %u core", "Die %u: %u cores", nc),
+				    d->die, nc);
 				emit(k, row++, 2, cols - 2, ROLE_LABEL, buf);
 			}
 			for (lk = dj; lk < t->ncores; lk++) {
@@ -235,30 +295,32 @@ topo_tree(const struct topo_sink *k, const struct topology *t, int cols, int row
 
 				if (!in_group(l, d, 1) || seen_before(t, lk, 2))
 					continue;
-				count_group(t, l, 2, &nc, &ncpu, &noff);
+				count_group(t, iv, l, 2, &nc, &ncpu, &noff);
 				if (l->l3 == TOPO_NO_L3)
-					snprintf(buf, sizeof buf, _("no L3: %u cores"), nc);
+					snprintf(buf, sizeof buf, ngettext("no L3: %u core", "no L3: %u cores",
+					    nc), nc);
 				else
-					snprintf(buf, sizeof buf, _("L3 #%u: %u cores"), l->l3, nc);
+					snprintf(buf, sizeof buf, ngettext("L3 #%u: %u core", "L3 #%u: %u cores",
+					    nc), l->l3, nc);
 				emit(k, row++, 4, cols - 4, ROLE_LABEL, buf);
-				row = topo_grid(k, t, l, cellw, cols, row);
+				row = topo_grid(k, t, iv, l, cellw, cols, row);
 			}
 		}
 	}
 	if (unplaced(t, cell, sizeof cell) > 0) {
 		snprintf(buf, sizeof buf, _("Offline, core unknown until online: %s"), cell);
-		emit(k, row++, 0, cols, ROLE_INVALID, buf);
+		row += emit_lines(k, row, 0, cols, ROLE_INVALID, buf);
 	}
 	return row;
 }
 
+/* A fact: its label, and its value in as many lines as it takes. */
 static int
 fact(const struct topo_sink *k, int row, int cols, const char *label, enum ui_role r,
     const char *value)
 {
 	emit(k, row, 0, LABEL_W, ROLE_LABEL, label);
-	emit(k, row, LABEL_W, cols - LABEL_W, r, value);
-	return row + 1;
+	return row + emit_lines(k, row, LABEL_W, cols - LABEL_W, r, value);
 }
 
 static const char *
@@ -288,7 +350,7 @@ topo_facts(const struct topo_sink *k, const struct ui_frame *f, int cols, int ro
 	double tsc = identity_tsc_hz(id);
 	unsigned i;
 
-	emit(k, row++, 0, cols, ROLE_TAB_ACTIVE, _("Facts in use"));
+	row += emit_lines(k, row, 0, cols, ROLE_TAB_ACTIVE, _("Facts in use"));
 	snprintf(buf, sizeof buf, _("%s, family %d, model 0x%02X, stepping %d"),
 	    id->vendor_str[0] ? id->vendor_str : _("unknown vendor"), id->family, id->model,
 	    id->stepping);
@@ -368,7 +430,7 @@ topo_facts(const struct topo_sink *k, const struct ui_frame *f, int cols, int ro
 static int
 topo_lines(const struct topo_sink *k, const struct ui_frame *f, int cols)
 {
-	int row = topo_tree(k, &f->m->topo, cols, 0);
+	int row = topo_tree(k, &f->m->topo, f->iv, cols, 0);
 
 	return topo_facts(k, f, cols, row + 1);
 }
@@ -398,40 +460,33 @@ topo_screen_text(void *arg, int row, int x, int width, enum ui_role r, const cha
 static void
 topo_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const struct ui_frame *f)
 {
-	struct topo_priv *p = &topo_state;
-
 	struct topo_screen ts = { u, a, 0 };
 	struct topo_sink count = { NULL, NULL }, k = { topo_screen_text, &ts };
 	int n, y;
 
 	n = topo_lines(&count, f, a->cols);
-	p->page = a->rows;
-	p->maxscroll = n > a->rows ? n - a->rows : 0;
-	if (v->scroll > p->maxscroll)
-		v->scroll = p->maxscroll;
-	if (v->scroll < 0)
-		v->scroll = 0;
+	view_scroll_set(v, a->rows, n - a->rows);
 	ts.scroll = v->scroll;
 	for (y = 0; y < a->rows; y++)
 		draw_text(u, a->top + y, a->left, a->cols, ROLE_LABEL, "");
 	topo_lines(&k, f, a->cols);
 }
 
-static bool
-topo_key(struct view *v, struct ui_ctx *u, int ch, struct ui_settings *s)
+static void
+topo_free(struct view *v)
 {
-	struct topo_priv *p = &topo_state;
-
-	(void)u;
-	(void)s;
-	return view_scroll_key(v, ch, p->page, p->maxscroll);
+	free(v);
 }
 
-struct view view_topology = {
-	.id = VIEW_TOPOLOGY,
-	.name = N_("Topology"),
-	.draw = topo_draw,
-	.key = topo_key,
-	.scroll = 0,
-	.priv = &topo_state,
-};
+struct view *
+view_topology_new(struct ui_settings *s)
+{
+	struct view *v = xcalloc(1, sizeof *v);
+
+	v->id = VIEW_TOPOLOGY;
+	v->draw = topo_draw;
+	v->key = view_scroll_key;
+	v->free = topo_free;
+	v->s = s;
+	return v;
+}

@@ -22,7 +22,8 @@ sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$HTTOP_SRCDIR/man/httop.1" |
 	grep -o -- '--[a-z][a-z0-9-]*' | sort -u >man.opts
 # Every option the program accepts: a new one must be added here, to --help
 # and to the manual page together.
-for o in --batch --capid6 --cgroup --cpuid --cpus --delay --demo --die-map --force --format --help --host \
+for o in --batch --capid6 --cgroup --check --check-case --cpuid --cpus --delay --demo --die-map \
+    --force --format --help --host --seconds \
     --iterations --msr-batch-path --msr-path --msr-safe-path --on-conflict --pid --record \
     --record-compress --replay \
     --seed --sim --source --sysfs-root --textfile --topology --version; do

@@ -63,11 +63,10 @@ check "4: die grid view: 'Die-Raster — physisch:' (the demo's CAPID6)" wait_fo
 keys 1
 wait_for ' 1 Kerne ' 5
 keys h
-# The help's descriptions have 47 columns: the longest German one ends
-# inside the box.
+# The help's descriptions wrap inside the box: the German ones are longer.
 if wait_for 'httop-Tasten' 5 && sleep 0.3 && s=$(cap) &&
     has 'nächste Ansicht (Umschalt-Tab: vorige)' &&
-    has 'Mittel: letztes Intervall, 10 s, ganzer Lauf' &&
+    has 'Werte über: das letzte Intervall, das Mittelungsfenster' &&
     has 'Strg-L' && has 'jede Taste schließt dies'; then
 	ok "h: the help in German, every line whole"
 else

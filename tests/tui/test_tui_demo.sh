@@ -56,8 +56,8 @@ keys Escape; wait_gone 'sort' 5
 keys p; check "p: PAUSED" wait_for 'PAUSED' 5
 keys p; check "p again: running" wait_gone 'PAUSED' 5
 
-# + and -: x2 and /2.
-keys -; check "-: interval 0.25 s" wait_for 'interval 0.25 s' 5
+# + and -: the 1-2-5 ladder (0.5 -> 0.2 -> 0.5 -> 1).
+keys -; check "-: interval 0.2 s (the 1-2-5 ladder)" wait_for 'interval 0.2 s' 5
 keys + +; check "+ +: interval 1 s" wait_for 'interval 1 s' 5
 
 # a: last -> 10 s -> run -> last.

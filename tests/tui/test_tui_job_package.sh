@@ -30,7 +30,10 @@ keys p
 wait_for 'PAUSED' 5 >/dev/null
 job_line=$(cap | grep -o 'package 1, [0-9]* cores\{0,1\} .*')
 keys j
+# The header and the package line are written in one frame, but a capture
+# can fall between them on a loaded machine: wait for the line itself.
 wait_for 'all cores shown' 5 >/dev/null
+wait_for 'package 1, [0-9]+ cores ' 5 >/dev/null
 all_line=$(cap | grep -o 'package 1, [0-9]* cores\{0,1\} .*')
 diag "job: $job_line"
 diag "all: $all_line"

@@ -84,7 +84,7 @@ if up; then
 	tm resize-window -t t -x 60 -y 9
 	check "60 x 9: the request too" wait_for 'at least 40 x 10' 5
 	tm resize-window -t t -x 40 -y 10
-	if wait_gone 'at least 40 x 10' 5 && wait_for '^httop ' 5; then
+	if wait_gone 'at least 40 x 10' 5 && wait_for '^ 1 Cores ' 5; then
 		ok "40 x 10: the screen again"
 	else
 		not_ok "40 x 10: the screen again"; show_screen

@@ -77,6 +77,7 @@ assert_settings_equal(const struct ui_settings *a, const struct ui_settings *b)
 	assert_int_equal(a->sort_descending, b->sort_descending);
 	assert_int_equal(a->window, b->window);
 	assert_true(a->avg_seconds == b->avg_seconds);
+	assert_int_equal(a->die_figure, b->die_figure);
 }
 
 static void
@@ -95,6 +96,7 @@ test_defaults(void **state)
 	assert_false(s.sort_descending);
 	assert_int_equal(s.window, AVG_LAST);
 	assert_true(s.avg_seconds == 10.0);
+	assert_int_equal(s.die_figure, DF_BOTH);
 	/* the file's limits are -d's */
 	assert_true(UI_DELAY_MIN == OPT_DELAY_MIN);
 	assert_true(UI_DELAY_MAX == OPT_DELAY_MAX);
@@ -156,6 +158,7 @@ test_round_trip(void **state)
 	s.sort_descending = true;
 	s.window = AVG_WINDOW;
 	s.avg_seconds = 30.0;
+	s.die_figure = DF_GHZ;
 	assert_int_equal(ui_config_save(d.path, &s, &e), 0);
 	/* the missing directories were made, 0700 */
 	snprintf(sub, sizeof sub, "%s/cfg/httop", d.base);
@@ -168,6 +171,7 @@ test_round_trip(void **state)
 	assert_non_null(strstr(text, "\nsort_order = descending\n"));
 	assert_non_null(strstr(text, "\nwindow = window\n"));
 	assert_non_null(strstr(text, "\navg_seconds = 30\n"));
+	assert_non_null(strstr(text, "\ndie_figure = ghz\n"));
 	assert_int_equal(ui_config_load(d.path, &r, &e), 0);
 	assert_settings_equal(&r, &s);
 	/* the die grid view is saved by name and read back */
@@ -234,6 +238,7 @@ test_errors(void **state)
 		{ "avg_seconds = 0\n", "avg_seconds: '0'", 1 },
 		{ "avg_seconds = 10 s\n", "avg_seconds: '10 s'", 1 },
 		{ "= cores\n", "unknown key ''", 1 },
+		{ "die_figure = ipc\n", "die_figure: 'ipc'", 1 },
 	};
 	struct dir d;
 	struct ui_settings s, orig;

@@ -759,7 +759,8 @@ test_offline(void **state)
 	assert_int_equal(a.state[7], CPU_OFFLINE);
 	assert_int_equal(a.err[7], ENXIO);
 	assert_int_equal(a.state[6], CPU_READ_OK);
-	assert_false(m.topo.cpus[7].online);
+	/* The sample says so; the machine description stays as loaded. */
+	assert_true(m.topo.cpus[7].online);
 	assert_null(fake_find(&f, 7, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS));
 	fake_tick_all(&f, 2000000);
 	read_ok(s, &a);

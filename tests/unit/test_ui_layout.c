@@ -1,15 +1,18 @@
 /* test_ui_layout.c: the screen's arithmetic without a terminal: how many
  * columns of core rows fit, the glyphs of a bar for given shares in UTF-8
- * and ASCII, how figures and bounds print, the window's label, and that
- * the help lists every key the front end handles. */
+ * and ASCII, how figures and bounds print, the window's label, the +/-
+ * ladder, fields that wrap and drop but are never cut (the header), and
+ * that the help lists every key the front end handles, wrapped. */
 #include "unit/testutil.h"
 
 #include <string.h>
 
 #include "ui/cores.h"
+#include "ui/flow.h"
 #include "ui/header.h"
 #include "ui/help.h"
 #include "ui/screen.h"
+#include "ui/tui.h"
 
 /* The cells' glyphs joined into one string. */
 static const char *
@@ -257,8 +260,8 @@ static void
 test_help_keys(void **state)
 {
 	static const char *const want[] = {
-		"Tab", "1 2 3 4", "s", "S", "f F", "p", "+ -", ". n", "> <", "[ ]", "a", "c", "j", "w",
-		"Up Down", "PgUp PgDn", "Home End", "Ctrl-L", "mouse", "h ?", "q",
+		"Tab", "1 2 3 4", "s", "S", "f F", "p Space", "+ -", ". n", "> <", "[ ]", "a", "c",
+		"j", "w", "Up Down", "PgUp PgDn", "Home End", "Ctrl-L", "mouse", "h ? F1", "q F10",
 	};
 	const struct help_key *k;
 	size_t n, i, j;
@@ -275,6 +278,198 @@ test_help_keys(void **state)
 			fail_msg("the help does not list the key '%s'", want[i]);
 		assert_true(strlen(k[j].what) > 0);
 	}
+}
+
+/* The help at the inside width of a 40-column box (36): the key column is
+ * the widest key, "PgUp PgDn" (9), and 2 blanks: 11; descriptions wrap in
+ * the 25 columns after it. Every key starts a line, every line fits, and
+ * the words of each description come back in order. */
+static void
+test_help_layout(void **state)
+{
+	static struct help_line lines[HELP_MAX_LINES];
+	const struct help_key *k;
+	size_t nk, i;
+	int n, kw, l = 0;
+
+	(void)state;
+	k = help_keys(&nk);
+	n = help_layout(36, &kw, lines, HELP_MAX_LINES);
+	assert_int_equal(kw, 11);
+	assert_true(n > (int)nk);           /* some wrap */
+	for (i = 0; i < nk; i++) {
+		char joined[512] = "";
+
+		assert_non_null(lines[l].keys);
+		assert_string_equal(lines[l].keys, k[i].keys);
+		do {
+			assert_true(text_width(lines[l].text) <= 36 - 11);
+			if (joined[0] != '\0')
+				strcat(joined, " ");
+			strcat(joined, lines[l].text);
+			l++;
+		} while (l < n && lines[l].keys == NULL);
+		assert_string_equal(joined, k[i].what);
+	}
+	assert_int_equal(l, n);
+	/* "s" wraps at 25 columns: "Threads view: sort by the" is 25 */
+	for (l = 0; l < n && (lines[l].keys == NULL || strcmp(lines[l].keys, "s") != 0); l++)
+		;
+	assert_true(l < n);
+	assert_string_equal(lines[l].text, "Threads view: sort by the");
+}
+
+/* The + and - keys' ladder: 1-2-5 steps through 1 s, within 0.05 s and
+ * a day; from a value off the ladder to the next one on it. */
+static void
+test_delay_ladder(void **state)
+{
+	(void)state;
+	assert_true(tui_delay_step(1.0, 1) == 2.0);
+	assert_true(tui_delay_step(2.0, 1) == 5.0);
+	assert_true(tui_delay_step(5.0, 1) == 10.0);
+	assert_true(tui_delay_step(1.0, -1) == 0.5);
+	assert_true(tui_delay_step(0.5, -1) == 0.2);
+	assert_true(tui_delay_step(0.2, -1) == 0.1);
+	assert_true(tui_delay_step(0.1, -1) == 0.05);
+	/* at the limits: the limit itself (the key says so) */
+	assert_true(tui_delay_step(0.05, -1) == 0.05);
+	assert_true(tui_delay_step(0.05, 1) == 0.1);
+	assert_true(tui_delay_step(50000.0, 1) == 86400.0);
+	assert_true(tui_delay_step(86400.0, 1) == 86400.0);
+	assert_true(tui_delay_step(86400.0, -1) == 50000.0);
+	/* off the ladder (-d 0.3, or the old doubling's 1.6) */
+	assert_true(tui_delay_step(0.3, 1) == 0.5);
+	assert_true(tui_delay_step(0.3, -1) == 0.2);
+	assert_true(tui_delay_step(1.6, -1) == 1.0);
+	assert_true(tui_delay_step(1.6, 1) == 2.0);
+}
+
+/* The window's label: "(so far)" while the window fills, not once it is
+ * full, when it covers up to one interval less than its length (10 s at
+ * -d 1: 9.0 s to 10 s), which made the label flicker. */
+static void
+test_window_label(void **state)
+{
+	struct ui_frame f;
+	char buf[96];
+
+	(void)state;
+	memset(&f, 0, sizeof f);
+	f.window = AVG_WINDOW;
+	f.window_length = 10.0;
+	f.delay = 1.0;
+	f.window_seconds = 4.0;
+	header_window_label(buf, sizeof buf, &f);
+	assert_string_equal(buf, "10 s average (4.0 s so far)");
+	/* 8.4 + 1.5 x 1 = 9.9 < 10: still filling */
+	f.window_seconds = 8.4;
+	header_window_label(buf, sizeof buf, &f);
+	assert_string_equal(buf, "10 s average (8.4 s so far)");
+	/* full: 9.0, 9.02, 10 all read the same */
+	f.window_seconds = 9.0;
+	header_window_label(buf, sizeof buf, &f);
+	assert_string_equal(buf, "10 s average");
+	f.window_seconds = 9.02;
+	header_window_label(buf, sizeof buf, &f);
+	assert_string_equal(buf, "10 s average");
+	f.window_seconds = 10.0;
+	header_window_label(buf, sizeof buf, &f);
+	assert_string_equal(buf, "10 s average");
+	/* the last interval and the run say what they cover */
+	f.window = AVG_LAST;
+	f.window_seconds = 0.5;
+	header_window_label(buf, sizeof buf, &f);
+	assert_string_equal(buf, "last 0.5 s");
+}
+
+static const char *
+row_text(const struct flow *f, int row)
+{
+	static char buf[256];
+
+	flow_row_text(f, row, buf, sizeof buf);
+	return buf;
+}
+
+/* "node" (kept) and fields aaaa, bbbb (importance 1) and cccc (3), two
+ * blanks apart: 4 + 2 + 4 + 2 + 4 = 16 columns, cccc 22. */
+static void
+flow_abc(struct flow *f)
+{
+	flow_init(f);
+	flow_field(f, FLOW_KEEP);
+	flow_put(f, ROLE_LABEL, "node");
+	flow_field(f, 1);
+	flow_put(f, ROLE_PLAIN, "aaaa");
+	flow_field(f, 1);
+	flow_put(f, ROLE_PLAIN, "bb");
+	flow_put(f, ROLE_BOTH, "bb");
+	flow_field(f, 3);
+	flow_put(f, ROLE_PLAIN, "cccc");
+}
+
+static void
+test_flow(void **state)
+{
+	struct flow f;
+
+	(void)state;
+	/* all on one row */
+	flow_abc(&f);
+	assert_int_equal(flow_layout(&f, 40, 3), 1);
+	assert_string_equal(row_text(&f, 0), "node  aaaa  bbbb  cccc");
+	/* 16 columns: cccc wraps under the second field (x = 6) */
+	assert_int_equal(flow_layout(&f, 16, 3), 2);
+	assert_string_equal(row_text(&f, 0), "node  aaaa  bbbb");
+	assert_string_equal(row_text(&f, 1), "      cccc");
+	/* one row: cccc, the least important, goes whole */
+	assert_int_equal(flow_layout(&f, 16, 1), 1);
+	assert_string_equal(row_text(&f, 0), "node  aaaa  bbbb");
+	assert_int_equal(f.ch[3].row, -1);
+	/* 10 columns, one row: cccc, then bbbb (the last of the 1s) go */
+	assert_int_equal(flow_layout(&f, 10, 1), 1);
+	assert_string_equal(row_text(&f, 0), "node  aaaa");
+	/* 11 columns, two rows: "node  aaaa" / "  bbbb" (the second field
+	 * starts past half the row: two blanks in); cccc would need a third
+	 * row: it goes */
+	assert_int_equal(flow_layout(&f, 11, 2), 2);
+	assert_string_equal(row_text(&f, 1), "  bbbb");
+
+	/* A field wider than the row goes (not the others), whatever its
+	 * importance; a kept one is not shown. */
+	flow_abc(&f);
+	flow_field(&f, 9);
+	flow_put(&f, ROLE_PLAIN, "0123456789AB");
+	assert_int_equal(flow_layout(&f, 11, 3), 3);
+	assert_string_equal(row_text(&f, 2), "  cccc");
+	assert_int_equal(f.ch[4].row, -1);
+
+	/* Words break between them, one blank apart; a new line is a new
+	 * row; pieces of a field keep their words together. */
+	flow_init(&f);
+	flow_field(&f, FLOW_KEEP);
+	flow_put(&f, ROLE_PLAIN, "host");
+	flow_words(&f, 1, ROLE_PLAIN, "Intel  Xeon Gold");
+	flow_line(&f);
+	flow_field(&f, 2);
+	flow_put(&f, ROLE_PLAIN, "2 sockets,");
+	flow_piece(&f);
+	flow_put(&f, ROLE_PLAIN, "36 cores,");
+	flow_piece(&f);
+	flow_put(&f, ROLE_PLAIN, "72 threads");
+	assert_int_equal(flow_layout(&f, 12, 6), 6);
+	assert_string_equal(row_text(&f, 0), "host  Intel");
+	assert_string_equal(row_text(&f, 1), "      Xeon");
+	assert_string_equal(row_text(&f, 2), "      Gold");
+	assert_string_equal(row_text(&f, 3), "2 sockets,");
+	assert_string_equal(row_text(&f, 4), "  36 cores,");
+	assert_string_equal(row_text(&f, 5), "  72 threads");
+	/* in 4 rows the counts (importance 2) go whole before the words (1) */
+	assert_int_equal(flow_layout(&f, 12, 4), 3);
+	assert_string_equal(row_text(&f, 2), "      Gold");
+	assert_int_equal(f.ch[4].row, -1);
+	assert_int_equal(f.ch[6].row, -1);
 }
 
 /* text_line_len: where a line breaks, in bytes. */
@@ -312,6 +507,10 @@ main(void)
 		cmocka_unit_test(test_val_text),
 		cmocka_unit_test(test_window_text),
 		cmocka_unit_test(test_help_keys),
+		cmocka_unit_test(test_help_layout),
+		cmocka_unit_test(test_delay_ladder),
+		cmocka_unit_test(test_window_label),
+		cmocka_unit_test(test_flow),
 		cmocka_unit_test(test_line_len),
 	};
 

@@ -35,7 +35,7 @@ grid_clear(struct grid *g)
 		g->c[r][GRID_COLS] = '\0';
 		for (x = 0; x < GRID_COLS; x++) {
 			g->heat[r][x] = -1;
-			g->role[r][x] = ROLE_COUNT;
+			g->role[r][x] = ROLE_PLAIN;
 		}
 	}
 }
@@ -133,7 +133,11 @@ test_heat_scale(void **state)
 	assert_string_equal(screen_heat_glyph(&u, 7), "\u2588");
 	/* no curses colours started here: heat is a glyph, no attribute */
 	assert_false(screen_heat_colour(&u));
-	assert_int_equal(screen_heat_attr(&u, 3), A_NORMAL);
+	assert_int_equal(screen_attr(&u, heat_role(3)), A_NORMAL);
+	/* the heat roles follow the scale, clamped at its ends */
+	assert_int_equal(heat_role(3), ROLE_HEAT0 + 3);
+	assert_int_equal(heat_role(-1), ROLE_HEAT0);
+	assert_int_equal(heat_role(HEAT_STEPS), ROLE_HEAT0 + HEAT_STEPS - 1);
 }
 
 /* --- geometry ------------------------------------------------------------ */
@@ -450,6 +454,25 @@ test_cells_other_figures(void **state)
 	assert_int_equal(g->heat[2][0], 4);
 	assert_string_equal(cell(g, 5, 0, 8), " -");
 	assert_int_equal(g->role[5][0], ROLE_INVALID);
+	/* Wide enough, the reason too: this plan reads no instructions... */
+	render_body(&r, g, DF_CPI, 1, 15, 100);
+	assert_string_equal(cell(g, 5, 0, 15), " - unavailable");
+	/* ... Skylake-SP's does: a core without CPI retired none; one
+	 * without GHz was never active (no cycles). */
+	plan_for_machine(&r.p, &r.m);
+	r.p.split = SPLIT_ANY;
+	render_body(&r, g, DF_CPI, 1, 15, 100);
+	assert_string_equal(cell(g, 5, 0, 15), " - no-inst");
+	r.iv.cores[1].ghz = val_none();
+	r.m.id.base_ratio = 30;
+	render_body(&r, g, DF_GHZ, 1, 15, 100);
+	assert_string_equal(cell(g, 5, 0, 15), " - never-active");
+	r.m.id.base_ratio = 0;
+	render_body(&r, g, DF_GHZ, 1, 15, 100);
+	assert_string_equal(cell(g, 5, 0, 15), " - no-base");
+	r.iv.cores[1].ghz = val_exact(3.0);
+	memset(&r.p, 0, sizeof r.p);
+	r.p.split = SPLIT_ANY;
 
 	/* An invalid core shows "-" and its reason code, greyed. */
 	r.iv.cores[0].reason = R_SKEW;
@@ -591,6 +614,13 @@ test_head(void **state)
 	    "  ? a bound: coloured by its low end");
 	assert_int_equal(g->heat[1][27], 0);
 	assert_int_equal(g->heat[1][41], 7);
+	/* CPI: core 1 (placed) has none, and the plan reads no instructions:
+	 * the legend says what its "-" means even where the cell is too
+	 * narrow for the code; 0.87 alone is the whole scale */
+	grid_clear(g);
+	die_scale_of(&r.f, DF_CPI, &sc);
+	die_head(&k, &r.u, &r.f, DF_CPI, &sc, 100, 10);
+	assert_string_equal(line(g, 1), "f: CPI  0.87 ....::::++++#### 0.87  -: unavailable");
 
 	/* A note (wrapped at 40 columns) and the default rule */
 	snprintf(r.l.note, sizeof r.l.note, "the physical view needs root: CAPID6 is in PCI "

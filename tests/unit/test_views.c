@@ -82,7 +82,7 @@ struct trig {
 	struct plan p;
 	struct interval iv;
 	struct ui_frame f;
-	unsigned order[8];
+	struct tsort rows[8];
 };
 
 static void
@@ -151,13 +151,13 @@ trig_free(struct trig *r)
 static void
 assert_order(struct trig *r, int col, bool desc, unsigned n, const unsigned *want)
 {
-	unsigned got = threads_sort(&r->f, col, desc, r->order, 8), i;
+	unsigned got = threads_sort(&r->f, col, desc, r->rows, 8), i;
 
 	assert_int_equal(got, n);
 	for (i = 0; i < n; i++)
-		if (r->order[i] != want[i])
+		if (r->rows[i].cpu != want[i])
 			fail_msg("column %d %s: position %u is cpu %u, expected %u", col,
-			    desc ? "desc" : "asc", i, r->order[i], want[i]);
+			    desc ? "desc" : "asc", i, r->rows[i].cpu, want[i]);
 }
 
 static void
@@ -188,9 +188,16 @@ test_sort(void **state)
 	assert_order(&r, TCOL_NET_GHZ, false, 4, (const unsigned[]){ 1, 0, 2, 3 });
 	/* IPC .5 (1) < .8 (0) */
 	assert_order(&r, TCOL_IPC, false, 4, (const unsigned[]){ 1, 0, 2, 3 });
-	/* core index: cpus 0,2 are core 0, cpus 1,3 core 1 */
+	/* core: cpus 0,2 are core 0, cpus 1,3 core 1 */
 	assert_order(&r, TCOL_CORE, false, 4, (const unsigned[]){ 0, 2, 1, 3 });
 	assert_order(&r, TCOL_CORE, true, 4, (const unsigned[]){ 1, 3, 0, 2 });
+	/* the hardware's core ids (holes as on a Skylake-SP), not the index:
+	 * core 0 is id 9, core 1 id 4, so cpus 1,3 sort first */
+	r.m.topo.cores[0].core_id = 9;
+	r.m.topo.cores[1].core_id = 4;
+	assert_order(&r, TCOL_CORE, false, 4, (const unsigned[]){ 1, 3, 0, 2 });
+	r.m.topo.cores[0].core_id = 0;
+	r.m.topo.cores[1].core_id = 1;
 	/* thread position: 0,1 are thread 0; 2,3 thread 1 */
 	assert_order(&r, TCOL_THREAD, true, 4, (const unsigned[]){ 2, 3, 0, 1 });
 	/* one package: all ties, CPU order */
@@ -210,7 +217,7 @@ test_sort(void **state)
 	/* a CPU outside --cpus is no row; an offline one is */
 	blank(&r.iv.threads[1], R_NOT_SELECTED);
 	assert_order(&r, TCOL_CPU, false, 3, (const unsigned[]){ 0, 2, 3 });
-	r.m.topo.cpus[1].online = false;
+	r.iv.threads[1].offline = true;       /* as its sample said */
 	assert_order(&r, TCOL_CPU, false, 4, (const unsigned[]){ 0, 1, 2, 3 });
 	trig_free(&r);
 }
@@ -219,74 +226,132 @@ static void
 test_keys(void **state)
 {
 	struct ui_settings s;
-	struct view *v = &view_threads;
+	struct view *v, *topo;
+	struct threads_view *p;
 	int i;
 
 	(void)state;
 	ui_settings_default(&s);
-	/* s walks package, core, ..., ipc and back to the CPU number */
+	v = view_threads_new(&s);
+	p = (struct threads_view *)v;
+	/* s walks package, core, ..., ipc and back to the CPU number; a
+	 * position starts lowest first, a figure highest (busiest) first */
 	for (i = 0; i < TCOL_COUNT; i++) {
-		assert_true(v->key(v, NULL, 's', &s));
+		assert_true(v->key(v, 's'));
 		assert_int_equal(s.sort_column, i);
+		assert_int_equal(s.sort_descending, i >= TCOL_UTIL);
 	}
-	assert_true(v->key(v, NULL, 's', &s));
+	assert_true(v->key(v, 's'));
 	assert_int_equal(s.sort_column, TCOL_CPU);
-	assert_true(v->key(v, NULL, 'S', &s));
-	assert_true(s.sort_descending);
-	assert_int_equal(sort_descending, true);    /* the view follows */
-	assert_true(v->key(v, NULL, 'S', &s));
 	assert_false(s.sort_descending);
+	assert_true(v->key(v, 'S'));
+	assert_true(s.sort_descending);
+	assert_true(v->key(v, 'S'));
+	assert_false(s.sort_descending);
+	/* a click on a head: that column, its first direction; again: the
+	 * other way; row 1 is no head; the view keeps the layout it drew */
+	threads_layout(140, &p->widths, &p->layout);
+	assert_true(v->click(v, 0, p->layout.fig_x[3] + 2));     /* GHz */
+	assert_int_equal(s.sort_column, TCOL_GHZ);
+	assert_true(s.sort_descending);
+	assert_true(v->click(v, 0, p->layout.fig_x[3]));
+	assert_false(s.sort_descending);
+	assert_true(v->click(v, 0, p->layout.bar_x + 5));        /* the bar: util */
+	assert_int_equal(s.sort_column, TCOL_UTIL);
+	assert_true(s.sort_descending);
+	assert_true(v->click(v, 0, p->layout.id_x[1]));          /* pkg */
+	assert_int_equal(s.sort_column, TCOL_PACKAGE);
+	assert_false(s.sort_descending);
+	assert_false(v->click(v, 1, p->layout.id_x[1]));
+	assert_false(v->click(v, 0, p->layout.status_x + 1));
 	/* scrolling keys are the view's; others are not */
-	assert_true(v->key(v, NULL, KEY_HOME, &s));
+	assert_true(v->key(v, KEY_HOME));
 	assert_int_equal(v->scroll, 0);
-	assert_false(v->key(v, NULL, 'x', &s));
-	assert_false(view_topology.key(&view_topology, NULL, 's', &s));
-	assert_true(view_topology.key(&view_topology, NULL, KEY_END, &s));
+	assert_false(v->key(v, 'x'));
+	topo = view_topology_new(&s);
+	assert_false(topo->key(topo, 's'));
+	assert_true(topo->key(topo, KEY_END));
+	view_free(topo);
+	view_free(v);
 }
 
-/* Rows at 140 columns. Layout: CPU 5, pkg 4, core 5, t 3 = 17; the bar
- * at 18, its width 140 - (17 + 43 figures) - 2 - 16 = 62, capped at 40;
- * figures from 18 + 40 + 1 = 59: util% 7, CPI 8, nomCPI 8, GHz 7, netGHz
- * 7, IPC 6 (to 102); status from 103 (37 columns). */
+/* Column widths: at least the head, a blank before it and the sort mark
+ * after it, so "pkg" (3) takes 5 where the default was 4 and "core" (4)
+ * 6: a mark never touches the head to its left. */
+static void
+test_widths(void **state)
+{
+	struct twidths w;
+
+	(void)state;
+	threads_widths(&w);
+	assert_int_equal(w.id[0], 5);   /* CPU: default 5 >= 3 + 2 */
+	assert_int_equal(w.id[1], 5);   /* pkg */
+	assert_int_equal(w.id[2], 6);   /* core */
+	assert_int_equal(w.id[3], 3);   /* t */
+	assert_int_equal(w.fig[0], 7);  /* util%: 5 + 2 */
+	assert_int_equal(w.fig[2], 8);  /* nomCPI: 6 + 2 */
+	assert_int_equal(w.fig[4], 8);  /* netGHz: 6 + 2, default 7 */
+}
+
+/* Rows at 140 columns. Layout: CPU 5, pkg 5, core 6, t 3 = 19; the bar
+ * at 20, its width 140 - (19 + 44 figures) - 2 - 16 = 59, capped at 40;
+ * figures from 20 + 40 + 1 = 61: util% 7, CPI 8, nomCPI 8, GHz 7, netGHz
+ * 8, IPC 6 (to 104); status from 106 (34 columns). */
 static void
 test_rows(void **state)
 {
 	static struct grid g;
 	struct trig r;
 	struct sink k = { grid_text, grid_bar, &g };
+	struct twidths w;
+	struct tlayout l;
 	unsigned n;
-	const char *l;
+	const char *s;
 
 	(void)state;
 	trig_init(&r);
+	threads_widths(&w);
+	threads_layout(140, &w, &l);
+	assert_int_equal(l.bar_x, 20);
+	assert_int_equal(l.bar_w, 40);
+	assert_int_equal(l.fig_x[0], 61);
+	assert_int_equal(l.status_x, 106);
 	grid_clear(&g);
-	n = threads_sort(&r.f, TCOL_UTIL, false, r.order, 8);
-	threads_lines(&k, &r.f, TCOL_UTIL, false, 140, false, r.order, n, 0, 10);
-	/* the head: util% marked as the ascending sort column */
-	l = line(&g, -1);
-	assert_memory_equal(l, "  CPU pkg core  t", 17);
-	assert_non_null(strstr(l, " util%^     CPI  nomCPI    GHz netGHz   IPC status"));
+	n = threads_sort(&r.f, TCOL_UTIL, false, r.rows, 8);
+	threads_lines(&k, &r.f, &l, TCOL_UTIL, false, false, r.rows, n, 0, 10);
+	/* the head: util% marked as the ascending sort column, a blank
+	 * before every head */
+	s = line(&g, -1);
+	assert_memory_equal(s, "  CPU  pkg  core  t", 19);
+	assert_non_null(strstr(s, " util%^     CPI  nomCPI    GHz  netGHz   IPC status"));
 	/* row 0 is cpu 1: util 25% -> 10 of 40 cells; CPI 2.00, nominal
 	 * 8.00, 2.40 GHz, net .60, IPC .50; its core (1) had a read error */
-	l = line(&g, 0);
-	assert_memory_equal(l, "    1   0    1  0 ##########..............................", 58);
-	assert_memory_equal(l + 58, "    25.0    2.00    8.00   2.40   0.60  0.50 ", 45);
-	assert_string_equal(l + 103, "core: reading a counter failed");
+	s = line(&g, 0);
+	assert_memory_equal(s, "    1    0     1  0 ##########..............................", 60);
+	assert_memory_equal(s + 60, "    25.0    2.00    8.00   2.40    0.60  0.50 ", 46);
+	assert_string_equal(s + 106, "core: reading a counter failed");
 	/* row 1, cpu 0: 20 of 40 cells */
-	l = line(&g, 1);
-	assert_memory_equal(l + 58, "    50.0    1.25    2.50   2.40   1.20  0.80", 44);
+	s = line(&g, 1);
+	assert_memory_equal(s + 60, "    50.0    1.25    2.50   2.40    1.20  0.80", 45);
 	/* row 2, cpu 2: no instructions: "-" for CPI, nominal CPI and IPC */
-	l = line(&g, 2);
-	assert_memory_equal(l + 58, "    75.0       -       -   2.00   1.50     -", 44);
+	s = line(&g, 2);
+	assert_memory_equal(s + 60, "    75.0       -       -   2.00    1.50     -", 45);
 	/* row 3, cpu 3: where it is and why, no number */
-	l = line(&g, 3);
-	assert_string_equal(l, "    3   0    1  1 reading a counter failed");
+	s = line(&g, 3);
+	assert_string_equal(s, "    3    0     1  1 reading a counter failed");
 	assert_int_equal(g.maxrow, 4);
 	/* scrolled by 2: cpu 2 first */
 	grid_clear(&g);
-	threads_lines(&k, &r.f, TCOL_UTIL, false, 140, false, r.order, n, 2, 10);
+	threads_lines(&k, &r.f, &l, TCOL_UTIL, false, false, r.rows, n, 2, 10);
 	assert_memory_equal(line(&g, 0), "    2", 5);
 	assert_int_equal(g.maxrow, 2);
+	/* the core column is the hardware's core id (lstopo's P#, sysfs
+	 * core_id), as in the Cores view and the JSON: core 1 is id 8 */
+	r.m.topo.cores[1].core_id = 8;
+	grid_clear(&g);
+	threads_lines(&k, &r.f, &l, TCOL_UTIL, false, false, r.rows, n, 0, 10);
+	assert_memory_equal(line(&g, 0), "    1    0     8  0", 19);
 	trig_free(&r);
 }
 
@@ -335,8 +400,9 @@ test_topology_small(void **state)
 	f.source_name = "sim";
 
 	rows = topo_to_grid(&g, &f, 80);
-	assert_string_equal(line(&g, 0), "1 packages, 1 dies, 1 L3, 2 cores, 4 CPUs (1 offline, "
-	    "marked *); core: its CPUs");
+	/* one of each: no "1 packages" (ngettext) */
+	assert_string_equal(line(&g, 0), "1 package, 1 die, 1 L3, 2 cores, 4 CPUs (1 offline, "
+	    "marked *); core id: its CPUs");
 	assert_string_equal(line(&g, 1), "Package 0: 2 cores, 4 CPUs, 1 offline");
 	assert_string_equal(line(&g, 2), "    L3 #0: 2 cores");
 	assert_string_equal(line(&g, 3), "      0: 0,2   1: 1,3*");
@@ -346,8 +412,12 @@ test_topology_small(void **state)
 	assert_string_equal(line(&g, 8), "Group       skx (Skylake..Cooper Lake)");
 	/* 21 x 100 MHz; TSC 2.1e9 Hz; crystal ratio 168/2 = 84 */
 	assert_string_equal(line(&g, 9), "Base ratio  21 x 100.00 MHz, from MSR_PLATFORM_INFO");
-	assert_memory_equal(line(&g, 10), "TSC         2100000000 Hz (2.100 GHz); CPUID 15H", 48);
-	assert_string_equal(line(&g, 12), "Scale       84 TSC ticks per count, not measured "
+	/* a fact longer than the 68 columns after its label wraps at a blank,
+	 * under the value: nothing is cut */
+	assert_string_equal(line(&g, 10), "TSC         2100000000 Hz (2.100 GHz); CPUID 15H crystal "
+	    "ratio 168/2, crystal 0");
+	assert_string_equal(line(&g, 11), "            Hz");
+	assert_string_equal(line(&g, 13), "Scale       84 TSC ticks per count, not measured "
 	    "(expected 84)");
 	/* the plan: TSC read on every thread, the ANY counter on thread 0 */
 	for (i = 13; i < rows; i++) {
@@ -362,6 +432,10 @@ test_topology_small(void **state)
 	assert_true(found_any);
 	assert_string_equal(line(&g, rows - 2), "Source      sim");
 	assert_int_equal(g.maxrow, rows);
+	/* a core is named by the hardware's id, as in the other views */
+	m.topo.cores[1].core_id = 8;
+	topo_to_grid(&g, &f, 80);
+	assert_string_equal(line(&g, 3), "      0: 0,2   8: 1,3*");
 	topology_free(&m.topo);
 }
 
@@ -417,6 +491,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sort),
 		cmocka_unit_test(test_keys),
+		cmocka_unit_test(test_widths),
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_topology_small),
 		cmocka_unit_test(test_topology_knl),

@@ -51,7 +51,8 @@ file_open_cpu(struct msr_io *io, unsigned cpu, struct errmsg *e)
 	int fd, err;
 
 	if (cpu >= f->max_cpu) {
-		errmsg_set(e, _("CPU %u is beyond the %u CPUs of the topology"), cpu, f->max_cpu);
+		errmsg_set(e, ngettext("CPU %u is beyond the %u CPU of the topology",
+		    "CPU %u is beyond the %u CPUs of the topology", f->max_cpu), cpu, f->max_cpu);
 		return -EINVAL;
 	}
 	if (file_path(f->template, cpu, path, sizeof path) != 0) {

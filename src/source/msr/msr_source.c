@@ -54,6 +54,9 @@ struct msr_source {
 	struct timespec start;
 	uint64_t seq;
 	bool platform_done;
+	/* The one thing the engine adds to the machine description: the base
+	 * ratio from MSR_PLATFORM_INFO, once, before the first sample. */
+	struct cpu_identity *id;
 
 	/* The save table, sized once: register r of CPU c is entry
 	 * c * MSR_MAX_REGS + r. reg[] holds the MSRs in the order they were
@@ -165,7 +168,6 @@ cpu_gone(struct msr_source *ms, unsigned cpu)
 {
 	ms->cpu_state[cpu] = MC_GONE;   /* first: a signal handler skips it now */
 	ms->io->close_cpu(ms->io, cpu);
-	ms->src.m->topo.cpus[cpu].online = false;
 	ms->batch_dirty = true;
 }
 
@@ -204,7 +206,7 @@ batch_announce(struct msr_source *ms, const struct plan *p, struct errmsg *e)
 static void
 read_platform_info(struct msr_source *ms)
 {
-	struct cpu_identity *id = &ms->src.m->id;
+	struct cpu_identity *id = ms->id;
 	uint64_t v;
 	unsigned cpu;
 
@@ -684,7 +686,7 @@ msr_read(struct source *s, struct sample *out, struct errmsg *e)
 {
 	struct msr_source *ms = msr_of(s);
 	const struct plan *p = s->plan;
-	struct topology *t = &s->m->topo;
+	const struct topology *t = &s->m->topo;
 	unsigned c, k, cpu;
 
 	if (p == NULL)
@@ -729,8 +731,6 @@ msr_read(struct source *s, struct sample *out, struct errmsg *e)
 			if (st != CPU_READ_OK)
 				memset(sample_row(out, cpu), 0, (size_t)out->nslots * sizeof(uint64_t));
 			out->state[cpu] = st;
-			if (st == CPU_OFFLINE || st == CPU_READ_OK)
-				t->cpus[cpu].online = st == CPU_READ_OK;
 		}
 	}
 	out->time = elapsed(&ms->start);
@@ -822,6 +822,7 @@ msr_source_new(struct machine *m, struct msr_io *io, const char *name, struct er
 	ms->src.priv = ms;
 	ms->src.name = name;
 	ms->src.m = m;
+	ms->id = &m->id;
 	ms->io = io;
 	ms->max_cpu = max_cpu;
 	ms->cpu_state = xcalloc(max_cpu ? max_cpu : 1, sizeof *ms->cpu_state);
@@ -834,7 +835,7 @@ msr_source_new(struct machine *m, struct msr_io *io, const char *name, struct er
 	clock_gettime(CLOCK_MONOTONIC, &ms->start);
 
 	for (cpu = 0; cpu < max_cpu; cpu++) {
-		struct topo_cpu *tc = &m->topo.cpus[cpu];
+		const struct topo_cpu *tc = &m->topo.cpus[cpu];
 
 		if (!tc->present)
 			continue;
@@ -853,7 +854,6 @@ msr_source_new(struct machine *m, struct msr_io *io, const char *name, struct er
 			if (ngone++ == 0)
 				*e = why;
 			ms->cpu_state[cpu] = MC_GONE;
-			tc->online = false;
 		} else {
 			*e = why;
 			msr_close(&ms->src);

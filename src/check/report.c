@@ -1,0 +1,653 @@
+/* report.c: the check's findings, their summary, and the text and JSON
+ * reports (report.h). */
+#include "config.h"
+#include "check/report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/i18n.h"
+#include "util/xalloc.h"
+
+void
+check_report_init(struct check_report *r)
+{
+	memset(r, 0, sizeof *r);
+}
+
+void
+check_report_free(struct check_report *r)
+{
+	free(r->res);
+	free(r->bg_cpu);
+	free(r->bg_busy);
+	memset(r, 0, sizeof *r);
+}
+
+struct check_result *
+check_report_add(struct check_report *r)
+{
+	struct check_result *x;
+
+	if (r->nres == r->capres) {
+		r->capres = r->capres ? 2 * r->capres : 16;
+		r->res = xreallocarray(r->res, r->capres, sizeof *r->res);
+	}
+	x = &r->res[r->nres++];
+	memset(x, 0, sizeof *x);
+	return x;
+}
+
+void
+check_report_finish(struct check_report *r)
+{
+	unsigned i, k;
+	bool failed = false, disturbed = false;
+
+	for (k = 0; k < CF_NFAMILIES; k++)
+		r->trust[k] = CT_UNCHECKED;
+	for (i = 0; i < r->nres; i++) {
+		struct check_result *x = &r->res[i];
+
+		/* A disturbed case tested nothing of httop, even where its
+		 * figures came out right. */
+		x->verdict = x->dist.kind != CD_NONE ? CV_DISTURBED : CV_PASS;
+		disturbed |= x->dist.kind != CD_NONE;
+		for (k = 0; k < x->nrows; k++) {
+			const struct check_row *row = &x->rows[k];
+
+			x->verdict = check_verdict_worse(x->verdict, row->verdict);
+			r->trust[row->family] = check_trust_add(r->trust[row->family], row->verdict);
+		}
+	}
+	if (r->has_scale_row)
+		r->trust[CF_SCALE] = check_trust_add(r->trust[CF_SCALE], r->scale_row.verdict);
+	for (k = 0; k < CF_NFAMILIES; k++) {
+		failed |= r->trust[k] == CT_FAILED;
+		disturbed |= r->trust[k] == CT_DISTURBED;
+	}
+	if (r->error[0] != '\0')
+		r->outcome = CO_ERROR;
+	else if (r->interrupted)
+		r->outcome = CO_INTERRUPTED;
+	else if (failed)
+		r->outcome = CO_FAIL;
+	else if (disturbed)
+		r->outcome = CO_DISTURBED;
+	else
+		r->outcome = CO_PASS;
+}
+
+int
+check_report_status(const struct check_report *r)
+{
+	return r->outcome == CO_PASS ? 0 : 1;
+}
+
+const char *
+check_outcome_key(enum check_outcome o)
+{
+	switch (o) {
+	case CO_PASS: return "pass";
+	case CO_FAIL: return "fail";
+	case CO_DISTURBED: return "disturbed";
+	case CO_ERROR: return "error";
+	case CO_INTERRUPTED: return "interrupted";
+	}
+	return "?";
+}
+
+static const char *
+mode_key(enum check_load_mode m)
+{
+	switch (m) {
+	case CL_THREADS: return "threads";
+	case CL_SIM: return "simulator";
+	case CL_SOURCE: return "source";
+	}
+	return "?";
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+/* A value of the row's family in its unit, for a person. */
+static void
+fmt_value(char *buf, size_t len, enum check_family f, double v)
+{
+	switch (f) {
+	case CF_SPLIT:
+	case CF_UTIL:
+		snprintf(buf, len, "%.2f%%", 100.0 * v);
+		break;
+	case CF_INST:
+		snprintf(buf, len, "%.4g", v);
+		break;
+	case CF_CPI:
+	case CF_GHZ:
+		snprintf(buf, len, "%.3f", v);
+		break;
+	case CF_CLOCK:
+		snprintf(buf, len, "%.5f", v);
+		break;
+	default:
+		snprintf(buf, len, "%.0f", v);
+		break;
+	}
+}
+
+static void
+fmt_expected(char *buf, size_t len, const struct check_row *row)
+{
+	char a[32], b[32];
+
+	fmt_value(a, sizeof a, row->family, row->lo);
+	switch (row->expect) {
+	case CE_EXACT:
+		snprintf(buf, len, "%s", a);
+		break;
+	case CE_AT_LEAST:
+		snprintf(buf, len, ">= %s", a);
+		break;
+	case CE_RANGE:
+		fmt_value(b, sizeof b, row->family, row->hi);
+		snprintf(buf, len, "%s..%s", a, b);
+		break;
+	}
+}
+
+static void
+fmt_measured(char *buf, size_t len, const struct check_row *row)
+{
+	char a[32], b[32];
+
+	switch (row->measured.kind) {
+	case V_EXACT:
+		fmt_value(buf, len, row->family, row->measured.v);
+		break;
+	case V_BOUND:
+		fmt_value(a, sizeof a, row->family, row->measured.lo);
+		fmt_value(b, sizeof b, row->family, row->measured.hi);
+		snprintf(buf, len, "%s..%s", a, b);
+		break;
+	default:
+		snprintf(buf, len, "-");
+		break;
+	}
+}
+
+/* The difference with its sign, none where it rounds to nothing. */
+static void
+fmt_diff(char *buf, size_t len, const struct check_row *row)
+{
+	char mag[32], zero[32];
+
+	if (row->measured.kind == V_NONE) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	fmt_value(mag, sizeof mag, row->family, fabs(row->diff));
+	fmt_value(zero, sizeof zero, row->family, 0.0);
+	if (strcmp(mag, zero) == 0 || row->diff == 0.0)
+		snprintf(buf, len, "%s", zero);
+	else
+		snprintf(buf, len, "%c%s", row->diff < 0.0 ? '-' : '+', mag);
+}
+
+static const char *
+figure_text(const char *figure)
+{
+	static const struct {
+		const char *key, *text;
+	} t[] = {
+		{ "neither", N_("neither") }, { "t0_only", N_("t0 only") },
+		{ "t1_only", N_("t1 only") }, { "both", N_("both") },
+		{ "util", N_("utilisation") }, { "instructions", N_("instructions") },
+		{ "cpi", N_("CPI") }, { "ghz", N_("GHz") }, { "tsc_rate", N_("TSC rate") },
+		{ "scale", N_("scale") },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (strcmp(t[i].key, figure) == 0)
+			return _(t[i].text);
+	return figure;
+}
+
+static const char *
+basis_text(const char *basis)
+{
+	if (strcmp(basis, "loop") == 0)
+		return _("by the loop");
+	if (strcmp(basis, "aperf_mperf") == 0)
+		return _("by APERF/MPERF");
+	if (strcmp(basis, "simulator") == 0)
+		return _("by the simulator");
+	if (strcmp(basis, "clock") == 0)
+		return _("by the clock");
+	if (strcmp(basis, "table") == 0)
+		return _("by the table");
+	return "";
+}
+
+static void
+text_row(FILE *fp, const struct check_row *row)
+{
+	char name[64], thr[8], exp[80], mea[80], diff[40], tol[32];
+
+	snprintf(name, sizeof name, "%s %s", figure_text(row->figure), basis_text(row->basis));
+	snprintf(thr, sizeof thr, row->thread < 0 ? "-" : "%d", row->thread);
+	fmt_expected(exp, sizeof exp, row);
+	fmt_measured(mea, sizeof mea, row);
+	fmt_diff(diff, sizeof diff, row);
+	fmt_value(tol, sizeof tol, row->family, row->tol);
+	fprintf(fp, "  %-26s %3s %18s %18s %11s %10s  %s", name, thr, exp, mea, diff, tol,
+	    _(check_verdict_text(row->verdict)));
+	if (row->verdict == CV_NONE && row->reason != R_NONE)
+		fprintf(fp, " (%s)", _(metrics_reason_text(row->reason)));
+	fputc('\n', fp);
+}
+
+static const char *
+tr(const char *s)
+{
+	return _(s);
+}
+
+static void
+text_result(FILE *fp, const struct check_result *x)
+{
+	char why[256];
+	unsigned k;
+
+	if (x->ncpus > 1)
+		fprintf(fp, _("core %u (CPUs %u,%u), case %s: %s: %s\n"), x->core, x->cpus[0],
+		    x->cpus[1], x->cs->name, _(x->cs->what), _(check_verdict_text(x->verdict)));
+	else
+		fprintf(fp, _("core %u (CPU %u), case %s: %s: %s\n"), x->core, x->cpus[0],
+		    x->cs->name, _(x->cs->what), _(check_verdict_text(x->verdict)));
+	fprintf(fp, _("  interval %.3f s, read skew at most %.0f us"), x->timing.interval,
+	    x->timing.skew * 1e6);
+	for (k = 0; k < x->ncpus && k < 2; k++) {
+		if (x->loaded[k] && check_window_has_edges(&x->cs->w[k]))
+			fprintf(fp, _("; CPU %u: woke %.1f us late, ran %.1f us over"), x->cpus[k],
+			    x->late_s[k] * 1e6, x->over_s[k] * 1e6);
+		if (x->os_known[k])
+			fprintf(fp, _("; CPU %u: the kernel saw it %.1f%% busy"), x->cpus[k],
+			    100.0 * x->os_busy[k]);
+	}
+	fputc('\n', fp);
+	if (x->dist.kind != CD_NONE) {
+		check_disturbance_text(&x->dist, tr, why, sizeof why);
+		fprintf(fp, _("  disturbed: %s\n"), why);
+	}
+	if (x->note[0] != '\0')
+		fprintf(fp, "  %s\n", x->note);
+	fprintf(fp, "  %-26s %3s %18s %18s %11s %10s  %s\n", _("figure"), _("thr"), _("expected"),
+	    _("measured"), _("difference"), _("tolerance"), _("verdict"));
+	for (k = 0; k < x->nrows; k++)
+		text_row(fp, &x->rows[k]);
+}
+
+/* The families with trust `t`, in words, or "" if none. */
+static void
+families_with(const struct check_report *r, enum check_trust t, char *buf, size_t len)
+{
+	size_t n = 0;
+	unsigned k;
+
+	buf[0] = '\0';
+	for (k = 0; k < CF_NFAMILIES && n < len; k++) {
+		if (r->trust[k] != t)
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", n > 0 ? ", " : "",
+		    _(check_family_text((enum check_family)k)));
+	}
+}
+
+static void
+text_summary(FILE *fp, const struct check_report *r)
+{
+	char list[512];
+	unsigned k;
+
+	families_with(r, CT_TRUSTED, list, sizeof list);
+	if (list[0] != '\0')
+		fprintf(fp, _("trusted on this node: %s\n"), list);
+	families_with(r, CT_BOUND, list, sizeof list);
+	if (list[0] != '\0')
+		fprintf(fp, _("bounds only: %s (%s; each bound held)\n"), list, r->plan);
+	families_with(r, CT_FAILED, list, sizeof list);
+	if (list[0] != '\0')
+		fprintf(fp, _("FAILED: %s: these figures cannot be trusted on this node; please "
+		    "report it with this output\n"), list);
+	families_with(r, CT_DISTURBED, list, sizeof list);
+	if (list[0] != '\0')
+		fprintf(fp, _("not judged: %s: other work ran on the CPUs or another program took "
+		    "the counters; run the check again when the node is idle\n"), list);
+	for (k = 0; k < CF_NFAMILIES; k++)
+		if (r->trust[k] == CT_UNCHECKED && r->unchecked[k] != NULL)
+			fprintf(fp, _("not checked: %s: %s\n"), _(check_family_text((enum check_family)k)),
+			    _(r->unchecked[k]));
+}
+
+static void
+text_head(FILE *fp, const struct check_report *r)
+{
+	unsigned i;
+
+	fprintf(fp, _("httop %s --check on %s: %s (%s), source %s, split %s\n"), r->version,
+	    r->host, r->cpu, r->group, r->source, r->split);
+	fprintf(fp, _("plan: %s\n"), r->plan);
+	switch (r->mode) {
+	case CL_THREADS:
+		fprintf(fp, _("load: httop's threads, period %.1f ms, %.2f s a case\n"),
+		    r->period * 1e3, r->seconds);
+		break;
+	case CL_SIM:
+		fprintf(fp, _("load: played by the simulator, period %.1f ms, %.2f s a case\n"),
+		    r->period * 1e3, r->seconds);
+		break;
+	case CL_SOURCE:
+		fprintf(fp, _("load: played by the counters' source (the machine is described by "
+		    "--topology), period %.1f ms, %.2f s a case\n"), r->period * 1e3, r->seconds);
+		break;
+	}
+	if (r->has_scale_row)
+		fprintf(fp, _("reference-clock scale: table %u, measured %u: %s\n"), r->scale_table,
+		    r->scale, _(check_verdict_text(r->scale_row.verdict)));
+	if (r->nbg > 0) {
+		fputs(_("busy before the check:"), fp);
+		for (i = 0; i < r->nbg; i++) {
+			if (r->bg_busy[i] >= 0.0)
+				fprintf(fp, _(" CPU %u %.1f%%"), r->bg_cpu[i], 100.0 * r->bg_busy[i]);
+			else
+				fprintf(fp, _(" CPU %u unknown"), r->bg_cpu[i]);
+		}
+		fputc('\n', fp);
+	}
+}
+
+int
+check_report_text(FILE *fp, const struct check_report *r)
+{
+	unsigned i;
+
+	text_head(fp, r);
+	for (i = 0; i < r->nres; i++) {
+		fputc('\n', fp);
+		text_result(fp, &r->res[i]);
+	}
+	fputc('\n', fp);
+	text_summary(fp, r);
+	switch (r->outcome) {
+	case CO_PASS:
+		fputs(_("verdict: pass\n"), fp);
+		break;
+	case CO_FAIL:
+		fputs(_("verdict: FAIL\n"), fp);
+		break;
+	case CO_DISTURBED:
+		fputs(_("verdict: disturbed (no figure failed, but some could not be judged)\n"), fp);
+		break;
+	case CO_ERROR:
+		fprintf(fp, _("verdict: the check could not run: %s\n"), r->error);
+		break;
+	case CO_INTERRUPTED:
+		fputs(_("verdict: interrupted\n"), fp);
+		break;
+	}
+	return fflush(fp) != 0 || ferror(fp) ? -1 : 0;
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static void
+json_str(FILE *fp, const char *s)
+{
+	const unsigned char *p;
+
+	fputc('"', fp);
+	for (p = (const unsigned char *)(s != NULL ? s : ""); *p != '\0'; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(fp, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(fp, "\\u%04x", *p);
+		else
+			fputc(*p, fp);
+	}
+	fputc('"', fp);
+}
+
+static void
+json_num(FILE *fp, double x)
+{
+	if (isfinite(x))
+		fprintf(fp, "%.9g", x);
+	else
+		fputs("null", fp);
+}
+
+static void
+json_key(FILE *fp, const char *key)
+{
+	fprintf(fp, ",\"%s\":", key);
+}
+
+static void
+json_row(FILE *fp, const struct check_row *row)
+{
+	fputs("{\"figure\":", fp);
+	json_str(fp, row->figure);
+	fputs(",\"family\":", fp);
+	json_str(fp, check_family_key(row->family));
+	json_key(fp, "thread");
+	if (row->thread < 0)
+		fputs("null", fp);
+	else
+		fprintf(fp, "%d", row->thread);
+	json_key(fp, "basis");
+	json_str(fp, row->basis);
+	json_key(fp, "expect");
+	json_str(fp, check_expect_key(row->expect));
+	json_key(fp, "expected");
+	if (row->expect == CE_RANGE) {
+		fputc('[', fp);
+		json_num(fp, row->lo);
+		fputc(',', fp);
+		json_num(fp, row->hi);
+		fputc(']', fp);
+	} else {
+		json_num(fp, row->lo);
+	}
+	json_key(fp, "measured");
+	switch (row->measured.kind) {
+	case V_EXACT:
+		json_num(fp, row->measured.v);
+		break;
+	case V_BOUND:
+		fputc('[', fp);
+		json_num(fp, row->measured.lo);
+		fputc(',', fp);
+		json_num(fp, row->measured.hi);
+		fputc(']', fp);
+		break;
+	default:
+		fputs("null", fp);
+		break;
+	}
+	json_key(fp, "kind");
+	json_str(fp, row->measured.kind == V_EXACT ? "exact" : row->measured.kind == V_BOUND ?
+	    "bound" : "none");
+	json_key(fp, "difference");
+	if (row->measured.kind == V_NONE)
+		fputs("null", fp);
+	else
+		json_num(fp, row->diff);
+	json_key(fp, "tolerance");
+	json_num(fp, row->tol);
+	json_key(fp, "verdict");
+	json_str(fp, check_verdict_key(row->verdict));
+	json_key(fp, "reason");
+	if (row->verdict == CV_NONE && row->reason != R_NONE)
+		json_str(fp, metrics_reason_code(row->reason));
+	else
+		fputs("null", fp);
+	fputc('}', fp);
+}
+
+static void
+json_result(FILE *fp, const struct check_result *x)
+{
+	char why[256];
+	unsigned k;
+
+	fputs("{\"case\":", fp);
+	json_str(fp, x->cs->name);
+	fprintf(fp, ",\"core\":%u,\"cpus\":[", x->core);
+	for (k = 0; k < x->ncpus && k < 2; k++)
+		fprintf(fp, "%s%u", k > 0 ? "," : "", x->cpus[k]);
+	fputc(']', fp);
+	json_key(fp, "windows");
+	fputc('[', fp);
+	for (k = 0; k < 2; k++) {
+		fprintf(fp, "%s[", k > 0 ? "," : "");
+		json_num(fp, x->cs->w[k].start);
+		fputc(',', fp);
+		json_num(fp, x->cs->w[k].end);
+		fputc(']', fp);
+	}
+	fputc(']', fp);
+	json_key(fp, "interval");
+	json_num(fp, x->timing.interval);
+	json_key(fp, "skew");
+	json_num(fp, x->timing.skew);
+	json_key(fp, "threads");
+	fputc('[', fp);
+	for (k = 0; k < x->ncpus && k < 2; k++) {
+		fprintf(fp, "%s{\"cpu\":%u,\"load\":%s", k > 0 ? "," : "", x->cpus[k],
+		    x->loaded[k] ? "true" : "false");
+		json_key(fp, "late");
+		if (x->loaded[k])
+			json_num(fp, x->late_s[k]);
+		else
+			fputs("null", fp);
+		json_key(fp, "over");
+		if (x->loaded[k])
+			json_num(fp, x->over_s[k]);
+		else
+			fputs("null", fp);
+		json_key(fp, "os_busy");
+		if (x->os_known[k])
+			json_num(fp, x->os_busy[k]);
+		else
+			fputs("null", fp);
+		fputc('}', fp);
+	}
+	fputc(']', fp);
+	json_key(fp, "disturbed");
+	if (x->dist.kind != CD_NONE) {
+		check_disturbance_text(&x->dist, NULL, why, sizeof why);
+		json_str(fp, why);
+	} else {
+		fputs("null", fp);
+	}
+	json_key(fp, "note");
+	json_str(fp, x->note);
+	json_key(fp, "verdict");
+	json_str(fp, check_verdict_key(x->verdict));
+	json_key(fp, "figures");
+	fputc('[', fp);
+	for (k = 0; k < x->nrows; k++) {
+		if (k > 0)
+			fputc(',', fp);
+		json_row(fp, &x->rows[k]);
+	}
+	fputs("]}", fp);
+}
+
+static void
+json_head(FILE *fp, const struct check_report *r)
+{
+	unsigned i;
+
+	fprintf(fp, "{\"httop_check\":%d", CHECK_JSON_VERSION);
+	json_key(fp, "version");
+	json_str(fp, r->version);
+	json_key(fp, "host");
+	json_str(fp, r->host);
+	json_key(fp, "cpu");
+	json_str(fp, r->cpu);
+	json_key(fp, "group");
+	json_str(fp, r->group);
+	json_key(fp, "source");
+	json_str(fp, r->source);
+	json_key(fp, "split");
+	json_str(fp, r->split);
+	json_key(fp, "plan");
+	json_str(fp, r->plan);
+	json_key(fp, "load");
+	json_str(fp, mode_key(r->mode));
+	json_key(fp, "period");
+	json_num(fp, r->period);
+	json_key(fp, "seconds");
+	json_num(fp, r->seconds);
+	fprintf(fp, ",\"loop\":{\"known\":%s,\"instructions\":%d,\"chain_cycles\":%d}",
+	    r->loop_known ? "true" : "false", CHECK_LOOP_INST, CHECK_LOOP_CHAIN_CYCLES);
+	fprintf(fp, ",\"scale\":{\"used\":%s,\"table\":%u,\"measured\":",
+	    r->scale_used ? "true" : "false", r->scale_table);
+	if (r->scale_measured)
+		fprintf(fp, "%u", r->scale);
+	else
+		fputs("null", fp);
+	json_key(fp, "verdict");
+	if (r->has_scale_row)
+		json_str(fp, check_verdict_key(r->scale_row.verdict));
+	else
+		fputs("null", fp);
+	fputs("},\"background\":[", fp);
+	for (i = 0; i < r->nbg; i++) {
+		fprintf(fp, "%s{\"cpu\":%u,\"busy\":", i > 0 ? "," : "", r->bg_cpu[i]);
+		json_num(fp, r->bg_busy[i] >= 0.0 ? r->bg_busy[i] : NAN);   /* null: unknown */
+		fputc('}', fp);
+	}
+	fputc(']', fp);
+}
+
+int
+check_report_json(FILE *fp, const struct check_report *r)
+{
+	unsigned i, k;
+	bool first = true;
+
+	json_head(fp, r);
+	json_key(fp, "cases");
+	fputc('[', fp);
+	for (i = 0; i < r->nres; i++) {
+		if (i > 0)
+			fputc(',', fp);
+		json_result(fp, &r->res[i]);
+	}
+	fputs("],\"summary\":{", fp);
+	for (k = 0; k < CF_NFAMILIES; k++)
+		fprintf(fp, "%s\"%s\":\"%s\"", k > 0 ? "," : "", check_family_key((enum check_family)k),
+		    check_trust_key(r->trust[k]));
+	fputs("},\"unchecked\":{", fp);
+	for (k = 0; k < CF_NFAMILIES; k++) {
+		if (r->trust[k] != CT_UNCHECKED || r->unchecked[k] == NULL)
+			continue;
+		fprintf(fp, "%s\"%s\":", first ? "" : ",", check_family_key((enum check_family)k));
+		json_str(fp, r->unchecked[k]);
+		first = false;
+	}
+	fputc('}', fp);
+	json_key(fp, "outcome");
+	json_str(fp, check_outcome_key(r->outcome));
+	json_key(fp, "error");
+	if (r->outcome == CO_ERROR)
+		json_str(fp, r->error);
+	else
+		fputs("null", fp);
+	fputs("}\n", fp);
+	return fflush(fp) != 0 || ferror(fp) ? -1 : 0;
+}

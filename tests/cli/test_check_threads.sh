@@ -1,0 +1,96 @@
+#!/bin/sh
+# test_check_threads.sh: httop --check with its own load threads, on this
+# machine's topology (hwloc reads it live, as on a node), the counters from
+# the FUSE fake MSR device behind --msr-path with the same topology (from
+# lstopo) and a Skylake-SP identity. The device does not see the real load
+# (it plays "every CPU busy"), so only what does not depend on that is
+# asserted: the check refuses a CPU busy with other work; with the limit
+# raised (HTTOP_CHECK_BUSY_MAX, a machine shared with other tests) it runs
+# its load on the CPU, which the kernel sees busy and whose loop ran and
+# was counted; SIGTERM ends it at once with the load threads stopped and
+# every register restored.
+. "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
+
+if ! command -v lstopo-no-graphics >/dev/null 2>&1 || ! command -v taskset >/dev/null 2>&1; then
+	echo "1..0 # SKIP lstopo-no-graphics (Debian package hwloc) or taskset (util-linux) missing"
+	exit 0
+fi
+plan 14
+lstopo-no-graphics --of xml "$work/live.xml" || { echo "Bail out! lstopo failed"; exit 1; }
+# The last CPU: the check's own choice is the last core.
+cpu=$(awk '/^processor/ { n = $3 } END { print n }' /proc/cpuinfo)
+cat >"$work/busy.scen" <<'EOF'
+httop-scenario 1
+default busy ghz=10
+EOF
+fake_mount "$work/live.xml" "$SKX_CPUID" --scenario "$work/busy.scen" --realtime
+ctl dump >"$work/before"
+
+# run [options]: the check of CPU $cpu's core, case t0, through the device.
+run() {
+	"$HTTOP" --source msr --msr-path "$mnt/%u/msr" --cpuid "$SKX_CPUID" --check \
+	    --check-case t0 --cpus "$cpu" "$@" >"$work/out" 2>"$work/err"
+	st=$?
+	diag "exit $st: $(head -c 300 "$work/err")"
+}
+
+jqv() {
+	jq -r "$1" "$work/out" 2>/dev/null
+}
+
+# --- a CPU busy with other work: refused --------------------------------------
+taskset -c "$cpu" sh -c 'while :; do :; done' &
+hog=$!
+sleep 0.3
+run --seconds 1 -b --format json
+kill "$hog"
+wait "$hog" 2>/dev/null
+check "busy CPU: refused with status 1" test "$st" -eq 1
+check "busy CPU: the message names the CPU and its busy share" \
+    grep -q "CPU $cpu was [0-9]*% busy with other work" "$work/err"
+check "busy CPU: the JSON object says error, and the CPU's share above 10%" \
+    test "$(jqv '.outcome + " " + ((.background[] | select(.cpu == '"$cpu"') | .busy > 0.1) | tostring)')" = \
+    "error true"
+check "busy CPU: nothing was written" test -z "$(ctl log)"
+
+# --- the load runs ------------------------------------------------------------------
+HTTOP_CHECK_BUSY_MAX=1 run --seconds 1 -b --format json
+check "load: the check ran (status 0 or 1, a report)" test "$(jqv '.httop_check')" = 1
+check "load: httop's threads played the case" \
+    test "$(jqv '.load + " " + (.cases[0].threads[0].load | tostring)')" = "threads true"
+check "load: the kernel saw the CPU busy (above 80%)" \
+    test "$(jqv '.cases[0].threads[0].os_busy > 0.8')" = true
+check "load: the loop ran more than a million iterations (9e6 instructions)" \
+    test "$(jqv '.cases[0].figures[] | select(.figure == "instructions") | .expected[0] > 9e6')" = true
+check "load: its clock bound is a plausible clock (0.05 to 10 GHz)" \
+    test "$(jqv '.cases[0].figures[] | select(.figure == "ghz" and .basis == "loop") |
+	.expected > 0.05 and .expected < 10')" = true
+check "load: the device's utilisation passes" \
+    test "$(jqv '.cases[0].figures[] | select(.figure == "util") | .verdict')" = pass
+ctl dump >"$work/after"
+check "load: every register as before" cmp -s "$work/before" "$work/after"
+
+# --- SIGTERM while the load runs --------------------------------------------------------
+HTTOP_CHECK_BUSY_MAX=1 "$HTTOP" --source msr --msr-path "$mnt/%u/msr" --cpuid "$SKX_CPUID" \
+    --check --check-case t0 --cpus "$cpu" --seconds 60 >"$work/out" 2>"$work/err" &
+bg_pid=$!
+i=0
+while [ "$(ls "/proc/$bg_pid/task" 2>/dev/null | wc -l)" -lt 2 ] && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+check "SIGTERM: the load thread runs beside httop's own" \
+    test "$(ls "/proc/$bg_pid/task" 2>/dev/null | wc -l)" -eq 2
+sleep 0.3
+t0=$(date +%s%N)
+kill -TERM "$bg_pid"
+wait "$bg_pid"
+st=$?
+bg_pid=
+t1=$(date +%s%N)
+diag "SIGTERM: exit $st after $(( (t1 - t0) / 1000000 )) ms"
+check "SIGTERM: exit status 1 (no verdict) within a second" \
+    test "$st" -eq 1 -a $(( (t1 - t0) / 1000000 )) -lt 1000
+ctl dump >"$work/after"
+check "SIGTERM: every register as before" cmp -s "$work/before" "$work/after"
+exit 0

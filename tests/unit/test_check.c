@@ -1,0 +1,527 @@
+/* test_check.c: the pure parts of httop --check: the shares a case implies,
+ * the tolerances, the verdicts, the rows of a case (expectations worked out
+ * by hand in the comments), /proc/stat's busy share, the simulator's
+ * scenario, and a whole check of the simulator through a run. */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "unit/testutil.h"
+
+#include "check/cases.h"
+#include "check/measure.h"
+#include "check/procstat.h"
+#include "check/report.h"
+#include "check/simcase.h"
+#include "check/verdict.h"
+#include "machine/machine.h"
+#include "plan/plan.h"
+#include "run/run.h"
+#include "sim/scenario.h"
+#include "sim/sim.h"
+
+/* ---- the cases -------------------------------------------------------------- */
+
+static void
+shares_of(const char *name, double n, double t0, double t1, double b)
+{
+	const struct check_case *c = check_case_find(name);
+	double s[4];
+
+	assert_non_null(c);
+	check_case_shares(c, s);
+	assert_near(s[CHECK_NEITHER], n, 1e-12);
+	assert_near(s[CHECK_T0_ONLY], t0, 1e-12);
+	assert_near(s[CHECK_T1_ONLY], t1, 1e-12);
+	assert_near(s[CHECK_BOTH], b, 1e-12);
+	assert_near(s[0] + s[1] + s[2] + s[3], 1.0, 1e-12);
+}
+
+static void
+test_case_shares(void **state)
+{
+	(void)state;
+	shares_of("idle", 1, 0, 0, 0);
+	shares_of("t0", 0, 1, 0, 0);
+	shares_of("t1", 0, 0, 1, 0);
+	/* [0,1) and [0,1): both 1, each alone 1 - 1 = 0, neither 1 - (1+1-1) = 0 */
+	shares_of("both", 0, 0, 0, 1);
+	/* [0,.5) and [.25,.75): both = .5 - .25 = .25; t0 = .5 - .25; t1 =
+	 * .5 - .25; neither = 1 - (.5 + .5 - .25) = .25 */
+	shares_of("half", 0.25, 0.25, 0.25, 0.25);
+	/* [0,.5) and [.5,1) meet in no time: both 0, neither 1 - 1 = 0 */
+	shares_of("apart", 0, 0.5, 0.5, 0);
+	/* [0,.6) and [.2,.9): both = .6 - .2 = .4; t0 = .6 - .4 = .2; t1 =
+	 * .7 - .4 = .3; neither = 1 - (.6 + .7 - .4) = .1 */
+	shares_of("uneven", 0.1, 0.2, 0.3, 0.4);
+	assert_null(check_case_find("nope"));
+	assert_string_equal(check_case_names(), "idle, t0, t1, both, half, apart, uneven");
+	assert_false(check_case_uses_sibling(check_case_find("t0")));
+	assert_true(check_case_uses_sibling(check_case_find("t1")));
+	assert_false(check_window_has_edges(&check_case_find("t0")->w[0]));
+	assert_true(check_window_has_edges(&check_case_find("half")->w[1]));
+}
+
+/* ---- tolerances and verdicts ------------------------------------------------ */
+
+static void
+test_tolerances(void **state)
+{
+	struct check_timing t = { 0.005, 2.0, 50e-6 };
+
+	(void)state;
+	/* 0.005 + (0.005 + 2 x 50e-6) / 2 + 30e-6 / 0.005
+	 * = 0.005 + 0.00255 + 0.006 = 0.01355 */
+	assert_near(check_tol_share(&t, 30e-6), 0.01355, 1e-12);
+	/* No edges (the simulator): 0.005 + 0.00255 */
+	assert_near(check_tol_share(&t, 0.0), 0.00755, 1e-12);
+	/* 0.005 + 2 x 50e-6 / 2 = 0.00505 */
+	assert_near(check_tol_rate(&t), 0.00505, 1e-12);
+}
+
+static struct check_row
+row(enum check_expect x, double lo, double hi, struct val m, double tol)
+{
+	struct check_row r;
+
+	memset(&r, 0, sizeof r);
+	r.family = CF_SPLIT;
+	r.expect = x;
+	r.lo = lo;
+	r.hi = hi;
+	r.measured = m;
+	r.tol = tol;
+	check_row_judge(&r);
+	return r;
+}
+
+static void
+test_judge(void **state)
+{
+	struct check_row r;
+
+	(void)state;
+	r = row(CE_EXACT, 0.25, 0.25, val_exact(0.26), 0.0137);   /* +0.01 <= 0.0137 */
+	assert_int_equal(r.verdict, CV_PASS);
+	assert_near(r.diff, 0.01, 1e-12);
+	r = row(CE_EXACT, 0.25, 0.25, val_exact(0.27), 0.0137);   /* +0.02 > 0.0137 */
+	assert_int_equal(r.verdict, CV_FAIL);
+	assert_near(r.diff, 0.02, 1e-12);
+	/* A bound holds when it meets the expected value, widened by the
+	 * tolerance: [0, .5] holds .25; [.3, .5] misses it by .05 > .01;
+	 * [.255, .5] by .005 <= .01. */
+	r = row(CE_EXACT, 0.25, 0.25, val_bound(0.0, 0.5), 0.01);
+	assert_int_equal(r.verdict, CV_BOUND);
+	assert_near(r.diff, 0.0, 0.0);
+	r = row(CE_EXACT, 0.25, 0.25, val_bound(0.3, 0.5), 0.01);
+	assert_int_equal(r.verdict, CV_FAIL);
+	assert_near(r.diff, 0.05, 1e-12);
+	r = row(CE_EXACT, 0.25, 0.25, val_bound(0.255, 0.5), 0.01);
+	assert_int_equal(r.verdict, CV_BOUND);
+	/* In a disturbed case a bound says nothing of the machine. */
+	check_row_disturbed(&r);
+	assert_int_equal(r.verdict, CV_DISTURBED);
+	r = row(CE_EXACT, 0.25, 0.25, val_bound(0.0, 0.2), 0.01);   /* .2 - .25 = -.05 */
+	assert_int_equal(r.verdict, CV_FAIL);
+	assert_near(r.diff, -0.05, 1e-12);
+	/* At least 2.5: 2.49 is -0.01 within 0.0125; 2.4 is not; 5 is 0 away. */
+	r = row(CE_AT_LEAST, 2.5, 0, val_exact(2.49), 0.0125);
+	assert_int_equal(r.verdict, CV_PASS);
+	assert_near(r.diff, -0.01, 1e-12);
+	r = row(CE_AT_LEAST, 2.5, 0, val_exact(2.4), 0.0125);
+	assert_int_equal(r.verdict, CV_FAIL);
+	r = row(CE_AT_LEAST, 2.5, 0, val_exact(5.0), 0.0125);
+	assert_int_equal(r.verdict, CV_PASS);
+	assert_near(r.diff, 0.0, 0.0);
+	/* In [100, 110] with no tolerance. */
+	r = row(CE_RANGE, 100, 110, val_exact(111), 0);
+	assert_int_equal(r.verdict, CV_FAIL);
+	assert_near(r.diff, 1.0, 0.0);
+	r = row(CE_RANGE, 100, 110, val_exact(105), 0);
+	assert_int_equal(r.verdict, CV_PASS);
+	r = row(CE_RANGE, 100, 110, val_exact(99), 0);
+	assert_int_equal(r.verdict, CV_FAIL);
+	assert_near(r.diff, -1.0, 0.0);
+	r = row(CE_EXACT, 0.25, 0.25, val_none(), 0.01);
+	assert_int_equal(r.verdict, CV_NONE);
+	check_row_disturbed(&r);
+	assert_int_equal(r.verdict, CV_DISTURBED);
+	r = row(CE_EXACT, 0.25, 0.25, val_exact(0.25), 0.01);
+	check_row_disturbed(&r);
+	assert_int_equal(r.verdict, CV_PASS);
+}
+
+static void
+test_trust(void **state)
+{
+	enum check_trust t = CT_UNCHECKED;
+
+	(void)state;
+	t = check_trust_add(t, CV_PASS);
+	assert_int_equal(t, CT_TRUSTED);
+	t = check_trust_add(t, CV_BOUND);
+	assert_int_equal(t, CT_BOUND);
+	t = check_trust_add(t, CV_PASS);
+	assert_int_equal(t, CT_BOUND);
+	t = check_trust_add(t, CV_DISTURBED);
+	assert_int_equal(t, CT_DISTURBED);
+	t = check_trust_add(t, CV_NONE);
+	assert_int_equal(t, CT_FAILED);
+	t = check_trust_add(t, CV_PASS);
+	assert_int_equal(t, CT_FAILED);
+	assert_int_equal(check_verdict_worse(CV_BOUND, CV_PASS), CV_BOUND);
+	assert_int_equal(check_verdict_worse(CV_DISTURBED, CV_FAIL), CV_FAIL);
+}
+
+/* ---- the rows of a case ----------------------------------------------------- */
+
+/* Case half on a core measured by httop's own load: two seconds, a 3 GHz
+ * nominal clock, each thread busy half the time running 1e8 iterations
+ * of the loop in 1.0 s of its own time. */
+static void
+half_meas(struct check_meas *m, struct check_context *x)
+{
+	unsigned i;
+
+	memset(m, 0, sizeof *m);
+	memset(x, 0, sizeof *x);
+	m->nthreads = 2;
+	m->split_given = true;
+	m->share[0] = val_exact(0.252);
+	m->share[1] = val_exact(0.248);
+	m->share[2] = val_exact(0.249);
+	m->share[3] = val_exact(0.251);
+	m->dt = 2.0;
+	m->base_hz = 3e9;
+	m->has_inst = true;
+	for (i = 0; i < 2; i++) {
+		struct check_thread_meas *t = &m->t[i];
+
+		t->cpu = 3 + 36 * i;
+		t->util = val_exact(0.5);
+		t->cpi = val_exact(2.70);
+		t->ghz = val_exact(3.0);
+		t->d_inst = 909000000;     /* 1% over the loop's 9e8 */
+		t->d_tsc = 6000000000ull;  /* 2 s at 3 GHz */
+		t->has_aperf = true;
+		t->aperf_ghz = 3.0;
+		t->load.ran = true;
+		t->load.loop_known = true;
+		t->load.late_s = 20e-6;
+		t->load.over_s = 5e-6;
+		t->load.iter_lo = 100000000;
+		t->load.iter_hi = 100000000 + 2048;
+		t->load.busy_s = 1.0;
+		t->load.os_known = true;
+		t->load.os_busy = 0.501;
+	}
+	x->mode = CL_THREADS;
+	x->timing = (struct check_timing){ 0.005, 2.0, 50e-6 };
+	x->os_granularity = 2.0 / (100 * 2.0);   /* 0.01: two ticks of 10 ms in 2 s */
+}
+
+static const struct check_row *
+find(const struct check_row *r, unsigned n, const char *fig, const char *basis, int th)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(r[i].figure, fig) == 0 && strcmp(r[i].basis, basis) == 0 &&
+		    r[i].thread == th)
+			return &r[i];
+	fail_msg("no row %s %s %d", fig, basis, th);
+	return NULL;
+}
+
+static void
+test_rows_threads(void **state)
+{
+	struct check_meas m;
+	struct check_context x;
+	struct check_row r[CHECK_MAX_ROWS];
+	struct check_disturbance d;
+	const struct check_row *p;
+	unsigned n, i;
+
+	(void)state;
+	half_meas(&m, &x);
+	n = check_rows(check_case_find("half"), &m, &x, r, CHECK_MAX_ROWS, &d);
+	/* 4 shares; per thread util, instructions, CPI, GHz by APERF/MPERF
+	 * and by the loop; the TSC rate: 4 + 2 x 5 + 1 */
+	assert_int_equal(n, 15);
+	assert_int_equal(d.kind, CD_NONE);
+	for (i = 0; i < n; i++)
+		assert_int_equal(r[i].verdict, CV_PASS);
+	/* Share: edges of both threads (20 + 5 + 10 us each) = 70 us:
+	 * 0.005 + (0.005 + 1e-4) / 2 + 70e-6 / 0.005 = 0.02155 */
+	p = find(r, n, "both", "schedule", -1);
+	assert_near(p->tol, 0.02155, 1e-12);
+	assert_near(p->diff, 0.001, 1e-12);
+	/* A thread's utilisation: its own edges, 35 us: 0.01455 */
+	assert_near(find(r, n, "util", "schedule", 0)->tol, 0.01455, 1e-12);
+	/* Instructions in [9 x 1e8, 9 x (1e8 + 2048) x 1.05] */
+	p = find(r, n, "instructions", "loop", 0);
+	assert_int_equal(p->expect, CE_RANGE);
+	assert_near(p->lo, 9e8, 0.0);
+	assert_near(p->hi, 945019353.6, 1e-3);
+	/* CPI >= 24 x 1e8 / 909e6 = 2.6402640..., tolerance 0.5% of it */
+	p = find(r, n, "cpi", "loop", 1);
+	assert_near(p->lo, 2400.0 / 909.0, 1e-12);
+	assert_near(p->tol, 2400.0 / 909.0 * 0.005, 1e-12);
+	/* GHz >= 24 x 1e8 / 1.0 s = 2.4 GHz; the same as APERF/MPERF's 3.0 */
+	assert_near(find(r, n, "ghz", "loop", 0)->lo, 2.4, 1e-12);
+	assert_near(find(r, n, "ghz", "aperf_mperf", 0)->lo, 3.0, 0.0);
+	/* 6e9 ticks / 3e9 Hz / 2 s = 1 */
+	assert_near(find(r, n, "tsc_rate", "clock", 0)->measured.v, 1.0, 1e-12);
+
+	/* Fewer cycles than the chain needs: CPI 2.5 < 2.640 - 0.0132. */
+	m.t[1].cpi = val_exact(2.5);
+	n = check_rows(check_case_find("half"), &m, &x, r, CHECK_MAX_ROWS, &d);
+	p = find(r, n, "cpi", "loop", 1);
+	assert_int_equal(p->verdict, CV_FAIL);
+	assert_near(p->diff, 2.5 - 2400.0 / 909.0, 1e-12);
+	/* Other work on CPU 3: the kernel saw 60% where the load made 50%,
+	 * beyond 0.01455 + 0.01: the failure is not httop's. */
+	m.t[0].load.os_busy = 0.60;
+	n = check_rows(check_case_find("half"), &m, &x, r, CHECK_MAX_ROWS, &d);
+	assert_int_equal(d.kind, CD_OTHER_WORK);
+	assert_int_equal(d.cpu, 3);
+	assert_int_equal(find(r, n, "cpi", "loop", 1)->verdict, CV_DISTURBED);
+	assert_int_equal(find(r, n, "both", "schedule", -1)->verdict, CV_PASS);
+	/* 0.524 is within 0.02455 of 0.5: not disturbed */
+	m.t[0].load.os_busy = 0.524;
+	(void)check_rows(check_case_find("half"), &m, &x, r, CHECK_MAX_ROWS, &d);
+	assert_int_equal(d.kind, CD_NONE);
+	/* Woke 300 us late on average: more than 5% of the 5 ms period. */
+	m.t[1].load.late_s = 300e-6;
+	(void)check_rows(check_case_find("half"), &m, &x, r, CHECK_MAX_ROWS, &d);
+	assert_int_equal(d.kind, CD_LATE);
+	assert_int_equal(d.cpu, 39);
+	m.t[1].load.late_s = 20e-6;
+	/* Another program took the counter the split rests on. */
+	m.fallback = R_REPROGRAMMED;
+	(void)check_rows(check_case_find("half"), &m, &x, r, CHECK_MAX_ROWS, &d);
+	assert_int_equal(d.kind, CD_REPROGRAMMED);
+}
+
+static void
+test_rows_other_modes(void **state)
+{
+	struct check_meas m;
+	struct check_context x;
+	struct check_row r[CHECK_MAX_ROWS];
+	struct check_disturbance d;
+	const struct check_row *p;
+	unsigned n;
+
+	(void)state;
+	half_meas(&m, &x);
+	m.t[0].cpi = val_exact(2.67);
+	/* The simulator: no loop, its clock and IPC are known; no edges, so
+	 * the share tolerance is 0.005 + 0.00255. */
+	x.mode = CL_SIM;
+	x.sim_ghz = 3.75;
+	x.sim_cpi = 24.0 / 9.0;
+	m.t[0].load.ran = m.t[1].load.ran = false;
+	n = check_rows(check_case_find("half"), &m, &x, r, CHECK_MAX_ROWS, &d);
+	/* 4 + 2 x (util, CPI, GHz simulator, GHz APERF) + 1 */
+	assert_int_equal(n, 13);
+	assert_near(find(r, n, "both", "schedule", -1)->tol, 0.00755, 1e-12);
+	p = find(r, n, "cpi", "simulator", 0);
+	assert_near(p->lo, 24.0 / 9.0, 1e-12);
+	/* 2.67 - 2.6667 = 0.0033 <= 2.6667 x 0.00505 = 0.0135 */
+	assert_int_equal(p->verdict, CV_PASS);
+	assert_int_equal(find(r, n, "ghz", "simulator", 0)->verdict, CV_FAIL);  /* 3.0 vs 3.75 */
+	/* A bound split (AMD) that holds: each share [0, 0.5]. */
+	m.share[0] = m.share[1] = m.share[2] = m.share[3] = val_bound(0.0, 0.5);
+	n = check_rows(check_case_find("half"), &m, &x, r, CHECK_MAX_ROWS, &d);
+	assert_int_equal(find(r, n, "t1_only", "schedule", -1)->verdict, CV_BOUND);
+	/* No split for the core (4 threads): no share rows. */
+	m.split_given = false;
+	x.mode = CL_SOURCE;
+	n = check_rows(check_case_find("half"), &m, &x, r, CHECK_MAX_ROWS, &d);
+	/* util, GHz by APERF per thread, and the TSC rate */
+	assert_int_equal(n, 5);
+	/* IRPerfCount switched off (AMD): no CPI row for a busy thread. */
+	x.mode = CL_SIM;
+	m.inst_may_be_off = true;
+	m.t[0].d_inst = m.t[1].d_inst = 0;
+	m.t[0].cpi = m.t[1].cpi = val_none();
+	n = check_rows(check_case_find("half"), &m, &x, r, CHECK_MAX_ROWS, &d);
+	assert_int_equal(n, 7);
+}
+
+/* ---- /proc/stat ----------------------------------------------------------- */
+
+static void
+test_procstat(void **state)
+{
+	struct procstat a, b;
+
+	(void)state;
+	procstat_init(&a, 4);
+	procstat_init(&b, 4);
+	assert_int_equal(procstat_parse("cpu  10 0 10 100 5 0 0 0 0 0\n"
+	    "cpu0 1 2 3 400 50 0 0 0 0 0\ncpu1 5 5 5 100 0 0 0 0 0 0\nintr 1 2\n", &a), 0);
+	assert_int_equal(procstat_parse("cpu  10 0 10 100 5 0 0 0 0 0\n"
+	    "cpu0 1 2 3 480 70 0 0 0 0 0\ncpu1 5 5 5 100 0 0 0 0 0 0\n", &b), 0);
+	a.time = 10.0;
+	b.time = 12.0;
+	/* CPU 0: idle + iowait 450 -> 550 ticks of 10 ms = 1 s idle of 2: half busy */
+	assert_near(procstat_busy(&a, &b, 0, 100), 0.5, 1e-12);
+	/* CPU 1: no idle time at all */
+	assert_near(procstat_busy(&a, &b, 1, 100), 1.0, 1e-12);
+	/* CPU 2 has no line */
+	assert_true(procstat_busy(&a, &b, 2, 100) < 0.0);
+	assert_int_equal(procstat_parse("intr 1 2\n", &a), -1);
+	procstat_free(&a);
+	procstat_free(&b);
+}
+
+/* ---- the simulator ---------------------------------------------------------- */
+
+/* Two cores of two threads: core c = CPUs c and c + 2 (ids as Linux gives
+ * them on Intel servers). */
+static void
+two_cores(struct machine *m)
+{
+	struct topology *t = &m->topo;
+	unsigned c, j;
+
+	memset(m, 0, sizeof *m);
+	t->npackages = t->ndies = t->nl3 = 1;
+	t->ncores = 8;
+	t->ncpus = t->max_cpu = 16;
+	t->max_smt = 2;
+	t->cores = calloc(t->ncores, sizeof *t->cores);
+	t->cpus = calloc(t->max_cpu, sizeof *t->cpus);
+	for (c = 0; c < t->ncores; c++) {
+		t->cores[c].index = c;
+		t->cores[c].core_id = c;
+		t->cores[c].nthreads = 2;
+		for (j = 0; j < 2; j++) {
+			t->cores[c].cpus[j] = c + j * t->ncores;
+			t->cpus[c + j * t->ncores] = (struct topo_cpu){ true, true, c, j, 0 };
+		}
+	}
+}
+
+static void
+test_sim_scenario(void **state)
+{
+	struct machine m;
+	struct scenario sc;
+	const struct activity *a;
+
+	(void)state;
+	two_cores(&m);
+	check_sim_scenario(&sc, &m.topo, NULL, 0.005, 2.5, 0.375);
+	/* Core 4 plays case 4 (half): CPU 4 duty 0.5 from 0, CPU 12 from 0.25. */
+	a = &sc.cpu[4];
+	assert_int_equal(a->kind, ACT_DUTY);
+	assert_near(a->duty, 0.5, 0.0);
+	assert_near(a->phase, 0.0, 0.0);
+	assert_near(a->period_s, 0.005, 0.0);
+	assert_near(a->ghz, 2.5, 0.0);
+	assert_near(a->ipc, 0.375, 0.0);
+	a = &sc.cpu[12];
+	assert_int_equal(a->kind, ACT_DUTY);
+	assert_near(a->phase, 0.25, 0.0);
+	assert_int_equal(sc.cpu[0].kind, ACT_IDLE);    /* core 0: idle */
+	assert_int_equal(sc.cpu[8].kind, ACT_IDLE);
+	assert_int_equal(sc.cpu[1].kind, ACT_BUSY);    /* core 1: t0 */
+	assert_int_equal(sc.cpu[9].kind, ACT_IDLE);
+	assert_int_equal(sc.cpu[7].kind, ACT_IDLE);    /* core 7: 7 mod 7 = idle */
+	scenario_free(&sc);
+	check_sim_scenario(&sc, &m.topo, check_case_find("t1"), 0.005, 0, 1);
+	assert_int_equal(sc.cpu[5].kind, ACT_IDLE);
+	assert_int_equal(sc.cpu[13].kind, ACT_BUSY);
+	scenario_free(&sc);
+	machine_free(&m);
+}
+
+static void
+report(const struct errmsg *e)
+{
+	fail_msg("%s", e->text);
+}
+
+/* The check of the simulator end to end, as app_check.c does it: a run
+ * over a scenario in which every core plays its case, one interval of
+ * 2 s, every row of every core judged. */
+static void
+test_sim_check(void **state)
+{
+	struct machine m;
+	struct scenario sc;
+	struct source *src;
+	struct plan plan;
+	struct run r;
+	struct run_config cfg;
+	struct errmsg e;
+	struct check_context x;
+	char xml[4096];
+	unsigned c, i, n, total = 0;
+
+	(void)state;
+	/* fixture() has one buffer: the topology's path is copied first. */
+	snprintf(xml, sizeof xml, "%s", fixture("hwloc/skx-6140-2s-18c-ht.x86.xml"));
+	assert_int_equal(machine_load(&m, xml, fixture("cpuid/skx-6154-2s-18c-ht.cpuid.txt"), &e),
+	    0);
+	plan_for_machine(&plan, &m);
+	check_sim_scenario(&sc, &m.topo, NULL, CHECK_PERIOD_S, 3.75, CHECK_SIM_IPC);
+	src = sim_source_new_scenario(&m, &sc, "check", 0, &e);
+	scenario_free(&sc);
+	assert_non_null(src);
+	memset(&cfg, 0, sizeof cfg);
+	cfg.calibrate_seconds = 0.1;
+	run_init(&r, src, &plan, &cfg);
+	assert_int_equal(run_prepare(&r), RUN_OK);
+	assert_int_equal(run_first(&r, NULL, false, 0.05), RUN_OK);
+	assert_int_equal(run_step(&r, 2.0), RUN_OK);
+	memset(&x, 0, sizeof x);
+	x.mode = CL_SIM;
+	x.sim_ghz = 3.75;
+	x.sim_cpi = 1.0 / CHECK_SIM_IPC;
+	for (c = 0; c < m.topo.ncores; c++) {
+		struct check_meas cm;
+		struct check_row rows[CHECK_MAX_ROWS];
+		struct check_disturbance d;
+
+		memset(&cm, 0, sizeof cm);
+		check_meas_from_interval(&cm, &r.iv, &r.mc, &m.topo, c, r.cur, r.prev, NULL);
+		x.timing = (struct check_timing){ CHECK_PERIOD_S, cm.dt, 100e-6 };
+		n = check_rows(check_sim_case(c, NULL), &cm, &x, rows, CHECK_MAX_ROWS, &d);
+		assert_true(n >= 7);
+		for (i = 0; i < n; i++) {
+			if (rows[i].verdict != CV_PASS)
+				fail_msg("core %u case %s %s thread %d: %s", c, check_sim_case(c, NULL)->name,
+				    rows[i].figure, rows[i].thread, check_verdict_key(rows[i].verdict));
+		}
+		total += n;
+	}
+	/* 36 cores, each with its 7 rows or more */
+	assert_true(total >= 36 * 7);
+	assert_int_equal(run_finish(&r, 0, report), 0);
+	source_close(src);
+	machine_free(&m);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_case_shares),
+		cmocka_unit_test(test_tolerances),
+		cmocka_unit_test(test_judge),
+		cmocka_unit_test(test_trust),
+		cmocka_unit_test(test_rows_threads),
+		cmocka_unit_test(test_rows_other_modes),
+		cmocka_unit_test(test_procstat),
+		cmocka_unit_test(test_sim_scenario),
+		cmocka_unit_test(test_sim_check),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
