@@ -35,7 +35,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="14b544d771804bb0d78d1800ce4d958780c54cc3901ac406d67eced341d2c1b6")
+    version("0.1.0", sha256="54e97dcb0cb417e4852286472f26c4ce7d4ffdca78d336f398e8c5c86e048f46")
 
     variant("nls", default=True, description="Translated messages (gettext)")
 
