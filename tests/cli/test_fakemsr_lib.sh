@@ -17,6 +17,8 @@ SPR_CPUID="$HTTOP_FIXTURES/cpuid/spr-w9-3475x-1s-36c-ht.cpuid.txt"
 if [ "$(id -u)" -ne 0 ]; then
 	command -v fusermount3 >/dev/null 2>&1 ||
 		skip_all "fusermount3 is not installed (Debian: fuse3): a user cannot mount the fake MSR device"
+	{ [ -r /dev/fuse ] && [ -w /dev/fuse ]; } ||
+		skip_all "not root, and /dev/fuse is not open to this user: the fake MSR device cannot be mounted"
 fi
 need jq jq
 mnt=
