@@ -858,7 +858,8 @@ test_real_no_hardware(void **state)
 
 	(void)state;
 	if (have_hw_pmu() || !may_count_cpus())
-		skip();
+		skip_because("this machine has a hardware PMU, or perf_event_paranoid "
+		    "keeps a user from counting CPUs");
 	memset(&m, 0, sizeof m);
 	if (machine_load(&m, NULL, NULL, &e) != 0)
 		fail_msg("%s", e.text);
@@ -941,7 +942,7 @@ test_real_software(void **state)
 
 	(void)state;
 	if (!may_count_cpus())
-		skip();
+		skip_because("perf_event_paranoid keeps a user from counting CPUs");
 	memset(&m, 0, sizeof m);
 	if (machine_load(&m, NULL, NULL, &e) != 0)
 		fail_msg("%s", e.text);

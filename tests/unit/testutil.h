@@ -37,6 +37,14 @@ srcfile(const char *rel)
 	return buf;
 }
 
+/* Skip the current test, saying why: the reason goes on a TAP comment line
+ * that tests/tap-run joins to cmocka's "# SKIP" line (and run-suite lists). */
+#define skip_because(why) do { \
+	printf("# skip: %s\n", (why)); \
+	fflush(stdout); \
+	skip(); \
+} while (0)
+
 /* |a - b| <= tol, with both values in the failure message. */
 #define assert_near(a, b, tol) do { \
 	double a_ = (a), b_ = (b), t_ = (tol); \
