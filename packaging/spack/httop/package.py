@@ -35,7 +35,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="54e97dcb0cb417e4852286472f26c4ce7d4ffdca78d336f398e8c5c86e048f46")
+    version("0.1.0", sha256="95b900f6a83ba1fadb51cd16fc4a62040a3aad5ab345363574ba09235c8028ab")
 
     variant("nls", default=True, description="Translated messages (gettext)")
 
