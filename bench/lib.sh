@@ -2,9 +2,10 @@
 # FUSE fake MSR device (tests/fakemsr) and httop's msr source on it.
 #
 # Needs: BUILD (a build directory with src/httop and tests/fakemsr/fakemsr),
-# FIXTURES (../shared/fixtures), a work directory $work made by the caller.
+# FIXTURES (the fixtures as make check or make bench unpacks them: BUILD's
+# tests/unpacked), a work directory $work made by the caller.
 
-: "${FIXTURES:=${HTTOP_FIXTURES:-$(cd "$(dirname "$0")/../.." && pwd)/shared/fixtures}}"
+: "${FIXTURES:=${HTTOP_FIXTURES:-$BUILD/tests/unpacked}}"
 HTTOP="$BUILD/src/httop"
 FAKEMSR="$BUILD/tests/fakemsr/fakemsr"
 SKX_CPUID="$FIXTURES/cpuid/skx-8180-2s-28c-ht.cpuid.txt"

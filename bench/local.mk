@@ -13,9 +13,10 @@ bench_httop_refresh_cpu_SOURCES = bench/refresh_cpu.c
 bench_httop_refresh_cpu_LDADD = $(HTTOP_LIBS)
 
 # The fake MSR device is a test program: configure without --disable-tests.
+# The fixtures are unpacked as for make check (tests/fixtures.mk).
 bench: all
-	$(MAKE) $(AM_MAKEFLAGS) tests/fakemsr/fakemsr$(EXEEXT)
-	HTTOP_FIXTURES="$${HTTOP_FIXTURES:-$(FIXTURES_DIR)}" \
-	FIXTURES="$${HTTOP_FIXTURES:-$(FIXTURES_DIR)}" \
+	$(MAKE) $(AM_MAKEFLAGS) tests/fakemsr/fakemsr$(EXEEXT) $(FIXTURES_UNPACKED)
+	HTTOP_FIXTURES='$(abs_top_builddir)/tests/unpacked' \
+	FIXTURES='$(abs_top_builddir)/tests/unpacked' \
 	$(SHELL) $(top_srcdir)/bench/run.sh $(abs_top_builddir)
 .PHONY: bench

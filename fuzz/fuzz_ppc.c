@@ -25,7 +25,7 @@
 #include "sample/sample.h"
 #include "trace/trace.h"
 
-/* /work/shared/fixtures/real/stampede2-c591-803/core_msr_perfevtsel.input */
+/* tests/fixtures/real/stampede2-c591-803/core_msr_perfevtsel.input */
 static const char stampede2_perfevtsel[] =
 	"0 95 0x186 0 0x0042003c CPU_CLK_UNHALTED.KERNEL\n"
 	"0 95 0x187 1 0x0063013c CPU_CLK_UNHALTED.REF_XCLK\n"

@@ -9,9 +9,8 @@ src_httop_SOURCES = src/main.c \
 	src/evloop.c src/evloop.h \
 	src/signals.c src/signals.h \
 	src/datadir.c src/datadir.h
-# The source tree's data/ is the last place searched, so src/httop --demo
-# works in a build directory before make install.
-src_httop_CPPFLAGS = $(AM_CPPFLAGS) -DHTTOP_SRCDATADIR='"$(abs_top_srcdir)/data"'
+# No build-tree path goes into the binary: run from the build tree, httop
+# finds data/ next to its own executable (src/datadir.c; the link below).
 src_httop_LDADD = $(HTTOP_LIBS) $(NCURSESW_LIBS)
 # privilege: given up once the devices are open
 src_httop_SOURCES += src/privilege.c src/privilege.h

@@ -100,6 +100,10 @@ env_kept(const char *entry)
 	return false;
 }
 
+/* The allowlisted environment for the life of the process: setenv() may
+ * later move `environ` to a copy, and this array must not then be lost. */
+static char **volatile scrubbed;
+
 void
 privilege_scrub_env(void)
 {
@@ -124,7 +128,8 @@ privilege_scrub_env(void)
 	/* The strings stay where they are (the initial environment); only
 	 * the array is replaced. */
 	kept[n] = NULL;
-	environ = kept;
+	scrubbed = kept;
+	environ = scrubbed;
 }
 
 /* Set-user-ID or set-group-ID: become the real user and group for good.

@@ -3,3 +3,11 @@
 # make uninstall leaving nothing. The script is in EXTRA_DIST in Makefile.am
 # (make installcheck runs it too, with or without the tests configured).
 TESTS += tests/cli/test_install.sh
+# Two builds of one source tree in different directories give identical
+# binaries, which name neither directory (and still find data/ when run
+# from their build tree).
+TESTS += tests/cli/test_reproducible.sh
+EXTRA_DIST += tests/cli/test_reproducible.sh
+# The systemd unit for --textfile: valid (systemd-analyze verify), hardened.
+TESTS += tests/cli/test_systemd_unit.sh
+EXTRA_DIST += tests/cli/test_systemd_unit.sh

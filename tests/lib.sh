@@ -1,7 +1,8 @@
 # lib.sh: TAP helpers for the shell tests. Source it; call plan N first.
 : "${HTTOP_BUILDDIR:=$(pwd)}"
 : "${HTTOP_SRCDIR:=$(cd "$(dirname "$0")/.." && pwd)}"
-: "${HTTOP_FIXTURES:=$HTTOP_SRCDIR/../shared/fixtures}"
+# The fixtures as make check unpacks them (tests/fixtures.mk).
+: "${HTTOP_FIXTURES:=$HTTOP_BUILDDIR/tests/unpacked}"
 HTTOP="$HTTOP_BUILDDIR/src/httop"
 tap_n=0
 tap_failed=0
@@ -27,4 +28,12 @@ check_schema() {
 		printf '%s\n' "$_cs" | sed 's/^/# /'
 		not_ok "not valid against httop.schema.json: $*"
 	fi
+}
+# skip_all REASON: the whole test cannot run (a tool is missing): say why in
+# the TAP plan and exit 77 (tests/tap-run turns that into a SKIP).
+skip_all() { echo "1..0 # SKIP $*"; exit 77; }
+# need PROGRAM DEBIAN-PACKAGE [WHAT]: skip_all unless PROGRAM is installed.
+need() {
+	command -v "$1" >/dev/null 2>&1 ||
+		skip_all "$1 is not installed (Debian: $2)${3:+; $3}"
 }

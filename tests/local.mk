@@ -1,9 +1,10 @@
 # tests: each area lists its own test programs and scripts in tests/*.mk.
 # Every test prints TAP (cmocka with CMOCKA_MESSAGE_OUTPUT=TAP, or sh).
-TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -DFIXTURE_HINT='"$(FIXTURES_DIR)"'
+TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 TEST_LIBS = $(HTTOP_LIBS) $(CMOCKA_LIBS)
 EXTRA_DIST += tests/unit/testutil.h tests/lib.sh tests/json_schema.py
 
+include $(srcdir)/tests/fixtures.mk
 include $(srcdir)/tests/util.mk
 include $(srcdir)/tests/machine.mk
 include $(srcdir)/tests/plan.mk

@@ -1,7 +1,8 @@
 #!/bin/sh
 # mksysfs.sh DIR [--short] HEX...: a fake sysfs tree holding the PCU
 # device (8086:2083, function 1e.3) of one socket per HEX value, with the
-# value little-endian at config offset 0x9C (CAPID6, hw-facts.md section 7).
+# value little-endian at config offset 0x9C (CAPID6, doc/hardware.md
+# section 7).
 #
 #   DIR/bus/pci/devices/0000:BB:1e.3/{vendor,device,numa_node,config}
 #

@@ -538,7 +538,7 @@ plan_scale(struct conv *cv, const struct ppc *c, const struct ppc_opts *o, struc
 		    p->scale);
 	} else if (p->group == UARCH_SKX) {
 		/* 25 MHz crystal on Xeon Scalable: TSC / crystal = 4 x base ratio
-		 * (84 on a 2.1 GHz 8160; hw-facts.md 4). */
+		 * (84 on a 2.1 GHz 8160; doc/hardware.md section 4). */
 		p->scale = p->scale_expected = 4u * (unsigned)c->tsc_ratio;
 		snprintf(p->scale_note, sizeof p->scale_note, "table value 4 x TSC_ratio %ld = %u "
 		    "(25 MHz crystal), not measured", c->tsc_ratio, p->scale);

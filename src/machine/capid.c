@@ -1,5 +1,5 @@
 /* capid.c: CAPID6 of each Skylake-SP / Cascade Lake socket, from the PCU's
- * PCI configuration space in sysfs (hw-facts.md section 7). The register
+ * PCI configuration space in sysfs (doc/hardware.md section 7). The register
  * says which of the XCC die's 28 tile positions hold an enabled CHA. */
 #include "config.h"
 #include "machine/capid.h"

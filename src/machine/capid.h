@@ -1,6 +1,6 @@
 /* capid.h: which tiles of a Skylake-SP / Cascade Lake XCC die are enabled,
  * from the CAPID6 register of each socket's PCU (PCI device 8086:2083,
- * function 1e.3, config offset 0x9C, bits 27:0; hw-facts.md section 7),
+ * function 1e.3, config offset 0x9C, bits 27:0; doc/hardware.md section 7),
  * read through sysfs. Reading past the first 64 bytes of a PCI config
  * file needs root (CAP_SYS_ADMIN): the kernel returns a short read. */
 #ifndef HTTOP_CAPID_H

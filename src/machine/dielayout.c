@@ -5,7 +5,7 @@
  *   1. --die-map FILE: the map's grid (physical); a map that does not load
  *      or does not fit the machine is a fatal error.
  *   2. Xeon Phi: tiles (core id / 2) in number order (logical: the tile
- *      geometry is not sourced, hw-facts.md section 7).
+ *      geometry is not sourced, doc/hardware.md section 7).
  *   3. Skylake-SP/Cascade Lake XCC with CAPID6 readable: the shipped XCC
  *      map, enabled tiles from CAPID6 (physical).
  *   4. Anything else: package / die / L3 group / core id (logical).

@@ -1,4 +1,4 @@
-/* uarch.c: family/model -> counter-plan group (hw-facts.md section 4). */
+/* uarch.c: family/model -> counter-plan group (doc/hardware.md section 4). */
 #include "config.h"
 #include "machine/uarch.h"
 

@@ -1,5 +1,5 @@
 /* uarch.h: the microarchitecture groups that decide the counter plan
- * (hw-facts.md section 4). One table maps family/model to a group. */
+ * (doc/hardware.md section 4). One table maps family/model to a group. */
 #ifndef HTTOP_UARCH_H
 #define HTTOP_UARCH_H
 

@@ -12,7 +12,7 @@
  * TSC tick while active are sum(cycles) / sum(ref) over the threads, and
  *     core cycles = (ticks any thread was active) * sum(cycles) / sum(ref).
  * Core CPI = core cycles / sum(instructions); issue utilisation =
- * sum(instructions) / (core cycles * issue width) (corestat, seed 004). */
+ * sum(instructions) / (core cycles * issue width) (corestat: doc/hardware.md section 2). */
 #include "config.h"
 #include "metrics/internal.h"
 

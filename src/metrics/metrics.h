@@ -1,6 +1,7 @@
 /* metrics.h: from two samples to the figures of one interval: per thread,
  * per core (the four-way SMT split), per package and for the node.
- * Formulas are defined in man/httop.1 (FIGURES) and hw-facts.md 1-2. */
+ * Formulas are defined in man/httop.1 (FIGURES) and doc/hardware.md
+ * sections 1-2. */
 #ifndef HTTOP_METRICS_H
 #define HTTOP_METRICS_H
 

@@ -1,10 +1,11 @@
-/* split.c: the four-way SMT split of one core's interval (hw-facts.md 1).
+/* split.c: the four-way SMT split of one core's interval (doc/hardware.md
+ * section 1).
  *
  * With N, A, B, C the TSC ticks with neither thread, thread 0 only,
  * thread 1 only and both threads active:
  *     dTSC = N + A + B + C,  ref0 = A + C,  ref1 = B + C,  any = A + B + C
  * so  N = dTSC - any,  A = any - ref1,  B = any - ref0,  C = ref0 + ref1 - any.
- * (Seed 000 prints the last one with the sign reversed.) */
+ * (McCalpin's 2018 blog post prints the last one with the sign reversed.) */
 #include "config.h"
 #include "metrics/internal.h"
 

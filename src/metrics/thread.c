@@ -1,6 +1,6 @@
 /* thread.c: per-thread figures from the fixed counters (Intel) or
- * APERF/MPERF/IRPerfCount (AMD), hw-facts.md 2. Every figure that cannot
- * be computed is absent with the reason it cannot. */
+ * APERF/MPERF/IRPerfCount (AMD), doc/hardware.md section 2. Every figure
+ * that cannot be computed is absent with the reason it cannot. */
 #include "config.h"
 #include "metrics/internal.h"
 

@@ -1,6 +1,6 @@
 /* plan.h: which value goes into which PMU register on which SMT thread, and
- * which counters are read back, per microarchitecture group (hw-facts.md
- * section 4). A plan is data; sources carry it out, metrics interpret it. */
+ * which counters are read back, per microarchitecture group
+ * (doc/hardware.md section 4). A plan is data; sources carry it out, metrics interpret it. */
 #ifndef HTTOP_PLAN_H
 #define HTTOP_PLAN_H
 

@@ -7,7 +7,7 @@
  * same whatever the number of CPUs, and advancing time costs nothing.
  * Reference-clock events count grid points k*S inside the stretches, as
  * hardware counts edges of a slower clock. Register rules: Intel SDM vol.
- * 3B ch. 18-20, hw-facts.md 3-4. */
+ * 3B ch. 18-20, doc/hardware.md sections 3-4. */
 #include "config.h"
 #include "sim/vpmu.h"
 
@@ -135,7 +135,7 @@ sim_tsc_hz(const struct cpu_identity *id)
 	return DEFAULT_TSC_HZ;
 }
 
-/* S by group (hw-facts.md 4): the crystal ratio CPUID.15H EBX/EAX on
+/* S by group (doc/hardware.md section 4): the crystal ratio CPUID.15H EBX/EAX on
  * Skylake and later (25 MHz crystal assumed when 15H is missing), the base
  * ratio (100 MHz) on Sandy Bridge..Broadwell, 1 on Nehalem. */
 static uint64_t
@@ -481,7 +481,8 @@ ctr_add(uint64_t *ctr, uint64_t inc, uint64_t mask, uint64_t *status, uint64_t b
 	*ctr = (*ctr + inc) & mask;
 }
 
-/* What one programmable counter counts this window (hw-facts.md 4). */
+/* What one programmable counter counts this window (doc/hardware.md
+ * section 4). */
 static uint64_t
 gp_inc(const struct vpmu *v, const struct wthread *t, const struct wcore *w, uint64_t sel)
 {

@@ -1,5 +1,5 @@
-/* calibrate.h: measure the reference-event scale at start (hw-facts.md 4)
- * and compare it with the table. */
+/* calibrate.h: measure the reference-event scale at start and compare it
+ * with the table (doc/hardware.md section 4, calibration). */
 #ifndef HTTOP_CALIBRATE_H
 #define HTTOP_CALIBRATE_H
 

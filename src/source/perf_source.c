@@ -526,7 +526,8 @@ bound_or_none(const struct machine *m)
 
 /* The split slot (ANY or OTA) would not open: without AnyThread, Sandy
  * Bridge to Cooper Lake still have ONE_THREAD_ACTIVE (0x3C/0x02, same
- * clock as REF_XCLK: hw-facts.md 4); otherwise the split is a bound. */
+ * clock as REF_XCLK: doc/hardware.md section 4); otherwise the split is
+ * a bound. */
 static void
 split_fallback(struct perf_source *ps, struct plan *p, unsigned k, unsigned cpu, int err,
     char *note, size_t len)

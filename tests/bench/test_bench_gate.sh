@@ -11,18 +11,18 @@
 . "$HTTOP_SRCDIR/tests/lib.sh"
 
 if grep -q '^SAN_CFLAGS = .*-fsanitize' "$HTTOP_BUILDDIR/Makefile" 2>/dev/null; then
-	echo "1..0 # SKIP sanitizer build: instruction counts are the plain build's"
-	exit 0
+	skip_all "sanitizer build: instruction counts are the plain build's"
 fi
-for t in valgrind tmux lstopo fusermount3 python3 gzip; do
-	if ! command -v $t >/dev/null 2>&1; then
-		echo "1..0 # SKIP $t is not installed"
-		exit 0
-	fi
-done
+need valgrind valgrind
+need tmux tmux
+need lstopo hwloc
+need fusermount3 fuse3
+[ -x "$HTTOP_BUILDDIR/tests/fakemsr/fakemsr" ] ||
+	skip_all "the fake MSR device was not built: configure found no fuse3 (Debian: libfuse3-dev)"
+need python3 python3
+need gzip gzip
 if [ ! -e /dev/fuse ] || [ "$(id -u)" -ne 0 ]; then
-	echo "1..0 # SKIP the fake MSR device needs root and /dev/fuse"
-	exit 0
+	skip_all "the fake MSR device needs root and /dev/fuse"
 fi
 
 base="$HTTOP_SRCDIR/bench/baseline.txt"

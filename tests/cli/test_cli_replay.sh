@@ -12,6 +12,7 @@
 #   N = 1 - 0.6 = 0.4: the split the trace's note says it was built from.
 # In the second interval CPU 1 has a read error and CPU 3 is offline.
 . "$HTTOP_SRCDIR/tests/lib.sh"
+need jq jq
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 plan 21

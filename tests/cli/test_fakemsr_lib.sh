@@ -9,6 +9,18 @@ SKX_CPUID="$HTTOP_FIXTURES/cpuid/skx-6154-2s-18c-ht.cpuid.txt"
 SPR_XML="$HTTOP_FIXTURES/hwloc/spr-max9460-2s-40c-ht.x86.xml"
 SPR_CPUID="$HTTOP_FIXTURES/cpuid/spr-w9-3475x-1s-36c-ht.cpuid.txt"
 
+# What the device needs; without it the test cannot run at all and says
+# why (skip_all: exit 77), before its plan.
+[ -x "$FAKEMSR" ] || skip_all "the fake MSR device was not built: configure found no fuse3" \
+    "(Debian: libfuse3-dev fuse3)"
+[ -c /dev/fuse ] || skip_all "no /dev/fuse here: FUSE is not available (a container without it?)"
+if [ "$(id -u)" -ne 0 ]; then
+	command -v fusermount3 >/dev/null 2>&1 ||
+		skip_all "fusermount3 is not installed (Debian: fuse3): a user cannot mount the fake MSR device"
+	{ [ -r /dev/fuse ] && [ -w /dev/fuse ]; } ||
+		skip_all "not root, and /dev/fuse is not open to this user: the fake MSR device cannot be mounted"
+fi
+need jq jq
 mnt=
 work=$(mktemp -d "${TMPDIR:-/tmp}/httop-fakemsr.XXXXXX") || exit 1
 bg_pid=
@@ -40,10 +52,6 @@ trap 'exit 143' TERM
 fake_mount() {
 	xml=$1 cpuid=$2
 	shift 2
-	if [ ! -x "$FAKEMSR" ]; then
-		echo "Bail out! $FAKEMSR not built (make check builds it)"
-		exit 1
-	fi
 	mnt=$(mktemp -d "${TMPDIR:-/tmp}/httop-mnt.XXXXXX") || exit 1
 	if ! "$FAKEMSR" "$mnt" --topology "$xml" --cpuid "$cpuid" "$@" 2>"$work/fakemsr.err" ||
 	    [ ! -e "$mnt/ctl" ]; then

@@ -8,11 +8,9 @@
 . "$HTTOP_SRCDIR/tests/cli/i18nlib.sh"
 
 for t in xgettext msgmerge msgfmt; do
-	if ! command -v $t >/dev/null 2>&1; then
-		echo "1..0 # SKIP $t (gettext) is not installed"
-		exit 0
-	fi
+	need $t gettext
 done
+need jq jq
 plan 19
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT

@@ -18,7 +18,7 @@ unset HTTOP_DATA_DIR LANGUAGE
 
 # The data files the demo and the die view need, in every install.
 data_files="demo-skx.xml demo-skx.cpuid LICENSES httop.schema.json"
-for sub in dies msr-safe scenarios; do
+for sub in dies msr-safe scenarios traces; do
 	for f in "$HTTOP_SRCDIR"/data/$sub/*; do
 		data_files="$data_files $sub/${f##*/}"
 	done
@@ -30,10 +30,10 @@ for f in "$HTTOP_SRCDIR"/man/*.[1-8]; do
 done
 linguas=$(sed 's/#.*//' "$HTTOP_SRCDIR/po/LINGUAS" 2>/dev/null)
 
-# has_all DIRS...: every expected file under bin, data, man, locale and
-# the bash completion dir: $1 bindir, $2 pkgdatadir, $3 mandir, $4
-# localedir, $5 completions dir ("no" or empty: none configured).
-# Prints what is missing.
+# has_all DIRS...: every expected file under bin, data, man, locale, the
+# bash completion dir and the systemd unit dir: $1 bindir, $2 pkgdatadir,
+# $3 mandir, $4 localedir, $5 completions dir, $6 unit dir ("no" or empty:
+# none configured). Prints what is missing.
 has_all() {
 	miss=
 	for f in httop httop-ppc2trace; do
@@ -51,6 +51,10 @@ has_all() {
 	case ${5:-no} in
 	no) ;;
 	*) [ -f "$5/httop" ] || miss="$miss $5/httop" ;;
+	esac
+	case ${6:-no} in
+	no) ;;
+	*) [ -f "$6/httop-textfile.service" ] || miss="$miss $6/httop-textfile.service" ;;
 	esac
 	[ -z "$miss" ] || diag "missing:$miss"
 	[ -z "$miss" ]
@@ -72,7 +76,7 @@ if [ -n "${HTTOP_INSTALLED_BINDIR:-}" ]; then
 	idata=$HTTOP_INSTALLED_DATADIR
 	check "every file is installed under the prefix" \
 		has_all "$ibin" "$idata" "$HTTOP_INSTALLED_MANDIR" "$HTTOP_INSTALLED_LOCALEDIR" \
-		"${HTTOP_INSTALLED_COMPLETIONDIR:-}"
+		"${HTTOP_INSTALLED_COMPLETIONDIR:-}" "${HTTOP_INSTALLED_UNITDIR:-}"
 	HTTOP_DEBUG_DATA=1 "$ibin/httop" --demo -b -n 1 >"$tmp/demo.out" 2>"$tmp/demo.err" </dev/null
 	st=$?
 	check "installed httop --demo -b -n 1 exits 0" [ "$st" -eq 0 ]
@@ -102,6 +106,14 @@ case $comp in
 *) diag "completion configured to $comp: not checked"; comp=no ;;
 esac
 at() { [ "$comp" = no ] && echo no || echo "$1/$comp"; }
+# The systemd unit likewise.
+unitd=$(sed -n 's/^systemdsystemunitdir = //p' "$HTTOP_BUILDDIR/Makefile")
+case $unitd in
+'${prefix}/lib/systemd/system') unitd=lib/systemd/system ;;
+'') unitd=no ;;
+*) diag "systemd unit configured to $unitd: not checked"; unitd=no ;;
+esac
+atu() { [ "$unitd" = no ] && echo no || echo "$1/$unitd"; }
 unset MAKEFLAGS MFLAGS MAKELEVEL
 mk() { make -s -C "$HTTOP_BUILDDIR" "$@" >"$tmp/make.out" 2>&1 ||
 	{ sed 's/^/# /' "$tmp/make.out" | tail -20; return 1; }; }
@@ -110,8 +122,8 @@ left() { find "$1" ! -type d | sed 's/^/# left: /'; [ -z "$(find "$1" ! -type d)
 s=$tmp/usr
 check "make install DESTDIR=... prefix=/usr" mk install DESTDIR="$s" prefix=/usr
 u=$s/usr
-check "bin, share/httop, man1/man5, locale, completion are all there" \
-	has_all "$u/bin" "$u/share/httop" "$u/share/man" "$u/share/locale" "$(at "$u")"
+check "bin, share/httop, man1/man5, locale, completion, systemd unit are all there" \
+	has_all "$u/bin" "$u/share/httop" "$u/share/man" "$u/share/locale" "$(at "$u")" "$(atu "$u")"
 only_data() { [ ! -e "$1/local.mk" ] && [ ! -e "$1/README.md" ]; }
 check "the data directory holds only data files (no local.mk, no README.md)" \
 	only_data "$u/share/httop"
@@ -139,6 +151,6 @@ o=$tmp/opt
 check "make install DESTDIR=... prefix=/opt/x" mk install DESTDIR="$o" prefix=/opt/x
 x=$o/opt/x
 check "bin, share/httop, man, locale under /opt/x" \
-	has_all "$x/bin" "$x/share/httop" "$x/share/man" "$x/share/locale" "$(at "$x")"
+	has_all "$x/bin" "$x/share/httop" "$x/share/man" "$x/share/locale" "$(at "$x")" "$(atu "$x")"
 mk uninstall DESTDIR="$o" prefix=/opt/x
 check "uninstall from /opt/x leaves no file behind" left "$o"

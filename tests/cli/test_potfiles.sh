@@ -5,10 +5,7 @@
 # so a "_(" inside a comment does not count.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 
-if ! command -v xgettext >/dev/null 2>&1; then
-	echo "1..0 # SKIP xgettext (gettext) is not installed"
-	exit 0
-fi
+need xgettext gettext
 plan 4
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT

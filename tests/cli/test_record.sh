@@ -6,6 +6,7 @@
 # and a file size limit stop the run with one message and a valid trace,
 # and the files it refuses.
 . "$HTTOP_SRCDIR/tests/lib.sh"
+need jq jq
 tmp=$(mktemp -d) || exit 1
 mnt=
 pid=

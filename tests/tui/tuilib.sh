@@ -13,10 +13,7 @@
 #   tui_wait_exit [S] until httop has exited; its status in $tui_status
 #   tui_stop          kill the pane's server
 
-if ! command -v tmux >/dev/null 2>&1; then
-	echo "1..0 # SKIP tmux is not installed"
-	exit 0
-fi
+need tmux tmux
 
 # One server per start: a new one on the socket of a server that is still
 # shutting down can fail.

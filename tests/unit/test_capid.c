@@ -1,7 +1,7 @@
 /* test_capid.c: CAPID6 from a fake sysfs made by tests/mksysfs.sh.
  *
  * Values (bits 27:0 of CAPID6 are the 28 tile positions of the XCC die,
- * hw-facts.md section 7):
+ * doc/hardware.md section 7):
  *   0x0FFFFFFF   all 28 set: a full die, as on an 8280.
  *   0x0DFEFDF7   24 of 28: bits 3, 9, 16, 25 clear:
  *                0x0FFFFFFF - (0x8 + 0x200 + 0x10000 + 0x2000000 = 0x02010208).

@@ -86,7 +86,7 @@ mem_bad(const char *text, size_t len, unsigned line, const char *word)
 	assert_empty(&d);
 }
 
-/* The shipped map, worked out by hand from hw-facts.md section 7: the
+/* The shipped map, worked out by hand from doc/hardware.md section 7: the
  * 28 CAPID6 positions go down each column, left to right, skipping the
  * memory controllers at (1,0) and (1,5):
  *

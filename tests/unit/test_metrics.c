@@ -701,8 +701,8 @@ test_real_stampede2(void **state)
 
 	/* 17 -> 18: PMC1 was set back (140737490783594 -> 140737488443190)
 	 * on every LP, and so was fixed counter 0 (LP 0: 140747561746149 ->
-	 * 140737617254630; hw-facts.md 6 says the fixed counters stayed sane,
-	 * the data say otherwise): every core and its threads are invalid */
+	 * 140737617254630; doc/hardware.md section 6: the early notes said
+	 * the fixed counters stayed sane, the data say otherwise): every core and its threads are invalid */
 	real_sample(&d, &p, 17, &a);
 	real_sample(&d, &p, 18, &b);
 	metrics_compute(&c, &a, &b, &iv);

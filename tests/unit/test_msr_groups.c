@@ -5,7 +5,8 @@
  * refresh make, the split metrics_compute gets against the simulator's
  * truth, and that restore puts every register back on every CPU.
  *
- * Fixtures (shared, unmodified; machine = topology + CPUID dump):
+ * Fixtures (tests/fixtures, PROVENANCE.md there; machine = topology +
+ * CPUID dump):
  *   nhm-wsm  hwloc/wsm-ep-x5650-2s-6c-ht.x86.xml + cpuid/wsm-ep-x5667-2s-4c-ht
  *            24 CPUs, 12 cores, siblings n and n+12; model 0x2C
  *   nhm-nhm  hwloc/nhm-ep-x5550-2s-4c-ht.x86.xml + cpuid/nhm-ep-e5520-1cpu
@@ -36,7 +37,7 @@
  *            and 8 E-cores of one thread (CPUs 12..19)
  *
  * Expected PERFEVTSEL0 values, from IA32_PERFEVTSELx (event 7:0, umask
- * 15:8, USR 16, OS 17, ANY 21, EN 22; hw-facts.md 3) and the event tables
+ * 15:8, USR 16, OS 17, ANY 21, EN 22; doc/hardware.md section 3) and the event tables
  * (intel/perfmon NHM-EP NehalemEP_core.json: CPU_CLK_UNHALTED.REF_P =
  * 0x3C/0x01; SNB..SKX REF_XCLK = 0x3C/0x01; ICX/SPR ONE_THREAD_ACTIVE =
  * 0x3C/0x02, "r023C" in perf's raw form):

@@ -4,7 +4,7 @@
  * per refresh, offline CPUs, read and write errors, the emergency restore;
  * and the file backend over ordinary files.
  *
- * Machines (shared fixtures):
+ * Machines (tests/fixtures):
  * - SKX: hwloc/skx-6140-2s-18c-ht.x86.xml + cpuid/skx-6154-2s-18c-ht.cpuid.txt:
  *   36 cores, 72 CPUs; thread 0 of every core is CPU 0..35, thread 1 is
  *   CPU 36..71 (core 0 = {0, 36}). Plan writes (plan.c): FIXED_CTR_CTRL

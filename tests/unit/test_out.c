@@ -662,7 +662,7 @@ test_write_error(void **state)
 
 	(void)state;
 	if (fp == NULL)
-		skip();
+		skip_because("no /dev/full here");
 	b = batch_new(FMT_JSON, fp, &f->m, &f->p, "sim");
 	assert_int_equal(batch_write(b, &f->iv, &e), -1);
 	assert_int_equal(batch_errno(b), ENOSPC);

@@ -2,7 +2,7 @@
  * driven through a fake kernel (a perf_sys whose counts, times, files and
  * errors the test chooses), then against the real kernel of this machine.
  *
- * Machines (shared fixtures):
+ * Machines (tests/fixtures):
  * - SKX: hwloc/skx-6140-2s-18c-ht.x86.xml + cpuid/skx-6154-2s-18c-ht.cpuid.txt:
  *   36 cores, 72 CPUs, thread 0 of every core is CPU 0..35, thread 1 is
  *   36..71 (core 0 = {0, 36}). Base 3.0 GHz (CPUID 16H: 3000 MHz), so a
@@ -858,7 +858,8 @@ test_real_no_hardware(void **state)
 
 	(void)state;
 	if (have_hw_pmu() || !may_count_cpus())
-		skip();
+		skip_because("this machine has a hardware PMU, or perf_event_paranoid "
+		    "keeps a user from counting CPUs");
 	memset(&m, 0, sizeof m);
 	if (machine_load(&m, NULL, NULL, &e) != 0)
 		fail_msg("%s", e.text);
@@ -941,7 +942,7 @@ test_real_software(void **state)
 
 	(void)state;
 	if (!may_count_cpus())
-		skip();
+		skip_because("perf_event_paranoid keeps a user from counting CPUs");
 	memset(&m, 0, sizeof m);
 	if (machine_load(&m, NULL, NULL, &e) != 0)
 		fail_msg("%s", e.text);

@@ -165,7 +165,7 @@ test_keep_rawio(void **state)
 {
 	(void)state;
 	if (geteuid() != 0)
-		skip();
+		skip_because("needs root");
 	assert_int_equal(in_child(child_keep_rawio), 0);
 }
 
@@ -174,7 +174,7 @@ test_drop_all(void **state)
 {
 	(void)state;
 	if (geteuid() != 0)
-		skip();
+		skip_because("needs root");
 	assert_int_equal(in_child(child_drop_all), 0);
 }
 
@@ -183,7 +183,7 @@ test_setuid(void **state)
 {
 	(void)state;
 	if (geteuid() != 0)
-		skip();
+		skip_because("needs root");
 	assert_int_equal(in_child(child_setuid), 0);
 }
 
@@ -192,7 +192,7 @@ test_unprivileged(void **state)
 {
 	(void)state;
 	if (geteuid() != 0)
-		skip();
+		skip_because("needs root");
 	assert_int_equal(in_child(child_unprivileged), 0);
 }
 
@@ -201,7 +201,7 @@ test_symlink(void **state)
 {
 	(void)state;
 	if (geteuid() != 0)
-		skip();
+		skip_because("needs root");
 	snprintf(dir, sizeof dir, "/tmp/test_privilege.XXXXXX");
 	assert_non_null(mkdtemp(dir));
 	assert_int_equal(in_child(child_symlink), 0);

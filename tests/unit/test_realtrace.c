@@ -1,5 +1,5 @@
 /* test_realtrace.c: real counter data from a TACC Stampede2 node (2 x Xeon
- * Platinum 8160, 96 logical processors; ../shared/fixtures/real/
+ * Platinum 8160, 96 logical processors; tests/fixtures/real/
  * stampede2-c591-803, BSD-3-Clause, J. D. McCalpin), converted with
  * httop-ppc2trace and replayed through the same metrics code as a live run.
  *

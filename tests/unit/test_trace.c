@@ -484,7 +484,7 @@ test_write_error(void **state)
 
 	(void)state;
 	if (fp == NULL)
-		skip();
+		skip_because("no /dev/full here");
 	make_machine(&m, &p);
 	w = trace_writer_open(fp, &m, &p, NULL, &e);
 	assert_null(w);

@@ -1,5 +1,5 @@
 /* test_uarch.c: the family/model -> group table, names, issue widths.
- * Expected groups are hw-facts.md section 4; each model number was checked
+ * Expected groups are doc/hardware.md section 4; each model number was checked
  * against the Linux kernel's arch/x86/include/asm/intel-family.h. */
 #include "config.h"
 
@@ -21,7 +21,7 @@ group(enum cpu_vendor v, int family, int model)
 	return uarch_group_of(&id);
 }
 
-/* Every model of hw-facts.md section 4, group by group. */
+/* Every model of doc/hardware.md section 4, group by group. */
 static void
 test_intel_table(void **state)
 {

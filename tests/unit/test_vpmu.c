@@ -1,7 +1,7 @@
 /* test_vpmu.c: the virtual PMU counts what hardware would, exactly.
  *
  * The reference machine: TSC 2.1 GHz (25 MHz crystal x 168/2), so the
- * REF_XCLK scale S = 84, as on a Xeon Platinum 8160 (hw-facts.md 4). One
+ * REF_XCLK scale S = 84, as on a Xeon Platinum 8160 (doc/hardware.md 4). One
  * second is 2,100,000,000 ticks. Programmed as McCalpin's SKX setup:
  * FIXED_CTR_CTRL 0x333, PERFEVTSEL0 0x0063013C (REF_XCLK, USR, OS, ANY, EN)
  * on thread 0, GLOBAL_CTRL 0x70000000F. */

@@ -10,18 +10,19 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-/* Path of a file under ../shared/fixtures (or $HTTOP_FIXTURES). Static buffer. */
+/* Path of a test fixture (tests/fixtures, as make check unpacks it into
+ * the build tree's tests/unpacked: $HTTOP_FIXTURES). Static buffer. */
 static inline const char *
 fixture(const char *rel)
 {
 	static char buf[4096];
 	const char *base = getenv("HTTOP_FIXTURES");
+	const char *build = getenv("HTTOP_BUILDDIR");
 
-#ifdef FIXTURE_HINT
-	if (base == NULL || *base == '\0')
-		base = FIXTURE_HINT;
-#endif
-	snprintf(buf, sizeof buf, "%s/%s", base, rel);
+	if (base != NULL && *base != '\0')
+		snprintf(buf, sizeof buf, "%s/%s", base, rel);
+	else
+		snprintf(buf, sizeof buf, "%s/tests/unpacked/%s", build ? build : ".", rel);
 	return buf;
 }
 
@@ -35,6 +36,14 @@ srcfile(const char *rel)
 	snprintf(buf, sizeof buf, "%s/%s", base ? base : ".", rel);
 	return buf;
 }
+
+/* Skip the current test, saying why: the reason goes on a TAP comment line
+ * that tests/tap-run joins to cmocka's "# SKIP" line (and run-suite lists). */
+#define skip_because(why) do { \
+	printf("# skip: %s\n", (why)); \
+	fflush(stdout); \
+	skip(); \
+} while (0)
 
 /* |a - b| <= tol, with both values in the failure message. */
 #define assert_near(a, b, tol) do { \

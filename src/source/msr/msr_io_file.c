@@ -1,6 +1,6 @@
 /* msr_io_file.c: MSR access through per-CPU device files, as the kernel's
  * msr driver offers them (/dev/cpu/N/msr): pread/pwrite of 8 bytes at
- * offset = MSR index (hw-facts.md 5). The same code serves --msr-path and
+ * offset = MSR index (doc/hardware.md section 5). The same code serves --msr-path and
  * the FUSE fake device used by the tests. */
 #include "config.h"
 

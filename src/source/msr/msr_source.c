@@ -201,7 +201,7 @@ batch_announce(struct msr_source *ms, const struct plan *p, struct errmsg *e)
 }
 
 /* MSR_PLATFORM_INFO bits 15:8: the base ratio, the most direct source of
- * the nominal frequency on Intel (hw-facts.md 3). Read once, on the first
+ * the nominal frequency on Intel (doc/hardware.md section 3). Read once, on the first
  * CPU that is open. A ratio given by the user or a trace is kept. */
 static void
 read_platform_info(struct msr_source *ms)
@@ -702,7 +702,8 @@ msr_read(struct source *s, struct sample *out, struct errmsg *e)
 	if (ms->io->batch_fetch != NULL)
 		(void)ms->io->batch_fetch(ms->io);
 	/* Core by core, a core's threads back to back: the reads of siblings
-	 * are as close in time as the device allows (hw-facts.md 5). */
+	 * are as close in time as the device allows (doc/hardware.md
+	 * section 5). */
 	for (c = 0; c < t->ncores; c++) {
 		const struct topo_core *core = &t->cores[c];
 

@@ -1,0 +1,78 @@
+# Spack recipe for httop. Copy packaging/spack/httop and packaging/spack/libcpuid
+# (Spack's builtin repository has no libcpuid) into a Spack package
+# repository's packages/ directory, then: spack install httop
+#
+# What an administrator of the compute nodes sets up so that users can read
+# the counters (a Spack install grants no privilege): httop(1), PRIVILEGE.
+# In short, one of: LLNL msr-safe with share/httop/msr-safe/allowlist merged
+# into the site's allowlist; "modprobe msr" and "setcap cap_sys_rawio=ep" on
+# bin/httop (as root, after any chgrp, on a file system that keeps extended
+# attributes; a reinstall drops it); or kernel.perf_event_paranoid=0 for
+# "httop --source perf". "httop --demo" needs none of them.
+#
+# This file is not in the release tarball: its version entry holds that
+# tarball's sha256. `make dist` gives the same bytes anywhere (with the
+# same autoconf and automake: Debian 12's 2.71 and 1.16.5) when run as
+#   SOURCE_DATE_EPOCH=$(git log -1 --format=%ct -- . ':!packaging/spack') \
+#   TAR_OPTIONS='--sort=name --owner=0 --group=0 --numeric-owner' make dist
+# in a clone of the release commit (Makefile.am, dist-hook).
+
+from spack.package import *
+
+try:  # Spack 1.0 and later keep the build systems in the builtin repository
+    from spack_repo.builtin.build_systems.autotools import AutotoolsPackage
+except ImportError:  # older Spack: spack.package has it
+    pass
+
+
+class Httop(AutotoolsPackage):
+    """Per physical core, how the time splits between neither SMT thread,
+    thread 0 only, thread 1 only and both, with per-thread utilisation, CPI
+    and frequency, from the performance counters (J. McCalpin's method)."""
+
+    homepage = "https://example.org/httop"
+    url = "https://example.org/httop/httop-0.1.0.tar.gz"
+
+    license("BSD-2-Clause")
+
+    version("0.1.0", sha256="95b900f6a83ba1fadb51cd16fc4a62040a3aad5ab345363574ba09235c8028ab")
+
+    variant("nls", default=True, description="Translated messages (gettext)")
+
+    # It reads x86 model-specific registers and CPUID.
+    requires("target=x86_64:", msg="httop reads x86 performance counters")
+
+    # configure.ac: a C11 compiler, pkg-config, hwloc >= 2.1, libcpuid,
+    # ncursesw, zlib; gettext only for the translations.
+    depends_on("c", type="build")
+    depends_on("pkgconfig", type="build")
+    depends_on("hwloc@2.1:")
+    depends_on("libcpuid")
+    depends_on("ncurses")
+    depends_on("zlib-api")
+    depends_on("gettext", when="+nls")
+
+    def configure_args(self):
+        # The test programs and their fixtures are for the project's CI; the
+        # systemd unit is for distribution packages.
+        args = [
+            "--disable-tests",
+            "--with-systemdsystemunitdir=no",
+            "--with-bash-completion-dir="
+            + join_path(self.prefix.share, "bash-completion", "completions"),
+        ]
+        args.extend(self.enable_or_disable("nls"))
+        return args
+
+    def check(self):
+        """The program built runs one interval of the simulated demo machine
+        (spack install --test=root)."""
+        with working_dir(self.build_directory):
+            httop = Executable(join_path("src", "httop"))
+            httop("--demo", "-b", "-n", "1")
+
+    def test_demo(self):
+        """the installed httop runs one interval of the demo machine"""
+        httop = which(self.prefix.bin.httop, required=True)
+        out = httop("--demo", "-b", "-n", "1", output=str.split, error=str.split)
+        assert "node:" in out
