@@ -128,7 +128,7 @@ stop_slurm() {
 	for p in $ctld $sd; do kill "$p" 2>/dev/null; done
 	for p in $ctld $sd; do
 		i=0; while kill -0 "$p" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-		kill -9 "$p" 2>/dev/null
+		kill -9 "$p" 2>/dev/null || :
 	done
 }
 # submit NAME COMMAND: a one-CPU batch job; its ID, once it runs.
@@ -305,3 +305,4 @@ wait "$bpid"; st=$?
 check "batch --job $j3 ends when the job and its cgroup go: exit status 0 (got $st)" [ "$st" -eq 0 ]
 check "... saying 'job $j3 has ended'" grep -q "httop: job $j3 has ended" cgend.err
 stop_slurm
+exit 0
