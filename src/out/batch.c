@@ -66,6 +66,7 @@ batch_new(enum out_format f, FILE *fp, const struct machine *m, const struct pla
 int
 batch_write(struct batch *b, const struct interval *iv, struct errmsg *e)
 {
+	walltime_format(&b->wt, iv->wall);
 	switch (b->fmt) {
 	case FMT_TEXT:
 		out_text_write(b, iv);

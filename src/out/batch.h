@@ -11,6 +11,7 @@
 #include "machine/machine.h"
 #include "metrics/metrics.h"
 #include "out/linebuf.h"
+#include "out/walltime.h"
 #include "plan/plan.h"
 #include "util/errmsg.h"
 
@@ -55,6 +56,7 @@ struct batch {
 	int err;                   /* errno of the last write error */
 	bool no_header;            /* summary: no column header line */
 	struct linebuf line;       /* json, csv: the line being built */
+	struct walltime wt;        /* the interval's wall time, as text */
 };
 void out_text_write(struct batch *b, const struct interval *iv);
 void out_csv_write(struct batch *b, const struct interval *iv);

@@ -161,6 +161,7 @@ build(void)
 
 	f->iv.time = 2.0;
 	f->iv.dt = 1.0;
+	f->iv.wall = 1732480000.25;
 	f->iv.valid = false;
 	snprintf(f->iv.reason, sizeof f->iv.reason, "core 1 (cpus 5,6): offline");
 	snprintf(f->iv.reason_c, sizeof f->iv.reason_c, "core 1 (cpus 5,6): offline");
@@ -373,9 +374,10 @@ test_summary(void **state)
 
 	(void)state;
 	/* The header once, then a line per interval (the same interval twice
-	 * here). host is padded to 16, time 10 wide, valid 5, figures 11. */
-	row = "a\"b\\c\xff" "                2.000     0        70.0        50.0   1.20-1.80"
-	    "           -           -  core 1 (cpus 5,6): offline\n";
+	 * here). host is padded to 16, time 10 wide, the Unix time 14 (to the
+	 * millisecond), valid 5, figures 11. */
+	row = "a\"b\\c\xff" "                2.000 1732480000.250     0        70.0        50.0"
+	    "   1.20-1.80           -           -  core 1 (cpus 5,6): offline\n";
 	assert_int_equal(count(out, "\n"), 3);
 	assert_true(strncmp(out, "host ", 5) == 0);
 	assert_non_null(strstr(out, "util%"));
@@ -388,8 +390,14 @@ test_summary(void **state)
 	f->iv.node.active_threads = val_exact(1.25);
 	free(quiet);
 	quiet = render(f, FMT_SUMMARY, 1, false);
-	assert_string_equal(quiet, "a\"b\\c\xff" "                2.000     1        70.0        50.0"
-	    "        1.25           -           -\n");
+	assert_string_equal(quiet, "a\"b\\c\xff" "                2.000 1732480000.250     1        70.0"
+	    "        50.0        1.25           -           -\n");
+	/* A wall time not known (a replayed trace without one): a dash. */
+	f->iv.wall = 0.0;
+	free(quiet);
+	quiet = render(f, FMT_SUMMARY, 1, false);
+	assert_string_equal(quiet, "a\"b\\c\xff" "                2.000              -     1        70.0"
+	    "        50.0        1.25           -           -\n");
 	free(quiet);
 	free(out);
 	free(f);
