@@ -198,6 +198,7 @@ open_all(struct app *a)
 	if (o->textfile != NULL &&
 	    (a->tf = textfile_open(o->textfile, a->src->m, &a->plan, a->src->name, &a->e)) == NULL)
 		return EXIT_USAGE;
+	textfile_set_level(a->tf, o->textfile_level);
 	return EXIT_OK;
 }
 

@@ -117,6 +117,7 @@ app_run_batch(struct app *a)
 	app_add_common_outputs(a, &r);
 	b = batch_new(a->o->format, stdout, a->src->m, &a->plan, a->src->name);
 	batch_set_layout(b, &a->layout);
+	batch_set_level(b, a->o->level);
 	/* A header line would repeat once per node in merged output (pdsh). */
 	batch_set_header(b, isatty(STDOUT_FILENO));
 	run_add_output(&r, &output_batch, b);

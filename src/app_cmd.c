@@ -197,6 +197,7 @@ open_out(struct cmdrun *c)
 	if (o->batch) {
 		c->b = batch_new(o->format, c->out, c->a->src->m, &c->a->plan, c->a->src->name);
 		batch_set_layout(c->b, &c->a->layout);
+		batch_set_level(c->b, o->level);
 		batch_set_header(c->b, isatty(fileno(c->out)));
 	}
 	return 0;

@@ -42,6 +42,8 @@ enum {
 	OPT_CHECK_CASE,
 	OPT_SECONDS,
 	OPT_JOB,
+	OPT_LEVEL,
+	OPT_TEXTFILE_LEVEL,
 };
 
 static const struct option long_opts[] = {
@@ -76,6 +78,8 @@ static const struct option long_opts[] = {
 	{ "seconds", required_argument, NULL, OPT_SECONDS },
 	{ "job", optional_argument, NULL, OPT_JOB },
 	{ "output", required_argument, NULL, 'o' },
+	{ "level", required_argument, NULL, OPT_LEVEL },
+	{ "textfile-level", required_argument, NULL, OPT_TEXTFILE_LEVEL },
 	{ "version", no_argument, NULL, 'V' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -127,6 +131,10 @@ static const struct {
 	    N_("batch output format: text, csv, json, openmetrics or\nsummary (default text); implies -b") },
 	{ "--textfile DIR",
 	    N_("after every interval write DIR/httop.prom for the\nnode exporter's textfile collector") },
+	{ "--textfile-level LEVEL",
+	    N_("how far down --textfile goes: node, package, core or\nthread (default thread: every series)") },
+	{ "--level LEVEL",
+	    N_("the same for --format openmetrics") },
 	{ "--host NAME",
 	    N_("the host name the outputs give (default: the node's)") },
 	{ "--source SRC",
@@ -482,6 +490,8 @@ options_defaults(struct options *o)
 	o->msr_safe_path = OPT_MSR_SAFE_PATH_DEFAULT;
 	o->msr_batch_path = OPT_MSR_BATCH_PATH_DEFAULT;
 	o->on_conflict = CONFLICT_REPORT;
+	o->level = OUT_LEVEL_THREAD;
+	o->textfile_level = OUT_LEVEL_THREAD;
 	o->scenario = NULL;
 	o->seed = 0;
 }
@@ -684,11 +694,46 @@ unknown_option(const char *arg, struct errmsg *e)
 		errmsg_set(e, _("unknown option '%s'; see httop --help"), arg);
 }
 
+/* Files other programs read: --level, --textfile-level. */
+
+/* --level LEVEL, --textfile-level LEVEL. */
+static int
+parse_level(int c, const char *arg, struct options *o, struct errmsg *e)
+{
+	const char *opt = c == OPT_LEVEL ? "--level" : "--textfile-level";
+	enum out_level l;
+
+	if (out_level_parse(arg, &l) != 0)
+		return errmsg_set(e, _("%s: unknown level '%s'; give node, package, core or thread"),
+		    opt, arg);
+	if (c == OPT_LEVEL) {
+		o->level = l;
+		o->have_level = true;
+	} else {
+		o->textfile_level = l;
+		o->have_textfile_level = true;
+	}
+	return 0;
+}
+
+/* --level and --textfile-level need what they bound. */
+static int
+check_output_options(struct options *o, struct errmsg *e)
+{
+	if (o->have_level && (o->format != FMT_OPENMETRICS || o->check))
+		return errmsg_set(e, _("--level bounds the series of --format openmetrics; add it, "
+		    "or give --textfile-level for --textfile"));
+	if (o->have_textfile_level && o->textfile == NULL)
+		return errmsg_set(e, _("--textfile-level: no text file to bound; add --textfile DIR"));
+	return 0;
+}
+
 /* After the last option: the command, then what options exclude. */
 static int
 options_finish(int argc, char **argv, struct options *o, const char *value, struct errmsg *e)
 {
-	if (take_command(argc, argv, o, value, e) != 0 || check_job_command(o, e) != 0)
+	if (take_command(argc, argv, o, value, e) != 0 || check_job_command(o, e) != 0 ||
+	    check_output_options(o, e) != 0)
 		return -1;
 	return check_combination(o, e);
 }
@@ -823,6 +868,11 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 		case OPT_CHECK_CASE:
 		case OPT_SECONDS:
 			if (parse_check_option(o, c, optarg, e) != 0)
+				goto fail;
+			break;
+		case OPT_LEVEL:
+		case OPT_TEXTFILE_LEVEL:
+			if (parse_level(c, optarg, o, e) != 0)
 				goto fail;
 			break;
 		case 'V':
