@@ -188,12 +188,8 @@ open_out(struct cmdrun *c)
 {
 	const struct options *o = c->a->o;
 
-	c->out = stderr;
-	if (o->output != NULL && (c->out = fopen(o->output, "we")) == NULL) {
-		c->out = NULL;
-		return errmsg_set(&c->a->e, _("-o %s: %s; give a file httop can write"), o->output,
-		    strerror(errno));
-	}
+	/* -o FILE was opened with the rest (app_open_output). */
+	c->out = c->a->out != NULL ? c->a->out : o->output != NULL ? stdout : stderr;
 	if (o->batch) {
 		c->b = batch_new(o->format, c->out, c->a->src->m, &c->a->plan, c->a->src->name);
 		batch_set_layout(c->b, &c->a->layout);
@@ -276,7 +272,9 @@ app_run_command(struct app *a)
 		status = EXIT_FAIL;
 	}
 	cstatus = command_status(&a->cmd);
-	if (c.out != NULL && c.out != stderr && fclose(c.out) != 0 && status == EXIT_OK) {
+	/* -o FILE: flushed here, closed by app_end; a write that failed is
+	 * httop's failure. */
+	if (c.out != NULL && c.out != stderr && fflush(c.out) != 0 && status == EXIT_OK) {
 		errmsg_set(&e, _("-o %s: %s"), a->o->output, strerror(errno));
 		app_report(&e);
 		status = EXIT_FAIL;

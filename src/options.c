@@ -48,6 +48,7 @@ enum {
 
 static const struct option long_opts[] = {
 	{ "delay", required_argument, NULL, 'd' },
+	{ "interval", required_argument, NULL, 'd' },
 	{ "iterations", required_argument, NULL, 'n' },
 	{ "batch", no_argument, NULL, 'b' },
 	{ "format", required_argument, NULL, OPT_FORMAT },
@@ -123,6 +124,8 @@ static const struct {
 } usage_opts[] = {
 	{ "-d, --delay SECS",
 	    N_("refresh interval in seconds (default 1, minimum 0.05)") },
+	{ "--interval SECS",
+	    N_("the same as -d") },
 	{ "-n, --iterations N",
 	    N_("stop after N intervals (default: until stopped)") },
 	{ "-b, --batch",
@@ -174,7 +177,7 @@ static const struct {
 	{ "--job [ID]",
 	    N_("watch a Slurm job: the cores of its cgroup, or of its\nprocesses, on this node (without ID: the only job\nrunning here)") },
 	{ "-o, --output FILE",
-	    N_("with a command: write its summary (and, with -b or\n--format, its intervals) to FILE, not standard error") },
+	    N_("write the batch output (or --check's report) to FILE,\nnot standard output; implies -b. With a command: its\nsummary (and, with -b or --format, its intervals)") },
 	{ "--die-map FILE",
 	    N_("place the cores on the die grid as FILE says\n(format: httop-diemap(5))") },
 	{ "--sysfs-root DIR",
@@ -442,12 +445,8 @@ check_job_command(struct options *o, struct errmsg *e)
 	if (o->job && o->replay != NULL)
 		return errmsg_set(e, _("--job watches a job running on this node now; it cannot go "
 		    "with --replay"));
-	if (o->command == NULL) {
-		if (o->output != NULL)
-			return errmsg_set(e, _("-o/--output is for a command's run (httop -o FILE -- "
-			    "COMMAND); redirect standard output to keep the batch output"));
+	if (o->command == NULL)
 		return 0;
-	}
 	if (o->job || o->npids > 0 || o->cgroup != NULL)
 		return errmsg_set(e, _("a command's run watches the command's own processes; drop "
 		    "--job, --pid and --cgroup"));
@@ -457,8 +456,6 @@ check_job_command(struct options *o, struct errmsg *e)
 	if (o->iterations > 0)
 		return errmsg_set(e, _("-n/--iterations: a command's run lasts as long as the "
 		    "command; drop -n"));
-	if (o->output != NULL && *o->output == '\0')
-		return errmsg_set(e, _("-o/--output: empty file name; give the file for the summary"));
 	return 0;
 }
 
@@ -694,7 +691,7 @@ unknown_option(const char *arg, struct errmsg *e)
 		errmsg_set(e, _("unknown option '%s'; see httop --help"), arg);
 }
 
-/* Files other programs read: --level, --textfile-level. */
+/* Files other programs read: -o, --level, --textfile-level. */
 
 /* --level LEVEL, --textfile-level LEVEL. */
 static int
@@ -716,10 +713,22 @@ parse_level(int c, const char *arg, struct options *o, struct errmsg *e)
 	return 0;
 }
 
-/* --level and --textfile-level need what they bound. */
+/* -o FILE: the file must have a name and must not be one httop reads or
+ * also writes; without a command it is where the batch output goes, so
+ * it implies -b. --level and --textfile-level need what they bound. */
 static int
 check_output_options(struct options *o, struct errmsg *e)
 {
+	if (o->output != NULL && *o->output == '\0')
+		return errmsg_set(e, _("-o/--output: empty file name; give the file to write, or - "
+		    "for standard output"));
+	if (o->output != NULL && o->record != NULL && strcmp(o->output, o->record) == 0)
+		return errmsg_set(e, _("-o %s is also the --record file; give two files"), o->output);
+	if (o->output != NULL && o->replay != NULL && strcmp(o->output, o->replay) == 0)
+		return errmsg_set(e, _("-o %s would overwrite the trace being replayed; give another "
+		    "file"), o->output);
+	if (o->output != NULL && o->command == NULL)
+		o->batch = true;
 	if (o->have_level && (o->format != FMT_OPENMETRICS || o->check))
 		return errmsg_set(e, _("--level bounds the series of --format openmetrics; add it, "
 		    "or give --textfile-level for --textfile"));
