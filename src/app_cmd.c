@@ -272,13 +272,8 @@ app_run_command(struct app *a)
 		status = EXIT_FAIL;
 	}
 	cstatus = command_status(&a->cmd);
-	/* -o FILE: flushed here, closed by app_end; a write that failed is
-	 * httop's failure. */
-	if (c.out != NULL && c.out != stderr && fflush(c.out) != 0 && status == EXIT_OK) {
-		errmsg_set(&e, _("-o %s: %s"), a->o->output, strerror(errno));
-		app_report(&e);
-		status = EXIT_FAIL;
-	}
+	/* -o FILE is closed by app_end: a write or close that fails is then
+	 * httop's failure where the command succeeded. */
 	batch_free(c.b);
 	interval_free(&whole);
 	if (c.hist != NULL)

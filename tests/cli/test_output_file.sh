@@ -23,7 +23,7 @@ cleanup() {
 trap cleanup EXIT
 cd "$tmp" || exit 1
 export HTTOP_CLOCK=virtual
-plan 25
+plan 27
 
 for f in text csv json openmetrics summary; do
 	"$HTTOP" --demo -b -n 3 --format "$f" >"std.$f" 2>/dev/null
@@ -70,6 +70,14 @@ check "/dev/null takes it ($st)" [ "$st" -eq 0 ]
 check "a device is refused: status 1, the message says why ($(cat zero.err))" sh -c \
     '[ "$1" -eq 1 ] && grep -q "^httop: -o /dev/zero: is a character device" "$2" && [ ! -s "$3" ]' \
     sh "$st" zero.err zero.out
+# A full disk: status 1, said once; with a command too (its status 0 is
+# then httop's 1).
+"$HTTOP" --demo -n 1 -o /dev/full 2>full.err; st=$?
+check "-o /dev/full: status 1, 'No space left' said once ($st)" sh -c \
+    '[ "$1" -eq 1 ] && [ "$(grep -c "No space left" "$2")" -eq 1 ]' sh "$st" full.err
+"$HTTOP" --demo -o /dev/full -- true 2>fullc.err; st=$?
+check "-o /dev/full with a command that succeeds: status 1, said once ($st)" sh -c \
+    '[ "$1" -eq 1 ] && [ "$(grep -c "No space left" "$2")" -eq 1 ]' sh "$st" fullc.err
 mkdir adir
 "$HTTOP" --demo -n 1 -o adir 2>dir.err; st=$?
 check "a directory is refused: status 1" sh -c '[ "$1" -eq 1 ] && grep -q "^httop: -o adir:" "$2"' \
