@@ -51,15 +51,22 @@ for l in open(sys.argv[1]):
     assert abs(r["unix_time"] - 1704067200 - r["time"]) < 1.5e-6, r["unix_time"]
     assert r["iso_time"].startswith("2024-01-01T00:00:0") and r["iso_time"].endswith("+00:00")
 ' v.json
-bad=
-for z in Asia/Kolkata America/St_Johns Australia/Adelaide; do
-	HTTOP_CLOCK=virtual TZ=$z "$HTTOP" --demo -b -n 2 --format json >z.json 2>/dev/null
-	TZ=$z jsonchk z.json >/dev/null 2>z.chk || bad="$bad $z: $(tail -n 1 z.chk)"
-done
-check "json: the local zone's offset with a colon in three zones${bad:+:$bad}" [ -z "$bad" ]
-HTTOP_CLOCK=virtual TZ=Asia/Kolkata "$HTTOP" --demo -b -n 1 --format json >k.json 2>/dev/null
-check "json: Asia/Kolkata says 05:30 past midnight, +05:30" \
-    grep -q '"iso_time":"2024-01-01T05:30:01.[0-9]*+05:30"' k.json
+# Zones with odd offsets (the time zone database: Debian's tzdata).
+if [ -r /usr/share/zoneinfo/Asia/Kolkata ] && [ -r /usr/share/zoneinfo/America/St_Johns ] &&
+    [ -r /usr/share/zoneinfo/Australia/Adelaide ]; then
+	bad=
+	for z in Asia/Kolkata America/St_Johns Australia/Adelaide; do
+		HTTOP_CLOCK=virtual TZ=$z "$HTTOP" --demo -b -n 2 --format json >z.json 2>/dev/null
+		TZ=$z jsonchk z.json >/dev/null 2>z.chk || bad="$bad $z: $(tail -n 1 z.chk)"
+	done
+	check "json: the local zone's offset with a colon in three zones${bad:+:$bad}" [ -z "$bad" ]
+	HTTOP_CLOCK=virtual TZ=Asia/Kolkata "$HTTOP" --demo -b -n 1 --format json >k.json 2>/dev/null
+	check "json: Asia/Kolkata says 05:30 past midnight, +05:30" \
+	    grep -q '"iso_time":"2024-01-01T05:30:01.[0-9]*+05:30"' k.json
+else
+	skip "no time zone database in /usr/share/zoneinfo (Debian package tzdata)"
+	skip "no time zone database in /usr/share/zoneinfo (Debian package tzdata)"
+fi
 
 # In real time: the time of the run.
 t0=$(date +%s)
