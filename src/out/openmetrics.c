@@ -16,7 +16,8 @@
  * In OpenMetrics every sample carries the interval's wall-clock time as
  * its timestamp (seconds, as that format has them), so that a stream
  * stored or replayed later (promtool's backfill) keeps when it was
- * measured. The textfile has none: the node exporter's textfile collector
+ * measured; but for an exposition that does not end after the one before
+ * (a command's whole-run record). The textfile has none: the node exporter's textfile collector
  * refuses a file with timestamps ("Timestamps are not supported", its
  * README; since node exporter 0.16 the whole file is skipped and
  * node_textfile_scrape_error is 1), and Prometheus stamps a scrape itself.
@@ -568,11 +569,16 @@ out_prom_write(struct batch *b, const struct interval *iv, bool openmetrics)
 {
 	struct om o;
 	char ts[sizeof b->wt.unix6 + 1];
+	bool later;
 
 	if (b->tot == NULL) {
 		b->tot = xcalloc(1, sizeof *b->tot);
 		totals_init(b->tot, &b->m->topo);
 	}
+	/* An exposition that does not end after the one before (a command's
+	 * whole-run record) has no timestamp: the same one with other values
+	 * would be a duplicate sample to a store. */
+	later = !b->tot->started || iv->time > b->tot->last_time;
 	totals_add(b->tot, iv);
 	o.lb = &b->line;
 	o.lb->len = 0;
@@ -581,7 +587,7 @@ out_prom_write(struct batch *b, const struct interval *iv, bool openmetrics)
 	o.iv = iv;
 	o.ts = "";
 	o.ts_len = 0;
-	if (openmetrics) {
+	if (openmetrics && later) {
 		walltime_format(&b->wt, iv->wall);
 		if (b->wt.known) {
 			ts[0] = ' ';
