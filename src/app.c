@@ -83,6 +83,14 @@ app_end(struct app *a, int status)
 	 * runs still is waited for: httop leaves none behind. */
 	command_wait(&a->cmd);
 	textfile_free(a->tf);
+	/* -o FILE: a close that fails (NFS, a full disk) is an error too. */
+	if (a->out != NULL && fclose(a->out) != 0) {
+		errmsg_set(&a->e, _("-o %s: %s; check the disk"), a->o->output, strerror(errno));
+		app_report(&a->e);
+		if (status == EXIT_OK)
+			status = EXIT_FAIL;
+	}
+	a->out = NULL;
 	if (a->pre_msr != NULL)
 		a->pre_msr->destroy(a->pre_msr);
 	if (a->src != NULL) {
@@ -192,12 +200,15 @@ open_all(struct app *a)
 		return EXIT_FAIL;
 	if (o->record != NULL && app_open_record(a) != 0)
 		return EXIT_FAIL;
+	if (o->output != NULL && app_open_output(a) != 0)
+		return EXIT_FAIL;
 	/* With the rights httop keeps, before any register is touched: a
 	 * directory it cannot write to is a bad --textfile. The plan is
 	 * read only when a file is written. */
 	if (o->textfile != NULL &&
 	    (a->tf = textfile_open(o->textfile, a->src->m, &a->plan, a->src->name, &a->e)) == NULL)
 		return EXIT_USAGE;
+	textfile_set_level(a->tf, o->textfile_level);
 	return EXIT_OK;
 }
 

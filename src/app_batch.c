@@ -115,10 +115,11 @@ app_run_batch(struct app *a)
 	app_run_config(a, &cfg);
 	run_init(&r, a->src, &a->plan, &cfg);
 	app_add_common_outputs(a, &r);
-	b = batch_new(a->o->format, stdout, a->src->m, &a->plan, a->src->name);
+	b = batch_new(a->o->format, app_out(a), a->src->m, &a->plan, a->src->name);
 	batch_set_layout(b, &a->layout);
+	batch_set_level(b, a->o->level);
 	/* A header line would repeat once per node in merged output (pdsh). */
-	batch_set_header(b, isatty(STDOUT_FILENO));
+	batch_set_header(b, isatty(fileno(app_out(a))));
 	run_add_output(&r, &output_batch, b);
 	/* From here an ending signal ends the loop, which restores. */
 	signals_defer();

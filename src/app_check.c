@@ -615,9 +615,9 @@ write_report(struct chk *c)
 
 	check_report_finish(&c->rep);
 	if (c->a->o->format == FMT_JSON)
-		rc = check_report_json(stdout, &c->rep);
+		rc = check_report_json(app_out(c->a), &c->rep);
 	else if (c->rep.outcome != CO_ERROR)
-		rc = check_report_text(stdout, &c->rep);
+		rc = check_report_text(app_out(c->a), &c->rep);
 	if (rc != 0) {
 		errmsg_set(&c->a->e, _("cannot write the check's report: %s"), strerror(errno));
 		app_report(&c->a->e);

@@ -188,15 +188,12 @@ open_out(struct cmdrun *c)
 {
 	const struct options *o = c->a->o;
 
-	c->out = stderr;
-	if (o->output != NULL && (c->out = fopen(o->output, "we")) == NULL) {
-		c->out = NULL;
-		return errmsg_set(&c->a->e, _("-o %s: %s; give a file httop can write"), o->output,
-		    strerror(errno));
-	}
+	/* -o FILE was opened with the rest (app_open_output). */
+	c->out = c->a->out != NULL ? c->a->out : o->output != NULL ? stdout : stderr;
 	if (o->batch) {
 		c->b = batch_new(o->format, c->out, c->a->src->m, &c->a->plan, c->a->src->name);
 		batch_set_layout(c->b, &c->a->layout);
+		batch_set_level(c->b, o->level);
 		batch_set_header(c->b, isatty(fileno(c->out)));
 	}
 	return 0;
@@ -275,11 +272,8 @@ app_run_command(struct app *a)
 		status = EXIT_FAIL;
 	}
 	cstatus = command_status(&a->cmd);
-	if (c.out != NULL && c.out != stderr && fclose(c.out) != 0 && status == EXIT_OK) {
-		errmsg_set(&e, _("-o %s: %s"), a->o->output, strerror(errno));
-		app_report(&e);
-		status = EXIT_FAIL;
-	}
+	/* -o FILE is closed by app_end: a write or close that fails is then
+	 * httop's failure where the command succeeded. */
 	batch_free(c.b);
 	interval_free(&whole);
 	if (c.hist != NULL)

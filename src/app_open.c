@@ -6,15 +6,18 @@
 #include "config.h"
 #include "app_priv.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "datadir.h"
 #include "privilege.h"
+#include "out/outfile.h"
 #include "out/record.h"
 #include "source/sources.h"
 #include "sim/sim.h"
@@ -359,4 +362,33 @@ app_open_record(struct app *a)
 		    "file"), o->record);
 	a->rec = record_open(o->record, o->record_compress, privilege_held(), &a->e);
 	return a->rec != NULL ? 0 : -1;
+}
+
+int
+app_open_output(struct app *a)
+{
+	const struct options *o = a->o;
+	struct stat rs, ws;
+	int fd;
+
+	if (strcmp(o->output, "-") == 0)
+		return 0;
+	/* The trace being replayed, under another name. */
+	if (o->replay != NULL && stat(o->replay, &rs) == 0 && stat(o->output, &ws) == 0 &&
+	    rs.st_dev == ws.st_dev && rs.st_ino == ws.st_ino)
+		return errmsg_set(&a->e, _("-o %s is the trace being replayed; give another file"),
+		    o->output);
+	if ((fd = outfile_open("-o", o->output, privilege_held(), &a->e)) < 0)
+		return -1;
+	if ((a->out = fdopen(fd, "w")) == NULL) {
+		close(fd);
+		return errmsg_set(&a->e, _("-o %s: %s"), o->output, strerror(errno));
+	}
+	return 0;
+}
+
+FILE *
+app_out(const struct app *a)
+{
+	return a->out != NULL ? a->out : stdout;
 }

@@ -8,6 +8,7 @@
 #define HTTOP_APP_PRIV_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "app.h"
 #include "command.h"
@@ -40,6 +41,8 @@ struct app {
 	struct command cmd;        /* httop -- COMMAND (pid 0: none) */
 	struct recorder *rec;      /* --record */
 	struct textfile *tf;       /* --textfile */
+	FILE *out;                 /* -o FILE; NULL: standard output (a command's
+				    * summary: standard error) */
 	struct msr_io *pre_msr;    /* msr devices opened while privileged */
 	struct capid_info capid;   /* CAPID6 read while privileged (this machine) */
 	bool have_capid;
@@ -64,6 +67,11 @@ int app_select_cpus(struct app *a);
 int app_build_layout(struct app *a);
 int app_drop_privilege(struct app *a);
 int app_open_record(struct app *a);
+/* -o FILE, opened as --record's file is (out/outfile.h), after privilege
+ * is given up; "-" is standard output (a->out stays NULL). */
+int app_open_output(struct app *a);
+/* Where the batch output and --check's report go: -o FILE or stdout. */
+FILE *app_out(const struct app *a);
 
 /* The front ends; each returns the exit status, errors said. */
 int app_run_batch(struct app *a);

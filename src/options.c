@@ -42,10 +42,13 @@ enum {
 	OPT_CHECK_CASE,
 	OPT_SECONDS,
 	OPT_JOB,
+	OPT_LEVEL,
+	OPT_TEXTFILE_LEVEL,
 };
 
 static const struct option long_opts[] = {
 	{ "delay", required_argument, NULL, 'd' },
+	{ "interval", required_argument, NULL, 'd' },
 	{ "iterations", required_argument, NULL, 'n' },
 	{ "batch", no_argument, NULL, 'b' },
 	{ "format", required_argument, NULL, OPT_FORMAT },
@@ -76,6 +79,8 @@ static const struct option long_opts[] = {
 	{ "seconds", required_argument, NULL, OPT_SECONDS },
 	{ "job", optional_argument, NULL, OPT_JOB },
 	{ "output", required_argument, NULL, 'o' },
+	{ "level", required_argument, NULL, OPT_LEVEL },
+	{ "textfile-level", required_argument, NULL, OPT_TEXTFILE_LEVEL },
 	{ "version", no_argument, NULL, 'V' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -119,6 +124,8 @@ static const struct {
 } usage_opts[] = {
 	{ "-d, --delay SECS",
 	    N_("refresh interval in seconds (default 1, minimum 0.05)") },
+	{ "--interval SECS",
+	    N_("the same as -d") },
 	{ "-n, --iterations N",
 	    N_("stop after N intervals (default: until stopped)") },
 	{ "-b, --batch",
@@ -127,6 +134,10 @@ static const struct {
 	    N_("batch output format: text, csv, json, openmetrics or\nsummary (default text); implies -b") },
 	{ "--textfile DIR",
 	    N_("after every interval write DIR/httop.prom for the\nnode exporter's textfile collector") },
+	{ "--textfile-level LEVEL",
+	    N_("how far down --textfile goes: node, package, core or\nthread (default thread: every series)") },
+	{ "--level LEVEL",
+	    N_("the same for --format openmetrics") },
 	{ "--host NAME",
 	    N_("the host name the outputs give (default: the node's)") },
 	{ "--source SRC",
@@ -166,7 +177,7 @@ static const struct {
 	{ "--job [ID]",
 	    N_("watch a Slurm job: the cores of its cgroup, or of its\nprocesses, on this node (without ID: the only job\nrunning here)") },
 	{ "-o, --output FILE",
-	    N_("with a command: write its summary (and, with -b or\n--format, its intervals) to FILE, not standard error") },
+	    N_("write the batch output (or --check's report) to FILE,\nnot standard output; implies -b. With a command: its\nsummary (and, with -b or --format, its intervals)") },
 	{ "--die-map FILE",
 	    N_("place the cores on the die grid as FILE says\n(format: httop-diemap(5))") },
 	{ "--sysfs-root DIR",
@@ -434,12 +445,8 @@ check_job_command(struct options *o, struct errmsg *e)
 	if (o->job && o->replay != NULL)
 		return errmsg_set(e, _("--job watches a job running on this node now; it cannot go "
 		    "with --replay"));
-	if (o->command == NULL) {
-		if (o->output != NULL)
-			return errmsg_set(e, _("-o/--output is for a command's run (httop -o FILE -- "
-			    "COMMAND); redirect standard output to keep the batch output"));
+	if (o->command == NULL)
 		return 0;
-	}
 	if (o->job || o->npids > 0 || o->cgroup != NULL)
 		return errmsg_set(e, _("a command's run watches the command's own processes; drop "
 		    "--job, --pid and --cgroup"));
@@ -449,8 +456,6 @@ check_job_command(struct options *o, struct errmsg *e)
 	if (o->iterations > 0)
 		return errmsg_set(e, _("-n/--iterations: a command's run lasts as long as the "
 		    "command; drop -n"));
-	if (o->output != NULL && *o->output == '\0')
-		return errmsg_set(e, _("-o/--output: empty file name; give the file for the summary"));
 	return 0;
 }
 
@@ -482,6 +487,8 @@ options_defaults(struct options *o)
 	o->msr_safe_path = OPT_MSR_SAFE_PATH_DEFAULT;
 	o->msr_batch_path = OPT_MSR_BATCH_PATH_DEFAULT;
 	o->on_conflict = CONFLICT_REPORT;
+	o->level = OUT_LEVEL_THREAD;
+	o->textfile_level = OUT_LEVEL_THREAD;
 	o->scenario = NULL;
 	o->seed = 0;
 }
@@ -684,11 +691,58 @@ unknown_option(const char *arg, struct errmsg *e)
 		errmsg_set(e, _("unknown option '%s'; see httop --help"), arg);
 }
 
+/* Files other programs read: -o, --level, --textfile-level. */
+
+/* --level LEVEL, --textfile-level LEVEL. */
+static int
+parse_level(int c, const char *arg, struct options *o, struct errmsg *e)
+{
+	const char *opt = c == OPT_LEVEL ? "--level" : "--textfile-level";
+	enum out_level l;
+
+	if (out_level_parse(arg, &l) != 0)
+		return errmsg_set(e, _("%s: unknown level '%s'; give node, package, core or thread"),
+		    opt, arg);
+	if (c == OPT_LEVEL) {
+		o->level = l;
+		o->have_level = true;
+	} else {
+		o->textfile_level = l;
+		o->have_textfile_level = true;
+	}
+	return 0;
+}
+
+/* -o FILE: the file must have a name and must not be one httop reads or
+ * also writes; without a command it is where the batch output goes, so
+ * it implies -b. --level and --textfile-level need what they bound. */
+static int
+check_output_options(struct options *o, struct errmsg *e)
+{
+	if (o->output != NULL && *o->output == '\0')
+		return errmsg_set(e, _("-o/--output: empty file name; give the file to write, or - "
+		    "for standard output"));
+	if (o->output != NULL && o->record != NULL && strcmp(o->output, o->record) == 0)
+		return errmsg_set(e, _("-o %s is also the --record file; give two files"), o->output);
+	if (o->output != NULL && o->replay != NULL && strcmp(o->output, o->replay) == 0)
+		return errmsg_set(e, _("-o %s would overwrite the trace being replayed; give another "
+		    "file"), o->output);
+	if (o->output != NULL && o->command == NULL)
+		o->batch = true;
+	if (o->have_level && (o->format != FMT_OPENMETRICS || o->check))
+		return errmsg_set(e, _("--level bounds the series of --format openmetrics; add it, "
+		    "or give --textfile-level for --textfile"));
+	if (o->have_textfile_level && o->textfile == NULL)
+		return errmsg_set(e, _("--textfile-level: no text file to bound; add --textfile DIR"));
+	return 0;
+}
+
 /* After the last option: the command, then what options exclude. */
 static int
 options_finish(int argc, char **argv, struct options *o, const char *value, struct errmsg *e)
 {
-	if (take_command(argc, argv, o, value, e) != 0 || check_job_command(o, e) != 0)
+	if (take_command(argc, argv, o, value, e) != 0 || check_job_command(o, e) != 0 ||
+	    check_output_options(o, e) != 0)
 		return -1;
 	return check_combination(o, e);
 }
@@ -823,6 +877,11 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 		case OPT_CHECK_CASE:
 		case OPT_SECONDS:
 			if (parse_check_option(o, c, optarg, e) != 0)
+				goto fail;
+			break;
+		case OPT_LEVEL:
+		case OPT_TEXTFILE_LEVEL:
+			if (parse_level(c, optarg, o, e) != 0)
 				goto fail;
 			break;
 		case 'V':

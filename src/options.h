@@ -77,7 +77,13 @@ struct options {
 	/* A Slurm job on this node, a command run from start to end. */
 	bool job;                   /* --job [ID] given */
 	const char *job_id;         /* --job ID; NULL: the only job on this node */
-	const char *output;         /* -o FILE: a command's summary and intervals */
+	/* Files other programs read. -o FILE: the batch output, --check's
+	 * report, or a command's summary (and intervals with -b); "-" is
+	 * standard output. Without a command it implies -b. */
+	const char *output;
+	enum out_level level;       /* --level: --format openmetrics (default thread) */
+	enum out_level textfile_level; /* --textfile-level (default thread) */
+	bool have_level, have_textfile_level;
 	char *const *command;       /* -- COMMAND [ARGS], NULL-terminated; NULL: none */
 	/* Not from the command line: main sets it. The environment the
 	 * command and scontrol get: the user's as httop was started with it

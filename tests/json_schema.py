@@ -7,11 +7,12 @@ cannot say more than what is checked. When the python3 jsonschema module
 is there, it checks the same lines too. Exit 0, or 1 with the first
 problems (file:line: where: what)."""
 import json
+import re
 import sys
 
 KNOWN = {"$schema", "$id", "$defs", "$ref", "title", "description", "type", "enum",
          "const", "minimum", "maximum", "required", "additionalProperties",
-         "properties", "items", "minItems", "maxItems", "oneOf"}
+         "properties", "items", "minItems", "maxItems", "oneOf", "pattern"}
 TYPES = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None)}
 
 
@@ -44,6 +45,11 @@ class Validator:
                     self.check_schema(sub, "%s/oneOf/%d" % (where, i))
             elif k == "additionalProperties" and v is not False:
                 raise SystemExit("schema %s: additionalProperties must be false" % where)
+            elif k == "pattern":
+                try:
+                    re.compile(v)
+                except re.error as e:
+                    raise SystemExit("schema %s: pattern %r: %s" % (where, v, e))
 
     def resolve(self, ref):
         if not ref.startswith("#/"):
@@ -65,6 +71,11 @@ class Validator:
             yield path, "%r is not %r" % (x, s["const"])
         if "enum" in s and not any(x == e and type(x) is type(e) for e in s["enum"]):
             yield path, "%r is not one of %r" % (x, s["enum"])
+        # pattern: a regular expression a string must match somewhere (as
+        # JSON Schema says: not anchored unless it has ^ and $); the schema's
+        # use only what Python's re and ECMA 262 read the same way.
+        if isinstance(x, str) and "pattern" in s and not re.search(s["pattern"], x):
+            yield path, "%r does not match %r" % (x, s["pattern"])
         if is_type(x, "number"):
             if "minimum" in s and x < s["minimum"]:
                 yield path, "%r is below the minimum %r" % (x, s["minimum"])

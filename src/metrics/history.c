@@ -57,6 +57,7 @@ struct history {
 	bool started;
 	bool truth;                  /* ground truth seen (simulator) */
 	double start_time;
+	double last_wall;            /* the latest sample's wall time */
 	uint64_t nadd;
 
 	uint64_t *sums;              /* running sums, rowlen */
@@ -242,6 +243,7 @@ history_add(struct history *h, const struct sample *prev, const struct sample *c
 		h->start_time = prev != NULL ? prev->time : cur->time;
 		push(h, h->start_time);   /* the zero snapshot */
 	}
+	h->last_wall = cur->wall;
 	for (cpu = 0; cpu < h->max_cpu && cpu < cur->max_cpu; cpu++) {
 		h->latest_state[cpu] = cur->state[cpu] == CPU_NOT_READ ? CPU_NOT_READ : CPU_READ_OK;
 		h->last_read[cpu] = cur->state[cpu];
@@ -365,6 +367,7 @@ history_compute(struct history *h, const struct metrics_ctx *c, enum avg_window 
 	h->b.truth = h->truth ? (h->n > 0 ? h->ring_t + h->head * h->tlen : h->zero + h->rowlen) :
 	    NULL;
 	h->b.time = h->n > 0 ? h->ring_time[h->head] : 0.0;
+	h->b.wall = h->last_wall;
 	h->b.seq = h->nadd;
 	if (h->nadd == 0) {
 		/* Nothing accumulated: every core says so (R_FIRST). */

@@ -7,3 +7,4 @@ libhttop_a_SOURCES += \
 	src/metrics/metrics.c
 include $(srcdir)/src/metrics/history.mk
 include $(srcdir)/src/metrics/subset.mk
+include $(srcdir)/src/metrics/totals.mk

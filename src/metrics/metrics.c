@@ -92,6 +92,7 @@ metrics_compute(const struct metrics_ctx *c, const struct sample *prev,
 	unsigned cpu, ci;
 
 	iv->time = cur->time;
+	iv->wall = cur->wall;
 	iv->dt = prev != NULL ? cur->time - prev->time : 0.0;
 	for (cpu = 0; cpu < iv->max_cpu; cpu++) {
 		struct thread_fig *tf = &iv->threads[cpu];

@@ -94,6 +94,8 @@ struct agg_fig {
 
 struct interval {
 	double time;               /* end of the interval, s since start */
+	double wall;               /* its wall-clock time, s since the Unix
+				    * epoch (sample.wall); 0: not known */
 	double dt;                 /* length, s */
 	bool valid;                /* every selected core valid */
 	char reason[256];          /* first problem, with core and CPUs */

@@ -32,6 +32,27 @@ out_format_parse(const char *s, enum out_format *f)
 	return -1;
 }
 
+static const char *const level_names[] = {
+	[OUT_LEVEL_NODE] = "node",
+	[OUT_LEVEL_PACKAGE] = "package",
+	[OUT_LEVEL_CORE] = "core",
+	[OUT_LEVEL_THREAD] = "thread",
+};
+
+int
+out_level_parse(const char *s, enum out_level *l)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof level_names / sizeof level_names[0]; i++) {
+		if (strcmp(s, level_names[i]) == 0) {
+			*l = (enum out_level)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 const char *
 out_format_name(enum out_format f)
 {
@@ -53,6 +74,7 @@ batch_new(enum out_format f, FILE *fp, const struct machine *m, const struct pla
 	b->m = m;
 	b->p = p;
 	b->source_name = source_name != NULL ? source_name : "";
+	b->level = OUT_LEVEL_THREAD;
 	/* interval.packages[] follows the packages in topology order; the
 	 * cores are sorted by package, so each new package id starts one. */
 	b->pkg_id = xcalloc(t->npackages + 1, sizeof *b->pkg_id);
@@ -66,6 +88,7 @@ batch_new(enum out_format f, FILE *fp, const struct machine *m, const struct pla
 int
 batch_write(struct batch *b, const struct interval *iv, struct errmsg *e)
 {
+	walltime_format(&b->wt, iv->wall);
 	switch (b->fmt) {
 	case FMT_TEXT:
 		out_text_write(b, iv);
@@ -118,10 +141,20 @@ batch_set_layout(struct batch *b, const struct die_layout *l)
 }
 
 void
+batch_set_level(struct batch *b, enum out_level l)
+{
+	if (b != NULL)
+		b->level = l;
+}
+
+void
 batch_free(struct batch *b)
 {
 	if (b == NULL)
 		return;
+	if (b->tot != NULL)
+		totals_free(b->tot);
+	free(b->tot);
 	free(b->pkg_id);
 	lb_free(&b->line);
 	free(b);

@@ -10,7 +10,9 @@
 #include "machine/dielayout.h"
 #include "machine/machine.h"
 #include "metrics/metrics.h"
+#include "metrics/totals.h"
 #include "out/linebuf.h"
+#include "out/walltime.h"
 #include "plan/plan.h"
 #include "util/errmsg.h"
 
@@ -20,6 +22,15 @@ enum out_format {
 	FMT_JSON,
 	FMT_OPENMETRICS,   /* OpenMetrics text exposition, one per interval */
 	FMT_SUMMARY,       /* one line per interval: the node figures */
+};
+
+/* How far down the Prometheus outputs go (--level, --textfile-level):
+ * each level has the families of the levels above it too. */
+enum out_level {
+	OUT_LEVEL_NODE = 0,
+	OUT_LEVEL_PACKAGE,
+	OUT_LEVEL_CORE,
+	OUT_LEVEL_THREAD,  /* everything: the default */
 };
 
 struct batch;
@@ -35,6 +46,9 @@ int batch_write(struct batch *b, const struct interval *iv, struct errmsg *e);
 void batch_free(struct batch *b);
 int out_format_parse(const char *s, enum out_format *f);
 const char *out_format_name(enum out_format f);
+int out_level_parse(const char *s, enum out_level *l);
+/* The openmetrics format's level (default OUT_LEVEL_THREAD). */
+void batch_set_level(struct batch *b, enum out_level l);
 /* errno of the last failed write (EPIPE: the reader went away), or 0. */
 int batch_errno(const struct batch *b);
 /* The summary format's column header line, printed before the first
@@ -55,6 +69,10 @@ struct batch {
 	int err;                   /* errno of the last write error */
 	bool no_header;            /* summary: no column header line */
 	struct linebuf line;       /* json, csv: the line being built */
+	struct walltime wt;        /* the interval's wall time, as text */
+	enum out_level level;      /* openmetrics: how far down */
+	struct totals *tot;        /* openmetrics: the counters' totals, made
+				    * at the first exposition */
 };
 void out_text_write(struct batch *b, const struct interval *iv);
 void out_csv_write(struct batch *b, const struct interval *iv);

@@ -15,6 +15,8 @@
  *   apart, a skew of about 1e-6 of an interval, so more digits would be
  *   noise;
  * - time and interval: seconds to the microsecond (all 6 decimals written);
+ * - unix_time: seconds since the Unix epoch to the microsecond, and
+ *   iso_time the same instant in ISO 8601 with the local zone's offset;
  * - counts and numbers (package, core, cpus, scale, ncores, nvalid): integers. */
 #include "config.h"
 #include "out/batch.h"
@@ -347,6 +349,17 @@ out_json_write(struct batch *bt, const struct interval *iv)
 	b->len = 0;
 	lb_lit(b, "{\"time\":");
 	json_time(b, iv->time);
+	/* The wall-clock time, so that the lines of many nodes line up:
+	 * Unix seconds and ISO 8601 in the local zone, the same instant. */
+	if (bt->wt.known) {
+		lb_lit(b, ",\"unix_time\":");
+		lb_mem(b, bt->wt.unix6, bt->wt.unix6_len);
+		lb_lit(b, ",\"iso_time\":\"");
+		lb_mem(b, bt->wt.iso, bt->wt.iso_len);
+		lb_char(b, '"');
+	} else {
+		lb_lit(b, ",\"unix_time\":null,\"iso_time\":null");
+	}
 	lb_lit(b, ",\"interval\":");
 	json_time(b, iv->dt);
 	lb_lit(b, ",\"valid\":");

@@ -2,10 +2,11 @@
 # the node exporter's text file
 libhttop_a_SOURCES += \
 	src/out/batch.c src/out/batch.h \
-	src/out/linebuf.c src/out/linebuf.h \
+	src/out/linebuf.c src/out/linebuf.h src/out/walltime.c src/out/walltime.h \
 	src/out/text.c src/out/csv.c src/out/json.c \
 	src/out/openmetrics.c src/out/summary.c \
-	src/out/textfile.c src/out/textfile.h
+	src/out/textfile.c src/out/textfile.h \
+	src/out/outfile.c src/out/outfile.h
 # the recorder (--record): what goes into a trace, through the trace writer
 libhttop_a_SOURCES += src/out/record.c src/out/record.h
 # the summary of a command's run (httop -- COMMAND)

@@ -4,10 +4,26 @@
  * exporter's textfile collector reads (--textfile; it takes no UNIT or EOF
  * lines and no info type).
  *
- * Every family is a gauge named httop_<level>_<figure>[_<unit>], labelled
- * host, package, core, cpu as its level needs. A figure known exactly is
- * one sample; a bound is two, bound="lower" and bound="upper"; an absent
- * figure has no sample. Nothing that is not a finite number is written. */
+ * The figures of the interval are gauges named
+ * httop_<level>_<figure>[_<unit>], labelled host, package, core, cpu as
+ * their level needs. A figure known exactly is one sample; a bound is two,
+ * bound="lower" and bound="upper"; an absent figure has no sample. Next to
+ * them, counters: the running totals since the start (metrics/totals.h),
+ * so that rate() works at any scrape interval; once a core's or thread's
+ * counter is written it is written in every exposition after (no series
+ * goes away). Nothing that is not a finite number is written.
+ *
+ * In OpenMetrics every sample carries the interval's wall-clock time as
+ * its timestamp (seconds, as that format has them), so that a stream
+ * stored or replayed later (promtool's backfill) keeps when it was
+ * measured; but for an exposition that does not end after the one before
+ * (a command's whole-run record). The textfile has none: the node exporter's textfile collector
+ * refuses a file with timestamps ("Timestamps are not supported", its
+ * README; since node exporter 0.16 the whole file is skipped and
+ * node_textfile_scrape_error is 1), and Prometheus stamps a scrape itself.
+ *
+ * An exposition is built in the batch's line buffer, numbers by numfmt,
+ * and written at once. */
 #include "config.h"
 #include "out/batch.h"
 
@@ -16,10 +32,12 @@
 #include <string.h>
 
 #include "util/utf8.h"
+#include "util/xalloc.h"
 
-#define VAL_FMT "%.12g"
-
-enum level { LV_NODE, LV_PACKAGE, LV_CORE, LV_THREAD };
+/* Gauges: 12 significant digits (printf's %.12g before); counters of
+ * seconds: to the microsecond, as the JSON times. */
+#define VAL_DIGITS 12
+#define COUNTER_DECIMALS 6
 
 /* What a family's samples are taken from. */
 enum what {
@@ -33,10 +51,17 @@ enum what {
 	W_VALID,        /* core or thread: has figures, 1 or 0 */
 	W_INCONS,       /* core inconsistency */
 	W_STOPPED,      /* thread: 1 per stopped counter, label counter */
+	/* Counters, from the totals (struct totals_set). */
+	W_C_STATE,      /* state[4]: label state */
+	W_C_UNCOVERED,  /* uncovered */
+	W_C_BUSY,       /* busy */
+	W_C_THREAD_UNCOVERED, /* thread_uncovered */
 };
 
+#define IS_COUNTER(f) ((f)->what >= W_C_STATE)
+
 struct family {
-	const char *name;    /* after "httop_<level>_" */
+	const char *name;    /* after "httop_<level>_"; a counter's without _total */
 	const char *unit;    /* the OpenMetrics unit (the name's last word), or "" */
 	const char *help;
 	enum what what;
@@ -56,7 +81,8 @@ static const struct family interval_families[] = {
 };
 
 /* The node (label host) and each package (host, package): time-weighted
- * over their valid cores. */
+ * over their valid cores; the counters summed over their cores and
+ * threads. */
 static const struct family agg_families[] = {
 	{ "cores", "", "Cores the aggregate is taken over.", W_CORES, 0, 1 },
 	{ "valid_cores", "", "Cores with valid figures this interval.", W_VALID_CORES, 0, 1 },
@@ -72,6 +98,15 @@ static const struct family agg_families[] = {
 	    AGG(active_threads), 1 },
 	{ "frequency_hertz", "hertz", "Mean core frequency while active.", W_VAL, AGG(ghz), 1e9 },
 	{ "cpi", "", "Core cycles per instruction.", W_VAL, AGG(cpi), 1 },
+	{ "state_seconds", "seconds", "Core-seconds since the start with neither SMT thread, "
+	    "thread 0 only, thread 1 only or both active (label state), summed over the cores, "
+	    "from the intervals whose split was exact.", W_C_STATE, 0, 1 },
+	{ "uncovered_seconds", "seconds", "Core-seconds since the start not in state_seconds: "
+	    "the split was a bound or absent, or the core has no split.", W_C_UNCOVERED, 0, 1 },
+	{ "thread_busy_seconds", "seconds", "Thread-seconds since the start with the thread "
+	    "active (not halted), summed over the threads.", W_C_BUSY, 0, 1 },
+	{ "thread_uncovered_seconds", "seconds", "Thread-seconds since the start not in "
+	    "thread_busy_seconds: the thread had no figures.", W_C_THREAD_UNCOVERED, 0, 1 },
 };
 
 /* Each core (host, package, core: the core id). */
@@ -90,6 +125,11 @@ static const struct family core_families[] = {
 	{ "frequency_hertz", "hertz", "Mean frequency while active.", W_VAL, CORE(ghz), 1e9 },
 	{ "inconsistency_ratio", "ratio", "Largest clamp applied to the counts, as a share of "
 	    "the interval.", W_INCONS, 0, 1 },
+	{ "state_seconds", "seconds", "Seconds since the start with neither SMT thread, thread 0 "
+	    "only, thread 1 only or both active (label state), from the intervals whose split "
+	    "was exact.", W_C_STATE, 0, 1 },
+	{ "uncovered_seconds", "seconds", "Seconds since the start not in state_seconds: the "
+	    "split was a bound or absent, or the core has no split.", W_C_UNCOVERED, 0, 1 },
 };
 
 /* Each thread (host, package, core, cpu, thread: 0 or 1 within the core). */
@@ -106,16 +146,26 @@ static const struct family thread_families[] = {
 	{ "counter_stopped", "", "1 for each counter (label counter) that stood still while "
 	    "the counters that move with it advanced: another program stopped it, and the "
 	    "figures computed from it have no sample.", W_STOPPED, 0, 1 },
+	{ "busy_seconds", "seconds", "Seconds since the start the thread was active (not "
+	    "halted).", W_C_BUSY, 0, 1 },
+	{ "uncovered_seconds", "seconds", "Seconds since the start not in busy_seconds: the "
+	    "thread had no figures.", W_C_THREAD_UNCOVERED, 0, 1 },
 };
 
-static const char *const state_names[4] = { "neither", "t0_only", "t1_only", "both" };
+#define NFAM(a) (sizeof (a) / sizeof (a)[0])
+
+static const char *const state_labels[4] = {
+	",state=\"neither\"", ",state=\"t0_only\"", ",state=\"t1_only\"", ",state=\"both\"",
+};
 
 /* One exposition under way. */
 struct om {
-	FILE *fp;
+	struct linebuf *lb;
 	bool openmetrics;
 	const struct batch *b;
 	const struct interval *iv;
+	const char *ts;          /* " TIMESTAMP" after each sample, or "" */
+	size_t ts_len;
 	char host[256];          /* the host name, escaped */
 	char labels[400];        /* the current object's labels */
 };
@@ -149,26 +199,76 @@ escape_label(char *out, size_t len, const char *s)
 	out[o] = '\0';
 }
 
+/* "httop_<level>_<name>", and "_total" for a counter's samples (and for
+ * its family in the Prometheus format, which names a counter family as
+ * its samples). */
+static void
+put_name(struct linebuf *b, const char *level, const struct family *f, bool total)
+{
+	lb_lit(b, "httop_");
+	lb_str(b, level);
+	lb_char(b, '_');
+	lb_str(b, f->name);
+	if (total && IS_COUNTER(f))
+		lb_lit(b, "_total");
+}
+
+static void
+meta(struct om *o, const char *what, const char *level, const struct family *f,
+    const char *text)
+{
+	lb_lit(o->lb, "# ");
+	lb_str(o->lb, what);
+	lb_char(o->lb, ' ');
+	put_name(o->lb, level, f, !o->openmetrics);
+	lb_char(o->lb, ' ');
+	lb_str(o->lb, text);
+	lb_char(o->lb, '\n');
+}
+
 static void
 header(struct om *o, const char *level, const struct family *f)
 {
+	const char *type = IS_COUNTER(f) ? "counter" : "gauge";
+
 	if (o->openmetrics) {
-		fprintf(o->fp, "# TYPE httop_%s_%s gauge\n", level, f->name);
+		meta(o, "TYPE", level, f, type);
 		if (f->unit[0] != '\0')
-			fprintf(o->fp, "# UNIT httop_%s_%s %s\n", level, f->name, f->unit);
-		fprintf(o->fp, "# HELP httop_%s_%s %s\n", level, f->name, f->help);
+			meta(o, "UNIT", level, f, f->unit);
+		meta(o, "HELP", level, f, f->help);
 	} else {
-		fprintf(o->fp, "# HELP httop_%s_%s %s\n", level, f->name, f->help);
-		fprintf(o->fp, "# TYPE httop_%s_%s gauge\n", level, f->name);
+		meta(o, "HELP", level, f, f->help);
+		meta(o, "TYPE", level, f, type);
 	}
+}
+
+/* One sample: name{labels extra1 extra2} value [timestamp]. */
+static void
+sample2(struct om *o, const char *level, const struct family *f, const char *extra1,
+    const char *extra2, double x)
+{
+	struct linebuf *b = o->lb;
+
+	if (!isfinite(x))
+		return;
+	put_name(b, level, f, true);
+	lb_char(b, '{');
+	lb_str(b, o->labels);
+	lb_str(b, extra1);
+	lb_str(b, extra2);
+	lb_lit(b, "} ");
+	if (IS_COUNTER(f))
+		lb_fixed(b, x, COUNTER_DECIMALS);
+	else
+		lb_sig(b, x, VAL_DIGITS);
+	lb_mem(b, o->ts, o->ts_len);
+	lb_char(b, '\n');
 }
 
 static void
 sample(struct om *o, const char *level, const struct family *f, const char *extra, double x)
 {
-	if (!isfinite(x))
-		return;
-	fprintf(o->fp, "httop_%s_%s{%s%s} " VAL_FMT "\n", level, f->name, o->labels, extra, x);
+	sample2(o, level, f, extra, "", x);
 }
 
 /* An exact figure is one sample; a bound is two; absent is none. */
@@ -176,33 +276,54 @@ static void
 sample_val(struct om *o, const char *level, const struct family *f, const char *state,
     struct val v)
 {
-	char extra[64];
-
 	if (v.kind == V_EXACT) {
-		snprintf(extra, sizeof extra, "%s", state);
-		sample(o, level, f, extra, v.v * f->scale);
+		sample2(o, level, f, state, "", v.v * f->scale);
 	} else if (v.kind == V_BOUND && isfinite(v.lo) && isfinite(v.hi)) {
-		snprintf(extra, sizeof extra, "%s,bound=\"lower\"", state);
-		sample(o, level, f, extra, v.lo * f->scale);
-		snprintf(extra, sizeof extra, "%s,bound=\"upper\"", state);
-		sample(o, level, f, extra, v.hi * f->scale);
+		sample2(o, level, f, state, ",bound=\"lower\"", v.lo * f->scale);
+		sample2(o, level, f, state, ",bound=\"upper\"", v.hi * f->scale);
 	}
 }
 
 static void
 shares(struct om *o, const char *level, const struct family *f, const struct val s[4])
 {
-	char state[32];
 	int i;
 
-	for (i = 0; i < 4; i++) {
-		snprintf(state, sizeof state, ",state=\"%s\"", state_names[i]);
-		sample_val(o, level, f, state, s[i]);
+	for (i = 0; i < 4; i++)
+		sample_val(o, level, f, state_labels[i], s[i]);
+}
+
+/* A counter family's samples from a set of totals; `split`: the state
+ * counters apply (a core of two threads, a package, the node). */
+static void
+counter_samples(struct om *o, const char *level, const struct family *f,
+    const struct totals_set *t, bool split)
+{
+	int i;
+
+	switch (f->what) {
+	case W_C_STATE:
+		if (split)
+			for (i = 0; i < 4; i++)
+				sample(o, level, f, state_labels[i], t->state[i]);
+		break;
+	case W_C_UNCOVERED:
+		sample(o, level, f, "", t->uncovered);
+		break;
+	case W_C_BUSY:
+		sample(o, level, f, "", t->busy);
+		break;
+	case W_C_THREAD_UNCOVERED:
+		sample(o, level, f, "", t->thread_uncovered);
+		break;
+	default:
+		break;
 	}
 }
 
 static void
-agg_samples(struct om *o, const char *level, const struct family *f, const struct agg_fig *a)
+agg_samples(struct om *o, const char *level, const struct family *f, const struct agg_fig *a,
+    const struct totals_set *t)
 {
 	const struct val s[4] = { a->neither, a->t0_only, a->t1_only, a->both };
 
@@ -223,6 +344,7 @@ agg_samples(struct om *o, const char *level, const struct family *f, const struc
 		sample_val(o, level, f, "", *(const struct val *)((const char *)a + f->off));
 		break;
 	default:
+		counter_samples(o, level, f, t, true);
 		break;
 	}
 }
@@ -279,13 +401,28 @@ thread_samples(struct om *o, const struct family *f, const struct thread_fig *t)
 	}
 }
 
+/* The labels of an object: host="..." then `n` pairs ,name="value". */
+static void
+set_labels(struct om *o, unsigned n, const char *const *names, const unsigned *values)
+{
+	size_t used = (size_t)snprintf(o->labels, sizeof o->labels, "host=\"%s\"", o->host);
+	char num[NUMFMT_MAX + 1];
+	unsigned i;
+
+	for (i = 0; i < n && used < sizeof o->labels; i++) {
+		*numfmt_u64(num, values[i]) = '\0';
+		used += (size_t)snprintf(o->labels + used, sizeof o->labels - used, ",%s=\"%s\"",
+		    names[i], num);
+	}
+}
+
 static void
 write_interval(struct om *o)
 {
 	size_t i;
 
-	snprintf(o->labels, sizeof o->labels, "host=\"%s\"", o->host);
-	for (i = 0; i < sizeof interval_families / sizeof interval_families[0]; i++) {
+	set_labels(o, 0, NULL, NULL);
+	for (i = 0; i < NFAM(interval_families); i++) {
 		const struct family *f = &interval_families[i];
 
 		header(o, "interval", f);
@@ -299,27 +436,30 @@ write_interval(struct om *o)
 static void
 write_aggs(struct om *o)
 {
+	static const char *const names[] = { "package" };
 	const struct interval *iv = o->iv;
+	const struct totals *tt = o->b->tot;
 	unsigned np = iv->npackages < o->b->m->topo.npackages ? iv->npackages :
 	    o->b->m->topo.npackages;
 	unsigned p;
 	size_t i;
 
-	for (i = 0; i < sizeof agg_families / sizeof agg_families[0]; i++) {
+	for (i = 0; i < NFAM(agg_families); i++) {
 		const struct family *f = &agg_families[i];
 
 		header(o, "node", f);
-		snprintf(o->labels, sizeof o->labels, "host=\"%s\"", o->host);
-		agg_samples(o, "node", f, &iv->node);
+		set_labels(o, 0, NULL, NULL);
+		agg_samples(o, "node", f, &iv->node, &tt->node);
 	}
-	for (i = 0; i < sizeof agg_families / sizeof agg_families[0]; i++) {
+	if (o->b->level < OUT_LEVEL_PACKAGE)
+		return;
+	for (i = 0; i < NFAM(agg_families); i++) {
 		const struct family *f = &agg_families[i];
 
 		header(o, "package", f);
 		for (p = 0; p < np; p++) {
-			snprintf(o->labels, sizeof o->labels, "host=\"%s\",package=\"%u\"", o->host,
-			    o->b->pkg_id[p]);
-			agg_samples(o, "package", f, &iv->packages[p]);
+			set_labels(o, 1, names, &o->b->pkg_id[p]);
+			agg_samples(o, "package", f, &iv->packages[p], &tt->packages[p]);
 		}
 	}
 }
@@ -327,23 +467,30 @@ write_aggs(struct om *o)
 static void
 write_cores(struct om *o)
 {
+	static const char *const names[] = { "package", "core" };
 	const struct topology *topo = &o->b->m->topo;
+	const struct totals *tt = o->b->tot;
 	const struct interval *iv = o->iv;
-	unsigned c;
+	unsigned c, v[2];
 	size_t i;
 
-	for (i = 0; i < sizeof core_families / sizeof core_families[0]; i++) {
+	for (i = 0; i < NFAM(core_families); i++) {
 		const struct family *f = &core_families[i];
 
 		header(o, "core", f);
 		for (c = 0; c < iv->ncores && c < topo->ncores; c++) {
 			const struct topo_core *tc = &topo->cores[c];
 
-			if (!out_core_shown(iv, c))
+			/* A counter goes on once written; a gauge only while shown. */
+			if (IS_COUNTER(f) ? !tt->core_seen[c] : !out_core_shown(iv, c))
 				continue;
-			snprintf(o->labels, sizeof o->labels, "host=\"%s\",package=\"%u\",core=\"%u\"",
-			    o->host, tc->package, tc->core_id);
-			core_samples(o, f, tc, &iv->cores[c]);
+			v[0] = tc->package;
+			v[1] = tc->core_id;
+			set_labels(o, 2, names, v);
+			if (IS_COUNTER(f))
+				counter_samples(o, "core", f, &tt->cores[c], tc->nthreads == 2);
+			else
+				core_samples(o, f, tc, &iv->cores[c]);
 		}
 	}
 }
@@ -351,24 +498,33 @@ write_cores(struct om *o)
 static void
 write_threads(struct om *o)
 {
+	static const char *const names[] = { "package", "core", "cpu", "thread" };
 	const struct topology *topo = &o->b->m->topo;
+	const struct totals *tt = o->b->tot;
 	const struct interval *iv = o->iv;
-	unsigned cpu;
+	unsigned cpu, v[4];
 	size_t i;
 
-	for (i = 0; i < sizeof thread_families / sizeof thread_families[0]; i++) {
+	for (i = 0; i < NFAM(thread_families); i++) {
 		const struct family *f = &thread_families[i];
 
 		header(o, "thread", f);
 		for (cpu = 0; cpu < iv->max_cpu && cpu < topo->max_cpu; cpu++) {
 			const struct topo_cpu *tc = &topo->cpus[cpu];
 
-			if (!out_thread_shown(iv, cpu) || !tc->present || tc->core >= topo->ncores)
+			if (!tc->present || tc->core >= topo->ncores)
 				continue;
-			snprintf(o->labels, sizeof o->labels,
-			    "host=\"%s\",package=\"%u\",core=\"%u\",cpu=\"%u\",thread=\"%u\"", o->host,
-			    tc->package, topo->cores[tc->core].core_id, cpu, tc->thread);
-			thread_samples(o, f, &iv->threads[cpu]);
+			if (IS_COUNTER(f) ? !tt->thread_seen[cpu] : !out_thread_shown(iv, cpu))
+				continue;
+			v[0] = tc->package;
+			v[1] = topo->cores[tc->core].core_id;
+			v[2] = cpu;
+			v[3] = tc->thread;
+			set_labels(o, 4, names, v);
+			if (IS_COUNTER(f))
+				counter_samples(o, "thread", f, &tt->threads[cpu], false);
+			else
+				thread_samples(o, f, &iv->threads[cpu]);
 		}
 	}
 }
@@ -379,6 +535,7 @@ static void
 write_info(struct om *o)
 {
 	const struct batch *b = o->b;
+	struct linebuf *lb = o->lb;
 	char src[64], grp[64], spl[64];
 	const char *help = "What produced the figures: counter source, plan group and split method.";
 
@@ -386,33 +543,70 @@ write_info(struct om *o)
 	escape_label(grp, sizeof grp, uarch_group_name(b->p->group));
 	escape_label(spl, sizeof spl, split_method_name(b->p->split));
 	if (o->openmetrics) {
-		fputs("# TYPE httop_source info\n", o->fp);
-		fprintf(o->fp, "# HELP httop_source %s\n", help);
+		lb_lit(lb, "# TYPE httop_source info\n# HELP httop_source ");
+		lb_str(lb, help);
+		lb_char(lb, '\n');
 	} else {
-		fprintf(o->fp, "# HELP httop_source_info %s\n", help);
-		fputs("# TYPE httop_source_info gauge\n", o->fp);
+		lb_lit(lb, "# HELP httop_source_info ");
+		lb_str(lb, help);
+		lb_lit(lb, "\n# TYPE httop_source_info gauge\n");
 	}
-	fprintf(o->fp, "httop_source_info{host=\"%s\",source=\"%s\",group=\"%s\",split=\"%s\"} 1\n",
-	    o->host, src, grp, spl);
+	lb_lit(lb, "httop_source_info{host=\"");
+	lb_str(lb, o->host);
+	lb_lit(lb, "\",source=\"");
+	lb_str(lb, src);
+	lb_lit(lb, "\",group=\"");
+	lb_str(lb, grp);
+	lb_lit(lb, "\",split=\"");
+	lb_str(lb, spl);
+	lb_lit(lb, "\"} 1");
+	lb_mem(lb, o->ts, o->ts_len);
+	lb_char(lb, '\n');
 }
 
 void
 out_prom_write(struct batch *b, const struct interval *iv, bool openmetrics)
 {
 	struct om o;
+	char ts[sizeof b->wt.unix6 + 1];
+	bool later;
 
-	o.fp = b->fp;
+	if (b->tot == NULL) {
+		b->tot = xcalloc(1, sizeof *b->tot);
+		totals_init(b->tot, &b->m->topo);
+	}
+	/* An exposition that does not end after the one before (a command's
+	 * whole-run record) has no timestamp: the same one with other values
+	 * would be a duplicate sample to a store. */
+	later = !b->tot->started || iv->time > b->tot->last_time;
+	totals_add(b->tot, iv);
+	o.lb = &b->line;
+	o.lb->len = 0;
 	o.openmetrics = openmetrics;
 	o.b = b;
 	o.iv = iv;
+	o.ts = "";
+	o.ts_len = 0;
+	if (openmetrics && later) {
+		walltime_format(&b->wt, iv->wall);
+		if (b->wt.known) {
+			ts[0] = ' ';
+			memcpy(ts + 1, b->wt.unix6, b->wt.unix6_len + 1);
+			o.ts = ts;
+			o.ts_len = b->wt.unix6_len + 1;
+		}
+	}
 	escape_label(o.host, sizeof o.host, b->m->hostname);
 	write_info(&o);
 	write_interval(&o);
 	write_aggs(&o);
-	write_cores(&o);
-	write_threads(&o);
+	if (b->level >= OUT_LEVEL_CORE)
+		write_cores(&o);
+	if (b->level >= OUT_LEVEL_THREAD)
+		write_threads(&o);
 	if (openmetrics)
-		fputs("# EOF\n", o.fp);
+		lb_lit(o.lb, "# EOF\n");
+	lb_flush(o.lb, b->fp);
 }
 
 void

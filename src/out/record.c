@@ -6,15 +6,12 @@
 #include "out/record.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "out/outfile.h"
 #include "trace/trace.h"
 #include "util/cpulist.h"
 #include "util/i18n.h"
@@ -43,80 +40,18 @@ record_gzip(const char *path, bool compress)
 	return compress || (n > 3 && strcmp(path + n - 3, ".gz") == 0);
 }
 
-/* What kind of file, for the message refusing it. */
-static const char *
-file_kind(mode_t mode)
-{
-	if (S_ISDIR(mode))
-		return _("a directory");
-	if (S_ISBLK(mode))
-		return _("a block device");
-	if (S_ISCHR(mode))
-		return _("a character device");
-	if (S_ISSOCK(mode))
-		return _("a socket");
-	return _("not a regular file");
-}
-
-/* A regular file is truncated only after its type is known, so a device
- * named by mistake is never touched; a pipe, /dev/null (1,3) and
- * /dev/full (1,7) take a stream as it comes. */
-static int
-check_file(int fd, const char *path, struct errmsg *e)
-{
-	struct stat st;
-
-	if (fstat(fd, &st) != 0)
-		return errmsg_set(e, _("--record %s: %s"), path, strerror(errno));
-	if (S_ISREG(st.st_mode)) {
-		if (ftruncate(fd, 0) != 0)
-			return errmsg_set(e, _("--record %s: cannot empty the file: %s; give "
-			    "another file"), path, strerror(errno));
-		return 0;
-	}
-	if (S_ISFIFO(st.st_mode))
-		return 0;
-	if (S_ISCHR(st.st_mode) && (st.st_rdev == makedev(1, 3) || st.st_rdev == makedev(1, 7)))
-		return 0;
-	return errmsg_set(e, _("--record %s: is %s, not a file httop may overwrite; give the "
-	    "name of a regular file"), path, file_kind(st.st_mode));
-}
-
 struct recorder *
 record_open(const char *path, bool compress, bool privileged, struct errmsg *e)
 {
-	int flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY;
-	struct sigaction sa;
 	struct recorder *r;
-	struct stat st;
 	int fd;
 
 	if (*path == '\0') {
 		errmsg_set(e, _("--record: empty file name; give the trace file to write"));
 		return NULL;
 	}
-	/* Privileged, a planted link could aim the trace at any file. */
-	if (privileged)
-		flags |= O_NOFOLLOW;
-	if ((fd = open(path, flags, 0644)) < 0) {
-		if (privileged && errno == ELOOP && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-			errmsg_set(e, _("--record %s: is a symbolic link, which httop does not "
-			    "follow when it runs with privilege; give the file it points to"), path);
-		else
-			errmsg_set(e, _("--record %s: cannot create the file: %s; check the "
-			    "directory and its permissions"), path, strerror(errno));
+	if ((fd = outfile_open("--record", path, privileged, e)) < 0)
 		return NULL;
-	}
-	if (check_file(fd, path, e) != 0) {
-		close(fd);
-		return NULL;
-	}
-	/* A file size limit is then EFBIG from write(2), not a killing signal. */
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = SIG_IGN;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGXFSZ, &sa, NULL);
-
 	r = xcalloc(1, sizeof *r);
 	snprintf(r->path, sizeof r->path, "%s", path);
 	r->fd = fd;

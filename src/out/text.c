@@ -58,8 +58,9 @@ write_header(struct batch *b, const struct interval *iv)
 	const struct agg_fig *n = &iv->node;
 	char s[5][32];
 
-	fprintf(fp, _("time %.3f s, interval %.3f s, host %s, source %s, %s, split: %s, S %u (%s)\n"),
-	    isfinite(iv->time) ? iv->time : 0.0, isfinite(iv->dt) ? iv->dt : 0.0,
+	fprintf(fp, _("time %.3f s (Unix time %s), interval %.3f s, host %s, source %s, %s, "
+	    "split: %s, S %u (%s)\n"),
+	    isfinite(iv->time) ? iv->time : 0.0, b->wt.unix3, isfinite(iv->dt) ? iv->dt : 0.0,
 	    b->m->hostname, b->source_name, uarch_group_name(b->p->group),
 	    split_method_name(b->p->split), b->p->scale,
 	    b->p->scale_measured ? _("measured") : _("table"));

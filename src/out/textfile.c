@@ -164,6 +164,13 @@ textfile_open(const char *dir, const struct machine *m, const struct plan *p,
 	return t;
 }
 
+void
+textfile_set_level(struct textfile *t, enum out_level l)
+{
+	if (t != NULL)
+		batch_set_level(t->b, l);
+}
+
 int
 textfile_write(struct textfile *t, const struct interval *iv, struct errmsg *e)
 {

@@ -6,6 +6,7 @@
 #define HTTOP_TEXTFILE_H
 
 #include "machine/machine.h"
+#include "out/batch.h"
 #include "metrics/metrics.h"
 #include "plan/plan.h"
 #include "util/errmsg.h"
@@ -21,6 +22,8 @@ struct textfile;
  * -1 with a message naming DIR and the fix. */
 struct textfile *textfile_open(const char *dir, const struct machine *m, const struct plan *p,
     const char *source_name, struct errmsg *e);
+/* How far down the file goes (--textfile-level; default thread). */
+void textfile_set_level(struct textfile *t, enum out_level l);
 /* Replace DIR/httop.prom with this interval's figures. On any error the
  * temporary file is removed, the old httop.prom stays, and -1 comes back
  * with the cause. */

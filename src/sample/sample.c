@@ -38,6 +38,7 @@ sample_copy(struct sample *dst, const struct sample *src)
 {
 	dst->seq = src->seq;
 	dst->time = src->time;
+	dst->wall = src->wall;
 	memcpy(dst->v, src->v, (size_t)src->max_cpu * src->nslots * sizeof *src->v);
 	memcpy(dst->state, src->state, src->max_cpu);
 	memcpy(dst->err, src->err, src->max_cpu * sizeof *src->err);

@@ -18,6 +18,13 @@ struct sample {
 	unsigned nslots;         /* columns (plan.nslots) */
 	uint64_t seq;            /* 0, 1, 2, ... per source */
 	double time;             /* seconds since the source started */
+	/* Wall-clock time of the read, seconds since the Unix epoch
+	 * (CLOCK_REALTIME, util/clock.h), for the outputs' time stamps: the
+	 * msr and perf sources read the clock after the counters, the
+	 * simulator gives its start plus its simulated time, a replay what
+	 * the trace recorded. 0: not known (a trace without it). Never used
+	 * to measure an interval: `time` is. */
+	double wall;
 	uint64_t *v;             /* v[cpu * nslots + slot]; unread slots are 0 */
 	uint8_t *state;          /* enum cpu_read_state per cpu */
 	int *err;                /* errno per cpu for CPU_READ_ERROR */

@@ -5,22 +5,43 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/scenario.h"
 #include "source/sources.h"
 #include "sim/sim.h"
 #include "sim/vpmu.h"
+#include "util/clock.h"
 #include "util/i18n.h"
 #include "util/xalloc.h"
 
 /* An MSR access is an IPI to the target CPU; about a microsecond, so the
  * reads of one refresh are spread in time as on hardware. */
 #define SIM_ACCESS_COST_S 1e-6
+/* The wall-clock time of simulated time 0 under the test clock:
+ * 2024-01-01T00:00:00Z. */
+#define SIM_TEST_EPOCH 1704067200.0
 
 struct sim {
 	struct vpmu *v;
 	double tsc_hz;
+	double wall0;              /* wall-clock time at simulated time 0 */
 };
+
+/* A sample's wall time is wall0 plus the simulated time. In real time the
+ * simulator is stepped by the time that passes, so wall0 is the time of
+ * day it starts at; with the test clock (HTTOP_CLOCK=virtual, ignored in
+ * a privileged httop as app.c ignores it) a fixed date, so that every run
+ * writes the same times (httop(1), ENVIRONMENT). */
+static double
+sim_wall0(void)
+{
+	const char *clock = secure_getenv("HTTOP_CLOCK");
+
+	if (clock != NULL && strcmp(clock, "virtual") == 0)
+		return SIM_TEST_EPOCH;
+	return clock_wall();
+}
 
 static void
 sim_free(void *p)
@@ -46,6 +67,7 @@ sim_read(struct source *s, struct sample *out, struct errmsg *e)
 			vpmu_truth(sim->v, c, &out->truth[(size_t)c * 4]);
 	}
 	out->time = (double)vpmu_now(sim->v) / sim->tsc_hz;
+	out->wall = sim->wall0 + out->time;
 	return 0;
 }
 
@@ -127,6 +149,7 @@ sim_source_new_scenario(struct machine *m, const struct scenario *sc, const char
 		return errmsg_set(e, _("internal error: the simulator could not be built")), NULL;
 	}
 	sim->tsc_hz = vpmu_tsc_hz(sim->v);
+	sim->wall0 = sim_wall0() - (double)vpmu_now(sim->v) / sim->tsc_hz;
 	vpmu_set_access_cost(sim->v, (uint64_t)(sim->tsc_hz * SIM_ACCESS_COST_S + 0.5));
 
 	io = msr_io_vpmu_new(sim->v);

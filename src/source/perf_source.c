@@ -26,6 +26,7 @@
 #include "source/perf_plan.h"
 #include "source/perf_source.h"
 #include "source/sources.h"
+#include "util/clock.h"
 #include "util/i18n.h"
 #include "util/xalloc.h"
 
@@ -479,6 +480,7 @@ perf_read(struct source *s, struct sample *out, struct errmsg *e)
 		}
 	}
 	out->time = elapsed(&ps->start);
+	out->wall = clock_wall();
 	out->seq = ps->seq++;
 	return 0;
 }

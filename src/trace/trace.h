@@ -18,7 +18,8 @@
 #include "util/errmsg.h"
 
 #define TRACE_VERSION 1   /* major: a reader refuses a newer one */
-#define TRACE_MINOR 2     /* minor: new line types, fields or values (1.2: l3=none) */
+#define TRACE_MINOR 3     /* minor: new line types, fields or values (1.2: l3=none,
+			   * 1.3: the sample line's wall=) */
 
 struct trace_reader;
 struct trace_writer;

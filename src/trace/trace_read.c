@@ -45,6 +45,9 @@ struct trace_reader {
 	uint64_t ncomplete;        /* intervals returned so far */
 	bool *seen;                /* per CPU, this interval */
 	char events[512];
+	/* The header's created time (Unix seconds), 0 when unknown: a sample
+	 * without wall= (a trace before 1.3) is given created + time. */
+	double created;
 	char producer[128];
 	char note[512];
 	char what[PLAN_MAX_WRITES][128];
@@ -453,6 +456,28 @@ header_pmu(struct trace_reader *r, struct header *h, const struct tracefmt_field
 	return 0;
 }
 
+/* "YYYY-MM-DDTHH:MM:SSZ" as Unix seconds; 0 for anything else (the
+ * epoch itself is what a writer puts when it does not know): the time is
+ * only informative, so a trace with an odd one still replays. */
+static double
+parse_created(const char *v)
+{
+	struct tm tm;
+	int n = 0;
+	time_t t;
+
+	if (v == NULL)
+		return 0.0;
+	memset(&tm, 0, sizeof tm);
+	if (sscanf(v, "%4d-%2d-%2dT%2d:%2d:%2dZ%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+	    &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6 || n == 0 || v[n] != '\0')
+		return 0.0;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	t = timegm(&tm);
+	return t > 0 ? (double)t : 0.0;
+}
+
 /* Lines that belong to the data part, refused in the header. */
 static bool
 is_data_keyword(const char *kw)
@@ -480,6 +505,8 @@ header_line(struct trace_reader *r, struct header *h, const char *kw, char *rest
 		copy_str(r->note, sizeof r->note, tracefmt_get(f, n, "text"));
 	else if (strcmp(kw, "truth") == 0)
 		r->has_truth = true;
+	else if (strcmp(kw, "created") == 0)
+		r->created = parse_created(tracefmt_get(f, n, "time"));
 	else if (strcmp(kw, "host") == 0)
 		copy_str(r->m->hostname, sizeof r->m->hostname, tracefmt_get(f, n, "name"));
 	else if (strcmp(kw, "identity") == 0)
@@ -496,7 +523,7 @@ header_line(struct trace_reader *r, struct header *h, const char *kw, char *rest
 		return header_slot(r, h, f, n, e);
 	else if (strcmp(kw, "write") == 0)
 		return header_write(r, h, f, n, e);
-	/* created, and line types of later minor versions: nothing to keep. */
+	/* Line types of later minor versions: nothing to keep. */
 	return 0;
 }
 
@@ -851,10 +878,11 @@ stop(struct trace_reader *r, int rc)
 	return rc;
 }
 
-/* Parse "seq=N" (and "time=T" for a sample line). */
+/* Parse "seq=N" (and "time=T", "wall=W" for a sample line: *wall is
+ * what the line says, or the header's created time plus T, or 0). */
 static int
 interval_fields(struct trace_reader *r, const char *kw, char *rest, uint64_t *seq, double *time,
-    struct errmsg *e)
+    double *wall, struct errmsg *e)
 {
 	struct tracefmt_field f[TRACE_MAX_FIELDS];
 	const char *why = NULL, *v;
@@ -868,6 +896,11 @@ interval_fields(struct trace_reader *r, const char *kw, char *rest, uint64_t *se
 		v = tracefmt_get(f, n, "time");
 		if (!tracefmt_double(v, time) || *time < 0)
 			return bad(r, e, _("'%s' line without a valid time="), kw);
+		v = tracefmt_get(f, n, "wall");
+		if (v == NULL)
+			*wall = r->created > 0.0 ? r->created + *time : 0.0;
+		else if (!tracefmt_double(v, wall) || *wall < 0)
+			return bad(r, e, _("'%s' line with a wall= that is not a time"), kw);
 	}
 	return 0;
 }
@@ -886,7 +919,7 @@ member_line(struct trace_reader *r, struct sample *s, const char *kw, char *rest
 		return data_cpu(r, s, rest, seq, e) != 0 ? STEP_ERR : STEP_MORE;
 	if (kw[0] == 't')
 		return data_truth(r, s, rest, e) != 0 ? STEP_ERR : STEP_MORE;
-	if (interval_fields(r, kw, rest, &endseq, NULL, e) != 0)
+	if (interval_fields(r, kw, rest, &endseq, NULL, NULL, e) != 0)
 		return STEP_ERR;
 	if (endseq != seq) {
 		bad(r, e, _("'end seq=%" PRIu64 "' closes interval %" PRIu64), endseq, seq);
@@ -917,7 +950,7 @@ static enum step
 data_line(struct trace_reader *r, struct sample *s, const char *kw, char *rest, bool *inside,
     uint64_t *seq, struct errmsg *e)
 {
-	double time;
+	double time, wall;
 
 	if (strcmp(kw, "c") == 0 || strcmp(kw, "t") == 0 || strcmp(kw, "end") == 0) {
 		if (!*inside)
@@ -929,9 +962,10 @@ data_line(struct trace_reader *r, struct sample *s, const char *kw, char *rest, 
 		if (*inside)
 			return bad(r, e, _("interval %" PRIu64 " has no 'end' line before the next "
 			    "'sample'"), *seq), STEP_ERR;
-		if (interval_fields(r, kw, rest, seq, &time, e) != 0)
+		if (interval_fields(r, kw, rest, seq, &time, &wall, e) != 0)
 			return STEP_ERR;
 		start_interval(r, s, *seq, time);
+		s->wall = wall;
 		*inside = true;
 		return STEP_MORE;
 	}

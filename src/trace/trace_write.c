@@ -394,6 +394,11 @@ trace_write_sample(struct trace_writer *w, const struct sample *s, struct errmsg
 		    s->nslots, w->nslots);
 	fprintf(fp, "sample seq=%" PRIu64 " time=", s->seq);
 	tracefmt_put_double(fp, s->time);
+	/* 1.3: the wall-clock time of the read, to the last bit. */
+	if (s->wall > 0.0) {
+		fputs(" wall=", fp);
+		tracefmt_put_double(fp, s->wall);
+	}
 	fputc('\n', fp);
 	for (cpu = 0; cpu < s->max_cpu && cpu < t->max_cpu; cpu++) {
 		/* A CPU that was not read and holds nothing needs no line: the

@@ -8,9 +8,15 @@ library only.
                                  exporter's textfile collector reads it
 
 Checks the grammar (OpenMetrics 1.0 text format, the subset httop writes:
-gauge and info families, no timestamps, no exemplars) and httop's own rules:
-no NaN or infinity, shares and ratios not negative, shares at most 1, a
-bound always both ends with lower <= upper. Prints one line per exposition,
+gauge, counter and info families, no exemplars; a counter family is named
+without _total and its samples with it, where the Prometheus format names
+both with it) and httop's own rules: no NaN or infinity, shares and ratios
+not negative, shares at most 1, a bound always both ends with lower <=
+upper. Timestamps: in OpenMetrics every sample of an exposition has the
+same one or none has, and they increase from one exposition to the next;
+the Prometheus format (the node exporter's textfile collector refuses
+them) has none. Counters: never negative, never lower than in an earlier
+exposition, and a counter series once written is in every later one. Prints one line per exposition,
 "exposition N: F families, S samples", and for each sample of the families
 named with -s NAME "NAME{labels} value". Exit status 1 and a message naming
 the line on the first error."""
@@ -95,6 +101,7 @@ class Exposition:
         self.series = set()
         self.nsamples = 0
         self.samples = []       # (family, labels dict, value)
+        self.stamps = set()     # the samples' timestamps (None: none)
 
     def family(self, name, lineno):
         if name in self.families:
@@ -118,9 +125,13 @@ class Exposition:
         if f.get("samples"):
             raise Bad("line %d: metadata after the samples of %s" % (lineno, name))
         if kind == "TYPE":
-            types = ("gauge", "info") if self.om else ("gauge",)
+            types = ("gauge", "counter", "info") if self.om else ("gauge", "counter")
             if rest not in types:
                 raise Bad("line %d: type %r (want one of %s)" % (lineno, rest, types))
+            if rest == "counter" and self.om == name.endswith("_total"):
+                raise Bad("line %d: counter family %s %s end in _total in %s" % (
+                    lineno, name, "must not" if self.om else "must",
+                    "OpenMetrics" if self.om else "the Prometheus format"))
             if f["type"] is not None:
                 raise Bad("line %d: second TYPE for %s" % (lineno, name))
             f["type"] = rest
@@ -139,11 +150,24 @@ class Exposition:
             f["help"] = rest
 
     def sample(self, line, lineno):
-        m = re.match(r"^(" + NAME + r")(?:\{(.*)\})? (\S+)$", line)
+        m = re.match(r"^(" + NAME + r")(?:\{(.*)\})? (\S+)(?: (\S+))?$", line)
         if not m:
-            raise Bad("line %d: not a sample (or has a timestamp): %r" % (lineno, line))
-        name, labels, value = m.groups()
+            raise Bad("line %d: not a sample: %r" % (lineno, line))
+        name, labels, value, stamp = m.groups()
+        if stamp is not None:
+            if not self.om:
+                raise Bad("line %d: a timestamp in the Prometheus format (the node exporter's "
+                          "textfile collector refuses it): %r" % (lineno, line))
+            if not NUMBER.match(stamp):
+                raise Bad("line %d: timestamp %r is not a number" % (lineno, stamp))
+            stamp = float(stamp)
+        self.stamps.add(stamp)
+        if len(self.stamps) > 1:
+            raise Bad("line %d: the samples of one exposition have different timestamps "
+                      "(or some have none)" % lineno)
         fam = name[:-5] if name.endswith("_info") and name[:-5] in self.families else name
+        if self.om and name.endswith("_total") and name[:-6] in self.families:
+            fam = name[:-6]
         if fam not in self.families:
             raise Bad("line %d: sample of %s before its TYPE" % (lineno, name))
         f = self.family(fam, lineno)
@@ -153,6 +177,8 @@ class Exposition:
             raise Bad("line %d: info sample must be named %s_info" % (lineno, fam))
         if f["type"] == "gauge" and name != fam:
             raise Bad("line %d: gauge sample named %s in family %s" % (lineno, name, fam))
+        if f["type"] == "counter" and name != (fam + "_total" if self.om else fam):
+            raise Bad("line %d: counter sample named %s in family %s" % (lineno, name, fam))
         f["samples"] = True
         lab = parse_labels(labels or "", lineno)
         key = (name, tuple(sorted(lab)))
@@ -164,6 +190,9 @@ class Exposition:
         x = float(value)
         if f["type"] == "info" and x != 1:
             raise Bad("line %d: info value must be 1" % lineno)
+        if f["type"] == "counter" and x < 0:
+            raise Bad("line %d: negative counter %s" % (lineno, name))
+        f.setdefault("counter", f["type"] == "counter")
         if (name.endswith("_ratio") or name.endswith("_hertz")) and x < 0:
             raise Bad("line %d: negative %s" % (lineno, name))
         if name.endswith("share_ratio") and x > 1 + 1e-9:
@@ -219,6 +248,27 @@ def check(mode, path, show):
         expos.append(cur)
     if not expos:
         raise Bad("no exposition")
+    # Across expositions: timestamps increase, counters never go down and
+    # a counter series never disappears.
+    last_stamp, counters = None, {}
+    for n, e in enumerate(expos, 1):
+        stamp = next(iter(e.stamps)) if e.stamps else None
+        if stamp is not None and last_stamp is not None and stamp <= last_stamp:
+            raise Bad("exposition %d: timestamp %r not after the one before (%r)" %
+                      (n, stamp, last_stamp))
+        last_stamp = stamp if stamp is not None else last_stamp
+        now = {}
+        for name, lab, x, lineno in e.samples:
+            fam = e.families.get(name[:-6] if e.om else name) or e.families.get(name)
+            if fam is not None and fam.get("counter"):
+                now[(name, tuple(sorted(lab.items())))] = (x, lineno)
+        for key, x in counters.items():
+            if key not in now:
+                raise Bad("exposition %d: counter %s%s is gone" % (n, key[0], dict(key[1])))
+            if now[key][0] < x:
+                raise Bad("line %d: counter %s%s went down from %r to %r" %
+                          (now[key][1], key[0], dict(key[1]), x, now[key][0]))
+        counters = {k: v[0] for k, v in now.items()}
     for n, e in enumerate(expos, 1):
         print("exposition %d: %d families, %d samples" % (n, len(e.families), e.nsamples))
         for name, lab, x, _ in e.samples:

@@ -185,7 +185,7 @@ bad "lasts as long as the command" --sim demo -n 3 -- true
 bad "watches the command's own processes" --sim demo --pid 1 -- true
 bad "watches the command's own processes" --sim demo --job 12 -- true
 bad "cannot go with --replay" --replay x.trace -- true
-bad "is for a command's run" --sim demo -o f -n 1
+bad "output: empty file name" --sim demo -o "" -- true
 bad "unexpected argument 'true'" --sim demo true
 bad "drop --pid and --cgroup" --job 5 --pid 1 --sim demo
 bad "is not a Slurm job ID" --job=12x --sim demo

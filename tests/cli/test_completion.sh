@@ -10,7 +10,7 @@ COMP="$HTTOP_SRCDIR/completion/httop"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 33
+plan 35
 
 if ! command -v bash >/dev/null 2>&1; then
 	i=0; while [ $i -lt 33 ]; do skip "bash is not installed"; i=$((i + 1)); done
@@ -124,6 +124,8 @@ values() {
 values --format
 values --source
 values --on-conflict
+values --level
+values --textfile-level
 # Worked by hand from options.c: auto msr msr-safe perf sim replay; m* = msr msr-safe.
 expect "'httop --source m<TAB>' gives msr, msr-safe" "msr${nl}msr-safe$nl" --source m
 expect "'httop --on-conflict re<TAB>' gives reclaim, report" "reclaim${nl}report$nl" --on-conflict re

@@ -64,7 +64,7 @@ check "--format nope: 'unbekanntes Format'" grep -q "unbekanntes Format 'nope'" 
 LC_ALL=C "$HTTOP" --demo -b -n 2 -d 0.05 >"$tmp/c.txt" 2>/dev/null
 de "$HTTOP" --demo -b -n 2 -d 0.05 >"$tmp/de.txt" 2>/dev/null
 check "batch text: German interval line ('Zeit ... Intervall 0.050 s ... Quelle sim')" \
-    grep -q '^Zeit [0-9.]* s, Intervall 0.050 s, Host .*, Quelle sim, ' "$tmp/de.txt"
+    grep -q '^Zeit [0-9.]* s (Unix-Zeit [0-9.]*), Intervall 0.050 s, Host .*, Quelle sim, ' "$tmp/de.txt"
 check "batch text: German node line with the C run's figures" \
     grep -q '^Knoten: Ausl. 80.2%, keiner 19.8%, nur t0 38.7%, nur t1 21.2%, beide 20.4%, 1.25 Threads, ' "$tmp/de.txt"
 # Every number of the German output is the C output's, in order, with a

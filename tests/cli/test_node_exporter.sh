@@ -3,7 +3,11 @@
 # and --textfile read by Debian's real prometheus-node-exporter: started on
 # 127.0.0.1 with only its textfile collector, pointed at a temporary
 # directory; httop's series in its /metrics must carry the same figures as
-# a JSON run of the same seed, with node_textfile_scrape_error 0.
+# a JSON run of the same seed, with node_textfile_scrape_error 0. The
+# counters (seconds per state, busy seconds) go through as counters and add
+# up to the time the JSON run covers; each OpenMetrics sample carries the
+# interval's wall time as its timestamp, the textfile none: the exporter
+# refuses a file that has one (shown here with such a file).
 . "$HTTOP_SRCDIR/tests/lib.sh"
 EXPORTER=${NODE_EXPORTER:-/usr/bin/prometheus-node-exporter}
 CHECK="$HTTOP_SRCDIR/tests/cli/om_check.py"
@@ -20,7 +24,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 cd "$tmp" || exit 1
-plan 21
+plan 27
 
 if ! command -v python3 >/dev/null 2>&1; then
 	for i in $(seq 17); do skip "python3 is not installed (the format checker needs it)"; done
@@ -37,11 +41,40 @@ check "three expositions, each ending # EOF" [ "$(grep -c '^# EOF$' om.txt)" -eq
 n=$(python3 "$CHECK" -s httop_core_share_ratio openmetrics om.txt | grep -c '^httop_core_share_ratio{')
 check "4 x 36 core shares per interval, three intervals ($n)" [ "$n" -eq 432 ]
 
+# Every sample's timestamp is its interval's unix_time in the JSON of the
+# same run (the test clock makes runs repeat).
+"$HTTOP" --demo --seed 7 -b -n 3 --format json >omj.json 2>/dev/null
+check "each OpenMetrics sample's timestamp is the JSON unix_time of its interval" python3 -c '
+import json, sys
+want = ["%.6f" % json.loads(l)["unix_time"] for l in open(sys.argv[1])]
+got, n = [], 0
+for line in open(sys.argv[2]):
+    if line == "# EOF\n":
+        got.append(stamps)
+        continue
+    if line.startswith("# TYPE httop_source "):
+        stamps = set()
+    if not line.startswith("#"):
+        stamps.add(line.split()[-1])
+        n += 1
+assert [s for g in got for s in g] == want and all(len(g) == 1 for g in got), (got, want)
+print(n)
+' omj.json om.txt
+
 # 5-6: the checker itself rejects what httop must never write.
 sed '0,/^httop_node_cpi{/s/\(httop_node_cpi{[^}]*}\) .*/\1 NaN/' om.txt >bad1.txt
 check "om_check rejects a NaN" sh -c "! python3 '$CHECK' openmetrics bad1.txt 2>/dev/null"
 sed '$d' om.txt >bad2.txt
 check "om_check rejects a missing # EOF" sh -c "! python3 '$CHECK' openmetrics bad2.txt 2>/dev/null"
+# A counter lower than in the exposition before; one that is gone; a
+# timestamp in the Prometheus format (the textfile collector refuses it).
+awk '/^httop_node_thread_busy_seconds_total/ && ++n == 2 { sub(/ [0-9.]+ /, " 0.5 ") } { print }' \
+    om.txt >bad3.txt
+check "om_check rejects a counter that went down" sh -c \
+    "python3 '$CHECK' openmetrics bad3.txt 2>&1 | grep -q 'went down'"
+awk '/^httop_core_uncovered_seconds_total.*core="3"/ && ++n == 3 { next } { print }' om.txt >bad4.txt
+check "om_check rejects a counter series that is gone" sh -c \
+    "python3 '$CHECK' openmetrics bad4.txt 2>&1 | grep -q 'is gone'"
 
 # 7-9: --textfile: only httop.prom is left, in the Prometheus text format.
 mkdir tf
@@ -63,7 +96,7 @@ F=$HTTOP_FIXTURES
 
 # 10-15: the real exporter.
 if [ ! -x "$EXPORTER" ] || ! command -v curl >/dev/null 2>&1; then
-	for i in 10 11 12 13 14 15; do skip "prometheus-node-exporter or curl is not installed"; done
+	for i in 10 11 12 13 14 15 16 17 18; do skip "prometheus-node-exporter or curl is not installed"; done
 else
 	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	"$EXPORTER" --web.listen-address="127.0.0.1:$port" --collector.disable-defaults \
@@ -107,6 +140,36 @@ EOF
 	check "72 + 256 thread series in /metrics ($n)" [ "$n" -eq 328 ]
 	check "bounds of the Zen file come through as bound=lower/upper" \
 	    grep -q '^httop_node_share_ratio{bound="upper",host="zen",state="both"} ' metrics.txt
+	check "the counters come through as counters" sh -c \
+	    'grep -q "^# TYPE httop_core_state_seconds_total counter$" "$1" &&
+	    grep -q "^httop_thread_busy_seconds_total{" "$1"' sh metrics.txt
+	# The node's four state totals and its uncovered seconds are 36 cores
+	# times the time the three intervals cover (the demo's splits are exact:
+	# uncovered 0); the busy thread-seconds are the sum of util x interval.
+	check "state + uncovered core-seconds = 36 x the JSON run's intervals; busy = sum of util x interval" \
+	    python3 -c '
+import json, re, sys
+js = [json.loads(l) for l in open(sys.argv[1])]
+t = sum(r["interval"] for r in js)
+busy = sum(th["util"] * r["interval"] for r in js for th in r["threads"])
+got = {}
+for line in open(sys.argv[2]):
+    m = re.match(r"^httop_node_(state|uncovered|thread_busy)_seconds_total\{(.*)\} (\S+)$", line)
+    if m and ("host=\"%s\"" % js[0]["host"]) in m.group(2):
+        got[m.group(1) + m.group(2)] = float(m.group(3))
+states = sum(v for k, v in got.items() if k.startswith("state"))
+unc = sum(v for k, v in got.items() if k.startswith("uncovered"))
+b = sum(v for k, v in got.items() if k.startswith("thread_busy"))
+assert abs(states + unc - 36 * t) < 1e-4 and unc == 0, (states, unc, 36 * t)
+assert abs(b - busy) < 1e-4, (b, busy)
+' run.json metrics.txt
+	# A file with timestamps, beside: the collector refuses it (which is
+	# why httop.prom has none).
+	sed 's/^\(httop_node_cores{[^}]*} [0-9]*\)$/\1 1704067200000/' tf/httop.prom >tf/stamped.prom
+	curl -sf "http://127.0.0.1:$port/metrics" >metrics2.txt 2>/dev/null
+	check "the exporter refuses a text file with a timestamp (scrape error 1)" \
+	    grep -q '^node_textfile_scrape_error 1$' metrics2.txt
+	rm -f tf/stamped.prom
 fi
 
 # 16-17: with the screen, the file is written too (script gives a terminal).

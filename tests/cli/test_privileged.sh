@@ -10,7 +10,8 @@
 #  - with root-only files named on the command line (--cpuid, --topology,
 #    --die-map, --sim, --replay, and a --sysfs-root whose PCI config is a
 #    symbolic link to a root-only file): httop refuses each, no byte of
-#    them is printed, and the message names the file.
+#    them is printed, and the message names the file; -o naming a
+#    root-only file is refused (opened after privilege is given up).
 # Needs root, useradd, runuser, setcap and a C compiler; skips otherwise.
 . "${HTTOP_SRCDIR:-.}/tests/lib.sh"
 
@@ -44,7 +45,7 @@ fi
 chown root:root "$work/httop-setuid" && chmod 4755 "$work/httop-setuid"
 chmod 644 "$xml" "$cpuid"
 
-plan 18
+plan 20
 
 # The plugin: hwloc dlopens every hwloc_*.so in HWLOC_PLUGINS_PATH; its
 # constructor runs at once, whatever hwloc makes of it.
@@ -124,6 +125,15 @@ for v in caps setuid; do
 	refuses "$v" "--replay" --replay "$secret/trace"
 	refuses "$v" "--sysfs-root (config a link to a root-only file)" --sim busy \
 	    --topology "$xml" --cpuid "$cpuid" --sysfs-root "$work/sys"
+done
+# -o FILE is opened once privilege is given up: a root-only file is not
+# the user's to overwrite, and stays as it was (not even emptied).
+for v in caps setuid; do
+	as_user "$v" --sim busy --topology "$xml" --cpuid "$cpuid" -o "$secret/trace" \
+	    >"$work/o" 2>&1; st=$?
+	check "$v -o a root-only file: refused (status $st, Permission denied), the file intact" \
+	    sh -c '[ "$1" -eq 1 ] && grep -q "Permission denied" "$2" &&
+	    [ "$(grep -c "$3" "$4")" -eq 2 ]' sh "$st" "$work/o" "$tok" "$secret/trace"
 done
 # The message names the file and the cause (as the user would see it).
 as_user setuid --sim busy --topology "$xml" --cpuid "$secret/cpuid" >"$work/o" 2>&1

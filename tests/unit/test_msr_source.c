@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "unit/testutil.h"
+#include "util/clock.h"
 
 #include "machine/machine.h"
 #include "plan/plan.h"
@@ -250,8 +251,15 @@ test_spr_program_restore(void **state)
 	}
 	counts(&t, &r, &w);
 	assert_int_equal(w, 480);
-	/* One refresh: 5 slots on each of 160 CPUs = 800 reads, no write. */
-	assert_int_equal(source_read(t.s, &t.smp, &t.e), 0);
+	/* One refresh: 5 slots on each of 160 CPUs = 800 reads, no write;
+	 * the sample carries the wall-clock time of the read. */
+	{
+		double before = clock_wall(), after;
+
+		assert_int_equal(source_read(t.s, &t.smp, &t.e), 0);
+		after = clock_wall();
+		assert_true(t.smp.wall >= before && t.smp.wall <= after);
+	}
 	{
 		uint64_t r2, w2;
 

@@ -161,6 +161,7 @@ build(void)
 
 	f->iv.time = 2.0;
 	f->iv.dt = 1.0;
+	f->iv.wall = 1732480000.25;
 	f->iv.valid = false;
 	snprintf(f->iv.reason, sizeof f->iv.reason, "core 1 (cpus 5,6): offline");
 	snprintf(f->iv.reason_c, sizeof f->iv.reason_c, "core 1 (cpus 5,6): offline");
@@ -236,6 +237,8 @@ count(const char *text, const char *what)
 }
 
 #define H "host=\"a\\\"b\\\\c?\""
+/* Every OpenMetrics sample's timestamp: the interval's wall time. */
+#define TS " 1732480000.250000"
 
 static void
 test_openmetrics_values(void **state)
@@ -251,54 +254,54 @@ test_openmetrics_values(void **state)
 	LINE(out, "# UNIT httop_thread_frequency_hertz hertz");
 	LINE(out, "# UNIT httop_interval_seconds seconds");
 	LINE(out, "# TYPE httop_source info");
-	LINE(out, "httop_source_info{" H ",source=\"sim\",group=\"skx\",split=\"any\"} 1");
+	LINE(out, "httop_source_info{" H ",source=\"sim\",group=\"skx\",split=\"any\"} 1" TS);
 	/* The interval and the node. */
-	LINE(out, "httop_interval_seconds{" H "} 1");
-	LINE(out, "httop_interval_valid{" H "} 0");
-	LINE(out, "httop_node_cores{" H "} 4");
-	LINE(out, "httop_node_valid_cores{" H "} 3");
-	LINE(out, "httop_node_exact{" H "} 0");
-	LINE(out, "httop_node_utilization_ratio{" H "} 0.7");
-	LINE(out, "httop_node_both_of_busy_ratio{" H "} 0.5");
-	LINE(out, "httop_node_active_threads{" H ",bound=\"lower\"} 1.2");
-	LINE(out, "httop_node_active_threads{" H ",bound=\"upper\"} 1.8");
+	LINE(out, "httop_interval_seconds{" H "} 1" TS);
+	LINE(out, "httop_interval_valid{" H "} 0" TS);
+	LINE(out, "httop_node_cores{" H "} 4" TS);
+	LINE(out, "httop_node_valid_cores{" H "} 3" TS);
+	LINE(out, "httop_node_exact{" H "} 0" TS);
+	LINE(out, "httop_node_utilization_ratio{" H "} 0.7" TS);
+	LINE(out, "httop_node_both_of_busy_ratio{" H "} 0.5" TS);
+	LINE(out, "httop_node_active_threads{" H ",bound=\"lower\"} 1.2" TS);
+	LINE(out, "httop_node_active_threads{" H ",bound=\"upper\"} 1.8" TS);
 	assert_null(strstr(out, "httop_node_cpi{"));
-	LINE(out, "httop_package_valid_cores{" H ",package=\"1\"} 1");
-	LINE(out, "httop_package_utilization_ratio{" H ",package=\"0\"} 0.9");
+	LINE(out, "httop_package_valid_cores{" H ",package=\"1\"} 1" TS);
+	LINE(out, "httop_package_utilization_ratio{" H ",package=\"0\"} 0.9" TS);
 	/* Core 0/0, exact. */
-	LINE(out, "httop_core_share_ratio{" H ",package=\"0\",core=\"0\",state=\"neither\"} 0.1");
-	LINE(out, "httop_core_share_ratio{" H ",package=\"0\",core=\"0\",state=\"t0_only\"} 0.2");
-	LINE(out, "httop_core_share_ratio{" H ",package=\"0\",core=\"0\",state=\"t1_only\"} 0.3");
-	LINE(out, "httop_core_share_ratio{" H ",package=\"0\",core=\"0\",state=\"both\"} 0.4");
-	LINE(out, "httop_core_frequency_hertz{" H ",package=\"0\",core=\"0\"} 2100000000");
-	LINE(out, "httop_core_cpi{" H ",package=\"0\",core=\"0\"} 1.25");
-	LINE(out, "httop_core_exact{" H ",package=\"0\",core=\"0\"} 1");
-	LINE(out, "httop_core_inconsistency_ratio{" H ",package=\"0\",core=\"0\"} 0");
+	LINE(out, "httop_core_share_ratio{" H ",package=\"0\",core=\"0\",state=\"neither\"} 0.1" TS);
+	LINE(out, "httop_core_share_ratio{" H ",package=\"0\",core=\"0\",state=\"t0_only\"} 0.2" TS);
+	LINE(out, "httop_core_share_ratio{" H ",package=\"0\",core=\"0\",state=\"t1_only\"} 0.3" TS);
+	LINE(out, "httop_core_share_ratio{" H ",package=\"0\",core=\"0\",state=\"both\"} 0.4" TS);
+	LINE(out, "httop_core_frequency_hertz{" H ",package=\"0\",core=\"0\"} 2100000000" TS);
+	LINE(out, "httop_core_cpi{" H ",package=\"0\",core=\"0\"} 1.25" TS);
+	LINE(out, "httop_core_exact{" H ",package=\"0\",core=\"0\"} 1" TS);
+	LINE(out, "httop_core_inconsistency_ratio{" H ",package=\"0\",core=\"0\"} 0" TS);
 	/* Core 0/1, the bound. */
-	LINE(out, "httop_core_share_ratio{" H ",package=\"0\",core=\"1\",state=\"both\",bound=\"lower\"} 0.1");
-	LINE(out, "httop_core_share_ratio{" H ",package=\"0\",core=\"1\",state=\"both\",bound=\"upper\"} 0.5");
-	LINE(out, "httop_core_share_ratio{" H ",package=\"0\",core=\"1\",state=\"neither\",bound=\"upper\"} 0.4");
-	LINE(out, "httop_core_utilization_ratio{" H ",package=\"0\",core=\"1\",bound=\"lower\"} 0.6");
-	LINE(out, "httop_core_exact{" H ",package=\"0\",core=\"1\"} 0");
-	assert_null(strstr(out, "core=\"1\",state=\"both\"} "));
+	LINE(out, "httop_core_share_ratio{" H ",package=\"0\",core=\"1\",state=\"both\",bound=\"lower\"} 0.1" TS);
+	LINE(out, "httop_core_share_ratio{" H ",package=\"0\",core=\"1\",state=\"both\",bound=\"upper\"} 0.5" TS);
+	LINE(out, "httop_core_share_ratio{" H ",package=\"0\",core=\"1\",state=\"neither\",bound=\"upper\"} 0.4" TS);
+	LINE(out, "httop_core_utilization_ratio{" H ",package=\"0\",core=\"1\",bound=\"lower\"} 0.6" TS);
+	LINE(out, "httop_core_exact{" H ",package=\"0\",core=\"1\"} 0" TS);
+	assert_null(strstr(out, "httop_core_share_ratio{" H ",package=\"0\",core=\"1\",state=\"both\"} "));
 	assert_null(strstr(out, "httop_core_cpi{" H ",package=\"0\",core=\"1\""));
 	assert_null(strstr(out, "httop_core_inconsistency_ratio{" H ",package=\"0\",core=\"1\""));
 	/* Core 1/0: one thread, no split. */
-	LINE(out, "httop_core_utilization_ratio{" H ",package=\"1\",core=\"0\"} 0.5");
+	LINE(out, "httop_core_utilization_ratio{" H ",package=\"1\",core=\"0\"} 0.5" TS);
 	assert_null(strstr(out, "package=\"1\",core=\"0\",state="));
 	/* Core 1/1 offline; core 1/2 and its CPUs left out. */
-	LINE(out, "httop_core_valid{" H ",package=\"1\",core=\"1\"} 0");
+	LINE(out, "httop_core_valid{" H ",package=\"1\",core=\"1\"} 0" TS);
 	assert_null(strstr(out, "httop_core_exact{" H ",package=\"1\",core=\"1\"}"));
 	assert_null(strstr(out, "core=\"2\""));
 	assert_null(strstr(out, "cpu=\"7\""));
 	/* Threads. */
-	LINE(out, "httop_thread_utilization_ratio{" H ",package=\"0\",core=\"0\",cpu=\"0\",thread=\"0\"} 0.6");
-	LINE(out, "httop_thread_nominal_cpi{" H ",package=\"0\",core=\"0\",cpu=\"0\",thread=\"0\"} 2.08333333333");
-	LINE(out, "httop_thread_net_frequency_hertz{" H ",package=\"0\",core=\"0\",cpu=\"0\",thread=\"0\"} 1260000000");
-	LINE(out, "httop_thread_ipc{" H ",package=\"0\",core=\"0\",cpu=\"0\",thread=\"0\"} 0.8");
-	LINE(out, "httop_thread_frequency_hertz{" H ",package=\"0\",core=\"1\",cpu=\"1\",thread=\"0\",bound=\"upper\"} 2000000000");
-	LINE(out, "httop_thread_valid{" H ",package=\"0\",core=\"0\",cpu=\"2\",thread=\"1\"} 1");
-	LINE(out, "httop_thread_valid{" H ",package=\"1\",core=\"1\",cpu=\"6\",thread=\"1\"} 0");
+	LINE(out, "httop_thread_utilization_ratio{" H ",package=\"0\",core=\"0\",cpu=\"0\",thread=\"0\"} 0.6" TS);
+	LINE(out, "httop_thread_nominal_cpi{" H ",package=\"0\",core=\"0\",cpu=\"0\",thread=\"0\"} 2.08333333333" TS);
+	LINE(out, "httop_thread_net_frequency_hertz{" H ",package=\"0\",core=\"0\",cpu=\"0\",thread=\"0\"} 1260000000" TS);
+	LINE(out, "httop_thread_ipc{" H ",package=\"0\",core=\"0\",cpu=\"0\",thread=\"0\"} 0.8" TS);
+	LINE(out, "httop_thread_frequency_hertz{" H ",package=\"0\",core=\"1\",cpu=\"1\",thread=\"0\",bound=\"upper\"} 2000000000" TS);
+	LINE(out, "httop_thread_valid{" H ",package=\"0\",core=\"0\",cpu=\"2\",thread=\"1\"} 1" TS);
+	LINE(out, "httop_thread_valid{" H ",package=\"1\",core=\"1\",cpu=\"6\",thread=\"1\"} 0" TS);
 	/* Nothing that is not a number; one EOF, last. */
 	assert_null(strstr(out, "nan\n"));
 	assert_null(strstr(out, "inf\n"));
@@ -307,15 +310,16 @@ test_openmetrics_values(void **state)
 	assert_null(strstr(out, "} -inf"));
 	assert_int_equal(count(out, "# EOF"), 1);
 	assert_true(len > 6 && strcmp(out + len - 6, "# EOF\n") == 0);
-	/* Every family once: 2 interval, 9 node, 9 package, 9 core, 8 thread,
+	/* Every family once: 2 interval, 9 + 4 node, 9 + 4 package, 9 + 2 core,
+	 * 8 + 2 thread (gauges + counters),
 	 * 1 info. */
-	assert_int_equal(count(out, "# TYPE "), 38);
-	assert_int_equal(count(out, "# HELP "), 38);
+	assert_int_equal(count(out, "# TYPE "), 50);
+	assert_int_equal(count(out, "# HELP "), 50);
 	/* CPU 2's two stopped counters, nobody else's. */
 	LINE(out, "httop_thread_counter_stopped{" H ",package=\"0\",core=\"0\",cpu=\"2\",thread=\"1\","
-	    "counter=\"inst\"} 1");
+	    "counter=\"inst\"} 1" TS);
 	LINE(out, "httop_thread_counter_stopped{" H ",package=\"0\",core=\"0\",cpu=\"2\",thread=\"1\","
-	    "counter=\"cycles\"} 1");
+	    "counter=\"cycles\"} 1" TS);
 	assert_int_equal(count(out, "httop_thread_counter_stopped{"), 2);
 	assert_null(strstr(out, "httop_thread_ipc{" H ",package=\"0\",core=\"0\",cpu=\"2\""));
 	free(out);
@@ -358,6 +362,11 @@ test_prometheus_variant(void **state)
 	LINE(buf, "# HELP httop_core_share_ratio Share of the interval with neither SMT thread, "
 	    "thread 0 only, thread 1 only or both active (label state).");
 	LINE(buf, "httop_core_share_ratio{" H ",package=\"0\",core=\"0\",state=\"both\"} 0.4");
+	/* A counter family is named as its samples, with _total; no sample
+	 * has a timestamp (the textfile collector refuses them). */
+	LINE(buf, "# TYPE httop_core_state_seconds_total counter");
+	LINE(buf, "httop_core_state_seconds_total{" H ",package=\"0\",core=\"0\",state=\"both\"} 0.4");
+	assert_null(strstr(buf, "1732480000"));
 	assert_true(len > 0 && buf[len - 1] == '\n');
 	free(buf);
 	free(f);
@@ -373,9 +382,10 @@ test_summary(void **state)
 
 	(void)state;
 	/* The header once, then a line per interval (the same interval twice
-	 * here). host is padded to 16, time 10 wide, valid 5, figures 11. */
-	row = "a\"b\\c\xff" "                2.000     0        70.0        50.0   1.20-1.80"
-	    "           -           -  core 1 (cpus 5,6): offline\n";
+	 * here). host is padded to 16, time 10 wide, the Unix time 14 (to the
+	 * millisecond), valid 5, figures 11. */
+	row = "a\"b\\c\xff" "                2.000 1732480000.250     0        70.0        50.0"
+	    "   1.20-1.80           -           -  core 1 (cpus 5,6): offline\n";
 	assert_int_equal(count(out, "\n"), 3);
 	assert_true(strncmp(out, "host ", 5) == 0);
 	assert_non_null(strstr(out, "util%"));
@@ -388,10 +398,144 @@ test_summary(void **state)
 	f->iv.node.active_threads = val_exact(1.25);
 	free(quiet);
 	quiet = render(f, FMT_SUMMARY, 1, false);
-	assert_string_equal(quiet, "a\"b\\c\xff" "                2.000     1        70.0        50.0"
-	    "        1.25           -           -\n");
+	assert_string_equal(quiet, "a\"b\\c\xff" "                2.000 1732480000.250     1        70.0"
+	    "        50.0        1.25           -           -\n");
+	/* A wall time not known (a replayed trace without one): a dash. */
+	f->iv.wall = 0.0;
+	free(quiet);
+	quiet = render(f, FMT_SUMMARY, 1, false);
+	assert_string_equal(quiet, "a\"b\\c\xff" "                2.000              -     1        70.0"
+	    "        50.0        1.25           -           -\n");
 	free(quiet);
 	free(out);
+	free(f);
+}
+
+/* The counters: running totals of the exact figures times the interval's
+ * length, the rest of the time uncovered (metrics/totals.h). Intervals at
+ * time 2 and 3, each 1 s long with the fixture's figures, then the time-3
+ * interval again (as a command's whole-run record repeats the last time):
+ * it adds nothing, and has no timestamps.
+ *   core 0/0, exact .1 .2 .3 .4: states .2 .4 .6 .8 s, uncovered 0;
+ *   core 0/1, a bound: states 0, uncovered 2; core 1/0, one thread: no
+ *   state series, uncovered 2; core 1/1 offline: states 0, uncovered 2;
+ *   core 1/2 never selected: no series at all.
+ *   package 0: .2 .4 .6 .8, uncovered 2; package 1: 0, uncovered 4;
+ *   node: .2 .4 .6 .8, uncovered 6 (three cores x 2 s).
+ *   CPU 0 util .6: busy 1.2; CPU 2 util .5: busy 1; CPUs 1, 3, 4 (no util)
+ *   and 5, 6 (offline): uncovered 2 each; CPUs 7, 8: no series.
+ *   package 0 (CPUs 0-3): busy 2.2, uncovered 4; package 1: busy 0,
+ *   uncovered 6; node: busy 2.2, uncovered 10. */
+static void
+test_openmetrics_counters(void **state)
+{
+	struct fixture *f = build();
+	char *out = NULL, *last;
+	size_t len = 0;
+	FILE *fp = open_memstream(&out, &len);
+	struct batch *b = batch_new(FMT_OPENMETRICS, fp, &f->m, &f->p, "sim");
+	struct errmsg e;
+	double times[3] = { 2.0, 3.0, 3.0 };
+	int i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		f->iv.time = times[i];
+		f->iv.wall = 1732480000.25 + times[i];
+		assert_int_equal(batch_write(b, &f->iv, &e), 0);
+	}
+	batch_free(b);
+	fclose(fp);
+	/* The last exposition only: it ends when the one before does, so it
+	 * has no timestamps (the same ones with other values would be
+	 * duplicate samples); the one before has them. */
+	last = strstr(out, "# EOF\n");
+	last = strstr(last + 1, "# EOF\n") + 6;
+	assert_null(strstr(last, " 1732480003.25"));
+	LINE(out, "httop_node_uncovered_seconds_total{" H "} 6 1732480003.250000");
+#define TS3 ""
+	LINE(last, "# TYPE httop_core_state_seconds counter");
+	LINE(last, "# UNIT httop_core_state_seconds seconds");
+	LINE(last, "# TYPE httop_thread_busy_seconds counter");
+	LINE(last, "httop_core_state_seconds_total{" H ",package=\"0\",core=\"0\",state=\"neither\"} 0.2" TS3);
+	LINE(last, "httop_core_state_seconds_total{" H ",package=\"0\",core=\"0\",state=\"t0_only\"} 0.4" TS3);
+	LINE(last, "httop_core_state_seconds_total{" H ",package=\"0\",core=\"0\",state=\"t1_only\"} 0.6" TS3);
+	LINE(last, "httop_core_state_seconds_total{" H ",package=\"0\",core=\"0\",state=\"both\"} 0.8" TS3);
+	LINE(last, "httop_core_uncovered_seconds_total{" H ",package=\"0\",core=\"0\"} 0" TS3);
+	LINE(last, "httop_core_state_seconds_total{" H ",package=\"0\",core=\"1\",state=\"both\"} 0" TS3);
+	LINE(last, "httop_core_uncovered_seconds_total{" H ",package=\"0\",core=\"1\"} 2" TS3);
+	assert_null(strstr(last, "httop_core_state_seconds_total{" H ",package=\"1\",core=\"0\""));
+	LINE(last, "httop_core_uncovered_seconds_total{" H ",package=\"1\",core=\"0\"} 2" TS3);
+	LINE(last, "httop_core_state_seconds_total{" H ",package=\"1\",core=\"1\",state=\"neither\"} 0" TS3);
+	LINE(last, "httop_core_uncovered_seconds_total{" H ",package=\"1\",core=\"1\"} 2" TS3);
+	assert_null(strstr(last, "core=\"2\""));
+	LINE(last, "httop_package_state_seconds_total{" H ",package=\"0\",state=\"both\"} 0.8" TS3);
+	LINE(last, "httop_package_uncovered_seconds_total{" H ",package=\"0\"} 2" TS3);
+	LINE(last, "httop_package_uncovered_seconds_total{" H ",package=\"1\"} 4" TS3);
+	LINE(last, "httop_package_thread_busy_seconds_total{" H ",package=\"0\"} 2.2" TS3);
+	LINE(last, "httop_package_thread_uncovered_seconds_total{" H ",package=\"0\"} 4" TS3);
+	LINE(last, "httop_package_thread_busy_seconds_total{" H ",package=\"1\"} 0" TS3);
+	LINE(last, "httop_package_thread_uncovered_seconds_total{" H ",package=\"1\"} 6" TS3);
+	LINE(last, "httop_node_state_seconds_total{" H ",state=\"neither\"} 0.2" TS3);
+	LINE(last, "httop_node_state_seconds_total{" H ",state=\"t1_only\"} 0.6" TS3);
+	LINE(last, "httop_node_uncovered_seconds_total{" H "} 6" TS3);
+	LINE(last, "httop_node_thread_busy_seconds_total{" H "} 2.2" TS3);
+	LINE(last, "httop_node_thread_uncovered_seconds_total{" H "} 10" TS3);
+	LINE(last, "httop_thread_busy_seconds_total{" H ",package=\"0\",core=\"0\",cpu=\"0\",thread=\"0\"} 1.2" TS3);
+	LINE(last, "httop_thread_busy_seconds_total{" H ",package=\"0\",core=\"0\",cpu=\"2\",thread=\"1\"} 1" TS3);
+	LINE(last, "httop_thread_uncovered_seconds_total{" H ",package=\"0\",core=\"0\",cpu=\"2\",thread=\"1\"} 0" TS3);
+	LINE(last, "httop_thread_uncovered_seconds_total{" H ",package=\"1\",core=\"1\",cpu=\"6\",thread=\"1\"} 2" TS3);
+	LINE(last, "httop_thread_busy_seconds_total{" H ",package=\"1\",core=\"0\",cpu=\"4\",thread=\"0\"} 0" TS3);
+	assert_null(strstr(last, "cpu=\"7\""));
+	free(out);
+	free(f);
+}
+
+/* --level, --textfile-level: each level has the families of the levels
+ * above it, counted by their TYPE lines: info 1, interval 2 and node 13
+ * always; package 13, core 11, thread 10 from their level on. */
+static void
+test_openmetrics_levels(void **state)
+{
+	static const struct {
+		enum out_level level;
+		bool package, core, thread;
+	} want[] = {
+		{ OUT_LEVEL_NODE, false, false, false },
+		{ OUT_LEVEL_PACKAGE, true, false, false },
+		{ OUT_LEVEL_CORE, true, true, false },
+		{ OUT_LEVEL_THREAD, true, true, true },
+	};
+	struct fixture *f = build();
+	enum out_level l;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(out_level_parse("node", &l), 0);
+	assert_int_equal(l, OUT_LEVEL_NODE);
+	assert_int_equal(out_level_parse("thread", &l), 0);
+	assert_int_equal(l, OUT_LEVEL_THREAD);
+	assert_int_equal(out_level_parse("cores", &l), -1);
+	for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+		char *out = NULL;
+		size_t len = 0;
+		FILE *fp = open_memstream(&out, &len);
+		struct batch *b = batch_new(FMT_OPENMETRICS, fp, &f->m, &f->p, "sim");
+		struct errmsg e;
+
+		batch_set_level(b, want[i].level);
+		assert_int_equal(batch_write(b, &f->iv, &e), 0);
+		batch_free(b);
+		fclose(fp);
+		assert_non_null(strstr(out, "\nhttop_node_state_seconds_total{"));
+		assert_non_null(strstr(out, "\nhttop_interval_seconds{"));
+		assert_int_equal(strstr(out, "\nhttop_package_") != NULL, want[i].package);
+		assert_int_equal(strstr(out, "\nhttop_core_") != NULL, want[i].core);
+		assert_int_equal(strstr(out, "\nhttop_thread_") != NULL, want[i].thread);
+		assert_int_equal(count(out, "# TYPE "), 1 + 2 + 13 + 13 * want[i].package +
+		    11 * want[i].core + 10 * want[i].thread);
+		free(out);
+	}
 	free(f);
 }
 
@@ -503,6 +647,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_openmetrics_values),
 		cmocka_unit_test(test_openmetrics_per_interval),
+		cmocka_unit_test(test_openmetrics_counters),
+		cmocka_unit_test(test_openmetrics_levels),
 		cmocka_unit_test(test_prometheus_variant),
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_textfile),

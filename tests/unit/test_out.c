@@ -29,7 +29,9 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "unit/testutil.h"
 
@@ -188,6 +190,8 @@ build(void)
 
 	f->iv.time = 2.0;
 	f->iv.dt = 1.0;
+	/* 2024-01-01T00:00:02.5Z; the tests run with TZ=UTC0 (main). */
+	f->iv.wall = 1704067202.5;
 	f->iv.valid = false;
 	/* The display text (translated) and the one files get (untranslated):
 	 * the files must take reason_c. */
@@ -393,7 +397,8 @@ test_json(void **state)
 	assert_null(strstr(out, "nan"));
 	assert_null(strstr(out, "inf"));
 
-	assert_non_null(strstr(out, "{\"time\":2.000000,\"interval\":1.000000,\"valid\":false,"
+	assert_non_null(strstr(out, "{\"time\":2.000000,\"unix_time\":1704067202.500000,"
+	    "\"iso_time\":\"2024-01-01T00:00:02.500000+00:00\",\"interval\":1.000000,\"valid\":false,"
 	    "\"reason\":\"core 2 \\\"x\\\"\\u0009(cpus 3,6): offline\",\"host\":\"node\\\\1\","
 	    "\"source\":\"sim\",\"group\":\"skx\",\"split\":"));
 	/* Core 0 exact, with the truth. */
@@ -523,9 +528,10 @@ test_csv(void **state)
 
 	(void)state;
 	nh = csv_record(&p, head);
-	assert_int_equal(nh, 57);   /* 31, and _lo and _hi of 13 figures */
+	assert_int_equal(nh, 58);   /* 32, and _lo and _hi of 13 figures */
 	assert_string_equal(head[55], "absent");
 	assert_string_equal(head[56], "stopped");
+	assert_string_equal(head[57], "unix_time");
 	assert_string_equal(head[0], "kind");
 	while (*p != '\0') {
 		n = csv_record(&p, r);
@@ -548,6 +554,7 @@ test_csv(void **state)
 				assert_string_equal(r[col(head, nh, "active_threads")], "1.44444");
 				assert_string_equal(r[col(head, nh, "truth_t1_only")], "0.3");
 				assert_string_equal(r[col(head, nh, "time")], "2.000000");
+				assert_string_equal(r[col(head, nh, "unix_time")], "1704067202.500000");
 			}
 			if (strcmp(r[col(head, nh, "cpus")], "1 5") == 0) {
 				seen_bound++;
@@ -632,7 +639,7 @@ test_text(void **state)
 	/* time, node, INVALID, column header, 4 cores. */
 	assert_int_equal(lines, 8);
 	assert_non_null(strstr(line_with(out, "time ", l, sizeof l),
-	    "time 2.000 s, interval 1.000 s, host node\\1, source sim, skx"));
+	    "time 2.000 s (Unix time 1704067202.500), interval 1.000 s, host node\\1, source sim, skx"));
 	assert_non_null(strstr(line_with(out, "node: ", l, sizeof l), "util 70.0%"));
 	line_with(out, "INVALID: Kern 2 (CPUs 3,6)", l, sizeof l);   /* the display text */
 	line_with(out, "pkg core cpus", l, sizeof l);
@@ -689,9 +696,61 @@ test_format_names(void **state)
 	assert_string_equal(out_format_name(FMT_CSV), "csv");
 }
 
+/* The wall time as the formats write it (out/walltime.c), worked by hand:
+ * 1704067202.5 is 2024-01-01T00:00:02.5Z; in the POSIX zone IST-5:30 it
+ * is 05:30:02.5 local, offset +05:30; in NST3:30, 20:30:02.5 the day
+ * before, -03:30. 1704067202.9999996 rounds to the microsecond
+ * .000000 of the next second (the ISO date too); 1704067202.9995 is
+ * .999500 to the microsecond and 03.000 to the millisecond (carried).
+ * 0, a negative time, NaN and 1e11 are "not known": "-". */
+static void
+test_walltime(void **state)
+{
+	struct walltime w;
+
+	(void)state;
+	setenv("TZ", "IST-5:30", 1);
+	tzset();
+	walltime_format(&w, 1704067202.5);
+	assert_true(w.known);
+	assert_string_equal(w.unix6, "1704067202.500000");
+	assert_int_equal(w.unix6_len, 17);
+	assert_string_equal(w.unix3, "1704067202.500");
+	assert_string_equal(w.iso, "2024-01-01T05:30:02.500000+05:30");
+	assert_int_equal(w.iso_len, strlen(w.iso));
+	setenv("TZ", "NST3:30", 1);
+	tzset();
+	walltime_format(&w, 1704067202.5);
+	assert_string_equal(w.iso, "2023-12-31T20:30:02.500000-03:30");
+	setenv("TZ", "UTC0", 1);
+	tzset();
+	walltime_format(&w, 1704067202.9999996);
+	assert_string_equal(w.unix6, "1704067203.000000");
+	assert_string_equal(w.iso, "2024-01-01T00:00:03.000000+00:00");
+	walltime_format(&w, 1704067202.9995);
+	assert_string_equal(w.unix6, "1704067202.999500");
+	assert_string_equal(w.unix3, "1704067203.000");
+	walltime_format(&w, 1704067202.0004);
+	assert_string_equal(w.unix3, "1704067202.000");
+	assert_string_equal(w.unix6, "1704067202.000400");
+	walltime_format(&w, 0.0);
+	assert_false(w.known);
+	assert_string_equal(w.unix6, "-");
+	assert_string_equal(w.iso, "-");
+	walltime_format(&w, -5.0);
+	assert_false(w.known);
+	walltime_format(&w, NAN);
+	assert_false(w.known);
+	walltime_format(&w, 1e11);
+	assert_false(w.known);
+}
+
 int
 main(void)
 {
+	/* iso_time in a zone every machine has, with or without tzdata. */
+	setenv("TZ", "UTC0", 1);
+	tzset();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_checker_itself),
 		cmocka_unit_test(test_json),
@@ -699,6 +758,7 @@ main(void)
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_write_error),
 		cmocka_unit_test(test_format_names),
+		cmocka_unit_test(test_walltime),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

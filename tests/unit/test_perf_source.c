@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "unit/testutil.h"
+#include "util/clock.h"
 
 #include "machine/machine.h"
 #include "metrics/metrics.h"
@@ -296,9 +297,12 @@ static void
 read_ok(struct source *s, struct sample *out)
 {
 	struct errmsg e = { "" };
+	double before = clock_wall();
 
 	if (source_read(s, out, &e) != 0)
 		fail_msg("read: %s", e.text);
+	/* Every read carries its wall-clock time. */
+	assert_true(out->wall >= before && out->wall <= clock_wall());
 }
 
 static const char *

@@ -529,6 +529,113 @@ test_created_out_of_range(void **state)
 	machine_free(&m);
 }
 
+/* Trace 1.3: each sample's wall-clock time (wall=) goes through to the
+ * last bit; a sample without one (a trace before 1.3, or a writer that
+ * did not know) gets the header's created time plus its time; a trace
+ * without either has none (0); a wall= that is not a time is an error.
+ *   good.trace (1.0): created 2024-01-01T00:00:00Z = 1704067200 s, samples
+ *   at time 0, 1, 2.5: wall 1704067200, 1704067201, 1704067202.5. */
+static void
+test_wall_time(void **state)
+{
+	static const double walls[3] = { 1795255757.1234567, 1795255758.000001, 0.0 };
+	static const double times[3] = { 0.5, 1.5, 2.75 };
+	static const double good[3] = { 1704067200.0, 1704067201.0, 1704067202.5 };
+	struct machine m, m2;
+	struct plan p, p2;
+	struct sample s, r;
+	struct trace_writer *w;
+	struct trace_reader *tr;
+	struct errmsg e;
+	char *buf = NULL, *at;
+	size_t len = 0;
+	FILE *fp;
+	unsigned i;
+
+	(void)state;
+	make_machine(&m, &p);
+	sample_init(&s, m.topo.max_cpu, p.nslots, m.topo.ncores, false);
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	w = trace_writer_open_ex(fp, &m, &p, "test", 1795255757, NULL, &e);
+	assert_non_null(w);
+	for (i = 0; i < 3; i++) {
+		s.seq = i;
+		s.time = times[i];
+		s.wall = walls[i];
+		s.state[0] = CPU_READ_OK;
+		assert_int_equal(trace_write_sample(w, &s, &e), 0);
+	}
+	assert_int_equal(trace_writer_close(w, &e), 0);
+	fclose(fp);
+	assert_non_null(strstr(buf, "httop-trace 1.3\n"));
+	assert_non_null(strstr(buf, "\nsample seq=0 time=0.5 wall=1795255757.1234567\n"));
+	assert_non_null(strstr(buf, "\nsample seq=2 time=2.75\n"));
+	spill(tmppath("wall.trace"), buf, len);
+	tr = trace_open(tmppath("wall.trace"), &m2, &p2, &e);
+	if (tr == NULL)
+		fail_msg("%s", e.text);
+	sample_init(&r, m2.topo.max_cpu, p2.nslots, m2.topo.ncores, false);
+	for (i = 0; i < 3; i++) {
+		double want = walls[i] > 0.0 ? walls[i] : 1795255757.0 + times[i];
+
+		assert_int_equal(trace_next(tr, &r, &e), 0);
+		assert_memory_equal(&r.wall, &want, sizeof want);
+	}
+	trace_close(tr);
+	machine_free(&m2);
+	sample_free(&r);
+
+	/* A version 1.0 trace: created plus time. */
+	tr = trace_open(srcfile("tests/data/trace/good.trace"), &m2, &p2, &e);
+	assert_non_null(tr);
+	sample_init(&r, m2.topo.max_cpu, p2.nslots, m2.topo.ncores, false);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(trace_next(tr, &r, &e), 0);
+		assert_true(r.wall == good[i]);
+	}
+	trace_close(tr);
+	machine_free(&m2);
+	sample_free(&r);
+
+	/* No created line, no wall=: not known. */
+	at = strstr(buf, "\ncreated time=");
+	assert_non_null(at);
+	memcpy(at + 1, "xreated", 7);
+	spill(tmppath("nowall.trace"), buf, len);
+	tr = trace_open(tmppath("nowall.trace"), &m2, &p2, &e);
+	assert_non_null(tr);
+	sample_init(&r, m2.topo.max_cpu, p2.nslots, m2.topo.ncores, false);
+	assert_int_equal(trace_next(tr, &r, &e), 0);
+	assert_true(r.wall == walls[0]);
+	assert_int_equal(trace_next(tr, &r, &e), 0);
+	assert_int_equal(trace_next(tr, &r, &e), 0);
+	assert_true(r.wall == 0.0);
+	trace_close(tr);
+	machine_free(&m2);
+	sample_free(&r);
+
+	/* A wall= that is not a time. */
+	at = strstr(buf, "wall=1795255758.000001");
+	assert_non_null(at);
+	memcpy(at + 5, "x", 1);
+	spill(tmppath("badwall.trace"), buf, len);
+	tr = trace_open(tmppath("badwall.trace"), &m2, &p2, &e);
+	assert_non_null(tr);
+	sample_init(&r, m2.topo.max_cpu, p2.nslots, m2.topo.ncores, false);
+	assert_int_equal(trace_next(tr, &r, &e), 0);
+	assert_int_equal(trace_next(tr, &r, &e), -1);
+	if (strstr(e.text, "'sample' line with a wall= that is not a time") == NULL)
+		fail_msg("%s", e.text);
+	trace_close(tr);
+	machine_free(&m2);
+	sample_free(&r);
+
+	free(buf);
+	sample_free(&s);
+	machine_free(&m);
+}
+
 /* The replay source over good.trace, and the metrics of interval 0 -> 1
  * worked out by hand from the values in good.trace:
  *   dTSC = 0x107d2b7500 - 0x1000000000 = 0x7d2b7500 = 2,100,000,000 = T.
@@ -623,6 +730,7 @@ main(void)
 		cmocka_unit_test(test_generated_variants),
 		cmocka_unit_test(test_write_error),
 		cmocka_unit_test(test_created_out_of_range),
+		cmocka_unit_test(test_wall_time),
 		cmocka_unit_test(test_replay_metrics),
 	};
 

@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "source/sources.h"
+#include "util/clock.h"
 #include "util/i18n.h"
 #include "util/xalloc.h"
 
@@ -734,6 +735,7 @@ msr_read(struct source *s, struct sample *out, struct errmsg *e)
 		}
 	}
 	out->time = elapsed(&ms->start);
+	out->wall = clock_wall();
 	out->seq = ms->seq++;
 	return 0;
 }

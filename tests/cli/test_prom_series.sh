@@ -1,0 +1,57 @@
+#!/bin/sh
+# test_prom_series.sh: the number of series --textfile-level and --level
+# give, on a fixture of the size httop(1) speaks of: the 2-socket Sapphire
+# Rapids (2 x 40 cores, 160 threads), every thread busy so that every
+# figure is there, the split exact (OTA). Worked from the families of
+# src/out/openmetrics.c, per level (each has the ones above it too):
+#   node     1 info + 2 interval + 12 gauges (cores, valid_cores, exact,
+#            4 shares, utilization, both_of_busy, active_threads,
+#            frequency, cpi) + 7 counters (4 states, uncovered,
+#            thread_busy, thread_uncovered)                        = 22
+#   package  the node's 19 per package                             + 19 P
+#   core     12 gauges (valid, exact, 4 shares, utilization,
+#            active_threads, issue_utilization, cpi, frequency,
+#            inconsistency) + 5 counters (4 states, uncovered)    + 17 C
+#   thread   7 gauges (valid, utilization, cpi, nominal_cpi,
+#            frequency, net_frequency, ipc) + 2 counters           + 9 T
+# P = 2, C = 80, T = 160: 22, 60, 1420, 2860. For httop(1)'s 2 x 56-core
+# node (C = 112, T = 224): 22, 60, 1964, 3980, as the manual says.
+. "$HTTOP_SRCDIR/tests/lib.sh"
+command -v python3 >/dev/null 2>&1 || { echo "1..0 # SKIP python3 is not installed"; exit 77; }
+CHECK="$HTTOP_SRCDIR/tests/cli/om_check.py"
+F=$HTTOP_FIXTURES
+xml=$F/hwloc/spr-max9460-2s-40c-ht.x86.xml
+cpuid=$F/cpuid/spr-w9-3475x-1s-36c-ht.cpuid.txt
+[ -r "$xml" ] && [ -r "$cpuid" ] || { echo "1..0 # SKIP no SPR fixture in $F"; exit 77; }
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+export HTTOP_CLOCK=virtual
+plan 11
+
+printf 'httop-scenario 1\ndefault busy\n' >busy.scn
+run() {
+	"$HTTOP" --sim busy.scn --topology "$xml" --cpuid "$cpuid" -b -n 2 "$@" 2>>err
+}
+series() { python3 "$CHECK" "$@" | awk '/^exposition/ { n = $5 } END { print n }'; }
+
+for lv in node:22 package:60 core:1420 thread:2860; do
+	l=${lv%%:*} want=${lv#*:}
+	mkdir "tf.$l"
+	run --format summary --textfile "$PWD/tf.$l" --textfile-level "$l" >/dev/null
+	n=$(series prometheus "tf.$l/httop.prom")
+	check "--textfile-level $l: $want series ($n)" [ "$n" = "$want" ]
+	run --format openmetrics --level "$l" >"om.$l"
+	n=$(series openmetrics "om.$l")
+	check "--level $l: the same $want in OpenMetrics ($n)" [ "$n" = "$want" ]
+done
+mkdir tf.def
+run --format summary --textfile "$PWD/tf.def" >/dev/null
+n=$(series prometheus tf.def/httop.prom)
+check "without --textfile-level: thread, every series ($n)" [ "$n" = 2860 ]
+check "the split is exact here (no bound series to count)" sh -c '! grep -q bound= "$1"' sh om.thread
+# httop(1) gives the formula's numbers for 2 x 56 cores.
+sed -n '/^\.SS The number of series/,/^\.S[SH] [^T]/p' "$HTTOP_SRCDIR/man/httop.1" >man.txt
+check "httop(1) gives 22, 60, 1964 and 3980 series for 2 x 56 cores" sh -c \
+    'for n in 22 60 1964 3980; do grep -qw "$n" "$1" || exit 1; done' sh man.txt
+exit 0

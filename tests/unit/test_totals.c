@@ -1,0 +1,162 @@
+/* test_totals.c: the running totals behind the Prometheus counters
+ * (metrics/totals.h), over hand-built intervals with the values worked out
+ * below. One package, cores 0 (CPUs 0, 2) and 1 (CPUs 1, 3).
+ *
+ * A: time 1, 1 s. Core 0 exact N .5, A .25, B 0, C .25; core 1 outside the
+ *    watched job (not selected). CPU 0 util .5, CPU 2 .25.
+ *    core 0 states .5 .25 0 .25; core 1 not counted yet (no series).
+ *    CPU 0 busy .5, CPU 2 busy .25; CPUs 1, 3 not counted.
+ * B: time 3, 2 s. Core 0 exact C 1 (both busy); core 1 in the job, its
+ *    split a bound. CPUs 0, 2 util 1; CPU 1 .5; CPU 3 valid but util absent.
+ *    core 0 states .5 .25 0 2.25; core 1 uncovered 2.
+ *    CPU 0 busy 2.5, CPU 2 2.25, CPU 1 1, CPU 3 uncovered 2.
+ * C: time 4, 1 s. Core 0 offline; core 1 out of the job again (counted:
+ *    uncovered). CPUs 0, 2 offline, 1, 3 not selected: uncovered +1 each.
+ *    core 0 uncovered 1 (its states + uncovered = 4 s, all of A to C);
+ *    core 1 uncovered 3 (B and C); node states .5 .25 0 2.25, uncovered 4.
+ *    busy: 2.5, 2.25, 1 and 0: node 5.75; uncovered 1 + 1 + 1 + 3 = 6.
+ * Then C again (the same end: a whole-run record), an interval of 0 s and
+ * one whose time is not a number: nothing changes. */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "unit/testutil.h"
+
+#include "machine/machine.h"
+#include "metrics/metrics.h"
+#include "metrics/totals.h"
+
+static void
+split(struct core_fig *c, double n, double a, double b, double both)
+{
+	c->selected = true;
+	c->reason = R_NONE;
+	c->exact = true;
+	c->neither = val_exact(n);
+	c->t0_only = val_exact(a);
+	c->t1_only = val_exact(b);
+	c->both = val_exact(both);
+}
+
+static void
+thread(struct interval *iv, unsigned cpu, enum reason r, double util)
+{
+	memset(&iv->threads[cpu], 0, sizeof iv->threads[cpu]);
+	iv->threads[cpu].cpu = cpu;
+	iv->threads[cpu].reason = r;
+	iv->threads[cpu].util = isnan(util) ? val_absent(R_STOPPED) : val_exact(util);
+}
+
+static void
+unselect(struct core_fig *c)
+{
+	memset(c, 0, sizeof *c);
+	c->reason = R_NOT_SELECTED;
+}
+
+#define NEAR(a, b) assert_near((a), (b), 1e-12)
+
+static void
+test_totals(void **state)
+{
+	struct machine m;
+	struct interval iv;
+	struct totals tt;
+	const struct totals_set *n = &tt.node;
+
+	(void)state;
+	memset(&m, 0, sizeof m);
+	topology_synthetic(&m.topo, 1, 2, 2);
+	assert_int_equal(m.topo.cores[0].cpus[1], 2);
+	interval_init(&iv, &m);
+	totals_init(&tt, &m.topo);
+
+	/* A */
+	iv.time = 1.0;
+	iv.dt = 1.0;
+	split(&iv.cores[0], 0.5, 0.25, 0.0, 0.25);
+	unselect(&iv.cores[1]);
+	thread(&iv, 0, R_NONE, 0.5);
+	thread(&iv, 2, R_NONE, 0.25);
+	thread(&iv, 1, R_NOT_SELECTED, 0.0);
+	thread(&iv, 3, R_NOT_SELECTED, 0.0);
+	totals_add(&tt, &iv);
+	NEAR(tt.cores[0].state[0], 0.5);
+	NEAR(tt.cores[0].state[3], 0.25);
+	assert_true(tt.core_seen[0] && !tt.core_seen[1]);
+	assert_true(tt.thread_seen[0] && !tt.thread_seen[1]);
+	NEAR(n->state[1], 0.25);
+
+	/* B */
+	iv.time = 3.0;
+	iv.dt = 2.0;
+	split(&iv.cores[0], 0.0, 0.0, 0.0, 1.0);
+	split(&iv.cores[1], 0.0, 0.0, 0.0, 0.0);
+	iv.cores[1].exact = false;
+	iv.cores[1].both = val_bound(0.0, 0.5);
+	thread(&iv, 0, R_NONE, 1.0);
+	thread(&iv, 2, R_NONE, 1.0);
+	thread(&iv, 1, R_NONE, 0.5);
+	thread(&iv, 3, R_NONE, NAN);
+	totals_add(&tt, &iv);
+	NEAR(tt.cores[0].state[3], 2.25);
+	NEAR(tt.cores[1].uncovered, 2.0);
+	NEAR(tt.cores[1].state[0], 0.0);
+	NEAR(tt.threads[0].busy, 2.5);
+	NEAR(tt.threads[3].thread_uncovered, 2.0);
+
+	/* C, then C again, 0 s, and no time */
+	iv.time = 4.0;
+	iv.dt = 1.0;
+	iv.cores[0].reason = R_OFFLINE;
+	unselect(&iv.cores[1]);
+	thread(&iv, 0, R_OFFLINE, NAN);
+	thread(&iv, 2, R_OFFLINE, NAN);
+	thread(&iv, 1, R_NOT_SELECTED, 0.0);
+	thread(&iv, 3, R_NOT_SELECTED, 0.0);
+	totals_add(&tt, &iv);
+	totals_add(&tt, &iv);
+	iv.time = 5.0;
+	iv.dt = 0.0;
+	totals_add(&tt, &iv);
+	iv.time = NAN;
+	iv.dt = 1.0;
+	totals_add(&tt, &iv);
+
+	NEAR(tt.cores[0].state[0], 0.5);
+	NEAR(tt.cores[0].state[1], 0.25);
+	NEAR(tt.cores[0].state[2], 0.0);
+	NEAR(tt.cores[0].state[3], 2.25);
+	NEAR(tt.cores[0].uncovered, 1.0);
+	NEAR(tt.cores[1].uncovered, 3.0);
+	NEAR(n->state[0] + n->state[1] + n->state[2] + n->state[3], 3.0);
+	NEAR(n->state[3], 2.25);
+	NEAR(n->uncovered, 4.0);
+	NEAR(tt.packages[0].uncovered, 4.0);
+	NEAR(tt.threads[0].busy, 2.5);
+	NEAR(tt.threads[0].thread_uncovered, 1.0);
+	NEAR(tt.threads[2].busy, 2.25);
+	NEAR(tt.threads[1].busy, 1.0);
+	NEAR(tt.threads[1].thread_uncovered, 1.0);
+	NEAR(tt.threads[3].busy, 0.0);
+	NEAR(tt.threads[3].thread_uncovered, 3.0);
+	NEAR(n->busy, 5.75);
+	NEAR(n->thread_uncovered, 6.0);
+	NEAR(tt.packages[0].busy, 5.75);
+
+	totals_free(&tt);
+	interval_free(&iv);
+	topology_free(&m.topo);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_totals),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
