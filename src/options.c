@@ -802,13 +802,13 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 			o->cpuid = optarg;
 			break;
 		case OPT_MSR_PATH:
-			if (check_template("--msr-path", optarg, "/dev/cpu/%u/msr", e) != 0)
+			if (check_template("--msr-path", optarg, MSR_DEV_TEMPLATE, e) != 0)
 				goto fail;
 			o->msr_path = optarg;
 			o->have_msr_path = true;
 			break;
 		case OPT_MSR_SAFE_PATH:
-			if (check_template("--msr-safe-path", optarg, "/dev/cpu/%u/msr_safe", e) != 0)
+			if (check_template("--msr-safe-path", optarg, MSR_SAFE_DEV_DEFAULT, e) != 0)
 				goto fail;
 			o->msr_safe_path = optarg;
 			o->have_msr_safe_path = true;

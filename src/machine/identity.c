@@ -15,6 +15,7 @@
 #include "machine/identity.h"
 #include "machine/uarch.h"
 #include "util/i18n.h"
+#include "util/textesc.h"
 #include "util/infile.h"
 #include "util/xalloc.h"
 
@@ -44,28 +45,6 @@ identity_clear(struct cpu_identity *id)
 {
 	memset(id, 0, sizeof *id);
 	id->family = id->model = id->stepping = -1;
-}
-
-/* Copy with blank runs squeezed and the ends trimmed (brand strings are
- * padded with spaces, sometimes at the front). */
-static void
-squeeze(char *dst, size_t size, const char *s, size_t len)
-{
-	size_t i, n = 0;
-	bool blank = false;
-
-	for (i = 0; i < len && s[i] != '\0'; i++) {
-		if (s[i] == ' ' || s[i] == '\t') {
-			blank = n > 0;
-			continue;
-		}
-		if (blank && n + 1 < size)
-			dst[n++] = ' ';
-		blank = false;
-		if (n + 1 < size)
-			dst[n++] = s[i];
-	}
-	dst[n] = '\0';
 }
 
 static void
@@ -160,7 +139,7 @@ identity_from_fields(struct cpu_identity *id, const char *vendor, int family, in
 	id->model = model;
 	id->stepping = stepping;
 	if (brand != NULL)
-		squeeze(id->brand, sizeof id->brand, brand, strlen(brand));
+		text_squeeze(id->brand, sizeof id->brand, brand, strlen(brand));
 	snprintf(id->source, sizeof id->source, "topology");
 	identity_guess_base_from_brand(id);
 }
@@ -205,7 +184,7 @@ decode_raw(struct cpu_identity *id, const struct cpu_raw_data_t *raw)
 			for (r = 0; r < 4; r++)
 				memcpy(b + 16 * i + 4 * r, &raw->ext_cpuid[2 + i][r], 4);
 		b[48] = '\0';
-		squeeze(id->brand, sizeof id->brand, b, 48);
+		text_squeeze(id->brand, sizeof id->brand, b, 48);
 	}
 
 	/* 0AH architectural perfmon (SDM vol. 3 ch. 20 / CPUID 0AH). The fixed
@@ -249,7 +228,7 @@ static void
 catch_warning(const char *msg)
 {
 	if (first_warning[0] == '\0')
-		squeeze(first_warning, sizeof first_warning, msg, strlen(msg));
+		text_squeeze(first_warning, sizeof first_warning, msg, strlen(msg));
 	/* drop the newline libcpuid ends with */
 	first_warning[strcspn(first_warning, "\r\n")] = '\0';
 }

@@ -17,6 +17,7 @@
 #include <hwloc.h>
 
 #include "util/i18n.h"
+#include "util/textesc.h"
 #include "util/infile.h"
 #include "util/xalloc.h"
 #include "util/xmlcheck.h"
@@ -385,30 +386,6 @@ place_of(hwloc_topology_t topo, hwloc_obj_t o, const struct numbering *dies,
 	    TOPO_NO_L3;
 }
 
-/* Copy `s` into dst with runs of blanks squeezed and the ends trimmed:
- * brand strings come padded ("Intel(R) Xeon(R) CPU           X5550  @"). */
-static void
-copy_squeezed(char *dst, size_t size, const char *s)
-{
-	size_t n = 0;
-	bool blank = false;
-
-	if (size == 0)
-		return;
-	for (; s != NULL && *s != '\0'; s++) {
-		if (*s == ' ' || *s == '\t') {
-			blank = n > 0;
-			continue;
-		}
-		if (blank && n + 1 < size)
-			dst[n++] = ' ';
-		blank = false;
-		if (n + 1 < size)
-			dst[n++] = *s;
-	}
-	dst[n] = '\0';
-}
-
 static int
 parse_int_info(hwloc_obj_t o, const char *name)
 {
@@ -440,8 +417,8 @@ read_identity(hwloc_topology_t topo, struct topology *t)
 	}
 	if (o == NULL)
 		o = hwloc_get_root_obj(topo);
-	copy_squeezed(t->vendor, sizeof t->vendor, hwloc_obj_get_info_by_name(o, "CPUVendor"));
-	copy_squeezed(t->brand, sizeof t->brand, hwloc_obj_get_info_by_name(o, "CPUModel"));
+	text_squeeze(t->vendor, sizeof t->vendor, hwloc_obj_get_info_by_name(o, "CPUVendor"), SIZE_MAX);
+	text_squeeze(t->brand, sizeof t->brand, hwloc_obj_get_info_by_name(o, "CPUModel"), SIZE_MAX);
 	t->family = parse_int_info(o, "CPUFamilyNumber");
 	t->model = parse_int_info(o, "CPUModelNumber");
 	t->stepping = parse_int_info(o, "CPUStepping");

@@ -25,6 +25,11 @@
 
 enum pace_mode { PACE_WALL, PACE_VIRTUAL, PACE_FREE, PACE_RECORDED };
 
+/* The interval between refreshes, seconds (-d, +/-, the settings file):
+ * below the minimum the reads' own cost and skew dominate. */
+#define PACER_DELAY_MIN 0.05
+#define PACER_DELAY_MAX 86400.0
+
 /* Replay speed, log2 of the factor over the recorded pace. */
 #define PACER_SPEED_MIN (-2)  /* x1/4 */
 #define PACER_SPEED_MAX 6     /* x64 */

@@ -59,7 +59,7 @@ struct perf_source {
 	bool open;
 	struct plan cur;                 /* the plan the groups were opened for */
 	struct perf_ev ev[PLAN_MAX_SLOTS];
-	struct timespec start;
+	double start;                 /* clock_mono() at open */
 	uint64_t seq;
 };
 
@@ -433,15 +433,6 @@ read_cpu(struct perf_source *ps, unsigned cpu, struct sample *out)
 	return CPU_READ_OK;
 }
 
-static double
-elapsed(const struct timespec *t0)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) * 1e-9;
-}
-
 static int
 perf_read(struct source *s, struct sample *out, struct errmsg *e)
 {
@@ -479,7 +470,7 @@ perf_read(struct source *s, struct sample *out, struct errmsg *e)
 			out->state[cpu] = st;
 		}
 	}
-	out->time = elapsed(&ps->start);
+	out->time = clock_mono() - ps->start;
 	out->wall = clock_wall();
 	out->seq = ps->seq++;
 	return 0;
@@ -661,7 +652,7 @@ perf_source_new(struct machine *m, struct plan *plan, struct perf_sys *sys, stru
 	ps->max_cpu = max_cpu;
 	ps->cpu = xcalloc(max_cpu ? max_cpu : 1, sizeof *ps->cpu);
 	ps->tsc_hz = identity_tsc_hz(&m->id);
-	clock_gettime(CLOCK_MONOTONIC, &ps->start);
+	ps->start = clock_mono();
 	perf_caps_read(sys, &ps->caps);
 
 	for (cpu = 0; cpu < max_cpu; cpu++)

@@ -17,6 +17,7 @@
 #include "ui/help.h"
 #include "ui/screen.h"
 #include "ui/settings.h"
+#include "util/clock.h"
 #include "util/i18n.h"
 #include "util/xalloc.h"
 
@@ -45,15 +46,6 @@ struct tui {
 	char note[640];          /* the loop's note, until replaced */
 	struct help help;        /* last: it is large */
 };
-
-static double
-mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static struct view *
 active_view(const struct tui *t)
@@ -131,7 +123,7 @@ static void
 key_note(struct tui *t, const char *msg)
 {
 	snprintf(t->key_note, sizeof t->key_note, "%s", msg);
-	t->key_note_until = mono_now() + NOTE_SECONDS;
+	t->key_note_until = clock_mono() + NOTE_SECONDS;
 }
 
 /* Keep the more important of two commands. */
@@ -456,7 +448,7 @@ status_line(struct tui *t, const struct ui_frame *f)
 	char invalid[700];
 	int y = u->rows - 1, x = 0, n = 0, i, w;
 
-	if (t->key_note[0] != '\0' && mono_now() < t->key_note_until) {
+	if (t->key_note[0] != '\0' && clock_mono() < t->key_note_until) {
 		msg[n] = t->key_note;
 		role[n++] = ROLE_WARN;
 	}

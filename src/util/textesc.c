@@ -142,3 +142,25 @@ text_is_clean(const char *s)
 	}
 	return true;
 }
+
+void
+text_squeeze(char *dst, size_t size, const char *s, size_t len)
+{
+	size_t i, n = 0;
+	bool blank = false;
+
+	if (size == 0)
+		return;
+	for (i = 0; s != NULL && i < len && s[i] != '\0'; i++) {
+		if (s[i] == ' ' || s[i] == '\t') {
+			blank = n > 0;
+			continue;
+		}
+		if (blank && n + 1 < size)
+			dst[n++] = ' ';
+		blank = false;
+		if (n + 1 < size)
+			dst[n++] = s[i];
+	}
+	dst[n] = '\0';
+}

@@ -23,6 +23,12 @@ char *text_escape(char *dst, size_t size, const char *src);
  * bytes of src, with "..." when src is longer. Returns dst. */
 char *text_quote(char *dst, size_t size, const char *src, size_t max);
 
+/* Copy at most `len` bytes of `s` (up to a NUL) into dst, `size` bytes,
+ * with runs of blanks squeezed to one space and the ends trimmed: CPU
+ * brand strings come padded ("Intel(R) Xeon(R) CPU           X5550  @"),
+ * sometimes at the front. */
+void text_squeeze(char *dst, size_t size, const char *s, size_t len);
+
 /* True when `s` holds nothing text_escape would change. */
 bool text_is_clean(const char *s);
 

@@ -39,7 +39,10 @@ struct msr_io {
 	uint64_t nbatches;         /* batch_fetch calls (ioctls), for tests and bench */
 };
 
-/* `template` holds one %u for the CPU number, e.g. "/dev/cpu/%u/msr". */
+/* The msr driver's device of CPU %u (the default of --msr-path). */
+#define MSR_DEV_TEMPLATE "/dev/cpu/%u/msr"
+
+/* `template` holds one %u for the CPU number, e.g. MSR_DEV_TEMPLATE. */
 struct msr_io *msr_io_file_new(const char *template, unsigned max_cpu);
 
 /* msr-safe (msr_io_safe.c): the per-CPU devices of `template` (one %u,

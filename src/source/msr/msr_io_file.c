@@ -19,7 +19,6 @@
 /* MSR indices such as 0xC00000E9 are offsets above 2^31. */
 _Static_assert(sizeof(off_t) >= 8, "off_t must be 64 bits (AC_SYS_LARGEFILE)");
 
-#define MSR_DEFAULT_TEMPLATE "/dev/cpu/%u/msr"
 
 struct msr_io_file {
 	struct msr_io io;       /* first: the ops see a struct msr_io * */
@@ -46,7 +45,7 @@ static int
 file_open_cpu(struct msr_io *io, unsigned cpu, struct errmsg *e)
 {
 	struct msr_io_file *f = (struct msr_io_file *)io;
-	bool is_default = strcmp(f->template, MSR_DEFAULT_TEMPLATE) == 0;
+	bool is_default = strcmp(f->template, MSR_DEV_TEMPLATE) == 0;
 	char path[4096];
 	int fd, err;
 
@@ -169,7 +168,7 @@ msr_io_file_new(const char *template, unsigned max_cpu)
 	f->io.wr_async = file_wr;
 	f->io.close_cpu = file_close_cpu;
 	f->io.destroy = file_destroy;
-	f->template = xstrdup(template != NULL ? template : MSR_DEFAULT_TEMPLATE);
+	f->template = xstrdup(template != NULL ? template : MSR_DEV_TEMPLATE);
 	f->max_cpu = max_cpu;
 	f->fd = xcalloc(max_cpu ? max_cpu : 1, sizeof *f->fd);
 	for (cpu = 0; cpu < max_cpu; cpu++)

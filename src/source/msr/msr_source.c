@@ -52,7 +52,7 @@ struct msr_source {
 	struct msr_io *io;
 	unsigned max_cpu;
 	uint8_t *cpu_state;           /* enum msr_cpu_state per CPU */
-	struct timespec start;
+	double start;                 /* clock_mono() at open: samples count from here */
 	uint64_t seq;
 	bool platform_done;
 	/* The one thing the engine adds to the machine description: the base
@@ -648,15 +648,6 @@ msr_read_control(struct source *s, const struct cpulist *cpus, uint32_t msr, uin
 	return (int)n;
 }
 
-static double
-elapsed(const struct timespec *t0)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) * 1e-9;
-}
-
 /* One CPU's slots: exactly one read each. Returns the cpu_read_state. */
 static uint8_t
 read_cpu(struct msr_source *ms, const struct plan *p, unsigned cpu, unsigned thread,
@@ -734,7 +725,7 @@ msr_read(struct source *s, struct sample *out, struct errmsg *e)
 			out->state[cpu] = st;
 		}
 	}
-	out->time = elapsed(&ms->start);
+	out->time = clock_mono() - ms->start;
 	out->wall = clock_wall();
 	out->seq = ms->seq++;
 	return 0;
@@ -834,7 +825,7 @@ msr_source_new(struct machine *m, struct msr_io *io, const char *name, struct er
 	ms->old = xcalloc(nent, sizeof *ms->old);
 	ms->pending = xcalloc(nent, sizeof *ms->pending);
 	ms->ops = xcalloc((size_t)(max_cpu ? max_cpu : 1) * PLAN_MAX_SLOTS, sizeof *ms->ops);
-	clock_gettime(CLOCK_MONOTONIC, &ms->start);
+	ms->start = clock_mono();
 
 	for (cpu = 0; cpu < max_cpu; cpu++) {
 		const struct topo_cpu *tc = &m->topo.cpus[cpu];
@@ -875,7 +866,7 @@ msr_source_new(struct machine *m, struct msr_io *io, const char *name, struct er
 struct source *
 msr_source_open(struct machine *m, const char *path_template, struct errmsg *e)
 {
-	const char *tmpl = path_template != NULL ? path_template : "/dev/cpu/%u/msr";
+	const char *tmpl = path_template != NULL ? path_template : MSR_DEV_TEMPLATE;
 
 	return msr_source_open_io(m, msr_io_file_new(tmpl, m->topo.max_cpu), tmpl, e);
 }
