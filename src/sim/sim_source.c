@@ -25,22 +25,21 @@
 struct sim {
 	struct vpmu *v;
 	double tsc_hz;
-	double wall0;              /* wall-clock time at simulated time 0 */
+	bool test_clock;           /* wall times from SIM_TEST_EPOCH */
 };
 
-/* A sample's wall time is wall0 plus the simulated time. In real time the
- * simulator is stepped by the time that passes, so wall0 is the time of
- * day it starts at; with the test clock (HTTOP_CLOCK=virtual, ignored in
- * a privileged httop as app.c ignores it) a fixed date, so that every run
+/* A sample's wall time: in real time the time of day of its read, as for
+ * any live source (the engine stamps it; the simulated time runs ahead of
+ * it by the calibration, which is simulated, not waited for); with the
+ * test clock (HTTOP_CLOCK=virtual, ignored in a privileged httop as app.c
+ * ignores it) a fixed date plus the simulated time, so that every run
  * writes the same times (httop(1), ENVIRONMENT). */
-static double
-sim_wall0(void)
+static bool
+sim_test_clock(void)
 {
 	const char *clock = secure_getenv("HTTOP_CLOCK");
 
-	if (clock != NULL && strcmp(clock, "virtual") == 0)
-		return SIM_TEST_EPOCH;
-	return clock_wall();
+	return clock != NULL && strcmp(clock, "virtual") == 0;
 }
 
 static void
@@ -67,7 +66,8 @@ sim_read(struct source *s, struct sample *out, struct errmsg *e)
 			vpmu_truth(sim->v, c, &out->truth[(size_t)c * 4]);
 	}
 	out->time = (double)vpmu_now(sim->v) / sim->tsc_hz;
-	out->wall = sim->wall0 + out->time;
+	if (sim->test_clock)
+		out->wall = SIM_TEST_EPOCH + out->time;
 	return 0;
 }
 
@@ -149,7 +149,7 @@ sim_source_new_scenario(struct machine *m, const struct scenario *sc, const char
 		return errmsg_set(e, _("internal error: the simulator could not be built")), NULL;
 	}
 	sim->tsc_hz = vpmu_tsc_hz(sim->v);
-	sim->wall0 = sim_wall0() - (double)vpmu_now(sim->v) / sim->tsc_hz;
+	sim->test_clock = sim_test_clock();
 	vpmu_set_access_cost(sim->v, (uint64_t)(sim->tsc_hz * SIM_ACCESS_COST_S + 0.5));
 
 	io = msr_io_vpmu_new(sim->v);
