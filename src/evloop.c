@@ -7,10 +7,17 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "signals.h"
 #include "util/clock.h"
+#include "util/xalloc.h"
+
+/* Room for httop's own descriptors (the signal pipes, the terminal's
+ * two) before the caller's. */
+#define OWN_FDS 4
 
 /* poll's timeout in ms, rounded up so a wait never ends just short of the
  * deadline (that would spin until it passes); -1: none. */
@@ -40,16 +47,31 @@ drain(int fd)
 		;
 }
 
+/* The poll array: grown when the caller's descriptors outgrow it, so a
+ * wait allocates nothing once the set of nodes is known. */
+static struct pollfd *
+poll_array(unsigned want)
+{
+	static struct pollfd *p;
+	static unsigned cap;
+
+	if (want > cap) {
+		cap = want > 2 * cap ? want : 2 * cap;
+		p = xreallocarray(p, cap, sizeof *p);
+	}
+	return p;
+}
+
 unsigned
 evloop_wait(const struct evwait *w)
 {
-	struct pollfd p[4];
-	unsigned n = 0, wake = 0, i, first = 1;
+	struct pollfd *p = poll_array(OWN_FDS + w->nfds);
+	unsigned n = 0, wake = 0, i, first = 1, own;
 	int rc, ms = timeout_ms(w->deadline), cfd = signals_child_fd();
 
 	/* Due now and no terminal or command to look at (batch): the
 	 * handler has set the flag already, no system call is needed. */
-	if (ms == 0 && w->in_fd < 0 && w->out_fd < 0 && cfd < 0)
+	if (ms == 0 && w->in_fd < 0 && w->out_fd < 0 && cfd < 0 && w->nfds == 0)
 		return signals_caught() != 0 ? WAKE_SIGNAL : WAKE_DEADLINE;
 	p[n].fd = signals_fd();
 	p[n++].events = POLLIN;
@@ -67,6 +89,10 @@ evloop_wait(const struct evwait *w)
 		p[n].fd = w->out_fd;
 		p[n++].events = 0;
 	}
+	own = n;
+	if (w->nfds > 0)
+		memcpy(p + n, w->fds, w->nfds * sizeof *p);
+	n += w->nfds;
 	if (signals_caught() != 0)
 		return WAKE_SIGNAL;
 	for (i = 0; i < n; i++)
@@ -80,7 +106,12 @@ evloop_wait(const struct evwait *w)
 		drain(cfd);
 		wake |= WAKE_CHILD;
 	}
-	for (i = first; rc > 0 && i < n; i++) {
+	for (i = own; i < n; i++) {
+		w->fds[i - own].revents = rc > 0 ? p[i].revents : 0;
+		if (w->fds[i - own].revents != 0)
+			wake |= WAKE_FDS;
+	}
+	for (i = first; rc > 0 && i < own; i++) {
 		/* A hung-up terminal is also readable (read gives EIO or 0):
 		 * the hang-up wins, or the loop would read nothing forever. */
 		if (p[i].revents & (POLLHUP | POLLERR | POLLNVAL))

@@ -557,9 +557,9 @@ close_job(struct cluster *c, long s)
 		c->error = c->cfg.on_job(c->cfg.arg, c, j);
 }
 
-/* Job interval s closes when every node that is up has given its
- * interval, or a whole interval after its end, without those that have
- * not. */
+/* Job interval s closes when every node that is up or starting has given
+ * its interval, or a whole interval after its end, without those that
+ * have not. */
 static void
 close_due(struct cluster *c, bool all)
 {
@@ -580,7 +580,8 @@ close_due(struct cluster *c, bool all)
 			const struct node *nd = &c->nodes[i];
 
 			any = any || cluster_rec(nd, s) != NULL;
-			if (nd->state == NODE_UP && nd->slot < s)
+			/* one still starting may give its first interval yet */
+			if ((nd->state == NODE_UP || nd->state == NODE_STARTING) && nd->slot < s)
 				waiting = true;
 		}
 		if (waiting && !all && now < c->t0 + (double)(s + 2) * d)
