@@ -8,4 +8,7 @@ tests_unit_test_nodeiv_SOURCES = tests/unit/test_nodeiv.c
 tests_unit_test_nodeiv_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_nodeiv_LDADD = $(TEST_LIBS) -lm
 TESTS += tests/unit/test_hostlist tests/unit/test_nodeiv
+NODES_TESTS = tests/cli/test_nodes.sh
+TESTS += $(NODES_TESTS)
+EXTRA_DIST += $(NODES_TESTS) tests/nodes/as-host.sh
 EXTRA_DIST += tests/data/nodes/two-cores.json tests/data/nodes/demo.jsonl
