@@ -387,6 +387,9 @@ take_err(struct node *nd, const char *buf, size_t n)
 
 	for (i = 0; i < n; i++) {
 		if (buf[i] == '\n') {
+			/* ssh ends its lines with CR LF */
+			if (nd->elen > 0 && nd->err_part[nd->elen - 1] == '\r')
+				nd->elen--;
 			if (nd->elen > 0) {
 				nd->err_part[nd->elen] = '\0';
 				text_escape(nd->err_last, sizeof nd->err_last, nd->err_part);
