@@ -21,6 +21,7 @@
 #include "evloop.h"
 #include "privilege.h"
 #include "signals.h"
+#include "util/clock.h"
 #include "util/i18n.h"
 #include "util/xalloc.h"
 
@@ -253,7 +254,7 @@ batch(struct nodes_app *na)
 	struct cluster_config cfg;
 	struct evwait w;
 	struct cluster *c = &na->c;
-	unsigned wake;
+	unsigned wake = 0;
 	int status = EXIT_OK;
 
 	na->fp = stdout;
@@ -279,6 +280,12 @@ batch(struct nodes_app *na)
 			break;
 		w.nfds = (unsigned)cluster_pollfds(c, &w.fds);
 		w.deadline = cluster_deadline(c);
+		if (wake == WAKE_FDS) {
+			/* as in the live view (app_nodes_tui.c) */
+			w.nfds = 0;
+			if (w.deadline > clock_mono() + NODES_COALESCE)
+				w.deadline = clock_mono() + NODES_COALESCE;
+		}
 		wake = evloop_wait(&w);
 		if (wake & WAKE_SIGNAL)
 			break;

@@ -16,6 +16,11 @@
 #include "plan/plan.h"
 #include "util/errmsg.h"
 
+/* After a wake for the nodes' pipes alone, how long the next wait looks
+ * at the keys and signals only, so that one poll over hundreds of pipes
+ * takes a burst of lines rather than one (seconds). */
+#define NODES_COALESCE 0.02
+
 struct nodes_app {
 	const struct options *o;
 	struct hostlist hosts;

@@ -42,6 +42,8 @@ draw(struct nodes_live *l)
 	struct ui_frame f;
 	int k = tui_node(l->tui);
 
+	/* Only the node shown is read whole. */
+	cluster_want_full(&l->na->c, k);
 	memset(&f, 0, sizeof f);
 	f.cluster = c;
 	f.nodes_label = l->label;
@@ -137,6 +139,14 @@ loop(struct nodes_live *l)
 		w.out_fd = STDOUT_FILENO;
 		w.nfds = (unsigned)cluster_pollfds(c, &w.fds);
 		w.deadline = cluster_deadline(c);
+		/* Lines come in bursts from hundreds of nodes: after a wake for
+		 * them alone, wait on the keys and signals only for a moment, so
+		 * that one poll over every pipe takes many lines, not one. */
+		if (wake == WAKE_FDS) {
+			w.nfds = 0;
+			if (w.deadline > clock_mono() + NODES_COALESCE)
+				w.deadline = clock_mono() + NODES_COALESCE;
+		}
 		if (l->next_draw < w.deadline && !tui_paused(l->tui))
 			w.deadline = l->next_draw;
 		wake = evloop_wait(&w);

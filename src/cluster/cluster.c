@@ -301,11 +301,19 @@ line(struct cluster *c, struct node *nd, const char *s, size_t len)
 		len--;
 	if (len == 0)
 		return;
-	if (jdoc_parse(&c->doc, s, len, &e) != 0) {
+	/* A node whose views are not shown is read without its cores: what
+	 * the rows and the job need costs a parse of half the line. */
+	nd->light = !nd->want_full && nd->nv.have_machine;
+	if ((nd->light ? jdoc_parse_skip(&c->doc, s, len, "cores", &e) :
+	    jdoc_parse(&c->doc, s, len, &e)) != 0) {
 		bad_line(c, nd, &e);
 		return;
 	}
 	rc = nodeiv_read(&nd->nv, &c->doc, &e);
+	if (rc == NODEIV_FULL) {
+		nd->light = false;
+		rc = jdoc_parse(&c->doc, s, len, &e) != 0 ? -1 : nodeiv_read(&nd->nv, &c->doc, &e);
+	}
 	if (rc < 0) {
 		bad_line(c, nd, &e);
 		return;
@@ -322,6 +330,8 @@ line(struct cluster *c, struct node *nd, const char *s, size_t len)
 	if (nd->state == NODE_STARTING || nd->state == NODE_WAITING)
 		nd->state = NODE_UP;
 	push_rec(c, nd, nd->nv.unix_time >= 0.0 ? nd->nv.unix_time : clock_wall());
+	if (nd->light)
+		nodeiv_cores_unread(&nd->nv);
 	if (c->cfg.on_line != NULL && c->error == 0)
 		c->error = c->cfg.on_line(c->cfg.arg, nd, s, len);
 }
@@ -346,13 +356,11 @@ take(struct cluster *c, struct node *nd, const char *buf, size_t n)
 				line(c, nd, nd->part, nd->plen + add);
 			}
 			nd->plen = 0;
-			/* A large line's room is not kept for the quiet time
-			 * between lines. */
-			if (nd->pcap > 65536) {
-				free(nd->part);
-				nd->part = NULL;
-				nd->pcap = 0;
-			}
+			/* A line's room is not kept for the quiet time between
+			 * lines: hundreds of nodes would hold a line each. */
+			free(nd->part);
+			nd->part = NULL;
+			nd->pcap = 0;
 		} else {
 			line(c, nd, p, (size_t)(nl - p));
 		}
@@ -371,7 +379,7 @@ take(struct cluster *c, struct node *nd, const char *buf, size_t n)
 			return;
 		}
 		if (nd->plen + add > nd->pcap) {
-			nd->pcap = nd->plen + add > 2 * nd->pcap ? nd->plen + add : 2 * nd->pcap;
+			nd->pcap = nd->plen + add;
 			nd->part = xrealloc(nd->part, nd->pcap);
 		}
 		memcpy(nd->part + nd->plen, p, add);
@@ -700,6 +708,15 @@ cluster_done(const struct cluster *c)
 			return false;
 	}
 	return true;
+}
+
+void
+cluster_want_full(struct cluster *c, int k)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		c->nodes[i].want_full = (int)i == k;
 }
 
 void

@@ -74,6 +74,8 @@ struct node {
 	char why[400];             /* lost: why ("" while up) */
 	struct nodeiv nv;          /* its machine and last interval */
 	bool have;                 /* nv holds an interval */
+	bool want_full;            /* its cores are read (its views are shown) */
+	bool light;                /* its last line was read without its cores */
 	unsigned long generation;  /* counts the times nv's machine was made anew */
 	long slot;                 /* its last interval's job interval, -1 */
 	double slot_t;             /* that interval's time (wall clock) */
@@ -149,6 +151,9 @@ void cluster_reap(struct cluster *c);
 double cluster_deadline(const struct cluster *c);
 /* Every node ended (-n) or, without retries, lost: nothing more comes. */
 bool cluster_done(const struct cluster *c);
+/* Read node k's lines whole from now on (its views are shown), and the
+ * others' without their cores (nodeiv.h); k < 0: none. */
+void cluster_want_full(struct cluster *c, int k);
 /* Counts of nodes by state. */
 void cluster_counts(const struct cluster *c, unsigned count[5]);
 /* The node's interval that belongs to job interval `slot`, or NULL. */

@@ -16,6 +16,7 @@ struct parser {
 	const char *s;
 	size_t len, pos;
 	struct errmsg *e;
+	const char *skip;          /* the top-level member passed over, or NULL */
 };
 
 void
@@ -38,9 +39,11 @@ fail(struct parser *p, const char *what)
 	return errmsg_set(p->e, _("byte %zu: %s"), p->pos + 1, what);
 }
 
-static void
+static inline void
 blanks(struct parser *p)
 {
+	if (p->pos < p->len && (unsigned char)p->s[p->pos] > ' ')
+		return;
 	while (p->pos < p->len && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t' ||
 	    p->s[p->pos] == '\n' || p->s[p->pos] == '\r'))
 		p->pos++;
@@ -61,9 +64,10 @@ token(struct parser *p, enum jtype type)
 		d->t = xreallocarray(d->t, d->cap, sizeof *d->t);
 	}
 	t = &d->t[d->n];
-	memset(t, 0, sizeof *t);
 	t->type = type;
 	t->start = (unsigned)p->pos;
+	t->len = t->size = 0;
+	t->escaped = t->b = false;
 	return (int)d->n++;
 }
 
@@ -88,6 +92,21 @@ hex4(const char *s)
 	return v;
 }
 
+/* Bytes a string holds as they are: printable ASCII but '"' and '\\'. */
+static const unsigned char plain[256] = {
+#define R4(x) x, x, x, x
+#define R16(x) R4(x), R4(x), R4(x), R4(x)
+	R16(0), R16(0),                       /* 0x00-0x1f */
+	1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,   /* 0x20-0x2f: '"' */
+	R16(1),                               /* 0x30-0x3f */
+	R16(1),                               /* 0x40-0x4f */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,   /* 0x50-0x5f: '\\' */
+	R16(1), R16(1),                       /* 0x60-0x7f */
+	R16(0), R16(0), R16(0), R16(0), R16(0), R16(0), R16(0), R16(0),
+#undef R16
+#undef R4
+};
+
 static int
 string(struct parser *p)
 {
@@ -100,6 +119,9 @@ string(struct parser *p)
 	p->pos++;    /* the quote */
 	p->d->t[i].start = (unsigned)p->pos;
 	for (;;) {
+		/* the plain bytes at once: names and codes are all of them */
+		while (p->pos < p->len && plain[s[p->pos]])
+			p->pos++;
 		if (p->pos >= p->len)
 			return fail(p, _("a string is not closed"));
 		if (s[p->pos] == '"')
@@ -155,6 +177,68 @@ digits(struct parser *p)
 	return n;
 }
 
+/* A JSON number of up to 19 significant digits and a small exponent,
+ * read exactly: the digits as an integer (exact below 2^53), then one
+ * multiplication or division by an exact power of ten (10^22 at most), so
+ * the result is correctly rounded, as strtod's. Anything else (more
+ * digits, a larger exponent) goes to strtod. httop writes at most 10
+ * decimals: every number it writes takes the fast way. */
+static bool
+fast_number(const char *s, size_t n, double *out)
+{
+	static const double p10[23] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	    1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+	uint64_t m = 0;
+	int exp10 = 0, digits = 0, e = 0, esign = 1;
+	bool neg = false;
+	size_t i = 0;
+
+	if (s[i] == '-') {
+		neg = true;
+		i++;
+	}
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+		if (m == 0 && s[i] == '0')
+			continue;
+		if (++digits > 15)
+			return false;
+		m = m * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (i < n && s[i] == '.') {
+		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+			if (m == 0 && s[i] == '0') {
+				exp10--;
+				continue;
+			}
+			if (++digits > 15)
+				return false;
+			m = m * 10 + (uint64_t)(s[i] - '0');
+			exp10--;
+		}
+	}
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			esign = s[i++] == '-' ? -1 : 1;
+		for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+			e = e * 10 + (s[i] - '0');
+			if (e > 400)
+				return false;
+		}
+		exp10 += esign * e;
+	}
+	if (m == 0) {
+		*out = neg ? -0.0 : 0.0;
+		return true;
+	}
+	if (exp10 < -22 || exp10 > 22)
+		return false;
+	*out = exp10 < 0 ? (double)m / p10[-exp10] : (double)m * p10[exp10];
+	if (neg)
+		*out = -*out;
+	return true;
+}
+
 static int
 number(struct parser *p)
 {
@@ -183,11 +267,15 @@ number(struct parser *p)
 			return fail(p, _("a bad number"));
 	}
 	n = p->pos - start;
+	p->d->t[i].len = (unsigned)n;
+	if (fast_number(p->s + start, n, &p->d->t[i].num)) {
+		p->d->t[i].next = p->d->n;
+		return 0;
+	}
 	if (n >= sizeof buf)
 		return fail(p, _("a number too long"));
 	memcpy(buf, p->s + start, n);
 	buf[n] = '\0';
-	p->d->t[i].len = (unsigned)n;
 	p->d->t[i].num = strtod(buf, NULL);
 	p->d->t[i].next = p->d->n;
 	return 0;
@@ -196,11 +284,14 @@ number(struct parser *p)
 static int
 literal(struct parser *p, const char *word, enum jtype type, bool b)
 {
-	size_t n = strlen(word);
+	size_t n = word[4] == '\0' ? 4 : 5, k;
 	int i;
 
-	if (p->len - p->pos < n || memcmp(p->s + p->pos, word, n) != 0)
+	if (p->len - p->pos < n)
 		return fail(p, _("not a JSON value"));
+	for (k = 1; k < n; k++)
+		if (p->s[p->pos + k] != word[k])
+			return fail(p, _("not a JSON value"));
 	if ((i = token(p, type)) < 0)
 		return -1;
 	p->d->t[i].len = (unsigned)n;
@@ -211,6 +302,52 @@ literal(struct parser *p, const char *word, enum jtype type, bool b)
 }
 
 static int value(struct parser *p, unsigned depth);
+
+/* The bytes skip_value stops at: quotes and brackets. */
+static const unsigned char stop[256] = {
+	['"'] = 1, ['['] = 1, [']'] = 1, ['{'] = 1, ['}'] = 1, ['\\'] = 1,
+};
+
+/* Pass over an array or object: its brackets balanced, its strings
+ * closed; one J_SKIP token for all of it. */
+static int
+skip_value(struct parser *p)
+{
+	const unsigned char *q = (const unsigned char *)p->s + p->pos;
+	const unsigned char *end = (const unsigned char *)p->s + p->len;
+	int i = token(p, J_SKIP);
+	unsigned depth = 0;
+
+	if (i < 0)
+		return -1;
+	if (q >= end || (*q != '[' && *q != '{'))
+		return value(p, 1);
+	do {
+		while (q < end && !stop[*q])
+			q++;
+		if (q >= end)
+			break;
+		if (*q == '"') {
+			/* to the closing quote, over escaped ones */
+			for (q++; q < end && *q != '"'; q++)
+				if (*q == '\\')
+					q++;
+		} else if (*q == '[' || *q == '{') {
+			depth++;
+		} else if (*q == ']' || *q == '}') {
+			depth--;
+		}
+		q++;
+	} while (depth > 0);
+	p->pos = (size_t)(q - (const unsigned char *)p->s);
+	if (depth > 0 || p->pos > p->len) {
+		p->pos = p->len;
+		return fail(p, _("a bracket is not closed"));
+	}
+	p->d->t[i].len = (unsigned)(p->pos - p->d->t[i].start);
+	p->d->t[i].next = p->d->n;
+	return 0;
+}
 
 /* An array or object after its opening bracket. */
 static int
@@ -242,8 +379,13 @@ container(struct parser *p, unsigned depth, bool obj)
 				return fail(p, _("':' expected"));
 			p->pos++;
 		}
-		if (value(p, depth + 1) != 0)
+		if (obj && depth == 0 && p->skip != NULL && jstr_is(p->d, (int)p->d->n - 1, p->skip)) {
+			blanks(p);
+			if (skip_value(p) != 0)
+				return -1;
+		} else if (value(p, depth + 1) != 0) {
 			return -1;
+		}
 		p->d->t[i].size++;
 		blanks(p);
 		if (p->pos < p->len && p->s[p->pos] == ',') {
@@ -290,7 +432,14 @@ value(struct parser *p, unsigned depth)
 int
 jdoc_parse(struct jdoc *d, const char *text, size_t len, struct errmsg *e)
 {
-	struct parser p = { d, text, len, 0, e };
+	return jdoc_parse_skip(d, text, len, NULL, e);
+}
+
+int
+jdoc_parse_skip(struct jdoc *d, const char *text, size_t len, const char *skip,
+    struct errmsg *e)
+{
+	struct parser p = { d, text, len, 0, e, skip };
 	unsigned max = d->max;
 
 	if (len > UINT32_MAX / 2)
@@ -332,53 +481,86 @@ jget(const struct jdoc *d, int obj, const char *key)
 	return -1;
 }
 
-static unsigned
-key_hash(const char *s, size_t n)
-{
-	unsigned h = (unsigned)n * 131u;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = h * 31u + (unsigned char)s[i];
-	return h & (JOBJ_SLOTS - 1);
-}
-
 int
 jobj_open(struct jobj *o, const struct jdoc *d, int obj)
 {
-	unsigned i, k, h;
-
-	memset(o->slot, 0, sizeof o->slot);
 	o->d = d;
-	if (obj < 0 || (unsigned)obj >= d->n || d->t[obj].type != J_OBJ ||
-	    d->t[obj].size > JOBJ_MEMBERS_MAX)
-		return -1;
-	i = (unsigned)obj + 1;
-	for (k = 0; k < d->t[obj].size; k++) {
-		h = key_hash(d->text + d->t[i].start, d->t[i].len);
-		while (o->slot[h] != 0)
-			h = (h + 1) & (JOBJ_SLOTS - 1);
-		o->slot[h] = (int)i + 1;
-		i = d->t[i + 1].next;
+	o->at = o->first = (unsigned)obj + 1;
+	o->k = 0;
+	o->obj = obj >= 0 && (unsigned)obj < d->n && d->t[obj].type == J_OBJ ? obj : -1;
+	return o->obj >= 0 ? 0 : -1;
+}
+
+static inline bool
+key_is(const struct jdoc *d, unsigned i, const char *key, size_t n)
+{
+	const char *s = d->text + d->t[i].start;
+
+	return d->t[i].len == n && s[0] == key[0] && memcmp(s, key, n) == 0;
+}
+
+/* From member k at key token `at` to the end, then (`wrap`) from the
+ * first up to where it started: the key token of `key`, or 0; *kk its
+ * number. */
+static unsigned
+look(const struct jobj *o, const char *key, unsigned *kk, bool wrap)
+{
+	const struct jdoc *d = o->d;
+	size_t n = strlen(key);
+	unsigned size, i, k, pass;
+
+	if (o->obj < 0)
+		return 0;
+	size = d->t[o->obj].size;
+	for (pass = 0; pass < (wrap ? 2u : 1u); pass++) {
+		i = pass == 0 ? o->at : o->first;
+		k = pass == 0 ? o->k : 0;
+		for (; k < (pass == 0 ? size : o->k); k++) {
+			if (key_is(d, i, key, n)) {
+				*kk = k;
+				return i;
+			}
+			i = d->t[i + 1].next;
+		}
 	}
 	return 0;
 }
 
 int
-jobj_get(const struct jobj *o, const char *key)
+jobj_get(struct jobj *o, const char *key)
 {
-	size_t n = strlen(key);
-	unsigned h = key_hash(key, n);
-	const struct jdoc *d = o->d;
+	unsigned k, i;
 
-	while (o->slot[h] != 0) {
-		const struct jtok *t = &d->t[o->slot[h] - 1];
-
-		if (t->len == n && memcmp(d->text + t->start, key, n) == 0)
-			return o->slot[h];
-		h = (h + 1) & (JOBJ_SLOTS - 1);
+	/* asked in the order written: the member at hand */
+	if (o->obj >= 0 && o->k < o->d->t[o->obj].size && key_is(o->d, o->at, key, strlen(key))) {
+		i = o->at;
+		k = o->k;
+	} else {
+		i = look(o, key, &k, true);
 	}
-	return -1;
+	if (i == 0)
+		return -1;
+	o->k = k + 1;
+	o->at = o->k < o->d->t[o->obj].size ? o->d->t[i + 1].next : o->first;
+	if (o->k == o->d->t[o->obj].size)
+		o->k = 0;
+	return (int)i + 1;
+}
+
+int
+jobj_peek(const struct jobj *o, const char *key)
+{
+	unsigned k, i = look(o, key, &k, true);
+
+	return i == 0 ? -1 : (int)i + 1;
+}
+
+int
+jobj_opt(const struct jobj *o, const char *key)
+{
+	unsigned k, i = look(o, key, &k, false);
+
+	return i == 0 ? -1 : (int)i + 1;
 }
 
 int

@@ -12,7 +12,9 @@
 
 #include "util/errmsg.h"
 
-enum jtype { J_NULL = 0, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
+enum jtype { J_NULL = 0, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ,
+	J_SKIP,        /* a value passed over unread (jdoc_parse_skip) */
+};
 
 /* Nesting deeper than this is not httop's JSON. */
 #define JSONL_DEPTH_MAX 16
@@ -42,6 +44,12 @@ void jdoc_init(struct jdoc *d, unsigned max_tokens);
  * after it but blanks. The tokens point into `text`, which must outlive
  * them. 0, or -1 with "byte N: what". */
 int jdoc_parse(struct jdoc *d, const char *text, size_t len, struct errmsg *e);
+/* The same, but the value of the top-level member `skip` is only passed
+ * over (its brackets and strings followed, nothing else checked) and
+ * stands as one J_SKIP token: a node's cores when its views are not
+ * shown cost a scan, not a parse. */
+int jdoc_parse_skip(struct jdoc *d, const char *text, size_t len, const char *skip,
+    struct errmsg *e);
 void jdoc_free(struct jdoc *d);
 
 /* The value of member `key` of object token `obj`, or -1 (no such member,
@@ -50,19 +58,25 @@ int jget(const struct jdoc *d, int obj, const char *key);
 /* The first element of array token `arr` (-1 if empty); the next one is
  * at d->t[i].next. */
 int jfirst(const struct jdoc *d, int arr);
-/* An object's members by name, found in one pass: a lookup is then
- * O(1) whatever the members' order (a core has some 40). */
-#define JOBJ_SLOTS 128
-#define JOBJ_MEMBERS_MAX 96
+/* An object's members by name, looked for from where the last one was
+ * found: asked in the order they are written (httop's own order), each
+ * is found at once; in any other order, after a scan of the members. */
 struct jobj {
 	const struct jdoc *d;
-	int slot[JOBJ_SLOTS];      /* the member's key token + 1, 0 empty */
+	int obj;                   /* -1: not an object */
+	unsigned first;            /* its first key token */
+	unsigned at, k;            /* the next key token to look at, and its member number */
 };
-/* Index object token `obj`: 0, or -1 when it is not an object or has
- * more than JOBJ_MEMBERS_MAX members. */
+/* 0, or -1 when token `obj` is not an object (then every get is -1). */
 int jobj_open(struct jobj *o, const struct jdoc *d, int obj);
-/* The value of member `key`, or -1. */
-int jobj_get(const struct jobj *o, const char *key);
+/* The value of member `key`, or -1; the next look starts after it. */
+int jobj_get(struct jobj *o, const char *key);
+/* The same, without moving where the next look starts. */
+int jobj_peek(const struct jobj *o, const char *key);
+/* An optional member, looked for only from where the last one was found
+ * to the end (where httop writes it): a member it does not have costs
+ * one pass over the rest, not over all. */
+int jobj_opt(const struct jobj *o, const char *key);
 
 /* Does string token i hold exactly `s` (as written)? */
 bool jstr_is(const struct jdoc *d, int i, const char *s);

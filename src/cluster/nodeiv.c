@@ -48,6 +48,15 @@ nodeiv_free(struct nodeiv *n)
 	drop_machine(n);
 }
 
+void
+nodeiv_cores_unread(struct nodeiv *n)
+{
+	unsigned k;
+
+	for (k = 0; k < n->ncore_of && n->have_iv; k++)
+		n->iv.cores[n->core_of[k]].reason = R_FIRST;
+}
+
 enum reason
 nodeiv_reason(const char *code)
 {
@@ -69,7 +78,7 @@ is(const struct jdoc *d, int i, enum jtype t)
 
 /* A whole number member within [0, max]. */
 static int
-get_uint(const struct jobj *o, const char *key, unsigned max, unsigned *v, struct errmsg *e)
+get_uint(struct jobj *o, const char *key, unsigned max, unsigned *v, struct errmsg *e)
 {
 	int i = jobj_get(o, key);
 	double x;
@@ -85,7 +94,7 @@ get_uint(const struct jobj *o, const char *key, unsigned max, unsigned *v, struc
 
 /* A number member or null (NAN); missing is an error when `need`. */
 static int
-get_num(const struct jobj *o, const char *key, bool need, double *v, struct errmsg *e)
+get_num(struct jobj *o, const char *key, bool need, double *v, struct errmsg *e)
 {
 	int i = jobj_get(o, key);
 
@@ -100,7 +109,7 @@ get_num(const struct jobj *o, const char *key, bool need, double *v, struct errm
 }
 
 static int
-get_bool(const struct jobj *o, const char *key, bool *v, struct errmsg *e)
+get_bool(struct jobj *o, const char *key, bool *v, struct errmsg *e)
 {
 	int i = jobj_get(o, key);
 
@@ -112,9 +121,9 @@ get_bool(const struct jobj *o, const char *key, bool *v, struct errmsg *e)
 
 /* A reason code member, R_NONE when missing. */
 static int
-get_reason(const struct jobj *o, const char *key, enum reason *r, struct errmsg *e)
+get_reason(struct jobj *o, const char *key, enum reason *r, struct errmsg *e)
 {
-	int i = jobj_get(o, key);
+	int i = jobj_opt(o, key);
 	char code[64];
 
 	*r = R_NONE;
@@ -153,7 +162,7 @@ clamp(double v, enum figkind k)
 }
 
 static int
-get_val(const struct jobj *o, const struct jobj *absent, const struct fig *f, struct val *v,
+get_val(struct jobj *o, const struct jobj *absent, const struct fig *f, struct val *v,
     struct errmsg *e)
 {
 	double x, lo, hi;
@@ -176,7 +185,7 @@ get_val(const struct jobj *o, const struct jobj *absent, const struct fig *f, st
 		return 0;
 	}
 	why = R_NONE;
-	if (absent != NULL && (i = jobj_get(absent, f->x)) >= 0) {
+	if (absent != NULL && (i = jobj_peek(absent, f->x)) >= 0) {
 		char code[64];
 
 		why = nodeiv_reason(jstr(o->d, i, code, sizeof code));
@@ -187,12 +196,35 @@ get_val(const struct jobj *o, const struct jobj *absent, const struct fig *f, st
 	return 0;
 }
 
+/* The reasons of the figures that have none: from the object's "absent"
+ * (looked for after them, where httop writes it). */
+static void
+fix_absent(struct jobj *o, const struct fig *f, struct val *const *v, size_t n)
+{
+	struct jobj absent;
+	size_t k;
+	int i;
+	char code[64];
+
+	for (k = 0; k < n && v[k]->kind != V_NONE; k++)
+		;
+	if (k == n || jobj_open(&absent, o->d, jobj_opt(o, "absent")) != 0)
+		return;
+	for (; k < n; k++) {
+		if (v[k]->kind != V_NONE || (i = jobj_peek(&absent, f[k].x)) < 0)
+			continue;
+		v[k]->why = nodeiv_reason(jstr(o->d, i, code, sizeof code));
+		if (v[k]->why == R_NREASONS)
+			v[k]->why = R_NONE;
+	}
+}
+
 /* "stopped":["inst", ...] as KIND_BITs. */
 static unsigned
-get_stopped(const struct jobj *o)
+get_stopped(struct jobj *o)
 {
 	const struct jdoc *d = o->d;
-	int a = jobj_get(o, "stopped"), i;
+	int a = jobj_opt(o, "stopped"), i;
 	unsigned mask = 0;
 	char name[32];
 	enum slot_kind k;
@@ -236,7 +268,7 @@ mix_str(uint64_t h, const struct jdoc *d, int i)
 
 /* A core's CPUs: 1 to TOPO_MAX_SMT numbers below NODEIV_CPU_MAX. */
 static int
-core_cpus(const struct jobj *o, unsigned *cpus, unsigned *n, struct errmsg *e)
+core_cpus(struct jobj *o, unsigned *cpus, unsigned *n, struct errmsg *e)
 {
 	const struct jdoc *d = o->d;
 	int a = jobj_get(o, "cpus"), i;
@@ -258,7 +290,7 @@ core_cpus(const struct jobj *o, unsigned *cpus, unsigned *n, struct errmsg *e)
 
 /* The hash of everything the machine description is built from. */
 static int
-shape_of(const struct jdoc *d, const struct jobj *root, uint64_t *h, struct errmsg *e)
+shape_of(const struct jdoc *d, struct jobj *root, uint64_t *h, struct errmsg *e)
 {
 	static const char *const top[] = { "host", "group", "split", "scale", "layout",
 	    "layout_basis", "cores_assumed", "layout_note" };
@@ -377,7 +409,7 @@ basis_parse(const char *s)
 
 /* A core's tile: row, col (below TILE_MAX), id and cha when there. */
 static bool
-tile_of(const struct jdoc *d, const struct jobj *core, unsigned *row, unsigned *col, int *id,
+tile_of(const struct jdoc *d, struct jobj *core, unsigned *row, unsigned *col, int *id,
     int *cha)
 {
 	struct jobj o;
@@ -396,7 +428,7 @@ tile_of(const struct jdoc *d, const struct jobj *core, unsigned *row, unsigned *
 /* The die grids from the cores' tiles: one grid per package, as large as
  * its tiles reach; only the tiles that hold cores are known. */
 static void
-build_layout(struct nodeiv *n, const struct jdoc *d, const struct jobj *root, int cores)
+build_layout(struct nodeiv *n, const struct jdoc *d, struct jobj *root, int cores)
 {
 	const struct topology *t = &n->m.topo;
 	struct die_layout *l = &n->layout;
@@ -478,7 +510,7 @@ build_layout(struct nodeiv *n, const struct jdoc *d, const struct jobj *root, in
 }
 
 static int
-build(struct nodeiv *n, const struct jdoc *d, const struct jobj *root, struct errmsg *e)
+build(struct nodeiv *n, const struct jdoc *d, struct jobj *root, struct errmsg *e)
 {
 	int cores = jobj_get(root, "cores");
 	char s[64];
@@ -524,23 +556,24 @@ read_agg(const struct jdoc *d, int obj, struct agg_fig *g, struct errmsg *e)
 	    FIG("ghz", FK_RATE), FIG("cpi", FK_RATE), FIG("both_of_busy", FK_FRAC) };
 	struct val *v[] = { &g->util, &g->active_threads, &g->ghz, &g->cpi, &g->both_of_busy };
 	struct val *sv[] = { &g->neither, &g->t0_only, &g->t1_only, &g->both };
-	struct jobj o, absent;
+	struct jobj o;
 	size_t k;
 
 	memset(g, 0, sizeof *g);
 	if (jobj_open(&o, d, obj) != 0)
 		return errmsg_set(e, _("an aggregate is not an object"));
-	jobj_open(&absent, d, jobj_get(&o, "absent"));
 	if (get_uint(&o, "ncores", NODEIV_CPU_MAX, &g->ncores, e) != 0 ||
 	    get_uint(&o, "nvalid", NODEIV_CPU_MAX, &g->nvalid, e) != 0 ||
 	    get_bool(&o, "exact", &g->exact, e) != 0)
 		return -1;
 	for (k = 0; k < 4; k++)
-		if (get_val(&o, &absent, &shares[k], sv[k], e) != 0)
+		if (get_val(&o, NULL, &shares[k], sv[k], e) != 0)
 			return -1;
 	for (k = 0; k < sizeof f / sizeof f[0]; k++)
-		if (get_val(&o, &absent, &f[k], v[k], e) != 0)
+		if (get_val(&o, NULL, &f[k], v[k], e) != 0)
 			return -1;
+	fix_absent(&o, shares, sv, 4);
+	fix_absent(&o, f, v, sizeof f / sizeof f[0]);
 	return 0;
 }
 
@@ -553,33 +586,36 @@ read_core(struct nodeiv *n, const struct jdoc *d, int i, unsigned idx, struct er
 	struct val *v[] = { &c->util, &c->active_threads, &c->issue_util, &c->cpi, &c->ghz };
 	struct val *sv[] = { &c->neither, &c->t0_only, &c->t1_only, &c->both };
 	const struct topo_core *tc = &n->m.topo.cores[idx];
-	struct jobj o, absent;
+	struct jobj o;
 	bool valid;
 	size_t k;
 
 	jobj_open(&o, d, i);
-	jobj_open(&absent, d, jobj_get(&o, "absent"));
 	c->selected = true;
-	if (get_bool(&o, "valid", &valid, e) != 0 || get_bool(&o, "exact", &c->exact, e) != 0 ||
-	    get_reason(&o, "reason", &c->reason, e) != 0 ||
+	/* in the order httop writes them: each found at once */
+	for (k = 0; k < 4; k++)
+		if (get_val(&o, NULL, &shares[k], sv[k], e) != 0)
+			return -1;
+	if (get_bool(&o, "exact", &c->exact, e) != 0)
+		return -1;
+	for (k = 0; k < sizeof f / sizeof f[0]; k++)
+		if (get_val(&o, NULL, &f[k], v[k], e) != 0)
+			return -1;
+	if (get_bool(&o, "valid", &valid, e) != 0 || get_reason(&o, "reason", &c->reason, e) != 0 ||
 	    get_reason(&o, "fallback", &c->fallback, e) != 0)
 		return -1;
 	if (valid)
 		c->reason = R_NONE;
 	else if (c->reason == R_NONE)
 		c->reason = R_READ_ERROR;
-	for (k = 0; k < 4; k++)
-		if (get_val(&o, &absent, &shares[k], sv[k], e) != 0)
-			return -1;
-	for (k = 0; k < sizeof f / sizeof f[0]; k++)
-		if (get_val(&o, &absent, &f[k], v[k], e) != 0)
-			return -1;
+	fix_absent(&o, shares, sv, 4);
+	fix_absent(&o, f, v, sizeof f / sizeof f[0]);
 	c->split = tc->nthreads == 2 ? n->plan.split : SPLIT_NONE;
 	c->stopped = get_stopped(&o);
 	get_num(&o, "inconsistency", false, &c->inconsistency, e);
 	if (isnan(c->inconsistency))
 		c->inconsistency = 0.0;
-	k = (size_t)jobj_get(&o, "scaled");
+	k = (size_t)jobj_opt(&o, "scaled");
 	c->scaled = is(d, (int)k, J_BOOL) && d->t[k].b;
 	return 0;
 }
@@ -591,12 +627,12 @@ count(double x)
 }
 
 static int
-read_thread(struct nodeiv *n, const struct jdoc *d, int i, struct errmsg *e)
+read_thread(struct nodeiv *n, const struct jdoc *d, int i, bool light, struct errmsg *e)
 {
 	static const struct fig f[] = { FIG("util", FK_FRAC), FIG("cpi", FK_RATE),
 	    FIG("nominal_cpi", FK_RATE), FIG("ghz", FK_RATE), FIG("net_ghz", FK_RATE),
 	    FIG("ipc", FK_RATE) };
-	struct jobj o, absent;
+	struct jobj o;
 	struct thread_fig *t;
 	unsigned cpu;
 	bool valid;
@@ -607,11 +643,11 @@ read_thread(struct nodeiv *n, const struct jdoc *d, int i, struct errmsg *e)
 		return errmsg_set(e, _("a thread is not an object"));
 	if (get_uint(&o, "cpu", NODEIV_CPU_MAX - 1, &cpu, e) != 0)
 		return -1;
-	/* A CPU of no core (offline, its core unknown) is not shown. */
+	/* A CPU of no core (offline, its core unknown) is not shown; without
+	 * the cores, one the machine does not have means another machine. */
 	if (cpu >= n->m.topo.max_cpu || !n->m.topo.cpus[cpu].present)
-		return 0;
+		return light ? NODEIV_FULL : 0;
 	t = &n->iv.threads[cpu];
-	jobj_open(&absent, d, jobj_get(&o, "absent"));
 	if (get_bool(&o, "valid", &valid, e) != 0 || get_reason(&o, "reason", &t->reason, e) != 0)
 		return -1;
 	if (valid)
@@ -622,12 +658,13 @@ read_thread(struct nodeiv *n, const struct jdoc *d, int i, struct errmsg *e)
 		struct val *v[] = { &t->util, &t->cpi, &t->nominal_cpi, &t->ghz, &t->net_ghz, &t->ipc };
 
 		for (k = 0; k < sizeof f / sizeof f[0]; k++)
-			if (get_val(&o, &absent, &f[k], v[k], e) != 0)
+			if (get_val(&o, NULL, &f[k], v[k], e) != 0)
 				return -1;
+		fix_absent(&o, f, v, sizeof f / sizeof f[0]);
 	}
 	t->offline = t->reason == R_OFFLINE;
 	t->stopped = get_stopped(&o);
-	k = (size_t)jobj_get(&o, "scaled");
+	k = (size_t)jobj_opt(&o, "scaled");
 	t->scaled = is(d, (int)k, J_BOOL) && d->t[k].b;
 	/* The counts in the notional clock's nanoseconds (nodeiv.h). */
 	tsc = isfinite(n->iv.dt) && n->iv.dt > 0.0 ? n->iv.dt * NOTIONAL_HZ : 0.0;
@@ -691,8 +728,30 @@ read_packages(struct nodeiv *n, const struct jdoc *d, int arr, struct errmsg *e)
 	return 0;
 }
 
+/* Without the cores (light): every core of the last full line valid, its
+ * figures not read ("no previous sample yet" if shown), which the node's
+ * aggregate must confirm: as many valid cores as that line had. */
 static int
-read_figures(struct nodeiv *n, const struct jdoc *d, const struct jobj *root, struct errmsg *e)
+light_cores(struct nodeiv *n)
+{
+	unsigned k;
+
+	if (n->iv.node.ncores != n->ncore_of || n->iv.node.nvalid != n->ncore_of)
+		return NODEIV_FULL;
+	for (k = 0; k < n->ncore_of; k++) {
+		struct core_fig *c = &n->iv.cores[n->core_of[k]];
+
+		c->selected = true;
+		c->reason = R_NONE;
+		c->split = n->plan.split;
+		c->neither = c->t0_only = c->t1_only = c->both = val_absent(R_FIRST);
+		c->util = c->active_threads = c->issue_util = c->cpi = c->ghz = val_absent(R_FIRST);
+	}
+	return 0;
+}
+
+static int
+read_figures(struct nodeiv *n, const struct jdoc *d, struct jobj *root, struct errmsg *e)
 {
 	struct interval *iv = &n->iv;
 	int cores = jobj_get(root, "cores"), threads = jobj_get(root, "threads"), i, r;
@@ -716,6 +775,8 @@ read_figures(struct nodeiv *n, const struct jdoc *d, const struct jobj *root, st
 		return errmsg_prefix(e, "node");
 	if (read_packages(n, d, jobj_get(root, "packages"), e) != 0)
 		return -1;
+	if (is(d, cores, J_SKIP) && (r = light_cores(n)) != 0)
+		return r;
 	EACH(d, cores, i) {
 		if (read_core(n, d, i, n->core_of[k], e) != 0)
 			return errmsg_prefix(e, _("core %u"), n->m.topo.cores[n->core_of[k]].core_id);
@@ -726,8 +787,9 @@ read_figures(struct nodeiv *n, const struct jdoc *d, const struct jobj *root, st
 	if (!is(d, threads, J_ARR))
 		return errmsg_set(e, _("\"threads\" is missing or not a list"));
 	EACH(d, threads, i) {
-		if (read_thread(n, d, i, e) != 0)
-			return errmsg_prefix(e, "thread");
+		r = read_thread(n, d, i, is(d, cores, J_SKIP), e);
+		if (r != 0)
+			return r > 0 ? r : errmsg_prefix(e, "thread");
 	}
 	return 0;
 }
@@ -739,23 +801,30 @@ nodeiv_read(struct nodeiv *n, const struct jdoc *d, struct errmsg *e)
 	uint64_t shape;
 	double ut;
 	char s[16];
-	int rebuilt = 0;
+	int rebuilt = 0, rc;
 
 	if (d->n == 0 || jobj_open(&root, d, 0) != 0)
 		return errmsg_set(e, _("the line is not a JSON object of httop's"));
 	if (!is(d, jobj_get(&root, "host"), J_STR) || !is(d, jobj_get(&root, "node"), J_OBJ))
 		return errmsg_set(e, _("the line has no \"host\" or \"node\": not an interval of "
 		    "httop --format json"));
-	if (shape_of(d, &root, &shape, e) != 0)
-		return -1;
-	if (!n->have_machine || shape != n->shape) {
-		if (build(n, d, &root, e) != 0)
+	if (is(d, jobj_peek(&root, "cores"), J_SKIP)) {
+		/* light: the machine of the last full line */
+		if (!n->have_machine)
+			return NODEIV_FULL;
+	} else {
+		if (shape_of(d, &root, &shape, e) != 0)
 			return -1;
-		n->shape = shape;
-		rebuilt = 1;
+		if (!n->have_machine || shape != n->shape) {
+			if (build(n, d, &root, e) != 0)
+				return -1;
+			n->shape = shape;
+			rebuilt = 1;
+		}
 	}
-	if (read_figures(n, d, &root, e) != 0)
-		return -1;
+	rc = read_figures(n, d, &root, e);
+	if (rc != 0)
+		return rc;
 	jstr(d, jobj_get(&root, "source"), s, sizeof s);
 	snprintf(n->source, sizeof n->source, "%s", s);
 	n->unix_time = get_num(&root, "unix_time", false, &ut, e) == 0 && !isnan(ut) ? ut : -1.0;

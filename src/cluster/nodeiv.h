@@ -47,12 +47,25 @@ struct nodeiv {
 };
 
 void nodeiv_init(struct nodeiv *n);
+/* What nodeiv_read returns besides 0, 1 and -1. */
+#define NODEIV_FULL 2
+
 /* The interval of the object `d` holds (token 0). 0 when read; 1 when
  * read and the machine description changed from the last line's (the
  * machine, layout and interval were made anew: pointers into them are
  * stale); -1 with a message naming the member that is wrong (the last
- * interval read stays). */
+ * interval read stays).
+ *
+ * A line parsed with its "cores" passed over (jdoc_parse_skip) is read
+ * light: the node's, packages' and threads' figures, the cores of the
+ * last full line taken as all valid, their own figures not read. That
+ * holds only while the node's aggregate counts every one of them valid
+ * and its threads are the machine's; otherwise (and before any full
+ * line) NODEIV_FULL: parse the line fully and read it again. */
 int nodeiv_read(struct nodeiv *n, const struct jdoc *d, struct errmsg *e);
+/* After a light line has been weighed (metrics_node_weights): its cores
+ * say "no previous sample yet", as they are shown until a full line. */
+void nodeiv_cores_unread(struct nodeiv *n);
 void nodeiv_free(struct nodeiv *n);
 
 /* The reason whose code (metrics_reason_code) is `code`; R_NREASONS for
