@@ -258,6 +258,56 @@ test_demo(void **state)
 	free(text);
 }
 
+/* A line read light (its cores passed over) gives the node's figures and
+ * the weights a full read gives; a node whose aggregate does not count
+ * every core valid, or before any full line, must be read whole. */
+static void
+test_light(void **state)
+{
+	struct jdoc d;
+	struct nodeiv full, light;
+	struct errmsg e;
+	struct agg_weights wf, wl;
+	size_t len;
+	char *text = slurp("tests/data/nodes/demo.jsonl", &len), *l2 = strchr(text, '\n') + 1;
+	size_t n2 = (size_t)(strchr(l2, '\n') - l2);
+
+	(void)state;
+	jdoc_init(&d, 0);
+	nodeiv_init(&full);
+	nodeiv_init(&light);
+	/* no machine yet: a light line cannot be read */
+	assert_int_equal(jdoc_parse_skip(&d, l2, n2, "cores", &e), 0);
+	assert_int_equal(d.t[jget(&d, 0, "cores")].type, J_SKIP);
+	assert_int_equal(nodeiv_read(&light, &d, &e), NODEIV_FULL);
+	assert_int_equal(jdoc_parse(&d, text, (size_t)(l2 - 1 - text), &e), 0);
+	assert_int_equal(nodeiv_read(&light, &d, &e), 1);
+	assert_int_equal(jdoc_parse_skip(&d, l2, n2, "cores", &e), 0);
+	assert_int_equal(nodeiv_read(&light, &d, &e), 0);
+	metrics_node_weights(&light.iv, &light.m.topo, &wl);
+	assert_int_equal(jdoc_parse(&d, l2, n2, &e), 0);
+	assert_int_equal(nodeiv_read(&full, &d, &e), 1);
+	metrics_node_weights(&full.iv, &full.m.topo, &wf);
+	assert_true(wl.time == wf.time && wl.ref == wf.ref && wl.inst == wf.inst);
+	assert_true(light.iv.node.both.v == full.iv.node.both.v);
+	assert_true(light.iv.threads[5].ipc.v == full.iv.threads[5].ipc.v);
+	/* shown, its cores say they are not read yet */
+	nodeiv_cores_unread(&light);
+	assert_int_equal(light.iv.cores[0].reason, R_FIRST);
+	/* one core invalid: the light line is refused */
+	light.ncore_of++;
+	assert_int_equal(jdoc_parse_skip(&d, l2, n2, "cores", &e), 0);
+	assert_int_equal(nodeiv_read(&light, &d, &e), NODEIV_FULL);
+	light.ncore_of--;
+	/* a bracket not closed in the part passed over */
+	assert_int_equal(jdoc_parse_skip(&d, "{\"cores\":[{\"a\":\"]\"}", 19, "cores", &e), -1);
+	assert_int_equal(jdoc_parse_skip(&d, "{\"cores\":[{\"a\":\"]\"}],\"b\":1}", 27, "cores", &e), 0);
+	nodeiv_free(&full);
+	nodeiv_free(&light);
+	jdoc_free(&d);
+	free(text);
+}
+
 /* Lines that are JSON but not httop's, or describe no machine. */
 static void
 test_bad_lines(void **state)
@@ -446,6 +496,7 @@ main(void)
 		cmocka_unit_test(test_jobj),
 		cmocka_unit_test(test_two_cores),
 		cmocka_unit_test(test_demo),
+		cmocka_unit_test(test_light),
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_combine),
 		cmocka_unit_test(test_transport),
