@@ -62,23 +62,32 @@ poll_array(unsigned want)
 	return p;
 }
 
-unsigned
-evloop_wait(const struct evwait *w)
+/* The caller's descriptors' revents back in its array; WAKE_FDS when
+ * any is ready. */
+static unsigned
+caller_fds(const struct evwait *w, const struct pollfd *p, int rc)
 {
-	struct pollfd *p = poll_array(OWN_FDS + w->nfds);
-	unsigned n = 0, wake = 0, i, first = 1, own;
-	int rc, ms = timeout_ms(w->deadline), cfd = signals_child_fd();
+	unsigned i, wake = 0;
 
-	/* Due now and no terminal or command to look at (batch): the
-	 * handler has set the flag already, no system call is needed. */
-	if (ms == 0 && w->in_fd < 0 && w->out_fd < 0 && cfd < 0 && w->nfds == 0)
-		return signals_caught() != 0 ? WAKE_SIGNAL : WAKE_DEADLINE;
+	for (i = 0; i < w->nfds; i++) {
+		w->fds[i].revents = rc > 0 ? p[i].revents : 0;
+		if (w->fds[i].revents != 0)
+			wake = WAKE_FDS;
+	}
+	return wake;
+}
+
+/* httop's own descriptors first in p: the signal pipes, the terminal. */
+static unsigned
+own_fds(const struct evwait *w, int cfd, struct pollfd *p)
+{
+	unsigned n = 0;
+
 	p[n].fd = signals_fd();
 	p[n++].events = POLLIN;
 	if (cfd >= 0) {
 		p[n].fd = cfd;
 		p[n++].events = POLLIN;
-		first = 2;
 	}
 	if (w->in_fd >= 0) {
 		p[n].fd = w->in_fd;
@@ -89,9 +98,24 @@ evloop_wait(const struct evwait *w)
 		p[n].fd = w->out_fd;
 		p[n++].events = 0;
 	}
+	return n;
+}
+
+unsigned
+evloop_wait(const struct evwait *w)
+{
+	struct pollfd *p = poll_array(OWN_FDS + w->nfds);
+	unsigned n, wake = 0, i, first, own;
+	int rc, ms = timeout_ms(w->deadline), cfd = signals_child_fd();
+
+	/* Due now and nothing else to look at (batch): the handler has set
+	 * the flag already, no system call is needed. */
+	if (ms == 0 && w->in_fd < 0 && w->out_fd < 0 && cfd < 0 && w->nfds == 0)
+		return signals_caught() != 0 ? WAKE_SIGNAL : WAKE_DEADLINE;
+	n = own_fds(w, cfd, p);
+	first = cfd >= 0 ? 2 : 1;
 	own = n;
-	if (w->nfds > 0)
-		memcpy(p + n, w->fds, w->nfds * sizeof *p);
+	memcpy(p + n, w->fds, w->nfds * sizeof *p);
 	n += w->nfds;
 	if (signals_caught() != 0)
 		return WAKE_SIGNAL;
@@ -106,11 +130,7 @@ evloop_wait(const struct evwait *w)
 		drain(cfd);
 		wake |= WAKE_CHILD;
 	}
-	for (i = own; i < n; i++) {
-		w->fds[i - own].revents = rc > 0 ? p[i].revents : 0;
-		if (w->fds[i - own].revents != 0)
-			wake |= WAKE_FDS;
-	}
+	wake |= caller_fds(w, p + own, rc);
 	for (i = first; rc > 0 && i < own; i++) {
 		/* A hung-up terminal is also readable (read gives EIO or 0):
 		 * the hang-up wins, or the loop would read nothing forever. */

@@ -183,6 +183,23 @@ digits(struct parser *p)
  * the result is correctly rounded, as strtod's. Anything else (more
  * digits, a larger exponent) goes to strtod. httop writes at most 10
  * decimals: every number it writes takes the fast way. */
+/* Digits at s[*i] into *m (leading zeros skipped, `frac` counts the
+ * fraction's into *exp10); false past 15 significant digits. */
+static bool
+fast_digits(const char *s, size_t n, size_t *i, uint64_t *m, int *digits, int *exp10, bool frac)
+{
+	for (; *i < n && s[*i] >= '0' && s[*i] <= '9'; (*i)++) {
+		if (frac)
+			(*exp10)--;
+		if (*m == 0 && s[*i] == '0')
+			continue;
+		if (++*digits > 15)
+			return false;
+		*m = *m * 10 + (uint64_t)(s[*i] - '0');
+	}
+	return true;
+}
+
 static bool
 fast_number(const char *s, size_t n, double *out)
 {
@@ -190,41 +207,20 @@ fast_number(const char *s, size_t n, double *out)
 	    1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
 	uint64_t m = 0;
 	int exp10 = 0, digits = 0, e = 0, esign = 1;
-	bool neg = false;
-	size_t i = 0;
+	bool neg = s[0] == '-';
+	size_t i = neg ? 1 : 0;
 
-	if (s[i] == '-') {
-		neg = true;
-		i++;
-	}
-	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-		if (m == 0 && s[i] == '0')
-			continue;
-		if (++digits > 15)
-			return false;
-		m = m * 10 + (uint64_t)(s[i] - '0');
-	}
-	if (i < n && s[i] == '.') {
-		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-			if (m == 0 && s[i] == '0') {
-				exp10--;
-				continue;
-			}
-			if (++digits > 15)
-				return false;
-			m = m * 10 + (uint64_t)(s[i] - '0');
-			exp10--;
-		}
-	}
+	if (!fast_digits(s, n, &i, &m, &digits, &exp10, false))
+		return false;
+	i += i < n && s[i] == '.';
+	if (!fast_digits(s, n, &i, &m, &digits, &exp10, true))
+		return false;
 	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
 		i++;
 		if (i < n && (s[i] == '+' || s[i] == '-'))
 			esign = s[i++] == '-' ? -1 : 1;
-		for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+		for (; i < n && e <= 400; i++)
 			e = e * 10 + (s[i] - '0');
-			if (e > 400)
-				return false;
-		}
 		exp10 += esign * e;
 	}
 	if (m == 0) {
@@ -234,8 +230,7 @@ fast_number(const char *s, size_t n, double *out)
 	if (exp10 < -22 || exp10 > 22)
 		return false;
 	*out = exp10 < 0 ? (double)m / p10[-exp10] : (double)m * p10[exp10];
-	if (neg)
-		*out = -*out;
+	*out = neg ? -*out : *out;
 	return true;
 }
 

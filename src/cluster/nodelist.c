@@ -27,49 +27,33 @@ extern char **environ;
 
 static const char *const fixed_dirs[] = { "/usr/bin", "/bin", "/usr/sbin", "/sbin" };
 
-int
-nodelist_run(const char *path, char *const argv[], const struct nodelist_env *env,
-    double seconds, char **out, char *err, size_t errlen, struct errmsg *e)
+/* The child: /dev/null in, the pipes out, the program. */
+static void
+run_child(const char *path, char *const argv[], const struct nodelist_env *env, int out, int err)
 {
-	int po[2], pe[2], st = 0, fd[2];
-	size_t len = 0, cap = 4096, elen = 0;
-	char tmp[4096], ebuf[512];
-	double end = clock_mono() + seconds;
-	bool live[2] = { true, true };
-	pid_t pid;
+	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
-	*out = NULL;
-	err[0] = '\0';
-	if (pipe2(po, O_CLOEXEC) != 0)
-		return errmsg_set(e, _("cannot run %s: %s"), path, strerror(errno)), -2;
-	if (pipe2(pe, O_CLOEXEC) != 0) {
-		close(po[0]);
-		close(po[1]);
-		return errmsg_set(e, _("cannot run %s: %s"), path, strerror(errno)), -2;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
-
-		if (null < 0 || dup2(null, 0) < 0 || dup2(po[1], 1) < 0 || dup2(pe[1], 2) < 0)
-			_exit(127);
-		if (env->child_setup != NULL)
-			env->child_setup();
-		execve(path, argv, env->envp != NULL ? env->envp : environ);
-		dprintf(2, "%s: %s\n", path, strerror(errno));
+	if (null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
 		_exit(127);
-	}
-	close(po[1]);
-	close(pe[1]);
-	if (pid < 0) {
-		close(po[0]);
-		close(pe[0]);
-		return errmsg_set(e, _("cannot run %s: %s"), path, strerror(errno)), -2;
-	}
+	if (env->child_setup != NULL)
+		env->child_setup();
+	execve(path, argv, env->envp != NULL ? env->envp : environ);
+	dprintf(2, "%s: %s\n", path, strerror(errno));
+	_exit(127);
+}
+
+/* What comes on the two pipes until both close or `end`: standard output
+ * into *out (len), standard error's start into ebuf. True when both
+ * closed in time. */
+static bool
+gather(const int fd[2], double end, char **out, size_t *len, char *ebuf, size_t elen_max)
+{
+	size_t cap = 4096, elen = 0;
+	bool live[2] = { true, true };
+	char tmp[4096];
+
 	*out = xmalloc(cap);
-	fd[0] = po[0];
-	fd[1] = pe[0];
+	*len = 0;
 	while ((live[0] || live[1]) && clock_mono() < end) {
 		struct pollfd p[2];
 		unsigned i;
@@ -87,37 +71,71 @@ nodelist_run(const char *path, char *const argv[], const struct nodelist_env *en
 			if (!live[i] || p[i].revents == 0)
 				continue;
 			n = read(fd[i], tmp, sizeof tmp);
-			if (n < 0 && errno == EINTR)
-				continue;
 			if (n <= 0) {
-				live[i] = false;
+				live[i] = n < 0 && errno == EINTR;
 				continue;
 			}
-			if (i == 0 && len + (size_t)n < OUT_MAX) {
-				while (len + (size_t)n + 1 > cap)
+			if (i == 0 && *len + (size_t)n < OUT_MAX) {
+				while (*len + (size_t)n + 1 > cap)
 					cap *= 2;
 				*out = xrealloc(*out, cap);
-				memcpy(*out + len, tmp, (size_t)n);
-				len += (size_t)n;
-			} else if (i == 1 && elen + 1 < sizeof ebuf) {
-				size_t k = (size_t)n < sizeof ebuf - 1 - elen ? (size_t)n : sizeof ebuf - 1 - elen;
+				memcpy(*out + *len, tmp, (size_t)n);
+				*len += (size_t)n;
+			} else if (i == 1) {
+				size_t k = (size_t)n < elen_max - 1 - elen ? (size_t)n : elen_max - 1 - elen;
 
 				memcpy(ebuf + elen, tmp, k);
 				elen += k;
 			}
 		}
 	}
-	(*out)[len] = '\0';
+	(*out)[*len] = '\0';
 	ebuf[elen] = '\0';
+	return !live[0] && !live[1];
+}
+
+int
+nodelist_run(const char *path, char *const argv[], const struct nodelist_env *env,
+    double seconds, char **out, char *err, size_t errlen, struct errmsg *e)
+{
+	int po[2], pe[2], st = 0, fd[2];
+	char ebuf[512];
+	size_t len;
+	bool done;
+	pid_t pid;
+
+	*out = NULL;
+	err[0] = '\0';
+	if (pipe2(po, O_CLOEXEC) != 0)
+		return errmsg_set(e, _("cannot run %s: %s"), path, strerror(errno)), -2;
+	if (pipe2(pe, O_CLOEXEC) != 0) {
+		close(po[0]);
+		close(po[1]);
+		return errmsg_set(e, _("cannot run %s: %s"), path, strerror(errno)), -2;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0)
+		run_child(path, argv, env, po[1], pe[1]);
+	close(po[1]);
+	close(pe[1]);
+	if (pid < 0) {
+		close(po[0]);
+		close(pe[0]);
+		return errmsg_set(e, _("cannot run %s: %s"), path, strerror(errno)), -2;
+	}
+	fd[0] = po[0];
+	fd[1] = pe[0];
+	done = gather(fd, clock_mono() + seconds, out, &len, ebuf, sizeof ebuf);
 	ebuf[strcspn(ebuf, "\n")] = '\0';
 	text_escape(err, errlen, ebuf);
 	close(po[0]);
 	close(pe[0]);
-	if (live[0] || live[1])
+	if (!done)
 		kill(pid, SIGKILL);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
-	if (live[0] || live[1])
+	if (!done)
 		return -1;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
