@@ -77,6 +77,15 @@ caller_fds(const struct evwait *w, const struct pollfd *p, int rc)
 	return wake;
 }
 
+/* The caller's descriptors after httop's own; how many. */
+static unsigned
+add_fds(const struct evwait *w, struct pollfd *p)
+{
+	if (w->nfds > 0)
+		memcpy(p, w->fds, w->nfds * sizeof *p);
+	return w->nfds;
+}
+
 /* httop's own descriptors first in p: the signal pipes, the terminal. */
 static unsigned
 own_fds(const struct evwait *w, int cfd, struct pollfd *p)
@@ -115,8 +124,7 @@ evloop_wait(const struct evwait *w)
 	n = own_fds(w, cfd, p);
 	first = cfd >= 0 ? 2 : 1;
 	own = n;
-	memcpy(p + n, w->fds, w->nfds * sizeof *p);
-	n += w->nfds;
+	n += add_fds(w, p + n);
 	if (signals_caught() != 0)
 		return WAKE_SIGNAL;
 	for (i = 0; i < n; i++)

@@ -327,8 +327,10 @@ hostlist_parse(const char *spec, struct hostlist *h, struct errmsg *e)
 		if (*p == '\0')
 			return 0;
 		p++;    /* the comma */
-		if (*p == '\0')
+		if (*p == '\0') {
+			hostlist_free(h);
 			return bad(e, spec, _("it ends in a comma"));
+		}
 	}
 }
 
