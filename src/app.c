@@ -4,6 +4,7 @@
  * everything a front end adds is closed by run_finish() first. */
 #include "config.h"
 #include "app_priv.h"
+#include "app_nodes.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -218,6 +219,9 @@ app_run(const struct options *o)
 	struct app a;
 	int status;
 
+	/* Many nodes: nothing of this machine is opened. */
+	if (o->nodes != NULL || o->all_nodes)
+		return app_run_nodes(o);
 	memset(&a, 0, sizeof a);
 	a.o = o;
 	phases_init(&a.ph);

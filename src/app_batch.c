@@ -65,7 +65,7 @@ static int
 loop(struct app *a, struct run *r, struct batch_job *j)
 {
 	struct pacer p;
-	struct evwait w = { -1, -1, 0.0 };
+	struct evwait w = { -1, -1, 0.0, NULL, 0 };
 	long long n;
 	int rc;
 

@@ -390,7 +390,7 @@ static int
 interval(struct chk *c, struct load *ld, bool loaded, struct snaps *s, double *elapsed)
 {
 	struct source *src = c->a->src;
-	struct evwait w = { -1, -1, 0.0 };
+	struct evwait w = { -1, -1, 0.0, NULL, 0 };
 	struct pacer p;
 	double now;
 

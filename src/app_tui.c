@@ -374,7 +374,7 @@ static int
 loop(struct live *l)
 {
 	const struct options *o = l->a->o;
-	struct evwait w;
+	struct evwait w = { .in_fd = -1, .out_fd = -1 };
 	unsigned wake;
 	long long n = 0;
 	int rc;

@@ -7,10 +7,17 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "signals.h"
 #include "util/clock.h"
+#include "util/xalloc.h"
+
+/* Room for httop's own descriptors (the signal pipes, the terminal's
+ * two) before the caller's. */
+#define OWN_FDS 4
 
 /* poll's timeout in ms, rounded up so a wait never ends just short of the
  * deadline (that would spin until it passes); -1: none. */
@@ -40,23 +47,56 @@ drain(int fd)
 		;
 }
 
-unsigned
-evloop_wait(const struct evwait *w)
+/* The poll array: grown when the caller's descriptors outgrow it, so a
+ * wait allocates nothing once the set of nodes is known. */
+static struct pollfd *
+poll_array(unsigned want)
 {
-	struct pollfd p[4];
-	unsigned n = 0, wake = 0, i, first = 1;
-	int rc, ms = timeout_ms(w->deadline), cfd = signals_child_fd();
+	static struct pollfd *p;
+	static unsigned cap;
 
-	/* Due now and no terminal or command to look at (batch): the
-	 * handler has set the flag already, no system call is needed. */
-	if (ms == 0 && w->in_fd < 0 && w->out_fd < 0 && cfd < 0)
-		return signals_caught() != 0 ? WAKE_SIGNAL : WAKE_DEADLINE;
+	if (want > cap) {
+		cap = want > 2 * cap ? want : 2 * cap;
+		p = xreallocarray(p, cap, sizeof *p);
+	}
+	return p;
+}
+
+/* The caller's descriptors' revents back in its array; WAKE_FDS when
+ * any is ready. */
+static unsigned
+caller_fds(const struct evwait *w, const struct pollfd *p, int rc)
+{
+	unsigned i, wake = 0;
+
+	for (i = 0; i < w->nfds; i++) {
+		w->fds[i].revents = rc > 0 ? p[i].revents : 0;
+		if (w->fds[i].revents != 0)
+			wake = WAKE_FDS;
+	}
+	return wake;
+}
+
+/* The caller's descriptors after httop's own; how many. */
+static unsigned
+add_fds(const struct evwait *w, struct pollfd *p)
+{
+	if (w->nfds > 0)
+		memcpy(p, w->fds, w->nfds * sizeof *p);
+	return w->nfds;
+}
+
+/* httop's own descriptors first in p: the signal pipes, the terminal. */
+static unsigned
+own_fds(const struct evwait *w, int cfd, struct pollfd *p)
+{
+	unsigned n = 0;
+
 	p[n].fd = signals_fd();
 	p[n++].events = POLLIN;
 	if (cfd >= 0) {
 		p[n].fd = cfd;
 		p[n++].events = POLLIN;
-		first = 2;
 	}
 	if (w->in_fd >= 0) {
 		p[n].fd = w->in_fd;
@@ -67,6 +107,24 @@ evloop_wait(const struct evwait *w)
 		p[n].fd = w->out_fd;
 		p[n++].events = 0;
 	}
+	return n;
+}
+
+unsigned
+evloop_wait(const struct evwait *w)
+{
+	struct pollfd *p = poll_array(OWN_FDS + w->nfds);
+	unsigned n, wake = 0, i, first, own;
+	int rc, ms = timeout_ms(w->deadline), cfd = signals_child_fd();
+
+	/* Due now and nothing else to look at (batch): the handler has set
+	 * the flag already, no system call is needed. */
+	if (ms == 0 && w->in_fd < 0 && w->out_fd < 0 && cfd < 0 && w->nfds == 0)
+		return signals_caught() != 0 ? WAKE_SIGNAL : WAKE_DEADLINE;
+	n = own_fds(w, cfd, p);
+	first = cfd >= 0 ? 2 : 1;
+	own = n;
+	n += add_fds(w, p + n);
 	if (signals_caught() != 0)
 		return WAKE_SIGNAL;
 	for (i = 0; i < n; i++)
@@ -80,7 +138,8 @@ evloop_wait(const struct evwait *w)
 		drain(cfd);
 		wake |= WAKE_CHILD;
 	}
-	for (i = first; rc > 0 && i < n; i++) {
+	wake |= caller_fds(w, p + own, rc);
+	for (i = first; rc > 0 && i < own; i++) {
 		/* A hung-up terminal is also readable (read gives EIO or 0):
 		 * the hang-up wins, or the loop would read nothing forever. */
 		if (p[i].revents & (POLLHUP | POLLERR | POLLNVAL))

@@ -44,6 +44,10 @@ enum {
 	OPT_JOB,
 	OPT_LEVEL,
 	OPT_TEXTFILE_LEVEL,
+	OPT_NODES,
+	OPT_ALL_NODES,
+	OPT_VIA,
+	OPT_REMOTE_HTTOP,
 };
 
 static const struct option long_opts[] = {
@@ -78,6 +82,10 @@ static const struct option long_opts[] = {
 	{ "check-case", required_argument, NULL, OPT_CHECK_CASE },
 	{ "seconds", required_argument, NULL, OPT_SECONDS },
 	{ "job", optional_argument, NULL, OPT_JOB },
+	{ "nodes", required_argument, NULL, OPT_NODES },
+	{ "all-nodes", no_argument, NULL, OPT_ALL_NODES },
+	{ "via", required_argument, NULL, OPT_VIA },
+	{ "remote-httop", required_argument, NULL, OPT_REMOTE_HTTOP },
 	{ "output", required_argument, NULL, 'o' },
 	{ "level", required_argument, NULL, OPT_LEVEL },
 	{ "textfile-level", required_argument, NULL, OPT_TEXTFILE_LEVEL },
@@ -176,6 +184,14 @@ static const struct {
 	    N_("watch a job: the cores of its cgroup's cpuset (v2, or\nv1 cpuset; absolute, or as /proc/PID/cgroup says)") },
 	{ "--job [ID]",
 	    N_("watch a Slurm job: the cores of its cgroup, or of its\nprocesses, on this node (without ID: the only job\nrunning here)") },
+	{ "--nodes LIST",
+	    N_("watch many nodes: run httop -b --format json on each\n(Slurm's hostlist syntax: c[001-128,200]) and show\nthem together; with -b merge their lines") },
+	{ "--all-nodes",
+	    N_("with --job ID: watch every node of the job") },
+	{ "--via HOW",
+	    N_("how the nodes' httop is started: ssh, srun (in the\njob given with --job ID) or a command with %h for\nthe host (default: srun with --all-nodes, else ssh)") },
+	{ "--remote-httop PATH",
+	    N_("the httop the nodes run (default httop)") },
 	{ "-o, --output FILE",
 	    N_("write the batch output (or --check's report) to FILE,\nnot standard output; implies -b. With a command: its\nsummary (and, with -b or --format, its intervals)") },
 	{ "--die-map FILE",
@@ -459,6 +475,102 @@ check_job_command(struct options *o, struct errmsg *e)
 	return 0;
 }
 
+/* --nodes, --all-nodes, --via, --remote-httop: many nodes. */
+static int
+parse_nodes_option(int c, const char *arg, struct options *o, struct errmsg *e)
+{
+	switch (c) {
+	case OPT_NODES:
+		if (*arg == '\0')
+			return errmsg_set(e, _("--nodes: an empty list; give the nodes, e.g. --nodes "
+			    "c[001-016]"));
+		o->nodes = arg;
+		return 0;
+	case OPT_ALL_NODES:
+		o->all_nodes = true;
+		return 0;
+	case OPT_VIA:
+		if (*arg == '\0')
+			return errmsg_set(e, _("--via: empty; give ssh, srun or a command with %%h for "
+			    "the host"));
+		o->via = arg;
+		return 0;
+	default:     /* OPT_REMOTE_HTTOP */
+		if (*arg == '\0' || arg[0] == '-')
+			return errmsg_set(e, _("--remote-httop: '%s' is not a program; give the path of "
+			    "httop on the nodes, e.g. /opt/httop/bin/httop"), arg);
+		o->remote_httop = arg;
+		return 0;
+	}
+}
+
+/* An option the nodes' httop gets as it was given: the source and what
+ * it reads, the CPUs, the conflict policy. -d, -n and --job are added
+ * from their values (app_nodes.c). */
+static void
+note_remote(struct options *o, int c, const char *arg)
+{
+	static const int pass[] = { OPT_SOURCE, OPT_SIM, OPT_SEED, OPT_DEMO, OPT_TOPOLOGY,
+	    OPT_CPUID, OPT_MSR_PATH, OPT_MSR_SAFE_PATH, OPT_MSR_BATCH_PATH, OPT_CPUS, OPT_FORCE,
+	    OPT_ON_CONFLICT, OPT_CGROUP, OPT_DIE_MAP, OPT_SYSFS_ROOT, OPT_CAPID6 };
+	char name[64];
+	size_t i, k;
+
+	for (i = 0; i < sizeof pass / sizeof pass[0] && pass[i] != c; i++)
+		;
+	if (i == sizeof pass / sizeof pass[0])
+		return;
+	for (k = 0; long_opts[k].name != NULL && long_opts[k].val != c; k++)
+		;
+	snprintf(name, sizeof name, "--%s", long_opts[k].name);
+	o->remote_args = xreallocarray(o->remote_args, o->nremote_args + 2, sizeof *o->remote_args);
+	o->remote_args[o->nremote_args++] = xstrdup(name);
+	if (arg != NULL)
+		o->remote_args[o->nremote_args++] = xstrdup(arg);
+}
+
+/* What many nodes cannot go with: what is this machine's only. */
+static int
+check_nodes(struct options *o, struct errmsg *e)
+{
+	const char *bad = NULL;
+
+	if (o->all_nodes && (!o->job || o->job_id == NULL))
+		return errmsg_set(e, _("--all-nodes watches the nodes of a job: give it with --job ID"));
+	if (o->all_nodes && o->nodes != NULL)
+		return errmsg_set(e, _("--all-nodes and --nodes both name the nodes; drop one"));
+	if (o->nodes == NULL && !o->all_nodes) {
+		if (o->via != NULL || o->remote_httop != NULL)
+			return errmsg_set(e, _("%s is for many nodes: add --nodes LIST or --job ID "
+			    "--all-nodes"), o->via != NULL ? "--via" : "--remote-httop");
+		return 0;
+	}
+	if (o->npids > 0)
+		bad = "--pid";
+	else if (o->replay != NULL)
+		bad = "--replay";
+	else if (o->record != NULL)
+		bad = "--record";
+	else if (o->textfile != NULL)
+		bad = "--textfile";
+	else if (o->check)
+		bad = "--check";
+	else if (o->command != NULL)
+		bad = "-- COMMAND";
+	else if (o->host != NULL)
+		bad = "--host";
+	if (bad != NULL)
+		return errmsg_set(e, _("%s cannot go with many nodes (--nodes, --all-nodes): it "
+		    "is about this machine; drop it"), bad);
+	if (o->have_format && o->format != FMT_JSON && o->format != FMT_SUMMARY)
+		return errmsg_set(e, _("--format %s: many nodes are written as json (their lines "
+		    "merged) or summary (a line per node and per job interval); give one of them"),
+		    out_format_name(o->format));
+	if (!o->have_format)
+		o->format = FMT_JSON;
+	return 0;
+}
+
 /* After the options: "--" and the command, or a stray word. `value` is
  * the last option value taken, so that "--host --" is not the end of the
  * options. */
@@ -608,6 +720,7 @@ static int
 parse_format(const char *arg, struct options *o, struct errmsg *e)
 {
 	o->batch = true;
+	o->have_format = true;
 	if (out_format_parse(arg, &o->format) != 0)
 		return errmsg_set(e, _("--format: unknown format '%s'; give text, csv, json, openmetrics "
 		    "or summary"), arg);
@@ -742,7 +855,7 @@ static int
 options_finish(int argc, char **argv, struct options *o, const char *value, struct errmsg *e)
 {
 	if (take_command(argc, argv, o, value, e) != 0 || check_job_command(o, e) != 0 ||
-	    check_output_options(o, e) != 0)
+	    check_output_options(o, e) != 0 || check_nodes(o, e) != 0)
 		return -1;
 	return check_combination(o, e);
 }
@@ -762,6 +875,7 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 	while ((c = getopt_long(argc, argv, "+:d:n:bhVo:", long_opts, NULL)) != -1) {
 		if (optarg != NULL)
 			value = optarg;
+		note_remote(o, c, optarg);
 		switch (c) {
 		case OPT_JOB:
 			if (parse_job(argc, argv, o, &value, e) != 0)
@@ -769,6 +883,13 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 			break;
 		case 'o':
 			o->output = optarg;
+			break;
+		case OPT_NODES:
+		case OPT_ALL_NODES:
+		case OPT_VIA:
+		case OPT_REMOTE_HTTOP:
+			if (parse_nodes_option(c, optarg, o, e) != 0)
+				goto fail;
 			break;
 		case 'd':
 			if (parse_delay(optarg, &o->delay, e) != 0)
@@ -911,10 +1032,17 @@ fail:
 void
 options_free(struct options *o)
 {
+	size_t i;
+
 	if (o->have_cpus)
 		cpulist_free(&o->cpus);
 	o->have_cpus = false;
 	free(o->pids);
 	o->pids = NULL;
 	o->npids = 0;
+	for (i = 0; i < o->nremote_args; i++)
+		free(o->remote_args[i]);
+	free(o->remote_args);
+	o->remote_args = NULL;
+	o->nremote_args = 0;
 }

@@ -88,6 +88,17 @@ struct options {
 	enum out_level textfile_level; /* --textfile-level (default thread) */
 	bool have_level, have_textfile_level;
 	char *const *command;       /* -- COMMAND [ARGS], NULL-terminated; NULL: none */
+	/* Many nodes (httop(1), MANY NODES): one httop -b --format json per
+	 * node, started through a transport, read and shown together. */
+	const char *nodes;          /* --nodes LIST (Slurm's hostlist syntax) */
+	bool all_nodes;             /* --all-nodes: the nodes of --job ID */
+	const char *via;            /* --via ssh|srun|CMD (NULL: srun with --all-nodes, else ssh) */
+	const char *remote_httop;   /* --remote-httop PATH (default "httop") */
+	bool have_format;           /* --format given (many nodes: json by default) */
+	/* The options given that the nodes' httop takes as they are: "--sim",
+	 * "busy", "--cpus", "0-3", ... (httop.1, MANY NODES). */
+	char **remote_args;
+	size_t nremote_args;
 	/* Not from the command line: main sets it. The environment the
 	 * command and scontrol get: the user's as httop was started with it
 	 * (a set-ID httop scrubs its own, privilege.h); NULL: httop's. */

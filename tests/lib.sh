@@ -37,3 +37,12 @@ need() {
 	command -v "$1" >/dev/null 2>&1 ||
 		skip_all "$1 is not installed (Debian: $2)${3:+; $3}"
 }
+# procs_tagged VAR=VALUE: how many of this user's processes have VAR=VALUE
+# in their environment: a test's own children, not a concurrent test's.
+procs_tagged() {
+	_n=0
+	for _p in $(pgrep -u "$(id -u)" .); do
+		tr '\0' '\n' 2>/dev/null <"/proc/$_p/environ" | grep -qxF -- "$1" && _n=$((_n + 1))
+	done
+	echo "$_n"
+}

@@ -32,3 +32,4 @@ include $(srcdir)/tests/replay.mk
 include $(srcdir)/tests/i18n.mk
 include $(srcdir)/tests/check.mk
 include $(srcdir)/tests/job.mk
+include $(srcdir)/tests/nodes.mk

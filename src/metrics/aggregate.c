@@ -215,6 +215,70 @@ aggregate_all(const struct metrics_ctx *c, struct interval *iv)
 }
 
 void
+metrics_node_weights(const struct interval *iv, const struct topology *t,
+    struct agg_weights *w)
+{
+	unsigned ci, i;
+
+	memset(w, 0, sizeof *w);
+	for (ci = 0; ci < t->ncores && ci < iv->ncores; ci++) {
+		const struct topo_core *tc = &t->cores[ci];
+		const struct core_fig *cf = &iv->cores[ci];
+
+		if (!cf->selected || cf->reason != R_NONE)
+			continue;
+		if (tc->nthreads > 0 && tc->cpus[0] < iv->max_cpu)
+			w->time += (double)iv->threads[tc->cpus[0]].d_tsc;
+		for (i = 0; i < tc->nthreads && i < TOPO_MAX_SMT; i++) {
+			if (tc->cpus[i] >= iv->max_cpu)
+				continue;
+			w->ref += (double)iv->threads[tc->cpus[i]].d_ref;
+			w->inst += (double)iv->threads[tc->cpus[i]].d_inst;
+		}
+	}
+}
+
+/* A part (a node's aggregate) is added as a core is, with its summed
+ * weights: shares and util by time, GHz by reference ticks, CPI by
+ * instructions, active threads through busy time. */
+void
+metrics_combine(const struct agg_fig *parts, const struct agg_weights *w, size_t n,
+    struct agg_fig *out)
+{
+	struct acc a;
+	struct core_fig cf;
+	size_t i;
+
+	acc_reset(&a);
+	for (i = 0; i < n; i++) {
+		const struct agg_fig *p = &parts[i];
+
+		a.ncores += p->ncores;
+		if (p->nvalid == 0) {
+			if (a.first == R_NONE && p->ncores > 0)
+				a.first = p->util.kind == V_NONE && p->util.why != R_NONE ? p->util.why :
+				    R_READ_ERROR;
+			continue;
+		}
+		a.nvalid += p->nvalid;
+		if (!p->exact)
+			a.exact = false;
+		vacc_add(&a.v[A_NEITHER], p->neither, w[i].time);
+		vacc_add(&a.v[A_T0], p->t0_only, w[i].time);
+		vacc_add(&a.v[A_T1], p->t1_only, w[i].time);
+		vacc_add(&a.v[A_BOTH], p->both, w[i].time);
+		vacc_add(&a.v[A_UTIL], p->util, w[i].time);
+		memset(&cf, 0, sizeof cf);
+		cf.active_threads = p->active_threads;
+		cf.util = p->util;
+		actacc_add(&a.act, &cf, w[i].time);
+		vacc_add(&a.v[A_GHZ], p->ghz, w[i].ref);
+		vacc_add(&a.v[A_CPI], p->cpi, w[i].inst);
+	}
+	acc_store(&a, out);
+}
+
+void
 aggregate_over(const struct interval *iv, const struct topology *t,
     bool (*keep)(const struct topo_core *tc, const void *arg), const void *arg,
     struct agg_fig *out)

@@ -144,6 +144,22 @@ void metrics_aggregate_subset(const struct interval *iv, const struct topology *
 void metrics_aggregate_subset_package(const struct interval *iv, const struct topology *t,
     const struct cpulist *cpus, unsigned package, struct agg_fig *out);
 
+/* What a node's aggregate was weighed by, summed over its valid cores as
+ * the aggregate sums them: time (thread 0's dTSC), the threads' reference
+ * ticks and their instructions. A job over many nodes (src/cluster/)
+ * combines the nodes' aggregates with them. */
+struct agg_weights {
+	double time, ref, inst;
+};
+/* The weights of iv->node over the cores of `t`. */
+void metrics_node_weights(const struct interval *iv, const struct topology *t,
+    struct agg_weights *w);
+/* The aggregate of `n` aggregates (the nodes of a job), each weighed as
+ * its own cores were (w[i]): the same as one aggregate over all their
+ * cores. Parts with no valid core count in ncores only. */
+void metrics_combine(const struct agg_fig *parts, const struct agg_weights *w, size_t n,
+    struct agg_fig *out);
+
 /* Narrow `iv` to the cores that have any CPU in `cpus` (a watched job's):
  * the others become unselected (R_NOT_SELECTED, as --cpus leaves a core
  * out), and the validity, the reason and the package and node aggregates

@@ -16,17 +16,18 @@
 
 #include "util/i18n.h"
 
-static const char *const view_names[VIEW_COUNT] = {
+static const char *const view_names[VIEW_ALL] = {
 	[VIEW_CORES] = N_("Cores"),
 	[VIEW_THREADS] = N_("Threads"),
 	[VIEW_TOPOLOGY] = N_("Topology"),
 	[VIEW_DIE] = N_("Die grid"),
+	[VIEW_NODES] = N_("Nodes"),
 };
 
 const char *
 header_view_name(enum view_id v)
 {
-	if ((int)v < 0 || v >= VIEW_COUNT)
+	if ((int)v < 0 || v >= VIEW_ALL)
 		return "?";
 	return _(view_names[v]);
 }
@@ -318,6 +319,10 @@ line_job(struct flow *fl, const struct ui_ctx *u, const struct ui_frame *f)
 void
 header_flow(struct flow *fl, const struct ui_ctx *u, const struct ui_frame *f)
 {
+	if (f->cluster != NULL && f->node < 0) {
+		header_nodes_flow(fl, u, f);
+		return;
+	}
 	flow_init(fl);
 	line_machine(fl, f);
 	flow_line(fl);
@@ -328,28 +333,35 @@ header_flow(struct flow *fl, const struct ui_ctx *u, const struct ui_frame *f)
 		flow_line(fl);
 		line_job(fl, u, f);
 	}
+	if (f->cluster != NULL) {
+		flow_line(fl);
+		header_node_line(fl, f);
+	}
 }
 
 int
 header_lines(const struct ui_frame *f)
 {
-	return 3 + (f->job != NULL && f->job->active ? 1 : 0);
+	if (f->cluster != NULL && f->node < 0)
+		return 3;
+	return 3 + (f->job != NULL && f->job->active ? 1 : 0) + (f->cluster != NULL ? 1 : 0);
 }
 
 /* The tabs: every view's name, or, when they do not fit, the active one's
  * and the others' numbers; "h help  q quit" after them if it fits. */
 static void
-line_tabs(struct ui_ctx *u, int y, enum view_id active, struct header_tabs *tabs)
+line_tabs(struct ui_ctx *u, int y, enum view_id active, struct header_tabs *tabs, int count)
 {
 	const char *keys = _("h help  q quit");
-	char text[VIEW_COUNT][64];
+	char text[VIEW_ALL][64];
 	int x, v, width = 0, pass;
 
 	tabs->row = y;
+	tabs->count = count;
 	draw_text(u, y, 0, u->cols, ROLE_PLAIN, "");
 	for (pass = 0; pass < 2; pass++) {
 		width = 0;
-		for (v = 0; v < VIEW_COUNT; v++) {
+		for (v = 0; v < count; v++) {
 			if (pass == 0 || v == (int)active)
 				snprintf(text[v], sizeof text[v], " %d %s ", v + 1,
 				    header_view_name((enum view_id)v));
@@ -360,7 +372,7 @@ line_tabs(struct ui_ctx *u, int y, enum view_id active, struct header_tabs *tabs
 		if (width <= u->cols)
 			break;
 	}
-	for (x = 0, v = 0; v < VIEW_COUNT; v++) {
+	for (x = 0, v = 0; v < count; v++) {
 		int w = text_width(text[v]);
 
 		tabs->x0[v] = x;
@@ -384,7 +396,7 @@ header_draw(struct ui_ctx *u, const struct ui_frame *f, enum view_id active,
 	header_flow(&fl, u, f);
 	rows = flow_layout(&fl, u->cols, max_rows - 1);
 	flow_draw(&fl, u, 0, 0);
-	line_tabs(u, rows, active, tabs);
+	line_tabs(u, rows, active, tabs, f->cluster != NULL ? VIEW_ALL : VIEW_COUNT);
 	return rows + 1;
 }
 
@@ -395,7 +407,7 @@ header_tab_at(const struct header_tabs *tabs, int y, int x)
 
 	if (y != tabs->row)
 		return -1;
-	for (v = 0; v < VIEW_COUNT; v++) {
+	for (v = 0; v < tabs->count; v++) {
 		if (x >= tabs->x0[v] && x < tabs->x1[v])
 			return v;
 	}

@@ -11,7 +11,8 @@
 /* Where the tabs were drawn, for mouse clicks. */
 struct header_tabs {
 	int row;
-	int x0[VIEW_COUNT], x1[VIEW_COUNT];   /* [x0, x1) */
+	int count;                            /* the tabs drawn */
+	int x0[VIEW_ALL], x1[VIEW_ALL];       /* [x0, x1) */
 };
 
 /* The logical lines above the tabs: machine, source, node, and the job's
@@ -23,6 +24,10 @@ void header_flow(struct flow *fl, const struct ui_ctx *u, const struct ui_frame 
  * last; returns the rows used. */
 int header_draw(struct ui_ctx *u, const struct ui_frame *f, enum view_id active,
     struct header_tabs *tabs, int max_rows);
+/* Many nodes (header_nodes.c): the Nodes view's header (the nodes, the
+ * job's figures), and the line a node's own views add (which node). */
+void header_nodes_flow(struct flow *fl, const struct ui_ctx *u, const struct ui_frame *f);
+void header_node_line(struct flow *fl, const struct ui_frame *f);
 /* The view whose tab is at (y, x), or -1. */
 int header_tab_at(const struct header_tabs *tabs, int y, int x);
 /* The tab label of a view ("Cores"), translated. */

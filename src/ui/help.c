@@ -14,6 +14,8 @@
 static const struct help_key keys[] = {
 	{ "Tab", N_("next view (Shift-Tab: previous)") },
 	{ "1 2 3 4", N_("Cores, Threads, Topology, Die grid view") },
+	{ N_("5 Enter Esc"), N_("many nodes (--nodes): the Nodes view; Enter opens the node under the "
+	    "cursor in views 1 to 4, Esc or 5 goes back") },
 	{ "s", N_("Threads view: sort by the next column; a figure sorts highest first") },
 	{ "S", N_("reverse the sort order") },
 	{ "f F", N_("Die grid: next / previous figure shown") },

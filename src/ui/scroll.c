@@ -44,6 +44,7 @@ view_new(enum view_id id, struct ui_settings *s)
 	case VIEW_THREADS: return view_threads_new(s);
 	case VIEW_TOPOLOGY: return view_topology_new(s);
 	case VIEW_DIE: return view_die_new(s);
+	case VIEW_NODES: return view_nodes_new(s);
 	default: return NULL;
 	}
 }

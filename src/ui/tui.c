@@ -38,7 +38,10 @@ struct tui {
 	bool replay;             /* the replay keys work */
 	int speed;               /* TUI_SPEED_MIN .. TUI_SPEED_MAX */
 	struct tui_replay_req req;
-	struct view *views[VIEW_COUNT];
+	struct view *views[VIEW_ALL];
+	bool nodes;              /* many nodes: the Nodes view (key 5) is there */
+	int node;                /* the node views 1-4 show, -1 none yet */
+	const struct cluster *cluster;  /* the last frame's */
 	struct ui_area area;     /* where the active view was drawn */
 	struct header_tabs tabs;
 	char key_note[640];      /* the answer to a key, for NOTE_SECONDS */
@@ -52,7 +55,7 @@ active_view(const struct tui *t)
 {
 	int v = (int)t->s->view;
 
-	return v >= 0 && v < VIEW_COUNT ? t->views[v] : NULL;
+	return v >= 0 && v < VIEW_ALL ? t->views[v] : NULL;
 }
 
 struct tui *
@@ -69,8 +72,9 @@ tui_open(struct ui_settings *s, struct errmsg *e)
 		free(t);
 		return NULL;
 	}
-	for (v = 0; v < VIEW_COUNT; v++)
+	for (v = 0; v < VIEW_ALL; v++)
 		t->views[v] = view_new((enum view_id)v, s);
+	t->node = -1;
 	t->open = true;
 	return t;
 }
@@ -85,6 +89,21 @@ bool
 tui_paused(const struct tui *t)
 {
 	return t->paused;
+}
+
+void
+tui_set_nodes(struct tui *t, bool nodes)
+{
+	t->nodes = nodes;
+	t->node = -1;
+	if (nodes)
+		t->s->view = VIEW_NODES;
+}
+
+int
+tui_node(const struct tui *t)
+{
+	return t->nodes && t->s->view != VIEW_NODES ? t->node : -1;
 }
 
 bool
@@ -157,7 +176,33 @@ write_settings(struct tui *t)
 static enum tui_cmd
 set_view(struct tui *t, int v)
 {
+	/* Many nodes: a node's views once Enter has opened one. */
+	if (t->nodes && v != VIEW_NODES && t->node < 0) {
+		key_note(t, _("Enter on a node in the Nodes view opens its views"));
+		return TUI_REDRAW;
+	}
 	t->s->view = (enum view_id)v;
+	return TUI_REDRAW;
+}
+
+/* The views a Tab goes through. */
+static int
+nviews(const struct tui *t)
+{
+	return t->nodes ? VIEW_ALL : VIEW_COUNT;
+}
+
+/* Enter in the Nodes view: open that node's Cores view (or the node
+ * view last shown). */
+static enum tui_cmd
+open_node(struct tui *t, int k)
+{
+	if (t->cluster == NULL || k < 0 || (size_t)k >= t->cluster->n || !t->cluster->nodes[k].have) {
+		key_note(t, _("no interval from this node yet"));
+		return TUI_REDRAW;
+	}
+	t->node = k;
+	t->s->view = t->s->view == VIEW_NODES ? VIEW_CORES : t->s->view;
 	return TUI_REDRAW;
 }
 
@@ -272,6 +317,8 @@ other_key(struct tui *t, int ch)
 		key_note(t, _("sorting applies to the Threads view (key 2)"));
 	} else if (ch == 'f' || ch == 'F') {
 		key_note(t, _("f and F choose the Die grid's figure (key 4)"));
+	} else if (ch == '5') {
+		key_note(t, _("5 is the Nodes view of httop --nodes"));
 	} else {
 		key_label(name, sizeof name, ch);
 		snprintf(msg, sizeof msg, _("unknown key %s: h lists the keys"), name);
@@ -334,11 +381,15 @@ screen_key(struct tui *t, int ch)
 	case 'q': case 'Q': case KEY_F(10):
 		return TUI_QUIT;
 	case '\t':
-		return set_view(t, ((int)s->view + 1) % VIEW_COUNT);
+		return set_view(t, ((int)s->view + 1) % nviews(t));
 	case KEY_BTAB:
-		return set_view(t, ((int)s->view + VIEW_COUNT - 1) % VIEW_COUNT);
+		return set_view(t, ((int)s->view + nviews(t) - 1) % nviews(t));
 	case '1': case '2': case '3': case '4':
 		return set_view(t, ch - '1');
+	case '5': case 0x1b:
+		if (!t->nodes)
+			return TUI_NONE;
+		return set_view(t, VIEW_NODES);
 	case 'p': case ' ':
 		t->paused = !t->paused;
 		return TUI_PAUSE;
@@ -396,8 +447,11 @@ key(struct tui *t, int ch)
 	}
 	if ((cmd = screen_key(t, ch)) != TUI_NONE)
 		return cmd;
-	if (v != NULL && v->key != NULL && v->key(v, ch))
-		return TUI_REDRAW;
+	if (v != NULL && v->key != NULL && v->key(v, ch)) {
+		int k = view_nodes_take(v);
+
+		return k >= 0 ? open_node(t, k) : TUI_REDRAW;
+	}
 	return other_key(t, ch);
 }
 
@@ -524,6 +578,7 @@ tui_draw(struct tui *t, const struct ui_frame *f)
 
 	if (!t->open)
 		return;
+	t->cluster = f->cluster;
 	/* Draw into the virtual screen from blank; refresh() then sends only
 	 * the cells that differ from what the terminal shows. */
 	erase();
@@ -568,7 +623,7 @@ tui_free(struct tui *t)
 	if (t == NULL)
 		return;
 	tui_close(t);
-	for (v = 0; v < VIEW_COUNT; v++)
+	for (v = 0; v < VIEW_ALL; v++)
 		view_free(t->views[v]);
 	free(t);
 }

@@ -42,6 +42,11 @@ int tui_fd(const struct tui *t);
 enum tui_cmd tui_input(struct tui *t);
 bool tui_paused(const struct tui *t);
 void tui_draw(struct tui *t, const struct ui_frame *f);
+/* Many nodes: the Nodes view is there (key 5) and shown first. */
+void tui_set_nodes(struct tui *t, bool nodes);
+/* The node views 1-4 show (Enter in the Nodes view chose it), or -1 while
+ * the Nodes view is shown. */
+int tui_node(const struct tui *t);
 /* j's state: show only the watched job's cores (true at start). */
 bool tui_job_only(const struct tui *t);
 /* The replay keys work (a replay is on); elsewhere they say so. */

@@ -12,6 +12,7 @@
 #include "metrics/history.h"
 #include "metrics/metrics.h"
 #include "plan/plan.h"
+#include "cluster/cluster.h"
 #include "util/cpulist.h"
 #include "util/errmsg.h"
 
@@ -20,7 +21,11 @@ enum view_id {
 	VIEW_THREADS,
 	VIEW_TOPOLOGY,
 	VIEW_DIE,          /* the die grid: cores where they sit on the chip */
-	VIEW_COUNT
+	VIEW_COUNT,        /* the views of one node */
+	/* Many nodes only (httop --nodes): a row per node; Enter opens a
+	 * node's views above. */
+	VIEW_NODES = VIEW_COUNT,
+	VIEW_ALL
 };
 
 /* The figure the die grid is coloured by (key f). */
@@ -70,6 +75,12 @@ struct ui_frame {
 	const char *replay_pos;     /* "sample 17/58" for replays, else NULL */
 	double window_length;       /* AVG_WINDOW: the length asked for, s */
 	const struct die_layout *layout; /* where each core sits (die grid view) */
+	/* Many nodes: the nodes and the job's last interval; `node` the node
+	 * views 1-4 show (m, plan, iv, layout are its own), -1 in the Nodes
+	 * view (m and iv are NULL there). NULL for one machine. */
+	const struct cluster *cluster;
+	int node;
+	const char *nodes_label;    /* "c[001-016] via ssh" */
 };
 
 /* A rectangle of the screen a view draws into. */
@@ -104,6 +115,9 @@ struct view *view_cores_new(struct ui_settings *s);
 struct view *view_threads_new(struct ui_settings *s);
 struct view *view_topology_new(struct ui_settings *s);
 struct view *view_die_new(struct ui_settings *s);
+struct view *view_nodes_new(struct ui_settings *s);
+/* The node Enter chose in the Nodes view since the last call, or -1. */
+int view_nodes_take(struct view *v);
 /* The view of an id, made with those settings. */
 struct view *view_new(enum view_id id, struct ui_settings *s);
 void view_free(struct view *v);

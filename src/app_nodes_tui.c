@@ -1,0 +1,199 @@
+/* app_nodes_tui.c: the live view over many nodes. The Nodes view first (a
+ * row per node, the job's figures in the header); Enter opens a node's
+ * Cores, Threads, Topology and Die grid views from its stream. The one
+ * wait takes the keys, the signal pipes and every node's pipes; the
+ * screen is drawn every -d seconds (and at once for a key), from the
+ * nodes' last intervals and the job's last interval. */
+#include "config.h"
+#include "app_nodes.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "evloop.h"
+#include "signals.h"
+#include "ui/screen.h"
+#include "ui/settings.h"
+#include "ui/tui.h"
+#include "util/clock.h"
+#include "util/i18n.h"
+
+/* While nodes come up the screen follows them this often, so the first
+ * full frame does not wait for -d. */
+#define FIRST_FRAMES 0.1
+
+struct nodes_live {
+	struct nodes_app *na;
+	struct tui *tui;
+	struct ui_settings set;
+	char label[320];
+	double next_draw;
+	unsigned long drawn_jobs;
+	bool all_up_drawn;         /* every node had an interval at the last draw */
+};
+
+static void
+draw(struct nodes_live *l)
+{
+	const struct cluster *c = &l->na->c;
+	struct ui_frame f;
+	int k = tui_node(l->tui);
+
+	/* Only the node shown is read whole. */
+	cluster_want_full(&l->na->c, k);
+	memset(&f, 0, sizeof f);
+	f.cluster = c;
+	f.nodes_label = l->label;
+	f.delay = l->na->o->delay;
+	f.paused = tui_paused(l->tui);
+	f.window = AVG_LAST;
+	f.node = -1;
+	if (k >= 0 && (size_t)k < c->n && c->nodes[k].have) {
+		const struct node *nd = &c->nodes[k];
+
+		f.node = k;
+		f.m = &nd->nv.m;
+		f.plan = &nd->nv.plan;
+		f.iv = &nd->nv.iv;
+		f.layout = nd->nv.have_layout ? &nd->nv.layout : NULL;
+		f.source_name = nd->nv.source;
+		f.window_seconds = nd->nv.iv.dt;
+	}
+	tui_draw(l->tui, &f);
+	l->drawn_jobs = c->jobs;
+}
+
+static void
+on_state(void *arg, const struct node *n)
+{
+	struct nodes_live *l = arg;
+	char text[512];
+
+	if (n->state == NODE_LOST)
+		snprintf(text, sizeof text, _("node %s lost: %s"), n->name, n->why);
+	else
+		snprintf(text, sizeof text, _("node %s: %s"), n->name, n->why);
+	tui_note(l->tui, text);
+}
+
+static bool
+all_have(const struct cluster *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (!c->nodes[i].have)
+			return false;
+	return true;
+}
+
+/* Keys; 1 to quit. */
+static int
+keys(struct nodes_live *l)
+{
+	enum tui_cmd cmd = tui_input(l->tui);
+
+	if (cmd == TUI_QUIT)
+		return 1;
+	if (cmd == TUI_DELAY) {
+		/* The nodes run at the -d they were started with. */
+		l->set.delay = l->na->o->delay;
+		tui_note(l->tui, _("the nodes' interval is set at the start (-d)"));
+	}
+	if (cmd == TUI_WINDOW) {
+		l->set.window = AVG_LAST;
+		tui_note(l->tui, _("a node's figures are its last interval's"));
+	}
+	if (cmd != TUI_NONE)
+		draw(l);
+	return 0;
+}
+
+static int
+loop(struct nodes_live *l)
+{
+	struct cluster *c = &l->na->c;
+	const struct options *o = l->na->o;
+	struct evwait w;
+	unsigned wake = 0;
+	double now, d = o->delay;
+
+	memset(&w, 0, sizeof w);
+	l->next_draw = clock_mono();
+	for (;;) {
+		cluster_tick(c);
+		now = clock_mono();
+		/* Drawn every -d; while nodes still come up, as they come. */
+		if (!tui_paused(l->tui) && (now >= l->next_draw || (!l->all_up_drawn &&
+		    c->jobs != l->drawn_jobs))) {
+			l->all_up_drawn = all_have(c);
+			draw(l);
+			l->next_draw = now + (l->all_up_drawn ? d : (d < FIRST_FRAMES ? d : FIRST_FRAMES));
+		}
+		if (o->iterations > 0 && c->jobs >= (unsigned long)o->iterations)
+			break;
+		w.in_fd = tui_fd(l->tui);
+		w.out_fd = STDOUT_FILENO;
+		w.nfds = (unsigned)cluster_pollfds(c, &w.fds);
+		w.deadline = cluster_deadline(c);
+		/* Lines come in bursts from hundreds of nodes: after a wake for
+		 * them alone, wait on the keys and signals only for a moment, so
+		 * that one poll over every pipe takes many lines, not one. */
+		if (wake == WAKE_FDS) {
+			w.nfds = 0;
+			if (w.deadline > clock_mono() + NODES_COALESCE)
+				w.deadline = clock_mono() + NODES_COALESCE;
+		}
+		if (l->next_draw < w.deadline && !tui_paused(l->tui))
+			w.deadline = l->next_draw;
+		wake = evloop_wait(&w);
+		if (wake & WAKE_SIGNAL)
+			break;
+		if (wake & WAKE_FDS)
+			cluster_io(c);
+		if (wake & WAKE_CHILD)
+			cluster_reap(c);
+		if ((wake & (WAKE_INPUT | WAKE_OTHER)) && keys(l) != 0)
+			return EXIT_OK;
+	}
+	return signals_exit_status(signals_caught());
+}
+
+int
+app_nodes_tui(struct nodes_app *na)
+{
+	const struct options *o = na->o;
+	struct cluster_config cfg;
+	struct nodes_live l;
+	char path[4096];
+	struct errmsg e;
+	int status;
+
+	memset(&l, 0, sizeof l);
+	l.na = na;
+	ui_settings_default(&l.set);
+	if (ui_config_path(path, sizeof path, &e) == 0)
+		ui_config_load(path, &l.set, &e);
+	l.set.delay = o->delay;
+	l.set.window = AVG_LAST;
+	snprintf(l.label, sizeof l.label, _("%s via %s"), na->spec, transport_name(&na->tr));
+	l.tui = tui_open(&l.set, &na->e);
+	if (l.tui == NULL) {
+		fprintf(stderr, "httop: %s\n", na->e.text);
+		return EXIT_FAIL;
+	}
+	signals_set_screen(screen_emergency_restore);
+	tui_set_nodes(l.tui, true);
+	app_nodes_config(na, &cfg);
+	cfg.on_state = on_state;
+	cfg.arg = &l;
+	cluster_init(&na->c, na->hosts.names, na->hosts.n, &cfg);
+	na->have_cluster = true;
+	status = loop(&l);
+	tui_free(l.tui);
+	signals_set_screen(NULL);
+	return status;
+}

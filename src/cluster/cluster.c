@@ -1,0 +1,800 @@
+/* cluster.c: the nodes' processes, their lines, and the job intervals
+ * (cluster.h). */
+#include "config.h"
+#include "cluster/cluster.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util/clock.h"
+#include "util/i18n.h"
+#include "util/textesc.h"
+#include "util/xalloc.h"
+
+extern char **environ;
+
+/* What one read takes at most: a few lines of a large node. */
+#define READ_CHUNK (256u << 10)
+/* Reads per node per wake: one busy node cannot starve the others. */
+#define READS_PER_WAKE 4
+/* A node that gives no interval for 3 of its intervals and this long is
+ * taken as stopped; a starting one gets the connection's time too. */
+#define STALL_EXTRA 5.0
+#define START_EXTRA 15.0
+/* After its end, how long its output may still come (a grandchild that
+ * holds the pipe): then the pipes are closed. */
+#define DRAIN_SECONDS 1.0
+/* SIGTERM, then this long, then SIGKILL. */
+#define KILL_GRACE 2.0
+#define BACKOFF_MAX 60.0
+
+const char *
+node_state_name(enum node_state s)
+{
+	switch (s) {
+	case NODE_WAITING: return N_("waiting");
+	case NODE_STARTING: return N_("starting");
+	case NODE_UP: return N_("up");
+	case NODE_LOST: return N_("lost");
+	case NODE_ENDED: return N_("ended");
+	}
+	return "?";
+}
+
+double
+cluster_backoff(unsigned k)
+{
+	double d = 1.0;
+
+	while (k-- > 1 && d < BACKOFF_MAX)
+		d *= 2.0;
+	return d < BACKOFF_MAX ? d : BACKOFF_MAX;
+}
+
+void
+cluster_init(struct cluster *c, char *const *names, size_t n, const struct cluster_config *cfg)
+{
+	size_t i, k;
+
+	memset(c, 0, sizeof *c);
+	c->cfg = *cfg;
+	c->n = n;
+	c->nodes = xcalloc(n > 0 ? n : 1, sizeof *c->nodes);
+	for (i = 0; i < n; i++) {
+		struct node *nd = &c->nodes[i];
+
+		nd->name = xstrdup(names[i]);
+		nd->out_fd = nd->err_fd = -1;
+		nd->slot = -1;
+		for (k = 0; k < NODE_RING; k++)
+			nd->rec[k].slot = -1;
+		nodeiv_init(&nd->nv);
+	}
+	jdoc_init(&c->doc, 0);
+	c->rcap = READ_CHUNK;
+	c->rbuf = xmalloc(c->rcap);
+	c->parts = xcalloc(n > 0 ? n : 1, sizeof *c->parts);
+	c->pw = xcalloc(n > 0 ? n : 1, sizeof *c->pw);
+	c->start_mono = clock_mono();
+}
+
+/* --- a node's process ------------------------------------------------------ */
+
+static void
+close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static void
+child(struct cluster *c, char **argv, int out, int err)
+{
+	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	/* Its own process group: Ctrl-C in batch mode reaches httop, which
+	 * ends the nodes in order; a stop reaches what it started too. */
+	setpgid(0, 0);
+	if (null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+		_exit(127);
+	if (c->cfg.child_setup != NULL)
+		c->cfg.child_setup();
+	execve(argv[0], argv, c->cfg.envp != NULL ? c->cfg.envp : environ);
+	dprintf(2, "%s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+static void
+lost(struct cluster *c, struct node *nd, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Its process could not be made: lost at once. */
+static void
+start(struct cluster *c, struct node *nd, double now)
+{
+	int out[2], err[2];
+	char **argv;
+	pid_t pid;
+
+	if (pipe2(out, O_CLOEXEC) != 0) {
+		lost(c, nd, _("cannot start its transport: %s"), strerror(errno));
+		return;
+	}
+	if (pipe2(err, O_CLOEXEC) != 0) {
+		close(out[0]);
+		close(out[1]);
+		lost(c, nd, _("cannot start its transport: %s"), strerror(errno));
+		return;
+	}
+	argv = transport_argv(c->cfg.tr, nd->name);
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0)
+		child(c, argv, out[1], err[1]);
+	transport_argv_free(argv);
+	close(out[1]);
+	close(err[1]);
+	if (pid < 0) {
+		close(out[0]);
+		close(err[0]);
+		lost(c, nd, _("cannot start its transport: %s"), strerror(errno));
+		return;
+	}
+	setpgid(pid, pid);
+	fcntl(out[0], F_SETFL, O_NONBLOCK);
+	fcntl(err[0], F_SETFL, O_NONBLOCK);
+	nd->pid = pid;
+	nd->out_fd = out[0];
+	nd->err_fd = err[0];
+	nd->state = NODE_STARTING;
+	nd->started = now;
+	nd->last_line = now;
+	nd->reaped = false;
+	nd->stopping = false;
+	nd->kill_at = 0.0;
+	nd->lines = 0;
+	nd->bad = 0;
+	nd->plen = 0;
+	nd->elen = 0;
+	nd->err_last[0] = '\0';
+	nd->why[0] = '\0';
+	nd->slot = -1;
+}
+
+/* End its process (it stopped answering, or sent no JSON): the reason is
+ * said now, the process reaped when it goes. */
+static void
+stop_node(struct node *nd, double now)
+{
+	if (nd->pid > 0 && !nd->reaped) {
+		kill(-nd->pid, SIGTERM);
+		nd->kill_at = now + KILL_GRACE;
+	}
+	nd->stopping = true;
+}
+
+static void
+lost(struct cluster *c, struct node *nd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(nd->why, sizeof nd->why, fmt, ap);
+	va_end(ap);
+	nd->state = NODE_LOST;
+	nd->failures++;
+	nd->retry_at = clock_mono() + cluster_backoff(nd->failures);
+	if (c->cfg.on_state != NULL)
+		c->cfg.on_state(c->cfg.arg, nd);
+}
+
+/* Its process has ended and its output is read: ended, or lost and why. */
+static void
+finish(struct cluster *c, struct node *nd)
+{
+	char said[300], st[64];
+	int s = nd->wstatus;
+
+	close_fd(&nd->out_fd);
+	close_fd(&nd->err_fd);
+	nd->pid = 0;
+	if (nd->elen > 0) {
+		nd->err_part[nd->elen] = '\0';
+		text_escape(nd->err_last, sizeof nd->err_last, nd->err_part);
+		nd->elen = 0;
+	}
+	if (nd->stopping) {
+		/* httop ended it and said why: lost, if not already */
+		if (nd->state != NODE_LOST)
+			lost(c, nd, "%s", nd->why[0] ? nd->why : _("stopped"));
+		return;
+	}
+	if (WIFEXITED(s) && WEXITSTATUS(s) == 0 && nd->lines > 0) {
+		nd->state = NODE_ENDED;
+		snprintf(nd->why, sizeof nd->why, "%s", _("ended"));
+		if (c->cfg.on_state != NULL)
+			c->cfg.on_state(c->cfg.arg, nd);
+		return;
+	}
+	if (WIFEXITED(s))
+		snprintf(st, sizeof st, _("exit status %d"), WEXITSTATUS(s));
+	else if (WIFSIGNALED(s))
+		snprintf(st, sizeof st, _("killed by signal %d"), WTERMSIG(s));
+	else
+		snprintf(st, sizeof st, "?");
+	snprintf(said, sizeof said, "%s", nd->err_last);
+	if (said[0] != '\0')
+		lost(c, nd, "%s (%s)", said, st);
+	else if (WIFEXITED(s) && WEXITSTATUS(s) == 0)
+		lost(c, nd, _("ended before its first interval (%s)"), st);
+	else
+		lost(c, nd, "%s", st);
+}
+
+/* --- its lines ------------------------------------------------------------- */
+
+static void
+push_rec(struct cluster *c, struct node *nd, double t)
+{
+	const struct interval *iv = &nd->nv.iv;
+	struct node_rec *r;
+	double d = c->cfg.delay > 0.0 ? c->cfg.delay : 1.0;
+	long s;
+
+	if (!c->have_t0) {
+		/* The first interval lands in the middle of job interval 0. */
+		c->t0 = t - d / 2.0;
+		c->t_first = t;
+		c->mono_first = clock_mono();
+		c->origin = t - (isfinite(iv->time) ? iv->time : 0.0);
+		c->have_t0 = true;
+		c->next_slot = 0;
+	}
+	s = (long)floor((t - c->t0) / d);
+	/* A node paced every d seconds keeps its count, whatever its clock's
+	 * jitter; after a gap or a restart its time places it again. */
+	if (nd->slot >= 0 && t - nd->slot_t >= 0.5 * d && t - nd->slot_t <= 1.5 * d)
+		s = nd->slot + 1;
+	else if (nd->slot >= 0 && s <= nd->slot)
+		s = nd->slot + 1;
+	nd->slot = s;
+	nd->slot_t = t;
+	if (s < 0)
+		return;
+	r = &nd->rec[s % NODE_RING];
+	r->slot = s;
+	r->time = iv->time;
+	r->wall = t;
+	r->dt = iv->dt;
+	r->valid = iv->valid;
+	snprintf(r->reason, sizeof r->reason, "%s", iv->reason_c);
+	r->agg = iv->node;
+	metrics_node_weights(iv, &nd->nv.m.topo, &r->w);
+}
+
+static void
+bad_line(struct cluster *c, struct node *nd, const struct errmsg *e)
+{
+	char text[200];
+
+	if (++nd->bad < NODE_BAD_LINES)
+		return;
+	text_escape(text, sizeof text, e->text);
+	stop_node(nd, clock_mono());
+	lost(c, nd, _("its output is not httop's JSON (%s)"), text);
+}
+
+static void
+line(struct cluster *c, struct node *nd, const char *s, size_t len)
+{
+	struct errmsg e;
+	int rc;
+
+	if (nd->stopping)
+		return;
+	while (len > 0 && (s[len - 1] == '\r' || s[len - 1] == ' '))
+		len--;
+	if (len == 0)
+		return;
+	/* A node whose views are not shown is read without its cores: what
+	 * the rows and the job need costs a parse of half the line. */
+	nd->light = !nd->want_full && nd->nv.have_machine;
+	if ((nd->light ? jdoc_parse_skip(&c->doc, s, len, "cores", &e) :
+	    jdoc_parse(&c->doc, s, len, &e)) != 0) {
+		bad_line(c, nd, &e);
+		return;
+	}
+	rc = nodeiv_read(&nd->nv, &c->doc, &e);
+	if (rc == NODEIV_FULL) {
+		nd->light = false;
+		rc = jdoc_parse(&c->doc, s, len, &e) != 0 ? -1 : nodeiv_read(&nd->nv, &c->doc, &e);
+	}
+	if (rc < 0) {
+		bad_line(c, nd, &e);
+		return;
+	}
+	if (rc > 0)
+		nd->generation++;
+	nd->bad = 0;
+	nd->have = true;
+	nd->lines++;
+	nd->total++;
+	nd->failures = 0;
+	nd->last_line = clock_mono();
+	nd->why[0] = '\0';
+	if (nd->state == NODE_STARTING || nd->state == NODE_WAITING)
+		nd->state = NODE_UP;
+	push_rec(c, nd, nd->nv.unix_time >= 0.0 ? nd->nv.unix_time : clock_wall());
+	if (nd->light)
+		nodeiv_cores_unread(&nd->nv);
+	if (c->cfg.on_line != NULL && c->error == 0)
+		c->error = c->cfg.on_line(c->cfg.arg, nd, s, len);
+}
+
+/* What one read gave: whole lines at once from the shared buffer, the
+ * rest kept in the node's own. */
+static void
+take(struct cluster *c, struct node *nd, const char *buf, size_t n)
+{
+	const char *p = buf, *end = buf + n, *nl;
+
+	while (p < end && (nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		if (nd->plen > 0) {
+			size_t add = (size_t)(nl - p);
+
+			if (nd->plen + add <= NODE_LINE_MAX) {
+				if (nd->plen + add > nd->pcap) {
+					nd->pcap = nd->plen + add;
+					nd->part = xrealloc(nd->part, nd->pcap);
+				}
+				memcpy(nd->part + nd->plen, p, add);
+				line(c, nd, nd->part, nd->plen + add);
+			}
+			nd->plen = 0;
+			/* A line's room is not kept for the quiet time between
+			 * lines: hundreds of nodes would hold a line each. */
+			free(nd->part);
+			nd->part = NULL;
+			nd->pcap = 0;
+		} else {
+			line(c, nd, p, (size_t)(nl - p));
+		}
+		p = nl + 1;
+	}
+	if (p < end) {
+		size_t add = (size_t)(end - p);
+
+		if (nd->plen + add > NODE_LINE_MAX) {
+			struct errmsg e;
+
+			nd->plen = 0;
+			errmsg_set(&e, _("a line longer than %u MiB"), NODE_LINE_MAX >> 20);
+			nd->bad = NODE_BAD_LINES - 1;
+			bad_line(c, nd, &e);
+			return;
+		}
+		if (nd->plen + add > nd->pcap) {
+			nd->pcap = nd->plen + add;
+			nd->part = xrealloc(nd->part, nd->pcap);
+		}
+		memcpy(nd->part + nd->plen, p, add);
+		nd->plen += add;
+	}
+}
+
+/* Standard error: only its last complete line is kept (for the reason). */
+static void
+take_err(struct node *nd, const char *buf, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (buf[i] == '\n') {
+			/* ssh ends its lines with CR LF */
+			if (nd->elen > 0 && nd->err_part[nd->elen - 1] == '\r')
+				nd->elen--;
+			if (nd->elen > 0) {
+				nd->err_part[nd->elen] = '\0';
+				text_escape(nd->err_last, sizeof nd->err_last, nd->err_part);
+			}
+			nd->elen = 0;
+		} else if (nd->elen + 1 < sizeof nd->err_part) {
+			nd->err_part[nd->elen++] = buf[i];
+		}
+	}
+}
+
+/* Read what is there; at the end of its output, finish it once reaped. */
+static void
+read_fd(struct cluster *c, struct node *nd, bool err)
+{
+	int *fd = err ? &nd->err_fd : &nd->out_fd;
+	unsigned k;
+	ssize_t n;
+
+	for (k = 0; k < READS_PER_WAKE && *fd >= 0; k++) {
+		n = read(*fd, c->rbuf, c->rcap);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			break;
+		if (n <= 0) {
+			close_fd(fd);
+			break;
+		}
+		if (err)
+			take_err(nd, c->rbuf, (size_t)n);
+		else
+			take(c, nd, c->rbuf, (size_t)n);
+		if ((size_t)n < c->rcap)
+			break;
+	}
+	if (nd->out_fd < 0 && nd->err_fd < 0 && nd->reaped && nd->pid > 0)
+		finish(c, nd);
+}
+
+size_t
+cluster_pollfds(struct cluster *c, struct pollfd **pfd)
+{
+	size_t i, k = 0;
+
+	if (c->pfd_cap < 2 * c->n) {
+		c->pfd_cap = 2 * c->n;
+		c->pfd = xreallocarray(c->pfd, c->pfd_cap, sizeof *c->pfd);
+		c->pfd_node = xreallocarray(c->pfd_node, c->pfd_cap, sizeof *c->pfd_node);
+	}
+	for (i = 0; i < c->n; i++) {
+		int fds[2] = { c->nodes[i].out_fd, c->nodes[i].err_fd }, j;
+
+		for (j = 0; j < 2; j++) {
+			if (fds[j] < 0)
+				continue;
+			c->pfd[k].fd = fds[j];
+			c->pfd[k].events = POLLIN;
+			c->pfd[k].revents = 0;
+			c->pfd_node[k++] = i;
+		}
+	}
+	c->npfd = k;
+	*pfd = c->pfd;
+	return k;
+}
+
+void
+cluster_io(struct cluster *c)
+{
+	size_t k;
+
+	for (k = 0; k < c->npfd; k++) {
+		struct node *nd = &c->nodes[c->pfd_node[k]];
+
+		if (c->pfd[k].revents == 0)
+			continue;
+		read_fd(c, nd, c->pfd[k].fd == nd->err_fd);
+	}
+	c->npfd = 0;
+}
+
+void
+cluster_reap(struct cluster *c)
+{
+	size_t i;
+	pid_t pid;
+	int st;
+
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+		for (i = 0; i < c->n; i++) {
+			struct node *nd = &c->nodes[i];
+
+			if (nd->pid != pid)
+				continue;
+			nd->reaped = true;
+			nd->wstatus = st;
+			nd->reaped_at = clock_mono();
+			/* What it wrote before it went is read first. */
+			if (nd->out_fd >= 0)
+				read_fd(c, nd, false);
+			if (nd->err_fd >= 0)
+				read_fd(c, nd, true);
+			if (nd->out_fd < 0 && nd->err_fd < 0 && nd->pid > 0)
+				finish(c, nd);
+			break;
+		}
+	}
+}
+
+/* --- job intervals --------------------------------------------------------- */
+
+const struct node_rec *
+cluster_rec(const struct node *n, long slot)
+{
+	const struct node_rec *r = &n->rec[slot % NODE_RING];
+
+	return slot >= 0 && r->slot == slot ? r : NULL;
+}
+
+static void
+close_job(struct cluster *c, long s)
+{
+	struct cluster_job *j = &c->job;
+	size_t i, k = 0, nmiss = 0;
+	char miss[200];
+	bool valid = true;
+	double dt = 0.0;
+	int first_bad = -1;
+
+	miss[0] = '\0';
+	for (i = 0; i < c->n; i++) {
+		const struct node_rec *r = cluster_rec(&c->nodes[i], s);
+
+		if (r == NULL) {
+			size_t len = strlen(miss);
+
+			if (nmiss++ < 4)
+				snprintf(miss + len, sizeof miss - len, "%s%s", len ? ", " : "",
+				    c->nodes[i].name);
+			continue;
+		}
+		c->parts[k] = r->agg;
+		c->pw[k++] = r->w;
+		dt += r->dt;
+		if (!r->valid && first_bad < 0)
+			first_bad = (int)i;
+		valid = valid && r->valid;
+	}
+	memset(j, 0, sizeof *j);
+	j->slot = s;
+	j->nnodes = (unsigned)c->n;
+	j->nin = (unsigned)k;
+	/* The middle of its span, where its nodes' stamps fall. */
+	j->wall = c->t0 + ((double)s + 0.5) * c->cfg.delay;
+	j->time = j->wall - c->origin;
+	j->dt = k > 0 ? dt / (double)k : 0.0;
+	metrics_combine(c->parts, c->pw, k, &j->agg);
+	j->valid = valid && nmiss == 0;
+	/* Files get this text: never translated. */
+	if (nmiss > 0)
+		snprintf(j->reason, sizeof j->reason, "%zu of %zu nodes missing: %s%s", nmiss, c->n,
+		    miss, nmiss > 4 ? ", ..." : "");
+	else if (first_bad >= 0)
+		snprintf(j->reason, sizeof j->reason, "%.60s: %.190s", c->nodes[first_bad].name,
+		    cluster_rec(&c->nodes[first_bad], s)->reason);
+	c->have_job = true;
+	c->jobs++;
+	if (c->cfg.on_job != NULL && c->error == 0)
+		c->error = c->cfg.on_job(c->cfg.arg, c, j);
+}
+
+/* The nodes' wall time now, as the viewer's monotonic clock has run since
+ * the first line came (late by that line's transport delay, which only
+ * makes the waits longer; a test clock's stamps work the same). */
+static double
+nodes_now(const struct cluster *c)
+{
+	return c->t_first + (clock_mono() - c->mono_first);
+}
+
+/* Job interval s closes when every node that is up or starting has given
+ * its interval, or a whole interval after its end, without those that
+ * have not. */
+static void
+close_due(struct cluster *c, bool all)
+{
+	double now = nodes_now(c), d = c->cfg.delay;
+	long top = -1;
+	size_t i;
+
+	if (!c->have_t0)
+		return;
+	for (i = 0; i < c->n; i++)
+		if (c->nodes[i].slot > top)
+			top = c->nodes[i].slot;
+	while (c->next_slot <= top) {
+		long s = c->next_slot;
+		bool any = false, waiting = false;
+
+		for (i = 0; i < c->n; i++) {
+			const struct node *nd = &c->nodes[i];
+
+			any = any || cluster_rec(nd, s) != NULL;
+			/* one still starting may give its first interval yet */
+			if ((nd->state == NODE_UP || nd->state == NODE_STARTING) && nd->slot < s)
+				waiting = true;
+		}
+		if (waiting && !all && now < c->t0 + (double)(s + 2) * d)
+			return;
+		if (any)
+			close_job(c, s);
+		c->next_slot++;
+	}
+}
+
+void
+cluster_flush(struct cluster *c)
+{
+	close_due(c, true);
+}
+
+/* --- the tick --------------------------------------------------------------- */
+
+static unsigned
+starting(const struct cluster *c, double now)
+{
+	unsigned k = 0;
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		k += c->nodes[i].state == NODE_STARTING && now - c->nodes[i].started <
+		    CLUSTER_FANOUT_HOLD;
+	return k;
+}
+
+static double
+stall_after(const struct cluster *c, const struct node *nd)
+{
+	return 3.0 * c->cfg.delay + (nd->state == NODE_STARTING ? START_EXTRA : STALL_EXTRA);
+}
+
+void
+cluster_tick(struct cluster *c)
+{
+	double now = clock_mono();
+	unsigned busy = c->cfg.fanout > 0 ? starting(c, now) : 0;
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		struct node *nd = &c->nodes[i];
+
+		if (nd->pid > 0 && nd->kill_at > 0.0 && now >= nd->kill_at && !nd->reaped) {
+			kill(-nd->pid, SIGKILL);
+			nd->kill_at = 0.0;
+		}
+		if (nd->pid > 0 && nd->reaped && now - nd->reaped_at >= DRAIN_SECONDS)
+			finish(c, nd);
+		if ((nd->state == NODE_STARTING || nd->state == NODE_UP) && !nd->stopping &&
+		    now - nd->last_line > stall_after(c, nd)) {
+			stop_node(nd, now);
+			lost(c, nd, nd->state == NODE_UP ? _("no interval for %.0f s") :
+			    _("no first interval within %.0f s"), now - nd->last_line);
+		}
+		if (nd->state == NODE_LOST && c->cfg.retry && nd->pid == 0 && now >= nd->retry_at)
+			nd->state = NODE_WAITING;
+		if (nd->state == NODE_WAITING && nd->pid == 0 &&
+		    (c->cfg.fanout == 0 || busy < c->cfg.fanout)) {
+			start(c, nd, now);
+			busy++;
+		}
+	}
+	close_due(c, false);
+}
+
+double
+cluster_deadline(const struct cluster *c)
+{
+	double next = INFINITY, now = clock_mono(), t;
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		const struct node *nd = &c->nodes[i];
+
+		if (nd->state == NODE_WAITING)
+			t = c->cfg.fanout > 0 ? now + 0.05 : now;
+		else if (nd->state == NODE_LOST && c->cfg.retry && nd->pid == 0)
+			t = nd->retry_at;
+		else if ((nd->state == NODE_STARTING || nd->state == NODE_UP) && !nd->stopping)
+			t = nd->last_line + stall_after(c, nd);
+		else
+			t = INFINITY;
+		if (nd->pid > 0 && nd->kill_at > 0.0 && nd->kill_at < t)
+			t = nd->kill_at;
+		if (nd->pid > 0 && nd->reaped && nd->reaped_at + DRAIN_SECONDS < t)
+			t = nd->reaped_at + DRAIN_SECONDS;
+		if (t < next)
+			next = t;
+	}
+	/* The next job interval's latest close, on the monotonic clock. */
+	if (c->have_t0) {
+		t = c->t0 + (double)(c->next_slot + 2) * c->cfg.delay - nodes_now(c) + now;
+		if (t < next)
+			next = t;
+	}
+	return next;
+}
+
+bool
+cluster_done(const struct cluster *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		const struct node *nd = &c->nodes[i];
+
+		if (nd->pid > 0 || nd->state == NODE_WAITING || nd->state == NODE_STARTING ||
+		    nd->state == NODE_UP || (nd->state == NODE_LOST && c->cfg.retry))
+			return false;
+	}
+	return true;
+}
+
+void
+cluster_want_full(struct cluster *c, int k)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		c->nodes[i].want_full = (int)i == k;
+}
+
+void
+cluster_counts(const struct cluster *c, unsigned count[5])
+{
+	size_t i;
+
+	memset(count, 0, 5 * sizeof *count);
+	for (i = 0; i < c->n; i++)
+		count[c->nodes[i].state]++;
+}
+
+void
+cluster_stop(struct cluster *c)
+{
+	double end = clock_mono() + KILL_GRACE;
+	size_t i, left;
+	pid_t pid;
+	int st;
+
+	for (i = 0; i < c->n; i++)
+		if (c->nodes[i].pid > 0 && !c->nodes[i].reaped)
+			kill(-c->nodes[i].pid, SIGTERM);
+	for (;;) {
+		while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
+			for (i = 0; i < c->n; i++)
+				if (c->nodes[i].pid == pid)
+					c->nodes[i].reaped = true;
+		for (left = 0, i = 0; i < c->n; i++)
+			left += c->nodes[i].pid > 0 && !c->nodes[i].reaped;
+		if (left == 0 || clock_mono() >= end)
+			break;
+		usleep(20000);
+	}
+	for (i = 0; i < c->n; i++) {
+		struct node *nd = &c->nodes[i];
+
+		if (nd->pid > 0 && !nd->reaped) {
+			kill(-nd->pid, SIGKILL);
+			while (waitpid(nd->pid, &st, 0) < 0 && errno == EINTR)
+				;
+		}
+		nd->pid = 0;
+		close_fd(&nd->out_fd);
+		close_fd(&nd->err_fd);
+	}
+}
+
+void
+cluster_free(struct cluster *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		free(c->nodes[i].name);
+		free(c->nodes[i].part);
+		nodeiv_free(&c->nodes[i].nv);
+	}
+	free(c->nodes);
+	jdoc_free(&c->doc);
+	free(c->rbuf);
+	free(c->pfd);
+	free(c->pfd_node);
+	free(c->parts);
+	free(c->pw);
+	memset(c, 0, sizeof *c);
+}

@@ -1,0 +1,832 @@
+/* nodeiv.c: a node's JSON line into its machine and interval (nodeiv.h).
+ * The machine description is built again only when the line describes
+ * another one (a hash of what it is built from); otherwise a line costs
+ * its parse and one pass over its cores and threads. */
+#include "config.h"
+#include "cluster/nodeiv.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/i18n.h"
+#include "util/xalloc.h"
+
+/* The notional clock the rebuilt counts run at (nodeiv.h). */
+#define NOTIONAL_HZ 1e9
+/* A fraction may be off by the rounding of its 10 decimals. */
+#define FRAC_SLACK 1e-9
+/* Grid rows and columns a tile may name. */
+#define TILE_MAX 256u
+
+void
+nodeiv_init(struct nodeiv *n)
+{
+	memset(n, 0, sizeof *n);
+	n->unix_time = -1.0;
+}
+
+static void
+drop_machine(struct nodeiv *n)
+{
+	if (n->have_iv)
+		interval_free(&n->iv);
+	if (n->have_layout)
+		die_layout_free(&n->layout);
+	if (n->have_machine)
+		machine_free(&n->m);
+	n->have_iv = n->have_layout = n->have_machine = false;
+	free(n->core_of);
+	n->core_of = NULL;
+	n->ncore_of = 0;
+}
+
+void
+nodeiv_free(struct nodeiv *n)
+{
+	drop_machine(n);
+}
+
+void
+nodeiv_cores_unread(struct nodeiv *n)
+{
+	unsigned k;
+
+	for (k = 0; k < n->ncore_of && n->have_iv; k++)
+		n->iv.cores[n->core_of[k]].reason = R_FIRST;
+}
+
+enum reason
+nodeiv_reason(const char *code)
+{
+	int r;
+
+	for (r = 0; r < R_NREASONS; r++)
+		if (strcmp(metrics_reason_code((enum reason)r), code) == 0)
+			return (enum reason)r;
+	return R_NREASONS;
+}
+
+/* --- members ------------------------------------------------------------ */
+
+static bool
+is(const struct jdoc *d, int i, enum jtype t)
+{
+	return i >= 0 && d->t[i].type == t;
+}
+
+/* A whole number member within [0, max]. */
+static int
+get_uint(struct jobj *o, const char *key, unsigned max, unsigned *v, struct errmsg *e)
+{
+	int i = jobj_get(o, key);
+	double x;
+
+	if (!is(o->d, i, J_NUM))
+		return errmsg_set(e, _("\"%s\" is missing or not a number"), key);
+	x = o->d->t[i].num;
+	if (!(x >= 0.0 && x <= (double)max && x == floor(x)))
+		return errmsg_set(e, _("\"%s\" is not a whole number from 0 to %u"), key, max);
+	*v = (unsigned)x;
+	return 0;
+}
+
+/* A number member or null (NAN); missing is an error when `need`. */
+static int
+get_num(struct jobj *o, const char *key, bool need, double *v, struct errmsg *e)
+{
+	int i = jobj_get(o, key);
+
+	*v = NAN;
+	if (is(o->d, i, J_NUM) && isfinite(o->d->t[i].num)) {
+		*v = o->d->t[i].num;
+		return 0;
+	}
+	if (is(o->d, i, J_NULL) || (i < 0 && !need))
+		return 0;
+	return errmsg_set(e, _("\"%s\" is missing or not a number"), key);
+}
+
+static int
+get_bool(struct jobj *o, const char *key, bool *v, struct errmsg *e)
+{
+	int i = jobj_get(o, key);
+
+	if (!is(o->d, i, J_BOOL))
+		return errmsg_set(e, _("\"%s\" is missing or not true or false"), key);
+	*v = o->d->t[i].b;
+	return 0;
+}
+
+/* A reason code member, R_NONE when missing. */
+static int
+get_reason(struct jobj *o, const char *key, enum reason *r, struct errmsg *e)
+{
+	int i = jobj_opt(o, key);
+	char code[64];
+
+	*r = R_NONE;
+	if (i < 0)
+		return 0;
+	if (!is(o->d, i, J_STR) ||
+	    (*r = nodeiv_reason(jstr(o->d, i, code, sizeof code))) == R_NREASONS)
+		return errmsg_set(e, _("\"%s\" is not one of httop's reason codes"), key);
+	return 0;
+}
+
+/* What kind of number a figure is: where its values may lie. */
+enum figkind { FK_FRAC, FK_RATE };
+
+/* The three members of a figure (x, x_lo, x_hi), and its reason code in
+ * the object's "absent" when it has none. */
+struct fig {
+	const char *x, *lo, *hi;
+	enum figkind kind;
+};
+
+#define FIG(name, k) { name, name "_lo", name "_hi", k }
+
+static bool
+in_range(double v, enum figkind k)
+{
+	return k == FK_FRAC ? v >= -FRAC_SLACK && v <= 1.0 + FRAC_SLACK : v >= 0.0;
+}
+
+static double
+clamp(double v, enum figkind k)
+{
+	if (k == FK_FRAC)
+		return v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
+	return v;
+}
+
+static int
+get_val(struct jobj *o, const struct jobj *absent, const struct fig *f, struct val *v,
+    struct errmsg *e)
+{
+	double x, lo, hi;
+	enum reason why;
+	int i;
+
+	if (get_num(o, f->x, true, &x, e) != 0 || get_num(o, f->lo, true, &lo, e) != 0 ||
+	    get_num(o, f->hi, true, &hi, e) != 0)
+		return -1;
+	if (!isnan(x)) {
+		if (!in_range(x, f->kind))
+			return errmsg_set(e, _("\"%s\" is out of its range"), f->x);
+		*v = val_exact(clamp(x, f->kind));
+		return 0;
+	}
+	if (!isnan(lo) && !isnan(hi)) {
+		if (!in_range(lo, f->kind) || !in_range(hi, f->kind) || lo > hi)
+			return errmsg_set(e, _("\"%s\" and \"%s\" are not a bound"), f->lo, f->hi);
+		*v = val_tight(clamp(lo, f->kind), clamp(hi, f->kind));
+		return 0;
+	}
+	why = R_NONE;
+	if (absent != NULL && (i = jobj_peek(absent, f->x)) >= 0) {
+		char code[64];
+
+		why = nodeiv_reason(jstr(o->d, i, code, sizeof code));
+		if (why == R_NREASONS)
+			why = R_NONE;
+	}
+	*v = val_absent(why);
+	return 0;
+}
+
+/* The reasons of the figures that have none: from the object's "absent"
+ * (looked for after them, where httop writes it). */
+static void
+fix_absent(struct jobj *o, const struct fig *f, struct val *const *v, size_t n)
+{
+	struct jobj absent;
+	size_t k;
+	int i;
+	char code[64];
+
+	for (k = 0; k < n && v[k]->kind != V_NONE; k++)
+		;
+	if (k == n || jobj_open(&absent, o->d, jobj_opt(o, "absent")) != 0)
+		return;
+	for (; k < n; k++) {
+		if (v[k]->kind != V_NONE || (i = jobj_peek(&absent, f[k].x)) < 0)
+			continue;
+		v[k]->why = nodeiv_reason(jstr(o->d, i, code, sizeof code));
+		if (v[k]->why == R_NREASONS)
+			v[k]->why = R_NONE;
+	}
+}
+
+/* "stopped":["inst", ...] as KIND_BITs. */
+static unsigned
+get_stopped(struct jobj *o)
+{
+	const struct jdoc *d = o->d;
+	int a = jobj_opt(o, "stopped"), i;
+	unsigned mask = 0;
+	char name[32];
+	enum slot_kind k;
+
+	if (!is(d, a, J_ARR))
+		return 0;
+	for (i = jfirst(d, a); i >= 0 && (unsigned)i < d->t[a].next; i = (int)d->t[i].next) {
+		k = slot_kind_parse(jstr(d, i, name, sizeof name));
+		if (k < SLOT_NKINDS)
+			mask |= KIND_BIT(k);
+	}
+	return mask;
+}
+
+/* The elements of array member `key` of the line's root, for a loop. */
+#define EACH(d, arr, i) \
+	for ((i) = jfirst((d), (arr)); (i) >= 0 && (unsigned)(i) < (d)->t[(arr)].next; \
+	    (i) = (int)(d)->t[(i)].next)
+
+/* --- the machine description ------------------------------------------- */
+
+static uint64_t
+mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h;
+}
+
+static uint64_t
+mix_str(uint64_t h, const struct jdoc *d, int i)
+{
+	unsigned k;
+
+	if (i < 0)
+		return mix(h, 1);
+	h = mix(h, d->t[i].type);
+	for (k = 0; k < d->t[i].len; k++)
+		h = mix(h, (unsigned char)d->text[d->t[i].start + k]);
+	return h;
+}
+
+/* A core's CPUs: 1 to TOPO_MAX_SMT numbers below NODEIV_CPU_MAX. */
+static int
+core_cpus(struct jobj *o, unsigned *cpus, unsigned *n, struct errmsg *e)
+{
+	const struct jdoc *d = o->d;
+	int a = jobj_get(o, "cpus"), i;
+
+	*n = 0;
+	if (!is(d, a, J_ARR) || d->t[a].size == 0 || d->t[a].size > TOPO_MAX_SMT)
+		return errmsg_set(e, _("a core's \"cpus\" is not a list of 1 to %d CPUs"),
+		    TOPO_MAX_SMT);
+	EACH(d, a, i) {
+		double x = d->t[i].num;
+
+		if (d->t[i].type != J_NUM || !(x >= 0 && x < NODEIV_CPU_MAX) || x != floor(x))
+			return errmsg_set(e, _("a core's \"cpus\" holds something other than a CPU "
+			    "number below %u"), NODEIV_CPU_MAX);
+		cpus[(*n)++] = (unsigned)x;
+	}
+	return 0;
+}
+
+/* The hash of everything the machine description is built from. */
+static int
+shape_of(const struct jdoc *d, struct jobj *root, uint64_t *h, struct errmsg *e)
+{
+	static const char *const top[] = { "host", "group", "split", "scale", "layout",
+	    "layout_basis", "cores_assumed", "layout_note" };
+	int cores = jobj_get(root, "cores"), i;
+	size_t k;
+
+	*h = 0;
+	for (k = 0; k < sizeof top / sizeof top[0]; k++)
+		*h = mix_str(*h, d, jobj_get(root, top[k]));
+	if (!is(d, cores, J_ARR))
+		return errmsg_set(e, _("\"cores\" is missing or not a list"));
+	EACH(d, cores, i) {
+		struct jobj o;
+		int t;
+
+		if (jobj_open(&o, d, i) != 0)
+			return errmsg_set(e, _("a core is not an object"));
+		*h = mix_str(*h, d, jobj_get(&o, "package"));
+		*h = mix_str(*h, d, jobj_get(&o, "core"));
+		t = jobj_get(&o, "cpus");
+		*h = mix(*h, t >= 0 ? d->t[t].len : 0);
+		if (t >= 0)
+			*h = mix_str(*h, d, t);
+		t = jobj_get(&o, "tile");
+		if (t >= 0)
+			*h = mix_str(*h, d, t);
+	}
+	return 0;
+}
+
+/* The topology from the line's cores; core_of[k] their places. */
+static int
+build_topology(struct nodeiv *n, const struct jdoc *d, int cores, struct errmsg *e)
+{
+	struct topology *t = &n->m.topo;
+	unsigned k = 0, j, nc, cpus[TOPO_MAX_SMT], pkg, id, *seen_pkg, *seen_id, dup;
+	bool *used = xcalloc(NODEIV_CPU_MAX, sizeof *used);
+	int i, rc = 0;
+
+	n->ncore_of = d->t[cores].size;
+	n->core_of = xcalloc(n->ncore_of + 1, sizeof *n->core_of);
+	seen_pkg = xcalloc(n->ncore_of + 1, sizeof *seen_pkg);
+	seen_id = xcalloc(n->ncore_of + 1, sizeof *seen_id);
+	topology_init(t);
+	EACH(d, cores, i) {
+		struct jobj o;
+
+		jobj_open(&o, d, i);
+		if (get_uint(&o, "package", NODEIV_PACKAGE_MAX, &pkg, e) != 0 ||
+		    get_uint(&o, "core", NODEIV_CPU_MAX, &id, e) != 0 || core_cpus(&o, cpus, &nc, e) != 0) {
+			rc = -1;
+			break;
+		}
+		/* Two cores of one package with one core id (two dies) stay two. */
+		for (dup = 0, j = 0; j < k; j++)
+			dup += seen_pkg[j] == pkg && seen_id[j] == id;
+		seen_pkg[k] = pkg;
+		seen_id[k] = id;
+		for (j = 0; j < nc; j++) {
+			if (used[cpus[j]]) {
+				rc = errmsg_set(e, _("CPU %u is in two cores"), cpus[j]);
+				break;
+			}
+			used[cpus[j]] = true;
+			topology_add_cpu(t, cpus[j], pkg, dup, 0, id, j, true);
+		}
+		if (rc != 0)
+			break;
+		k++;
+	}
+	free(used);
+	free(seen_pkg);
+	free(seen_id);
+	topology_finish(t);
+	if (rc == 0 && k == 0)
+		rc = errmsg_set(e, _("\"cores\" is empty"));
+	t->nl3 = 1;
+	snprintf(t->source, sizeof t->source, "%s", "json");
+	k = 0;
+	if (rc == 0) {
+		EACH(d, cores, i) {
+			struct jobj o;
+
+			jobj_open(&o, d, i);
+			core_cpus(&o, cpus, &nc, e);
+			n->core_of[k++] = topology_core_of(t, cpus[0])->index;
+		}
+	}
+	return rc;
+}
+
+static enum split_method
+split_parse(const char *s)
+{
+	static const enum split_method all[] = { SPLIT_NONE, SPLIT_ANY, SPLIT_OTA, SPLIT_BOUND };
+	size_t i;
+
+	for (i = 0; i < sizeof all / sizeof all[0]; i++)
+		if (strcmp(split_method_name(all[i]), s) == 0)
+			return all[i];
+	return SPLIT_NONE;
+}
+
+static enum layout_basis
+basis_parse(const char *s)
+{
+	static const enum layout_basis all[] = { BASIS_TOPOLOGY, BASIS_KNL_TILES, BASIS_CAPID6,
+	    BASIS_MAP };
+	size_t i;
+
+	for (i = 0; i < sizeof all / sizeof all[0]; i++)
+		if (strcmp(layout_basis_name(all[i]), s) == 0)
+			return all[i];
+	return BASIS_TOPOLOGY;
+}
+
+/* A core's tile: row, col (below TILE_MAX), id and cha when there. */
+static bool
+tile_of(const struct jdoc *d, struct jobj *core, unsigned *row, unsigned *col, int *id,
+    int *cha)
+{
+	struct jobj o;
+	struct errmsg ignore;
+	unsigned v;
+
+	if (jobj_open(&o, d, jobj_get(core, "tile")) != 0 ||
+	    get_uint(&o, "row", TILE_MAX - 1, row, &ignore) != 0 ||
+	    get_uint(&o, "col", TILE_MAX - 1, col, &ignore) != 0)
+		return false;
+	*id = get_uint(&o, "id", NODEIV_CPU_MAX, &v, &ignore) == 0 ? (int)v : -1;
+	*cha = get_uint(&o, "cha", NODEIV_CPU_MAX, &v, &ignore) == 0 ? (int)v : -1;
+	return true;
+}
+
+/* The die grids from the cores' tiles: one grid per package, as large as
+ * its tiles reach; only the tiles that hold cores are known. */
+static void
+build_layout(struct nodeiv *n, const struct jdoc *d, struct jobj *root, int cores)
+{
+	const struct topology *t = &n->m.topo;
+	struct die_layout *l = &n->layout;
+	unsigned k = 0, g, row, col;
+	char s[64];
+	int i, id, cha;
+
+	memset(l, 0, sizeof *l);
+	l->kind = jstr_is(d, jobj_get(root, "layout"), "physical") ? LAYOUT_PHYSICAL : LAYOUT_LOGICAL;
+	l->basis = basis_parse(jstr(d, jobj_get(root, "layout_basis"), s, sizeof s));
+	i = jobj_get(root, "cores_assumed");
+	l->cores_assumed = is(d, i, J_BOOL) && d->t[i].b;
+	jstr(d, jobj_get(root, "layout_note"), l->note, sizeof l->note);
+	snprintf(l->basis_text, sizeof l->basis_text, _("%s: %s, as the node gave it"),
+	    l->kind == LAYOUT_PHYSICAL ? _("physical") : _("logical"), layout_basis_name(l->basis));
+	l->ngrids = t->npackages;
+	l->grids = xcalloc(t->npackages + 1, sizeof *l->grids);
+	l->ncores = t->ncores;
+	l->cores = xcalloc(t->ncores + 1, sizeof *l->cores);
+	for (k = 0; k < t->ncores; k++)
+		l->cores[k].slot = l->cores[k].cha = -1;
+	for (g = 0, k = 0; k < t->ncores; k++) {
+		if (k > 0 && t->cores[k].package != t->cores[k - 1].package)
+			g++;
+		l->grids[g].package = t->cores[k].package;
+	}
+	/* Sizes first, then the cells. */
+	k = 0;
+	EACH(d, cores, i) {
+		struct jobj o;
+		struct core_place *p = &l->cores[n->core_of[k++]];
+
+		jobj_open(&o, d, i);
+		if (!tile_of(d, &o, &row, &col, &id, &cha))
+			continue;
+		for (g = 0; g < l->ngrids && l->grids[g].package !=
+		    t->cores[n->core_of[k - 1]].package; g++)
+			;
+		p->placed = true;
+		p->grid = g;
+		p->row = row;
+		p->col = col;
+		p->slot = id;
+		p->cha = cha;
+		if (row + 1 > l->grids[g].rows)
+			l->grids[g].rows = row + 1;
+		if (col + 1 > l->grids[g].cols)
+			l->grids[g].cols = col + 1;
+	}
+	for (g = 0; g < l->ngrids; g++) {
+		struct die_grid *gr = &l->grids[g];
+		unsigned c, ncells = gr->rows * gr->cols;
+
+		gr->cells = xcalloc(ncells > 0 ? ncells : 1, sizeof *gr->cells);
+		for (c = 0; c < ncells; c++)
+			gr->cells[c].slot = gr->cells[c].cha = -1;
+	}
+	for (k = 0; k < t->ncores; k++) {
+		const struct core_place *p = &l->cores[k];
+		struct die_cell *c;
+
+		if (!p->placed)
+			continue;
+		c = &l->grids[p->grid].cells[p->row * l->grids[p->grid].cols + p->col];
+		if (c->kind != DM_TILE)
+			l->grids[p->grid].ntiles++, l->grids[p->grid].nenabled++;
+		c->kind = DM_TILE;
+		c->enabled = true;
+		c->slot = p->slot;
+		c->cha = p->cha;
+		if (c->ncores < DIE_CELL_MAX_CORES)
+			c->cores[c->ncores++] = k;
+	}
+	for (g = 0; g < l->ngrids; g++)
+		snprintf(l->grids[g].title, sizeof l->grids[g].title,
+		    ngettext("package %u: %u tile holds cores", "package %u: %u tiles hold cores",
+		    l->grids[g].ntiles), l->grids[g].package, l->grids[g].ntiles);
+	n->have_layout = true;
+}
+
+static int
+build(struct nodeiv *n, const struct jdoc *d, struct jobj *root, struct errmsg *e)
+{
+	int cores = jobj_get(root, "cores");
+	char s[64];
+	unsigned scale;
+
+	drop_machine(n);
+	memset(&n->m, 0, sizeof n->m);
+	n->have_machine = true;
+	if (build_topology(n, d, cores, e) != 0) {
+		drop_machine(n);
+		return -1;
+	}
+	jstr(d, jobj_get(root, "host"), n->m.hostname, sizeof n->m.hostname);
+	n->m.group = uarch_group_parse(jstr(d, jobj_get(root, "group"), s, sizeof s));
+	if (n->m.group >= UARCH_NGROUPS)
+		n->m.group = UARCH_UNKNOWN;
+	n->m.id.family = n->m.id.model = -1;
+	memset(&n->plan, 0, sizeof n->plan);
+	n->plan.group = n->m.group;
+	n->plan.split = split_parse(jstr(d, jobj_get(root, "split"), s, sizeof s));
+	if (get_uint(root, "scale", 1u << 20, &scale, e) == 0)
+		n->plan.scale = n->plan.scale_expected = scale;
+	n->plan.scale_measured = true;
+	snprintf(n->plan.summary, sizeof n->plan.summary, "%s", _("figures computed on the node"));
+	if (is(d, jobj_get(root, "layout"), J_STR))
+		build_layout(n, d, root, cores);
+	interval_init(&n->iv, &n->m);
+	n->have_iv = true;
+	return 0;
+}
+
+/* --- the figures --------------------------------------------------------- */
+
+static const struct fig shares[4] = {
+	FIG("neither", FK_FRAC), FIG("t0_only", FK_FRAC), FIG("t1_only", FK_FRAC),
+	FIG("both", FK_FRAC),
+};
+
+static int
+read_agg(const struct jdoc *d, int obj, struct agg_fig *g, struct errmsg *e)
+{
+	static const struct fig f[] = { FIG("util", FK_FRAC), FIG("active_threads", FK_RATE),
+	    FIG("ghz", FK_RATE), FIG("cpi", FK_RATE), FIG("both_of_busy", FK_FRAC) };
+	struct val *v[] = { &g->util, &g->active_threads, &g->ghz, &g->cpi, &g->both_of_busy };
+	struct val *sv[] = { &g->neither, &g->t0_only, &g->t1_only, &g->both };
+	struct jobj o;
+	size_t k;
+
+	memset(g, 0, sizeof *g);
+	if (jobj_open(&o, d, obj) != 0)
+		return errmsg_set(e, _("an aggregate is not an object"));
+	if (get_uint(&o, "ncores", NODEIV_CPU_MAX, &g->ncores, e) != 0 ||
+	    get_uint(&o, "nvalid", NODEIV_CPU_MAX, &g->nvalid, e) != 0 ||
+	    get_bool(&o, "exact", &g->exact, e) != 0)
+		return -1;
+	for (k = 0; k < 4; k++)
+		if (get_val(&o, NULL, &shares[k], sv[k], e) != 0)
+			return -1;
+	for (k = 0; k < sizeof f / sizeof f[0]; k++)
+		if (get_val(&o, NULL, &f[k], v[k], e) != 0)
+			return -1;
+	fix_absent(&o, shares, sv, 4);
+	fix_absent(&o, f, v, sizeof f / sizeof f[0]);
+	return 0;
+}
+
+static int
+read_core(struct nodeiv *n, const struct jdoc *d, int i, unsigned idx, struct errmsg *e)
+{
+	static const struct fig f[] = { FIG("util", FK_FRAC), FIG("active_threads", FK_RATE),
+	    FIG("issue_util", FK_RATE), FIG("cpi", FK_RATE), FIG("ghz", FK_RATE) };
+	struct core_fig *c = &n->iv.cores[idx];
+	struct val *v[] = { &c->util, &c->active_threads, &c->issue_util, &c->cpi, &c->ghz };
+	struct val *sv[] = { &c->neither, &c->t0_only, &c->t1_only, &c->both };
+	const struct topo_core *tc = &n->m.topo.cores[idx];
+	struct jobj o;
+	bool valid;
+	size_t k;
+
+	jobj_open(&o, d, i);
+	c->selected = true;
+	/* in the order httop writes them: each found at once */
+	for (k = 0; k < 4; k++)
+		if (get_val(&o, NULL, &shares[k], sv[k], e) != 0)
+			return -1;
+	if (get_bool(&o, "exact", &c->exact, e) != 0)
+		return -1;
+	for (k = 0; k < sizeof f / sizeof f[0]; k++)
+		if (get_val(&o, NULL, &f[k], v[k], e) != 0)
+			return -1;
+	if (get_bool(&o, "valid", &valid, e) != 0 || get_reason(&o, "reason", &c->reason, e) != 0 ||
+	    get_reason(&o, "fallback", &c->fallback, e) != 0)
+		return -1;
+	if (valid)
+		c->reason = R_NONE;
+	else if (c->reason == R_NONE)
+		c->reason = R_READ_ERROR;
+	fix_absent(&o, shares, sv, 4);
+	fix_absent(&o, f, v, sizeof f / sizeof f[0]);
+	c->split = tc->nthreads == 2 ? n->plan.split : SPLIT_NONE;
+	c->stopped = get_stopped(&o);
+	get_num(&o, "inconsistency", false, &c->inconsistency, e);
+	if (isnan(c->inconsistency))
+		c->inconsistency = 0.0;
+	k = (size_t)jobj_opt(&o, "scaled");
+	c->scaled = is(d, (int)k, J_BOOL) && d->t[k].b;
+	return 0;
+}
+
+static uint64_t
+count(double x)
+{
+	return x > 0.0 && x < 1.8e19 ? (uint64_t)(x + 0.5) : 0;
+}
+
+static int
+read_thread(struct nodeiv *n, const struct jdoc *d, int i, bool light, struct errmsg *e)
+{
+	static const struct fig f[] = { FIG("util", FK_FRAC), FIG("cpi", FK_RATE),
+	    FIG("nominal_cpi", FK_RATE), FIG("ghz", FK_RATE), FIG("net_ghz", FK_RATE),
+	    FIG("ipc", FK_RATE) };
+	struct jobj o;
+	struct thread_fig *t;
+	unsigned cpu;
+	bool valid;
+	size_t k;
+	double tsc;
+
+	if (jobj_open(&o, d, i) != 0)
+		return errmsg_set(e, _("a thread is not an object"));
+	if (get_uint(&o, "cpu", NODEIV_CPU_MAX - 1, &cpu, e) != 0)
+		return -1;
+	/* A CPU of no core (offline, its core unknown) is not shown; without
+	 * the cores, one the machine does not have means another machine. */
+	if (cpu >= n->m.topo.max_cpu || !n->m.topo.cpus[cpu].present)
+		return light ? NODEIV_FULL : 0;
+	t = &n->iv.threads[cpu];
+	if (get_bool(&o, "valid", &valid, e) != 0 || get_reason(&o, "reason", &t->reason, e) != 0)
+		return -1;
+	if (valid)
+		t->reason = R_NONE;
+	else if (t->reason == R_NONE)
+		t->reason = R_READ_ERROR;
+	{
+		struct val *v[] = { &t->util, &t->cpi, &t->nominal_cpi, &t->ghz, &t->net_ghz, &t->ipc };
+
+		for (k = 0; k < sizeof f / sizeof f[0]; k++)
+			if (get_val(&o, NULL, &f[k], v[k], e) != 0)
+				return -1;
+		fix_absent(&o, f, v, sizeof f / sizeof f[0]);
+	}
+	t->offline = t->reason == R_OFFLINE;
+	t->stopped = get_stopped(&o);
+	k = (size_t)jobj_opt(&o, "scaled");
+	t->scaled = is(d, (int)k, J_BOOL) && d->t[k].b;
+	/* The counts in the notional clock's nanoseconds (nodeiv.h). */
+	tsc = isfinite(n->iv.dt) && n->iv.dt > 0.0 ? n->iv.dt * NOTIONAL_HZ : 0.0;
+	t->d_tsc = count(tsc);
+	t->d_ref = count(t->util.kind == V_EXACT ? t->util.v * tsc : 0.0);
+	t->d_cyc = count(t->ghz.kind == V_EXACT ? t->ghz.v * (double)t->d_ref : 0.0);
+	t->d_inst = count(t->ipc.kind == V_EXACT ? t->ipc.v * (double)t->d_cyc : 0.0);
+	return 0;
+}
+
+/* Every core and thread unselected, every aggregate absent: the line then
+ * gives those it lists. */
+static void
+clear(struct nodeiv *n)
+{
+	struct interval *iv = &n->iv;
+	unsigned i;
+
+	for (i = 0; i < iv->ncores; i++) {
+		memset(&iv->cores[i], 0, sizeof iv->cores[i]);
+		iv->cores[i].index = i;
+		iv->cores[i].reason = R_NOT_SELECTED;
+	}
+	for (i = 0; i < iv->max_cpu; i++) {
+		memset(&iv->threads[i], 0, sizeof iv->threads[i]);
+		iv->threads[i].cpu = i;
+		iv->threads[i].reason = R_NOT_SELECTED;
+	}
+	for (i = 0; i < iv->npackages; i++)
+		memset(&iv->packages[i], 0, sizeof iv->packages[i]);
+	iv->stopped = 0;
+	iv->scaled = false;
+}
+
+static int
+read_packages(struct nodeiv *n, const struct jdoc *d, int arr, struct errmsg *e)
+{
+	const struct topology *t = &n->m.topo;
+	unsigned id, p, k;
+	int i;
+
+	if (!is(d, arr, J_ARR))
+		return errmsg_set(e, _("\"packages\" is missing or not a list"));
+	EACH(d, arr, i) {
+		struct jobj o;
+
+		if (jobj_open(&o, d, i) != 0 || get_uint(&o, "package", NODEIV_PACKAGE_MAX, &id, e) != 0)
+			return errmsg_set(e, _("a package has no \"package\" number"));
+		/* its place among the topology's packages */
+		for (p = 0, k = 0; k < t->ncores; k++) {
+			if (k > 0 && t->cores[k].package != t->cores[k - 1].package)
+				p++;
+			if (t->cores[k].package == id)
+				break;
+		}
+		if (k == t->ncores || p >= n->iv.npackages)
+			continue;
+		if (read_agg(d, i, &n->iv.packages[p], e) != 0)
+			return errmsg_prefix(e, "package %u", id);
+	}
+	return 0;
+}
+
+/* Without the cores (light): every core of the last full line valid, its
+ * figures not read ("no previous sample yet" if shown), which the node's
+ * aggregate must confirm: as many valid cores as that line had. */
+static int
+light_cores(struct nodeiv *n)
+{
+	unsigned k;
+
+	if (n->iv.node.ncores != n->ncore_of || n->iv.node.nvalid != n->ncore_of)
+		return NODEIV_FULL;
+	for (k = 0; k < n->ncore_of; k++) {
+		struct core_fig *c = &n->iv.cores[n->core_of[k]];
+
+		c->selected = true;
+		c->reason = R_NONE;
+		c->split = n->plan.split;
+		c->neither = c->t0_only = c->t1_only = c->both = val_absent(R_FIRST);
+		c->util = c->active_threads = c->issue_util = c->cpi = c->ghz = val_absent(R_FIRST);
+	}
+	return 0;
+}
+
+static int
+read_figures(struct nodeiv *n, const struct jdoc *d, struct jobj *root, struct errmsg *e)
+{
+	struct interval *iv = &n->iv;
+	int cores = jobj_get(root, "cores"), threads = jobj_get(root, "threads"), i, r;
+	unsigned k = 0;
+	char reason[sizeof iv->reason];
+
+	clear(n);
+	if (get_num(root, "time", true, &iv->time, e) != 0 ||
+	    get_num(root, "interval", true, &iv->dt, e) != 0 ||
+	    get_bool(root, "valid", &iv->valid, e) != 0)
+		return -1;
+	if (isnan(iv->time))
+		iv->time = 0.0;
+	if (isnan(iv->dt))
+		iv->dt = 0.0;
+	r = jobj_get(root, "reason");
+	jstr(d, r, reason, sizeof reason);
+	snprintf(iv->reason, sizeof iv->reason, "%s", reason);
+	snprintf(iv->reason_c, sizeof iv->reason_c, "%s", reason);
+	if (read_agg(d, jobj_get(root, "node"), &iv->node, e) != 0)
+		return errmsg_prefix(e, "node");
+	if (read_packages(n, d, jobj_get(root, "packages"), e) != 0)
+		return -1;
+	if (is(d, cores, J_SKIP) && (r = light_cores(n)) != 0)
+		return r;
+	EACH(d, cores, i) {
+		if (read_core(n, d, i, n->core_of[k], e) != 0)
+			return errmsg_prefix(e, _("core %u"), n->m.topo.cores[n->core_of[k]].core_id);
+		iv->stopped |= iv->cores[n->core_of[k]].stopped;
+		iv->scaled = iv->scaled || iv->cores[n->core_of[k]].scaled;
+		k++;
+	}
+	if (!is(d, threads, J_ARR))
+		return errmsg_set(e, _("\"threads\" is missing or not a list"));
+	EACH(d, threads, i) {
+		r = read_thread(n, d, i, is(d, cores, J_SKIP), e);
+		if (r != 0)
+			return r > 0 ? r : errmsg_prefix(e, "thread");
+	}
+	return 0;
+}
+
+int
+nodeiv_read(struct nodeiv *n, const struct jdoc *d, struct errmsg *e)
+{
+	struct jobj root;
+	uint64_t shape;
+	double ut;
+	char s[16];
+	int rebuilt = 0, rc;
+
+	if (d->n == 0 || jobj_open(&root, d, 0) != 0)
+		return errmsg_set(e, _("the line is not a JSON object of httop's"));
+	if (!is(d, jobj_get(&root, "host"), J_STR) || !is(d, jobj_get(&root, "node"), J_OBJ))
+		return errmsg_set(e, _("the line has no \"host\" or \"node\": not an interval of "
+		    "httop --format json"));
+	if (is(d, jobj_peek(&root, "cores"), J_SKIP)) {
+		/* light: the machine of the last full line */
+		if (!n->have_machine)
+			return NODEIV_FULL;
+	} else {
+		if (shape_of(d, &root, &shape, e) != 0)
+			return -1;
+		if (!n->have_machine || shape != n->shape) {
+			if (build(n, d, &root, e) != 0)
+				return -1;
+			n->shape = shape;
+			rebuilt = 1;
+		}
+	}
+	rc = read_figures(n, d, &root, e);
+	if (rc != 0)
+		return rc;
+	jstr(d, jobj_get(&root, "source"), s, sizeof s);
+	snprintf(n->source, sizeof n->source, "%s", s);
+	n->unix_time = get_num(&root, "unix_time", false, &ut, e) == 0 && !isnan(ut) ? ut : -1.0;
+	return rebuilt;
+}

@@ -1,0 +1,75 @@
+/* nodeiv.h: a node's interval read back from httop's own JSON line
+ * (httop.1, OUTPUT FORMATS json; data/httop.schema.json), so that the
+ * views made for this machine's intervals show a remote node's.
+ *
+ * A line carries figures, not counts: the reader fills struct interval's
+ * figures as they were computed on the node (exact, a bound, or absent
+ * with the reason code), and the machine the figures are of: the host,
+ * the counter plan's group, split method and scale, the packages, cores
+ * (package, core id, CPUs thread 0 first, place on the die grid) and the
+ * threads. The per-thread counts an interval also holds are not in the
+ * line; they are rebuilt from the thread's figures in nanoseconds of a
+ * notional 1 GHz clock (d_tsc = interval, d_ref = util x d_tsc, d_cyc =
+ * GHz x d_ref, d_inst = IPC x d_cyc), so that weights taken from them are
+ * the time, busy time and instructions the node's own aggregates weighed
+ * by (metrics_node_weights). What a line does not carry is not shown for
+ * a remote node: a die's memory controllers and I/O cells, disabled
+ * tiles, L3 groups, the simulator's truth. */
+#ifndef HTTOP_NODEIV_H
+#define HTTOP_NODEIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cluster/jsonl.h"
+#include "machine/dielayout.h"
+#include "machine/machine.h"
+#include "metrics/metrics.h"
+#include "plan/plan.h"
+#include "util/errmsg.h"
+
+/* Limits on what a line may describe: far beyond any machine, small
+ * enough that a hostile line cannot make the reader allocate much. */
+#define NODEIV_CPU_MAX 65536u
+#define NODEIV_PACKAGE_MAX 1024u
+
+struct nodeiv {
+	struct machine m;          /* from the line: read-only for the views */
+	struct plan plan;          /* group, split and scale; no slots */
+	struct die_layout layout;  /* the cores' tiles, when the line has a layout */
+	bool have_machine, have_layout, have_iv;
+	struct interval iv;        /* the last line's figures */
+	char source[16];           /* msr, perf, sim, replay */
+	double unix_time;          /* the line's "unix_time", or -1 when it has none */
+	uint64_t shape;            /* what the machine description was built from */
+	unsigned *core_of;         /* the line's k-th core: its topology index */
+	unsigned ncore_of;
+};
+
+void nodeiv_init(struct nodeiv *n);
+/* What nodeiv_read returns besides 0, 1 and -1. */
+#define NODEIV_FULL 2
+
+/* The interval of the object `d` holds (token 0). 0 when read; 1 when
+ * read and the machine description changed from the last line's (the
+ * machine, layout and interval were made anew: pointers into them are
+ * stale); -1 with a message naming the member that is wrong (the last
+ * interval read stays).
+ *
+ * A line parsed with its "cores" passed over (jdoc_parse_skip) is read
+ * light: the node's, packages' and threads' figures, the cores of the
+ * last full line taken as all valid, their own figures not read. That
+ * holds only while the node's aggregate counts every one of them valid
+ * and its threads are the machine's; otherwise (and before any full
+ * line) NODEIV_FULL: parse the line fully and read it again. */
+int nodeiv_read(struct nodeiv *n, const struct jdoc *d, struct errmsg *e);
+/* After a light line has been weighed (metrics_node_weights): its cores
+ * say "no previous sample yet", as they are shown until a full line. */
+void nodeiv_cores_unread(struct nodeiv *n);
+void nodeiv_free(struct nodeiv *n);
+
+/* The reason whose code (metrics_reason_code) is `code`; R_NREASONS for
+ * none. */
+enum reason nodeiv_reason(const char *code);
+
+#endif

@@ -1,0 +1,334 @@
+/* view_nodes.c: many nodes (httop --nodes), one row per node: its state,
+ * the split bar of its node aggregate, utilisation, threads per busy
+ * core, GHz, CPI and the share of busy core time with both threads
+ * active. A node that is lost says why and when it is tried again. The
+ * rows sort (s: next column, S: reverse) and scroll as the Cores view's;
+ * Up and Down move the cursor, Enter opens the node's own views. */
+#include "config.h"
+
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/header.h"
+#include "ui/screen.h"
+#include "ui/ui.h"
+#include "util/clock.h"
+#include "util/i18n.h"
+#include "util/xalloc.h"
+
+enum ncol { NC_ORDER = 0, NC_NAME, NC_STATE, NC_UTIL, NC_BUSY, NC_THR, NC_GHZ, NC_CPI, NC_COUNT };
+
+static const char *const ncol_names[NC_COUNT] = {
+	N_("list order"), N_("node"), N_("state"), N_("util%"), N_("both/busy%"), N_("thr"),
+	N_("GHz"), N_("CPI"),
+};
+
+#define STATE_W 9
+#define BAR_MIN 8
+#define BAR_MAX 50
+#define NODE_NAME_MIN 6
+#define NODE_NAME_W 24
+
+struct figcol {
+	enum ncol col;
+	int width;
+	const char *fmt;
+	double scale;
+};
+
+static const struct figcol figcols[] = {
+	{ NC_UTIL, 7, "%.1f", 100.0 },
+	{ NC_THR, 6, "%.2f", 1.0 },
+	{ NC_GHZ, 6, "%.2f", 1.0 },
+	{ NC_CPI, 7, "%.2f", 1.0 },
+	{ NC_BUSY, 11, "%.1f", 100.0 },
+};
+#define NFIG ((int)(sizeof figcols / sizeof figcols[0]))
+
+struct nodes_view {
+	struct view v;
+	int col;                /* sort column */
+	bool reverse;
+	size_t cap;
+	size_t *order;          /* node indices in the order shown */
+	size_t cur;             /* the cursor: an index into order */
+	int chosen;             /* Enter: the node to open, -1 */
+	const struct cluster *c;  /* the last frame's, for the keys */
+};
+
+static const struct cluster *sort_c;
+static int sort_col;
+
+static double
+fig_of(const struct node *nd, enum ncol col)
+{
+	const struct agg_fig *a = &nd->nv.iv.node;
+	const struct val *v;
+
+	if (!nd->have)
+		return -1.0;
+	switch (col) {
+	case NC_UTIL: v = &a->util; break;
+	case NC_BUSY: v = &a->both_of_busy; break;
+	case NC_THR: v = &a->active_threads; break;
+	case NC_GHZ: v = &a->ghz; break;
+	default: v = &a->cpi; break;
+	}
+	return v->kind == V_EXACT ? v->v : v->kind == V_BOUND ? v->lo : -1.0;
+}
+
+static int
+cmp(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	const struct node *x = &sort_c->nodes[a], *y = &sort_c->nodes[b];
+	double fx, fy;
+	int r = 0;
+
+	switch (sort_col) {
+	case NC_NAME:
+		r = strcmp(x->name, y->name);
+		break;
+	case NC_STATE:
+		r = (int)y->state - (int)x->state;
+		break;
+	case NC_ORDER:
+		break;
+	default:
+		/* a figure: highest first */
+		fx = fig_of(x, (enum ncol)sort_col);
+		fy = fig_of(y, (enum ncol)sort_col);
+		r = fx < fy ? 1 : fx > fy ? -1 : 0;
+		break;
+	}
+	return r != 0 ? r : a < b ? -1 : a > b ? 1 : 0;
+}
+
+static void
+collect(struct nodes_view *p, const struct cluster *c)
+{
+	size_t i, cur_node = p->cap > 0 && p->cur < c->n ? p->order[p->cur] : 0;
+
+	if (p->cap < c->n) {
+		free(p->order);
+		p->cap = c->n;
+		p->order = xcalloc(p->cap, sizeof *p->order);
+	}
+	for (i = 0; i < c->n; i++)
+		p->order[i] = i;
+	sort_c = c;
+	sort_col = p->col;
+	qsort(p->order, c->n, sizeof *p->order, cmp);
+	if (p->reverse)
+		for (i = 0; i < c->n / 2; i++) {
+			size_t t = p->order[i];
+
+			p->order[i] = p->order[c->n - 1 - i];
+			p->order[c->n - 1 - i] = t;
+		}
+	/* The cursor stays on its node when the order changes. */
+	for (i = 0; i < c->n; i++)
+		if (p->order[i] == cur_node)
+			p->cur = i;
+}
+
+static bool
+split_of(const struct node *nd)
+{
+	return nd->nv.m.topo.max_smt == 2 && nd->nv.plan.split != SPLIT_NONE;
+}
+
+static void
+draw_node(struct ui_ctx *u, int y, int x, int namew, int bar, const struct node *nd, bool cursor)
+{
+	const struct agg_fig *a = &nd->nv.iv.node;
+	char text[420];
+	int i, rest;
+
+	draw_text(u, y, x, namew, cursor ? ROLE_TAB_ACTIVE : nd->state == NODE_LOST ?
+	    ROLE_INVALID : ROLE_PLAIN, nd->name);
+	x += namew + 1;
+	draw_text(u, y, x, STATE_W, nd->state == NODE_LOST ? ROLE_WARN : ROLE_PLAIN,
+	    _(node_state_name(nd->state)));
+	x += STATE_W;
+	rest = bar + 2;
+	for (i = 0; i < NFIG; i++)
+		rest += figcols[i].width;
+	if (nd->state == NODE_LOST || !nd->have) {
+		if (nd->state == NODE_LOST && nd->pid == 0)
+			snprintf(text, sizeof text, _("%s; next try in %.0f s"), nd->why,
+			    nd->retry_at - clock_mono() > 0 ? nd->retry_at - clock_mono() : 0.0);
+		else if (nd->state == NODE_LOST || nd->state == NODE_ENDED)
+			snprintf(text, sizeof text, "%s", nd->why);
+		else
+			snprintf(text, sizeof text, "%s", _("waiting for its first interval"));
+		draw_words(u, y, x + 1, rest - 1, ROLE_INVALID, text);
+		return;
+	}
+	draw_bar_edges(u, y, x + 1, bar);
+	if (split_of(nd))
+		draw_split_bar(u, y, x + 1, bar, &a->both, &a->t0_only, &a->t1_only);
+	else
+		draw_value_bar(u, y, x + 1, bar, &a->util, ROLE_UTIL);
+	x += bar + 2;
+	for (i = 0; i < NFIG; i++) {
+		const struct val *v = figcols[i].col == NC_UTIL ? &a->util : figcols[i].col == NC_THR ?
+		    &a->active_threads : figcols[i].col == NC_GHZ ? &a->ghz : figcols[i].col == NC_CPI ?
+		    &a->cpi : &a->both_of_busy;
+
+		draw_val(u, y, x, figcols[i].width, figcols[i].col == NC_BUSY ? ROLE_BOTH : ROLE_PLAIN,
+		    figcols[i].fmt, v, figcols[i].scale);
+		x += figcols[i].width;
+	}
+}
+
+static void
+nodes_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const struct ui_frame *f)
+{
+	struct nodes_view *p = (struct nodes_view *)v;
+	const struct cluster *c = f->cluster;
+	int namew = NODE_NAME_MIN, fixed, bar, visible, i, x, y;
+	char text[160];
+	size_t k;
+
+	p->c = c;
+	if (c == NULL || a->rows < 2 || a->cols < 20)
+		return;
+	collect(p, c);
+	for (k = 0; k < c->n; k++) {
+		int w = text_width(c->nodes[k].name);
+
+		if (w > namew)
+			namew = w;
+	}
+	if (namew > NODE_NAME_W)
+		namew = NODE_NAME_W;
+	fixed = namew + 1 + STATE_W + 2;
+	for (i = 0; i < NFIG; i++)
+		fixed += figcols[i].width;
+	bar = a->cols - fixed;
+	if (bar > BAR_MAX)
+		bar = BAR_MAX;
+	if (bar < BAR_MIN)
+		bar = BAR_MIN;
+	visible = a->rows - 1;
+	if ((int)c->n > visible && visible > 2)
+		visible--;
+	/* the cursor in sight */
+	if ((int)p->cur < v->scroll)
+		v->scroll = (int)p->cur;
+	if ((int)p->cur >= v->scroll + visible)
+		v->scroll = (int)p->cur - visible + 1;
+	view_scroll_set(v, visible, (int)c->n - visible);
+	/* the heads; the sort column's marked */
+	y = a->top;
+	draw_text(u, y, a->left, a->cols, ROLE_LABEL, "");
+	x = a->left;
+	draw_text(u, y, x, namew, p->col == NC_NAME ? ROLE_TAB_ACTIVE : ROLE_LABEL, _("node"));
+	x += namew + 1;
+	draw_text(u, y, x, STATE_W, p->col == NC_STATE ? ROLE_TAB_ACTIVE : ROLE_LABEL, _("state"));
+	x += STATE_W;
+	draw_text(u, y, x, bar + 2, ROLE_LABEL, bar + 2 >= text_width(_("split (both|t0|t1)")) ?
+	    _("split (both|t0|t1)") : "");
+	x += bar + 2;
+	for (i = 0; i < NFIG; i++) {
+		snprintf(text, sizeof text, "%*s", figcols[i].width, _(ncol_names[figcols[i].col]));
+		draw_text(u, y, x, figcols[i].width, p->col == (int)figcols[i].col ? ROLE_TAB_ACTIVE :
+		    ROLE_LABEL, text);
+		x += figcols[i].width;
+	}
+	for (i = 0; i < visible && (size_t)(v->scroll + i) < c->n; i++) {
+		size_t o = (size_t)(v->scroll + i);
+
+		draw_node(u, a->top + 1 + i, a->left, namew, bar, &c->nodes[p->order[o]],
+		    o == p->cur);
+	}
+	if ((int)c->n > a->rows - 1 && a->rows - 1 > visible) {
+		snprintf(text, sizeof text, _("nodes %d-%d of %zu: Up, Down, PgUp, PgDn; sorted by %s"),
+		    v->scroll + 1, v->scroll + visible < (int)c->n ? v->scroll + visible : (int)c->n,
+		    c->n, _(ncol_names[p->col]));
+		draw_text(u, a->top + a->rows - 1, a->left, a->cols, ROLE_LABEL, text);
+	}
+}
+
+static bool
+nodes_key(struct view *v, int ch)
+{
+	struct nodes_view *p = (struct nodes_view *)v;
+	size_t n = p->c != NULL ? p->c->n : 0;
+	int page = v->page > 1 ? v->page - 1 : 1;
+
+	switch (ch) {
+	case 's':
+		p->col = (p->col + 1) % NC_COUNT;
+		return true;
+	case 'S':
+		p->reverse = !p->reverse;
+		return true;
+	case KEY_UP:
+		if (p->cur > 0)
+			p->cur--;
+		return true;
+	case KEY_DOWN:
+		if (p->cur + 1 < n)
+			p->cur++;
+		return true;
+	case KEY_PPAGE:
+		p->cur = p->cur > (size_t)page ? p->cur - (size_t)page : 0;
+		return true;
+	case KEY_NPAGE:
+		p->cur = p->cur + (size_t)page < n ? p->cur + (size_t)page : n > 0 ? n - 1 : 0;
+		return true;
+	case KEY_HOME:
+		p->cur = 0;
+		return true;
+	case KEY_END:
+		p->cur = n > 0 ? n - 1 : 0;
+		return true;
+	case '\n': case '\r': case KEY_ENTER:
+		if (p->cur < n)
+			p->chosen = (int)p->order[p->cur];
+		return true;
+	default:
+		return false;
+	}
+}
+
+int
+view_nodes_take(struct view *v)
+{
+	struct nodes_view *p = (struct nodes_view *)v;
+	int k;
+
+	if (v == NULL || v->id != VIEW_NODES)
+		return -1;
+	k = p->chosen;
+	p->chosen = -1;
+	return k;
+}
+
+static void
+nodes_free(struct view *v)
+{
+	struct nodes_view *p = (struct nodes_view *)v;
+
+	free(p->order);
+	free(p);
+}
+
+struct view *
+view_nodes_new(struct ui_settings *s)
+{
+	struct nodes_view *p = xcalloc(1, sizeof *p);
+
+	p->v.id = VIEW_NODES;
+	p->v.draw = nodes_draw;
+	p->v.key = nodes_key;
+	p->v.free = nodes_free;
+	p->v.s = s;
+	p->chosen = -1;
+	return &p->v;
+}

@@ -1,0 +1,16 @@
+# tests for many nodes (src/cluster): the node list, the JSON reader, the
+# job's figures, the transports; httop --nodes end to end
+check_PROGRAMS += tests/unit/test_hostlist tests/unit/test_nodeiv
+tests_unit_test_hostlist_SOURCES = tests/unit/test_hostlist.c
+tests_unit_test_hostlist_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
+tests_unit_test_hostlist_LDADD = $(TEST_LIBS)
+tests_unit_test_nodeiv_SOURCES = tests/unit/test_nodeiv.c
+tests_unit_test_nodeiv_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
+tests_unit_test_nodeiv_LDADD = $(TEST_LIBS) -lm
+TESTS += tests/unit/test_hostlist tests/unit/test_nodeiv
+NODES_TESTS = tests/cli/test_nodes.sh tests/tui/test_tui_nodes.sh tests/cli/test_nodes_ssh.sh \
+	tests/bench/test_nodes_scale.sh
+TESTS += $(NODES_TESTS)
+EXTRA_DIST += $(NODES_TESTS) tests/nodes/as-host.sh bench/replay-nodes.py bench/replay-node \
+	bench/nodes-scale.sh
+EXTRA_DIST += tests/data/nodes/two-cores.json tests/data/nodes/demo.jsonl

@@ -1,0 +1,31 @@
+#!/bin/sh
+# as-host.sh HOST HTTOP [ARGS...]: a stand-in for ssh or srun in the tests
+# (httop --via 'tests/nodes/as-host.sh %h'): it runs the httop that follows
+# here, as HOST (--host), on the demo machine, with HOST's simulated load
+# from $NODES_LOADS ("h1=busy h2=one-per-core h3=idle"), as a node of a
+# cluster would. Some loads stand for nodes that fail:
+#   down     says what ssh says of a refused connection, exits 255
+#   garbage  writes lines that are not JSON
+#   crash    gives two intervals, then fails (exit 3)
+# Each start is logged (HOST and the time) to $NODES_LOG when it is set.
+host=$1
+shift
+[ -n "$NODES_LOG" ] && echo "$host $(date +%s.%N)" >>"$NODES_LOG"
+load=$(printf '%s\n' $NODES_LOADS | sed -n "s/^$host=//p")
+data=$(dirname "$0")/../../data
+case $load in
+down)
+	echo "ssh: connect to host $host port 22: Connection refused" >&2
+	exit 255 ;;
+garbage)
+	for i in 1 2 3 4 5; do echo "this is not JSON"; sleep 0.1; done
+	sleep 30
+	exit 0 ;;
+crash)
+	"$@" --host "$host" --sim busy --topology "$data/demo-skx.xml" \
+	    --cpuid "$data/demo-skx.cpuid" -n 2
+	echo "$host: the node went away" >&2
+	exit 3 ;;
+esac
+exec "$@" --host "$host" --sim "${load:-demo}" --topology "$data/demo-skx.xml" \
+    --cpuid "$data/demo-skx.cpuid"
