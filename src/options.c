@@ -860,12 +860,53 @@ options_finish(int argc, char **argv, struct options *o, const char *value, stru
 	return check_combination(o, e);
 }
 
+/* The options of what a run reads and writes: 0 taken, -1 an error, 1
+ * not one of these. */
+static int
+parse_run_option(int c, const char *arg, struct options *o, struct errmsg *e)
+{
+	switch (c) {
+	case 'o':
+		o->output = arg;
+		return 0;
+	case 'd':
+		if (parse_delay(arg, &o->delay, e) != 0)
+			return -1;
+		o->have_delay = true;
+		return 0;
+	case 'n':
+		return parse_iterations(arg, o, e);
+	case 'b':
+		o->batch = true;
+		return 0;
+	case OPT_FORMAT:
+		return parse_format(arg, o, e);
+	case OPT_RECORD_COMPRESS:
+		o->record_compress = true;
+		return 0;
+	case OPT_LEVEL:
+	case OPT_TEXTFILE_LEVEL:
+		return parse_level(c, arg, o, e);
+	case OPT_SEED:
+		return parse_seed(arg, o, e);
+	case OPT_CPUS:
+		return parse_cpus(arg, o, e);
+	case OPT_FORCE:
+		o->force = true;
+		return 0;
+	case OPT_PID:
+		return add_pids(o, arg, e);
+	default:
+		return 1;
+	}
+}
+
 enum options_result
 options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 {
 	const char *source_by = NULL;   /* the option that fixed the source */
 	const char *value = NULL;       /* the last option value taken */
-	int c;
+	int c, rc;
 
 	options_defaults(o);
 	opterr = 0;
@@ -881,30 +922,11 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 			if (parse_job(argc, argv, o, &value, e) != 0)
 				goto fail;
 			break;
-		case 'o':
-			o->output = optarg;
-			break;
 		case OPT_NODES:
 		case OPT_ALL_NODES:
 		case OPT_VIA:
 		case OPT_REMOTE_HTTOP:
 			if (parse_nodes_option(c, optarg, o, e) != 0)
-				goto fail;
-			break;
-		case 'd':
-			if (parse_delay(optarg, &o->delay, e) != 0)
-				goto fail;
-			o->have_delay = true;
-			break;
-		case 'n':
-			if (parse_iterations(optarg, o, e) != 0)
-				goto fail;
-			break;
-		case 'b':
-			o->batch = true;
-			break;
-		case OPT_FORMAT:
-			if (parse_format(optarg, o, e) != 0)
 				goto fail;
 			break;
 		case OPT_SOURCE:
@@ -955,9 +977,6 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 				goto fail;
 			}
 			break;
-		case OPT_RECORD_COMPRESS:
-			o->record_compress = true;
-			break;
 		case OPT_SIM:
 			if (*optarg == '\0') {
 				errmsg_set(e, _("--sim: empty scenario; give a built-in name such as demo, or a file"));
@@ -966,21 +985,6 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 			if (imply_source(o, &source_by, SRC_SIM, "--sim", e) != 0)
 				goto fail;
 			o->scenario = optarg;
-			break;
-		case OPT_SEED:
-			if (parse_seed(optarg, o, e) != 0)
-				goto fail;
-			break;
-		case OPT_CPUS:
-			if (parse_cpus(optarg, o, e) != 0)
-				goto fail;
-			break;
-		case OPT_FORCE:
-			o->force = true;
-			break;
-		case OPT_PID:
-			if (add_pids(o, optarg, e) != 0)
-				goto fail;
 			break;
 		case OPT_CAPID6:
 			if (capid6_parse_list(optarg, &o->capid6, e) != 0) {
@@ -1000,11 +1004,6 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 			if (parse_check_option(o, c, optarg, e) != 0)
 				goto fail;
 			break;
-		case OPT_LEVEL:
-		case OPT_TEXTFILE_LEVEL:
-			if (parse_level(c, optarg, o, e) != 0)
-				goto fail;
-			break;
 		case 'V':
 			printf("httop %s\n", PACKAGE_VERSION);
 			options_free(o);
@@ -1017,8 +1016,11 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 			errmsg_set(e, _("%s needs a value; see httop --help"), argv[optind - 1]);
 			goto fail;
 		default:
-			unknown_option(argv[optind - 1], e);
-			goto fail;
+			rc = parse_run_option(c, optarg, o, e);
+			if (rc > 0)
+				unknown_option(argv[optind - 1], e);
+			if (rc != 0)
+				goto fail;
 		}
 	}
 	if (options_finish(argc, argv, o, value, e) != 0)

@@ -35,6 +35,10 @@ extern char **environ;
 /* SIGTERM, then this long, then SIGKILL. */
 #define KILL_GRACE 2.0
 #define BACKOFF_MAX 60.0
+/* A node's clock is taken as not synchronised with the others' when its
+ * first stamp is off by an interval and this much more (the lines' own
+ * transport delays differ by less than this). */
+#define CLOCK_OFF_MAX 2.0
 
 const char *
 node_state_name(enum node_state s)
@@ -249,11 +253,17 @@ push_rec(struct cluster *c, struct node *nd, double t)
 	double d = c->cfg.delay > 0.0 ? c->cfg.delay : 1.0;
 	long s;
 
+	/* A node whose first stamp is far from this viewer's clock (more than
+	 * an interval and a line's delay) is placed by when its lines come. */
+	if (nd->slot < 0) {
+		double off = t - clock_wall();
+
+		nd->clock_off = fabs(off) > d + CLOCK_OFF_MAX ? off : 0.0;
+	}
+	t -= nd->clock_off;
 	if (!c->have_t0) {
 		/* The first interval lands in the middle of job interval 0. */
 		c->t0 = t - d / 2.0;
-		c->t_first = t;
-		c->mono_first = clock_mono();
 		c->origin = t - (isfinite(iv->time) ? iv->time : 0.0);
 		c->have_t0 = true;
 		c->next_slot = 0;
@@ -272,7 +282,7 @@ push_rec(struct cluster *c, struct node *nd, double t)
 	r = &nd->rec[s % NODE_RING];
 	r->slot = s;
 	r->time = iv->time;
-	r->wall = t;
+	r->wall = t + nd->clock_off;
 	r->dt = iv->dt;
 	r->valid = iv->valid;
 	snprintf(r->reason, sizeof r->reason, "%s", iv->reason_c);
@@ -573,22 +583,13 @@ close_job(struct cluster *c, long s)
 		c->error = c->cfg.on_job(c->cfg.arg, c, j);
 }
 
-/* The nodes' wall time now, as the viewer's monotonic clock has run since
- * the first line came (late by that line's transport delay, which only
- * makes the waits longer; a test clock's stamps work the same). */
-static double
-nodes_now(const struct cluster *c)
-{
-	return c->t_first + (clock_mono() - c->mono_first);
-}
-
 /* Job interval s closes when every node that is up or starting has given
  * its interval, or a whole interval after its end, without those that
  * have not. */
 static void
 close_due(struct cluster *c, bool all)
 {
-	double now = nodes_now(c), d = c->cfg.delay;
+	double now = clock_wall(), d = c->cfg.delay;
 	long top = -1;
 	size_t i;
 
@@ -702,7 +703,7 @@ cluster_deadline(const struct cluster *c)
 	}
 	/* The next job interval's latest close, on the monotonic clock. */
 	if (c->have_t0) {
-		t = c->t0 + (double)(c->next_slot + 2) * c->cfg.delay - nodes_now(c) + now;
+		t = c->t0 + (double)(c->next_slot + 2) * c->cfg.delay - clock_wall() + now;
 		if (t < next)
 			next = t;
 	}

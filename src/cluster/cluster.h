@@ -80,6 +80,8 @@ struct node {
 	unsigned long generation;  /* counts the times nv's machine was made anew */
 	long slot;                 /* its last interval's job interval, -1 */
 	double slot_t;             /* that interval's time (wall clock) */
+	double clock_off;          /* its clock's offset from this viewer's,
+				    * when far off (no NTP); else 0 */
 	struct node_rec rec[NODE_RING];
 };
 
@@ -127,12 +129,11 @@ struct cluster {
 	size_t npfd, pfd_cap;
 	double start_mono;
 	/* Job intervals are placed by the nodes' own wall-clock stamps
-	 * (unix_time), so that nodes whose clocks agree line up whatever the
-	 * transport's delays; the viewer's clock only says when to stop
-	 * waiting, mapped onto the nodes' from the first line's arrival. */
-	double t0;                 /* nodes' wall time where job interval 0 starts */
-	double origin;             /* nodes' wall time of the first node's start */
-	double t_first, mono_first; /* the first line: its stamp, its arrival */
+	 * (unix_time), so that nodes whose clocks agree with this viewer's
+	 * line up whatever the transport's delays; a node whose clock does
+	 * not is placed by when its lines come (node.clock_off). */
+	double t0;                 /* wall time where job interval 0 starts */
+	double origin;             /* wall time of the first node's start */
 	bool have_t0;
 	long next_slot;            /* the next job interval to close */
 	struct cluster_job job;    /* the last one closed */

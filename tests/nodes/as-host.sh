@@ -7,6 +7,8 @@
 #   down     says what ssh says of a refused connection, exits 255
 #   garbage  writes lines that are not JSON
 #   crash    gives two intervals, then fails (exit 3)
+#   skew     one thread a core, on a clock an hour ahead (its unix_time
+#            moved on by 3600 s: a node without NTP)
 # Each start is logged (HOST and the time) to $NODES_LOG when it is set.
 host=$1
 shift
@@ -26,6 +28,14 @@ crash)
 	    --cpuid "$data/demo-skx.cpuid" -n 2
 	echo "$host: the node went away" >&2
 	exit 3 ;;
+skew)
+	"$@" --host "$host" --sim one-per-core --topology "$data/demo-skx.xml" \
+	    --cpuid "$data/demo-skx.cpuid" | python3 -uc '
+import re, sys
+for l in sys.stdin:
+    sys.stdout.write(re.sub(r"\"unix_time\":([0-9.]+)",
+        lambda m: "\"unix_time\":%.6f" % (float(m.group(1)) + 3600), l))'
+	exit ;;
 esac
 exec "$@" --host "$host" --sim "${load:-demo}" --topology "$data/demo-skx.xml" \
     --cpuid "$data/demo-skx.cpuid"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # test_tui_de.sh: the live view in German (LANGUAGE=de LC_ALL=de_DE.UTF-8,
 # catalogue compiled from po/de.po) of the demo machine (2 x 18 cores x
-# 2 threads) in a 100 x 30 tmux pane: the header, tabs, legend, every
+# 2 threads) in a 100 x 36 tmux pane: the header, tabs, legend, every
 # view's labels, the help and the pause mark are German, and the labels
 # that must fit their columns do.
 . "$HTTOP_SRCDIR/tests/lib.sh"
@@ -16,15 +16,15 @@ fi
 export XDG_CONFIG_HOME="$tui_dir/config"
 # $i18n_env is a list of VAR=VALUE words without blanks (mktemp paths).
 # shellcheck disable=SC2086
-tui_start 100 30 $i18n_env -- --demo -d 0.5
+tui_start 100 36 $i18n_env -- --demo -d 0.5
 if ! wait_for ' 1 Kerne ' 10; then
-	not_ok "httop --demo in German shows the tab ' 1 Kerne ' in a 100 x 30 pane"
+	not_ok "httop --demo in German shows the tab ' 1 Kerne ' in a 100 x 36 pane"
 	show_screen
 	sed 's/^/# stderr: /' "$tui_dir/stderr"
 	i=1; while [ $i -lt 13 ]; do skip "the screen did not come up"; i=$((i + 1)); done
 	exit 0
 fi
-ok "httop --demo in German shows the tab ' 1 Kerne ' in a 100 x 30 pane"
+ok "httop --demo in German shows the tab ' 1 Kerne ' in a 100 x 36 pane"
 
 has() { printf '%s' "$s" | grep -q -- "$1"; }
 s=$(cap)
