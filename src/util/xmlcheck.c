@@ -30,9 +30,18 @@ struct scan {
 static void
 adv(struct scan *s, size_t n)
 {
-	for (; n > 0 && s->p < s->end; n--, s->p++)
-		if (*s->p == '\n')
-			s->line++;
+	const char *to = (size_t)(s->end - s->p) < n ? s->end : s->p + n, *q = s->p;
+
+	if (to - q == 1) {          /* most steps: one byte */
+		s->line += *q == '\n';
+		s->p = to;
+		return;
+	}
+	while ((q = memchr(q, '\n', (size_t)(to - q))) != NULL) {
+		s->line++;
+		q++;
+	}
+	s->p = to;
 }
 
 static bool
@@ -173,7 +182,7 @@ start_tag(struct scan *s, struct open_el *stack, unsigned *depth, bool *closed)
 {
 	unsigned long line = s->line;
 	char nb[64], ab[64], cb[8];
-	const char *name;
+	const char *name, *aname;
 	size_t n, an;
 
 	adv(s, 1);
@@ -200,36 +209,41 @@ start_tag(struct scan *s, struct open_el *stack, unsigned *depth, bool *closed)
 		if (an == 0 || !space)
 			return fail(s, s->line, _("in <%s>: expected an attribute, '>' or '/>', "
 			    "found %s"), cut(name, n, nb, sizeof nb), next_char(s, cb, sizeof cb));
-		cut(s->p, an, ab, sizeof ab);
+		/* Quoted for a message only when there is one: most files
+		 * have none, and large ones have many attributes. */
+		aname = s->p;
 		adv(s, an);
 		skip_space(s);
 		if (s->p >= s->end)
 			break;
 		if (!at(s, "="))
 			return fail(s, s->line, _("in <%s>: attribute %s has no '=\"value\"'"),
-			    cut(name, n, nb, sizeof nb), ab);
+			    cut(name, n, nb, sizeof nb), cut(aname, an, ab, sizeof ab));
 		adv(s, 1);
 		skip_space(s);
 		if (s->p >= s->end)
 			break;
 		if (*s->p != '"' && *s->p != '\'')
 			return fail(s, s->line, _("in <%s>: the value of attribute %s is not in "
-			    "quotes"), cut(name, n, nb, sizeof nb), ab);
+			    "quotes"), cut(name, n, nb, sizeof nb), cut(aname, an, ab, sizeof ab));
 		{
 			char q = *s->p;
 			unsigned long vline = s->line;
+			const char *e, *lt;
 
 			adv(s, 1);
-			while (s->p < s->end && *s->p != q) {
-				if (*s->p == '<')
-					return fail(s, s->line, _("in <%s>: '<' inside the value of "
-					    "attribute %s (a quote is missing)"),
-					    cut(name, n, nb, sizeof nb), ab);
-				adv(s, 1);
+			e = memchr(s->p, q, (size_t)(s->end - s->p));
+			lt = memchr(s->p, '<', (size_t)((e != NULL ? e : s->end) - s->p));
+			if (lt != NULL) {
+				adv(s, (size_t)(lt - s->p));
+				return fail(s, s->line, _("in <%s>: '<' inside the value of "
+				    "attribute %s (a quote is missing)"),
+				    cut(name, n, nb, sizeof nb), cut(aname, an, ab, sizeof ab));
 			}
+			adv(s, (size_t)((e != NULL ? e : s->end) - s->p));
 			if (s->p >= s->end)
 				return fail(s, vline, _("in <%s>: the value of attribute %s does not "
-				    "end"), cut(name, n, nb, sizeof nb), ab);
+				    "end"), cut(name, n, nb, sizeof nb), cut(aname, an, ab, sizeof ab));
 			adv(s, 1);
 		}
 	}
@@ -341,8 +355,15 @@ xml_check(const char *buf, size_t len, unsigned long *line, char *why, size_t wh
 				goto out;
 			continue;
 		}
-		/* Text: only blanks outside the root element. */
-		if (depth == 0 && !is_space(*s.p)) {
+		/* Text: anything inside the root element, up to the next tag. */
+		if (depth > 0) {
+			const char *lt = memchr(s.p, '<', (size_t)(s.end - s.p));
+
+			adv(&s, (size_t)((lt != NULL ? lt : s.end) - s.p));
+			continue;
+		}
+		/* Only blanks outside it. */
+		if (!is_space(*s.p)) {
 			fail(&s, s.line, "%s", root_done ? _("text after the end of the document") :
 			    _("text before the first element"));
 			goto out;
