@@ -287,7 +287,10 @@ push_rec(struct cluster *c, struct node *nd, double t)
 	r->valid = iv->valid;
 	snprintf(r->reason, sizeof r->reason, "%s", iv->reason_c);
 	r->agg = iv->node;
-	metrics_node_weights(iv, &nd->nv.m.topo, &r->w);
+	if (nd->nv.have_weights)
+		r->w = nd->nv.w;
+	else
+		metrics_node_weights(iv, &nd->nv.m.topo, &r->w);
 }
 
 static void
@@ -305,6 +308,7 @@ bad_line(struct cluster *c, struct node *nd, const struct errmsg *e)
 static void
 line(struct cluster *c, struct node *nd, const char *s, size_t len)
 {
+	static const char *const skip_cores[] = { "cores", NULL };
 	struct errmsg e;
 	int rc;
 
@@ -315,10 +319,14 @@ line(struct cluster *c, struct node *nd, const char *s, size_t len)
 	if (len == 0)
 		return;
 	/* A node whose views are not shown is read without its cores: what
-	 * the rows and the job need costs a parse of half the line. */
+	 * the rows and the job need costs a parse of half the line; and
+	 * without its threads, which httop writes after them, when its lines
+	 * carry the node's weights (as the last one did: an older httop's do
+	 * not): then the line's head is parsed and the rest not looked at. */
 	nd->light = !nd->want_full && nd->nv.have_machine;
-	if ((nd->light ? jdoc_parse_skip(&c->doc, s, len, "cores", &e) :
-	    jdoc_parse(&c->doc, s, len, &e)) != 0) {
+	if ((!nd->light ? jdoc_parse(&c->doc, s, len, &e) : nd->nv.have_weights ?
+	    jdoc_parse_head(&c->doc, s, len, skip_cores, &e) :
+	    jdoc_parse_skip(&c->doc, s, len, skip_cores, &e)) != 0) {
 		bad_line(c, nd, &e);
 		return;
 	}

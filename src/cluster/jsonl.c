@@ -16,7 +16,8 @@ struct parser {
 	const char *s;
 	size_t len, pos;
 	struct errmsg *e;
-	const char *skip;          /* the top-level member passed over, or NULL */
+	const char *const *skip;   /* the top-level members passed over, or NULL */
+	bool tail;                 /* the first of them and all after it */
 };
 
 void
@@ -303,6 +304,18 @@ static const unsigned char stop[256] = {
 	['"'] = 1, ['['] = 1, [']'] = 1, ['{'] = 1, ['}'] = 1, ['\\'] = 1,
 };
 
+/* Is the key just read (the last token) one of the members to pass over? */
+static bool
+skipped(const struct parser *p)
+{
+	const char *const *k;
+
+	for (k = p->skip; k != NULL && *k != NULL; k++)
+		if (jstr_is(p->d, (int)p->d->n - 1, *k))
+			return true;
+	return false;
+}
+
 /* Pass over an array or object: its brackets balanced, its strings
  * closed; one J_SKIP token for all of it. */
 static int
@@ -344,6 +357,30 @@ skip_value(struct parser *p)
 	return 0;
 }
 
+/* The first member passed over in a head parse: its value and the rest of
+ * the object, to the closing brace that ends the line, as one J_SKIP
+ * token; nothing in it is looked at. */
+static int
+skip_tail(struct parser *p)
+{
+	size_t e = p->len;
+	int i = token(p, J_SKIP);
+
+	if (i < 0)
+		return -1;
+	while (e > p->pos && (p->s[e - 1] == ' ' || p->s[e - 1] == '\t' ||
+	    p->s[e - 1] == '\r' || p->s[e - 1] == '\n'))
+		e--;
+	if (e <= p->pos || p->s[e - 1] != '}') {
+		p->pos = p->len;
+		return fail(p, _("the line does not end with '}'"));
+	}
+	p->pos = e - 1;
+	p->d->t[i].len = (unsigned)(p->pos - p->d->t[i].start);
+	p->d->t[i].next = p->d->n;
+	return 0;
+}
+
 /* An array or object after its opening bracket. */
 static int
 container(struct parser *p, unsigned depth, bool obj)
@@ -374,9 +411,9 @@ container(struct parser *p, unsigned depth, bool obj)
 				return fail(p, _("':' expected"));
 			p->pos++;
 		}
-		if (obj && depth == 0 && p->skip != NULL && jstr_is(p->d, (int)p->d->n - 1, p->skip)) {
+		if (obj && depth == 0 && skipped(p)) {
 			blanks(p);
-			if (skip_value(p) != 0)
+			if ((p->tail ? skip_tail(p) : skip_value(p)) != 0)
 				return -1;
 		} else if (value(p, depth + 1) != 0) {
 			return -1;
@@ -424,6 +461,9 @@ value(struct parser *p, unsigned depth)
 	}
 }
 
+static int parse(struct jdoc *d, const char *text, size_t len, const char *const *skip,
+    bool tail, struct errmsg *e);
+
 int
 jdoc_parse(struct jdoc *d, const char *text, size_t len, struct errmsg *e)
 {
@@ -431,10 +471,24 @@ jdoc_parse(struct jdoc *d, const char *text, size_t len, struct errmsg *e)
 }
 
 int
-jdoc_parse_skip(struct jdoc *d, const char *text, size_t len, const char *skip,
+jdoc_parse_skip(struct jdoc *d, const char *text, size_t len, const char *const *skip,
     struct errmsg *e)
 {
-	struct parser p = { d, text, len, 0, e, skip };
+	return parse(d, text, len, skip, false, e);
+}
+
+int
+jdoc_parse_head(struct jdoc *d, const char *text, size_t len, const char *const *skip,
+    struct errmsg *e)
+{
+	return parse(d, text, len, skip, true, e);
+}
+
+static int
+parse(struct jdoc *d, const char *text, size_t len, const char *const *skip, bool tail,
+    struct errmsg *e)
+{
+	struct parser p = { d, text, len, 0, e, skip, tail };
 	unsigned max = d->max;
 
 	if (len > UINT32_MAX / 2)

@@ -44,11 +44,19 @@ void jdoc_init(struct jdoc *d, unsigned max_tokens);
  * after it but blanks. The tokens point into `text`, which must outlive
  * them. 0, or -1 with "byte N: what". */
 int jdoc_parse(struct jdoc *d, const char *text, size_t len, struct errmsg *e);
-/* The same, but the value of the top-level member `skip` is only passed
- * over (its brackets and strings followed, nothing else checked) and
- * stands as one J_SKIP token: a node's cores when its views are not
- * shown cost a scan, not a parse. */
-int jdoc_parse_skip(struct jdoc *d, const char *text, size_t len, const char *skip,
+/* The same, but the values of the top-level members named in `skip` (a
+ * list ending in NULL) are only passed over (their brackets and strings
+ * followed, nothing else checked) and each stands as one J_SKIP token: a
+ * node's cores and threads when its views are not shown cost a scan, not
+ * a parse. */
+int jdoc_parse_skip(struct jdoc *d, const char *text, size_t len, const char *const *skip,
+    struct errmsg *e);
+/* The same, but from the first top-level member named in `skip` to the end
+ * of the object (which must end the line) all is one J_SKIP token, not
+ * even scanned: the members after it are not in the tokens. For httop's
+ * own lines, whose cores and threads come last: a node not shown costs
+ * the parse of its head only. */
+int jdoc_parse_head(struct jdoc *d, const char *text, size_t len, const char *const *skip,
     struct errmsg *e);
 void jdoc_free(struct jdoc *d);
 

@@ -55,6 +55,10 @@ nodeiv_cores_unread(struct nodeiv *n)
 
 	for (k = 0; k < n->ncore_of && n->have_iv; k++)
 		n->iv.cores[n->core_of[k]].reason = R_FIRST;
+	for (k = 0; n->threads_unread && n->have_iv && k < n->iv.max_cpu &&
+	    k < n->m.topo.max_cpu; k++)
+		if (n->m.topo.cpus[k].present)
+			n->iv.threads[k].reason = R_FIRST;
 }
 
 enum reason
@@ -750,6 +754,32 @@ light_cores(struct nodeiv *n)
 	return 0;
 }
 
+/* The node's "weights" (json.c), when the line has them: counts, so
+ * whole numbers at least 0. */
+static int
+read_weights(struct nodeiv *n, const struct jdoc *d, int node, struct errmsg *e)
+{
+	struct jobj o, w;
+	double x[3];
+	static const char *const keys[] = { "tsc", "ref", "inst" };
+	size_t k;
+
+	n->have_weights = false;
+	if (jobj_open(&o, d, node) != 0 || jobj_open(&w, d, jobj_get(&o, "weights")) != 0)
+		return 0;
+	for (k = 0; k < 3; k++) {
+		if (get_num(&w, keys[k], true, &x[k], e) != 0)
+			return errmsg_prefix(e, "weights");
+		if (!(x[k] >= 0.0))
+			return errmsg_set(e, _("weights: \"%s\" is not a count"), keys[k]);
+	}
+	n->w.time = x[0];
+	n->w.ref = x[1];
+	n->w.inst = x[2];
+	n->have_weights = true;
+	return 0;
+}
+
 static int
 read_figures(struct nodeiv *n, const struct jdoc *d, struct jobj *root, struct errmsg *e)
 {
@@ -771,7 +801,8 @@ read_figures(struct nodeiv *n, const struct jdoc *d, struct jobj *root, struct e
 	jstr(d, r, reason, sizeof reason);
 	snprintf(iv->reason, sizeof iv->reason, "%s", reason);
 	snprintf(iv->reason_c, sizeof iv->reason_c, "%s", reason);
-	if (read_agg(d, jobj_get(root, "node"), &iv->node, e) != 0)
+	r = jobj_get(root, "node");
+	if (read_agg(d, r, &iv->node, e) != 0 || read_weights(n, d, r, e) != 0)
 		return errmsg_prefix(e, "node");
 	if (read_packages(n, d, jobj_get(root, "packages"), e) != 0)
 		return -1;
@@ -784,6 +815,11 @@ read_figures(struct nodeiv *n, const struct jdoc *d, struct jobj *root, struct e
 		iv->scaled = iv->scaled || iv->cores[n->core_of[k]].scaled;
 		k++;
 	}
+	/* Passed over (or with the cores, in a head parse): the node's
+	 * weights stand for what they give. */
+	n->threads_unread = is(d, threads, J_SKIP) || (is(d, cores, J_SKIP) && threads < 0);
+	if (n->threads_unread)
+		return n->have_weights ? 0 : NODEIV_FULL;
 	if (!is(d, threads, J_ARR))
 		return errmsg_set(e, _("\"threads\" is missing or not a list"));
 	EACH(d, threads, i) {

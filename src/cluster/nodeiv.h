@@ -41,6 +41,9 @@ struct nodeiv {
 	struct interval iv;        /* the last line's figures */
 	char source[16];           /* msr, perf, sim, replay */
 	double unix_time;          /* the line's "unix_time", or -1 when it has none */
+	bool have_weights;         /* the line's node had "weights" (httop 0.1 and later) */
+	struct agg_weights w;      /* and these are they */
+	bool threads_unread;       /* the line's threads were passed over */
 	uint64_t shape;            /* what the machine description was built from */
 	unsigned *core_of;         /* the line's k-th core: its topology index */
 	unsigned ncore_of;
@@ -61,10 +64,13 @@ void nodeiv_init(struct nodeiv *n);
  * last full line taken as all valid, their own figures not read. That
  * holds only while the node's aggregate counts every one of them valid
  * and its threads are the machine's; otherwise (and before any full
- * line) NODEIV_FULL: parse the line fully and read it again. */
+ * line) NODEIV_FULL: parse the line fully and read it again. Its
+ * "threads" may be passed over too when its node has "weights" (then the
+ * threads' figures are not read); without them, NODEIV_FULL. */
 int nodeiv_read(struct nodeiv *n, const struct jdoc *d, struct errmsg *e);
-/* After a light line has been weighed (metrics_node_weights): its cores
- * say "no previous sample yet", as they are shown until a full line. */
+/* After a light line has been weighed: its cores (and threads, when they
+ * were passed over) say "no previous sample yet", as they are shown until
+ * a full line. */
 void nodeiv_cores_unread(struct nodeiv *n);
 void nodeiv_free(struct nodeiv *n);
 

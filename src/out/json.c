@@ -199,6 +199,23 @@ write_agg(struct linebuf *b, const struct agg_fig *a)
 	write_absent(b, keys, v, sizeof keys / sizeof keys[0]);
 }
 
+/* The node's weights (metrics_node_weights): what a viewer of many nodes
+ * combines their aggregates by, so that it need not read the threads. */
+static void
+write_weights(struct linebuf *b, const struct interval *iv, const struct topology *t)
+{
+	struct agg_weights w;
+
+	metrics_node_weights(iv, t, &w);
+	lb_lit(b, ",\"weights\":{\"tsc\":");
+	lb_u64(b, (uint64_t)w.time);
+	lb_lit(b, ",\"ref\":");
+	lb_u64(b, (uint64_t)w.ref);
+	lb_lit(b, ",\"inst\":");
+	lb_u64(b, (uint64_t)w.inst);
+	lb_char(b, '}');
+}
+
 /* Where the core sits: {"row","col"} in its package's grid, the tile's
  * number ("id") and the CHA when known; null when the layout does not
  * place it. */
@@ -396,6 +413,7 @@ out_json_write(struct batch *bt, const struct interval *iv)
 
 	lb_lit(b, ",\"node\":{");
 	write_agg(b, &iv->node);
+	write_weights(b, iv, topo);
 	lb_lit(b, "},\"packages\":[");
 	for (i = 0; i < iv->npackages && i < topo->npackages; i++) {
 		if (i > 0)

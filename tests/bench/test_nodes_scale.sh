@@ -1,11 +1,10 @@
 #!/bin/sh
 # test_nodes_scale.sh: 512 simulated nodes (bench/nodes-scale.sh: recorded
 # JSON streams replayed by bench/replay-nodes.py, one `cat` a node) in the
-# live view: every node comes up, the first full frame within 2 s and the
-# peak memory under 64 MB (issue 17's targets, with room for a loaded
-# machine: 4 s and 64 MB); the viewer's CPU at -d 1 is printed, not
-# gated (on a shared 2-CPU machine it moves with the others' load; see
-# BENCHMARKS.md for the measured figures).
+# live view: every node comes up, the first full frame within 2 s, the
+# viewer's CPU at -d 1 under 5% of one CPU and its peak memory under 64 MB
+# (issue 17's targets; the frame with room for a loaded machine: 4 s; the
+# CPU, its own process time, is about 1.6% here: BENCHMARKS.md).
 . "$HTTOP_SRCDIR/tests/lib.sh"
 need tmux tmux
 need python3 python3
@@ -13,15 +12,22 @@ need python3 python3
 # size: memory is gated in the plain build only.
 san=false
 grep -q '^SAN_CFLAGS = .*-fsanitize' "$HTTOP_BUILDDIR/Makefile" 2>/dev/null && san=true
-plan 3
+plan 4
 out=$(sh "$HTTOP_SRCDIR/bench/nodes-scale.sh" "$HTTOP_BUILDDIR" 512 1 5 2>&1)
 printf '%s\n' "$out" | sed 's/^/# /'
 line=$(printf '%s\n' "$out" | grep '^round 1:')
 first=$(echo "$line" | sed -n 's/.*first full frame \([0-9.]*\) s.*/\1/p')
 mem=$(echo "$line" | sed -n 's/.*peak memory \([0-9.]*\) MB.*/\1/p')
+cpu=$(echo "$line" | sed -n 's/.*cpu \([0-9.]*\) % .*/\1/p')
 check "512 nodes came up and were shown whole (first full frame: ${first:-never})" [ -n "$first" ]
 check "the first full frame within 4 s (target 2 s): $first s" \
     awk -v f="${first:-999}" 'BEGIN { exit !(f < 4) }'
+if $san; then
+	skip "CPU ($cpu %) is gated in the plain build: this is a sanitizer build"
+else
+	check "the viewer's CPU at -d 1 under 5% of one CPU: $cpu %" \
+	    awk -v c="${cpu:-999}" 'BEGIN { exit !(c < 5) }'
+fi
 if $san; then
 	skip "peak memory ($mem MB) is gated in the plain build: this is a sanitizer build"
 else

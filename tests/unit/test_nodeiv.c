@@ -264,6 +264,7 @@ test_demo(void **state)
 static void
 test_light(void **state)
 {
+	static const char *const cores[] = { "cores", NULL };
 	struct jdoc d;
 	struct nodeiv full, light;
 	struct errmsg e;
@@ -277,12 +278,12 @@ test_light(void **state)
 	nodeiv_init(&full);
 	nodeiv_init(&light);
 	/* no machine yet: a light line cannot be read */
-	assert_int_equal(jdoc_parse_skip(&d, l2, n2, "cores", &e), 0);
+	assert_int_equal(jdoc_parse_skip(&d, l2, n2, cores, &e), 0);
 	assert_int_equal(d.t[jget(&d, 0, "cores")].type, J_SKIP);
 	assert_int_equal(nodeiv_read(&light, &d, &e), NODEIV_FULL);
 	assert_int_equal(jdoc_parse(&d, text, (size_t)(l2 - 1 - text), &e), 0);
 	assert_int_equal(nodeiv_read(&light, &d, &e), 1);
-	assert_int_equal(jdoc_parse_skip(&d, l2, n2, "cores", &e), 0);
+	assert_int_equal(jdoc_parse_skip(&d, l2, n2, cores, &e), 0);
 	assert_int_equal(nodeiv_read(&light, &d, &e), 0);
 	metrics_node_weights(&light.iv, &light.m.topo, &wl);
 	assert_int_equal(jdoc_parse(&d, l2, n2, &e), 0);
@@ -296,12 +297,26 @@ test_light(void **state)
 	assert_int_equal(light.iv.cores[0].reason, R_FIRST);
 	/* one core invalid: the light line is refused */
 	light.ncore_of++;
-	assert_int_equal(jdoc_parse_skip(&d, l2, n2, "cores", &e), 0);
+	assert_int_equal(jdoc_parse_skip(&d, l2, n2, cores, &e), 0);
 	assert_int_equal(nodeiv_read(&light, &d, &e), NODEIV_FULL);
 	light.ncore_of--;
 	/* a bracket not closed in the part passed over */
-	assert_int_equal(jdoc_parse_skip(&d, "{\"cores\":[{\"a\":\"]\"}", 19, "cores", &e), -1);
-	assert_int_equal(jdoc_parse_skip(&d, "{\"cores\":[{\"a\":\"]\"}],\"b\":1}", 27, "cores", &e), 0);
+	assert_int_equal(jdoc_parse_skip(&d, "{\"cores\":[{\"a\":\"]\"}", 19, cores, &e), -1);
+	assert_int_equal(jdoc_parse_skip(&d, "{\"cores\":[{\"a\":\"]\"}],\"b\":1}", 27, cores, &e), 0);
+	/* a head parse: from "cores" on, one token, not looked at; the line
+	 * must end with the object's brace */
+	{
+		static const char h[] = "{\"a\":1,\"cores\":[{\"x\":\"]\"}],\"threads\":[1,2]}  ";
+		static const char h2[] = "{\"a\":1,\"cores\":[1],\"threads\":[";
+
+		assert_int_equal(jdoc_parse_head(&d, h, sizeof h - 1, cores, &e), 0);
+		assert_int_equal(d.t[jget(&d, 0, "a")].type, J_NUM);
+		assert_int_equal(d.t[jget(&d, 0, "cores")].type, J_SKIP);
+		assert_int_equal(d.t[jget(&d, 0, "cores")].len, 27);
+		assert_int_equal(jget(&d, 0, "threads"), -1);
+		assert_int_equal(jdoc_parse_head(&d, h2, sizeof h2 - 1, cores, &e), -1);
+		assert_non_null(strstr(e.text, "does not end with '}'"));
+	}
 	nodeiv_free(&full);
 	nodeiv_free(&light);
 	jdoc_free(&d);
@@ -488,6 +503,90 @@ test_transport(void **state)
 	assert_int_equal(transport_init(&t, "./x %h", NULL, remote, 6, true, NULL, &e), -1);
 }
 
+/* A line whose node carries its weights (json.c writes them) is read with
+ * its cores and threads passed over: the weights are the line's, equal to
+ * what a full read of its threads gives (the demo's second line, with the
+ * weights a full read finds written into it); its threads say "no previous
+ * sample yet". Without weights, passing the threads over asks for a full
+ * read. Weights that are not counts are refused. */
+static void
+test_weights(void **state)
+{
+	static const char *const both[] = { "cores", "threads", NULL };
+	static const char *const cores[] = { "cores", NULL };
+	struct jdoc d;
+	struct nodeiv full, light;
+	struct errmsg e;
+	struct agg_weights wf;
+	size_t len, n2, k;
+	char *text = slurp("tests/data/nodes/demo.jsonl", &len), *l2 = strchr(text, '\n') + 1;
+	char *line, *at, ins[200], bad[200];
+
+	(void)state;
+	n2 = (size_t)(strchr(l2, '\n') - l2);
+	jdoc_init(&d, 0);
+	nodeiv_init(&full);
+	nodeiv_init(&light);
+	assert_int_equal(jdoc_parse(&d, l2, n2, &e), 0);
+	assert_int_equal(nodeiv_read(&full, &d, &e), 1);
+	assert_false(full.have_weights);
+	metrics_node_weights(&full.iv, &full.m.topo, &wf);
+	assert_true(wf.time > 0.0 && wf.ref > 0.0 && wf.inst > 0.0);
+	/* without weights: the threads cannot be passed over */
+	assert_int_equal(jdoc_parse(&d, text, (size_t)(l2 - 1 - text), &e), 0);
+	assert_int_equal(nodeiv_read(&light, &d, &e), 1);
+	assert_int_equal(jdoc_parse_skip(&d, l2, n2, both, &e), 0);
+	assert_int_equal(nodeiv_read(&light, &d, &e), NODEIV_FULL);
+	/* with them */
+	snprintf(ins, sizeof ins, "\"weights\":{\"tsc\":%.0f,\"ref\":%.0f,\"inst\":%.0f},",
+	    wf.time, wf.ref, wf.inst);
+	line = malloc(n2 + strlen(ins) + 1);
+	assert_non_null(line);
+	at = strstr(l2, "\"node\":{") + 8;
+	k = (size_t)(at - l2);
+	memcpy(line, l2, k);
+	memcpy(line + k, ins, strlen(ins));
+	memcpy(line + k + strlen(ins), at, n2 - k);
+	assert_int_equal(jdoc_parse_skip(&d, line, n2 + strlen(ins), both, &e), 0);
+	assert_int_equal(d.t[jget(&d, 0, "threads")].type, J_SKIP);
+	assert_int_equal(nodeiv_read(&light, &d, &e), 0);
+	assert_true(light.have_weights && light.threads_unread);
+	assert_true(light.w.time == wf.time && light.w.ref == wf.ref && light.w.inst == wf.inst);
+	assert_true(light.iv.node.util.v == full.iv.node.util.v);
+	/* the head only (what --nodes does): the same */
+	memset(&light.w, 0, sizeof light.w);
+	assert_int_equal(jdoc_parse_head(&d, line, n2 + strlen(ins), cores, &e), 0);
+	assert_int_equal(jget(&d, 0, "threads"), -1);
+	assert_int_equal(nodeiv_read(&light, &d, &e), 0);
+	assert_true(light.have_weights && light.threads_unread);
+	assert_true(light.w.time == wf.time && light.w.ref == wf.ref && light.w.inst == wf.inst);
+	assert_true(light.iv.node.util.v == full.iv.node.util.v);
+	assert_true(light.iv.time == full.iv.time);
+	nodeiv_cores_unread(&light);
+	assert_int_equal(light.iv.threads[5].reason, R_FIRST);
+	/* a full parse of the same line reads its threads and keeps the weights */
+	assert_int_equal(jdoc_parse(&d, line, n2 + strlen(ins), &e), 0);
+	assert_int_equal(nodeiv_read(&light, &d, &e), 0);
+	assert_false(light.threads_unread);
+	assert_true(light.iv.threads[5].ipc.v == full.iv.threads[5].ipc.v);
+	free(line);
+	/* not counts */
+	snprintf(bad, sizeof bad, "\"weights\":{\"tsc\":-1,\"ref\":1,\"inst\":1},");
+	line = malloc(n2 + strlen(bad) + 1);
+	assert_non_null(line);
+	memcpy(line, l2, k);
+	memcpy(line + k, bad, strlen(bad));
+	memcpy(line + k + strlen(bad), at, n2 - k);
+	assert_int_equal(jdoc_parse(&d, line, n2 + strlen(bad), &e), 0);
+	assert_int_equal(nodeiv_read(&light, &d, &e), -1);
+	assert_non_null(strstr(e.text, "\"tsc\" is not a count"));
+	free(line);
+	nodeiv_free(&full);
+	nodeiv_free(&light);
+	jdoc_free(&d);
+	free(text);
+}
+
 int
 main(void)
 {
@@ -497,6 +596,7 @@ main(void)
 		cmocka_unit_test(test_two_cores),
 		cmocka_unit_test(test_demo),
 		cmocka_unit_test(test_light),
+		cmocka_unit_test(test_weights),
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_combine),
 		cmocka_unit_test(test_transport),

@@ -157,9 +157,14 @@ build(void)
 	f->cf[4].selected = false;
 	f->cf[4].reason = R_NOT_SELECTED;
 
+	/* Counts for the node's weights: TSC 1000 + cpu, reference cycles
+	 * 100 (cpu + 1), instructions 10 (cpu + 1). */
 	for (i = 0; i < MAXCPU; i++) {
 		f->tf[i].cpu = i;
 		f->tf[i].reason = R_NONE;
+		f->tf[i].d_tsc = 1000 + i;
+		f->tf[i].d_ref = 100 * (i + 1);
+		f->tf[i].d_inst = 10 * (i + 1);
 	}
 	f->tf[0].util = val_exact(0.6);
 	f->tf[0].cpi = val_exact(1.25);
@@ -452,7 +457,12 @@ test_json(void **state)
 	    "\"stopped\":[\"inst\"]}"));
 	/* Aggregates. */
 	assert_non_null(strstr(out, "\"node\":{\"ncores\":4,\"nvalid\":3,\"exact\":false,"));
-	assert_non_null(strstr(out, "\"both_of_busy\":0.5,\"both_of_busy_lo\":null,\"both_of_busy_hi\":null},\"packages\":[{\"package\":0,\"ncores\":2,"));
+	/* The node's weights over its valid cores 0 [0,4], 1 [1,5] and 2 [2]
+	 * (3 offline, 4 not selected): TSC of each core's first thread
+	 * 1000 + 1001 + 1002; reference cycles 100 (1 + 5 + 2 + 6 + 3) and
+	 * instructions 10 (17) over their threads. */
+	assert_non_null(strstr(out, "\"both_of_busy\":0.5,\"both_of_busy_lo\":null,\"both_of_busy_hi\":null,"
+	    "\"weights\":{\"tsc\":3003,\"ref\":1700,\"inst\":170}},\"packages\":[{\"package\":0,\"ncores\":2,"));
 	assert_non_null(strstr(out, "{\"package\":1,\"ncores\":2,\"nvalid\":1,"));
 	free(out);
 	free(f);
