@@ -13,7 +13,7 @@
 # cancelled. Then, where slurmd comes up with them, proctrack/cgroup and
 # task/cgroup: the cores httop writes are the job's cgroup cpuset.
 . "$HTTOP_SRCDIR/tests/lib.sh"
-NTESTS=23
+NTESTS=26
 
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 for p in slurmctld slurmd munged scontrol sbatch scancel sinfo taskset python3; do
@@ -217,6 +217,17 @@ scancel "$j2"
 timeout 30 "$HTTOP" --sim idle --job 999999 -b -n 1 >bad.out 2>bad.err; st=$?
 check "--job 999999 (no such job): exit status 1 (got $st)" [ "$st" -eq 1 ]
 check "... with Slurm's reason" grep -q 'Invalid job id' bad.err
+
+# --job ID --all-nodes: the job's nodes from Slurm (here the one), httop
+# started on each by srun --jobid=ID --overlap, watching the job's CPUs
+# there; the summary's node line and job line per interval.
+timeout 60 "$HTTOP" --job "$j1" --all-nodes --remote-httop "$HTTOP" --sim busy \
+    --format summary -n 2 -d 0.5 >all.out 2>all.err; st=$?
+check "--job $j1 --all-nodes (srun): exit status 0 (got $st: $(tail -1 all.err))" [ "$st" -eq 0 ]
+check "... per interval a line of node $node and one of the job: $(awk '{ printf "%s ", $1 }' all.out)" \
+    [ "$(awk '$1 == "'"$node"'" || $1 == "job" { printf "%s ", $1 }' all.out)" = "$node job $node job " ]
+check "... both job lines valid, util 100.0 (the busy load on the job's core)" \
+    awk '$1 == "job" && $4 == 1 && $5 == "100.0" { n++ } END { exit !(n == 2) }' all.out
 
 # Until the job ends: the batch run and the live view, the job cancelled
 # meanwhile.
