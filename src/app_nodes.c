@@ -19,6 +19,7 @@
 #include "app.h"
 #include "cluster/nodelist.h"
 #include "evloop.h"
+#include "out/outfile.h"
 #include "privilege.h"
 #include "signals.h"
 #include "util/clock.h"
@@ -106,6 +107,24 @@ words_free(char **w, size_t n)
 	free(w);
 }
 
+/* -o FILE (which implies -b): the merged lines or the summary go there,
+ * opened as every output file is (out/outfile.h). */
+static int
+open_output(struct nodes_app *na)
+{
+	int fd;
+
+	if (na->o->output == NULL || strcmp(na->o->output, "-") == 0)
+		return 0;
+	if ((fd = outfile_open("-o", na->o->output, privilege_held(), &na->e)) < 0)
+		return -1;
+	if ((na->out = fdopen(fd, "w")) == NULL) {
+		close(fd);
+		return errmsg_set(&na->e, _("-o %s: %s"), na->o->output, strerror(errno));
+	}
+	return 0;
+}
+
 /* The nodes, the transport: everything before the first node starts. */
 static int
 prepare(struct nodes_app *na)
@@ -127,8 +146,11 @@ prepare(struct nodes_app *na)
 	} else {
 		snprintf(na->spec, sizeof na->spec, "%s", o->nodes);
 	}
+	/* A list or a --via that cannot be used is a bad value (status 2). */
+	na->usage = true;
 	if (nodelist_expand(na->spec, &env, &na->hosts, na->how, sizeof na->how, &na->e) != 0)
 		return -1;
+	na->usage = false;
 	if (fd_room(na->hosts.n, &na->e) != 0)
 		return -1;
 	w = remote_words(o, &nw);
@@ -136,11 +158,11 @@ prepare(struct nodes_app *na)
 	    o->user_env, &na->e);
 	words_free(w, nw);
 	if (rc != 0)
-		return -1;
+		return na->usage = true, -1;
 	na->have_tr = true;
 	if (signals_watch_children() != 0)
 		return errmsg_set(&na->e, _("cannot watch the nodes' processes: %s"), strerror(errno));
-	return 0;
+	return open_output(na);
 }
 
 /* --- batch ------------------------------------------------------------------- */
@@ -211,9 +233,17 @@ on_job(void *arg, const struct cluster *c, const struct cluster_job *j)
 static void
 on_state(void *arg, const struct node *n)
 {
-	(void)arg;
-	if (n->state == NODE_ENDED)
+	const struct nodes_app *na = arg;
+	long long want = na->o->iterations;
+
+	/* An end is news when it comes before the intervals asked for (with
+	 * -n), or at all (without: the nodes run until httop ends). */
+	if (n->state == NODE_ENDED) {
+		if (want <= 0 || (long long)n->total < want)
+			fprintf(stderr, ngettext("httop: node %s ended after %lu interval\n",
+			    "httop: node %s ended after %lu intervals\n", n->total), n->name, n->total);
 		return;
+	}
 	if (n->failures > 0 && n->total > 0 && n->state == NODE_LOST)
 		fprintf(stderr, _("httop: node %s lost: %s\n"), n->name, n->why);
 	else
@@ -259,11 +289,11 @@ batch(struct nodes_app *na)
 	unsigned wake = 0;
 	int status = EXIT_OK;
 
-	na->fp = stdout;
+	na->fp = na->out != NULL ? na->out : stdout;
 	if (o->format == FMT_SUMMARY) {
 		topology_init(&na->sm.topo);
-		na->sum = batch_new(FMT_SUMMARY, stdout, &na->sm, &na->sp, "nodes");
-		batch_set_header(na->sum, isatty(STDOUT_FILENO));
+		na->sum = batch_new(FMT_SUMMARY, na->fp, &na->sm, &na->sp, "nodes");
+		batch_set_header(na->sum, isatty(fileno(na->fp)));
 	}
 	app_nodes_config(na, &cfg);
 	/* With -n each node ends after its intervals: a lost one is not
@@ -317,7 +347,7 @@ app_run_nodes(const struct options *o)
 	na.o = o;
 	if (prepare(&na) != 0) {
 		report(&na.e);
-		status = EXIT_FAIL;
+		status = na.usage ? EXIT_USAGE : EXIT_FAIL;
 	} else {
 		/* From here an ending signal ends the loop, which ends the nodes. */
 		signals_defer();
@@ -332,6 +362,13 @@ app_run_nodes(const struct options *o)
 	}
 	if (na.sum != NULL)
 		batch_free(na.sum);
+	/* -o FILE: a close that fails (NFS, a full disk) is an error too. */
+	if (na.out != NULL && fclose(na.out) != 0) {
+		errmsg_set(&na.e, _("-o %s: %s; check the disk"), o->output, strerror(errno));
+		report(&na.e);
+		if (status == EXIT_OK)
+			status = EXIT_FAIL;
+	}
 	topology_free(&na.sm.topo);
 	if (na.have_tr)
 		transport_free(&na.tr);

@@ -31,11 +31,13 @@ struct nodes_app {
 	struct cluster c;
 	bool have_cluster;
 	/* batch */
-	FILE *fp;
+	FILE *fp;                  /* standard output, or -o FILE (out) */
+	FILE *out;
 	struct batch *sum;         /* the summary writer */
 	struct machine sm;         /* its machine: only the host name changes */
 	struct plan sp;
 	struct errmsg e;
+	bool usage;                /* the error is a bad --nodes or --via value */
 };
 
 int app_run_nodes(const struct options *o);

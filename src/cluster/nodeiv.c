@@ -532,6 +532,8 @@ build(struct nodeiv *n, const struct jdoc *d, struct jobj *root, struct errmsg *
 	if (n->m.group >= UARCH_NGROUPS)
 		n->m.group = UARCH_UNKNOWN;
 	n->m.id.family = n->m.id.model = -1;
+	n->m.remote = true;
+	n->m.topo.l3_unknown = true;
 	memset(&n->plan, 0, sizeof n->plan);
 	n->plan.group = n->m.group;
 	n->plan.split = split_parse(jstr(d, jobj_get(root, "split"), s, sizeof s));

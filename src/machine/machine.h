@@ -17,6 +17,10 @@ struct machine {
 	/* CAPID6 that comes with the machine rather than from its PCI space:
 	 * the demo's, a scenario's (n 0: none). */
 	struct capid6_given capid6;
+	/* A node's machine as its JSON line describes it (httop --nodes): the
+	 * identity (vendor, model, brand, base ratio, TSC, PMU) is not known
+	 * here, only the group, split and scale the node reported. */
+	bool remote;
 };
 
 /* Load topology (xml NULL: live) and identity (cpuid NULL: live, or from the

@@ -44,6 +44,8 @@ struct topology {
 	unsigned npackages;
 	unsigned ndies;            /* total dies over all packages */
 	unsigned nl3;              /* total L3 groups */
+	bool l3_unknown;           /* no L3 groups in what it was built from (a
+				    * node's JSON, httop --nodes): nl3 means nothing */
 	unsigned ncores;
 	unsigned ncpus;            /* CPUs present (online or not) */
 	unsigned max_cpu;          /* largest OS CPU number + 1: size of cpus[] */

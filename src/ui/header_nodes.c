@@ -76,7 +76,7 @@ line_interval(struct flow *fl, const struct ui_frame *f)
 	labelled(fl, P_JOBIV, _("interval"), text);
 	if (c->have_job) {
 		snprintf(text, sizeof text, _("%u of %u nodes"), c->job.nin, c->job.nnodes);
-		labelled(fl, P_JOBIV, _("job interval"), text);
+		labelled(fl, P_JOBIV, _("last job interval"), text);
 	} else {
 		flow_words(fl, P_JOBIV, ROLE_PLAIN, _("waiting for the nodes' first intervals"));
 	}

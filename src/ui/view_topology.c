@@ -232,6 +232,8 @@ topo_summary(char *buf, size_t len, const struct topology *t, unsigned off)
 	plural(d, sizeof d, ngettext("%u die", "%u dies", t->ndies), t->ndies);
 	/* TRANSLATORS: a count of L3 caches, "2 L3" */
 	plural(l3, sizeof l3, ngettext("%u L3", "%u L3", t->nl3), t->nl3);
+	if (t->l3_unknown)
+		snprintf(l3, sizeof l3, "%s", _("L3 not known"));
 	plural(c, sizeof c, ngettext("%u core", "%u cores", t->ncores), t->ncores);
 	plural(u, sizeof u, ngettext("%u CPU", "%u CPUs", t->ncpus), t->ncpus);
 	/* TRANSLATORS: the machine's counts, then how the tree reads */
@@ -296,6 +298,10 @@ topo_tree(const struct topo_sink *k, const struct topology *t, const struct inte
 				if (!in_group(l, d, 1) || seen_before(t, lk, 2))
 					continue;
 				count_group(t, iv, l, 2, &nc, &ncpu, &noff);
+				if (t->l3_unknown) {
+					row = topo_grid(k, t, iv, l, cellw, cols, row);
+					continue;
+				}
 				if (l->l3 == TOPO_NO_L3)
 					snprintf(buf, sizeof buf, ngettext("no L3: %u core", "no L3: %u cores",
 					    nc), nc);
@@ -340,6 +346,49 @@ threads_text(char *buf, size_t len, unsigned mask)
 	return buf;
 }
 
+/* The reference-clock scale: in use or not, measured or not. */
+static int
+scale_fact(const struct topo_sink *k, const struct plan *p, int cols, int row)
+{
+	char buf[160];
+
+	if (plan_slot_index(p, SLOT_ANY) < 0 && plan_slot_index(p, SLOT_OTA) < 0)
+		return fact(k, row, cols, _("Scale"), ROLE_LABEL,
+		    _("not used: the plan reads no reference-clock event"));
+	if (p->scale_measured)
+		snprintf(buf, sizeof buf, _("%u TSC ticks per count, measured (expected %u)"),
+		    p->scale, p->scale_expected);
+	else
+		snprintf(buf, sizeof buf, _("%u TSC ticks per count, not measured (expected %u)"),
+		    p->scale, p->scale_expected);
+	row = fact(k, row, cols, _("Scale"),
+	    p->scale_measured && p->scale == p->scale_expected ? ROLE_LABEL : ROLE_WARN, buf);
+	if (p->scale_note[0])
+		row = fact(k, row, cols, "", ROLE_LABEL, p->scale_note);
+	return row;
+}
+
+/* A node's facts (httop --nodes): what its JSON line carries; the CPU's
+ * identity is on the node, not here. */
+static int
+remote_facts(const struct topo_sink *k, const struct ui_frame *f, int cols, int row)
+{
+	char buf[320];
+
+	row = fact(k, row, cols, _("CPU"), ROLE_LABEL,
+	    _("not known here: the node's JSON does not carry it (run httop on the node)"));
+	snprintf(buf, sizeof buf, "%s (%s)", uarch_group_name(f->m->group),
+	    uarch_group_title(f->m->group));
+	row = fact(k, row, cols, _("Group"), ROLE_LABEL, buf);
+	if (f->plan != NULL) {
+		row = fact(k, row, cols, _("Split"), ROLE_LABEL, split_method_name(f->plan->split));
+		snprintf(buf, sizeof buf, _("%u TSC ticks per count, as the node gave it"),
+		    f->plan->scale);
+		row = fact(k, row, cols, _("Scale"), ROLE_LABEL, buf);
+	}
+	return row;
+}
+
 /* The facts in use, from `row`; returns the next free row. */
 static int
 topo_facts(const struct topo_sink *k, const struct ui_frame *f, int cols, int row)
@@ -351,6 +400,8 @@ topo_facts(const struct topo_sink *k, const struct ui_frame *f, int cols, int ro
 	unsigned i;
 
 	row += emit_lines(k, row, 0, cols, ROLE_TAB_ACTIVE, _("Facts in use"));
+	if (f->m->remote)
+		return remote_facts(k, f, cols, row);
 	snprintf(buf, sizeof buf, _("%s, family %d, model 0x%02X, stepping %d"),
 	    id->vendor_str[0] ? id->vendor_str : _("unknown vendor"), id->family, id->model,
 	    id->stepping);
@@ -385,21 +436,7 @@ topo_facts(const struct topo_sink *k, const struct ui_frame *f, int cols, int ro
 	row = fact(k, row, cols, _("PMU"), ROLE_LABEL, buf);
 	if (p == NULL)
 		return row;
-	if (plan_slot_index(p, SLOT_ANY) < 0 && plan_slot_index(p, SLOT_OTA) < 0) {
-		row = fact(k, row, cols, _("Scale"), ROLE_LABEL,
-		    _("not used: the plan reads no reference-clock event"));
-	} else {
-		if (p->scale_measured)
-			snprintf(buf, sizeof buf, _("%u TSC ticks per count, measured (expected %u)"),
-			    p->scale, p->scale_expected);
-		else
-			snprintf(buf, sizeof buf, _("%u TSC ticks per count, not measured (expected %u)"),
-			    p->scale, p->scale_expected);
-		row = fact(k, row, cols, _("Scale"),
-		    p->scale_measured && p->scale == p->scale_expected ? ROLE_LABEL : ROLE_WARN, buf);
-		if (p->scale_note[0])
-			row = fact(k, row, cols, "", ROLE_LABEL, p->scale_note);
-	}
+	row = scale_fact(k, p, cols, row);
 	snprintf(buf, sizeof buf, "%s: %s", split_method_name(p->split), p->summary);
 	row = fact(k, row, cols, _("Plan"), ROLE_LABEL, buf);
 	for (i = 0; i < p->nslots && i < PLAN_MAX_SLOTS; i++) {

@@ -10,11 +10,11 @@
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 27
+plan 33
 
 # NODES_RUN tags this test's nodes (concurrent tests run as-host.sh too)
 via="env NODES_RUN=$tmp $HTTOP_SRCDIR/tests/nodes/as-host.sh %h"
-export NODES_LOADS="h1=busy h2=one-per-core h3=idle down=down garbage=garbage crash=crash skew=skew"
+export NODES_LOADS="h1=busy h2=one-per-core h3=idle down=down garbage=garbage crash=crash skew=skew short=short"
 export HTTOP_HOSTLIST=builtin
 data=$HTTOP_SRCDIR/data
 own() {   # own HOST LOAD ARGS: the host's own output, run on it directly
@@ -137,13 +137,36 @@ check "the skewed node's lines keep its clock (an hour ahead), the job's is h1's
         END { d = s - j; e = j - h; exit !(d > 3598 && d < 3602 && e > -0.5 && e < 0.5) }' \
     skew.txt
 
-# 24-27: what many nodes cannot go with, and bad lists
+# 24-29: what many nodes cannot go with, and bad lists (a bad value:
+# status 2)
 "$HTTOP" --all-nodes -b >/dev/null 2>e1.txt
 check "--all-nodes without --job ID: status 2" [ $? -eq 2 ]
 "$HTTOP" --nodes 'h[1-' -b --via "$via" >/dev/null 2>e2.txt
+st=$?
 check "a bad list says what is wrong: $(cat e2.txt)" grep -q "not a node list" e2.txt
+check "... status 2 ($st)" [ "$st" -eq 2 ]
 "$HTTOP" --nodes h1 --format csv >/dev/null 2>e3.txt
 check "--format csv with --nodes: status 2" [ $? -eq 2 ]
 "$HTTOP" --nodes h1 --via 'ssh-like' -b >/dev/null 2>e4.txt
+st=$?
 check "--via CMD without %h: says so" grep -q "no %h" e4.txt
+check "... status 2 ($st)" [ "$st" -eq 2 ]
+
+# 30-32: -o FILE takes the merged stream and the summary; standard output
+# stays empty.
+"$HTTOP" --nodes 'h[1-2]' --via "$via" --remote-httop "$HTTOP" -n 2 -o o.jsonl >o.out 2>o.err
+st=$?
+check "-o FILE with --nodes: exit 0 ($st), nothing on standard output" [ "$st" -eq 0 ] && [ ! -s o.out ]
+check "... four JSON lines in the file, two of each host" \
+    [ "$(grep -c '"host":"h1"' o.jsonl)" -eq 2 -a "$(grep -c '"host":"h2"' o.jsonl)" -eq 2 ]
+"$HTTOP" --nodes 'h[1-2]' --via "$via" --remote-httop "$HTTOP" --format summary -n 2 \
+    -o o.sum >o.out 2>o.err
+check "--format summary -o FILE: h1 h2 job twice in the file" \
+    [ "$(awk '{ printf "%s ", $1 }' o.sum)" = "h1 h2 job h1 h2 job " ] && [ ! -s o.out ]
+
+# 33: a node that ends before the intervals asked for is said so.
+"$HTTOP" --nodes 'h1,short' --via "$via" --remote-httop "$HTTOP" --format summary -n 3 \
+    >short.txt 2>short.err
+check "a node that ends early: 'node short ended after 1 interval' ($(cat short.err))" \
+    grep -q "node short ended after 1 interval\$" short.err
 exit 0

@@ -7,6 +7,7 @@
 #   down     says what ssh says of a refused connection, exits 255
 #   garbage  writes lines that are not JSON
 #   crash    gives two intervals, then fails (exit 3)
+#   short    busy, one interval, then ends well (exit 0)
 #   skew     one thread a core, on a clock an hour ahead (its unix_time
 #            moved on by 3600 s: a node without NTP)
 # Each start is logged (HOST and the time) to $NODES_LOG when it is set.
@@ -28,6 +29,9 @@ crash)
 	    --cpuid "$data/demo-skx.cpuid" -n 2
 	echo "$host: the node went away" >&2
 	exit 3 ;;
+short)
+	exec "$@" --host "$host" --sim busy --topology "$data/demo-skx.xml" \
+	    --cpuid "$data/demo-skx.cpuid" -n 1 ;;
 skew)
 	"$@" --host "$host" --sim one-per-core --topology "$data/demo-skx.xml" \
 	    --cpuid "$data/demo-skx.cpuid" | python3 -uc '
