@@ -142,7 +142,8 @@ split_of(const struct node *nd)
 }
 
 static void
-draw_node(struct ui_ctx *u, int y, int x, int namew, int bar, const struct node *nd, bool cursor)
+draw_node(struct ui_ctx *u, int y, int x, int cols, int namew, int bar, const struct node *nd,
+    bool cursor)
 {
 	const struct agg_fig *a = &nd->nv.iv.node;
 	char text[420];
@@ -154,9 +155,9 @@ draw_node(struct ui_ctx *u, int y, int x, int namew, int bar, const struct node 
 	draw_text(u, y, x, STATE_W, nd->state == NODE_LOST ? ROLE_WARN : ROLE_PLAIN,
 	    _(node_state_name(nd->state)));
 	x += STATE_W;
-	rest = bar + 2;
-	for (i = 0; i < NFIG; i++)
-		rest += figcols[i].width;
+	/* a reason may use the whole rest of the row, past the figures'
+	 * columns: the retry time at its end must be seen */
+	rest = cols - namew - 1 - STATE_W;
 	if (nd->state == NODE_LOST || !nd->have) {
 		if (nd->state == NODE_LOST && nd->pid == 0)
 			snprintf(text, sizeof text, _("%s; next try in %.0f s"), nd->why,
@@ -243,7 +244,7 @@ nodes_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const stru
 	for (i = 0; i < visible && (size_t)(v->scroll + i) < c->n; i++) {
 		size_t o = (size_t)(v->scroll + i);
 
-		draw_node(u, a->top + 1 + i, a->left, namew, bar, &c->nodes[p->order[o]],
+		draw_node(u, a->top + 1 + i, a->left, a->cols, namew, bar, &c->nodes[p->order[o]],
 		    o == p->cur);
 	}
 	if ((int)c->n > a->rows - 1 && a->rows - 1 > visible) {

@@ -40,7 +40,7 @@ wait_for '^job .*util 66\.[5-9]%' 10
 check "the job in the header: util 66.7%, both threads 50.0% of busy time ($(cap | grep '^job '))" \
     job_ok
 check "down is lost with ssh's words and its next try" \
-    cap_re '^down +lost +ssh: connect to host down port 22: Connection refused \(exit status 255\); next try in'
+    cap_re '^down +lost +ssh: connect to host down port 22: Connection refused \(exit status 255\); next try in [0-9]+ s'
 # Enter on h2 (the cursor starts on h1): its own views.
 keys Down Enter
 wait_for 'node h2 +\(2 of 4\)' 5
