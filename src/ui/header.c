@@ -113,9 +113,8 @@ enum {
 	P_BUSY = 6, P_SPLIT = 6, P_GROUP = 6, P_BRAND = 7, P_NAME = 8,
 };
 
-/* A field of a label and its value: "util 77.5%". */
-static void
-labelled(struct flow *fl, int prio, const char *label, const char *value)
+void
+header_labelled(struct flow *fl, int prio, const char *label, const char *value)
 {
 	flow_field(fl, prio);
 	flow_put(fl, ROLE_LABEL, label);
@@ -220,15 +219,15 @@ line_source(struct flow *fl, const struct ui_frame *f)
 {
 	char text[256];
 
-	labelled(fl, P_SOURCE, _("source"), f->source_name ? f->source_name : "?");
+	header_labelled(fl, P_SOURCE, _("source"), f->source_name ? f->source_name : "?");
 	if (f->replay_pos != NULL)
 		flow_put_words(fl, ROLE_PLAIN, f->replay_pos);
 	snprintf(text, sizeof text, "%.3g s", f->delay);
-	labelled(fl, P_INTERVAL, _("interval"), text);
+	header_labelled(fl, P_INTERVAL, _("interval"), text);
 	header_window_label(text, sizeof text, f);
-	labelled(fl, P_WINDOW, _("figures"), text);
+	header_labelled(fl, P_WINDOW, _("figures"), text);
 	if (f->plan != NULL)
-		labelled(fl, P_SPLIT, _("split"), split_method_name(f->plan->split));
+		header_labelled(fl, P_SPLIT, _("split"), split_method_name(f->plan->split));
 	if (f->paused) {
 		flow_field(fl, FLOW_KEEP);
 		flow_put(fl, ROLE_WARN, _("PAUSED"));
@@ -237,25 +236,25 @@ line_source(struct flow *fl, const struct ui_frame *f)
 
 /* util (unless util_prio < 0: shown already), thr, GHz, CPI of an
  * aggregate. */
-static void
-figures(struct flow *fl, const struct agg_fig *n, int util_prio)
+void
+header_figures(struct flow *fl, const struct agg_fig *n, int util_prio)
 {
 	char a[48], text[96];
 
 	if (util_prio >= 0) {
 		val_text(a, sizeof a, "%.1f", &n->util, 100.0);
 		snprintf(text, sizeof text, "%s%s", a, n->util.kind == V_NONE ? "" : "%");
-		labelled(fl, util_prio, _("util"), text);
+		header_labelled(fl, util_prio, _("util"), text);
 	}
 	val_text(a, sizeof a, "%.2f", &n->active_threads, 1.0);
-	labelled(fl, P_FIGS, _("thr"), a);
+	header_labelled(fl, P_FIGS, _("thr"), a);
 	val_text(a, sizeof a, "%.2f", &n->ghz, 1.0);
 	/* TRANSLATORS: a frequency, "2.10 GHz" */
 	snprintf(text, sizeof text, _("%s GHz"), a);
 	flow_field(fl, P_FIGS);
 	flow_put(fl, ROLE_PLAIN, text);
 	val_text(a, sizeof a, "%.2f", &n->cpi, 1.0);
-	labelled(fl, P_FIGS, _("CPI"), a);
+	header_labelled(fl, P_FIGS, _("CPI"), a);
 }
 
 static void
@@ -268,7 +267,7 @@ line_node(struct flow *fl, const struct ui_ctx *u, const struct ui_frame *f)
 	flow_put(fl, ROLE_LABEL, _("node"));
 	if (f->m->topo.max_smt == 2 && f->plan != NULL && f->plan->split != SPLIT_NONE) {
 		shares(fl, u, P_SHARES, n);
-		figures(fl, n, P_UTIL);
+		header_figures(fl, n, P_UTIL);
 		return;
 	}
 	snprintf(text, sizeof text, ngettext("no four-way split (%u thread per core)",
@@ -284,7 +283,7 @@ line_node(struct flow *fl, const struct ui_ctx *u, const struct ui_frame *f)
 	flow_put(fl, ROLE_PLAIN, text);
 	if (n->util.kind != V_NONE)
 		flow_put(fl, ROLE_PLAIN, "%");
-	figures(fl, n, -1);
+	header_figures(fl, n, -1);
 }
 
 static void

@@ -59,4 +59,9 @@ void header_window_label(char *buf, size_t len, const struct ui_frame *f);
 void header_share(struct flow *fl, const struct ui_ctx *u, int prio, enum ui_role r,
     const char *label, const struct val *v);
 
+/* A field of a label and its value: "util 77.5%". */
+void header_labelled(struct flow *fl, int prio, const char *label, const char *value);
+/* An aggregate's util (at `util_prio`; < 0: left out), thr, GHz and CPI. */
+void header_figures(struct flow *fl, const struct agg_fig *n, int util_prio);
+
 #endif

@@ -11,16 +11,7 @@
 #include "util/i18n.h"
 
 enum { P_KEEP_LABEL = FLOW_KEEP, P_NODES = 1, P_SHARES = 1, P_STATES = 2, P_JOBIV = 3,
-	P_UTIL = 3, P_FIGS = 5, P_BUSY = 6, P_NAME = 8 };
-
-static void
-labelled(struct flow *fl, int prio, const char *label, const char *value)
-{
-	flow_field(fl, prio);
-	flow_put(fl, ROLE_LABEL, label);
-	flow_put(fl, ROLE_PLAIN, " ");
-	flow_put(fl, ROLE_PLAIN, value);
-}
+	P_UTIL = 3, P_FIGS = 5, P_BUSY = 6, P_NAME = 8 };  /* P_UTIL, P_FIGS as header.c's */
 
 static void
 line_nodes(struct flow *fl, const struct ui_frame *f)
@@ -73,10 +64,10 @@ line_interval(struct flow *fl, const struct ui_frame *f)
 	char text[160];
 
 	snprintf(text, sizeof text, "%.3g s", f->delay);
-	labelled(fl, P_JOBIV, _("interval"), text);
+	header_labelled(fl, P_JOBIV, _("interval"), text);
 	if (c->have_job) {
 		snprintf(text, sizeof text, _("%u of %u nodes"), c->job.nin, c->job.nnodes);
-		labelled(fl, P_JOBIV, _("last job interval"), text);
+		header_labelled(fl, P_JOBIV, _("last job interval"), text);
 	} else {
 		flow_words(fl, P_JOBIV, ROLE_PLAIN, _("waiting for the nodes' first intervals"));
 	}
@@ -100,17 +91,7 @@ line_job(struct flow *fl, const struct ui_ctx *u, const struct ui_frame *f)
 	header_share(fl, u, P_SHARES, ROLE_T0, _("t0 only"), &a->t0_only);
 	header_share(fl, u, P_SHARES, ROLE_T1, _("t1 only"), &a->t1_only);
 	header_share(fl, u, P_SHARES, ROLE_NEITHER, _("neither"), &a->neither);
-	val_text(num, sizeof num, "%.1f", &a->util, 100.0);
-	snprintf(text, sizeof text, "%s%s", num, a->util.kind == V_NONE ? "" : "%");
-	labelled(fl, P_UTIL, _("util"), text);
-	val_text(num, sizeof num, "%.2f", &a->active_threads, 1.0);
-	labelled(fl, P_FIGS, _("thr"), num);
-	val_text(num, sizeof num, "%.2f", &a->ghz, 1.0);
-	snprintf(text, sizeof text, _("%s GHz"), num);
-	flow_field(fl, P_FIGS);
-	flow_put(fl, ROLE_PLAIN, text);
-	val_text(num, sizeof num, "%.2f", &a->cpi, 1.0);
-	labelled(fl, P_FIGS, _("CPI"), num);
+	header_figures(fl, a, P_UTIL);
 	if (a->both_of_busy.kind != V_NONE) {
 		val_text(num, sizeof num, "%.1f", &a->both_of_busy, 100.0);
 		strncat(num, "%", sizeof num - strlen(num) - 1);
