@@ -503,6 +503,24 @@ test_transport(void **state)
 	assert_int_equal(transport_init(&t, "./x %h", NULL, remote, 6, true, NULL, &e), -1);
 }
 
+/* The line l (n bytes) with `member` written first in its node object:
+ * a new string of *len bytes, to free. */
+static char *
+node_with(const char *l, size_t n, const char *member, size_t *len)
+{
+	const char *at = strstr(l, "\"node\":{") + 8;
+	size_t k = (size_t)(at - l), m = strlen(member);
+	char *line = malloc(n + m + 1);
+
+	assert_non_null(line);
+	memcpy(line, l, k);
+	memcpy(line + k, member, m);
+	memcpy(line + k + m, at, n - k);
+	line[n + m] = '\0';
+	*len = n + m;
+	return line;
+}
+
 /* A line whose node carries its weights (json.c writes them) is read with
  * its cores and threads passed over: the weights are the line's, equal to
  * what a full read of its threads gives (the demo's second line, with the
@@ -518,9 +536,9 @@ test_weights(void **state)
 	struct nodeiv full, light;
 	struct errmsg e;
 	struct agg_weights wf;
-	size_t len, n2, k;
+	size_t len, n2, nl;
 	char *text = slurp("tests/data/nodes/demo.jsonl", &len), *l2 = strchr(text, '\n') + 1;
-	char *line, *at, ins[200], bad[200];
+	char *line, ins[200];
 
 	(void)state;
 	n2 = (size_t)(strchr(l2, '\n') - l2);
@@ -540,14 +558,8 @@ test_weights(void **state)
 	/* with them */
 	snprintf(ins, sizeof ins, "\"weights\":{\"tsc\":%.0f,\"ref\":%.0f,\"inst\":%.0f},",
 	    wf.time, wf.ref, wf.inst);
-	line = malloc(n2 + strlen(ins) + 1);
-	assert_non_null(line);
-	at = strstr(l2, "\"node\":{") + 8;
-	k = (size_t)(at - l2);
-	memcpy(line, l2, k);
-	memcpy(line + k, ins, strlen(ins));
-	memcpy(line + k + strlen(ins), at, n2 - k);
-	assert_int_equal(jdoc_parse_skip(&d, line, n2 + strlen(ins), both, &e), 0);
+	line = node_with(l2, n2, ins, &nl);
+	assert_int_equal(jdoc_parse_skip(&d, line, nl, both, &e), 0);
 	assert_int_equal(d.t[jget(&d, 0, "threads")].type, J_SKIP);
 	assert_int_equal(nodeiv_read(&light, &d, &e), 0);
 	assert_true(light.have_weights && light.threads_unread);
@@ -555,7 +567,7 @@ test_weights(void **state)
 	assert_true(light.iv.node.util.v == full.iv.node.util.v);
 	/* the head only (what --nodes does): the same */
 	memset(&light.w, 0, sizeof light.w);
-	assert_int_equal(jdoc_parse_head(&d, line, n2 + strlen(ins), cores, &e), 0);
+	assert_int_equal(jdoc_parse_head(&d, line, nl, cores, &e), 0);
 	assert_int_equal(jget(&d, 0, "threads"), -1);
 	assert_int_equal(nodeiv_read(&light, &d, &e), 0);
 	assert_true(light.have_weights && light.threads_unread);
@@ -565,19 +577,14 @@ test_weights(void **state)
 	nodeiv_cores_unread(&light);
 	assert_int_equal(light.iv.threads[5].reason, R_FIRST);
 	/* a full parse of the same line reads its threads and keeps the weights */
-	assert_int_equal(jdoc_parse(&d, line, n2 + strlen(ins), &e), 0);
+	assert_int_equal(jdoc_parse(&d, line, nl, &e), 0);
 	assert_int_equal(nodeiv_read(&light, &d, &e), 0);
 	assert_false(light.threads_unread);
 	assert_true(light.iv.threads[5].ipc.v == full.iv.threads[5].ipc.v);
 	free(line);
 	/* not counts */
-	snprintf(bad, sizeof bad, "\"weights\":{\"tsc\":-1,\"ref\":1,\"inst\":1},");
-	line = malloc(n2 + strlen(bad) + 1);
-	assert_non_null(line);
-	memcpy(line, l2, k);
-	memcpy(line + k, bad, strlen(bad));
-	memcpy(line + k + strlen(bad), at, n2 - k);
-	assert_int_equal(jdoc_parse(&d, line, n2 + strlen(bad), &e), 0);
+	line = node_with(l2, n2, "\"weights\":{\"tsc\":-1,\"ref\":1,\"inst\":1},", &nl);
+	assert_int_equal(jdoc_parse(&d, line, nl, &e), 0);
 	assert_int_equal(nodeiv_read(&light, &d, &e), -1);
 	assert_non_null(strstr(e.text, "\"tsc\" is not a count"));
 	free(line);
