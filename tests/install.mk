@@ -8,6 +8,9 @@ TESTS += tests/cli/test_install.sh
 # from their build tree).
 TESTS += tests/cli/test_reproducible.sh
 EXTRA_DIST += tests/cli/test_reproducible.sh
+# make dist gives the same bytes at any time and leaves the tree as it was.
+TESTS += tests/cli/test_dist.sh
+EXTRA_DIST += tests/cli/test_dist.sh tools/release-sha256.sh
 # The systemd unit for --textfile: valid (systemd-analyze verify), hardened.
 TESTS += tests/cli/test_systemd_unit.sh
 EXTRA_DIST += tests/cli/test_systemd_unit.sh

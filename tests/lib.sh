@@ -46,3 +46,31 @@ procs_tagged() {
 	done
 	echo "$_n"
 }
+
+# copy_source_tree DEST: the source tree as a release tarball holds it, in
+# DEST (created): no .git, autom4te.cache, distcheck's _build, nor any
+# build directory (one with a config.status inside). A tree configured in
+# place (./configure && make, the GNU way) is copied whole and then
+# distcleaned, so that the copy is a source tree again. Files are made
+# writable: distcheck's source tree is read-only.
+copy_source_tree() {
+	_dest=$1 _ex=
+	mkdir -p "$_dest" || return 1
+	for _d in "$HTTOP_SRCDIR"/* "$HTTOP_SRCDIR"/.[!.]*; do
+		[ -e "$_d" ] || continue
+		_b=${_d##*/}
+		case $_b in
+		.git|autom4te.cache|_build|*.tar.gz) continue ;;
+		esac
+		[ -d "$_d" ] && [ -f "$_d/config.status" ] && continue
+		_ex="$_ex $_b"
+	done
+	(cd "$HTTOP_SRCDIR" && tar cf - $_ex) | (cd "$_dest" && tar xf -) || return 1
+	chmod -R u+w "$_dest" || return 1
+	if [ -f "$_dest/config.status" ]; then
+		(cd "$_dest" && make -s distclean >/dev/null 2>&1) || return 1
+		# distclean keeps what make check unpacked and the test logs of
+		# a tree that ran its tests in place
+		rm -rf "$_dest/tests/unpacked"
+	fi
+}

@@ -823,6 +823,27 @@ load_catching(hwloc_topology_t topo, bool xml, char *why, size_t whylen)
 	return rc;
 }
 
+/* hwloc's plugins (libhwloc-plugins, which Debian's libhwloc recommends)
+ * bring PCI, OpenCL, GL and a libxml2 XML reader: nothing httop uses, each
+ * a library to map at start, and the libxml2 reader gives other reasons for
+ * a refused file than the built-in one. hwloc looks for them once, when the
+ * first topology of the process is made, in HWLOC_PLUGINS_PATH: an empty
+ * path names no directory, so none is loaded and every machine reads the
+ * same way whether the package is there or not (httop(1), FILES). */
+static int
+topology_init_hwloc(hwloc_topology_t *topo)
+{
+	struct env_save plugins = { NULL, NULL, false };
+	int rc, err;
+
+	env_push(&plugins, "HWLOC_PLUGINS_PATH", "");
+	rc = hwloc_topology_init(topo);
+	err = errno;
+	env_pop(&plugins);
+	errno = err;
+	return rc;
+}
+
 int
 topology_load(struct topology *t, const char *xml_path, struct errmsg *e)
 {
@@ -836,7 +857,7 @@ topology_load(struct topology *t, const char *xml_path, struct errmsg *e)
 	topology_init(t);
 	if (xml_path != NULL && check_input(xml_path, &dir, &xml, &xml_len, e) != 0)
 		return -1;
-	if (hwloc_topology_init(&topo) != 0) {
+	if (topology_init_hwloc(&topo) != 0) {
 		free(xml);
 		return errmsg_set(e, _("hwloc could not start: %s"), strerror(errno));
 	}

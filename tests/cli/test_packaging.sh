@@ -182,22 +182,8 @@ EOF
 fi
 
 # --- A copy of the source tree ---------------------------------------------
-# Build directories (a config.status inside), distcheck's _build, .git and
-# autom4te.cache stay behind. Files are made writable: distcheck's source
-# tree is read-only.
-mkdir "src-$V" || exit 1
-ex=
-for d in "$S"/* "$S"/.[!.]*; do
-	[ -e "$d" ] || continue
-	b=${d##*/}
-	case $b in
-	.git|autom4te.cache|_build|config.status|config.log|config.h|stamp-h1) continue ;;
-	esac
-	[ -d "$d" ] && [ -f "$d/config.status" ] && continue
-	ex="$ex $b"
-done
-(cd "$S" && tar cf - $ex) | (cd "src-$V" && tar xf -) || exit 1
-chmod -R u+w "src-$V"
+# What a release tarball holds (copy_source_tree, tests/lib.sh).
+copy_source_tree "src-$V" || exit 1
 
 # --- RPM -------------------------------------------------------------------
 spec=$S/packaging/rpm/httop.spec

@@ -19,19 +19,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 plan 7
 
-S=$HTTOP_SRCDIR
-ex=
-for d in "$S"/* "$S"/.[!.]*; do
-	[ -e "$d" ] || continue
-	b=${d##*/}
-	case $b in
-	.git|autom4te.cache|_build|config.status|config.log|config.h|stamp-h1|*.tar.gz) continue ;;
-	esac
-	[ -d "$d" ] && [ -f "$d/config.status" ] && continue
-	ex="$ex $b"
-done
-mkdir -p "$tmp/t/httop" || exit 1
-(cd "$S" && tar cf - $ex) | (cd "$tmp/t/httop" && tar xf -) || exit 1
+copy_source_tree "$tmp/t/httop" || exit 1
 (cd "$tmp/t" && tar cf ../src.tar httop) || exit 1
 
 build() {

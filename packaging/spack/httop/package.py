@@ -11,11 +11,10 @@
 # "httop --source perf". "httop --demo" needs none of them.
 #
 # This file is not in the release tarball: its version entry holds that
-# tarball's sha256. `make dist` gives the same bytes anywhere (with the
-# same autoconf and automake: Debian 12's 2.71 and 1.16.5) when run as
-#   SOURCE_DATE_EPOCH=$(git log -1 --format=%ct -- . ':!packaging/spack') \
-#   TAR_OPTIONS='--sort=name --owner=0 --group=0 --numeric-owner' make dist
-# in a clone of the release commit (Makefile.am, dist-hook).
+# tarball's sha256. `make dist` gives the same bytes at any time and for any
+# user (with the same autoconf, automake and gettext: Debian 12's 2.71,
+# 1.16.5 and 0.21); tools/release-sha256.sh makes it from a fresh clone of
+# the release commit and writes its sha256 here (Makefile.am, dist-hook).
 
 from spack.package import *
 
