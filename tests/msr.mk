@@ -33,6 +33,11 @@ tests_unit_test_msr_groups_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_msr_groups_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_msr_groups
 
+# httop killed with SIGKILL: the next run puts back what it left from its
+# saved state; without one, httop --restore (httop(1), RECOVERY).
+TESTS += tests/cli/test_fakemsr_recover.sh
+EXTRA_DIST += tests/cli/test_fakemsr_recover.sh
+
 # The device refuses to open (EACCES, EPERM), has vanished (ENOENT) or
 # answers ENXIO for one CPU (fakemsr's "deny open").
 TESTS += tests/cli/test_fakemsr_priv.sh
