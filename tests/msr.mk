@@ -33,6 +33,13 @@ tests_unit_test_msr_groups_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_msr_groups_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_msr_groups
 
+# The saved-state file: its text both ways, torn files, the directory's rules.
+check_PROGRAMS += tests/unit/test_msr_state
+tests_unit_test_msr_state_SOURCES = tests/unit/test_msr_state.c
+tests_unit_test_msr_state_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
+tests_unit_test_msr_state_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_msr_state
+
 # httop killed with SIGKILL: the next run puts back what it left from its
 # saved state; without one, httop --restore (httop(1), RECOVERY).
 TESTS += tests/cli/test_fakemsr_recover.sh

@@ -103,7 +103,7 @@ rm -f "$HTTOP_STATE_DIR"/*
 run_once
 check "without a saved state the leftovers are refused (status $st)" test "$st" -eq 1
 check "... as httop's own, naming httop --restore" \
-	grep -q "the PMU holds httop's own settings (cpu 0 FIXED_CTR_CTRL=0x333, .*Run 'httop --restore'" "$work/err"
+	grep -q "the PMU holds httop's own settings (cpu 0 FIXED_CTR_CTRL=0x333, .*run 'httop --restore'" "$work/err"
 check "... and nothing was written" test -z "$(ctl log)"
 run_once --restore
 check "httop --restore works (status $st)" test "$st" -eq 0

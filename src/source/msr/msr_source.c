@@ -175,9 +175,10 @@ busy_message(const struct msr_source *ms, struct errmsg *e, const char *list, un
 		    "registers back"), live, list, more);
 	else if (nmine == nbusy)
 		errmsg_set(e, _("the PMU holds httop's own settings (%s%s), left by an httop that "
-		    "was killed (SIGKILL, the OOM killer) before it could put them back; nothing "
-		    "was written. Run 'httop --restore' with the same device options to put the "
-		    "registers back, then start httop again"), list, more);
+		    "was killed (SIGKILL, the OOM killer) before it could put them back, unless "
+		    "another tool writes the same values; nothing was written. If no other tool "
+		    "counts with them, run 'httop --restore' with the same device options, then "
+		    "start httop again"), list, more);
 	else if (nmi_watchdog_on())
 		errmsg_set(e, _("the PMU is in use by another program (%s%s); nothing was written. "
 		    "The NMI watchdog holds a counter: run 'echo 0 > /proc/sys/kernel/nmi_watchdog' "
