@@ -40,6 +40,11 @@ tests_unit_test_msr_state_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_msr_state_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_msr_state
 
+# The tests' state directory (HTTOP_STATE_DIR in Makefile.am): a test that
+# kills httop with SIGKILL may leave a file there.
+clean-state:
+	rm -rf tests/state
+
 # httop killed with SIGKILL: the next run puts back what it left from its
 # saved state; without one, httop --restore (httop(1), RECOVERY).
 TESTS += tests/cli/test_fakemsr_recover.sh

@@ -17,7 +17,7 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-plan 7
+plan 9
 
 XML="$HTTOP_FIXTURES/hwloc/skx-6140-2s-18c-ht.x86.xml"
 CPUID="$HTTOP_FIXTURES/cpuid/skx-6154-2s-18c-ht.cpuid.txt"
@@ -70,4 +70,27 @@ while [ $c -lt 72 ]; do
 done
 check "every register is back to 0, as before the killed run ($bad CPUs differ)" test "$bad" -eq 0
 check "no state is left" test -z "$(ls "$HTTOP_STATE_DIR")"
+
+# Killed again; its devices then go away (a fake device unmounted): a run
+# on other devices removes that state and touches nothing of it.
+# shellcheck disable=SC2086
+"$HTTOP" $hargs -b -n 1000 -d 0.2 --format json >"$tmp/out" 2>"$tmp/err" &
+bg_pid=$!
+i=0
+while [ $i -lt 200 ] && [ "$(evtsel 0)" != 000000000063013c ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -KILL "$bg_pid"
+wait "$bg_pid" 2>/dev/null
+bg_pid=
+mv "$tmp/dev" "$tmp/dev2"
+# shellcheck disable=SC2086
+"$HTTOP" --source msr --msr-path "$tmp/dev2/%u/msr" --topology "$XML" --cpuid "$CPUID" \
+    --restore >"$tmp/out" 2>"$tmp/err"
+st=$?
+sed 's/^/# /' "$tmp/err"
+check "httop --restore on other devices works (status $st)" test "$st" -eq 0
+check "... and removes the state of the devices that are gone" \
+	test -z "$(ls "$HTTOP_STATE_DIR")"
 exit 0

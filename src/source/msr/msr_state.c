@@ -206,9 +206,32 @@ slurp(int fd, size_t *len)
 	return buf;
 }
 
+/* Are the devices of a template gone: the directory of the part before
+ * its %u no longer exists (a test's fake device, unmounted)? */
+static bool
+devices_gone(const char *devices)
+{
+	const char *u = strstr(devices, "%u");
+	char dir[4096];
+	struct stat sb;
+	size_t n;
+
+	if (u == NULL)
+		return true;
+	n = (size_t)(u - devices);
+	while (n > 0 && devices[n - 1] != '/')
+		n--;
+	if (n == 0 || n >= sizeof dir)
+		return false;
+	memcpy(dir, devices, n);
+	dir[n] = '\0';
+	return stat(dir, &sb) != 0 && errno == ENOENT;
+}
+
 /* One other run's file `name`: kept (a run of this boot, live or ended
- * with its state), removed (an earlier boot, or an ended run that left no
- * state), or passed over (not ours, or a live run's file being written). */
+ * with its state), removed (an earlier boot, an ended run that left no
+ * state, or one whose devices are gone), or passed over (not ours, or a
+ * live run's file being written). */
 static void
 take_file(struct msr_state *st, const char *name)
 {
@@ -236,7 +259,8 @@ take_file(struct msr_state *st, const char *name)
 		if (!run_alive(pid, start))
 			(void)unlinkat(st->dirfd, name, 0);
 		close(fd);
-	} else if (strcmp(boot, st->boot) != 0) {
+	} else if (strcmp(boot, st->boot) != 0 ||
+	    (!run_alive(pid, start) && devices_gone(r->devices))) {
 		(void)unlinkat(st->dirfd, name, 0);
 		close(fd);
 		free(r->devices);

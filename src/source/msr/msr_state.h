@@ -22,7 +22,7 @@
  * that gained no privilege: the tests). */
 #define MSR_STATE_DIR "/run/httop"
 /* Other runs' files read at start, and the size of one: bounds. */
-#define MSR_STATE_MAX_RUNS 8
+#define MSR_STATE_MAX_RUNS 16
 #define MSR_STATE_MAX_BYTES (4u << 20)
 
 /* One register of one CPU: its value before the run's first write, the
