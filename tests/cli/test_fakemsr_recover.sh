@@ -8,11 +8,12 @@
 # writing only FIXED_CTR_CTRL, PERFEVTSEL0 and PERF_GLOBAL_CTRL. A
 # register another program set since is left to it and still refused.
 # Without a state the run is refused with a message naming httop
-# --restore, which sets httop's bits to their power-on value 0. A second
+# --restore, which sets httop's bits to their power-on value 0; --force
+# takes the leftovers over and leaves those bits 0 at its end. A second
 # httop while the first runs is told apart from a killed one.
 . "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
 
-plan 23
+plan 26
 
 fake_mount "$SKX_XML" "$SKX_CPUID" --scenario busy --realtime
 # What other programs left before httop: GLOBAL_CTRL enables PMC1 on CPU 1,
@@ -105,9 +106,16 @@ check "without a saved state the leftovers are refused (status $st)" test "$st" 
 check "... as httop's own, naming httop --restore" \
 	grep -q "the PMU holds httop's own settings (cpu 0 FIXED_CTR_CTRL=0x333, .*run 'httop --restore'" "$work/err"
 check "... and nothing was written" test -z "$(ctl log)"
+grep -v " 0x38f " "$work/before" >"$work/want"
+run_once --force
+check "with --force it runs (status $st)" test "$st" -eq 0
+ctl dump | grep -v " 0x38f " >"$work/after"
+check "... and at its end does not put the killed run's settings back" \
+	cmp -s "$work/want" "$work/after"
+check "killed a fourth time" start_killed
+rm -f "$HTTOP_STATE_DIR"/*
 run_once --restore
 check "httop --restore works (status $st)" test "$st" -eq 0
-grep -v " 0x38f " "$work/before" >"$work/want"
 ctl dump | grep -v " 0x38f " >"$work/after"
 check "httop's bits of FIXED_CTR_CTRL and PERFEVTSEL0 are 0 again, others kept" \
 	cmp -s "$work/want" "$work/after"
