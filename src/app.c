@@ -17,6 +17,7 @@
 #include "outputs.h"
 #include "privilege.h"
 #include "source/msr/msr_io.h"
+#include "source/msr/msr_state.h"
 #include "signals.h"
 #include "util/i18n.h"
 #include "util/textesc.h"
@@ -26,6 +27,9 @@
 /* Long enough for the ratio of two counters to be an integer beyond
  * doubt, short enough not to be noticed at start. */
 #define CALIBRATE_SECONDS 0.1
+
+/* open_all()'s "--restore is done", not an exit status. */
+#define EXIT_RESTORED (-2)
 
 /* An error as httop says it, on standard error. */
 void
@@ -94,6 +98,8 @@ app_end(struct app *a, int status)
 	a->out = NULL;
 	if (a->pre_msr != NULL)
 		a->pre_msr->destroy(a->pre_msr);
+	msr_state_free(a->state);
+	a->state = NULL;
 	if (a->src != NULL) {
 		if (source_restore(a->src, &a->e) != 0) {
 			app_report(&a->e);
@@ -195,6 +201,10 @@ open_all(struct app *a)
 	if (o->host != NULL)
 		snprintf(a->m.hostname, sizeof a->m.hostname, "%s", o->host);
 	signals_set_source(a->src);
+	/* What a killed httop left, put back before anything is read or
+	 * written (--restore: only that). */
+	if ((status = app_recover(a)) >= 0)
+		return status == EXIT_OK ? EXIT_RESTORED : status;
 	if (app_select_cpus(a) != 0 || app_build_layout(a) != 0)
 		return EXIT_USAGE;
 	if (app_drop_privilege(a) != 0)
@@ -225,7 +235,9 @@ app_run(const struct options *o)
 	memset(&a, 0, sizeof a);
 	a.o = o;
 	phases_init(&a.ph);
-	if ((status = open_all(&a)) != EXIT_OK) {
+	if ((status = open_all(&a)) == EXIT_RESTORED)
+		return app_end(&a, EXIT_OK);
+	if (status != EXIT_OK) {
 		app_report(&a.e);
 		return app_end(&a, status);
 	}

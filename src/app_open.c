@@ -19,6 +19,7 @@
 #include "privilege.h"
 #include "out/outfile.h"
 #include "out/record.h"
+#include "source/msr/msr_state.h"
 #include "source/sources.h"
 #include "sim/sim.h"
 #include "util/i18n.h"
@@ -313,6 +314,7 @@ app_open_devices(struct app *a)
 		capid6_read("/sys", &a->capid);
 		a->have_capid = true;
 	}
+	app_open_state(a);
 	if (o->source != SRC_AUTO && o->source != SRC_MSR)
 		return 0;
 	if (o->demo || o->topology != NULL || o->have_msr_path)
@@ -331,6 +333,44 @@ app_open_devices(struct app *a)
 	cpulist_free(&possible);
 	cpulist_free(&present);
 	return 0;
+}
+
+void
+app_open_state(struct app *a)
+{
+	const struct options *o = a->o;
+	/* Only in an httop that gained no privilege: the tests' directory. */
+	const char *dir = secure_getenv("HTTOP_STATE_DIR");
+	struct errmsg ignore;
+
+	if (o->demo || (o->source != SRC_AUTO && o->source != SRC_MSR &&
+	    o->source != SRC_MSR_SAFE))
+		return;
+	a->state = msr_state_open(dir != NULL && dir[0] != '\0' ? dir : MSR_STATE_DIR, &ignore);
+}
+
+int
+app_recover(struct app *a)
+{
+	char note[1024];
+
+	if (!a->src->needs_rawio) {
+		if (!a->o->restore)
+			return -1;
+		errmsg_set(&a->e, _("--restore puts back MSRs, and the %s source has none: give "
+		    "--source msr or msr-safe, with the device options of the killed run"),
+		    a->src->name);
+		return EXIT_FAIL;
+	}
+	if (a->state != NULL) {
+		msr_source_set_state(a->src, a->state);
+		a->state = NULL;
+	}
+	if (msr_source_recover(a->src, a->o->restore, note, sizeof note, &a->e) != 0)
+		return EXIT_FAIL;
+	if (note[0] != '\0')
+		fprintf(stderr, "httop: %s\n", note);
+	return a->o->restore ? EXIT_OK : -1;
 }
 
 /* Every device is open and CAPID6 read: keep only what the source may

@@ -24,6 +24,7 @@
 
 struct job_watch;
 struct msr_io;
+struct msr_state;
 struct recorder;
 struct textfile;
 
@@ -44,6 +45,8 @@ struct app {
 	FILE *out;                 /* -o FILE; NULL: standard output (a command's
 				    * summary: standard error) */
 	struct msr_io *pre_msr;    /* msr devices opened while privileged */
+	struct msr_state *state;   /* the saved-state file, opened while privileged,
+				    * until the source takes it (NULL: none) */
 	struct capid_info capid;   /* CAPID6 read while privileged (this machine) */
 	bool have_capid;
 	struct errmsg e;
@@ -70,6 +73,13 @@ int app_open_record(struct app *a);
 /* -o FILE, opened as --record's file is (out/outfile.h), after privilege
  * is given up; "-" is standard output (a->out stays NULL). */
 int app_open_output(struct app *a);
+/* The saved-state file (httop(1), RECOVERY), while privileged: opened
+ * for the MSR sources, never an error (httop runs without one). */
+void app_open_state(struct app *a);
+/* The source takes the state file when it writes real MSRs; then what a
+ * killed httop left is put back (or, with --restore, only that, and the
+ * exit status is returned: EXIT_OK or EXIT_FAIL; -1 means go on). */
+int app_recover(struct app *a);
 /* Where the batch output and --check's report go: -o FILE or stdout. */
 FILE *app_out(const struct app *a);
 

@@ -25,6 +25,7 @@ enum {
 	OPT_SEED,
 	OPT_CPUS,
 	OPT_FORCE,
+	OPT_RESTORE,
 	OPT_DEMO,
 	OPT_PID,
 	OPT_CGROUP,
@@ -65,6 +66,7 @@ static const struct option long_opts[] = {
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "cpus", required_argument, NULL, OPT_CPUS },
 	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "restore", no_argument, NULL, OPT_RESTORE },
 	{ "demo", no_argument, NULL, OPT_DEMO },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
@@ -174,6 +176,8 @@ static const struct {
 	    N_("read only these CPUs' cores, e.g. 0-3,8") },
 	{ "--force",
 	    N_("use the counters even if another program holds them") },
+	{ "--restore",
+	    N_("put back the counter registers a killed httop left\nprogrammed, and exit") },
 	{ "--on-conflict POLICY",
 	    N_("when another program reprograms the counters mid-run:\nreport, reclaim or exit (default report)") },
 	{ "--demo",
@@ -692,10 +696,43 @@ check_check_options(struct options *o, struct errmsg *e)
 	return 0;
 }
 
+/* --restore writes this machine's MSRs and exits: nothing that reads
+ * counters, another source or other nodes goes with it. */
+static int
+check_restore_options(const struct options *o, struct errmsg *e)
+{
+	const char *bad = NULL;
+
+	if (!o->restore)
+		return 0;
+	if (o->source != SRC_AUTO && o->source != SRC_MSR && o->source != SRC_MSR_SAFE)
+		bad = "--source";
+	else if (o->demo || o->scenario != NULL)
+		bad = o->demo ? "--demo" : "--sim";
+	else if (o->check)
+		bad = "--check";
+	else if (o->record != NULL)
+		bad = "--record";
+	else if (o->textfile != NULL)
+		bad = "--textfile";
+	else if (o->npids > 0 || o->cgroup != NULL || o->job)
+		bad = o->npids > 0 ? "--pid" : o->cgroup != NULL ? "--cgroup" : "--job";
+	else if (o->command != NULL)
+		bad = "-- COMMAND";
+	else if (o->nodes != NULL || o->all_nodes)
+		bad = o->nodes != NULL ? "--nodes" : "--all-nodes";
+	else if (o->force)
+		bad = "--force";
+	if (bad != NULL)
+		return errmsg_set(e, _("--restore only puts back this machine's counter registers "
+		    "(msr or msr-safe devices) and exits; drop %s"), bad);
+	return 0;
+}
+
 static int
 check_combination(struct options *o, struct errmsg *e)
 {
-	if (check_check_options(o, e) != 0)
+	if (check_check_options(o, e) != 0 || check_restore_options(o, e) != 0)
 		return -1;
 	if (o->source == SRC_REPLAY && o->replay == NULL)
 		return errmsg_set(e, _("--source replay needs a trace: add --replay FILE"));
@@ -893,6 +930,9 @@ parse_run_option(int c, const char *arg, struct options *o, struct errmsg *e)
 		return parse_cpus(arg, o, e);
 	case OPT_FORCE:
 		o->force = true;
+		return 0;
+	case OPT_RESTORE:
+		o->restore = true;
 		return 0;
 	case OPT_PID:
 		return add_pids(o, arg, e);

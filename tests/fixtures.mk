@@ -81,7 +81,7 @@ $(FIXTURES_UNPACKED): $(FIXTURE_FILES)
 	done && chmod -R u+w tests/unpacked.tmp && \
 	mv tests/unpacked.tmp tests/unpacked && touch $@
 
-clean-local: clean-fixtures
+clean-local: clean-fixtures clean-state
 clean-fixtures:
 	rm -rf tests/unpacked tests/unpacked.tmp
 

@@ -33,6 +33,23 @@ tests_unit_test_msr_groups_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_msr_groups_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_msr_groups
 
+# The saved-state file: its text both ways, torn files, the directory's rules.
+check_PROGRAMS += tests/unit/test_msr_state
+tests_unit_test_msr_state_SOURCES = tests/unit/test_msr_state.c
+tests_unit_test_msr_state_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
+tests_unit_test_msr_state_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_msr_state
+
+# The tests' state directory (HTTOP_STATE_DIR in Makefile.am): a test that
+# kills httop with SIGKILL may leave a file there.
+clean-state:
+	rm -rf tests/state
+
+# httop killed with SIGKILL: the next run puts back what it left from its
+# saved state; without one, httop --restore (httop(1), RECOVERY).
+TESTS += tests/cli/test_fakemsr_recover.sh
+EXTRA_DIST += tests/cli/test_fakemsr_recover.sh
+
 # The device refuses to open (EACCES, EPERM), has vanished (ENOENT) or
 # answers ENXIO for one CPU (fakemsr's "deny open").
 TESTS += tests/cli/test_fakemsr_priv.sh

@@ -3,6 +3,8 @@
 #ifndef HTTOP_SOURCES_H
 #define HTTOP_SOURCES_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "source/msr/msr_io.h"
@@ -23,6 +25,23 @@ void msr_source_io_counts(const struct source *s, uint64_t *reads, uint64_t *wri
 const struct source_ops *msr_source_engine_ops(void);
 void msr_source_set_ext(struct source *s, void *ext, void (*free_ext)(void *));
 void *msr_source_ext(const struct source *s);
+/* The saved-state file of a run over real devices (msr_state.h): the
+ * engine owns it now, writes it before each first write of a register
+ * and removes it once every register is back. */
+struct msr_state;
+void msr_source_set_state(struct source *s, struct msr_state *st);
+/* What a killed httop left (httop(1), RECOVERY): every register its
+ * saved state (of this boot, these devices, a run that has ended) names
+ * whose bits owned by httop still hold what it wrote, or another of
+ * httop's settings, gets its value from before that run; others are left
+ * to the program that set them since. Only registers and bits httop's
+ * plans write are touched. With `defaults` (httop --restore), then
+ * every register that still holds httop's own settings, with no state to
+ * say what was there before, gets httop's bits at their power-on value
+ * (0); and another httop still running on these devices is an error.
+ * `note` gets what was done ("" when nothing); 0, or -1 with a message. */
+int msr_source_recover(struct source *s, bool defaults, char *note, size_t len,
+    struct errmsg *e);
 /* The real thing: /dev/cpu/%u/msr or --msr-path TEMPLATE. */
 struct source *msr_source_open(struct machine *m, const char *path_template, struct errmsg *e);
 /* The same over devices opened earlier (msr_io_file_new over `tmpl`, some

@@ -23,7 +23,7 @@ sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$HTTOP_SRCDIR/man/httop.1" |
 # Every option the program accepts: a new one must be added here, to --help
 # and to the manual page together.
 for o in --batch --capid6 --cgroup --check --check-case --cpuid --cpus --delay --demo --die-map \
-    --force --format --help --host --interval --level --seconds \
+    --force --restore --format --help --host --interval --level --seconds \
     --iterations --job --msr-batch-path --msr-path --msr-safe-path --on-conflict --output --pid --record \
     --record-compress --replay \
     --seed --sim --source --sysfs-root --textfile --textfile-level --topology --version \

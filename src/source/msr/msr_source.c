@@ -25,71 +25,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "source/msr/msr_priv.h"
 #include "source/sources.h"
 #include "util/clock.h"
 #include "util/i18n.h"
 #include "util/xalloc.h"
-
-/* Distinct registers written over all plans programmed (calibration, then
- * the main plan): each plan writes at most PLAN_MAX_WRITES. */
-#define MSR_MAX_REGS (2 * PLAN_MAX_WRITES)
-
-/* Busy registers named in the refusal message before "and N more". */
-#define BUSY_SHOWN 4
-
-enum msr_cpu_state {
-	MC_UNUSED = 0,   /* not present in the topology */
-	MC_OPEN,         /* device open, programmed with the current plan */
-	MC_OFFLINE,      /* offline when the source started: unknown, never opened */
-	MC_GONE,         /* known CPU whose device went away (ENXIO, missing):
-			  * closed; one open attempt per refresh */
-	MC_BUSY,         /* came back with another program's events in the
-			  * plan's registers and no --force: open, not read */
-};
-
-struct msr_source {
-	struct source src;            /* first: s->priv points back here */
-	struct msr_io *io;
-	unsigned max_cpu;
-	uint8_t *cpu_state;           /* enum msr_cpu_state per CPU */
-	double start;                 /* clock_mono() at open: samples count from here */
-	uint64_t seq;
-	bool platform_done;
-	/* The one thing the engine adds to the machine description: the base
-	 * ratio from MSR_PLATFORM_INFO, once, before the first sample. */
-	struct cpu_identity *id;
-
-	/* The save table, sized once: register r of CPU c is entry
-	 * c * MSR_MAX_REGS + r. reg[] holds the MSRs in the order they were
-	 * first written; restore goes backwards. emergency_restore reads it
-	 * from a signal handler, so an entry is complete before its flag is
-	 * set, and a register is in reg[] before nreg counts it. */
-	uint32_t reg[MSR_MAX_REGS];
-	volatile sig_atomic_t nreg;
-	uint64_t *saved;              /* value before httop's first write */
-	uint64_t *cur;                /* value httop wrote last */
-	uint64_t own[MSR_MAX_REGS];   /* bits of reg[r] some plan wrote */
-	volatile sig_atomic_t *has;   /* saved[] holds a value to restore */
-
-	/* program() scratch: the old values of registers not yet saved. */
-	uint64_t *old;
-	uint8_t *pending;
-	bool force;                   /* the last program() had --force */
-
-	/* Batch backends: the reads of one refresh, announced again when
-	 * the set of CPUs read changes (hotplug). */
-	struct msr_op *ops;
-	bool batch_dirty;
-
-	void *ext;                    /* a wrapper's state (sim_source.c) */
-	void (*free_ext)(void *);
-};
-
-static struct msr_source *
-msr_of(const struct source *s)
-{
-	return s->priv;
-}
 
 /* A register's name as the SDM writes it, for messages. */
 static const char *
@@ -142,24 +82,6 @@ static bool
 cpu_usable(const struct msr_source *ms, unsigned cpu)
 {
 	return ms->cpu_state[cpu] == MC_OPEN && source_cpu_selected(&ms->src, cpu);
-}
-
-static unsigned
-cpu_thread(const struct msr_source *ms, unsigned cpu)
-{
-	return ms->src.m->topo.cpus[cpu].thread;
-}
-
-static bool
-write_applies(const struct plan_write *w, unsigned thread)
-{
-	return (w->thread_mask >> thread) & 1u;
-}
-
-static size_t
-slot_of(unsigned cpu, int r)
-{
-	return (size_t)cpu * MSR_MAX_REGS + (size_t)r;
 }
 
 /* The CPU's device answered ENXIO or has vanished: close it and show it
@@ -238,14 +160,26 @@ nmi_watchdog_on(void)
 }
 
 static void
-busy_message(struct errmsg *e, const char *list, unsigned nbusy)
+busy_message(const struct msr_source *ms, struct errmsg *e, const char *list, unsigned nbusy,
+    unsigned nmine)
 {
 	char more[64] = "";
+	long live = msr_live_httop(ms);
 
 	if (nbusy > BUSY_SHOWN)
 		snprintf(more, sizeof more, ngettext(" and %u more", " and %u more",
 		    nbusy - BUSY_SHOWN), nbusy - BUSY_SHOWN);
-	if (nmi_watchdog_on())
+	if (nmine == nbusy && live != 0)
+		errmsg_set(e, _("the PMU is in use by another httop (pid %ld) on the same devices "
+		    "(%s%s); nothing was written. Wait for it to end or stop it: it puts the "
+		    "registers back"), live, list, more);
+	else if (nmine == nbusy)
+		errmsg_set(e, _("the PMU holds httop's own settings (%s%s), left by an httop that "
+		    "was killed (SIGKILL, the OOM killer) before it could put them back, unless "
+		    "another tool writes the same values; nothing was written. If no other tool "
+		    "counts with them, run 'httop --restore' with the same device options, then "
+		    "start httop again"), list, more);
+	else if (nmi_watchdog_on())
 		errmsg_set(e, _("the PMU is in use by another program (%s%s); nothing was written. "
 		    "The NMI watchdog holds a counter: run 'echo 0 > /proc/sys/kernel/nmi_watchdog' "
 		    "as root, or use --force to take the counters anyway"), list, more);
@@ -332,6 +266,9 @@ restore_all(struct msr_source *ms, struct errmsg *e)
 	if (nfail > 1)
 		errmsg_prefix(e, ngettext("%u register could not be restored",
 		    "%u registers could not be restored", nfail), nfail);
+	/* Nothing of this run is left to put back after a kill. */
+	if (status == 0)
+		msr_state_remove(ms->state);
 	return status;
 }
 
@@ -363,18 +300,35 @@ msr_emergency_restore(struct source *s)
 	}
 }
 
+/* A busy register for the refusal message: "cpu 3 PERFEVTSEL0=0x63013c". */
+static void
+busy_note(char *list, size_t listlen, unsigned cpu, uint32_t msr, uint64_t v)
+{
+	size_t len = strlen(list);
+	char name[32];
+
+	snprintf(list + len, listlen - len, "%scpu %u %s=0x%llx", len > 0 ? ", " : "", cpu,
+	    msr_name(msr, name, sizeof name), (unsigned long long)v);
+}
+
 /* Read the old value of every register the plan writes that is not saved
- * yet, and note the busy ones. Nothing is written here. */
+ * yet, and note the busy ones; *nmine counts those that hold httop's own
+ * settings (a killed run's). With --force, what is saved of one of those
+ * is its value with httop's bits at their power-on value (0), so the end
+ * of this run does not put a killed run's settings back; unless another
+ * httop still runs on these devices. Nothing is written here. */
 static int
-collect_old(struct msr_source *ms, const struct plan *p, unsigned *nbusy, char *list,
-    size_t listlen, struct errmsg *e)
+collect_old(struct msr_source *ms, const struct plan *p, bool force, unsigned *nbusy,
+    unsigned *nmine, char *list, size_t listlen, struct errmsg *e)
 {
 	char name[32];
 	unsigned cpu, k;
+	uint64_t mask;
+	bool live = msr_live_httop(ms) != 0;
 	int rc;
 
 	memset(ms->pending, 0, (size_t)ms->max_cpu * MSR_MAX_REGS);
-	*nbusy = 0;
+	*nbusy = *nmine = 0;
 	list[0] = '\0';
 	for (cpu = 0; cpu < ms->max_cpu; cpu++) {
 		if (!cpu_usable(ms, cpu))
@@ -389,7 +343,7 @@ collect_old(struct msr_source *ms, const struct plan *p, unsigned *nbusy, char *
 			if ((r = reg_index(ms, w->msr)) < 0)
 				return errmsg_set(e, _("internal error: more than %d PMU registers "
 				    "to program"), MSR_MAX_REGS);
-			i = (size_t)cpu * MSR_MAX_REGS + (size_t)r;
+			i = slot_of(cpu, r);
 			if (ms->has[i] || ms->pending[i])
 				continue;
 			rc = ms->io->rd(ms->io, cpu, w->msr, &ms->old[i]);
@@ -404,16 +358,82 @@ collect_old(struct msr_source *ms, const struct plan *p, unsigned *nbusy, char *
 			ms->pending[i] = 1;
 			if ((ms->old[i] & w->busy_mask) == 0)
 				continue;
-			if (++*nbusy <= BUSY_SHOWN) {
-				size_t len = strlen(list);
-
-				snprintf(list + len, listlen - len, "%scpu %u %s=0x%llx",
-				    len > 0 ? ", " : "", cpu, msr_name(w->msr, name, sizeof name),
-				    (unsigned long long)ms->old[i]);
+			if (msr_httop_value(ms, cpu, w->msr, ms->old[i], true, &mask)) {
+				++*nmine;
+				if (force && !live)
+					ms->old[i] &= ~mask;
 			}
+			if (++*nbusy <= BUSY_SHOWN)
+				busy_note(list, listlen, cpu, w->msr, ms->old[i]);
 		}
 	}
 	return 0;
+}
+
+/* The saved-state file, before a write: every saved register with its
+ * value before httop, the bits httop owns and what it writes now (`p`'s
+ * value where `p` writes it, else the last value written). Not per
+ * refresh: at program() and when a CPU comes back. */
+static void
+state_sync(struct msr_source *ms, const struct plan *p)
+{
+	unsigned cpu, k;
+	size_t n = 0;
+	int r;
+
+	if (ms->state == NULL)
+		return;
+	for (cpu = 0; cpu < ms->max_cpu; cpu++) {
+		for (r = 0; r < ms->nreg; r++) {
+			size_t i = slot_of(cpu, r);
+			struct msr_state_entry *x = &ms->sent[n];
+
+			if (!ms->has[i])
+				continue;
+			n++;
+			x->cpu = cpu;
+			x->msr = ms->reg[r];
+			x->saved = ms->saved[i];
+			x->own = ms->own[r];
+			x->wrote = ms->cur[i];
+			for (k = 0; k < p->nwrites; k++) {
+				const struct plan_write *w = &p->writes[k];
+
+				if (w->msr == x->msr && write_applies(w, cpu_thread(ms, cpu)))
+					x->wrote = (x->wrote & ~w->mask) | (w->value & w->mask);
+			}
+		}
+	}
+	(void)msr_state_write(ms->state, ms->src.detail, ms->sent, n);
+}
+
+/* Every register the plan writes that was read in collect_old() is saved
+ * now, before the first write, and the bits httop will own noted. */
+static void
+save_pending(struct msr_source *ms, const struct plan *p)
+{
+	unsigned cpu, k;
+
+	for (cpu = 0; cpu < ms->max_cpu; cpu++) {
+		if (!cpu_usable(ms, cpu))
+			continue;
+		for (k = 0; k < p->nwrites; k++) {
+			const struct plan_write *w = &p->writes[k];
+			int r = reg_index(ms, w->msr);
+			size_t i = slot_of(cpu, r);
+
+			if (!write_applies(w, cpu_thread(ms, cpu)))
+				continue;
+			if (ms->pending[i]) {
+				ms->saved[i] = ms->old[i];
+				ms->cur[i] = ms->old[i];
+				atomic_signal_fence(memory_order_seq_cst);   /* saved[i] first */
+				ms->has[i] = 1;
+				ms->pending[i] = 0;
+			}
+			ms->own[r] |= w->mask;
+		}
+	}
 }
 
 static int
@@ -421,17 +441,19 @@ msr_program(struct source *s, const struct plan *p, bool force, struct errmsg *e
 {
 	struct msr_source *ms = msr_of(s);
 	char list[320], name[32];
-	unsigned cpu, k, nbusy;
+	unsigned cpu, k, nbusy, nmine;
 	int rc;
 
 	if (!ms->platform_done)
 		read_platform_info(ms);
-	if (collect_old(ms, p, &nbusy, list, sizeof list, e) != 0)
+	if (collect_old(ms, p, force, &nbusy, &nmine, list, sizeof list, e) != 0)
 		return -1;
 	if (nbusy > 0 && !force) {
-		busy_message(e, list, nbusy);
+		busy_message(ms, e, list, nbusy, nmine);
 		return -1;
 	}
+	save_pending(ms, p);
+	state_sync(ms, p);
 	for (cpu = 0; cpu < ms->max_cpu; cpu++) {
 		if (!cpu_usable(ms, cpu))
 			continue;
@@ -442,18 +464,10 @@ msr_program(struct source *s, const struct plan *p, bool force, struct errmsg *e
 
 			if (!write_applies(w, cpu_thread(ms, cpu)))
 				continue;
-			i = (size_t)cpu * MSR_MAX_REGS + (size_t)reg_index(ms, w->msr);
-			if (ms->pending[i]) {
-				ms->saved[i] = ms->old[i];
-				ms->cur[i] = ms->old[i];
-				atomic_signal_fence(memory_order_seq_cst);   /* saved[i] first */
-				ms->has[i] = 1;
-				ms->pending[i] = 0;
-			}
+			i = slot_of(cpu, reg_index(ms, w->msr));
 			if (!ms->has[i])
 				continue;   /* went offline during the check */
 			v = (ms->cur[i] & ~w->mask) | (w->value & w->mask);
-			ms->own[reg_index(ms, w->msr)] |= w->mask;
 			rc = ms->io->wr(ms->io, cpu, w->msr, v);
 			if (rc == -ENXIO) {
 				cpu_gone(ms, cpu);   /* read() shows it offline */
@@ -519,13 +533,11 @@ reprogram_cpu(struct msr_source *ms, const struct plan *p, unsigned cpu)
 		return -EBUSY;
 	}
 	for (k = 0; k < p->nwrites && k < PLAN_MAX_WRITES; k++) {
-		const struct plan_write *w = &p->writes[k];
 		size_t i;
-		uint64_t v;
 
 		if (!take[k])
 			continue;
-		i = slot_of(cpu, reg_index(ms, w->msr));
+		i = slot_of(cpu, reg_index(ms, p->writes[k].msr));
 		/* A signal handler must never see half of the new entry. */
 		ms->has[i] = 0;
 		atomic_signal_fence(memory_order_seq_cst);
@@ -533,6 +545,16 @@ reprogram_cpu(struct msr_source *ms, const struct plan *p, unsigned cpu)
 		ms->cur[i] = now[k];
 		atomic_signal_fence(memory_order_seq_cst);
 		ms->has[i] = 1;
+	}
+	state_sync(ms, p);
+	for (k = 0; k < p->nwrites && k < PLAN_MAX_WRITES; k++) {
+		const struct plan_write *w = &p->writes[k];
+		size_t i;
+		uint64_t v;
+
+		if (!take[k])
+			continue;
+		i = slot_of(cpu, reg_index(ms, w->msr));
 		v = (now[k] & ~w->mask) | (w->value & w->mask);
 		if ((rc = ms->io->wr(ms->io, cpu, w->msr, v)) != 0)
 			return rc;
@@ -751,6 +773,8 @@ msr_close(struct source *s)
 	free(ms->old);
 	free(ms->pending);
 	free(ms->ops);
+	msr_state_free(ms->state);
+	free(ms->sent);
 	free(ms);
 }
 
@@ -778,6 +802,18 @@ msr_source_set_ext(struct source *s, void *ext, void (*free_ext)(void *))
 
 	ms->ext = ext;
 	ms->free_ext = free_ext;
+}
+
+void
+msr_source_set_state(struct source *s, struct msr_state *st)
+{
+	struct msr_source *ms = msr_of(s);
+
+	msr_state_free(ms->state);
+	free(ms->sent);
+	ms->state = st;
+	ms->sent = xcalloc((size_t)(ms->max_cpu ? ms->max_cpu : 1) * MSR_MAX_REGS,
+	    sizeof *ms->sent);
 }
 
 void *
