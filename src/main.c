@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "app.h"
-#include "options.h"
-#include "privilege.h"
-#include "signals.h"
+#include "app/app.h"
+#include "cli/options.h"
+#include "sys/privilege.h"
+#include "sys/signals.h"
 #include "util/errmsg.h"
 #include "util/i18n.h"
 

@@ -8,7 +8,7 @@ tests_unit_test_msr_safe_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_msr_safe_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_msr_safe
 
-tests_unit_test_privilege_SOURCES = tests/unit/test_privilege.c src/privilege.c
+tests_unit_test_privilege_SOURCES = tests/unit/test_privilege.c src/sys/privilege.c
 tests_unit_test_privilege_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_privilege_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_privilege

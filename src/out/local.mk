@@ -11,3 +11,5 @@ libhttop_a_SOURCES += \
 libhttop_a_SOURCES += src/out/record.c src/out/record.h
 # the summary of a command's run (httop -- COMMAND)
 libhttop_a_SOURCES += src/out/runsum.c src/out/runsum.h
+# the writers above behind the run's output interface (run/output.h)
+libhttop_a_SOURCES += src/out/outputs.c src/out/outputs.h

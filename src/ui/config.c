@@ -155,9 +155,9 @@ parse_line(char *line, struct ui_settings *s, struct errmsg *e)
 			return errmsg_set(e, _("view: '%s' is not cores, threads, topology or die"), val);
 		s->view = (enum view_id)i;
 	} else if (strcmp(key, "delay") == 0) {
-		if (!seconds(val, UI_DELAY_MIN, UI_DELAY_MAX, &s->delay))
+		if (!seconds(val, PACER_DELAY_MIN, PACER_DELAY_MAX, &s->delay))
 			return errmsg_set(e, _("delay: '%s' is not a number of seconds from %.2f to "
-			    "%.0f"), val, UI_DELAY_MIN, UI_DELAY_MAX);
+			    "%.0f"), val, PACER_DELAY_MIN, PACER_DELAY_MAX);
 	} else if (strcmp(key, "colour") == 0 || strcmp(key, "color") == 0) {
 		if ((i = pick(val, colour_names, 3)) < 0)
 			return errmsg_set(e, _("%s: '%s' is not auto, on or off"), key, val);

@@ -14,8 +14,6 @@
 #include "util/errmsg.h"
 
 /* The same limits as -d/--delay: the pacer's (run/pacer.h). */
-#define UI_DELAY_MIN PACER_DELAY_MIN
-#define UI_DELAY_MAX PACER_DELAY_MAX
 /* Limits of the averaging window's length, seconds. */
 #define UI_AVG_MIN 1.0
 #define UI_AVG_MAX 86400.0

@@ -210,7 +210,7 @@ double
 tui_delay_step(double d, int dir)
 {
 	static const double mant[3] = { 1.0, 2.0, 5.0 };
-	double best = dir > 0 ? UI_DELAY_MAX : UI_DELAY_MIN, e;
+	double best = dir > 0 ? PACER_DELAY_MAX : PACER_DELAY_MIN, e;
 	int i;
 
 	/* The ladder 0.01, 0.02, 0.05, 0.1 ... 50000, 100000 s: the next
@@ -225,10 +225,10 @@ tui_delay_step(double d, int dir)
 				best = step;
 		}
 	}
-	if (best < UI_DELAY_MIN)
-		best = UI_DELAY_MIN;
-	if (best > UI_DELAY_MAX)
-		best = UI_DELAY_MAX;
+	if (best < PACER_DELAY_MIN)
+		best = PACER_DELAY_MIN;
+	if (best > PACER_DELAY_MAX)
+		best = PACER_DELAY_MAX;
 	return best;
 }
 

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "options.h"
+#include "cli/options.h"
 #include "ui/settings.h"
 
 struct dir {

@@ -23,7 +23,7 @@
 
 #include "unit/testutil.h"
 
-#include "privilege.h"
+#include "sys/privilege.h"
 #include "ui/settings.h"
 
 static int

@@ -19,7 +19,7 @@
  *     that device: each core must play the case the simulator would give
  *     it, or the --check-case given. */
 #include "config.h"
-#include "app_priv.h"
+#include "app/context.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -35,9 +35,9 @@
 #include "check/procstat.h"
 #include "check/report.h"
 #include "check/simcase.h"
-#include "evloop.h"
+#include "sys/evloop.h"
 #include "run/pacer.h"
-#include "signals.h"
+#include "sys/signals.h"
 #include "sim/sim.h"
 #include "source/calibrate.h"
 #include "util/clock.h"

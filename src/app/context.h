@@ -10,12 +10,12 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "app.h"
-#include "command.h"
+#include "app/app.h"
+#include "sys/command.h"
 #include "machine/capid.h"
 #include "machine/dielayout.h"
 #include "machine/machine.h"
-#include "options.h"
+#include "cli/options.h"
 #include "plan/plan.h"
 #include "run/run.h"
 #include "source/source.h"

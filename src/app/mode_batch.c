@@ -5,17 +5,17 @@
  * A watched job (--pid, --cgroup, --job) narrows every interval to its
  * cores, re-read before each step. */
 #include "config.h"
-#include "app_priv.h"
+#include "app/context.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "evloop.h"
+#include "sys/evloop.h"
 #include "out/batch.h"
-#include "outputs.h"
+#include "out/outputs.h"
 #include "run/pacer.h"
-#include "signals.h"
+#include "sys/signals.h"
 #include "util/clock.h"
 #include "util/xalloc.h"
 #include "watch/job.h"

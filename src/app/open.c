@@ -4,7 +4,7 @@
  * Errors here cost nothing to undo but closing what was opened, which
  * app_end() in app.c does. */
 #include "config.h"
-#include "app_priv.h"
+#include "app/context.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "datadir.h"
-#include "privilege.h"
+#include "sys/datadir.h"
+#include "sys/privilege.h"
 #include "out/outfile.h"
 #include "out/record.h"
 #include "source/msr/msr_state.h"
@@ -94,7 +94,7 @@ open_msr(struct app *a, struct errmsg *e)
 
 	a->pre_msr = NULL;
 	if (io != NULL)
-		return msr_source_open_io(&a->m, io, OPT_MSR_PATH_DEFAULT, e);
+		return msr_source_open_io(&a->m, io, MSR_DEV_TEMPLATE, e);
 	return msr_source_open(&a->m, a->o->msr_path, e);
 }
 
@@ -325,7 +325,7 @@ app_open_devices(struct app *a)
 		cpulist_free(&possible);
 		return 0;
 	}
-	a->pre_msr = msr_io_file_new(OPT_MSR_PATH_DEFAULT, (unsigned)possible.n);
+	a->pre_msr = msr_io_file_new(MSR_DEV_TEMPLATE, (unsigned)possible.n);
 	for (cpu = 0; cpu < present.n && cpu < possible.n; cpu++) {
 		if (present.has[cpu])
 			(void)a->pre_msr->open_cpu(a->pre_msr, cpu, &ignore);

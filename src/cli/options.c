@@ -2,6 +2,8 @@
  * message naming the option and what to give instead (exit status 2). */
 #include "config.h"
 #include "options.h"
+#include "source/msr/msr_io.h"
+#include "source/msr/msr_safe.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -248,7 +250,7 @@ options_usage(FILE *fp)
 	fputs(_("See httop(1) for the figures, their formulas and the output formats.\n"), fp);
 }
 
-/* A decimal number of seconds within [OPT_DELAY_MIN, OPT_DELAY_MAX]. */
+/* A decimal number of seconds within [PACER_DELAY_MIN, PACER_DELAY_MAX]. */
 static int
 parse_delay(const char *s, double *out, struct errmsg *e)
 {
@@ -259,12 +261,12 @@ parse_delay(const char *s, double *out, struct errmsg *e)
 	d = strtod(s, &end);
 	if (end == s || *end != '\0' || errno != 0 || !isfinite(d))
 		return errmsg_set(e, _("-d/--delay: '%s' is not a number of seconds; give e.g. -d 1 or -d 0.5"), s);
-	if (d < OPT_DELAY_MIN)
+	if (d < PACER_DELAY_MIN)
 		return errmsg_set(e, _("-d/--delay: %s s is below the minimum of %.2f s; give a longer interval"),
-		    s, OPT_DELAY_MIN);
-	if (d > OPT_DELAY_MAX)
+		    s, PACER_DELAY_MIN);
+	if (d > PACER_DELAY_MAX)
 		return errmsg_set(e, _("-d/--delay: %s s is above the maximum of %.0f s; give a shorter interval"),
-		    s, OPT_DELAY_MAX);
+		    s, PACER_DELAY_MAX);
 	*out = d;
 	return 0;
 }
@@ -599,9 +601,9 @@ options_defaults(struct options *o)
 	o->iterations = -1;
 	o->format = FMT_TEXT;
 	o->source = SRC_AUTO;
-	o->msr_path = OPT_MSR_PATH_DEFAULT;
-	o->msr_safe_path = OPT_MSR_SAFE_PATH_DEFAULT;
-	o->msr_batch_path = OPT_MSR_BATCH_PATH_DEFAULT;
+	o->msr_path = MSR_DEV_TEMPLATE;
+	o->msr_safe_path = MSR_SAFE_DEV_DEFAULT;
+	o->msr_batch_path = MSR_SAFE_BATCH_DEFAULT;
 	o->on_conflict = CONFLICT_REPORT;
 	o->level = OUT_LEVEL_THREAD;
 	o->textfile_level = OUT_LEVEL_THREAD;

@@ -15,7 +15,7 @@
  * the counters back. SIGTERM sent to httop (kill, a batch system's time
  * limit) is passed on to the command. */
 #include "config.h"
-#include "app_priv.h"
+#include "app/context.h"
 
 #include <errno.h>
 #include <math.h>
@@ -26,13 +26,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "evloop.h"
+#include "sys/evloop.h"
 #include "metrics/history.h"
 #include "out/batch.h"
 #include "out/runsum.h"
-#include "outputs.h"
+#include "out/outputs.h"
 #include "run/pacer.h"
-#include "signals.h"
+#include "sys/signals.h"
 #include "util/clock.h"
 #include "util/i18n.h"
 #include "util/textesc.h"

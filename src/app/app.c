@@ -3,8 +3,8 @@
  * the source exists goes through app_end(), which restores the registers;
  * everything a front end adds is closed by run_finish() first. */
 #include "config.h"
-#include "app_priv.h"
-#include "app_nodes.h"
+#include "app/context.h"
+#include "app/nodes.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -14,11 +14,11 @@
 
 #include "out/record.h"
 #include "out/textfile.h"
-#include "outputs.h"
-#include "privilege.h"
+#include "out/outputs.h"
+#include "sys/privilege.h"
 #include "source/msr/msr_io.h"
 #include "source/msr/msr_state.h"
-#include "signals.h"
+#include "sys/signals.h"
 #include "util/i18n.h"
 #include "util/textesc.h"
 #include "watch/job.h"
@@ -69,6 +69,13 @@ app_add_common_outputs(struct app *a, struct run *r)
 		run_add_output(r, &output_textfile, a->tf);
 }
 
+/* A fatal signal's restore of the registers (signals.h): pwrite() only. */
+static void
+emergency_restore(void *src)
+{
+	source_emergency_restore(src);
+}
+
 /* Put the registers back and free everything; a failed restore turns a
  * success into a failure (the PMU is left as httop set it). */
 static int
@@ -106,7 +113,7 @@ app_end(struct app *a, int status)
 			if (status == EXIT_OK)
 				status = EXIT_FAIL;
 		}
-		signals_set_source(NULL);
+		signals_set_restore(NULL, NULL);
 		source_close(a->src);
 	}
 	if (a->have_layout)
@@ -200,7 +207,7 @@ open_all(struct app *a)
 	/* --host: before anything records or prints the name. */
 	if (o->host != NULL)
 		snprintf(a->m.hostname, sizeof a->m.hostname, "%s", o->host);
-	signals_set_source(a->src);
+	signals_set_restore(emergency_restore, a->src);
 	/* What a killed httop left, put back before anything is read or
 	 * written (--restore: only that). */
 	if ((status = app_recover(a)) >= 0)

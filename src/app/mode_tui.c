@@ -6,7 +6,7 @@
  * draws them with what only the front end knows (the pacer's interval,
  * pause, a replay's position, the job's CPUs). */
 #include "config.h"
-#include "app_priv.h"
+#include "app/context.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -14,11 +14,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "evloop.h"
+#include "sys/evloop.h"
 #include "metrics/history.h"
-#include "outputs.h"
+#include "out/outputs.h"
 #include "run/pacer.h"
-#include "signals.h"
+#include "sys/signals.h"
 #include "ui/header.h"
 #include "ui/screen.h"
 #include "ui/settings.h"
@@ -381,7 +381,7 @@ loop(struct live *l)
 
 	if ((rc = run_first(l->r, NULL, false, 0.0)) != RUN_OK)
 		return rc == RUN_END ? EXIT_OK : -1;
-	l->hist = history_new(l->a->src->m, l->a->src->plan, l->set.avg_seconds, UI_DELAY_MIN);
+	l->hist = history_new(l->a->src->m, l->a->src->plan, l->set.avg_seconds, PACER_DELAY_MIN);
 	/* Added now, before the first interval: it had nothing to see yet. */
 	run_add_output(l->r, &output_history, l->hist);
 	interval_init(&l->wiv, l->a->src->m);

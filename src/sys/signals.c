@@ -10,7 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "source/source.h"
 #include "util/clock.h"
 
 static const int ending[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
@@ -26,7 +25,8 @@ static volatile sig_atomic_t caught;
 static volatile sig_atomic_t deferred;
 static int pipe_fd[2] = { -1, -1 };
 static int child_fd[2] = { -1, -1 };
-static struct source *volatile fatal_source;
+static void (*volatile fatal_restore)(void *);
+static void *volatile fatal_arg;
 static void (*volatile fatal_screen)(void);
 
 static void
@@ -62,14 +62,14 @@ on_ending(int sig)
 static void
 on_fatal(int sig)
 {
-	struct source *s = fatal_source;
+	void (*restore)(void *) = fatal_restore;
 
 	/* The terminal first, then the registers: the same order as a
 	 * normal end (tui_close, then source_restore). */
 	screen_back();
-	fatal_source = NULL;
-	if (s != NULL)
-		source_emergency_restore(s);
+	fatal_restore = NULL;
+	if (restore != NULL)
+		restore(fatal_arg);
 	raise(sig);
 }
 
@@ -164,9 +164,13 @@ signals_fd(void)
 }
 
 void
-signals_set_source(struct source *s)
+signals_set_restore(void (*restore)(void *), void *arg)
 {
-	fatal_source = s;
+	/* The argument first: a signal between the two sees no callback
+	 * or the whole pair. */
+	fatal_restore = NULL;
+	fatal_arg = arg;
+	fatal_restore = restore;
 }
 
 void

@@ -6,7 +6,7 @@
  * the job. The one wait (evloop_wait) takes the nodes' pipes with the
  * signal pipes; SIGCHLD reaps them. */
 #include "config.h"
-#include "app_nodes.h"
+#include "app/nodes.h"
 
 #include <errno.h>
 #include <math.h>
@@ -16,12 +16,12 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "app.h"
+#include "app/app.h"
 #include "cluster/nodelist.h"
-#include "evloop.h"
+#include "sys/evloop.h"
 #include "out/outfile.h"
-#include "privilege.h"
-#include "signals.h"
+#include "sys/privilege.h"
+#include "sys/signals.h"
 #include "util/clock.h"
 #include "util/i18n.h"
 #include "util/xalloc.h"

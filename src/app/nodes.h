@@ -11,7 +11,7 @@
 #include "cluster/hostlist.h"
 #include "cluster/transport.h"
 #include "machine/machine.h"
-#include "options.h"
+#include "cli/options.h"
 #include "out/batch.h"
 #include "plan/plan.h"
 #include "util/errmsg.h"

@@ -13,8 +13,6 @@
 
 #include <stdbool.h>
 
-struct source;
-
 /* Install the handlers and make the pipe. Call once, first thing. */
 int signals_init(void);
 /* From now on an ending signal is only noted (signals_caught, signals_fd):
@@ -22,8 +20,10 @@ int signals_init(void);
 void signals_defer(void);
 /* Readable once an ending signal has been noted; never drained. */
 int signals_fd(void);
-/* The source whose registers a fatal signal must restore (NULL: none). */
-void signals_set_source(struct source *s);
+/* What a fatal signal puts back before dying (the registers: the app
+ * passes source_emergency_restore and its source), async-signal-safe;
+ * NULL: nothing. A callback, so that this file needs nothing but libc. */
+void signals_set_restore(void (*restore)(void *), void *arg);
 /* The terminal restore a fatal signal, or an ending one during start-up,
  * runs first (NULL: none); async-signal-safe (screen_emergency_restore). */
 void signals_set_screen(void (*restore)(void));

@@ -3,7 +3,7 @@
 #ifndef HTTOP_APP_H
 #define HTTOP_APP_H
 
-#include "options.h"
+#include "cli/options.h"
 
 /* Exit status of httop for the OK, runtime-error and bad-usage cases;
  * ending signals give signals_exit_status(). */

@@ -13,8 +13,6 @@
 #include "run/conflict.h"
 #include "out/batch.h"
 #include "run/pacer.h"
-#include "source/msr/msr_io.h"
-#include "source/msr/msr_safe.h"
 #include "util/cpulist.h"
 #include "util/errmsg.h"
 
@@ -27,12 +25,7 @@ enum source_kind {
 	SRC_PERF,       /* perf_event_open(2) */
 };
 
-#define OPT_DELAY_MIN PACER_DELAY_MIN
-#define OPT_DELAY_MAX PACER_DELAY_MAX
-#define OPT_MSR_PATH_DEFAULT MSR_DEV_TEMPLATE
 #define OPT_SCENARIO_DEFAULT "demo"
-#define OPT_MSR_SAFE_PATH_DEFAULT MSR_SAFE_DEV_DEFAULT
-#define OPT_MSR_BATCH_PATH_DEFAULT MSR_SAFE_BATCH_DEFAULT
 #define OPT_HOST_MAX 63             /* machine.hostname holds 63 bytes */
 #define OPT_ITERATIONS_MAX 1000000000000ull  /* -n: 31700 years at -d 1 */
 #define OPT_CHECK_SECONDS_DEFAULT 2.0

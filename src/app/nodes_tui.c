@@ -5,16 +5,16 @@
  * screen is drawn every -d seconds (and at once for a key), from the
  * nodes' last intervals and the job's last interval. */
 #include "config.h"
-#include "app_nodes.h"
+#include "app/nodes.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "app.h"
-#include "evloop.h"
-#include "signals.h"
+#include "app/app.h"
+#include "sys/evloop.h"
+#include "sys/signals.h"
 #include "ui/screen.h"
 #include "ui/settings.h"
 #include "ui/tui.h"
