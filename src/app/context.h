@@ -1,11 +1,11 @@
-/* app_priv.h: what the parts of the program core share. app.c opens what a
- * run reads (with app_open.c), hands it to one of the two front ends
- * (app_batch.c, app_tui.c) and closes it. A front end builds the run
- * (run/run.h) with its outputs, and its loop waits on the event loop
- * (evloop.h) for the deadline the pacer (run/pacer.h) gives. Not for use
- * outside these files; the rest of httop sees only app.h. */
-#ifndef HTTOP_APP_PRIV_H
-#define HTTOP_APP_PRIV_H
+/* context.h: the run context the modes of this machine share (context.c,
+ * open.c). app.c picks a mode from its table; the context opens what the
+ * run reads, the mode builds the run (run/run.h) with its outputs, and its
+ * loop waits on the event loop (sys/evloop.h) for the deadline the pacer
+ * (run/pacer.h) gives; the context ends it. Not for use outside src/app/;
+ * the rest of httop sees only app.h. */
+#ifndef HTTOP_APP_CONTEXT_H
+#define HTTOP_APP_CONTEXT_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -17,6 +17,7 @@
 #include "machine/machine.h"
 #include "cli/options.h"
 #include "plan/plan.h"
+#include "run/pacer.h"
 #include "run/run.h"
 #include "source/source.h"
 #include "util/errmsg.h"
@@ -52,15 +53,35 @@ struct app {
 	struct errmsg e;
 };
 
-/* app.c */
+/* context.c */
+/* app_open_all()'s "--restore is done", not an exit status. */
+#define EXIT_RESTORED (-2)
+/* Everything before the mode, in its order; EXIT_OK, EXIT_RESTORED, or
+ * the exit status with the reason in a->e. */
+int app_open_all(struct app *a);
+/* Put the registers back and free everything; a failed restore turns a
+ * success into a failure. Returns the exit status. */
+int app_end(struct app *a, int status);
 void app_report(const struct errmsg *e);
 /* The run's settings from the options. */
 void app_run_config(const struct app *a, struct run_config *cfg);
 /* HTTOP_CLOCK=virtual on a simulator: its time advances by exactly -d a
  * refresh (httop(1), ENVIRONMENT). */
 bool app_test_clock(const struct source *src);
-/* Adds the outputs both front ends have (the recorder, the textfile). */
+/* Adds the outputs every mode has (the recorder, the textfile). */
 void app_add_common_outputs(struct app *a, struct run *r);
+/* How a mode paces its refreshes. */
+enum app_pace {
+	APP_PACE_BATCH,   /* a recording as fast as it is read, the test clock's
+			   * steps, else the wall clock */
+	APP_PACE_SCREEN,  /* a recording at its recorded pace (or -d's when
+			   * given), else the wall clock */
+	APP_PACE_WALL,    /* the wall clock: a command's run */
+	APP_PACE_CHECK,   /* the simulator's own clock, else the wall clock */
+};
+/* The one place where the refresh interval meets the pacer: `delay` is
+ * -d (the live view: -d or the settings file's; --check: its seconds). */
+void app_pacer_init(const struct app *a, struct pacer *p, enum app_pace how, double delay);
 
 /* app_open.c: before any register is touched. Each returns 0, or -1
  * with the reason in a->e. */
@@ -83,13 +104,12 @@ int app_recover(struct app *a);
 /* Where the batch output and --check's report go: -o FILE or stdout. */
 FILE *app_out(const struct app *a);
 
-/* The front ends; each returns the exit status, errors said. */
+/* The modes (app.c's table); each returns the exit status, errors said. */
 int app_run_batch(struct app *a);
 int app_run_tui(struct app *a);
 /* httop -- COMMAND (app_cmd.c): returns the command's status. */
 int app_run_command(struct app *a);
 /* app_check.c: httop --check, and the simulator playing its cases. */
 int app_run_check(struct app *a);
-struct source *app_check_sim_open(struct app *a);
 
 #endif

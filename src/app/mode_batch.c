@@ -20,19 +20,6 @@
 #include "util/xalloc.h"
 #include "watch/job.h"
 
-/* How the batch loop is paced: a replay as fast as it reads; the
- * simulator by the test clock when HTTOP_CLOCK=virtual asks for it;
- * everything else in real time, like top -b. */
-static enum pace_mode
-batch_pace(const struct source *src)
-{
-	if (src->recorded)
-		return PACE_FREE;
-	if (app_test_clock(src))
-		return PACE_VIRTUAL;
-	return PACE_WALL;
-}
-
 /* --pid, --cgroup, --job: every format writes the job's cores (the run's
  * view), and the run ends after the interval in which the job ended. */
 struct batch_job {
@@ -72,7 +59,7 @@ loop(struct app *a, struct run *r, struct batch_job *j)
 	rc = run_first(r, NULL, false, 0.0);
 	if (rc != RUN_OK)
 		return rc == RUN_END ? EXIT_OK : (app_report(&r->e), EXIT_FAIL);
-	pacer_init(&p, batch_pace(a->src), a->o->delay, a->src, false);
+	app_pacer_init(a, &p, APP_PACE_BATCH, a->o->delay);
 	pacer_start(&p, clock_mono(), a->o->delay, r->prev->time);
 	for (n = 0; a->o->iterations < 0 || n < a->o->iterations;) {
 		w.deadline = pacer_deadline(&p);

@@ -14,7 +14,7 @@
  *   - on this machine (a live source, no --topology), httop's own load
  *     threads (check/load.h), one case after the other on each core;
  *   - on the simulator, the simulator, from a scenario built here in which
- *     every core plays a case (app_check_sim_open), all in one interval;
+ *     every core plays a case (open.c, open_check_sim), all in one interval;
  *   - on a machine described by --topology (a device behind --msr-path),
  *     that device: each core must play the case the simulator would give
  *     it, or the --check-case given. */
@@ -54,26 +54,6 @@
  * windows by then. */
 #define CHECK_LOAD_DELAY_S 0.005
 #define CHECK_SETTLE_S 0.05
-
-/* The clock the simulator plays the load at, GHz (0: its nominal clock). */
-static double sim_ghz;
-
-struct source *
-app_check_sim_open(struct app *a)
-{
-	const struct check_case *only =
-	    a->o->check_case != NULL ? check_case_find(a->o->check_case) : NULL;
-	double hz = identity_tsc_hz(&a->m.id);
-	struct scenario sc;
-	struct source *s;
-
-	sim_ghz = hz > 0.0 ? CHECK_SIM_CLOCK_FACTOR * hz / 1e9 : 0.0;
-	check_sim_scenario(&sc, &a->m.topo, only, CHECK_PERIOD_S, sim_ghz, CHECK_SIM_IPC);
-	s = sim_source_new_scenario(&a->m, &sc, only != NULL ? only->name : "check", a->o->seed,
-	    &a->e);
-	scenario_free(&sc);
-	return s;
-}
 
 /* A core of the round in progress, the case it plays, what was measured. */
 struct slot {
@@ -347,6 +327,9 @@ static void
 judge_round(struct chk *c, const struct snaps *s, bool loaded,
     const struct procstat *p0, const struct procstat *p1, double skew)
 {
+	/* The clock the simulator played the loads at (open.c), GHz; a real
+	 * machine's loads run at its own. */
+	double ghz = c->a->o->source == SRC_SIM ? check_sim_ghz(&c->a->m.id) : 0.0;
 	unsigned i, k;
 
 	for (i = 0; i < c->nslots; i++) {
@@ -359,7 +342,7 @@ judge_round(struct chk *c, const struct snaps *s, bool loaded,
 		cx.timing.period = CHECK_PERIOD_S;
 		cx.timing.interval = sl->m.dt;
 		cx.timing.skew = skew;
-		cx.sim_ghz = sim_ghz > 0.0 ? sim_ghz : sl->m.base_hz / 1e9;
+		cx.sim_ghz = ghz > 0.0 ? ghz : sl->m.base_hz / 1e9;
 		cx.sim_cpi = 1.0 / CHECK_SIM_IPC;
 		cx.os_granularity = sl->m.dt > 0.0 ? 2.0 / ((double)c->hz * sl->m.dt) : 0.0;
 		x->cs = sl->cs;
@@ -389,13 +372,11 @@ judge_round(struct chk *c, const struct snaps *s, bool loaded,
 static int
 interval(struct chk *c, struct load *ld, bool loaded, struct snaps *s, double *elapsed)
 {
-	struct source *src = c->a->src;
 	struct evwait w = { -1, -1, 0.0, NULL, 0 };
 	struct pacer p;
 	double now;
 
-	pacer_init(&p, src->virtual_clock ? PACE_VIRTUAL : PACE_WALL, c->a->o->check_seconds, src,
-	    false);
+	app_pacer_init(c->a, &p, APP_PACE_CHECK, c->a->o->check_seconds);
 	pacer_start(&p, clock_mono(), c->a->o->check_seconds, c->r.prev->time);
 	for (;;) {
 		w.deadline = pacer_deadline(&p);

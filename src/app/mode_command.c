@@ -133,7 +133,7 @@ loop(struct cmdrun *c)
 	struct pacer p;
 	int rc;
 
-	pacer_init(&p, PACE_WALL, c->a->o->delay, c->a->src, false);
+	app_pacer_init(c->a, &p, APP_PACE_WALL, c->a->o->delay);
 	pacer_start(&p, clock_mono(), c->a->o->delay, c->r->prev->time);
 	for (;;) {
 		if (command_ended(&c->a->cmd)) {

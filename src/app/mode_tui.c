@@ -257,10 +257,8 @@ open_screen(struct live *l)
 		tui_note(l->tui, note);
 	interval_init(&l->first, l->a->src->m);
 	interval_first(&l->first, &l->a->src->m->topo);
-	pacer_init(&l->pacer, l->a->src->recorded ? PACE_RECORDED : PACE_WALL, l->set.delay,
-	    l->a->src, l->a->o->have_delay);
-	/* The test clock: real deadlines, the simulator's figures exact. */
-	l->pacer.fixed_step = app_test_clock(l->a->src);
+	/* -d, or the settings file's delay when -d is not given */
+	app_pacer_init(l->a, &l->pacer, APP_PACE_SCREEN, l->set.delay);
 	draw(l);
 	return 0;
 }

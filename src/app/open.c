@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check/cases.h"
+#include "check/simcase.h"
 #include "sys/datadir.h"
 #include "sys/privilege.h"
 #include "out/outfile.h"
@@ -149,6 +151,25 @@ force_note(const struct app *a)
 		    a->src->name, _(a->src->force_moot));
 }
 
+/* httop --check on the simulator: it plays the check's cases itself, every
+ * core one (or the one --check-case names), at the clock the check then
+ * expects (check_sim_ghz). */
+static struct source *
+open_check_sim(struct app *a)
+{
+	const struct check_case *only =
+	    a->o->check_case != NULL ? check_case_find(a->o->check_case) : NULL;
+	struct scenario sc;
+	struct source *s;
+
+	check_sim_scenario(&sc, &a->m.topo, only, CHECK_PERIOD_S, check_sim_ghz(&a->m.id),
+	    CHECK_SIM_IPC);
+	s = sim_source_new_scenario(&a->m, &sc, only != NULL ? only->name : "check", a->o->seed,
+	    &a->e);
+	scenario_free(&sc);
+	return s;
+}
+
 int
 app_open_source(struct app *a)
 {
@@ -181,7 +202,7 @@ app_open_source(struct app *a)
 		a->src = perf_source_open(&a->m, &a->plan, &a->e);
 		break;
 	case SRC_SIM:
-		a->src = o->check ? app_check_sim_open(a) :
+		a->src = o->check ? open_check_sim(a) :
 		    sim_source_new(&a->m, o->scenario, o->seed, &a->e);
 		break;
 	case SRC_REPLAY:

@@ -47,3 +47,11 @@ check_sim_scenario(struct scenario *sc, const struct topology *t,
 		}
 	}
 }
+
+double
+check_sim_ghz(const struct cpu_identity *id)
+{
+	double hz = identity_tsc_hz(id);
+
+	return hz > 0.0 ? CHECK_SIM_CLOCK_FACTOR * hz / 1e9 : 0.0;
+}

@@ -6,6 +6,7 @@
 #define HTTOP_CHECK_SIMCASE_H
 
 #include "check/cases.h"
+#include "machine/identity.h"
 #include "machine/topology.h"
 #include "sim/scenario.h"
 
@@ -15,6 +16,9 @@
 /* The simulated load's IPC: the loop's 9 instructions in 24 cycles. */
 #define CHECK_SIM_IPC (9.0 / 24.0)
 
+/* The clock the simulator plays the check's loads at, GHz: the factor
+ * times the TSC clock of `id` (0: not known; the nominal clock then). */
+double check_sim_ghz(const struct cpu_identity *id);
 /* The case core `core` plays: `only`, or the core's index mod the cases. */
 const struct check_case *check_sim_case(unsigned core, const struct check_case *only);
 /* The scenario: every core of t plays check_sim_case(core, only) with the

@@ -1,0 +1,257 @@
+/* context.c: the run context every mode of this machine stands on: open
+ * what a run reads in its order (open.c), report an error, the run's
+ * settings, the outputs every mode has, the pacing of the refreshes (the
+ * one place where -d meets the pacer), and the end. Every way out after
+ * the source exists goes through app_end(), which restores the registers;
+ * everything a mode adds is closed by run_finish() first. */
+#include "config.h"
+#include "app/context.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "out/record.h"
+#include "out/textfile.h"
+#include "out/outputs.h"
+#include "sys/privilege.h"
+#include "source/msr/msr_io.h"
+#include "source/msr/msr_state.h"
+#include "sys/signals.h"
+#include "util/i18n.h"
+#include "util/textesc.h"
+#include "watch/job.h"
+#include "watch/slurm.h"
+
+/* Long enough for the ratio of two counters to be an integer beyond
+ * doubt, short enough not to be noticed at start. */
+#define CALIBRATE_SECONDS 0.1
+
+/* An error as httop says it, on standard error. */
+void
+app_report(const struct errmsg *e)
+{
+	fprintf(stderr, "httop: %s\n", e->text);
+}
+
+void
+app_run_config(const struct app *a, struct run_config *cfg)
+{
+	memset(cfg, 0, sizeof *cfg);
+	cfg->force = a->o->force;
+	cfg->on_conflict = a->o->on_conflict;
+	cfg->calibrate_seconds = CALIBRATE_SECONDS;
+	cfg->sleep = signals_sleep;
+	cfg->ph = (struct phases *)&a->ph;
+}
+
+bool
+app_test_clock(const struct source *src)
+{
+	/* Never in a privileged httop (secure_getenv), and only where time
+	 * is the program's to give: the simulator. */
+	const char *clock = secure_getenv("HTTOP_CLOCK");
+
+	return src->virtual_clock && !src->recorded && clock != NULL &&
+	    strcmp(clock, "virtual") == 0;
+}
+
+void
+app_add_common_outputs(struct app *a, struct run *r)
+{
+	if (a->rec != NULL)
+		run_add_output(r, &output_record, a->rec);
+	if (a->tf != NULL)
+		run_add_output(r, &output_textfile, a->tf);
+}
+
+/* A fatal signal's restore of the registers (signals.h): pwrite() only. */
+static void
+emergency_restore(void *src)
+{
+	source_emergency_restore(src);
+}
+
+/* Put the registers back and free everything; a failed restore turns a
+ * success into a failure (the PMU is left as httop set it). */
+int
+app_end(struct app *a, int status)
+{
+	phases_report(&a->ph);
+	/* The gzip trailer; a close that fails (NFS) is an error too. */
+	if (a->rec != NULL && record_close(a->rec, &a->e) != 0) {
+		app_report(&a->e);
+		if (status == EXIT_OK)
+			status = EXIT_FAIL;
+	}
+	a->rec = NULL;
+	if (a->job != NULL)
+		job_watch_free(a->job);
+	/* A command that did not start is stopped before its exec; one that
+	 * runs still is waited for: httop leaves none behind. */
+	command_wait(&a->cmd);
+	textfile_free(a->tf);
+	/* -o FILE: a close that fails (NFS, a full disk) is an error too. */
+	if (a->out != NULL && fclose(a->out) != 0) {
+		errmsg_set(&a->e, _("-o %s: %s; check the disk"), a->o->output, strerror(errno));
+		app_report(&a->e);
+		if (status == EXIT_OK)
+			status = EXIT_FAIL;
+	}
+	a->out = NULL;
+	if (a->pre_msr != NULL)
+		a->pre_msr->destroy(a->pre_msr);
+	msr_state_free(a->state);
+	a->state = NULL;
+	if (a->src != NULL) {
+		if (source_restore(a->src, &a->e) != 0) {
+			app_report(&a->e);
+			if (status == EXIT_OK)
+				status = EXIT_FAIL;
+		}
+		signals_set_restore(NULL, NULL);
+		source_close(a->src);
+	}
+	if (a->have_layout)
+		die_layout_free(&a->layout);
+	if (a->have_machine)
+		machine_free(&a->m);
+	return status;
+}
+
+/* --job alone, several jobs here: their list on standard output, for the
+ * user to choose from; the line that says so on standard error. */
+static int
+job_choice(struct app *a, struct slurm_choice *c)
+{
+	char user[80], name[160];
+	size_t i;
+
+	printf("%-14s %-12s %s\n", _("JOBID"), _("USER"), _("NAME"));
+	for (i = 0; i < c->n; i++)
+		printf("%-14s %-12s %s\n", c->jobs[i].shown, text_quote(user, sizeof user,
+		    c->jobs[i].user[0] ? c->jobs[i].user : "?", 32), text_quote(name, sizeof name,
+		    c->jobs[i].name, 80));
+	fflush(stdout);
+	errmsg_set(&a->e, _("--job: %zu jobs run on this node (listed above); choose one with "
+	    "--job ID"), c->n);
+	slurm_choice_free(c);
+	return EXIT_USAGE;
+}
+
+/* The job watched: a command httop runs (forked now, held before its
+ * exec), a Slurm job, or --pid and --cgroup. Before any register is
+ * touched: a wrong PID or job is a plain error. Returns an exit status. */
+static int
+open_job(struct app *a)
+{
+	const struct options *o = a->o;
+	struct slurm_choice choice;
+	int rc;
+
+	if (o->command != NULL) {
+		/* Here: after a set-ID httop gave up its privilege, before the
+		 * later drop takes root's capabilities from httop, so that the
+		 * command runs as the user who ran httop, with what that user
+		 * has. A failed start stops it before its exec (app_end). */
+		if (signals_watch_children() != 0) {
+			errmsg_set(&a->e, _("cannot watch the command's end: %s"), strerror(errno));
+			return EXIT_FAIL;
+		}
+		if (command_spawn(&a->cmd, o->command, o->user_env, &a->e) != 0)
+			return EXIT_FAIL;
+		a->job = job_watch_new(&a->cmd.pid, 1, NULL, NULL, &a->e);
+		if (a->job == NULL)
+			return EXIT_FAIL;
+		job_watch_follow(a->job);
+		return EXIT_OK;
+	}
+	if (o->job) {
+		rc = slurm_job_watch(o->job_id, o->user_env, NULL, NULL, &a->job, &choice, &a->e);
+		if (rc == SLURM_CHOOSE)
+			return job_choice(a, &choice);
+		return rc == SLURM_OK ? EXIT_OK : EXIT_FAIL;
+	}
+	if (o->npids > 0 || o->cgroup != NULL) {
+		a->job = job_watch_new(o->pids, o->npids, o->cgroup, NULL, &a->e);
+		if (a->job == NULL)
+			return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+int
+app_open_all(struct app *a)
+{
+	const struct options *o = a->o;
+	int status;
+
+	/* Installed set-ID or with file capabilities: open what needs the
+	 * privilege, give it up, and only then read what the user names
+	 * (httop(1), SECURITY). Otherwise it is given up once the source and
+	 * the die's registers are open, below. */
+	if (app_open_devices(a) != 0)
+		return EXIT_FAIL;
+	if (privilege_gained() && app_drop_privilege(a) != 0)
+		return EXIT_FAIL;
+	if ((status = open_job(a)) != EXIT_OK)
+		return status;
+	if (app_open_source(a) != 0)
+		return EXIT_FAIL;
+	/* --host: before anything records or prints the name. */
+	if (o->host != NULL)
+		snprintf(a->m.hostname, sizeof a->m.hostname, "%s", o->host);
+	signals_set_restore(emergency_restore, a->src);
+	/* What a killed httop left, put back before anything is read or
+	 * written (--restore: only that). */
+	if ((status = app_recover(a)) >= 0)
+		return status == EXIT_OK ? EXIT_RESTORED : status;
+	if (app_select_cpus(a) != 0 || app_build_layout(a) != 0)
+		return EXIT_USAGE;
+	if (app_drop_privilege(a) != 0)
+		return EXIT_FAIL;
+	if (o->record != NULL && app_open_record(a) != 0)
+		return EXIT_FAIL;
+	if (o->output != NULL && app_open_output(a) != 0)
+		return EXIT_FAIL;
+	/* With the rights httop keeps, before any register is touched: a
+	 * directory it cannot write to is a bad --textfile. The plan is
+	 * read only when a file is written. */
+	if (o->textfile != NULL &&
+	    (a->tf = textfile_open(o->textfile, a->src->m, &a->plan, a->src->name, &a->e)) == NULL)
+		return EXIT_USAGE;
+	textfile_set_level(a->tf, o->textfile_level);
+	return EXIT_OK;
+}
+
+void
+app_pacer_init(const struct app *a, struct pacer *p, enum app_pace how, double delay)
+{
+	const struct source *src = a->src;
+	enum pace_mode mode = PACE_WALL;
+
+	switch (how) {
+	case APP_PACE_BATCH:
+		/* A recording as fast as it is read; the simulator by the
+		 * test clock when HTTOP_CLOCK=virtual asks for it; else real
+		 * time, like top -b. */
+		mode = src->recorded ? PACE_FREE : app_test_clock(src) ? PACE_VIRTUAL : PACE_WALL;
+		break;
+	case APP_PACE_SCREEN:
+		/* A recording at its own pace unless -d says otherwise. */
+		mode = src->recorded ? PACE_RECORDED : PACE_WALL;
+		break;
+	case APP_PACE_CHECK:
+		mode = src->virtual_clock ? PACE_VIRTUAL : PACE_WALL;
+		break;
+	case APP_PACE_WALL:
+		break;
+	}
+	pacer_init(p, mode, delay, a->src, how == APP_PACE_SCREEN && a->o->have_delay);
+	/* The test clock on the screen: real deadlines, the simulator's
+	 * figures exact. */
+	if (how == APP_PACE_SCREEN)
+		p->fixed_step = app_test_clock(src);
+}
