@@ -345,7 +345,7 @@ same_package(int a, int b)
 /* Where a core line puts its core: the slot, or the CHA number offset past
  * every slot so the two never compare equal. */
 static long
-core_place(const struct dm_core *c)
+dm_place_key(const struct dm_core *c)
 {
 	return c->slot >= 0 ? c->slot : (long)DM_MAX_SLOT + 1 + c->cha;
 }
@@ -364,7 +364,7 @@ place_load(const struct diemap *d, unsigned n, const struct dm_core *c, int *pkg
 	for (i = 0; i < n; i++) {
 		const struct dm_core *o = &d->cores[i];
 
-		if (core_place(o) != core_place(c))
+		if (dm_place_key(o) != dm_place_key(c))
 			continue;
 		if (o->package == -1) {
 			all++;
@@ -415,7 +415,7 @@ check_core(struct parser *p, unsigned i)
 		return 0;
 	/* Name the first line that fills the place in the busiest package. */
 	for (j = 0; j < i; j++) {
-		if (core_place(&d->cores[j]) == core_place(c) &&
+		if (dm_place_key(&d->cores[j]) == dm_place_key(c) &&
 		    same_package(d->cores[j].package, busy)) {
 			first = d->cores[j].line;
 			break;

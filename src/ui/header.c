@@ -109,31 +109,9 @@ header_replay_text(char *buf, size_t len, const struct replay_view *r)
 /* Importance of the header's fields (FLOW_KEEP: always shown). */
 enum {
 	P_HOST = 1, P_SOURCE = 1, P_SHARES = 1, P_WINDOW = 2, P_JOB = 2, P_UTIL = 3,
-	P_JOB_SHARES = 3, P_COUNTS = 4, P_INTERVAL = 4, P_FIGS = 5, P_BOUND = 5,
+	P_JOB_SHARES = 3, P_COUNTS = 4, P_INTERVAL = 4, P_FIGS = HEADER_PRIO_FIGS, P_BOUND = 5,
 	P_BUSY = 6, P_SPLIT = 6, P_GROUP = 6, P_BRAND = 7, P_NAME = 8,
 };
-
-void
-header_labelled(struct flow *fl, int prio, const char *label, const char *value)
-{
-	flow_field(fl, prio);
-	flow_put(fl, ROLE_LABEL, label);
-	flow_put(fl, ROLE_PLAIN, " ");
-	flow_put(fl, ROLE_PLAIN, value);
-}
-
-void
-header_share(struct flow *fl, const struct ui_ctx *u, int prio, enum ui_role r,
-    const char *label, const struct val *v)
-{
-	char num[48], text[96];
-
-	val_text(num, sizeof num, "%.1f", v, 100.0);
-	snprintf(text, sizeof text, " %s %s%s", label, num, v->kind == V_NONE ? "" : "%");
-	flow_field(fl, prio);
-	flow_put(fl, r, u->fill[r]);
-	flow_put(fl, ROLE_PLAIN, text);
-}
 
 static bool
 agg_bound(const struct agg_fig *a)
@@ -232,29 +210,6 @@ line_source(struct flow *fl, const struct ui_frame *f)
 		flow_field(fl, FLOW_KEEP);
 		flow_put(fl, ROLE_WARN, _("PAUSED"));
 	}
-}
-
-/* util (unless util_prio < 0: shown already), thr, GHz, CPI of an
- * aggregate. */
-void
-header_figures(struct flow *fl, const struct agg_fig *n, int util_prio)
-{
-	char a[48], text[96];
-
-	if (util_prio >= 0) {
-		val_text(a, sizeof a, "%.1f", &n->util, 100.0);
-		snprintf(text, sizeof text, "%s%s", a, n->util.kind == V_NONE ? "" : "%");
-		header_labelled(fl, util_prio, _("util"), text);
-	}
-	val_text(a, sizeof a, "%.2f", &n->active_threads, 1.0);
-	header_labelled(fl, P_FIGS, _("thr"), a);
-	val_text(a, sizeof a, "%.2f", &n->ghz, 1.0);
-	/* TRANSLATORS: a frequency, "2.10 GHz" */
-	snprintf(text, sizeof text, _("%s GHz"), a);
-	flow_field(fl, P_FIGS);
-	flow_put(fl, ROLE_PLAIN, text);
-	val_text(a, sizeof a, "%.2f", &n->cpi, 1.0);
-	header_labelled(fl, P_FIGS, _("CPI"), a);
 }
 
 static void

@@ -54,11 +54,14 @@ void header_window_text(char *buf, size_t len, enum avg_window w, double seconds
  * " (4.0 s so far)" while the window fills (not once it is full, when it
  * covers up to an interval less than its length). */
 void header_window_label(char *buf, size_t len, const struct ui_frame *f);
-/* "█ both 20.4%": a share after its glyph, in its colour, as a field of
+/* header_fig.c: "█ both 20.4%": a share after its glyph, in its colour, as a field of
  * importance `prio`; the legend of the bars. */
 void header_share(struct flow *fl, const struct ui_ctx *u, int prio, enum ui_role r,
     const char *label, const struct val *v);
 
+/* header_fig.c: the fields both header lines use. The figures' importance
+ * among a line's fields (flow.h: the least important go first). */
+#define HEADER_PRIO_FIGS 5
 /* A field of a label and its value: "util 77.5%". */
 void header_labelled(struct flow *fl, int prio, const char *label, const char *value);
 /* An aggregate's util (at `util_prio`; < 0: left out), thr, GHz and CPI. */

@@ -1,5 +1,5 @@
-/* scroll.c: what every view shares: the scrolling keys, and making and
- * freeing a view by its id. */
+/* scroll.c: what every view shares: the scrolling keys and the scroll
+ * kept within the rows drawn. */
 #include "config.h"
 
 #include <curses.h>
@@ -34,24 +34,4 @@ view_scroll_set(struct view *v, int page, int maxscroll)
 		v->scroll = v->maxscroll;
 	if (v->scroll < 0)
 		v->scroll = 0;
-}
-
-struct view *
-view_new(enum view_id id, struct ui_settings *s)
-{
-	switch (id) {
-	case VIEW_CORES: return view_cores_new(s);
-	case VIEW_THREADS: return view_threads_new(s);
-	case VIEW_TOPOLOGY: return view_topology_new(s);
-	case VIEW_DIE: return view_die_new(s);
-	case VIEW_NODES: return view_nodes_new(s);
-	default: return NULL;
-	}
-}
-
-void
-view_free(struct view *v)
-{
-	if (v != NULL && v->free != NULL)
-		v->free(v);
 }

@@ -1,0 +1,57 @@
+/* compute.c: from two samples to one interval, per refresh: every core
+ * (core.c) and its threads, the interval's validity (the first bad core,
+ * then the stopped counters: stopped.c) and the aggregates (aggregate.c). */
+#include "config.h"
+#include "metrics/internal.h"
+
+#include <string.h>
+
+void
+metrics_compute(const struct metrics_ctx *c, const struct sample *prev,
+    const struct sample *cur, struct interval *iv)
+{
+	const struct topology *t = &c->m->topo;
+	unsigned cpu, ci;
+
+	iv->time = cur->time;
+	iv->wall = cur->wall;
+	iv->dt = prev != NULL ? cur->time - prev->time : 0.0;
+	for (cpu = 0; cpu < iv->max_cpu; cpu++) {
+		struct thread_fig *tf = &iv->threads[cpu];
+
+		memset(tf, 0, sizeof *tf);
+		tf->cpu = cpu;
+		thread_blank(tf, R_NOT_SELECTED);
+	}
+	for (ci = 0; ci < t->ncores && ci < iv->ncores; ci++)
+		core_compute(c, prev, cur, ci, iv);
+	interval_offline(iv, t, cur);
+	interval_judge(c, iv);
+}
+
+void
+interval_judge(const struct metrics_ctx *c, struct interval *iv)
+{
+	const struct topology *t = &c->m->topo;
+	unsigned ci;
+
+	iv->valid = true;
+	iv->scaled = false;
+	iv->reason[0] = iv->reason_c[0] = '\0';
+	for (ci = 0; ci < t->ncores && ci < iv->ncores; ci++) {
+		const struct core_fig *cf = &iv->cores[ci];
+
+		iv->scaled = iv->scaled || (cf->selected && cf->scaled);
+		/* The interval is valid only if every selected core got what the
+		 * plan promises; a core on its fallback bound is valid itself. */
+		/* A stopped counter is named with its CPUs after the loop. */
+		if (cf->selected && iv->valid && ((cf->reason != R_NONE && cf->reason != R_STOPPED) ||
+		    (cf->reason == R_NONE && cf->fallback != R_NONE && cf->fallback != R_STOPPED))) {
+			iv->valid = false;
+			interval_describe(iv, &t->cores[ci], cf->reason != R_NONE ? cf->reason : cf->fallback,
+			    cf->reason == R_NONE);
+		}
+	}
+	interval_stopped(iv);
+	aggregate_all(c, iv);
+}
