@@ -1,5 +1,5 @@
-/* batch.c: what the batch formats share: set-up, one write per
- * interval, error handling, which cores and threads are shown. */
+/* batch.c: the batch writer: the table of formats, set-up, one write per
+ * interval through its format, error handling. */
 #include "config.h"
 #include "out/batch.h"
 
@@ -10,12 +10,17 @@
 #include "util/i18n.h"
 #include "util/xalloc.h"
 
-static const char *const format_names[] = {
-	[FMT_TEXT] = "text",
-	[FMT_CSV] = "csv",
-	[FMT_JSON] = "json",
-	[FMT_OPENMETRICS] = "openmetrics",
-	[FMT_SUMMARY] = "summary",
+/* The formats, by enum out_format: the name --format takes and the writer
+ * of one interval. */
+static const struct {
+	const char *name;
+	void (*write)(struct batch *b, const struct interval *iv);
+} formats[] = {
+	[FMT_TEXT] = { "text", out_text_write },
+	[FMT_CSV] = { "csv", out_csv_write },
+	[FMT_JSON] = { "json", out_json_write },
+	[FMT_OPENMETRICS] = { "openmetrics", out_openmetrics_write },
+	[FMT_SUMMARY] = { "summary", out_summary_write },
 };
 
 int
@@ -23,8 +28,8 @@ out_format_parse(const char *s, enum out_format *f)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof format_names / sizeof format_names[0]; i++) {
-		if (strcmp(s, format_names[i]) == 0) {
+	for (i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+		if (strcmp(s, formats[i].name) == 0) {
 			*f = (enum out_format)i;
 			return 0;
 		}
@@ -56,8 +61,8 @@ out_level_parse(const char *s, enum out_level *l)
 const char *
 out_format_name(enum out_format f)
 {
-	if ((size_t)f < sizeof format_names / sizeof format_names[0])
-		return format_names[f];
+	if ((size_t)f < sizeof formats / sizeof formats[0])
+		return formats[f].name;
 	return "?";
 }
 
@@ -89,23 +94,7 @@ int
 batch_write(struct batch *b, const struct interval *iv, struct errmsg *e)
 {
 	walltime_format(&b->wt, iv->wall);
-	switch (b->fmt) {
-	case FMT_TEXT:
-		out_text_write(b, iv);
-		break;
-	case FMT_CSV:
-		out_csv_write(b, iv);
-		break;
-	case FMT_JSON:
-		out_json_write(b, iv);
-		break;
-	case FMT_OPENMETRICS:
-		out_openmetrics_write(b, iv);
-		break;
-	case FMT_SUMMARY:
-		out_summary_write(b, iv);
-		break;
-	}
+	formats[b->fmt].write(b, iv);
 	b->nwritten++;
 	/* One flush per interval: a reader of a pipe sees each interval whole
 	 * and at once; the error of any fprintf above shows up here too. */
@@ -158,17 +147,4 @@ batch_free(struct batch *b)
 	free(b->pkg_id);
 	lb_free(&b->line);
 	free(b);
-}
-
-bool
-out_core_shown(const struct interval *iv, unsigned core)
-{
-	return core < iv->ncores && iv->cores[core].selected &&
-	    iv->cores[core].reason != R_NOT_SELECTED;
-}
-
-bool
-out_thread_shown(const struct interval *iv, unsigned cpu)
-{
-	return cpu < iv->max_cpu && iv->threads[cpu].reason != R_NOT_SELECTED;
 }

@@ -1,6 +1,7 @@
 /* batch.h: the non-interactive outputs (-b): text, csv, json, openmetrics,
- * summary. Each takes the figures of an interval; none of them computes a
- * figure. */
+ * summary, one table of formats (batch.c). Each takes the figures of an
+ * interval; none of them computes a figure. What the formats share is
+ * format.h's. */
 #ifndef HTTOP_BATCH_H
 #define HTTOP_BATCH_H
 
@@ -10,30 +11,9 @@
 #include "machine/dielayout.h"
 #include "machine/machine.h"
 #include "metrics/metrics.h"
-#include "metrics/totals.h"
-#include "out/linebuf.h"
-#include "out/walltime.h"
+#include "out/format.h"
 #include "plan/plan.h"
 #include "util/errmsg.h"
-
-enum out_format {
-	FMT_TEXT = 0,
-	FMT_CSV,
-	FMT_JSON,
-	FMT_OPENMETRICS,   /* OpenMetrics text exposition, one per interval */
-	FMT_SUMMARY,       /* one line per interval: the node figures */
-};
-
-/* How far down the Prometheus outputs go (--level, --textfile-level):
- * each level has the families of the levels above it too. */
-enum out_level {
-	OUT_LEVEL_NODE = 0,
-	OUT_LEVEL_PACKAGE,
-	OUT_LEVEL_CORE,
-	OUT_LEVEL_THREAD,  /* everything: the default */
-};
-
-struct batch;
 
 /* `fp` stays the caller's. `source_name` goes into the header/records. */
 struct batch *batch_new(enum out_format f, FILE *fp, const struct machine *m,
@@ -55,37 +35,5 @@ int batch_errno(const struct batch *b);
  * interval: on unless turned off (app.c: off when standard output is not
  * a terminal, so that the lines of many nodes merge into one per node). */
 void batch_set_header(struct batch *b, bool on);
-
-/* Internals shared by the writers in src/out/; not for other layers. */
-struct batch {
-	enum out_format fmt;
-	FILE *fp;
-	const struct machine *m;
-	const struct plan *p;
-	const char *source_name;
-	const struct die_layout *layout; /* NULL: not known */
-	unsigned *pkg_id;          /* package os_index per interval.packages[] entry */
-	unsigned long nwritten;    /* intervals written so far */
-	int err;                   /* errno of the last write error */
-	bool no_header;            /* summary: no column header line */
-	struct linebuf line;       /* json, csv: the line being built */
-	struct walltime wt;        /* the interval's wall time, as text */
-	enum out_level level;      /* openmetrics: how far down */
-	struct totals *tot;        /* openmetrics: the counters' totals, made
-				    * at the first exposition */
-};
-void out_text_write(struct batch *b, const struct interval *iv);
-void out_csv_write(struct batch *b, const struct interval *iv);
-void out_json_write(struct batch *b, const struct interval *iv);
-void out_openmetrics_write(struct batch *b, const struct interval *iv);
-void out_summary_write(struct batch *b, const struct interval *iv);
-/* The metric families of openmetrics.c in either text format: OpenMetrics
- * (# UNIT lines, an info family, "# EOF" at the end) or the Prometheus text
- * format 0.0.4 that the node exporter's textfile collector reads (no UNIT,
- * no EOF, the info family as a gauge). */
-void out_prom_write(struct batch *b, const struct interval *iv, bool openmetrics);
-/* Is this core/thread part of the output (--cpus)? */
-bool out_core_shown(const struct interval *iv, unsigned core);
-bool out_thread_shown(const struct interval *iv, unsigned cpu);
 
 #endif

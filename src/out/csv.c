@@ -4,7 +4,7 @@
  * figures are empty, a bound is in the figure's _lo and _hi columns. An
  * interval's rows are built in one buffer and written at once. */
 #include "config.h"
-#include "out/batch.h"
+#include "out/format.h"
 
 #include <math.h>
 #include <string.h>
@@ -130,11 +130,18 @@ set_bool(struct row *r, enum col c, bool b)
 static void
 set_val(struct row *r, enum col c, enum numkind k, struct val v)
 {
-	if (v.kind == V_EXACT) {
-		set_num(r, c, k, v.v);
-	} else if (v.kind == V_BOUND && isfinite(v.lo) && isfinite(v.hi)) {
-		set_num(r, c + 1, k, v.lo);
-		set_num(r, c + 2, k, v.hi);
+	double x, lo, hi;
+
+	switch (out_shape(v, &x, &lo, &hi)) {
+	case OUT_EXACT:
+		set_num(r, c, k, x);
+		break;
+	case OUT_BOUND:
+		set_num(r, c + 1, k, lo);
+		set_num(r, c + 2, k, hi);
+		break;
+	case OUT_ABSENT:
+		break;
 	}
 }
 

@@ -19,7 +19,7 @@
  *   iso_time the same instant in ISO 8601 with the local zone's offset;
  * - counts and numbers (package, core, cpus, scale, ncores, nvalid): integers. */
 #include "config.h"
-#include "out/batch.h"
+#include "out/format.h"
 
 #include <math.h>
 
@@ -101,12 +101,7 @@ json_val(struct linebuf *b, const char *kx, size_t nx, const char *klo, size_t n
 {
 	double x = NAN, lo = NAN, hi = NAN;
 
-	if (v.kind == V_EXACT) {
-		x = v.v;
-	} else if (v.kind == V_BOUND) {
-		lo = v.lo;
-		hi = v.hi;
-	}
+	out_shape(v, &x, &lo, &hi);
 	lb_mem(b, kx, nx);
 	json_num(b, k, x);
 	lb_mem(b, klo, nlo);

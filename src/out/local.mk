@@ -1,7 +1,7 @@
 # out layer: the batch formats (text, csv, json, openmetrics, summary) and
 # the node exporter's text file
 libhttop_a_SOURCES += \
-	src/out/batch.c src/out/batch.h \
+	src/out/batch.c src/out/batch.h src/out/format.c src/out/format.h \
 	src/out/linebuf.c src/out/linebuf.h src/out/walltime.c src/out/walltime.h \
 	src/out/text.c src/out/csv.c src/out/json.c \
 	src/out/openmetrics.c src/out/summary.c \

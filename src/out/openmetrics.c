@@ -25,7 +25,7 @@
  * An exposition is built in the batch's line buffer, numbers by numfmt,
  * and written at once. */
 #include "config.h"
-#include "out/batch.h"
+#include "out/format.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -276,11 +276,18 @@ static void
 sample_val(struct om *o, const char *level, const struct family *f, const char *state,
     struct val v)
 {
-	if (v.kind == V_EXACT) {
-		sample2(o, level, f, state, "", v.v * f->scale);
-	} else if (v.kind == V_BOUND && isfinite(v.lo) && isfinite(v.hi)) {
-		sample2(o, level, f, state, ",bound=\"lower\"", v.lo * f->scale);
-		sample2(o, level, f, state, ",bound=\"upper\"", v.hi * f->scale);
+	double x, lo, hi;
+
+	switch (out_shape(v, &x, &lo, &hi)) {
+	case OUT_EXACT:
+		sample2(o, level, f, state, "", x * f->scale);
+		break;
+	case OUT_BOUND:
+		sample2(o, level, f, state, ",bound=\"lower\"", lo * f->scale);
+		sample2(o, level, f, state, ",bound=\"upper\"", hi * f->scale);
+		break;
+	case OUT_ABSENT:
+		break;
 	}
 }
 

@@ -8,31 +8,13 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "out/format.h"
 #include "util/i18n.h"
 #include "util/textesc.h"
 
 #define LABEL_W 12
 #define COL_W 11
 #define NCOLS 9
-
-/* "12.3", "10.0-40.0" for a bound (one number when both ends print the
- * same), "-" when absent. */
-static const char *
-fig(char *buf, size_t len, struct val v, double scale, int decimals)
-{
-	char a[32], b[32];
-
-	if (v.kind == V_EXACT && isfinite(v.v)) {
-		snprintf(buf, len, "%.*f", decimals, v.v * scale);
-	} else if (v.kind == V_BOUND && isfinite(v.lo) && isfinite(v.hi)) {
-		snprintf(a, sizeof a, "%.*f", decimals, v.lo * scale);
-		snprintf(b, sizeof b, "%.*f", decimals, v.hi * scale);
-		snprintf(buf, len, strcmp(a, b) == 0 ? "%s" : "%s-%s", a, b);
-	} else {
-		snprintf(buf, len, "-");
-	}
-	return buf;
-}
 
 /* The columns of one aggregate, in the header's order. */
 static void
@@ -61,7 +43,7 @@ row(FILE *fp, const char *label, const struct agg_fig *g)
 	columns(g, v);
 	fprintf(fp, "  %-*s", LABEL_W - 2, label);
 	for (i = 0; i < NCOLS; i++)
-		fprintf(fp, "%*s", COL_W, fig(buf, sizeof buf, v[i], scale[i], dec[i]));
+		fprintf(fp, "%*s", COL_W, out_fig(buf, sizeof buf, v[i], scale[i], dec[i], ""));
 	fputc('\n', fp);
 }
 

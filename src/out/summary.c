@@ -4,7 +4,7 @@
  * merges into one line per node. Shares in percent, a bound as lo-hi, an
  * absent figure as "-"; an invalid interval ends its line with the reason. */
 #include "config.h"
-#include "out/batch.h"
+#include "out/format.h"
 
 #include <math.h>
 #include <string.h>
@@ -16,28 +16,6 @@
 #define FIG_W 11
 /* The wall-clock time, Unix seconds to the millisecond: 1732480000.123. */
 #define UNIX_W 14
-
-/* A figure into buf: exact "12.3", bound "10.0-40.0" (one number when both
- * ends print the same), absent "-". */
-static const char *
-fig(char *buf, size_t len, struct val v, double scale, int decimals)
-{
-	char a[32], b[32];
-
-	if (v.kind == V_EXACT && isfinite(v.v)) {
-		snprintf(buf, len, "%.*f", decimals, v.v * scale);
-	} else if (v.kind == V_BOUND && isfinite(v.lo) && isfinite(v.hi)) {
-		snprintf(a, sizeof a, "%.*f", decimals, v.lo * scale);
-		snprintf(b, sizeof b, "%.*f", decimals, v.hi * scale);
-		if (strcmp(a, b) == 0)
-			snprintf(buf, len, "%s", a);
-		else
-			snprintf(buf, len, "%s-%s", a, b);
-	} else {
-		snprintf(buf, len, "-");
-	}
-	return buf;
-}
 
 void
 out_summary_write(struct batch *b, const struct interval *iv)
@@ -53,11 +31,11 @@ out_summary_write(struct batch *b, const struct interval *iv)
 	fprintf(b->fp, "%-*s %10.3f %*s %5d %*s %*s %*s %*s %*s", HOST_W,
 	    b->m->hostname[0] != '\0' ? b->m->hostname : "-",
 	    isfinite(iv->time) ? iv->time : 0.0, UNIX_W, b->wt.unix3, iv->valid ? 1 : 0,
-	    FIG_W, fig(s[0], sizeof s[0], n->util, 100.0, 1),
-	    FIG_W, fig(s[1], sizeof s[1], n->both_of_busy, 100.0, 1),
-	    FIG_W, fig(s[2], sizeof s[2], n->active_threads, 1.0, 2),
-	    FIG_W, fig(s[3], sizeof s[3], n->ghz, 1.0, 2),
-	    FIG_W, fig(s[4], sizeof s[4], n->cpi, 1.0, 2));
+	    FIG_W, out_fig(s[0], sizeof s[0], n->util, 100.0, 1, ""),
+	    FIG_W, out_fig(s[1], sizeof s[1], n->both_of_busy, 100.0, 1, ""),
+	    FIG_W, out_fig(s[2], sizeof s[2], n->active_threads, 1.0, 2, ""),
+	    FIG_W, out_fig(s[3], sizeof s[3], n->ghz, 1.0, 2, ""),
+	    FIG_W, out_fig(s[4], sizeof s[4], n->cpi, 1.0, 2, ""));
 	if (!iv->valid)
 		fprintf(b->fp, "  %s", iv->reason);
 	fputc('\n', b->fp);

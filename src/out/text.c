@@ -3,52 +3,26 @@
  * percent of the interval; a bound is shown as lo-hi and the row says
  * "bound"; a core without figures shows why instead of numbers. */
 #include "config.h"
-#include "out/batch.h"
+#include "out/format.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "util/i18n.h"
 
-/* "lo-hi"; a bound whose ends look the same at this precision is shown
- * as one number (the row's status still says "bound"). */
-static void
-bound(char *buf, size_t len, const char *fmt, double lo, double hi, const char *unit)
-{
-	char a[14], b[14];
-
-	snprintf(a, sizeof a, fmt, lo);
-	snprintf(b, sizeof b, fmt, hi);
-	if (strcmp(a, b) == 0)
-		snprintf(buf, len, "%s%s", a, unit);
-	else
-		snprintf(buf, len, "%s-%s", a, b);
-}
-
-/* A fraction as percent: "12.3%", "10.0-40.0" for a bound, "-" if absent. */
+/* A fraction as percent: "12.3%", "10.0-40.0" for a bound (the row's
+ * status says "bound"), "-" if absent. */
 static const char *
 pct(char *buf, size_t len, struct val v)
 {
-	if (v.kind == V_EXACT && isfinite(v.v))
-		snprintf(buf, len, "%.1f%%", 100.0 * v.v);
-	else if (v.kind == V_BOUND && isfinite(v.lo) && isfinite(v.hi))
-		bound(buf, len, "%.1f", 100.0 * v.lo, 100.0 * v.hi, "%");
-	else
-		snprintf(buf, len, "-");
-	return buf;
+	return out_fig(buf, len, v, 100.0, 1, "%");
 }
 
 /* A plain figure with 2 decimals; bounds as lo-hi. */
 static const char *
 num(char *buf, size_t len, struct val v)
 {
-	if (v.kind == V_EXACT && isfinite(v.v))
-		snprintf(buf, len, "%.2f", v.v);
-	else if (v.kind == V_BOUND && isfinite(v.lo) && isfinite(v.hi))
-		bound(buf, len, "%.2f", v.lo, v.hi, "");
-	else
-		snprintf(buf, len, "-");
-	return buf;
+	return out_fig(buf, len, v, 1.0, 2, "");
 }
 
 static void

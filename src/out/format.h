@@ -1,0 +1,80 @@
+/* format.h: what the batch formats (text.c, csv.c, json.c, openmetrics.c,
+ * summary.c) share, and the summary of a command's run (runsum.c) too: the
+ * writer's state, which cores and threads are shown, and how a figure is
+ * written (exact, a bound, or absent). Not for other layers: they see
+ * batch.h. */
+#ifndef HTTOP_OUT_FORMAT_H
+#define HTTOP_OUT_FORMAT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "machine/dielayout.h"
+#include "machine/machine.h"
+#include "metrics/metrics.h"
+#include "metrics/totals.h"
+#include "out/linebuf.h"
+#include "out/walltime.h"
+#include "plan/plan.h"
+
+enum out_format {
+	FMT_TEXT = 0,
+	FMT_CSV,
+	FMT_JSON,
+	FMT_OPENMETRICS,   /* OpenMetrics text exposition, one per interval */
+	FMT_SUMMARY,       /* one line per interval: the node figures */
+};
+
+/* How far down the Prometheus outputs go (--level, --textfile-level):
+ * each level has the families of the levels above it too. */
+enum out_level {
+	OUT_LEVEL_NODE = 0,
+	OUT_LEVEL_PACKAGE,
+	OUT_LEVEL_CORE,
+	OUT_LEVEL_THREAD,  /* everything: the default */
+};
+
+/* The writer's state, which every format reads (batch.c makes it). */
+struct batch {
+	enum out_format fmt;
+	FILE *fp;
+	const struct machine *m;
+	const struct plan *p;
+	const char *source_name;
+	const struct die_layout *layout; /* NULL: not known */
+	unsigned *pkg_id;          /* package os_index per interval.packages[] entry */
+	unsigned long nwritten;    /* intervals written so far */
+	int err;                   /* errno of the last write error */
+	bool no_header;            /* summary: no column header line */
+	struct linebuf line;       /* json, csv: the line being built */
+	struct walltime wt;        /* the interval's wall time, as text */
+	enum out_level level;      /* openmetrics: how far down */
+	struct totals *tot;        /* openmetrics: the counters' totals, made
+				    * at the first exposition */
+};
+void out_text_write(struct batch *b, const struct interval *iv);
+void out_csv_write(struct batch *b, const struct interval *iv);
+void out_json_write(struct batch *b, const struct interval *iv);
+void out_openmetrics_write(struct batch *b, const struct interval *iv);
+void out_summary_write(struct batch *b, const struct interval *iv);
+/* The metric families of openmetrics.c in either text format: OpenMetrics
+ * (# UNIT lines, an info family, "# EOF" at the end) or the Prometheus text
+ * format 0.0.4 that the node exporter's textfile collector reads (no UNIT,
+ * no EOF, the info family as a gauge). */
+void out_prom_write(struct batch *b, const struct interval *iv, bool openmetrics);
+/* Is this core/thread part of the output (--cpus)? */
+bool out_core_shown(const struct interval *iv, unsigned core);
+bool out_thread_shown(const struct interval *iv, unsigned cpu);
+
+/* A figure as text: "12.3" + unit when exact, "10.0-40.0" for a bound (one
+ * number + unit when both ends print the same at this precision), "-" when
+ * absent or not finite; the numbers are v * scale with `decimals`. */
+const char *out_fig(char *buf, size_t len, struct val v, double scale, int decimals,
+    const char *unit);
+/* A figure's shape for the formats that give each part its own place
+ * (csv's columns, json's members, openmetrics' samples): OUT_EXACT with *x,
+ * OUT_BOUND with *lo and *hi (both finite), else OUT_ABSENT. */
+enum out_shape { OUT_ABSENT = 0, OUT_EXACT, OUT_BOUND };
+enum out_shape out_shape(struct val v, double *x, double *lo, double *hi);
+
+#endif
