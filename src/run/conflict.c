@@ -454,7 +454,7 @@ handle_stopped(struct conflict_state *c, struct source *s, const struct interval
 	if (readable) {
 		if (put_enables(c, s, iv, kinds, note, len, &owned, e) != 0)
 			return -1;
-	} else if (strcmp(s->name, "replay") == 0) {
+	} else if (s->recorded) {
 		put(note, len, _("registers not available in a replay"));
 	} else {
 		put(note, len, _("the %s source cannot read its registers back"), s->name);
