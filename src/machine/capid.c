@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "util/i18n.h"
+#include "util/infile.h"
 
 /* Device names we keep while scanning: one more than we accept, so that
  * "too many" can be told apart from "exactly the limit". */
@@ -35,17 +36,7 @@ join(char *buf, size_t size, const char *a, const char *b)
 static int
 open_sysfs(const char *path)
 {
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		errno = EINVAL;
-		return -1;
-	}
-	return fd;
+	return infile_open_regular(path);
 }
 
 /* Read a small sysfs text file into buf; -1 if it cannot be read. */

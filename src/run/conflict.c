@@ -33,6 +33,7 @@
 
 #include "util/i18n.h"
 #include "util/xalloc.h"
+#include "util/textput.h"
 
 /* (register, old, new) groups named in a note before "and N more". */
 #define GROUPS_SHOWN 4
@@ -118,23 +119,6 @@ size_for(struct conflict_state *c, unsigned max_cpu)
 	c->cpus = xcalloc(max_cpu ? max_cpu : 1, sizeof *c->cpus);
 }
 
-/* Append to a note; a full buffer just stops growing. */
-static void put(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void
-put(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t used = strlen(buf);
-	va_list ap;
-
-	if (used + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
-}
-
 /* "PERFEVTSEL0 0x63013c -> 0x43003c on CPUs 0-17; ..." with the CPUs that
  * saw the same change grouped. */
 static void
@@ -166,13 +150,13 @@ put_changes(struct conflict_state *c, unsigned n, char *note, size_t len)
 			more++;
 			continue;
 		}
-		put(note, len, _("%s%s 0x%llx -> 0x%llx on %s "), shown > 1 ? "; " : "",
+		text_put(note, len, _("%s%s 0x%llx -> 0x%llx on %s "), shown > 1 ? "; " : "",
 		    source_msr_name(g->msr, name, sizeof name), (unsigned long long)g->wrote,
 		    (unsigned long long)g->now, ncpus == 1 ? _("CPU") : _("CPUs"));
 		cpulist_append(note, len, c->cpus, c->max_cpu);
 	}
 	if (more > 0)
-		put(note, len, ngettext("; and %u more change", "; and %u more changes", more), more);
+		text_put(note, len, ngettext("; and %u more change", "; and %u more changes", more), more);
 }
 
 /* Which CPUs start an incident in this interval; updates the marks.
@@ -259,23 +243,23 @@ handle_reprogrammed(struct conflict_state *c, struct source *s, const struct int
 			c->mark[cpu] = MARK_TAKEN;
 	}
 
-	put(note, len, _("%.1f s: counts impossible for the programmed events on CPUs "), iv->time);
+	text_put(note, len, _("%.1f s: counts impossible for the programmed events on CPUs "), iv->time);
 	cpulist_append(note, len, c->fresh.has, c->max_cpu);
-	put(note, len, ": ");
+	text_put(note, len, ": ");
 	if (n > 0) {
-		put(note, len, _("another program changed "));
+		text_put(note, len, _("another program changed "));
 		put_changes(c, n, note, len);
 	} else if (!readable && s->recorded) {
-		put(note, len, _("another program reprogrammed the PMU; registers not available "
+		text_put(note, len, _("another program reprogrammed the PMU; registers not available "
 		    "in a replay"));
 	} else if (!readable) {
-		put(note, len, _("another program reprogrammed the PMU; the %s source cannot "
+		text_put(note, len, _("another program reprogrammed the PMU; the %s source cannot "
 		    "read its registers back"), s->name);
 	} else {
-		put(note, len, _("httop's registers still hold its settings: another program "
+		text_put(note, len, _("httop's registers still hold its settings: another program "
 		    "wrote a counter"));
 	}
-	put(note, len, "; %s", policy_tail(c->policy, readable, n > 0));
+	text_put(note, len, "; %s", policy_tail(c->policy, readable, n > 0));
 	return 1;
 }
 
@@ -322,7 +306,7 @@ put_stopped_kinds(struct conflict_state *c, const struct interval *iv, unsigned 
 			    (iv->threads[cpu].stopped & KIND_BIT(k));
 			ncpu += c->cpus[cpu];
 		}
-		put(note, len, "%s%s %s ", nk++ ? "; " : "", _(slot_kind_title((enum slot_kind)k)),
+		text_put(note, len, "%s%s %s ", nk++ ? "; " : "", _(slot_kind_title((enum slot_kind)k)),
 		    ncpu == 1 ? _("on CPU") : _("on CPUs"));
 		cpulist_append(note, len, c->cpus, c->max_cpu);
 	}
@@ -362,13 +346,13 @@ put_cleared(struct conflict_state *c, const struct interval *iv, const struct pl
 		}
 		for (j = 0; j < cpu; j++)
 			c->cpus[j] = false;
-		put(buf, len, "%s%s 0x%llx (%s) ", shown + n > 0 ? ", " : "",
+		text_put(buf, len, "%s%s 0x%llx (%s) ", shown + n > 0 ? ", " : "",
 		    source_msr_name(ctl->msr, name, sizeof name), (unsigned long long)miss, ctl->what);
 		/* The CPUs the note just listed for the one counter: not again. */
 		if (one_kind && ncpu == nkind && ncpu > 1) {
-			put(buf, len, "%s", _("on all of them"));
+			text_put(buf, len, "%s", _("on all of them"));
 		} else {
-			put(buf, len, "%s ", ncpu == 1 ? _("on CPU") : _("on CPUs"));
+			text_put(buf, len, "%s ", ncpu == 1 ? _("on CPU") : _("on CPUs"));
 			cpulist_append(buf, len, c->cpus, c->max_cpu);
 		}
 		n++;
@@ -419,16 +403,16 @@ put_enables(struct conflict_state *c, struct source *s, const struct interval *i
 		}
 	}
 	if (nread == 0) {
-		put(note, len, _("its control registers could not be read"));
+		text_put(note, len, _("its control registers could not be read"));
 		return 0;
 	}
 	if (nmine > 0)
-		put(note, len, _("another program cleared %s"), mine);
+		text_put(note, len, _("another program cleared %s"), mine);
 	if (nother > 0)
-		put(note, len, _("%s%s is clear; httop does not set it"), nmine > 0 ? "; " : "",
+		text_put(note, len, _("%s%s is clear; httop does not set it"), nmine > 0 ? "; " : "",
 		    other);
 	if (nmine == 0 && nother == 0)
-		put(note, len, _("its enable bits are set: another program stopped it and "
+		text_put(note, len, _("its enable bits are set: another program stopped it and "
 		    "started it again, or wrote the counter"));
 	return 0;
 }
@@ -447,17 +431,17 @@ handle_stopped(struct conflict_state *c, struct source *s, const struct interval
 	if (kinds == 0)
 		return 0;
 	if (note[0] != '\0')
-		put(note, len, "; ");
-	put(note, len, _("%.1f s: counter stopped: "), iv->time);
+		text_put(note, len, "; ");
+	text_put(note, len, _("%.1f s: counter stopped: "), iv->time);
 	put_stopped_kinds(c, iv, kinds, note, len);
-	put(note, len, ": ");
+	text_put(note, len, ": ");
 	if (readable) {
 		if (put_enables(c, s, iv, kinds, note, len, &owned, e) != 0)
 			return -1;
 	} else if (s->recorded) {
-		put(note, len, _("registers not available in a replay"));
+		text_put(note, len, _("registers not available in a replay"));
 	} else {
-		put(note, len, _("the %s source cannot read its registers back"), s->name);
+		text_put(note, len, _("the %s source cannot read its registers back"), s->name);
 	}
 	if (readable && owned > 0 && c->policy == CONFLICT_RECLAIM && source_can_check(s)) {
 		rc = source_check(s, &c->sfresh, true, c->diff, c->maxdiff, e);
@@ -471,15 +455,15 @@ handle_stopped(struct conflict_state *c, struct source *s, const struct interval
 			c->smark[cpu] = wrote ? MARK_GRACE : MARK_INCIDENT;
 	switch (c->policy) {
 	case CONFLICT_RECLAIM:
-		put(note, len, "; %s", wrote ? _("httop set its bits again (--on-conflict reclaim)") :
+		text_put(note, len, "; %s", wrote ? _("httop set its bits again (--on-conflict reclaim)") :
 		    _("nothing of httop's to set again (--on-conflict reclaim)"));
 		break;
 	case CONFLICT_EXIT:
-		put(note, len, "; %s", policy_tail(c->policy, readable, false));
+		text_put(note, len, "; %s", policy_tail(c->policy, readable, false));
 		break;
 	case CONFLICT_REPORT:
 	default:
-		put(note, len, "; %s", _("its figures stay absent while it lasts "
+		text_put(note, len, "; %s", _("its figures stay absent while it lasts "
 		    "(--on-conflict report)"));
 		break;
 	}

@@ -43,6 +43,23 @@ read_fd(int fd, void *buf, size_t len)
 	return (long)n;
 }
 
+/* The next piece of the file into the input buffer; -1 with z->err on a
+ * read error (end of file: z->in_eof, nothing in the buffer). */
+static int
+refill(struct tracez *z)
+{
+	long n = read_fd(z->fd, z->in, GZ_IN);
+
+	if (n < 0) {
+		z->err = errno;
+		return -1;
+	}
+	z->in_eof = n == 0;
+	z->zs.next_in = z->in;
+	z->zs.avail_in = (uInt)n;
+	return 0;
+}
+
 /* Inflate into buf. Not gzread: on damaged data it drops what it inflated
  * in the same call, and the reader must get every byte before the damage.
  * An error is therefore kept (err) until those bytes were handed out. */
@@ -58,15 +75,8 @@ gz_read(struct tracez *z, char *buf, size_t len)
 	zs->next_out = (unsigned char *)buf;
 	zs->avail_out = (uInt)len;
 	while (zs->avail_out > 0 && !z->done && z->err == 0) {
-		if (zs->avail_in == 0 && !z->in_eof) {
-			if ((n = read_fd(z->fd, z->in, GZ_IN)) < 0) {
-				z->err = errno;
-				break;
-			}
-			z->in_eof = n == 0;
-			zs->next_in = z->in;
-			zs->avail_in = (uInt)n;
-		}
+		if (zs->avail_in == 0 && !z->in_eof && refill(z) != 0)
+			break;
 		if (zs->avail_in == 0) {
 			/* The file stops inside the stream (no trailer): a writer
 			 * killed after a sync flush; the data so far is good. */
@@ -78,15 +88,8 @@ gz_read(struct tracez *z, char *buf, size_t len)
 			/* Another gzip member may follow (concatenated files);
 			 * anything else after the trailer is ignored, as gzip -d
 			 * does. */
-			if (zs->avail_in == 0 && !z->in_eof) {
-				if ((n = read_fd(z->fd, z->in, GZ_IN)) < 0) {
-					z->err = errno;
-					break;
-				}
-				z->in_eof = n == 0;
-				zs->next_in = z->in;
-				zs->avail_in = (uInt)n;
-			}
+			if (zs->avail_in == 0 && !z->in_eof && refill(z) != 0)
+				break;
 			if (zs->avail_in == 0 || zs->next_in[0] != 0x1f)
 				z->done = true;
 			else

@@ -254,3 +254,19 @@ infile_check_path(const char *path, const char *what, off_t max_size, bool dir_o
 		return refuse_size(st.st_size, max_size, path, what, e);
 	return 0;
 }
+
+int
+infile_open_regular(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
+}

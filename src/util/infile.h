@@ -65,5 +65,10 @@ int infile_check_path(const char *path, const char *what, off_t max_size, bool d
 
 /* "1 MiB", "64 KiB", "300 bytes": a limit as messages give it. */
 const char *infile_size_text(off_t bytes, char *buf, size_t size);
+/* Open a file that must be a regular one, read-only and without blocking
+ * (a named pipe planted where a sysfs or cgroup file should be must not
+ * hang httop): the descriptor, or -1 with errno (EINVAL: not a regular
+ * file). */
+int infile_open_regular(const char *path);
 
 #endif

@@ -24,6 +24,7 @@
 
 #include "util/clock.h"
 #include "util/i18n.h"
+#include "util/infile.h"
 #include "util/textesc.h"
 #include "util/xalloc.h"
 
@@ -56,21 +57,15 @@ struct job_watch {
 static int
 read_small(struct job_watch *w, const char *path)
 {
-	struct stat st;
 	size_t len = 0;
 	ssize_t n;
 	int fd;
 
 	/* O_NONBLOCK and a regular file only: a named pipe at a --cgroup path
 	 * must not hang httop (procfs and cgroupfs files are regular). */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	fd = infile_open_regular(path);
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		errno = EINVAL;
-		return -1;
-	}
 	while (len < sizeof w->buf - 1) {
 		n = read(fd, w->buf + len, sizeof w->buf - 1 - len);
 		if (n < 0 && errno == EINTR)

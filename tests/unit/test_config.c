@@ -9,7 +9,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/options.h"
 #include "ui/settings.h"
 
 struct dir {
@@ -97,9 +96,6 @@ test_defaults(void **state)
 	assert_int_equal(s.window, AVG_LAST);
 	assert_true(s.avg_seconds == 10.0);
 	assert_int_equal(s.die_figure, DF_BOTH);
-	/* the file's limits are -d's */
-	assert_true(UI_DELAY_MIN == OPT_DELAY_MIN);
-	assert_true(UI_DELAY_MAX == OPT_DELAY_MAX);
 	/* every column name reads back as its column */
 	for (c = TCOL_CPU; c < TCOL_COUNT; c++)
 		assert_int_equal(ui_thread_column_parse(ui_thread_column_name(c)), c);

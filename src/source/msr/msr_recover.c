@@ -24,6 +24,7 @@
 #include "util/cpulist.h"
 #include "util/i18n.h"
 #include "util/xalloc.h"
+#include "util/textput.h"
 
 /* Registers and CPUs of one outcome, for the note. */
 struct tally {
@@ -125,23 +126,6 @@ tally_add(struct tally *t, unsigned cpu, uint32_t msr)
 		t->msr[t->nmsr++] = msr;
 }
 
-/* Append to a note; a full buffer just stops growing. */
-static void put(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void
-put(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t used = strlen(buf);
-	va_list ap;
-
-	if (used + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
-}
-
 /* "FIXED_CTR_CTRL, PERFEVTSEL0 on CPUs 0-3" */
 static void
 tally_put(const struct tally *t, unsigned max_cpu, char *buf, size_t len)
@@ -150,10 +134,10 @@ tally_put(const struct tally *t, unsigned max_cpu, char *buf, size_t len)
 	unsigned j, ncpu = 0, cpu;
 
 	for (j = 0; j < t->nmsr; j++)
-		put(buf, len, "%s%s", j > 0 ? ", " : "", source_msr_name(t->msr[j], name, sizeof name));
+		text_put(buf, len, "%s%s", j > 0 ? ", " : "", source_msr_name(t->msr[j], name, sizeof name));
 	for (cpu = 0; cpu < max_cpu; cpu++)
 		ncpu += t->cpus[cpu];
-	put(buf, len, " %s ", ncpu == 1 ? _("on CPU") : _("on CPUs"));
+	text_put(buf, len, " %s ", ncpu == 1 ? _("on CPU") : _("on CPUs"));
 	cpulist_append(buf, len, t->cpus, max_cpu);
 }
 
@@ -275,36 +259,36 @@ describe(const struct msr_source *ms, struct tally t[4], long pid, bool defaults
     size_t len)
 {
 	if (t[0].n > 0) {
-		put(note, len, ngettext("put back %u register that httop (pid %ld), killed before "
+		text_put(note, len, ngettext("put back %u register that httop (pid %ld), killed before "
 		    "it could restore it, had programmed (", "put back %u registers that httop "
 		    "(pid %ld), killed before it could restore them, had programmed (", t[0].n),
 		    t[0].n, pid);
 		tally_put(&t[0], ms->max_cpu, note, len);
-		put(note, len, "%s", _(") to their values from before that run"));
+		text_put(note, len, "%s", _(") to their values from before that run"));
 	}
 	if (t[1].n > 0) {
-		put(note, len, "%s", note[0] != '\0' ? "; " : "");
-		put(note, len, "%s", _("left "));
+		text_put(note, len, "%s", note[0] != '\0' ? "; " : "");
+		text_put(note, len, "%s", _("left "));
 		tally_put(&t[1], ms->max_cpu, note, len);
-		put(note, len, "%s", _(" as another program set it since"));
+		text_put(note, len, "%s", _(" as another program set it since"));
 	}
 	if (t[2].n > 0) {
-		put(note, len, "%s", note[0] != '\0' ? "; " : "");
-		put(note, len, ngettext("set httop's bits of %u register to their power-on value "
+		text_put(note, len, "%s", note[0] != '\0' ? "; " : "");
+		text_put(note, len, ngettext("set httop's bits of %u register to their power-on value "
 		    "0, with no saved state of the run that left them (", "set httop's bits of %u "
 		    "registers to their power-on value 0, with no saved state of the run that left "
 		    "them (", t[2].n), t[2].n);
 		tally_put(&t[2], ms->max_cpu, note, len);
-		put(note, len, ")");
+		text_put(note, len, ")");
 	}
 	if (t[3].n > 0) {
-		put(note, len, "%s", note[0] != '\0' ? "; " : "");
-		put(note, len, "%s", _("left "));
+		text_put(note, len, "%s", note[0] != '\0' ? "; " : "");
+		text_put(note, len, "%s", _("left "));
 		tally_put(&t[3], ms->max_cpu, note, len);
-		put(note, len, "%s", _(": another program's settings, not httop's"));
+		text_put(note, len, "%s", _(": another program's settings, not httop's"));
 	}
 	if (defaults && note[0] == '\0')
-		put(note, len, "%s", _("nothing to restore: no register holds httop's settings"));
+		text_put(note, len, "%s", _("nothing to restore: no register holds httop's settings"));
 }
 
 int
