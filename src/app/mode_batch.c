@@ -60,7 +60,7 @@ loop(struct app *a, struct run *r, struct batch_job *j)
 	if (rc != RUN_OK)
 		return rc == RUN_END ? EXIT_OK : (app_report(&r->e), EXIT_FAIL);
 	app_pacer_init(a, &p, APP_PACE_BATCH, a->o->delay);
-	pacer_start(&p, clock_mono(), a->o->delay, r->prev->time);
+	pacer_start(&p, clock_mono(), p.delay, r->prev->time);
 	for (n = 0; a->o->iterations < 0 || n < a->o->iterations;) {
 		w.deadline = pacer_deadline(&p);
 		if (evloop_wait(&w) & WAKE_SIGNAL)

@@ -377,7 +377,7 @@ interval(struct chk *c, struct load *ld, bool loaded, struct snaps *s, double *e
 	double now;
 
 	app_pacer_init(c->a, &p, APP_PACE_CHECK, c->a->o->check_seconds);
-	pacer_start(&p, clock_mono(), c->a->o->check_seconds, c->r.prev->time);
+	pacer_start(&p, clock_mono(), p.delay, c->r.prev->time);
 	for (;;) {
 		w.deadline = pacer_deadline(&p);
 		if (evloop_wait(&w) & WAKE_SIGNAL)

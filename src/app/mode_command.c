@@ -134,7 +134,7 @@ loop(struct cmdrun *c)
 	int rc;
 
 	app_pacer_init(c->a, &p, APP_PACE_WALL, c->a->o->delay);
-	pacer_start(&p, clock_mono(), c->a->o->delay, c->r->prev->time);
+	pacer_start(&p, clock_mono(), p.delay, c->r->prev->time);
 	for (;;) {
 		if (command_ended(&c->a->cmd)) {
 			/* The last interval: up to the end. */
