@@ -48,6 +48,27 @@ load_machine(struct app *a)
 	return 0;
 }
 
+static int sys_cpus(const char *file, struct cpulist *l);
+
+int
+app_declare_topology(struct app *a, struct errmsg *e)
+{
+	struct cpulist online;
+	int rc;
+
+	if (a->o->topology == NULL || a->m.declared)
+		return 0;
+	if (sys_cpus("/sys/devices/system/cpu/online", &online) != 0)
+		return errmsg_set(e, _("--topology %s: this machine's online CPUs could not be read "
+		    "from /sys/devices/system/cpu/online, so the file cannot be checked against "
+		    "them; mount sysfs"), a->o->topology);
+	rc = machine_declare_here(&a->m, &online, a->o->topology, a->o->cpuid, e);
+	cpulist_free(&online);
+	if (rc == 0)
+		plan_for_machine(&a->plan, &a->m);    /* this machine's identity now */
+	return rc;
+}
+
 /* What one step of --source auto said, appended to `buf`. */
 static void
 auto_note(char *buf, size_t len, const char *step, const char *said)

@@ -63,6 +63,13 @@ void app_add_common_outputs(struct app *a, struct run *r);
  * with the reason in a->e. */
 int app_open_devices(struct app *a);
 int app_open_source(struct app *a);
+/* --topology FILE with a source that reads this machine's kernel rather
+ * than its PMU (sched, procstat): FILE declares which of this machine's
+ * CPUs share a core, and its CPUs must be this machine's online CPUs
+ * (machine_declare_here); the identity becomes this machine's. Call after
+ * the machine is loaded, before such a source is opened; does nothing
+ * without --topology or when done already. 0, or -1 with the reason in *e. */
+int app_declare_topology(struct app *a, struct errmsg *e);
 int app_select_cpus(struct app *a);
 int app_build_layout(struct app *a);
 int app_drop_privilege(struct app *a);
