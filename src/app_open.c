@@ -118,8 +118,18 @@ open_msr(struct app *a, struct errmsg *e)
 	return msr_source_open(&a->m, a->o->msr_path, e);
 }
 
+/* /proc/stat, after --topology is checked as a declaration about this
+ * machine. */
+static struct source *
+open_procstat(struct app *a, struct errmsg *e)
+{
+	if (app_declare_topology(a, e) != 0)
+		return NULL;
+	return procstat_source_open(&a->m, &a->plan, e);
+}
+
 /* --source auto: msr-safe (when its device exists), then the msr driver,
- * then perf_event. A step that fails says why; when a later one works the
+ * then perf_event, then /proc/stat. A step that fails says why; when a later one works the
  * reasons are printed once, when none works they make the error. */
 static int
 open_auto(struct app *a)
@@ -144,6 +154,11 @@ open_auto(struct app *a)
 		a->src = perf_source_open(&a->m, &a->plan, &e);
 		if (a->src == NULL)
 			auto_note(said, sizeof said, "perf", e.text);
+	}
+	if (a->src == NULL) {
+		a->src = open_procstat(a, &e);
+		if (a->src == NULL)
+			auto_note(said, sizeof said, "procstat", e.text);
 	}
 	if (a->src != NULL) {
 		if (said[0] != '\0')
@@ -199,6 +214,9 @@ app_open_source(struct app *a)
 		break;
 	case SRC_PERF:
 		a->src = perf_source_open(&a->m, &a->plan, &a->e);
+		break;
+	case SRC_PROCSTAT:
+		a->src = open_procstat(a, &a->e);
 		break;
 	case SRC_SIM:
 		a->src = o->check ? app_check_sim_open(a) :
