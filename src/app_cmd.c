@@ -175,6 +175,8 @@ summary(struct cmdrun *c, struct interval *whole, double covered, struct errmsg 
 	s.seconds = cmd->ended - cmd->started;
 	s.covered = covered;
 	s.source = c->a->src->name;
+	s.meaning = plan_meaning(c->a->src->plan);
+	s.have_cpu = command_cpu_time(cmd, &s.user, &s.system);
 	s.cpus = cpus;
 	out_run_summary(c->out, c->a->src->m, whole, &s);
 	if (ferror(c->out))

@@ -47,6 +47,7 @@ struct app {
 	struct capid_info capid;   /* CAPID6 read while privileged (this machine) */
 	bool have_capid;
 	struct errmsg e;
+	struct errmsg bare_why;    /* httop -- COMMAND with no source (src NULL): why */
 };
 
 /* app.c */
@@ -85,6 +86,9 @@ int app_run_batch(struct app *a);
 int app_run_tui(struct app *a);
 /* httop -- COMMAND (app_cmd.c): returns the command's status. */
 int app_run_command(struct app *a);
+/* The same where no counter source opens (app_cmdbare.c): the command
+ * runs, its time and CPU time are said, and `why` nothing else is. */
+int app_run_command_bare(struct app *a, const struct errmsg *why);
 /* app_check.c: httop --check, and the simulator playing its cases. */
 int app_run_check(struct app *a);
 struct source *app_check_sim_open(struct app *a);

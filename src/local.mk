@@ -3,7 +3,7 @@ bin_PROGRAMS += src/httop
 src_httop_SOURCES = src/main.c \
 	src/options.c src/options.h \
 	src/app.c src/app.h src/app_priv.h \
-	src/app_open.c src/app_batch.c src/app_tui.c src/app_check.c src/app_cmd.c \
+	src/app_open.c src/app_batch.c src/app_tui.c src/app_check.c src/app_cmd.c src/app_cmdbare.c \
 	src/app_nodes.c src/app_nodes.h src/app_nodes_tui.c \
 	src/command.c src/command.h \
 	src/outputs.c src/outputs.h \

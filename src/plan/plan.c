@@ -501,3 +501,12 @@ split_method_name(enum split_method s)
 	}
 	return "?";
 }
+
+const char *
+plan_meaning(const struct plan *p)
+{
+	if (p == NULL || plan_slot_index(p, SLOT_INST) >= 0 || plan_slot_index(p, SLOT_CYCLES) >= 0 ||
+	    p->summary[0] == '\0')
+		return NULL;
+	return p->summary;
+}

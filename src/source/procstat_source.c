@@ -253,7 +253,8 @@ procstat_plan(struct plan *p, const struct machine *m, long user_hz)
 	    user_hz);
 	snprintf(p->summary, sizeof p->summary,
 	    "procstat: utilisation = busy time / time, as the kernel's tick accounting counts "
-	    "it (%.3g ms ticks); split: bounds from it; no CPI, GHz", (double)ns / 1e6);
+	    "it (%.3g ms ticks); %s; no CPI, GHz", (double)ns / 1e6,
+	    p->split == SPLIT_BOUND ? "split: bounds from the utilisations" : "no split");
 	plan_link(p);
 }
 
