@@ -1,12 +1,12 @@
 /* procstat_source.c: the last resort, where no counter can be opened:
  * each CPU's busy time as the kernel's accounting gives it in /proc/stat.
  *
- * A sample has two slots per CPU, in one unit, the nanosecond:
+ * A sample has two slots per CPU, in one unit, the microsecond (a
+ * trace's scale must stay below 2^20: a tick is 10,000 of them):
  *   TSC  the monotonic clock at the read, the same for every CPU (the file
  *        is read once for all CPUs, so siblings are never read apart);
  *   REF  the CPU's busy time: user + nice + system + irq + softirq, in
- *        USER_HZ ticks (sysconf(_SC_CLK_TCK)) times the nanoseconds of a
- *        tick. guest and guest_nice are already inside user and nice;
+ *        USER_HZ ticks (sysconf(_SC_CLK_TCK)) in microseconds. guest and guest_nice are already inside user and nice;
  *        idle and iowait are idle; steal is time the hypervisor ran
  *        something else while this virtual CPU waited, so it was not
  *        running: not busy.
@@ -52,7 +52,6 @@ struct procstat {
 	char *buf;                  /* the file's head: every cpu line */
 	size_t cap;
 	unsigned max_cpu;
-	uint64_t ns_per_tick;
 	long user_hz;
 	double start;               /* clock_mono() at open */
 	uint64_t seq;
@@ -163,7 +162,7 @@ fill_row(const struct procstat *ps, const struct plan *p, struct sample *out, un
 			row[k] = now;
 			break;
 		case SLOT_REF:
-			row[k] = ps->busy[cpu] * ps->ns_per_tick;
+			row[k] = ps->busy[cpu] * 1000000u / (uint64_t)ps->user_hz;
 			break;
 		default:
 			row[k] = 0;
@@ -179,7 +178,7 @@ procstat_read(struct source *s, struct sample *out, struct errmsg *e)
 	const struct topology *t = &s->m->topo;
 	const struct plan *p = s->plan;
 	double now;
-	uint64_t ns;
+	uint64_t us;
 	unsigned cpu;
 
 	if (p == NULL)
@@ -189,7 +188,7 @@ procstat_read(struct source *s, struct sample *out, struct errmsg *e)
 		return errmsg_set(e, _("procstat: reading %s failed: %s"), ps->path, strerror(errno));
 	now = clock_mono();
 	parse(ps);
-	ns = (uint64_t)((now - ps->start) * 1e9 + 0.5);
+	us = (uint64_t)((now - ps->start) * 1e6 + 0.5);
 	for (cpu = 0; cpu < out->max_cpu; cpu++) {
 		out->scaled[cpu] = 0;
 		out->err[cpu] = 0;
@@ -202,7 +201,7 @@ procstat_read(struct source *s, struct sample *out, struct errmsg *e)
 			memset(sample_row(out, cpu), 0, (size_t)out->nslots * sizeof(uint64_t));
 		} else {
 			out->state[cpu] = CPU_READ_OK;
-			fill_row(ps, p, out, cpu, ns);
+			fill_row(ps, p, out, cpu, us);
 		}
 	}
 	out->time = now - ps->start;
@@ -233,7 +232,7 @@ static const struct source_ops procstat_ops = {
 void
 procstat_plan(struct plan *p, const struct machine *m, long user_hz)
 {
-	uint64_t ns = user_hz > 0 ? (uint64_t)(1000000000L / user_hz) : 10000000u;
+	uint64_t us = user_hz > 0 ? (uint64_t)(1000000L / user_hz) : 10000u;
 
 	memset(p, 0, sizeof *p);
 	p->group = m->group;
@@ -247,13 +246,13 @@ procstat_plan(struct plan *p, const struct machine *m, long user_hz)
 	p->slots[1].width = 64;
 	p->slots[1].thread_mask = THREAD_ALL;
 	/* Busy time moves a tick at a time. */
-	p->scale = p->scale_expected = (unsigned)ns;
+	p->scale = p->scale_expected = us > 0 ? (unsigned)us : 1;
 	snprintf(p->scale_note, sizeof p->scale_note,
-	    "no counters: busy time moves in ticks of %.3g ms (USER_HZ %ld)", (double)ns / 1e6,
+	    "no counters: busy time moves in ticks of %.3g ms (USER_HZ %ld)", (double)us / 1e3,
 	    user_hz);
 	snprintf(p->summary, sizeof p->summary,
 	    "procstat: utilisation = busy time / time, as the kernel's tick accounting counts "
-	    "it (%.3g ms ticks); %s; no CPI, GHz", (double)ns / 1e6,
+	    "it (%.3g ms ticks); %s; no CPI, GHz", (double)us / 1e3,
 	    p->split == SPLIT_BOUND ? "split: bounds from the utilisations" : "no split");
 	plan_link(p);
 }
@@ -282,7 +281,6 @@ procstat_source_new(struct machine *m, struct plan *plan, const char *path, long
 	snprintf(ps->path, sizeof ps->path, "%s", path != NULL ? path : "/proc/stat");
 	ps->max_cpu = m->topo.max_cpu;
 	ps->user_hz = user_hz > 0 ? user_hz : 100;
-	ps->ns_per_tick = (uint64_t)(1000000000L / ps->user_hz);
 	ps->cap = initial_cap(ps->max_cpu);
 	ps->buf = xmalloc(ps->cap);
 	ps->seen = xcalloc(ps->max_cpu ? ps->max_cpu : 1, 1);

@@ -9,6 +9,7 @@
 #    the split a bound (four shares as bounds); one with a CPU this
 #    machine lacks is refused, naming the CPU and both lists;
 #  - the text header has the meaning line;
+#  - a recording replays to the same figures, the meaning kept;
 #  - httop --source procstat -- COMMAND passes the command's status on and
 #    prints the four shares of a busy command as bounds.
 . "${HTTOP_SRCDIR:-.}/tests/lib.sh"
@@ -82,7 +83,7 @@ for p in sys.argv[1].split(','):
     a, _, b = p.partition('-'); n += int(b or a) - int(a) + 1
 print(n)" "$online")
 
-plan 13
+plan 15
 
 "$HTTOP" --source procstat -b -n 2 -d 0.2 --format json >"$work/a.json" 2>"$work/a.err"
 st=$?
@@ -136,6 +137,25 @@ diag "$(cat "$work/c.err")"
 
 "$HTTOP" --source procstat -b -n 1 -d 0.2 >"$work/d.txt" 2>&1
 check "text header: the meaning line" grep -q "^meaning: procstat: utilisation" "$work/d.txt"
+
+"$HTTOP" --source procstat --topology "$work/pairs.xml" -b -n 3 -d 0.2 --format json \
+	--record "$work/r.trace" >"$work/live.json" 2>"$work/r.err" &&
+    "$HTTOP" --replay "$work/r.trace" -b --format json >"$work/rep.json" 2>>"$work/r.err"
+st=$?
+check "--record, then --replay: status 0 (got $st)" [ "$st" -eq 0 ]
+check "... the replay gives the same figures and keeps the meaning" \
+	python3 - "$work/live.json" "$work/rep.json" <<'EOF2'
+import json, sys
+a = [json.loads(l) for l in open(sys.argv[1])]
+b = [json.loads(l) for l in open(sys.argv[2])]
+assert len(a) == 3 and len(b) == 3, (len(a), len(b))
+for x, y in zip(a, b):
+    assert y["source"] == "replay" and y["meaning"] == x["meaning"], (x.get("meaning"), y.get("meaning"))
+    assert x["split"] == y["split"]
+    for k in ("util", "util_lo", "util_hi", "both", "both_lo", "both_hi", "neither", "neither_lo"):
+        assert x["node"][k] == y["node"][k], (k, x["node"][k], y["node"][k])
+EOF2
+diag "$(cat "$work/r.err")"
 
 "$HTTOP" --source procstat -d 0.2 -- sh -c 'exit 5' >"$work/e.out" 2>"$work/e.err"
 st=$?

@@ -3,12 +3,13 @@
  * its plan.
  *
  * Machine: topology_synthetic(1, 2, 2): cores {0, 2} and {1, 3}. USER_HZ
- * 100: a tick is 10 ms = 10,000,000 ns, the plan's scale.
+ * 100: a tick is 10 ms = 10,000 us, the plan's scale (both counts are in
+ * microseconds).
  *
  * A cpu line: user nice system idle iowait irq softirq steal guest
  * guest_nice. Busy = user + nice + system + irq + softirq; guest is in user
  * already, steal is not this CPU running. So "cpu0 100 2 30 900 40 5 6 70
- * 11 0" is 100 + 2 + 30 + 5 + 6 = 143 ticks = 1,430,000,000 ns. */
+ * 11 0" is 100 + 2 + 30 + 5 + 6 = 143 ticks = 1,430,000 us. */
 #include "config.h"
 
 #include "unit/testutil.h"
@@ -22,7 +23,7 @@
 #include "plan/plan.h"
 #include "source/sources.h"
 
-#define TICK 10000000ull
+#define TICK 10000ull
 
 static char path[64];
 
@@ -179,7 +180,7 @@ test_long_file(void **state)
 	machine_free(&m);
 }
 
-/* Two samples by hand, 1 s apart (1e9 ns); the metrics of the plan:
+/* Two samples by hand, 1 s apart (1e6 us); the metrics of the plan:
  * core {0, 2}: CPU 0 busy 50 ticks (u0 = 0.5), CPU 2 30 ticks (u1 = 0.3):
  *   both in [max(0, 0.5 + 0.3 - 1), min(0.5, 0.3)] = [0, 0.3],
  *   t0 only = u0 - both in [0.2, 0.5], t1 only = u1 - both in [0, 0.3],
@@ -204,8 +205,8 @@ test_figures(void **state)
 	sample_init(&a, 4, p.nslots, m.topo.ncores, false);
 	sample_init(&b, 4, p.nslots, m.topo.ncores, false);
 	for (unsigned cpu = 0; cpu < 4; cpu++) {
-		sample_row(&a, cpu)[0] = 5000000000ull;
-		sample_row(&b, cpu)[0] = 6000000000ull;
+		sample_row(&a, cpu)[0] = 5000000ull;
+		sample_row(&b, cpu)[0] = 6000000ull;
 		sample_row(&a, cpu)[1] = 1000 * TICK;
 		a.state[cpu] = b.state[cpu] = CPU_READ_OK;
 	}
