@@ -50,6 +50,7 @@ load_machine(struct app *a)
 
 static int sys_cpus(const char *file, struct cpulist *l);
 
+/* app_priv.h */
 int
 app_declare_topology(struct app *a, struct errmsg *e)
 {
@@ -129,8 +130,9 @@ open_procstat(struct app *a, struct errmsg *e)
 }
 
 /* --source auto: msr-safe (when its device exists), then the msr driver,
- * then perf_event, then /proc/stat. A step that fails says why; when a later one works the
- * reasons are printed once, when none works they make the error. */
+ * then perf_event, then /proc/stat. A step that fails says why; when a
+ * later one works the reasons are printed once, when none works they make
+ * the error. */
 static int
 open_auto(struct app *a)
 {

@@ -5,11 +5,11 @@
  * trace's scale must stay below 2^20: a tick is 10,000 of them):
  *   TSC  the monotonic clock at the read, the same for every CPU (the file
  *        is read once for all CPUs, so siblings are never read apart);
- *   REF  the CPU's busy time: user + nice + system + irq + softirq, in
- *        USER_HZ ticks (sysconf(_SC_CLK_TCK)) in microseconds. guest and guest_nice are already inside user and nice;
- *        idle and iowait are idle; steal is time the hypervisor ran
- *        something else while this virtual CPU waited, so it was not
- *        running: not busy.
+ *   REF  the CPU's busy time: user + nice + system + irq + softirq, the
+ *        file's USER_HZ ticks (sysconf(_SC_CLK_TCK)) in microseconds.
+ *        guest and guest_nice are already inside user and nice; idle and
+ *        iowait are idle; steal is time the hypervisor ran something else
+ *        while this virtual CPU waited, so it was not running: not busy.
  * So REF / TSC is the CPU's utilisation as the kernel counts it, and the
  * metrics make the four-way split the bound from the two utilisations
  * (SPLIT_BOUND), exactly as for a PMU without AnyThread. There are no
