@@ -92,7 +92,9 @@ check "two lines" [ "$(wc -l <"$work/a.json")" -eq 2 ]
 check "source procstat, its meaning, CPI and GHz absent as not-counted, utilisations in [0,1]" \
 	python3 - "$work/a.json" <<'EOF'
 import json, sys
-for line in open(sys.argv[1]):
+lines = open(sys.argv[1]).readlines()
+assert len(lines) == 2, len(lines)
+for line in lines:
     d = json.loads(line)
     assert d["source"] == "procstat", d["source"]
     assert "tick accounting" in d["meaning"], d.get("meaning")
@@ -113,7 +115,9 @@ if [ "$ncpus" -ge 2 ]; then
 	check "declared pairs: the split is a bound, every share of the node shown" \
 		python3 - "$work/b.json" <<'EOF'
 import json, sys
-for line in open(sys.argv[1]):
+lines = open(sys.argv[1]).readlines()
+assert len(lines) == 2, len(lines)
+for line in lines:
     d = json.loads(line)
     assert d["split"] == "bound", d["split"]
     n = d["node"]
