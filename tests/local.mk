@@ -33,3 +33,4 @@ include $(srcdir)/tests/i18n.mk
 include $(srcdir)/tests/check.mk
 include $(srcdir)/tests/job.mk
 include $(srcdir)/tests/nodes.mk
+include $(srcdir)/tests/procstat.mk

@@ -8,42 +8,57 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The modes of this machine, in the order they are tried. */
+/* The modes of this machine, in the order they are tried: the first whose
+ * test the opened context passes runs. */
 struct mode {
 	const char *name;
-	bool (*wants)(const struct options *o);
+	bool (*wants)(const struct app *a);
 	int (*run)(struct app *a);
 };
 
 static bool
-wants_check(const struct options *o)
+wants_check(const struct app *a)
 {
-	return o->check;
+	return a->o->check;
+}
+
+/* A command where no source opened: it runs all the same. */
+static bool
+wants_bare_command(const struct app *a)
+{
+	return a->o->command != NULL && a->src == NULL;
+}
+
+static int
+run_bare_command(struct app *a)
+{
+	return app_run_command_bare(a, &a->bare_why);
 }
 
 static bool
-wants_command(const struct options *o)
+wants_command(const struct app *a)
 {
-	return o->command != NULL;
+	return a->o->command != NULL;
 }
 
 /* The screen without -b when standard output is a terminal; else the batch
  * format, as a pipe or a file expects. */
 static bool
-wants_screen(const struct options *o)
+wants_screen(const struct app *a)
 {
-	return !o->batch && isatty(STDOUT_FILENO);
+	return !a->o->batch && isatty(STDOUT_FILENO);
 }
 
 static bool
-wants_batch(const struct options *o)
+wants_batch(const struct app *a)
 {
-	(void)o;
+	(void)a;
 	return true;
 }
 
 static const struct mode modes[] = {
 	{ "check", wants_check, app_run_check },
+	{ "bare command", wants_bare_command, run_bare_command },
 	{ "command", wants_command, app_run_command },
 	{ "live", wants_screen, app_run_tui },
 	{ "batch", wants_batch, app_run_batch },
@@ -70,7 +85,7 @@ app_run(const struct options *o)
 		return app_end(&a, status);
 	}
 	for (i = 0; i < sizeof modes / sizeof modes[0]; i++)
-		if (modes[i].wants(o))
+		if (modes[i].wants(&a))
 			break;
 	return app_end(&a, modes[i].run(&a));
 }

@@ -182,6 +182,27 @@ open_job(struct app *a)
 	return EXIT_OK;
 }
 
+/* httop -- COMMAND where no source opens: the command runs all the same
+ * (app_run_command_bare), with only what needs no counters: the
+ * privilege given up, -o FILE. The sources' errors say why. */
+static int
+open_bare(struct app *a)
+{
+	const struct options *o = a->o;
+
+	a->bare_why = a->e;
+	if (o->host != NULL)
+		snprintf(a->m.hostname, sizeof a->m.hostname, "%s", o->host);
+	else if (a->m.hostname[0] == '\0' && gethostname(a->m.hostname, sizeof a->m.hostname) != 0)
+		a->m.hostname[0] = '\0';
+	a->m.hostname[sizeof a->m.hostname - 1] = '\0';
+	if (app_drop_privilege(a) != 0)
+		return EXIT_FAIL;
+	if (o->output != NULL && app_open_output(a) != 0)
+		return EXIT_FAIL;
+	return EXIT_OK;
+}
+
 int
 app_open_all(struct app *a)
 {
@@ -199,7 +220,7 @@ app_open_all(struct app *a)
 	if ((status = open_job(a)) != EXIT_OK)
 		return status;
 	if (app_open_source(a) != 0)
-		return EXIT_FAIL;
+		return a->cmd.pid != 0 ? open_bare(a) : EXIT_FAIL;
 	/* --host: before anything records or prints the name. */
 	if (o->host != NULL)
 		snprintf(a->m.hostname, sizeof a->m.hostname, "%s", o->host);

@@ -51,6 +51,7 @@ struct app {
 	struct capid_info capid;   /* CAPID6 read while privileged (this machine) */
 	bool have_capid;
 	struct errmsg e;
+	struct errmsg bare_why;    /* httop -- COMMAND with no source (src NULL): why */
 };
 
 /* context.c */
@@ -83,10 +84,17 @@ enum app_pace {
  * -d (the live view: -d or the settings file's; --check: its seconds). */
 void app_pacer_init(const struct app *a, struct pacer *p, enum app_pace how, double delay);
 
-/* app_open.c: before any register is touched. Each returns 0, or -1
+/* open.c: before any register is touched. Each returns 0, or -1
  * with the reason in a->e. */
 int app_open_devices(struct app *a);
 int app_open_source(struct app *a);
+/* --topology FILE with a source that reads this machine's kernel rather
+ * than its PMU (sched, procstat): FILE declares which of this machine's
+ * CPUs share a core, and its CPUs must be this machine's online CPUs
+ * (machine_declare_here); the identity becomes this machine's. Call after
+ * the machine is loaded, before such a source is opened; does nothing
+ * without --topology or when done already. 0, or -1 with the reason in *e. */
+int app_declare_topology(struct app *a, struct errmsg *e);
 int app_select_cpus(struct app *a);
 int app_build_layout(struct app *a);
 int app_drop_privilege(struct app *a);
@@ -107,9 +115,12 @@ FILE *app_out(const struct app *a);
 /* The modes (app.c's table); each returns the exit status, errors said. */
 int app_run_batch(struct app *a);
 int app_run_tui(struct app *a);
-/* httop -- COMMAND (app_cmd.c): returns the command's status. */
+/* httop -- COMMAND (mode_command.c): returns the command's status. */
 int app_run_command(struct app *a);
-/* app_check.c: httop --check, and the simulator playing its cases. */
+/* The same where no counter source opens (mode_command_bare.c): the command
+ * runs, its time and CPU time are said, and `why` nothing else is. */
+int app_run_command_bare(struct app *a, const struct errmsg *why);
+/* mode_check.c: httop --check, and the simulator playing its cases. */
 int app_run_check(struct app *a);
 
 #endif

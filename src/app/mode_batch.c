@@ -1,4 +1,4 @@
-/* app_batch.c: the front end with -b, or when standard output is not a
+/* mode_batch.c: the mode with -b, or when standard output is not a
  * terminal: the batch format (and --record, --textfile) every interval
  * until -n, the end of the data, the end of a watched job or a signal. It
  * waits only in evloop_wait, for the pacer's deadline or an ending signal.

@@ -1,4 +1,4 @@
-/* app_check.c: the front end of httop --check (httop(1), CHECK). It runs
+/* mode_check.c: the mode of httop --check (httop(1), CHECK). It runs
  * loads whose answer is known on the two SMT threads of a core and judges
  * the figures httop computes from the counters against them.
  *

@@ -1,4 +1,4 @@
-/* app_cmd.c: the front end of httop [options] -- COMMAND. The command was
+/* mode_command.c: the mode of httop [options] -- COMMAND. The command was
  * forked by app.c and waits before its exec; here the counters are
  * programmed and the first sample read, then the command is let go, and
  * the loop steps the run every interval until the command ends, which
@@ -115,7 +115,7 @@ step(struct cmdrun *c, struct pacer *p)
 	return rc;
 }
 
-/* A signal to httop while the command runs (signals.h, app_cmd.c's top). */
+/* A signal to httop while the command runs (signals.h, mode_command.c's top). */
 static void
 signalled(struct cmdrun *c)
 {
@@ -175,6 +175,8 @@ summary(struct cmdrun *c, struct interval *whole, double covered, struct errmsg 
 	s.seconds = cmd->ended - cmd->started;
 	s.covered = covered;
 	s.source = c->a->src->name;
+	s.meaning = plan_meaning(c->a->src->plan);
+	s.have_cpu = command_cpu_time(cmd, &s.user, &s.system);
 	s.cpus = cpus;
 	out_run_summary(c->out, c->a->src->m, whole, &s);
 	if (ferror(c->out))

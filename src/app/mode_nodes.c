@@ -1,4 +1,4 @@
-/* app_nodes.c: many nodes (app_nodes.h): give the privilege up, expand
+/* mode_nodes.c: many nodes (nodes.h): give the privilege up, expand
  * the node list, make the nodes' command line, then the live view or
  * batch mode. In batch mode each node's JSON line is written as it comes
  * (json: the merged stream, each line carrying its host), or, with
@@ -313,7 +313,7 @@ batch(struct nodes_app *na)
 		w.nfds = (unsigned)cluster_pollfds(c, &w.fds);
 		w.deadline = cluster_deadline(c);
 		if (wake == WAKE_FDS) {
-			/* as in the live view (app_nodes_tui.c) */
+			/* as in the live view (nodes_tui.c) */
 			w.nfds = 0;
 			if (w.deadline > clock_mono() + NODES_COALESCE)
 				w.deadline = clock_mono() + NODES_COALESCE;

@@ -1,4 +1,4 @@
-/* app_tui.c: the live view, without -b on a terminal. The screen opens
+/* mode_tui.c: the live view, without -b on a terminal. The screen opens
  * with a first frame before calibration; then one loop waits in
  * evloop_wait for a key, a hang-up, an ending signal or the pacer's
  * deadline, and steps the run when the pacer says so. The live view is the

@@ -1,6 +1,6 @@
-/* app_nodes.h: httop --nodes LIST, httop --job ID --all-nodes: the front
- * ends for many nodes (app_nodes.c: the set-up and batch mode;
- * app_nodes_tui.c: the live view). Nothing of this machine is read: no
+/* nodes.h: httop --nodes LIST, httop --job ID --all-nodes: the front
+ * ends for many nodes (mode_nodes.c: the set-up and batch mode;
+ * nodes_tui.c: the live view). Nothing of this machine is read: no
  * device, no source; httop's privilege is given up first. */
 #ifndef HTTOP_APP_NODES_H
 #define HTTOP_APP_NODES_H
@@ -41,7 +41,7 @@ struct nodes_app {
 };
 
 int app_run_nodes(const struct options *o);
-/* The live view over the nodes (app_nodes_tui.c); returns the status. */
+/* The live view over the nodes (nodes_tui.c); returns the status. */
 int app_nodes_tui(struct nodes_app *na);
 /* The cluster's configuration both front ends share. */
 void app_nodes_config(struct nodes_app *na, struct cluster_config *cfg);

@@ -1,4 +1,4 @@
-/* app_nodes_tui.c: the live view over many nodes. The Nodes view first (a
+/* nodes_tui.c: the live view over many nodes. The Nodes view first (a
  * row per node, the job's figures in the header); Enter opens a node's
  * Cores, Threads, Topology and Die grid views from its stream. The one
  * wait takes the keys, the signal pipes and every node's pipes; the

@@ -1,4 +1,4 @@
-/* app_open.c: what a run reads, opened and chosen before any register is
+/* open.c: what a run reads, opened and chosen before any register is
  * touched: the machine, the counter source (--source auto tries each in
  * turn), the CPUs, the die layout, the privilege kept, the --record file.
  * Errors here cost nothing to undo but closing what was opened, which
@@ -51,6 +51,28 @@ load_machine(struct app *a)
 	return 0;
 }
 
+static int sys_cpus(const char *file, struct cpulist *l);
+
+/* context.h */
+int
+app_declare_topology(struct app *a, struct errmsg *e)
+{
+	struct cpulist online;
+	int rc;
+
+	if (a->o->topology == NULL || a->m.declared)
+		return 0;
+	if (sys_cpus("/sys/devices/system/cpu/online", &online) != 0)
+		return errmsg_set(e, _("--topology %s: this machine's online CPUs could not be read "
+		    "from /sys/devices/system/cpu/online, so the file cannot be checked against "
+		    "them; mount sysfs"), a->o->topology);
+	rc = machine_declare_here(&a->m, &online, a->o->topology, a->o->cpuid, e);
+	cpulist_free(&online);
+	if (rc == 0)
+		plan_for_machine(&a->plan, &a->m);    /* this machine's identity now */
+	return rc;
+}
+
 /* What one step of --source auto said, appended to `buf`. */
 static void
 auto_note(char *buf, size_t len, const char *step, const char *said)
@@ -100,9 +122,20 @@ open_msr(struct app *a, struct errmsg *e)
 	return msr_source_open(&a->m, a->o->msr_path, e);
 }
 
+/* /proc/stat, after --topology is checked as a declaration about this
+ * machine. */
+static struct source *
+open_procstat(struct app *a, struct errmsg *e)
+{
+	if (app_declare_topology(a, e) != 0)
+		return NULL;
+	return procstat_source_open(&a->m, &a->plan, e);
+}
+
 /* --source auto: msr-safe (when its device exists), then the msr driver,
- * then perf_event. A step that fails says why; when a later one works the
- * reasons are printed once, when none works they make the error. */
+ * then perf_event, then /proc/stat. A step that fails says why; when a
+ * later one works the reasons are printed once, when none works they make
+ * the error. */
 static int
 open_auto(struct app *a)
 {
@@ -126,6 +159,11 @@ open_auto(struct app *a)
 		a->src = perf_source_open(&a->m, &a->plan, &e);
 		if (a->src == NULL)
 			auto_note(said, sizeof said, "perf", e.text);
+	}
+	if (a->src == NULL) {
+		a->src = open_procstat(a, &e);
+		if (a->src == NULL)
+			auto_note(said, sizeof said, "procstat", e.text);
 	}
 	if (a->src != NULL) {
 		if (said[0] != '\0')
@@ -200,6 +238,9 @@ app_open_source(struct app *a)
 		break;
 	case SRC_PERF:
 		a->src = perf_source_open(&a->m, &a->plan, &a->e);
+		break;
+	case SRC_PROCSTAT:
+		a->src = open_procstat(a, &a->e);
 		break;
 	case SRC_SIM:
 		a->src = o->check ? open_check_sim(a) :

@@ -108,6 +108,7 @@ source_kind_name(enum source_kind k)
 	case SRC_REPLAY: return "replay";
 	case SRC_MSR_SAFE: return "msr-safe";
 	case SRC_PERF: return "perf";
+	case SRC_PROCSTAT: return "procstat";
 	}
 	return "?";
 }
@@ -116,7 +117,7 @@ static int
 source_kind_parse(const char *s, enum source_kind *k)
 {
 	static const enum source_kind all[] = { SRC_AUTO, SRC_MSR, SRC_MSR_SAFE, SRC_PERF,
-	    SRC_SIM, SRC_REPLAY };
+	    SRC_PROCSTAT, SRC_SIM, SRC_REPLAY };
 	size_t i;
 
 	for (i = 0; i < sizeof all / sizeof all[0]; i++) {
@@ -153,7 +154,7 @@ static const struct {
 	{ "--host NAME",
 	    N_("the host name the outputs give (default: the node's)") },
 	{ "--source SRC",
-	    N_("counter source: auto, msr, msr-safe, perf, sim or replay\n(default auto: msr-safe, then msr, then perf)") },
+	    N_("counter source: auto, msr, msr-safe, perf, procstat,\nsim or replay (default auto: msr-safe, then msr,\nthen perf, then procstat)") },
 	{ "--replay FILE",
 	    N_("replay a recorded trace (implies --source replay)") },
 	{ "--record FILE",
@@ -512,7 +513,7 @@ parse_nodes_option(int c, const char *arg, struct options *o, struct errmsg *e)
 
 /* An option the nodes' httop gets as it was given: the source and what
  * it reads, the CPUs, the conflict policy. -d, -n and --job are added
- * from their values (app_nodes.c). */
+ * from their values (mode_nodes.c). */
 static void
 note_remote(struct options *o, int c, const char *arg)
 {
@@ -773,7 +774,7 @@ parse_source(const char *arg, struct options *o, const char **by, struct errmsg 
 
 	if (source_kind_parse(arg, &k) != 0)
 		return errmsg_set(e, _("--source: unknown source '%s'; give auto, msr, msr-safe, perf, "
-		    "sim or replay"), arg);
+		    "procstat, sim or replay"), arg);
 	if (*by != NULL && o->source != k)
 		return errmsg_set(e, _("--source %s conflicts with %s (--source %s); drop one of them"),
 		    arg, *by, source_kind_name(o->source));

@@ -17,12 +17,13 @@
 #include "util/errmsg.h"
 
 enum source_kind {
-	SRC_AUTO = 0,   /* msr-safe, msr, then perf on the live machine (app_open.c) */
+	SRC_AUTO = 0,   /* msr-safe, msr, perf, then procstat on the live machine (app/open.c) */
 	SRC_MSR,
 	SRC_SIM,
 	SRC_REPLAY,
 	SRC_MSR_SAFE,   /* LLNL msr-safe: per-CPU devices and the batch device */
 	SRC_PERF,       /* perf_event_open(2) */
+	SRC_PROCSTAT,   /* /proc/stat: the kernel's busy time, no counters */
 };
 
 #define OPT_SCENARIO_DEFAULT "demo"

@@ -2,8 +2,13 @@
 #include "config.h"
 #include "machine/machine.h"
 
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "util/i18n.h"
 
 
 int
@@ -37,4 +42,71 @@ void
 machine_free(struct machine *m)
 {
 	topology_free(&m->topo);
+}
+
+/* Is `cpu` one of the file's CPUs placed in a core? */
+static bool
+declared_cpu(const struct topology *t, unsigned cpu)
+{
+	return cpu < t->max_cpu && t->cpus[cpu].present && t->cpus[cpu].online &&
+	    t->cpus[cpu].core != TOPO_NO_CORE;
+}
+
+/* The first CPU on which the file and `online` differ (UINT_MAX: none);
+ * *in_file says which side has it. */
+static unsigned
+first_difference(const struct topology *t, const struct cpulist *online, bool *in_file)
+{
+	size_t n = t->max_cpu > online->n ? t->max_cpu : online->n, cpu;
+
+	for (cpu = 0; cpu < n; cpu++) {
+		bool f = declared_cpu(t, (unsigned)cpu), o = cpulist_has(online, (unsigned)cpu);
+
+		if (f != o) {
+			*in_file = f;
+			return (unsigned)cpu;
+		}
+	}
+	return UINT_MAX;
+}
+
+int
+machine_declare_here(struct machine *m, const struct cpulist *online, const char *what,
+    const char *cpuid_dump, struct errmsg *e)
+{
+	const struct topology *t = &m->topo;
+	char here[256] = "", file[256] = "";
+	bool in_file = false, *has;
+	unsigned cpu = first_difference(t, online, &in_file), i;
+	struct cpu_identity id;
+
+	if (cpu != UINT_MAX) {
+		cpulist_append(here, sizeof here, online->has, online->n);
+		has = calloc(t->max_cpu ? t->max_cpu : 1, sizeof *has);
+		if (has != NULL) {
+			for (i = 0; i < t->max_cpu; i++)
+				has[i] = declared_cpu(t, i);
+			cpulist_append(file, sizeof file, has, t->max_cpu);
+			free(has);
+		}
+		if (in_file)
+			return errmsg_set(e, _("--topology %s: CPU %u of the file is not an online CPU "
+			    "of this machine; the file declares which of this machine's CPUs share a "
+			    "core, so its CPUs (%s) must be this machine's online CPUs (%s): give a "
+			    "file of this machine"), what, cpu, file[0] ? file : "-", here[0] ? here : "-");
+		return errmsg_set(e, _("--topology %s: CPU %u is online on this machine but not in "
+		    "the file; the file declares which of this machine's CPUs share a core, so "
+		    "its CPUs (%s) must be this machine's online CPUs (%s): add it"), what, cpu,
+		    file[0] ? file : "-", here[0] ? here : "-");
+	}
+	/* A dump was loaded with the file; else the file's own CPU fields
+	 * would describe the machine it was written on. */
+	if (cpuid_dump == NULL) {
+		if (identity_load(&id, NULL, e) != 0)
+			return -1;
+		m->id = id;
+		m->group = uarch_group_of(&m->id);
+	}
+	m->declared = true;
+	return 0;
 }

@@ -7,6 +7,7 @@
 #include "machine/identity.h"
 #include "machine/topology.h"
 #include "machine/uarch.h"
+#include "util/cpulist.h"
 #include "util/errmsg.h"
 
 struct machine {
@@ -21,6 +22,11 @@ struct machine {
 	 * identity (vendor, model, brand, base ratio, TSC, PMU) is not known
 	 * here, only the group, split and scale the node reported. */
 	bool remote;
+	/* The topology came from --topology FILE as a declaration about this
+	 * machine (a source that reads this machine's kernel, not its PMU:
+	 * sched, procstat): FILE says which of its CPUs share a core, the
+	 * identity is this machine's (machine_declare_here). */
+	bool declared;
 };
 
 /* Load topology (xml NULL: live) and identity (cpuid NULL: live, or from the
@@ -28,5 +34,15 @@ struct machine {
 int machine_load(struct machine *m, const char *topology_xml, const char *cpuid_dump,
     struct errmsg *e);
 void machine_free(struct machine *m);
+
+/* The topology loaded from a file (machine_load with topology_xml) is a
+ * declaration about this machine: which of its CPUs share a core. Its
+ * CPUs must be exactly `online`, this machine's online CPUs; else -1
+ * with a message naming the first CPU that differs, both lists and the
+ * fix ("--topology FILE: ..."; `what` names the file). On success the
+ * identity is this machine's (unless `cpuid_dump` gives one), and
+ * m->declared is set. */
+int machine_declare_here(struct machine *m, const struct cpulist *online, const char *what,
+    const char *cpuid_dump, struct errmsg *e);
 
 #endif

@@ -294,7 +294,7 @@ core_rates(const struct metrics_ctx *c, const struct tcounts *tk, unsigned n,
 	unsigned i;
 
 	if (c->slot[SLOT_CYCLES] < 0 || c->slot[SLOT_REF] < 0) {
-		cf->ghz = cf->cpi = cf->issue_util = val_absent(R_UNAVAILABLE);
+		cf->ghz = cf->cpi = cf->issue_util = val_absent(missing_reason(c));
 		return;
 	}
 	for (i = 0; i < n; i++) {

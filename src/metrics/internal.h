@@ -56,4 +56,12 @@ void aggregate_over(const struct interval *iv, const struct topology *t,
     bool (*keep)(const struct topo_core *tc, const void *arg), const void *arg,
     struct agg_fig *out);
 
+/* Why a figure of a counter the plan lacks is absent (metrics_ctx.missing;
+ * R_UNAVAILABLE in a context not set up by metrics_ctx_init). */
+static inline enum reason
+missing_reason(const struct metrics_ctx *c)
+{
+	return c->missing != R_NONE ? c->missing : R_UNAVAILABLE;
+}
+
 #endif

@@ -25,6 +25,8 @@ metrics_ctx_init(struct metrics_ctx *c, const struct machine *m, const struct pl
 	c->tol.abs_ticks_per_scale = 2;
 	for (k = 0; k < SLOT_NKINDS; k++)
 		c->slot[k] = plan_slot_index(p, (enum slot_kind)k);
+	c->missing = p->nslots > 0 && c->slot[SLOT_INST] < 0 && c->slot[SLOT_CYCLES] < 0 ?
+	    R_NOT_COUNTED : R_UNAVAILABLE;
 }
 
 void

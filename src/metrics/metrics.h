@@ -119,6 +119,10 @@ struct metrics_ctx {
 	unsigned issue_width;      /* 0 if unknown */
 	struct tolerance tol;
 	int slot[SLOT_NKINDS];     /* plan slot index per kind, -1 if absent */
+	/* Why a figure from a counter the plan lacks is absent: R_UNAVAILABLE,
+	 * or R_NOT_COUNTED for a plan with neither instructions nor cycles
+	 * (the procstat source: no counter at all, not a missing one). */
+	enum reason missing;
 	/* Per CPU, kinds known to have stopped during the samples' span
 	 * (KIND_BIT), ORed into what the interval itself shows: a window
 	 * over many intervals (history.c). NULL: none. */

@@ -25,6 +25,7 @@ static const struct {
 	[R_TIME_BACK] = { N_("the time stamp counter went backwards (samples out of order)"),
 	    "time-backwards" },
 	[R_STOPPED] = { N_("counter stopped"), "stopped" },
+	[R_NOT_COUNTED] = { N_("the source counts no instructions or cycles"), "not-counted" },
 };
 
 const char *

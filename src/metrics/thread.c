@@ -26,7 +26,7 @@ ratio(const struct metrics_ctx *c, const struct thread_fig *t, enum slot_kind nk
     enum slot_kind dk, double num, double den, double scale, enum reason zero)
 {
 	if (!has(c, nk) || !has(c, dk))
-		return val_absent(R_UNAVAILABLE);
+		return val_absent(missing_reason(c));
 	if (t->stopped & (KIND_BIT(nk) | KIND_BIT(dk)))
 		return val_absent(R_STOPPED);
 	if (scale <= 0.0)

@@ -23,6 +23,8 @@ enum reason {
 	R_TIME_BACK,        /* the TSC went backwards: samples out of order */
 	R_STOPPED,          /* a counter stood still while its partner advanced:
 			     * another program stopped it (VALIDITY) */
+	R_NOT_COUNTED,      /* the source counts no instructions or cycles
+			     * (procstat): CPI and GHz are not measured */
 	R_NREASONS
 };
 

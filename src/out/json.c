@@ -23,6 +23,7 @@
 
 #include <math.h>
 
+#include "out/runsum.h"
 #include "util/utf8.h"
 
 #define FRAC_DECIMALS 10
@@ -390,6 +391,11 @@ out_json_write(struct batch *bt, const struct interval *iv)
 	json_str(b, split_method_name(bt->p->split));
 	lb_lit(b, ",\"scale\":");
 	lb_u64(b, bt->p->scale);
+	/* A source without counters (procstat) says what its figures mean. */
+	if (plan_meaning(bt->p) != NULL) {
+		lb_lit(b, ",\"meaning\":");
+		json_str(b, plan_meaning(bt->p));
+	}
 	lb_lit(b, ",\"layout\":");
 	if (bt->layout != NULL) {
 		json_str(b, layout_kind_name(bt->layout->kind));
@@ -441,4 +447,61 @@ out_json_write(struct batch *bt, const struct interval *iv)
 	}
 	lb_lit(b, "]}\n");
 	lb_flush(b, bt->fp);
+}
+
+void
+out_run_bare_json(FILE *fp, const struct run_bare *r)
+{
+	static const char *const unmeasured[] = { "neither", "t0_only", "t1_only", "both", "util",
+	    "active_threads", "ghz", "cpi" };
+	struct linebuf b;
+	size_t i;
+
+	memset(&b, 0, sizeof b);
+	lb_lit(&b, "{\"command\":[");
+	for (i = 0; r->argv != NULL && r->argv[i] != NULL; i++) {
+		if (i > 0)
+			lb_char(&b, ',');
+		json_str(&b, r->argv[i]);
+	}
+	lb_lit(&b, "],\"pid\":");
+	lb_u64(&b, r->pid > 0 ? (uint64_t)r->pid : 0);
+	lb_lit(&b, ",\"status\":");
+	lb_u64(&b, r->status > 0 ? (uint64_t)r->status : 0);
+	lb_lit(&b, ",\"signal\":");
+	if (r->signal > 0)
+		lb_u64(&b, (uint64_t)r->signal);
+	else
+		lb_lit(&b, "null");
+	lb_lit(&b, ",\"elapsed\":");
+	json_time(&b, r->seconds);
+	lb_lit(&b, ",\"user_cpu\":");
+	if (r->have_cpu)
+		json_time(&b, r->user);
+	else
+		lb_lit(&b, "null");
+	lb_lit(&b, ",\"system_cpu\":");
+	if (r->have_cpu)
+		json_time(&b, r->system);
+	else
+		lb_lit(&b, "null");
+	lb_lit(&b, ",\"host\":");
+	json_str(&b, r->host != NULL ? r->host : "");
+	lb_lit(&b, ",\"unix_time\":");
+	if (r->unix_time > 0.0)
+		lb_fixed(&b, r->unix_time, 6);
+	else
+		lb_lit(&b, "null");
+	lb_lit(&b, ",\"source\":null,\"not_measured\":[");
+	for (i = 0; i < sizeof unmeasured / sizeof unmeasured[0]; i++) {
+		if (i > 0)
+			lb_char(&b, ',');
+		json_str(&b, unmeasured[i]);
+	}
+	lb_lit(&b, "],\"reason\":");
+	json_str(&b, r->why != NULL ? r->why : "");
+	lb_lit(&b, "}\n");
+	lb_flush(&b, fp);
+	lb_free(&b);
+	fflush(fp);
 }

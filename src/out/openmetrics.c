@@ -566,6 +566,13 @@ write_info(struct om *o)
 	lb_str(lb, grp);
 	lb_lit(lb, "\",split=\"");
 	lb_str(lb, spl);
+	if (plan_meaning(b->p) != NULL) {
+		char fig[2 * sizeof b->p->summary];
+
+		escape_label(fig, sizeof fig, plan_meaning(b->p));
+		lb_lit(lb, "\",meaning=\"");
+		lb_str(lb, fig);
+	}
 	lb_lit(lb, "\"} 1");
 	lb_mem(lb, o->ts, o->ts_len);
 	lb_char(lb, '\n');

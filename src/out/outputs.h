@@ -1,7 +1,7 @@
 /* outputs.h: the run's outputs (run/output.h) over the writers httop has:
  * the batch format on standard output, the node exporter's textfile, the
  * recorder and the averaging history. The live view's output is in
- * app_tui.c, with the screen it draws. */
+ * mode_tui.c, with the screen it draws. */
 #ifndef HTTOP_OUTPUTS_H
 #define HTTOP_OUTPUTS_H
 

@@ -109,11 +109,15 @@ out_run_summary(FILE *fp, const struct machine *m, const struct interval *iv,
 	fputc('\n', fp);
 	fprintf(fp, _(" httop: %s (pid %ld): %s after %.2f s\n"), cmd, s->pid, s->ended,
 	    s->seconds);
+	if (s->have_cpu)
+		fprintf(fp, _(" CPU time: user %.2f s, system %.2f s\n"), s->user, s->system);
 	snprintf(cores, sizeof cores, ngettext("%u core", "%u cores", iv->node.ncores),
 	    iv->node.ncores);
 	fprintf(fp, _(" host %s, source %s; the command's CPUs %s (%s); figures over %.2f s\n"),
 	    m->hostname[0] != '\0' ? m->hostname : "-", s->source, s->cpus[0] ? s->cpus : "-",
 	    cores, s->covered);
+	if (s->meaning != NULL)
+		fprintf(fp, _(" meaning: %s\n"), s->meaning);
 	fputc('\n', fp);
 	fprintf(fp, "%-*s%*s%*s%*s%*s%*s%*s%*s%*s%*s\n", LABEL_W, "", COL_W, _("neither%"),
 	    COL_W, _("t0 only%"), COL_W, _("t1 only%"), COL_W, _("both%"), COL_W, _("util%"),
@@ -135,5 +139,25 @@ out_run_summary(FILE *fp, const struct machine *m, const struct interval *iv,
 	absent_line(fp, &iv->node);
 	if (!iv->valid)
 		fprintf(fp, _("  not valid over the whole run: %s\n"), iv->reason);
+	fflush(fp);
+}
+
+void
+out_run_bare(FILE *fp, const struct run_bare *r)
+{
+	char cmd[256];
+
+	command_text(cmd, sizeof cmd, r->argv);
+	fputc('\n', fp);
+	fprintf(fp, _(" httop: %s (pid %ld): %s after %.2f s\n"), cmd, r->pid, r->ended,
+	    r->seconds);
+	if (r->have_cpu)
+		fprintf(fp, _(" CPU time: user %.2f s, system %.2f s\n"), r->user, r->system);
+	else
+		fputs(_(" CPU time: not known (the command was not reaped by httop)\n"), fp);
+	fprintf(fp, _(" host %s, no counter source: the SMT split, utilisation, threads per "
+	    "busy core, GHz and CPI were not measured\n"), r->host != NULL && r->host[0] != '\0' ?
+	    r->host : "-");
+	fprintf(fp, _("  why: %s\n"), r->why != NULL ? r->why : "-");
 	fflush(fp);
 }

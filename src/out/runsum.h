@@ -8,6 +8,7 @@
 #ifndef HTTOP_RUNSUM_H
 #define HTTOP_RUNSUM_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "machine/machine.h"
@@ -20,11 +21,36 @@ struct run_summary {
 	double seconds;             /* the command's wall-clock time */
 	double covered;             /* what the figures cover, s */
 	const char *source;         /* the source's name */
+	const char *meaning;        /* what its figures mean (plan_meaning), or NULL */
 	const char *cpus;           /* the CPUs its processes could run on: "0-3" */
+	bool have_cpu;              /* user and system are known (wait4) */
+	double user, system;        /* its CPU time and its waited-for children's, s */
 };
 
 /* Write it to fp (translated: it is for a person). */
 void out_run_summary(FILE *fp, const struct machine *m, const struct interval *iv,
     const struct run_summary *s);
+
+/* A command run without any counter source (httop -- COMMAND where none
+ * opens): what could be measured of it, and why the rest could not. */
+struct run_bare {
+	char *const *argv;
+	long pid;
+	const char *ended;          /* translated, for the text */
+	int status;                 /* as a shell gives it */
+	int signal;                 /* the signal that ended it, 0: none */
+	double seconds;             /* wall-clock time from its start to its end */
+	bool have_cpu;
+	double user, system;        /* CPU time (wait4), s */
+	const char *host;
+	double unix_time;           /* its end, s since the epoch (0: unknown) */
+	const char *why;            /* why no source works (the sources' errors) */
+};
+
+/* For a person (translated). */
+void out_run_bare(FILE *fp, const struct run_bare *r);
+/* One JSON object on one line (untranslated; httop(1), A command from
+ * start to end). */
+void out_run_bare_json(FILE *fp, const struct run_bare *r);
 
 #endif

@@ -501,3 +501,14 @@ split_method_name(enum split_method s)
 	}
 	return "?";
 }
+
+const char *
+plan_meaning(const struct plan *p)
+{
+	/* A node's plan (httop --nodes) reads nothing here: its figures
+	 * come computed. */
+	if (p == NULL || p->nslots == 0 || plan_slot_index(p, SLOT_INST) >= 0 ||
+	    plan_slot_index(p, SLOT_CYCLES) >= 0 || p->summary[0] == '\0')
+		return NULL;
+	return p->summary;
+}

@@ -151,6 +151,12 @@ const char *slot_kind_name(enum slot_kind k);
 const char *slot_kind_title(enum slot_kind k);
 enum slot_kind slot_kind_parse(const char *name);   /* SLOT_NKINDS if unknown */
 const char *split_method_name(enum split_method s);
+/* What the figures mean, for a plan whose figures are not a PMU's (it
+ * reads counts, but neither instructions nor cycles: the procstat
+ * source): its summary, which every output prints next to the source's
+ * name; NULL for a counter plan, whose meaning httop(1) gives once, and
+ * for a plan that reads nothing (a node's, httop --nodes). */
+const char *plan_meaning(const struct plan *p);
 /* Does CPU at SMT position `thread` read slot `s`? */
 static inline bool
 plan_slot_on_thread(const struct plan_slot *s, unsigned thread)

@@ -2,7 +2,7 @@
  * run_step() is the one place where a refresh happens: read one sample,
  * compute the interval, apply the conflict policy, hand the interval to
  * every output. The run knows nothing about terminals, files or time: the
- * front ends (app_batch.c, app_tui.c) decide when to step, through the
+ * front ends (mode_batch.c, mode_tui.c) decide when to step, through the
  * pacer. */
 #ifndef HTTOP_RUN_H
 #define HTTOP_RUN_H

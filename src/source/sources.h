@@ -66,6 +66,19 @@ struct source *msr_safe_source_new(struct machine *m, struct msr_io *io, struct 
  * -1 with a message naming the cause (no hardware events in a VM,
  * perf_event_paranoid, ...) and the fix. */
 struct source *perf_source_open(struct machine *m, struct plan *plan, struct errmsg *e);
+/* Where no counter opens: each CPU's busy time from /proc/stat, the
+ * kernel's tick accounting (--source procstat). Fills *plan with its own
+ * plan (procstat_plan): TSC and REF in microseconds, the split a bound, no
+ * instructions or cycles. -1 with a message when the file cannot be read
+ * or names no CPU of the topology. */
+struct source *procstat_source_open(struct machine *m, struct plan *plan, struct errmsg *e);
+/* The same over another file (tests) and tick rate (USER_HZ). */
+struct source *procstat_source_new(struct machine *m, struct plan *plan, const char *path,
+    long user_hz, struct errmsg *e);
+/* The procstat source's plan: slots TSC and REF (microseconds), split a
+ * bound where cores have two threads, scale the microseconds of a tick. */
+void procstat_plan(struct plan *p, const struct machine *m, long user_hz);
+
 /* A recorded trace. Fills *m and *plan from the trace header; the source
  * points at them, so they must outlive it. */
 struct source *replay_source_new(const char *path, struct machine *m, struct plan *plan,

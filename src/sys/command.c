@@ -125,14 +125,17 @@ command_release(struct command *c, const char *name, struct errmsg *e)
 bool
 command_ended(struct command *c)
 {
+	struct rusage ru;
 	int st;
 	pid_t r;
 
 	if (c->pid == 0 || c->reaped)
 		return true;
-	r = waitpid(c->pid, &st, WNOHANG);
+	r = wait4(c->pid, &st, WNOHANG, &ru);
 	if (r == c->pid) {
 		reaped(c, st);
+		c->ru = ru;
+		c->have_ru = true;
 		return true;
 	}
 	if (r < 0 && errno == ECHILD) {
@@ -146,6 +149,7 @@ command_ended(struct command *c)
 void
 command_wait(struct command *c)
 {
+	struct rusage ru;
 	int st;
 	pid_t r;
 
@@ -160,9 +164,13 @@ command_wait(struct command *c)
 		c->err_fd = -1;
 	}
 	do
-		r = waitpid(c->pid, &st, 0);
+		r = wait4(c->pid, &st, 0, &ru);
 	while (r < 0 && errno == EINTR);
 	reaped(c, r == c->pid ? st : 0);
+	if (r == c->pid) {
+		c->ru = ru;
+		c->have_ru = true;
+	}
 }
 
 void
@@ -170,6 +178,17 @@ command_signal(const struct command *c, int sig)
 {
 	if (c->pid > 0 && !c->reaped)
 		kill(c->pid, sig);
+}
+
+bool
+command_cpu_time(const struct command *c, double *user, double *system)
+{
+	*user = *system = 0.0;
+	if (!c->have_ru)
+		return false;
+	*user = (double)c->ru.ru_utime.tv_sec + (double)c->ru.ru_utime.tv_usec / 1e6;
+	*system = (double)c->ru.ru_stime.tv_sec + (double)c->ru.ru_stime.tv_usec / 1e6;
+	return true;
 }
 
 int

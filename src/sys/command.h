@@ -8,6 +8,7 @@
 #define HTTOP_COMMAND_H
 
 #include <stdbool.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include "util/errmsg.h"
@@ -21,6 +22,11 @@ struct command {
 	int wstatus;               /* waitpid's status once reaped */
 	int exec_errno;            /* the exec failed with this (0: it did not) */
 	double started, ended;     /* clock_mono() at release and at the end */
+	/* Its CPU time and that of the descendants it waited for, as wait4(2)
+	 * reports it when it is reaped (have_ru false: not known, e.g. reaped
+	 * elsewhere). */
+	struct rusage ru;
+	bool have_ru;
 };
 
 /* Fork the process that will run argv (argv[0] looked up in the PATH of
@@ -39,6 +45,9 @@ bool command_ended(struct command *c);
 void command_wait(struct command *c);
 /* Pass a signal on to it (SIGTERM sent to httop). */
 void command_signal(const struct command *c, int sig);
+/* Its user and system CPU time in seconds (wait4's rusage): false when
+ * not known. */
+bool command_cpu_time(const struct command *c, double *user, double *system);
 /* Its exit status as a shell gives it: the code it exited with, 128 +
  * the signal that killed it, 126/127 when it could not be run. */
 int command_status(const struct command *c);

@@ -1,6 +1,7 @@
 #!/bin/sh
 # test_cli_msr.sh: without a usable MSR device httop says, in one line,
-# what to do, and exits non-zero without output.
+# what to do, and exits non-zero without output; --source auto says so in
+# one line and goes on with a source that works (procstat at the latest).
 . "$HTTOP_SRCDIR/tests/lib.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -21,8 +22,21 @@ one_line() {
 
 one_line "--msr-path into a missing directory: one line naming the path" \
 	"$tmp/nodir/" --source msr --msr-path "$tmp/nodir/%u/msr" -b -n 1
-one_line "--source auto with a missing device also suggests --demo" \
-	"httop --demo" --msr-path "$tmp/nodir/%u/msr" -b -n 1
+# on_line DESC PATTERN ARGS...: exit 0, output, exactly one line on
+# stderr matching PATTERN (auto's note of the steps that failed).
+on_line() {
+	d=$1; pat=$2; shift 2
+	"$HTTOP" "$@" >"$tmp/out" 2>"$tmp/err"; st=$?
+	if [ "$st" -eq 0 ] && [ -s "$tmp/out" ] &&
+	    [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q -- "$pat" "$tmp/err"; then
+		ok "$d"
+	else
+		not_ok "$d (exit $st)"; sed 's/^/# /' "$tmp/err"
+	fi
+}
+
+on_line "--source auto with a missing device names it and goes on" \
+	"msr: $tmp/nodir/0/msr.*; using " --msr-path "$tmp/nodir/%u/msr" -b -n 1
 one_line "the missing device is named with its CPU number" \
 	"$tmp/nodir/0/msr" --source msr --msr-path "$tmp/nodir/%u/msr" -b -n 1
 
@@ -41,6 +55,15 @@ if [ -e /dev/cpu/0/msr ]; then
 else
 	one_line "--source msr without the msr module: one line saying modprobe msr" \
 		"modprobe msr" --source msr -b -n 1
-	one_line "the default (auto) says modprobe msr too" "modprobe msr" -b -n 1
-	one_line "... and suggests httop --demo" "or try httop --demo" -b -n 1
+	on_line "the default (auto) says modprobe msr too, and goes on" "modprobe msr.*; using " \
+		-b -n 1
+	# No source at all: no msr module, no hardware perf events here, and a
+	# --topology of another machine, which procstat refuses.
+	if "$HTTOP" --source perf -b -n 1 >/dev/null 2>&1; then
+		skip "perf works here: auto would use it"
+	else
+		one_line "no source works: one line with every reason, suggesting httop --demo" \
+			"procstat: --topology.*or try httop --demo" -b -n 1 \
+			--topology "$HTTOP_FIXTURES/hwloc/clx-6230-2s-20c-ht.x86.xml"
+	fi
 fi
