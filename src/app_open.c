@@ -98,7 +98,7 @@ open_msr(struct app *a, struct errmsg *e)
 }
 
 /* --source auto: msr-safe (when its device exists), then the msr driver,
- * then perf_event. A step that fails says why; when a later one works the
+ * then perf_event, then the scheduler's switches (no counters). A step that fails says why; when a later one works the
  * reasons are printed once, when none works they make the error. */
 static int
 open_auto(struct app *a)
@@ -121,8 +121,12 @@ open_auto(struct app *a)
 	if (a->src == NULL && (a->src = open_msr(a, &e)) == NULL) {
 		auto_note(said, sizeof said, "msr", e.text);
 		a->src = perf_source_open(&a->m, &a->plan, &e);
-		if (a->src == NULL)
+		if (a->src == NULL) {
 			auto_note(said, sizeof said, "perf", e.text);
+			a->src = sched_source_open(&a->m, &a->plan, &e);
+			if (a->src == NULL)
+				auto_note(said, sizeof said, "sched", e.text);
+		}
 	}
 	if (a->src != NULL) {
 		if (said[0] != '\0')
@@ -178,6 +182,9 @@ app_open_source(struct app *a)
 		break;
 	case SRC_PERF:
 		a->src = perf_source_open(&a->m, &a->plan, &a->e);
+		break;
+	case SRC_SCHED:
+		a->src = sched_source_open(&a->m, &a->plan, &a->e);
 		break;
 	case SRC_SIM:
 		a->src = o->check ? app_check_sim_open(a) :

@@ -104,6 +104,7 @@ source_kind_name(enum source_kind k)
 	case SRC_REPLAY: return "replay";
 	case SRC_MSR_SAFE: return "msr-safe";
 	case SRC_PERF: return "perf";
+	case SRC_SCHED: return "sched";
 	}
 	return "?";
 }
@@ -112,7 +113,7 @@ static int
 source_kind_parse(const char *s, enum source_kind *k)
 {
 	static const enum source_kind all[] = { SRC_AUTO, SRC_MSR, SRC_MSR_SAFE, SRC_PERF,
-	    SRC_SIM, SRC_REPLAY };
+	    SRC_SCHED, SRC_SIM, SRC_REPLAY };
 	size_t i;
 
 	for (i = 0; i < sizeof all / sizeof all[0]; i++) {
@@ -149,7 +150,7 @@ static const struct {
 	{ "--host NAME",
 	    N_("the host name the outputs give (default: the node's)") },
 	{ "--source SRC",
-	    N_("counter source: auto, msr, msr-safe, perf, sim or replay\n(default auto: msr-safe, then msr, then perf)") },
+	    N_("counter source: auto, msr, msr-safe, perf, sched, sim or replay\n(default auto: msr-safe, msr, perf, then sched)") },
 	{ "--replay FILE",
 	    N_("replay a recorded trace (implies --source replay)") },
 	{ "--record FILE",
@@ -734,7 +735,7 @@ parse_source(const char *arg, struct options *o, const char **by, struct errmsg 
 
 	if (source_kind_parse(arg, &k) != 0)
 		return errmsg_set(e, _("--source: unknown source '%s'; give auto, msr, msr-safe, perf, "
-		    "sim or replay"), arg);
+		    "sched, sim or replay"), arg);
 	if (*by != NULL && o->source != k)
 		return errmsg_set(e, _("--source %s conflicts with %s (--source %s); drop one of them"),
 		    arg, *by, source_kind_name(o->source));

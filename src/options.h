@@ -19,12 +19,13 @@
 #include "util/errmsg.h"
 
 enum source_kind {
-	SRC_AUTO = 0,   /* msr-safe, msr, then perf on the live machine (app_open.c) */
+	SRC_AUTO = 0,   /* msr-safe, msr, perf, then sched on the live machine (app_open.c) */
 	SRC_MSR,
 	SRC_SIM,
 	SRC_REPLAY,
 	SRC_MSR_SAFE,   /* LLNL msr-safe: per-CPU devices and the batch device */
 	SRC_PERF,       /* perf_event_open(2) */
+	SRC_SCHED,      /* the scheduler's context switches (no counters) */
 };
 
 #define OPT_DELAY_MIN PACER_DELAY_MIN

@@ -128,6 +128,8 @@ read_reason(const struct topology *t, const struct topo_core *tc, const struct s
 		if (s0 == CPU_OFFLINE || s1 == CPU_OFFLINE ||
 		    (s1 == CPU_NOT_READ && cpu < t->max_cpu && !t->cpus[cpu].online))
 			return R_OFFLINE;
+		if (s1 == CPU_LOST && r == R_NONE)
+			r = R_LOST;
 		if (s0 == CPU_READ_ERROR || s1 == CPU_READ_ERROR || s1 == CPU_NOT_READ)
 			r = R_READ_ERROR;
 		else if (s0 == CPU_NOT_READ && r == R_NONE)
@@ -294,7 +296,7 @@ core_rates(const struct metrics_ctx *c, const struct tcounts *tk, unsigned n,
 	unsigned i;
 
 	if (c->slot[SLOT_CYCLES] < 0 || c->slot[SLOT_REF] < 0) {
-		cf->ghz = cf->cpi = cf->issue_util = val_absent(R_UNAVAILABLE);
+		cf->ghz = cf->cpi = cf->issue_util = val_absent(metrics_missing_reason(c));
 		return;
 	}
 	for (i = 0; i < n; i++) {

@@ -36,6 +36,9 @@ void thread_figures(const struct metrics_ctx *c, struct thread_fig *t);
 /* iv->stopped and, when any, the interval flagged with the CPUs of each
  * stopped counter (after the cores: a core's own problem comes first). */
 void interval_stopped(struct interval *iv);
+/* Why a figure whose counter the plan lacks is absent: R_NO_COUNTERS for
+ * a plan that counts time only, R_UNAVAILABLE otherwise. */
+enum reason metrics_missing_reason(const struct metrics_ctx *c);
 /* Blank a thread's figures, giving the reason. */
 void thread_blank(struct thread_fig *t, enum reason r);
 

@@ -25,6 +25,9 @@ static const struct {
 	[R_TIME_BACK] = { N_("the time stamp counter went backwards (samples out of order)"),
 	    "time-backwards" },
 	[R_STOPPED] = { N_("counter stopped"), "stopped" },
+	[R_LOST] = { N_("records lost: what the CPU did is not known exactly"), "lost" },
+	[R_NO_COUNTERS] = { N_("no counters: the scheduler source counts time only"),
+	    "no-counters" },
 };
 
 const char *

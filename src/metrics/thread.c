@@ -26,7 +26,7 @@ ratio(const struct metrics_ctx *c, const struct thread_fig *t, enum slot_kind nk
     enum slot_kind dk, double num, double den, double scale, enum reason zero)
 {
 	if (!has(c, nk) || !has(c, dk))
-		return val_absent(R_UNAVAILABLE);
+		return val_absent(metrics_missing_reason(c));
 	if (t->stopped & (KIND_BIT(nk) | KIND_BIT(dk)))
 		return val_absent(R_STOPPED);
 	if (scale <= 0.0)
@@ -58,6 +58,12 @@ thread_figures(const struct metrics_ctx *c, struct thread_fig *t)
 	t->ghz = ratio(c, t, SLOT_CYCLES, SLOT_REF, cyc, ref, base_ghz, R_NOT_HALTED_ZERO);
 	t->net_ghz = ratio(c, t, SLOT_CYCLES, SLOT_TSC, cyc, tsc, base_ghz, R_NOT_HALTED_ZERO);
 	t->ipc = ratio(c, t, SLOT_INST, SLOT_CYCLES, inst, cyc, 1.0, R_NOT_HALTED_ZERO);
+}
+
+enum reason
+metrics_missing_reason(const struct metrics_ctx *c)
+{
+	return c->plan->basis == PLAN_BASIS_SCHED ? R_NO_COUNTERS : R_UNAVAILABLE;
 }
 
 enum reason

@@ -23,6 +23,9 @@ enum reason {
 	R_TIME_BACK,        /* the TSC went backwards: samples out of order */
 	R_STOPPED,          /* a counter stood still while its partner advanced:
 			     * another program stopped it (VALIDITY) */
+	R_LOST,             /* the source lost records of this interval */
+	R_NO_COUNTERS,      /* the plan counts time only (scheduler): no
+			     * instructions or cycles */
 	R_NREASONS
 };
 

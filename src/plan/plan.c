@@ -501,3 +501,37 @@ split_method_name(enum split_method s)
 	}
 	return "?";
 }
+
+const char *
+plan_basis_name(enum plan_basis b)
+{
+	switch (b) {
+	case PLAN_BASIS_COUNTERS:
+		return "counters";
+	case PLAN_BASIS_SCHED:
+		return "scheduler";
+	case PLAN_NBASES:
+		break;
+	}
+	return "?";
+}
+
+enum plan_basis
+plan_basis_parse(const char *name)
+{
+	unsigned b;
+
+	for (b = 0; b < PLAN_NBASES; b++)
+		if (strcmp(name, plan_basis_name((enum plan_basis)b)) == 0)
+			return (enum plan_basis)b;
+	return PLAN_NBASES;
+}
+
+const char *
+plan_basis_meaning(enum plan_basis b)
+{
+	if (b == PLAN_BASIS_SCHED)
+		return N_("split by the scheduler: time a task ran on each thread, not the core's "
+		    "halted state");
+	return N_("split by the performance counters: the threads' unhalted time");
+}

@@ -149,7 +149,8 @@ check_first_read(struct run *r, const struct sample *s)
 	for (cpu = 0; cpu < s->max_cpu; cpu++) {
 		if (!source_cpu_selected(r->src, cpu))
 			continue;
-		if (s->state[cpu] == CPU_READ_OK)
+		/* Lost records make an interval unsure, not the CPU unreadable. */
+		if (s->state[cpu] == CPU_READ_OK || s->state[cpu] == CPU_LOST)
 			return 0;
 		if (bad++ == 0)
 			first_bad = cpu;

@@ -6,3 +6,4 @@ libhttop_a_SOURCES += \
 include $(srcdir)/src/source/msr/local.mk
 include $(srcdir)/src/source/replay.mk
 include $(srcdir)/src/source/perf.mk
+include $(srcdir)/src/source/sched.mk

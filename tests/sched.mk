@@ -1,0 +1,7 @@
+# tests for the scheduler source: its arithmetic by hand (unit), and the
+# source on the real kernel (cli: loads, --check, outputs, the live view)
+check_PROGRAMS += tests/unit/test_sched
+tests_unit_test_sched_SOURCES = tests/unit/test_sched.c
+tests_unit_test_sched_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
+tests_unit_test_sched_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_sched
