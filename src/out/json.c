@@ -395,6 +395,12 @@ out_json_write(struct batch *bt, const struct interval *iv)
 	json_str(b, split_method_name(bt->p->split));
 	lb_lit(b, ",\"scale\":");
 	lb_u64(b, bt->p->scale);
+	if (bt->p->basis != PLAN_BASIS_COUNTERS) {
+		lb_lit(b, ",\"basis\":");
+		json_str(b, plan_basis_name(bt->p->basis));
+		lb_lit(b, ",\"meaning\":");
+		json_str(b, plan_basis_meaning(bt->p->basis));
+	}
 	lb_lit(b, ",\"layout\":");
 	if (bt->layout != NULL) {
 		json_str(b, layout_kind_name(bt->layout->kind));

@@ -537,7 +537,8 @@ write_info(struct om *o)
 	const struct batch *b = o->b;
 	struct linebuf *lb = o->lb;
 	char src[64], grp[64], spl[64];
-	const char *help = "What produced the figures: counter source, plan group and split method.";
+	const char *help = "What produced the figures: counter source, plan group and split method "
+	    "(basis=\"scheduler\": the scheduler's time, not counters).";
 
 	escape_label(src, sizeof src, b->source_name);
 	escape_label(grp, sizeof grp, uarch_group_name(b->p->group));
@@ -559,6 +560,11 @@ write_info(struct om *o)
 	lb_str(lb, grp);
 	lb_lit(lb, "\",split=\"");
 	lb_str(lb, spl);
+	/* Figures that are not the counters' (the scheduler's) say so. */
+	if (b->p->basis != PLAN_BASIS_COUNTERS) {
+		lb_lit(lb, "\",basis=\"");
+		lb_str(lb, plan_basis_name(b->p->basis));
+	}
 	lb_lit(lb, "\"} 1");
 	lb_mem(lb, o->ts, o->ts_len);
 	lb_char(lb, '\n');

@@ -773,6 +773,7 @@ sched_source_open(struct machine *m, struct plan *plan, struct errmsg *e)
 	ss->src.ops = &sched_ops;
 	ss->src.priv = ss;
 	ss->src.name = "sched";
+	ss->src.own_cpus = true;
 	ss->src.force_moot = N_("the scheduler source reads no counter");
 	ss->src.m = m;
 	ss->max_cpu = max_cpu;

@@ -103,6 +103,10 @@ struct source {
 	bool has_truth;            /* samples carry the simulator's ground truth */
 	bool needs_rawio;          /* reads MSR devices: keeps CAP_SYS_RAWIO (hotplug) */
 	bool recorded;             /* the data was recorded earlier: replay pace, no calibration */
+	/* Follows this machine's CPUs by number whatever machine
+	 * description it was given (sched: a --topology only declares
+	 * which of them are siblings), so --check loads them itself. */
+	bool own_cpus;
 	const struct machine *m;   /* the machine as this source sees it: read-only */
 	const struct plan *plan;   /* the plan last programmed (or recorded) */
 	struct cpulist selected;   /* CPUs read; whole cores (empty: all) */

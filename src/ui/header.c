@@ -220,6 +220,9 @@ line_source(struct flow *fl, const struct ui_frame *f)
 	char text[256];
 
 	header_labelled(fl, P_SOURCE, _("source"), f->source_name ? f->source_name : "?");
+	/* Figures that are not the counters' say what they are. */
+	if (f->plan != NULL && f->plan->basis != PLAN_BASIS_COUNTERS)
+		flow_put_words(fl, ROLE_PLAIN, _(plan_basis_meaning(f->plan->basis)));
 	if (f->replay_pos != NULL)
 		flow_put_words(fl, ROLE_PLAIN, f->replay_pos);
 	snprintf(text, sizeof text, "%.3g s", f->delay);

@@ -195,6 +195,7 @@ half_meas(struct check_meas *m, struct check_context *x)
 	m->dt = 2.0;
 	m->base_hz = 3e9;
 	m->has_inst = true;
+	m->has_cycles = true;
 	for (i = 0; i < 2; i++) {
 		struct check_thread_meas *t = &m->t[i];
 
