@@ -258,6 +258,7 @@ run_step(struct run *r, double elapsed)
 	st.iv = &r->iv;
 	st.note = r->note;
 	st.events = r->src->events;
+	st.source = r->src->name;
 	st.stop = stop;
 	for (i = 0; i < r->nout; i++) {
 		const struct output *o = &r->out[i];

@@ -693,11 +693,23 @@ sched_close(struct source *s)
 	free(ss);
 }
 
+static void
+sched_stats(const struct source *s, char *buf, size_t len)
+{
+	uint64_t rec, wake, lost;
+
+	sched_source_stats(s, &rec, &wake, &lost);
+	snprintf(buf, len, "records=%llu drains=%llu lost=%llu ring_kib=%zu",
+	    (unsigned long long)rec, (unsigned long long)wake, (unsigned long long)lost,
+	    (size_t)(SCHED_RING_PAGES * (size_t)sysconf(_SC_PAGESIZE) / 1024));
+}
+
 static const struct source_ops sched_ops = {
 	.program = sched_program,
 	.read = sched_read,
 	.restore = sched_restore,
 	.close = sched_close,
+	.stats = sched_stats,
 };
 
 void
