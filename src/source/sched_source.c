@@ -701,7 +701,7 @@ sched_stats(const struct source *s, char *buf, size_t len)
 	sched_source_stats(s, &rec, &wake, &lost);
 	snprintf(buf, len, "records=%llu drains=%llu lost=%llu ring_kib=%zu",
 	    (unsigned long long)rec, (unsigned long long)wake, (unsigned long long)lost,
-	    (size_t)(SCHED_RING_PAGES * (size_t)sysconf(_SC_PAGESIZE) / 1024));
+	    sched_of(s)->data_pages * sched_of(s)->page / 1024);
 }
 
 static const struct source_ops sched_ops = {
@@ -770,6 +770,23 @@ check_cpus(const struct machine *m, struct errmsg *e)
 	return 0;
 }
 
+/* SCHED_RING_PAGES, or HTTOP_SCHED_RING_PAGES (a power of two up to it:
+ * the tests' way to a ring a flood overruns; ignored in a set-ID httop). */
+static size_t
+ring_pages(void)
+{
+	const char *v = secure_getenv("HTTOP_SCHED_RING_PAGES");
+	char *end;
+	unsigned long n;
+
+	if (v == NULL || *v == '\0')
+		return SCHED_RING_PAGES;
+	n = strtoul(v, &end, 10);
+	if (*end != '\0' || n == 0 || n > SCHED_RING_PAGES || (n & (n - 1)) != 0)
+		return SCHED_RING_PAGES;
+	return n;
+}
+
 struct source *
 sched_source_open(struct machine *m, struct plan *plan, struct errmsg *e)
 {
@@ -800,7 +817,7 @@ sched_source_open(struct machine *m, struct plan *plan, struct errmsg *e)
 	for (ci = 0; ci < ss->ncores; ci++)
 		sched_core_init(&ss->core[ci], m->topo.cores[ci].nthreads, 0);
 	ss->page = (size_t)sysconf(_SC_PAGESIZE);
-	ss->data_pages = SCHED_RING_PAGES;
+	ss->data_pages = ring_pages();
 	ss->wake[0] = ss->wake[1] = -1;
 	pthread_mutex_init(&ss->mu, NULL);
 	ss->start = clock_mono();

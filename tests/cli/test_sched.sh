@@ -47,7 +47,7 @@ if ! "$HTTOP" --source sched --topology "$sib" -b -n 1 -d 0.1 >/dev/null 2>"$dir
 	    { echo "1..1"; echo "not ok 1 - the sched source: $(cat "$dir/probe")"; exit 1; }
 	skip_all "the sched source does not open here: $(cat "$dir/probe")"
 fi
-plan 30
+plan 31
 
 # stat: "busy total" ticks of cpu0 and cpu1, and the time it was read.
 stat() {
@@ -212,6 +212,38 @@ else
 	skip "auto chose another source here: $(head -n 1 "$dir/auto")"
 	skip "auto: not sched"
 	skip "auto: not sched"
+fi
+
+# A flood beyond the rings (pairs passing a byte as fast as they go,
+# bench/httop-pingpong, and rings of one page: 64 switches): records lost
+# make their intervals invalid with the reason, and standard error says
+# how many; never a silent error.
+pp=$HTTOP_BUILDDIR/bench/httop-pingpong
+if [ -x "$pp" ]; then
+	"$pp" 0 0 0 4.5 >/dev/null & loads="$loads $!"; p0=$!
+	"$pp" 1 1 0 4.5 >/dev/null & loads="$loads $!"; p1=$!
+	sleep 0.3
+	HTTOP_SCHED_RING_PAGES=1 HTTOP_PHASE_TIMES=1 "$HTTOP" --source sched --topology "$sib" -b --format json -d 1 -n 3 \
+	    >"$dir/flood.json" 2>"$dir/flood.err"
+	wait "$p0" "$p1"
+	if r=$(python3 - "$dir/flood.json" "$dir/flood.err" <<'EOF'
+import json, re, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+err = open(sys.argv[2]).read()
+lost = int(re.search(r"source stats: records=\d+ drains=\d+ lost=(\d+)", err).group(1))
+invalid = sum(1 for l in lines if not l["valid"] and "records lost" in l["reason"])
+said = len(re.findall(r"^httop: sched, [0-9.]+ s: lost \d+ records on cpu \d", err, re.M))
+print("%d records lost, %d of %d intervals invalid (records lost), said %d times" %
+      (lost, invalid, len(lines), said))
+sys.exit(0 if lost > 0 and invalid > 0 and said > 0 else 1)
+EOF
+	); then
+		ok "flood: $r"
+	else
+		not_ok "flood: $r"
+	fi
+else
+	skip "no bench/httop-pingpong in the build"
 fi
 
 # --check on CPUs 0 and 1 declared siblings.
