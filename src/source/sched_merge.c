@@ -166,3 +166,31 @@ sched_rec_parse(const unsigned char *rec, size_t size, struct sched_rec *r)
 		return 0;
 	}
 }
+
+const unsigned char *
+sched_ring_at(const unsigned char *data, size_t dsize, uint64_t head, uint64_t tail,
+    unsigned char *buf, size_t *size)
+{
+	size_t off = (size_t)(tail % dsize), first = dsize - off;
+	struct perf_event_header h;
+
+	*size = 0;
+	if (head - tail < sizeof h)
+		return NULL;
+	if (first >= sizeof h) {
+		memcpy(&h, data + off, sizeof h);
+	} else {
+		memcpy(&h, data + off, first);
+		memcpy((unsigned char *)&h + first, data, sizeof h - first);
+	}
+	if (h.size < sizeof h || h.size > head - tail)
+		return NULL;
+	*size = h.size;
+	if (h.size > SCHED_REC_MAX)
+		return buf;
+	if (first >= h.size)
+		return data + off;
+	memcpy(buf, data + off, first);
+	memcpy(buf + first, data, h.size - first);
+	return buf;
+}

@@ -87,6 +87,20 @@ struct sched_rec {
 	uint64_t time;         /* ns, the event's clock */
 };
 
+/* Longest record httop copies out of a ring; longer ones are skipped. */
+#define SCHED_REC_MAX 256u
+
+/* The record at `tail` of a perf ring of `dsize` bytes (a power of two)
+ * at `data`, whose writer has reached `head` (tail < head, both counting
+ * bytes from the start, as data_head and data_tail do): its bytes in
+ * place, or copied into buf (SCHED_REC_MAX) when it wraps round the end;
+ * its size (the header's) in *size. A record longer than SCHED_REC_MAX
+ * gives buf unfilled and its size (the caller skips it). NULL and *size 0
+ * when there is no whole header, or its size is below the header's or
+ * beyond head: a broken ring. */
+const unsigned char *sched_ring_at(const unsigned char *data, size_t dsize, uint64_t head,
+    uint64_t tail, unsigned char *buf, size_t *size);
+
 /* The bytes of one record, `size` long (its header's size). -1 when the
  * record is too short for what its type carries. */
 int sched_rec_parse(const unsigned char *rec, size_t size, struct sched_rec *r);

@@ -53,9 +53,6 @@
 #include "util/i18n.h"
 #include "util/xalloc.h"
 
-/* Longest record httop copies out of the ring; longer ones are skipped. */
-#define REC_MAX 256u
-
 enum sc_state {
 	SC_UNUSED = 0,      /* not present, or not selected */
 	SC_OPEN,
@@ -219,36 +216,13 @@ ctl(const struct sched_cpu *c)
 	return (struct perf_event_mmap_page *)(void *)c->base;
 }
 
-/* The record at c->tail (c->tail < c->head), copied out whole; its size
- * in *size, or 0 for a broken ring. */
+/* The record at c->tail, or NULL for a broken ring (sched_ring_at). */
 static const unsigned char *
 ring_at(const struct sched_src *ss, const struct sched_cpu *c, unsigned char *buf,
     size_t *size)
 {
-	size_t dsize = ss->data_pages * ss->page, off = (size_t)(c->tail % dsize), first;
-	const unsigned char *data = c->base + ss->page;
-	struct perf_event_header h;
-
-	*size = 0;
-	if (c->head - c->tail < sizeof h)
-		return NULL;
-	first = dsize - off;
-	if (first >= sizeof h) {
-		memcpy(&h, data + off, sizeof h);
-	} else {
-		memcpy(&h, data + off, first);
-		memcpy((unsigned char *)&h + first, data, sizeof h - first);
-	}
-	if (h.size < sizeof h || h.size > c->head - c->tail)
-		return NULL;
-	*size = h.size;
-	if (h.size > REC_MAX)
-		return buf;      /* skipped: the caller sees an unknown kind */
-	if (first >= h.size)
-		return data + off;
-	memcpy(buf, data + off, first);
-	memcpy(buf + first, data, h.size - first);
-	return buf;
+	return sched_ring_at(c->base + ss->page, ss->data_pages * ss->page, c->head, c->tail,
+	    buf, size);
 }
 
 struct peeked {
@@ -263,7 +237,7 @@ static void
 peek(struct sched_src *ss, struct sched_core *k, unsigned i, struct sched_cpu *c,
     struct peeked *p, uint64_t cut)
 {
-	unsigned char buf[REC_MAX];
+	unsigned char buf[SCHED_REC_MAX];
 	const unsigned char *rec;
 
 	p->have = false;
@@ -274,7 +248,7 @@ peek(struct sched_src *ss, struct sched_core *k, unsigned i, struct sched_cpu *c
 			sched_core_forget(k, i, cut);
 			return;
 		}
-		if (p->size > REC_MAX || sched_rec_parse(rec, p->size, &p->r) != 0) {
+		if (p->size > SCHED_REC_MAX || sched_rec_parse(rec, p->size, &p->r) != 0) {
 			c->tail += p->size;
 			continue;
 		}

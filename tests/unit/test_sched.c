@@ -202,6 +202,62 @@ test_parse(void **state)
 	assert_int_equal(sched_rec_parse(rec, 32, &r), -1);
 }
 
+/* A ring of 64 bytes holding two 32-byte switch records on its second
+ * lap: a at stream bytes 80..111 (ring 16..47), b at 112..143, which
+ * wraps (ring 48..63, then 0..15); the writer is at 144. */
+static void
+switch_rec(unsigned char *rec, uint32_t tid, uint64_t t)
+{
+	uint16_t misc = PERF_RECORD_MISC_SWITCH_OUT, size = 32;
+
+	memset(rec, 0, 32);
+	put32(rec, PERF_RECORD_SWITCH_CPU_WIDE);
+	memcpy(rec + 4, &misc, 2);
+	memcpy(rec + 6, &size, 2);
+	put32(rec + 20, tid);
+	put64(rec + 24, t);
+}
+
+static void
+test_ring(void **state)
+{
+	unsigned char ring[64], a[32], b[32], buf[SCHED_REC_MAX];
+	const unsigned char *p;
+	struct sched_rec r;
+	size_t size;
+	uint16_t bad = 4;
+
+	(void)state;
+	switch_rec(a, 11, 1000);
+	switch_rec(b, 22, 2000);
+	memcpy(ring + 16, a, 32);
+	memcpy(ring + 48, b, 16);
+	memcpy(ring, b + 16, 16);
+	p = sched_ring_at(ring, sizeof ring, 144, 80, buf, &size);
+	assert_non_null(p);
+	assert_int_equal(size, 32);
+	assert_ptr_equal(p, ring + 16);        /* in place */
+	assert_int_equal(sched_rec_parse(p, size, &r), 0);
+	assert_int_equal(r.tid, 11);
+	assert_int_equal(r.time, 1000);
+	/* b wraps: copied whole into buf */
+	p = sched_ring_at(ring, sizeof ring, 144, 112, buf, &size);
+	assert_ptr_equal(p, buf);
+	assert_int_equal(size, 32);
+	assert_int_equal(sched_rec_parse(p, size, &r), 0);
+	assert_int_equal(r.tid, 22);
+	assert_int_equal(r.time, 2000);
+	/* nothing left, or a header cut short: no record */
+	assert_null(sched_ring_at(ring, sizeof ring, 144, 144, buf, &size));
+	assert_null(sched_ring_at(ring, sizeof ring, 144, 140, buf, &size));
+	/* a record said longer than what the writer wrote: a broken ring */
+	assert_null(sched_ring_at(ring, sizeof ring, 100, 80, buf, &size));
+	assert_int_equal(size, 0);
+	/* a size below the header's */
+	memcpy(ring + 16 + 6, &bad, 2);
+	assert_null(sched_ring_at(ring, sizeof ring, 144, 80, buf, &size));
+}
+
 /* The counts of test_merge through the metrics with the source's plan on
  * a core of two threads (CPUs 0 and 1): T = 1000 ns, ref0 800, ref1 300,
  * any 900: neither .1, t0 only .6, t1 only .1, both .2, exact; util .8
@@ -288,6 +344,7 @@ main(void)
 		cmocka_unit_test(test_unknown_and_lost),
 		cmocka_unit_test(test_states),
 		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_ring),
 		cmocka_unit_test(test_metrics),
 	};
 
