@@ -2,7 +2,8 @@
 # test_tui_sched.sh: the live view with the scheduler source on the real
 # kernel, as root: CPUs 0 and 1 declared siblings (hwloc's synthetic
 # "pack:1 core:1 pu:2"); the header names the source and says what its
-# figures mean, the core shows a split, q ends it and restores the terminal.
+# figures mean, the core shows a split, q ends it and restores the terminal;
+# then httop with no option.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 need lstopo-no-graphics hwloc "to write the topology that declares CPUs 0 and 1 siblings"
 [ "$(id -u)" = 0 ] || skip_all "needs root: CPU-wide perf events (or perf_event_paranoid <= 0)"
@@ -16,7 +17,7 @@ if ! "$HTTOP" --source sched --topology "$sib" -b -n 1 -d 0.1 >/dev/null 2>"$tui
 	    { echo "1..1"; echo "not ok 1 - the sched source: $(cat "$tui_dir/probe")"; exit 1; }
 	skip_all "the sched source does not open here: $(cat "$tui_dir/probe")"
 fi
-plan 4
+plan 6
 export XDG_CONFIG_HOME="$tui_dir/config"
 
 tui_start 160 40 -- --source sched --topology "$sib" -d 0.3
@@ -34,4 +35,18 @@ if [ "$tui_status" = 0 ] && tui_restored; then
 	ok "q: status 0, the terminal restored"
 else
 	not_ok "q: status '$tui_status', or the terminal not restored"
+fi
+
+# httop with no option: --source auto comes to sched where msr-safe, msr
+# and perf do not work (a VM without a PMU, as the tests' machine).
+tui_start 160 40 --
+if wait_for 'source (msr|msr-safe|perf) ' 5; then
+	skip "auto chose a counter source here"
+	skip "auto chose a counter source here"
+else
+	check "no option: header: source sched, and what its figures mean" \
+	    wait_for 'source sched split by the scheduler' 10
+	keys q
+	tui_wait_exit 5
+	check "no option: q: status 0" [ "$tui_status" = 0 ]
 fi
