@@ -126,7 +126,7 @@ values --source
 values --on-conflict
 values --level
 values --textfile-level
-# Worked by hand from options.c: auto msr msr-safe perf sim replay; m* = msr msr-safe.
+# Worked by hand from options.c: auto msr msr-safe perf sched sim replay; m* = msr msr-safe.
 expect "'httop --source m<TAB>' gives msr, msr-safe" "msr${nl}msr-safe$nl" --source m
 expect "'httop --on-conflict re<TAB>' gives reclaim, report" "reclaim${nl}report$nl" --on-conflict re
 
