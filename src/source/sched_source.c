@@ -572,7 +572,7 @@ fill_row(struct sched_src *ss, struct sched_core *k, unsigned th, unsigned cpu, 
 /* The state of one CPU after the drain; opens an offline one again. */
 static uint8_t
 cpu_state(struct sched_src *ss, unsigned cpu, struct sched_core *k, unsigned th, uint64_t cut,
-    char *ev, size_t evlen)
+    char *ev, size_t evlen, bool *reopened)
 {
 	struct sched_cpu *c = &ss->cpu[cpu];
 	size_t n = strlen(ev);
@@ -582,6 +582,7 @@ cpu_state(struct sched_src *ss, unsigned cpu, struct sched_core *k, unsigned th,
 		if (open_cpu(ss, cpu, &mapfail) == 0) {
 			c->state = SC_OPEN;
 			sched_core_forget(k, th, cut);
+			*reopened = true;
 		}
 		return CPU_OFFLINE;
 	}
@@ -629,8 +630,7 @@ sched_read(struct source *s, struct sample *out, struct errmsg *e)
 				memset(sample_row(out, cpu), 0, out->nslots * sizeof(uint64_t));
 				continue;
 			}
-			reopened |= ss->cpu[cpu].state == SC_OFFLINE;
-			st = cpu_state(ss, cpu, k, th, cut, s->events, sizeof s->events);
+			st = cpu_state(ss, cpu, k, th, cut, s->events, sizeof s->events, &reopened);
 			out->state[cpu] = st;
 			if (st == CPU_OFFLINE)
 				out->err[cpu] = ENXIO;
@@ -639,8 +639,14 @@ sched_read(struct source *s, struct sample *out, struct errmsg *e)
 		sched_core_take(k);
 	}
 	pthread_mutex_unlock(&ss->mu);
-	if (reopened)
+	if (reopened) {
+		/* The thread polls the new ring from its next round; what
+		 * runs there is learnt by a visit. */
+		if (write(ss->wake[1], "x", 1) < 0) {
+			/* full: the thread is being woken anyway */
+		}
 		visit_cpus(ss);
+	}
 	out->time = (double)cut / 1e9 - ss->start;
 	out->wall = clock_wall();
 	out->seq = ss->seq++;
