@@ -67,8 +67,6 @@ struct sched_cpu {
 	uint64_t head;      /* data_head as the drain found it */
 	uint64_t tail;      /* what httop has consumed */
 	uint64_t last_en;   /* time_enabled at the last read */
-	unsigned core, thread;
-	bool lost_ahead;    /* a LOST record waits beyond the cut-off */
 };
 
 struct sched_src {
@@ -204,7 +202,6 @@ open_cpu(struct sched_src *ss, unsigned cpu, bool *mapfail)
 	c->tail = c->head = 0;
 	c->last_en = 0;
 	c->hup = false;
-	c->lost_ahead = false;
 	return 0;
 }
 
@@ -468,7 +465,7 @@ map_error(struct sched_src *ss, unsigned cpu, int err, struct errmsg *e)
 	    (ss->data_pages + 1) * ss->page / 1024, cpu, strerror(err));
 }
 
-/* One CPU at program time: 1 opened, 0 offline, -1 error. */
+/* One CPU at open: 1 opened, 0 offline (ENODEV), -1 error with the message. */
 static int
 program_cpu(struct sched_src *ss, unsigned cpu, struct errmsg *e)
 {
@@ -771,10 +768,7 @@ struct source *
 sched_source_open(struct machine *m, struct plan *plan, struct errmsg *e)
 {
 	struct sched_src *ss;
-	struct perf_event_attr a;
 	unsigned cpu, ci, max_cpu = m->topo.max_cpu;
-	bool mapfail;
-	int rc;
 
 	if (check_cpus(m, e) != 0)
 		return NULL;
@@ -787,11 +781,8 @@ sched_source_open(struct machine *m, struct plan *plan, struct errmsg *e)
 	ss->src.m = m;
 	ss->max_cpu = max_cpu;
 	ss->cpu = xcalloc(max_cpu ? max_cpu : 1, sizeof *ss->cpu);
-	for (cpu = 0; cpu < max_cpu; cpu++) {
+	for (cpu = 0; cpu < max_cpu; cpu++)
 		ss->cpu[cpu].fd = -1;
-		ss->cpu[cpu].core = m->topo.cpus[cpu].core;
-		ss->cpu[cpu].thread = m->topo.cpus[cpu].thread;
-	}
 	ss->ncores = m->topo.ncores;
 	ss->core = xcalloc(ss->ncores ? ss->ncores : 1, sizeof *ss->core);
 	for (ci = 0; ci < ss->ncores; ci++)
@@ -813,8 +804,6 @@ sched_source_open(struct machine *m, struct plan *plan, struct errmsg *e)
 	/* Every CPU now, before httop gives its privilege up (root's
 	 * CAP_PERFMON or CAP_SYS_ADMIN, where perf_event_paranoid asks for
 	 * it); a refusal is said before anything starts. */
-	(void)a;
-	(void)mapfail;
 	for (cpu = 0; cpu < max_cpu; cpu++) {
 		if (!m->topo.cpus[cpu].present)
 			continue;
@@ -822,14 +811,14 @@ sched_source_open(struct machine *m, struct plan *plan, struct errmsg *e)
 			ss->cpu[cpu].state = SC_OFFLINE;
 			continue;
 		}
-		if ((rc = program_cpu(ss, cpu, e)) < 0) {
+		if (program_cpu(ss, cpu, e) < 0) {
 			sched_close(&ss->src);
 			return NULL;
 		}
 	}
 	sched_plan(plan, m);
-	snprintf(ss->src.detail, sizeof ss->src.detail, "context switches, %zu KiB ring per CPU%s",
-	    ss->data_pages * ss->page / 1024, ss->paranoid_known ? "" : "");
+	snprintf(ss->src.detail, sizeof ss->src.detail, "context switches, %zu KiB ring per CPU",
+	    ss->data_pages * ss->page / 1024);
 	return &ss->src;
 }
 
