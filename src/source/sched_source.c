@@ -45,6 +45,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "source/perf_sys.h"
 #include "source/sched_merge.h"
 #include "source/sched_source.h"
 #include "source/sources.h"
@@ -747,6 +748,16 @@ check_cpus(const struct machine *m, struct errmsg *e)
 	return 0;
 }
 
+static void
+want_fds(unsigned long n)
+{
+	struct perf_sys *sys = perf_sys_real(NULL);
+
+	if (sys->want_fds != NULL)
+		sys->want_fds(sys, n);
+	sys->destroy(sys);
+}
+
 /* SCHED_RING_PAGES, or HTTOP_SCHED_RING_PAGES (a power of two up to it:
  * the tests' way to a ring a flood overruns; ignored in a set-ID httop). */
 static size_t
@@ -801,6 +812,8 @@ sched_source_open(struct machine *m, struct plan *plan, struct errmsg *e)
 		sched_close(&ss->src);
 		return NULL;
 	}
+	/* One descriptor per CPU (the limit raised as for perf). */
+	want_fds(m->topo.ncpus);
 	/* Every CPU now, before httop gives its privilege up (root's
 	 * CAP_PERFMON or CAP_SYS_ADMIN, where perf_event_paranoid asks for
 	 * it); a refusal is said before anything starts. */
