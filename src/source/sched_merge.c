@@ -194,3 +194,86 @@ sched_ring_at(const unsigned char *data, size_t dsize, uint64_t head, uint64_t t
 	memcpy(buf + first, data, h.size - first);
 	return buf;
 }
+
+struct peeked {
+	bool have;
+	size_t size;
+	struct sched_rec r;
+};
+
+/* The next record of ring r (thread i), parsed, or have = false. */
+static void
+peek(struct sched_core *c, unsigned i, struct sched_ring *r, struct peeked *p, uint64_t cut)
+{
+	unsigned char buf[SCHED_REC_MAX];
+	const unsigned char *rec;
+
+	p->have = false;
+	while (r->data != NULL && r->tail < r->head) {
+		rec = sched_ring_at(r->data, r->dsize, r->head, r->tail, buf, &p->size);
+		if (rec == NULL) {
+			r->tail = r->head;
+			sched_core_forget(c, i, cut);
+			return;
+		}
+		if (p->size > SCHED_REC_MAX || sched_rec_parse(rec, p->size, &p->r) != 0) {
+			r->tail += p->size;
+			continue;
+		}
+		p->have = true;
+		return;
+	}
+}
+
+static void
+apply(struct sched_core *c, unsigned i, const struct sched_rec *r, uint64_t *lost)
+{
+	bool before, after;
+
+	if (r->kind == SCHED_REC_SWITCH) {
+		sched_switch_states(r->out, r->tid, r->other, &before, &after);
+		sched_core_switch(c, i, r->time, before, after, r->out);
+	} else if (r->kind == SCHED_REC_LOST) {
+		*lost += r->lost;
+		sched_core_lost(c, i, r->time, r->lost);
+	}
+}
+
+/* The thread whose next record is the earliest at or before cut, or n. */
+static unsigned
+earliest(struct sched_core *c, const struct peeked *p, uint64_t cut)
+{
+	unsigned i, best = c->n;
+
+	for (i = 0; i < c->n; i++) {
+		if (!p[i].have)
+			continue;
+		if (p[i].r.time > cut) {
+			if (p[i].r.kind == SCHED_REC_LOST)
+				c->t[i].unsure = true;
+			continue;
+		}
+		if (best == c->n || p[i].r.time < p[best].r.time)
+			best = i;
+	}
+	return best;
+}
+
+uint64_t
+sched_drain(struct sched_core *c, struct sched_ring *r, uint64_t cut, uint64_t *lost)
+{
+	struct peeked p[TOPO_MAX_SMT];
+	uint64_t used = 0;
+	unsigned i, best;
+
+	for (i = 0; i < c->n; i++)
+		peek(c, i, &r[i], &p[i], cut);
+	while ((best = earliest(c, p, cut)) < c->n) {
+		apply(c, best, &p[best].r, lost);
+		used++;
+		r[best].tail += p[best].size;
+		peek(c, best, &r[best], &p[best], cut);
+	}
+	sched_core_advance(c, cut);
+	return used;
+}

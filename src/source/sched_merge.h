@@ -101,6 +101,24 @@ struct sched_rec {
 const unsigned char *sched_ring_at(const unsigned char *data, size_t dsize, uint64_t head,
     uint64_t tail, unsigned char *buf, size_t *size);
 
+/* One thread's ring for sched_drain: NULL data for a CPU not read. */
+struct sched_ring {
+	const unsigned char *data;
+	size_t dsize;              /* a power of two */
+	uint64_t head;             /* the writer's position (data_head) */
+	uint64_t tail;             /* the reader's: moved past what was used */
+};
+
+/* Every record of the core's rings (r[0..c->n-1]) stamped at or before
+ * `cut`, applied in time order across the rings (each ring is in time
+ * order; the earliest head record of all goes first), then the counts
+ * advanced to `cut`. A ring's records after `cut` stay (tail stops at
+ * the first of them); a LOST record among those makes this interval
+ * unsure too (its losses may be before `cut`). Records the kernel lost
+ * are added to *lost. A broken ring is dropped whole and its thread
+ * forgotten. Returns the records used. */
+uint64_t sched_drain(struct sched_core *c, struct sched_ring *r, uint64_t cut, uint64_t *lost);
+
 /* The bytes of one record, `size` long (its header's size). -1 when the
  * record is too short for what its type carries. */
 int sched_rec_parse(const unsigned char *rec, size_t size, struct sched_rec *r);

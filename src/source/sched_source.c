@@ -65,7 +65,6 @@ struct sched_cpu {
 	bool hup;           /* poll said hang-up: the thread leaves it */
 	int fd;
 	unsigned char *base;   /* the mapping: the control page, then data */
-	uint64_t head;      /* data_head as the drain found it */
 	uint64_t tail;      /* what httop has consumed */
 	uint64_t last_en;   /* time_enabled at the last read */
 };
@@ -200,7 +199,7 @@ open_cpu(struct sched_src *ss, unsigned cpu, bool *mapfail)
 	}
 	c->fd = fd;
 	c->base = p;
-	c->tail = c->head = 0;
+	c->tail = 0;
 	c->last_en = 0;
 	c->hup = false;
 	return 0;
@@ -214,106 +213,36 @@ ctl(const struct sched_cpu *c)
 	return (struct perf_event_mmap_page *)(void *)c->base;
 }
 
-/* The record at c->tail, or NULL for a broken ring (sched_ring_at). */
-static const unsigned char *
-ring_at(const struct sched_src *ss, const struct sched_cpu *c, unsigned char *buf,
-    size_t *size)
-{
-	return sched_ring_at(c->base + ss->page, ss->data_pages * ss->page, c->head, c->tail,
-	    buf, size);
-}
 
-struct peeked {
-	bool have;
-	size_t size;
-	struct sched_rec r;
-};
-
-/* The next record of thread i's CPU, parsed, or have = false. A broken
- * ring is dropped whole and its thread forgotten. */
-static void
-peek(struct sched_src *ss, struct sched_core *k, unsigned i, struct sched_cpu *c,
-    struct peeked *p, uint64_t cut)
-{
-	unsigned char buf[SCHED_REC_MAX];
-	const unsigned char *rec;
-
-	p->have = false;
-	while (c->tail < c->head) {
-		rec = ring_at(ss, c, buf, &p->size);
-		if (rec == NULL) {
-			c->tail = c->head;
-			sched_core_forget(k, i, cut);
-			return;
-		}
-		if (p->size > SCHED_REC_MAX || sched_rec_parse(rec, p->size, &p->r) != 0) {
-			c->tail += p->size;
-			continue;
-		}
-		p->have = true;
-		return;
-	}
-}
-
-static void
-apply(struct sched_src *ss, struct sched_core *k, unsigned i, const struct sched_rec *r)
-{
-	bool before, after;
-
-	ss->records++;
-	if (r->kind == SCHED_REC_SWITCH) {
-		sched_switch_states(r->out, r->tid, r->other, &before, &after);
-		sched_core_switch(k, i, r->time, before, after, r->out);
-	} else if (r->kind == SCHED_REC_LOST) {
-		ss->lost += r->lost;
-		sched_core_lost(k, i, r->time, r->lost);
-	}
-}
-
-/* Every record of the core's CPUs up to `cut`, in time order; the rest
- * stays in the rings for the next drain. */
+/* Every record of the core's CPUs up to `cut`, in time order
+ * (sched_drain); the rest stays in the rings for the next drain. */
 static void
 drain_core(struct sched_src *ss, unsigned ci, uint64_t cut)
 {
 	const struct topo_core *tc = &ss->src.m->topo.cores[ci];
 	struct sched_core *k = &ss->core[ci];
-	struct sched_cpu *c[TOPO_MAX_SMT];
-	struct peeked p[TOPO_MAX_SMT];
-	unsigned i, n = k->n, best;
+	struct sched_ring r[TOPO_MAX_SMT];
+	struct sched_cpu *c;
+	unsigned i;
 
-	for (i = 0; i < n; i++) {
-		c[i] = &ss->cpu[tc->cpus[i]];
-		p[i].have = false;
-		if (c[i]->state != SC_OPEN)
+	for (i = 0; i < k->n; i++) {
+		c = &ss->cpu[tc->cpus[i]];
+		memset(&r[i], 0, sizeof r[i]);
+		if (c->state != SC_OPEN)
 			continue;
-		c[i]->head = __atomic_load_n(&ctl(c[i])->data_head, __ATOMIC_ACQUIRE);
-		peek(ss, k, i, c[i], &p[i], cut);
+		r[i].data = c->base + ss->page;
+		r[i].dsize = ss->data_pages * ss->page;
+		r[i].head = __atomic_load_n(&ctl(c)->data_head, __ATOMIC_ACQUIRE);
+		r[i].tail = c->tail;
 	}
-	for (;;) {
-		best = n;
-		for (i = 0; i < n; i++) {
-			if (!p[i].have)
-				continue;
-			if (p[i].r.time > cut) {
-				/* Records were lost before this one was written:
-				 * perhaps in this interval. */
-				if (p[i].r.kind == SCHED_REC_LOST)
-					k->t[i].unsure = true;
-				continue;
-			}
-			if (best == n || p[i].r.time < p[best].r.time)
-				best = i;
-		}
-		if (best == n)
-			break;
-		apply(ss, k, best, &p[best].r);
-		c[best]->tail += p[best].size;
-		peek(ss, k, best, c[best], &p[best], cut);
+	ss->records += sched_drain(k, r, cut, &ss->lost);
+	for (i = 0; i < k->n; i++) {
+		c = &ss->cpu[tc->cpus[i]];
+		if (r[i].data == NULL)
+			continue;
+		c->tail = r[i].tail;
+		__atomic_store_n(&ctl(c)->data_tail, c->tail, __ATOMIC_RELEASE);
 	}
-	sched_core_advance(k, cut);
-	for (i = 0; i < n; i++)
-		if (c[i]->state == SC_OPEN)
-			__atomic_store_n(&ctl(c[i])->data_tail, c[i]->tail, __ATOMIC_RELEASE);
 }
 
 static void
@@ -328,7 +257,7 @@ drain_all(struct sched_src *ss, uint64_t cut)
 static void
 skip_ring(struct sched_cpu *c)
 {
-	c->tail = c->head = __atomic_load_n(&ctl(c)->data_head, __ATOMIC_ACQUIRE);
+	c->tail = __atomic_load_n(&ctl(c)->data_head, __ATOMIC_ACQUIRE);
 	__atomic_store_n(&ctl(c)->data_tail, c->tail, __ATOMIC_RELEASE);
 }
 

@@ -258,6 +258,102 @@ test_ring(void **state)
 	assert_null(sched_ring_at(ring, sizeof ring, 144, 80, buf, &size));
 }
 
+/* A switch record (out or in) at the end of a ring being written; the
+ * ring's head moves past it. */
+static void
+put_switch(unsigned char *ring, uint64_t *head, bool out, uint32_t tid, uint32_t other,
+    uint64_t t)
+{
+	unsigned char *rec = ring + *head;
+	uint16_t misc = out ? PERF_RECORD_MISC_SWITCH_OUT : 0, size = 32;
+
+	memset(rec, 0, 32);
+	put32(rec, PERF_RECORD_SWITCH_CPU_WIDE);
+	memcpy(rec + 4, &misc, 2);
+	memcpy(rec + 6, &size, 2);
+	put32(rec + 12, other);
+	put32(rec + 20, tid);
+	put64(rec + 24, t);
+	*head += 32;
+}
+
+static void
+put_lost(unsigned char *ring, uint64_t *head, uint64_t n, uint64_t t)
+{
+	unsigned char *rec = ring + *head;
+	uint16_t size = 40;
+
+	memset(rec, 0, 40);
+	put32(rec, PERF_RECORD_LOST);
+	memcpy(rec + 6, &size, 2);
+	put64(rec + 16, n);
+	put64(rec + 32, t);
+	*head += 40;
+}
+
+/* Two rings merged in time order, cut at 3000 then 5000; both threads'
+ * states known at 1000 (thread 0 busy, thread 1 idle):
+ *   ring 0: out 5 -> idle at 1500, in 7 (after idle) at 2500,
+ *           out 7 -> idle at 4000 (after the first cut: stays);
+ *   ring 1: in 9 (after idle) at 1200, out 9 -> idle at 2000.
+ * To 3000: thread 0 busy [1000,1500) and [2500,3000): ref0 = 1000;
+ * thread 1 busy [1200,2000): ref1 = 800; any = |[1000,2000) u
+ * [2500,3000)| = 1500. Taking ring 0 whole before ring 1 would count
+ * [1500,2000) as neither (1200 would come after 2500). To 5000: thread 0
+ * busy [3000,4000): ref0 = 2000, any = 2500. Then a LOST record of ring 1
+ * at 6000 (3 records): a cut at 5500 leaves it but makes thread 1 unsure;
+ * a cut at 7000 uses it: thread 1 unknown, 3 lost. */
+static void
+test_drain(void **state)
+{
+	unsigned char ring0[256], ring1[256];
+	struct sched_ring r[2];
+	struct sched_core c;
+	uint64_t lost = 0;
+
+	(void)state;
+	memset(r, 0, sizeof r);
+	r[0].data = ring0;
+	r[1].data = ring1;
+	r[0].dsize = r[1].dsize = 256;
+	put_switch(ring0, &r[0].head, true, 5, 0, 1500);
+	put_switch(ring0, &r[0].head, false, 7, 0, 2500);
+	put_switch(ring0, &r[0].head, true, 7, 0, 4000);
+	put_switch(ring1, &r[1].head, false, 9, 0, 1200);
+	put_switch(ring1, &r[1].head, true, 9, 0, 2000);
+	sched_core_init(&c, 2, 1000);
+	c.t[0].known = c.t[0].busy = true;
+	c.t[1].known = true;
+	assert_int_equal(sched_drain(&c, r, 3000, &lost), 4);
+	assert_int_equal(c.t[0].ref, 1000);
+	assert_int_equal(c.t[1].ref, 800);
+	assert_int_equal(c.any, 1500);
+	assert_int_equal(r[0].tail, 64);     /* the 4000 record waits */
+	assert_int_equal(r[1].tail, 64);
+	assert_false(c.t[0].unsure || c.t[1].unsure);
+	assert_int_equal(sched_drain(&c, r, 5000, &lost), 1);
+	assert_int_equal(c.t[0].ref, 2000);
+	assert_int_equal(c.any, 2500);
+	assert_int_equal(r[0].tail, 96);
+	put_lost(ring1, &r[1].head, 3, 6000);
+	assert_int_equal(sched_drain(&c, r, 5500, &lost), 0);
+	assert_true(c.t[1].unsure);
+	assert_int_equal(lost, 0);
+	assert_int_equal(r[1].tail, 64);
+	assert_int_equal(sched_drain(&c, r, 7000, &lost), 1);
+	assert_int_equal(lost, 3);
+	assert_false(c.t[1].known);
+	/* a broken ring (a header whose size runs past the head): dropped,
+	 * its thread forgotten */
+	sched_core_take(&c);
+	c.t[1].known = true;
+	put_switch(ring1, &r[1].head, true, 9, 0, 7100);
+	r[1].head -= 8;
+	assert_int_equal(sched_drain(&c, r, 8000, &lost), 0);
+	assert_int_equal(r[1].tail, r[1].head);
+	assert_false(c.t[1].known);
+}
+
 /* The counts of test_merge through the metrics with the source's plan on
  * a core of two threads (CPUs 0 and 1): T = 1000 ns, ref0 800, ref1 300,
  * any 900: neither .1, t0 only .6, t1 only .1, both .2, exact; util .8
@@ -345,6 +441,7 @@ main(void)
 		cmocka_unit_test(test_states),
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_ring),
+		cmocka_unit_test(test_drain),
 		cmocka_unit_test(test_metrics),
 	};
 
