@@ -4,13 +4,17 @@
 EXTRA_DIST += bench/lib.sh bench/run.sh bench/reads.sh bench/instr.sh \
 	bench/screen.sh bench/bytes.sh \
 	bench/baseline.txt bench/README.md bench/bursts.py \
-	bench/refresh-cpu.sh bench/draw-cpu.sh bench/targets.py
+	bench/refresh-cpu.sh bench/draw-cpu.sh bench/targets.py bench/sched.py
 
 # The CPU time of reading + metrics per refresh, measured on a tape of the
 # engine's reads (no system call in the timed loop).
 noinst_PROGRAMS += bench/httop-refresh-cpu
 bench_httop_refresh_cpu_SOURCES = bench/refresh_cpu.c
 bench_httop_refresh_cpu_LDADD = $(HTTOP_LIBS)
+
+# The switching load of the scheduler source's benchmark (bench/sched.py).
+noinst_PROGRAMS += bench/httop-pingpong
+bench_httop_pingpong_SOURCES = bench/pingpong.c
 
 # The fake MSR device is a test program: configure without --disable-tests.
 # The fixtures are unpacked as for make check (tests/fixtures.mk).

@@ -129,3 +129,12 @@ htop: this VM's $(nproc) CPUs, htop -d 10, same pane
 
 EOF
 FIXTURES="$FIXTURES" python3 "$here/targets.py" "$BUILD" --rounds 5
+
+# The scheduler source (issue 27): its cost under a switching load, and a
+# flood beyond its rings (bench/sched.py says how).
+echo
+if [ "$(id -u)" = 0 ] && command -v lstopo-no-graphics >/dev/null 2>&1; then
+	python3 "$here/sched.py" "$BUILD" 3
+else
+	echo "scheduler source: not measured (needs root and lstopo-no-graphics)"
+fi

@@ -20,6 +20,7 @@ include $(srcdir)/tests/diemap.mk
 include $(srcdir)/tests/die.mk
 include $(srcdir)/tests/dielayout.mk
 include $(srcdir)/tests/perf.mk
+include $(srcdir)/tests/sched.mk
 include $(srcdir)/tests/safe.mk
 include $(srcdir)/tests/conflict.mk
 include $(srcdir)/tests/stopped.mk

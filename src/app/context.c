@@ -80,6 +80,13 @@ int
 app_end(struct app *a, int status)
 {
 	phases_report(&a->ph);
+	if (a->ph.on && a->src != NULL) {
+		char st[160];
+
+		/* Machine-read (bench/sched.sh): not translated. */
+		if (source_stats(a->src, st, sizeof st))
+			fprintf(stderr, "httop: source stats: %s\n", st);
+	}
 	/* The gzip trailer; a close that fails (NFS) is an error too. */
 	if (a->rec != NULL && record_close(a->rec, &a->e) != 0) {
 		app_report(&a->e);

@@ -120,8 +120,10 @@ load_mode(const struct app *a)
 {
 	if (a->src->virtual_clock)
 		return CL_SIM;
-	/* A description of another machine: its CPUs are not ours to load. */
-	if (a->o->topology != NULL)
+	/* A description of another machine: its CPUs are not ours to load
+	 * (but a source that follows this machine's CPUs whatever the
+	 * description only learns from it which are siblings). */
+	if (a->o->topology != NULL && !a->src->own_cpus)
 		return CL_SOURCE;
 	return CL_THREADS;
 }
@@ -557,13 +559,16 @@ unchecked_reasons(struct chk *c)
 	else if (!load_loop_known())
 		loop = N_("the loop's instructions are known only on x86-64");
 	if (!inst)
-		loop = N_("the plan counts no instructions on this CPU");
+		loop = c->plan.basis == PLAN_BASIS_SCHED ?
+		    N_("no counters: the scheduler source counts time only") :
+		    N_("the plan counts no instructions on this CPU");
 	else if (c->plan.slots[c->r.mc.slot[SLOT_INST]].msr == MSR_AMD_IRPERF)
 		loop = N_("IRPerfCount counted nothing: it counts only once the kernel sets HWCR bit 30, "
 		    "which httop leaves alone");
 	u[CF_INST] = loop;
 	u[CF_CPI] = c->mode == CL_SIM && inst ? NULL : loop;
-	u[CF_GHZ] = base ? N_("nothing else here knows the clock (no APERF/MPERF read)") :
+	u[CF_GHZ] = c->plan.basis == PLAN_BASIS_SCHED ?
+	    N_("no counters: the scheduler source counts time only") : base ? N_("nothing else here knows the clock (no APERF/MPERF read)") :
 	    N_("the nominal clock is not known, so httop gives no GHz");
 	u[CF_CLOCK] = base ? NULL : N_("the nominal clock is not known");
 }

@@ -132,10 +132,38 @@ open_procstat(struct app *a, struct errmsg *e)
 	return procstat_source_open(&a->m, &a->plan, e);
 }
 
+/* The scheduler's switches, after --topology is checked as a declaration
+ * about this machine (which of its CPUs share a core). */
+static struct source *
+open_sched(struct app *a, struct errmsg *e)
+{
+	if (app_declare_topology(a, e) != 0)
+		return NULL;
+	return sched_source_open(&a->m, &a->plan, e);
+}
+
+/* --source auto's last steps, the sources without counters: --topology
+ * is checked once as a declaration about this machine, which both need. */
+static void
+auto_counterless(struct app *a, char *said, size_t len)
+{
+	struct errmsg e;
+
+	if (app_declare_topology(a, &e) != 0) {
+		auto_note(said, len, "sched, procstat", e.text);
+		return;
+	}
+	if ((a->src = sched_source_open(&a->m, &a->plan, &e)) != NULL)
+		return;
+	auto_note(said, len, "sched", e.text);
+	if ((a->src = procstat_source_open(&a->m, &a->plan, &e)) == NULL)
+		auto_note(said, len, "procstat", e.text);
+}
+
 /* --source auto: msr-safe (when its device exists), then the msr driver,
- * then perf_event, then /proc/stat. A step that fails says why; when a
- * later one works the reasons are printed once, when none works they make
- * the error. */
+ * then perf_event, then the scheduler's switches, then /proc/stat (neither
+ * counts). A step that fails says why; when a later one works the reasons
+ * are printed once, when none works they make the error. */
 static int
 open_auto(struct app *a)
 {
@@ -157,13 +185,10 @@ open_auto(struct app *a)
 	if (a->src == NULL && (a->src = open_msr(a, &e)) == NULL) {
 		auto_note(said, sizeof said, "msr", e.text);
 		a->src = perf_source_open(&a->m, &a->plan, &e);
-		if (a->src == NULL)
+		if (a->src == NULL) {
 			auto_note(said, sizeof said, "perf", e.text);
-	}
-	if (a->src == NULL) {
-		a->src = open_procstat(a, &e);
-		if (a->src == NULL)
-			auto_note(said, sizeof said, "procstat", e.text);
+			auto_counterless(a, said, sizeof said);
+		}
 	}
 	if (a->src != NULL) {
 		if (said[0] != '\0')
@@ -241,6 +266,9 @@ app_open_source(struct app *a)
 		break;
 	case SRC_PROCSTAT:
 		a->src = open_procstat(a, &a->e);
+		break;
+	case SRC_SCHED:
+		a->src = open_sched(a, &a->e);
 		break;
 	case SRC_SIM:
 		a->src = o->check ? open_check_sim(a) :

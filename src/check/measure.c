@@ -48,6 +48,7 @@ check_meas_from_interval(struct check_meas *m, const struct interval *iv,
 	m->share[CHECK_BOTH] = cf->both;
 	m->dt = iv->dt;
 	m->base_hz = mc->base_hz;
+	m->has_cycles = mc->slot[SLOT_CYCLES] >= 0;
 	m->has_inst = mc->slot[SLOT_INST] >= 0;
 	m->inst_may_be_off = m->has_inst && mc->plan->slots[mc->slot[SLOT_INST]].msr == MSR_AMD_IRPERF;
 	m->split_given = tc->nthreads == 2 && mc->plan->split != SPLIT_NONE;
@@ -217,7 +218,7 @@ rows_thread(struct rows *rs, const struct check_case *c, const struct check_meas
 	if (len <= 0.0)
 		return;
 	rows_inst(rs, m, x, th);
-	if (m->base_hz <= 0.0)
+	if (m->base_hz <= 0.0 || !m->has_cycles)
 		return;
 	if (x->mode == CL_SIM && (r = add(rs, CF_GHZ, "ghz", "simulator", (int)th)) != NULL) {
 		set_exact(r, x->sim_ghz, tm->ghz, x->sim_ghz * rate);

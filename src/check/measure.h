@@ -58,6 +58,7 @@ struct check_meas {
 	double dt;                 /* the interval, s */
 	double base_hz;            /* the nominal clock (0: unknown) */
 	bool has_inst;             /* the plan counts instructions */
+	bool has_cycles;           /* the plan counts core cycles (GHz) */
 	/* ... with a counter that may be switched off (AMD IRPerfCount counts
 	 * only once the kernel sets HWCR bit 30): a count of 0 means that. */
 	bool inst_may_be_off;

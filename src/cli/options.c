@@ -109,6 +109,7 @@ source_kind_name(enum source_kind k)
 	case SRC_MSR_SAFE: return "msr-safe";
 	case SRC_PERF: return "perf";
 	case SRC_PROCSTAT: return "procstat";
+	case SRC_SCHED: return "sched";
 	}
 	return "?";
 }
@@ -117,7 +118,7 @@ static int
 source_kind_parse(const char *s, enum source_kind *k)
 {
 	static const enum source_kind all[] = { SRC_AUTO, SRC_MSR, SRC_MSR_SAFE, SRC_PERF,
-	    SRC_PROCSTAT, SRC_SIM, SRC_REPLAY };
+	    SRC_SCHED, SRC_PROCSTAT, SRC_SIM, SRC_REPLAY };
 	size_t i;
 
 	for (i = 0; i < sizeof all / sizeof all[0]; i++) {
@@ -154,7 +155,7 @@ static const struct {
 	{ "--host NAME",
 	    N_("the host name the outputs give (default: the node's)") },
 	{ "--source SRC",
-	    N_("counter source: auto, msr, msr-safe, perf, procstat,\nsim or replay (default auto: msr-safe, then msr,\nthen perf, then procstat)") },
+	    N_("counter source: auto, msr, msr-safe, perf, sched,\nprocstat, sim or replay (default auto: msr-safe,\nmsr, perf, sched, then procstat)") },
 	{ "--replay FILE",
 	    N_("replay a recorded trace (implies --source replay)") },
 	{ "--record FILE",
@@ -774,7 +775,7 @@ parse_source(const char *arg, struct options *o, const char **by, struct errmsg 
 
 	if (source_kind_parse(arg, &k) != 0)
 		return errmsg_set(e, _("--source: unknown source '%s'; give auto, msr, msr-safe, perf, "
-		    "procstat, sim or replay"), arg);
+		    "sched, procstat, sim or replay"), arg);
 	if (*by != NULL && o->source != k)
 		return errmsg_set(e, _("--source %s conflicts with %s (--source %s); drop one of them"),
 		    arg, *by, source_kind_name(o->source));

@@ -17,13 +17,15 @@
 #include "util/errmsg.h"
 
 enum source_kind {
-	SRC_AUTO = 0,   /* msr-safe, msr, perf, then procstat on the live machine (app/open.c) */
+	SRC_AUTO = 0,   /* msr-safe, msr, perf, sched, then procstat on the live machine
+			 * (app/open.c) */
 	SRC_MSR,
 	SRC_SIM,
 	SRC_REPLAY,
 	SRC_MSR_SAFE,   /* LLNL msr-safe: per-CPU devices and the batch device */
 	SRC_PERF,       /* perf_event_open(2) */
 	SRC_PROCSTAT,   /* /proc/stat: the kernel's busy time, no counters */
+	SRC_SCHED,      /* the scheduler's context switches (no counters) */
 };
 
 #define OPT_SCENARIO_DEFAULT "demo"

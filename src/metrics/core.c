@@ -128,6 +128,8 @@ read_reason(const struct topology *t, const struct topo_core *tc, const struct s
 		if (s0 == CPU_OFFLINE || s1 == CPU_OFFLINE ||
 		    (s1 == CPU_NOT_READ && cpu < t->max_cpu && !t->cpus[cpu].online))
 			return R_OFFLINE;
+		if (s1 == CPU_LOST && r == R_NONE)
+			r = R_LOST;
 		if (s0 == CPU_READ_ERROR || s1 == CPU_READ_ERROR || s1 == CPU_NOT_READ)
 			r = R_READ_ERROR;
 		else if (s0 == CPU_NOT_READ && r == R_NONE)

@@ -19,7 +19,9 @@ metrics_ctx_init(struct metrics_ctx *c, const struct machine *m, const struct pl
 	memset(c, 0, sizeof *c);
 	c->m = m;
 	c->plan = p;
-	c->base_hz = identity_tsc_hz(&m->id);
+	/* The rate of the TSC slot: the processor's TSC, or the plan's own
+	 * clock (the scheduler's nanoseconds). */
+	c->base_hz = p->clock_hz > 0.0 ? p->clock_hz : identity_tsc_hz(&m->id);
 	c->issue_width = uarch_issue_width(m->group, &m->id);
 	c->tol.rel = 0.005;
 	c->tol.abs_ticks_per_scale = 2;

@@ -26,6 +26,7 @@ static const struct {
 	    "time-backwards" },
 	[R_STOPPED] = { N_("counter stopped"), "stopped" },
 	[R_NOT_COUNTED] = { N_("the source counts no instructions or cycles"), "not-counted" },
+	[R_LOST] = { N_("records lost: what the CPU did is not known exactly"), "lost" },
 };
 
 const char *

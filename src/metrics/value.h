@@ -25,6 +25,7 @@ enum reason {
 			     * another program stopped it (VALIDITY) */
 	R_NOT_COUNTED,      /* the source counts no instructions or cycles
 			     * (procstat): CPI and GHz are not measured */
+	R_LOST,             /* the source lost records of this interval */
 	R_NREASONS
 };
 

@@ -391,8 +391,11 @@ out_json_write(struct batch *bt, const struct interval *iv)
 	json_str(b, split_method_name(bt->p->split));
 	lb_lit(b, ",\"scale\":");
 	lb_u64(b, bt->p->scale);
-	/* A source without counters (procstat) says what its figures mean. */
+	/* Figures that are not the counters' (sched, procstat) say what they
+	 * are, and what their counts stand for. */
 	if (plan_meaning(bt->p) != NULL) {
+		lb_lit(b, ",\"basis\":");
+		json_str(b, plan_basis_name(bt->p->basis));
 		lb_lit(b, ",\"meaning\":");
 		json_str(b, plan_meaning(bt->p));
 	}

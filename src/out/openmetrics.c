@@ -544,7 +544,8 @@ write_info(struct om *o)
 	const struct batch *b = o->b;
 	struct linebuf *lb = o->lb;
 	char src[64], grp[64], spl[64];
-	const char *help = "What produced the figures: counter source, plan group and split method.";
+	const char *help = "What produced the figures: counter source, plan group and split method "
+	    "(basis=\"scheduler\": the scheduler's time, not counters).";
 
 	escape_label(src, sizeof src, b->source_name);
 	escape_label(grp, sizeof grp, uarch_group_name(b->p->group));
@@ -566,9 +567,13 @@ write_info(struct om *o)
 	lb_str(lb, grp);
 	lb_lit(lb, "\",split=\"");
 	lb_str(lb, spl);
+	/* Figures that are not the counters' (sched, procstat) say what
+	 * their counts stand for and what they mean. */
 	if (plan_meaning(b->p) != NULL) {
 		char fig[2 * sizeof b->p->summary];
 
+		lb_lit(lb, "\",basis=\"");
+		lb_str(lb, plan_basis_name(b->p->basis));
 		escape_label(fig, sizeof fig, plan_meaning(b->p));
 		lb_lit(lb, "\",meaning=\"");
 		lb_str(lb, fig);

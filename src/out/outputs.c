@@ -15,7 +15,8 @@ batch_interval(void *self, const struct run_step *st, struct errmsg *e)
 	struct batch *b = self;
 
 	if (st->events[0] != '\0')
-		fprintf(stderr, _("httop: replay, %.3f s: %s\n"), st->cur->time, st->events);
+		fprintf(stderr, _("httop: %s, %.3f s: %s\n"), st->source != NULL ? st->source : "?",
+		    st->cur->time, st->events);
 	/* The policy's exit is said once, when the run ends. */
 	if (st->note[0] != '\0' && !st->stop)
 		fprintf(stderr, "httop: %s\n", st->note);

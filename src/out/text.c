@@ -38,8 +38,9 @@ write_header(struct batch *b, const struct interval *iv)
 	    b->m->hostname, b->source_name, uarch_group_name(b->p->group),
 	    split_method_name(b->p->split), b->p->scale,
 	    b->p->scale_measured ? _("measured") : _("table"));
+	/* Figures that are not the counters' say what they are. */
 	if (plan_meaning(b->p) != NULL)
-		fprintf(fp, _("meaning: %s\n"), plan_meaning(b->p));
+		fprintf(fp, _("meaning: %s\n"), _(plan_meaning(b->p)));
 	fprintf(fp, _("node: util %s, neither %s, t0 only %s, t1 only %s, both %s"),
 	    pct(s[0], sizeof s[0], n->util), pct(s[1], sizeof s[1], n->neither),
 	    pct(s[2], sizeof s[2], n->t0_only), pct(s[3], sizeof s[3], n->t1_only),

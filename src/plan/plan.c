@@ -507,8 +507,49 @@ plan_meaning(const struct plan *p)
 {
 	/* A node's plan (httop --nodes) reads nothing here: its figures
 	 * come computed. */
-	if (p == NULL || p->nslots == 0 || plan_slot_index(p, SLOT_INST) >= 0 ||
-	    plan_slot_index(p, SLOT_CYCLES) >= 0 || p->summary[0] == '\0')
+	if (p == NULL || p->nslots == 0 || p->basis == PLAN_BASIS_COUNTERS)
 		return NULL;
-	return p->summary;
+	/* The tick accounting's summary says how long a tick is. */
+	if (p->basis == PLAN_BASIS_TICKS && p->summary[0] != '\0')
+		return p->summary;
+	return plan_basis_meaning(p->basis);
+}
+
+const char *
+plan_basis_name(enum plan_basis b)
+{
+	switch (b) {
+	case PLAN_BASIS_COUNTERS:
+		return "counters";
+	case PLAN_BASIS_SCHED:
+		return "scheduler";
+	case PLAN_BASIS_TICKS:
+		return "ticks";
+	case PLAN_NBASES:
+		break;
+	}
+	return "?";
+}
+
+enum plan_basis
+plan_basis_parse(const char *name)
+{
+	unsigned b;
+
+	for (b = 0; b < PLAN_NBASES; b++)
+		if (strcmp(name, plan_basis_name((enum plan_basis)b)) == 0)
+			return (enum plan_basis)b;
+	return PLAN_NBASES;
+}
+
+const char *
+plan_basis_meaning(enum plan_basis b)
+{
+	if (b == PLAN_BASIS_SCHED)
+		return N_("split by the scheduler: time a task ran on each thread, not the core's "
+		    "halted state");
+	if (b == PLAN_BASIS_TICKS)
+		return N_("utilisation by the kernel's tick accounting (/proc/stat); the split is a "
+		    "bound from it");
+	return N_("split by the performance counters: the threads' unhalted time");
 }

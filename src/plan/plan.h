@@ -55,6 +55,16 @@ enum split_method {
 	SPLIT_BOUND,    /* bound from per-thread utilisations only */
 };
 
+/* What the plan's counts stand for. */
+enum plan_basis {
+	PLAN_BASIS_COUNTERS = 0, /* performance counters (msr, perf, sim) */
+	PLAN_BASIS_SCHED,        /* the scheduler's context switches: time a
+				  * task other than idle ran, in ns */
+	PLAN_BASIS_TICKS,        /* the kernel's tick accounting (/proc/stat):
+				  * busy time, in us */
+	PLAN_NBASES
+};
+
 #define THREAD_ALL 0xFu      /* thread_mask: every SMT position */
 #define THREAD_0   0x1u      /* thread_mask: thread 0 of each core only */
 
@@ -132,6 +142,11 @@ struct plan {
 	char scale_note[160];    /* calibration outcome, shown in the topology view */
 
 	char summary[160];       /* one line: what the plan measures and how */
+
+	enum plan_basis basis;   /* counters, or the scheduler's switches */
+	/* Ticks per second of the TSC slot when it is not the processor's
+	 * TSC (the scheduler source counts ns: 1e9); 0: the TSC. */
+	double clock_hz;
 };
 
 /* The plan for this machine's group; per-thread figures only if unknown. */
@@ -151,12 +166,18 @@ const char *slot_kind_name(enum slot_kind k);
 const char *slot_kind_title(enum slot_kind k);
 enum slot_kind slot_kind_parse(const char *name);   /* SLOT_NKINDS if unknown */
 const char *split_method_name(enum split_method s);
-/* What the figures mean, for a plan whose figures are not a PMU's (it
- * reads counts, but neither instructions nor cycles: the procstat
- * source): its summary, which every output prints next to the source's
- * name; NULL for a counter plan, whose meaning httop(1) gives once, and
- * for a plan that reads nothing (a node's, httop --nodes). */
+/* What the figures mean, for a plan whose figures are not a PMU's (the
+ * scheduler's or the tick accounting's): every output prints it next to
+ * the source's name; NULL for a counter plan, whose meaning httop(1) gives
+ * once, and for a plan that reads nothing (a node's, httop --nodes). The
+ * tick accounting's is its summary (the tick's length); untranslated. */
 const char *plan_meaning(const struct plan *p);
+/* "counters", "scheduler" (traces, JSON); PLAN_NBASES if unknown. */
+const char *plan_basis_name(enum plan_basis b);
+enum plan_basis plan_basis_parse(const char *name);
+/* What the split and utilisation of such a plan mean, for people
+ * (untranslated, marked for _()). */
+const char *plan_basis_meaning(enum plan_basis b);
 /* Does CPU at SMT position `thread` read slot `s`? */
 static inline bool
 plan_slot_on_thread(const struct plan_slot *s, unsigned thread)

@@ -21,6 +21,7 @@ struct run_step {
 	const struct interval *iv;
 	const char *note;          /* the conflict policy's line ("" none) */
 	const char *events;        /* what the data recorded before cur ("" none) */
+	const char *source;        /* the source's name, for saying them */
 	bool stop;                 /* the run ends after this interval
 	                            * (--on-conflict exit); note says why */
 };

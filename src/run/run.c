@@ -149,7 +149,8 @@ check_first_read(struct run *r, const struct sample *s)
 	for (cpu = 0; cpu < s->max_cpu; cpu++) {
 		if (!source_cpu_selected(r->src, cpu))
 			continue;
-		if (s->state[cpu] == CPU_READ_OK)
+		/* Lost records make an interval unsure, not the CPU unreadable. */
+		if (s->state[cpu] == CPU_READ_OK || s->state[cpu] == CPU_LOST)
 			return 0;
 		if (bad++ == 0)
 			first_bad = cpu;
@@ -257,6 +258,7 @@ run_step(struct run *r, double elapsed)
 	st.iv = &r->iv;
 	st.note = r->note;
 	st.events = r->src->events;
+	st.source = r->src->name;
 	st.stop = stop;
 	for (i = 0; i < r->nout; i++) {
 		const struct output *o = &r->out[i];

@@ -11,6 +11,10 @@ enum cpu_read_state {
 	CPU_NOT_READ,     /* not selected (--cpus) or not present */
 	CPU_OFFLINE,      /* ENXIO, device vanished */
 	CPU_READ_ERROR,   /* EIO or other; errno in err[] */
+	/* Read, but what happened in the interval ending here is not known
+	 * exactly: a buffered source lost records, or had not learnt the
+	 * CPU's state yet (the scheduler source). */
+	CPU_LOST,
 };
 
 struct sample {

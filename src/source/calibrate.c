@@ -123,6 +123,9 @@ use_table(struct plan *p, const char *why)
 bool
 calibrate_scale_used(const struct plan *p)
 {
+	/* A plan that counts time (the scheduler's) has no scale to measure. */
+	if (p->basis != PLAN_BASIS_COUNTERS)
+		return false;
 	return plan_slot_index(p, SLOT_ANY) >= 0 || plan_slot_index(p, SLOT_OTA) >= 0;
 }
 
@@ -131,6 +134,8 @@ calibrate_start(struct calibration *c, struct source *src, struct plan *main_pla
     const struct machine *m, bool force, struct errmsg *e)
 {
 	memset(c, 0, sizeof *c);
+	if (main_plan->basis != PLAN_BASIS_COUNTERS)
+		return 0;   /* counts of time: the plan says its scale */
 	if (!calibrate_scale_used(main_plan)) {
 		/* Nothing the split rests on: nothing to measure or to say. */
 		main_plan->scale = main_plan->scale_expected;

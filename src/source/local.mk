@@ -7,3 +7,4 @@ include $(srcdir)/src/source/msr/local.mk
 include $(srcdir)/src/source/replay.mk
 include $(srcdir)/src/source/perf.mk
 include $(srcdir)/src/source/procstat.mk
+include $(srcdir)/src/source/sched.mk

@@ -250,6 +250,8 @@ procstat_plan(struct plan *p, const struct machine *m, long user_hz)
 	snprintf(p->scale_note, sizeof p->scale_note,
 	    "no counters: busy time moves in ticks of %.3g ms (USER_HZ %ld)", (double)us / 1e3,
 	    user_hz);
+	p->basis = PLAN_BASIS_TICKS;
+	p->clock_hz = 1e6;          /* its time base counts microseconds */
 	snprintf(p->summary, sizeof p->summary,
 	    "procstat: utilisation = busy time / time, as the kernel's tick accounting counts "
 	    "it (%.3g ms ticks); %s; no CPI, GHz", (double)us / 1e3,

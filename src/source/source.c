@@ -152,3 +152,14 @@ source_msr_name(uint32_t msr, char *buf, size_t len)
 		snprintf(buf, len, "MSR 0x%x", (unsigned)msr);
 	return buf;
 }
+
+bool
+source_stats(const struct source *s, char *buf, size_t len)
+{
+	if (len > 0)
+		buf[0] = '\0';
+	if (s == NULL || s->ops->stats == NULL || len == 0)
+		return false;
+	s->ops->stats(s, buf, len);
+	return true;
+}

@@ -64,6 +64,10 @@ struct source_ops {
 	 * perf). */
 	int (*read_control)(struct source *s, const struct cpulist *cpus, uint32_t msr,
 	    uint64_t *val, bool *got, struct errmsg *e);
+	/* What the source did so far, "key=value ..." for the benchmarks
+	 * (said with HTTOP_PHASE_TIMES=1 at exit): the scheduler source's
+	 * records, drains and lost records. NULL: nothing to say. */
+	void (*stats)(const struct source *s, char *buf, size_t len);
 };
 
 /* Where a source that can move in its data (a replay) stands. */
@@ -103,6 +107,10 @@ struct source {
 	bool has_truth;            /* samples carry the simulator's ground truth */
 	bool needs_rawio;          /* reads MSR devices: keeps CAP_SYS_RAWIO (hotplug) */
 	bool recorded;             /* the data was recorded earlier: replay pace, no calibration */
+	/* Follows this machine's CPUs by number whatever machine
+	 * description it was given (sched: a --topology only declares
+	 * which of them are siblings), so --check loads them itself. */
+	bool own_cpus;
 	const struct machine *m;   /* the machine as this source sees it: read-only */
 	const struct plan *plan;   /* the plan last programmed (or recorded) */
 	struct cpulist selected;   /* CPUs read; whole cores (empty: all) */
@@ -148,6 +156,9 @@ int source_rewind(struct source *s, struct errmsg *e);
 int source_seek_end(struct source *s, struct errmsg *e);
 /* Zeroes *p for a source that cannot move. */
 void source_pos(const struct source *s, struct source_pos *p);
+
+/* ops->stats into buf; false (buf "") when the source has none. */
+bool source_stats(const struct source *s, char *buf, size_t len);
 
 /* Is this CPU read? (selected list empty means all present CPUs) */
 bool source_cpu_selected(const struct source *s, unsigned cpu);

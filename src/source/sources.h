@@ -79,6 +79,12 @@ struct source *procstat_source_new(struct machine *m, struct plan *plan, const c
  * bound where cores have two threads, scale the microseconds of a tick. */
 void procstat_plan(struct plan *p, const struct machine *m, long user_hz);
 
+/* The kernel's context switches per CPU (--source sched): no counter,
+ * the time each CPU ran a task other than idle, merged per core into the
+ * split; fills *plan with sched_plan(). Needs CPU-wide perf events
+ * (perf_event_paranoid <= 0, CAP_PERFMON or root); -1 with the cause and
+ * the fix. Refuses a machine description naming CPUs this machine lacks. */
+struct source *sched_source_open(struct machine *m, struct plan *plan, struct errmsg *e);
 /* A recorded trace. Fills *m and *plan from the trace header; the source
  * points at them, so they must outlive it. */
 struct source *replay_source_new(const char *path, struct machine *m, struct plan *plan,

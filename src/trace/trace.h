@@ -18,8 +18,9 @@
 #include "util/errmsg.h"
 
 #define TRACE_VERSION 1   /* major: a reader refuses a newer one */
-#define TRACE_MINOR 3     /* minor: new line types, fields or values (1.2: l3=none,
-			   * 1.3: the sample line's wall=) */
+#define TRACE_MINOR 4     /* minor: new line types, fields or values (1.2: l3=none,
+			   * 1.3: the sample line's wall=, 1.4: the plan's basis=
+			   * and clock_hz=, the CPU state lost) */
 
 struct trace_reader;
 struct trace_writer;

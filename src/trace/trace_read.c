@@ -305,6 +305,26 @@ parse_split(const char *s, enum split_method *out)
 	return -1;
 }
 
+/* basis= and clock_hz=, both or neither: a plan of the counters without. */
+static int
+header_basis(struct trace_reader *r, struct plan *p, const struct tracefmt_field *f, int n,
+    struct errmsg *e)
+{
+	const char *b = tracefmt_get(f, n, "basis");
+	long hz;
+
+	p->basis = PLAN_BASIS_COUNTERS;
+	p->clock_hz = 0.0;
+	if (b == NULL)
+		return 0;
+	if ((p->basis = plan_basis_parse(b)) == PLAN_NBASES)
+		return bad(r, e, _("'plan' line: unknown basis=%s"), b);
+	if (need_int(r, e, "plan", f, n, "clock_hz", 1, 1000000000000L, &hz) != 0)
+		return -1;
+	p->clock_hz = (double)hz;
+	return 0;
+}
+
 static int
 header_plan(struct trace_reader *r, struct header *h, const struct tracefmt_field *f, int n,
     struct errmsg *e)
@@ -332,6 +352,8 @@ header_plan(struct trace_reader *r, struct header *h, const struct tracefmt_fiel
 	p->scale_measured = sm != 0;
 	copy_str(p->scale_note, sizeof p->scale_note, tracefmt_get(f, n, "scale_note"));
 	copy_str(p->summary, sizeof p->summary, tracefmt_get(f, n, "summary"));
+	if (header_basis(r, p, f, n, e) != 0)
+		return -1;
 	h->have_plan = true;
 	return 0;
 }

@@ -224,6 +224,10 @@ write_plan(FILE *fp, const struct plan *p)
 	    p->nslots, p->nwrites, p->scale_expected, p->scale, p->scale_measured ? 1 : 0);
 	put_kv_str(fp, "scale_note", p->scale_note);
 	put_kv_str(fp, "summary", p->summary);
+	/* Only a plan that is not the counters' says so: older readers
+	 * read every trace of the counters as before. */
+	if (p->basis != PLAN_BASIS_COUNTERS)
+		fprintf(fp, " basis=%s clock_hz=%.0f", plan_basis_name(p->basis), p->clock_hz);
 	fputc('\n', fp);
 	for (i = 0; i < p->nslots; i++) {
 		s = &p->slots[i];

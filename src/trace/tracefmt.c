@@ -223,6 +223,7 @@ static const char *const state_names[] = {
 	[CPU_NOT_READ] = "notread",
 	[CPU_OFFLINE] = "offline",
 	[CPU_READ_ERROR] = "error",
+	[CPU_LOST] = "lost",
 };
 
 const char *

@@ -206,11 +206,12 @@ line_source(struct flow *fl, const struct ui_frame *f)
 	header_labelled(fl, P_WINDOW, _("figures"), text);
 	if (f->plan != NULL)
 		header_labelled(fl, P_SPLIT, _("split"), split_method_name(f->plan->split));
-	/* A source without counters (procstat) says what its figures mean. */
+	/* A source without counters (sched, procstat) says what its figures
+	 * mean. */
 	if (plan_meaning(f->plan) != NULL) {
 		flow_field(fl, P_SPLIT);
 		flow_put(fl, ROLE_LABEL, _("meaning"));
-		flow_put_words(fl, ROLE_PLAIN, plan_meaning(f->plan));
+		flow_put_words(fl, ROLE_PLAIN, _(plan_meaning(f->plan)));
 	}
 	if (f->paused) {
 		flow_field(fl, FLOW_KEEP);

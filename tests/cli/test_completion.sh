@@ -79,7 +79,7 @@ else
 fi
 expect "'httop --delay <TAB>' offers nothing (a number)" "" --delay ''
 # The same from the source: long_opts[] in options.c, value or not.
-sed -n '/long_opts\[\] = {/,/{ NULL, 0, NULL, 0 }/p' "$HTTOP_SRCDIR/src/options.c" |
+sed -n '/long_opts\[\] = {/,/{ NULL, 0, NULL, 0 }/p' "$HTTOP_SRCDIR/src/cli/options.c" |
 	sed -n 's/.*{ "\([a-z0-9-]*\)", \([a-z_]*\),.*/--\1 \2/p' |
 	sed 's/ required_argument$/ valued/; s/ no_argument$/ flags/; s/ optional_argument$/ optional/' |
 	LC_ALL=C sort >src.kinds
@@ -126,7 +126,7 @@ values --source
 values --on-conflict
 values --level
 values --textfile-level
-# Worked by hand from options.c: auto msr msr-safe perf sim replay; m* = msr msr-safe.
+# Worked by hand from options.c: auto msr msr-safe perf sched sim replay; m* = msr msr-safe.
 expect "'httop --source m<TAB>' gives msr, msr-safe" "msr${nl}msr-safe$nl" --source m
 expect "'httop --on-conflict re<TAB>' gives reclaim, report" "reclaim${nl}report$nl" --on-conflict re
 

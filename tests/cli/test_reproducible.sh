@@ -9,7 +9,7 @@
 #    stripped and as built (configure's -ffile-prefix-map keeps the source
 #    and build directories out of the debug information);
 #  - neither binary names its source or build directory anywhere;
-#  - the built httop still finds data/ from its build tree (src/datadir.c,
+#  - the built httop still finds data/ from its build tree (src/sys/datadir.c,
 #    through /proc/self/exe and the build tree's data link).
 # Two builds of httop: a few minutes on two busy CPUs (run-suite's
 # distcheck stage leaves it out, like the package builds).

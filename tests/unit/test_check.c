@@ -195,6 +195,7 @@ half_meas(struct check_meas *m, struct check_context *x)
 	m->dt = 2.0;
 	m->base_hz = 3e9;
 	m->has_inst = true;
+	m->has_cycles = true;
 	for (i = 0; i < 2; i++) {
 		struct check_thread_meas *t = &m->t[i];
 
@@ -232,6 +233,38 @@ find(const struct check_row *r, unsigned n, const char *fig, const char *basis, 
 			return &r[i];
 	fail_msg("no row %s %s %d", fig, basis, th);
 	return NULL;
+}
+
+/* The scheduler source: no instruction or cycle counter (CPI, GHz
+ * absent, not-counted), its clock at 1e9 per second. The load still runs,
+ * so only the shares, each thread's utilisation and the TSC rate are
+ * judged: 4 + 2 + 1 rows, no GHz row by the loop (it would compare the
+ * loop's bound with an absent GHz and fail). */
+static void
+test_rows_sched(void **state)
+{
+	struct check_meas m;
+	struct check_context x;
+	struct check_row r[CHECK_MAX_ROWS];
+	struct check_disturbance d;
+	unsigned n, i;
+
+	(void)state;
+	half_meas(&m, &x);
+	m.has_inst = m.has_cycles = false;
+	m.base_hz = 1e9;
+	for (i = 0; i < 2; i++) {
+		m.t[i].cpi = m.t[i].ghz = val_absent(R_NOT_COUNTED);
+		m.t[i].d_inst = 0;
+		m.t[i].d_tsc = 2000000000ull;   /* 2 s of ns */
+		m.t[i].has_aperf = false;
+	}
+	n = check_rows(check_case_find("half"), &m, &x, r, CHECK_MAX_ROWS, &d);
+	assert_int_equal(n, 7);
+	for (i = 0; i < n; i++) {
+		assert_string_not_equal(r[i].figure, "ghz");
+		assert_int_equal(r[i].verdict, CV_PASS);
+	}
 }
 
 static void
@@ -517,6 +550,7 @@ main(void)
 		cmocka_unit_test(test_judge),
 		cmocka_unit_test(test_trust),
 		cmocka_unit_test(test_rows_threads),
+		cmocka_unit_test(test_rows_sched),
 		cmocka_unit_test(test_rows_other_modes),
 		cmocka_unit_test(test_procstat),
 		cmocka_unit_test(test_sim_scenario),

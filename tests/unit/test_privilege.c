@@ -1,4 +1,4 @@
-/* test_privilege.c: privilege_drop() (src/privilege.c) as root, in forked
+/* test_privilege.c: privilege_drop() (src/sys/privilege.c) as root, in forked
  * children so the test process keeps its own privilege: what is left of
  * the capabilities and user IDs afterwards, read back with capget and
  * getresuid; no_new_privs set; a set-user-ID install (real uid 65534,

@@ -13,6 +13,7 @@
 #include "machine/machine.h"
 #include "metrics/metrics.h"
 #include "plan/plan.h"
+#include "source/sched_source.h"
 #include "source/sources.h"
 #include "trace/trace.h"
 
@@ -529,6 +530,65 @@ test_created_out_of_range(void **state)
 	machine_free(&m);
 }
 
+/* Trace 1.4: the scheduler source's plan (basis=scheduler, clock_hz=1e9)
+ * and a CPU whose records were lost (state lost) come back as written; a
+ * plan line with basis but no clock_hz is refused. */
+static void
+test_sched_plan(void **state)
+{
+	struct machine m, m2;
+	struct plan p, p2;
+	struct sample s, r;
+	struct trace_writer *w;
+	struct trace_reader *tr;
+	struct errmsg e;
+	char *buf = NULL, *at;
+	size_t len = 0;
+	FILE *fp;
+
+	(void)state;
+	make_machine(&m, &p);
+	sched_plan(&p, &m);
+	sample_init(&s, m.topo.max_cpu, p.nslots, m.topo.ncores, false);
+	s.state[0] = CPU_READ_OK;
+	s.state[2] = CPU_LOST;
+	sample_row(&s, 0)[0] = 1000000000ull;
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	w = trace_writer_open_ex(fp, &m, &p, "test", 1795255757, NULL, &e);
+	assert_non_null(w);
+	assert_int_equal(trace_write_sample(w, &s, &e), 0);
+	assert_int_equal(trace_writer_close(w, &e), 0);
+	fclose(fp);
+	assert_non_null(strstr(buf, " basis=scheduler clock_hz=1000000000\n"));
+	assert_non_null(strstr(buf, "\nc 2 lost "));
+	spill(tmppath("sched.trace"), buf, len);
+	tr = trace_open(tmppath("sched.trace"), &m2, &p2, &e);
+	assert_non_null(tr);
+	assert_int_equal(p2.basis, PLAN_BASIS_SCHED);
+	assert_near(p2.clock_hz, 1e9, 0.0);
+	assert_int_equal(p2.split, SPLIT_ANY);
+	assert_int_equal(p2.nslots, 3);
+	sample_init(&r, m2.topo.max_cpu, p2.nslots, m2.topo.ncores, false);
+	assert_int_equal(trace_next(tr, &r, &e), 0);
+	assert_int_equal(r.state[0], CPU_READ_OK);
+	assert_int_equal(r.state[2], CPU_LOST);
+	assert_int_equal(sample_row(&r, 0)[0], 1000000000ull);
+	trace_close(tr);
+	sample_free(&r);
+	machine_free(&m2);
+	/* basis without clock_hz */
+	at = strstr(buf, " clock_hz=");
+	memset(at, ' ', strlen(" clock_hz=1000000000"));
+	spill(tmppath("sched-bad.trace"), buf, len);
+	tr = trace_open(tmppath("sched-bad.trace"), &m2, &p2, &e);
+	assert_null(tr);
+	assert_non_null(strstr(e.text, "clock_hz"));
+	free(buf);
+	sample_free(&s);
+	topology_free(&m.topo);
+}
+
 /* Trace 1.3: each sample's wall-clock time (wall=) goes through to the
  * last bit; a sample without one (a trace before 1.3, or a writer that
  * did not know) gets the header's created time plus its time; a trace
@@ -568,7 +628,7 @@ test_wall_time(void **state)
 	}
 	assert_int_equal(trace_writer_close(w, &e), 0);
 	fclose(fp);
-	assert_non_null(strstr(buf, "httop-trace 1.3\n"));
+	assert_non_null(strstr(buf, "httop-trace 1.4\n"));
 	assert_non_null(strstr(buf, "\nsample seq=0 time=0.5 wall=1795255757.1234567\n"));
 	assert_non_null(strstr(buf, "\nsample seq=2 time=2.75\n"));
 	spill(tmppath("wall.trace"), buf, len);
@@ -731,6 +791,7 @@ main(void)
 		cmocka_unit_test(test_write_error),
 		cmocka_unit_test(test_created_out_of_range),
 		cmocka_unit_test(test_wall_time),
+		cmocka_unit_test(test_sched_plan),
 		cmocka_unit_test(test_replay_metrics),
 	};
 

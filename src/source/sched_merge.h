@@ -1,0 +1,124 @@
+/* sched_merge.h: the scheduler source's arithmetic, kept apart from the
+ * kernel so that it can be tested with worked values. The threads of one
+ * core each report when they switch between the idle task and any other
+ * task; merged in time order, the switches give each thread's busy time
+ * (the REF slot) and the time at least one thread of the core was busy
+ * (the ANY slot), cumulative, in nanoseconds of CLOCK_MONOTONIC. */
+#ifndef HTTOP_SCHED_MERGE_H
+#define HTTOP_SCHED_MERGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "machine/topology.h"
+
+struct sched_thread {
+	bool known;        /* its state is known (a record said it) */
+	bool busy;         /* a task other than idle runs on it */
+	/* Since the last sched_core_take: its state was not known for some
+	 * time, or records were lost. Its and its core's counts of that
+	 * interval are not exact. */
+	bool unsure;
+	uint64_t lost;     /* records the kernel lost, since the last take */
+	uint64_t ref;      /* ns busy, cumulative */
+};
+
+struct sched_core {
+	unsigned n;        /* threads, at most TOPO_MAX_SMT */
+	uint64_t at;       /* the counts hold the time up to here (ns) */
+	uint64_t any;      /* ns at least one thread was busy, cumulative */
+	struct sched_thread t[TOPO_MAX_SMT];
+};
+
+/* n threads, all unknown, counting from t0. */
+void sched_core_init(struct sched_core *c, unsigned n, uint64_t t0);
+/* Count the time up to t with the states as they are. A time before
+ * `at` (a record the kernel committed after a read that had already
+ * counted past it) counts as `at`. */
+void sched_core_advance(struct sched_core *c, uint64_t t);
+/* Thread i switched at t from `before` (busy or idle) to `after`. The
+ * first record of a thread whose state was not known says what it was
+ * since `at`: that gap is counted so. With `check`, a `before` that
+ * contradicts the known state (a record missed) makes the interval
+ * unsure. */
+void sched_core_switch(struct sched_core *c, unsigned i, uint64_t t, bool before, bool after,
+    bool check);
+/* The kernel lost `n` records of thread i before t: its state is unknown
+ * until its next record, and this interval unsure. */
+void sched_core_lost(struct sched_core *c, unsigned i, uint64_t t, uint64_t n);
+/* Thread i's state is unknown from t on (its CPU went offline, or its
+ * event was opened again). */
+void sched_core_forget(struct sched_core *c, unsigned i, uint64_t t);
+/* After a read: clear the unsure flags and lost counts for the next
+ * interval; a thread still unknown stays unsure. */
+void sched_core_take(struct sched_core *c);
+
+/* A context-switch record's states: `out` (switching out; the task that
+ * was running is `tid`, the next one `other`) or in (the task coming in
+ * is `tid`, the previous one `other`). The idle task's thread ID is 0.
+ *
+ * What the kernel writes (seen on Linux 6.18): a switch between two tasks
+ * gives an out record, then an in record; a switch to idle gives the out
+ * record of the task leaving, and sometimes an in record of idle; a
+ * switch from idle gives only the in record of the task coming in (no
+ * out record of idle). So every record's `after` is the state from its
+ * time on; an out record's `before` must agree with what was known (it is
+ * checked), an in record's `before` is only what the thread did if its
+ * state was not known (its out record may already have said the switch). */
+void sched_switch_states(bool out, uint32_t tid, uint32_t other, bool *before, bool *after);
+
+#endif
+
+/* One record of the ring, as the source asks for it: sample_id_all with
+ * sample_type TID | TIME, so every record ends in {pid, tid, time}. */
+enum sched_rec_kind {
+	SCHED_REC_OTHER = 0,   /* another kind: only its time is used */
+	SCHED_REC_SWITCH,      /* PERF_RECORD_SWITCH_CPU_WIDE */
+	SCHED_REC_LOST,        /* PERF_RECORD_LOST */
+};
+
+struct sched_rec {
+	enum sched_rec_kind kind;
+	bool out;              /* a switch out (PERF_RECORD_MISC_SWITCH_OUT) */
+	uint32_t tid;          /* the sample_id's thread: the task on the CPU */
+	uint32_t other;        /* next_prev_tid: the next (out) or previous (in) */
+	uint64_t lost;         /* PERF_RECORD_LOST: how many */
+	uint64_t time;         /* ns, the event's clock */
+};
+
+/* Longest record httop copies out of a ring; longer ones are skipped. */
+#define SCHED_REC_MAX 256u
+
+/* The record at `tail` of a perf ring of `dsize` bytes (a power of two)
+ * at `data`, whose writer has reached `head` (tail < head, both counting
+ * bytes from the start, as data_head and data_tail do): its bytes in
+ * place, or copied into buf (SCHED_REC_MAX) when it wraps round the end;
+ * its size (the header's) in *size. A record longer than SCHED_REC_MAX
+ * gives buf unfilled and its size (the caller skips it). NULL and *size 0
+ * when there is no whole header, or its size is below the header's or
+ * beyond head: a broken ring. */
+const unsigned char *sched_ring_at(const unsigned char *data, size_t dsize, uint64_t head,
+    uint64_t tail, unsigned char *buf, size_t *size);
+
+/* One thread's ring for sched_drain: NULL data for a CPU not read. */
+struct sched_ring {
+	const unsigned char *data;
+	size_t dsize;              /* a power of two */
+	uint64_t head;             /* the writer's position (data_head) */
+	uint64_t tail;             /* the reader's: moved past what was used */
+};
+
+/* Every record of the core's rings (r[0..c->n-1]) stamped at or before
+ * `cut`, applied in time order across the rings (each ring is in time
+ * order; the earliest head record of all goes first), then the counts
+ * advanced to `cut`. A ring's records after `cut` stay (tail stops at
+ * the first of them); a LOST record among those makes this interval
+ * unsure too (its losses may be before `cut`). Records the kernel lost
+ * are added to *lost. A broken ring is dropped whole and its thread
+ * forgotten. Returns the records used. */
+uint64_t sched_drain(struct sched_core *c, struct sched_ring *r, uint64_t cut, uint64_t *lost);
+
+/* The bytes of one record, `size` long (its header's size). -1 when the
+ * record is too short for what its type carries. */
+int sched_rec_parse(const unsigned char *rec, size_t size, struct sched_rec *r);

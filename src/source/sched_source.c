@@ -1,0 +1,781 @@
+/* sched_source.c: the scheduler source (--source sched): no counter at
+ * all, the kernel's record of every context switch instead.
+ *
+ * Per CPU, one CPU-wide perf event: a software dummy event with
+ * context_switch set, whose ring buffer carries PERF_RECORD_SWITCH_CPU_WIDE
+ * records (one as a task leaves the CPU, one as the next comes in), with
+ * sample_id_all and sample_type TID | TIME, so each record says which task
+ * ran, which one ran next (or before), and when, on CLOCK_MONOTONIC
+ * (use_clockid). Why not the sched:sched_switch tracepoint: its records
+ * carry the raw tracepoint data (about 100 bytes against 32), need tracefs
+ * for the event's ID, and raw tracepoint data needs more privilege than a
+ * CPU-wide software event.
+ *
+ * From the records each core's threads give cumulative nanosecond counts
+ * in the shape of the counter plans (sched_merge.c): TSC = the clock,
+ * REF = time this CPU ran a task other than idle, ANY (thread 0) = time
+ * any thread of the core did. The metrics then compute the split as for
+ * AnyThread, exactly, and everything downstream works unchanged.
+ *
+ * The rings are read at every refresh and, in between, by a thread woken
+ * by the kernel when a ring is half full (watermark), so the memory is
+ * the rings' fixed size whatever the refresh interval and the switch
+ * rate: a flood the thread cannot keep up with loses records, which the
+ * kernel says (PERF_RECORD_LOST) and the interval shows (CPU_LOST).
+ *
+ * A CPU's state at open is not in any record: right after the events
+ * are opened httop's own thread visits each CPU (sched_setaffinity),
+ * whose switch-in record says what ran there. A CPU it may not visit
+ * (cpuset) is unknown until its first switch: its intervals until then
+ * are marked unsure (CPU_LOST). */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "source/perf_sys.h"
+#include "source/sched_merge.h"
+#include "source/sched_source.h"
+#include "source/sources.h"
+#include "util/clock.h"
+#include "util/cpulist.h"
+#include "util/i18n.h"
+#include "util/xalloc.h"
+
+enum sc_state {
+	SC_UNUSED = 0,      /* not present, or not selected */
+	SC_OPEN,
+	SC_OFFLINE,         /* opened again at each read */
+};
+
+struct sched_cpu {
+	uint8_t state;
+	bool hup;           /* poll said hang-up: the thread leaves it */
+	int fd;
+	unsigned char *base;   /* the mapping: the control page, then data */
+	uint64_t tail;      /* what httop has consumed */
+	uint64_t last_en;   /* time_enabled at the last read */
+};
+
+struct sched_src {
+	struct source src;  /* first */
+	unsigned max_cpu;
+	struct sched_cpu *cpu;
+	unsigned ncores;
+	struct sched_core *core;
+	size_t page, data_pages;
+	pthread_mutex_t mu;
+	pthread_t thr;
+	bool thr_on, stop;
+	int wake[2];
+	bool open;
+	double start;
+	uint64_t seq;
+	uint64_t records;   /* records consumed since open (bench) */
+	uint64_t wakeups;   /* the thread's drains (bench) */
+	uint64_t lost;      /* records the kernel lost since open */
+	int paranoid;
+	bool paranoid_known;
+};
+
+static struct sched_src *
+sched_of(const struct source *s)
+{
+	return s->priv;
+}
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void
+attr_for(struct perf_event_attr *a, size_t ring_bytes)
+{
+	memset(a, 0, sizeof *a);
+	a->size = sizeof *a;
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_DUMMY;
+	a->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	a->sample_id_all = 1;
+	a->context_switch = 1;
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
+	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED;
+	/* Wake the drain thread when half the ring is used. */
+	a->watermark = 1;
+	a->wakeup_watermark = (uint32_t)(ring_bytes / 2);
+}
+
+static int
+sys_open(struct perf_event_attr *a, unsigned cpu)
+{
+	long fd = syscall(SYS_perf_event_open, a, -1, (int)cpu, -1, PERF_FLAG_FD_CLOEXEC);
+
+	return fd < 0 ? -errno : (int)fd;
+}
+
+static void
+read_paranoid(struct sched_src *ss)
+{
+	FILE *fp = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+
+	ss->paranoid_known = fp != NULL && fscanf(fp, "%d", &ss->paranoid) == 1;
+	if (fp != NULL)
+		fclose(fp);
+}
+
+/* The cause of a refused open, and the fix. */
+static int
+open_error(struct sched_src *ss, unsigned cpu, int err, struct errmsg *e)
+{
+	if (err == EACCES || err == EPERM) {
+		if (ss->paranoid_known)
+			return errmsg_set(e, _("sched: perf_event_open refused to follow the scheduler "
+			    "on CPU %u (%s): kernel.perf_event_paranoid is %d and CPU-wide events need "
+			    "0 or less, CAP_PERFMON or root; run 'sysctl kernel.perf_event_paranoid=0' "
+			    "as root or give httop CAP_PERFMON"), cpu, strerror(err), ss->paranoid);
+		return errmsg_set(e, _("sched: perf_event_open refused to follow the scheduler on "
+		    "CPU %u (%s): CPU-wide events need kernel.perf_event_paranoid 0 or less, "
+		    "CAP_PERFMON or root"), cpu, strerror(err));
+	}
+	if (err == EINVAL)
+		return errmsg_set(e, _("sched: this kernel has no context-switch records "
+		    "(perf_event_open on CPU %u: %s; Linux 4.3 or later is needed)"), cpu,
+		    strerror(err));
+	return errmsg_set(e, _("sched: perf_event_open on CPU %u: %s"), cpu, strerror(err));
+}
+
+static void
+close_cpu(struct sched_src *ss, struct sched_cpu *c)
+{
+	if (c->base != NULL)
+		munmap(c->base, (ss->data_pages + 1) * ss->page);
+	if (c->fd >= 0)
+		close(c->fd);
+	c->base = NULL;
+	c->fd = -1;
+}
+
+/* Open and map one CPU's event: 0, -errno, or -ENOMEM-like for the map
+ * (the caller tells them apart by *mapfail). */
+static int
+open_cpu(struct sched_src *ss, unsigned cpu, bool *mapfail)
+{
+	struct sched_cpu *c = &ss->cpu[cpu];
+	struct perf_event_attr a;
+	size_t len = (ss->data_pages + 1) * ss->page;
+	void *p;
+	int fd;
+
+	*mapfail = false;
+	attr_for(&a, ss->data_pages * ss->page);
+	fd = sys_open(&a, cpu);
+	if (fd < 0)
+		return fd;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		int err = errno;
+
+		close(fd);
+		*mapfail = true;
+		return -err;
+	}
+	c->fd = fd;
+	c->base = p;
+	c->tail = 0;
+	c->last_en = 0;
+	c->hup = false;
+	return 0;
+}
+
+/* ---- the ring ---- */
+
+static struct perf_event_mmap_page *
+ctl(const struct sched_cpu *c)
+{
+	return (struct perf_event_mmap_page *)(void *)c->base;
+}
+
+
+/* Every record of the core's CPUs up to `cut`, in time order
+ * (sched_drain); the rest stays in the rings for the next drain. */
+static void
+drain_core(struct sched_src *ss, unsigned ci, uint64_t cut)
+{
+	const struct topo_core *tc = &ss->src.m->topo.cores[ci];
+	struct sched_core *k = &ss->core[ci];
+	struct sched_ring r[TOPO_MAX_SMT];
+	struct sched_cpu *c;
+	unsigned i;
+
+	for (i = 0; i < k->n; i++) {
+		c = &ss->cpu[tc->cpus[i]];
+		memset(&r[i], 0, sizeof r[i]);
+		if (c->state != SC_OPEN)
+			continue;
+		r[i].data = c->base + ss->page;
+		r[i].dsize = ss->data_pages * ss->page;
+		r[i].head = __atomic_load_n(&ctl(c)->data_head, __ATOMIC_ACQUIRE);
+		r[i].tail = c->tail;
+	}
+	ss->records += sched_drain(k, r, cut, &ss->lost);
+	for (i = 0; i < k->n; i++) {
+		c = &ss->cpu[tc->cpus[i]];
+		if (r[i].data == NULL)
+			continue;
+		c->tail = r[i].tail;
+		__atomic_store_n(&ctl(c)->data_tail, c->tail, __ATOMIC_RELEASE);
+	}
+}
+
+static void
+drain_all(struct sched_src *ss, uint64_t cut)
+{
+	unsigned ci;
+
+	for (ci = 0; ci < ss->ncores; ci++)
+		drain_core(ss, ci, cut);
+}
+
+static void
+skip_ring(struct sched_cpu *c)
+{
+	c->tail = __atomic_load_n(&ctl(c)->data_head, __ATOMIC_ACQUIRE);
+	__atomic_store_n(&ctl(c)->data_tail, c->tail, __ATOMIC_RELEASE);
+}
+
+/* ---- the drain thread ---- */
+
+static void *
+drain_thread(void *arg)
+{
+	struct sched_src *ss = arg;
+	struct pollfd *pf = xcalloc((size_t)ss->max_cpu + 1, sizeof *pf);
+	unsigned *of = xcalloc((size_t)ss->max_cpu + 1, sizeof *of);
+	unsigned cpu, n, i;
+	char junk[64];
+
+	for (;;) {
+		pthread_mutex_lock(&ss->mu);
+		if (ss->stop) {
+			pthread_mutex_unlock(&ss->mu);
+			break;
+		}
+		pf[0].fd = ss->wake[0];
+		pf[0].events = POLLIN;
+		n = 1;
+		for (cpu = 0; cpu < ss->max_cpu; cpu++) {
+			if (ss->cpu[cpu].state != SC_OPEN || ss->cpu[cpu].hup)
+				continue;
+			pf[n].fd = ss->cpu[cpu].fd;
+			pf[n].events = POLLIN;
+			of[n++] = cpu;
+		}
+		pthread_mutex_unlock(&ss->mu);
+		if (poll(pf, n, -1) < 0)
+			continue;
+		if (pf[0].revents & POLLIN)
+			while (read(ss->wake[0], junk, sizeof junk) > 0)
+				;
+		pthread_mutex_lock(&ss->mu);
+		for (i = 1; i < n; i++)
+			if ((pf[i].revents & (POLLHUP | POLLERR)) && ss->cpu[of[i]].fd == pf[i].fd)
+				ss->cpu[of[i]].hup = true;
+		if (!ss->stop) {
+			drain_all(ss, now_ns());
+			ss->wakeups++;
+		}
+		pthread_mutex_unlock(&ss->mu);
+	}
+	free(pf);
+	free(of);
+	return NULL;
+}
+
+static int
+thread_start(struct sched_src *ss, struct errmsg *e)
+{
+	sigset_t all, old;
+	int rc;
+
+	if (pipe2(ss->wake, O_CLOEXEC | O_NONBLOCK) != 0)
+		return errmsg_set(e, _("sched: cannot make a pipe: %s"), strerror(errno));
+	/* The thread takes no signal: they stay the main thread's. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	ss->stop = false;
+	rc = pthread_create(&ss->thr, NULL, drain_thread, ss);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		close(ss->wake[0]);
+		close(ss->wake[1]);
+		ss->wake[0] = ss->wake[1] = -1;
+		return errmsg_set(e, _("sched: cannot start the thread that reads the rings: %s"),
+		    strerror(rc));
+	}
+	ss->thr_on = true;
+	return 0;
+}
+
+static void
+thread_stop(struct sched_src *ss)
+{
+	if (!ss->thr_on)
+		return;
+	pthread_mutex_lock(&ss->mu);
+	ss->stop = true;
+	pthread_mutex_unlock(&ss->mu);
+	if (write(ss->wake[1], "x", 1) < 0) {
+		/* The pipe is non-blocking and empty enough: cannot fail. */
+	}
+	pthread_join(ss->thr, NULL);
+	close(ss->wake[0]);
+	close(ss->wake[1]);
+	ss->wake[0] = ss->wake[1] = -1;
+	ss->thr_on = false;
+}
+
+/* ---- open, program, read ---- */
+
+/* Visit every open CPU so that a switch record says what runs there. */
+static void
+visit_cpus(struct sched_src *ss)
+{
+	cpu_set_t old, one;
+	unsigned cpu;
+
+	if (sched_getaffinity(0, sizeof old, &old) != 0)
+		return;
+	for (cpu = 0; cpu < ss->max_cpu && cpu < CPU_SETSIZE; cpu++) {
+		if (ss->cpu[cpu].state != SC_OPEN)
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		if (sched_setaffinity(0, sizeof one, &one) == 0)
+			sched_yield();
+	}
+	(void)sched_setaffinity(0, sizeof old, &old);
+}
+
+static void
+close_all(struct sched_src *ss)
+{
+	unsigned cpu;
+
+	thread_stop(ss);
+	for (cpu = 0; cpu < ss->max_cpu; cpu++) {
+		close_cpu(ss, &ss->cpu[cpu]);
+		ss->cpu[cpu].state = SC_UNUSED;
+	}
+	ss->open = false;
+}
+
+static int
+map_error(struct sched_src *ss, unsigned cpu, int err, struct errmsg *e)
+{
+	return errmsg_set(e, _("sched: cannot map the %zu KiB ring of CPU %u (%s): raise "
+	    "kernel.perf_event_mlock_kb or the locked-memory limit (ulimit -l)"),
+	    (ss->data_pages + 1) * ss->page / 1024, cpu, strerror(err));
+}
+
+/* One CPU at open: 1 opened, 0 offline (ENODEV), -1 error with the message. */
+static int
+program_cpu(struct sched_src *ss, unsigned cpu, struct errmsg *e)
+{
+	bool mapfail;
+	int rc = open_cpu(ss, cpu, &mapfail);
+
+	if (rc == 0) {
+		ss->cpu[cpu].state = SC_OPEN;
+		return 1;
+	}
+	if (!mapfail && (rc == -ENODEV || rc == -ENXIO)) {
+		ss->cpu[cpu].state = SC_OFFLINE;
+		return 0;
+	}
+	if (mapfail)
+		map_error(ss, cpu, -rc, e);
+	else
+		open_error(ss, cpu, -rc, e);
+	return -1;
+}
+
+static int
+sched_program(struct source *s, const struct plan *p, bool force, struct errmsg *e)
+{
+	struct sched_src *ss = sched_of(s);
+	const struct topology *t = &s->m->topo;
+	unsigned cpu, ci, nopen = 0;
+	uint64_t t0;
+
+	(void)p;
+	(void)force;
+	if (ss->open)
+		return 0;
+	/* The events were opened with the source (while httop may still
+	 * hold privilege): keep those of the selected CPUs. */
+	for (cpu = 0; cpu < ss->max_cpu; cpu++) {
+		if (!t->cpus[cpu].present || !source_cpu_selected(s, cpu)) {
+			close_cpu(ss, &ss->cpu[cpu]);
+			ss->cpu[cpu].state = SC_UNUSED;
+			continue;
+		}
+		if (ss->cpu[cpu].state != SC_OPEN)
+			continue;
+		/* What came since the open (a full ring, perhaps) says nothing
+		 * about the run: skip it. */
+		skip_ring(&ss->cpu[cpu]);
+		nopen++;
+	}
+	if (nopen == 0) {
+		close_all(ss);
+		return errmsg_set(e, _("sched: no CPU could be opened: every selected CPU is "
+		    "offline"));
+	}
+	/* The visits' records come before t0: they only set the states, so
+	 * the first interval starts with every state known. */
+	visit_cpus(ss);
+	t0 = now_ns();
+	for (ci = 0; ci < ss->ncores; ci++)
+		sched_core_init(&ss->core[ci], t->cores[ci].nthreads, t0);
+	ss->open = true;
+	if (thread_start(ss, e) != 0) {
+		close_all(ss);
+		return -1;
+	}
+	return 0;
+}
+
+/* Is the CPU's event still enabled? A CPU that went offline takes its
+ * events off (time_enabled stops). */
+static bool
+still_on(struct sched_cpu *c)
+{
+	uint64_t v[2];
+
+	if (read(c->fd, v, sizeof v) != (ssize_t)sizeof v)
+		return false;
+	if (v[1] == c->last_en && c->last_en != 0)
+		return false;
+	c->last_en = v[1];
+	return true;
+}
+
+static void
+fill_row(struct sched_src *ss, struct sched_core *k, unsigned th, unsigned cpu, uint64_t cut,
+    struct sample *out)
+{
+	uint64_t *row = sample_row(out, cpu);
+	const struct plan *p = ss->src.plan;
+	unsigned j;
+
+	for (j = 0; j < out->nslots && p != NULL && j < p->nslots; j++) {
+		switch (p->slots[j].kind) {
+		case SLOT_TSC: row[j] = cut; break;
+		case SLOT_REF: row[j] = k->t[th].ref; break;
+		case SLOT_ANY: row[j] = th == 0 ? k->any : 0; break;
+		default: row[j] = 0; break;
+		}
+	}
+}
+
+/* The state of one CPU after the drain; opens an offline one again. */
+static uint8_t
+cpu_state(struct sched_src *ss, unsigned cpu, struct sched_core *k, unsigned th, uint64_t cut,
+    char *ev, size_t evlen, bool *reopened)
+{
+	struct sched_cpu *c = &ss->cpu[cpu];
+	size_t n = strlen(ev);
+	bool mapfail;
+
+	if (c->state == SC_OFFLINE) {
+		if (open_cpu(ss, cpu, &mapfail) == 0) {
+			c->state = SC_OPEN;
+			sched_core_forget(k, th, cut);
+			*reopened = true;
+		}
+		return CPU_OFFLINE;
+	}
+	if (!still_on(c)) {
+		close_cpu(ss, c);
+		c->state = SC_OFFLINE;
+		sched_core_forget(k, th, cut);
+		return CPU_OFFLINE;
+	}
+	if (k->t[th].lost > 0)
+		snprintf(ev + n, evlen - n, "%slost %llu records on cpu %u", n ? "; " : "",
+		    (unsigned long long)k->t[th].lost, cpu);
+	return k->t[th].unsure ? CPU_LOST : CPU_READ_OK;
+}
+
+static int
+sched_read(struct source *s, struct sample *out, struct errmsg *e)
+{
+	struct sched_src *ss = sched_of(s);
+	const struct topology *t = &s->m->topo;
+	bool reopened = false;
+	uint64_t cut;
+	unsigned ci, th;
+
+	if (!ss->open)
+		return errmsg_set(e, _("internal error: the sched source was read before it was "
+		    "programmed"));
+	pthread_mutex_lock(&ss->mu);
+	cut = now_ns();
+	drain_all(ss, cut);
+	s->events[0] = '\0';
+	for (ci = 0; ci < ss->ncores; ci++) {
+		struct sched_core *k = &ss->core[ci];
+
+		for (th = 0; th < k->n; th++) {
+			unsigned cpu = t->cores[ci].cpus[th];
+			uint8_t st;
+
+			if (cpu >= out->max_cpu)
+				continue;
+			out->scaled[cpu] = 0;
+			out->err[cpu] = 0;
+			if (ss->cpu[cpu].state == SC_UNUSED) {
+				out->state[cpu] = CPU_NOT_READ;
+				memset(sample_row(out, cpu), 0, out->nslots * sizeof(uint64_t));
+				continue;
+			}
+			st = cpu_state(ss, cpu, k, th, cut, s->events, sizeof s->events, &reopened);
+			out->state[cpu] = st;
+			if (st == CPU_OFFLINE)
+				out->err[cpu] = ENXIO;
+			fill_row(ss, k, th, cpu, cut, out);
+		}
+		sched_core_take(k);
+	}
+	pthread_mutex_unlock(&ss->mu);
+	if (reopened) {
+		/* The thread polls the new ring from its next round; what
+		 * runs there is learnt by a visit. */
+		if (write(ss->wake[1], "x", 1) < 0) {
+			/* full: the thread is being woken anyway */
+		}
+		visit_cpus(ss);
+	}
+	out->time = (double)cut / 1e9 - ss->start;
+	out->wall = clock_wall();
+	out->seq = ss->seq++;
+	return 0;
+}
+
+static int
+sched_restore(struct source *s, struct errmsg *e)
+{
+	(void)s;
+	(void)e;
+	return 0;
+}
+
+static void
+sched_close(struct source *s)
+{
+	struct sched_src *ss = sched_of(s);
+
+	close_all(ss);
+	pthread_mutex_destroy(&ss->mu);
+	free(ss->cpu);
+	free(ss->core);
+	free(ss);
+}
+
+static void
+sched_stats(const struct source *s, char *buf, size_t len)
+{
+	uint64_t rec, wake, lost;
+
+	sched_source_stats(s, &rec, &wake, &lost);
+	snprintf(buf, len, "records=%llu drains=%llu lost=%llu ring_kib=%zu",
+	    (unsigned long long)rec, (unsigned long long)wake, (unsigned long long)lost,
+	    sched_of(s)->data_pages * sched_of(s)->page / 1024);
+}
+
+static const struct source_ops sched_ops = {
+	.program = sched_program,
+	.read = sched_read,
+	.restore = sched_restore,
+	.close = sched_close,
+	.stats = sched_stats,
+};
+
+void
+sched_plan(struct plan *p, const struct machine *m)
+{
+	memset(p, 0, sizeof *p);
+	p->group = m->group;
+	p->basis = PLAN_BASIS_SCHED;
+	p->clock_hz = 1e9;
+	p->split = m->topo.max_smt == 2 ? SPLIT_ANY : SPLIT_NONE;
+	p->nslots = 3;
+	p->slots[0].kind = SLOT_TSC;
+	p->slots[0].thread_mask = THREAD_ALL;
+	p->slots[1].kind = SLOT_REF;
+	p->slots[1].thread_mask = THREAD_ALL;
+	p->slots[2].kind = SLOT_ANY;
+	p->slots[2].thread_mask = THREAD_0;
+	p->slots[0].width = p->slots[1].width = p->slots[2].width = 64;
+	p->scale = p->scale_expected = 1;
+	p->scale_measured = true;
+	snprintf(p->scale_note, sizeof p->scale_note, "1: the counts are nanoseconds");
+	snprintf(p->summary, sizeof p->summary, "scheduler: context switches per CPU, %s; "
+	    "no counters (no CPI, no GHz)", p->split == SPLIT_ANY ?
+	    "the split from each core's threads merged in time" : "no SMT split");
+	plan_link(p);
+}
+
+/* Every CPU the machine description names must be one of this machine:
+ * the records are this kernel's. */
+static int
+check_cpus(const struct machine *m, struct errmsg *e)
+{
+	struct cpulist here;
+	char buf[4096], list[64];
+	struct errmsg ignore;
+	FILE *fp = fopen("/sys/devices/system/cpu/present", "re");
+	size_t n = 0;
+	unsigned cpu;
+
+	if (fp != NULL) {
+		n = fread(buf, 1, sizeof buf - 1, fp);
+		fclose(fp);
+	}
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	if (n == 0 || cpulist_parse(buf, &here, &ignore) != 0)
+		return 0;   /* nothing to compare with: the opens will tell */
+	for (cpu = 0; cpu < m->topo.max_cpu; cpu++) {
+		if (!m->topo.cpus[cpu].present || (cpu < here.n && here.has[cpu]))
+			continue;
+		snprintf(list, sizeof list, "%.60s", buf);
+		cpulist_free(&here);
+		return errmsg_set(e, _("sched: the topology names CPU %u, which this machine does "
+		    "not have (its CPUs: %s); the scheduler source follows this machine's CPUs: "
+		    "give --topology a file whose PUs are among them"), cpu, list);
+	}
+	cpulist_free(&here);
+	return 0;
+}
+
+static void
+want_fds(unsigned long n)
+{
+	struct perf_sys *sys = perf_sys_real(NULL);
+
+	if (sys->want_fds != NULL)
+		sys->want_fds(sys, n);
+	sys->destroy(sys);
+}
+
+/* SCHED_RING_PAGES, or HTTOP_SCHED_RING_PAGES (a power of two up to it:
+ * the tests' way to a ring a flood overruns; ignored in a set-ID httop). */
+static size_t
+ring_pages(void)
+{
+	const char *v = secure_getenv("HTTOP_SCHED_RING_PAGES");
+	char *end;
+	unsigned long n;
+
+	if (v == NULL || *v == '\0')
+		return SCHED_RING_PAGES;
+	n = strtoul(v, &end, 10);
+	if (*end != '\0' || n == 0 || n > SCHED_RING_PAGES || (n & (n - 1)) != 0)
+		return SCHED_RING_PAGES;
+	return n;
+}
+
+struct source *
+sched_source_open(struct machine *m, struct plan *plan, struct errmsg *e)
+{
+	struct sched_src *ss;
+	unsigned cpu, ci, max_cpu = m->topo.max_cpu;
+
+	if (check_cpus(m, e) != 0)
+		return NULL;
+	ss = xcalloc(1, sizeof *ss);
+	ss->src.ops = &sched_ops;
+	ss->src.priv = ss;
+	ss->src.name = "sched";
+	ss->src.own_cpus = true;
+	ss->src.force_moot = N_("the scheduler source reads no counter");
+	ss->src.m = m;
+	ss->max_cpu = max_cpu;
+	ss->cpu = xcalloc(max_cpu ? max_cpu : 1, sizeof *ss->cpu);
+	for (cpu = 0; cpu < max_cpu; cpu++)
+		ss->cpu[cpu].fd = -1;
+	ss->ncores = m->topo.ncores;
+	ss->core = xcalloc(ss->ncores ? ss->ncores : 1, sizeof *ss->core);
+	for (ci = 0; ci < ss->ncores; ci++)
+		sched_core_init(&ss->core[ci], m->topo.cores[ci].nthreads, 0);
+	ss->page = (size_t)sysconf(_SC_PAGESIZE);
+	ss->data_pages = ring_pages();
+	ss->wake[0] = ss->wake[1] = -1;
+	pthread_mutex_init(&ss->mu, NULL);
+	ss->start = clock_mono();
+	read_paranoid(ss);
+	for (cpu = 0; cpu < max_cpu; cpu++)
+		if (m->topo.cpus[cpu].present && m->topo.cpus[cpu].online)
+			break;
+	if (cpu == max_cpu) {
+		errmsg_set(e, _("sched: no CPU of the topology is online"));
+		sched_close(&ss->src);
+		return NULL;
+	}
+	/* One descriptor per CPU (the limit raised as for perf). */
+	want_fds(m->topo.ncpus);
+	/* Every CPU now, before httop gives its privilege up (root's
+	 * CAP_PERFMON or CAP_SYS_ADMIN, where perf_event_paranoid asks for
+	 * it); a refusal is said before anything starts. */
+	for (cpu = 0; cpu < max_cpu; cpu++) {
+		if (!m->topo.cpus[cpu].present)
+			continue;
+		if (!m->topo.cpus[cpu].online) {
+			ss->cpu[cpu].state = SC_OFFLINE;
+			continue;
+		}
+		if (program_cpu(ss, cpu, e) < 0) {
+			sched_close(&ss->src);
+			return NULL;
+		}
+	}
+	sched_plan(plan, m);
+	snprintf(ss->src.detail, sizeof ss->src.detail, "context switches, %zu KiB ring per CPU",
+	    ss->data_pages * ss->page / 1024);
+	return &ss->src;
+}
+
+void
+sched_source_stats(const struct source *s, uint64_t *records, uint64_t *wakeups,
+    uint64_t *lost)
+{
+	const struct sched_src *ss = sched_of(s);
+
+	pthread_mutex_lock((pthread_mutex_t *)&ss->mu);
+	if (records != NULL)
+		*records = ss->records;
+	if (wakeups != NULL)
+		*wakeups = ss->wakeups;
+	if (lost != NULL)
+		*lost = ss->lost;
+	pthread_mutex_unlock((pthread_mutex_t *)&ss->mu);
+}

@@ -1,0 +1,52 @@
+#!/bin/sh
+# test_tui_sched.sh: the live view with the scheduler source on the real
+# kernel, as root: CPUs 0 and 1 declared siblings (hwloc's synthetic
+# "pack:1 core:1 pu:2"); the header names the source and says what its
+# figures mean, the core shows a split, q ends it and restores the terminal;
+# then httop with no option.
+. "$HTTOP_SRCDIR/tests/lib.sh"
+need lstopo-no-graphics hwloc "to write the topology that declares CPUs 0 and 1 siblings"
+[ "$(id -u)" = 0 ] || skip_all "needs root: CPU-wide perf events (or perf_event_paranoid <= 0)"
+. "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
+sib=$tui_dir/sib.xml
+lstopo-no-graphics --input "pack:1 core:1 pu:2" --of xml "$sib" 2>/dev/null
+[ -s "$sib" ] || skip_all "lstopo-no-graphics wrote no synthetic topology"
+if ! "$HTTOP" --source sched --topology "$sib" -b -n 1 -d 0.1 >/dev/null 2>"$tui_dir/probe"; then
+	# Only the kernel's refusal is a reason to skip (not an unknown source).
+	grep -q 'perf_event_open' "$tui_dir/probe" ||
+	    { echo "1..1"; echo "not ok 1 - the sched source: $(cat "$tui_dir/probe")"; exit 1; }
+	skip_all "the sched source does not open here: $(cat "$tui_dir/probe")"
+fi
+plan 6
+export XDG_CONFIG_HOME="$tui_dir/config"
+
+tui_start 160 40 -- --source sched --topology "$sib" -d 0.3
+check "header: source sched" wait_for 'source sched' 10
+check "header: what the figures mean" wait_for 'split by the scheduler: time a task ran on each' 5
+# The core's row: its CPUs and four shares (the split is exact: no bound).
+if wait_for ' 0,1 .* [0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]\.[0-9]{2} ' 10; then
+	ok "the core of CPUs 0,1 shows its split: $(cap | grep ' 0,1 ' | head -n 1)"
+else
+	not_ok "the core's split"; show_screen
+fi
+keys q
+tui_wait_exit 5
+if [ "$tui_status" = 0 ] && tui_restored; then
+	ok "q: status 0, the terminal restored"
+else
+	not_ok "q: status '$tui_status', or the terminal not restored"
+fi
+
+# httop with no option: --source auto comes to sched where msr-safe, msr
+# and perf do not work (a VM without a PMU, as the tests' machine).
+tui_start 160 40 --
+if wait_for 'source (msr|msr-safe|perf) ' 5; then
+	skip "auto chose a counter source here"
+	skip "auto chose a counter source here"
+else
+	check "no option: header: source sched, and what its figures mean" \
+	    wait_for 'source sched .*meaning split by the scheduler' 10
+	keys q
+	tui_wait_exit 5
+	check "no option: q: status 0" [ "$tui_status" = 0 ]
+fi
