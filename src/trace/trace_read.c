@@ -1006,14 +1006,21 @@ trace_next(struct trace_reader *r, struct sample *s, struct errmsg *e)
 		if (rc == LINE_EOF && !inside)
 			return stop(r, 1);
 		if (rc != LINE_OK) {
-			/* Not an error: a recorder killed mid-write leaves this. */
+			/* Not an error: a recorder killed mid-write leaves this.
+			 * An interval is the difference of two samples: n
+			 * complete samples gave n - 1 intervals. */
+			uint64_t n = r->ncomplete > 0 ? r->ncomplete - 1 : 0;
+
 			if (inside)
-				bad(r, e, _("the trace is cut off inside interval %" PRIu64
-				    "; replayed the %" PRIu64 " complete intervals before it"),
-				    seq, r->ncomplete);
+				bad(r, e, ngettext("the trace is cut off inside sample %" PRIu64
+				    "; replayed the %" PRIu64 " interval before it",
+				    "the trace is cut off inside sample %" PRIu64
+				    "; replayed the %" PRIu64 " intervals before it", (unsigned long)n),
+				    seq, n);
 			else
-				bad(r, e, _("the last line is cut off; replayed the %" PRIu64
-				    " complete intervals before it"), r->ncomplete);
+				bad(r, e, ngettext("the last line is cut off; replayed the %" PRIu64
+				    " interval before it", "the last line is cut off; replayed the %"
+				    PRIu64 " intervals before it", (unsigned long)n), n);
 			return stop(r, 1);
 		}
 		if ((rest = keyword(r->line, &kw)) == NULL)

@@ -415,11 +415,12 @@ test_good_and_truncated(void **state)
 	assert_int_equal(read_all(srcfile("tests/data/trace/good.trace"), &n, &e), 1);
 	assert_int_equal(n, 3);
 	assert_string_equal(e.text, "");
-	/* truncated.trace stops 20 bytes into line 43, inside interval 2. */
+	/* truncated.trace stops 20 bytes into line 43, inside sample 2: the
+	 * two samples before it make one interval. */
 	assert_int_equal(read_all(srcfile("tests/data/trace/truncated.trace"), &n, &e), 1);
 	assert_int_equal(n, 2);
-	if (strstr(e.text, "truncated.trace:43: the trace is cut off inside interval 2; "
-	    "replayed the 2 complete intervals before it") == NULL)
+	if (strstr(e.text, "truncated.trace:43: the trace is cut off inside sample 2; "
+	    "replayed the 1 interval before it") == NULL)
 		fail_msg("%s", e.text);
 }
 
