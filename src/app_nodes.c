@@ -167,6 +167,21 @@ prepare(struct nodes_app *na)
 
 /* --- batch ------------------------------------------------------------------- */
 
+/* A write to standard output or -o FILE failed with `err`: 1 (the reader
+ * went away: end quietly), or -1 after saying why. */
+static int
+write_failed(struct nodes_app *na, int err)
+{
+	if (err == EPIPE)
+		return 1;
+	errmsg_set(&na->e, _("writing the merged JSON lines to %s failed: %s; check the disk or "
+	    "the program reading httop's output"), na->o->output != NULL ? na->o->output :
+	    _("standard output"), strerror(err));
+	report(&na->e);
+	na->write_failed = true;
+	return -1;
+}
+
 static int
 on_line(void *arg, const struct node *n, const char *line, size_t len)
 {
@@ -175,11 +190,13 @@ on_line(void *arg, const struct node *n, const char *line, size_t len)
 	(void)n;
 	if (na->o->format != FMT_JSON)
 		return 0;
-	fwrite(line, 1, len, na->fp);
-	fputc('\n', na->fp);
-	if (fflush(na->fp) != 0 || ferror(na->fp))
-		return errno == EPIPE ? 1 : -1;
-	return 0;
+	/* errno from the first call that fails: each line is flushed, so
+	 * nothing of an earlier one can fail here. */
+	errno = 0;
+	if (fwrite(line, 1, len, na->fp) == len && fputc('\n', na->fp) != EOF &&
+	    fflush(na->fp) == 0 && !ferror(na->fp))
+		return 0;
+	return write_failed(na, errno != 0 ? errno : EIO);
 }
 
 /* One summary line: a node's interval or the job's. */
@@ -200,7 +217,11 @@ summary_line(struct nodes_app *na, const char *host, double time, double wall, b
 	snprintf(na->sm.hostname, sizeof na->sm.hostname, "%s", host);
 	if (batch_write(na->sum, &iv, &e) == 0)
 		return 0;
-	return batch_errno(na->sum) == EPIPE ? 1 : (report(&e), -1);
+	if (batch_errno(na->sum) == EPIPE)
+		return 1;
+	report(&e);
+	na->write_failed = true;
+	return -1;
 }
 
 /* --format summary: a job interval as a line per node that gave one (its
@@ -363,7 +384,7 @@ app_run_nodes(const struct options *o)
 	if (na.sum != NULL)
 		batch_free(na.sum);
 	/* -o FILE: a close that fails (NFS, a full disk) is an error too. */
-	if (na.out != NULL && fclose(na.out) != 0) {
+	if (na.out != NULL && fclose(na.out) != 0 && !na.write_failed) {
 		errmsg_set(&na.e, _("-o %s: %s; check the disk"), o->output, strerror(errno));
 		report(&na.e);
 		if (status == EXIT_OK)
