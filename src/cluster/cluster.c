@@ -81,6 +81,7 @@ cluster_init(struct cluster *c, char *const *names, size_t n, const struct clust
 		for (k = 0; k < NODE_RING; k++)
 			nd->rec[k].slot = -1;
 		nodeiv_init(&nd->nv);
+		nodeiv_expect_host(&nd->nv, names[i]);
 	}
 	jdoc_init(&c->doc, 0);
 	c->rcap = READ_CHUNK;
