@@ -23,6 +23,7 @@
 #include "privilege.h"
 #include "signals.h"
 #include "util/clock.h"
+#include "util/hostname.h"
 #include "util/i18n.h"
 #include "util/xalloc.h"
 
@@ -132,7 +133,7 @@ prepare(struct nodes_app *na)
 	const struct options *o = na->o;
 	struct nodelist_env env;
 	char **w;
-	size_t nw;
+	size_t nw, i;
 	const char *via = o->via != NULL ? o->via : o->all_nodes ? "srun" : "ssh";
 	int rc;
 
@@ -150,6 +151,12 @@ prepare(struct nodes_app *na)
 	na->usage = true;
 	if (nodelist_expand(na->spec, &env, &na->hosts, na->how, sizeof na->how, &na->e) != 0)
 		return -1;
+	/* Each name goes to its node's httop as --host (transport.h). */
+	for (i = 0; i < na->hosts.n; i++)
+		if (!host_name_ok(na->hosts.names[i]))
+			return errmsg_set(&na->e, _("node %.80s: a node's name is given to its httop "
+			    "as --host, which takes at most %d characters; give a shorter name"),
+			    na->hosts.names[i], HOST_NAME_LEN);
 	na->usage = false;
 	if (fd_room(na->hosts.n, &na->e) != 0)
 		return -1;
