@@ -416,6 +416,23 @@ new_name(struct parser *p, unsigned obj, unsigned key, uint64_t seen[2])
 	return 0;
 }
 
+/* A member's name and its ':' in the object at token `obj`. */
+static int
+member_name(struct parser *p, unsigned obj, uint64_t seen[2])
+{
+	unsigned key = p->d->n;
+
+	if (p->pos >= p->len || p->s[p->pos] != '"')
+		return fail(p, _("a member name must be a string"));
+	if (string(p) != 0 || new_name(p, obj, key, seen) != 0)
+		return -1;
+	blanks(p);
+	if (p->pos >= p->len || p->s[p->pos] != ':')
+		return fail(p, _("':' expected"));
+	p->pos++;
+	return 0;
+}
+
 /* An array or object after its opening bracket. */
 static int
 container(struct parser *p, unsigned depth, bool obj)
@@ -423,7 +440,6 @@ container(struct parser *p, unsigned depth, bool obj)
 	int i = token(p, obj ? J_OBJ : J_ARR);
 	char close = obj ? '}' : ']';
 	uint64_t seen[2] = { 0, 0 };
-	unsigned key;
 
 	if (i < 0)
 		return -1;
@@ -438,17 +454,8 @@ container(struct parser *p, unsigned depth, bool obj)
 	}
 	for (;;) {
 		blanks(p);
-		if (obj) {
-			if (p->pos >= p->len || p->s[p->pos] != '"')
-				return fail(p, _("a member name must be a string"));
-			key = p->d->n;
-			if (string(p) != 0 || new_name(p, (unsigned)i, key, seen) != 0)
-				return -1;
-			blanks(p);
-			if (p->pos >= p->len || p->s[p->pos] != ':')
-				return fail(p, _("':' expected"));
-			p->pos++;
-		}
+		if (obj && member_name(p, (unsigned)i, seen) != 0)
+			return -1;
 		if (obj && depth == 0 && skipped(p)) {
 			blanks(p);
 			if ((p->tail ? skip_tail(p) : skip_value(p)) != 0)
