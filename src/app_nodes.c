@@ -327,6 +327,7 @@ batch(struct nodes_app *na)
 	/* With -n each node ends after its intervals: a lost one is not
 	 * started again (it would begin its count anew). */
 	cfg.retry = o->iterations <= 0;
+	cfg.pass_on = o->format == FMT_JSON;
 	cfg.on_line = on_line;
 	cfg.on_job = on_job;
 	cfg.on_state = on_state;

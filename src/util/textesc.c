@@ -142,6 +142,15 @@ text_quote(char *dst, size_t size, const char *src, size_t max)
 	return dst;
 }
 
+size_t
+text_char_len(const char *s, size_t avail)
+{
+	uint32_t cp;
+	size_t n = avail > 0 ? utf8_seq((const unsigned char *)s, avail, &cp) : 0;
+
+	return n > 0 && !is_control(cp) ? n : 0;
+}
+
 bool
 text_is_clean(const char *s)
 {

@@ -31,6 +31,10 @@ char *text_quote(char *dst, size_t size, const char *src, size_t max);
  * sometimes at the front. */
 void text_squeeze(char *dst, size_t size, const char *s, size_t len);
 
+/* The bytes of the character at s (at most avail) when text_escape would
+ * copy it as it is; 0 when it would escape it. */
+size_t text_char_len(const char *s, size_t avail);
+
 /* True when `s` holds nothing text_escape would change. */
 bool text_is_clean(const char *s);
 

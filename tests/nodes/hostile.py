@@ -13,6 +13,9 @@ broken, could:
   heavy    weights of 1.7e308
   zero     weights of 0 under the figures it shows
   negzero  the node's util written -0
+  rawesc   at its end, where a head parse does not look, a string with a
+           raw escape sequence (not JSON)
+  rawbidi  at its end a string with a raw right-to-left override (JSON)
 """
 import re
 import sys
@@ -38,14 +41,18 @@ def change(mode, host, line):
                       count=1)
     if mode == "negzero":
         return re.sub(r'("node":\{.*?)"util":[0-9.e+-]+', r'\1"util":-0', line, count=1)
+    if mode == "rawesc":
+        return line.rstrip("\n")[:-1] + ',"x":"\x1b]0;TITLE\x07\x1b[2J"}\n'
+    if mode == "rawbidi":
+        return line.rstrip("\n")[:-1] + ',"x":"\u202eFORGED"}\n'
     raise SystemExit("hostile.py: unknown mode " + mode)
 
 
 def main():
     mode, host = sys.argv[1], sys.argv[2]
     for line in sys.stdin:
-        sys.stdout.write(change(mode, host, line))
-        sys.stdout.flush()
+        sys.stdout.buffer.write(change(mode, host, line).encode("utf-8"))
+        sys.stdout.buffer.flush()
 
 
 main()
