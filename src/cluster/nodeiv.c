@@ -818,8 +818,6 @@ weights_fit(const struct agg_fig *g, double dt, const struct agg_weights *w, str
 {
 	if (g->nvalid == 0)
 		return 0;
-	if (!(dt > 0.0 && dt <= INTERVAL_MAX))
-		return errmsg_set(e, _("valid cores in an \"interval\" that is not a time"));
 	if (w->time > (double)g->nvalid * dt * TSC_HZ_MAX)
 		return errmsg_set(e, _("weights: \"tsc\" is more than %u cores count in %g s"),
 		    g->nvalid, dt);
@@ -884,7 +882,13 @@ read_figures(struct nodeiv *n, const struct jdoc *d, struct jobj *root, struct e
 	text_escape(iv->reason, sizeof iv->reason, reason);
 	text_escape(iv->reason_c, sizeof iv->reason_c, reason);
 	r = jobj_get(root, "node");
-	if (read_agg(d, r, &iv->node, e) != 0 || read_weights(n, d, r, e) != 0)
+	if (read_agg(d, r, &iv->node, e) != 0)
+		return errmsg_prefix(e, "node");
+	/* valid cores were counted over a time (and their weights, given or
+	 * rebuilt from it, stay finite) */
+	if (iv->node.nvalid > 0 && !(iv->dt > 0.0 && iv->dt <= INTERVAL_MAX))
+		return errmsg_set(e, _("valid cores in an \"interval\" that is not a time"));
+	if (read_weights(n, d, r, e) != 0)
 		return errmsg_prefix(e, "node");
 	if (read_packages(n, d, jobj_get(root, "packages"), e) != 0)
 		return -1;

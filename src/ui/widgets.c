@@ -130,12 +130,15 @@ draw_text(struct ui_ctx *u, int y, int x, int width, enum ui_role r, const char 
 	size_t bytes;
 	int cols;
 	char shown[1024];
+	const unsigned char *p;
 
 	if (x < 0 || y < 0 || x >= u->cols || y >= u->rows || width <= 0)
 		return;
 	if (x + width > u->cols)
 		width = u->cols - x;
-	if (!widgets_plain(s, strlen(s)) && !text_is_clean(s))
+	for (p = (const unsigned char *)s; *p >= 0x20 && *p < 0x7f; p++)
+		;
+	if (*p != '\0' && !text_is_clean(s))
 		s = text_escape(shown, sizeof shown, s);
 	cols = text_columns(s, width, &bytes);
 	put_field(y, x, width, 0, s, bytes, cols, screen_attr(u, r));

@@ -712,6 +712,13 @@ test_claims(void **state)
 	snprintf(ins, sizeof ins, "\"weights\":{\"tsc\":%.0f,\"ref\":%.0f,\"inst\":0},",
 	    w.time, w.ref);
 	assert_int_equal(read_fresh(&d, &nv, "", node_with(l2, n2, ins, &nl), &nl, &e), -1);
+	/* valid cores over an interval of 10^300 s (the weights rebuilt from
+	 * it would be infinite) or of 0 s */
+	assert_int_equal(read_fresh(&d, &nv, "", replaced(l2, n2, "\"interval\":1.000324",
+	    "\"interval\":1e300", &nl), &nl, &e), -1);
+	assert_non_null(strstr(e.text, "valid cores in an \"interval\" that is not a time"));
+	assert_int_equal(read_fresh(&d, &nv, "", replaced(base, nb, "\"interval\":1.000324",
+	    "\"interval\":0", &nl), &nl, &e), -1);
 	/* more valid cores than cores; a rate beyond 10^12 */
 	assert_int_equal(read_fresh(&d, &nv, "", replaced(base, nb, "\"nvalid\":36",
 	    "\"nvalid\":37", &nl), &nl, &e), -1);
