@@ -569,7 +569,10 @@ test_csv(void **state)
 		rows++;
 		if (strcmp(r[0], "node") == 0) {
 			assert_string_equal(r[col(head, nh, "valid")], "0");
-			assert_string_equal(r[col(head, nh, "reason")], f->iv.reason_c);
+			/* quoted as CSV wants, its tab escaped as any
+			 * control character (textesc.h) */
+			assert_string_equal(r[col(head, nh, "reason")],
+			    "core 2 \"x\"\\x09(cpus 3,6): offline");
 			assert_string_equal(r[col(head, nh, "util")], "0.7");
 			assert_string_equal(r[col(head, nh, "both_of_busy")], "0.5");
 		} else if (strcmp(r[0], "core") == 0) {
