@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""hostile.py MODE HOST: a node that lies, for tests/cli/test_nodes_hostile.sh.
+"""hostile.py MODE HOST: a node that lies, for tests/cli/test_nodes_untrusted.sh.
 
 Reads the lines of a real node's httop (started as HOST) on standard input
 and writes them changed as MODE says, as a node run by someone hostile, or

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_tui_hostile.sh: text from a node in the live view (httop(1),
+# test_tui_untrusted.sh: text from a node in the live view (httop(1),
 # SECURITY): node r's intervals are invalid with a reason of escape
 # sequences (retitle the window, clear the screen, ask the terminal's
 # status), CR LF and a right-to-left override (tests/nodes/hostile.py

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_nodes_hostile.sh: what a node's line may claim (httop(1), SECURITY),
+# test_nodes_untrusted.sh: what a node's line may claim (httop(1), SECURITY),
 # with nodes that lie (tests/nodes/hostile.py through the stand-in
 # transport tests/nodes/as-host.sh) next to an honest busy one, h1:
 #  - text from a node (an invalid interval's reason with escape sequences,
