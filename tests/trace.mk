@@ -14,5 +14,6 @@ EXTRA_DIST += \
 	tests/data/trace/missing-field.trace tests/data/trace/dup-topo.trace \
 	tests/data/trace/bad-plan.trace tests/data/trace/slot-count.trace \
 	tests/data/trace/bad-hex.trace tests/data/trace/value-count.trace \
+	tests/data/trace/bad-host.trace \
 	tests/data/trace/garbage.trace tests/data/trace/dup-cpu.trace \
 	tests/data/trace/cpu-range.trace tests/data/trace/no-end.trace

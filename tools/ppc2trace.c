@@ -21,6 +21,7 @@
 #include "machine/topology.h"
 #include "ppc.h"
 #include "util/errmsg.h"
+#include "util/hostname.h"
 #include "util/i18n.h"
 #include "util/infile.h"
 #include "util/xalloc.h"
@@ -195,6 +196,15 @@ run(const struct opts *o, struct errmsg *e)
 	free(copy);
 	if (o->host == NULL && (dot = strchr(host, '.')) != NULL)
 		*dot = '\0';
+	/* a trace's host is a host name or none (hostname.h): httop refuses
+	 * any other */
+	if (o->host != NULL && !host_name_ok(host)) {
+		errmsg_set(e, _("--host: '%s' is not a host name: give 1 to %d letters, digits, "
+		    "'.', '-' and '_' (not '-' first), such as node01"), o->host, HOST_NAME_LEN);
+		goto out;
+	}
+	if (!host_name_ok(host))
+		host[0] = '\0';
 	po.host = host;
 
 	if (o->out != NULL && (out = fopen(o->out, "w")) == NULL) {

@@ -23,6 +23,7 @@
 #include "sys/privilege.h"
 #include "sys/signals.h"
 #include "util/clock.h"
+#include "util/hostname.h"
 #include "util/i18n.h"
 #include "util/xalloc.h"
 
@@ -132,7 +133,7 @@ prepare(struct nodes_app *na)
 	const struct options *o = na->o;
 	struct nodelist_env env;
 	char **w;
-	size_t nw;
+	size_t nw, i;
 	const char *via = o->via != NULL ? o->via : o->all_nodes ? "srun" : "ssh";
 	int rc;
 
@@ -150,6 +151,12 @@ prepare(struct nodes_app *na)
 	na->usage = true;
 	if (nodelist_expand(na->spec, &env, &na->hosts, na->how, sizeof na->how, &na->e) != 0)
 		return -1;
+	/* Each name goes to its node's httop as --host (transport.h). */
+	for (i = 0; i < na->hosts.n; i++)
+		if (!host_name_ok(na->hosts.names[i]))
+			return errmsg_set(&na->e, _("node %.80s: a node's name is given to its httop "
+			    "as --host, which takes at most %d characters; give a shorter name"),
+			    na->hosts.names[i], HOST_NAME_LEN);
 	na->usage = false;
 	if (fd_room(na->hosts.n, &na->e) != 0)
 		return -1;
@@ -167,6 +174,21 @@ prepare(struct nodes_app *na)
 
 /* --- batch ------------------------------------------------------------------- */
 
+/* A write to standard output or -o FILE failed with `err`: 1 (the reader
+ * went away: end quietly), or -1 after saying why. */
+static int
+write_failed(struct nodes_app *na, int err)
+{
+	if (err == EPIPE)
+		return 1;
+	errmsg_set(&na->e, _("writing the merged JSON lines to %s failed: %s; check the disk or "
+	    "the program reading httop's output"), na->o->output != NULL ? na->o->output :
+	    _("standard output"), strerror(err));
+	report(&na->e);
+	na->write_failed = true;
+	return -1;
+}
+
 static int
 on_line(void *arg, const struct node *n, const char *line, size_t len)
 {
@@ -175,11 +197,13 @@ on_line(void *arg, const struct node *n, const char *line, size_t len)
 	(void)n;
 	if (na->o->format != FMT_JSON)
 		return 0;
-	fwrite(line, 1, len, na->fp);
-	fputc('\n', na->fp);
-	if (fflush(na->fp) != 0 || ferror(na->fp))
-		return errno == EPIPE ? 1 : -1;
-	return 0;
+	/* errno from the first call that fails: each line is flushed, so
+	 * nothing of an earlier one can fail here. */
+	errno = 0;
+	if (fwrite(line, 1, len, na->fp) == len && fputc('\n', na->fp) != EOF &&
+	    fflush(na->fp) == 0 && !ferror(na->fp))
+		return 0;
+	return write_failed(na, errno != 0 ? errno : EIO);
 }
 
 /* One summary line: a node's interval or the job's. */
@@ -200,7 +224,11 @@ summary_line(struct nodes_app *na, const char *host, double time, double wall, b
 	snprintf(na->sm.hostname, sizeof na->sm.hostname, "%s", host);
 	if (batch_write(na->sum, &iv, &e) == 0)
 		return 0;
-	return batch_errno(na->sum) == EPIPE ? 1 : (report(&e), -1);
+	if (batch_errno(na->sum) == EPIPE)
+		return 1;
+	report(&e);
+	na->write_failed = true;
+	return -1;
 }
 
 /* --format summary: a job interval as a line per node that gave one (its
@@ -299,6 +327,7 @@ batch(struct nodes_app *na)
 	/* With -n each node ends after its intervals: a lost one is not
 	 * started again (it would begin its count anew). */
 	cfg.retry = o->iterations <= 0;
+	cfg.pass_on = o->format == FMT_JSON;
 	cfg.on_line = on_line;
 	cfg.on_job = on_job;
 	cfg.on_state = on_state;
@@ -363,7 +392,7 @@ app_run_nodes(const struct options *o)
 	if (na.sum != NULL)
 		batch_free(na.sum);
 	/* -o FILE: a close that fails (NFS, a full disk) is an error too. */
-	if (na.out != NULL && fclose(na.out) != 0) {
+	if (na.out != NULL && fclose(na.out) != 0 && !na.write_failed) {
 		errmsg_set(&na.e, _("-o %s: %s; check the disk"), o->output, strerror(errno));
 		report(&na.e);
 		if (status == EXIT_OK)

@@ -38,6 +38,7 @@ struct nodes_app {
 	struct plan sp;
 	struct errmsg e;
 	bool usage;                /* the error is a bad --nodes or --via value */
+	bool write_failed;         /* and said so: the close need not say it again */
 };
 
 int app_run_nodes(const struct options *o);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check/cases.h"
+#include "util/hostname.h"
 #include "util/i18n.h"
 #include "util/xalloc.h"
 
@@ -353,21 +354,14 @@ check_template(const char *opt, const char *t, const char *example, struct errms
 	return 0;
 }
 
-/* --host: it becomes a JSON string, a label value and the summary's first
- * column, so no blank or control character, and it fits machine.hostname. */
+/* --host: it becomes a JSON string, a label value, the summary's first
+ * column and a trace's host line: a host name as hostname.h has it. */
 static int
 check_host(const char *s, struct errmsg *e)
 {
-	const unsigned char *p;
-
-	if (*s == '\0' || strlen(s) > OPT_HOST_MAX)
-		return errmsg_set(e, _("--host: '%s' is not 1 to %d characters; give a short name "
-		    "such as node01"), s, OPT_HOST_MAX);
-	for (p = (const unsigned char *)s; *p != '\0'; p++) {
-		if (*p <= ' ' || *p == 0x7f)
-			return errmsg_set(e, _("--host: '%s' has a blank or control character; give a "
-			    "name without them, such as node01"), s);
-	}
+	if (!host_name_ok(s))
+		return errmsg_set(e, _("--host: '%s' is not a host name: give 1 to %d letters, "
+		    "digits, '.', '-' and '_' (not '-' first), such as node01"), s, HOST_NAME_LEN);
 	return 0;
 }
 

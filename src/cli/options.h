@@ -29,7 +29,6 @@ enum source_kind {
 };
 
 #define OPT_SCENARIO_DEFAULT "demo"
-#define OPT_HOST_MAX 63             /* machine.hostname holds 63 bytes */
 #define OPT_ITERATIONS_MAX 1000000000000ull  /* -n: 31700 years at -d 1 */
 #define OPT_CHECK_SECONDS_DEFAULT 2.0
 #define OPT_CHECK_SECONDS_MIN 0.2   /* 40 periods: the partial one is 2.5% at most */

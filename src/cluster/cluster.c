@@ -81,6 +81,7 @@ cluster_init(struct cluster *c, char *const *names, size_t n, const struct clust
 		for (k = 0; k < NODE_RING; k++)
 			nd->rec[k].slot = -1;
 		nodeiv_init(&nd->nv);
+		nodeiv_expect_host(&nd->nv, names[i]);
 	}
 	jdoc_init(&c->doc, 0);
 	c->rcap = READ_CHUNK;
@@ -318,6 +319,10 @@ line(struct cluster *c, struct node *nd, const char *s, size_t len)
 		len--;
 	if (len == 0)
 		return;
+	if (c->cfg.pass_on && jsonl_shown_as_is(s, len, &e) != 0) {
+		bad_line(c, nd, &e);
+		return;
+	}
 	/* A node whose views are not shown is read without its cores: what
 	 * the rows and the job need costs a parse of half the line; and
 	 * without its threads, which httop writes after them, when its lines

@@ -105,6 +105,9 @@ struct cluster_config {
 	double delay;              /* the nodes' -d */
 	unsigned fanout;           /* nodes starting at once; 0: no bound */
 	bool retry;                /* a lost node is started again (back-off) */
+	bool pass_on;              /* on_line writes each line out as it came: a
+				    * line with anything a terminal would act
+				    * on, raw, is a bad line (jsonl.h) */
 	char *const *envp;         /* the transports' environment (NULL: httop's) */
 	void (*child_setup)(void); /* in each child before its exec (signals) */
 	/* Each line a node gave that was read as an interval, as it came;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/i18n.h"
+#include "util/textesc.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
 
@@ -38,6 +39,27 @@ static int
 fail(struct parser *p, const char *what)
 {
 	return errmsg_set(p->e, _("byte %zu: %s"), p->pos + 1, what);
+}
+
+int
+jsonl_shown_as_is(const char *text, size_t len, struct errmsg *e)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t i = 0, n;
+
+	while (i < len) {
+		/* the printable ASCII at once: all of httop's own lines */
+		while (i < len && s[i] >= 0x20 && s[i] < 0x7f)
+			i++;
+		if (i == len)
+			break;
+		n = text_char_len(text + i, len - i);
+		if (n == 0)
+			return errmsg_set(e, _("byte %zu: a control character or a byte that is not "
+			    "UTF-8, raw"), i + 1);
+		i += n;
+	}
+	return 0;
 }
 
 static inline void
@@ -328,8 +350,13 @@ skip_value(struct parser *p)
 
 	if (i < 0)
 		return -1;
-	if (q >= end || (*q != '[' && *q != '{'))
-		return value(p, 1);
+	if (q >= end || (*q != '[' && *q != '{')) {
+		/* a plain value: parsed, held by the skip token */
+		if (value(p, 1) != 0)
+			return -1;
+		p->d->t[i].next = p->d->n;
+		return 0;
+	}
 	do {
 		while (q < end && !stop[*q])
 			q++;
@@ -381,12 +408,60 @@ skip_tail(struct parser *p)
 	return 0;
 }
 
+/* The member name just parsed (token `key`) of the object at token `obj`:
+ * 0, or -1 when the object has it already or it holds an escape. Readers
+ * differ on a name given twice (httop would read the first, jq the last)
+ * and on a name written with escapes, so a line with either is not
+ * httop's. A 128-bit filter of the names so far (`seen`) spares the
+ * comparisons for all but a few. */
+static int
+new_name(struct parser *p, unsigned obj, unsigned key, uint64_t seen[2])
+{
+	const struct jtok *t = p->d->t;
+	const char *name = p->s + t[key].start;
+	unsigned len = t[key].len, k, h = 2166136261u, i;
+
+	if (t[key].escaped)
+		return fail(p, _("a member name with an escape"));
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)name[i]) * 16777619u;
+	h &= 127;
+	if ((seen[h >> 6] & (1ull << (h & 63))) == 0) {
+		seen[h >> 6] |= 1ull << (h & 63);
+		return 0;
+	}
+	/* the earlier members: key token, then its value, whose next is the
+	 * next key */
+	for (k = obj + 1; k < key && t[k + 1].next > k; k = t[k + 1].next)
+		if (t[k].len == len && memcmp(p->s + t[k].start, name, len) == 0)
+			return fail(p, _("a member name given twice"));
+	return 0;
+}
+
+/* A member's name and its ':' in the object at token `obj`. */
+static int
+member_name(struct parser *p, unsigned obj, uint64_t seen[2])
+{
+	unsigned key = p->d->n;
+
+	if (p->pos >= p->len || p->s[p->pos] != '"')
+		return fail(p, _("a member name must be a string"));
+	if (string(p) != 0 || new_name(p, obj, key, seen) != 0)
+		return -1;
+	blanks(p);
+	if (p->pos >= p->len || p->s[p->pos] != ':')
+		return fail(p, _("':' expected"));
+	p->pos++;
+	return 0;
+}
+
 /* An array or object after its opening bracket. */
 static int
 container(struct parser *p, unsigned depth, bool obj)
 {
 	int i = token(p, obj ? J_OBJ : J_ARR);
 	char close = obj ? '}' : ']';
+	uint64_t seen[2] = { 0, 0 };
 
 	if (i < 0)
 		return -1;
@@ -401,16 +476,8 @@ container(struct parser *p, unsigned depth, bool obj)
 	}
 	for (;;) {
 		blanks(p);
-		if (obj) {
-			if (p->pos >= p->len || p->s[p->pos] != '"')
-				return fail(p, _("a member name must be a string"));
-			if (string(p) != 0)
-				return -1;
-			blanks(p);
-			if (p->pos >= p->len || p->s[p->pos] != ':')
-				return fail(p, _("':' expected"));
-			p->pos++;
-		}
+		if (obj && member_name(p, (unsigned)i, seen) != 0)
+			return -1;
 		if (obj && depth == 0 && skipped(p)) {
 			blanks(p);
 			if ((p->tail ? skip_tail(p) : skip_value(p)) != 0)

@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/hostname.h"
 #include "util/i18n.h"
+#include "util/textesc.h"
 #include "util/xalloc.h"
 
 /* The notional clock the rebuilt counts run at (nodeiv.h). */
@@ -19,12 +21,52 @@
 #define FRAC_SLACK 1e-9
 /* Grid rows and columns a tile may name. */
 #define TILE_MAX 256u
+/* What a line's numbers may claim (httop.1, SECURITY): a rate (threads,
+ * GHz, CPI) at most RATE_MAX; weights no more than the node's valid cores
+ * could count in its interval: time stamp ticks at most TSC_HZ_MAX a
+ * second on each core, reference ticks at most REF_PER_TSC per time stamp
+ * tick of a core (each of its threads counts them at most at that rate,
+ * with slack for counters read a little apart), instructions at most
+ * INST_PER_REF per reference tick (the widest core's retirement at the
+ * highest clock over the reference clock, with room to spare). Far beyond
+ * any machine, and small enough that a job's sums of weight x figure
+ * over every node stay finite. */
+#define RATE_MAX 1e12
+#define TSC_HZ_MAX 1e10
+#define REF_PER_TSC (1.25 * TOPO_MAX_SMT)
+#define INST_PER_REF 64.0
+#define INTERVAL_MAX 1e7
 
 void
 nodeiv_init(struct nodeiv *n)
 {
 	memset(n, 0, sizeof *n);
 	n->unix_time = -1.0;
+}
+
+void
+nodeiv_expect_host(struct nodeiv *n, const char *host)
+{
+	snprintf(n->want_host, sizeof n->want_host, "%s", host);
+}
+
+/* The line's "host" (token i): a host name (hostname.h), and the one the
+ * node was started for, when that is known. */
+static int
+check_host(const struct nodeiv *n, const struct jdoc *d, int i, struct errmsg *e)
+{
+	char h[HOST_NAME_LEN + 2];
+
+	/* one byte more than a host name may have: a longer one is cut to
+	 * that and fails */
+	jstr(d, i, h, sizeof h);
+	if (!host_name_ok(h))
+		return errmsg_set(e, _("\"host\" is not a host name (1 to %d letters, digits, '.', "
+		    "'-' and '_')"), HOST_NAME_LEN);
+	if (n->want_host[0] != '\0' && strcmp(h, n->want_host) != 0)
+		return errmsg_set(e, _("the line is host %s's, not %s's, the node it came from"), h,
+		    n->want_host);
+	return 0;
 }
 
 static void
@@ -104,7 +146,8 @@ get_num(struct jobj *o, const char *key, bool need, double *v, struct errmsg *e)
 
 	*v = NAN;
 	if (is(o->d, i, J_NUM) && isfinite(o->d->t[i].num)) {
-		*v = o->d->t[i].num;
+		/* + 0.0: -0 is 0 (it would print as "-0.0") */
+		*v = o->d->t[i].num + 0.0;
 		return 0;
 	}
 	if (is(o->d, i, J_NULL) || (i < 0 && !need))
@@ -154,7 +197,7 @@ struct fig {
 static bool
 in_range(double v, enum figkind k)
 {
-	return k == FK_FRAC ? v >= -FRAC_SLACK && v <= 1.0 + FRAC_SLACK : v >= 0.0;
+	return k == FK_FRAC ? v >= -FRAC_SLACK && v <= 1.0 + FRAC_SLACK : v >= 0.0 && v <= RATE_MAX;
 }
 
 static double
@@ -437,7 +480,7 @@ build_layout(struct nodeiv *n, const struct jdoc *d, struct jobj *root, int core
 	const struct topology *t = &n->m.topo;
 	struct die_layout *l = &n->layout;
 	unsigned k = 0, g, row, col;
-	char s[64];
+	char s[64], note[sizeof l->note];
 	int i, id, cha;
 
 	memset(l, 0, sizeof *l);
@@ -445,7 +488,8 @@ build_layout(struct nodeiv *n, const struct jdoc *d, struct jobj *root, int core
 	l->basis = basis_parse(jstr(d, jobj_get(root, "layout_basis"), s, sizeof s));
 	i = jobj_get(root, "cores_assumed");
 	l->cores_assumed = is(d, i, J_BOOL) && d->t[i].b;
-	jstr(d, jobj_get(root, "layout_note"), l->note, sizeof l->note);
+	jstr(d, jobj_get(root, "layout_note"), note, sizeof note);
+	text_escape(l->note, sizeof l->note, note);
 	snprintf(l->basis_text, sizeof l->basis_text, _("%s: %s, as the node gave it"),
 	    l->kind == LAYOUT_PHYSICAL ? _("physical") : _("logical"), layout_basis_name(l->basis));
 	l->ngrids = t->npackages;
@@ -572,6 +616,8 @@ read_agg(const struct jdoc *d, int obj, struct agg_fig *g, struct errmsg *e)
 	    get_uint(&o, "nvalid", NODEIV_CPU_MAX, &g->nvalid, e) != 0 ||
 	    get_bool(&o, "exact", &g->exact, e) != 0)
 		return -1;
+	if (g->nvalid > g->ncores)
+		return errmsg_set(e, _("\"nvalid\" is more than \"ncores\""));
 	for (k = 0; k < 4; k++)
 		if (get_val(&o, NULL, &shares[k], sv[k], e) != 0)
 			return -1;
@@ -756,8 +802,37 @@ light_cores(struct nodeiv *n)
 	return 0;
 }
 
+/* Does a figure have a value above 0 (its high end, for a bound)? */
+static bool
+above_zero(struct val v)
+{
+	return (v.kind == V_EXACT && v.v > 0.0) || (v.kind == V_BOUND && v.hi > 0.0);
+}
+
+/* Weights the node's valid cores could have counted in its interval
+ * (RATE_MAX and below), and one under every figure the node shows: its
+ * own aggregate weighed them so, and a figure without its weight would
+ * drop out of the job unseen. */
+static int
+weights_fit(const struct agg_fig *g, double dt, const struct agg_weights *w, struct errmsg *e)
+{
+	if (g->nvalid == 0)
+		return 0;
+	if (w->time > (double)g->nvalid * dt * TSC_HZ_MAX)
+		return errmsg_set(e, _("weights: \"tsc\" is more than %u cores count in %g s"),
+		    g->nvalid, dt);
+	if (w->ref > w->time * REF_PER_TSC || w->inst > w->ref * INST_PER_REF)
+		return errmsg_set(e, _("weights: \"ref\" or \"inst\" is more than the cores "
+		    "count in their \"tsc\""));
+	if ((w->time <= 0.0 && g->util.kind != V_NONE) ||
+	    (w->ref <= 0.0 && (above_zero(g->util) || g->ghz.kind != V_NONE)) ||
+	    (w->inst <= 0.0 && g->cpi.kind != V_NONE))
+		return errmsg_set(e, _("weights: a figure the node shows has a weight of 0"));
+	return 0;
+}
+
 /* The node's "weights" (json.c), when the line has them: counts, so
- * whole numbers at least 0. */
+ * whole numbers at least 0, and what fits its figures (weights_fit). */
 static int
 read_weights(struct nodeiv *n, const struct jdoc *d, int node, struct errmsg *e)
 {
@@ -778,6 +853,8 @@ read_weights(struct nodeiv *n, const struct jdoc *d, int node, struct errmsg *e)
 	n->w.time = x[0];
 	n->w.ref = x[1];
 	n->w.inst = x[2];
+	if (weights_fit(&n->iv.node, n->iv.dt, &n->w, e) != 0)
+		return -1;
 	n->have_weights = true;
 	return 0;
 }
@@ -799,12 +876,19 @@ read_figures(struct nodeiv *n, const struct jdoc *d, struct jobj *root, struct e
 		iv->time = 0.0;
 	if (isnan(iv->dt))
 		iv->dt = 0.0;
+	/* Text from outside: shown escaped wherever it goes (textesc.h). */
 	r = jobj_get(root, "reason");
 	jstr(d, r, reason, sizeof reason);
-	snprintf(iv->reason, sizeof iv->reason, "%s", reason);
-	snprintf(iv->reason_c, sizeof iv->reason_c, "%s", reason);
+	text_escape(iv->reason, sizeof iv->reason, reason);
+	text_escape(iv->reason_c, sizeof iv->reason_c, reason);
 	r = jobj_get(root, "node");
-	if (read_agg(d, r, &iv->node, e) != 0 || read_weights(n, d, r, e) != 0)
+	if (read_agg(d, r, &iv->node, e) != 0)
+		return errmsg_prefix(e, "node");
+	/* valid cores were counted over a time (and their weights, given or
+	 * rebuilt from it, stay finite) */
+	if (iv->node.nvalid > 0 && !(iv->dt > 0.0 && iv->dt <= INTERVAL_MAX))
+		return errmsg_set(e, _("valid cores in an \"interval\" that is not a time"));
+	if (read_weights(n, d, r, e) != 0)
 		return errmsg_prefix(e, "node");
 	if (read_packages(n, d, jobj_get(root, "packages"), e) != 0)
 		return -1;
@@ -846,6 +930,8 @@ nodeiv_read(struct nodeiv *n, const struct jdoc *d, struct errmsg *e)
 	if (!is(d, jobj_get(&root, "host"), J_STR) || !is(d, jobj_get(&root, "node"), J_OBJ))
 		return errmsg_set(e, _("the line has no \"host\" or \"node\": not an interval of "
 		    "httop --format json"));
+	if (check_host(n, d, jobj_peek(&root, "host"), e) != 0)
+		return -1;
 	if (is(d, jobj_peek(&root, "cores"), J_SKIP)) {
 		/* light: the machine of the last full line */
 		if (!n->have_machine)
@@ -864,7 +950,7 @@ nodeiv_read(struct nodeiv *n, const struct jdoc *d, struct errmsg *e)
 	if (rc != 0)
 		return rc;
 	jstr(d, jobj_get(&root, "source"), s, sizeof s);
-	snprintf(n->source, sizeof n->source, "%s", s);
+	text_escape(n->source, sizeof n->source, s);
 	n->unix_time = get_num(&root, "unix_time", false, &ut, e) == 0 && !isnan(ut) ? ut : -1.0;
 	return rebuilt;
 }

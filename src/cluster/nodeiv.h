@@ -27,6 +27,7 @@
 #include "metrics/metrics.h"
 #include "plan/plan.h"
 #include "util/errmsg.h"
+#include "util/hostname.h"
 
 /* Limits on what a line may describe: far beyond any machine, small
  * enough that a hostile line cannot make the reader allocate much. */
@@ -47,9 +48,13 @@ struct nodeiv {
 	uint64_t shape;            /* what the machine description was built from */
 	unsigned *core_of;         /* the line's k-th core: its topology index */
 	unsigned ncore_of;
+	char want_host[HOST_NAME_LEN + 1]; /* the host it was started for, or "" */
 };
 
 void nodeiv_init(struct nodeiv *n);
+/* The host the node was started for: a line whose "host" is another is
+ * refused (nodeiv_read). Without, any host name is taken. */
+void nodeiv_expect_host(struct nodeiv *n, const char *host);
 /* What nodeiv_read returns besides 0, 1 and -1. */
 #define NODEIV_FULL 2
 

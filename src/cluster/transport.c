@@ -207,6 +207,16 @@ subst(const char *w, const char *host)
 	return out;
 }
 
+/* After the node's httop: "--host HOST", so that its lines name the host
+ * it was started for (a line that names another is refused: nodeiv.h). */
+static size_t
+name_it(char **argv, size_t n, const char *host)
+{
+	argv[n++] = xstrdup("--host");
+	argv[n++] = xstrdup(host);
+	return n;
+}
+
 char **
 transport_argv(const struct transport *t, const char *host)
 {
@@ -222,8 +232,11 @@ transport_argv(const struct transport *t, const char *host)
 			argv[n++] = xstrdup(ssh[i]);
 		argv[n++] = xstrdup("--");
 		argv[n++] = xstrdup(host);
-		for (i = 0; i < t->nremote; i++)
+		for (i = 0; i < t->nremote; i++) {
 			argv[n++] = xstrdup(transport_quote(t->remote[i], buf, sizeof buf));
+			if (i == 0)
+				n = name_it(argv, n, transport_quote(host, buf, sizeof buf));
+		}
 		break;
 	case VIA_SRUN:
 		snprintf(arg, sizeof arg, "--jobid=%s", t->jobid);
@@ -235,14 +248,20 @@ transport_argv(const struct transport *t, const char *host)
 		argv[n++] = xstrdup(arg);
 		argv[n++] = xstrdup("--quiet");
 		argv[n++] = xstrdup("--");
-		for (i = 0; i < t->nremote; i++)
+		for (i = 0; i < t->nremote; i++) {
 			argv[n++] = xstrdup(t->remote[i]);
+			if (i == 0)
+				n = name_it(argv, n, host);
+		}
 		break;
 	case VIA_CMD:
 		for (i = 1; i < t->nwords; i++)
 			argv[n++] = subst(t->words[i], host);
-		for (i = 0; i < t->nremote; i++)
+		for (i = 0; i < t->nremote; i++) {
 			argv[n++] = xstrdup(t->remote[i]);
+			if (i == 0)
+				n = name_it(argv, n, host);
+		}
 		break;
 	}
 	argv[n] = NULL;

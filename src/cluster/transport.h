@@ -42,7 +42,8 @@ struct transport {
 int transport_init(struct transport *t, const char *via, const char *jobid,
     char *const *remote, size_t nremote, bool fixed_path, char *const envp[], struct errmsg *e);
 /* The command line for `host`, NULL-terminated, allocated (free with
- * transport_argv_free). */
+ * transport_argv_free): the remote httop's words with "--host HOST" after
+ * the first (the program). */
 char **transport_argv(const struct transport *t, const char *host);
 void transport_argv_free(char **argv);
 void transport_free(struct transport *t);

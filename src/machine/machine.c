@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/hostname.h"
 #include "util/i18n.h"
 
 
@@ -35,6 +36,10 @@ machine_load(struct machine *m, const char *topology_xml, const char *cpuid_dump
 	if (gethostname(m->hostname, sizeof m->hostname) != 0)
 		m->hostname[0] = '\0';
 	m->hostname[sizeof m->hostname - 1] = '\0';
+	/* A name no trace or node could carry is not shown: unknown, as
+	 * when there is none (--host gives one). */
+	if (!host_name_ok(m->hostname))
+		m->hostname[0] = '\0';
 	return 0;
 }
 

@@ -9,12 +9,13 @@
 #include "machine/uarch.h"
 #include "util/cpulist.h"
 #include "util/errmsg.h"
+#include "util/hostname.h"
 
 struct machine {
 	struct topology topo;
 	struct cpu_identity id;
 	enum uarch_group group;
-	char hostname[64];
+	char hostname[HOST_NAME_LEN + 1]; /* host_name_ok, or "" (unknown) */
 	/* CAPID6 that comes with the machine rather than from its PCI space:
 	 * the demo's, a scenario's (n 0: none). */
 	struct capid6_given capid6;

@@ -9,6 +9,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "util/textesc.h"
+
 /* The columns. A figure that may be exact, a bound or absent has three:
  * x (the exact value), x_lo and x_hi (the bound), as in the JSON output.
  * unix_time, the interval's wall-clock time, came later: it is last, so
@@ -55,6 +57,7 @@ struct row {
 	char buf[NCOLS * NUMFMT_MAX];
 	size_t used;
 	char absent[512];          /* C_ABSENT: "cpi:stopped ipc:stopped" */
+	char reason[4 * 256];      /* C_REASON of the node: escaped (textesc.h) */
 	char stopped[128];         /* C_STOPPED: "inst any" */
 	/* the interval's time and length, formatted once per interval */
 	char time[NUMFMT_MAX], dt[NUMFMT_MAX];
@@ -340,7 +343,7 @@ out_csv_write(struct batch *b, const struct interval *iv)
 	row_start(&r, "node");
 	set_bool(&r, C_VALID, iv->valid);
 	if (!iv->valid)
-		set_text(&r, C_REASON, iv->reason_c);
+		set_text(&r, C_REASON, text_escape(r.reason, sizeof r.reason, iv->reason_c));
 	agg_row(&r, &iv->node);
 	row_end(lb, &r);
 

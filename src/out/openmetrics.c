@@ -31,7 +31,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "util/utf8.h"
+#include "util/textesc.h"
 #include "util/xalloc.h"
 
 /* Gauges: 12 significant digits (printf's %.12g before); counters of
@@ -171,30 +171,27 @@ struct om {
 };
 
 /* A label value as both formats want it: backslash, double quote and line
- * feed escaped, and valid UTF-8 (a byte that is not becomes '?'). Cut
- * short rather than overflow `len`. */
+ * feed escaped. Before that, whatever a terminal would act on (a control
+ * or bidirectional character, a byte that is not UTF-8) is written as
+ * \xHH (textesc.h), so the value is valid UTF-8 and a reader that shows
+ * it is safe; its backslash is then escaped as any other. Cut short
+ * rather than overflow `len`. */
 static void
 escape_label(char *out, size_t len, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t o = 0, n;
+	char shown[4 * 256];
+	const char *p = shown;
+	size_t o = 0;
 
-	while (*p != '\0' && o + 5 < len) {
-		if (*p == '\\' || *p == '"') {
+	/* at most half of len: doubled, it still fits, and text_escape cuts
+	 * between characters only */
+	if (len == 0)
+		return;
+	text_escape(shown, len / 2 < sizeof shown ? len / 2 : sizeof shown, s);
+	while (*p != '\0' && o + 2 < len) {
+		if (*p == '\\' || *p == '"')
 			out[o++] = '\\';
-			out[o++] = (char)*p++;
-		} else if (*p == '\n') {
-			out[o++] = '\\';
-			out[o++] = 'n';
-			p++;
-		} else if ((n = utf8_len(p)) == 0) {
-			out[o++] = '?';
-			p++;
-		} else {
-			memcpy(out + o, p, n);
-			o += n;
-			p += n;
-		}
+		out[o++] = *p++;
 	}
 	out[o] = '\0';
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "util/i18n.h"
+#include "util/textesc.h"
 
 /* Column widths: a bound "100.0-100.0" fits in 11. */
 #define HOST_W 16
@@ -21,15 +22,16 @@ void
 out_summary_write(struct batch *b, const struct interval *iv)
 {
 	const struct agg_fig *n = &iv->node;
-	char s[5][72];
+	char s[5][72], host[4 * sizeof b->m->hostname], reason[4 * sizeof iv->reason];
 
 	if (b->nwritten == 0 && !b->no_header)
 		fprintf(b->fp, "%-*s %10s %*s %5s %*s %*s %*s %*s %*s\n", HOST_W, _("host"), _("time"),
 		    UNIX_W, _("unix_time"), _("valid"), FIG_W, _("util%"), FIG_W, _("both/busy%"),
 		    FIG_W, _("threads"), FIG_W, _("GHz"), FIG_W, _("CPI"));
-	/* A host name has no blank; one that had would shift the columns. */
+	/* A host name has no blank (hostname.h), which would shift the
+	 * columns; text from outside never reaches the terminal raw. */
 	fprintf(b->fp, "%-*s %10.3f %*s %5d %*s %*s %*s %*s %*s", HOST_W,
-	    b->m->hostname[0] != '\0' ? b->m->hostname : "-",
+	    b->m->hostname[0] != '\0' ? text_escape(host, sizeof host, b->m->hostname) : "-",
 	    isfinite(iv->time) ? iv->time : 0.0, UNIX_W, b->wt.unix3, iv->valid ? 1 : 0,
 	    FIG_W, out_fig(s[0], sizeof s[0], n->util, 100.0, 1, ""),
 	    FIG_W, out_fig(s[1], sizeof s[1], n->both_of_busy, 100.0, 1, ""),
@@ -37,6 +39,6 @@ out_summary_write(struct batch *b, const struct interval *iv)
 	    FIG_W, out_fig(s[3], sizeof s[3], n->ghz, 1.0, 2, ""),
 	    FIG_W, out_fig(s[4], sizeof s[4], n->cpi, 1.0, 2, ""));
 	if (!iv->valid)
-		fprintf(b->fp, "  %s", iv->reason);
+		fprintf(b->fp, "  %s", text_escape(reason, sizeof reason, iv->reason));
 	fputc('\n', b->fp);
 }

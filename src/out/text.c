@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "util/i18n.h"
+#include "util/textesc.h"
 
 /* A fraction as percent: "12.3%", "10.0-40.0" for a bound (the row's
  * status says "bound"), "-" if absent. */
@@ -30,12 +31,15 @@ write_header(struct batch *b, const struct interval *iv)
 {
 	FILE *fp = b->fp;
 	const struct agg_fig *n = &iv->node;
-	char s[5][32];
+	char s[5][32], host[4 * sizeof b->m->hostname], reason[4 * sizeof iv->reason];
 
+	/* text from outside never reaches the terminal raw (textesc.h) */
+	text_escape(host, sizeof host, b->m->hostname);
+	text_escape(reason, sizeof reason, iv->reason);
 	fprintf(fp, _("time %.3f s (Unix time %s), interval %.3f s, host %s, source %s, %s, "
 	    "split: %s, S %u (%s)\n"),
 	    isfinite(iv->time) ? iv->time : 0.0, b->wt.unix3, isfinite(iv->dt) ? iv->dt : 0.0,
-	    b->m->hostname, b->source_name, uarch_group_name(b->p->group),
+	    host, b->source_name, uarch_group_name(b->p->group),
 	    split_method_name(b->p->split), b->p->scale,
 	    b->p->scale_measured ? _("measured") : _("table"));
 	/* Figures that are not the counters' say what they are. */
@@ -49,7 +53,7 @@ write_header(struct batch *b, const struct interval *iv)
 	    num(s[0], sizeof s[0], n->active_threads), num(s[1], sizeof s[1], n->ghz),
 	    num(s[2], sizeof s[2], n->cpi));
 	if (!iv->valid)
-		fprintf(fp, _("INVALID: %s\n"), iv->reason);
+		fprintf(fp, _("INVALID: %s\n"), reason);
 	fprintf(fp, "%3s %4s %-12s %11s %11s %11s %11s %11s %9s %6s %5s  %s\n",
 	    _("pkg"), _("core"), _("cpus"), _("neither"), _("t0 only"), _("t1 only"), _("both"),
 	    _("util"), _("thr"), _("CPI"), _("GHz"), _("status"));

@@ -36,7 +36,13 @@
 struct textfile {
 	int dirfd;
 	char *dir;             /* for messages */
-	struct batch *b;       /* the writer; its fp is set per file */
+	struct batch *b;       /* the writer, into mem */
+	FILE *mem;             /* an interval's text, built in memory: a failed
+				* write is then one write(2), whose errno is
+				* the cause (a stdio stream's buffer fills
+				* and fails inside some fprintf) */
+	char *buf;
+	size_t buflen;
 	unsigned long seq;     /* mixed into each temporary name */
 	char tmp[64];          /* the temporary file while it exists, else "" */
 };
@@ -160,7 +166,13 @@ textfile_open(const char *dir, const struct machine *m, const struct plan *p,
 	}
 	close(fd);
 	drop_tmp(t);
-	t->b = batch_new(FMT_OPENMETRICS, NULL, m, p, source_name);
+	t->mem = open_memstream(&t->buf, &t->buflen);
+	if (t->mem == NULL) {
+		errmsg_set(e, _("--textfile: %s"), strerror(errno));
+		textfile_free(t);
+		return NULL;
+	}
+	t->b = batch_new(FMT_OPENMETRICS, t->mem, m, p, source_name);
 	return t;
 }
 
@@ -171,51 +183,57 @@ textfile_set_level(struct textfile *t, enum out_level l)
 		batch_set_level(t->b, l);
 }
 
+/* All of p, or the errno that stopped it. */
+static int
+write_all(int fd, const char *p, size_t len)
+{
+	ssize_t n;
+
+	while (len > 0) {
+		n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno;
+		if (n == 0)
+			return EIO;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 int
 textfile_write(struct textfile *t, const struct interval *iv, struct errmsg *e)
 {
 	const char *what = "write";
-	FILE *fp;
+	off_t len;
 	int fd, err;
 
+	rewind(t->mem);
+	out_prom_write(t->b, iv, false);
+	if (fflush(t->mem) != 0 || (len = ftello(t->mem)) < 0)
+		return errmsg_set(e, _("--textfile: %s"), strerror(errno));
 	fd = create_tmp(t, e);
 	if (fd < 0)
 		return -1;
-	fp = fdopen(fd, "w");
-	if (fp == NULL) {
-		err = errno;
-		close(fd);
-		goto fail;
-	}
-	t->b->fp = fp;
-	out_prom_write(t->b, iv, false);
-	t->b->fp = NULL;
-	errno = 0;
-	if (fflush(fp) != 0 || ferror(fp)) {
-		err = errno != 0 ? errno : EIO;
-		fclose(fp);
-		goto fail;
-	}
+	err = write_all(fd, t->buf, (size_t)len);
 	/* On the disk before the name points at it: after a crash the name
 	 * holds the old figures or the new, never an empty file. */
-	if (fsync(fd) != 0) {
+	if (err == 0 && fsync(fd) != 0) {
 		err = errno;
 		what = "fsync";
-		fclose(fp);
-		goto fail;
 	}
-	if (fclose(fp) != 0) {
+	if (close(fd) != 0 && err == 0)
 		err = errno;
-		goto fail;
-	}
-	if (renameat(t->dirfd, t->tmp, t->dirfd, TEXTFILE_NAME) != 0) {
+	if (err == 0 && renameat(t->dirfd, t->tmp, t->dirfd, TEXTFILE_NAME) != 0) {
 		err = errno;
 		what = "rename";
-		goto fail;
 	}
-	t->tmp[0] = '\0';
-	return 0;
-fail:
+	if (err == 0) {
+		t->tmp[0] = '\0';
+		return 0;
+	}
 	drop_tmp(t);
 	return errmsg_set(e, _("--textfile: %s of %s/%s failed: %s; check the disk (free space, "
 	    "read-only mount) or give another directory"), what, t->dir, TEXTFILE_NAME,
@@ -230,6 +248,9 @@ textfile_free(struct textfile *t)
 	drop_tmp(t);
 	close(t->dirfd);
 	batch_free(t->b);
+	if (t->mem != NULL)
+		fclose(t->mem);
+	free(t->buf);
 	free(t->dir);
 	free(t);
 }

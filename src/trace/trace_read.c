@@ -15,7 +15,9 @@
 
 #include "trace/tracefmt.h"
 #include "trace/tracez.h"
+#include "util/hostname.h"
 #include "util/i18n.h"
+#include "util/textesc.h"
 #include "util/xalloc.h"
 
 /* Far above any machine Linux supports (NR_CPUS <= 8192), low enough that a
@@ -243,10 +245,30 @@ need_u64(struct trace_reader *r, struct errmsg *e, const char *kw,
 	return 0;
 }
 
+/* A trace's text (a note, a brand, an event...): from outside, so kept
+ * escaped (textesc.h) for whatever shows it. */
 static void
 copy_str(char *dst, size_t len, const char *src)
 {
-	snprintf(dst, len, "%s", src != NULL ? src : "");
+	text_escape(dst, len, src != NULL ? src : "");
+}
+
+/* "host name=": empty (unknown) or a host name (hostname.h); anything else
+ * is refused, as a node's line with it is: it would reach every output. */
+static int
+header_host(struct trace_reader *r, const struct tracefmt_field *f, int n, struct errmsg *e)
+{
+	const char *v = tracefmt_get(f, n, "name");
+
+	if (v == NULL || *v == '\0') {
+		r->m->hostname[0] = '\0';
+		return 0;
+	}
+	if (!host_name_ok(v))
+		return bad(r, e, _("'host' line: name=\"%.80s\" is not a host name (1 to %d letters, "
+		    "digits, '.', '-' and '_', not '-' first)"), v, HOST_NAME_LEN);
+	snprintf(r->m->hostname, sizeof r->m->hostname, "%s", v);
+	return 0;
 }
 
 static int
@@ -530,7 +552,7 @@ header_line(struct trace_reader *r, struct header *h, const char *kw, char *rest
 	else if (strcmp(kw, "created") == 0)
 		r->created = parse_created(tracefmt_get(f, n, "time"));
 	else if (strcmp(kw, "host") == 0)
-		copy_str(r->m->hostname, sizeof r->m->hostname, tracefmt_get(f, n, "name"));
+		return header_host(r, f, n, e);
 	else if (strcmp(kw, "identity") == 0)
 		return header_identity(r, h, f, n, e);
 	else if (strcmp(kw, "clock") == 0)
@@ -876,7 +898,7 @@ add_event(struct trace_reader *r, const char *text)
 		memcpy(r->events + len, "; ", 3);
 		len += 2;
 	}
-	snprintf(r->events + len, sizeof r->events - len, "%s", text);
+	text_escape(r->events + len, sizeof r->events - len, text);
 }
 
 static void
@@ -1028,14 +1050,21 @@ trace_next(struct trace_reader *r, struct sample *s, struct errmsg *e)
 		if (rc == LINE_EOF && !inside)
 			return stop(r, 1);
 		if (rc != LINE_OK) {
-			/* Not an error: a recorder killed mid-write leaves this. */
+			/* Not an error: a recorder killed mid-write leaves this.
+			 * An interval is the difference of two samples: n
+			 * complete samples gave n - 1 intervals. */
+			uint64_t n = r->ncomplete > 0 ? r->ncomplete - 1 : 0;
+
 			if (inside)
-				bad(r, e, _("the trace is cut off inside interval %" PRIu64
-				    "; replayed the %" PRIu64 " complete intervals before it"),
-				    seq, r->ncomplete);
+				bad(r, e, ngettext("the trace is cut off inside sample %" PRIu64
+				    "; replayed the %" PRIu64 " interval before it",
+				    "the trace is cut off inside sample %" PRIu64
+				    "; replayed the %" PRIu64 " intervals before it", (unsigned long)n),
+				    seq, n);
 			else
-				bad(r, e, _("the last line is cut off; replayed the %" PRIu64
-				    " complete intervals before it"), r->ncomplete);
+				bad(r, e, ngettext("the last line is cut off; replayed the %" PRIu64
+				    " interval before it", "the last line is cut off; replayed the %"
+				    PRIu64 " intervals before it", (unsigned long)n), n);
 			return stop(r, 1);
 		}
 		if ((rest = keyword(r->line, &kw)) == NULL)

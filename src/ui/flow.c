@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ui/widgets.h"
+#include "util/textesc.h"
 
 /* Blanks between two fields, and between two words of one. */
 #define GAP_FIELD 2
@@ -91,8 +92,15 @@ put_n(struct flow *f, enum ui_role r, const char *s, size_t n)
 	g = &f->seg[f->nseg++];
 	g->off = (unsigned)f->used;
 	g->role = r;
-	memcpy(f->text + f->used, s, n);
-	f->text[f->used + n] = '\0';
+	/* Anything but printable ASCII: what a terminal would act on is
+	 * shown escaped (textesc.h), whoever put the text here. */
+	if (widgets_plain(s, n)) {
+		memcpy(f->text + f->used, s, n);
+		f->text[f->used + n] = '\0';
+	} else {
+		text_escape_n(f->text + f->used, sizeof f->text - f->used, s, n);
+		n = strlen(f->text + f->used);
+	}
 	f->used += n + 1;
 	c->nseg++;
 	c->width += text_width(f->text + g->off);

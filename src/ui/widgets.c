@@ -13,6 +13,7 @@
 
 #include <curses.h>
 
+#include "util/textesc.h"
 #include "util/xalloc.h"
 
 /* Left eighth blocks, 1/8 to 7/8 of a cell. */
@@ -21,6 +22,17 @@ static const char *const eighth[8] = {
 };
 
 /* --- text --------------------------------------------------------------- */
+
+bool
+widgets_plain(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f)
+			return false;
+	return true;
+}
 
 /* Columns of a UTF-8 string; `*bytes` gets the bytes of the first `max`
  * columns. */
@@ -117,11 +129,17 @@ draw_text(struct ui_ctx *u, int y, int x, int width, enum ui_role r, const char 
 {
 	size_t bytes;
 	int cols;
+	char shown[1024];
+	const unsigned char *p;
 
 	if (x < 0 || y < 0 || x >= u->cols || y >= u->rows || width <= 0)
 		return;
 	if (x + width > u->cols)
 		width = u->cols - x;
+	for (p = (const unsigned char *)s; *p >= 0x20 && *p < 0x7f; p++)
+		;
+	if (*p != '\0' && !text_is_clean(s))
+		s = text_escape(shown, sizeof shown, s);
 	cols = text_columns(s, width, &bytes);
 	put_field(y, x, width, 0, s, bytes, cols, screen_attr(u, r));
 }

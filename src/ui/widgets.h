@@ -10,6 +10,8 @@
 #include "metrics/value.h"
 #include "ui/palette.h"
 
+/* Are the n bytes of s printable ASCII only (nothing to escape)? */
+bool widgets_plain(const char *s, size_t n);
 /* Columns of a UTF-8 string, one a character (the strings httop draws
  * have no wide characters). */
 int text_width(const char *s);
@@ -23,7 +25,8 @@ size_t text_line_len(const char *s, int cols);
  * or nothing. Returns its columns. */
 int text_fit(char *dst, size_t len, const char *s, int width, bool utf8);
 /* `width` cells at (y, x) in the role's look: `s` cut to the width (UTF-8
- * aware), padded with blanks. The one way text reaches the screen. */
+ * aware), padded with blanks, what a terminal would act on shown escaped
+ * (textesc.h: \xHH). The one way text reaches the screen. */
 void draw_text(struct ui_ctx *u, int y, int x, int width, enum ui_role r, const char *s);
 
 /* draw_text of text_fit: a message or a reason in a field that may be

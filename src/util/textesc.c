@@ -48,14 +48,29 @@ utf8_seq(const unsigned char *s, size_t avail, uint32_t *cp)
 	return n;
 }
 
-/* Characters a terminal acts on rather than shows: C0, DEL, C1, and the
- * bidirectional embeddings, overrides and isolates (they reorder what
- * follows them on the line). */
+/* Characters a terminal acts on rather than shows, or that show as
+ * nothing: C0, DEL, C1; the bidirectional marks, embeddings, overrides and
+ * isolates (they reorder what follows them on the line); the line and
+ * paragraph separators; and the other invisible format characters (soft
+ * hyphen, zero-width space and joiners, word joiner and invisible
+ * operators, the byte order mark, interlinear annotation, tags), which
+ * would hide a difference between two strings that look the same. */
 static bool
 is_control(uint32_t cp)
 {
-	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) ||
-	    (cp >= 0x2066 && cp <= 0x2069);
+	static const uint32_t range[][2] = {
+		{ 0x00, 0x1f }, { 0x7f, 0x9f }, { 0xad, 0xad }, { 0x061c, 0x061c },
+		{ 0x180e, 0x180e }, { 0x200b, 0x200f }, { 0x2028, 0x202e }, { 0x2060, 0x206f },
+		{ 0xfeff, 0xfeff }, { 0xfff9, 0xfffb }, { 0xe0000, 0xe007f },
+	};
+	size_t i;
+
+	if (cp >= 0x20 && cp < 0x7f)
+		return false;
+	for (i = 0; i < sizeof range / sizeof range[0]; i++)
+		if (cp >= range[i][0] && cp <= range[i][1])
+			return true;
+	return false;
 }
 
 size_t
@@ -125,6 +140,15 @@ text_quote(char *dst, size_t size, const char *src, size_t max)
 	text_escape_n(dst, room, src, len < max ? len : max);
 	memcpy(dst + strlen(dst), "...", 4);
 	return dst;
+}
+
+size_t
+text_char_len(const char *s, size_t avail)
+{
+	uint32_t cp;
+	size_t n = avail > 0 ? utf8_seq((const unsigned char *)s, avail, &cp) : 0;
+
+	return n > 0 && !is_control(cp) ? n : 0;
 }
 
 bool

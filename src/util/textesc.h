@@ -10,8 +10,10 @@
 
 /* Copy at most `len` bytes of `src` (up to a NUL) into dst, `size` bytes,
  * always NUL-terminated when size > 0. Valid UTF-8 is copied as it is;
- * every control character (C0, DEL, C1 and the bidirectional overrides),
- * every byte not part of valid UTF-8 is written as \xHH, one per byte.
+ * every control character (C0, DEL, C1), bidirectional control (marks,
+ * embeddings, overrides, isolates), line or paragraph separator and
+ * invisible format character (textesc.c), and every byte not part of
+ * valid UTF-8 is written as \xHH, one per byte.
  * Nothing is cut in the middle of a character or an escape. Returns the
  * number of bytes of src consumed (len, or less when dst was full). */
 size_t text_escape_n(char *dst, size_t size, const char *src, size_t len);
@@ -28,6 +30,10 @@ char *text_quote(char *dst, size_t size, const char *src, size_t max);
  * brand strings come padded ("Intel(R) Xeon(R) CPU           X5550  @"),
  * sometimes at the front. */
 void text_squeeze(char *dst, size_t size, const char *s, size_t len);
+
+/* The bytes of the character at s (at most avail) when text_escape would
+ * copy it as it is; 0 when it would escape it. */
+size_t text_char_len(const char *s, size_t avail);
 
 /* True when `s` holds nothing text_escape would change. */
 bool text_is_clean(const char *s);

@@ -189,7 +189,8 @@ bad "output: empty file name" --sim demo -o "" -- true
 bad "unexpected argument 'true'" --sim demo true
 bad "drop --pid and --cgroup" --job 5 --pid 1 --sim demo
 bad "is not a Slurm job ID" --job=12x --sim demo
-# "--host --": the value of --host, not the end of the options.
+# "--host --": the value of --host, not the end of the options (and then
+# refused: a host name does not begin with '-', httop(1) SECURITY).
 timeout 10 "$HTTOP" --sim demo -n 1 -b --host -- >out 2>err; st=$?
-check "--host --: a host named '--', no command (exit $st)" \
-	sh -c "[ $st -eq 0 ] && grep -q 'host --,' out"
+check "--host --: the value of --host, refused as a host name, no command (exit $st)" \
+	sh -c "[ $st -eq 2 ] && grep -q \"^httop: --host: '--' is not a host name\" err && [ ! -s out ]"

@@ -78,16 +78,23 @@ check "... and one made before this was fixed (l3=4294967295) replays the same" 
 "$1" --replay old.trace -b --format json >old.json 2>/dev/null &&
 cmp -s old.json knl-7250-68c-4t-flat-quadrant.replay.json' sh "$HTTOP"
 
-# A host name with a byte that is not UTF-8 (0xff) and a valid é.
-"$HTTOP" --demo --host "$(printf 'h\377z\303\251')" -b -n 2 --format json >host.json 2>host.err
-check "a host name that is not UTF-8: strict UTF-8 JSON, host \"h?zé\"" python3 -c '
+# A host name is letters, digits, '.', '-' and '_' (httop(1), SECURITY):
+# one with a byte that is not UTF-8 (0xff) and an é is refused, status 2,
+# one line; a good one is the JSON's "host" as it is.
+"$HTTOP" --demo --host "$(printf 'h\377z\303\251')" -b -n 2 --format json >bad.json 2>bad.err; st=$?
+"$HTTOP" --demo --host h-1.z_2 -b -n 2 --format json >host.json 2>host.err
+check "--host that is not a host name: status 2, one line, nothing written; a good one as it is ($st)" \
+    python3 -c '
 import json, sys
-raw = open(sys.argv[1], "rb").read()
-lines = raw.decode("utf-8").splitlines()          # strict: fails on a bad byte
+st, bad, err, good = sys.argv[1:]
+assert st == "2" and open(bad, "rb").read() == b"", st
+assert len(open(err, "rb").read().splitlines()) == 1
+assert b"is not a host name" in open(err, "rb").read()
+lines = open(good, "rb").read().decode("utf-8").splitlines()
 assert len(lines) == 2
 for l in lines:
-    assert json.loads(l)["host"] == "h?z\u00e9", json.loads(l)["host"]
-' host.json
+    assert json.loads(l)["host"] == "h-1.z_2", json.loads(l)["host"]
+' "$st" bad.json bad.err host.json
 
 # Every JSON line above: the live and replayed runs of every machine.
 check_schema ./*.live.json ./*.replay.json host.json

@@ -18,12 +18,13 @@ tmp=$(mktemp -d) || exit 1
 reader=
 cleanup() {
 	[ -n "$reader" ] && kill "$reader" 2>/dev/null
+	mountpoint -q "$tmp/tfm" 2>/dev/null && umount "$tmp/tfm"
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
 cd "$tmp" || exit 1
 export HTTOP_CLOCK=virtual
-plan 27
+plan 31
 
 for f in text csv json openmetrics summary; do
 	"$HTTOP" --demo -b -n 3 --format "$f" >"std.$f" 2>/dev/null
@@ -78,6 +79,33 @@ check "-o /dev/full: status 1, 'No space left' said once ($st)" sh -c \
 "$HTTOP" --demo -o /dev/full -- true 2>fullc.err; st=$?
 check "-o /dev/full with a command that succeeds: status 1, said once ($st)" sh -c \
     '[ "$1" -eq 1 ] && [ "$(grep -c "No space left" "$2")" -eq 1 ]' sh "$st" fullc.err
+# Many nodes' merged JSON lines: a write that fails is said once, with
+# its cause, to -o FILE and to standard output alike (it used to end with
+# status 1 and nothing said).
+via="env NODES_RUN=$tmp $HTTOP_SRCDIR/tests/nodes/as-host.sh %h"
+"$HTTOP" --nodes h1 --via "$via" --remote-httop "$HTTOP" -n 1 -o /dev/full 2>nfull.err; st=$?
+check "--nodes -o /dev/full: status 1, 'No space left' said once ($st: $(cat nfull.err))" sh -c \
+    '[ "$1" -eq 1 ] && [ "$(grep -c "merged JSON lines to /dev/full failed: No space left" "$2")" -eq 1 ] &&
+    [ "$(wc -l <"$2")" -eq 1 ]' sh "$st" nfull.err
+"$HTTOP" --nodes h1 --via "$via" --remote-httop "$HTTOP" -b -n 1 >/dev/full 2>nfull2.err; st=$?
+check "--nodes >/dev/full: status 1, 'No space left' said once ($st: $(cat nfull2.err))" sh -c \
+    '[ "$1" -eq 1 ] && [ "$(grep -c "merged JSON lines to standard output failed: No space left" "$2")" -eq 1 ] &&
+    [ "$(wc -l <"$2")" -eq 1 ]' sh "$st" nfull2.err
+# --textfile on a full disk (a 4 KiB tmpfs; httop.prom is larger): the
+# cause is ENOSPC, not the "Input/output error" a stream's later flush
+# gave; nothing is left in the directory.
+mkdir tfm
+if mount -t tmpfs -o size=4k tmpfs tfm 2>mount.err; then
+	"$HTTOP" --demo -b -n 1 --textfile tfm >/dev/null 2>tfull.err; st=$?
+	check "--textfile on a full disk: status 1, the cause is ENOSPC ($st: $(cat tfull.err))" sh -c \
+	    '[ "$1" -eq 1 ] && grep -q "^httop: --textfile: write of tfm/httop.prom failed: No space left on device" "$2"' \
+	    sh "$st" tfull.err
+	check "... and leaves nothing in the directory" [ -z "$(ls -A tfm)" ]
+	umount tfm
+else
+	skip "cannot mount a tmpfs here: $(cat mount.err)"
+	skip "cannot mount a tmpfs here"
+fi
 mkdir adir
 "$HTTOP" --demo -n 1 -o adir 2>dir.err; st=$?
 check "a directory is refused: status 1" sh -c '[ "$1" -eq 1 ] && grep -q "^httop: -o adir:" "$2"' \

@@ -10,6 +10,7 @@
 #   short    busy, one interval, then ends well (exit 0)
 #   skew     one thread a core, on a clock an hour ahead (its unix_time
 #            moved on by 3600 s: a node without NTP)
+#   evil-M   busy, its lines changed by hostile.py M (a node that lies)
 # Each start is logged (HOST and the time) to $NODES_LOG when it is set.
 host=$1
 shift
@@ -39,6 +40,10 @@ import re, sys
 for l in sys.stdin:
     sys.stdout.write(re.sub(r"\"unix_time\":([0-9.]+)",
         lambda m: "\"unix_time\":%.6f" % (float(m.group(1)) + 3600), l))'
+	exit ;;
+evil-*)
+	"$@" --host "$host" --sim busy --topology "$data/demo-skx.xml" \
+	    --cpuid "$data/demo-skx.cpuid" | python3 -u "$(dirname "$0")/hostile.py" "${load#evil-}" "$host"
 	exit ;;
 esac
 exec "$@" --host "$host" --sim "${load:-demo}" --topology "$data/demo-skx.xml" \

@@ -78,6 +78,20 @@ test_escape(void **state)
 	assert_string_equal(text_escape(out, sizeof out, "\xc2\x9b"), "\\xc2\\x9b");
 	assert_string_equal(text_escape(out, sizeof out, "a\xe2\x80\xae" "b"),
 	    "a\\xe2\\x80\\xaeb");
+	/* the other bidirectional controls and the invisible format
+	 * characters: LEFT-TO-RIGHT MARK (U+200E), ARABIC LETTER MARK
+	 * (U+061C), RIGHT-TO-LEFT ISOLATE (U+2067), LINE SEPARATOR (U+2028),
+	 * ZERO WIDTH SPACE (U+200B), the byte order mark (U+FEFF), SOFT
+	 * HYPHEN (U+00AD), TAG LATIN SMALL LETTER A (U+E0061); next to them
+	 * U+2010 HYPHEN, U+2030 PER MILLE and U+2070 SUPERSCRIPT ZERO stay */
+	assert_string_equal(text_escape(out, sizeof out, "\xe2\x80\x8e\xd8\x9c\xe2\x81\xa7"),
+	    "\\xe2\\x80\\x8e\\xd8\\x9c\\xe2\\x81\\xa7");
+	assert_string_equal(text_escape(out, sizeof out, "\xe2\x80\xa8\xe2\x80\x8b\xef\xbb\xbf"),
+	    "\\xe2\\x80\\xa8\\xe2\\x80\\x8b\\xef\\xbb\\xbf");
+	assert_string_equal(text_escape(out, sizeof out, "\xc2\xad\xf3\xa0\x81\xa1"),
+	    "\\xc2\\xad\\xf3\\xa0\\x81\\xa1");
+	assert_string_equal(text_escape(out, sizeof out, "\xe2\x80\x90\xe2\x80\xb0\xe2\x81\xb0"),
+	    "\xe2\x80\x90\xe2\x80\xb0\xe2\x81\xb0");
 	/* tab and newline are controls too */
 	assert_string_equal(text_escape(out, sizeof out, "a\tb\n"), "a\\x09b\\x0a");
 	/* never half an escape or half a character: "ab" + 4 bytes do not fit in 5 */

@@ -49,6 +49,13 @@ test_json(void **state)
 		"", "{", "{\"a\"}", "{\"a\":}", "[1,]", "[1 2]", "01", "1.", "-", "1e", "tru",
 		"\"abc", "\"a\\x\"", "\"\\u12g4\"", "{\"a\":1}x", "[1]]", "{1:2}", "nul",
 		"\"tab\there\"", "\"\xff\"", "[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]",
+		/* a member name twice (httop would read the first, jq the
+		 * last), also deeper and among many; a name with an escape
+		 * ("\u0061" is "a" to jq, not to a comparison as written) */
+		"{\"host\":\"a\",\"x\":1,\"host\":\"b\"}", "{\"b\":{\"x\":1,\"y\":[],\"x\":3}}",
+		"{\"a0\":0,\"a1\":1,\"a2\":2,\"a3\":3,\"a4\":4,\"a5\":5,\"a6\":6,\"a7\":7,\"a8\":8,"
+		    "\"a9\":9,\"b0\":0,\"b1\":1,\"b2\":2,\"b3\":3,\"b4\":4,\"b5\":5,\"a3\":3}",
+		"{\"a\":1,\"\\u0061\":2}",
 	};
 	struct jdoc d;
 	struct errmsg e;
@@ -87,6 +94,9 @@ test_json(void **state)
 			fail_msg("'%s' parsed", bad[i]);
 		assert_non_null(strstr(e.text, "byte "));
 	}
+	/* the same names in different objects are no duplicates */
+	assert_int_equal(parse(&d, "{\"a\":{\"a\":1},\"b\":[{\"a\":1},{\"a\":2}],\"c\":{\"a\":{}}}",
+	    &e), 0);
 	/* the limit on tokens */
 	jdoc_free(&d);
 	jdoc_init(&d, 3);
@@ -463,15 +473,19 @@ test_transport(void **state)
 	assert_string_equal(transport_quote("-d", buf, sizeof buf), "-d");
 	assert_string_equal(transport_quote("a b'c", buf, sizeof buf), "'a b'\\''c'");
 	assert_string_equal(transport_quote("", buf, sizeof buf), "''");
-	/* a command: its words, %h replaced, then the remote's words as they are */
+	/* a command: its words, %h replaced, then the remote's words as they
+	 * are, with --host HOST after the program */
 	assert_int_equal(transport_init(&t, "/bin/echo -x %h@%h", NULL, remote, 6, false, NULL, &e), 0);
 	argv = transport_argv(&t, "c01");
 	assert_string_equal(argv[0], "/bin/echo");
 	assert_string_equal(argv[1], "-x");
 	assert_string_equal(argv[2], "c01@c01");
 	assert_string_equal(argv[3], "httop");
-	assert_string_equal(argv[8], "/a b/x.xml");
-	assert_null(argv[9]);
+	assert_string_equal(argv[4], "--host");
+	assert_string_equal(argv[5], "c01");
+	assert_string_equal(argv[6], "-b");
+	assert_string_equal(argv[10], "/a b/x.xml");
+	assert_null(argv[11]);
 	transport_argv_free(argv);
 	transport_free(&t);
 	/* ssh: its options, --, the host, the words quoted for the remote shell */
@@ -481,8 +495,10 @@ test_transport(void **state)
 	for (n = 0; argv[n] != NULL; n++)
 		;
 	assert_string_equal(argv[0], "/bin/true");
-	assert_string_equal(argv[n - 7], "c02");
-	assert_string_equal(argv[n - 8], "--");
+	assert_string_equal(argv[n - 9], "c02");
+	assert_string_equal(argv[n - 10], "--");
+	assert_string_equal(argv[n - 7], "--host");
+	assert_string_equal(argv[n - 6], "c02");
 	assert_string_equal(argv[n - 1], "'/a b/x.xml'");
 	assert_true(strcmp(argv[5], "BatchMode=yes") == 0);
 	transport_argv_free(argv);
@@ -495,6 +511,9 @@ test_transport(void **state)
 	assert_string_equal(argv[1], "--jobid=42");
 	assert_string_equal(argv[2], "--overlap");
 	assert_string_equal(argv[5], "--nodelist=c03");
+	assert_string_equal(argv[8], "httop");
+	assert_string_equal(argv[9], "--host");
+	assert_string_equal(argv[10], "c03");
 	transport_argv_free(argv);
 	transport_free(&t);
 	/* a command without %h, or not installed; set-ID: no relative path */
@@ -594,6 +613,128 @@ test_weights(void **state)
 	free(text);
 }
 
+/* l (n bytes) with the first `from` replaced by `to`: a new string of
+ * *len bytes, to free. */
+static char *
+replaced(const char *l, size_t n, const char *from, const char *to, size_t *len)
+{
+	const char *at = strstr(l, from);
+	size_t k, fl = strlen(from), tl = strlen(to);
+	char *line;
+
+	assert_non_null(at);
+	assert_true((size_t)(at - l) + fl <= n);
+	k = (size_t)(at - l);
+	line = malloc(n - fl + tl + 1);
+	assert_non_null(line);
+	memcpy(line, l, k);
+	memcpy(line + k, to, tl);
+	memcpy(line + k + tl, at + fl, n - k - fl);
+	*len = n - fl + tl;
+	line[*len] = '\0';
+	return line;
+}
+
+/* The read result of `line` (nl bytes) in a fresh reader that expects
+ * host `want` ("" for any); its message in e. */
+static int
+read_fresh(struct jdoc *d, struct nodeiv *nv, const char *want, char *line, const size_t *nl,
+    struct errmsg *e)
+{
+	int rc;
+
+	nodeiv_free(nv);
+	nodeiv_init(nv);
+	nodeiv_expect_host(nv, want);
+	rc = jdoc_parse(d, line, *nl, e) != 0 ? -9 : nodeiv_read(nv, d, e);
+	free(line);
+	return rc;
+}
+
+/* What a node's line may claim (httop.1, SECURITY), on the demo's second
+ * line (36 valid cores, interval 1.000324 s) with its own weights written
+ * in: its "host" is a host name, the one the node was started for; its
+ * text is kept escaped; its weights fit what 36 cores count in its
+ * interval (at most 10^10 time stamp ticks a second each: 3.6e11) and are
+ * not 0 under a figure it shows; -0 is 0. */
+static void
+test_claims(void **state)
+{
+	struct jdoc d;
+	struct nodeiv nv;
+	struct errmsg e;
+	struct agg_weights w;
+	size_t len, n2, nl, nb;
+	char *text = slurp("tests/data/nodes/demo.jsonl", &len), *l2 = strchr(text, '\n') + 1;
+	char *base, ins[200];
+
+	(void)state;
+	n2 = (size_t)(strchr(l2, '\n') - l2);
+	jdoc_init(&d, 0);
+	nodeiv_init(&nv);
+	assert_int_equal(read_fresh(&d, &nv, "", replaced(l2, n2, "x", "x", &nl), &nl, &e), 1);
+	metrics_node_weights(&nv.iv, &nv.m.topo, &w);
+	snprintf(ins, sizeof ins, "\"weights\":{\"tsc\":%.0f,\"ref\":%.0f,\"inst\":%.0f},",
+	    w.time, w.ref, w.inst);
+	base = node_with(l2, n2, ins, &nb);
+	/* the host it was started for, or any host name when none is known */
+	assert_int_equal(read_fresh(&d, &nv, "vm", replaced(base, nb, "x", "x", &nl), &nl, &e), 1);
+	assert_string_equal(nv.m.hostname, "vm");
+	assert_int_equal(read_fresh(&d, &nv, "good2", replaced(base, nb, "x", "x", &nl), &nl, &e), -1);
+	assert_non_null(strstr(e.text, "the line is host vm's, not good2's"));
+	assert_int_equal(read_fresh(&d, &nv, "", replaced(base, nb, "\"host\":\"vm\"",
+	    "\"host\":\"vm\\u001b]0;T\\u0007\"", &nl), &nl, &e), -1);
+	assert_non_null(strstr(e.text, "\"host\" is not a host name"));
+	assert_int_equal(read_fresh(&d, &nv, "", replaced(base, nb, "\"host\":\"vm\"",
+	    "\"host\":\"v m\"", &nl), &nl, &e), -1);
+	assert_int_equal(read_fresh(&d, &nv, "", replaced(base, nb, "\"host\":\"vm\"",
+	    "\"host\":\"a123456789b123456789c123456789d123456789e123456789f123456789g123\"", &nl),
+	    &nl, &e), -1);
+	/* a reason and a source with escape sequences: kept escaped */
+	assert_int_equal(read_fresh(&d, &nv, "", replaced(base, nb, "\"valid\":true,",
+	    "\"valid\":true,\"reason\":\"x\\u001b[2J\\n\\u202ey\",", &nl), &nl, &e), 1);
+	assert_string_equal(nv.iv.reason, "x\\x1b[2J\\x0a\\xe2\\x80\\xaey");
+	assert_string_equal(nv.iv.reason_c, nv.iv.reason);
+	assert_int_equal(read_fresh(&d, &nv, "", replaced(base, nb, "\"source\":\"sim\"",
+	    "\"source\":\"\\u009b1m\"", &nl), &nl, &e), 1);
+	assert_string_equal(nv.source, "\\xc2\\x9b1m");
+	/* weights beyond what its cores count, 0 under figures it shows */
+	assert_int_equal(read_fresh(&d, &nv, "", node_with(l2, n2,
+	    "\"weights\":{\"tsc\":1.7e308,\"ref\":1.7e308,\"inst\":1.7e308},", &nl), &nl, &e), -1);
+	assert_non_null(strstr(e.text, "\"tsc\" is more than 36 cores count in 1.00032 s"));
+	snprintf(ins, sizeof ins, "\"weights\":{\"tsc\":%.0f,\"ref\":%.0f,\"inst\":1e20},",
+	    w.time, w.ref);
+	assert_int_equal(read_fresh(&d, &nv, "", node_with(l2, n2, ins, &nl), &nl, &e), -1);
+	assert_non_null(strstr(e.text, "\"ref\" or \"inst\" is more than"));
+	assert_int_equal(read_fresh(&d, &nv, "", node_with(l2, n2,
+	    "\"weights\":{\"tsc\":0,\"ref\":0,\"inst\":0},", &nl), &nl, &e), -1);
+	assert_non_null(strstr(e.text, "a figure the node shows has a weight of 0"));
+	snprintf(ins, sizeof ins, "\"weights\":{\"tsc\":%.0f,\"ref\":%.0f,\"inst\":0},",
+	    w.time, w.ref);
+	assert_int_equal(read_fresh(&d, &nv, "", node_with(l2, n2, ins, &nl), &nl, &e), -1);
+	/* valid cores over an interval of 10^300 s (the weights rebuilt from
+	 * it would be infinite) or of 0 s */
+	assert_int_equal(read_fresh(&d, &nv, "", replaced(l2, n2, "\"interval\":1.000324",
+	    "\"interval\":1e300", &nl), &nl, &e), -1);
+	assert_non_null(strstr(e.text, "valid cores in an \"interval\" that is not a time"));
+	assert_int_equal(read_fresh(&d, &nv, "", replaced(base, nb, "\"interval\":1.000324",
+	    "\"interval\":0", &nl), &nl, &e), -1);
+	/* more valid cores than cores; a rate beyond 10^12 */
+	assert_int_equal(read_fresh(&d, &nv, "", replaced(base, nb, "\"nvalid\":36",
+	    "\"nvalid\":37", &nl), &nl, &e), -1);
+	assert_int_equal(read_fresh(&d, &nv, "", replaced(base, nb, "\"ghz\":2.",
+	    "\"ghz\":1e300,\"x\":2.", &nl), &nl, &e), -1);
+	/* -0 is 0: no "-0.0" in an output */
+	assert_int_equal(read_fresh(&d, &nv, "", replaced(base, nb, "\"neither\":0.2225492763",
+	    "\"neither\":-0", &nl), &nl, &e), 1);
+	assert_int_equal(nv.iv.node.neither.kind, V_EXACT);
+	assert_false(signbit(nv.iv.node.neither.v));
+	free(base);
+	nodeiv_free(&nv);
+	jdoc_free(&d);
+	free(text);
+}
+
 int
 main(void)
 {
@@ -604,6 +745,7 @@ main(void)
 		cmocka_unit_test(test_demo),
 		cmocka_unit_test(test_light),
 		cmocka_unit_test(test_weights),
+		cmocka_unit_test(test_claims),
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_combine),
 		cmocka_unit_test(test_transport),

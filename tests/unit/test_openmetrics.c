@@ -3,12 +3,13 @@
  * by hand below. (The strict grammar check of whole expositions is
  * tests/cli/om_check.py, run by test_node_exporter.sh.)
  *
- * The machine, host name  a"b\c  plus a byte 0xff (not UTF-8):
+ * The machine, host name  a"b\c  plus a byte 0xff (not UTF-8; not a host
+ * name httop takes, hostname.h, but the writers must still be safe):
  *   package 0: core 0 (CPUs 0,2), core 1 (CPUs 1,3)
  *   package 1: core 0 (CPU 4 only), core 1 (CPUs 5,6, offline),
  *              core 2 (CPUs 7,8, outside --cpus)
- * The label value of the host is  a\"b\\c?  (quote and backslash escaped,
- * the stray byte replaced).
+ * The label value of the host is  a\"b\\c\\xff  (the stray byte written
+ * \xff, as the summary shows it, then quote and backslashes escaped).
  *
  * Core 0/0, exact: N = 0.1, A = 0.2, B = 0.3, C = 0.4; util = 0.9;
  *   CPI 1.25; 2.1 GHz = 2100000000 Hz.
@@ -236,7 +237,7 @@ count(const char *text, const char *what)
 	return n;
 }
 
-#define H "host=\"a\\\"b\\\\c?\""
+#define H "host=\"a\\\"b\\\\c\\\\xff\""
 /* Every OpenMetrics sample's timestamp: the interval's wall time. */
 #define TS " 1732480000.250000"
 
@@ -384,7 +385,7 @@ test_summary(void **state)
 	/* The header once, then a line per interval (the same interval twice
 	 * here). host is padded to 16, time 10 wide, the Unix time 14 (to the
 	 * millisecond), valid 5, figures 11. */
-	row = "a\"b\\c\xff" "                2.000 1732480000.250     0        70.0        50.0"
+	row = "a\"b\\c\\xff" "             2.000 1732480000.250     0        70.0        50.0"
 	    "   1.20-1.80           -           -  core 1 (cpus 5,6): offline\n";
 	assert_int_equal(count(out, "\n"), 3);
 	assert_true(strncmp(out, "host ", 5) == 0);
@@ -398,13 +399,13 @@ test_summary(void **state)
 	f->iv.node.active_threads = val_exact(1.25);
 	free(quiet);
 	quiet = render(f, FMT_SUMMARY, 1, false);
-	assert_string_equal(quiet, "a\"b\\c\xff" "                2.000 1732480000.250     1        70.0"
+	assert_string_equal(quiet, "a\"b\\c\\xff" "             2.000 1732480000.250     1        70.0"
 	    "        50.0        1.25           -           -\n");
 	/* A wall time not known (a replayed trace without one): a dash. */
 	f->iv.wall = 0.0;
 	free(quiet);
 	quiet = render(f, FMT_SUMMARY, 1, false);
-	assert_string_equal(quiet, "a\"b\\c\xff" "                2.000              -     1        70.0"
+	assert_string_equal(quiet, "a\"b\\c\\xff" "             2.000              -     1        70.0"
 	    "        50.0        1.25           -           -\n");
 	free(quiet);
 	free(out);

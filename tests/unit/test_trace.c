@@ -67,7 +67,7 @@ make_machine(struct machine *m, struct plan *p)
 	m->id.base_ratio = 21;
 	m->id.base_src = BASE_PLATFORM_INFO;
 	m->group = UARCH_SKX;
-	snprintf(m->hostname, sizeof m->hostname, "node\t7 \"x\"");
+	snprintf(m->hostname, sizeof m->hostname, "node-7.x_y");
 	plan_for_machine(p, m);
 	snprintf(p->scale_note, sizeof p->scale_note, "measured 84 = \"table\"\n(2nd line)");
 	p->scale = 84;
@@ -189,7 +189,9 @@ test_round_trip(void **state)
 	assert_int_equal(p2.scale, 84);
 	assert_int_equal(p2.scale_expected, p.scale_expected);
 	assert_true(p2.scale_measured);
-	assert_string_equal(p2.scale_note, p.scale_note);
+	/* text comes back escaped for a terminal (textesc.h): the quote as it
+	 * is, the newline as \x0a */
+	assert_string_equal(p2.scale_note, "measured 84 = \"table\"\\x0a(2nd line)");
 	assert_string_equal(p2.summary, p.summary);
 	for (k = 0; k < p.nslots; k++) {
 		assert_int_equal(p2.slots[k].kind, p.slots[k].kind);
@@ -344,6 +346,8 @@ static const struct {
 	{ "missing-field.trace", true, "missing-field.trace:13: 'cpu' line without the field "
 	    "package=" },
 	{ "dup-topo.trace", true, "dup-topo.trace:14: cpu 1 is described twice" },
+	{ "bad-host.trace", true, "bad-host.trace:6: 'host' line: name=\"tiny\\x1b]0;TITLE\\x07 x\" "
+	    "is not a host name" },
 	{ "bad-plan.trace", true, "bad-plan.trace:16: 'plan' line: unknown or missing "
 	    "group=skylake" },
 	{ "slot-count.trace", true, "slot-count.trace:24: the plan has nslots=5 but 4 'slot' "
@@ -416,11 +420,12 @@ test_good_and_truncated(void **state)
 	assert_int_equal(read_all(srcfile("tests/data/trace/good.trace"), &n, &e), 1);
 	assert_int_equal(n, 3);
 	assert_string_equal(e.text, "");
-	/* truncated.trace stops 20 bytes into line 43, inside interval 2. */
+	/* truncated.trace stops 20 bytes into line 43, inside sample 2: the
+	 * two samples before it make one interval. */
 	assert_int_equal(read_all(srcfile("tests/data/trace/truncated.trace"), &n, &e), 1);
 	assert_int_equal(n, 2);
-	if (strstr(e.text, "truncated.trace:43: the trace is cut off inside interval 2; "
-	    "replayed the 2 complete intervals before it") == NULL)
+	if (strstr(e.text, "truncated.trace:43: the trace is cut off inside sample 2; "
+	    "replayed the 1 interval before it") == NULL)
 		fail_msg("%s", e.text);
 }
 

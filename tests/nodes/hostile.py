@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""hostile.py MODE HOST: a node that lies, for tests/cli/test_nodes_untrusted.sh.
+
+Reads the lines of a real node's httop (started as HOST) on standard input
+and writes them changed as MODE says, as a node run by someone hostile, or
+broken, could:
+  reason   the interval invalid, its reason escape sequences, a newline and
+           a carriage return that forge a line, a right-to-left override
+  host     its host name escape sequences and a newline
+  claim    it says it is host h1
+  dup      "host" twice: its own name first (what httop would read), h1
+           last (what jq reads)
+  heavy    weights of 1.7e308
+  zero     weights of 0 under the figures it shows
+  negzero  the node's util written -0
+  rawesc   at its end, where a head parse does not look, a string with a
+           raw escape sequence (not JSON)
+  rawbidi  at its end a string with a raw right-to-left override (JSON)
+"""
+import re
+import sys
+
+NASTY = "\\u001b]0;TITLE\\u0007\\u001b[2J\\r\\nFORGED LINE\\u202e\\u001b[5n"
+
+
+def change(mode, host, line):
+    own = '"host":"%s"' % host
+    if mode == "reason":
+        return line.replace('"valid":true', '"valid":false,"reason":"%s"' % NASTY, 1)
+    if mode == "host":
+        return line.replace(own, '"host":"%s"' % NASTY, 1)
+    if mode == "claim":
+        return line.replace(own, '"host":"h1"', 1)
+    if mode == "dup":
+        return line.replace(own, own + ',"host":"h1"', 1)
+    if mode == "heavy":
+        return re.sub(r'"weights":\{[^}]*\}',
+                      '"weights":{"tsc":1.7e308,"ref":1.7e308,"inst":1.7e308}', line, count=1)
+    if mode == "zero":
+        return re.sub(r'"weights":\{[^}]*\}', '"weights":{"tsc":0,"ref":0,"inst":0}', line,
+                      count=1)
+    if mode == "negzero":
+        return re.sub(r'("node":\{.*?)"util":[0-9.e+-]+', r'\1"util":-0', line, count=1)
+    if mode == "rawesc":
+        return line.rstrip("\n")[:-1] + ',"x":"\x1b]0;TITLE\x07\x1b[2J"}\n'
+    if mode == "rawbidi":
+        return line.rstrip("\n")[:-1] + ',"x":"\u202eFORGED"}\n'
+    raise SystemExit("hostile.py: unknown mode " + mode)
+
+
+def main():
+    mode, host = sys.argv[1], sys.argv[2]
+    for line in sys.stdin:
+        sys.stdout.buffer.write(change(mode, host, line).encode("utf-8"))
+        sys.stdout.buffer.flush()
+
+
+main()

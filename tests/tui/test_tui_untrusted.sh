@@ -1,0 +1,40 @@
+#!/bin/sh
+# test_tui_untrusted.sh: text from a node in the live view (httop(1),
+# SECURITY): node r's intervals are invalid with a reason of escape
+# sequences (retitle the window, clear the screen, ask the terminal's
+# status), CR LF and a right-to-left override (tests/nodes/hostile.py
+# through tests/nodes/as-host.sh). Its own view's header shows the reason
+# escaped, \xHH: none of it reaches the terminal (the window keeps its
+# title, no U+202E on the screen, the header's lines stay whole).
+. "$HTTOP_SRCDIR/tests/lib.sh"
+. "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
+plan 5
+cap_has() { cap | grep -Fq -- "$1"; }
+
+via="env NODES_RUN=tui-hostile-$$ $HTTOP_SRCDIR/tests/nodes/as-host.sh %h"
+tui_start 160 40 HTTOP_CLOCK= HTTOP_HOSTLIST=builtin "NODES_LOADS=h1=busy r=evil-reason" -- \
+    --nodes 'h1,r' --via "$via" --remote-httop "$HTTOP" -d 0.5
+wait_for '^r  ' 15
+wait_for 'FORGED' 5
+# The Nodes view: the job's header line names r's reason (it may wrap
+# at the blank).
+check "the job's reason in the Nodes view's header, escaped" sh -c \
+    'grep -Fq "\x1b]0;TITLE\x07\x1b[2J\x0d\x0aFORGED" "$1" && grep -Fq "LINE\xe2\x80\xae\x1b[5n" "$1"' \
+    sh "$(cap >"$tui_dir/nodes"; echo "$tui_dir/nodes")"
+# Enter on r (the cursor starts on h1): its own views, its header.
+sleep 1
+keys Down Enter
+wait_for 'node r +\(2 of 2\)' 5
+check "r's own view: its reason in the header, escaped ($(cap | grep -F 'invalid:'))" \
+    cap_has 'invalid: \x1b]0;TITLE\x07\x1b[2J\x0d\x0aFORGED'
+check "no right-to-left override on the screen" \
+    sh -c '! grep -q "$(printf "\342\200\256")" "$1"' sh "$(cap >"$tui_dir/screen"; echo "$tui_dir/screen")"
+title=$(tm display-message -p -t t '#{pane_title}')
+check "the window's title is not the node's ($title)" [ "$title" != TITLE ]
+keys q
+tui_wait_exit 10
+sleep 0.3
+check "q: status 0, no node's process left ($tui_status)" \
+    sh -c '[ "$1" = 0 ] && [ "$2" -eq 0 ]' sh "$tui_status" "$(procs_tagged "NODES_RUN=tui-hostile-$$")"
+tui_stop
+exit 0
