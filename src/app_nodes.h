@@ -25,7 +25,7 @@ struct nodes_app {
 	const struct options *o;
 	struct hostlist hosts;
 	char how[16];              /* what expanded the list */
-	char spec[256];            /* the list as given (or the job's NodeList) */
+	char *spec;                /* the list as given (or the job's NodeList), whole */
 	struct transport tr;
 	bool have_tr;
 	struct cluster c;
