@@ -591,6 +591,19 @@ close_job(struct cluster *c, long s)
 		c->error = c->cfg.on_job(c->cfg.arg, c, j);
 }
 
+/* The latest job interval any node has an interval in; -1 none. */
+static long
+top_slot(const struct cluster *c)
+{
+	long top = -1;
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->nodes[i].slot > top)
+			top = c->nodes[i].slot;
+	return top;
+}
+
 /* Job interval s closes when every node that is up or starting has given
  * its interval, or a whole interval after its end, without those that
  * have not. */
@@ -598,14 +611,11 @@ static void
 close_due(struct cluster *c, bool all)
 {
 	double now = clock_wall(), d = c->cfg.delay;
-	long top = -1;
+	long top = top_slot(c);
 	size_t i;
 
 	if (!c->have_t0)
 		return;
-	for (i = 0; i < c->n; i++)
-		if (c->nodes[i].slot > top)
-			top = c->nodes[i].slot;
 	while (c->next_slot <= top) {
 		long s = c->next_slot;
 		bool any = false, waiting = false;
@@ -709,8 +719,11 @@ cluster_deadline(const struct cluster *c)
 		if (t < next)
 			next = t;
 	}
-	/* The next job interval's latest close, on the monotonic clock. */
-	if (c->have_t0) {
+	/* The next job interval's latest close, on the monotonic clock: only
+	 * when a node has an interval in it or later (close_due has something
+	 * to close). Past every node's last interval the time is long gone
+	 * once no node sends lines, and waiting up to it would not wait. */
+	if (c->have_t0 && c->next_slot <= top_slot(c)) {
 		t = c->t0 + (double)(c->next_slot + 2) * c->cfg.delay - clock_wall() + now;
 		if (t < next)
 			next = t;

@@ -1,0 +1,155 @@
+#!/bin/sh
+# test_nodes_hostile.sh: what nodes send cannot exhaust the viewer or make
+# it spin (httop --nodes in batch mode, the nodes stand-ins of
+# tests/nodes/fake-node.py): silent nodes cost no CPU, a line describing
+# 1025 packages with a tile at row 255, column 255 costs little memory, a
+# long --nodes list is taken whole, a node sending faster than -d does not
+# push the job's intervals ahead, and a node's large lines are read as
+# fast as it writes them.
+. "$HTTOP_SRCDIR/tests/lib.sh"
+need python3 python3
+tmp=$(mktemp -d) || exit 1
+pids=
+trap 'for p in $pids; do kill -TERM $p 2>/dev/null; done; rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+plan 13
+
+# AddressSanitizer's shadow memory needs terabytes of address space and
+# triples the resident size: the memory limits are for the plain build.
+san=false
+grep -q '^SAN_CFLAGS = .*-fsanitize' "$HTTOP_BUILDDIR/Makefile" 2>/dev/null && san=true
+data=$HTTOP_SRCDIR/data
+"$HTTOP" --sim demo --topology "$data/demo-skx.xml" --cpuid "$data/demo-skx.cpuid" \
+    -b --format json -n 2 >line.jsonl 2>/dev/null
+export FAKE_LINE=$tmp/line.jsonl FAKE_DIR=$tmp HTTOP_HOSTLIST=builtin
+# FAKE_RUN tags this test's nodes (procs_tagged)
+fake() { echo "env FAKE_RUN=$tmp python3 $HTTOP_SRCDIR/tests/nodes/fake-node.py $1 %h"; }
+hz=$(getconf CLK_TCK)
+# ticks PID: the CPU time (user + system) the process itself used, in ticks
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+# cpu_pct PID SECONDS: its CPU over the next SECONDS, in % of one CPU
+cpu_pct() {
+	a=$(ticks "$1") w0=$(date +%s.%N)
+	sleep "$2"
+	b=$(ticks "$1") w1=$(date +%s.%N)
+	echo "$a $b $w0 $w1 $hz" | awk '{ printf "%.1f", ($2 - $1) / $5 / ($4 - $3) * 100 }'
+}
+stop() { kill -TERM "$1" 2>/dev/null; wait "$1" 2>/dev/null; }
+left() { procs_tagged "FAKE_RUN=$tmp"; }
+
+# 1-3: nodes that gave a line and then nothing (each answered once, then
+# every retry fails; one stalls after half a line): the viewer sleeps
+# until the next retry or stall check. A loop that polls without waiting
+# takes a whole CPU, or on a loaded 2-CPU machine its share of both (at
+# 8 runnable processes, 25%); the viewer waiting as it should takes about
+# 0.1% here (a few wakes a second, each a few system calls): 10% fails the
+# first and passes the second with room on either side.
+"$HTTOP" --nodes 'once1,once2' --via "$(fake once)" -b -d 0.5 >once.jsonl 2>once.err &
+pid=$!
+pids=$pid
+sleep 1.5
+cpu=$(cpu_pct $pid 3)
+check "two nodes lost after a line, retried in vain: the viewer's CPU under 10% ($cpu %)" \
+    awk -v c="$cpu" 'BEGIN { exit !(c < 10) }'
+stop $pid
+check "... they gave their line and were tried again ($(grep -c 'Connection refused' once.err) refused)" \
+    [ "$(wc -l <once.jsonl)" -eq 2 ] && grep -q 'once1 lost: ssh: connect' once.err
+"$HTTOP" --nodes 'stall1' --via "$(fake stall)" -b -d 0.5 >stall.jsonl 2>stall.err &
+pid=$!
+pids=$pid
+sleep 1.5
+cpu=$(cpu_pct $pid 3)
+check "a node silent after half a line: the viewer's CPU under 10% ($cpu %)" \
+    awk -v c="$cpu" 'BEGIN { exit !(c < 10) }'
+stop $pid
+
+# 4-5: the --nodes list whole, however long: 43 hosts in 300 bytes were cut
+# at 255 (37 started, one of them "cn1", not in the list); a bracket
+# list of 100 names in 503 bytes.
+list="$(seq -s, -f 'cn%g' 1000 1041),cn9999"
+"$HTTOP" --nodes "$list" --via "sh -c 'echo %h >>started; exit 1'" -b -n 1 >/dev/null 2>list.err
+echo "$list" | tr , '\n' | sort >want
+sort started >got
+check "a list of 43 hosts in ${#list} bytes: each started once, no other ($(wc -l <got) started)" \
+    cmp -s want got
+rm -f started
+"$HTTOP" --nodes "cn[$(seq -s, 1000 1099)]" --via "sh -c 'echo %h >>started; exit 1'" \
+    -b -n 1 >/dev/null 2>list.err
+seq -f 'cn%g' 1000 1099 | sort >want
+sort started >got 2>/dev/null
+check "a bracket list of 100 names in 503 bytes: each started once ($(wc -l <got) started; $(head -1 list.err))" \
+    cmp -s want got
+
+# 6-8: a node sending ten lines an interval (-d) beside one sending one:
+# each line is placed by its time stamp, the surplus dropped; the job's
+# intervals keep both nodes and the present (each extra line used to
+# push its node one interval ahead: the job's lines ran minutes into the
+# future, and missed it).
+cat >via.sh <<EOF
+#!/bin/sh
+case \$1 in steady*) m=steady ;; *) m=fast ;; esac
+exec env FAKE_RUN=$tmp python3 $HTTOP_SRCDIR/tests/nodes/fake-node.py \$m "\$@"
+EOF
+chmod +x via.sh
+"$HTTOP" --nodes 'steady1,fast1' --via "$tmp/via.sh %h" -b -d 0.5 --format summary \
+    >fast.txt 2>fast.err &
+pid=$!
+pids=$pid
+sleep 6
+end=$(date +%s.%N)
+stop $pid
+jobs=$(grep -c '^job ' fast.txt)
+# the first and last may miss a node (started or ended in them)
+valid=$(awk '$1 == "job" && $4 == 1' fast.txt | wc -l)
+check "a node ten times faster than -d: 10 or more job intervals in 6 s, at most 14 ($jobs)" \
+    [ "$jobs" -ge 10 -a "$jobs" -le 14 ]
+check "... all but two valid, with both nodes ($valid of $jobs)" [ "$valid" -ge $((jobs - 2)) ]
+late=$(awk -v e="$end" '$1 == "job" && $3 > e + 0.5 { n++ } END { print n + 0 }' fast.txt)
+check "... none in the future ($late after the end)" [ "$late" -eq 0 ]
+
+# 9-10: a node's large lines (270 KB, as a 384-CPU node's) are read as
+# fast as it writes them: 40 (10.8 MB) took 3.4 s or more when the viewer
+# read 64 KB and then waited 20 ms (3.2 MB/s); well under a second here.
+FAKE_LINES=40 "$HTTOP" --nodes 'big1' --via "$(fake big)" -b -d 0.05 --format summary \
+    >big.txt 2>big.err &
+pid=$!
+pids=$pid
+i=0
+while [ ! -s big1.took ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+stop $pid
+took=$(cat big1.took 2>/dev/null)
+check "40 lines of 270 KB read within 1.5 s, 7 MB/s or more (${took:-never} s)" \
+    awk -v t="${took:-99}" 'BEGIN { exit !(t < 1.5) }'
+check "... each line taken (the node is up in the summary)" grep -q '^big1 ' big.txt
+
+# 11-13: three nodes whose lines describe 1025 packages with a tile at
+# row 255, column 255 (a grid of 65536 cells each, 1.8 GB in all a line)
+# beside a healthy one: the viewer's memory stays small (its address
+# space limited to 1 GiB in the plain build: more would end it) and the
+# healthy node is not lost.
+cat >via2.sh <<EOF
+#!/bin/sh
+case \$1 in steady*) m=steady ;; *) m=hostile ;; esac
+exec env FAKE_RUN=$tmp python3 $HTTOP_SRCDIR/tests/nodes/fake-node.py \$m "\$@"
+EOF
+chmod +x via2.sh
+(
+	$san || ulimit -v 1048576
+	exec "$HTTOP" --nodes 'hostile[1-3],steady1' --via "$tmp/via2.sh %h" -b -d 0.5 \
+	    --format summary >hostile.txt 2>hostile.err
+) &
+pid=$!
+pids=$pid
+sleep 5
+hwm=$(awk '/^VmHWM/ { printf "%.0f", $2 / 1024 }' /proc/$pid/status 2>/dev/null)
+stop $pid
+if $san; then
+	skip "peak memory (${hwm:-?} MB) is gated in the plain build: this is a sanitizer build"
+else
+	check "three hostile nodes: the viewer's peak memory under 64 MB (${hwm:-ended} MB)" \
+	    [ "${hwm:-999}" -lt 64 ]
+fi
+check "... every job interval after the first has all four nodes ($(grep '^job' hostile.txt | tail -1))" \
+    awk '$1 == "job" { n++; if (n > 1 && $4 != 1) bad++ } END { exit !(n >= 5 && bad == 0) }' hostile.txt
+check "nothing left running" [ "$(left)" -eq 0 ]
+exit 0
