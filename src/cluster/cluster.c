@@ -251,7 +251,7 @@ push_rec(struct cluster *c, struct node *nd, double t)
 	const struct interval *iv = &nd->nv.iv;
 	struct node_rec *r;
 	double d = c->cfg.delay > 0.0 ? c->cfg.delay : 1.0;
-	long s;
+	long s, stamp;
 
 	/* A node whose first stamp is far from this viewer's clock (more than
 	 * an interval and a line's delay) is placed by when its lines come. */
@@ -268,15 +268,26 @@ push_rec(struct cluster *c, struct node *nd, double t)
 		c->have_t0 = true;
 		c->next_slot = 0;
 	}
-	s = (long)floor((t - c->t0) / d);
-	/* A node paced every d seconds keeps its count, whatever its clock's
-	 * jitter; after a gap or a restart its time places it again. */
-	if (nd->slot >= 0 && t - nd->slot_t >= 0.5 * d && t - nd->slot_t <= 1.5 * d)
-		s = nd->slot + 1;
-	else if (nd->slot >= 0 && s <= nd->slot)
-		s = nd->slot + 1;
+	stamp = (long)floor((t - c->t0) / d);
+	/* A node paced every d seconds keeps its count whatever its clock's
+	 * jitter (a stamp near a job interval's edge); after a gap or a
+	 * restart its stamp places it; either way within one job interval of
+	 * its stamp's. A line that came sooner than d / 2 after the last
+	 * (a node faster than -d) is placed by its stamp, and not at all when
+	 * the node has one there already: its surplus pushed its next lines
+	 * ahead of time. */
+	s = stamp;
+	if (nd->slot >= 0 && t - nd->prev_t >= 0.5 * d) {
+		if (t - nd->prev_t <= 1.5 * d || s <= nd->slot)
+			s = nd->slot + 1;
+		s = s > stamp + 1 ? stamp + 1 : s < stamp - 1 ? stamp - 1 : s;
+	}
+	nd->prev_t = t;
+	if (nd->slot >= 0 && s <= nd->slot) {
+		nd->surplus++;
+		return;
+	}
 	nd->slot = s;
-	nd->slot_t = t;
 	if (s < 0)
 		return;
 	r = &nd->rec[s % NODE_RING];

@@ -79,7 +79,8 @@ struct node {
 	bool light;                /* its last line was read without its cores */
 	unsigned long generation;  /* counts the times nv's machine was made anew */
 	long slot;                 /* its last interval's job interval, -1 */
-	double slot_t;             /* that interval's time (wall clock) */
+	double prev_t;             /* its last line's time (wall clock), placed or not */
+	unsigned long surplus;     /* lines not placed: a second in a job interval */
 	double clock_off;          /* its clock's offset from this viewer's,
 				    * when far off (no NTP); else 0 */
 	struct node_rec rec[NODE_RING];
