@@ -312,7 +312,7 @@ batch(struct nodes_app *na)
 			break;
 		w.nfds = (unsigned)cluster_pollfds(c, &w.fds);
 		w.deadline = cluster_deadline(c);
-		if (wake == WAKE_FDS) {
+		if (wake == WAKE_FDS && !c->busy) {
 			/* as in the live view (app_nodes_tui.c) */
 			w.nfds = 0;
 			if (w.deadline > clock_mono() + NODES_COALESCE)

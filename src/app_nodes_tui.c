@@ -144,7 +144,7 @@ loop(struct nodes_live *l)
 		/* Lines come in bursts from hundreds of nodes: after a wake for
 		 * them alone, wait on the keys and signals only for a moment, so
 		 * that one poll over every pipe takes many lines, not one. */
-		if (wake == WAKE_FDS) {
+		if (wake == WAKE_FDS && !c->busy) {
 			w.nfds = 0;
 			if (w.deadline > clock_mono() + NODES_COALESCE)
 				w.deadline = clock_mono() + NODES_COALESCE;

@@ -23,8 +23,12 @@ extern char **environ;
 
 /* What one read takes at most: a few lines of a large node. */
 #define READ_CHUNK (256u << 10)
-/* Reads per node per wake: one busy node cannot starve the others. */
-#define READS_PER_WAKE 4
+/* Reads per node per wake (4 MiB): one busy node cannot starve the
+ * others, whose pipes the next poll looks at. */
+#define READS_PER_WAKE 16
+/* A pipe holds 64 KiB (Linux's default): a node that gave this much in
+ * one wake may have found its pipe full and be waiting to write. */
+#define PIPE_ROOM (64u << 10)
 /* A node that gives no interval for 3 of its intervals and this long is
  * taken as stopped; a starting one gets the connection's time too. */
 #define STALL_EXTRA 5.0
@@ -441,11 +445,15 @@ take_err(struct node *nd, const char *buf, size_t n)
 	}
 }
 
-/* Read what is there; at the end of its output, finish it once reaped. */
+/* Read what is there, until the pipe is empty (or READS_PER_WAKE); at the
+ * end of its output, finish it once reaped. A node that gave a pipe's
+ * worth or more sets c->busy: its writer may be waiting, and a wait
+ * before the next read would cap what it can send. */
 static void
 read_fd(struct cluster *c, struct node *nd, bool err)
 {
 	int *fd = err ? &nd->err_fd : &nd->out_fd;
+	size_t got = 0;
 	unsigned k;
 	ssize_t n;
 
@@ -459,13 +467,14 @@ read_fd(struct cluster *c, struct node *nd, bool err)
 			close_fd(fd);
 			break;
 		}
+		got += (size_t)n;
 		if (err)
 			take_err(nd, c->rbuf, (size_t)n);
 		else
 			take(c, nd, c->rbuf, (size_t)n);
-		if ((size_t)n < c->rcap)
-			break;
 	}
+	if (got >= PIPE_ROOM)
+		c->busy = true;
 	if (nd->out_fd < 0 && nd->err_fd < 0 && nd->reaped && nd->pid > 0)
 		finish(c, nd);
 }
@@ -502,6 +511,7 @@ cluster_io(struct cluster *c)
 {
 	size_t k;
 
+	c->busy = false;
 	for (k = 0; k < c->npfd; k++) {
 		struct node *nd = &c->nodes[c->pfd_node[k]];
 

@@ -108,9 +108,10 @@ late=$(awk -v e="$end" '$1 == "job" && $3 > e + 0.5 { n++ } END { print n + 0 }'
 check "... none in the future ($late after the end)" [ "$late" -eq 0 ]
 
 # 9-10: a node's large lines (270 KB, as a 384-CPU node's) are read as
-# fast as it writes them: 40 (10.8 MB) took 3.4 s or more when the viewer
-# read 64 KB and then waited 20 ms (3.2 MB/s); well under a second here.
-FAKE_LINES=40 "$HTTOP" --nodes 'big1' --via "$(fake big)" -b -d 0.05 --format summary \
+# fast as it writes them: 60 (16 MB) took 3 s when the viewer read what
+# one wake found and then waited 20 ms for other nodes' lines (about
+# 5 MB/s; a 384-CPU node at -d 0.05 waited to write); 0.02 s here.
+FAKE_LINES=60 "$HTTOP" --nodes 'big1' --via "$(fake big)" -b -d 0.05 --format summary \
     >big.txt 2>big.err &
 pid=$!
 pids=$pid
@@ -118,8 +119,8 @@ i=0
 while [ ! -s big1.took ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 stop $pid
 took=$(cat big1.took 2>/dev/null)
-check "40 lines of 270 KB read within 1.5 s, 7 MB/s or more (${took:-never} s)" \
-    awk -v t="${took:-99}" 'BEGIN { exit !(t < 1.5) }'
+check "60 lines of 270 KB read within 1 s, 16 MB/s or more (${took:-never} s)" \
+    awk -v t="${took:-99}" 'BEGIN { exit !(t < 1) }'
 check "... each line taken (the node is up in the summary)" grep -q '^big1 ' big.txt
 
 # 11-13: three nodes whose lines describe 1025 packages with a tile at
