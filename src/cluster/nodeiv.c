@@ -430,13 +430,16 @@ tile_of(const struct jdoc *d, struct jobj *core, unsigned *row, unsigned *col, i
 }
 
 /* The die grids from the cores' tiles: one grid per package, as large as
- * its tiles reach; only the tiles that hold cores are known. */
+ * its tiles reach; only the tiles that hold cores are known. Grids of
+ * more than NODEIV_CELL_MAX cells in all are not made (no layout): a line
+ * may name any row and column below TILE_MAX in every package. */
 static void
 build_layout(struct nodeiv *n, const struct jdoc *d, struct jobj *root, int cores)
 {
 	const struct topology *t = &n->m.topo;
 	struct die_layout *l = &n->layout;
-	unsigned k = 0, g, row, col;
+	unsigned k = 0, g, row, col, *grid_of;
+	uint64_t cells = 0;
 	char s[64];
 	int i, id, cha;
 
@@ -452,12 +455,15 @@ build_layout(struct nodeiv *n, const struct jdoc *d, struct jobj *root, int core
 	l->grids = xcalloc(t->npackages + 1, sizeof *l->grids);
 	l->ncores = t->ncores;
 	l->cores = xcalloc(t->ncores + 1, sizeof *l->cores);
+	/* a package's grid (packages are at most NODEIV_PACKAGE_MAX) */
+	grid_of = xcalloc(NODEIV_PACKAGE_MAX + 1, sizeof *grid_of);
 	for (k = 0; k < t->ncores; k++)
 		l->cores[k].slot = l->cores[k].cha = -1;
 	for (g = 0, k = 0; k < t->ncores; k++) {
 		if (k > 0 && t->cores[k].package != t->cores[k - 1].package)
 			g++;
 		l->grids[g].package = t->cores[k].package;
+		grid_of[t->cores[k].package] = g;
 	}
 	/* Sizes first, then the cells. */
 	k = 0;
@@ -468,9 +474,7 @@ build_layout(struct nodeiv *n, const struct jdoc *d, struct jobj *root, int core
 		jobj_open(&o, d, i);
 		if (!tile_of(d, &o, &row, &col, &id, &cha))
 			continue;
-		for (g = 0; g < l->ngrids && l->grids[g].package !=
-		    t->cores[n->core_of[k - 1]].package; g++)
-			;
+		g = grid_of[t->cores[n->core_of[k - 1]].package];
 		p->placed = true;
 		p->grid = g;
 		p->row = row;
@@ -481,6 +485,15 @@ build_layout(struct nodeiv *n, const struct jdoc *d, struct jobj *root, int core
 			l->grids[g].rows = row + 1;
 		if (col + 1 > l->grids[g].cols)
 			l->grids[g].cols = col + 1;
+	}
+	free(grid_of);
+	for (g = 0; g < l->ngrids; g++)
+		cells += (uint64_t)l->grids[g].rows * l->grids[g].cols;
+	if (cells > NODEIV_CELL_MAX) {
+		free(l->grids);
+		free(l->cores);
+		memset(l, 0, sizeof *l);
+		return;
 	}
 	for (g = 0; g < l->ngrids; g++) {
 		struct die_grid *gr = &l->grids[g];

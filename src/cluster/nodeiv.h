@@ -32,6 +32,12 @@
  * enough that a hostile line cannot make the reader allocate much. */
 #define NODEIV_CPU_MAX 65536u
 #define NODEIV_PACKAGE_MAX 1024u
+/* The die grids' cells in all (a node's layout: 28 bytes each, 1.8 MB):
+ * one grid of 256 x 256 tiles, the most a tile's row and column name, or
+ * any number of smaller ones. A line whose grids would have more has no
+ * layout (its Die grid view says so): 1025 packages with a tile at row
+ * and column 255 were 1.8 GB. */
+#define NODEIV_CELL_MAX 65536u
 
 struct nodeiv {
 	struct machine m;          /* from the line: read-only for the views */

@@ -12,7 +12,7 @@ tmp=$(mktemp -d) || exit 1
 pids=
 trap 'for p in $pids; do kill -TERM $p 2>/dev/null; done; rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 13
+plan 14
 
 # AddressSanitizer's shadow memory needs terabytes of address space and
 # triples the resident size: the memory limits are for the plain build.
@@ -24,33 +24,37 @@ data=$HTTOP_SRCDIR/data
 export FAKE_LINE=$tmp/line.jsonl FAKE_DIR=$tmp HTTOP_HOSTLIST=builtin
 # FAKE_RUN tags this test's nodes (procs_tagged)
 fake() { echo "env FAKE_RUN=$tmp python3 $HTTOP_SRCDIR/tests/nodes/fake-node.py $1 %h"; }
-hz=$(getconf CLK_TCK)
-# ticks PID: the CPU time (user + system) the process itself used, in ticks
-ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
-# cpu_pct PID SECONDS: its CPU over the next SECONDS, in % of one CPU
-cpu_pct() {
-	a=$(ticks "$1") w0=$(date +%s.%N)
+# busy PID SECONDS: over the next SECONDS, the % of the time the process
+# ran and the % it ran or waited to run (/proc/PID/schedstat: its own
+# time on a CPU and on a run queue), "RUN DEMAND"
+busy() {
+	a=$(cat "/proc/$1/schedstat") w0=$(date +%s.%N)
 	sleep "$2"
-	b=$(ticks "$1") w1=$(date +%s.%N)
-	echo "$a $b $w0 $w1 $hz" | awk '{ printf "%.1f", ($2 - $1) / $5 / ($4 - $3) * 100 }'
+	b=$(cat "/proc/$1/schedstat") w1=$(date +%s.%N)
+	echo "$a $b $w0 $w1" | awk '{ w = ($8 - $7) * 1e7
+		printf "%.1f %.1f", ($4 - $1) / w, ($4 - $1 + $5 - $2) / w }'
 }
+# quiet "RUN DEMAND": ran under 10% and wanted a CPU under 35% of the time
+quiet() { echo "$1" | awk '{ exit !($1 < 10 && $2 < 35) }'; }
 stop() { kill -TERM "$1" 2>/dev/null; wait "$1" 2>/dev/null; }
 left() { procs_tagged "FAKE_RUN=$tmp"; }
 
 # 1-3: nodes that gave a line and then nothing (each answered once, then
 # every retry fails; one stalls after half a line): the viewer sleeps
 # until the next retry or stall check. A loop that polls without waiting
-# takes a whole CPU, or on a loaded 2-CPU machine its share of both (at
-# 8 runnable processes, 25%); the viewer waiting as it should takes about
-# 0.1% here (a few wakes a second, each a few system calls): 10% fails the
-# first and passes the second with room on either side.
+# runs a whole CPU on an idle machine; on a loaded one (10 runnable
+# processes on 2 CPUs) it ran 7 to 22% of the time and waited to run
+# most of the rest: it wanted a CPU 73 to 83% of the time. The viewer
+# that waits as it should runs about 0.1% and wants a CPU 0.1 to 3% of
+# the time (its wakes' waits on a loaded run queue): under 10% and 35%
+# tells them apart at any load.
 "$HTTOP" --nodes 'once1,once2' --via "$(fake once)" -b -d 0.5 >once.jsonl 2>once.err &
 pid=$!
 pids=$pid
 sleep 1.5
-cpu=$(cpu_pct $pid 3)
-check "two nodes lost after a line, retried in vain: the viewer's CPU under 10% ($cpu %)" \
-    awk -v c="$cpu" 'BEGIN { exit !(c < 10) }'
+b=$(busy $pid 3)
+check "two nodes lost after a line, retried in vain: the viewer ran under 10%, wanted a CPU under 35% of the time ($b %)" \
+    quiet "$b"
 stop $pid
 check "... they gave their line and were tried again ($(grep -c 'Connection refused' once.err) refused)" \
     [ "$(wc -l <once.jsonl)" -eq 2 ] && grep -q 'once1 lost: ssh: connect' once.err
@@ -58,9 +62,9 @@ check "... they gave their line and were tried again ($(grep -c 'Connection refu
 pid=$!
 pids=$pid
 sleep 1.5
-cpu=$(cpu_pct $pid 3)
-check "a node silent after half a line: the viewer's CPU under 10% ($cpu %)" \
-    awk -v c="$cpu" 'BEGIN { exit !(c < 10) }'
+b=$(busy $pid 3)
+check "a node silent after half a line: the viewer ran under 10%, wanted a CPU under 35% of the time ($b %)" \
+    quiet "$b"
 stop $pid
 
 # 4-5: the --nodes list whole, however long: 43 hosts in 300 bytes were cut
@@ -108,22 +112,23 @@ late=$(awk -v e="$end" '$1 == "job" && $3 > e + 0.5 { n++ } END { print n + 0 }'
 check "... none in the future ($late after the end)" [ "$late" -eq 0 ]
 
 # 9-10: a node's large lines (270 KB, as a 384-CPU node's) are read as
-# fast as it writes them: 60 (16 MB) took 3 s when the viewer read what
+# fast as it writes them: 100 (27 MB) took 5 s when the viewer read what
 # one wake found and then waited 20 ms for other nodes' lines (about
-# 5 MB/s; a 384-CPU node at -d 0.05 waited to write); 0.02 s here.
-FAKE_LINES=60 "$HTTOP" --nodes 'big1' --via "$(fake big)" -b -d 0.05 --format summary \
+# 5 MB/s; a 384-CPU node at -d 0.05 waited to write); 0.02 to 0.5 s
+# here, as loaded as the machine is.
+FAKE_LINES=100 "$HTTOP" --nodes 'big1' --via "$(fake big)" -b -d 0.05 --format summary \
     >big.txt 2>big.err &
 pid=$!
 pids=$pid
 i=0
-while [ ! -s big1.took ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+while [ ! -s big1.took ] && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
 stop $pid
 took=$(cat big1.took 2>/dev/null)
-check "60 lines of 270 KB read within 1 s, 16 MB/s or more (${took:-never} s)" \
-    awk -v t="${took:-99}" 'BEGIN { exit !(t < 1) }'
+check "100 lines of 270 KB read within 2 s, 13 MB/s or more (${took:-never} s)" \
+    awk -v t="${took:-99}" 'BEGIN { exit !(t < 2) }'
 check "... each line taken (the node is up in the summary)" grep -q '^big1 ' big.txt
 
-# 11-13: three nodes whose lines describe 1025 packages with a tile at
+# 11-14: three nodes whose lines describe 1025 packages with a tile at
 # row 255, column 255 (a grid of 65536 cells each, 1.8 GB in all a line)
 # beside a healthy one: the viewer's memory stays small (its address
 # space limited to 1 GiB in the plain build: more would end it) and the
@@ -141,7 +146,7 @@ chmod +x via2.sh
 ) &
 pid=$!
 pids=$pid
-sleep 5
+sleep 6
 hwm=$(awk '/^VmHWM/ { printf "%.0f", $2 / 1024 }' /proc/$pid/status 2>/dev/null)
 stop $pid
 if $san; then
@@ -150,7 +155,11 @@ else
 	check "three hostile nodes: the viewer's peak memory under 64 MB (${hwm:-ended} MB)" \
 	    [ "${hwm:-999}" -lt 64 ]
 fi
-check "... every job interval after the first has all four nodes ($(grep '^job' hostile.txt | tail -1))" \
-    awk '$1 == "job" { n++; if (n > 1 && $4 != 1) bad++ } END { exit !(n >= 5 && bad == 0) }' hostile.txt
+# the healthy node is in every job interval (the first may come before
+# it), never lost; the hostile ones' lines are read too (no layout)
+check "... the healthy node is in every job interval, never lost ($(grep -c '^steady1 ' hostile.txt) of $(grep -c '^job ' hostile.txt)); the hostile ones read" \
+    awk '$1 == "job" { j++ } $1 == "steady1" { s++ } $1 == "hostile3" { h++ }
+        END { exit !(j >= 6 && s >= j - 1 && h >= 2) }' hostile.txt
+check "... and the viewer said nothing of it" [ ! -s hostile.err ]
 check "nothing left running" [ "$(left)" -eq 0 ]
 exit 0

@@ -503,6 +503,61 @@ test_transport(void **state)
 	assert_int_equal(transport_init(&t, "./x %h", NULL, remote, 6, true, NULL, &e), -1);
 }
 
+/* `from` (once in s) replaced by `to`: a new string, to free. */
+static char *
+replaced(const char *s, const char *from, const char *to)
+{
+	const char *at = strstr(s, from);
+	size_t k, n = strlen(s), f = strlen(from), t = strlen(to);
+	char *r;
+
+	assert_non_null(at);
+	k = (size_t)(at - s);
+	r = malloc(n - f + t + 1);
+	assert_non_null(r);
+	memcpy(r, s, k);
+	memcpy(r + k, to, t);
+	memcpy(r + k + t, at + f, n - k - f + 1);
+	return r;
+}
+
+/* The die grids a line may make: a tile at row and column 255 makes a
+ * grid of 256 x 256 cells (65536, NODEIV_CELL_MAX: kept); two packages
+ * with such a tile would make 131072 cells (3.6 MB; 1025 packages made
+ * 1.8 GB): no layout, and the line is read as ever. */
+static void
+test_layout_bound(void **state)
+{
+	struct jdoc d;
+	struct nodeiv n;
+	struct errmsg e;
+	size_t len;
+	char *text = slurp("tests/data/nodes/two-cores.json", &len), *one, *two;
+
+	(void)state;
+	one = replaced(text, "\"tile\":{\"row\":0,\"col\":1,", "\"tile\":{\"row\":255,\"col\":255,");
+	two = replaced(one, "{\"package\":0,\"core\":1,\"cpus\"", "{\"package\":1,\"core\":1,\"cpus\"");
+	jdoc_init(&d, 0);
+	nodeiv_init(&n);
+	assert_int_equal(parse(&d, one, &e), 0);
+	assert_int_equal(nodeiv_read(&n, &d, &e), 1);
+	assert_true(n.have_layout);
+	assert_int_equal(n.layout.ngrids, 1);
+	assert_int_equal(n.layout.grids[0].rows, 256);
+	assert_int_equal(n.layout.grids[0].cols, 256);
+	assert_int_equal(n.layout.grids[0].cells[255 * 256 + 255].cores[0], 1);
+	assert_int_equal(parse(&d, two, &e), 0);
+	assert_int_equal(nodeiv_read(&n, &d, &e), 1);
+	assert_int_equal(n.m.topo.npackages, 2);
+	assert_false(n.have_layout);
+	assert_true(n.have_iv && n.iv.cores[1].util.kind == V_EXACT);
+	nodeiv_free(&n);
+	jdoc_free(&d);
+	free(text);
+	free(one);
+	free(two);
+}
+
 /* The line l (n bytes) with `member` written first in its node object:
  * a new string of *len bytes, to free. */
 static char *
@@ -605,6 +660,7 @@ main(void)
 		cmocka_unit_test(test_light),
 		cmocka_unit_test(test_weights),
 		cmocka_unit_test(test_bad_lines),
+		cmocka_unit_test(test_layout_bound),
 		cmocka_unit_test(test_combine),
 		cmocka_unit_test(test_transport),
 	};
