@@ -43,6 +43,13 @@ extern char **environ;
  * first stamp is off by an interval and this much more (the lines' own
  * transport delays differ by less than this). */
 #define CLOCK_OFF_MAX 2.0
+/* A line's tokens: httop's lines have one per 7 to 8 bytes (names, figures
+ * and their nulls); a hostile one of 16 MiB of "0," would have 8 million
+ * (335 MB): at most one per 6 bytes of the longest line (2.8 million,
+ * 112 MB) are parsed. And a parse's tokens beyond this many (a line of
+ * about 2 MiB) are not kept for the next line. */
+#define DOC_TOKENS (NODE_LINE_MAX / 6)
+#define DOC_KEEP (1u << 18)
 
 const char *
 node_state_name(enum node_state s)
@@ -86,7 +93,7 @@ cluster_init(struct cluster *c, char *const *names, size_t n, const struct clust
 			nd->rec[k].slot = -1;
 		nodeiv_init(&nd->nv);
 	}
-	jdoc_init(&c->doc, 0);
+	jdoc_init(&c->doc, DOC_TOKENS);
 	c->rcap = READ_CHUNK;
 	c->rbuf = xmalloc(c->rcap);
 	c->parts = xcalloc(n > 0 ? n : 1, sizeof *c->parts);
@@ -321,7 +328,7 @@ bad_line(struct cluster *c, struct node *nd, const struct errmsg *e)
 }
 
 static void
-line(struct cluster *c, struct node *nd, const char *s, size_t len)
+line_read(struct cluster *c, struct node *nd, const char *s, size_t len)
 {
 	static const char *const skip_cores[] = { "cores", NULL };
 	struct errmsg e;
@@ -370,6 +377,17 @@ line(struct cluster *c, struct node *nd, const char *s, size_t len)
 		nodeiv_cores_unread(&nd->nv);
 	if (c->cfg.on_line != NULL && c->error == 0)
 		c->error = c->cfg.on_line(c->cfg.arg, nd, s, len);
+}
+
+/* One line of a node; the tokens of a long one are let go after it. */
+static void
+line(struct cluster *c, struct node *nd, const char *s, size_t len)
+{
+	line_read(c, nd, s, len);
+	if (c->doc.cap > DOC_KEEP) {
+		jdoc_free(&c->doc);
+		jdoc_init(&c->doc, DOC_TOKENS);
+	}
 }
 
 /* What one read gave: whole lines at once from the shared buffer, the

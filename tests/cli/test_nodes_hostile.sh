@@ -2,17 +2,17 @@
 # test_nodes_hostile.sh: what nodes send cannot exhaust the viewer or make
 # it spin (httop --nodes in batch mode, the nodes stand-ins of
 # tests/nodes/fake-node.py): silent nodes cost no CPU, a line describing
-# 1025 packages with a tile at row 255, column 255 costs little memory, a
-# long --nodes list is taken whole, a node sending faster than -d does not
-# push the job's intervals ahead, and a node's large lines are read as
-# fast as it writes them.
+# 1025 packages with a tile at row 255, column 255 costs little memory,
+# and so does a line of millions of tokens; a long --nodes list is taken
+# whole, a node sending faster than -d does not push the job's intervals
+# ahead, and a node's large lines are read as fast as it writes them.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 need python3 python3
 tmp=$(mktemp -d) || exit 1
 pids=
 trap 'for p in $pids; do kill -TERM $p 2>/dev/null; done; rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 14
+plan 16
 
 # AddressSanitizer's shadow memory needs terabytes of address space and
 # triples the resident size: the memory limits are for the plain build.
@@ -128,7 +128,7 @@ check "100 lines of 270 KB read within 2 s, 13 MB/s or more (${took:-never} s)" 
     awk -v t="${took:-99}" 'BEGIN { exit !(t < 2) }'
 check "... each line taken (the node is up in the summary)" grep -q '^big1 ' big.txt
 
-# 11-14: three nodes whose lines describe 1025 packages with a tile at
+# 11-13: three nodes whose lines describe 1025 packages with a tile at
 # row 255, column 255 (a grid of 65536 cells each, 1.8 GB in all a line)
 # beside a healthy one: the viewer's memory stays small (its address
 # space limited to 1 GiB in the plain build: more would end it) and the
@@ -161,5 +161,32 @@ check "... the healthy node is in every job interval, never lost ($(grep -c '^st
     awk '$1 == "job" { j++ } $1 == "steady1" { s++ } $1 == "hostile3" { h++ }
         END { exit !(j >= 6 && s >= j - 1 && h >= 2) }' hostile.txt
 check "... and the viewer said nothing of it" [ ! -s hostile.err ]
+
+# 14-15: a line of 14 MiB that is all small numbers (7 million tokens, 40
+# bytes each: 280 MB to parse, kept for the next line): at most one
+# token per 6 bytes of the longest line is parsed (112 MB), and a long
+# line's tokens are let go after it.
+"$HTTOP" --nodes 'zeros1' --via "$(fake zeros)" -b -d 0.5 --format summary \
+    >zeros.txt 2>zeros.err &
+pid=$!
+pids=$pid
+# until the line has been parsed (its peak past) and let go, or 15 s
+i=0
+while [ $i -lt 150 ]; do
+	sleep 0.1
+	hwm=$(awk '/^VmHWM/ { printf "%.0f", $2 / 1024 }' /proc/$pid/status 2>/dev/null)
+	rss=$(awk '/^VmRSS/ { printf "%.0f", $2 / 1024 }' /proc/$pid/status 2>/dev/null)
+	[ "${hwm:-0}" -gt 100 ] && [ "${rss:-999}" -lt 32 ] && break
+	i=$((i + 1))
+done
+stop $pid
+if $san; then
+	skip "peak memory ($hwm MB) is gated in the plain build: this is a sanitizer build"
+	skip "memory after the line ($rss MB) is gated in the plain build"
+else
+	check "a line of 7 million zeros: the viewer's peak memory under 160 MB (${hwm:-ended} MB)" \
+	    [ "${hwm:-999}" -lt 160 ]
+	check "... and under 32 MB after it (${rss:-ended} MB)" [ "${rss:-999}" -lt 32 ]
+fi
 check "nothing left running" [ "$(left)" -eq 0 ]
 exit 0

@@ -12,6 +12,8 @@
 #   stall    one line, then half of one, then silence
 #   hostile  every -d a line of 1025 packages of one core each, every core
 #            at tile row 255, column 255
+#   zeros    one line of 14 MiB: an object whose "cores" are 7 million 0s,
+#            then silence
 #   big      $FAKE_LINES (40) lines of 270 KB (the line padded with blanks)
 #            as fast as the pipe takes them, then the seconds that took in
 #            $FAKE_DIR/HOST.took, then silence
@@ -85,6 +87,11 @@ def main():
         emit(r)
         s = json.dumps(r, separators=(",", ":"))
         sys.stdout.buffer.write(s[: len(s) // 2].encode())
+        sys.stdout.buffer.flush()
+        time.sleep(600)
+    elif mode == "zeros":
+        sys.stdout.buffer.write(b'{"host":"%s","node":{},"cores":[' % host.encode() +
+                                b",".join([b"0"] * (7 << 20)) + b"]}\n")
         sys.stdout.buffer.flush()
         time.sleep(600)
     elif mode == "big":
