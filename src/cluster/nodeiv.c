@@ -325,19 +325,60 @@ shape_of(const struct jdoc *d, struct jobj *root, uint64_t *h, struct errmsg *e)
 	return 0;
 }
 
+/* How many cores before one had its package and core id (two dies of a
+ * package number their cores alike): counts by (package, core id) in a
+ * table of open addressing, at least twice as large as the cores, so
+ * that a line of many cores costs time in proportion to them. */
+struct dup_table {
+	uint32_t *key;             /* package x (NODEIV_CPU_MAX + 1) + core id + 1; 0 empty */
+	unsigned *count;
+	size_t mask;
+};
+
+static void
+dup_init(struct dup_table *h, size_t n)
+{
+	size_t size = 16;
+
+	while (size < 2 * n)
+		size *= 2;
+	h->key = xcalloc(size, sizeof *h->key);
+	h->count = xcalloc(size, sizeof *h->count);
+	h->mask = size - 1;
+}
+
+static unsigned
+dup_count(struct dup_table *h, unsigned pkg, unsigned id)
+{
+	uint32_t key = pkg * (NODEIV_CPU_MAX + 1) + id + 1;
+	size_t i = (size_t)(key * 2654435761u) & h->mask;
+
+	while (h->key[i] != 0 && h->key[i] != key)
+		i = (i + 1) & h->mask;
+	h->key[i] = key;
+	return h->count[i]++;
+}
+
+static void
+dup_free(struct dup_table *h)
+{
+	free(h->key);
+	free(h->count);
+}
+
 /* The topology from the line's cores; core_of[k] their places. */
 static int
 build_topology(struct nodeiv *n, const struct jdoc *d, int cores, struct errmsg *e)
 {
 	struct topology *t = &n->m.topo;
-	unsigned k = 0, j, nc, cpus[TOPO_MAX_SMT], pkg, id, *seen_pkg, *seen_id, dup;
+	unsigned k = 0, j, nc, cpus[TOPO_MAX_SMT], pkg, id, dup;
 	bool *used = xcalloc(NODEIV_CPU_MAX, sizeof *used);
+	struct dup_table seen;
 	int i, rc = 0;
 
 	n->ncore_of = d->t[cores].size;
 	n->core_of = xcalloc(n->ncore_of + 1, sizeof *n->core_of);
-	seen_pkg = xcalloc(n->ncore_of + 1, sizeof *seen_pkg);
-	seen_id = xcalloc(n->ncore_of + 1, sizeof *seen_id);
+	dup_init(&seen, n->ncore_of);
 	topology_init(t);
 	EACH(d, cores, i) {
 		struct jobj o;
@@ -349,10 +390,7 @@ build_topology(struct nodeiv *n, const struct jdoc *d, int cores, struct errmsg 
 			break;
 		}
 		/* Two cores of one package with one core id (two dies) stay two. */
-		for (dup = 0, j = 0; j < k; j++)
-			dup += seen_pkg[j] == pkg && seen_id[j] == id;
-		seen_pkg[k] = pkg;
-		seen_id[k] = id;
+		dup = dup_count(&seen, pkg, id);
 		for (j = 0; j < nc; j++) {
 			if (used[cpus[j]]) {
 				rc = errmsg_set(e, _("CPU %u is in two cores"), cpus[j]);
@@ -366,8 +404,7 @@ build_topology(struct nodeiv *n, const struct jdoc *d, int cores, struct errmsg 
 		k++;
 	}
 	free(used);
-	free(seen_pkg);
-	free(seen_id);
+	dup_free(&seen);
 	topology_finish(t);
 	if (rc == 0 && k == 0)
 		rc = errmsg_set(e, _("\"cores\" is empty"));
