@@ -272,6 +272,12 @@ push_rec(struct cluster *c, struct node *nd, double t)
 		nd->clock_off = fabs(off) > d + CLOCK_OFF_MAX ? off : 0.0;
 	}
 	t -= nd->clock_off;
+	/* A stamp before the last one: the node's clock was set back (its
+	 * lines come in order). It is taken as the next, its offset moved. */
+	if (nd->slot >= 0 && t < nd->prev_t) {
+		nd->clock_off += t - (nd->prev_t + d);
+		t = nd->prev_t + d;
+	}
 	if (!c->have_t0) {
 		/* The first interval lands in the middle of job interval 0. */
 		c->t0 = t - d / 2.0;

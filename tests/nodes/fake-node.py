@@ -6,6 +6,8 @@
 # of httop --format json) with this HOST and the time of now.
 #   steady   a line every -d seconds
 #   fast     a line every -d / 10 seconds (a node sending faster than -d)
+#   back     a line every -d seconds, its clock set back 30 s after the
+#            fourth (each later stamp 30 s behind)
 #   once     its first start: one line, then exit 1; every later start
 #            (a state file in $FAKE_DIR): what ssh says of a refused
 #            connection, exit 255 (a node that answers once, then is gone)
@@ -37,8 +39,8 @@ def template(host):
     return r
 
 
-def emit(r):
-    r["unix_time"] = time.time()
+def emit(r, off=0.0):
+    r["unix_time"] = time.time() + off
     s = json.dumps(r, separators=(",", ":"))
     sys.stdout.buffer.write(s.encode() + b"\n")
     sys.stdout.buffer.flush()
@@ -57,10 +59,12 @@ def hostile(r):
     return r
 
 
-def paced(r, d):
+def paced(r, d, back_after=None):
     t = time.time()
+    k = 0
     while True:
-        emit(r)
+        emit(r, -30.0 if back_after is not None and k >= back_after else 0.0)
+        k += 1
         t += d
         time.sleep(max(0.0, t - time.time()))
 
@@ -74,6 +78,8 @@ def main():
         paced(r, d)
     elif mode == "fast":
         paced(r, d / 10)
+    elif mode == "back":
+        paced(r, d, 4)
     elif mode == "hostile":
         paced(hostile(r), d)
     elif mode == "once":
