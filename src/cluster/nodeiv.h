@@ -29,7 +29,10 @@
 #include "util/errmsg.h"
 
 /* Limits on what a line may describe: far beyond any machine, small
- * enough that a hostile line cannot make the reader allocate much. */
+ * enough that a hostile line cannot make the reader allocate more than
+ * about 50 MB for its machine and interval (65536 CPUs: the arrays go to
+ * the highest CPU named) and 1.8 MB for its die grids (httop(1), MANY
+ * NODES, What a node can cost). */
 #define NODEIV_CPU_MAX 65536u
 #define NODEIV_PACKAGE_MAX 1024u
 /* The die grids' cells in all (a node's layout: 28 bytes each, 1.8 MB):
