@@ -142,10 +142,10 @@ prepare(struct nodes_app *na)
 		return -1;
 	nodelist_env(o, &env);
 	if (o->all_nodes) {
-		if (nodelist_of_job(o->job_id, &env, na->spec, sizeof na->spec, &na->e) != 0)
+		if (nodelist_of_job(o->job_id, &env, &na->spec, &na->e) != 0)
 			return -1;
 	} else {
-		snprintf(na->spec, sizeof na->spec, "%s", o->nodes);
+		na->spec = xstrdup(o->nodes);
 	}
 	/* A list or a --via that cannot be used is a bad value (status 2). */
 	na->usage = true;
@@ -341,7 +341,7 @@ batch(struct nodes_app *na)
 			break;
 		w.nfds = (unsigned)cluster_pollfds(c, &w.fds);
 		w.deadline = cluster_deadline(c);
-		if (wake == WAKE_FDS) {
+		if (wake == WAKE_FDS && !c->busy) {
 			/* as in the live view (nodes_tui.c) */
 			w.nfds = 0;
 			if (w.deadline > clock_mono() + NODES_COALESCE)
@@ -402,5 +402,6 @@ app_run_nodes(const struct options *o)
 	if (na.have_tr)
 		transport_free(&na.tr);
 	hostlist_free(&na.hosts);
+	free(na.spec);
 	return status;
 }

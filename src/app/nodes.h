@@ -18,14 +18,15 @@
 
 /* After a wake for the nodes' pipes alone, how long the next wait looks
  * at the keys and signals only, so that one poll over hundreds of pipes
- * takes a burst of lines rather than one (seconds). */
+ * takes a burst of lines rather than one (seconds); not after a node gave
+ * a pipe's worth (cluster.busy): its writer may be waiting. */
 #define NODES_COALESCE 0.02
 
 struct nodes_app {
 	const struct options *o;
 	struct hostlist hosts;
 	char how[16];              /* what expanded the list */
-	char spec[256];            /* the list as given (or the job's NodeList) */
+	char *spec;                /* the list as given (or the job's NodeList), whole */
 	struct transport tr;
 	bool have_tr;
 	struct cluster c;

@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -20,6 +21,7 @@
 #include "ui/tui.h"
 #include "util/clock.h"
 #include "util/i18n.h"
+#include "util/xalloc.h"
 
 /* While nodes come up the screen follows them this often, so the first
  * full frame does not wait for -d. */
@@ -29,7 +31,7 @@ struct nodes_live {
 	struct nodes_app *na;
 	struct tui *tui;
 	struct ui_settings set;
-	char label[320];
+	char *label;               /* "LIST via TRANSPORT", the list whole */
 	double next_draw;
 	unsigned long drawn_jobs;
 	bool all_up_drawn;         /* every node had an interval at the last draw */
@@ -142,7 +144,7 @@ loop(struct nodes_live *l)
 		/* Lines come in bursts from hundreds of nodes: after a wake for
 		 * them alone, wait on the keys and signals only for a moment, so
 		 * that one poll over every pipe takes many lines, not one. */
-		if (wake == WAKE_FDS) {
+		if (wake == WAKE_FDS && !c->busy) {
 			w.nfds = 0;
 			if (w.deadline > clock_mono() + NODES_COALESCE)
 				w.deadline = clock_mono() + NODES_COALESCE;
@@ -170,6 +172,7 @@ app_nodes_tui(struct nodes_app *na)
 	struct nodes_live l;
 	char path[4096];
 	struct errmsg e;
+	size_t len;
 	int status;
 
 	memset(&l, 0, sizeof l);
@@ -179,10 +182,13 @@ app_nodes_tui(struct nodes_app *na)
 		ui_config_load(path, &l.set, &e);
 	l.set.delay = o->delay;
 	l.set.window = AVG_LAST;
-	snprintf(l.label, sizeof l.label, _("%s via %s"), na->spec, transport_name(&na->tr));
+	len = (size_t)snprintf(NULL, 0, _("%s via %s"), na->spec, transport_name(&na->tr)) + 1;
+	l.label = xmalloc(len);
+	snprintf(l.label, len, _("%s via %s"), na->spec, transport_name(&na->tr));
 	l.tui = tui_open(&l.set, &na->e);
 	if (l.tui == NULL) {
 		fprintf(stderr, "httop: %s\n", na->e.text);
+		free(l.label);
 		return EXIT_FAIL;
 	}
 	signals_set_screen(screen_emergency_restore);
@@ -195,5 +201,6 @@ app_nodes_tui(struct nodes_app *na)
 	status = loop(&l);
 	tui_free(l.tui);
 	signals_set_screen(NULL);
+	free(l.label);
 	return status;
 }

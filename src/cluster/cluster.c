@@ -23,8 +23,12 @@ extern char **environ;
 
 /* What one read takes at most: a few lines of a large node. */
 #define READ_CHUNK (256u << 10)
-/* Reads per node per wake: one busy node cannot starve the others. */
-#define READS_PER_WAKE 4
+/* Reads per node per wake (4 MiB): one busy node cannot starve the
+ * others, whose pipes the next poll looks at. */
+#define READS_PER_WAKE 16
+/* A pipe holds 64 KiB (Linux's default): a node that gave this much in
+ * one wake may have found its pipe full and be waiting to write. */
+#define PIPE_ROOM (64u << 10)
 /* A node that gives no interval for 3 of its intervals and this long is
  * taken as stopped; a starting one gets the connection's time too. */
 #define STALL_EXTRA 5.0
@@ -39,6 +43,13 @@ extern char **environ;
  * first stamp is off by an interval and this much more (the lines' own
  * transport delays differ by less than this). */
 #define CLOCK_OFF_MAX 2.0
+/* A line's tokens: httop's lines have one per 7 to 8 bytes (names, figures
+ * and their nulls); a hostile one of 16 MiB of "0," would have 8 million
+ * (335 MB): at most one per 6 bytes of the longest line (2.8 million,
+ * 112 MB) are parsed. And a parse's tokens beyond this many (a line of
+ * about 2 MiB) are not kept for the next line. */
+#define DOC_TOKENS (NODE_LINE_MAX / 6)
+#define DOC_KEEP (1u << 18)
 
 const char *
 node_state_name(enum node_state s)
@@ -83,7 +94,7 @@ cluster_init(struct cluster *c, char *const *names, size_t n, const struct clust
 		nodeiv_init(&nd->nv);
 		nodeiv_expect_host(&nd->nv, names[i]);
 	}
-	jdoc_init(&c->doc, 0);
+	jdoc_init(&c->doc, DOC_TOKENS);
 	c->rcap = READ_CHUNK;
 	c->rbuf = xmalloc(c->rcap);
 	c->parts = xcalloc(n > 0 ? n : 1, sizeof *c->parts);
@@ -252,7 +263,7 @@ push_rec(struct cluster *c, struct node *nd, double t)
 	const struct interval *iv = &nd->nv.iv;
 	struct node_rec *r;
 	double d = c->cfg.delay > 0.0 ? c->cfg.delay : 1.0;
-	long s;
+	long s, stamp;
 
 	/* A node whose first stamp is far from this viewer's clock (more than
 	 * an interval and a line's delay) is placed by when its lines come. */
@@ -262,6 +273,12 @@ push_rec(struct cluster *c, struct node *nd, double t)
 		nd->clock_off = fabs(off) > d + CLOCK_OFF_MAX ? off : 0.0;
 	}
 	t -= nd->clock_off;
+	/* A stamp before the last one: the node's clock was set back (its
+	 * lines come in order). It is taken as the next, its offset moved. */
+	if (nd->slot >= 0 && t < nd->prev_t) {
+		nd->clock_off += t - (nd->prev_t + d);
+		t = nd->prev_t + d;
+	}
 	if (!c->have_t0) {
 		/* The first interval lands in the middle of job interval 0. */
 		c->t0 = t - d / 2.0;
@@ -269,15 +286,26 @@ push_rec(struct cluster *c, struct node *nd, double t)
 		c->have_t0 = true;
 		c->next_slot = 0;
 	}
-	s = (long)floor((t - c->t0) / d);
-	/* A node paced every d seconds keeps its count, whatever its clock's
-	 * jitter; after a gap or a restart its time places it again. */
-	if (nd->slot >= 0 && t - nd->slot_t >= 0.5 * d && t - nd->slot_t <= 1.5 * d)
-		s = nd->slot + 1;
-	else if (nd->slot >= 0 && s <= nd->slot)
-		s = nd->slot + 1;
+	stamp = (long)floor((t - c->t0) / d);
+	/* A node paced every d seconds keeps its count whatever its clock's
+	 * jitter (a stamp near a job interval's edge); after a gap or a
+	 * restart its stamp places it; either way within one job interval of
+	 * its stamp's. A line that came sooner than d / 2 after the last
+	 * (a node faster than -d) is placed by its stamp, and not at all when
+	 * the node has one there already: its surplus pushed its next lines
+	 * ahead of time. */
+	s = stamp;
+	if (nd->slot >= 0 && t - nd->prev_t >= 0.5 * d) {
+		if (t - nd->prev_t <= 1.5 * d || s <= nd->slot)
+			s = nd->slot + 1;
+		s = s > stamp + 1 ? stamp + 1 : s < stamp - 1 ? stamp - 1 : s;
+	}
+	nd->prev_t = t;
+	if (nd->slot >= 0 && s <= nd->slot) {
+		nd->surplus++;
+		return;
+	}
 	nd->slot = s;
-	nd->slot_t = t;
 	if (s < 0)
 		return;
 	r = &nd->rec[s % NODE_RING];
@@ -307,7 +335,7 @@ bad_line(struct cluster *c, struct node *nd, const struct errmsg *e)
 }
 
 static void
-line(struct cluster *c, struct node *nd, const char *s, size_t len)
+line_read(struct cluster *c, struct node *nd, const char *s, size_t len)
 {
 	static const char *const skip_cores[] = { "cores", NULL };
 	struct errmsg e;
@@ -360,6 +388,17 @@ line(struct cluster *c, struct node *nd, const char *s, size_t len)
 		nodeiv_cores_unread(&nd->nv);
 	if (c->cfg.on_line != NULL && c->error == 0)
 		c->error = c->cfg.on_line(c->cfg.arg, nd, s, len);
+}
+
+/* One line of a node; the tokens of a long one are let go after it. */
+static void
+line(struct cluster *c, struct node *nd, const char *s, size_t len)
+{
+	line_read(c, nd, s, len);
+	if (c->doc.cap > DOC_KEEP) {
+		jdoc_free(&c->doc);
+		jdoc_init(&c->doc, DOC_TOKENS);
+	}
 }
 
 /* What one read gave: whole lines at once from the shared buffer, the
@@ -435,11 +474,15 @@ take_err(struct node *nd, const char *buf, size_t n)
 	}
 }
 
-/* Read what is there; at the end of its output, finish it once reaped. */
+/* Read what is there, until the pipe is empty (or READS_PER_WAKE); at the
+ * end of its output, finish it once reaped. A node that gave a pipe's
+ * worth or more sets c->busy: its writer may be waiting, and a wait
+ * before the next read would cap what it can send. */
 static void
 read_fd(struct cluster *c, struct node *nd, bool err)
 {
 	int *fd = err ? &nd->err_fd : &nd->out_fd;
+	size_t got = 0;
 	unsigned k;
 	ssize_t n;
 
@@ -453,13 +496,14 @@ read_fd(struct cluster *c, struct node *nd, bool err)
 			close_fd(fd);
 			break;
 		}
+		got += (size_t)n;
 		if (err)
 			take_err(nd, c->rbuf, (size_t)n);
 		else
 			take(c, nd, c->rbuf, (size_t)n);
-		if ((size_t)n < c->rcap)
-			break;
 	}
+	if (got >= PIPE_ROOM)
+		c->busy = true;
 	if (nd->out_fd < 0 && nd->err_fd < 0 && nd->reaped && nd->pid > 0)
 		finish(c, nd);
 }
@@ -496,6 +540,7 @@ cluster_io(struct cluster *c)
 {
 	size_t k;
 
+	c->busy = false;
 	for (k = 0; k < c->npfd; k++) {
 		struct node *nd = &c->nodes[c->pfd_node[k]];
 
@@ -596,6 +641,19 @@ close_job(struct cluster *c, long s)
 		c->error = c->cfg.on_job(c->cfg.arg, c, j);
 }
 
+/* The latest job interval any node has an interval in; -1 none. */
+static long
+top_slot(const struct cluster *c)
+{
+	long top = -1;
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->nodes[i].slot > top)
+			top = c->nodes[i].slot;
+	return top;
+}
+
 /* Job interval s closes when every node that is up or starting has given
  * its interval, or a whole interval after its end, without those that
  * have not. */
@@ -603,14 +661,11 @@ static void
 close_due(struct cluster *c, bool all)
 {
 	double now = clock_wall(), d = c->cfg.delay;
-	long top = -1;
+	long top = top_slot(c);
 	size_t i;
 
 	if (!c->have_t0)
 		return;
-	for (i = 0; i < c->n; i++)
-		if (c->nodes[i].slot > top)
-			top = c->nodes[i].slot;
 	while (c->next_slot <= top) {
 		long s = c->next_slot;
 		bool any = false, waiting = false;
@@ -714,8 +769,11 @@ cluster_deadline(const struct cluster *c)
 		if (t < next)
 			next = t;
 	}
-	/* The next job interval's latest close, on the monotonic clock. */
-	if (c->have_t0) {
+	/* The next job interval's latest close, on the monotonic clock: only
+	 * when a node has an interval in it or later (close_due has something
+	 * to close). Past every node's last interval the time is long gone
+	 * once no node sends lines, and waiting up to it would not wait. */
+	if (c->have_t0 && c->next_slot <= top_slot(c)) {
 		t = c->t0 + (double)(c->next_slot + 2) * c->cfg.delay - clock_wall() + now;
 		if (t < next)
 			next = t;

@@ -79,7 +79,8 @@ struct node {
 	bool light;                /* its last line was read without its cores */
 	unsigned long generation;  /* counts the times nv's machine was made anew */
 	long slot;                 /* its last interval's job interval, -1 */
-	double slot_t;             /* that interval's time (wall clock) */
+	double prev_t;             /* its last line's time (wall clock), placed or not */
+	unsigned long surplus;     /* lines not placed: a second in a job interval */
 	double clock_off;          /* its clock's offset from this viewer's,
 				    * when far off (no NTP); else 0 */
 	struct node_rec rec[NODE_RING];
@@ -139,6 +140,7 @@ struct cluster {
 	double origin;             /* wall time of the first node's start */
 	bool have_t0;
 	long next_slot;            /* the next job interval to close */
+	bool busy;                 /* cluster_io: a node's pipe may have been full */
 	struct cluster_job job;    /* the last one closed */
 	bool have_job;
 	unsigned long jobs;        /* closed so far */
@@ -155,7 +157,9 @@ void cluster_init(struct cluster *c, char *const *names, size_t n,
 void cluster_tick(struct cluster *c);
 /* The descriptors to poll: *pfd (events set, revents cleared), count. */
 size_t cluster_pollfds(struct cluster *c, struct pollfd **pfd);
-/* After the poll: read what came on them (revents). */
+/* After the poll: read what came on them (revents), each pipe until it
+ * is empty (or 4 MiB); c->busy when a node gave a pipe's worth (64 KiB)
+ * or more: the next wait should not hold its reading up. */
 void cluster_io(struct cluster *c);
 /* A child ended (SIGCHLD): reap every node that ended, without waiting. */
 void cluster_reap(struct cluster *c);

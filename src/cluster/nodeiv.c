@@ -368,19 +368,60 @@ shape_of(const struct jdoc *d, struct jobj *root, uint64_t *h, struct errmsg *e)
 	return 0;
 }
 
+/* How many cores before one had its package and core id (two dies of a
+ * package number their cores alike): counts by (package, core id) in a
+ * table of open addressing, at least twice as large as the cores, so
+ * that a line of many cores costs time in proportion to them. */
+struct dup_table {
+	uint32_t *key;             /* package x (NODEIV_CPU_MAX + 1) + core id + 1; 0 empty */
+	unsigned *count;
+	size_t mask;
+};
+
+static void
+dup_init(struct dup_table *h, size_t n)
+{
+	size_t size = 16;
+
+	while (size < 2 * n)
+		size *= 2;
+	h->key = xcalloc(size, sizeof *h->key);
+	h->count = xcalloc(size, sizeof *h->count);
+	h->mask = size - 1;
+}
+
+static unsigned
+dup_count(struct dup_table *h, unsigned pkg, unsigned id)
+{
+	uint32_t key = pkg * (NODEIV_CPU_MAX + 1) + id + 1;
+	size_t i = (size_t)(key * 2654435761u) & h->mask;
+
+	while (h->key[i] != 0 && h->key[i] != key)
+		i = (i + 1) & h->mask;
+	h->key[i] = key;
+	return h->count[i]++;
+}
+
+static void
+dup_free(struct dup_table *h)
+{
+	free(h->key);
+	free(h->count);
+}
+
 /* The topology from the line's cores; core_of[k] their places. */
 static int
 build_topology(struct nodeiv *n, const struct jdoc *d, int cores, struct errmsg *e)
 {
 	struct topology *t = &n->m.topo;
-	unsigned k = 0, j, nc, cpus[TOPO_MAX_SMT], pkg, id, *seen_pkg, *seen_id, dup;
+	unsigned k = 0, j, nc, cpus[TOPO_MAX_SMT], pkg, id, dup;
 	bool *used = xcalloc(NODEIV_CPU_MAX, sizeof *used);
+	struct dup_table seen;
 	int i, rc = 0;
 
 	n->ncore_of = d->t[cores].size;
 	n->core_of = xcalloc(n->ncore_of + 1, sizeof *n->core_of);
-	seen_pkg = xcalloc(n->ncore_of + 1, sizeof *seen_pkg);
-	seen_id = xcalloc(n->ncore_of + 1, sizeof *seen_id);
+	dup_init(&seen, n->ncore_of);
 	topology_init(t);
 	EACH(d, cores, i) {
 		struct jobj o;
@@ -392,10 +433,7 @@ build_topology(struct nodeiv *n, const struct jdoc *d, int cores, struct errmsg 
 			break;
 		}
 		/* Two cores of one package with one core id (two dies) stay two. */
-		for (dup = 0, j = 0; j < k; j++)
-			dup += seen_pkg[j] == pkg && seen_id[j] == id;
-		seen_pkg[k] = pkg;
-		seen_id[k] = id;
+		dup = dup_count(&seen, pkg, id);
 		for (j = 0; j < nc; j++) {
 			if (used[cpus[j]]) {
 				rc = errmsg_set(e, _("CPU %u is in two cores"), cpus[j]);
@@ -409,8 +447,7 @@ build_topology(struct nodeiv *n, const struct jdoc *d, int cores, struct errmsg 
 		k++;
 	}
 	free(used);
-	free(seen_pkg);
-	free(seen_id);
+	dup_free(&seen);
 	topology_finish(t);
 	if (rc == 0 && k == 0)
 		rc = errmsg_set(e, _("\"cores\" is empty"));
@@ -473,13 +510,16 @@ tile_of(const struct jdoc *d, struct jobj *core, unsigned *row, unsigned *col, i
 }
 
 /* The die grids from the cores' tiles: one grid per package, as large as
- * its tiles reach; only the tiles that hold cores are known. */
+ * its tiles reach; only the tiles that hold cores are known. Grids of
+ * more than NODEIV_CELL_MAX cells in all are not made (no layout): a line
+ * may name any row and column below TILE_MAX in every package. */
 static void
 build_layout(struct nodeiv *n, const struct jdoc *d, struct jobj *root, int cores)
 {
 	const struct topology *t = &n->m.topo;
 	struct die_layout *l = &n->layout;
-	unsigned k = 0, g, row, col;
+	unsigned k = 0, g, row, col, *grid_of;
+	uint64_t cells = 0;
 	char s[64], note[sizeof l->note];
 	int i, id, cha;
 
@@ -496,12 +536,15 @@ build_layout(struct nodeiv *n, const struct jdoc *d, struct jobj *root, int core
 	l->grids = xcalloc(t->npackages + 1, sizeof *l->grids);
 	l->ncores = t->ncores;
 	l->cores = xcalloc(t->ncores + 1, sizeof *l->cores);
+	/* a package's grid (packages are at most NODEIV_PACKAGE_MAX) */
+	grid_of = xcalloc(NODEIV_PACKAGE_MAX + 1, sizeof *grid_of);
 	for (k = 0; k < t->ncores; k++)
 		l->cores[k].slot = l->cores[k].cha = -1;
 	for (g = 0, k = 0; k < t->ncores; k++) {
 		if (k > 0 && t->cores[k].package != t->cores[k - 1].package)
 			g++;
 		l->grids[g].package = t->cores[k].package;
+		grid_of[t->cores[k].package] = g;
 	}
 	/* Sizes first, then the cells. */
 	k = 0;
@@ -512,9 +555,7 @@ build_layout(struct nodeiv *n, const struct jdoc *d, struct jobj *root, int core
 		jobj_open(&o, d, i);
 		if (!tile_of(d, &o, &row, &col, &id, &cha))
 			continue;
-		for (g = 0; g < l->ngrids && l->grids[g].package !=
-		    t->cores[n->core_of[k - 1]].package; g++)
-			;
+		g = grid_of[t->cores[n->core_of[k - 1]].package];
 		p->placed = true;
 		p->grid = g;
 		p->row = row;
@@ -525,6 +566,15 @@ build_layout(struct nodeiv *n, const struct jdoc *d, struct jobj *root, int core
 			l->grids[g].rows = row + 1;
 		if (col + 1 > l->grids[g].cols)
 			l->grids[g].cols = col + 1;
+	}
+	free(grid_of);
+	for (g = 0; g < l->ngrids; g++)
+		cells += (uint64_t)l->grids[g].rows * l->grids[g].cols;
+	if (cells > NODEIV_CELL_MAX) {
+		free(l->grids);
+		free(l->cores);
+		memset(l, 0, sizeof *l);
+		return;
 	}
 	for (g = 0; g < l->ngrids; g++) {
 		struct die_grid *gr = &l->grids[g];

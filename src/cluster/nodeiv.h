@@ -30,9 +30,18 @@
 #include "util/hostname.h"
 
 /* Limits on what a line may describe: far beyond any machine, small
- * enough that a hostile line cannot make the reader allocate much. */
+ * enough that a hostile line cannot make the reader allocate more than
+ * about 50 MB for its machine and interval (65536 CPUs: the arrays go to
+ * the highest CPU named) and 1.8 MB for its die grids (httop(1), MANY
+ * NODES, What a node can cost). */
 #define NODEIV_CPU_MAX 65536u
 #define NODEIV_PACKAGE_MAX 1024u
+/* The die grids' cells in all (a node's layout: 28 bytes each, 1.8 MB):
+ * one grid of 256 x 256 tiles, the most a tile's row and column name, or
+ * any number of smaller ones. A line whose grids would have more has no
+ * layout (its Die grid view says so): 1025 packages with a tile at row
+ * and column 255 were 1.8 GB. */
+#define NODEIV_CELL_MAX 65536u
 
 struct nodeiv {
 	struct machine m;          /* from the line: read-only for the views */

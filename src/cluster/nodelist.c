@@ -220,7 +220,7 @@ nodelist_expand(const char *spec, const struct nodelist_env *env, struct hostlis
 }
 
 int
-nodelist_of_job(const char *id, const struct nodelist_env *env, char *buf, size_t len,
+nodelist_of_job(const char *id, const struct nodelist_env *env, char **spec,
     struct errmsg *e)
 {
 	char path[PATH_MAX], *out = NULL, err[256], *arg = xstrdup(id);
@@ -242,15 +242,21 @@ nodelist_of_job(const char *id, const struct nodelist_env *env, char *buf, size_
 		    err[0] ? err : _("nothing (it failed)"));
 	}
 	n = slurm_parse_show_job(out, &j, 1, e);
+	if (n == 1 && strcmp(j.state, "RUNNING") == 0 && j.nodes[0] != '\0' &&
+	    strcmp(j.nodes, "(null)") != 0) {
+		/* the whole NodeList, not j.nodes (cut to its size) */
+		*spec = xmalloc(j.nodes_len + 1);
+		memcpy(*spec, out + j.nodes_at, j.nodes_len);
+		(*spec)[j.nodes_len] = '\0';
+		free(out);
+		return 0;
+	}
 	free(out);
 	if (n < 0)
 		return errmsg_prefix(e, "--all-nodes");
 	if (n != 1)
 		return errmsg_set(e, _("--all-nodes: --job %s names %d jobs; give one (ID_TASK for an "
 		    "array's task)"), id, n);
-	if (strcmp(j.state, "RUNNING") != 0 || j.nodes[0] == '\0' || strcmp(j.nodes, "(null)") == 0)
-		return errmsg_set(e, _("--all-nodes: job %s is %s and has no nodes to watch; give a "
-		    "running job (squeue -t R)"), j.shown, j.state);
-	snprintf(buf, len, "%s", j.nodes);
-	return 0;
+	return errmsg_set(e, _("--all-nodes: job %s is %s and has no nodes to watch; give a "
+	    "running job (squeue -t R)"), j.shown, j.state);
 }

@@ -25,8 +25,9 @@ struct nodelist_env {
  * "nodeset", "httop"). 0, or -1 with a message. */
 int nodelist_expand(const char *spec, const struct nodelist_env *env, struct hostlist *h,
     char *how, size_t len, struct errmsg *e);
-/* The NodeList of running job `id` (its hostlist text) into buf. */
-int nodelist_of_job(const char *id, const struct nodelist_env *env, char *buf, size_t len,
+/* The NodeList of running job `id` (its hostlist text, whole, however
+ * long) into *spec (allocated). */
+int nodelist_of_job(const char *id, const struct nodelist_env *env, char **spec,
     struct errmsg *e);
 
 /* Run `path` with argv (no shell), its standard output into *out

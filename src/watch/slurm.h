@@ -34,7 +34,10 @@ struct slurm_job {
 	long uid;                   /* UserId's number, -1 if not given */
 	char name[SLURM_NAME_MAX];  /* JobName (may hold blanks) */
 	char state[32];             /* JobState: RUNNING, PENDING, ... */
-	char nodes[256];            /* NodeList */
+	char nodes[256];            /* NodeList, cut to fit (for messages) */
+	/* The whole NodeList, which a large job's can exceed nodes[] by far:
+	 * nodes_len bytes at nodes_at in the text parsed (0, 0: none). */
+	size_t nodes_at, nodes_len;
 	long runtime;               /* RunTime, seconds, as read */
 };
 

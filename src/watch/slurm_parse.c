@@ -92,6 +92,7 @@ static const char *const key_names[K_NKEYS] = {
 };
 
 struct parse {
+	const char *text;          /* what is parsed (for nodes_at) */
 	struct slurm_job *j;
 	bool seen[K_NKEYS];
 	char array_job[SLURM_ID_MAX], array_task[SLURM_ID_MAX];
@@ -116,7 +117,11 @@ set_key(struct parse *p, enum key k, const char *v, size_t len)
 		copy(tmp, sizeof tmp, v, len);
 		p->j->runtime = slurm_parse_duration(tmp);
 		break;
-	case K_NODES: copy(p->j->nodes, sizeof p->j->nodes, v, len); break;
+	case K_NODES:
+		copy(p->j->nodes, sizeof p->j->nodes, v, len);
+		p->j->nodes_at = (size_t)(v - p->text);
+		p->j->nodes_len = len;
+		break;
 	case K_NKEYS: break;
 	}
 }
@@ -187,6 +192,7 @@ slurm_parse_show_job(const char *text, struct slurm_job *jobs, size_t max, struc
 			if (n > 0)
 				finish(&p);
 			memset(&p, 0, sizeof p);
+			p.text = text;
 			p.j = (size_t)n < max ? &jobs[n] : &scratch;
 			memset(p.j, 0, sizeof *p.j);
 			p.j->uid = -1;

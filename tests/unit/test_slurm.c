@@ -150,6 +150,32 @@ test_show_errors(void **state)
 	assert_int_equal(j[0].uid, 4321);
 }
 
+/* A NodeList longer than the room kept for messages (a large job's, 43
+ * hosts in 300 bytes): nodes holds its start, nodes_at and nodes_len the
+ * whole of it in the text (--all-nodes watches every node of it). */
+static void
+test_show_long_nodelist(void **state)
+{
+	struct slurm_job j[1];
+	struct errmsg e;
+	char text[1024], list[400];
+	size_t k, len = 0;
+
+	(void)state;
+	for (k = 1000; k <= 1041; k++)
+		len += (size_t)snprintf(list + len, sizeof list - len, "cn%zu,", k);
+	len += (size_t)snprintf(list + len, sizeof list - len, "cn9999");
+	assert_int_equal(len, 300);
+	snprintf(text, sizeof text, "JobId=7 JobName=wide\n   JobState=RUNNING Reason=None\n"
+	    "   NodeList=%s BatchHost=cn1000\n   Nodes=cn1000 CPU_IDs=0-3 Mem=0\n", list);
+	assert_int_equal(slurm_parse_show_job(text, j, 1, &e), 1);
+	assert_int_equal(j[0].nodes_len, 300);
+	assert_memory_equal(text + j[0].nodes_at, list, 300);
+	/* the message copy: its first 255 bytes */
+	assert_int_equal(strlen(j[0].nodes), 255);
+	assert_memory_equal(j[0].nodes, list, 255);
+}
+
 static void
 test_listpids(void **state)
 {
@@ -441,6 +467,7 @@ main(void)
 		cmocka_unit_test(test_show_running),
 		cmocka_unit_test(test_show_array),
 		cmocka_unit_test(test_show_errors),
+		cmocka_unit_test(test_show_long_nodelist),
 		cmocka_unit_test(test_listpids),
 		cmocka_unit_test(test_cgroup_layouts),
 		cmocka_unit_test(test_processes),
