@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sys/signals.h"
+
 /* The modes of this machine, in the order they are tried: the first whose
  * test the opened context passes runs. */
 struct mode {
@@ -41,12 +43,10 @@ wants_command(const struct app *a)
 	return a->o->command != NULL;
 }
 
-/* The screen without -b when standard output is a terminal; else the batch
- * format, as a pipe or a file expects. */
 static bool
 wants_screen(const struct app *a)
 {
-	return !a->o->batch && isatty(STDOUT_FILENO);
+	return app_wants_screen(a->o);
 }
 
 static bool
@@ -64,6 +64,24 @@ static const struct mode modes[] = {
 	{ "batch", wants_batch, app_run_batch },
 };
 
+/* Many nodes: nothing of this machine is opened; their context (nodes.c)
+ * and the live view or batch mode. */
+static int
+run_nodes(const struct options *o)
+{
+	struct nodes_app na;
+	int status;
+
+	if (app_nodes_open(&na, o) != 0) {
+		app_report(&na.e);
+		return app_nodes_end(&na, na.usage ? EXIT_USAGE : EXIT_FAIL);
+	}
+	/* From here an ending signal ends the loop, which ends the nodes. */
+	signals_defer();
+	status = app_wants_screen(o) ? app_nodes_tui(&na) : app_nodes_batch(&na);
+	return app_nodes_end(&na, status);
+}
+
 int
 app_run(const struct options *o)
 {
@@ -71,10 +89,8 @@ app_run(const struct options *o)
 	size_t i;
 	int status;
 
-	/* Many nodes: nothing of this machine is opened; live or batch is
-	 * that mode's own choice (mode_nodes.c). */
 	if (o->nodes != NULL || o->all_nodes)
-		return app_run_nodes(o);
+		return run_nodes(o);
 	memset(&a, 0, sizeof a);
 	a.o = o;
 	phases_init(&a.ph);

@@ -67,6 +67,28 @@ app_add_common_outputs(struct app *a, struct run *r)
 		run_add_output(r, &output_textfile, a->tf);
 }
 
+int
+app_close_output(FILE **fp, const char *name, bool said, int status)
+{
+	/* A close that fails (NFS, a full disk) is an error too, said once. */
+	if (fclose(*fp) != 0 && !said) {
+		struct errmsg e;
+
+		errmsg_set(&e, _("-o %s: %s; check the disk"), name, strerror(errno));
+		app_report(&e);
+		if (status == EXIT_OK)
+			status = EXIT_FAIL;
+	}
+	*fp = NULL;
+	return status;
+}
+
+bool
+app_wants_screen(const struct options *o)
+{
+	return !o->batch && isatty(STDOUT_FILENO);
+}
+
 /* A fatal signal's restore of the registers (signals.h): pwrite() only. */
 static void
 emergency_restore(void *src)
@@ -100,14 +122,8 @@ app_end(struct app *a, int status)
 	 * runs still is waited for: httop leaves none behind. */
 	command_wait(&a->cmd);
 	textfile_free(a->tf);
-	/* -o FILE: a close that fails (NFS, a full disk) is an error too. */
-	if (a->out != NULL && fclose(a->out) != 0) {
-		errmsg_set(&a->e, _("-o %s: %s; check the disk"), a->o->output, strerror(errno));
-		app_report(&a->e);
-		if (status == EXIT_OK)
-			status = EXIT_FAIL;
-	}
-	a->out = NULL;
+	if (a->out != NULL)
+		status = app_close_output(&a->out, a->o->output, false, status);
 	if (a->pre_msr != NULL)
 		a->pre_msr->destroy(a->pre_msr);
 	msr_state_free(a->state);

@@ -64,6 +64,13 @@ int app_open_all(struct app *a);
  * success into a failure. Returns the exit status. */
 int app_end(struct app *a, int status);
 void app_report(const struct errmsg *e);
+/* -o FILE closed: a close that fails is said (unless `said`: its write
+ * failed and was said already) and turns a success into EXIT_FAIL.
+ * Returns the status. */
+int app_close_output(FILE **fp, const char *name, bool said, int status);
+/* The live view without -b when standard output is a terminal; else
+ * batch, as a pipe or a file expects (this machine's modes and the nodes'). */
+bool app_wants_screen(const struct options *o);
 /* The run's settings from the options. */
 void app_run_config(const struct app *a, struct run_config *cfg);
 /* HTTOP_CLOCK=virtual on a simulator: its time advances by exactly -d a

@@ -1,10 +1,8 @@
-/* mode_nodes.c: many nodes (nodes.h): give the privilege up, expand
- * the node list, make the nodes' command line, then the live view or
- * batch mode. In batch mode each node's JSON line is written as it comes
- * (json: the merged stream, each line carrying its host), or, with
- * --format summary, each job interval as one line per node and one for
- * the job. The one wait (evloop_wait) takes the nodes' pipes with the
- * signal pipes; SIGCHLD reaps them. */
+/* mode_nodes.c: many nodes in batch mode (nodes.h): each node's JSON line
+ * written as it comes (json: the merged stream, each line carrying its
+ * host), or, with --format summary, each job interval as one line per node
+ * and one for the job. The one wait (app_nodes_wait) takes the nodes'
+ * pipes with the signal pipes; SIGCHLD reaps them. */
 #include "config.h"
 #include "app/nodes.h"
 
@@ -13,166 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
-#include "app/app.h"
-#include "cluster/nodelist.h"
+#include "app/context.h"
 #include "sys/evloop.h"
-#include "out/outfile.h"
-#include "sys/privilege.h"
 #include "sys/signals.h"
 #include "util/clock.h"
-#include "util/hostname.h"
 #include "util/i18n.h"
-#include "util/xalloc.h"
-
-/* Descriptors httop needs besides two per node (terminal, signal pipes,
- * the C library's, a tool's pipes). */
-#define FD_SPARE 32
-
-static void
-report(const struct errmsg *e)
-{
-	fprintf(stderr, "httop: %s\n", e->text);
-}
-
-/* Two descriptors a node: raise the soft limit as far as the hard one
- * allows, or say how many nodes fit. */
-static int
-fd_room(size_t n, struct errmsg *e)
-{
-	struct rlimit r;
-	rlim_t want = (rlim_t)(2 * n + FD_SPARE);
-
-	if (getrlimit(RLIMIT_NOFILE, &r) != 0 || r.rlim_cur >= want)
-		return 0;
-	r.rlim_cur = r.rlim_max == RLIM_INFINITY || r.rlim_max >= want ? want : r.rlim_max;
-	setrlimit(RLIMIT_NOFILE, &r);
-	if (getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur >= want)
-		return 0;
-	return errmsg_set(e, _("%zu nodes need %lu open files, and this process may open %lu; "
-	    "raise the limit (ulimit -n) or watch fewer nodes"), n, (unsigned long)want,
-	    (unsigned long)r.rlim_cur);
-}
-
-static void
-nodelist_env(const struct options *o, struct nodelist_env *env)
-{
-	const char *b = secure_getenv("HTTOP_HOSTLIST");
-
-	memset(env, 0, sizeof *env);
-	env->fixed_path = privilege_gained();
-	env->envp = o->user_env;
-	env->child_setup = signals_inherit;
-	env->builtin_only = b != NULL && strcmp(b, "builtin") == 0;
-}
-
-/* The remote httop's words: itself, batch JSON, -d, -n in batch mode,
- * --job, and the options it takes as given. */
-static char **
-remote_words(const struct options *o, size_t *n)
-{
-	char **w = xcalloc(o->nremote_args + 16, sizeof *w), num[32];
-	size_t k = 0, i;
-
-	w[k++] = xstrdup(o->remote_httop != NULL ? o->remote_httop : "httop");
-	w[k++] = xstrdup("-b");
-	w[k++] = xstrdup("--format");
-	w[k++] = xstrdup("json");
-	snprintf(num, sizeof num, "%g", o->delay);
-	w[k++] = xstrdup("-d");
-	w[k++] = xstrdup(num);
-	if (o->iterations > 0 && (o->batch || !isatty(STDOUT_FILENO))) {
-		snprintf(num, sizeof num, "%lld", o->iterations);
-		w[k++] = xstrdup("-n");
-		w[k++] = xstrdup(num);
-	}
-	if (o->job && o->job_id != NULL) {
-		w[k++] = xstrdup("--job");
-		w[k++] = xstrdup(o->job_id);
-	}
-	for (i = 0; i < o->nremote_args; i++)
-		w[k++] = xstrdup(o->remote_args[i]);
-	*n = k;
-	return w;
-}
-
-static void
-words_free(char **w, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(w[i]);
-	free(w);
-}
-
-/* -o FILE (which implies -b): the merged lines or the summary go there,
- * opened as every output file is (out/outfile.h). */
-static int
-open_output(struct nodes_app *na)
-{
-	int fd;
-
-	if (na->o->output == NULL || strcmp(na->o->output, "-") == 0)
-		return 0;
-	if ((fd = outfile_open("-o", na->o->output, privilege_held(), &na->e)) < 0)
-		return -1;
-	if ((na->out = fdopen(fd, "w")) == NULL) {
-		close(fd);
-		return errmsg_set(&na->e, _("-o %s: %s"), na->o->output, strerror(errno));
-	}
-	return 0;
-}
-
-/* The nodes, the transport: everything before the first node starts. */
-static int
-prepare(struct nodes_app *na)
-{
-	const struct options *o = na->o;
-	struct nodelist_env env;
-	char **w;
-	size_t nw, i;
-	const char *via = o->via != NULL ? o->via : o->all_nodes ? "srun" : "ssh";
-	int rc;
-
-	/* Nothing here needs privilege: give it up before anything runs. */
-	if (privilege_gained() && privilege_drop(false, NULL, 0, &na->e) != 0)
-		return -1;
-	nodelist_env(o, &env);
-	if (o->all_nodes) {
-		if (nodelist_of_job(o->job_id, &env, &na->spec, &na->e) != 0)
-			return -1;
-	} else {
-		na->spec = xstrdup(o->nodes);
-	}
-	/* A list or a --via that cannot be used is a bad value (status 2). */
-	na->usage = true;
-	if (nodelist_expand(na->spec, &env, &na->hosts, na->how, sizeof na->how, &na->e) != 0)
-		return -1;
-	/* Each name goes to its node's httop as --host (transport.h). */
-	for (i = 0; i < na->hosts.n; i++)
-		if (!host_name_ok(na->hosts.names[i]))
-			return errmsg_set(&na->e, _("node %.80s: a node's name is given to its httop "
-			    "as --host, which takes at most %d characters; give a shorter name"),
-			    na->hosts.names[i], HOST_NAME_LEN);
-	na->usage = false;
-	if (fd_room(na->hosts.n, &na->e) != 0)
-		return -1;
-	w = remote_words(o, &nw);
-	rc = transport_init(&na->tr, via, o->job ? o->job_id : NULL, w, nw, privilege_gained(),
-	    o->user_env, &na->e);
-	words_free(w, nw);
-	if (rc != 0)
-		return na->usage = true, -1;
-	na->have_tr = true;
-	if (signals_watch_children() != 0)
-		return errmsg_set(&na->e, _("cannot watch the nodes' processes: %s"), strerror(errno));
-	return open_output(na);
-}
-
-/* --- batch ------------------------------------------------------------------- */
 
 /* A write to standard output or -o FILE failed with `err`: 1 (the reader
  * went away: end quietly), or -1 after saying why. */
@@ -184,7 +29,7 @@ write_failed(struct nodes_app *na, int err)
 	errmsg_set(&na->e, _("writing the merged JSON lines to %s failed: %s; check the disk or "
 	    "the program reading httop's output"), na->o->output != NULL ? na->o->output :
 	    _("standard output"), strerror(err));
-	report(&na->e);
+	app_report(&na->e);
 	na->write_failed = true;
 	return -1;
 }
@@ -226,7 +71,7 @@ summary_line(struct nodes_app *na, const char *host, double time, double wall, b
 		return 0;
 	if (batch_errno(na->sum) == EPIPE)
 		return 1;
-	report(&e);
+	app_report(&e);
 	na->write_failed = true;
 	return -1;
 }
@@ -259,7 +104,7 @@ on_job(void *arg, const struct cluster *c, const struct cluster_job *j)
 }
 
 static void
-on_state(void *arg, const struct node *n)
+say_state(void *arg, const struct node *n)
 {
 	const struct nodes_app *na = arg;
 	long long want = na->o->iterations;
@@ -278,19 +123,6 @@ on_state(void *arg, const struct node *n)
 		fprintf(stderr, _("httop: node %s: %s\n"), n->name, n->why);
 }
 
-void
-app_nodes_config(struct nodes_app *na, struct cluster_config *cfg)
-{
-	memset(cfg, 0, sizeof *cfg);
-	cfg->tr = &na->tr;
-	cfg->delay = na->o->delay;
-	cfg->fanout = na->tr.via == VIA_CMD ? 0 : CLUSTER_FANOUT_SSH;
-	cfg->retry = true;
-	cfg->envp = na->o->user_env;
-	cfg->child_setup = signals_inherit;
-	cfg->arg = na;
-}
-
 /* A node that never answered makes the run a failure (each said why
  * when it was lost). */
 static int
@@ -307,8 +139,8 @@ never_answered(const struct cluster *c)
 	return EXIT_FAIL;
 }
 
-static int
-batch(struct nodes_app *na)
+int
+app_nodes_batch(struct nodes_app *na)
 {
 	const struct options *o = na->o;
 	struct cluster_config cfg;
@@ -330,7 +162,7 @@ batch(struct nodes_app *na)
 	cfg.pass_on = o->format == FMT_JSON;
 	cfg.on_line = on_line;
 	cfg.on_job = on_job;
-	cfg.on_state = on_state;
+	cfg.on_state = say_state;
 	cluster_init(c, na->hosts.names, na->hosts.n, &cfg);
 	na->have_cluster = true;
 	memset(&w, 0, sizeof w);
@@ -339,21 +171,9 @@ batch(struct nodes_app *na)
 		cluster_tick(c);
 		if (c->error != 0 || cluster_done(c))
 			break;
-		w.nfds = (unsigned)cluster_pollfds(c, &w.fds);
-		w.deadline = cluster_deadline(c);
-		if (wake == WAKE_FDS && !c->busy) {
-			/* as in the live view (nodes_tui.c) */
-			w.nfds = 0;
-			if (w.deadline > clock_mono() + NODES_COALESCE)
-				w.deadline = clock_mono() + NODES_COALESCE;
-		}
-		wake = evloop_wait(&w);
+		wake = app_nodes_wait(na, &w, wake, INFINITY);
 		if (wake & WAKE_SIGNAL)
 			break;
-		if (wake & WAKE_FDS)
-			cluster_io(c);
-		if (wake & WAKE_CHILD)
-			cluster_reap(c);
 	}
 	if (c->error == 0)
 		cluster_flush(c);
@@ -363,45 +183,5 @@ batch(struct nodes_app *na)
 		status = signals_exit_status(signals_caught());
 	else if (c->error == 0)
 		status = never_answered(c);
-	return status;
-}
-
-int
-app_run_nodes(const struct options *o)
-{
-	struct nodes_app na;
-	int status;
-
-	memset(&na, 0, sizeof na);
-	na.o = o;
-	if (prepare(&na) != 0) {
-		report(&na.e);
-		status = na.usage ? EXIT_USAGE : EXIT_FAIL;
-	} else {
-		/* From here an ending signal ends the loop, which ends the nodes. */
-		signals_defer();
-		if (!o->batch && isatty(STDOUT_FILENO))
-			status = app_nodes_tui(&na);
-		else
-			status = batch(&na);
-	}
-	if (na.have_cluster) {
-		cluster_stop(&na.c);
-		cluster_free(&na.c);
-	}
-	if (na.sum != NULL)
-		batch_free(na.sum);
-	/* -o FILE: a close that fails (NFS, a full disk) is an error too. */
-	if (na.out != NULL && fclose(na.out) != 0 && !na.write_failed) {
-		errmsg_set(&na.e, _("-o %s: %s; check the disk"), o->output, strerror(errno));
-		report(&na.e);
-		if (status == EXIT_OK)
-			status = EXIT_FAIL;
-	}
-	topology_free(&na.sm.topo);
-	if (na.have_tr)
-		transport_free(&na.tr);
-	hostlist_free(&na.hosts);
-	free(na.spec);
 	return status;
 }

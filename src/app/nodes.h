@@ -1,5 +1,5 @@
-/* nodes.h: httop --nodes LIST, httop --job ID --all-nodes: the front
- * ends for many nodes (mode_nodes.c: the set-up and batch mode;
+/* nodes.h: httop --nodes LIST, httop --job ID --all-nodes: the modes for
+ * many nodes (nodes.c: what they stand on; mode_nodes.c: batch mode;
  * nodes_tui.c: the live view). Nothing of this machine is read: no
  * device, no source; httop's privilege is given up first. */
 #ifndef HTTOP_APP_NODES_H
@@ -14,6 +14,7 @@
 #include "cli/options.h"
 #include "out/batch.h"
 #include "plan/plan.h"
+#include "sys/evloop.h"
 #include "util/errmsg.h"
 
 /* After a wake for the nodes' pipes alone, how long the next wait looks
@@ -42,10 +43,22 @@ struct nodes_app {
 	bool write_failed;         /* and said so: the close need not say it again */
 };
 
-int app_run_nodes(const struct options *o);
-/* The live view over the nodes (nodes_tui.c); returns the status. */
-int app_nodes_tui(struct nodes_app *na);
-/* The cluster's configuration both front ends share. */
+/* nodes.c: everything before the first node starts (na is set up
+ * here); 0, or -1 with the reason in na->e (na->usage: a bad --nodes or
+ * --via value, status 2). */
+int app_nodes_open(struct nodes_app *na, const struct options *o);
+/* The cluster's configuration both modes share. */
 void app_nodes_config(struct nodes_app *na, struct cluster_config *cfg);
+/* The one wait of many nodes: the nodes' pipes (after a wake for them
+ * alone, the keys and signals only for NODES_COALESCE), up to the
+ * cluster's next deadline or `until`; reads what came and reaps the ended.
+ * `last` is the previous wake; returns this one's (sys/evloop.h). */
+unsigned app_nodes_wait(struct nodes_app *na, struct evwait *w, unsigned last, double until);
+/* Stop the nodes, close -o FILE, free; returns the exit status. */
+int app_nodes_end(struct nodes_app *na, int status);
+/* The modes (app.c's table): the live view (nodes_tui.c) and batch
+ * (mode_nodes.c); each returns the exit status, errors said. */
+int app_nodes_tui(struct nodes_app *na);
+int app_nodes_batch(struct nodes_app *na);
 
 #endif

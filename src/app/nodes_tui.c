@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "app/app.h"
+#include "app/context.h"
 #include "sys/evloop.h"
 #include "sys/signals.h"
 #include "ui/screen.h"
@@ -69,7 +69,7 @@ draw(struct nodes_live *l)
 }
 
 static void
-on_state(void *arg, const struct node *n)
+note_state(void *arg, const struct node *n)
 {
 	struct nodes_live *l = arg;
 	char text[512];
@@ -139,25 +139,9 @@ loop(struct nodes_live *l)
 			break;
 		w.in_fd = tui_fd(l->tui);
 		w.out_fd = STDOUT_FILENO;
-		w.nfds = (unsigned)cluster_pollfds(c, &w.fds);
-		w.deadline = cluster_deadline(c);
-		/* Lines come in bursts from hundreds of nodes: after a wake for
-		 * them alone, wait on the keys and signals only for a moment, so
-		 * that one poll over every pipe takes many lines, not one. */
-		if (wake == WAKE_FDS && !c->busy) {
-			w.nfds = 0;
-			if (w.deadline > clock_mono() + NODES_COALESCE)
-				w.deadline = clock_mono() + NODES_COALESCE;
-		}
-		if (l->next_draw < w.deadline && !tui_paused(l->tui))
-			w.deadline = l->next_draw;
-		wake = evloop_wait(&w);
+		wake = app_nodes_wait(l->na, &w, wake, tui_paused(l->tui) ? INFINITY : l->next_draw);
 		if (wake & WAKE_SIGNAL)
 			break;
-		if (wake & WAKE_FDS)
-			cluster_io(c);
-		if (wake & WAKE_CHILD)
-			cluster_reap(c);
 		if ((wake & (WAKE_INPUT | WAKE_OTHER)) && keys(l) != 0)
 			return EXIT_OK;
 	}
@@ -187,14 +171,14 @@ app_nodes_tui(struct nodes_app *na)
 	snprintf(l.label, len, _("%s via %s"), na->spec, transport_name(&na->tr));
 	l.tui = tui_open(&l.set, &na->e);
 	if (l.tui == NULL) {
-		fprintf(stderr, "httop: %s\n", na->e.text);
+		app_report(&na->e);
 		free(l.label);
 		return EXIT_FAIL;
 	}
 	signals_set_screen(screen_emergency_restore);
 	tui_set_nodes(l.tui, true);
 	app_nodes_config(na, &cfg);
-	cfg.on_state = on_state;
+	cfg.on_state = note_state;
 	cfg.arg = &l;
 	cluster_init(&na->c, na->hosts.names, na->hosts.n, &cfg);
 	na->have_cluster = true;

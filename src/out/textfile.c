@@ -27,6 +27,7 @@
 
 #include "out/batch.h"
 #include "util/i18n.h"
+#include "util/fdwrite.h"
 #include "util/xalloc.h"
 
 #define TMP_PREFIX "." TEXTFILE_NAME "."
@@ -183,26 +184,6 @@ textfile_set_level(struct textfile *t, enum out_level l)
 		batch_set_level(t->b, l);
 }
 
-/* All of p, or the errno that stopped it. */
-static int
-write_all(int fd, const char *p, size_t len)
-{
-	ssize_t n;
-
-	while (len > 0) {
-		n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return errno;
-		if (n == 0)
-			return EIO;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int
 textfile_write(struct textfile *t, const struct interval *iv, struct errmsg *e)
 {
@@ -217,7 +198,7 @@ textfile_write(struct textfile *t, const struct interval *iv, struct errmsg *e)
 	fd = create_tmp(t, e);
 	if (fd < 0)
 		return -1;
-	err = write_all(fd, t->buf, (size_t)len);
+	err = fd_write_all(fd, t->buf, (size_t)len);
 	/* On the disk before the name points at it: after a crash the name
 	 * holds the old figures or the new, never an empty file. */
 	if (err == 0 && fsync(fd) != 0) {

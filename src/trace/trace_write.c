@@ -17,6 +17,7 @@
 
 #include "trace/tracefmt.h"
 #include "util/i18n.h"
+#include "util/fdwrite.h"
 #include "util/xalloc.h"
 
 /* gzip output is produced in pieces of this size. */
@@ -64,26 +65,6 @@ copy_name(struct trace_writer *w, const char *name)
 	snprintf(w->name, sizeof w->name, "%s", name != NULL ? name : _("output"));
 }
 
-static int
-write_all(int fd, const void *p, size_t len)
-{
-	const char *c = p;
-	ssize_t n;
-
-	while (len > 0) {
-		n = write(fd, c, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return errno;
-		if (n == 0)
-			return EIO;
-		c += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* Deflate `len` bytes with `flush` and write what comes out. */
 static int
 deflate_out(struct trace_writer *w, const void *p, size_t len, int flush)
@@ -98,7 +79,7 @@ deflate_out(struct trace_writer *w, const void *p, size_t len, int flush)
 		rc = deflate(&w->z, flush);
 		if (rc == Z_STREAM_ERROR)
 			return EIO;
-		err = write_all(w->fd, w->zout, ZCHUNK - w->z.avail_out);
+		err = fd_write_all(w->fd, w->zout, ZCHUNK - w->z.avail_out);
 		if (err != 0)
 			return err;
 	} while (w->z.avail_out == 0 || (flush == Z_FINISH && rc != Z_STREAM_END));
@@ -136,7 +117,7 @@ send_block(struct trace_writer *w, struct errmsg *e)
 	} else if (w->gzip) {
 		err = deflate_out(w, w->buf, (size_t)len, Z_SYNC_FLUSH);
 	} else {
-		err = write_all(w->fd, w->buf, (size_t)len);
+		err = fd_write_all(w->fd, w->buf, (size_t)len);
 	}
 	rewind(w->fp);
 	if (err != 0) {
