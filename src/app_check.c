@@ -363,7 +363,8 @@ judge_round(struct chk *c, const struct snaps *s, bool loaded,
 		cx.sim_cpi = 1.0 / CHECK_SIM_IPC;
 		cx.os_granularity = sl->m.dt > 0.0 ? 2.0 / ((double)c->hz * sl->m.dt) : 0.0;
 		x->cs = sl->cs;
-		x->core = sl->core;
+		x->package = c->t->cores[sl->core].package;
+		x->core = c->t->cores[sl->core].core_id;
 		x->ncpus = sl->m.nthreads < 2 ? sl->m.nthreads : 2;
 		x->timing = cx.timing;
 		for (k = 0; k < x->ncpus; k++) {
