@@ -137,7 +137,10 @@ loop(struct cmdrun *c)
 	pacer_start(&p, clock_mono(), c->a->o->delay, c->r->prev->time);
 	for (;;) {
 		if (command_ended(&c->a->cmd)) {
-			/* The last interval: up to the end. */
+			/* The last interval: up to the end. The only one, shorter
+			 * than any interval httop takes: no figures (R_TOO_SHORT). */
+			if (c->r->steps == 0)
+				c->r->cfg.min_dt = PACER_DELAY_MIN;
 			rc = step(c, &p);
 			return rc < 0 ? -1 : 0;
 		}
@@ -263,6 +266,8 @@ app_run_command(struct app *a)
 	if (status == EXIT_OK && c.hist != NULL) {
 		covered = history_compute(c.hist, &r.mc, AVG_RUN, 0.0, &whole);
 		metrics_restrict(&r.mc, &c.ever, &whole);
+		if (covered > 0.0 && covered < PACER_DELAY_MIN)
+			metrics_too_short(&r.mc, &whole);
 	}
 	/* The counters back before anything is printed or waited for. */
 	status = run_finish(&r, status, app_report);

@@ -25,6 +25,7 @@ static const struct {
 	[R_TIME_BACK] = { N_("the time stamp counter went backwards (samples out of order)"),
 	    "time-backwards" },
 	[R_STOPPED] = { N_("counter stopped"), "stopped" },
+	[R_TOO_SHORT] = { N_("too short to measure (under 0.05 s)"), "too-short" },
 };
 
 const char *

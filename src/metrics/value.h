@@ -23,6 +23,8 @@ enum reason {
 	R_TIME_BACK,        /* the TSC went backwards: samples out of order */
 	R_STOPPED,          /* a counter stood still while its partner advanced:
 			     * another program stopped it (VALIDITY) */
+	R_TOO_SHORT,        /* a command's run shorter than the shortest interval
+			     * httop measures (PACER_DELAY_MIN) */
 	R_NREASONS
 };
 
