@@ -166,8 +166,10 @@ summary(struct cmdrun *c, struct interval *whole, double covered, struct errmsg 
 	struct run_summary s;
 	char ended[128], cpus[256];
 
-	if (c->b != NULL && c->a->o->format != FMT_TEXT)
+	if (c->b != NULL && c->a->o->format != FMT_TEXT) {
+		batch_set_scope(c->b, OUT_SCOPE_RUN);
 		return batch_write(c->b, whole, e);
+	}
 	command_describe(cmd, ended, sizeof ended);
 	cpus[0] = '\0';
 	cpulist_append(cpus, sizeof cpus, c->ever.has, c->ever.n);
@@ -198,6 +200,7 @@ open_out(struct cmdrun *c)
 		batch_set_layout(c->b, &c->a->layout);
 		batch_set_level(c->b, o->level);
 		batch_set_header(c->b, isatty(fileno(c->out)));
+		batch_set_scope(c->b, OUT_SCOPE_JOB);
 	}
 	return 0;
 }

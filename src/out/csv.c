@@ -330,7 +330,7 @@ out_csv_write(struct batch *b, const struct interval *iv)
 	    TIME_DECIMALS) - r.dt);
 	r.wt = &b->wt;
 
-	row_start(&r, "node");
+	row_start(&r, out_scope_name(b->scope));
 	set_bool(&r, C_VALID, iv->valid);
 	if (!iv->valid)
 		set_text(&r, C_REASON, iv->reason_c);

@@ -25,10 +25,10 @@ check "json: both records (the interval, the whole run) invalid, no figure, reas
 	    (.cores[0].reason)] | map(tostring) | join(" ")' out.json | sort -u)" = \
 	"false null null too-short too-short"
 timeout 30 "$HTTOP" --demo -b --format csv -- true 2>out.csv
-check "csv: every node row invalid, both and util empty, absent too-short" \
+check "csv: the job row and the run row invalid, both and util empty, absent too-short" \
 	python3 -c '
 import csv, sys
-rows = [r for r in csv.DictReader(open("out.csv")) if r["kind"] == "node"]
+rows = [r for r in csv.DictReader(open("out.csv")) if r["kind"] in ("job", "run")]
 sys.exit(not (len(rows) == 2 and all(r["valid"] == "0" and r["both"] == "" and r["util"] == ""
     and "both:too-short" in r["absent"] for r in rows)))'
 timeout 30 "$HTTOP" --demo -b --format summary -- true 2>out.sum
