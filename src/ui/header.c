@@ -297,6 +297,13 @@ line_job(struct flow *fl, const struct ui_ctx *u, const struct ui_frame *f)
 	flow_field(fl, FLOW_KEEP);
 	flow_put(fl, ROLE_LABEL, _("job"));
 	flow_put_words(fl, ROLE_PLAIN, j->label);
+	if (j->ended) {
+		/* Said once: why (the watch's note), and what is shown now. */
+		snprintf(text, sizeof text, "%s%s%s", j->note, j->note[0] != '\0' ? "; " : "",
+		    _("nothing left to watch: all cores shown"));
+		flow_words(fl, P_JOB, ROLE_WARN, text);
+		return;
+	}
 	if (!j->only)
 		flow_put_words(fl, ROLE_PLAIN, _("(all cores shown)"));
 	if (j->cpus != NULL && cpulist_count(j->cpus) > 0) {

@@ -35,6 +35,8 @@ struct tui {
 	bool open;
 	bool paused;
 	bool job_only;
+	bool keep;                  /* leave the last frame on the screen at the end */
+	bool has_job;               /* a job is watched: j toggles its cores */
 	bool replay;             /* the replay keys work */
 	int speed;               /* TUI_SPEED_MIN .. TUI_SPEED_MAX */
 	struct tui_replay_req req;
@@ -409,6 +411,11 @@ screen_key(struct tui *t, int ch)
 			key_note(t, _("this terminal has no colours"));
 		return TUI_REDRAW;
 	case 'j':
+		if (!t->has_job) {
+			key_note(t, _("j: no job is watched; start httop with --pid, --cgroup, --job "
+			    "or -- COMMAND"));
+			return TUI_REDRAW;
+		}
 		t->job_only = !t->job_only;
 		return TUI_JOB;
 	case 'w':
@@ -606,11 +613,27 @@ tui_draw(struct tui *t, const struct ui_frame *f)
 }
 
 void
+tui_set_job(struct tui *t, bool on)
+{
+	if (t != NULL)
+		t->has_job = on;
+}
+
+void
+tui_keep_frame(struct tui *t)
+{
+	if (t != NULL)
+		t->keep = true;
+}
+
+void
 tui_close(struct tui *t)
 {
 	if (t == NULL)
 		return;
-	if (t->open)
+	if (t->open && t->keep)
+		screen_close_keep(&t->u);
+	else if (t->open)
 		screen_close(&t->u);
 	t->open = false;
 }

@@ -56,6 +56,7 @@ void ui_settings_default(struct ui_settings *s);
 struct job_view {
 	bool active;            /* a job is being watched */
 	bool only;              /* show only the job's cores (key j toggles) */
+	bool ended;             /* nothing left to watch: all cores shown */
 	const struct cpulist *cpus; /* union of the job's CPUs, re-read each refresh */
 	char label[128];        /* "pid 1234, 5678" or the cgroup path */
 	char note[256];         /* e.g. "pid 5678 has ended" ("" if none) */

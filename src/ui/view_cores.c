@@ -17,6 +17,7 @@
 #include "ui/screen.h"
 #include "ui/ui.h"
 #include "util/i18n.h"
+#include "util/numfmt.h"
 #include "util/xalloc.h"
 
 enum fig { FIG_BOTH, FIG_T0, FIG_T1, FIG_NEITHER, FIG_UTIL, FIG_THR, FIG_CPI, FIG_GHZ };
@@ -356,10 +357,34 @@ draw_heads(struct ui_ctx *u, int y, const struct ui_area *a, const struct cores_
 	}
 }
 
+/* The four shares of an exact split as whole percent that add up to 100
+ * (numfmt_round_shares), in the columns' order (both, t0, t1, neither);
+ * false when one is not exact (a bound prints its ends as they are). */
+static bool
+shares_rounded(const struct core_fig *c, struct val out[4])
+{
+	const struct val *v[4] = { &c->both, &c->t0_only, &c->t1_only, &c->neither };
+	double x[4];
+	long r[4];
+	int k;
+
+	for (k = 0; k < 4; k++) {
+		if (v[k]->kind != V_EXACT)
+			return false;
+		x[k] = v[k]->v;
+	}
+	numfmt_round_shares(x, 4, 100, r);
+	for (k = 0; k < 4; k++)
+		out[k] = val_exact((double)r[k] / 100.0);
+	return true;
+}
+
 static void
 draw_core(struct ui_ctx *u, int y, int x, const struct cores_layout *l, bool split,
     const struct topo_core *tc, const struct core_fig *c)
 {
+	struct val sh[4];
+	bool rounded;
 	const struct col *cols;
 	char text[64];
 	int n, i, len = 0;
@@ -395,8 +420,13 @@ draw_core(struct ui_ctx *u, int y, int x, const struct cores_layout *l, bool spl
 	else
 		draw_value_bar(u, y, x + 1, l->bar, &c->util, ROLE_UTIL);
 	x += l->bar + EDGES_W;
+	rounded = two && l->fmt == CF_FULL && shares_rounded(c, sh);
 	for (i = 0; i < n; i++) {
-		draw_val(u, y, x, cols[i].width, fig_role(cols[i].fig), cols[i].fmt, fig_val(c, cols[i].fig), cols[i].scale);
+		const struct val *v = fig_val(c, cols[i].fig);
+
+		if (rounded && cols[i].fig <= FIG_NEITHER)
+			v = &sh[cols[i].fig];
+		draw_val(u, y, x, cols[i].width, fig_role(cols[i].fig), cols[i].fmt, v, cols[i].scale);
 		x += cols[i].width;
 	}
 	if (l->fmt == CF_FULL) {

@@ -1,0 +1,87 @@
+#!/bin/sh
+# test_tui_ux.sh: what a new user trips on in the live view (issue 26).
+# - The Cores view's four shares of a core (both, t0, t1, neither, whole
+#   percent) add up to 100 in every row (rounded together, not each alone:
+#   99 or 101 before).
+# - j without a watched job says so (it was silent).
+# - -n 2 on a terminal leaves the last frame on the screen, as top does.
+# - a watched process that ends is said once on the job line (it said
+#   "(all cores shown)", "no CPUs left to watch" and "nothing left to
+#   watch: all cores shown").
+# - a pause does not restart the averaging window: after it, the window
+#   still covers its length of intervals.
+. "$HTTOP_SRCDIR/tests/lib.sh"
+. "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
+plan 6
+
+export XDG_CONFIG_HOME="$tui_dir/config"
+mkdir -p "$XDG_CONFIG_HOME/httop"
+
+# --- the four shares add up to 100 -------------------------------------------------
+tui_start 120 45 -- --demo -d 0.3
+if wait_for 'neither%' 10; then
+	: >"$tui_dir/rows"
+	for i in 1 2 3 4 5 6 7 8; do
+		# The four numbers after the bar's right edge, in the rows of cores.
+		cap | grep -E '^ +[0-9]+ [0-9]+,[0-9]+ ' | grep '▏' | sed 's/.*▏//' |
+		    awk '$1 ~ /^[0-9]+$/ && $4 ~ /^[0-9]+$/ { print $1 + $2 + $3 + $4, $0 }' \
+		    >>"$tui_dir/rows"
+		sleep 0.35
+	done
+	bad=$(awk '$1 != 100' "$tui_dir/rows" | head -n 3)
+	n=$(wc -l <"$tui_dir/rows")
+	check "cores view, full rows: both+t0+t1+neither = 100 in each of $n rows (${bad:-all})" \
+		sh -c '[ "$1" -ge 100 ] && [ -z "$2" ]' sh "$n" "$bad"
+else
+	not_ok "cores view, full rows: the shares' columns show"; show_screen
+fi
+
+# --- j without a job -----------------------------------------------------------
+keys j
+check "j without a watched job says so" wait_for 'j: no job is watched; start httop with' 5
+keys q
+tui_wait_exit 10
+
+# --- -n 2 leaves the last frame ------------------------------------------------------
+tui_start 100 30 -- --demo -n 2 -d 0.3
+tui_wait_exit 10
+check "-n 2: httop ends with status 0 (got $tui_status)" [ "$tui_status" = 0 ]
+check "... and its last frame stays on the terminal (the node line, the cores)" \
+	sh -c 'printf "%s\n" "$1" | grep -q "^node  .*both" && printf "%s\n" "$1" | grep -q "^package 0, 18 cores"' \
+	sh "$(cap)"
+
+# --- a watched process ends: said once ------------------------------------------------
+sleep 1 &
+sp=$!
+tui_start 160 40 -- --demo -d 0.3 --pid "$sp"
+if wait_for "pid $sp has ended" 10; then
+	jl=$(cap | grep -m1 "^job ")
+	check "the job line says the end once: 'job pid N  pid N has ended; nothing left to watch: all cores shown'" \
+		[ "$jl" = "job pid $sp  pid $sp has ended; nothing left to watch: all cores shown" ]
+else
+	not_ok "the job line says the process ended"; show_screen
+fi
+keys q
+tui_wait_exit 10
+
+# --- a pause keeps the averaging window --------------------------------------------------
+printf 'window = window\navg_seconds = 2\n' >"$XDG_CONFIG_HOME/httop/httoprc"
+tui_start 160 40 -- --demo -d 0.25
+if wait_for '2 s average' 10 && wait_gone 'so far' 10; then
+	keys p
+	sleep 2.5
+	keys p
+	# The intervals after the pause: the window stays full (before, it
+	# started again: "2 s average (0.3 s so far)").
+	: >"$tui_dir/after"
+	for i in 1 2 3 4 5 6; do
+		sleep 0.2
+		cap | grep -m1 'figures ' >>"$tui_dir/after"
+	done
+	check "after a pause of 2.5 s, the 2 s window stays full (no 'so far')" \
+		sh -c '! grep -q "so far" "$1"' sh "$tui_dir/after"
+else
+	not_ok "the 2 s window fills"; show_screen
+fi
+keys q
+tui_wait_exit 10
