@@ -521,13 +521,8 @@ cores_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const stru
 	else if (nbound > 0)
 		snprintf(note, sizeof note, _("bounds: lo-hi "));
 	draw_heads(u, a->top, a, &l, split, note);
-	if (!l.fits && a->rows - 1 > visible) {
-		char more[96];
-
-		snprintf(more, sizeof more, _("rows %d-%d of %d: Up, Down, PgUp, PgDn"),
-		    v->scroll + 1, v->scroll + visible < l.rows ? v->scroll + visible : l.rows, l.rows);
-		draw_text(u, a->top + a->rows - 1, a->left, a->cols, ROLE_LABEL, more);
-	}
+	if (!l.fits && a->rows - 1 > visible)
+		view_scroll_where(u, a->top + a->rows - 1, a, v->scroll, visible, l.rows);
 
 	base = 0;
 	for (pk = 0; pk < p->npkg; pk++) {

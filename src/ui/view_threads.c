@@ -468,6 +468,7 @@ threads_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const st
 	struct sink k = { screen_text, screen_bar, &ss };
 	unsigned n;
 	int y, visible_rows = a->rows - 1;
+	bool more;
 
 	if (p->rows == NULL || p->cap < f->m->topo.max_cpu) {
 		free(p->rows);
@@ -479,12 +480,18 @@ threads_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const st
 	/* Clamp the scroll with the row count of this frame (a job's CPUs
 	 * can change between frames). */
 	n = threads_sort(f, sort_col(v->s), v->s->sort_descending, p->rows, p->cap);
+	/* Rows that do not fit: the last line says where the view is. */
+	more = (int)n > visible_rows && visible_rows > 2;
+	if (more)
+		visible_rows--;
 	view_scroll_set(v, visible_rows, (int)n - visible_rows);
 	threads_layout(a->cols, &p->widths, &p->layout);
 	for (y = 0; y < a->rows; y++)
 		draw_text(u, a->top + y, a->left, a->cols, ROLE_LABEL, "");
 	threads_lines(&k, f, &p->layout, sort_col(v->s), v->s->sort_descending, u->utf8, p->rows,
 	    n, v->scroll, visible_rows);
+	if (more)
+		view_scroll_where(u, a->top + a->rows - 1, a, v->scroll, visible_rows, (int)n);
 }
 
 static bool

@@ -10,9 +10,11 @@
 #   watch: all cores shown").
 # - a pause does not restart the averaging window: after it, the window
 #   still covers its length of intervals.
+# - the Threads and Topology views say where they are when they scroll
+#   ("rows 1-15 of 72", as the Cores view does).
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
-plan 6
+plan 10
 
 export XDG_CONFIG_HOME="$tui_dir/config"
 mkdir -p "$XDG_CONFIG_HOME/httop"
@@ -39,6 +41,21 @@ fi
 # --- j without a job -----------------------------------------------------------
 keys j
 check "j without a watched job says so" wait_for 'j: no job is watched; start httop with' 5
+keys q
+tui_wait_exit 10
+
+# --- where the Threads and Topology views are ----------------------------------------
+tui_start 80 24 -- --demo -d 0.5
+wait_for 'util [0-9]' 10
+keys 2
+check "Threads view at 80 x 24: 'rows 1-N of 72' on its last line" \
+	wait_for '^rows 1-1[0-9] of 72: Up, Down, PgUp, PgDn' 5
+keys End
+check "... End: 'rows M-72 of 72'" wait_for '^rows [0-9]+-72 of 72: ' 5
+keys 3
+check "Topology view at 80 x 24: 'rows 1-N of M'" wait_for '^rows 1-1[0-9] of [3-9][0-9]: Up, Down' 5
+keys PgDn
+check "... PgDn moves it on" wait_for '^rows (1[5-9]|2[0-9])-[0-9]+ of [3-9][0-9]: ' 5
 keys q
 tui_wait_exit 10
 
