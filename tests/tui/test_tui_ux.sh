@@ -12,9 +12,11 @@
 #   still covers its length of intervals.
 # - the Threads and Topology views say where they are when they scroll
 #   ("rows 1-15 of 72", as the Cores view does).
+# - the Cores view sorts (s: the next column shown, a figure highest first,
+#   within each package; S reverses), its head marked.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
-plan 10
+plan 14
 
 export XDG_CONFIG_HOME="$tui_dir/config"
 mkdir -p "$XDG_CONFIG_HOME/httop"
@@ -37,6 +39,47 @@ if wait_for 'neither%' 10; then
 else
 	not_ok "cores view, full rows: the shares' columns show"; show_screen
 fi
+
+# --- sorting the Cores view ---------------------------------------------------------
+# pkg0 N: package 0's rows (the full layout, one core a row): the core id
+# and the N-th figure after the bar (1 = both%), one row a line.
+pkg0() {
+	cap | sed -n '/^package 0,/,/^package 1,/p' | grep -E '^ +[0-9]+ [0-9]+,' |
+	    sed 's/.*▏//; s/^/x /' >"$tui_dir/p0.fig"
+	cap | sed -n '/^package 0,/,/^package 1,/p' | grep -E '^ +[0-9]+ [0-9]+,' |
+	    awk '{ print $1 }' >"$tui_dir/p0.id"
+	awk -v n="$1" '{ print $(n + 1) }' "$tui_dir/p0.fig" | paste -d ' ' "$tui_dir/p0.id" -
+}
+# in_order down|up: the second column of standard input never rises (down)
+# or never falls (up); at least 10 rows.
+in_order() {
+	awk -v d="$1" 'NR > 1 && ((d == "down" && $2 + 0 > p + 0) || (d == "up" && $2 + 0 < p + 0)) {
+	    bad = 1 } { p = $2; n++ } END { exit bad || n < 10 }'
+}
+keys p
+wait_for 'paused' 5
+keys s
+if wait_for ' both%▼ ' 5; then
+	if pkg0 1 | in_order down; then ok "s: package 0's rows by both%, highest first (head both%▼)"
+	else not_ok "s: package 0's rows by both%, highest first"; pkg0 1 | sed 's/^/# /'; fi
+	keys S
+	wait_for ' both%▲ ' 5
+	if pkg0 1 | in_order up; then ok "S: the order reversed (head both%▲)"
+	else not_ok "S: the order reversed"; pkg0 1 | sed 's/^/# /'; fi
+	keys s
+	wait_for ' t0%▼ ' 5
+	if pkg0 2 | in_order down; then ok "s again: by t0%, highest first"
+	else not_ok "s again: by t0%, highest first"; pkg0 2 | sed 's/^/# /'; fi
+	# t1, neither, thr, CPI, GHz, then the core id again.
+	keys s s s s s s
+	wait_gone '▼|▲' 5
+	if pkg0 1 | awk '{ print $1, $1 }' | in_order up; then
+		ok "after the last column: the core ids in order, no mark"
+	else not_ok "after the last column: the core ids in order"; show_screen; fi
+else
+	not_ok "s: the head says both%▼"; show_screen
+fi
+keys p
 
 # --- j without a job -----------------------------------------------------------
 keys j
