@@ -157,8 +157,9 @@ shares(struct flow *fl, const struct ui_ctx *u, int prio, const struct agg_fig *
 	}
 }
 
-/* "2 sockets," "36 cores," "72 threads": the machine's size, a count and
- * its noun never apart. */
+/* "2 sockets, 36 cores, 72 threads": the machine's size, one phrase kept
+ * whole (it wraps to a row of its own, or goes, but is never split: a row
+ * ending "36 cores," read as the whole size). */
 static void
 counts(struct flow *fl, unsigned packages, unsigned cores, unsigned cpus)
 {
@@ -168,10 +169,10 @@ counts(struct flow *fl, unsigned packages, unsigned cores, unsigned cpus)
 	/* TRANSLATORS: the first of "2 sockets, 36 cores, 72 threads" */
 	snprintf(text, sizeof text, ngettext("%u socket,", "%u sockets,", packages), packages);
 	flow_put(fl, ROLE_PLAIN, text);
-	flow_piece(fl);
+	flow_put(fl, ROLE_PLAIN, " ");
 	snprintf(text, sizeof text, ngettext("%u core,", "%u cores,", cores), cores);
 	flow_put(fl, ROLE_PLAIN, text);
-	flow_piece(fl);
+	flow_put(fl, ROLE_PLAIN, " ");
 	snprintf(text, sizeof text, ngettext("%u thread", "%u threads", cpus), cpus);
 	flow_put(fl, ROLE_PLAIN, text);
 }

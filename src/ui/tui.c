@@ -501,9 +501,13 @@ status_line(struct tui *t, const struct ui_frame *f)
 {
 	struct ui_ctx *u = &t->u;
 	const char *sep = u->utf8 ? " \u2502 " : " | ";
+	/* Only the keys that do something here: many nodes run at their -d
+	 * and give their last interval (no +-, no a). */
 	const char *hint = t->replay ?
 	    _("p pause  . step  <> speed  [] start/end  h help  q quit") :
-	    _("Tab view  p pause  +- interval  a window  h help  q quit");
+	    !t->nodes ? _("Tab view  p pause  +- interval  a window  h help  q quit") :
+	    t->s->view == VIEW_NODES ? _("Enter node  sS sort  p pause  h help  q quit") :
+	    _("Esc nodes  Tab view  p pause  h help  q quit");
 	const char *msg[4];
 	enum ui_role role[4];
 	char invalid[700];

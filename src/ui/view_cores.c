@@ -271,6 +271,18 @@ sort_rows(struct cores_view *p, const struct interval *iv)
 	}
 }
 
+/* The sort column's mark: down for highest first, as the Threads view's;
+ * none for the core ids in order (the default). */
+static const char *
+sort_mark(const struct cores_view *p, bool utf8)
+{
+	bool high = p->sort >= 0 ? !p->desc : p->desc;
+
+	if (p->sort < 0 && !p->desc)
+		return NULL;
+	return utf8 ? (high ? "\u25bc" : "\u25b2") : (high ? "v" : "^");
+}
+
 /* "util 77.5%" as a field of the package's line. */
 static void
 package_fig(struct flow *fl, int prio, const char *label, const char *value)
@@ -579,7 +591,6 @@ cores_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const stru
 	unsigned pk, j, base = 0, nbound = 0, nfall = 0;
 	int row = 0, visible, y;
 	char note[96];
-	bool high;
 
 	if (a->rows < 2 || a->cols < 10)
 		return;
@@ -608,11 +619,7 @@ cores_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const stru
 		snprintf(note, sizeof note, _("bounds: lo-hi "));
 	p->fmt = l.fmt;
 	p->split = split;
-	/* The mark: down for highest first, as the Threads view's. */
-	high = p->sort >= 0 ? !p->desc : p->desc;
-	draw_heads(u, a->top, a, &l, split, note, p->sort,
-	    p->sort < 0 && !p->desc ? NULL : u->utf8 ? (high ? "\u25bc" : "\u25b2") :
-	    (high ? "v" : "^"));
+	draw_heads(u, a->top, a, &l, split, note, p->sort, sort_mark(p, u->utf8));
 	if (!l.fits && a->rows - 1 > visible)
 		view_scroll_where(u, a->top + a->rows - 1, a, v->scroll, visible, l.rows);
 

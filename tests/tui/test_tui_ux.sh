@@ -14,9 +14,13 @@
 #   ("rows 1-15 of 72", as the Cores view does).
 # - the Cores view sorts (s: the next column shown, a figure highest first,
 #   within each package; S reverses), its head marked.
+# - the Nodes view: a lost node's next try always shows; the job's
+#   "1 of 6 nodes missing:" is not broken; the sort column is marked, not
+#   by colour alone; the status line offers only the keys that work there;
+#   the help's s names it.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
-plan 14
+plan 20
 
 export XDG_CONFIG_HOME="$tui_dir/config"
 mkdir -p "$XDG_CONFIG_HOME/httop"
@@ -86,6 +90,44 @@ keys j
 check "j without a watched job says so" wait_for 'j: no job is watched; start httop with' 5
 keys q
 tui_wait_exit 10
+
+# --- the Nodes view ------------------------------------------------------------------
+# Five nodes up and one that ssh cannot reach, through the stand-in
+# transport (tests/nodes/as-host.sh).
+nodes_start() {
+	tui_start "$1" "$2" HTTOP_CLOCK= HTTOP_HOSTLIST=builtin \
+	    "NODES_LOADS=h1=busy h2=one-per-core h3=idle h4=busy h5=idle down=down" -- \
+	    --nodes 'h[1-5],down' --via "env NODES_RUN=tui-ux-$$ $HTTOP_SRCDIR/tests/nodes/as-host.sh %h" \
+	    --remote-httop "$HTTOP" -d 0.5
+}
+nodes_start 100 20
+if wait_for '^down +lost ' 15 && wait_for '^h5 +up ' 10; then
+	check "100 columns: a lost node's row ends with its next try (the reason gives way)" \
+		wait_for '^down +lost +ssh: connect to host down .*; next try in [0-9]+ s *$' 5
+	keys s
+	check "s: by node name, its head marked (node▲)" wait_for '^node▲ ' 5
+	keys s s
+	check "s s: by util%, highest first (util%▼)" wait_for ' util%▼ ' 5
+	keys h
+	check "the help's s line names the Nodes view" wait_for 'Cores, Threads, Nodes view: sort' 5
+	keys Escape
+else
+	not_ok "the Nodes view comes up with a lost node"; show_screen
+fi
+keys q
+tui_wait_exit 15
+nodes_start 160 40
+if wait_for '^job .*1 of 6' 15 || wait_for 'nodes missing' 5; then
+	check "160 columns: '1 of 6 nodes missing:' kept on one row (it broke after '1 of 6')" \
+		wait_for '1 of 6 nodes missing: down' 5
+	check "the status line offers the Nodes view's keys, not +- or a" \
+		sh -c 'printf "%s\n" "$1" | tail -n 1 | grep -q "Enter node  sS sort  p pause  h help  q quit$" &&
+		    ! printf "%s\n" "$1" | tail -n 1 | grep -q "+- interval"' sh "$(cap)"
+else
+	not_ok "the job line names the missing node"; show_screen
+fi
+keys q
+tui_wait_exit 15
 
 # --- where the Threads and Topology views are ----------------------------------------
 tui_start 80 24 -- --demo -d 0.5
