@@ -169,7 +169,7 @@ static const struct {
 	{ "--msr-batch-path FILE",
 	    N_("msr-safe's batch device (default /dev/cpu/msr_batch)") },
 	{ "--sim SCENARIO",
-	    N_("simulate the counters: a built-in scenario name or a\nscenario file (implies --source sim; default demo)") },
+	    N_("simulate this machine (or --topology's) running a load:\na scenario name (idle, busy, ..., demo) or file;\nthe machine stays this one: --demo is the demo machine\n(implies --source sim; default scenario: demo)") },
 	{ "--seed N",
 	    N_("random seed of the simulator (default 0)") },
 	{ "--cpus LIST",
@@ -179,7 +179,7 @@ static const struct {
 	{ "--on-conflict POLICY",
 	    N_("when another program reprograms the counters mid-run:\nreport, reclaim or exit (default report)") },
 	{ "--demo",
-	    N_("simulate the built-in two-socket Skylake-SP machine") },
+	    N_("simulate the demo machine (a built-in two-socket\nSkylake-SP) running the demo scenario; with --sim,\nthat scenario instead") },
 	{ "-p, --pid PID",
 	    N_("watch a job: show the cores its threads may run on\n(repeatable, or PID,PID...; key j shows all cores)") },
 	{ "--cgroup PATH",
@@ -401,7 +401,7 @@ parse_sim(const char *arg, struct options *o, struct errmsg *e)
 	if (scenario_builtins[i] == NULL && access(arg, F_OK) != 0)
 		return errmsg_set(e, _("--sim: no built-in scenario and no file named %s: give a "
 		    "built-in name (idle, busy, one-per-core, both, alternate, bursts, demo) or a "
-		    "scenario file"), arg);
+		    "scenario file; --sim chooses the load, --demo the demo machine"), arg);
 	o->scenario = arg;
 	return 0;
 }

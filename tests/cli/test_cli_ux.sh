@@ -1,6 +1,8 @@
 #!/bin/sh
 # test_cli_ux.sh: what a new user trips on at the command line.
 # - --sim with neither a built-in name nor a file is a usage error (2).
+# - --help says what --sim and --demo simulate: --sim a load on this
+#   machine, --demo the demo machine (it said "(default demo)" of --sim).
 # - -p PID is --pid PID (as htop, top and perf take it).
 # - a compressed --topology is said to be compressed (gzip, xz), not
 #   "holds a NUL byte".
@@ -15,12 +17,19 @@ sleep 300 &
 spid=$!
 trap 'kill $spid 2>/dev/null; rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 7
+plan 8
 
 "$HTTOP" --sim no-such -b -n 1 >out 2>err; st=$?
 check "--sim no-such: status 2, a usage error (got $st)" [ "$st" -eq 2 ]
 check "... the message names the value and the built-in names" \
-	grep -q "^httop: --sim: no built-in scenario and no file named no-such: give a built-in name (idle, busy, one-per-core, both, alternate, bursts, demo) or a scenario file$" err
+	grep -q "^httop: --sim: no built-in scenario and no file named no-such: give a built-in name (idle, busy, one-per-core, both, alternate, bursts, demo) or a scenario file; --sim chooses the load, --demo the demo machine$" err
+
+"$HTTOP" --help >help.txt
+check "--help: --sim simulates this machine running a load; --demo is the demo machine" \
+	sh -c 'tr -s " \n" "  " <help.txt >help.one &&
+	    grep -q -- "--sim SCENARIO simulate this machine (or --topology.s) running a load" help.one &&
+	    grep -q -- "the machine stays this one: --demo is the demo machine" help.one &&
+	    grep -q -- "--demo simulate the demo machine" help.one && ! grep -q "default demo)" help.one'
 
 "$HTTOP" --demo -p "$spid" -b -n 1 >p.txt 2>err; st=$?
 "$HTTOP" --demo --pid "$spid" -b -n 1 >pid.txt 2>/dev/null
