@@ -5,6 +5,7 @@ tests_unit_test_out_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_out_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_out
 CLI_TESTS = tests/cli/test_cli_options.sh tests/cli/test_cli_msr.sh tests/cli/test_cli_ux.sh \
+	tests/cli/test_readme.sh \
 	tests/cli/test_cli_demo.sh tests/cli/test_cli_signals.sh tests/cli/test_cli_replay.sh \
 	tests/cli/test_cli_scale.sh tests/cli/test_cli_inputs.sh tests/cli/test_docs.sh \
 	tests/cli/test_out_files.sh
