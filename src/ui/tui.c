@@ -548,6 +548,9 @@ status_line(struct tui *t, const struct ui_frame *f)
 		draw_text(u, y, u->cols - w, w, ROLE_LABEL, hint);
 }
 
+/* A blank that draw_wrapped does not break a line at (drawn as one). */
+#define GLUE '\x1f'
+
 /* `s` from the top left, broken at blanks into lines of the screen's
  * width, as many lines as there are rows: the request for more room must
  * be readable in a 20 x 5 pane. */
@@ -561,8 +564,14 @@ draw_wrapped(struct ui_ctx *u, enum ui_role r, const char *s)
 	while (*s == ' ')
 		s++;
 	while (*s != '\0' && row < u->rows) {
+		size_t k;
+
 		n = text_line_len(s, u->cols);
 		snprintf(line, sizeof line, "%.*s", (int)n, s);
+		/* GLUE: a blank no line breaks at ("40 x 10" stays whole). */
+		for (k = 0; line[k] != '\0'; k++)
+			if (line[k] == GLUE)
+				line[k] = ' ';
 		draw_text(u, row++, 0, u->cols, r, line);
 		s += n;
 		while (*s == ' ')
@@ -594,10 +603,13 @@ tui_draw(struct tui *t, const struct ui_frame *f)
 	 * the cells that differ from what the terminal shows. */
 	erase();
 	if (u->cols < MIN_COLS || u->rows < MIN_ROWS) {
-		char text[96];
+		char text[160], least[32], now[32];
 
-		snprintf(text, sizeof text, _("httop needs at least %d x %d (now %d x %d)"),
-		    MIN_COLS, MIN_ROWS, u->cols, u->rows);
+		/* The sizes glued: a line never ends in "(now 39 x". */
+		snprintf(least, sizeof least, "%d%cx%c%d", MIN_COLS, GLUE, GLUE, MIN_ROWS);
+		snprintf(now, sizeof now, "(%s%c%d%cx%c%d)", _("now"), GLUE, u->cols, GLUE, GLUE,
+		    u->rows);
+		snprintf(text, sizeof text, _("httop needs at least %s %s"), least, now);
 		draw_wrapped(u, ROLE_WARN, text);
 		refresh();
 		return;
