@@ -4,7 +4,8 @@ tests_unit_test_out_SOURCES = tests/unit/test_out.c
 tests_unit_test_out_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_out_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_out
-CLI_TESTS = tests/cli/test_cli_options.sh tests/cli/test_cli_msr.sh \
+CLI_TESTS = tests/cli/test_cli_options.sh tests/cli/test_cli_msr.sh tests/cli/test_cli_ux.sh \
+	tests/cli/test_readme.sh \
 	tests/cli/test_cli_demo.sh tests/cli/test_cli_signals.sh tests/cli/test_cli_replay.sh \
 	tests/cli/test_cli_scale.sh tests/cli/test_cli_inputs.sh tests/cli/test_docs.sh \
 	tests/cli/test_out_files.sh tests/cli/test_hwloc_plugins.sh tests/cli/test_cli_recover.sh

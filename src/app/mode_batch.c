@@ -114,6 +114,7 @@ app_run_batch(struct app *a)
 	if (rc == RUN_OK && a->job != NULL) {
 		job_update(a, &job);
 		run_set_view(&r, &job.view);
+		batch_set_scope(b, OUT_SCOPE_JOB);
 	}
 	if (rc == RUN_OK)
 		status = loop(a, &r, a->job != NULL ? &job : NULL);

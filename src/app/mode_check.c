@@ -347,8 +347,12 @@ judge_round(struct chk *c, const struct snaps *s, bool loaded,
 		cx.sim_ghz = ghz > 0.0 ? ghz : sl->m.base_hz / 1e9;
 		cx.sim_cpi = 1.0 / CHECK_SIM_IPC;
 		cx.os_granularity = sl->m.dt > 0.0 ? 2.0 / ((double)c->hz * sl->m.dt) : 0.0;
+		/* The scheduler and the tick accounting count any task. */
+		cx.any_task = c->a->src->plan != NULL &&
+		    c->a->src->plan->basis != PLAN_BASIS_COUNTERS;
 		x->cs = sl->cs;
-		x->core = sl->core;
+		x->package = c->t->cores[sl->core].package;
+		x->core = c->t->cores[sl->core].core_id;
 		x->ncpus = sl->m.nthreads < 2 ? sl->m.nthreads : 2;
 		x->timing = cx.timing;
 		for (k = 0; k < x->ncpus; k++) {

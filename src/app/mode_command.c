@@ -137,7 +137,10 @@ loop(struct cmdrun *c)
 	pacer_start(&p, clock_mono(), p.delay, c->r->prev->time);
 	for (;;) {
 		if (command_ended(&c->a->cmd)) {
-			/* The last interval: up to the end. */
+			/* The last interval: up to the end. The only one, shorter
+			 * than any interval httop takes: no figures (R_TOO_SHORT). */
+			if (c->r->steps == 0)
+				c->r->cfg.min_dt = PACER_DELAY_MIN;
 			rc = step(c, &p);
 			return rc < 0 ? -1 : 0;
 		}
@@ -163,8 +166,10 @@ summary(struct cmdrun *c, struct interval *whole, double covered, struct errmsg 
 	struct run_summary s;
 	char ended[128], cpus[256];
 
-	if (c->b != NULL && c->a->o->format != FMT_TEXT)
+	if (c->b != NULL && c->a->o->format != FMT_TEXT) {
+		batch_set_scope(c->b, OUT_SCOPE_RUN);
 		return batch_write(c->b, whole, e);
+	}
 	command_describe(cmd, ended, sizeof ended);
 	cpus[0] = '\0';
 	cpulist_append(cpus, sizeof cpus, c->ever.has, c->ever.n);
@@ -197,6 +202,7 @@ open_out(struct cmdrun *c)
 		batch_set_layout(c->b, &c->a->layout);
 		batch_set_level(c->b, o->level);
 		batch_set_header(c->b, isatty(fileno(c->out)));
+		batch_set_scope(c->b, OUT_SCOPE_JOB);
 	}
 	return 0;
 }
@@ -265,6 +271,8 @@ app_run_command(struct app *a)
 	if (status == EXIT_OK && c.hist != NULL) {
 		covered = history_compute(c.hist, &r.mc, AVG_RUN, 0.0, &whole);
 		metrics_restrict(&r.mc, &c.ever, &whole);
+		if (covered > 0.0 && covered < PACER_DELAY_MIN)
+			metrics_too_short(&r.mc, &whole);
 	}
 	/* The counters back before anything is printed or waited for. */
 	status = run_finish(&r, status, app_report);

@@ -95,11 +95,13 @@ on_job(void *arg, const struct cluster *c, const struct cluster_job *j)
 
 		if (r == NULL)
 			continue;
+		batch_set_scope(na->sum, OUT_SCOPE_NODE);
 		rc = summary_line(na, nd->nv.m.hostname[0] ? nd->nv.m.hostname : nd->name, r->time,
 		    r->wall, r->valid, r->reason, &r->agg);
 		if (rc != 0)
 			return rc;
 	}
+	batch_set_scope(na->sum, OUT_SCOPE_JOB);
 	return summary_line(na, "job", j->time, j->wall, j->valid, j->reason, &j->agg);
 }
 

@@ -127,12 +127,7 @@ update_job(struct live *l)
 	snprintf(l->jv.label, sizeof l->jv.label, "%s", job_watch_label(l->a->job));
 	l->jv.cpus = &l->jobcpus;
 	l->jv.only = tui_job_only(l->tui) && live > 0;
-	if (live == 0) {
-		size_t len = strlen(l->jv.note);
-
-		snprintf(l->jv.note + len, sizeof l->jv.note - len, "%s%s", len ? "; " : "",
-		    _("nothing left to watch: all cores shown"));
-	}
+	l->jv.ended = live == 0;
 }
 
 /* The replay's position for the header. */
@@ -386,6 +381,7 @@ loop(struct live *l)
 	if (l->a->job != NULL) {
 		snprintf(l->jv.label, sizeof l->jv.label, "%s", job_watch_label(l->a->job));
 		l->jv.active = true;
+		tui_set_job(l->tui, true);
 		update_job(l);
 	}
 	if (l->a->src->seek != NULL) {
@@ -417,8 +413,11 @@ loop(struct live *l)
 		if (pacer_due(&l->pacer, clock_mono())) {
 			if (step(l) != 0)
 				return -1;
-			if (o->iterations > 0 && ++n >= o->iterations)
+			if (o->iterations > 0 && ++n >= o->iterations) {
+				/* As top -n: the last frame stays on the screen. */
+				tui_keep_frame(l->tui);
 				break;
+			}
 		}
 		w.in_fd = tui_fd(l->tui);
 		w.out_fd = STDOUT_FILENO;

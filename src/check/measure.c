@@ -129,6 +129,22 @@ edge_error(const struct check_case *c, const struct check_meas *m, unsigned th)
 	return l->late_s + l->over_s + CHECK_IDLE_ENTRY_S;
 }
 
+/* With a source that counts any task (any_task), the share of thread
+ * th's CPU the kernel saw busy beyond the load's window: other work, which
+ * that source counts as the thread's. */
+static double
+other_work(const struct check_case *c, const struct check_meas *m,
+    const struct check_context *x, unsigned th)
+{
+	const struct check_load_meas *l = &m->t[th].load;
+	double extra;
+
+	if (!x->any_task || th >= m->nthreads || !l->os_known)
+		return 0.0;
+	extra = l->os_busy - check_window_len(&c->w[th]);
+	return extra > 0.0 ? extra : 0.0;
+}
+
 static void
 rows_split(struct rows *rs, const struct check_case *c, const struct check_meas *m,
     const struct check_context *x)
@@ -140,7 +156,8 @@ rows_split(struct rows *rs, const struct check_case *c, const struct check_meas 
 	if (!m->split_given)
 		return;
 	check_case_shares(c, want);
-	tol = check_tol_share(&x->timing, edge_error(c, m, 0) + edge_error(c, m, 1));
+	tol = check_tol_share(&x->timing, edge_error(c, m, 0) + edge_error(c, m, 1)) +
+	    other_work(c, m, x, 0) + other_work(c, m, x, 1);
 	for (k = 0; k < 4; k++) {
 		struct check_row *r = add(rs, CF_SPLIT, fig[k], "schedule", -1);
 
@@ -213,7 +230,8 @@ rows_thread(struct rows *rs, const struct check_case *c, const struct check_meas
 		return;
 	if ((r = add(rs, CF_UTIL, "util", "schedule", (int)th)) == NULL)
 		return;
-	set_exact(r, len, tm->util, check_tol_share(&x->timing, edge_error(c, m, th)));
+	set_exact(r, len, tm->util, check_tol_share(&x->timing, edge_error(c, m, th)) +
+	    other_work(c, m, x, th));
 	r->reason = tm->reason;
 	if (len <= 0.0)
 		return;

@@ -72,6 +72,10 @@ struct check_context {
 	struct check_timing timing;
 	double sim_ghz, sim_cpi;   /* CL_SIM: what the scenario runs at */
 	double os_granularity;     /* the kernel's busy share moves in steps of this (CL_THREADS) */
+	/* The source counts the time any task ran (the scheduler's, not the
+	 * counters'): other work the kernel saw on a CPU beyond the load's
+	 * moves its figures by as much, and widens their tolerance. */
+	bool any_task;
 };
 
 /* The loop of the load (load.h), for the expectations: instructions per

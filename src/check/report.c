@@ -261,10 +261,12 @@ text_result(FILE *fp, const struct check_result *x)
 	unsigned k;
 
 	if (x->ncpus > 1)
-		fprintf(fp, _("core %u (CPUs %u,%u), case %s: %s: %s\n"), x->core, x->cpus[0],
+		fprintf(fp, _("package %u, core %u (CPUs %u,%u), case %s: %s: %s\n"), x->package,
+		    x->core, x->cpus[0],
 		    x->cpus[1], x->cs->name, _(x->cs->what), _(check_verdict_text(x->verdict)));
 	else
-		fprintf(fp, _("core %u (CPU %u), case %s: %s: %s\n"), x->core, x->cpus[0],
+		fprintf(fp, _("package %u, core %u (CPU %u), case %s: %s: %s\n"), x->package,
+		    x->core, x->cpus[0],
 		    x->cs->name, _(x->cs->what), _(check_verdict_text(x->verdict)));
 	fprintf(fp, _("  interval %.3f s, read skew at most %.0f us"), x->timing.interval,
 	    x->timing.skew * 1e6);
@@ -504,7 +506,7 @@ json_result(FILE *fp, const struct check_result *x)
 
 	fputs("{\"case\":", fp);
 	json_str(fp, x->cs->name);
-	fprintf(fp, ",\"core\":%u,\"cpus\":[", x->core);
+	fprintf(fp, ",\"package\":%u,\"core\":%u,\"cpus\":[", x->package, x->core);
 	for (k = 0; k < x->ncpus && k < 2; k++)
 		fprintf(fp, "%s%u", k > 0 ? "," : "", x->cpus[k]);
 	fputc(']', fp);

@@ -17,7 +17,8 @@
 /* One case on one core. */
 struct check_result {
 	const struct check_case *cs;
-	unsigned core;
+	unsigned package, core;    /* the package's and the core's ids, as every
+				    * view and output names the core */
 	unsigned ncpus;            /* the threads used: 1 or 2 */
 	unsigned cpus[2];
 	struct check_timing timing;

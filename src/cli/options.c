@@ -10,9 +10,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check/cases.h"
 #include "util/hostname.h"
+#include "sim/scenario.h"
 #include "util/i18n.h"
 #include "util/xalloc.h"
 
@@ -174,7 +176,7 @@ static const struct {
 	{ "--msr-batch-path FILE",
 	    N_("msr-safe's batch device (default /dev/cpu/msr_batch)") },
 	{ "--sim SCENARIO",
-	    N_("simulate the counters: a built-in scenario name or a\nscenario file (implies --source sim; default demo)") },
+	    N_("simulate this machine (or --topology's) running a load:\na scenario name (idle, busy, ..., demo) or file;\nthe machine stays this one: --demo is the demo machine\n(implies --source sim; default scenario: demo)") },
 	{ "--seed N",
 	    N_("random seed of the simulator (default 0)") },
 	{ "--cpus LIST",
@@ -186,8 +188,8 @@ static const struct {
 	{ "--on-conflict POLICY",
 	    N_("when another program reprograms the counters mid-run:\nreport, reclaim or exit (default report)") },
 	{ "--demo",
-	    N_("simulate the built-in two-socket Skylake-SP machine") },
-	{ "--pid PID",
+	    N_("simulate the demo machine (a built-in two-socket\nSkylake-SP) running the demo scenario; with --sim,\nthat scenario instead") },
+	{ "-p, --pid PID",
 	    N_("watch a job: show the cores its threads may run on\n(repeatable, or PID,PID...; key j shows all cores)") },
 	{ "--cgroup PATH",
 	    N_("watch a job: the cores of its cgroup's cpuset (v2, or\nv1 cpuset; absolute, or as /proc/PID/cgroup says)") },
@@ -382,6 +384,27 @@ parse_iterations(const char *arg, struct options *o, struct errmsg *e)
 		return errmsg_set(e, _("-n/--iterations: 0 intervals would show nothing; give 1 or more, "
 		    "or leave -n out to run until stopped"));
 	o->iterations = (long long)u;
+	return 0;
+}
+
+/* --sim SCENARIO: a built-in name or a file that exists; anything else is
+ * a bad value (status 2), said before anything is opened. */
+static int
+parse_sim(const char *arg, struct options *o, struct errmsg *e)
+{
+	size_t i;
+
+	if (*arg == '\0')
+		return errmsg_set(e, _("--sim: empty scenario; give a built-in name such as demo, or "
+		    "a file"));
+	for (i = 0; scenario_builtins[i] != NULL; i++)
+		if (strcmp(arg, scenario_builtins[i]) == 0)
+			break;
+	if (scenario_builtins[i] == NULL && access(arg, F_OK) != 0)
+		return errmsg_set(e, _("--sim: no built-in scenario and no file named %s: give a "
+		    "built-in name (idle, busy, one-per-core, both, alternate, bursts, demo) or a "
+		    "scenario file; --sim chooses the load, --demo the demo machine"), arg);
+	o->scenario = arg;
 	return 0;
 }
 
@@ -932,6 +955,7 @@ parse_run_option(int c, const char *arg, struct options *o, struct errmsg *e)
 	case OPT_RESTORE:
 		o->restore = true;
 		return 0;
+	case 'p':
 	case OPT_PID:
 		return add_pids(o, arg, e);
 	default:
@@ -951,7 +975,7 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 	optind = 1;
 	/* '+': the options end at the first word that is not one, so that a
 	 * command's own options after "--" are its own. */
-	while ((c = getopt_long(argc, argv, "+:d:n:bhVo:", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:d:n:bhVo:p:", long_opts, NULL)) != -1) {
 		if (optarg != NULL)
 			value = optarg;
 		note_remote(o, c, optarg);
@@ -1016,13 +1040,9 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 			}
 			break;
 		case OPT_SIM:
-			if (*optarg == '\0') {
-				errmsg_set(e, _("--sim: empty scenario; give a built-in name such as demo, or a file"));
+			if (parse_sim(optarg, o, e) != 0 ||
+			    imply_source(o, &source_by, SRC_SIM, "--sim", e) != 0)
 				goto fail;
-			}
-			if (imply_source(o, &source_by, SRC_SIM, "--sim", e) != 0)
-				goto fail;
-			o->scenario = optarg;
 			break;
 		case OPT_CAPID6:
 			if (capid6_parse_list(optarg, &o->capid6, e) != 0) {

@@ -57,6 +57,11 @@ struct history {
 	bool started;
 	bool truth;                  /* ground truth seen (simulator) */
 	double start_time;
+	/* The measured clock: start_time plus the lengths of the intervals
+	 * added. A pause (a new first sample, no interval over the gap) does
+	 * not advance it, so a window of the last N s is N s of intervals,
+	 * as before the pause, not what is left of N s of the clock. */
+	double mtime;
 	double last_wall;            /* the latest sample's wall time */
 	uint64_t nadd;
 
@@ -147,7 +152,7 @@ history_reset(struct history *h)
 
 	h->started = false;
 	h->truth = false;
-	h->start_time = 0.0;
+	h->start_time = h->mtime = 0.0;
 	h->nadd = 0;
 	h->n = h->head = 0;
 	memset(h->sums, 0, h->rowlen * sizeof *h->sums);
@@ -240,7 +245,7 @@ history_add(struct history *h, const struct sample *prev, const struct sample *c
 
 	if (!h->started) {
 		h->started = true;
-		h->start_time = prev != NULL ? prev->time : cur->time;
+		h->start_time = h->mtime = prev != NULL ? prev->time : cur->time;
 		push(h, h->start_time);   /* the zero snapshot */
 	}
 	h->last_wall = cur->wall;
@@ -251,6 +256,8 @@ history_add(struct history *h, const struct sample *prev, const struct sample *c
 	if (prev == NULL || cur->nslots != h->nslots || prev->nslots != h->nslots)
 		return;
 
+	if (cur->time > prev->time)
+		h->mtime += cur->time - prev->time;
 	truth = prev->truth != NULL && cur->truth != NULL;
 	for (ci = 0; ci < t->ncores && ci < last->ncores; ci++) {
 		const struct core_fig *cf = &last->cores[ci];
@@ -262,7 +269,7 @@ history_add(struct history *h, const struct sample *prev, const struct sample *c
 		}
 		add_core(h, &t->cores[ci], prev, cur, cf->fallback != R_NONE);
 		if (cf->stopped != 0)
-			note_stopped(h, &t->cores[ci], last, cur->time);
+			note_stopped(h, &t->cores[ci], last, h->mtime);
 		if (truth && ci < cur->ncores && ci < prev->ncores)
 			for (k = 0; k < 4; k++)
 				h->tsums[ci * 4 + k] += cur->truth[ci * 4 + k] - prev->truth[ci * 4 + k];
@@ -270,7 +277,7 @@ history_add(struct history *h, const struct sample *prev, const struct sample *c
 	if (truth)
 		h->truth = true;
 	h->nadd++;
-	push(h, cur->time);
+	push(h, h->mtime);
 }
 
 /* Which CPUs are offline now: the latest sample's, not the window's. */

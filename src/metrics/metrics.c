@@ -70,21 +70,24 @@ interval_free(struct interval *iv)
 	memset(iv, 0, sizeof *iv);
 }
 
-/* "core 3 (cpus 3,51): counters reprogrammed by another program" */
+/* "package 0, core 3 (cpus 3,51): counters reprogrammed by another
+ * program": the core named by its package's and its own id, as every view
+ * and output names it. */
 void
 interval_describe(struct interval *iv, const struct topo_core *tc, enum reason r, bool fallback)
 {
 	char cpus[64];
 	size_t len = 0;
 	unsigned i;
-	const char *fmt = fallback ? N_("core %u (cpus %s): %s; its split is shown as a bound") :
-	    N_("core %u (cpus %s): %s");
+	const char *fmt = fallback ? N_("package %u, core %u (cpus %s): %s; its split is shown as a bound") :
+	    N_("package %u, core %u (cpus %s): %s");
 
 	cpus[0] = '\0';
 	for (i = 0; i < tc->nthreads && i < TOPO_MAX_SMT && len < sizeof cpus; i++)
 		len += (size_t)snprintf(cpus + len, sizeof cpus - len, "%s%u", i ? "," : "",
 		    tc->cpus[i]);
-	snprintf(iv->reason, sizeof iv->reason, _(fmt), tc->index, cpus,
+	snprintf(iv->reason, sizeof iv->reason, _(fmt), tc->package, tc->core_id, cpus,
 	    _(metrics_reason_text(r)));
-	snprintf(iv->reason_c, sizeof iv->reason_c, fmt, tc->index, cpus, metrics_reason_text(r));
+	snprintf(iv->reason_c, sizeof iv->reason_c, fmt, tc->package, tc->core_id, cpus,
+	    metrics_reason_text(r));
 }

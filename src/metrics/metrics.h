@@ -139,6 +139,11 @@ void interval_offline(struct interval *iv, const struct topology *t, const struc
 void metrics_compute(const struct metrics_ctx *c, const struct sample *prev,
     const struct sample *cur, struct interval *iv);
 
+/* Every selected core of `iv` without figures, for R_TOO_SHORT: a command
+ * that ended before one interval could measure it (the interval stays
+ * selected, with its time and length). */
+void metrics_too_short(const struct metrics_ctx *c, struct interval *iv);
+
 /* The aggregate (as iv->node, both_of_busy included) over the cores that
  * have any CPU in `cpus`: a watched job's cores. */
 void metrics_aggregate_subset(const struct interval *iv, const struct topology *t,

@@ -27,6 +27,7 @@ static const struct {
 	[R_STOPPED] = { N_("counter stopped"), "stopped" },
 	[R_NOT_COUNTED] = { N_("the source counts no instructions or cycles"), "not-counted" },
 	[R_LOST] = { N_("records lost: what the CPU did is not known exactly"), "lost" },
+	[R_TOO_SHORT] = { N_("too short to measure (under 0.05 s)"), "too-short" },
 };
 
 const char *

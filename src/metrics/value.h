@@ -26,6 +26,8 @@ enum reason {
 	R_NOT_COUNTED,      /* the source counts no instructions or cycles
 			     * (procstat): CPI and GHz are not measured */
 	R_LOST,             /* the source lost records of this interval */
+	R_TOO_SHORT,        /* a command's run shorter than the shortest interval
+			     * httop measures (PACER_DELAY_MIN) */
 	R_NREASONS
 };
 

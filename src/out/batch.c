@@ -123,6 +123,20 @@ batch_set_header(struct batch *b, bool on)
 }
 
 void
+batch_set_scope(struct batch *b, enum out_scope s)
+{
+	if (b != NULL)
+		b->scope = s;
+}
+
+/* Never translated: csv's kind and summary's column are read by programs. */
+const char *
+out_scope_name(enum out_scope s)
+{
+	return s == OUT_SCOPE_JOB ? "job" : s == OUT_SCOPE_RUN ? "run" : "node";
+}
+
+void
 batch_set_layout(struct batch *b, const struct die_layout *l)
 {
 	if (b != NULL)

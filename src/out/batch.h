@@ -35,5 +35,7 @@ int batch_errno(const struct batch *b);
  * interval: on unless turned off (app.c: off when standard output is not
  * a terminal, so that the lines of many nodes merge into one per node). */
 void batch_set_header(struct batch *b, bool on);
+/* What the next intervals' aggregate is taken over (default the node). */
+void batch_set_scope(struct batch *b, enum out_scope s);
 
 #endif

@@ -25,6 +25,17 @@ enum out_format {
 	FMT_SUMMARY,       /* one line per interval: the node figures */
 };
 
+/* What an interval's aggregate (interval.node) is taken over: the node,
+ * a watched job's cores (--pid, --cgroup, --job, a command's intervals,
+ * the job line of many nodes), or a command's whole run. text, csv and
+ * summary name it ("node:"/"job:", csv's kind, summary's last column). */
+enum out_scope {
+	OUT_SCOPE_NODE = 0,
+	OUT_SCOPE_JOB,
+	OUT_SCOPE_RUN,
+};
+const char *out_scope_name(enum out_scope s);
+
 /* How far down the Prometheus outputs go (--level, --textfile-level):
  * each level has the families of the levels above it too. */
 enum out_level {
@@ -46,6 +57,7 @@ struct batch {
 	unsigned long nwritten;    /* intervals written so far */
 	int err;                   /* errno of the last write error */
 	bool no_header;            /* summary: no column header line */
+	enum out_scope scope;      /* what interval.node is taken over */
 	struct linebuf line;       /* json, csv: the line being built */
 	struct walltime wt;        /* the interval's wall time, as text */
 	enum out_level level;      /* openmetrics: how far down */

@@ -1,5 +1,5 @@
-/* summary.c: one line per interval with the node figures, in fixed
- * columns, host first, then the time since the start and the wall-clock
+/* summary.c: one line per interval with the node figures (or the job's:
+ * the last column says which), in fixed columns, host first, then the time since the start and the wall-clock
  * time (so that the lines of many nodes line up): the output of many nodes (pdsh, clush) sorts and
  * merges into one line per node. Shares in percent, a bound as lo-hi, an
  * absent figure as "-"; an invalid interval ends its line with the reason. */
@@ -25,19 +25,19 @@ out_summary_write(struct batch *b, const struct interval *iv)
 	char s[5][72], host[4 * sizeof b->m->hostname], reason[4 * sizeof iv->reason];
 
 	if (b->nwritten == 0 && !b->no_header)
-		fprintf(b->fp, "%-*s %10s %*s %5s %*s %*s %*s %*s %*s\n", HOST_W, _("host"), _("time"),
-		    UNIX_W, _("unix_time"), _("valid"), FIG_W, _("util%"), FIG_W, _("both/busy%"),
-		    FIG_W, _("threads"), FIG_W, _("GHz"), FIG_W, _("CPI"));
+		fprintf(b->fp, "%-*s %10s %*s %5s %*s %*s %*s %*s %*s %s\n", HOST_W, _("host"),
+		    _("time"), UNIX_W, _("unix_time"), _("valid"), FIG_W, _("util%"), FIG_W,
+		    _("both/busy%"), FIG_W, _("threads"), FIG_W, _("GHz"), FIG_W, _("CPI"), _("of"));
 	/* A host name has no blank (hostname.h), which would shift the
 	 * columns; text from outside never reaches the terminal raw. */
-	fprintf(b->fp, "%-*s %10.3f %*s %5d %*s %*s %*s %*s %*s", HOST_W,
+	fprintf(b->fp, "%-*s %10.3f %*s %5d %*s %*s %*s %*s %*s %s", HOST_W,
 	    b->m->hostname[0] != '\0' ? text_escape(host, sizeof host, b->m->hostname) : "-",
 	    isfinite(iv->time) ? iv->time : 0.0, UNIX_W, b->wt.unix3, iv->valid ? 1 : 0,
 	    FIG_W, out_fig(s[0], sizeof s[0], n->util, 100.0, 1, ""),
 	    FIG_W, out_fig(s[1], sizeof s[1], n->both_of_busy, 100.0, 1, ""),
 	    FIG_W, out_fig(s[2], sizeof s[2], n->active_threads, 1.0, 2, ""),
 	    FIG_W, out_fig(s[3], sizeof s[3], n->ghz, 1.0, 2, ""),
-	    FIG_W, out_fig(s[4], sizeof s[4], n->cpi, 1.0, 2, ""));
+	    FIG_W, out_fig(s[4], sizeof s[4], n->cpi, 1.0, 2, ""), out_scope_name(b->scope));
 	if (!iv->valid)
 		fprintf(b->fp, "  %s", text_escape(reason, sizeof reason, iv->reason));
 	fputc('\n', b->fp);

@@ -45,7 +45,9 @@ write_header(struct batch *b, const struct interval *iv)
 	/* Figures that are not the counters' say what they are. */
 	if (plan_meaning(b->p) != NULL)
 		fprintf(fp, _("meaning: %s\n"), _(plan_meaning(b->p)));
-	fprintf(fp, _("node: util %s, neither %s, t0 only %s, t1 only %s, both %s"),
+	fprintf(fp, b->scope == OUT_SCOPE_NODE ?
+	    _("node: util %s, neither %s, t0 only %s, t1 only %s, both %s") :
+	    _("job: util %s, neither %s, t0 only %s, t1 only %s, both %s"),
 	    pct(s[0], sizeof s[0], n->util), pct(s[1], sizeof s[1], n->neither),
 	    pct(s[2], sizeof s[2], n->t0_only), pct(s[3], sizeof s[3], n->t1_only),
 	    pct(s[4], sizeof s[4], n->both));

@@ -251,6 +251,8 @@ run_step(struct run *r, double elapsed)
 	stop = conflict_check(r);
 	if (r->view != NULL)
 		metrics_restrict(&r->mc, r->view, &r->iv);
+	if (r->cfg.min_dt > 0.0 && r->iv.dt < r->cfg.min_dt)
+		metrics_too_short(&r->mc, &r->iv);
 	add(r, PHASE_COMPUTE);
 	stop_e = r->e;
 	st.prev = r->prev;

@@ -30,6 +30,9 @@ struct run_config {
 	 * when the run must end instead (an ending signal). */
 	int (*sleep)(double seconds);
 	struct phases *ph;              /* may be NULL */
+	/* > 0: an interval shorter than this has no figures (R_TOO_SHORT);
+	 * a command's run sets it for its only interval. */
+	double min_dt;
 };
 
 /* What run_step() and run_first() return besides -1 (an error or the

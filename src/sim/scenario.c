@@ -223,7 +223,8 @@ scenario_builtin(struct scenario *sc, const char *name, const struct topology *t
 	unsigned c, j, n;
 
 	if (name == NULL || t == NULL)
-		return errmsg_set(e, _("no scenario name or machine given"));
+		return errmsg_set(e, _("a scenario (the load) needs a machine to run on: this one, "
+		    "--topology FILE, or --demo"));
 	for (j = 0; scenario_builtins[j] != NULL; j++)
 		if (strcmp(name, scenario_builtins[j]) == 0)
 			break;

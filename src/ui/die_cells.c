@@ -360,6 +360,53 @@ label_cell(struct cell_look *o, int ch, enum ui_role r, const char *s)
 	join(o->line[o->line_of_label], s, "", "");
 }
 
+/* Columns of the widest core id of the machine (cached by topology). */
+static int
+id_width(const struct topology *t)
+{
+	static const struct topology *seen;
+	static unsigned seen_n;
+	static int width;
+	unsigned i, max = 0;
+	char buf[16];
+
+	if (t != seen || t->ncores != seen_n) {
+		for (i = 0; i < t->ncores; i++)
+			if (t->cores[i].core_id > max)
+				max = t->cores[i].core_id;
+		width = snprintf(buf, sizeof buf, "%u", max);
+		seen = t;
+		seen_n = t->ncores;
+	}
+	return width;
+}
+
+/* One line of `w` columns, the same choice in every cell of the grid: the
+ * core's id (its number) when the widest id and a 4-column value ("100%")
+ * fit beside each other, else no id in any cell; then the longest variant
+ * of the value that fits ("77%" before "77"). Not an id here and a value
+ * without its % there. */
+static void
+one_line(char *dst, const struct ui_frame *f, int w, char ids[3][TEXT_MAX],
+    char var[][TEXT_MAX], int n)
+{
+	int idw = id_width(&f->m->topo), k;
+	char val[TEXT_MAX], both[2 * TEXT_MAX + 8];
+
+	/* "c27 100%", else "27 100%", else the value alone. */
+	for (k = 1; k <= 2; k++) {
+		int iw = idw + (k == 1 ? 1 : 0);
+
+		if (w >= iw + 1 + 4) {
+			pick(val, w - iw - 1, var, n);
+			snprintf(both, sizeof both, "%s %s", ids[k], val);
+			join(dst, both, "", "");
+			return;
+		}
+	}
+	pick(dst, w, var, n);
+}
+
 void
 die_cell_look(struct cell_look *o, const struct ui_ctx *u, const struct ui_frame *f,
     const struct die_cell *c, enum die_fig fig, const struct die_scale *sc, int cw, int ch)
@@ -449,19 +496,7 @@ die_cell_look(struct cell_look *o, const struct ui_ctx *u, const struct ui_frame
 		}
 		return;
 	}
-	/* One line: the value whole before the id whole. */
-	for (j = 0; j < n; j++) {
-		for (i = 1; i < 3; i++) {
-			char both[TEXT_MAX];
-
-			join(both, ids[i], " ", var[j]);
-			if (text_width(both) <= w) {
-				join(o->line[0], both, "", "");
-				return;
-			}
-		}
-	}
-	pick(o->line[0], w, var, n);
+	one_line(o->line[0], f, w, ids, var, n);
 }
 
 /* Draw one cell at (row, x): every line the full width, so a heat colour

@@ -147,6 +147,19 @@ flow_words(struct flow *f, int prio, enum ui_role r, const char *s)
 		words(f, r, s, true);
 }
 
+void
+flow_phrase_words(struct flow *f, int prio, enum ui_role r, const char *s)
+{
+	const char *colon = strstr(s, ": ");
+	size_t n = colon != NULL ? (size_t)(colon - s) + 1 : strlen(s);
+
+	if (!new_group(f, prio) || !new_chunk(f, false))
+		return;
+	put_n(f, r, s, n);
+	if (colon != NULL)
+		words(f, r, colon + 2, false);
+}
+
 /* Place the chunks of the groups not dropped, from row 0. Returns the rows
  * used; a chunk wider than any row gets row -1 and sets *over. */
 static int

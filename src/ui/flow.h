@@ -67,6 +67,9 @@ void flow_put(struct flow *f, enum ui_role r, const char *s);
 void flow_put_words(struct flow *f, enum ui_role r, const char *s);
 /* A field of words that may break between them (one blank apart). */
 void flow_words(struct flow *f, int prio, enum ui_role r, const char *s);
+/* A field whose first phrase, up to its first ": ", is kept whole ("1 of 6
+ * nodes missing:"), the words after it may break ("down", "h7"). */
+void flow_phrase_words(struct flow *f, int prio, enum ui_role r, const char *s);
 /* Place the fields in rows of `cols` columns, dropping the least important
  * until they take no more than `max_rows`. Returns the rows used. A field
  * that fits nowhere, or past `max_rows` when nothing more may be dropped,

@@ -135,8 +135,9 @@ shares(struct flow *fl, const struct ui_ctx *u, int prio, const struct agg_fig *
 	}
 }
 
-/* "2 sockets," "36 cores," "72 threads": the machine's size, a count and
- * its noun never apart. */
+/* "2 sockets, 36 cores, 72 threads": the machine's size, one phrase kept
+ * whole (it wraps to a row of its own, or goes, but is never split: a row
+ * ending "36 cores," read as the whole size). */
 static void
 counts(struct flow *fl, unsigned packages, unsigned cores, unsigned cpus)
 {
@@ -146,10 +147,10 @@ counts(struct flow *fl, unsigned packages, unsigned cores, unsigned cpus)
 	/* TRANSLATORS: the first of "2 sockets, 36 cores, 72 threads" */
 	snprintf(text, sizeof text, ngettext("%u socket,", "%u sockets,", packages), packages);
 	flow_put(fl, ROLE_PLAIN, text);
-	flow_piece(fl);
+	flow_put(fl, ROLE_PLAIN, " ");
 	snprintf(text, sizeof text, ngettext("%u core,", "%u cores,", cores), cores);
 	flow_put(fl, ROLE_PLAIN, text);
-	flow_piece(fl);
+	flow_put(fl, ROLE_PLAIN, " ");
 	snprintf(text, sizeof text, ngettext("%u thread", "%u threads", cpus), cpus);
 	flow_put(fl, ROLE_PLAIN, text);
 }
@@ -259,6 +260,13 @@ line_job(struct flow *fl, const struct ui_ctx *u, const struct ui_frame *f)
 	flow_field(fl, FLOW_KEEP);
 	flow_put(fl, ROLE_LABEL, _("job"));
 	flow_put_words(fl, ROLE_PLAIN, j->label);
+	if (j->ended) {
+		/* Said once: why (the watch's note), and what is shown now. */
+		snprintf(text, sizeof text, "%s%s%s", j->note, j->note[0] != '\0' ? "; " : "",
+		    _("nothing left to watch: all cores shown"));
+		flow_words(fl, P_JOB, ROLE_WARN, text);
+		return;
+	}
 	if (!j->only)
 		flow_put_words(fl, ROLE_PLAIN, _("(all cores shown)"));
 	if (j->cpus != NULL && cpulist_count(j->cpus) > 0) {

@@ -99,7 +99,7 @@ line_job(struct flow *fl, const struct ui_ctx *u, const struct ui_frame *f)
 		flow_words(fl, P_BUSY, ROLE_PLAIN, text);
 	}
 	if (!f->cluster->job.valid && f->cluster->job.reason[0] != '\0')
-		flow_words(fl, P_STATES, ROLE_WARN, f->cluster->job.reason);
+		flow_phrase_words(fl, P_STATES, ROLE_WARN, f->cluster->job.reason);
 }
 
 void

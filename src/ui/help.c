@@ -16,7 +16,8 @@ static const struct help_key keys[] = {
 	{ "1 2 3 4", N_("Cores, Threads, Topology, Die grid view") },
 	{ N_("5 Enter Esc"), N_("many nodes (--nodes): the Nodes view; Enter opens the node under the "
 	    "cursor in views 1 to 4, Esc or 5 goes back") },
-	{ "s", N_("Threads view: sort by the next column; a figure sorts highest first") },
+	{ "s", N_("Cores, Threads, Nodes view: sort by the next column (Cores: within each "
+	    "package); a figure sorts highest first") },
 	{ "S", N_("reverse the sort order") },
 	{ "f F", N_("Die grid: next / previous figure shown") },
 	{ N_("p Space"), N_("pause / resume reading the counters") },

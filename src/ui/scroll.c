@@ -4,8 +4,23 @@
 
 #include <curses.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "ui/ui.h"
+#include "ui/widgets.h"
+#include "util/i18n.h"
+
+void
+view_scroll_where(struct ui_ctx *u, int y, const struct ui_area *a, int first, int shown,
+    int total)
+{
+	char more[96];
+	int last = first + shown < total ? first + shown : total;
+
+	snprintf(more, sizeof more, _("rows %d-%d of %d: Up, Down, PgUp, PgDn"), first + 1, last,
+	    total);
+	draw_words(u, y, a->left, a->cols, ROLE_LABEL, more);
+}
 
 bool
 view_scroll_key(struct view *v, int ch)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <termios.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include <curses.h>
 #include <term.h>
@@ -156,6 +157,48 @@ screen_close(struct ui_ctx *u)
 	if (u->tty_in != NULL)
 		fclose(u->tty_in);
 	u->tty_in = NULL;
+}
+
+void
+screen_close_keep(struct ui_ctx *u)
+{
+	char *text, mb[MB_LEN_MAX];
+	wchar_t *line;
+	size_t len = 0, cap, keep = 0, k;
+	int y, x, n;
+	mbstate_t st;
+
+	if (!screen_is_open || u->scr == NULL || u->rows <= 0 || u->cols <= 0) {
+		screen_close(u);
+		return;
+	}
+	/* Each cell a character of up to MB_LEN_MAX bytes, and a newline. */
+	cap = (size_t)u->rows * ((size_t)u->cols * MB_LEN_MAX + 1) + 1;
+	text = malloc(cap);
+	line = malloc(((size_t)u->cols + 1) * sizeof *line);
+	for (y = 0; text != NULL && line != NULL && y < u->rows; y++) {
+		n = mvinnwstr(y, 0, line, u->cols);
+		for (x = n < 0 ? 0 : n; x > 0 && line[x - 1] == L' '; x--)
+			;
+		memset(&st, 0, sizeof st);
+		for (n = 0; n < x; n++) {
+			k = wcrtomb(mb, line[n], &st);
+			if (k == (size_t)-1)
+				mb[0] = '?', k = 1;
+			memcpy(text + len, mb, k);
+			len += k;
+		}
+		text[len++] = '\n';
+		if (x > 0)
+			keep = len;
+	}
+	screen_close(u);
+	if (text != NULL && keep > 0) {
+		fwrite(text, 1, keep, stdout);
+		fflush(stdout);
+	}
+	free(text);
+	free(line);
 }
 
 /* Only write() and tcsetattr(), both async-signal-safe, on data prepared

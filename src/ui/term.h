@@ -14,6 +14,10 @@
 int screen_open(struct ui_ctx *u, const struct ui_settings *s, struct errmsg *e);
 /* Put the terminal back as it was (endwin; idempotent). */
 void screen_close(struct ui_ctx *u);
+/* The same, then the last frame's text written where the shell goes on
+ * (the normal screen), as top leaves its last frame after -n: blank
+ * lines at the end and blanks at a line's end left out. */
+void screen_close_keep(struct ui_ctx *u);
 /* Async-signal-safe terminal restore for fatal signals: the saved termios
  * and the sequences that leave the alternate screen and show the cursor. */
 void screen_emergency_restore(void);

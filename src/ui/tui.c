@@ -35,6 +35,8 @@ struct tui {
 	bool open;
 	bool paused;
 	bool job_only;
+	bool keep;                  /* leave the last frame on the screen at the end */
+	bool has_job;               /* a job is watched: j toggles its cores */
 	bool replay;             /* the replay keys work */
 	int speed;               /* TUI_SPEED_MIN .. TUI_SPEED_MAX */
 	struct tui_replay_req req;
@@ -409,6 +411,11 @@ screen_key(struct tui *t, int ch)
 			key_note(t, _("this terminal has no colours"));
 		return TUI_REDRAW;
 	case 'j':
+		if (!t->has_job) {
+			key_note(t, _("j: no job is watched; start httop with --pid, --cgroup, --job "
+			    "or -- COMMAND"));
+			return TUI_REDRAW;
+		}
 		t->job_only = !t->job_only;
 		return TUI_JOB;
 	case 'w':
@@ -494,9 +501,13 @@ status_line(struct tui *t, const struct ui_frame *f)
 {
 	struct ui_ctx *u = &t->u;
 	const char *sep = u->utf8 ? " \u2502 " : " | ";
+	/* Only the keys that do something here: many nodes run at their -d
+	 * and give their last interval (no +-, no a). */
 	const char *hint = t->replay ?
 	    _("p pause  . step  <> speed  [] start/end  h help  q quit") :
-	    _("Tab view  p pause  +- interval  a window  h help  q quit");
+	    !t->nodes ? _("Tab view  p pause  +- interval  a window  h help  q quit") :
+	    t->s->view == VIEW_NODES ? _("Enter node  sS sort  p pause  h help  q quit") :
+	    _("Esc nodes  Tab view  p pause  h help  q quit");
 	const char *msg[4];
 	enum ui_role role[4];
 	char invalid[700];
@@ -537,6 +548,9 @@ status_line(struct tui *t, const struct ui_frame *f)
 		draw_text(u, y, u->cols - w, w, ROLE_LABEL, hint);
 }
 
+/* A blank that draw_wrapped does not break a line at (drawn as one). */
+#define GLUE '\x1f'
+
 /* `s` from the top left, broken at blanks into lines of the screen's
  * width, as many lines as there are rows: the request for more room must
  * be readable in a 20 x 5 pane. */
@@ -550,8 +564,14 @@ draw_wrapped(struct ui_ctx *u, enum ui_role r, const char *s)
 	while (*s == ' ')
 		s++;
 	while (*s != '\0' && row < u->rows) {
+		size_t k;
+
 		n = text_line_len(s, u->cols);
 		snprintf(line, sizeof line, "%.*s", (int)n, s);
+		/* GLUE: a blank no line breaks at ("40 x 10" stays whole). */
+		for (k = 0; line[k] != '\0'; k++)
+			if (line[k] == GLUE)
+				line[k] = ' ';
 		draw_text(u, row++, 0, u->cols, r, line);
 		s += n;
 		while (*s == ' ')
@@ -583,10 +603,13 @@ tui_draw(struct tui *t, const struct ui_frame *f)
 	 * the cells that differ from what the terminal shows. */
 	erase();
 	if (u->cols < MIN_COLS || u->rows < MIN_ROWS) {
-		char text[96];
+		char text[160], least[32], now[32];
 
-		snprintf(text, sizeof text, _("httop needs at least %d x %d (now %d x %d)"),
-		    MIN_COLS, MIN_ROWS, u->cols, u->rows);
+		/* The sizes glued: a line never ends in "(now 39 x". */
+		snprintf(least, sizeof least, "%d%cx%c%d", MIN_COLS, GLUE, GLUE, MIN_ROWS);
+		snprintf(now, sizeof now, "(%s%c%d%cx%c%d)", _("now"), GLUE, u->cols, GLUE, GLUE,
+		    u->rows);
+		snprintf(text, sizeof text, _("httop needs at least %s %s"), least, now);
 		draw_wrapped(u, ROLE_WARN, text);
 		refresh();
 		return;
@@ -606,11 +629,27 @@ tui_draw(struct tui *t, const struct ui_frame *f)
 }
 
 void
+tui_set_job(struct tui *t, bool on)
+{
+	if (t != NULL)
+		t->has_job = on;
+}
+
+void
+tui_keep_frame(struct tui *t)
+{
+	if (t != NULL)
+		t->keep = true;
+}
+
+void
 tui_close(struct tui *t)
 {
 	if (t == NULL)
 		return;
-	if (t->open)
+	if (t->open && t->keep)
+		screen_close_keep(&t->u);
+	else if (t->open)
 		screen_close(&t->u);
 	t->open = false;
 }

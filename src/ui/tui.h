@@ -62,6 +62,11 @@ void tui_note(struct tui *t, const char *msg);
 double tui_delay_step(double d, int dir);
 /* Restores the terminal; idempotent. */
 void tui_close(struct tui *t);
+/* A job is watched (--pid, --cgroup, --job, a command): j toggles its
+ * cores; without one, j says so. */
+void tui_set_job(struct tui *t, bool on);
+/* At the close, the last frame stays on the terminal (-n N ran out). */
+void tui_keep_frame(struct tui *t);
 /* tui_close, then free it. */
 void tui_free(struct tui *t);
 

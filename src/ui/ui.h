@@ -56,6 +56,7 @@ void ui_settings_default(struct ui_settings *s);
 struct job_view {
 	bool active;            /* a job is being watched */
 	bool only;              /* show only the job's cores (key j toggles) */
+	bool ended;             /* nothing left to watch: all cores shown */
 	const struct cpulist *cpus; /* union of the job's CPUs, re-read each refresh */
 	char label[128];        /* "pid 1234, 5678" or the cgroup path */
 	char note[256];         /* e.g. "pid 5678 has ended" ("" if none) */
@@ -128,5 +129,9 @@ bool view_scroll_key(struct view *v, int ch);
 /* After a draw: the page and the last first row, and the scroll kept
  * within them (the rows can change between frames). */
 void view_scroll_set(struct view *v, int page, int maxscroll);
+/* "rows 1-34 of 72: Up, Down, PgUp, PgDn" on row y of the area: where a
+ * view that scrolls is (first the first row shown, 0-based; shown rows). */
+void view_scroll_where(struct ui_ctx *u, int y, const struct ui_area *a, int first, int shown,
+    int total);
 
 #endif

@@ -17,6 +17,7 @@
 #include "ui/screen.h"
 #include "ui/ui.h"
 #include "util/i18n.h"
+#include "util/numfmt.h"
 #include "util/xalloc.h"
 
 enum fig { FIG_BOTH, FIG_T0, FIG_T1, FIG_NEITHER, FIG_UTIL, FIG_THR, FIG_CPI, FIG_GHZ };
@@ -163,6 +164,23 @@ struct cores_view {
 	unsigned *pkgn;         /* cores shown per package */
 	unsigned *pkgidx;       /* the package's index in iv->packages */
 	unsigned *pkgphys;      /* its physical id */
+	/* s and S: the rows of each package sorted by a column shown (sort <
+	 * 0: the core id, the default), a figure highest first; desc
+	 * reverses. fmt and split: the columns of the last frame, which s
+	 * goes through. */
+	int sort;
+	bool desc;
+	enum core_fmt fmt;
+	bool split;
+	struct core_key *keys;  /* cap: the sort's scratch, allocated once */
+};
+
+/* One row to sort: its value (a bound by its middle), whether it has one
+ * (rows without go last either way), and its place in core-id order. */
+struct core_key {
+	double v;
+	bool has;
+	unsigned pos, ci;
 };
 
 static const struct val *
@@ -209,6 +227,62 @@ fig_role(enum fig g)
 	return g == FIG_BOTH ? ROLE_BOTH : ROLE_PLAIN;
 }
 
+static int
+key_cmp(const void *pa, const void *pb)
+{
+	const struct core_key *a = pa, *b = pb;
+
+	if (a->has != b->has)
+		return a->has ? -1 : 1;
+	if (a->has && a->v != b->v)
+		return a->v < b->v ? -1 : 1;
+	return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* Each package's rows in p->order sorted as s and S chose; core-id order
+ * (the topology's) when p->sort < 0. A figure sorts highest first. */
+static void
+sort_rows(struct cores_view *p, const struct interval *iv)
+{
+	unsigned pk, j, base = 0, n;
+	bool high = p->sort >= 0 ? !p->desc : p->desc;
+
+	if (p->sort < 0 && !p->desc)
+		return;
+	for (pk = 0; pk < p->npkg; pk++, base += n) {
+		n = p->pkgn[pk];
+		for (j = 0; j < n; j++) {
+			struct core_key *k = &p->keys[j];
+			const struct val *v = p->sort < 0 ? NULL :
+			    fig_val(&iv->cores[p->order[base + j]], (enum fig)p->sort);
+
+			k->ci = p->order[base + j];
+			k->pos = j;
+			k->has = v == NULL || (v->kind != V_NONE &&
+			    iv->cores[k->ci].reason == R_NONE);
+			k->v = v == NULL ? (double)j : v->kind == V_BOUND ? (v->lo + v->hi) / 2.0 : v->v;
+			/* Highest first: the values negated, ties kept in id order. */
+			if (high)
+				k->v = -k->v;
+		}
+		qsort(p->keys, n, sizeof *p->keys, key_cmp);
+		for (j = 0; j < n; j++)
+			p->order[base + j] = p->keys[j].ci;
+	}
+}
+
+/* The sort column's mark: down for highest first, as the Threads view's;
+ * none for the core ids in order (the default). */
+static const char *
+sort_mark(const struct cores_view *p, bool utf8)
+{
+	bool high = p->sort >= 0 ? !p->desc : p->desc;
+
+	if (p->sort < 0 && !p->desc)
+		return NULL;
+	return utf8 ? (high ? "\u25bc" : "\u25b2") : (high ? "v" : "^");
+}
+
 /* "util 77.5%" as a field of the package's line. */
 static void
 package_fig(struct flow *fl, int prio, const char *label, const char *value)
@@ -250,7 +324,9 @@ collect(struct cores_view *p, const struct ui_frame *f)
 		free(p->pkgn);
 		free(p->pkgidx);
 		free(p->pkgphys);
+		free(p->keys);
 		p->cap = t->ncores + 1;
+		p->keys = xcalloc(p->cap, sizeof *p->keys);
 		p->order = xcalloc(p->cap, sizeof *p->order);
 		p->pkgn = xcalloc(p->cap, sizeof *p->pkgn);
 		p->pkgidx = xcalloc(p->cap, sizeof *p->pkgidx);
@@ -281,6 +357,7 @@ collect(struct cores_view *p, const struct ui_frame *f)
 		p->pkgn[p->npkg - 1]++;
 		p->order[n++] = i;
 	}
+	sort_rows(p, iv);
 }
 
 static bool
@@ -307,9 +384,23 @@ bar_head(struct ui_ctx *u, int y, int x, int width, bool split)
 	draw_text(u, y, x, width, ROLE_LABEL, text);
 }
 
+/* A head right-aligned in its width with the sort mark after it when the
+ * rows are sorted by it; empty when it does not fit (never a cut word). */
+static void
+head_text(char *text, size_t len, const char *label, int width, const char *mark)
+{
+	int lw = text_width(label) + (mark != NULL ? 1 : 0);
+
+	if (lw < width)
+		snprintf(text, len, "%*s%s", width - (mark != NULL ? 1 : 0), label,
+		    mark != NULL ? mark : "");
+	else
+		text[0] = '\0';
+}
+
 static void
 draw_heads(struct ui_ctx *u, int y, const struct ui_area *a, const struct cores_layout *l,
-    bool split, const char *note)
+    bool split, const char *note, int sort, const char *mark)
 {
 	const struct col *cols;
 	int n, k, i, x;
@@ -322,21 +413,28 @@ draw_heads(struct ui_ctx *u, int y, const struct ui_area *a, const struct cores_
 		x = a->left + k * (l->colw + CORES_GAP);
 		if (x + l->colw > a->left + a->cols)
 			break;
-		draw_text(u, y, x, ID_W, ROLE_LABEL, _("core"));
+		/* Left-aligned as the ids below are read: the head, then blanks. */
+		snprintf(text, sizeof text, "%s%s", _("core"), sort < 0 && mark != NULL ? mark : "");
+		draw_text(u, y, x, ID_W, ROLE_LABEL, text);
 		x += ID_W;
 		if (l->fmt == CF_FULL) {
-			draw_text(u, y, x, CPUS_W, ROLE_LABEL, _("cpus"));
+			/* After "core" and its mark, a blank: the next head one on. */
+			if (sort < 0 && mark != NULL)
+				draw_text(u, y, x + 1, CPUS_W - 1, ROLE_LABEL, _("cpus"));
+			else
+				draw_text(u, y, x, CPUS_W, ROLE_LABEL, _("cpus"));
 			x += CPUS_W;
 		}
-		bar_head(u, y, x, l->bar + EDGES_W, split);
+		if (sort < 0 && mark != NULL && l->fmt != CF_FULL)
+			bar_head(u, y, x + 1, l->bar + EDGES_W - 1, split);
+		else
+			bar_head(u, y, x, l->bar + EDGES_W, split);
 		x += l->bar + EDGES_W;
 		for (i = 0; i < n; i++) {
 			/* Right-aligned with a blank before it, or none: never a
 			 * cut word. */
-			if (text_width(_(cols[i].label)) < cols[i].width)
-				snprintf(text, sizeof text, "%*s", cols[i].width, _(cols[i].label));
-			else
-				text[0] = '\0';
+			head_text(text, sizeof text, _(cols[i].label), cols[i].width,
+			    (int)cols[i].fig == sort ? mark : NULL);
 			draw_text(u, y, x, cols[i].width, ROLE_LABEL, text);
 			x += cols[i].width;
 		}
@@ -356,10 +454,34 @@ draw_heads(struct ui_ctx *u, int y, const struct ui_area *a, const struct cores_
 	}
 }
 
+/* The four shares of an exact split as whole percent that add up to 100
+ * (numfmt_round_shares), in the columns' order (both, t0, t1, neither);
+ * false when one is not exact (a bound prints its ends as they are). */
+static bool
+shares_rounded(const struct core_fig *c, struct val out[4])
+{
+	const struct val *v[4] = { &c->both, &c->t0_only, &c->t1_only, &c->neither };
+	double x[4];
+	long r[4];
+	int k;
+
+	for (k = 0; k < 4; k++) {
+		if (v[k]->kind != V_EXACT)
+			return false;
+		x[k] = v[k]->v;
+	}
+	numfmt_round_shares(x, 4, 100, r);
+	for (k = 0; k < 4; k++)
+		out[k] = val_exact((double)r[k] / 100.0);
+	return true;
+}
+
 static void
 draw_core(struct ui_ctx *u, int y, int x, const struct cores_layout *l, bool split,
     const struct topo_core *tc, const struct core_fig *c)
 {
+	struct val sh[4];
+	bool rounded;
 	const struct col *cols;
 	char text[64];
 	int n, i, len = 0;
@@ -395,8 +517,13 @@ draw_core(struct ui_ctx *u, int y, int x, const struct cores_layout *l, bool spl
 	else
 		draw_value_bar(u, y, x + 1, l->bar, &c->util, ROLE_UTIL);
 	x += l->bar + EDGES_W;
+	rounded = two && l->fmt == CF_FULL && shares_rounded(c, sh);
 	for (i = 0; i < n; i++) {
-		draw_val(u, y, x, cols[i].width, fig_role(cols[i].fig), cols[i].fmt, fig_val(c, cols[i].fig), cols[i].scale);
+		const struct val *v = fig_val(c, cols[i].fig);
+
+		if (rounded && cols[i].fig <= FIG_NEITHER)
+			v = &sh[cols[i].fig];
+		draw_val(u, y, x, cols[i].width, fig_role(cols[i].fig), cols[i].fmt, v, cols[i].scale);
 		x += cols[i].width;
 	}
 	if (l->fmt == CF_FULL) {
@@ -490,14 +617,11 @@ cores_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const stru
 		    "%u cores on the fallback bound ", nfall), nfall);
 	else if (nbound > 0)
 		snprintf(note, sizeof note, _("bounds: lo-hi "));
-	draw_heads(u, a->top, a, &l, split, note);
-	if (!l.fits && a->rows - 1 > visible) {
-		char more[96];
-
-		snprintf(more, sizeof more, _("rows %d-%d of %d: Up, Down, PgUp, PgDn"),
-		    v->scroll + 1, v->scroll + visible < l.rows ? v->scroll + visible : l.rows, l.rows);
-		draw_text(u, a->top + a->rows - 1, a->left, a->cols, ROLE_LABEL, more);
-	}
+	p->fmt = l.fmt;
+	p->split = split;
+	draw_heads(u, a->top, a, &l, split, note, p->sort, sort_mark(p, u->utf8));
+	if (!l.fits && a->rows - 1 > visible)
+		view_scroll_where(u, a->top + a->rows - 1, a, v->scroll, visible, l.rows);
 
 	base = 0;
 	for (pk = 0; pk < p->npkg; pk++) {
@@ -532,7 +656,32 @@ cores_free(struct view *v)
 	free(p->pkgn);
 	free(p->pkgidx);
 	free(p->pkgphys);
+	free(p->keys);
 	free(p);
+}
+
+/* s: the next column shown (after the last, the core id again); S: the
+ * order reversed. The rest scroll. */
+static bool
+cores_key(struct view *v, int ch)
+{
+	struct cores_view *p = (struct cores_view *)v;
+	const struct col *cols;
+	int n, i;
+
+	if (ch == 'S') {
+		p->desc = !p->desc;
+		return true;
+	}
+	if (ch != 's')
+		return view_scroll_key(v, ch);
+	cols = fmt_cols(p->fmt, p->split, &n);
+	for (i = 0; i < n && (int)cols[i].fig != p->sort; i++)
+		;
+	/* The id (or a column no longer shown) goes to the first column. */
+	p->sort = p->sort < 0 || i >= n ? (int)cols[0].fig : i + 1 < n ? (int)cols[i + 1].fig : -1;
+	p->desc = false;
+	return true;
 }
 
 struct view *
@@ -542,7 +691,8 @@ view_cores_new(struct ui_settings *s)
 
 	p->v.id = VIEW_CORES;
 	p->v.draw = cores_draw;
-	p->v.key = view_scroll_key;
+	p->v.key = cores_key;
+	p->sort = -1;
 	p->v.free = cores_free;
 	p->v.s = s;
 	return &p->v;

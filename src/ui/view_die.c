@@ -191,7 +191,7 @@ die_head(const struct die_sink *k, const struct ui_ctx *u, const struct ui_frame
 {
 	const struct die_layout *l = f->layout;
 	const struct die_sink count = { NULL, NULL };
-	char text[sizeof ((struct die_layout *)0)->basis_text + 96];
+	char text[sizeof ((struct die_layout *)0)->basis_text + 96], fitted[sizeof text];
 	const char *kind;
 	int row = 0, nnote = 0, nassumed = 0, room;
 
@@ -213,7 +213,9 @@ die_head(const struct die_sink *k, const struct ui_ctx *u, const struct ui_frame
 		snprintf(text, sizeof text, "%s %s %s%s%s%s", _("Die grid"),
 		    u->utf8 ? "\u2014" : "-", kind, l->basis_text[0] ? " (" : "", l->basis_text,
 		    l->basis_text[0] ? ")" : "");
-	die_emit(k, row++, 0, cols, ROLE_LABEL, -1, text);
+	/* Cut at a word, with a mark, never mid-word ("... from a chip) an"). */
+	text_fit(fitted, sizeof fitted, text, cols, u->utf8);
+	die_emit(k, row++, 0, cols, ROLE_LABEL, -1, fitted);
 	room = max - 2;                 /* title and legend */
 	if (l->note[0] != '\0' && room > 0)
 		nnote = wrap(&count, 0, cols, room < 3 ? room : 3, ROLE_WARN, l->note);
@@ -221,10 +223,11 @@ die_head(const struct die_sink *k, const struct ui_ctx *u, const struct ui_frame
 		nassumed = 1;
 	if (nnote > 0)
 		row += wrap(k, row, cols, nnote, ROLE_WARN, l->note);
-	if (nassumed > 0)
-		die_emit(k, row++, 0, cols, ROLE_WARN, -1,
-		    _("cores placed by the default rule (k-th core at k-th enabled tile); "
-		    "--die-map for measured places"));
+	if (nassumed > 0) {
+		text_fit(fitted, sizeof fitted, _("cores placed by the default rule (k-th core at "
+		    "k-th enabled tile); --die-map for measured places"), cols, u->utf8);
+		die_emit(k, row++, 0, cols, ROLE_WARN, -1, fitted);
+	}
 	if (row < max)
 		legend(k, u, f, fig, sc, row++, cols);
 	return row;

@@ -141,6 +141,29 @@ split_of(const struct node *nd)
 	return nd->nv.m.topo.max_smt == 2 && nd->nv.plan.split != SPLIT_NONE;
 }
 
+/* A lost node's reason and its next try in `width` columns: the next try
+ * always shows, the reason gives way before it does (cut at a word, with
+ * a mark). */
+static void
+retry_text(char *text, size_t len, const struct node *nd, int width, bool utf8)
+{
+	double left = nd->retry_at - clock_mono();
+	char next[64], why[300];
+	int nw;
+
+	snprintf(text, len, _("%s; next try in %.0f s"), nd->why, left > 0 ? left : 0.0);
+	if (text_width(text) <= width)
+		return;
+	snprintf(next, sizeof next, _("next try in %.0f s"), left > 0 ? left : 0.0);
+	if (text_width(next) + 3 >= width)
+		return;
+	nw = text_fit(why, sizeof why, nd->why, width - text_width(next) - 2, utf8);
+	if (nw > 0)
+		snprintf(text, len, "%.256s; %.63s", why, next);
+	else
+		snprintf(text, len, "%s", next);
+}
+
 static void
 draw_node(struct ui_ctx *u, int y, int x, int cols, int namew, int bar, const struct node *nd,
     bool cursor)
@@ -160,8 +183,7 @@ draw_node(struct ui_ctx *u, int y, int x, int cols, int namew, int bar, const st
 	rest = cols - namew - 1 - STATE_W;
 	if (nd->state == NODE_LOST || !nd->have) {
 		if (nd->state == NODE_LOST && nd->pid == 0)
-			snprintf(text, sizeof text, _("%s; next try in %.0f s"), nd->why,
-			    nd->retry_at - clock_mono() > 0 ? nd->retry_at - clock_mono() : 0.0);
+			retry_text(text, sizeof text, nd, rest - 1, u->utf8);
 		else if (nd->state == NODE_LOST || nd->state == NODE_ENDED)
 			snprintf(text, sizeof text, "%s", nd->why);
 		else
@@ -186,12 +208,56 @@ draw_node(struct ui_ctx *u, int y, int x, int cols, int namew, int bar, const st
 	}
 }
 
+/* The sort column's mark: a figure sorts highest first (down), a name A
+ * to Z (up), S reverses either; "" for the list's own order. */
+static const char *
+sort_mark(const struct nodes_view *p, bool utf8)
+{
+	bool down = p->col == NC_NAME ? p->reverse : !p->reverse;
+
+	if (p->col == NC_ORDER)
+		return "";
+	return utf8 ? (down ? "\u25bc" : "\u25b2") : (down ? "v" : "^");
+}
+
+/* The heads; the sort column's marked, in colour and by a mark after it
+ * (down: highest or last first). */
+static void
+draw_heads(struct ui_ctx *u, const struct ui_area *a, const struct nodes_view *p, int namew,
+    int bar)
+{
+	const char *mark = sort_mark(p, u->utf8);
+	char text[160];
+	int i, x, y = a->top;
+
+	draw_text(u, y, a->left, a->cols, ROLE_LABEL, "");
+	x = a->left;
+	snprintf(text, sizeof text, "%s%s", _("node"), p->col == NC_NAME ? mark : "");
+	draw_text(u, y, x, namew, p->col == NC_NAME ? ROLE_TAB_ACTIVE : ROLE_LABEL, text);
+	x += namew + 1;
+	snprintf(text, sizeof text, "%s%s", _("state"), p->col == NC_STATE ? mark : "");
+	draw_text(u, y, x, STATE_W, p->col == NC_STATE ? ROLE_TAB_ACTIVE : ROLE_LABEL, text);
+	x += STATE_W;
+	draw_text(u, y, x, bar + 2, ROLE_LABEL, bar + 2 >= text_width(_("split (both|t0|t1)")) ?
+	    _("split (both|t0|t1)") : "");
+	x += bar + 2;
+	for (i = 0; i < NFIG; i++) {
+		bool on = p->col == (int)figcols[i].col;
+
+		snprintf(text, sizeof text, "%*s%s", figcols[i].width - (on ? 1 : 0),
+		    _(ncol_names[figcols[i].col]), on ? mark : "");
+		draw_text(u, y, x, figcols[i].width, p->col == (int)figcols[i].col ? ROLE_TAB_ACTIVE :
+		    ROLE_LABEL, text);
+		x += figcols[i].width;
+	}
+}
+
 static void
 nodes_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const struct ui_frame *f)
 {
 	struct nodes_view *p = (struct nodes_view *)v;
 	const struct cluster *c = f->cluster;
-	int namew = NODE_NAME_MIN, fixed, bar, visible, i, x, y;
+	int namew = NODE_NAME_MIN, fixed, bar, visible, i;
 	char text[160];
 	size_t k;
 
@@ -224,23 +290,7 @@ nodes_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const stru
 	if ((int)p->cur >= v->scroll + visible)
 		v->scroll = (int)p->cur - visible + 1;
 	view_scroll_set(v, visible, (int)c->n - visible);
-	/* the heads; the sort column's marked */
-	y = a->top;
-	draw_text(u, y, a->left, a->cols, ROLE_LABEL, "");
-	x = a->left;
-	draw_text(u, y, x, namew, p->col == NC_NAME ? ROLE_TAB_ACTIVE : ROLE_LABEL, _("node"));
-	x += namew + 1;
-	draw_text(u, y, x, STATE_W, p->col == NC_STATE ? ROLE_TAB_ACTIVE : ROLE_LABEL, _("state"));
-	x += STATE_W;
-	draw_text(u, y, x, bar + 2, ROLE_LABEL, bar + 2 >= text_width(_("split (both|t0|t1)")) ?
-	    _("split (both|t0|t1)") : "");
-	x += bar + 2;
-	for (i = 0; i < NFIG; i++) {
-		snprintf(text, sizeof text, "%*s", figcols[i].width, _(ncol_names[figcols[i].col]));
-		draw_text(u, y, x, figcols[i].width, p->col == (int)figcols[i].col ? ROLE_TAB_ACTIVE :
-		    ROLE_LABEL, text);
-		x += figcols[i].width;
-	}
+	draw_heads(u, a, p, namew, bar);
 	for (i = 0; i < visible && (size_t)(v->scroll + i) < c->n; i++) {
 		size_t o = (size_t)(v->scroll + i);
 
@@ -251,7 +301,7 @@ nodes_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const stru
 		snprintf(text, sizeof text, _("nodes %d-%d of %zu: Up, Down, PgUp, PgDn; sorted by %s"),
 		    v->scroll + 1, v->scroll + visible < (int)c->n ? v->scroll + visible : (int)c->n,
 		    c->n, _(ncol_names[p->col]));
-		draw_text(u, a->top + a->rows - 1, a->left, a->cols, ROLE_LABEL, text);
+		draw_words(u, a->top + a->rows - 1, a->left, a->cols, ROLE_LABEL, text);
 	}
 }
 

@@ -91,7 +91,7 @@ struct tlayout {
 static void
 threads_layout(int cols, const struct twidths *w, struct tlayout *l)
 {
-	int fixed = 0, i, x = 0;
+	int fixed = 0, i, x = 0, shown;
 
 	for (i = 0; i < (int)NID; i++) {
 		l->id_x[i] = x;
@@ -101,6 +101,11 @@ threads_layout(int cols, const struct twidths *w, struct tlayout *l)
 	fixed = x;
 	for (i = 0; i < (int)NFIG; i++)
 		fixed += w->fig[i];
+	/* Too narrow for the bar and a status: the last figures are left
+	 * out (IPC, net GHz, GHz), whole, before the status gets too narrow
+	 * for a reason's code. */
+	for (shown = (int)NFIG; shown > 3 && cols - fixed - 2 - STATUS_MIN < BAR_MIN; shown--)
+		fixed -= w->fig[shown - 1];
 	l->bar_w = cols - fixed - 2 - STATUS_MIN;
 	if (l->bar_w > BAR_MAX)
 		l->bar_w = BAR_MAX;
@@ -110,8 +115,8 @@ threads_layout(int cols, const struct twidths *w, struct tlayout *l)
 	x = l->bar_x + l->bar_w + 1;
 	for (i = 0; i < (int)NFIG; i++) {
 		l->fig_x[i] = x;
-		l->fig_w[i] = w->fig[i];
-		x += w->fig[i];
+		l->fig_w[i] = i < shown ? w->fig[i] : 0;
+		x += l->fig_w[i];
 	}
 	l->status_x = x + 1;
 	l->status_w = cols - l->status_x;
@@ -281,8 +286,9 @@ threads_heads(const struct sink *k, int row, const struct tlayout *l, int col, b
 	k->text(k->arg, row, l->bar_x, l->bar_w, ROLE_LABEL,
 	    text_width(_("utilisation")) <= l->bar_w ? _("utilisation") : "");
 	for (i = 0; i < (int)NFIG; i++)
-		head(k, row, l->fig_x[i], l->fig_w[i], _(fig_cols[i].label), col == fig_cols[i].col,
-		    mark);
+		if (l->fig_w[i] > 0)
+			head(k, row, l->fig_x[i], l->fig_w[i], _(fig_cols[i].label),
+			    col == fig_cols[i].col, mark);
 	if (l->status_w > 0)
 		k->text(k->arg, row, l->status_x, l->status_w, ROLE_LABEL, _("status"));
 }
@@ -290,7 +296,7 @@ threads_heads(const struct sink *k, int row, const struct tlayout *l, int col, b
 /* Why the first dash of a valid row is one ("base frequency unknown");
  * "" when every figure is there. */
 static void
-absent_why(char *buf, size_t len, const struct thread_fig *tf)
+absent_why(char *buf, size_t len, const struct thread_fig *tf, bool brief)
 {
 	int i;
 
@@ -299,7 +305,8 @@ absent_why(char *buf, size_t len, const struct thread_fig *tf)
 		const struct val *v = fig_of(tf, fig_cols[i].col);
 
 		if (v != NULL && v->kind == V_NONE && v->why != R_NONE) {
-			snprintf(buf, len, "%s", _(metrics_reason_text(v->why)));
+			snprintf(buf, len, "%s", brief ? metrics_reason_code(v->why) :
+			    _(metrics_reason_text(v->why)));
 			return;
 		}
 	}
@@ -326,19 +333,27 @@ threads_col_at(const struct tlayout *l, int x)
 /* The thread's stopped counter, then the core's trouble, then why a
  * figure of the row is a dash. */
 static void
-row_status(char *buf, size_t len, const struct core_fig *cf, const struct thread_fig *tf)
+row_status(char *buf, size_t len, const struct core_fig *cf, const struct thread_fig *tf,
+    bool brief)
 {
-	if (tf->stopped != 0)
+	/* brief: the reason's code (httop(1), VALIDITY), where the words do
+	 * not fit ("never-active", not "the..."). */
+	const char *(*why)(enum reason) = brief ? metrics_reason_code : metrics_reason_text;
+
+	if (tf->stopped != 0 && brief)
+		snprintf(buf, len, "%s", metrics_reason_code(R_STOPPED));
+	else if (tf->stopped != 0)
 		snprintf(buf, len, "%s: %s", _(metrics_reason_text(R_STOPPED)),
 		    _(metrics_stopped_title(tf->stopped)));
 	else if (cf != NULL && cf->reason != R_NONE)
-		snprintf(buf, len, _("core: %s"), _(metrics_reason_text(cf->reason)));
+		snprintf(buf, len, _("core: %s"), brief ? why(cf->reason) : _(why(cf->reason)));
 	else if (cf != NULL && cf->fallback != R_NONE)
-		snprintf(buf, len, _("split bound: %s"), _(metrics_reason_text(cf->fallback)));
+		snprintf(buf, len, brief ? _("bound: %s") : _("split bound: %s"),
+		    brief ? why(cf->fallback) : _(why(cf->fallback)));
 	else if (tf->d_ref == 0)
-		snprintf(buf, len, "%s", _(metrics_reason_text(R_NOT_HALTED_ZERO)));
+		snprintf(buf, len, "%s", brief ? why(R_NOT_HALTED_ZERO) : _(why(R_NOT_HALTED_ZERO)));
 	else
-		absent_why(buf, len, tf);
+		absent_why(buf, len, tf, brief);
 }
 
 /* One CPU's row. A thread without figures shows where it is and why, in
@@ -387,6 +402,8 @@ threads_row(const struct sink *k, int row, const struct tlayout *l, const struct
 		const struct tcol *c = &fig_cols[i];
 		char num[64];
 
+		if (l->fig_w[i] == 0)
+			continue;
 		val_text(num, sizeof num, c->fmt, fig_of(tf, c->col), c->scale);
 		snprintf(buf, sizeof buf, "%*s", l->fig_w[i], num);
 		if ((int)strlen(buf) > l->fig_w[i])     /* never a cut number */
@@ -395,7 +412,9 @@ threads_row(const struct sink *k, int row, const struct tlayout *l, const struct
 	}
 	if (l->status_w <= 0)
 		return;
-	row_status(num_or_status, sizeof num_or_status, cf, tf);
+	row_status(num_or_status, sizeof num_or_status, cf, tf, false);
+	if (text_width(num_or_status) > l->status_w)
+		row_status(num_or_status, sizeof num_or_status, cf, tf, true);
 	text_fit(buf, sizeof buf, num_or_status, l->status_w, utf8);
 	k->text(k->arg, row, l->status_x, l->status_w, buf[0] ? ROLE_WARN : ROLE_LABEL, buf);
 }
@@ -468,6 +487,7 @@ threads_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const st
 	struct sink k = { screen_text, screen_bar, &ss };
 	unsigned n;
 	int y, visible_rows = a->rows - 1;
+	bool more;
 
 	if (p->rows == NULL || p->cap < f->m->topo.max_cpu) {
 		free(p->rows);
@@ -479,12 +499,18 @@ threads_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const st
 	/* Clamp the scroll with the row count of this frame (a job's CPUs
 	 * can change between frames). */
 	n = threads_sort(f, sort_col(v->s), v->s->sort_descending, p->rows, p->cap);
+	/* Rows that do not fit: the last line says where the view is. */
+	more = (int)n > visible_rows && visible_rows > 2;
+	if (more)
+		visible_rows--;
 	view_scroll_set(v, visible_rows, (int)n - visible_rows);
 	threads_layout(a->cols, &p->widths, &p->layout);
 	for (y = 0; y < a->rows; y++)
 		draw_text(u, a->top + y, a->left, a->cols, ROLE_LABEL, "");
 	threads_lines(&k, f, &p->layout, sort_col(v->s), v->s->sort_descending, u->utf8, p->rows,
 	    n, v->scroll, visible_rows);
+	if (more)
+		view_scroll_where(u, a->top + a->rows - 1, a, v->scroll, visible_rows, (int)n);
 }
 
 static bool

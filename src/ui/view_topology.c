@@ -497,16 +497,22 @@ topo_screen_text(void *arg, int row, int x, int width, enum ui_role r, const cha
 static void
 topo_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const struct ui_frame *f)
 {
-	struct topo_screen ts = { u, a, 0 };
+	struct ui_area lines = *a;
+	struct topo_screen ts = { u, &lines, 0 };
 	struct topo_sink count = { NULL, NULL }, k = { topo_screen_text, &ts };
 	int n, y;
 
 	n = topo_lines(&count, f, a->cols);
-	view_scroll_set(v, a->rows, n - a->rows);
+	/* Lines that do not fit: the last row says where the view is. */
+	if (n > a->rows && a->rows > 2)
+		lines.rows--;
+	view_scroll_set(v, lines.rows, n - lines.rows);
 	ts.scroll = v->scroll;
 	for (y = 0; y < a->rows; y++)
 		draw_text(u, a->top + y, a->left, a->cols, ROLE_LABEL, "");
 	topo_lines(&k, f, a->cols);
+	if (lines.rows < a->rows)
+		view_scroll_where(u, a->top + a->rows - 1, a, v->scroll, lines.rows, n);
 }
 
 static void

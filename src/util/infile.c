@@ -184,6 +184,31 @@ infile_getline(struct infile *f, char *buf, size_t size, struct errmsg *e)
 	return 1;
 }
 
+/* The compressor whose magic number starts `p` (n bytes), and the command
+ * that undoes it, or NULL: a file given compressed is said so, not taken
+ * for a text with a NUL byte. */
+static const char *
+compressed(const char *p, size_t n, const char **undo)
+{
+	static const struct {
+		const char *magic, *name, *undo;
+		size_t len;
+	} z[] = {
+		{ "\x1f\x8b", "gzip", "gunzip", 2 },
+		{ "\xfd" "7zXZ\0", "xz", "unxz", 6 },
+		{ "\x28\xb5\x2f\xfd", "zstd", "unzstd", 4 },
+		{ "BZh", "bzip2", "bunzip2", 3 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof z / sizeof z[0]; i++)
+		if (n >= z[i].len && memcmp(p, z[i].magic, z[i].len) == 0) {
+			*undo = z[i].undo;
+			return z[i].name;
+		}
+	return NULL;
+}
+
 int
 infile_slurp(struct infile *f, char **out, size_t *len, struct errmsg *e)
 {
@@ -199,7 +224,13 @@ infile_slurp(struct infile *f, char **out, size_t *len, struct errmsg *e)
 		if (k == 0)
 			break;
 		if (memchr(buf + n, '\0', k) != NULL) {
+			const char *undo, *z = n == 0 ? compressed(buf, k, &undo) : NULL;
+
 			free(buf);
+			if (z != NULL)
+				return errmsg_set(e, _("the %s %s is compressed (%s): httop reads it "
+				    "plain; decompress it first (%s %s)"), f->what, f->path, z, undo,
+				    f->path);
 			return errmsg_set(e, _("the %s %s holds a NUL byte: it is text; check that "
 			    "this is the right file"), f->what, f->path);
 		}

@@ -11,6 +11,36 @@
 #include <stdio.h>
 #include <string.h>
 
+void
+numfmt_round_shares(const double *x, unsigned n, long total, long *out)
+{
+	double rem[8], sum = 0.0;
+	long got = 0, want;
+	unsigned i, k;
+
+	if (n > 8)
+		n = 8;
+	for (i = 0; i < n; i++) {
+		double v = isfinite(x[i]) && x[i] > 0.0 ? x[i] * (double)total : 0.0;
+
+		out[i] = (long)floor(v);
+		rem[i] = v - (double)out[i];
+		got += out[i];
+		sum += v;
+	}
+	want = lround(sum);
+	/* The units left, one each, to the largest remainders. */
+	for (; got < want; got++) {
+		for (k = 0, i = 1; i < n; i++)
+			if (rem[i] > rem[k])
+				k = i;
+		if (n == 0 || rem[k] < 0.0)
+			break;
+		out[k]++;
+		rem[k] = -1.0;
+	}
+}
+
 static const double p10d[] = {
 	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,

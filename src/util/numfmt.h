@@ -24,5 +24,14 @@ char *numfmt_fixed_all(char *p, double x, unsigned decimals);
  * "1234570", where %g would say 1.23457e+06); outside that range as
  * printf's %.*g. Both are valid JSON numbers. */
 char *numfmt_sig(char *p, double x, unsigned digits);
+/* Shares x[0..n-1] (fractions whose sum is `whole`, 1 for the four shares
+ * of a core) as whole units of `total` (100: percent) that add up to the
+ * rounded total of them, as printed side by side: each is rounded down,
+ * and the units left go to the largest remainders (the first on a tie).
+ * 0.2149, 0.2149, 0.2851, 0.2851 at 100 -> 21, 21, 29, 29 (each rounded
+ * alone: 21, 21, 29, 29 = 100); 0.335, 0.335, 0.33 -> 34, 33, 33 (alone:
+ * 34, 34, 33 = 101). n at most 8; a share that is not finite or below 0 is
+ * taken as 0. */
+void numfmt_round_shares(const double *x, unsigned n, long total, long *out);
 
 #endif

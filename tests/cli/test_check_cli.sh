@@ -17,7 +17,7 @@
 F=$HTTOP_FIXTURES
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-plan 34
+plan 37
 
 SKX="--topology $F/hwloc/skx-6140-2s-18c-ht.x86.xml"
 ZEN="--topology $F/hwloc/zen2-epyc7742-2s-64c-smt.xml --cpuid $F/cpuid/zen2-epyc7742-2s-64c-smt.cpuid.txt"
@@ -40,7 +40,11 @@ jqv() {
 "$HTTOP" --check --demo --seconds 1 >"$tmp/text" 2>"$tmp/err"
 st=$?
 check "demo, text: exit 0" test "$st" -eq 0
-check "demo, text: a block per core (36)" test "$(grep -c '^core [0-9]* (CPUs' "$tmp/text")" -eq 36
+check "demo, text: a block per core (36)" test "$(grep -c '^package [01], core [0-9]* (CPUs' "$tmp/text")" -eq 36
+# One numbering everywhere: CPUs 12,48 are package 0, core 8 in every view
+# and output (the hardware's core id within its package, not the index).
+check "demo, text: CPUs 12,48 named package 0, core 8, as the views do" \
+    grep -q '^package 0, core 8 (CPUs 12,48), case ' "$tmp/text"
 check "demo, text: trusted for every family the simulator can show" \
     grep -qx "trusted on this node: split, utilisation, CPI, frequency, clock, reference-clock scale" \
     "$tmp/text"
@@ -56,6 +60,13 @@ check "demo, json: exit 0, one object that python3 reads" \
 check "demo, json: outcome pass, 36 cases, each a pass" \
     test "$(jqv '"\(.outcome) \(.cases | length) \([.cases[] | select(.verdict == "pass")] | length)"')" = \
     "pass 36 36"
+check "demo, json: CPUs 12,48 are package 0, core 8; 35,71 package 1, core 26" \
+    test "$(jqv '[.cases[] | select(.cpus[0] == 12 or .cpus[0] == 35) | "\(.package):\(.core)"] | join(",")')" = \
+    "0:8,1:26"
+check "demo, json: every case is numbered as the batch json numbers its core" \
+    sh -c '"$1" --demo -b -n 1 --format json | jq -r ".cores[] | \"\(.cpus[0]) \(.package) \(.core)\"" | sort >"$2.b" &&
+	jq -r ".cases[] | \"\(.cpus[0]) \(.package) \(.core)\"" "$2" | sort >"$2.c" && cmp -s "$2.b" "$2.c"' \
+    sh "$HTTOP" "$tmp/out"
 check "demo, json: every case of the 7 is played" \
     test "$(jqv '[.cases[].case] | unique | join(",")')" = "apart,both,half,idle,t0,t1,uneven"
 # The tolerance as the manual gives it, 0.005 + (P + 2 s) / T with no

@@ -2,6 +2,7 @@
 # test_docs.sh: documentation that must agree with the program.
 # - httop(1) ENVIRONMENT names each variable once (LANG and LC_* were
 #   listed twice, with different texts).
+# - httop(1) rendered has no sentence run into the next ("_total.Labels:").
 # - HACKING.md's recipe for seeing the German messages from a build tree,
 #   run as written, gives German output.
 . "$HTTOP_SRCDIR/tests/lib.sh"
@@ -9,7 +10,7 @@
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 3
+plan 4
 
 # The tag lines of ENVIRONMENT (the line after each .TP), one variable a line.
 sed -n '/^\.SH ENVIRONMENT/,/^\.SH [^E]/p' "$HTTOP_SRCDIR/man/httop.1" |
@@ -19,6 +20,12 @@ sed -n '/^\.SH ENVIRONMENT/,/^\.SH [^E]/p' "$HTTOP_SRCDIR/man/httop.1" |
 dups=$(uniq -d env.names | tr '\n' ' ')
 check "httop(1) ENVIRONMENT names each variable once (twice: ${dups:-none})" [ -z "$dups" ]
 check "... and LANG among them" grep -qx LANG env.names
+
+# Rendered at 80 columns: a word glued to the next sentence by a
+# full stop with no space (".B x . Next" renders "x.Next").
+MANWIDTH=80 man -l "$HTTOP_SRCDIR/man/httop.1" 2>/dev/null | col -b >man.txt
+check "httop(1) rendered: no full stop glued to the next sentence (_total.Labels)" \
+	sh -c '[ -s man.txt ] && ! grep -E "[a-z_]\.[A-Z][a-z]+[:, ]" man.txt'
 
 # HACKING.md, "Seeing the translation before make install": its commands,
 # run from a copy of the layout they expect (po/ and build/src/httop).

@@ -99,10 +99,10 @@ de "$HTTOP" --replay "$tmp/s2.trace" -b >"$tmp/s2de.txt" 2>/dev/null
 check "json: an invalid interval's reason in English under German, as in C" \
     sh -c '[ "$(jq -r "select(.valid == false) | .reason" "$1" | head -n 1)" = \
         "$(jq -r "select(.valid == false) | .reason" "$2" | head -n 1)" ] &&
-        jq -r "select(.valid == false) | .reason" "$1" | head -n 1 | grep -q "^core [0-9]* (cpus [0-9,]*): [a-z]"' \
+        jq -r "select(.valid == false) | .reason" "$1" | head -n 1 | grep -q "^package [0-9]*, core [0-9]* (cpus [0-9,]*): [a-z]"' \
     sh "$tmp/s2de.json" "$tmp/s2c.json"
 check "text: the same interval's reason in German" \
-    grep -q "^UNGÜLTIG: Kern [0-9]* (CPUs [0-9,]*): " "$tmp/s2de.txt"
+    grep -q "^UNGÜLTIG: Package [0-9]*, Kern [0-9]* (CPUs [0-9,]*): " "$tmp/s2de.txt"
 # Xeon Phi has a layout note: English in JSON, German on the text output.
 knl="$HTTOP_FIXTURES/hwloc/knl-7250-68c-4t-flat-quadrant.xml"
 de "$HTTOP" --source sim --topology "$knl" -b -n 1 -d 0.05 --format json >"$tmp/knl.json" 2>/dev/null

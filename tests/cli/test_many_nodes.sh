@@ -23,14 +23,15 @@ check "pdsh -R exec runs httop on three pseudo-nodes (exit $st)" [ "$st" -eq 0 ]
 check "three lines, one per node" [ "$(wc -l <sum.txt)" -eq 3 ]
 check "the hosts are n1, n2, n3, each once" \
     [ "$(awk '{ print $2 }' sum.txt | tr '\n' ' ')" = "n1 n2 n3 " ]
-# Every line: "nK: nK TIME UNIX_TIME VALID UTIL BOTH THREADS GHZ CPI"; the
+# Every line: "nK: nK TIME UNIX_TIME VALID UTIL BOTH THREADS GHZ CPI node"; the
 # figures are numbers in their ranges (the demo's splits are exact: no
 # lo-hi); the test clock starts the simulated nodes at 1704067200 (httop(1),
 # ENVIRONMENT), so the Unix time is that plus the time, on every node.
 if awk '
 	function num(x) { return x ~ /^[0-9]+(\.[0-9]+)?$/ }
 	{
-		bad = NF != 10 || $1 != $2 ":" || !num($3) || !num($4) || ($5 != "0" && $5 != "1")
+		bad = NF != 11 || $1 != $2 ":" || !num($3) || !num($4) || ($5 != "0" && $5 != "1") ||
+		    $11 != "node"
 		for (i = 6; i <= 10; i++) if (!num($i)) bad = 1
 		if (!bad && ($4 - $3 - 1704067200 > 0.0015 || $4 - $3 - 1704067200 < -0.0015)) bad = 1
 		if (!bad && ($6 > 100 || $7 > 100 || $8 < 1 || $8 > 2 || $9 <= 0 || $10 <= 0)) bad = 1

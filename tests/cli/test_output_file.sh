@@ -43,8 +43,8 @@ assert sum(r["kind"] == "node" for r in rows) == 3 and all(r["unix_time"] for r 
 ' file.csv
 check "openmetrics: om_check accepts three expositions" sh -c \
     'python3 "$1" openmetrics "$2" | grep -c "^exposition" | grep -qx 3' sh "$CHECK" file.openmetrics
-check "summary: three lines of nine columns (no header into a file)" sh -c \
-    '[ "$(awk "NF == 9" "$1" | wc -l)" -eq 3 ] && [ "$(wc -l <"$1")" -eq 3 ]' sh file.summary
+check "summary: three lines of ten columns, the last node (no header into a file)" sh -c \
+    '[ "$(awk "NF == 10 && \$10 == \"node\"" "$1" | wc -l)" -eq 3 ] && [ "$(wc -l <"$1")" -eq 3 ]' sh file.summary
 check "text: three interval headers" [ "$(grep -c '^time ' file.text)" -eq 3 ]
 
 "$HTTOP" --demo -n 1 --format json -o - >dash.json 2>/dev/null

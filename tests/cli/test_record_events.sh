@@ -11,10 +11,10 @@
 # began offline). Samples are counted in file order from 0 (the first
 # read; their seq= numbers count the 2 calibration reads too): events
 # "offline cpu 5" before sample 2, "online cpu 5" before sample 5,
-# "invalid: core 19 ..." before samples 2, 3, 4, 5. A takeover of
+# "invalid: package 1, core 1 ..." before samples 2, 3, 4, 5. A takeover of
 # PERFEVTSEL0 on CPUs 0-35 "at 8" hits the read ending interval 6:
 # "reprogrammed: ..." before sample 6 (--on-conflict reclaim writes the
-# plan back), with "invalid: core 0 ..." before samples 6 and 7 (the
+# plan back), with "invalid: package 0, core 0 ..." before samples 6 and 7 (the
 # counter read back after the reclaim is still off for one interval).
 . "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
 
@@ -46,17 +46,18 @@ event_before() {
 	/^event / { if (seen == n && index($0, pat)) found = 1 }
 	END { exit !found }' "$work/ev.trace"
 }
-# invalid_before: the sample numbers with an "invalid: core C " event.
+# invalid_before P C: the sample numbers with an "invalid: package P, core
+# C " event (the core named by its package and its id, as every view).
 invalid_before() {
-	awk -v pat="text=\"invalid: core $1 " '
+	awk -v pat="text=\"invalid: package $1, core $2 " '
 	/^sample / { seen++; next }
 	/^event / && index($0, pat) { printf "%d ", seen }' "$work/ev.trace"
 }
 grep '^event' "$work/ev.trace" | sed 's/^/# /'
 check "\"offline cpu 5\" before sample 2" event_before 2 'text="offline cpu 5"'
 check "\"online cpu 5\" before sample 5" event_before 5 'text="online cpu 5"'
-check "\"invalid: core 19 \" before samples 2-5, \"invalid: core 0 \" before 6 and 7" \
-    [ "$(invalid_before 19)" = "2 3 4 5 " -a "$(invalid_before 0)" = "6 7 " ]
+check "\"invalid: package 1, core 1 \" (CPUs 5,41) before samples 2-5, \"invalid: package 0, core 0 \" before 6 and 7" \
+    [ "$(invalid_before 1 1)" = "2 3 4 5 " -a "$(invalid_before 0 0)" = "6 7 " ]
 reprogrammed_once() {
 	[ "$(grep -c '^event .*text="reprogrammed: ' "$work/ev.trace")" -eq 1 ] &&
 	    event_before 6 'text="reprogrammed: '

@@ -317,7 +317,7 @@ test_invalid_left_out(void **state)
 	assert_int_equal(r.win.threads[2].reason, R_REPROGRAMMED);
 	assert_int_equal(r.win.threads[0].util.kind, V_NONE);
 	assert_false(r.win.valid);
-	assert_non_null(strstr(r.win.reason, "core 0 (cpus 0,2)"));
+	assert_non_null(strstr(r.win.reason, "package 0, core 0 (cpus 0,2)"));
 	assert_int_equal(r.win.cores[1].reason, R_NONE);
 	rig_free(&r);
 }

@@ -333,7 +333,7 @@ test_reprogrammed(void **state)
 	assert_int_equal(r.iv.threads[0].reason, R_NONE);
 	assert_val(r.iv.threads[0].util, V_EXACT, 0.6, 0.6, 1e-12);
 	assert_string_equal(r.iv.reason,
-	    "core 0 (cpus 0,2): counters reprogrammed by another program; "
+	    "package 0, core 0 (cpus 0,2): counters reprogrammed by another program; "
 	    "its split is shown as a bound");
 	/* a fixed counter reset too (instructions 10^9 -> 500: the 48-bit
 	 * delta is impossible at any clock): now nothing can be trusted */
@@ -345,7 +345,7 @@ test_reprogrammed(void **state)
 	assert_int_equal(r.iv.cores[0].both.kind, V_NONE);
 	assert_int_equal(r.iv.threads[0].reason, R_REPROGRAMMED);
 	assert_string_equal(r.iv.reason,
-	    "core 0 (cpus 0,2): counters reprogrammed by another program");
+	    "package 0, core 0 (cpus 0,2): counters reprogrammed by another program");
 	/* core 1 is unaffected; the node averages the valid core only */
 	assert_int_equal(r.iv.cores[1].reason, R_NONE);
 	assert_int_equal(r.iv.node.ncores, 2);
@@ -378,7 +378,7 @@ test_states(void **state)
 	assert_int_equal(r.iv.cores[0].reason, R_NONE);
 	assert_int_equal(r.iv.cores[1].reason, R_OFFLINE);
 	assert_int_equal(r.iv.threads[1].reason, R_OFFLINE);
-	assert_string_equal(r.iv.reason, "core 1 (cpus 1,3): a CPU of the core is offline");
+	assert_string_equal(r.iv.reason, "package 0, core 1 (cpus 1,3): a CPU of the core is offline");
 
 	/* a read error */
 	r.b.state[3] = CPU_READ_ERROR;
@@ -426,7 +426,7 @@ test_states(void **state)
 	assert_int_equal(r.iv.node.nvalid, 0);
 	assert_near(r.iv.dt, -1.0, 1e-12);
 	assert_string_equal(r.iv.reason_c,
-	    "core 0 (cpus 0,2): the time stamp counter went backwards (samples out of order)");
+	    "package 0, core 0 (cpus 0,2): the time stamp counter went backwards (samples out of order)");
 	assert_string_equal(metrics_reason_code(R_TIME_BACK), "time-backwards");
 	/* Only one thread's TSC back (cpu 3: its read came from another
 	 * sample): still the whole core. */
@@ -569,7 +569,7 @@ test_none_plan_skew(void **state)
 	assert_int_equal(cf->split, SPLIT_NONE);
 	assert_int_equal(cf->both.kind, V_NONE);
 	assert_false(r.iv.valid);
-	assert_string_equal(r.iv.reason, "core 0 (cpus 0,1): sibling threads read too far apart");
+	assert_string_equal(r.iv.reason, "package 0, core 0 (cpus 0,1): sibling threads read too far apart");
 	rig_free(&r);
 }
 
@@ -710,7 +710,7 @@ test_real_stampede2(void **state)
 	assert_int_equal(iv.node.nvalid, 0);
 	assert_int_equal(iv.cores[0].reason, R_REPROGRAMMED);
 	assert_string_equal(iv.reason,
-	    "core 0 (cpus 0,48): counters reprogrammed by another program");
+	    "package 0, core 0 (cpus 0,48): counters reprogrammed by another program");
 	assert_int_equal(iv.threads[0].reason, R_REPROGRAMMED);
 
 	/* samples 19 -> 51 against McCalpin's own output_samples_19-51.txt:

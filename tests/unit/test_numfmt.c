@@ -127,6 +127,47 @@ test_utf8(void **state)
 	assert_int_equal(utf8_len((const unsigned char *)"\xe2\x96"), 0);         /* cut by the end */
 }
 
+/* The four shares as whole percent that add up to 100. By hand:
+ * 0.335, 0.335, 0.33 -> 33.5, 33.5, 33: floors 33, 33, 33 = 99, one unit
+ * left to the largest remainder, the first 0.5 (the first on a tie): 34,
+ * 33, 33 (each rounded alone: 34, 34, 33 = 101).
+ * 0.125, 0.125, 0.375, 0.375 -> 12.5, 12.5, 37.5, 37.5: floors 12, 12, 37,
+ * 37 = 98, two units to the first two 0.5s: 13, 13, 37, 37 = 100 (alone:
+ * 13, 13, 38, 38 = 102, by printf's rounding of a tie to even: 12, 12, 38,
+ * 38 = 100 only by luck).
+ * 0.996, 0.004, 0, 0 -> 99.6, 0.4: 99 + 0 = 99, the unit to 99.6: 100, 0.
+ * 0.3333 x 3 (sum 0.9999): 99.99 rounds to 100: 34, 33, 33.
+ * At 1000 (one decimal): 0.2094, 0.3196, 0.2426, 0.2284 -> 209.4, 319.6,
+ * 242.6, 228.4 = 1000: floors 209, 319, 242, 228 = 998; 319.6 and 242.6
+ * get one each: 20.9, 32.0, 24.3, 22.8 (alone the same here). */
+static void
+test_round_shares(void **state)
+{
+	static const struct {
+		double x[4];
+		unsigned n;
+		long total, want[4];
+	} c[] = {
+		{ { 0.335, 0.335, 0.33 }, 3, 100, { 34, 33, 33 } },
+		{ { 0.125, 0.125, 0.375, 0.375 }, 4, 100, { 13, 13, 37, 37 } },
+		{ { 0.996, 0.004, 0, 0 }, 4, 100, { 100, 0, 0, 0 } },
+		{ { 0.3333, 0.3333, 0.3333 }, 3, 100, { 34, 33, 33 } },
+		{ { 0.2094, 0.3196, 0.2426, 0.2284 }, 4, 1000, { 209, 320, 243, 228 } },
+		{ { -0.0, 1.0, NAN, 0.0 }, 4, 100, { 0, 100, 0, 0 } },
+	};
+	size_t i;
+	unsigned k;
+	long out[4];
+
+	(void)state;
+	for (i = 0; i < sizeof c / sizeof c[0]; i++) {
+		numfmt_round_shares(c[i].x, c[i].n, c[i].total, out);
+		for (k = 0; k < c[i].n; k++)
+			if (out[k] != c[i].want[k])
+				fail_msg("case %zu share %u: %ld, not %ld", i, k, out[k], c[i].want[k]);
+	}
+}
+
 int
 main(void)
 {
@@ -134,6 +175,7 @@ main(void)
 		cmocka_unit_test(test_hand),
 		cmocka_unit_test(test_against_printf),
 		cmocka_unit_test(test_utf8),
+		cmocka_unit_test(test_round_shares),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -358,7 +358,7 @@ test_restrict(void **state)
 	r.iv.cores[3].reason = R_SKEW;
 	metrics_restrict(&c, &r.cpus, &r.iv);
 	assert_false(r.iv.valid);
-	assert_non_null(strstr(r.iv.reason, "core 0 (cpus 0,4)"));
+	assert_non_null(strstr(r.iv.reason, "package 0, core 0 (cpus 0,4)"));
 	assert_int_equal(r.iv.node.ncores, 2);
 	assert_int_equal(r.iv.node.nvalid, 1);
 	/* Core 1 alone in the figures. */

@@ -312,12 +312,12 @@ test_help_layout(void **state)
 		assert_string_equal(joined, k[i].what);
 	}
 	assert_int_equal(l, n);
-	/* "s" wraps at 24 columns: "Threads view: sort by" is 21, and " the"
-	 * would make it 25 */
+	/* "s" wraps at 24 columns: "Cores, Threads, Nodes" is 21, and " view:"
+	 * would make it 27 */
 	for (l = 0; l < n && (lines[l].keys == NULL || strcmp(lines[l].keys, "s") != 0); l++)
 		;
 	assert_true(l < n);
-	assert_string_equal(lines[l].text, "Threads view: sort by");
+	assert_string_equal(lines[l].text, "Cores, Threads, Nodes");
 }
 
 /* The + and - keys' ladder: 1-2-5 steps through 1 s, within 0.05 s and

@@ -393,12 +393,15 @@ test_cells_both(void **state)
 	assert_string_equal(cell(g, 2, 0, 5), ":47%");
 	assert_string_equal(cell(g, 5, 0, 5), ":40+");
 
-	/* One line per cell (mark + 7): id and value, the value whole first:
-	 * "c0 47%" (6); the bound "c1 40-60%" (9) is too long, "1 40-60%"
-	 * (8) too, then "c1 40-60" (8), "1 40-60" (7) fits. */
+	/* One line per cell (mark + 7): the same id form in every cell of
+	 * the grid, chosen by the widest id (1 column here) and a 4-column
+	 * value: "c3 100%" is 7, so every cell has "c<id> " (3) and the value
+	 * in the 4 columns left: "c0 47%"; the bound's "40-60%" (6) and
+	 * "40-60" (5) do not fit, its low end and "+" do: "c1 40+". Not an
+	 * id here and a value without its % there. */
 	assert_int_equal(render_body(&r, g, DF_BOTH, 3, 8, 100), 1 + 2 + 2);
 	assert_string_equal(cell(g, 1, 0, 8), ":c0 47%");
-	assert_string_equal(cell(g, 2, 0, 8), "?1 40-60");
+	assert_string_equal(cell(g, 2, 0, 8), "?c1 40+");
 
 	/* Two columns of text: "47" fits; no form of the bound does (the
 	 * shortest, "40+", is 3): stars, never a cut number. */

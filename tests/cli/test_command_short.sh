@@ -1,0 +1,46 @@
+#!/bin/sh
+# test_command_short.sh: a command that ends before one interval can measure
+# it (httop -- true: well under the shortest interval httop takes, -d 0.05)
+# gets no figures, with the reason (too-short), in the summary and in every
+# batch format: its interval and its whole-run record alike. A command that
+# runs longer keeps its figures, its short last interval included.
+. "$HTTOP_SRCDIR/tests/lib.sh"
+need jq
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+plan 9
+
+timeout 30 "$HTTOP" --demo -- true >out 2>err; st=$?
+check "httop --demo -- true: exit status 0 (got $st)" [ "$st" -eq 0 ]
+check "... the node row has no figures: nine dashes" \
+	awk '$1 == "node" { n++; for (i = 2; i <= NF; i++) if ($i != "-") bad = 1 }
+	    END { exit !(n == 1 && !bad) }' err
+check "... and says why" grep -q '^  absent: .*CPI: too short to measure (under 0.05 s)$' err
+check "... no percentage anywhere in the table" sh -c '! grep -Eq "^  (package [0-9]+|node) .*[0-9]" err'
+
+timeout 30 "$HTTOP" --demo -b --format json -- true 2>out.json
+check "json: both records (the interval, the whole run) invalid, no figure, reason too-short" \
+	test "$(jq -r '[.valid, .node.both, .node.active_threads, .node.absent.both,
+	    (.cores[0].reason)] | map(tostring) | join(" ")' out.json | sort -u)" = \
+	"false null null too-short too-short"
+timeout 30 "$HTTOP" --demo -b --format csv -- true 2>out.csv
+check "csv: the job row and the run row invalid, both and util empty, absent too-short" \
+	python3 -c '
+import csv, sys
+rows = [r for r in csv.DictReader(open("out.csv")) if r["kind"] in ("job", "run")]
+sys.exit(not (len(rows) == 2 and all(r["valid"] == "0" and r["both"] == "" and r["util"] == ""
+    and "both:too-short" in r["absent"] for r in rows)))'
+timeout 30 "$HTTOP" --demo -b --format summary -- true 2>out.sum
+check "summary: the records say too short, with dashes for the figures" \
+	awk '!/^#/ && NF > 0 { n++; if (!/too short to measure/ || $5 != "-") bad = 1 }
+	    END { exit !(n == 2 && !bad) }' out.sum
+timeout 30 "$HTTOP" --demo -b --format openmetrics -- true 2>out.om
+check "openmetrics: no share or utilisation sample, the interval invalid" \
+	sh -c '! grep -Eq "^httop_(node|core)_(share|utilization)_ratio" out.om &&
+	    grep -q "^httop_interval_valid{host=\"[^\"]*\"} 0" out.om'
+
+# Longer than an interval: figures, its last (short) interval too.
+timeout 30 "$HTTOP" --demo -d 0.1 -b --format json -- sleep 0.35 2>long.json
+check "-- sleep 0.35 with -d 0.1: every record has the node's figures" \
+	test "$(jq -r '.node.both != null' long.json | sort -u)" = true

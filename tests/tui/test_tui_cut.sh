@@ -1,0 +1,79 @@
+#!/bin/sh
+# test_tui_cut.sh: text is cut at word or field boundaries, with a mark,
+# never mid-word or mid-figure (httop(1) says so), at the sizes a user
+# tries: the die grid's title at 80 and 120 columns (it ended "... from a
+# chip) an"); its one-line cells at 40 x 10 (ids and % dropped unevenly:
+# "0 77", "3 0%", "13%"); the too-small message at 39 x 10 (it broke
+# "(now 39 x" / "10)"); the header at 100 columns (it broke "36 cores," /
+# "72 threads"); the Threads view's status at 80 columns ("the...").
+. "$HTTOP_SRCDIR/tests/lib.sh"
+. "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
+plan 7
+export XDG_CONFIG_HOME="$tui_dir/config"
+
+# die_title W H: the die grid's title line at W x H, in $title.
+die_title() {
+	tui_start "$1" "$2" -- --demo -d 0.5
+	wait_for 'util [0-9]' 10
+	keys 4
+	wait_for '^Die grid' 5
+	title=$(cap | grep -m1 '^Die grid')
+	keys q
+	tui_wait_exit 10
+}
+die_title 80 24
+t80=$title
+check "die grid title at 80 columns: whole or cut at a word with a mark ($t80)" \
+	sh -c 'printf "%s\n" "$1" | grep -Eq "(…|tiles\)\")$" && ! printf "%s\n" "$1" | grep -q " an$"' sh "$t80"
+die_title 120 40
+t120=$title
+check "die grid title at 120 columns: whole or cut at a word with a mark ($t120)" \
+	sh -c 'printf "%s\n" "$1" | grep -Eq "(…|tiles\)\")$"' sh "$t120"
+
+# The die grid at 40 x 10: one line per cell, the same form in each.
+tui_start 40 10 -- --demo -d 0.5
+wait_for 'both' 10
+keys 4
+wait_for '^package 0' 5
+# The first interval's figures (the first frame has none yet).
+wait_for 'package 0.*' 5 && wait_gone 'no previous sample' 10
+sleep 0.3
+cells=$(cap | sed -n '/^package 0/{n;p;}')
+[ -n "$cells" ] || show_screen
+check "die cells at 40 x 10: every cell the same form, no bare number ($cells)" \
+	sh -c '[ -n "$1" ] && for w in $1; do case $w in off|MC|IO|LLC|-) ;; *%) ;; *) exit 1 ;; esac; done' \
+	sh "$cells"
+keys q
+tui_wait_exit 10
+
+# Too small: the sizes stay whole.
+tui_start 39 10 -- --demo
+wait_for 'needs at least' 10
+check "39 x 10: '(now 39 x 10)' whole on a line, no line ending in ' x'" \
+	sh -c 'printf "%s\n" "$1" | grep -q "(now 39 x 10)" && ! printf "%s\n" "$1" | grep -q " x$"' sh "$(cap)"
+keys q
+tui_wait_exit 10
+
+# The header at 100 columns.
+tui_start 100 40 -- --demo -d 0.5
+wait_for 'util [0-9]' 10
+check "100 x 40: '2 sockets, 36 cores, 72 threads' on one row, no row ends 'cores,'" \
+	sh -c 'printf "%s\n" "$1" | grep -q "2 sockets, 36 cores, 72 threads" &&
+	    ! printf "%s\n" "$1" | grep -q "cores,$"' sh "$(cap)"
+keys q
+tui_wait_exit 10
+
+# The Threads view's status at 80 columns: the reason's code where its
+# words do not fit, never "the...".
+tui_start 80 40 -- --demo -d 0.5
+wait_for 'util [0-9]' 10
+keys 2
+wait_for 'status' 5
+wait_for 'never-active' 5
+s=$(cap)
+check "Threads view at 80 columns: no status cut to 'the…'" \
+	sh -c '! printf "%s\n" "$1" | grep -Eq "the(…|\.\.\.)$"' sh "$s"
+check "... an idle thread's status is its reason's code, never-active" \
+	sh -c 'printf "%s\n" "$1" | grep -Eq "^ +[0-9]+ +[01] +[0-9]+ +[01].* never-active$"' sh "$s"
+keys q
+tui_wait_exit 10
