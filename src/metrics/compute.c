@@ -55,3 +55,28 @@ interval_judge(const struct metrics_ctx *c, struct interval *iv)
 	interval_stopped(iv);
 	aggregate_all(c, iv);
 }
+
+void
+metrics_too_short(const struct metrics_ctx *c, struct interval *iv)
+{
+	const struct topology *t = &c->m->topo;
+	unsigned ci, k;
+
+	for (ci = 0; ci < t->ncores && ci < iv->ncores; ci++) {
+		const struct topo_core *tc = &t->cores[ci];
+		struct core_fig *cf = &iv->cores[ci];
+
+		if (!cf->selected)
+			continue;
+		cf->reason = R_TOO_SHORT;
+		cf->fallback = R_NONE;
+		cf->stopped = 0;
+		core_blank(cf, R_TOO_SHORT);
+		for (k = 0; k < tc->nthreads && k < TOPO_MAX_SMT; k++)
+			if (tc->cpus[k] < iv->max_cpu) {
+				thread_blank(&iv->threads[tc->cpus[k]], R_TOO_SHORT);
+				iv->threads[tc->cpus[k]].stopped = 0;
+			}
+	}
+	interval_judge(c, iv);
+}

@@ -39,6 +39,8 @@ void interval_stopped(struct interval *iv);
 /* Blank a thread's figures, giving the reason. */
 void thread_blank(struct thread_fig *t, enum reason r);
 
+/* Every figure of a core absent with reason `r` (core.c). */
+void core_blank(struct core_fig *cf, enum reason r);
 /* Everything about core `ci` for the interval prev -> cur (prev may be
  * NULL). Fills iv->cores[ci] and the threads of that core. */
 void core_compute(const struct metrics_ctx *c, const struct sample *prev,
