@@ -82,7 +82,7 @@ done
 # figures (CPI 0.50, valid), never CPI 0.00.
 run heavys 'h1,heavy' summary 3
 check "heavy weights: the job is h1's (CPI 0.50), not CPI 0.00" sh -c \
-    '[ "$(grep -c "^job .* 0\.50  1 of 2 nodes missing: heavy$" "$1")" -eq 3 ] &&
+    '[ "$(grep -c "^job .* 0\.50 job  1 of 2 nodes missing: heavy$" "$1")" -eq 3 ] &&
     ! grep -q " 0\.00" "$1"' sh heavys.out
 all_clean() { for n in bad liar dup heavy zero rawesc rawbidi heavys; do raw "$n" || return 1; done; }
 check "nothing raw in any run" all_clean
