@@ -384,9 +384,9 @@ test_summary(void **state)
 	(void)state;
 	/* The header once, then a line per interval (the same interval twice
 	 * here). host is padded to 16, time 10 wide, the Unix time 14 (to the
-	 * millisecond), valid 5, figures 11. */
+	 * millisecond), valid 5, figures 11, then what the figures are of. */
 	row = "a\"b\\c\\xff" "             2.000 1732480000.250     0        70.0        50.0"
-	    "   1.20-1.80           -           -  core 1 (cpus 5,6): offline\n";
+	    "   1.20-1.80           -           - node  core 1 (cpus 5,6): offline\n";
 	assert_int_equal(count(out, "\n"), 3);
 	assert_true(strncmp(out, "host ", 5) == 0);
 	assert_non_null(strstr(out, "util%"));
@@ -400,13 +400,13 @@ test_summary(void **state)
 	free(quiet);
 	quiet = render(f, FMT_SUMMARY, 1, false);
 	assert_string_equal(quiet, "a\"b\\c\\xff" "             2.000 1732480000.250     1        70.0"
-	    "        50.0        1.25           -           -\n");
+	    "        50.0        1.25           -           - node\n");
 	/* A wall time not known (a replayed trace without one): a dash. */
 	f->iv.wall = 0.0;
 	free(quiet);
 	quiet = render(f, FMT_SUMMARY, 1, false);
 	assert_string_equal(quiet, "a\"b\\c\\xff" "             2.000              -     1        70.0"
-	    "        50.0        1.25           -           -\n");
+	    "        50.0        1.25           -           - node\n");
 	free(quiet);
 	free(out);
 	free(f);
