@@ -135,6 +135,10 @@ app_run_batch(struct app *a)
 	else
 		status = (app_report(&r.e), EXIT_FAIL);
 	status = run_finish(&r, status, app_report);
+	if (batch_end(b, &r.e) != 0) {
+		app_report(&r.e);
+		status = EXIT_FAIL;
+	}
 	batch_free(b);
 	cpulist_free(&job.seen);
 	cpulist_free(&job.view);

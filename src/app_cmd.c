@@ -271,6 +271,10 @@ app_run_command(struct app *a)
 		app_report(&e);
 		status = EXIT_FAIL;
 	}
+	if (batch_end(c.b, &e) != 0) {
+		app_report(&e);
+		status = EXIT_FAIL;
+	}
 	cstatus = command_status(&a->cmd);
 	/* -o FILE is closed by app_end: a write or close that fails is then
 	 * httop's failure where the command succeeded. */

@@ -120,6 +120,27 @@ batch_write(struct batch *b, const struct interval *iv, struct errmsg *e)
 	return 0;
 }
 
+/* The stream's end: OpenMetrics ends with one "# EOF" after the last
+ * exposition (the parsers refuse data after it), written when an
+ * exposition was. */
+int
+batch_end(struct batch *b, struct errmsg *e)
+{
+	if (b == NULL || b->fmt != FMT_OPENMETRICS || b->nwritten == 0 || b->ended)
+		return 0;
+	b->ended = true;
+	errno = 0;
+	if (fputs("# EOF\n", b->fp) == EOF || fflush(b->fp) != 0 || ferror(b->fp)) {
+		b->err = errno != 0 ? errno : EIO;
+		clearerr(b->fp);
+		if (b->err == EPIPE)
+			return 0;
+		return errmsg_set(e, _("writing the %s output failed: %s; check the disk or the program "
+		    "reading httop's output"), out_format_name(b->fmt), strerror(b->err));
+	}
+	return 0;
+}
+
 int
 batch_errno(const struct batch *b)
 {

@@ -20,7 +20,8 @@ enum out_format {
 	FMT_TEXT = 0,
 	FMT_CSV,
 	FMT_JSON,
-	FMT_OPENMETRICS,   /* OpenMetrics text exposition, one per interval */
+	FMT_OPENMETRICS,   /* OpenMetrics text exposition, one per interval,
+			    * one "# EOF" at the end of the stream */
 	FMT_SUMMARY,       /* one line per interval: the node figures */
 };
 
@@ -43,6 +44,10 @@ struct batch *batch_new(enum out_format f, FILE *fp, const struct machine *m,
 void batch_set_layout(struct batch *b, const struct die_layout *l);
 /* One interval. -1 with a message on a write error (EPIPE, ENOSPC). */
 int batch_write(struct batch *b, const struct interval *iv, struct errmsg *e);
+/* The end of the stream (openmetrics: "# EOF", once, after the last
+ * exposition; nothing in the other formats). Call after the last
+ * batch_write; -1 with a message on a write error other than EPIPE. */
+int batch_end(struct batch *b, struct errmsg *e);
 void batch_free(struct batch *b);
 int out_format_parse(const char *s, enum out_format *f);
 const char *out_format_name(enum out_format f);
@@ -68,6 +73,7 @@ struct batch {
 	unsigned long nwritten;    /* intervals written so far */
 	int err;                   /* errno of the last write error */
 	bool no_header;            /* summary: no column header line */
+	bool ended;                /* batch_end has run */
 	struct linebuf line;       /* json, csv: the line being built */
 	struct walltime wt;        /* the interval's wall time, as text */
 	enum out_level level;      /* openmetrics: how far down */
@@ -80,7 +86,7 @@ void out_json_write(struct batch *b, const struct interval *iv);
 void out_openmetrics_write(struct batch *b, const struct interval *iv);
 void out_summary_write(struct batch *b, const struct interval *iv);
 /* The metric families of openmetrics.c in either text format: OpenMetrics
- * (# UNIT lines, an info family, "# EOF" at the end) or the Prometheus text
+ * (# UNIT lines, an info family; batch_end writes the stream's "# EOF") or the Prometheus text
  * format 0.0.4 that the node exporter's textfile collector reads (no UNIT,
  * no EOF, the info family as a gauge). */
 void out_prom_write(struct batch *b, const struct interval *iv, bool openmetrics);

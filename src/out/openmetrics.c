@@ -1,8 +1,10 @@
 /* openmetrics.c: the figures of an interval as metric families, in the
  * OpenMetrics text format (--format openmetrics: one exposition per
- * interval, ending "# EOF") or in the Prometheus text format that the node
- * exporter's textfile collector reads (--textfile; it takes no UNIT or EOF
- * lines and no info type).
+ * interval, each starting with the httop_source info family; the stream, not
+ * each exposition, ends "# EOF", written by batch_end(), so that a stream of
+ * many intervals is one OpenMetrics text that Prometheus's TSDB loads) or
+ * in the Prometheus text format that the node exporter's textfile collector
+ * reads (--textfile; it takes no UNIT or EOF lines and no info type).
  *
  * The figures of the interval are gauges named
  * httop_<level>_<figure>[_<unit>], labelled host, package, core, cpu as
@@ -604,8 +606,6 @@ out_prom_write(struct batch *b, const struct interval *iv, bool openmetrics)
 		write_cores(&o);
 	if (b->level >= OUT_LEVEL_THREAD)
 		write_threads(&o);
-	if (openmetrics)
-		lb_lit(o.lb, "# EOF\n");
 	lb_flush(o.lb, b->fp);
 }
 

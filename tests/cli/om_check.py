@@ -3,7 +3,9 @@
 library only.
 
   om_check.py openmetrics FILE   one or more OpenMetrics expositions, each
-                                 ending "# EOF" (httop --format openmetrics)
+                                 starting with "# TYPE httop_source info",
+                                 the stream ending with one "# EOF" (httop
+                                 --format openmetrics)
   om_check.py prometheus FILE    one Prometheus text-format file, as the node
                                  exporter's textfile collector reads it
 
@@ -226,23 +228,32 @@ def check(mode, path, show):
     lines = text[:-1].split("\n")
     expos = []
     cur = Exposition(om)
+    ended = False
     for lineno, line in enumerate(lines, 1):
         if line == "":
             raise Bad("line %d: empty line" % lineno)
+        if ended:
+            raise Bad("line %d: data after # EOF" % lineno)
         if line == "# EOF":
             if not om:
                 raise Bad("line %d: # EOF in the Prometheus text format" % lineno)
             cur.finish()
             expos.append(cur)
             cur = Exposition(om)
+            ended = True
             continue
+        if om and line == "# TYPE httop_source info" and cur.families:
+            # The next exposition of the stream starts.
+            cur.finish()
+            expos.append(cur)
+            cur = Exposition(om)
         if line.startswith("#"):
             cur.meta(line, lineno)
         else:
             cur.sample(line, lineno)
     if om:
-        if cur.nsamples or cur.families:
-            raise Bad("text after the last # EOF")
+        if not ended:
+            raise Bad("the stream does not end with # EOF")
     else:
         cur.finish()
         expos.append(cur)

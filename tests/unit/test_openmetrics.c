@@ -196,6 +196,7 @@ render(struct fixture *f, enum out_format fmt, int n, bool header)
 		batch_set_header(b, false);
 	for (i = 0; i < n; i++)
 		assert_int_equal(batch_write(b, &f->iv, &e), 0);
+	assert_int_equal(batch_end(b, &e), 0);
 	batch_free(b);
 	fclose(fp);
 	if (getenv("TEST_OUT_SHOW") != NULL)
@@ -326,15 +327,21 @@ test_openmetrics_values(void **state)
 	free(f);
 }
 
-/* Each interval is a complete exposition. */
+/* Each interval is an exposition that starts with the source's info
+ * family; the stream has one "# EOF", at its end (promtool's backfill
+ * refuses data after it). */
 static void
 test_openmetrics_per_interval(void **state)
 {
 	struct fixture *f = build();
 	char *out = render(f, FMT_OPENMETRICS, 3, true);
+	size_t len = strlen(out);
 
 	(void)state;
-	assert_int_equal(count(out, "# EOF\n"), 3);
+	assert_int_equal(count(out, "# EOF\n"), 1);
+	assert_true(len > 6 && strcmp(out + len - 6, "# EOF\n") == 0);
+	assert_int_equal(count(out, "# TYPE httop_source info\n"), 3);
+	assert_true(strncmp(out, "# TYPE httop_source info\n", 25) == 0);
 	assert_int_equal(count(out, "# TYPE httop_core_share_ratio gauge\n"), 3);
 	free(out);
 	free(f);
@@ -444,13 +451,16 @@ test_openmetrics_counters(void **state)
 		f->iv.wall = 1732480000.25 + times[i];
 		assert_int_equal(batch_write(b, &f->iv, &e), 0);
 	}
+	assert_int_equal(batch_end(b, &e), 0);
 	batch_free(b);
 	fclose(fp);
 	/* The last exposition only: it ends when the one before does, so it
 	 * has no timestamps (the same ones with other values would be
 	 * duplicate samples); the one before has them. */
-	last = strstr(out, "# EOF\n");
-	last = strstr(last + 1, "# EOF\n") + 6;
+	last = strstr(out, "# TYPE httop_source info\n");
+	last = strstr(last + 1, "# TYPE httop_source info\n");
+	last = strstr(last + 1, "# TYPE httop_source info\n");
+	assert_non_null(last);
 	assert_null(strstr(last, " 1732480003.25"));
 	LINE(out, "httop_node_uncovered_seconds_total{" H "} 6 1732480003.250000");
 #define TS3 ""
