@@ -58,6 +58,9 @@ enum what {
 	W_C_UNCOVERED,  /* uncovered */
 	W_C_BUSY,       /* busy */
 	W_C_THREAD_UNCOVERED, /* thread_uncovered */
+	W_C_COUNT,      /* counts[off]: a raw count, an integer */
+	W_C_ANY,        /* counts[TC_SPLIT] of an AnyThread plan */
+	W_C_OTA,        /* counts[TC_SPLIT] of a ONE_THREAD_ACTIVE plan */
 };
 
 #define IS_COUNTER(f) ((f)->what >= W_C_STATE)
@@ -74,6 +77,26 @@ struct family {
 #define AGG(f) offsetof(struct agg_fig, f)
 #define CORE(f) offsetof(struct core_fig, f)
 #define THR(f) offsetof(struct thread_fig, f)
+
+/* The raw counts since the start (metrics/totals.h), at every level: a
+ * thread's own, summed over the threads of a core, a package, the node.
+ * CPI = rate(cycles) / rate(instructions), frequency = rate(cycles) /
+ * rate(reference_cycles) x the TSC rate (rate(tsc_cycles) per thread). */
+#define COUNT_FAMILIES \
+	{ "instructions", "", "Instructions retired since the start, from the intervals in " \
+	    "which the thread had figures (summed over the threads).", W_C_COUNT, TC_INST, 1 }, \
+	{ "cycles", "", "Core clock cycles while not halted (unhalted core cycles) since the " \
+	    "start (summed over the threads).", W_C_COUNT, TC_CYCLES, 1 }, \
+	{ "reference_cycles", "", "Reference cycles while not halted, in TSC ticks, since the " \
+	    "start (summed over the threads).", W_C_COUNT, TC_REF, 1 }, \
+	{ "tsc_cycles", "", "Time stamp counter ticks since the start (summed over the " \
+	    "threads).", W_C_COUNT, TC_TSC, 1 }, \
+	{ "any_thread_cycles", "", "AnyThread reference ticks (while any thread of the core " \
+	    "was active, counted on thread 0) since the start, where the split used them " \
+	    "(summed over the threads).", W_C_ANY, TC_SPLIT, 1 }, \
+	{ "one_thread_active_cycles", "", "ONE_THREAD_ACTIVE ticks (this thread alone active) " \
+	    "since the start, where the split used them (summed over the threads).", W_C_OTA, \
+	    TC_SPLIT, 1 }
 
 /* The interval itself (level "interval", label host). */
 static const struct family interval_families[] = {
@@ -109,6 +132,7 @@ static const struct family agg_families[] = {
 	    "active (not halted), summed over the threads.", W_C_BUSY, 0, 1 },
 	{ "thread_uncovered_seconds", "seconds", "Thread-seconds since the start not in "
 	    "thread_busy_seconds: the thread had no figures.", W_C_THREAD_UNCOVERED, 0, 1 },
+	COUNT_FAMILIES,
 };
 
 /* Each core (host, package, core: the core id). */
@@ -132,6 +156,7 @@ static const struct family core_families[] = {
 	    "was exact.", W_C_STATE, 0, 1 },
 	{ "uncovered_seconds", "seconds", "Seconds since the start not in state_seconds: the "
 	    "split was a bound or absent, or the core has no split.", W_C_UNCOVERED, 0, 1 },
+	COUNT_FAMILIES,
 };
 
 /* Each thread (host, package, core, cpu, thread: 0 or 1 within the core). */
@@ -152,6 +177,7 @@ static const struct family thread_families[] = {
 	    "halted).", W_C_BUSY, 0, 1 },
 	{ "uncovered_seconds", "seconds", "Seconds since the start not in busy_seconds: the "
 	    "thread had no figures.", W_C_THREAD_UNCOVERED, 0, 1 },
+	COUNT_FAMILIES,
 };
 
 #define NFAM(a) (sizeof (a) / sizeof (a)[0])
@@ -228,6 +254,18 @@ meta(struct om *o, const char *what, const char *level, const struct family *f,
 	lb_char(o->lb, '\n');
 }
 
+/* Is family f written at all? The split counter's only for a plan that
+ * has that counter. */
+static bool
+family_applies(const struct om *o, const struct family *f)
+{
+	if (f->what == W_C_ANY)
+		return o->b->p->split == SPLIT_ANY;
+	if (f->what == W_C_OTA)
+		return o->b->p->split == SPLIT_OTA;
+	return true;
+}
+
 static void
 header(struct om *o, const char *level, const struct family *f)
 {
@@ -263,6 +301,21 @@ sample2(struct om *o, const char *level, const struct family *f, const char *ext
 		lb_fixed(b, x, COUNTER_DECIMALS);
 	else
 		lb_sig(b, x, VAL_DIGITS);
+	lb_mem(b, o->ts, o->ts_len);
+	lb_char(b, '\n');
+}
+
+/* A raw count: an integer. */
+static void
+sample_count(struct om *o, const char *level, const struct family *f, uint64_t x)
+{
+	struct linebuf *b = o->lb;
+
+	put_name(b, level, f, true);
+	lb_char(b, '{');
+	lb_str(b, o->labels);
+	lb_lit(b, "} ");
+	lb_u64(b, x);
 	lb_mem(b, o->ts, o->ts_len);
 	lb_char(b, '\n');
 }
@@ -317,6 +370,14 @@ counter_samples(struct om *o, const char *level, const struct family *f,
 		break;
 	case W_C_THREAD_UNCOVERED:
 		sample(o, level, f, "", t->thread_uncovered);
+		break;
+	case W_C_COUNT:
+		sample_count(o, level, f, t->counts[f->off]);
+		break;
+	case W_C_ANY:
+	case W_C_OTA:
+		if (t->has_split)
+			sample_count(o, level, f, t->counts[f->off]);
 		break;
 	default:
 		break;
@@ -449,6 +510,8 @@ write_aggs(struct om *o)
 	for (i = 0; i < NFAM(agg_families); i++) {
 		const struct family *f = &agg_families[i];
 
+		if (!family_applies(o, f))
+			continue;
 		header(o, "node", f);
 		set_labels(o, 0, NULL, NULL);
 		agg_samples(o, "node", f, &iv->node, &tt->node);
@@ -458,6 +521,8 @@ write_aggs(struct om *o)
 	for (i = 0; i < NFAM(agg_families); i++) {
 		const struct family *f = &agg_families[i];
 
+		if (!family_applies(o, f))
+			continue;
 		header(o, "package", f);
 		for (p = 0; p < np; p++) {
 			set_labels(o, 1, names, &o->b->pkg_id[p]);
@@ -479,6 +544,8 @@ write_cores(struct om *o)
 	for (i = 0; i < NFAM(core_families); i++) {
 		const struct family *f = &core_families[i];
 
+		if (!family_applies(o, f))
+			continue;
 		header(o, "core", f);
 		for (c = 0; c < iv->ncores && c < topo->ncores; c++) {
 			const struct topo_core *tc = &topo->cores[c];
@@ -510,6 +577,8 @@ write_threads(struct om *o)
 	for (i = 0; i < NFAM(thread_families); i++) {
 		const struct family *f = &thread_families[i];
 
+		if (!family_applies(o, f))
+			continue;
 		header(o, "thread", f);
 		for (cpu = 0; cpu < iv->max_cpu && cpu < topo->max_cpu; cpu++) {
 			const struct topo_cpu *tc = &topo->cpus[cpu];

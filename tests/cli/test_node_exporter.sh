@@ -79,7 +79,7 @@ check "om_check rejects a counter series that is gone" sh -c \
 
 # 7-9: --textfile: only httop.prom is left, in the Prometheus text format.
 mkdir tf
-"$HTTOP" --demo --seed 7 -b -n 3 --format json --textfile "$tmp/tf" >run.json 2>run.err; st=$?
+"$HTTOP" --demo --seed 7 -b -n 3 --format json --textfile "$tmp/tf" --textfile-level thread >run.json 2>run.err; st=$?
 check "--textfile with --format json exits 0" [ "$st" -eq 0 ]
 check_schema run.json
 check "the directory holds only httop.prom" [ "$(ls -A tf)" = "httop.prom" ]
@@ -92,7 +92,7 @@ mkdir tfz
 F=$HTTOP_FIXTURES
 "$HTTOP" --sim demo --topology "$F/hwloc/zen2-epyc7742-2s-64c-smt.xml" \
     --cpuid "$F/cpuid/zen2-epyc7742-2s-64c-smt.cpuid.txt" --host zen -b -n 1 \
-    --format summary --textfile "$tmp/tfz" >zen.out 2>zen.err &&
+    --format summary --textfile "$tmp/tfz" --textfile-level thread >zen.out 2>zen.err &&
     cp tfz/httop.prom tf/zen.prom
 
 # 10-15: the real exporter.
