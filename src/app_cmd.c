@@ -164,7 +164,7 @@ summary(struct cmdrun *c, struct interval *whole, double covered, struct errmsg 
 	char ended[128], cpus[256];
 
 	if (c->b != NULL && c->a->o->format != FMT_TEXT)
-		return batch_write(c->b, whole, e);
+		return batch_write_whole(c->b, whole, e);
 	command_describe(cmd, ended, sizeof ended);
 	cpus[0] = '\0';
 	cpulist_append(cpus, sizeof cpus, c->ever.has, c->ever.n);
@@ -195,6 +195,12 @@ open_out(struct cmdrun *c)
 		batch_set_layout(c->b, &c->a->layout);
 		batch_set_level(c->b, o->level);
 		batch_set_header(c->b, isatty(fileno(c->out)));
+		if (c->a->job != NULL) {
+			struct job_ident id;
+
+			job_watch_ident(c->a->job, &id);
+			batch_set_job(c->b, &id);
+		}
 	}
 	return 0;
 }

@@ -6,7 +6,7 @@ tests_unit_test_openmetrics_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_openmetrics_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_openmetrics
 EXPORT_CLI_TESTS = tests/cli/test_node_exporter.sh tests/cli/test_many_nodes.sh \
-	tests/cli/test_prom_series.sh tests/cli/test_promtool.sh \
+	tests/cli/test_prom_series.sh tests/cli/test_promtool.sh tests/cli/test_job_outputs.sh \
 	tests/cli/test_wall_time.sh tests/cli/test_output_file.sh
 TESTS += $(EXPORT_CLI_TESTS)
 EXTRA_DIST += $(EXPORT_CLI_TESTS) tests/cli/om_check.py

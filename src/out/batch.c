@@ -120,6 +120,17 @@ batch_write(struct batch *b, const struct interval *iv, struct errmsg *e)
 	return 0;
 }
 
+int
+batch_write_whole(struct batch *b, const struct interval *iv, struct errmsg *e)
+{
+	int rc;
+
+	b->whole = true;
+	rc = batch_write(b, iv, e);
+	b->whole = false;
+	return rc;
+}
+
 /* The stream's end: OpenMetrics ends with one "# EOF" after the last
  * exposition (the parsers refuse data after it), written when an
  * exposition was. */
@@ -152,6 +163,16 @@ batch_set_header(struct batch *b, bool on)
 {
 	if (b != NULL)
 		b->no_header = !on;
+}
+
+void
+batch_set_job(struct batch *b, const struct job_ident *j)
+{
+	if (b == NULL)
+		return;
+	b->has_job = j != NULL;
+	if (j != NULL)
+		b->job = *j;
 }
 
 void

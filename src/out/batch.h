@@ -15,6 +15,7 @@
 #include "out/walltime.h"
 #include "plan/plan.h"
 #include "util/errmsg.h"
+#include "watch/job.h"
 
 enum out_format {
 	FMT_TEXT = 0,
@@ -44,6 +45,10 @@ struct batch *batch_new(enum out_format f, FILE *fp, const struct machine *m,
 void batch_set_layout(struct batch *b, const struct die_layout *l);
 /* One interval. -1 with a message on a write error (EPIPE, ENOSPC). */
 int batch_write(struct batch *b, const struct interval *iv, struct errmsg *e);
+/* The whole run's record (a command's run, a watched job's), after the
+ * last interval: openmetrics gives its samples the label window="run"
+ * and the last interval's timestamp, json the key "window":"run". */
+int batch_write_whole(struct batch *b, const struct interval *iv, struct errmsg *e);
 /* The end of the stream (openmetrics: "# EOF", once, after the last
  * exposition; nothing in the other formats). Call after the last
  * batch_write; -1 with a message on a write error other than EPIPE. */
@@ -60,6 +65,11 @@ int batch_errno(const struct batch *b);
  * interval: on unless turned off (app.c: off when standard output is not
  * a terminal, so that the lines of many nodes merge into one per node). */
 void batch_set_header(struct batch *b, bool on);
+/* The watched job (--job, --pid, --cgroup, a command): every format names
+ * it (openmetrics: httop_job_info and the job's own aggregate families
+ * httop_job_*, json: "job", csv: the job column, summary: "job ID" at the
+ * end of each line). Copied. NULL: none. */
+void batch_set_job(struct batch *b, const struct job_ident *j);
 
 /* Internals shared by the writers in src/out/; not for other layers. */
 struct batch {
@@ -74,11 +84,14 @@ struct batch {
 	int err;                   /* errno of the last write error */
 	bool no_header;            /* summary: no column header line */
 	bool ended;                /* batch_end has run */
+	bool whole;                /* the record being written is the whole run's */
 	struct linebuf line;       /* json, csv: the line being built */
 	struct walltime wt;        /* the interval's wall time, as text */
 	enum out_level level;      /* openmetrics: how far down */
 	struct totals *tot;        /* openmetrics: the counters' totals, made
 				    * at the first exposition */
+	bool has_job;              /* job holds the watched job */
+	struct job_ident job;
 };
 void out_text_write(struct batch *b, const struct interval *iv);
 void out_csv_write(struct batch *b, const struct interval *iv);

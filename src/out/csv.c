@@ -12,7 +12,8 @@
 /* The columns. A figure that may be exact, a bound or absent has three:
  * x (the exact value), x_lo and x_hi (the bound), as in the JSON output.
  * unix_time, the interval's wall-clock time, came later: it is last, so
- * that readers that count columns still find the others where they were. */
+ * that readers that count columns still find the others where they were;
+ * job (the watched job's id, empty without one) came after it. */
 enum col {
 	C_KIND, C_TIME, C_INTERVAL, C_VALID, C_REASON, C_PACKAGE, C_CORE, C_CPUS, C_CPU,
 	C_NEITHER, C_NEITHER_LO, C_NEITHER_HI, C_T0_ONLY, C_T0_ONLY_LO, C_T0_ONLY_HI,
@@ -22,7 +23,8 @@ enum col {
 	C_NOMINAL_CPI, C_NOMINAL_CPI_LO, C_NOMINAL_CPI_HI, C_GHZ, C_GHZ_LO, C_GHZ_HI,
 	C_NET_GHZ, C_NET_GHZ_LO, C_NET_GHZ_HI, C_IPC, C_IPC_LO, C_IPC_HI, C_BOTH_OF_BUSY,
 	C_BOTH_OF_BUSY_LO, C_BOTH_OF_BUSY_HI, C_INCONSISTENCY, C_FALLBACK, C_TRUTH_NEITHER,
-	C_TRUTH_T0_ONLY, C_TRUTH_T1_ONLY, C_TRUTH_BOTH, C_ABSENT, C_STOPPED, C_UNIX_TIME, NCOLS
+	C_TRUTH_T0_ONLY, C_TRUTH_T1_ONLY, C_TRUTH_BOTH, C_ABSENT, C_STOPPED, C_UNIX_TIME,
+	C_JOB, NCOLS
 };
 
 static const char *const col_names[NCOLS] = {
@@ -35,6 +37,7 @@ static const char *const col_names[NCOLS] = {
 	"net_ghz", "net_ghz_lo", "net_ghz_hi", "ipc", "ipc_lo", "ipc_hi", "both_of_busy",
 	"both_of_busy_lo", "both_of_busy_hi", "inconsistency", "fallback", "truth_neither",
 	"truth_t0_only", "truth_t1_only", "truth_both", "absent", "stopped", "unix_time",
+	"job",
 };
 
 /* Precision as in the JSON output (json.c says why): fractions of time to
@@ -60,6 +63,7 @@ struct row {
 	char time[NUMFMT_MAX], dt[NUMFMT_MAX];
 	unsigned short time_len, dt_len;
 	const struct walltime *wt; /* its wall time: empty when not known */
+	const char *job;           /* the watched job's id, or NULL */
 };
 
 static void
@@ -93,6 +97,8 @@ row_start(struct row *r, const char *kind)
 		r->cell[C_UNIX_TIME] = r->wt->unix6;
 		r->len[C_UNIX_TIME] = (unsigned short)r->wt->unix6_len;
 	}
+	if (r->job != NULL)
+		set_text(r, C_JOB, r->job);
 }
 
 static char *
@@ -329,6 +335,7 @@ out_csv_write(struct batch *b, const struct interval *iv)
 	r.dt_len = (unsigned short)(numfmt_fixed_all(r.dt, isfinite(iv->dt) ? iv->dt : 0.0,
 	    TIME_DECIMALS) - r.dt);
 	r.wt = &b->wt;
+	r.job = b->has_job ? b->job.id : NULL;
 
 	row_start(&r, "node");
 	set_bool(&r, C_VALID, iv->valid);

@@ -19,7 +19,10 @@
  * its timestamp (seconds, as that format has them), so that a stream
  * stored or replayed later (promtool's backfill) keeps when it was
  * measured; but for an exposition that does not end after the one before
- * (a command's whole-run record). The textfile has none: the node exporter's textfile collector
+ * (a replay that jumped back). A whole-run record (a command's run, a
+ * watched job's, batch_write_whole) ends when the last interval does: its
+ * samples carry that timestamp and the label window="run", so that they
+ * are series of their own, not duplicates of the last interval's. The textfile has none: the node exporter's textfile collector
  * refuses a file with timestamps ("Timestamps are not supported", its
  * README; since node exporter 0.16 the whole file is skipped and
  * node_textfile_scrape_error is 1), and Prometheus stamps a scrape itself.
@@ -195,7 +198,8 @@ struct om {
 	const char *ts;          /* " TIMESTAMP" after each sample, or "" */
 	size_t ts_len;
 	char host[256];          /* the host name, escaped */
-	char labels[400];        /* the current object's labels */
+	char labels[1024];       /* the current object's labels */
+	const char *win;         /* ",window=\"run\"" in a whole-run record, else "" */
 };
 
 /* A label value as both formats want it: backslash, double quote and line
@@ -468,7 +472,8 @@ thread_samples(struct om *o, const struct family *f, const struct thread_fig *t)
 static void
 set_labels(struct om *o, unsigned n, const char *const *names, const unsigned *values)
 {
-	size_t used = (size_t)snprintf(o->labels, sizeof o->labels, "host=\"%s\"", o->host);
+	size_t used = (size_t)snprintf(o->labels, sizeof o->labels, "host=\"%s\"%s", o->host,
+	    o->win);
 	char num[NUMFMT_MAX + 1];
 	unsigned i;
 
@@ -496,6 +501,64 @@ write_interval(struct om *o)
 	}
 }
 
+/* The watched job: httop_job_info names it (labels where known), and the
+ * job's own aggregate families httop_job_X{host,job}: the node's figures
+ * and counters, which with a watched job are its cores' (the run's view),
+ * under the job's label, so that a query by job finds them. One job per
+ * httop: two series per job label value. */
+static void
+write_job(struct om *o)
+{
+	const struct job_ident *j = &o->b->job;
+	const char *const keys[] = { "job", "kind", "user", "name", "cgroup", "pid" };
+	const char *const vals[] = { j->id, j->kind, j->user, j->name, j->cgroup, j->pid };
+	const char *help = "The watched job (--job, --pid, --cgroup, a command): its id, kind, "
+	    "Slurm user and name, cgroup, PIDs, where known.";
+	struct linebuf *lb = o->lb;
+	char esc[sizeof j->id * 2];
+	size_t i, used;
+
+	if (o->openmetrics) {
+		lb_lit(lb, "# TYPE httop_job info\n# HELP httop_job ");
+		lb_str(lb, help);
+		lb_char(lb, '\n');
+	} else {
+		lb_lit(lb, "# HELP httop_job_info ");
+		lb_str(lb, help);
+		lb_lit(lb, "\n# TYPE httop_job_info gauge\n");
+	}
+	lb_lit(lb, "httop_job_info{host=\"");
+	lb_str(lb, o->host);
+	lb_char(lb, '"');
+	lb_str(lb, o->win);
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		if (vals[i][0] == '\0')
+			continue;
+		escape_label(esc, sizeof esc, vals[i]);
+		lb_char(lb, ',');
+		lb_str(lb, keys[i]);
+		lb_lit(lb, "=\"");
+		lb_str(lb, esc);
+		lb_char(lb, '"');
+	}
+	lb_lit(lb, "} 1");
+	lb_mem(lb, o->ts, o->ts_len);
+	lb_char(lb, '\n');
+	escape_label(esc, sizeof esc, j->id);
+	for (i = 0; i < NFAM(agg_families); i++) {
+		const struct family *f = &agg_families[i];
+
+		if (!family_applies(o, f))
+			continue;
+		header(o, "job", f);
+		used = (size_t)snprintf(o->labels, sizeof o->labels, "host=\"%s\"%s,job=\"%s\"",
+		    o->host, o->win, esc);
+		if (used >= sizeof o->labels)
+			continue;      /* cannot happen: both are bounded above */
+		agg_samples(o, "job", f, &o->iv->node, &o->b->tot->node);
+	}
+}
+
 static void
 write_aggs(struct om *o)
 {
@@ -516,6 +579,8 @@ write_aggs(struct om *o)
 		set_labels(o, 0, NULL, NULL);
 		agg_samples(o, "node", f, &iv->node, &tt->node);
 	}
+	if (o->b->has_job)
+		write_job(o);
 	if (o->b->level < OUT_LEVEL_PACKAGE)
 		return;
 	for (i = 0; i < NFAM(agg_families); i++) {
@@ -624,7 +689,9 @@ write_info(struct om *o)
 	}
 	lb_lit(lb, "httop_source_info{host=\"");
 	lb_str(lb, o->host);
-	lb_lit(lb, "\",source=\"");
+	lb_char(lb, '"');
+	lb_str(lb, o->win);
+	lb_lit(lb, ",source=\"");
 	lb_str(lb, src);
 	lb_lit(lb, "\",group=\"");
 	lb_str(lb, grp);
@@ -646,10 +713,11 @@ out_prom_write(struct batch *b, const struct interval *iv, bool openmetrics)
 		b->tot = xcalloc(1, sizeof *b->tot);
 		totals_init(b->tot, &b->m->topo);
 	}
-	/* An exposition that does not end after the one before (a command's
-	 * whole-run record) has no timestamp: the same one with other values
-	 * would be a duplicate sample to a store. */
-	later = !b->tot->started || iv->time > b->tot->last_time;
+	/* An exposition that does not end after the one before (a replay
+	 * that jumped back) has no timestamp: the same one with other values
+	 * would be a duplicate sample to a store. A whole-run record has the
+	 * last interval's, and its own series (window="run"). */
+	later = b->whole || !b->tot->started || iv->time > b->tot->last_time;
 	totals_add(b->tot, iv);
 	o.lb = &b->line;
 	o.lb->len = 0;
@@ -658,6 +726,7 @@ out_prom_write(struct batch *b, const struct interval *iv, bool openmetrics)
 	o.iv = iv;
 	o.ts = "";
 	o.ts_len = 0;
+	o.win = b->whole ? ",window=\"run\"" : "";
 	if (openmetrics && later) {
 		walltime_format(&b->wt, iv->wall);
 		if (b->wt.known) {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "util/i18n.h"
+#include "util/textesc.h"
 
 /* Column widths: a bound "100.0-100.0" fits in 11. */
 #define HOST_W 16
@@ -43,7 +44,7 @@ void
 out_summary_write(struct batch *b, const struct interval *iv)
 {
 	const struct agg_fig *n = &iv->node;
-	char s[5][72];
+	char s[5][72], job[160];
 
 	if (b->nwritten == 0 && !b->no_header)
 		fprintf(b->fp, "%-*s %10s %*s %5s %*s %*s %*s %*s %*s\n", HOST_W, _("host"), _("time"),
@@ -58,6 +59,10 @@ out_summary_write(struct batch *b, const struct interval *iv)
 	    FIG_W, fig(s[2], sizeof s[2], n->active_threads, 1.0, 2),
 	    FIG_W, fig(s[3], sizeof s[3], n->ghz, 1.0, 2),
 	    FIG_W, fig(s[4], sizeof s[4], n->cpi, 1.0, 2));
+	/* The watched job: its id (control characters escaped), after the
+	 * figures. */
+	if (b->has_job)
+		fprintf(b->fp, "  job %s", text_quote(job, sizeof job, b->job.id, 64));
 	if (!iv->valid)
 		fprintf(b->fp, "  %s", iv->reason);
 	fputc('\n', b->fp);

@@ -171,6 +171,13 @@ textfile_set_level(struct textfile *t, enum out_level l)
 		batch_set_level(t->b, l);
 }
 
+void
+textfile_set_job(struct textfile *t, const struct job_ident *j)
+{
+	if (t != NULL)
+		batch_set_job(t->b, j);
+}
+
 int
 textfile_write(struct textfile *t, const struct interval *iv, struct errmsg *e)
 {

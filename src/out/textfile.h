@@ -25,6 +25,8 @@ struct textfile *textfile_open(const char *dir, const struct machine *m, const s
 /* How far down the file goes (--textfile-level; options.c's default:
  * package, a count of series every node can afford). */
 void textfile_set_level(struct textfile *t, enum out_level l);
+/* The watched job (batch_set_job): httop_job_info and httop_job_X. */
+void textfile_set_job(struct textfile *t, const struct job_ident *j);
 /* Replace DIR/httop.prom with this interval's figures. On any error the
  * temporary file is removed, the old httop.prom stays, and -1 comes back
  * with the cause. */

@@ -17,7 +17,8 @@ not negative, shares at most 1, a bound always both ends with lower <=
 upper. Timestamps: in OpenMetrics every sample of an exposition has the
 same one or none has, and they increase from one exposition to the next;
 the Prometheus format (the node exporter's textfile collector refuses
-them) has none. Counters: never negative, never lower than in an earlier
+them) has none. A last exposition whose samples all carry window="run"
+(a whole-run record) may have the last interval's timestamp. Counters: never negative, never lower than in an earlier
 exposition, and a counter series once written is in every later one. Prints one line per exposition,
 "exposition N: F families, S samples", and for each sample of the families
 named with -s NAME "NAME{labels} value". Exit status 1 and a message naming
@@ -264,6 +265,14 @@ def check(mode, path, show):
     last_stamp, counters = None, {}
     for n, e in enumerate(expos, 1):
         stamp = next(iter(e.stamps)) if e.stamps else None
+        # A whole-run record (every sample labelled window="run", after the
+        # last interval) has that interval's time and series of its own.
+        if e.samples and all(lab.get("window") == "run" for _, lab, _, _ in e.samples):
+            if n != len(expos):
+                raise Bad("exposition %d: a whole-run record before the end" % n)
+            if stamp is not None and last_stamp is not None and stamp < last_stamp:
+                raise Bad("exposition %d: whole-run record before the last interval" % n)
+            continue
         if stamp is not None and last_stamp is not None and stamp <= last_stamp:
             raise Bad("exposition %d: timestamp %r not after the one before (%r)" %
                       (n, stamp, last_stamp))
