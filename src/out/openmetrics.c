@@ -502,7 +502,7 @@ write_interval(struct om *o)
 }
 
 /* The watched job: httop_job_info names it (labels where known), and the
- * job's own aggregate families httop_job_X{host,job}: the node's figures
+ * job's own aggregate families httop_job_X{host,jobid}: the node's figures
  * and counters, which with a watched job are its cores' (the run's view),
  * under the job's label, so that a query by job finds them. One job per
  * httop: two series per job label value. */
@@ -510,7 +510,9 @@ static void
 write_job(struct om *o)
 {
 	const struct job_ident *j = &o->b->job;
-	const char *const keys[] = { "job", "kind", "user", "name", "cgroup", "pid" };
+	/* "jobid", not "job": Prometheus gives every scraped series the
+	 * label job (the scrape job's name) and would rename this one. */
+	const char *const keys[] = { "jobid", "kind", "user", "name", "cgroup", "pid" };
 	const char *const vals[] = { j->id, j->kind, j->user, j->name, j->cgroup, j->pid };
 	const char *help = "The watched job (--job, --pid, --cgroup, a command): its id, kind, "
 	    "Slurm user and name, cgroup, PIDs, where known.";
@@ -551,7 +553,7 @@ write_job(struct om *o)
 		if (!family_applies(o, f))
 			continue;
 		header(o, "job", f);
-		used = (size_t)snprintf(o->labels, sizeof o->labels, "host=\"%s\"%s,job=\"%s\"",
+		used = (size_t)snprintf(o->labels, sizeof o->labels, "host=\"%s\"%s,jobid=\"%s\"",
 		    o->host, o->win, esc);
 		if (used >= sizeof o->labels)
 			continue;      /* cannot happen: both are bounded above */

@@ -1,8 +1,8 @@
 #!/bin/sh
 # test_job_outputs.sh: the watched job in every output (issue 28). With
 # --pid (a sleep of this test's, on the simulator), each format names the
-# job: openmetrics httop_job_info{job,kind,pid} and the job's own
-# aggregate families httop_job_X{host,job}, equal to the node's (the
+# job: openmetrics httop_job_info{jobid,kind,pid} and the job's own
+# aggregate families httop_job_X{host,jobid}, equal to the node's (the
 # node's figures are the job's cores' in a job's view); json "job"; csv's
 # job column on every row; summary "job PID" at the end of each line; the
 # node exporter's textfile the same families as openmetrics. When the job
@@ -25,7 +25,7 @@ run() { "$HTTOP" --demo --seed 3 -b -n 2 --pid "$spid" "$@" 2>>err; }
 run --format openmetrics --level node >j.om
 check "om_check accepts the stream with the job's families" python3 "$CHECK" openmetrics j.om
 check "httop_job_info names the job, its kind and PID" sh -c \
-    '[ "$(grep -c "^httop_job_info{host=\"[^\"]*\",job=\"$1\",kind=\"pid\",pid=\"$1\"} 1 " j.om)" = 2 ]' \
+    '[ "$(grep -c "^httop_job_info{host=\"[^\"]*\",jobid=\"$1\",kind=\"pid\",pid=\"$1\"} 1 " j.om)" = 2 ]' \
     sh "$spid"
 # The job's aggregate is the node's under the job's label: every
 # httop_node_X sample has its httop_job_X twin with the same value.
@@ -34,7 +34,7 @@ import re, sys
 pid = sys.argv[2]
 node, job = {}, {}
 for l in open(sys.argv[1]):
-    m = re.match(r"^httop_(node|job)_(\w+)\{host=\"[^\"]*\"(,job=\"([^\"]*)\")?(.*)\} (\S+) ", l)
+    m = re.match(r"^httop_(node|job)_(\w+)\{host=\"[^\"]*\"(,jobid=\"([^\"]*)\")?(.*)\} (\S+) ", l)
     if not m or m.group(2) == "info":
         continue
     if m.group(1) == "job":
@@ -60,8 +60,8 @@ check "summary: each line ends with job PID" sh -c \
 mkdir tf
 run --format summary --textfile "$PWD/tf" >/dev/null
 check "textfile: httop_job_info and the job's families" sh -c \
-    'grep -q "^httop_job_info{.*job=\"$1\"" tf/httop.prom &&
-     grep -q "^httop_job_state_seconds_total{host=\"[^\"]*\",job=\"$1\",state=\"both\"}" tf/httop.prom &&
+    'grep -q "^httop_job_info{.*jobid=\"$1\"" tf/httop.prom &&
+     grep -q "^httop_job_state_seconds_total{host=\"[^\"]*\",jobid=\"$1\",state=\"both\"}" tf/httop.prom &&
      python3 "$2" prometheus tf/httop.prom >/dev/null' sh "$spid" "$CHECK"
 # Without a job: none of it.
 "$HTTOP" --demo --seed 3 -b -n 1 --format openmetrics >n.om 2>/dev/null
