@@ -16,6 +16,7 @@
 #include "plan/plan.h"
 #include "util/errmsg.h"
 #include "watch/job.h"
+#include "watch/slurm.h"
 
 enum out_format {
 	FMT_TEXT = 0,
@@ -92,6 +93,10 @@ struct batch {
 				    * at the first exposition */
 	bool has_job;              /* job holds the watched job */
 	struct job_ident job;
+	/* Per CPU, its Slurm job now ("" none), cpu_job_n of them, or NULL:
+	 * openmetrics at level core writes httop_core_slurm_job_info. */
+	const char (*cpu_job)[SLURM_ID_MAX];
+	unsigned cpu_job_n;
 };
 void out_text_write(struct batch *b, const struct interval *iv);
 void out_csv_write(struct batch *b, const struct interval *iv);

@@ -631,6 +631,52 @@ write_cores(struct om *o)
 	}
 }
 
+/* The Slurm job of each core now (the first of its CPUs in a job's
+ * cgroup; textfile.c scans them): one series per core in a job, so at
+ * most one per core at a time; a job that ends takes its series with it.
+ * PromQL joins it to the core's counters on host, package and core. */
+static void
+write_core_jobs(struct om *o)
+{
+	static const char *const names[] = { "package", "core" };
+	const struct topology *topo = &o->b->m->topo;
+	const char *help = "The Slurm job whose cgroup holds the core's CPUs now (label jobid).";
+	struct linebuf *lb = o->lb;
+	char esc[SLURM_ID_MAX * 2];
+	unsigned c, k, v[2];
+
+	if (o->openmetrics) {
+		lb_lit(lb, "# TYPE httop_core_slurm_job info\n# HELP httop_core_slurm_job ");
+		lb_str(lb, help);
+		lb_char(lb, '\n');
+	} else {
+		lb_lit(lb, "# HELP httop_core_slurm_job_info ");
+		lb_str(lb, help);
+		lb_lit(lb, "\n# TYPE httop_core_slurm_job_info gauge\n");
+	}
+	for (c = 0; c < topo->ncores && c < o->iv->ncores; c++) {
+		const struct topo_core *tc = &topo->cores[c];
+		const char *job = NULL;
+
+		for (k = 0; k < tc->nthreads && job == NULL; k++)
+			if (tc->cpus[k] < o->b->cpu_job_n && o->b->cpu_job[tc->cpus[k]][0] != '\0')
+				job = o->b->cpu_job[tc->cpus[k]];
+		if (job == NULL || !out_core_shown(o->iv, c))
+			continue;
+		v[0] = tc->package;
+		v[1] = tc->core_id;
+		set_labels(o, 2, names, v);
+		escape_label(esc, sizeof esc, job);
+		lb_lit(lb, "httop_core_slurm_job_info{");
+		lb_str(lb, o->labels);
+		lb_lit(lb, ",jobid=\"");
+		lb_str(lb, esc);
+		lb_lit(lb, "\"} 1");
+		lb_mem(lb, o->ts, o->ts_len);
+		lb_char(lb, '\n');
+	}
+}
+
 static void
 write_threads(struct om *o)
 {
@@ -744,6 +790,8 @@ out_prom_write(struct batch *b, const struct interval *iv, bool openmetrics)
 	write_aggs(&o);
 	if (b->level >= OUT_LEVEL_CORE)
 		write_cores(&o);
+	if (b->level >= OUT_LEVEL_CORE && b->cpu_job != NULL)
+		write_core_jobs(&o);
 	if (b->level >= OUT_LEVEL_THREAD)
 		write_threads(&o);
 	lb_flush(o.lb, b->fp);

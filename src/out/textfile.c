@@ -27,6 +27,7 @@
 
 #include "out/batch.h"
 #include "util/i18n.h"
+#include "watch/slurmjobs.h"
 #include "util/xalloc.h"
 
 #define TMP_PREFIX "." TEXTFILE_NAME "."
@@ -39,6 +40,8 @@ struct textfile {
 	struct batch *b;       /* the writer; its fp is set per file */
 	unsigned long seq;     /* mixed into each temporary name */
 	char tmp[64];          /* the temporary file while it exists, else "" */
+	bool scan_jobs;        /* level core, no watched job: the cores' Slurm jobs */
+	struct slurm_cpu_jobs jobs;
 };
 
 /* Remove the temporary file, if there is one. */
@@ -167,8 +170,13 @@ textfile_open(const char *dir, const struct machine *m, const struct plan *p,
 void
 textfile_set_level(struct textfile *t, enum out_level l)
 {
-	if (t != NULL)
-		batch_set_level(t->b, l);
+	if (t == NULL)
+		return;
+	batch_set_level(t->b, l);
+	/* The whole node at core level: each core's Slurm job, if any. */
+	t->scan_jobs = l >= OUT_LEVEL_CORE;
+	if (t->scan_jobs && t->jobs.job == NULL)
+		slurm_cpu_jobs_init(&t->jobs, t->b->m->topo.max_cpu);
 }
 
 void
@@ -195,6 +203,11 @@ textfile_write(struct textfile *t, const struct interval *iv, struct errmsg *e)
 		goto fail;
 	}
 	t->b->fp = fp;
+	if (t->scan_jobs && !t->b->has_job) {
+		slurm_cpu_jobs_scan(&t->jobs, NULL);
+		t->b->cpu_job = (const char (*)[SLURM_ID_MAX])t->jobs.job;
+		t->b->cpu_job_n = t->jobs.max_cpu;
+	}
 	out_prom_write(t->b, iv, false);
 	t->b->fp = NULL;
 	errno = 0;
@@ -237,6 +250,8 @@ textfile_free(struct textfile *t)
 	drop_tmp(t);
 	close(t->dirfd);
 	batch_free(t->b);
+	if (t->jobs.job != NULL)
+		slurm_cpu_jobs_free(&t->jobs);
 	free(t->dir);
 	free(t);
 }

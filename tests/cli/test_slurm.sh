@@ -13,7 +13,7 @@
 # cancelled. Then, where slurmd comes up with them, proctrack/cgroup and
 # task/cgroup: the cores httop writes are the job's cgroup cpuset.
 . "$HTTOP_SRCDIR/tests/lib.sh"
-NTESTS=30
+NTESTS=31
 
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 for p in slurmctld slurmd munged scontrol sbatch scancel sinfo taskset python3; do
@@ -351,7 +351,7 @@ cgroup_cleanup() {
 }
 write_conf proctrack/cgroup task/cgroup,task/affinity
 if ! start_slurm; then
-	i=0; while [ $i -lt 4 ]; do
+	i=0; while [ $i -lt 5 ]; do
 		skip "slurmd does not come up with proctrack/cgroup here"; i=$((i + 1)); done
 	exit 0
 fi
@@ -363,7 +363,7 @@ for f in $(find /sys/fs/cgroup -path "*job_$j3/cpuset.effective_cpus" 2>/dev/nul
 	cpuset=$(cat "$f"); break
 done
 if [ -z "$cpuset" ]; then
-	i=0; while [ $i -lt 3 ]; do
+	i=0; while [ $i -lt 4 ]; do
 		skip "job $j3 has no cpuset cgroup here (task/cgroup made none)"; i=$((i + 1)); done
 	exit 0
 fi
@@ -372,6 +372,27 @@ timeout 30 "$HTTOP" --sim busy --job "$j3" --format json -n 1 >cg.json 2>cg.err;
 got=$(json_cpus cg.json)
 check "--job $j3 (cgroup cpuset $cpuset): its cores ($want), got '$got' (exit $st)" \
 	[ "$st" -eq 0 ] && [ "$got" = "$want" ]
+# The whole node's textfile at level core: each of the job's cores
+# carries its Slurm job (httop_core_slurm_job_info), no other core does.
+mkdir tfj
+timeout 30 "$HTTOP" --sim busy --textfile "$tmp/tfj" --textfile-level core --format summary \
+    -b -n 1 >/dev/null 2>tfj.err
+check "textfile (level core): the job's cores ($want) carry jobid $j3, no other core" python3 -c '
+import re, sys, glob
+want = set(int(c) for c in sys.argv[2].split(","))
+cores = set()
+for c in want:
+    pkg = open("/sys/devices/system/cpu/cpu%d/topology/physical_package_id" % c).read().strip()
+    core = open("/sys/devices/system/cpu/cpu%d/topology/core_id" % c).read().strip()
+    cores.add((pkg, core))
+got = set()
+for l in open(sys.argv[1]):
+    m = re.match(r"^httop_core_slurm_job_info\{host=\"[^\"]*\",package=\"(\d+)\",core=\"(\d+)\",jobid=\"([^\"]*)\"\} 1$", l)
+    if m:
+        assert m.group(3) == sys.argv[3], l
+        got.add((m.group(1), m.group(2)))
+assert got == cores, (got, cores)
+' tfj/httop.prom "$want" "$j3"
 timeout 60 "$HTTOP" --sim busy --job "$j3" --format summary -d 0.3 >cgend.out 2>cgend.err &
 bpid=$!
 sleep 1
