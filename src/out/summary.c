@@ -63,6 +63,9 @@ out_summary_write(struct batch *b, const struct interval *iv)
 	 * figures. */
 	if (b->has_job)
 		fprintf(b->fp, "  job %s", text_quote(job, sizeof job, b->job.id, 64));
+	/* The whole run's record (batch_write_whole), after the intervals. */
+	if (b->whole)
+		fputs("  whole run", b->fp);
 	if (!iv->valid)
 		fprintf(b->fp, "  %s", iv->reason);
 	fputc('\n', b->fp);

@@ -13,7 +13,7 @@
 # cancelled. Then, where slurmd comes up with them, proctrack/cgroup and
 # task/cgroup: the cores httop writes are the job's cgroup cpuset.
 . "$HTTOP_SRCDIR/tests/lib.sh"
-NTESTS=31
+NTESTS=32
 
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 for p in slurmctld slurmd munged scontrol sbatch scancel sinfo taskset python3; do
@@ -264,7 +264,13 @@ else
 	skip "tmux is not installed (the live view)"
 	skip "tmux is not installed (the live view)"
 fi
-sleep 1
+# --all-nodes until it is stopped (its step on the node is one of the
+# job's processes, so the node's httop does not see the job end): started
+# last, ended by a signal after the job; the whole job comes last.
+timeout 5 "$HTTOP" --job "$j1" --all-nodes --remote-httop "$HTTOP" --sim busy \
+    --format summary -d 0.3 >allend.out 2>allend.err &
+apid=$!
+sleep 1.5
 scancel "$j1"
 wait "$bpid"; st=$?
 check "batch --job $j1 ends when the job is cancelled: exit status 0 (got $st)" [ "$st" -eq 0 ]
@@ -277,6 +283,11 @@ if [ -n "$tui_ok" ]; then
 else
 	skip "tmux is not installed (the live view)"
 fi
+wait "$apid"
+check "--all-nodes: when it ends, the whole job's line last (whole run, util 100.0)" sh -c \
+    '[ "$(tail -n 1 allend.out | awk "{ print \$1, \$5 }")" = "job 100.0" ] &&
+     [ "$(grep -c "  whole run" allend.out)" = 1 ] && tail -n 1 allend.out | grep -q "  whole run\$"'
+tail -n 3 allend.out | sed 's/^/# /'
 # The whole job, written when it ended: the last JSON line, window "run".
 check "... and then the whole job (window run, the job's core)" python3 -c '
 import json, sys
@@ -313,7 +324,8 @@ if start_slurm; then
 		sleep 0.1; i=$((i + 1))
 	done
 	line=$(grep "job $j4 " jobs.log 2>/dev/null)
-	[ -n "$line" ] || { ls -la jobs; cat jobs/*.err; tail -n 15 log/slurmd.log; } 2>&1 |
+	[ -n "$line" ] || { ls -la jobs; cat jobs/*.err; grep -i prolog slurm.conf;
+	    tail -n 8 log/slurmd.log; tail -n 8 log/slurmctld.log; } 2>&1 |
 	    sed "s/^/# /"
 	check "the epilog printed a line for the finished job $j4: $line" sh -c \
 	    'printf "%s\n" "$1" | grep -Eq "^httop: job $2 \(root\) on [^ ]+: 1 core over [0-9.]+ s; util 100\.0%; neither $3 t0 only $3 t1 only $3 both $3; both/busy $3; threads [0-9.]+; ($4|-) GHz; CPI $4\$"' \
