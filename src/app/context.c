@@ -267,6 +267,12 @@ app_open_all(struct app *a)
 	    (a->tf = textfile_open(o->textfile, a->src->m, &a->plan, a->src->name, &a->e)) == NULL)
 		return EXIT_USAGE;
 	textfile_set_level(a->tf, o->textfile_level);
+	if (a->job != NULL) {
+		struct job_ident id;
+
+		job_watch_ident(a->job, &id);
+		textfile_set_job(a->tf, &id);
+	}
 	return EXIT_OK;
 }
 

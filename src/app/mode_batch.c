@@ -12,11 +12,14 @@
 #include <unistd.h>
 
 #include "sys/evloop.h"
+#include "metrics/history.h"
 #include "out/batch.h"
 #include "out/outputs.h"
+#include "out/runsum.h"
 #include "run/pacer.h"
 #include "sys/signals.h"
 #include "util/clock.h"
+#include "util/i18n.h"
 #include "util/xalloc.h"
 #include "watch/job.h"
 
@@ -25,6 +28,9 @@
 struct batch_job {
 	struct cpulist seen;        /* the job watch's last reading */
 	struct cpulist view;        /* the CPUs of the last reading with a task */
+	struct cpulist ever;        /* every CPU the job could use */
+	struct history *hist;       /* the whole job, through the metrics code */
+	double started;             /* clock_mono() at the first sample */
 	bool ended;
 	char note[256];
 };
@@ -36,20 +42,62 @@ job_update(struct app *a, struct batch_job *j)
 {
 	unsigned n = a->src->m->topo.max_cpu;
 
+	unsigned i;
+
 	if (j->view.has == NULL) {
-		j->view.n = n;
+		j->view.n = j->ever.n = n;
 		j->view.has = xcalloc(n > 0 ? n : 1, sizeof *j->view.has);
+		j->ever.has = xcalloc(n > 0 ? n : 1, sizeof *j->ever.has);
 	}
 	if (job_watch_update(a->job, n, &j->seen, j->note, sizeof j->note) == 0) {
 		j->ended = true;
 		return;
 	}
 	memcpy(j->view.has, j->seen.has, n * sizeof *j->view.has);
+	for (i = 0; i < n; i++)
+		j->ever.has[i] = j->ever.has[i] || j->seen.has[i];
+}
+
+/* The whole job, from its first sample to its end, over every CPU it
+ * could use: one more record in the batch format (as a command's whole
+ * run), or the summary for a person in the text format. */
+static int
+job_summary(struct app *a, struct run *r, struct batch *b, struct batch_job *j)
+{
+	struct run_summary s;
+	struct interval whole;
+	char cpus[256];
+	double covered;
+	int rc = 0;
+
+	interval_init(&whole, a->src->m);
+	covered = history_compute(j->hist, &r->mc, AVG_RUN, 0.0, &whole);
+	metrics_restrict(&r->mc, &j->ever, &whole);
+	if (covered <= 0.0) {
+		interval_free(&whole);
+		return 0;
+	}
+	if (a->o->format != FMT_TEXT) {
+		rc = batch_write_whole(b, &whole, &r->e);
+	} else {
+		cpus[0] = '\0';
+		cpulist_append(cpus, sizeof cpus, j->ever.has, j->ever.n);
+		memset(&s, 0, sizeof s);
+		s.job = job_watch_label(a->job);
+		s.ended = _("ended");
+		s.seconds = clock_mono() - j->started;
+		s.covered = covered;
+		s.source = a->src->name;
+		s.cpus = cpus;
+		out_run_summary(app_out(a), a->src->m, &whole, &s);
+	}
+	interval_free(&whole);
+	return rc;
 }
 
 /* The loop proper; returns the exit status. */
 static int
-loop(struct app *a, struct run *r, struct batch_job *j)
+loop(struct app *a, struct run *r, struct batch *b, struct batch_job *j)
 {
 	struct pacer p;
 	struct evwait w = { -1, -1, 0.0, NULL, 0 };
@@ -59,6 +107,12 @@ loop(struct app *a, struct run *r, struct batch_job *j)
 	rc = run_first(r, NULL, false, 0.0);
 	if (rc != RUN_OK)
 		return rc == RUN_END ? EXIT_OK : (app_report(&r->e), EXIT_FAIL);
+	if (j != NULL && !a->src->recorded) {
+		/* The whole job (job_summary), from here to its end. */
+		j->hist = history_new(a->src->m, a->src->plan, 2.0 * a->o->delay, a->o->delay);
+		j->started = clock_mono();
+		run_add_output(r, &output_history, j->hist);
+	}
 	app_pacer_init(a, &p, APP_PACE_BATCH, a->o->delay);
 	pacer_start(&p, clock_mono(), p.delay, r->prev->time);
 	for (n = 0; a->o->iterations < 0 || n < a->o->iterations;) {
@@ -83,6 +137,10 @@ loop(struct app *a, struct run *r, struct batch_job *j)
 		n++;
 		if (j != NULL && j->ended) {
 			fprintf(stderr, "httop: %s\n", j->note);
+			if (j->hist != NULL && job_summary(a, r, b, j) != 0) {
+				app_report(&r->e);
+				return EXIT_FAIL;
+			}
 			return EXIT_OK;
 		}
 	}
@@ -107,6 +165,12 @@ app_run_batch(struct app *a)
 	batch_set_level(b, a->o->level);
 	/* A header line would repeat once per node in merged output (pdsh). */
 	batch_set_header(b, isatty(fileno(app_out(a))));
+	if (a->job != NULL) {
+		struct job_ident id;
+
+		job_watch_ident(a->job, &id);
+		batch_set_job(b, &id);
+	}
 	run_add_output(&r, &output_batch, b);
 	/* From here an ending signal ends the loop, which restores. */
 	signals_defer();
@@ -117,14 +181,21 @@ app_run_batch(struct app *a)
 		batch_set_scope(b, OUT_SCOPE_JOB);
 	}
 	if (rc == RUN_OK)
-		status = loop(a, &r, a->job != NULL ? &job : NULL);
+		status = loop(a, &r, b, a->job != NULL ? &job : NULL);
 	else if (rc == RUN_INTERRUPTED)
 		status = signals_exit_status(signals_caught());
 	else
 		status = (app_report(&r.e), EXIT_FAIL);
 	status = run_finish(&r, status, app_report);
+	if (batch_end(b, &r.e) != 0) {
+		app_report(&r.e);
+		status = EXIT_FAIL;
+	}
 	batch_free(b);
 	cpulist_free(&job.seen);
 	cpulist_free(&job.view);
+	cpulist_free(&job.ever);
+	if (job.hist != NULL)
+		history_free(job.hist);
 	return status;
 }

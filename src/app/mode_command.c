@@ -168,7 +168,7 @@ summary(struct cmdrun *c, struct interval *whole, double covered, struct errmsg 
 
 	if (c->b != NULL && c->a->o->format != FMT_TEXT) {
 		batch_set_scope(c->b, OUT_SCOPE_RUN);
-		return batch_write(c->b, whole, e);
+		return batch_write_whole(c->b, whole, e);
 	}
 	command_describe(cmd, ended, sizeof ended);
 	cpus[0] = '\0';
@@ -203,6 +203,12 @@ open_out(struct cmdrun *c)
 		batch_set_level(c->b, o->level);
 		batch_set_header(c->b, isatty(fileno(c->out)));
 		batch_set_scope(c->b, OUT_SCOPE_JOB);
+		if (c->a->job != NULL) {
+			struct job_ident id;
+
+			job_watch_ident(c->a->job, &id);
+			batch_set_job(c->b, &id);
+		}
 	}
 	return 0;
 }
@@ -278,6 +284,10 @@ app_run_command(struct app *a)
 	status = run_finish(&r, status, app_report);
 	command_wait(&a->cmd);
 	if (covered > 0.0 && summary(&c, &whole, covered, &e) != 0) {
+		app_report(&e);
+		status = EXIT_FAIL;
+	}
+	if (batch_end(c.b, &e) != 0) {
 		app_report(&e);
 		status = EXIT_FAIL;
 	}

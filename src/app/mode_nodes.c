@@ -54,7 +54,7 @@ on_line(void *arg, const struct node *n, const char *line, size_t len)
 /* One summary line: a node's interval or the job's. */
 static int
 summary_line(struct nodes_app *na, const char *host, double time, double wall, bool valid,
-    const char *reason, const struct agg_fig *agg)
+    const char *reason, const struct agg_fig *agg, bool whole)
 {
 	struct interval iv;
 	struct errmsg e;
@@ -67,13 +67,47 @@ summary_line(struct nodes_app *na, const char *host, double time, double wall, b
 	snprintf(iv.reason_c, sizeof iv.reason_c, "%s", reason);
 	iv.node = *agg;
 	snprintf(na->sm.hostname, sizeof na->sm.hostname, "%s", host);
-	if (batch_write(na->sum, &iv, &e) == 0)
+	if ((whole ? batch_write_whole(na->sum, &iv, &e) : batch_write(na->sum, &iv, &e)) == 0)
 		return 0;
 	if (batch_errno(na->sum) == EPIPE)
 		return 1;
 	app_report(&e);
 	na->write_failed = true;
 	return -1;
+}
+
+/* Every node interval of job interval `j` into the whole job: the
+ * aggregate so far and each interval's, weighed by their weights. */
+static void
+add_whole(struct nodes_app *na, const struct cluster *c, const struct cluster_job *j)
+{
+	struct agg_fig parts[2];
+	struct agg_weights w[2];
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		const struct node_rec *r = cluster_rec(&c->nodes[i], j->slot);
+
+		if (r == NULL)
+			continue;
+		parts[0] = na->whole;
+		w[0] = na->whole_w;
+		parts[1] = r->agg;
+		w[1] = r->w;
+		if (na->have_whole)
+			metrics_combine(parts, w, 2, &na->whole);
+		else
+			na->whole = r->agg;
+		na->whole_w.time += r->w.time;
+		na->whole_w.ref += r->w.ref;
+		na->whole_w.inst += r->w.inst;
+		na->whole_valid = (na->have_whole ? na->whole_valid : true) && r->valid;
+		na->have_whole = true;
+	}
+	if (j->agg.ncores > na->whole_cores)
+		na->whole_cores = j->agg.ncores;
+	na->whole_end = j->time;
+	na->whole_wall = j->wall;
 }
 
 /* --format summary: a job interval as a line per node that gave one (its
@@ -97,12 +131,25 @@ on_job(void *arg, const struct cluster *c, const struct cluster_job *j)
 			continue;
 		batch_set_scope(na->sum, OUT_SCOPE_NODE);
 		rc = summary_line(na, nd->nv.m.hostname[0] ? nd->nv.m.hostname : nd->name, r->time,
-		    r->wall, r->valid, r->reason, &r->agg);
+		    r->wall, r->valid, r->reason, &r->agg, false);
 		if (rc != 0)
 			return rc;
 	}
+	add_whole(na, c, j);
 	batch_set_scope(na->sum, OUT_SCOPE_JOB);
-	return summary_line(na, "job", j->time, j->wall, j->valid, j->reason, &j->agg);
+	return summary_line(na, "job", j->time, j->wall, j->valid, j->reason, &j->agg, false);
+}
+
+/* The whole job, the job over: the job line once more, over every node
+ * interval of the run (summary's "whole run"). */
+static int
+whole_job(struct nodes_app *na)
+{
+	if (!na->have_whole)
+		return 0;
+	na->whole.ncores = na->whole_cores;
+	return summary_line(na, "job", na->whole_end, na->whole_wall, na->whole_valid,
+	    na->whole_valid ? "" : "some intervals were not valid", &na->whole, true);
 }
 
 static void
@@ -179,6 +226,11 @@ app_nodes_batch(struct nodes_app *na)
 	}
 	if (c->error == 0)
 		cluster_flush(c);
+	/* The whole job: when the run ends other than by -n (the nodes
+	 * ended, or a signal). */
+	if (c->error == 0 && o->format == FMT_SUMMARY && o->job && o->iterations <= 0 &&
+	    whole_job(na) < 0)
+		c->error = -1;
 	if (c->error < 0)
 		status = EXIT_FAIL;
 	else if (signals_caught() != 0)

@@ -41,6 +41,13 @@ struct nodes_app {
 	struct errmsg e;
 	bool usage;                /* the error is a bad --nodes or --via value */
 	bool write_failed;         /* and said so: the close need not say it again */
+	/* --job --all-nodes, summary: every node interval so far, combined
+	 * (metrics_combine) with their summed weights: the whole job. */
+	struct agg_fig whole;
+	struct agg_weights whole_w;
+	unsigned whole_cores;      /* the most cores of a job interval */
+	double whole_end, whole_wall;
+	bool whole_valid, have_whole;
 };
 
 /* nodes.c: everything before the first node starts (na is set up

@@ -625,7 +625,7 @@ options_defaults(struct options *o)
 	o->msr_batch_path = MSR_SAFE_BATCH_DEFAULT;
 	o->on_conflict = CONFLICT_REPORT;
 	o->level = OUT_LEVEL_THREAD;
-	o->textfile_level = OUT_LEVEL_THREAD;
+	o->textfile_level = OUT_LEVEL_PACKAGE;
 	o->scenario = NULL;
 	o->seed = 0;
 }

@@ -81,7 +81,7 @@ struct options {
 	 * standard output. Without a command it implies -b. */
 	const char *output;
 	enum out_level level;       /* --level: --format openmetrics (default thread) */
-	enum out_level textfile_level; /* --textfile-level (default thread) */
+	enum out_level textfile_level; /* --textfile-level (default package) */
 	bool have_level, have_textfile_level;
 	char *const *command;       /* -- COMMAND [ARGS], NULL-terminated; NULL: none */
 	/* Many nodes (httop(1), MANY NODES): one httop -b --format json per

@@ -322,6 +322,27 @@ push_rec(struct cluster *c, struct node *nd, double t)
 		metrics_node_weights(iv, &nd->nv.m.topo, &r->w);
 }
 
+/* The node's whole-run record: its figures and weights, apart. */
+static void
+keep_whole(struct node *nd)
+{
+	const struct interval *iv = &nd->nv.iv;
+	struct node_rec *r = &nd->whole;
+
+	nd->has_whole = true;
+	r->slot = -1;
+	r->time = iv->time;
+	r->dt = iv->dt;
+	r->wall = nd->nv.unix_time;
+	r->valid = iv->valid;
+	snprintf(r->reason, sizeof r->reason, "%s", iv->reason_c);
+	r->agg = iv->node;
+	if (nd->nv.have_weights)
+		r->w = nd->nv.w;
+	else
+		metrics_node_weights(iv, &nd->nv.m.topo, &r->w);
+}
+
 static void
 bad_line(struct cluster *c, struct node *nd, const struct errmsg *e)
 {
@@ -383,7 +404,10 @@ line_read(struct cluster *c, struct node *nd, const char *s, size_t len)
 	nd->why[0] = '\0';
 	if (nd->state == NODE_STARTING || nd->state == NODE_WAITING)
 		nd->state = NODE_UP;
-	push_rec(c, nd, nd->nv.unix_time >= 0.0 ? nd->nv.unix_time : clock_wall());
+	if (nd->nv.whole)
+		keep_whole(nd);
+	else
+		push_rec(c, nd, nd->nv.unix_time >= 0.0 ? nd->nv.unix_time : clock_wall());
 	if (nd->light)
 		nodeiv_cores_unread(&nd->nv);
 	if (c->cfg.on_line != NULL && c->error == 0)

@@ -84,6 +84,10 @@ struct node {
 	double clock_off;          /* its clock's offset from this viewer's,
 				    * when far off (no NTP); else 0 */
 	struct node_rec rec[NODE_RING];
+	/* The node's whole-run record (a watched job's, after its last
+	 * interval): kept apart, not an interval. */
+	bool has_whole;
+	struct node_rec whole;
 };
 
 /* A job interval: the nodes' intervals of one period combined. */

@@ -1002,5 +1002,7 @@ nodeiv_read(struct nodeiv *n, const struct jdoc *d, struct errmsg *e)
 	jstr(d, jobj_get(&root, "source"), s, sizeof s);
 	text_escape(n->source, sizeof n->source, s);
 	n->unix_time = get_num(&root, "unix_time", false, &ut, e) == 0 && !isnan(ut) ? ut : -1.0;
+	n->whole = is(d, jobj_get(&root, "window"), J_STR) &&
+	    strcmp(jstr(d, jobj_get(&root, "window"), s, sizeof s), "run") == 0;
 	return rebuilt;
 }

@@ -51,6 +51,8 @@ struct nodeiv {
 	struct interval iv;        /* the last line's figures */
 	char source[16];           /* msr, perf, sim, replay */
 	double unix_time;          /* the line's "unix_time", or -1 when it has none */
+	bool whole;                /* the line is a whole-run record ("window":"run"):
+				    * a watched job's whole run, not an interval */
 	bool have_weights;         /* the line's node had "weights" (httop 0.1 and later) */
 	struct agg_weights w;      /* and these are they */
 	bool threads_unread;       /* the line's threads were passed over */

@@ -467,6 +467,17 @@ core_counts(const struct metrics_ctx *c, const struct sample *prev, const struct
 	}
 }
 
+/* The split counter's count is not the split's (it stood still or was
+ * reprogrammed): the threads keep none (thread_fig.has_split). */
+static void
+no_split_count(struct interval *iv, const struct topo_core *tc, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		iv->threads[tc->cpus[i]].has_split = false;
+}
+
 /* The threads' own figures. Returns true when a split counter stopped:
  * it is then not used (the split is the bound from the utilisations, as
  * for a reprogrammed one). */
@@ -485,6 +496,10 @@ core_threads(const struct metrics_ctx *c, const struct sample *cur, const struct
 		tf->d_inst = tk[i].inst;
 		tf->d_cyc = tk[i].cyc;
 		tf->d_ref = tk[i].ref;
+		tf->has_split = tk[i].has_any || tk[i].has_ota;
+		/* The split counters count in steps of `scale` TSC ticks. */
+		tf->d_split = (tk[i].has_any ? tk[i].any : tk[i].has_ota ? tk[i].ota : 0) *
+		    (uint64_t)(c->plan->scale != 0 ? c->plan->scale : 1);
 		thread_figures(c, tf);
 		/* Multiplexed counts (perf): estimates, marked as such. */
 		tf->scaled = cur->scaled != NULL && cur->scaled[tk[i].cpu] != 0;
@@ -493,9 +508,11 @@ core_threads(const struct metrics_ctx *c, const struct sample *cur, const struct
 		if (tf->stopped & (KIND_BIT(SLOT_ANY) | KIND_BIT(SLOT_OTA)))
 			split_stopped = true;
 	}
-	if (split_stopped)
+	if (split_stopped) {
 		for (i = 0; i < n; i++)
 			tk[i].has_any = tk[i].has_ota = false;
+		no_split_count(iv, tc, n);
+	}
 	return split_stopped;
 }
 
@@ -549,6 +566,7 @@ core_compute(const struct metrics_ctx *c, const struct sample *prev, const struc
 		/* Only the split's own counter failed: the fixed counters still
 		 * bound the split; show that, and say why it is not exact. */
 		cf->fallback = r;
+		no_split_count(iv, tc, n);
 		core_figures(c, prev, cur, tk, n, SPLIT_BOUND, cf);
 		return;
 	}

@@ -36,6 +36,12 @@ struct thread_fig {
 	 * computed from them is absent with R_STOPPED. */
 	unsigned stopped;
 	uint64_t d_tsc, d_inst, d_cyc, d_ref;
+	/* The split counter's delta on this thread, in TSC ticks: the
+	 * AnyThread count (SPLIT_ANY, thread 0) or ONE_THREAD_ACTIVE
+	 * (SPLIT_OTA, each thread); has_split false where the plan reads none
+	 * here, or it stood still (stopped) or was reprogrammed. */
+	uint64_t d_split;
+	bool has_split;
 	struct val util;           /* d_ref / d_tsc */
 	struct val cpi;            /* d_cyc / d_inst (non-halted CPI) */
 	struct val nominal_cpi;    /* d_tsc / d_inst */

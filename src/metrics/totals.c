@@ -89,6 +89,30 @@ add_core(struct totals *tt, unsigned ci, const struct core_fig *c, double dt)
 	}
 }
 
+/* The thread's raw counts into its sets: every counter that did not stand
+ * still (another program stopped it), the split counter where it was used. */
+static void
+add_counts(struct totals_set *const *sets, size_t n, const struct thread_fig *th)
+{
+	const struct { enum total_count c; enum slot_kind k; uint64_t d; } m[4] = {
+		{ TC_INST, SLOT_INST, th->d_inst }, { TC_CYCLES, SLOT_CYCLES, th->d_cyc },
+		{ TC_REF, SLOT_REF, th->d_ref }, { TC_TSC, SLOT_TSC, th->d_tsc },
+	};
+	size_t j, i;
+
+	for (j = 0; j < n; j++) {
+		if (sets[j] == NULL)
+			continue;
+		for (i = 0; i < 4; i++)
+			if (!(th->stopped & KIND_BIT(m[i].k)))
+				sets[j]->counts[m[i].c] += m[i].d;
+		if (th->has_split) {
+			sets[j]->counts[TC_SPLIT] += th->d_split;
+			sets[j]->has_split = true;
+		}
+	}
+}
+
 static void
 add_thread(struct totals *tt, unsigned cpu, const struct thread_fig *th, double dt)
 {
@@ -105,6 +129,11 @@ add_thread(struct totals *tt, unsigned cpu, const struct thread_fig *th, double 
 		return;
 	if (tt->pkg_of[tc->core] < tt->t->npackages)
 		sets[1] = &tt->packages[tt->pkg_of[tc->core]];
+	if (shown && th->reason == R_NONE) {
+		struct totals_set *all[4] = { sets[0], &tt->cores[tc->core], sets[1], sets[2] };
+
+		add_counts(all, 4, th);
+	}
 	for (j = 0; j < 3; j++) {
 		if (sets[j] == NULL)
 			continue;

@@ -16,17 +16,39 @@
  * it is shown (selected: --cpus, a watched job's view) and from then on
  * in every interval, shown or not (not shown: uncovered), so its series
  * never stop. The package and node totals are the sums over their cores
- * (core-seconds) and threads (thread-seconds). */
+ * (core-seconds) and threads (thread-seconds).
+ *
+ * Next to the seconds, the raw counts (counts[], by enum total_count):
+ * each thread's instructions, core cycles and reference cycles while not
+ * halted, TSC ticks and the split counter's ticks, added over the
+ * intervals in which the thread has figures (each count unless its
+ * counter stood still, stopped by another program; the split counter's
+ * only while the split used it), and summed over the core's, package's
+ * and node's threads: CPI, IPC and frequency over any window are their
+ * rates' ratios (httop(1), OUTPUT FORMATS). */
 #ifndef HTTOP_TOTALS_H
 #define HTTOP_TOTALS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "machine/machine.h"
 #include "metrics/metrics.h"
 
+/* The raw counts kept per thread and summed. */
+enum total_count {
+	TC_INST = 0,    /* instructions retired */
+	TC_CYCLES,      /* core cycles while not halted */
+	TC_REF,         /* reference cycles while not halted, TSC ticks */
+	TC_TSC,         /* TSC ticks */
+	TC_SPLIT,       /* AnyThread or ONE_THREAD_ACTIVE ticks (the plan's split) */
+	TC_N
+};
+
 /* The figures of one core, or the sums over a package or the node. */
 struct totals_set {
+	uint64_t counts[TC_N];     /* raw counts (enum total_count) */
+	bool has_split;            /* counts[TC_SPLIT] has had a count added */
 	double state[4];           /* seconds neither, t0 only, t1 only, both */
 	double uncovered;          /* seconds not in state[] */
 	double busy;               /* thread-seconds busy */

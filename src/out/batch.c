@@ -110,6 +110,38 @@ batch_write(struct batch *b, const struct interval *iv, struct errmsg *e)
 }
 
 int
+batch_write_whole(struct batch *b, const struct interval *iv, struct errmsg *e)
+{
+	int rc;
+
+	b->whole = true;
+	rc = batch_write(b, iv, e);
+	b->whole = false;
+	return rc;
+}
+
+/* The stream's end: OpenMetrics ends with one "# EOF" after the last
+ * exposition (the parsers refuse data after it), written when an
+ * exposition was. */
+int
+batch_end(struct batch *b, struct errmsg *e)
+{
+	if (b == NULL || b->fmt != FMT_OPENMETRICS || b->nwritten == 0 || b->ended)
+		return 0;
+	b->ended = true;
+	errno = 0;
+	if (fputs("# EOF\n", b->fp) == EOF || fflush(b->fp) != 0 || ferror(b->fp)) {
+		b->err = errno != 0 ? errno : EIO;
+		clearerr(b->fp);
+		if (b->err == EPIPE)
+			return 0;
+		return errmsg_set(e, _("writing the %s output failed: %s; check the disk or the program "
+		    "reading httop's output"), out_format_name(b->fmt), strerror(b->err));
+	}
+	return 0;
+}
+
+int
 batch_errno(const struct batch *b)
 {
 	return b->err;
@@ -134,6 +166,16 @@ const char *
 out_scope_name(enum out_scope s)
 {
 	return s == OUT_SCOPE_JOB ? "job" : s == OUT_SCOPE_RUN ? "run" : "node";
+}
+
+void
+batch_set_job(struct batch *b, const struct job_ident *j)
+{
+	if (b == NULL)
+		return;
+	b->has_job = j != NULL;
+	if (j != NULL)
+		b->job = *j;
 }
 
 void

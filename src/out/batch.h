@@ -14,6 +14,8 @@
 #include "out/format.h"
 #include "plan/plan.h"
 #include "util/errmsg.h"
+#include "watch/job.h"
+#include "watch/slurm.h"
 
 /* `fp` stays the caller's. `source_name` goes into the header/records. */
 struct batch *batch_new(enum out_format f, FILE *fp, const struct machine *m,
@@ -23,6 +25,14 @@ struct batch *batch_new(enum out_format f, FILE *fp, const struct machine *m,
 void batch_set_layout(struct batch *b, const struct die_layout *l);
 /* One interval. -1 with a message on a write error (EPIPE, ENOSPC). */
 int batch_write(struct batch *b, const struct interval *iv, struct errmsg *e);
+/* The whole run's record (a command's run, a watched job's), after the
+ * last interval: openmetrics gives its samples the label window="run"
+ * and the last interval's timestamp, json the key "window":"run". */
+int batch_write_whole(struct batch *b, const struct interval *iv, struct errmsg *e);
+/* The end of the stream (openmetrics: "# EOF", once, after the last
+ * exposition; nothing in the other formats). Call after the last
+ * batch_write; -1 with a message on a write error other than EPIPE. */
+int batch_end(struct batch *b, struct errmsg *e);
 void batch_free(struct batch *b);
 int out_format_parse(const char *s, enum out_format *f);
 const char *out_format_name(enum out_format f);
@@ -37,5 +47,11 @@ int batch_errno(const struct batch *b);
 void batch_set_header(struct batch *b, bool on);
 /* What the next intervals' aggregate is taken over (default the node). */
 void batch_set_scope(struct batch *b, enum out_scope s);
+/* The watched job (--job, --pid, --cgroup, a command): every format names
+ * it (openmetrics: httop_job_info and the job's own aggregate families
+ * httop_job_*, json: "job", csv: the job column, summary: "job ID" at the
+ * end of each line). Copied. NULL: none. */
+void batch_set_job(struct batch *b, const struct job_ident *j);
+
 
 #endif

@@ -15,7 +15,8 @@
  * x (the exact value), x_lo and x_hi (the bound), as in the JSON output.
  * unix_time, the interval's wall-clock time, came later: it is last, so
  * that readers that count columns still find the others where they were;
- * host, the node's name (--host), came after it for the same reason. */
+ * host, the node's name (--host), came after it for the same reason, and
+ * job (the watched job's id, empty without one) after that. */
 enum col {
 	C_KIND, C_TIME, C_INTERVAL, C_VALID, C_REASON, C_PACKAGE, C_CORE, C_CPUS, C_CPU,
 	C_NEITHER, C_NEITHER_LO, C_NEITHER_HI, C_T0_ONLY, C_T0_ONLY_LO, C_T0_ONLY_HI,
@@ -26,7 +27,7 @@ enum col {
 	C_NET_GHZ, C_NET_GHZ_LO, C_NET_GHZ_HI, C_IPC, C_IPC_LO, C_IPC_HI, C_BOTH_OF_BUSY,
 	C_BOTH_OF_BUSY_LO, C_BOTH_OF_BUSY_HI, C_INCONSISTENCY, C_FALLBACK, C_TRUTH_NEITHER,
 	C_TRUTH_T0_ONLY, C_TRUTH_T1_ONLY, C_TRUTH_BOTH, C_ABSENT, C_STOPPED, C_UNIX_TIME, C_HOST,
-	NCOLS
+	C_JOB, NCOLS
 };
 
 static const char *const col_names[NCOLS] = {
@@ -39,7 +40,7 @@ static const char *const col_names[NCOLS] = {
 	"net_ghz", "net_ghz_lo", "net_ghz_hi", "ipc", "ipc_lo", "ipc_hi", "both_of_busy",
 	"both_of_busy_lo", "both_of_busy_hi", "inconsistency", "fallback", "truth_neither",
 	"truth_t0_only", "truth_t1_only", "truth_both", "absent", "stopped", "unix_time",
-	"host",
+	"host", "job",
 };
 
 /* Precision as in the JSON output (json.c says why): fractions of time to
@@ -68,6 +69,7 @@ struct row {
 	const struct walltime *wt; /* its wall time: empty when not known */
 	const char *host;          /* the node's name, every row */
 	unsigned short host_len;
+	const char *job;           /* the watched job's id, or NULL */
 };
 
 static void
@@ -104,6 +106,8 @@ row_start(struct row *r, const char *kind)
 		r->cell[C_UNIX_TIME] = r->wt->unix6;
 		r->len[C_UNIX_TIME] = (unsigned short)r->wt->unix6_len;
 	}
+	if (r->job != NULL)
+		set_text(r, C_JOB, r->job);
 }
 
 static char *
@@ -349,6 +353,7 @@ out_csv_write(struct batch *b, const struct interval *iv)
 	r.wt = &b->wt;
 	r.host = b->m->hostname;
 	r.host_len = (unsigned short)strnlen(b->m->hostname, sizeof b->m->hostname);
+	r.job = b->has_job ? b->job.id : NULL;
 
 	row_start(&r, out_scope_name(b->scope));
 	set_bool(&r, C_VALID, iv->valid);

@@ -16,12 +16,15 @@
 #include "out/linebuf.h"
 #include "out/walltime.h"
 #include "plan/plan.h"
+#include "watch/job.h"
+#include "watch/slurm.h"
 
 enum out_format {
 	FMT_TEXT = 0,
 	FMT_CSV,
 	FMT_JSON,
-	FMT_OPENMETRICS,   /* OpenMetrics text exposition, one per interval */
+	FMT_OPENMETRICS,   /* OpenMetrics text exposition, one per interval,
+			    * one "# EOF" at the end of the stream */
 	FMT_SUMMARY,       /* one line per interval: the node figures */
 };
 
@@ -58,11 +61,19 @@ struct batch {
 	int err;                   /* errno of the last write error */
 	bool no_header;            /* summary: no column header line */
 	enum out_scope scope;      /* what interval.node is taken over */
+	bool ended;                /* batch_end has run */
+	bool whole;                /* the record being written is the whole run's */
 	struct linebuf line;       /* json, csv: the line being built */
 	struct walltime wt;        /* the interval's wall time, as text */
 	enum out_level level;      /* openmetrics: how far down */
 	struct totals *tot;        /* openmetrics: the counters' totals, made
 				    * at the first exposition */
+	bool has_job;              /* job holds the watched job */
+	struct job_ident job;
+	/* Per CPU, its Slurm job now ("" none), cpu_job_n of them, or NULL:
+	 * openmetrics at level core writes httop_core_slurm_job_info. */
+	const char (*cpu_job)[SLURM_ID_MAX];
+	unsigned cpu_job_n;
 };
 void out_text_write(struct batch *b, const struct interval *iv);
 void out_csv_write(struct batch *b, const struct interval *iv);
@@ -70,7 +81,7 @@ void out_json_write(struct batch *b, const struct interval *iv);
 void out_openmetrics_write(struct batch *b, const struct interval *iv);
 void out_summary_write(struct batch *b, const struct interval *iv);
 /* The metric families of openmetrics.c in either text format: OpenMetrics
- * (# UNIT lines, an info family, "# EOF" at the end) or the Prometheus text
+ * (# UNIT lines, an info family; batch_end writes the stream's "# EOF") or the Prometheus text
  * format 0.0.4 that the node exporter's textfile collector reads (no UNIT,
  * no EOF, the info family as a gauge). */
 void out_prom_write(struct batch *b, const struct interval *iv, bool openmetrics);

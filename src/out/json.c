@@ -251,6 +251,29 @@ write_weights(struct linebuf *b, const struct interval *iv, const struct topolog
 /* Where the core sits: {"row","col"} in its package's grid, the tile's
  * number ("id") and the CHA when known; null when the layout does not
  * place it. */
+/* The watched job: what names it; the node's figures are then its cores'. */
+static void
+write_job(struct linebuf *b, const struct job_ident *j)
+{
+	const char *const keys[] = { "kind", "id", "user", "name", "cgroup", "pid" };
+	const char *const vals[] = { j->kind, j->id, j->user, j->name, j->cgroup, j->pid };
+	size_t i;
+
+	lb_lit(b, ",\"job\":{");
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		if (i > 0)
+			lb_char(b, ',');
+		lb_char(b, '"');
+		lb_str(b, keys[i]);
+		lb_lit(b, "\":");
+		if (vals[i][0] != '\0')
+			json_str(b, vals[i]);
+		else
+			lb_lit(b, "null");
+	}
+	lb_char(b, '}');
+}
+
 static void
 write_tile(struct linebuf *b, const struct die_layout *l, unsigned core)
 {
@@ -451,6 +474,10 @@ out_json_write(struct batch *bt, const struct interval *iv)
 		lb_lit(b, "null");
 	}
 
+	if (bt->has_job)
+		write_job(b, &bt->job);
+	if (bt->whole)
+		lb_lit(b, ",\"window\":\"run\"");
 	lb_lit(b, ",\"node\":{");
 	write_agg(b, &iv->node);
 	write_weights(b, iv, topo);

@@ -1,8 +1,10 @@
 /* openmetrics.c: the figures of an interval as metric families, in the
  * OpenMetrics text format (--format openmetrics: one exposition per
- * interval, ending "# EOF") or in the Prometheus text format that the node
- * exporter's textfile collector reads (--textfile; it takes no UNIT or EOF
- * lines and no info type).
+ * interval, each starting with the httop_source info family; the stream, not
+ * each exposition, ends "# EOF", written by batch_end(), so that a stream of
+ * many intervals is one OpenMetrics text that Prometheus's TSDB loads) or
+ * in the Prometheus text format that the node exporter's textfile collector
+ * reads (--textfile; it takes no UNIT or EOF lines and no info type).
  *
  * The figures of the interval are gauges named
  * httop_<level>_<figure>[_<unit>], labelled host, package, core, cpu as
@@ -17,7 +19,10 @@
  * its timestamp (seconds, as that format has them), so that a stream
  * stored or replayed later (promtool's backfill) keeps when it was
  * measured; but for an exposition that does not end after the one before
- * (a command's whole-run record). The textfile has none: the node exporter's textfile collector
+ * (a replay that jumped back). A whole-run record (a command's run, a
+ * watched job's, batch_write_whole) ends when the last interval does: its
+ * samples carry that timestamp and the label window="run", so that they
+ * are series of their own, not duplicates of the last interval's. The textfile has none: the node exporter's textfile collector
  * refuses a file with timestamps ("Timestamps are not supported", its
  * README; since node exporter 0.16 the whole file is skipped and
  * node_textfile_scrape_error is 1), and Prometheus stamps a scrape itself.
@@ -56,6 +61,9 @@ enum what {
 	W_C_UNCOVERED,  /* uncovered */
 	W_C_BUSY,       /* busy */
 	W_C_THREAD_UNCOVERED, /* thread_uncovered */
+	W_C_COUNT,      /* counts[off]: a raw count, an integer */
+	W_C_ANY,        /* counts[TC_SPLIT] of an AnyThread plan */
+	W_C_OTA,        /* counts[TC_SPLIT] of a ONE_THREAD_ACTIVE plan */
 };
 
 #define IS_COUNTER(f) ((f)->what >= W_C_STATE)
@@ -72,6 +80,26 @@ struct family {
 #define AGG(f) offsetof(struct agg_fig, f)
 #define CORE(f) offsetof(struct core_fig, f)
 #define THR(f) offsetof(struct thread_fig, f)
+
+/* The raw counts since the start (metrics/totals.h), at every level: a
+ * thread's own, summed over the threads of a core, a package, the node.
+ * CPI = rate(cycles) / rate(instructions), frequency = rate(cycles) /
+ * rate(reference_cycles) x the TSC rate (rate(tsc_cycles) per thread). */
+#define COUNT_FAMILIES \
+	{ "instructions", "", "Instructions retired since the start, from the intervals in " \
+	    "which the thread had figures (summed over the threads).", W_C_COUNT, TC_INST, 1 }, \
+	{ "cycles", "", "Core clock cycles while not halted (unhalted core cycles) since the " \
+	    "start (summed over the threads).", W_C_COUNT, TC_CYCLES, 1 }, \
+	{ "reference_cycles", "", "Reference cycles while not halted, in TSC ticks, since the " \
+	    "start (summed over the threads).", W_C_COUNT, TC_REF, 1 }, \
+	{ "tsc_cycles", "", "Time stamp counter ticks since the start (summed over the " \
+	    "threads).", W_C_COUNT, TC_TSC, 1 }, \
+	{ "any_thread_cycles", "", "AnyThread reference ticks (while any thread of the core " \
+	    "was active, counted on thread 0) since the start, where the split used them " \
+	    "(summed over the threads).", W_C_ANY, TC_SPLIT, 1 }, \
+	{ "one_thread_active_cycles", "", "ONE_THREAD_ACTIVE ticks (this thread alone active) " \
+	    "since the start, where the split used them (summed over the threads).", W_C_OTA, \
+	    TC_SPLIT, 1 }
 
 /* The interval itself (level "interval", label host). */
 static const struct family interval_families[] = {
@@ -107,6 +135,7 @@ static const struct family agg_families[] = {
 	    "active (not halted), summed over the threads.", W_C_BUSY, 0, 1 },
 	{ "thread_uncovered_seconds", "seconds", "Thread-seconds since the start not in "
 	    "thread_busy_seconds: the thread had no figures.", W_C_THREAD_UNCOVERED, 0, 1 },
+	COUNT_FAMILIES,
 };
 
 /* Each core (host, package, core: the core id). */
@@ -130,6 +159,7 @@ static const struct family core_families[] = {
 	    "was exact.", W_C_STATE, 0, 1 },
 	{ "uncovered_seconds", "seconds", "Seconds since the start not in state_seconds: the "
 	    "split was a bound or absent, or the core has no split.", W_C_UNCOVERED, 0, 1 },
+	COUNT_FAMILIES,
 };
 
 /* Each thread (host, package, core, cpu, thread: 0 or 1 within the core). */
@@ -150,6 +180,7 @@ static const struct family thread_families[] = {
 	    "halted).", W_C_BUSY, 0, 1 },
 	{ "uncovered_seconds", "seconds", "Seconds since the start not in busy_seconds: the "
 	    "thread had no figures.", W_C_THREAD_UNCOVERED, 0, 1 },
+	COUNT_FAMILIES,
 };
 
 #define NFAM(a) (sizeof (a) / sizeof (a)[0])
@@ -167,7 +198,8 @@ struct om {
 	const char *ts;          /* " TIMESTAMP" after each sample, or "" */
 	size_t ts_len;
 	char host[256];          /* the host name, escaped */
-	char labels[400];        /* the current object's labels */
+	char labels[1024];       /* the current object's labels */
+	const char *win;         /* ",window=\"run\"" in a whole-run record, else "" */
 };
 
 /* A label value as both formats want it: backslash, double quote and line
@@ -223,6 +255,18 @@ meta(struct om *o, const char *what, const char *level, const struct family *f,
 	lb_char(o->lb, '\n');
 }
 
+/* Is family f written at all? The split counter's only for a plan that
+ * has that counter. */
+static bool
+family_applies(const struct om *o, const struct family *f)
+{
+	if (f->what == W_C_ANY)
+		return o->b->p->split == SPLIT_ANY;
+	if (f->what == W_C_OTA)
+		return o->b->p->split == SPLIT_OTA;
+	return true;
+}
+
 static void
 header(struct om *o, const char *level, const struct family *f)
 {
@@ -258,6 +302,21 @@ sample2(struct om *o, const char *level, const struct family *f, const char *ext
 		lb_fixed(b, x, COUNTER_DECIMALS);
 	else
 		lb_sig(b, x, VAL_DIGITS);
+	lb_mem(b, o->ts, o->ts_len);
+	lb_char(b, '\n');
+}
+
+/* A raw count: an integer. */
+static void
+sample_count(struct om *o, const char *level, const struct family *f, uint64_t x)
+{
+	struct linebuf *b = o->lb;
+
+	put_name(b, level, f, true);
+	lb_char(b, '{');
+	lb_str(b, o->labels);
+	lb_lit(b, "} ");
+	lb_u64(b, x);
 	lb_mem(b, o->ts, o->ts_len);
 	lb_char(b, '\n');
 }
@@ -319,6 +378,14 @@ counter_samples(struct om *o, const char *level, const struct family *f,
 		break;
 	case W_C_THREAD_UNCOVERED:
 		sample(o, level, f, "", t->thread_uncovered);
+		break;
+	case W_C_COUNT:
+		sample_count(o, level, f, t->counts[f->off]);
+		break;
+	case W_C_ANY:
+	case W_C_OTA:
+		if (t->has_split)
+			sample_count(o, level, f, t->counts[f->off]);
 		break;
 	default:
 		break;
@@ -409,7 +476,8 @@ thread_samples(struct om *o, const struct family *f, const struct thread_fig *t)
 static void
 set_labels(struct om *o, unsigned n, const char *const *names, const unsigned *values)
 {
-	size_t used = (size_t)snprintf(o->labels, sizeof o->labels, "host=\"%s\"", o->host);
+	size_t used = (size_t)snprintf(o->labels, sizeof o->labels, "host=\"%s\"%s", o->host,
+	    o->win);
 	char num[NUMFMT_MAX + 1];
 	unsigned i;
 
@@ -437,6 +505,66 @@ write_interval(struct om *o)
 	}
 }
 
+/* The watched job: httop_job_info names it (labels where known), and the
+ * job's own aggregate families httop_job_X{host,jobid}: the node's figures
+ * and counters, which with a watched job are its cores' (the run's view),
+ * under the job's label, so that a query by job finds them. One job per
+ * httop: two series per job label value. */
+static void
+write_job(struct om *o)
+{
+	const struct job_ident *j = &o->b->job;
+	/* "jobid", not "job": Prometheus gives every scraped series the
+	 * label job (the scrape job's name) and would rename this one. */
+	const char *const keys[] = { "jobid", "kind", "user", "name", "cgroup", "pid" };
+	const char *const vals[] = { j->id, j->kind, j->user, j->name, j->cgroup, j->pid };
+	const char *help = "The watched job (--job, --pid, --cgroup, a command): its id, kind, "
+	    "Slurm user and name, cgroup, PIDs, where known.";
+	struct linebuf *lb = o->lb;
+	char esc[sizeof j->id * 2];
+	size_t i, used;
+
+	if (o->openmetrics) {
+		lb_lit(lb, "# TYPE httop_job info\n# HELP httop_job ");
+		lb_str(lb, help);
+		lb_char(lb, '\n');
+	} else {
+		lb_lit(lb, "# HELP httop_job_info ");
+		lb_str(lb, help);
+		lb_lit(lb, "\n# TYPE httop_job_info gauge\n");
+	}
+	lb_lit(lb, "httop_job_info{host=\"");
+	lb_str(lb, o->host);
+	lb_char(lb, '"');
+	lb_str(lb, o->win);
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		if (vals[i][0] == '\0')
+			continue;
+		escape_label(esc, sizeof esc, vals[i]);
+		lb_char(lb, ',');
+		lb_str(lb, keys[i]);
+		lb_lit(lb, "=\"");
+		lb_str(lb, esc);
+		lb_char(lb, '"');
+	}
+	lb_lit(lb, "} 1");
+	lb_mem(lb, o->ts, o->ts_len);
+	lb_char(lb, '\n');
+	escape_label(esc, sizeof esc, j->id);
+	for (i = 0; i < NFAM(agg_families); i++) {
+		const struct family *f = &agg_families[i];
+
+		if (!family_applies(o, f))
+			continue;
+		header(o, "job", f);
+		used = (size_t)snprintf(o->labels, sizeof o->labels, "host=\"%s\"%s,jobid=\"%s\"",
+		    o->host, o->win, esc);
+		if (used >= sizeof o->labels)
+			continue;      /* cannot happen: both are bounded above */
+		agg_samples(o, "job", f, &o->iv->node, &o->b->tot->node);
+	}
+}
+
 static void
 write_aggs(struct om *o)
 {
@@ -451,15 +579,21 @@ write_aggs(struct om *o)
 	for (i = 0; i < NFAM(agg_families); i++) {
 		const struct family *f = &agg_families[i];
 
+		if (!family_applies(o, f))
+			continue;
 		header(o, "node", f);
 		set_labels(o, 0, NULL, NULL);
 		agg_samples(o, "node", f, &iv->node, &tt->node);
 	}
+	if (o->b->has_job)
+		write_job(o);
 	if (o->b->level < OUT_LEVEL_PACKAGE)
 		return;
 	for (i = 0; i < NFAM(agg_families); i++) {
 		const struct family *f = &agg_families[i];
 
+		if (!family_applies(o, f))
+			continue;
 		header(o, "package", f);
 		for (p = 0; p < np; p++) {
 			set_labels(o, 1, names, &o->b->pkg_id[p]);
@@ -481,6 +615,8 @@ write_cores(struct om *o)
 	for (i = 0; i < NFAM(core_families); i++) {
 		const struct family *f = &core_families[i];
 
+		if (!family_applies(o, f))
+			continue;
 		header(o, "core", f);
 		for (c = 0; c < iv->ncores && c < topo->ncores; c++) {
 			const struct topo_core *tc = &topo->cores[c];
@@ -499,6 +635,52 @@ write_cores(struct om *o)
 	}
 }
 
+/* The Slurm job of each core now (the first of its CPUs in a job's
+ * cgroup; textfile.c scans them): one series per core in a job, so at
+ * most one per core at a time; a job that ends takes its series with it.
+ * PromQL joins it to the core's counters on host, package and core. */
+static void
+write_core_jobs(struct om *o)
+{
+	static const char *const names[] = { "package", "core" };
+	const struct topology *topo = &o->b->m->topo;
+	const char *help = "The Slurm job whose cgroup holds the core's CPUs now (label jobid).";
+	struct linebuf *lb = o->lb;
+	char esc[SLURM_ID_MAX * 2];
+	unsigned c, k, v[2];
+
+	if (o->openmetrics) {
+		lb_lit(lb, "# TYPE httop_core_slurm_job info\n# HELP httop_core_slurm_job ");
+		lb_str(lb, help);
+		lb_char(lb, '\n');
+	} else {
+		lb_lit(lb, "# HELP httop_core_slurm_job_info ");
+		lb_str(lb, help);
+		lb_lit(lb, "\n# TYPE httop_core_slurm_job_info gauge\n");
+	}
+	for (c = 0; c < topo->ncores && c < o->iv->ncores; c++) {
+		const struct topo_core *tc = &topo->cores[c];
+		const char *job = NULL;
+
+		for (k = 0; k < tc->nthreads && job == NULL; k++)
+			if (tc->cpus[k] < o->b->cpu_job_n && o->b->cpu_job[tc->cpus[k]][0] != '\0')
+				job = o->b->cpu_job[tc->cpus[k]];
+		if (job == NULL || !out_core_shown(o->iv, c))
+			continue;
+		v[0] = tc->package;
+		v[1] = tc->core_id;
+		set_labels(o, 2, names, v);
+		escape_label(esc, sizeof esc, job);
+		lb_lit(lb, "httop_core_slurm_job_info{");
+		lb_str(lb, o->labels);
+		lb_lit(lb, ",jobid=\"");
+		lb_str(lb, esc);
+		lb_lit(lb, "\"} 1");
+		lb_mem(lb, o->ts, o->ts_len);
+		lb_char(lb, '\n');
+	}
+}
+
 static void
 write_threads(struct om *o)
 {
@@ -512,6 +694,8 @@ write_threads(struct om *o)
 	for (i = 0; i < NFAM(thread_families); i++) {
 		const struct family *f = &thread_families[i];
 
+		if (!family_applies(o, f))
+			continue;
 		header(o, "thread", f);
 		for (cpu = 0; cpu < iv->max_cpu && cpu < topo->max_cpu; cpu++) {
 			const struct topo_cpu *tc = &topo->cpus[cpu];
@@ -558,7 +742,9 @@ write_info(struct om *o)
 	}
 	lb_lit(lb, "httop_source_info{host=\"");
 	lb_str(lb, o->host);
-	lb_lit(lb, "\",source=\"");
+	lb_char(lb, '"');
+	lb_str(lb, o->win);
+	lb_lit(lb, ",source=\"");
 	lb_str(lb, src);
 	lb_lit(lb, "\",group=\"");
 	lb_str(lb, grp);
@@ -591,10 +777,11 @@ out_prom_write(struct batch *b, const struct interval *iv, bool openmetrics)
 		b->tot = xcalloc(1, sizeof *b->tot);
 		totals_init(b->tot, &b->m->topo);
 	}
-	/* An exposition that does not end after the one before (a command's
-	 * whole-run record) has no timestamp: the same one with other values
-	 * would be a duplicate sample to a store. */
-	later = !b->tot->started || iv->time > b->tot->last_time;
+	/* An exposition that does not end after the one before (a replay
+	 * that jumped back) has no timestamp: the same one with other values
+	 * would be a duplicate sample to a store. A whole-run record has the
+	 * last interval's, and its own series (window="run"). */
+	later = b->whole || !b->tot->started || iv->time > b->tot->last_time;
 	totals_add(b->tot, iv);
 	o.lb = &b->line;
 	o.lb->len = 0;
@@ -603,6 +790,7 @@ out_prom_write(struct batch *b, const struct interval *iv, bool openmetrics)
 	o.iv = iv;
 	o.ts = "";
 	o.ts_len = 0;
+	o.win = b->whole ? ",window=\"run\"" : "";
 	if (openmetrics && later) {
 		walltime_format(&b->wt, iv->wall);
 		if (b->wt.known) {
@@ -618,10 +806,10 @@ out_prom_write(struct batch *b, const struct interval *iv, bool openmetrics)
 	write_aggs(&o);
 	if (b->level >= OUT_LEVEL_CORE)
 		write_cores(&o);
+	if (b->level >= OUT_LEVEL_CORE && b->cpu_job != NULL)
+		write_core_jobs(&o);
 	if (b->level >= OUT_LEVEL_THREAD)
 		write_threads(&o);
-	if (openmetrics)
-		lb_lit(o.lb, "# EOF\n");
 	lb_flush(o.lb, b->fp);
 }
 

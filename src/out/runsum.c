@@ -105,15 +105,23 @@ out_run_summary(FILE *fp, const struct machine *m, const struct interval *iv,
 	char cmd[256], label[32], cores[32];
 	unsigned ci, p = 0;
 
-	command_text(cmd, sizeof cmd, s->argv);
 	fputc('\n', fp);
-	fprintf(fp, _(" httop: %s (pid %ld): %s after %.2f s\n"), cmd, s->pid, s->ended,
-	    s->seconds);
+	if (s->argv != NULL) {
+		command_text(cmd, sizeof cmd, s->argv);
+		fprintf(fp, _(" httop: %s (pid %ld): %s after %.2f s\n"), cmd, s->pid, s->ended,
+		    s->seconds);
+	} else {
+		/* The label is escaped for the terminal (job_watch_set_job). */
+		fprintf(fp, _(" httop: job %s: %s; watched for %.2f s\n"), s->job, s->ended,
+		    s->seconds);
+	}
 	if (s->have_cpu)
 		fprintf(fp, _(" CPU time: user %.2f s, system %.2f s\n"), s->user, s->system);
 	snprintf(cores, sizeof cores, ngettext("%u core", "%u cores", iv->node.ncores),
 	    iv->node.ncores);
-	fprintf(fp, _(" host %s, source %s; the command's CPUs %s (%s); figures over %.2f s\n"),
+	fprintf(fp, s->argv != NULL ?
+	    _(" host %s, source %s; the command's CPUs %s (%s); figures over %.2f s\n") :
+	    _(" host %s, source %s; the job's CPUs %s (%s); figures over %.2f s\n"),
 	    m->hostname[0] != '\0' ? m->hostname : "-", s->source, s->cpus[0] ? s->cpus : "-",
 	    cores, s->covered);
 	if (s->meaning != NULL)

@@ -1,5 +1,5 @@
-/* runsum.h: the summary of a command's run (httop -- COMMAND), for a
- * person, as perf stat and likwid-perfctr print theirs: what ran, how it
+/* runsum.h: the summary of a command's run (httop -- COMMAND) or of a
+ * watched job that ended (-b with --job, --pid, --cgroup), for a person, as perf stat and likwid-perfctr print theirs: what ran, how it
  * ended, then the four shares, utilisation, both threads' share of busy
  * core time, threads per busy core, GHz and CPI per package and for the
  * node, over the whole run. The figures come computed (the averaging
@@ -15,7 +15,8 @@
 #include "metrics/metrics.h"
 
 struct run_summary {
-	char *const *argv;          /* the command and its arguments */
+	char *const *argv;          /* the command and its arguments, or NULL: */
+	const char *job;            /* a watched job's label ("8 (alice, run, 0:01:02)") */
 	long pid;
 	const char *ended;          /* "exit status 0", "killed by signal 2 (Interrupt)" */
 	double seconds;             /* the command's wall-clock time */

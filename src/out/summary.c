@@ -22,7 +22,7 @@ void
 out_summary_write(struct batch *b, const struct interval *iv)
 {
 	const struct agg_fig *n = &iv->node;
-	char s[5][72], host[4 * sizeof b->m->hostname], reason[4 * sizeof iv->reason];
+	char s[5][72], host[4 * sizeof b->m->hostname], reason[4 * sizeof iv->reason], job[160];
 
 	if (b->nwritten == 0 && !b->no_header)
 		fprintf(b->fp, "%-*s %10s %*s %5s %*s %*s %*s %*s %*s %s\n", HOST_W, _("host"),
@@ -38,6 +38,13 @@ out_summary_write(struct batch *b, const struct interval *iv)
 	    FIG_W, out_fig(s[2], sizeof s[2], n->active_threads, 1.0, 2, ""),
 	    FIG_W, out_fig(s[3], sizeof s[3], n->ghz, 1.0, 2, ""),
 	    FIG_W, out_fig(s[4], sizeof s[4], n->cpi, 1.0, 2, ""), out_scope_name(b->scope));
+	/* The watched job: its id (control characters escaped), after the
+	 * figures. */
+	if (b->has_job)
+		fprintf(b->fp, "  job %s", text_quote(job, sizeof job, b->job.id, 64));
+	/* The whole run's record (batch_write_whole), after the intervals. */
+	if (b->whole)
+		fputs("  whole run", b->fp);
 	if (!iv->valid)
 		fprintf(b->fp, "  %s", text_escape(reason, sizeof reason, iv->reason));
 	fputc('\n', b->fp);

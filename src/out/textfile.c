@@ -28,6 +28,7 @@
 #include "out/batch.h"
 #include "util/i18n.h"
 #include "util/fdwrite.h"
+#include "watch/slurmjobs.h"
 #include "util/xalloc.h"
 
 #define TMP_PREFIX "." TEXTFILE_NAME "."
@@ -46,6 +47,8 @@ struct textfile {
 	size_t buflen;
 	unsigned long seq;     /* mixed into each temporary name */
 	char tmp[64];          /* the temporary file while it exists, else "" */
+	bool scan_jobs;        /* level core, no watched job: the cores' Slurm jobs */
+	struct slurm_cpu_jobs jobs;
 };
 
 /* Remove the temporary file, if there is one. */
@@ -180,8 +183,20 @@ textfile_open(const char *dir, const struct machine *m, const struct plan *p,
 void
 textfile_set_level(struct textfile *t, enum out_level l)
 {
+	if (t == NULL)
+		return;
+	batch_set_level(t->b, l);
+	/* The whole node at core level: each core's Slurm job, if any. */
+	t->scan_jobs = l >= OUT_LEVEL_CORE;
+	if (t->scan_jobs && t->jobs.job == NULL)
+		slurm_cpu_jobs_init(&t->jobs, t->b->m->topo.max_cpu);
+}
+
+void
+textfile_set_job(struct textfile *t, const struct job_ident *j)
+{
 	if (t != NULL)
-		batch_set_level(t->b, l);
+		batch_set_job(t->b, j);
 }
 
 int
@@ -192,6 +207,11 @@ textfile_write(struct textfile *t, const struct interval *iv, struct errmsg *e)
 	int fd, err;
 
 	rewind(t->mem);
+	if (t->scan_jobs && !t->b->has_job) {
+		slurm_cpu_jobs_scan(&t->jobs, NULL);
+		t->b->cpu_job = (const char (*)[SLURM_ID_MAX])t->jobs.job;
+		t->b->cpu_job_n = t->jobs.max_cpu;
+	}
 	out_prom_write(t->b, iv, false);
 	if (fflush(t->mem) != 0 || (len = ftello(t->mem)) < 0)
 		return errmsg_set(e, _("--textfile: %s"), strerror(errno));
@@ -232,6 +252,8 @@ textfile_free(struct textfile *t)
 	if (t->mem != NULL)
 		fclose(t->mem);
 	free(t->buf);
+	if (t->jobs.job != NULL)
+		slurm_cpu_jobs_free(&t->jobs);
 	free(t->dir);
 	free(t);
 }

@@ -22,8 +22,11 @@ struct textfile;
  * -1 with a message naming DIR and the fix. */
 struct textfile *textfile_open(const char *dir, const struct machine *m, const struct plan *p,
     const char *source_name, struct errmsg *e);
-/* How far down the file goes (--textfile-level; default thread). */
+/* How far down the file goes (--textfile-level; options.c's default:
+ * package, a count of series every node can afford). */
 void textfile_set_level(struct textfile *t, enum out_level l);
+/* The watched job (batch_set_job): httop_job_info and httop_job_X. */
+void textfile_set_job(struct textfile *t, const struct job_ident *j);
 /* Replace DIR/httop.prom with this interval's figures. On any error the
  * temporary file is removed, the old httop.prom stays, and -1 comes back
  * with the cause. */

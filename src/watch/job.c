@@ -42,6 +42,9 @@ struct job_watch {
 	size_t npids, cap;
 	bool follow;             /* watch the PIDs' descendants too */
 	int children;            /* -1 unknown, 1 /proc/PID/task/TID/children exists, 0 not */
+	size_t npids_given;      /* the PIDs given at the start (job_watch_ident) */
+	char job_user[64];       /* job_watch_set_job's, raw */
+	char job_name[128];
 	char *job_id;            /* the job's name for the label (job_watch_set_job) */
 	char job_text[LABEL_MAX];/* "(user, name" for the label */
 	double job_started;      /* clock_mono() when it started */
@@ -388,7 +391,7 @@ job_watch_new_at(const pid_t *pids, size_t npids, const char *cgroup, const char
 		w->ended = xcalloc(npids, sizeof *w->ended);
 		memcpy(w->pids, pids, npids * sizeof *pids);
 	}
-	w->npids = w->cap = npids;
+	w->npids = w->cap = w->npids_given = npids;
 	w->children = -1;
 	for (i = 0; i < npids; i++) {
 		snprintf(path, sizeof path, "%s/%ld/status", w->proc_root, (long)pids[i]);
@@ -567,6 +570,8 @@ job_watch_set_job(struct job_watch *w, const char *id, const char *user, const c
 	free(w->job_id);
 	w->job_id = xstrdup(id);
 	w->job_started = started;
+	snprintf(w->job_user, sizeof w->job_user, "%s", user);
+	snprintf(w->job_name, sizeof w->job_name, "%s", name);
 	/* From another user's job, perhaps: no escape reaches the terminal. */
 	snprintf(w->job_text, sizeof w->job_text, "%s, %s", text_quote(u, sizeof u, user, 24),
 	    text_quote(n, sizeof n, name, 40));
@@ -659,6 +664,33 @@ const char *
 job_watch_label(const struct job_watch *w)
 {
 	return w->label;
+}
+
+void
+job_watch_ident(const struct job_watch *w, struct job_ident *id)
+{
+	size_t i, used = 0;
+
+	memset(id, 0, sizeof *id);
+	for (i = 0; i < w->npids_given && used + 1 < sizeof id->pid; i++)
+		used += (size_t)snprintf(id->pid + used, sizeof id->pid - used, "%s%ld",
+		    i > 0 ? "," : "", (long)w->pids[i]);
+	if (used >= sizeof id->pid)
+		id->pid[0] = '\0';    /* cut short: better none than a wrong list */
+	if (w->cgroup != NULL)
+		snprintf(id->cgroup, sizeof id->cgroup, "%s", w->cgroup);
+	if (w->job_id != NULL) {
+		snprintf(id->kind, sizeof id->kind, "slurm");
+		snprintf(id->id, sizeof id->id, "%s", w->job_id);
+		snprintf(id->user, sizeof id->user, "%s", w->job_user);
+		snprintf(id->name, sizeof id->name, "%s", w->job_name);
+	} else if (w->cgroup != NULL) {
+		snprintf(id->kind, sizeof id->kind, "cgroup");
+		snprintf(id->id, sizeof id->id, "%s", w->cgroup);
+	} else {
+		snprintf(id->kind, sizeof id->kind, "pid");
+		snprintf(id->id, sizeof id->id, "%s", id->pid);
+	}
 }
 
 void

@@ -45,6 +45,20 @@ void job_watch_set_job(struct job_watch *w, const char *id, const char *user, co
 /* "pid 1234, 5678", the cgroup path, or the job (job_watch_set_job; its
  * elapsed time as of the last update). */
 const char *job_watch_label(const struct job_watch *w);
+
+/* What names the watched job in the outputs (httop_job_info, json's
+ * "job", csv's job column, the summaries). Raw text, not escaped: each
+ * output escapes it as its format asks. "" where not known. */
+struct job_ident {
+	char kind[16];             /* "slurm", "cgroup" or "pid" */
+	char id[256];              /* the job label: the Slurm job id, else the
+				    * cgroup or the PIDs as given */
+	char user[64];             /* Slurm's user name */
+	char name[128];            /* Slurm's job name */
+	char cgroup[256];          /* the cgroup whose cpuset is read */
+	char pid[128];             /* the PIDs given ("1234,5678"), --pid and a command */
+};
+void job_watch_ident(const struct job_watch *w, struct job_ident *id);
 void job_watch_free(struct job_watch *w);
 
 #endif

@@ -3,7 +3,9 @@
 library only.
 
   om_check.py openmetrics FILE   one or more OpenMetrics expositions, each
-                                 ending "# EOF" (httop --format openmetrics)
+                                 starting with "# TYPE httop_source info",
+                                 the stream ending with one "# EOF" (httop
+                                 --format openmetrics)
   om_check.py prometheus FILE    one Prometheus text-format file, as the node
                                  exporter's textfile collector reads it
 
@@ -15,7 +17,8 @@ not negative, shares at most 1, a bound always both ends with lower <=
 upper. Timestamps: in OpenMetrics every sample of an exposition has the
 same one or none has, and they increase from one exposition to the next;
 the Prometheus format (the node exporter's textfile collector refuses
-them) has none. Counters: never negative, never lower than in an earlier
+them) has none. A last exposition whose samples all carry window="run"
+(a whole-run record) may have the last interval's timestamp. Counters: never negative, never lower than in an earlier
 exposition, and a counter series once written is in every later one. Prints one line per exposition,
 "exposition N: F families, S samples", and for each sample of the families
 named with -s NAME "NAME{labels} value". Exit status 1 and a message naming
@@ -226,23 +229,32 @@ def check(mode, path, show):
     lines = text[:-1].split("\n")
     expos = []
     cur = Exposition(om)
+    ended = False
     for lineno, line in enumerate(lines, 1):
         if line == "":
             raise Bad("line %d: empty line" % lineno)
+        if ended:
+            raise Bad("line %d: data after # EOF" % lineno)
         if line == "# EOF":
             if not om:
                 raise Bad("line %d: # EOF in the Prometheus text format" % lineno)
             cur.finish()
             expos.append(cur)
             cur = Exposition(om)
+            ended = True
             continue
+        if om and line == "# TYPE httop_source info" and cur.families:
+            # The next exposition of the stream starts.
+            cur.finish()
+            expos.append(cur)
+            cur = Exposition(om)
         if line.startswith("#"):
             cur.meta(line, lineno)
         else:
             cur.sample(line, lineno)
     if om:
-        if cur.nsamples or cur.families:
-            raise Bad("text after the last # EOF")
+        if not ended:
+            raise Bad("the stream does not end with # EOF")
     else:
         cur.finish()
         expos.append(cur)
@@ -253,6 +265,14 @@ def check(mode, path, show):
     last_stamp, counters = None, {}
     for n, e in enumerate(expos, 1):
         stamp = next(iter(e.stamps)) if e.stamps else None
+        # A whole-run record (every sample labelled window="run", after the
+        # last interval) has that interval's time and series of its own.
+        if e.samples and all(lab.get("window") == "run" for _, lab, _, _ in e.samples):
+            if n != len(expos):
+                raise Bad("exposition %d: a whole-run record before the end" % n)
+            if stamp is not None and last_stamp is not None and stamp < last_stamp:
+                raise Bad("exposition %d: whole-run record before the last interval" % n)
+            continue
         if stamp is not None and last_stamp is not None and stamp <= last_stamp:
             raise Bad("exposition %d: timestamp %r not after the one before (%r)" %
                       (n, stamp, last_stamp))

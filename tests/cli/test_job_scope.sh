@@ -28,12 +28,12 @@ print(",".join(sorted({r["kind"] for r in csv.DictReader(open("pid.csv"))})))')"
 "$HTTOP" --demo -b -n 1 --format csv >node.csv 2>err
 check "no job, csv: a node row" grep -q "^node," node.csv
 "$HTTOP" --demo --pid "$spid" -b -n 2 -d 0.2 --format summary >pid.sum 2>err
-check "--pid, summary: every line's last column (valid ones) is job" \
-	test "$(awk '{ print $NF }' pid.sum | sort -u)" = job
+check "--pid, summary: every line's tenth column, what its figures are of, is job" \
+	test "$(awk '$4 == 1 { print $10 }' pid.sum | sort -u)" = job
 "$HTTOP" --demo -b -n 1 --format summary >node.sum 2>err
-check "no job, summary: node" test "$(awk '{ print $NF }' node.sum)" = node
+check "no job, summary: node" test "$(awk '{ print $10 }' node.sum)" = node
 "$HTTOP" --demo -d 0.2 -b --format summary -- sleep 0.5 2>cmd.sum >/dev/null
 check "-- COMMAND, summary: the intervals are job, the last record run" \
-	test "$(awk '{ print $NF }' cmd.sum | uniq | tr '\n' ' ')" = "job run "
+	test "$(awk '{ print $10 }' cmd.sum | uniq | tr '\n' ' ')" = "job run "
 check "... the run record's time is the last interval's: the column tells them apart" \
 	test "$(tail -n 2 cmd.sum | awk '{ print $2 }' | uniq | wc -l)" -eq 1

@@ -36,7 +36,8 @@ fi
 check "--format openmetrics exits 0" [ "$st" -eq 0 ]
 if python3 "$CHECK" openmetrics om.txt >om.check 2>&1; then ok "om_check accepts the output"
 else not_ok "om_check rejects the output: $(cat om.check)"; fi
-check "three expositions, each ending # EOF" [ "$(grep -c '^# EOF$' om.txt)" -eq 3 ] 
+check "one # EOF, the stream's last line" sh -c \
+    '[ "$(grep -c "^# EOF\$" om.txt)" -eq 1 ] && [ "$(tail -n 1 om.txt)" = "# EOF" ]'
 # 36 cores of two threads, four shares each (the demo's splits are exact).
 n=$(python3 "$CHECK" -s httop_core_share_ratio openmetrics om.txt | grep -c '^httop_core_share_ratio{')
 check "4 x 36 core shares per interval, three intervals ($n)" [ "$n" -eq 432 ]
@@ -50,10 +51,10 @@ want = ["%.6f" % json.loads(l)["unix_time"] for l in open(sys.argv[1])]
 got, n = [], 0
 for line in open(sys.argv[2]):
     if line == "# EOF\n":
-        got.append(stamps)
         continue
     if line.startswith("# TYPE httop_source "):
         stamps = set()
+        got.append(stamps)
     if not line.startswith("#"):
         stamps.add(line.split()[-1])
         n += 1
@@ -78,7 +79,7 @@ check "om_check rejects a counter series that is gone" sh -c \
 
 # 7-9: --textfile: only httop.prom is left, in the Prometheus text format.
 mkdir tf
-"$HTTOP" --demo --seed 7 -b -n 3 --format json --textfile "$tmp/tf" >run.json 2>run.err; st=$?
+"$HTTOP" --demo --seed 7 -b -n 3 --format json --textfile "$tmp/tf" --textfile-level thread >run.json 2>run.err; st=$?
 check "--textfile with --format json exits 0" [ "$st" -eq 0 ]
 check_schema run.json
 check "the directory holds only httop.prom" [ "$(ls -A tf)" = "httop.prom" ]
@@ -91,7 +92,7 @@ mkdir tfz
 F=$HTTOP_FIXTURES
 "$HTTOP" --sim demo --topology "$F/hwloc/zen2-epyc7742-2s-64c-smt.xml" \
     --cpuid "$F/cpuid/zen2-epyc7742-2s-64c-smt.cpuid.txt" --host zen -b -n 1 \
-    --format summary --textfile "$tmp/tfz" >zen.out 2>zen.err &&
+    --format summary --textfile "$tmp/tfz" --textfile-level thread >zen.out 2>zen.err &&
     cp tfz/httop.prom tf/zen.prom
 
 # 10-15: the real exporter.

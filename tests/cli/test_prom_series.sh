@@ -7,15 +7,20 @@
 #   node     1 info + 2 interval + 12 gauges (cores, valid_cores, exact,
 #            4 shares, utilization, both_of_busy, active_threads,
 #            frequency, cpi) + 7 counters (4 states, uncovered,
-#            thread_busy, thread_uncovered)                        = 22
-#   package  the node's 19 per package                             + 19 P
+#            thread_busy, thread_uncovered) + 5 raw counts
+#            (instructions, cycles, reference_cycles, tsc_cycles,
+#            one_thread_active_cycles)                             = 27
+#   package  the node's 24 per package                             + 24 P
 #   core     12 gauges (valid, exact, 4 shares, utilization,
 #            active_threads, issue_utilization, cpi, frequency,
-#            inconsistency) + 5 counters (4 states, uncovered)    + 17 C
+#            inconsistency) + 5 counters (4 states, uncovered)
+#            + 5 raw counts                                        + 22 C
 #   thread   7 gauges (valid, utilization, cpi, nominal_cpi,
-#            frequency, net_frequency, ipc) + 2 counters           + 9 T
-# P = 2, C = 80, T = 160: 22, 60, 1420, 2860. For httop(1)'s 2 x 56-core
-# node (C = 112, T = 224): 22, 60, 1964, 3980, as the manual says.
+#            frequency, net_frequency, ipc) + 2 counters + 5 raw
+#            counts (OTA counts on each thread)                    + 14 T
+# P = 2, C = 80, T = 160: 27, 75, 1835, 4075. For httop(1)'s 2 x 56-core
+# node (C = 112, T = 224): 27, 75, 2539, 5675, as the manual says. The
+# textfile's default level is package (no series per core).
 . "$HTTOP_SRCDIR/tests/lib.sh"
 command -v python3 >/dev/null 2>&1 || { echo "1..0 # SKIP python3 is not installed"; exit 77; }
 CHECK="$HTTOP_SRCDIR/tests/cli/om_check.py"
@@ -27,7 +32,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 export HTTOP_CLOCK=virtual
-plan 11
+plan 12
 
 printf 'httop-scenario 1\ndefault busy\n' >busy.scn
 run() {
@@ -35,7 +40,7 @@ run() {
 }
 series() { python3 "$CHECK" "$@" | awk '/^exposition/ { n = $5 } END { print n }'; }
 
-for lv in node:22 package:60 core:1420 thread:2860; do
+for lv in node:27 package:75 core:1835 thread:4075; do
 	l=${lv%%:*} want=${lv#*:}
 	mkdir "tf.$l"
 	run --format summary --textfile "$PWD/tf.$l" --textfile-level "$l" >/dev/null
@@ -48,10 +53,12 @@ done
 mkdir tf.def
 run --format summary --textfile "$PWD/tf.def" >/dev/null
 n=$(series prometheus tf.def/httop.prom)
-check "without --textfile-level: thread, every series ($n)" [ "$n" = 2860 ]
+check "without --textfile-level: package, no series per core ($n)" [ "$n" = 75 ]
 check "the split is exact here (no bound series to count)" sh -c '! grep -q bound= "$1"' sh om.thread
+check "without --level: thread in OpenMetrics, every series" [ \
+    "$(run --format openmetrics | python3 "$CHECK" openmetrics /dev/stdin | awk '/^exposition/ { n = $5 } END { print n }')" = 4075 ]
 # httop(1) gives the formula's numbers for 2 x 56 cores.
 sed -n '/^\.SS The number of series/,/^\.S[SH] [^T]/p' "$HTTOP_SRCDIR/man/httop.1" >man.txt
-check "httop(1) gives 22, 60, 1964 and 3980 series for 2 x 56 cores" sh -c \
-    'for n in 22 60 1964 3980; do grep -qw "$n" "$1" || exit 1; done' sh man.txt
+check "httop(1) gives 27, 75, 2539 and 5675 series for 2 x 56 cores" sh -c \
+    'for n in 27 75 2539 5675; do grep -qw "$n" "$1" || exit 1; done' sh man.txt
 exit 0

@@ -13,7 +13,7 @@
 # cancelled. Then, where slurmd comes up with them, proctrack/cgroup and
 # task/cgroup: the cores httop writes are the job's cgroup cpuset.
 . "$HTTOP_SRCDIR/tests/lib.sh"
-NTESTS=26
+NTESTS=32
 
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 for p in slurmctld slurmd munged scontrol sbatch scancel sinfo taskset python3; do
@@ -31,6 +31,10 @@ cleanup() {
 		i=0
 		while kill -0 "$p" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 		kill -9 "$p" 2>/dev/null
+	done
+	# What the prolog started, if the epilog did not stop it.
+	for f in "$tmp"/jobs/*.pid; do
+		[ -f "$f" ] && kill -- "-$(cat "$f")" 2>/dev/null
 	done
 	[ -n "$tui_sock" ] && tmux -L "$tui_sock" kill-server >/dev/null 2>&1
 	[ -n "$tui_dir" ] && rm -rf "$tui_dir"
@@ -99,6 +103,9 @@ SchedulerType=sched/builtin
 NodeName=$node NodeHostname=$(hostname) $hw RealMemory=100 State=UNKNOWN
 PartitionName=test Nodes=$node Default=YES MaxTime=INFINITE State=UP
 EOF
+	if [ -n "$hooks" ]; then
+		printf 'Prolog=%s\nEpilog=%s\n' "$tmp/prolog.sh" "$tmp/epilog.sh" >>slurm.conf
+	fi
 	cat >cgroup.conf <<EOF
 CgroupPlugin=autodetect
 ConstrainCores=yes
@@ -257,7 +264,13 @@ else
 	skip "tmux is not installed (the live view)"
 	skip "tmux is not installed (the live view)"
 fi
-sleep 1
+# --all-nodes until it is stopped (its step on the node is one of the
+# job's processes, so the node's httop does not see the job end): started
+# last, ended by a signal after the job; the whole job comes last.
+timeout 5 "$HTTOP" --job "$j1" --all-nodes --remote-httop "$HTTOP" --sim busy \
+    --format summary -d 0.3 >allend.out 2>allend.err &
+apid=$!
+sleep 1.5
 scancel "$j1"
 wait "$bpid"; st=$?
 check "batch --job $j1 ends when the job is cancelled: exit status 0 (got $st)" [ "$st" -eq 0 ]
@@ -270,7 +283,70 @@ if [ -n "$tui_ok" ]; then
 else
 	skip "tmux is not installed (the live view)"
 fi
+wait "$apid"
+check "--all-nodes: when it ends, the whole job's line last (whole run, util 100.0)" sh -c \
+    '[ "$(tail -n 1 allend.out | awk "{ print \$1, \$5 }")" = "job 100.0" ] &&
+     [ "$(grep -c "  whole run" allend.out)" = 1 ] && tail -n 1 allend.out | grep -q "  whole run\$"'
+tail -n 3 allend.out | sed 's/^/# /'
+# The whole job, written when it ended: the last JSON line, window "run".
+check "... and then the whole job (window run, the job's core)" python3 -c '
+import json, sys
+last = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+assert last.get("window") == "run" and last["job"]["id"] == sys.argv[2], last.get("window")
+assert last["job"]["kind"] == "slurm" and last["job"]["user"] == "root" and last["node"]["ncores"] == 1
+' end.json "$j1"
 stop_slurm
+
+# contrib/slurm: the prolog starts httop on the job (here on the
+# simulator), the epilog prints one seff-like line once the job is over,
+# its figures those of the record's last line (this machine's cores may
+# have one thread: then no split, "-").
+# Slurm runs them with its own environment: wrappers set httop's.
+mkdir jobs
+for h in prolog epilog; do
+	cat >"$h.sh" <<EOF
+#!/bin/sh
+export SLURM_CONF='$SLURM_CONF' HTTOP='$HTTOP' HTTOP_ARGS='--sim busy' HTTOP_INTERVAL=0.3
+export HTTOP_JOB_DIR='$tmp/jobs' HTTOP_JOB_LOG='$tmp/jobs.log' HTTOP_JOB_KEEP=1
+exec '$HTTOP_SRCDIR/contrib/slurm/httop-$h' "\$@"
+EOF
+	chmod 755 "$h.sh"
+done
+hooks=1 write_conf proctrack/linuxproc task/affinity
+if start_slurm; then
+	j4=$(submit seffed "exec taskset -c 1 sleep 6")
+	i=0
+	while [ -n "$(squeue -h -j "$j4" 2>/dev/null)" ] && [ $i -lt 300 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	i=0
+	while ! grep -q "job $j4 " jobs.log 2>/dev/null && [ $i -lt 300 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	line=$(grep "job $j4 " jobs.log 2>/dev/null)
+	[ -n "$line" ] || { ls -la jobs; cat jobs/*.err; grep -i prolog slurm.conf;
+	    tail -n 8 log/slurmd.log; tail -n 8 log/slurmctld.log; } 2>&1 |
+	    sed "s/^/# /"
+	check "the epilog printed a line for the finished job $j4: $line" sh -c \
+	    'printf "%s\n" "$1" | grep -Eq "^httop: job $2 \(root\) on [^ ]+: 1 core over [0-9.]+ s; util 100\.0%; neither $3 t0 only $3 t1 only $3 both $3; both/busy $3; threads [0-9.]+; ($4|-) GHz; CPI $4\$"' \
+	    sh "$line" "$j4" '([0-9.]+%|-)' '[0-9.]+'
+	check "... from httop's record, whose last line is the whole job" python3 -c '
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+last = json.loads(lines[-1])
+assert len(lines) >= 3 and last.get("window") == "run" and last["job"]["id"] == sys.argv[2]
+n = last["node"]
+assert ("util %.1f%%;" % (n["util"] * 100)) in sys.argv[3], sys.argv[3]
+assert sys.argv[3].endswith("; CPI %.2f" % n["cpi"]), sys.argv[3]
+assert ("threads %.2f;" % n["active_threads"]) in sys.argv[3], sys.argv[3]
+' "jobs/job-$j4.jsonl" "$j4" "$line"
+	check "... and the prolog's httop has ended" sh -c \
+	    '! pgrep -f "job-$1.jsonl" >/dev/null' sh "$j4"
+	stop_slurm
+else
+	for i in 1 2 3; do skip "Slurm did not start with the prolog and epilog"; done
+fi
+hooks=
 
 # proctrack/cgroup and task/cgroup, where this machine lets slurmd use
 # them: the job's CPUs are its cgroup's cpuset.
@@ -287,7 +363,7 @@ cgroup_cleanup() {
 }
 write_conf proctrack/cgroup task/cgroup,task/affinity
 if ! start_slurm; then
-	i=0; while [ $i -lt 4 ]; do
+	i=0; while [ $i -lt 5 ]; do
 		skip "slurmd does not come up with proctrack/cgroup here"; i=$((i + 1)); done
 	exit 0
 fi
@@ -299,7 +375,7 @@ for f in $(find /sys/fs/cgroup -path "*job_$j3/cpuset.effective_cpus" 2>/dev/nul
 	cpuset=$(cat "$f"); break
 done
 if [ -z "$cpuset" ]; then
-	i=0; while [ $i -lt 3 ]; do
+	i=0; while [ $i -lt 4 ]; do
 		skip "job $j3 has no cpuset cgroup here (task/cgroup made none)"; i=$((i + 1)); done
 	exit 0
 fi
@@ -308,6 +384,27 @@ timeout 30 "$HTTOP" --sim busy --job "$j3" --format json -n 1 >cg.json 2>cg.err;
 got=$(json_cpus cg.json)
 check "--job $j3 (cgroup cpuset $cpuset): its cores ($want), got '$got' (exit $st)" \
 	[ "$st" -eq 0 ] && [ "$got" = "$want" ]
+# The whole node's textfile at level core: each of the job's cores
+# carries its Slurm job (httop_core_slurm_job_info), no other core does.
+mkdir tfj
+timeout 30 "$HTTOP" --sim busy --textfile "$tmp/tfj" --textfile-level core --format summary \
+    -b -n 1 >/dev/null 2>tfj.err
+check "textfile (level core): the job's cores ($want) carry jobid $j3, no other core" python3 -c '
+import re, sys, glob
+want = set(int(c) for c in sys.argv[2].split(","))
+cores = set()
+for c in want:
+    pkg = open("/sys/devices/system/cpu/cpu%d/topology/physical_package_id" % c).read().strip()
+    core = open("/sys/devices/system/cpu/cpu%d/topology/core_id" % c).read().strip()
+    cores.add((pkg, core))
+got = set()
+for l in open(sys.argv[1]):
+    m = re.match(r"^httop_core_slurm_job_info\{host=\"[^\"]*\",package=\"(\d+)\",core=\"(\d+)\",jobid=\"([^\"]*)\"\} 1$", l)
+    if m:
+        assert m.group(3) == sys.argv[3], l
+        got.add((m.group(1), m.group(2)))
+assert got == cores, (got, cores)
+' tfj/httop.prom "$want" "$j3"
 timeout 60 "$HTTOP" --sim busy --job "$j3" --format summary -d 0.3 >cgend.out 2>cgend.err &
 bpid=$!
 sleep 1

@@ -197,6 +197,7 @@ render(struct fixture *f, enum out_format fmt, int n, bool header)
 		batch_set_header(b, false);
 	for (i = 0; i < n; i++)
 		assert_int_equal(batch_write(b, &f->iv, &e), 0);
+	assert_int_equal(batch_end(b, &e), 0);
 	batch_free(b);
 	fclose(fp);
 	if (getenv("TEST_OUT_SHOW") != NULL)
@@ -245,10 +246,24 @@ static void
 test_openmetrics_values(void **state)
 {
 	struct fixture *f = build();
-	char *out = render(f, FMT_OPENMETRICS, 1, true);
-	size_t len = strlen(out);
+	char *out;
+	size_t len;
 
 	(void)state;
+	/* The raw counts of CPU 0 (core 0/0, thread 0) and CPU 2 (its
+	 * sibling, whose instructions and cycles stood still: not added). */
+	f->iv.threads[0].d_inst = 1000;
+	f->iv.threads[0].d_cyc = 1500;
+	f->iv.threads[0].d_ref = 1800;
+	f->iv.threads[0].d_tsc = 3000;
+	f->iv.threads[0].d_split = 2400;
+	f->iv.threads[0].has_split = true;
+	f->iv.threads[2].d_inst = 7;
+	f->iv.threads[2].d_cyc = 7;
+	f->iv.threads[2].d_ref = 600;
+	f->iv.threads[2].d_tsc = 3000;
+	out = render(f, FMT_OPENMETRICS, 1, true);
+	len = strlen(out);
 	/* Metadata. */
 	LINE(out, "# TYPE httop_core_share_ratio gauge");
 	LINE(out, "# UNIT httop_core_share_ratio ratio");
@@ -303,6 +318,19 @@ test_openmetrics_values(void **state)
 	LINE(out, "httop_thread_frequency_hertz{" H ",package=\"0\",core=\"1\",cpu=\"1\",thread=\"0\",bound=\"upper\"} 2000000000" TS);
 	LINE(out, "httop_thread_valid{" H ",package=\"0\",core=\"0\",cpu=\"2\",thread=\"1\"} 1" TS);
 	LINE(out, "httop_thread_valid{" H ",package=\"1\",core=\"1\",cpu=\"6\",thread=\"1\"} 0" TS);
+	/* Raw counts: integers, counters; summed over the core's threads and
+	 * the node's (CPU 2's instructions and cycles stopped: 0 added). */
+	LINE(out, "# TYPE httop_thread_instructions counter");
+	LINE(out, "httop_thread_instructions_total{" H ",package=\"0\",core=\"0\",cpu=\"0\",thread=\"0\"} 1000" TS);
+	LINE(out, "httop_thread_cycles_total{" H ",package=\"0\",core=\"0\",cpu=\"0\",thread=\"0\"} 1500" TS);
+	LINE(out, "httop_thread_any_thread_cycles_total{" H ",package=\"0\",core=\"0\",cpu=\"0\",thread=\"0\"} 2400" TS);
+	LINE(out, "httop_thread_instructions_total{" H ",package=\"0\",core=\"0\",cpu=\"2\",thread=\"1\"} 0" TS);
+	LINE(out, "httop_core_instructions_total{" H ",package=\"0\",core=\"0\"} 1000" TS);
+	LINE(out, "httop_core_reference_cycles_total{" H ",package=\"0\",core=\"0\"} 2400" TS);
+	LINE(out, "httop_core_tsc_cycles_total{" H ",package=\"0\",core=\"0\"} 6000" TS);
+	LINE(out, "httop_node_cycles_total{" H "} 1500" TS);
+	LINE(out, "httop_node_any_thread_cycles_total{" H "} 2400" TS);
+	assert_null(strstr(out, "one_thread_active"));
 	/* Nothing that is not a number; one EOF, last. */
 	assert_null(strstr(out, "nan\n"));
 	assert_null(strstr(out, "inf\n"));
@@ -312,10 +340,10 @@ test_openmetrics_values(void **state)
 	assert_int_equal(count(out, "# EOF"), 1);
 	assert_true(len > 6 && strcmp(out + len - 6, "# EOF\n") == 0);
 	/* Every family once: 2 interval, 9 + 4 node, 9 + 4 package, 9 + 2 core,
-	 * 8 + 2 thread (gauges + counters),
-	 * 1 info. */
-	assert_int_equal(count(out, "# TYPE "), 50);
-	assert_int_equal(count(out, "# HELP "), 50);
+	 * 8 + 2 thread (gauges + counters), 5 counts at each of the four
+	 * levels (4 + the AnyThread count of this plan), 1 info. */
+	assert_int_equal(count(out, "# TYPE "), 70);
+	assert_int_equal(count(out, "# HELP "), 70);
 	/* CPU 2's two stopped counters, nobody else's. */
 	LINE(out, "httop_thread_counter_stopped{" H ",package=\"0\",core=\"0\",cpu=\"2\",thread=\"1\","
 	    "counter=\"inst\"} 1" TS);
@@ -327,15 +355,21 @@ test_openmetrics_values(void **state)
 	free(f);
 }
 
-/* Each interval is a complete exposition. */
+/* Each interval is an exposition that starts with the source's info
+ * family; the stream has one "# EOF", at its end (promtool's backfill
+ * refuses data after it). */
 static void
 test_openmetrics_per_interval(void **state)
 {
 	struct fixture *f = build();
 	char *out = render(f, FMT_OPENMETRICS, 3, true);
+	size_t len = strlen(out);
 
 	(void)state;
-	assert_int_equal(count(out, "# EOF\n"), 3);
+	assert_int_equal(count(out, "# EOF\n"), 1);
+	assert_true(len > 6 && strcmp(out + len - 6, "# EOF\n") == 0);
+	assert_int_equal(count(out, "# TYPE httop_source info\n"), 3);
+	assert_true(strncmp(out, "# TYPE httop_source info\n", 25) == 0);
 	assert_int_equal(count(out, "# TYPE httop_core_share_ratio gauge\n"), 3);
 	free(out);
 	free(f);
@@ -445,13 +479,16 @@ test_openmetrics_counters(void **state)
 		f->iv.wall = 1732480000.25 + times[i];
 		assert_int_equal(batch_write(b, &f->iv, &e), 0);
 	}
+	assert_int_equal(batch_end(b, &e), 0);
 	batch_free(b);
 	fclose(fp);
 	/* The last exposition only: it ends when the one before does, so it
 	 * has no timestamps (the same ones with other values would be
 	 * duplicate samples); the one before has them. */
-	last = strstr(out, "# EOF\n");
-	last = strstr(last + 1, "# EOF\n") + 6;
+	last = strstr(out, "# TYPE httop_source info\n");
+	last = strstr(last + 1, "# TYPE httop_source info\n");
+	last = strstr(last + 1, "# TYPE httop_source info\n");
+	assert_non_null(last);
 	assert_null(strstr(last, " 1732480003.25"));
 	LINE(out, "httop_node_uncovered_seconds_total{" H "} 6 1732480003.250000");
 #define TS3 ""
@@ -533,8 +570,8 @@ test_openmetrics_levels(void **state)
 		assert_int_equal(strstr(out, "\nhttop_package_") != NULL, want[i].package);
 		assert_int_equal(strstr(out, "\nhttop_core_") != NULL, want[i].core);
 		assert_int_equal(strstr(out, "\nhttop_thread_") != NULL, want[i].thread);
-		assert_int_equal(count(out, "# TYPE "), 1 + 2 + 13 + 13 * want[i].package +
-		    11 * want[i].core + 10 * want[i].thread);
+		assert_int_equal(count(out, "# TYPE "), 1 + 2 + 18 + 18 * want[i].package +
+		    16 * want[i].core + 15 * want[i].thread);
 		free(out);
 	}
 	free(f);

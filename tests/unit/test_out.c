@@ -558,11 +558,12 @@ test_csv(void **state)
 
 	(void)state;
 	nh = csv_record(&p, head);
-	assert_int_equal(nh, 59);   /* 33, and _lo and _hi of 13 figures */
+	assert_int_equal(nh, 60);   /* 34, and _lo and _hi of 13 figures */
 	assert_string_equal(head[55], "absent");
 	assert_string_equal(head[56], "stopped");
 	assert_string_equal(head[57], "unix_time");
 	assert_string_equal(head[58], "host");
+	assert_string_equal(head[59], "job");
 	assert_string_equal(head[0], "kind");
 	while (*p != '\0') {
 		n = csv_record(&p, r);

@@ -151,11 +151,104 @@ test_totals(void **state)
 	topology_free(&m.topo);
 }
 
+static void
+counts(struct interval *iv, unsigned cpu, enum reason r, uint64_t inst, uint64_t cyc,
+    uint64_t ref, uint64_t tsc)
+{
+	thread(iv, cpu, r, 0.5);
+	iv->threads[cpu].d_inst = inst;
+	iv->threads[cpu].d_cyc = cyc;
+	iv->threads[cpu].d_ref = ref;
+	iv->threads[cpu].d_tsc = tsc;
+}
+
+/* The raw counts: each thread's own, summed over its core, package and the
+ * node, from the intervals in which the thread has figures, each counter
+ * unless it stood still (stopped), the split counter only where used.
+ * Cores 0 (CPUs 0, 2) and 1 (CPUs 1, 3), one package.
+ * D: CPU 0 inst 100 cyc 200 ref 300 tsc 1000, any 500 (has_split);
+ *    CPU 2 inst 10 cyc 20 ref 30 tsc 1000; CPU 1 inst 7 cyc 8 ref 9
+ *    tsc 1000 but its instructions stopped (inst not added); CPU 3 not
+ *    selected (nothing).
+ * E: CPU 0 inst 1 cyc 2 ref 3 tsc 4, the split counter not used; CPU 2
+ *    offline (nothing); CPU 1 inst 5 cyc 6 ref 7 tsc 8; CPU 3 reprogrammed (no figures).
+ * CPU 0: inst 101, cyc 202, ref 303, tsc 1004, split 500.
+ * Core 0: inst 111, cyc 222, ref 333, tsc 2004, split 500.
+ * Core 1: inst 5, cyc 14, ref 16, tsc 1008, no split count.
+ * Node = package 0: inst 116, cyc 236, ref 349, tsc 3012, split 500. */
+static void
+test_totals_counts(void **state)
+{
+	struct machine m;
+	struct interval iv;
+	struct totals tt;
+
+	(void)state;
+	memset(&m, 0, sizeof m);
+	topology_synthetic(&m.topo, 1, 2, 2);
+	interval_init(&iv, &m);
+	totals_init(&tt, &m.topo);
+
+	/* D */
+	iv.time = 1.0;
+	iv.dt = 1.0;
+	split(&iv.cores[0], 0.5, 0.25, 0.0, 0.25);
+	split(&iv.cores[1], 0.5, 0.25, 0.0, 0.25);
+	counts(&iv, 0, R_NONE, 100, 200, 300, 1000);
+	iv.threads[0].d_split = 500;
+	iv.threads[0].has_split = true;
+	counts(&iv, 2, R_NONE, 10, 20, 30, 1000);
+	counts(&iv, 1, R_NONE, 7, 8, 9, 1000);
+	iv.threads[1].stopped = KIND_BIT(SLOT_INST);
+	counts(&iv, 3, R_NOT_SELECTED, 70, 80, 90, 1000);
+	totals_add(&tt, &iv);
+
+	/* E */
+	iv.time = 2.0;
+	counts(&iv, 0, R_NONE, 1, 2, 3, 4);
+	iv.threads[0].d_split = 99;
+	iv.threads[0].has_split = false;
+	counts(&iv, 2, R_OFFLINE, 50, 50, 50, 50);
+	counts(&iv, 1, R_NONE, 5, 6, 7, 8);
+	counts(&iv, 3, R_REPROGRAMMED, 60, 60, 60, 60);
+	totals_add(&tt, &iv);
+
+	assert_int_equal(tt.threads[0].counts[TC_INST], 101);
+	assert_int_equal(tt.threads[0].counts[TC_CYCLES], 202);
+	assert_int_equal(tt.threads[0].counts[TC_REF], 303);
+	assert_int_equal(tt.threads[0].counts[TC_TSC], 1004);
+	assert_int_equal(tt.threads[0].counts[TC_SPLIT], 500);
+	assert_true(tt.threads[0].has_split && !tt.threads[2].has_split);
+	assert_int_equal(tt.threads[1].counts[TC_INST], 5);
+	assert_int_equal(tt.threads[3].counts[TC_TSC], 0);
+	assert_int_equal(tt.cores[0].counts[TC_INST], 111);
+	assert_int_equal(tt.cores[0].counts[TC_CYCLES], 222);
+	assert_int_equal(tt.cores[0].counts[TC_REF], 333);
+	assert_int_equal(tt.cores[0].counts[TC_TSC], 2004);
+	assert_int_equal(tt.cores[0].counts[TC_SPLIT], 500);
+	assert_int_equal(tt.cores[1].counts[TC_INST], 5);
+	assert_int_equal(tt.cores[1].counts[TC_CYCLES], 14);
+	assert_int_equal(tt.cores[1].counts[TC_REF], 16);
+	assert_int_equal(tt.cores[1].counts[TC_TSC], 1008);
+	assert_false(tt.cores[1].has_split);
+	assert_int_equal(tt.node.counts[TC_INST], 116);
+	assert_int_equal(tt.node.counts[TC_CYCLES], 236);
+	assert_int_equal(tt.node.counts[TC_REF], 349);
+	assert_int_equal(tt.node.counts[TC_TSC], 3012);
+	assert_int_equal(tt.node.counts[TC_SPLIT], 500);
+	assert_int_equal(tt.packages[0].counts[TC_TSC], 3012);
+
+	totals_free(&tt);
+	interval_free(&iv);
+	topology_free(&m.topo);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_totals),
+		cmocka_unit_test(test_totals_counts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,108 @@
+#!/bin/sh
+# test_job_outputs.sh: the watched job in every output (issue 28). With
+# --pid (a sleep of this test's, on the simulator), each format names the
+# job: openmetrics httop_job_info{jobid,kind,pid} and the job's own
+# aggregate families httop_job_X{host,jobid}, equal to the node's (the
+# node's figures are the job's cores' in a job's view); json "job"; csv's
+# job column on every row; summary "job PID" at the end of each line; the
+# node exporter's textfile the same families as openmetrics. When the job
+# ends, the whole job: a summary in text, one more record (window "run")
+# in the other formats, which promtool still loads.
+. "$HTTOP_SRCDIR/tests/lib.sh"
+need python3 python3
+need jq jq
+CHECK="$HTTOP_SRCDIR/tests/cli/om_check.py"
+tmp=$(mktemp -d) || exit 1
+sleep 60 &
+spid=$!
+trap 'kill $spid 2>/dev/null; wait $spid 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM HUP
+cd "$tmp" || exit 1
+export HTTOP_CLOCK=virtual
+plan 14
+
+run() { "$HTTOP" --demo --seed 3 -b -n 2 --pid "$spid" "$@" 2>>err; }
+run --format openmetrics --level node >j.om
+check "om_check accepts the stream with the job's families" python3 "$CHECK" openmetrics j.om
+check "httop_job_info names the job, its kind and PID" sh -c \
+    '[ "$(grep -c "^httop_job_info{host=\"[^\"]*\",jobid=\"$1\",kind=\"pid\",pid=\"$1\"} 1 " j.om)" = 2 ]' \
+    sh "$spid"
+# The job's aggregate is the node's under the job's label: every
+# httop_node_X sample has its httop_job_X twin with the same value.
+check "every node series has a job twin with the same value" python3 -c '
+import re, sys
+pid = sys.argv[2]
+node, job = {}, {}
+for l in open(sys.argv[1]):
+    m = re.match(r"^httop_(node|job)_(\w+)\{host=\"[^\"]*\"(,jobid=\"([^\"]*)\")?(.*)\} (\S+) ", l)
+    if not m or m.group(2) == "info":
+        continue
+    if m.group(1) == "job":
+        assert m.group(4) == pid, l
+    (node if m.group(1) == "node" else job).setdefault((m.group(2), m.group(5)), []).append(m.group(6))
+assert node and node == job, (len(node), len(job))
+print(len(node))
+' j.om "$spid"
+run --format json >j.json
+check_schema j.json
+check "json: job {kind pid, id and pid the PID} on each line" sh -c \
+    '[ "$(jq -c "[.job.kind, .job.id, .job.pid, .job.user]" j.json | sort -u)" = "[\"pid\",\"$1\",\"$1\",null]" ]' \
+    sh "$spid"
+run --format csv >j.csv
+check "csv: the job column holds the PID on every row" python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows and all(r["job"] == sys.argv[2] for r in rows), set(r["job"] for r in rows)
+' j.csv "$spid"
+run --format summary >j.sum
+check "summary: each line ends with job PID" sh -c \
+    '[ "$(grep -c " job $1\$" j.sum)" = 2 ] && [ "$(wc -l <j.sum)" = 2 ]' sh "$spid"
+mkdir tf
+run --format summary --textfile "$PWD/tf" >/dev/null
+check "textfile: httop_job_info and the job's families" sh -c \
+    'grep -q "^httop_job_info{.*jobid=\"$1\"" tf/httop.prom &&
+     grep -q "^httop_job_state_seconds_total{host=\"[^\"]*\",jobid=\"$1\",state=\"both\"}" tf/httop.prom &&
+     python3 "$2" prometheus tf/httop.prom >/dev/null' sh "$spid" "$CHECK"
+# Without a job: none of it.
+"$HTTOP" --demo --seed 3 -b -n 1 --format openmetrics >n.om 2>/dev/null
+check "without a watched job: no job series, no job key" sh -c \
+    '! grep -q "^httop_job" n.om && [ "$("$1" --demo -b -n 1 --format json 2>/dev/null | jq -c .job)" = null ]' \
+    sh "$HTTOP"
+
+# The job's end: after its last interval, the whole job. A job of 1.2 s
+# watched every 0.3 s (the real clock: the job ends by itself).
+unset HTTOP_CLOCK
+whole() {
+	sleep 1.2 &
+	wpid=$!
+	"$HTTOP" --demo --seed 3 -b -d 0.3 --pid "$wpid" "$@" 2>>err
+	wait "$wpid"
+}
+whole --format text >w.txt
+check "text: the whole job's summary when it ends" sh -c \
+    'grep -q "^ httop: job pid [0-9]*: ended; watched for " w.txt &&
+     grep -q "^ host .*; the job.s CPUs .*; figures over " w.txt && grep -q "^  node  " w.txt'
+whole --format json >w.json
+check "json: the last line is the whole job (window run, its length the intervals' sum)" \
+    python3 -c '
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+last, ivs = lines[-1], lines[:-1]
+assert last.get("window") == "run" and all("window" not in l for l in ivs), last.get("window")
+assert len(ivs) >= 3, len(ivs)
+assert abs(last["interval"] - sum(l["interval"] for l in ivs)) < 1e-3, last["interval"]
+assert last["job"]["kind"] == "pid"
+' w.json
+check_schema w.json
+whole --format openmetrics >w.om
+check "openmetrics: the whole job last, window=run, then one # EOF" sh -c \
+    'python3 "$1" openmetrics w.om >/dev/null &&
+     tail -n 2 w.om | head -n 1 | grep -q "window=\"run\"" && [ "$(tail -n 1 w.om)" = "# EOF" ]' \
+    sh "$CHECK"
+if command -v promtool >/dev/null 2>&1; then
+	check "promtool loads the stream with the whole job's record" \
+	    promtool tsdb create-blocks-from openmetrics w.om blocks
+else
+	skip "promtool is not installed (Debian: prometheus)"
+fi
+exit 0
