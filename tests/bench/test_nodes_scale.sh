@@ -24,8 +24,13 @@ first=$(echo "$line" | sed -n 's/.*first full frame \([0-9.]*\) s.*/\1/p')
 mem=$(echo "$line" | sed -n 's/.*peak memory \([0-9.]*\) MB.*/\1/p')
 cpu=$(echo "$line" | sed -n 's/.*cpu \([0-9.]*\) % .*/\1/p')
 check "512 nodes came up and were shown whole (first full frame: ${first:-never})" [ -n "$first" ]
-check "the first full frame within 4 s (target 2 s): $first s" \
-    awk -v f="${first:-999}" 'BEGIN { exit !(f < 4) }'
+if $san; then
+	# AddressSanitizer slows the parse of 512 nodes' lines several times
+	skip "the first full frame ($first s) is gated in the plain build: this is a sanitizer build"
+else
+	check "the first full frame within 4 s (target 2 s): $first s" \
+	    awk -v f="${first:-999}" 'BEGIN { exit !(f < 4) }'
+fi
 if $san; then
 	skip "CPU ($cpu %) is gated in the plain build: this is a sanitizer build"
 else
