@@ -171,6 +171,8 @@ app_nodes_config(struct nodes_app *na, struct cluster_config *cfg)
 	cfg->tr = &na->tr;
 	cfg->delay = na->o->delay;
 	cfg->fanout = na->tr.via == VIA_CMD ? 0 : CLUSTER_FANOUT_SSH;
+	/* srun: one job step for all the nodes, a second for those lost */
+	cfg->one_step = na->tr.via == VIA_SRUN;
 	cfg->retry = true;
 	cfg->envp = na->o->user_env;
 	cfg->child_setup = signals_inherit;
