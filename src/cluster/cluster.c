@@ -101,6 +101,10 @@ cluster_init(struct cluster *c, char *const *names, size_t n, const struct clust
 	c->parts = xcalloc(n > 0 ? n : 1, sizeof *c->parts);
 	c->pw = xcalloc(n > 0 ? n : 1, sizeof *c->pw);
 	c->start_mono = clock_mono();
+	c->top = -1;
+	for (k = 0; k < NODE_RING; k++)
+		c->ring_slot[k] = -1;
+	c->active_hint = n;
 }
 
 /* --- a node's process ------------------------------------------------------ */
@@ -133,7 +137,7 @@ child(struct cluster *c, char **argv, int out, int err)
 static void
 lost(struct cluster *c, struct node *nd, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-static void started(struct node *nd, double now);
+static void started(struct cluster *c, struct node *nd, double now);
 
 /* Its process could not be made: lost at once. */
 static void
@@ -173,13 +177,14 @@ start(struct cluster *c, struct node *nd, double now)
 	nd->pid = pid;
 	nd->out_fd = out[0];
 	nd->err_fd = err[0];
-	started(nd, now);
+	started(c, nd, now);
 }
 
 /* A node whose process (or task) was just started. */
 static void
-started(struct node *nd, double now)
+started(struct cluster *c, struct node *nd, double now)
 {
+	c->dl_valid = false;
 	nd->state = NODE_STARTING;
 	nd->started = now;
 	nd->last_line = now;
@@ -223,6 +228,7 @@ lost(struct cluster *c, struct node *nd, const char *fmt, ...)
 	vsnprintf(nd->why, sizeof nd->why, fmt, ap);
 	va_end(ap);
 	nd->state = NODE_LOST;
+	c->dl_valid = false;
 	nd->failures++;
 	nd->retry_at = clock_mono() + cluster_backoff(nd->failures);
 	if (c->cfg.on_state != NULL)
@@ -239,6 +245,7 @@ finish(struct cluster *c, struct node *nd)
 	close_fd(&nd->out_fd);
 	close_fd(&nd->err_fd);
 	nd->pid = 0;
+	c->dl_valid = false;
 	if (nd->elen > 0) {
 		nd->err_part[nd->elen] = '\0';
 		text_escape(nd->err_last, sizeof nd->err_last, nd->err_part);
@@ -325,6 +332,13 @@ push_rec(struct cluster *c, struct node *nd, double t)
 	nd->slot = s;
 	if (s < 0)
 		return;
+	if (s > c->top)
+		c->top = s;
+	if (c->ring_slot[s % NODE_RING] != s) {
+		c->ring_slot[s % NODE_RING] = s;
+		c->ring_n[s % NODE_RING] = 0;
+	}
+	c->ring_n[s % NODE_RING]++;
 	r = &nd->rec[s % NODE_RING];
 	r->slot = s;
 	r->time = iv->time;
@@ -398,8 +412,10 @@ line_read(struct cluster *c, struct node *nd, const char *s, size_t len)
 	nd->failures = 0;
 	nd->last_line = clock_mono();
 	nd->why[0] = '\0';
-	if (nd->state == NODE_STARTING || nd->state == NODE_WAITING)
+	if (nd->state == NODE_STARTING || nd->state == NODE_WAITING) {
 		nd->state = NODE_UP;
+		c->dl_valid = false;
+	}
 	push_rec(c, nd, nd->nv.unix_time >= 0.0 ? nd->nv.unix_time : clock_wall());
 	if (nd->light)
 		nodeiv_cores_unread(&nd->nv);
@@ -460,8 +476,15 @@ take(struct cluster *c, struct node *nd, const char *buf, size_t n)
 			bad_line(c, nd, &e);
 			return;
 		}
+		/* room grown by half again at least: a line that comes in
+		 * many reads (or srun's pieces of 1 KiB) is not copied anew on
+		 * each */
 		if (nd->plen + add > nd->pcap) {
-			nd->pcap = nd->plen + add;
+			size_t cap = nd->pcap + nd->pcap / 2;
+
+			nd->pcap = cap > nd->plen + add ? cap : nd->plen + add;
+			if (nd->pcap > NODE_LINE_MAX)
+				nd->pcap = NODE_LINE_MAX;
 			nd->part = xrealloc(nd->part, nd->pcap);
 		}
 		memcpy(nd->part + nd->plen, p, add);
@@ -584,7 +607,7 @@ start_step(struct cluster *c, double now)
 			continue;
 		}
 		nd->step = (int)(c->nsteps - 1);
-		started(nd, now);
+		started(c, nd, now);
 	}
 	if (pid < 0)
 		return;
@@ -790,6 +813,7 @@ step_reaped(struct cluster *c, pid_t pid, int status)
 		if (st->pid != pid)
 			continue;
 		st->reaped = true;
+		c->dl_valid = false;
 		st->wstatus = status;
 		st->reaped_at = clock_mono();
 		if (st->out_fd >= 0)
@@ -813,7 +837,8 @@ cluster_pollfds(struct cluster *c, struct pollfd **pfd)
 		c->pfd = xreallocarray(c->pfd, c->pfd_cap, sizeof *c->pfd);
 		c->pfd_node = xreallocarray(c->pfd_node, c->pfd_cap, sizeof *c->pfd_node);
 	}
-	for (i = 0; i < c->n; i++) {
+	/* in one step, the nodes have no pipes of their own */
+	for (i = 0; i < c->n && !c->cfg.one_step; i++) {
 		int fds[2] = { c->nodes[i].out_fd, c->nodes[i].err_fd }, j;
 
 		for (j = 0; j < 2; j++) {
@@ -881,6 +906,7 @@ cluster_reap(struct cluster *c)
 			if (nd->pid != pid)
 				continue;
 			nd->reaped = true;
+			c->dl_valid = false;
 			nd->wstatus = st;
 			nd->reaped_at = clock_mono();
 			/* What it wrote before it went is read first. */
@@ -961,13 +987,7 @@ close_job(struct cluster *c, long s)
 static long
 top_slot(const struct cluster *c)
 {
-	long top = -1;
-	size_t i;
-
-	for (i = 0; i < c->n; i++)
-		if (c->nodes[i].slot > top)
-			top = c->nodes[i].slot;
-	return top;
+	return c->top;
 }
 
 /* Job interval s closes when every node that is up or starting has given
@@ -986,6 +1006,11 @@ close_due(struct cluster *c, bool all)
 		long s = c->next_slot;
 		bool any = false, waiting = false;
 
+		/* fewer intervals in it than nodes up, and not yet late: no
+		 * need to look at each node */
+		if (!all && now < c->t0 + (double)(s + 2) * d &&
+		    (c->ring_slot[s % NODE_RING] != s || c->ring_n[s % NODE_RING] < c->active_hint))
+			return;
 		for (i = 0; i < c->n; i++) {
 			const struct node *nd = &c->nodes[i];
 
@@ -1116,12 +1141,13 @@ stall_after(const struct cluster *c, const struct node *nd)
 	return 3.0 * c->cfg.delay + (nd->state == NODE_STARTING ? START_EXTRA : STALL_EXTRA);
 }
 
-void
-cluster_tick(struct cluster *c)
+/* Each node's part of the tick: due when cluster_deadline's nodes'
+ * deadline has come, or a node changed state since. */
+static void
+tick_nodes(struct cluster *c, double now)
 {
-	double now = clock_mono();
 	unsigned busy = c->cfg.fanout > 0 ? starting(c, now) : 0;
-	size_t i;
+	size_t i, active = 0;
 
 	for (i = 0; i < c->n; i++) {
 		struct node *nd = &c->nodes[i];
@@ -1140,22 +1166,37 @@ cluster_tick(struct cluster *c)
 		}
 		if (nd->state == NODE_LOST && c->cfg.retry && nd->pid == 0 && now >= nd->retry_at)
 			nd->state = NODE_WAITING;
+		active += nd->state == NODE_UP || nd->state == NODE_STARTING;
 		if (nd->state == NODE_WAITING && nd->pid == 0 && !c->cfg.one_step &&
 		    (c->cfg.fanout == 0 || busy < c->cfg.fanout)) {
 			start(c, nd, now);
 			busy++;
 		}
 	}
+	c->active_hint = active;
+	c->dl_valid = false;
+}
+
+void
+cluster_tick(struct cluster *c)
+{
+	double now = clock_mono();
+
+	if (!c->dl_valid || now >= c->dl_nodes)
+		tick_nodes(c, now);
 	steps_tick(c, now);
 	close_due(c, false);
 }
 
-double
-cluster_deadline(const struct cluster *c)
+/* The nodes' next deadline; kept until a node changes state. */
+static double
+nodes_deadline(struct cluster *c, double now)
 {
-	double next = INFINITY, now = clock_mono(), t;
+	double next = INFINITY, t;
 	size_t i;
 
+	if (c->dl_valid)
+		return c->dl_nodes;
 	for (i = 0; i < c->n; i++) {
 		const struct node *nd = &c->nodes[i];
 
@@ -1174,6 +1215,16 @@ cluster_deadline(const struct cluster *c)
 		if (t < next)
 			next = t;
 	}
+	c->dl_nodes = next;
+	c->dl_valid = true;
+	return next;
+}
+
+double
+cluster_deadline(struct cluster *c)
+{
+	double now = clock_mono(), t, next = nodes_deadline(c, now);
+
 	next = steps_deadline(c, next);
 	/* The next job interval's latest close, on the monotonic clock: only
 	 * when a node has an interval in it or later (close_due has something

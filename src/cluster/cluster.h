@@ -175,6 +175,14 @@ struct cluster {
 	struct cluster_step *steps;/* one_step: the steps started */
 	size_t nsteps;
 	double last_step;          /* when the last one started (clock_mono) */
+	/* No work per node on a wake when nothing is due (thousands of
+	 * nodes, a wake for each read of one srun stream): */
+	long top;                  /* the latest job interval any node is in */
+	long ring_slot[NODE_RING]; /* job interval s: nodes that gave one */
+	size_t ring_n[NODE_RING];
+	size_t active_hint;        /* nodes up or starting, at the last full tick */
+	double dl_nodes;           /* the nodes' next deadline (cluster_deadline) */
+	bool dl_valid;             /* ... still holds: no node changed state */
 };
 
 /* Everything allocated; nothing started yet. */
@@ -192,7 +200,7 @@ void cluster_io(struct cluster *c);
 /* A child ended (SIGCHLD): reap every node that ended, without waiting. */
 void cluster_reap(struct cluster *c);
 /* When cluster_tick has something to do next (clock_mono); INFINITY none. */
-double cluster_deadline(const struct cluster *c);
+double cluster_deadline(struct cluster *c);
 /* Every node ended (-n) or, without retries, lost: nothing more comes. */
 bool cluster_done(const struct cluster *c);
 /* Read node k's lines whole from now on (its views are shown), and the
