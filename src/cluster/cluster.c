@@ -33,6 +33,7 @@ extern char **environ;
  * taken as stopped; a starting one gets the connection's time too. */
 #define STALL_EXTRA 5.0
 #define START_EXTRA 15.0
+#define STALL_GRAIN 0.5
 /* After its end, how long its output may still come (a grandchild that
  * holds the pipe): then the pipes are closed. */
 #define DRAIN_SECONDS 1.0
@@ -1205,7 +1206,11 @@ nodes_deadline(struct cluster *c, double now)
 		else if (nd->state == NODE_LOST && c->cfg.retry && nd->pid == 0)
 			t = nd->retry_at;
 		else if ((nd->state == NODE_STARTING || nd->state == NODE_UP) && !nd->stopping)
-			t = nd->last_line + stall_after(c, nd);
+			/* not sooner than STALL_GRAIN: thousands of nodes
+			 * whose lines come one after the other would each
+			 * move the earliest a little, and every wake would
+			 * look at every node */
+			t = fmax(nd->last_line + stall_after(c, nd), now + STALL_GRAIN);
 		else
 			t = INFINITY;
 		if (nd->pid > 0 && nd->kill_at > 0.0 && nd->kill_at < t)
