@@ -10,7 +10,7 @@ need python3
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 10
+plan 12
 
 export NODES_RUN=$tmp
 export NODES_LOADS="h1=busy h2=one-per-core h3=idle crash=crash pad=pad"
@@ -77,3 +77,13 @@ counts=$(awk '{ n[$1]++ } END { printf "h1 %d, job %d, crash %d", n["h1"], n["jo
 check "h1 went on: a line of it in every job interval ($counts)" \
     awk '$1 == "h1" { h++ } $1 == "job" { j++ } $1 == "crash" { c++ }
 	END { exit !(h >= 8 && h == j) }' crash.txt
+
+# 11-12: one step holds two pipes whatever the number of nodes: 300 nodes
+# under a limit of 64 open files start (here an srun that fails at once),
+# where a pipe pair a node would need 616.
+(ulimit -n 64; HTTOP_SRUN=/bin/false exec "$HTTOP" --job 42 --nodes 'x[1-300]' --via srun \
+    --remote-httop "$HTTOP" -b -n 1) >/dev/null 2>lim.err
+st=$?
+check "300 nodes, 64 open files: started, every node lost (exit $st)" \
+    grep -q '300 of 300 nodes gave no interval' lim.err
+check "... no word of open files" sh -c '! grep -q "open files" lim.err'
