@@ -29,6 +29,8 @@ extern char **environ;
 /* A pipe holds 64 KiB (Linux's default): a node that gave this much in
  * one wake may have found its pipe full and be waiting to write. */
 #define PIPE_ROOM (64u << 10)
+/* A step's standard output (all its nodes' lines): its pipe's size. */
+#define STEP_PIPE (1 << 20)
 /* A node that gives no interval for 3 of its intervals and this long is
  * taken as stopped; a starting one gets the connection's time too. */
 #define STALL_EXTRA 5.0
@@ -615,6 +617,12 @@ start_step(struct cluster *c, double now)
 	setpgid(pid, pid);
 	fcntl(out[0], F_SETFL, O_NONBLOCK);
 	fcntl(err[0], F_SETFL, O_NONBLOCK);
+#ifdef F_SETPIPE_SZ
+	/* all the nodes' lines come through this one pipe: 1 MiB rather than
+	 * 64 KiB moves 16 times as much per wake of either side (without
+	 * the privilege to go past /proc/sys/fs/pipe-max-size, as it is) */
+	fcntl(out[0], F_SETPIPE_SZ, STEP_PIPE);
+#endif
 	st->pid = pid;
 	st->out_fd = out[0];
 	st->err_fd = err[0];
