@@ -14,5 +14,5 @@ NODES_TESTS = tests/cli/test_nodes.sh tests/tui/test_tui_nodes.sh tests/cli/test
 	tests/bench/test_nodes_scale.sh tests/cli/test_nodes_srun.sh
 TESTS += $(NODES_TESTS)
 EXTRA_DIST += $(NODES_TESTS) tests/nodes/as-host.sh tests/nodes/hostile.py \
-	tests/nodes/fake-node.py tests/nodes/fake-srun.py bench/replay-nodes.py bench/replay-node bench/nodes-scale.sh
+	tests/nodes/fake-node.py tests/nodes/fake-srun.py bench/replay-nodes.py bench/replay-srun.py bench/replay-node bench/nodes-scale.sh
 EXTRA_DIST += tests/data/nodes/two-cores.json tests/data/nodes/demo.jsonl
