@@ -12,6 +12,9 @@
 #          running after that, as % of one CPU (one refresh a second);
 #   mem:   its peak resident memory (VmHWM), MB.
 # Prints one line per round and the min / median of ROUNDS (3).
+# VIA=srun: the nodes come the way --via srun takes them, as ONE labelled
+# stream (bench/replay-srun.py as srun: `httop --job 1 --nodes ... --via
+# srun`, HTTOP_SRUN), not one pipe and one process per node.
 set -u
 build=${1:?usage: nodes-scale.sh BUILD [NODES] [ROUNDS] [SECONDS]}
 n=${2:-512}
@@ -38,9 +41,17 @@ for s in demo:0 demo:1 busy:0 one-per-core:0 idle:0 alternate:0 bursts:0 bursts:
 done
 names=$(i=1; while [ $i -le "$n" ]; do printf 'r%03d ' $i; i=$((i + 1)); done)
 spec="r[001-$(printf %03d "$n")]"
-python3 "$src/bench/replay-nodes.py" "$tmp" 1 100000 $names &
-server=$!
-sleep 1
+via=${VIA:-cmd}
+if [ "$via" = srun ]; then
+	how="--job 1 --via srun"
+	envs="HTTOP_SRUN=$src/bench/replay-srun.py REPLAY_DIR=$tmp"
+else
+	python3 "$src/bench/replay-nodes.py" "$tmp" 1 100000 $names &
+	server=$!
+	sleep 1
+	how="--via '$src/bench/replay-node $tmp %h'"
+	envs=
+fi
 r=0
 : >"$tmp/results"
 while [ $r -lt "$rounds" ]; do
@@ -50,8 +61,8 @@ while [ $r -lt "$rounds" ]; do
 #!/bin/sh
 echo \$\$ >$tmp/pid
 date +%s.%N >$tmp/t0
-exec env HTTOP_HOSTLIST=builtin HTTOP_CLOCK= LANG=C.UTF-8 TERM=screen-256color \
-    $httop --nodes '$spec' --via '$src/bench/replay-node $tmp %h' -d 1 2>$tmp/err
+exec env HTTOP_HOSTLIST=builtin HTTOP_CLOCK= LANG=C.UTF-8 TERM=screen-256color $envs \
+    $httop --nodes '$spec' $how -d 1 2>$tmp/err
 EOF2
 	chmod +x "$tmp/run.sh"
 	tmux -L "$sock" -f /dev/null new-session -d -s t -x 160 -y 50 "$tmp/run.sh"
@@ -88,4 +99,4 @@ stat() {   # stat COLUMN: min / median
 	awk -v c="$1" '{ print $c }' "$tmp/results" | sort -n |
 	    awk '{ v[NR] = $1 } END { printf "%s / %s", v[1], v[int((NR + 1) / 2)] }'
 }
-echo "nodes $n: first full frame $(stat 1) s; cpu $(stat 2) % of one CPU at -d 1; peak memory $(stat 3) MB (min / median of $rounds)"
+echo "nodes $n ($via): first full frame $(stat 1) s; cpu $(stat 2) % of one CPU at -d 1; peak memory $(stat 3) MB (min / median of $rounds)"

@@ -28,6 +28,9 @@
  * the C library's, a tool's pipes). */
 #define FD_SPARE 32
 
+/* Steps of srun counted for: the first and lost nodes' (one a second). */
+#define FD_STEPS 8
+
 /* Two descriptors a node: raise the soft limit as far as the hard one
  * allows, or say how many nodes fit. */
 static int
@@ -150,8 +153,6 @@ app_nodes_open(struct nodes_app *na, const struct options *o)
 			    "as --host, which takes at most %d characters; give a shorter name"),
 			    na->hosts.names[i], HOST_NAME_LEN);
 	na->usage = false;
-	if (fd_room(na->hosts.n, &na->e) != 0)
-		return -1;
 	w = remote_words(o, &nw);
 	rc = transport_init(&na->tr, via, o->job ? o->job_id : NULL, w, nw, privilege_gained(),
 	    o->user_env, &na->e);
@@ -159,6 +160,10 @@ app_nodes_open(struct nodes_app *na, const struct options *o)
 	if (rc != 0)
 		return na->usage = true, -1;
 	na->have_tr = true;
+	/* srun: one step's two pipes (and a few more steps for lost nodes),
+	 * however many nodes */
+	if (fd_room(na->tr.via == VIA_SRUN ? FD_STEPS : na->hosts.n, &na->e) != 0)
+		return -1;
 	if (signals_watch_children() != 0)
 		return errmsg_set(&na->e, _("cannot watch the nodes' processes: %s"), strerror(errno));
 	return open_output(na);
@@ -171,6 +176,8 @@ app_nodes_config(struct nodes_app *na, struct cluster_config *cfg)
 	cfg->tr = &na->tr;
 	cfg->delay = na->o->delay;
 	cfg->fanout = na->tr.via == VIA_CMD ? 0 : CLUSTER_FANOUT_SSH;
+	/* srun: one job step for all the nodes, a second for those lost */
+	cfg->one_step = na->tr.via == VIA_SRUN;
 	cfg->retry = true;
 	cfg->envp = na->o->user_env;
 	cfg->child_setup = signals_inherit;

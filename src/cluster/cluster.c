@@ -29,10 +29,13 @@ extern char **environ;
 /* A pipe holds 64 KiB (Linux's default): a node that gave this much in
  * one wake may have found its pipe full and be waiting to write. */
 #define PIPE_ROOM (64u << 10)
+/* A step's standard output (all its nodes' lines): its pipe's size. */
+#define STEP_PIPE (1 << 20)
 /* A node that gives no interval for 3 of its intervals and this long is
  * taken as stopped; a starting one gets the connection's time too. */
 #define STALL_EXTRA 5.0
 #define START_EXTRA 15.0
+#define STALL_GRAIN 0.5
 /* After its end, how long its output may still come (a grandchild that
  * holds the pipe): then the pipes are closed. */
 #define DRAIN_SECONDS 1.0
@@ -89,6 +92,7 @@ cluster_init(struct cluster *c, char *const *names, size_t n, const struct clust
 		nd->name = xstrdup(names[i]);
 		nd->out_fd = nd->err_fd = -1;
 		nd->slot = -1;
+		nd->step = -1;
 		for (k = 0; k < NODE_RING; k++)
 			nd->rec[k].slot = -1;
 		nodeiv_init(&nd->nv);
@@ -100,6 +104,10 @@ cluster_init(struct cluster *c, char *const *names, size_t n, const struct clust
 	c->parts = xcalloc(n > 0 ? n : 1, sizeof *c->parts);
 	c->pw = xcalloc(n > 0 ? n : 1, sizeof *c->pw);
 	c->start_mono = clock_mono();
+	c->top = -1;
+	for (k = 0; k < NODE_RING; k++)
+		c->ring_slot[k] = -1;
+	c->active_hint = n;
 }
 
 /* --- a node's process ------------------------------------------------------ */
@@ -131,6 +139,8 @@ child(struct cluster *c, char **argv, int out, int err)
 
 static void
 lost(struct cluster *c, struct node *nd, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void started(struct cluster *c, struct node *nd, double now);
 
 /* Its process could not be made: lost at once. */
 static void
@@ -170,6 +180,14 @@ start(struct cluster *c, struct node *nd, double now)
 	nd->pid = pid;
 	nd->out_fd = out[0];
 	nd->err_fd = err[0];
+	started(c, nd, now);
+}
+
+/* A node whose process (or task) was just started. */
+static void
+started(struct cluster *c, struct node *nd, double now)
+{
+	c->dl_valid = false;
 	nd->state = NODE_STARTING;
 	nd->started = now;
 	nd->last_line = now;
@@ -194,6 +212,13 @@ stop_node(struct node *nd, double now)
 		kill(-nd->pid, SIGTERM);
 		nd->kill_at = now + KILL_GRACE;
 	}
+	/* In a step of many nodes its task cannot be ended alone (Slurm
+	 * signals a step's tasks together): its lines are not read from now
+	 * on, and a retry starts it in a step of its own. */
+	if (nd->step >= 0) {
+		nd->step = -1;
+		return;
+	}
 	nd->stopping = true;
 }
 
@@ -206,6 +231,7 @@ lost(struct cluster *c, struct node *nd, const char *fmt, ...)
 	vsnprintf(nd->why, sizeof nd->why, fmt, ap);
 	va_end(ap);
 	nd->state = NODE_LOST;
+	c->dl_valid = false;
 	nd->failures++;
 	nd->retry_at = clock_mono() + cluster_backoff(nd->failures);
 	if (c->cfg.on_state != NULL)
@@ -222,6 +248,7 @@ finish(struct cluster *c, struct node *nd)
 	close_fd(&nd->out_fd);
 	close_fd(&nd->err_fd);
 	nd->pid = 0;
+	c->dl_valid = false;
 	if (nd->elen > 0) {
 		nd->err_part[nd->elen] = '\0';
 		text_escape(nd->err_last, sizeof nd->err_last, nd->err_part);
@@ -308,6 +335,13 @@ push_rec(struct cluster *c, struct node *nd, double t)
 	nd->slot = s;
 	if (s < 0)
 		return;
+	if (s > c->top)
+		c->top = s;
+	if (c->ring_slot[s % NODE_RING] != s) {
+		c->ring_slot[s % NODE_RING] = s;
+		c->ring_n[s % NODE_RING] = 0;
+	}
+	c->ring_n[s % NODE_RING]++;
 	r = &nd->rec[s % NODE_RING];
 	r->slot = s;
 	r->time = iv->time;
@@ -402,8 +436,10 @@ line_read(struct cluster *c, struct node *nd, const char *s, size_t len)
 	nd->failures = 0;
 	nd->last_line = clock_mono();
 	nd->why[0] = '\0';
-	if (nd->state == NODE_STARTING || nd->state == NODE_WAITING)
+	if (nd->state == NODE_STARTING || nd->state == NODE_WAITING) {
 		nd->state = NODE_UP;
+		c->dl_valid = false;
+	}
 	if (nd->nv.whole)
 		keep_whole(nd);
 	else
@@ -467,8 +503,15 @@ take(struct cluster *c, struct node *nd, const char *buf, size_t n)
 			bad_line(c, nd, &e);
 			return;
 		}
+		/* room grown by half again at least: a line that comes in
+		 * many reads (or srun's pieces of 1 KiB) is not copied anew on
+		 * each */
 		if (nd->plen + add > nd->pcap) {
-			nd->pcap = nd->plen + add;
+			size_t cap = nd->pcap + nd->pcap / 2;
+
+			nd->pcap = cap > nd->plen + add ? cap : nd->plen + add;
+			if (nd->pcap > NODE_LINE_MAX)
+				nd->pcap = NODE_LINE_MAX;
 			nd->part = xrealloc(nd->part, nd->pcap);
 		}
 		memcpy(nd->part + nd->plen, p, add);
@@ -532,17 +575,303 @@ read_fd(struct cluster *c, struct node *nd, bool err)
 		finish(c, nd);
 }
 
+/* --- one job step for many nodes (--via srun) ---------------------------- */
+
+/* The nodes waiting to start, in one step: srun --label, one task per
+ * node (transport_step_argv). A second step starts the nodes lost since,
+ * at most one step per CLUSTER_FANOUT_HOLD. */
+static void
+start_step(struct cluster *c, double now)
+{
+	struct cluster_step *st;
+	char **names, **argv;
+	size_t i, k = 0;
+	int out[2], err[2];
+	pid_t pid;
+
+	if (c->nsteps > 0 && now - c->last_step < CLUSTER_FANOUT_HOLD)
+		return;
+	for (i = 0; i < c->n; i++)
+		k += c->nodes[i].state == NODE_WAITING && c->nodes[i].pid == 0;
+	if (k == 0)
+		return;
+	c->steps = xreallocarray(c->steps, c->nsteps + 1, sizeof *c->steps);
+	st = &c->steps[c->nsteps];
+	memset(st, 0, sizeof *st);
+	st->out_fd = st->err_fd = -1;
+	st->task = xcalloc(k, sizeof *st->task);
+	names = xcalloc(k, sizeof *names);
+	for (i = 0; i < c->n; i++)
+		if (c->nodes[i].state == NODE_WAITING && c->nodes[i].pid == 0) {
+			names[st->ntask] = c->nodes[i].name;
+			st->task[st->ntask++] = i;
+		}
+	c->last_step = now;
+	c->nsteps++;
+	argv = transport_step_argv(c->cfg.tr, names, k);
+	free(names);
+	pid = -1;
+	if (pipe2(out, O_CLOEXEC) == 0) {
+		if (pipe2(err, O_CLOEXEC) == 0) {
+			fflush(NULL);
+			pid = fork();
+			if (pid == 0)
+				child(c, argv, out[1], err[1]);
+			close(err[1]);
+			if (pid < 0)
+				close(err[0]);
+		}
+		close(out[1]);
+		if (pid < 0)
+			close(out[0]);
+	}
+	transport_argv_free(argv);
+	for (i = 0; i < st->ntask; i++) {
+		struct node *nd = &c->nodes[st->task[i]];
+
+		if (pid < 0) {
+			lost(c, nd, _("cannot start its transport: %s"), strerror(errno));
+			continue;
+		}
+		nd->step = (int)(c->nsteps - 1);
+		started(c, nd, now);
+	}
+	if (pid < 0)
+		return;
+	setpgid(pid, pid);
+	fcntl(out[0], F_SETFL, O_NONBLOCK);
+	fcntl(err[0], F_SETFL, O_NONBLOCK);
+#ifdef F_SETPIPE_SZ
+	/* all the nodes' lines come through this one pipe: 1 MiB rather than
+	 * 64 KiB moves 16 times as much per wake of either side (without
+	 * the privilege to go past /proc/sys/fs/pipe-max-size, as it is) */
+	fcntl(out[0], F_SETPIPE_SZ, STEP_PIPE);
+#endif
+	st->pid = pid;
+	st->out_fd = out[0];
+	st->err_fd = err[0];
+	st->started = now;
+}
+
+/* "  12: rest": the task's node (in this step), the rest after it; NULL
+ * when the line has no label or names no task of the step's. */
+static struct node *
+labelled(struct cluster *c, size_t si, const char *s, size_t len, size_t *skip)
+{
+	const struct cluster_step *st = &c->steps[si];
+	size_t i = 0, id = 0;
+	bool digit = false;
+	struct node *nd;
+
+	while (i < len && s[i] == ' ')
+		i++;
+	for (; i < len && s[i] >= '0' && s[i] <= '9' && id <= st->ntask; i++, digit = true)
+		id = id * 10 + (size_t)(s[i] - '0');
+	if (!digit || i >= len || s[i] != ':' || id >= st->ntask)
+		return NULL;
+	i++;
+	if (i < len && s[i] == ' ')
+		i++;
+	*skip = i;
+	nd = &c->nodes[st->task[id]];
+	return nd->step == (int)si ? nd : NULL;
+}
+
+/* One labelled piece: a piece of SRUN_PIECE bytes goes on in the task's
+ * next piece; a shorter one (empty too) ends the line. */
+static void
+step_piece(struct cluster *c, size_t si, const char *s, size_t len)
+{
+	struct node *nd;
+	size_t skip = 0;
+
+	nd = labelled(c, si, s, len, &skip);
+	if (nd == NULL)
+		return;
+	take(c, nd, s + skip, len - skip);
+	if (len - skip != SRUN_PIECE && nd->step == (int)si)
+		take(c, nd, "\n", 1);
+}
+
+/* srun's own words on a task ("srun: error: HOST: task 3: Exited with
+ * exit code 1"): that task's node is lost with them; a task's labelled
+ * line is its node's standard error. Other lines are kept for the step. */
+static void
+step_err_line(struct cluster *c, size_t si, char *s, size_t len)
+{
+	struct cluster_step *st = &c->steps[si];
+	const char *t = strstr(s, ": task ");
+	char text[256];
+	size_t skip = 0, id = 0;
+	struct node *nd;
+
+	(void)len;
+	nd = labelled(c, si, s, len, &skip);
+	if (nd != NULL) {
+		take_err(nd, s + skip, len - skip);
+		take_err(nd, "\n", 1);
+		return;
+	}
+	if (t == NULL || sscanf(t, ": task %zu:", &id) != 1 || id >= st->ntask) {
+		/* srun's own (it could not start the step): every task's */
+		if (len > 0)
+			text_escape(st->err_last, sizeof st->err_last, s);
+		return;
+	}
+	{
+		nd = &c->nodes[st->task[id]];
+		if (nd->step == (int)si) {
+			nd->step = -1;
+			text_escape(text, sizeof text, t + 2);
+			/* its own last words first, as a process's end says them */
+			if (nd->elen > 0)
+				take_err(nd, "\n", 1);
+			if (nd->err_last[0] != '\0')
+				lost(c, nd, "%s (%s)", nd->err_last, text);
+			else
+				lost(c, nd, "%s", text);
+		}
+	}
+}
+
+static void
+step_take_err(struct cluster *c, size_t si, const char *buf, size_t n)
+{
+	struct cluster_step *st = &c->steps[si];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (buf[i] == '\n' || st->elen + 1 >= sizeof st->epart) {
+			st->epart[st->elen] = '\0';
+			step_err_line(c, si, st->epart, st->elen);
+			st->elen = 0;
+		}
+		if (buf[i] != '\n')
+			st->epart[st->elen++] = buf[i];
+	}
+}
+
+static void
+step_take(struct cluster *c, size_t si, const char *buf, size_t n)
+{
+	struct cluster_step *st = &c->steps[si];
+	const char *p = buf, *end = buf + n, *nl;
+
+	while (p < end) {
+		size_t add;
+
+		nl = memchr(p, '\n', (size_t)(end - p));
+		add = (size_t)((nl != NULL ? nl : end) - p);
+		/* a piece longer than srun's: not srun's output, cut */
+		if (st->plen + add > sizeof st->part)
+			add = sizeof st->part - st->plen;
+		memcpy(st->part + st->plen, p, add);
+		st->plen += add;
+		if (nl == NULL)
+			break;
+		step_piece(c, si, st->part, st->plen);
+		st->plen = 0;
+		p = nl + 1;
+	}
+}
+
+/* Its members that are still in it when it has ended: ended, or lost. */
+static void
+step_finish(struct cluster *c, size_t si)
+{
+	struct cluster_step *st = &c->steps[si];
+	size_t i;
+
+	close_fd(&st->out_fd);
+	close_fd(&st->err_fd);
+	for (i = 0; i < st->ntask; i++) {
+		struct node *nd = &c->nodes[st->task[i]];
+
+		if (nd->step != (int)si)
+			continue;
+		nd->step = -1;
+		/* srun's status is its tasks' worst, and it names each task that
+		 * failed (step_err_line): one that gave lines and was not named
+		 * ended well */
+		nd->wstatus = nd->lines > 0 && WIFEXITED(st->wstatus) ? 0 : st->wstatus;
+		nd->stopping = false;
+		if (nd->err_last[0] == '\0')
+			snprintf(nd->err_last, sizeof nd->err_last, "%s", st->err_last);
+		nd->pid = 1;          /* finish() takes it as its process's end */
+		finish(c, nd);
+	}
+	st->pid = 0;
+}
+
+static void
+step_read(struct cluster *c, size_t si, bool err)
+{
+	struct cluster_step *st = &c->steps[si];
+	int *fd = err ? &st->err_fd : &st->out_fd;
+	size_t got = 0;
+	unsigned k;
+	ssize_t n;
+
+	for (k = 0; k < 4 * READS_PER_WAKE && *fd >= 0; k++) {
+		n = read(*fd, c->rbuf, c->rcap);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			break;
+		if (n <= 0) {
+			close_fd(fd);
+			break;
+		}
+		got += (size_t)n;
+		if (err)
+			step_take_err(c, si, c->rbuf, (size_t)n);
+		else
+			step_take(c, si, c->rbuf, (size_t)n);
+	}
+	if (got >= PIPE_ROOM)
+		c->busy = true;
+	if (st->out_fd < 0 && st->err_fd < 0 && st->reaped && st->pid > 0)
+		step_finish(c, si);
+}
+
+/* A child that was a step's srun: 1. */
+static int
+step_reaped(struct cluster *c, pid_t pid, int status)
+{
+	size_t si;
+
+	for (si = 0; si < c->nsteps; si++) {
+		struct cluster_step *st = &c->steps[si];
+
+		if (st->pid != pid)
+			continue;
+		st->reaped = true;
+		c->dl_valid = false;
+		st->wstatus = status;
+		st->reaped_at = clock_mono();
+		if (st->out_fd >= 0)
+			step_read(c, si, false);
+		if (st->err_fd >= 0)
+			step_read(c, si, true);
+		if (st->out_fd < 0 && st->err_fd < 0 && st->pid > 0)
+			step_finish(c, si);
+		return 1;
+	}
+	return 0;
+}
+
 size_t
 cluster_pollfds(struct cluster *c, struct pollfd **pfd)
 {
 	size_t i, k = 0;
 
-	if (c->pfd_cap < 2 * c->n) {
-		c->pfd_cap = 2 * c->n;
+	if (c->pfd_cap < 2 * (c->n + c->nsteps)) {
+		c->pfd_cap = 2 * (c->n + c->nsteps);
 		c->pfd = xreallocarray(c->pfd, c->pfd_cap, sizeof *c->pfd);
 		c->pfd_node = xreallocarray(c->pfd_node, c->pfd_cap, sizeof *c->pfd_node);
 	}
-	for (i = 0; i < c->n; i++) {
+	/* in one step, the nodes have no pipes of their own */
+	for (i = 0; i < c->n && !c->cfg.one_step; i++) {
 		int fds[2] = { c->nodes[i].out_fd, c->nodes[i].err_fd }, j;
 
 		for (j = 0; j < 2; j++) {
@@ -552,6 +881,19 @@ cluster_pollfds(struct cluster *c, struct pollfd **pfd)
 			c->pfd[k].events = POLLIN;
 			c->pfd[k].revents = 0;
 			c->pfd_node[k++] = i;
+		}
+	}
+	/* a step's two pipes: index n + the step's */
+	for (i = 0; i < c->nsteps; i++) {
+		int fds[2] = { c->steps[i].out_fd, c->steps[i].err_fd }, j;
+
+		for (j = 0; j < 2; j++) {
+			if (fds[j] < 0)
+				continue;
+			c->pfd[k].fd = fds[j];
+			c->pfd[k].events = POLLIN;
+			c->pfd[k].revents = 0;
+			c->pfd_node[k++] = c->n + i;
 		}
 	}
 	c->npfd = k;
@@ -566,10 +908,16 @@ cluster_io(struct cluster *c)
 
 	c->busy = false;
 	for (k = 0; k < c->npfd; k++) {
-		struct node *nd = &c->nodes[c->pfd_node[k]];
+		struct node *nd;
+		size_t i = c->pfd_node[k];
 
 		if (c->pfd[k].revents == 0)
 			continue;
+		if (i >= c->n) {
+			step_read(c, i - c->n, c->pfd[k].fd == c->steps[i - c->n].err_fd);
+			continue;
+		}
+		nd = &c->nodes[i];
 		read_fd(c, nd, c->pfd[k].fd == nd->err_fd);
 	}
 	c->npfd = 0;
@@ -583,12 +931,15 @@ cluster_reap(struct cluster *c)
 	int st;
 
 	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+		if (step_reaped(c, pid, st))
+			continue;
 		for (i = 0; i < c->n; i++) {
 			struct node *nd = &c->nodes[i];
 
 			if (nd->pid != pid)
 				continue;
 			nd->reaped = true;
+			c->dl_valid = false;
 			nd->wstatus = st;
 			nd->reaped_at = clock_mono();
 			/* What it wrote before it went is read first. */
@@ -669,13 +1020,7 @@ close_job(struct cluster *c, long s)
 static long
 top_slot(const struct cluster *c)
 {
-	long top = -1;
-	size_t i;
-
-	for (i = 0; i < c->n; i++)
-		if (c->nodes[i].slot > top)
-			top = c->nodes[i].slot;
-	return top;
+	return c->top;
 }
 
 /* Job interval s closes when every node that is up or starting has given
@@ -694,6 +1039,11 @@ close_due(struct cluster *c, bool all)
 		long s = c->next_slot;
 		bool any = false, waiting = false;
 
+		/* fewer intervals in it than nodes up, and not yet late: no
+		 * need to look at each node */
+		if (!all && now < c->t0 + (double)(s + 2) * d &&
+		    (c->ring_slot[s % NODE_RING] != s || c->ring_n[s % NODE_RING] < c->active_hint))
+			return;
 		for (i = 0; i < c->n; i++) {
 			const struct node *nd = &c->nodes[i];
 
@@ -716,6 +1066,94 @@ cluster_flush(struct cluster *c)
 	close_due(c, true);
 }
 
+/* --- the steps' share of the tick, the deadline and the end --------------- */
+
+static void
+steps_tick(struct cluster *c, double now)
+{
+	size_t i;
+
+	for (i = 0; i < c->nsteps; i++) {
+		struct cluster_step *st = &c->steps[i];
+
+		if (st->pid > 0 && st->reaped && now - st->reaped_at >= DRAIN_SECONDS)
+			step_finish(c, i);
+	}
+	if (c->cfg.one_step)
+		start_step(c, now);
+}
+
+/* When a waiting node may start. */
+static double
+waiting_until(const struct cluster *c, double now)
+{
+	if (c->cfg.one_step)
+		return c->nsteps > 0 ? c->last_step + CLUSTER_FANOUT_HOLD : now;
+	return c->cfg.fanout > 0 ? now + 0.05 : now;
+}
+
+static double
+steps_deadline(const struct cluster *c, double next)
+{
+	size_t i;
+
+	for (i = 0; i < c->nsteps; i++)
+		if (c->steps[i].pid > 0 && c->steps[i].reaped &&
+		    c->steps[i].reaped_at + DRAIN_SECONDS < next)
+			next = c->steps[i].reaped_at + DRAIN_SECONDS;
+	return next;
+}
+
+static void
+steps_signal(struct cluster *c, int sig)
+{
+	size_t i;
+
+	for (i = 0; i < c->nsteps; i++)
+		if (c->steps[i].pid > 0 && !c->steps[i].reaped)
+			kill(-c->steps[i].pid, sig);
+}
+
+static void
+steps_reaped_pid(struct cluster *c, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < c->nsteps; i++)
+		if (c->steps[i].pid == pid)
+			c->steps[i].reaped = true;
+}
+
+static size_t
+steps_left(const struct cluster *c)
+{
+	size_t i, left = 0;
+
+	for (i = 0; i < c->nsteps; i++)
+		left += c->steps[i].pid > 0 && !c->steps[i].reaped;
+	return left;
+}
+
+static void
+steps_kill(struct cluster *c)
+{
+	size_t i;
+	int st;
+
+	for (i = 0; i < c->nsteps; i++) {
+		struct cluster_step *sp = &c->steps[i];
+
+		if (sp->pid > 0 && !sp->reaped) {
+			kill(-sp->pid, SIGKILL);
+			while (waitpid(sp->pid, &st, 0) < 0 && errno == EINTR)
+				;
+		}
+		sp->pid = 0;
+		close_fd(&sp->out_fd);
+		close_fd(&sp->err_fd);
+	}
+}
+
 /* --- the tick --------------------------------------------------------------- */
 
 static unsigned
@@ -736,12 +1174,13 @@ stall_after(const struct cluster *c, const struct node *nd)
 	return 3.0 * c->cfg.delay + (nd->state == NODE_STARTING ? START_EXTRA : STALL_EXTRA);
 }
 
-void
-cluster_tick(struct cluster *c)
+/* Each node's part of the tick: due when cluster_deadline's nodes'
+ * deadline has come, or a node changed state since. */
+static void
+tick_nodes(struct cluster *c, double now)
 {
-	double now = clock_mono();
 	unsigned busy = c->cfg.fanout > 0 ? starting(c, now) : 0;
-	size_t i;
+	size_t i, active = 0;
 
 	for (i = 0; i < c->n; i++) {
 		struct node *nd = &c->nodes[i];
@@ -760,30 +1199,50 @@ cluster_tick(struct cluster *c)
 		}
 		if (nd->state == NODE_LOST && c->cfg.retry && nd->pid == 0 && now >= nd->retry_at)
 			nd->state = NODE_WAITING;
-		if (nd->state == NODE_WAITING && nd->pid == 0 &&
+		active += nd->state == NODE_UP || nd->state == NODE_STARTING;
+		if (nd->state == NODE_WAITING && nd->pid == 0 && !c->cfg.one_step &&
 		    (c->cfg.fanout == 0 || busy < c->cfg.fanout)) {
 			start(c, nd, now);
 			busy++;
 		}
 	}
+	c->active_hint = active;
+	c->dl_valid = false;
+}
+
+void
+cluster_tick(struct cluster *c)
+{
+	double now = clock_mono();
+
+	if (!c->dl_valid || now >= c->dl_nodes)
+		tick_nodes(c, now);
+	steps_tick(c, now);
 	close_due(c, false);
 }
 
-double
-cluster_deadline(const struct cluster *c)
+/* The nodes' next deadline; kept until a node changes state. */
+static double
+nodes_deadline(struct cluster *c, double now)
 {
-	double next = INFINITY, now = clock_mono(), t;
+	double next = INFINITY, t;
 	size_t i;
 
+	if (c->dl_valid)
+		return c->dl_nodes;
 	for (i = 0; i < c->n; i++) {
 		const struct node *nd = &c->nodes[i];
 
 		if (nd->state == NODE_WAITING)
-			t = c->cfg.fanout > 0 ? now + 0.05 : now;
+			t = waiting_until(c, now);
 		else if (nd->state == NODE_LOST && c->cfg.retry && nd->pid == 0)
 			t = nd->retry_at;
 		else if ((nd->state == NODE_STARTING || nd->state == NODE_UP) && !nd->stopping)
-			t = nd->last_line + stall_after(c, nd);
+			/* not sooner than STALL_GRAIN: thousands of nodes
+			 * whose lines come one after the other would each
+			 * move the earliest a little, and every wake would
+			 * look at every node */
+			t = fmax(nd->last_line + stall_after(c, nd), now + STALL_GRAIN);
 		else
 			t = INFINITY;
 		if (nd->pid > 0 && nd->kill_at > 0.0 && nd->kill_at < t)
@@ -793,6 +1252,17 @@ cluster_deadline(const struct cluster *c)
 		if (t < next)
 			next = t;
 	}
+	c->dl_nodes = next;
+	c->dl_valid = true;
+	return next;
+}
+
+double
+cluster_deadline(struct cluster *c)
+{
+	double now = clock_mono(), t, next = nodes_deadline(c, now);
+
+	next = steps_deadline(c, next);
 	/* The next job interval's latest close, on the monotonic clock: only
 	 * when a node has an interval in it or later (close_due has something
 	 * to close). Past every node's last interval the time is long gone
@@ -810,6 +1280,9 @@ cluster_done(const struct cluster *c)
 {
 	size_t i;
 
+	for (i = 0; i < c->nsteps; i++)
+		if (c->steps[i].pid > 0)
+			return false;
 	for (i = 0; i < c->n; i++) {
 		const struct node *nd = &c->nodes[i];
 
@@ -850,13 +1323,18 @@ cluster_stop(struct cluster *c)
 	for (i = 0; i < c->n; i++)
 		if (c->nodes[i].pid > 0 && !c->nodes[i].reaped)
 			kill(-c->nodes[i].pid, SIGTERM);
+	/* srun passes SIGTERM on to the step's tasks and ends the step */
+	steps_signal(c, SIGTERM);
 	for (;;) {
-		while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
+		while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
 			for (i = 0; i < c->n; i++)
 				if (c->nodes[i].pid == pid)
 					c->nodes[i].reaped = true;
+			steps_reaped_pid(c, pid);
+		}
 		for (left = 0, i = 0; i < c->n; i++)
 			left += c->nodes[i].pid > 0 && !c->nodes[i].reaped;
+		left += steps_left(c);
 		if (left == 0 || clock_mono() >= end)
 			break;
 		usleep(20000);
@@ -873,6 +1351,7 @@ cluster_stop(struct cluster *c)
 		close_fd(&nd->out_fd);
 		close_fd(&nd->err_fd);
 	}
+	steps_kill(c);
 }
 
 void
@@ -890,6 +1369,9 @@ cluster_free(struct cluster *c)
 	free(c->rbuf);
 	free(c->pfd);
 	free(c->pfd_node);
+	for (i = 0; i < c->nsteps; i++)
+		free(c->steps[i].task);
+	free(c->steps);
 	free(c->parts);
 	free(c->pw);
 	memset(c, 0, sizeof *c);

@@ -88,6 +88,29 @@ struct node {
 	 * interval): kept apart, not an interval. */
 	bool has_whole;
 	struct node_rec whole;
+	int step;                  /* the srun step it runs in (index); -1 none */
+};
+
+/* srun --label cuts a line into pieces of this many bytes (its I/O
+ * message), each on a line of its own after the task's label; a line of
+ * exactly k pieces is followed by an empty piece (seen in Slurm 22.05;
+ * httop(1), MANY NODES). */
+#define SRUN_PIECE 1024
+/* A job step of many nodes (--via srun): one srun, one task per node,
+ * its standard output the tasks' labelled lines. */
+struct cluster_step {
+	pid_t pid;                 /* 0: ended and finished */
+	int out_fd, err_fd;
+	bool reaped;
+	int wstatus;
+	double started, reaped_at;
+	size_t *task;              /* task k: node index */
+	size_t ntask;
+	char part[SRUN_PIECE + 64];/* a labelled piece so far */
+	size_t plen;
+	char epart[512];           /* standard error: the line so far */
+	size_t elen;
+	char err_last[256];        /* srun's own last line, not a task's */
 };
 
 /* A job interval: the nodes' intervals of one period combined. */
@@ -109,6 +132,8 @@ struct cluster_config {
 	const struct transport *tr;
 	double delay;              /* the nodes' -d */
 	unsigned fanout;           /* nodes starting at once; 0: no bound */
+	bool one_step;             /* srun: one step for the nodes (transport_step_argv),
+				    * a second one for those lost */
 	bool retry;                /* a lost node is started again (back-off) */
 	bool pass_on;              /* on_line writes each line out as it came: a
 				    * line with anything a terminal would act
@@ -151,6 +176,17 @@ struct cluster {
 	int error;                 /* a callback asked to end: its status */
 	struct agg_fig *parts;     /* scratch for metrics_combine */
 	struct agg_weights *pw;
+	struct cluster_step *steps;/* one_step: the steps started */
+	size_t nsteps;
+	double last_step;          /* when the last one started (clock_mono) */
+	/* No work per node on a wake when nothing is due (thousands of
+	 * nodes, a wake for each read of one srun stream): */
+	long top;                  /* the latest job interval any node is in */
+	long ring_slot[NODE_RING]; /* job interval s: nodes that gave one */
+	size_t ring_n[NODE_RING];
+	size_t active_hint;        /* nodes up or starting, at the last full tick */
+	double dl_nodes;           /* the nodes' next deadline (cluster_deadline) */
+	bool dl_valid;             /* ... still holds: no node changed state */
 };
 
 /* Everything allocated; nothing started yet. */
@@ -168,7 +204,7 @@ void cluster_io(struct cluster *c);
 /* A child ended (SIGCHLD): reap every node that ended, without waiting. */
 void cluster_reap(struct cluster *c);
 /* When cluster_tick has something to do next (clock_mono); INFINITY none. */
-double cluster_deadline(const struct cluster *c);
+double cluster_deadline(struct cluster *c);
 /* Every node ended (-n) or, without retries, lost: nothing more comes. */
 bool cluster_done(const struct cluster *c);
 /* Read node k's lines whole from now on (its views are shown), and the

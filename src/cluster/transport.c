@@ -268,6 +268,38 @@ transport_argv(const struct transport *t, const char *host)
 	return argv;
 }
 
+char **
+transport_step_argv(const struct transport *t, char *const *hosts, size_t nhosts)
+{
+	size_t cap = t->nremote + 16, n = 0, i, len = 16;
+	char **argv = xcalloc(cap, sizeof *argv), arg[512], *list, *p;
+
+	for (i = 0; i < nhosts; i++)
+		len += strlen(hosts[i]) + 1;
+	list = p = xmalloc(len);
+	p += sprintf(p, "--nodelist=");
+	for (i = 0; i < nhosts; i++)
+		p += sprintf(p, "%s%s", i > 0 ? "," : "", hosts[i]);
+	argv[n++] = xstrdup(t->prog);
+	snprintf(arg, sizeof arg, "--jobid=%s", t->jobid);
+	argv[n++] = xstrdup(arg);
+	argv[n++] = xstrdup("--overlap");
+	snprintf(arg, sizeof arg, "--nodes=%zu", nhosts);
+	argv[n++] = xstrdup(arg);
+	snprintf(arg, sizeof arg, "--ntasks=%zu", nhosts);
+	argv[n++] = xstrdup(arg);
+	argv[n++] = xstrdup("--ntasks-per-node=1");
+	argv[n++] = list;
+	argv[n++] = xstrdup("--label");
+	argv[n++] = xstrdup("--kill-on-bad-exit=0");
+	argv[n++] = xstrdup("--quiet");
+	argv[n++] = xstrdup("--");
+	for (i = 0; i < t->nremote; i++)
+		argv[n++] = xstrdup(t->remote[i]);
+	argv[n] = NULL;
+	return argv;
+}
+
 void
 transport_argv_free(char **argv)
 {

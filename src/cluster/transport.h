@@ -4,8 +4,11 @@
  *   ssh   ssh -T -x -a -o BatchMode=yes -o ConnectTimeout=10
  *             -o ServerAliveInterval=10 -o ServerAliveCountMax=3 -- HOST WORDS
  *         (the remote shell parses the words: each is quoted for sh)
- *   srun  srun --jobid=ID --overlap --nodes=1 --ntasks=1 --nodelist=HOST
- *             --quiet -- WORDS
+ *   srun  srun --jobid=ID --overlap --nodes=N --ntasks=N
+ *             --ntasks-per-node=1 --nodelist=HOST,... --label
+ *             --kill-on-bad-exit=0 --quiet -- WORDS: one step for all
+ *             (transport_step_argv); per node (--nodes=1 --ntasks=1
+ *             --nodelist=HOST) only in transport_argv
  *   CMD   CMD's own words, split as sh would split them (quotes, no
  *         expansion), every %h replaced by the host, then WORDS as
  *         separate arguments
@@ -45,6 +48,12 @@ int transport_init(struct transport *t, const char *via, const char *jobid,
  * transport_argv_free): the remote httop's words with "--host HOST" after
  * the first (the program). */
 char **transport_argv(const struct transport *t, const char *host);
+/* srun only: ONE job step for all of `hosts`, one task per node, each
+ * task's lines labelled "TASK: " (srun --label); task k runs on hosts[k]
+ * (Slurm numbers a step's tasks in the order of its nodes: the job's
+ * node list gives them in that order). The remote httop gets no --host:
+ * it names its own host, which the reader checks against hosts[k]. */
+char **transport_step_argv(const struct transport *t, char *const *hosts, size_t nhosts);
 void transport_argv_free(char **argv);
 void transport_free(struct transport *t);
 const char *transport_name(const struct transport *t);   /* "ssh", "srun", the CMD */

@@ -13,7 +13,7 @@
 # cancelled. Then, where slurmd comes up with them, proctrack/cgroup and
 # task/cgroup: the cores httop writes are the job's cgroup cpuset.
 . "$HTTOP_SRCDIR/tests/lib.sh"
-NTESTS=32
+NTESTS=35
 
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 for p in slurmctld slurmd munged scontrol sbatch scancel sinfo taskset python3; do
@@ -235,6 +235,26 @@ check "... per interval a line of node $node and one of the job: $(awk '{ printf
     [ "$(awk '$1 == "'"$node"'" || $1 == "job" { printf "%s ", $1 }' all.out)" = "$node job $node job " ]
 check "... both job lines valid, util 100.0 (the busy load on the job's core)" \
     awk '$1 == "job" && $4 == 1 && $5 == "100.0" { n++ } END { exit !(n == 2) }' all.out
+
+# --via srun is ONE job step for all the job's nodes (however many): while
+# httop runs, squeue lists one step of the job besides its batch step, and
+# slurmd launched one; SIGTERM ends httop and the step. (No sacct here: the
+# test's Slurm keeps no accounting.)
+launched() { grep -c "launch task StepId=$j1\.[0-9]" log/slurmd.log; }
+steps() { squeue -h -s -j "$j1" -o %i 2>/dev/null | grep -c "^$j1\.[0-9]"; }
+l0=$(launched)
+"$HTTOP" --job "$j1" --all-nodes --remote-httop "$HTTOP" --sim busy -b -d 0.5 \
+    >step.jsonl 2>step.err &
+spid=$!
+i=0; while [ "$(wc -l <step.jsonl)" -lt 2 ] && [ $i -lt 150 ]; do sleep 0.2; i=$((i + 1)); done
+nsteps=$(steps)
+kill -TERM "$spid"; wait "$spid"; st=$?
+i=0; while [ "$(steps)" -gt 0 ] && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
+check "--via srun: one step while it runs (squeue: $nsteps; lines: $(wc -l <step.jsonl))" \
+    [ "$nsteps" -eq 1 ]
+check "... slurmd launched one step for it ($(($(launched) - l0)))" [ "$(($(launched) - l0))" -eq 1 ]
+check "... SIGTERM: exit 0 ($st), and the step ended (squeue: $(steps))" \
+    [ "$st" -eq 0 -a "$(steps)" -eq 0 ]
 
 # Until the job ends: the batch run and the live view, the job cancelled
 # meanwhile.

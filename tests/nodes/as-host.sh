@@ -11,6 +11,8 @@
 #   skew     one thread a core, on a clock an hour ahead (its unix_time
 #            moved on by 3600 s: a node without NTP)
 #   evil-M   busy, its lines changed by hostile.py M (a node that lies)
+#   pad      busy, each line padded with blanks to a multiple of 1024
+#            bytes (srun --label cuts lines into pieces of 1024 bytes)
 # Each start is logged (HOST and the time) to $NODES_LOG when it is set.
 host=$1
 shift
@@ -40,6 +42,14 @@ import re, sys
 for l in sys.stdin:
     sys.stdout.write(re.sub(r"\"unix_time\":([0-9.]+)",
         lambda m: "\"unix_time\":%.6f" % (float(m.group(1)) + 3600), l))'
+	exit ;;
+pad)
+	"$@" --host "$host" --sim busy --topology "$data/demo-skx.xml" \
+	    --cpuid "$data/demo-skx.cpuid" | python3 -uc '
+import sys
+for l in sys.stdin:
+    l = l.rstrip("\n")
+    sys.stdout.write(l + " " * (-len(l) % 1024) + "\n")'
 	exit ;;
 evil-*)
 	"$@" --host "$host" --sim busy --topology "$data/demo-skx.xml" \
