@@ -541,19 +541,41 @@ take_err(struct node *nd, const char *buf, size_t n)
 	}
 }
 
-/* Read what is there, until the pipe is empty (or READS_PER_WAKE); at the
- * end of its output, finish it once reaped. A node that gave a pipe's
- * worth or more sets c->busy: its writer may be waiting, and a wait
- * before the next read would cap what it can send. */
+static void step_take_err(struct cluster *c, size_t si, const char *buf, size_t n);
+static void step_take(struct cluster *c, size_t si, const char *buf, size_t n);
+
+/* A piece read from a node's pipe, or from a step's, handed on. */
+struct piece_to {
+	struct node *nd;
+	size_t si;
+	bool err, step;
+};
+
 static void
-read_fd(struct cluster *c, struct node *nd, bool err)
+piece(struct cluster *c, const struct piece_to *to, const char *buf, size_t n)
 {
-	int *fd = err ? &nd->err_fd : &nd->out_fd;
+	if (to->step && to->err)
+		step_take_err(c, to->si, buf, n);
+	else if (to->step)
+		step_take(c, to->si, buf, n);
+	else if (to->err)
+		take_err(to->nd, buf, n);
+	else
+		take(c, to->nd, buf, n);
+}
+
+/* Read *fd until it is empty (or `max` reads), each piece handed on; the
+ * descriptor closed at its end. Past a pipe's worth c->busy is set: the
+ * writer may be waiting, and a wait before the next read would cap what
+ * it can send. */
+static void
+drain(struct cluster *c, int *fd, unsigned max, const struct piece_to *to)
+{
 	size_t got = 0;
 	unsigned k;
 	ssize_t n;
 
-	for (k = 0; k < READS_PER_WAKE && *fd >= 0; k++) {
+	for (k = 0; k < max && *fd >= 0; k++) {
 		n = read(*fd, c->rbuf, c->rcap);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -564,13 +586,20 @@ read_fd(struct cluster *c, struct node *nd, bool err)
 			break;
 		}
 		got += (size_t)n;
-		if (err)
-			take_err(nd, c->rbuf, (size_t)n);
-		else
-			take(c, nd, c->rbuf, (size_t)n);
+		piece(c, to, c->rbuf, (size_t)n);
 	}
 	if (got >= PIPE_ROOM)
 		c->busy = true;
+}
+
+/* A node's pipe read until it is empty (or READS_PER_WAKE); at the end of
+ * its output, the node finished once reaped. */
+static void
+read_fd(struct cluster *c, struct node *nd, bool err)
+{
+	struct piece_to to = { nd, 0, err, false };
+
+	drain(c, err ? &nd->err_fd : &nd->out_fd, READS_PER_WAKE, &to);
 	if (nd->out_fd < 0 && nd->err_fd < 0 && nd->reaped && nd->pid > 0)
 		finish(c, nd);
 }
@@ -807,29 +836,10 @@ static void
 step_read(struct cluster *c, size_t si, bool err)
 {
 	struct cluster_step *st = &c->steps[si];
-	int *fd = err ? &st->err_fd : &st->out_fd;
-	size_t got = 0;
-	unsigned k;
-	ssize_t n;
+	struct piece_to to = { NULL, si, err, true };
 
-	for (k = 0; k < 4 * READS_PER_WAKE && *fd >= 0; k++) {
-		n = read(*fd, c->rbuf, c->rcap);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN)
-			break;
-		if (n <= 0) {
-			close_fd(fd);
-			break;
-		}
-		got += (size_t)n;
-		if (err)
-			step_take_err(c, si, c->rbuf, (size_t)n);
-		else
-			step_take(c, si, c->rbuf, (size_t)n);
-	}
-	if (got >= PIPE_ROOM)
-		c->busy = true;
+	/* one pipe for every node: more reads a wake than a node's */
+	drain(c, err ? &st->err_fd : &st->out_fd, 4 * READS_PER_WAKE, &to);
 	if (st->out_fd < 0 && st->err_fd < 0 && st->reaped && st->pid > 0)
 		step_finish(c, si);
 }
