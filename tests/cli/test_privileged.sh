@@ -45,7 +45,7 @@ fi
 chown root:root "$work/httop-setuid" && chmod 4755 "$work/httop-setuid"
 chmod 644 "$xml" "$cpuid"
 
-plan 20
+plan 21
 
 # The plugin: hwloc dlopens every hwloc_*.so in HWLOC_PLUGINS_PATH; its
 # constructor runs at once, whatever hwloc makes of it.
@@ -76,12 +76,20 @@ as_user() {
 	    "$work/httop-$v" "$@" -b -n 1 --format summary
 }
 
-as_user plain --sim busy --topology "$xml" --cpuid "$cpuid" >"$work/out.plain" 2>&1
-if [ -e "$work/marks/plain" ]; then
-	ok "control: a plain httop loads the user's hwloc plugin (the marker appears)"
+# The control: hwloc itself (lstopo, as the user) loads the plugin, so the
+# marker proves a load; httop loads none of hwloc's plugins in any case
+# (httop(1), --topology), privileged or not.
+if command -v lstopo-no-graphics >/dev/null 2>&1; then
+	runuser -u "$user" -- env HWLOC_PLUGINS_PATH="$work/plug" \
+	    HTTOP_TEST_MARKER="$work/marks/lstopo" lstopo-no-graphics --of xml /dev/null 2>/dev/null
+	check "control: hwloc (lstopo) loads the user's plugin (the marker appears)" \
+	    [ -e "$work/marks/lstopo" ]
 else
-	skip "control: this hwloc loads no plugins from HWLOC_PLUGINS_PATH"
+	skip "control: lstopo-no-graphics is not installed (Debian: hwloc)"
 fi
+as_user plain --sim busy --topology "$xml" --cpuid "$cpuid" >"$work/out.plain" 2>&1
+check "a plain httop does not load it either (it loads no hwloc plugin)" \
+    [ ! -e "$work/marks/plain" ]
 for v in caps setuid; do
 	as_user "$v" --sim busy --topology "$xml" --cpuid "$cpuid" >"$work/out.$v" 2>&1
 	st=$?
