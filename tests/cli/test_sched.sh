@@ -137,10 +137,14 @@ elif other > 0.005 + tol_os:
     skip("%s: CPU 1 against its schedule (%.2f): other work ran on it (/proc/stat %.4f)" %
          (mode, want, os_busy[1]))
 else:
-    res(abs(u[1] - want) <= tol_s, "%s: CPU 1 util %.4f against its schedule %.2f within %.4f "
-        "(edges late %.0f us, over %.0f us)" % (mode, u[1], want, tol_s, late, over))
-    res(abs(core["both"] - want) <= tol_s, "%s: both %.4f against the schedule %.2f within %.4f" %
-        (mode, core["both"], want, tol_s))
+    # Other work below what /proc/stat's ticks show (two ticks over the
+    # run) can still run on CPU 1 while the suite runs beside: the
+    # scheduler counts it, so the schedule is held to that much more.
+    tol_v = tol_s + 2 * 0.01 / T
+    res(abs(u[1] - want) <= tol_v, "%s: CPU 1 util %.4f against its schedule %.2f within %.4f "
+        "(edges late %.0f us, over %.0f us)" % (mode, u[1], want, tol_v, late, over))
+    res(abs(core["both"] - want) <= tol_v, "%s: both %.4f against the schedule %.2f within %.4f" %
+        (mode, core["both"], want, tol_v))
 if len(out) < 7:
     skip("%s: the split against its schedule: other work ran on CPU 1" % mode)
 print("\n".join(out))
