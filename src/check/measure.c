@@ -141,8 +141,10 @@ other_work(const struct check_case *c, const struct check_meas *m,
 
 	if (!x->any_task || th >= m->nthreads || !l->os_known)
 		return 0.0;
+	/* /proc/stat counts in ticks: less than its granularity of other
+	 * work (short tasks between ticks) it cannot show, the scheduler can. */
 	extra = l->os_busy - check_window_len(&c->w[th]);
-	return extra > 0.0 ? extra : 0.0;
+	return (extra > 0.0 ? extra : 0.0) + x->os_granularity;
 }
 
 static void
