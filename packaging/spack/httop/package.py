@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="95b900f6a83ba1fadb51cd16fc4a62040a3aad5ab345363574ba09235c8028ab")
+    version("0.1.0", sha256="270defe596d1dff862dc4f42cfe497eff3feca65979390158dc79df80a49a363")
 
     variant("nls", default=True, description="Translated messages (gettext)")
 
