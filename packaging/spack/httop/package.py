@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="270defe596d1dff862dc4f42cfe497eff3feca65979390158dc79df80a49a363")
+    version("0.1.0", sha256="c4f63e0a54f8f69103fa71058c6dfb181db33c4a0444d6d1b9690f4675a3a4fa")
 
     variant("nls", default=True, description="Translated messages (gettext)")
 
