@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="c4f63e0a54f8f69103fa71058c6dfb181db33c4a0444d6d1b9690f4675a3a4fa")
+    version("0.1.0", sha256="fadf418600ea8bd2b6999407eb68bde520f4b84072c12a931d49c14ec8165995")
 
     variant("nls", default=True, description="Translated messages (gettext)")
 
