@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="fadf418600ea8bd2b6999407eb68bde520f4b84072c12a931d49c14ec8165995")
+    version("0.1.0", sha256="de77e556e8e2406b9d92ee7917d65a2c7ce14bb291d49c9040b01fc00d643036")
 
     variant("nls", default=True, description="Translated messages (gettext)")
 
