@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="de77e556e8e2406b9d92ee7917d65a2c7ce14bb291d49c9040b01fc00d643036")
+    version("0.1.0", sha256="6c99f9f062ce420e5068a426758718d7629667c6bab0d274c566ffaee73f137c")
 
     variant("nls", default=True, description="Translated messages (gettext)")
 
