@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="6c99f9f062ce420e5068a426758718d7629667c6bab0d274c566ffaee73f137c")
+    version("0.1.0", sha256="6fbea19381ced97db9801595af23ffd9539e2113b08e64de29c10049bc8b6daa")
 
     variant("nls", default=True, description="Translated messages (gettext)")
 
