@@ -268,10 +268,14 @@ transport_argv(const struct transport *t, const char *host)
 	return argv;
 }
 
+/* The task's httop ($0) with its words, after "--host NODE" when Slurm
+ * gave the node's name. */
+#define STEP_SCRIPT "exec \"$0\" ${SLURMD_NODENAME:+--host \"$SLURMD_NODENAME\"} \"$@\""
+
 char **
 transport_step_argv(const struct transport *t, char *const *hosts, size_t nhosts)
 {
-	size_t cap = t->nremote + 16, n = 0, i, len = 16;
+	size_t cap = t->nremote + 20, n = 0, i, len = 16;
 	char **argv = xcalloc(cap, sizeof *argv), arg[512], *list, *p;
 
 	for (i = 0; i < nhosts; i++)
@@ -294,6 +298,14 @@ transport_step_argv(const struct transport *t, char *const *hosts, size_t nhosts
 	argv[n++] = xstrdup("--kill-on-bad-exit=0");
 	argv[n++] = xstrdup("--quiet");
 	argv[n++] = xstrdup("--");
+	/* Each task names its node as Slurm does (SLURMD_NODENAME, set by
+	 * slurmstepd), not by the node's own host name, which may differ
+	 * (c001.example.org on node c001): its lines are checked against
+	 * that name (nodeiv.h). The words come as arguments, never into
+	 * the script. */
+	argv[n++] = xstrdup("/bin/sh");
+	argv[n++] = xstrdup("-c");
+	argv[n++] = xstrdup(STEP_SCRIPT);
 	for (i = 0; i < t->nremote; i++)
 		argv[n++] = xstrdup(t->remote[i]);
 	argv[n] = NULL;

@@ -6,7 +6,8 @@
  *         (the remote shell parses the words: each is quoted for sh)
  *   srun  srun --jobid=ID --overlap --nodes=N --ntasks=N
  *             --ntasks-per-node=1 --nodelist=HOST,... --label
- *             --kill-on-bad-exit=0 --quiet -- WORDS: one step for all
+ *             --kill-on-bad-exit=0 --quiet -- /bin/sh -c SCRIPT WORDS:
+ *             one step for all
  *             (transport_step_argv); per node (--nodes=1 --ntasks=1
  *             --nodelist=HOST) only in transport_argv
  *   CMD   CMD's own words, split as sh would split them (quotes, no
@@ -51,8 +52,11 @@ char **transport_argv(const struct transport *t, const char *host);
 /* srun only: ONE job step for all of `hosts`, one task per node, each
  * task's lines labelled "TASK: " (srun --label); task k runs on hosts[k]
  * (Slurm numbers a step's tasks in the order of its nodes: the job's
- * node list gives them in that order). The remote httop gets no --host:
- * it names its own host, which the reader checks against hosts[k]. */
+ * node list gives them in that order). The remote httop is started by
+ * /bin/sh with "--host $SLURMD_NODENAME" (Slurm's name of the node it runs
+ * on, which the reader checks against hosts[k]; the node's own host name
+ * may be another, such as its FQDN); without that variable it names its
+ * own host. */
 char **transport_step_argv(const struct transport *t, char *const *hosts, size_t nhosts);
 void transport_argv_free(char **argv);
 void transport_free(struct transport *t);

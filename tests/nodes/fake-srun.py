@@ -11,7 +11,9 @@ error labelled the same way on standard error; a task that fails said
 as "srun: error: HOST: task K: Exited with exit code X". SIGTERM is
 passed on to every task. Each start is logged (its node list) to
 $SRUN_LOG when it is set. The command's "--job ID" is left out (there
-is no Slurm here: each task watches its whole simulated node)."""
+is no Slurm here: each task watches its whole simulated node). Each task
+has SLURMD_NODENAME, its node's name, in its environment, as under
+slurmstepd."""
 import os
 import selectors
 import signal
@@ -35,8 +37,10 @@ def main():
             f.write(",".join(nodes) + "\n")
     host_sh = os.path.join(os.path.dirname(os.path.abspath(__file__)), "as-host.sh")
     width = len(str(len(nodes) - 1))
+    # each task knows its node by Slurm's name, as slurmstepd tells it
     tasks = [subprocess.Popen([host_sh, h] + cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              stdin=subprocess.DEVNULL) for h in nodes]
+                              stdin=subprocess.DEVNULL,
+                              env=dict(os.environ, SLURMD_NODENAME=h)) for h in nodes]
 
     def term(sig, frame):
         for t in tasks:
