@@ -288,6 +288,13 @@ disturbance(const struct check_case *c, const struct check_meas *m,
 		d->kind = CD_REPROGRAMMED;
 		return;
 	}
+	/* The scheduler source lost records, or tasks that write none ran
+	 * longer than it may count as idle (its note names them): the
+	 * figures are absent, not wrong. */
+	if (m->reason == R_LOST) {
+		d->kind = CD_LOST;
+		return;
+	}
 	if (x->mode != CL_THREADS)
 		return;
 	for (th = 0; th < 2 && th < m->nthreads; th++) {
@@ -334,6 +341,11 @@ check_disturbance_text(const struct check_disturbance *d, const char *(*tr)(cons
 	case CD_LATE:
 		snprintf(buf, len, tr(N_("the load on CPU %u woke %.0f us late on average: it could "
 		    "not keep to its schedule")), d->cpu, d->value * 1e6);
+		break;
+	case CD_LOST:
+		snprintf(buf, len, "%s", tr(N_("the source could not follow every context switch "
+		    "of the core during the case (records lost, or tasks that write no records of "
+		    "their own ran too long): see the note")));
 		break;
 	case CD_OTHER_WORK:
 		snprintf(buf, len, tr(N_("CPU %u was %.1f%% busy by the kernel's count where the load "

@@ -279,21 +279,19 @@ else
 	skip "no bench/httop-pingpong in the build"
 fi
 
-# --check on CPUs 0 and 1 declared siblings.
+# --check on CPUs 0 and 1 declared siblings: every case within its
+# tolerance on a quiet machine, the idle case included (tasks that write no
+# switch records of their own, the VM agent's threads here, once made an
+# idle CPU 4-20% busy: sched_merge.c); a busy machine is said, not failed.
 "$HTTOP" --check --source sched --topology "$sib" --seconds 1 >"$dir/check" 2>"$dir/check.err"
 st=$?
 if [ "$st" = 0 ] && grep -qi '^verdict: pass' "$dir/check"; then
 	ok "--check --source sched: PASS"
 elif grep -q 'busy with other work' "$dir/check.err"; then
 	skip "--check --source sched: the machine is busy: $(cat "$dir/check.err")"
-elif grep -q '^verdict: FAIL' "$dir/check" &&
-    [ "$(grep -c ': FAIL$' "$dir/check")" -eq 1 ] && grep -q 'case idle: both threads asleep: FAIL' "$dir/check"; then
-	# Open (issue 27): on this project's VMs the scheduler sees a few per
-	# cent of short tasks on an "idle" CPU that /proc/stat's ticks do not,
-	# so the idle case fails by that much; said, not hidden.
-	skip "--check --source sched: KNOWN OPEN: the idle case fails: $(grep -A8 'case idle' "$dir/check" | grep 'utilisation *1' | tr -s ' ')"
 elif grep -q '^verdict: disturbed' "$dir/check"; then
-	# other work ran on the CPUs during a case: not judged (httop(1), CHECK)
+	# Other work ran on the CPUs during a case, or the source could not
+	# follow every switch (httop(1), CHECK): not judged, and said.
 	skip "--check --source sched: disturbed: $(grep -m1 'disturbed:' "$dir/check" | sed 's/^ *//')"
 else
 	sed 's/^/# /' "$dir/check" "$dir/check.err" | tail -n 40
