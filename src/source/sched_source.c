@@ -33,7 +33,7 @@
  * from the record that named them; the error is at most their run time
  * since they were last seen, from /proc/TID/schedstat (the kernel's
  * sum_exec_runtime, ns): read for every task once when the events are
- * programmed, and again for a silent task when its end goes unrecorded.
+ * programmed, and at every read for a task once it was found silent.
  * An interval whose silent tasks may have run more than SCHED_SILENT_TOL
  * of it is unsure. */
 #include "config.h"
@@ -88,6 +88,9 @@ struct task_rt {
  * tasks that may have run less than this part of an interval leave its
  * figures exact within it. */
 #define SCHED_SILENT_TOL 0.005
+/* Silent tasks whose run time is read at every read (the VM agent's
+ * threads: a handful); more are measured from when they were last read. */
+#define SCHED_KNOWN_SILENT 32
 
 struct sched_src {
 	struct source src;  /* first */
@@ -111,6 +114,11 @@ struct sched_src {
 	uint64_t last_cut;  /* the previous read's cut-off */
 	struct task_rt *rt; /* sorted by tid */
 	size_t nrt, caprt;
+	/* Tasks found silent so far: their run time since the last read,
+	 * read again at every read (-1: not readable). */
+	struct task_rt known[SCHED_KNOWN_SILENT];
+	int64_t known_d[SCHED_KNOWN_SILENT];
+	unsigned nknown;
 	const char *proc;   /* "/proc" (tests: another tree) */
 };
 
@@ -491,6 +499,36 @@ task_comm(const struct sched_src *ss, uint32_t tid, char *buf, size_t len)
 	buf[o] = '\0';
 }
 
+/* At a read: how long each task found silent before ran since the last
+ * read. */
+static void
+known_refresh(struct sched_src *ss)
+{
+	unsigned k;
+
+	for (k = 0; k < ss->nknown; k++)
+		ss->known_d[k] = rt_since(ss, ss->known[k].tid);
+}
+
+/* Task tid's run time since the last read (or, found silent for the first
+ * time, since httop last read it), and from now on at every read. */
+static int64_t
+silent_run(struct sched_src *ss, uint32_t tid)
+{
+	unsigned k;
+	int64_t d;
+
+	for (k = 0; k < ss->nknown; k++)
+		if (ss->known[k].tid == tid)
+			return ss->known_d[k];
+	d = rt_since(ss, tid);
+	if (ss->nknown < SCHED_KNOWN_SILENT) {
+		ss->known[ss->nknown].tid = tid;
+		ss->known_d[ss->nknown++] = d;
+	}
+	return d;
+}
+
 /* Is thread th's count of this interval, `len` ns long, exact within
  * SCHED_SILENT_TOL despite its silent tasks? Says which when not. */
 static bool
@@ -503,7 +541,7 @@ silent_ok(struct sched_src *ss, const struct sched_thread *th, unsigned cpu, uin
 	size_t n;
 
 	for (k = 0; k < th->nsilent; k++) {
-		if ((d = rt_since(ss, th->silent[k])) < 0 || sum + d < sum)
+		if ((d = silent_run(ss, th->silent[k])) < 0 || sum + d < sum)
 			sum = INT64_MAX;
 		else
 			sum += d;
@@ -714,6 +752,7 @@ sched_read(struct source *s, struct sample *out, struct errmsg *e)
 	pthread_mutex_lock(&ss->mu);
 	cut = now_ns();
 	drain_all(ss, cut);
+	known_refresh(ss);
 	s->events[0] = '\0';
 	for (ci = 0; ci < ss->ncores; ci++) {
 		struct sched_core *k = &ss->core[ci];
