@@ -141,8 +141,11 @@ other_work(const struct check_case *c, const struct check_meas *m,
 
 	if (!x->any_task || th >= m->nthreads || !l->os_known)
 		return 0.0;
-	/* /proc/stat counts in ticks: less than its granularity of other
-	 * work (short tasks between ticks) it cannot show, the scheduler can. */
+	/* /proc/stat's idle column (procstat.c) is exact on a tickless
+	 * kernel, short tasks between ticks included, but printed in whole
+	 * ticks: two readings' difference is off by less than one tick;
+	 * two are allowed. Interrupts on an idle CPU are busy there and idle
+	 * for the scheduler: they only make `extra` larger. */
 	extra = l->os_busy - check_window_len(&c->w[th]);
 	return (extra > 0.0 ? extra : 0.0) + x->os_granularity;
 }
