@@ -102,6 +102,23 @@ add_silent(struct sched_thread *th, uint32_t tid)
 		th->unsure = true;   /* more than can be bounded */
 }
 
+static void
+add_seen(struct sched_thread *th, uint32_t tid, uint64_t ns)
+{
+	unsigned k;
+
+	for (k = 0; k < th->nseen; k++)
+		if (th->seen_tid[k] == tid)
+			break;
+	if (k == th->nseen) {
+		if (th->nseen == SCHED_SILENT_MAX)
+			return;   /* not counted: the bound only grows */
+		th->seen_tid[th->nseen] = tid;
+		th->seen_ns[th->nseen++] = 0;
+	}
+	th->seen_ns[k] += ns;
+}
+
 /* Thread i was believed to run the pending task, and an in record at t
  * says what ran before it: the pending task itself (it ran until t), or
  * another task (the pending one switched to it unrecorded: busy all
@@ -150,6 +167,8 @@ sched_core_record(struct sched_core *c, unsigned i, uint64_t t, bool out, uint32
 		sched_core_advance(c, t);
 		if (!out && tid != th->task && other != th->task)
 			resolve_in(c, i, other);
+		else if (!out && tid != th->task && !th->crossed)
+			add_seen(th, th->task, th->ref_since);
 		th->pending = false;
 	}
 	sched_core_switch(c, i, t, before, after, out);
@@ -209,6 +228,7 @@ sched_core_take(struct sched_core *c)
 		c->t[i].lost = 0;
 		c->t[i].nsilent = 0;
 		c->t[i].silent_ns = 0;
+		c->t[i].nseen = 0;
 	}
 }
 

@@ -34,6 +34,13 @@ struct sched_thread {
 	uint32_t silent[SCHED_SILENT_MAX];
 	unsigned nsilent;
 	uint64_t silent_ns;   /* the spans counted as idle so, in all */
+	/* Spans of tasks without their own records whose end a record did
+	 * say (the next task's in record named them): what they ran, seen,
+	 * in this interval; a task's other run time is what may have gone
+	 * unrecorded. */
+	uint32_t seen_tid[SCHED_SILENT_MAX];
+	uint64_t seen_ns[SCHED_SILENT_MAX];
+	unsigned nseen;
 	bool held;         /* the last drain's next record shows `task` on */
 	/* Since the last sched_core_take: its state was not known for some
 	 * time, or records were lost. Its and its core's counts of that

@@ -31,7 +31,8 @@
  *
  * Silent tasks (sched_merge.c) whose end went unrecorded are counted idle
  * from the record that named them; the error is at most their run time
- * since they were last seen, from /proc/TID/schedstat (the kernel's
+ * in the interval less the spans the records did show them run (seen,
+ * on any CPU), their run time from /proc/TID/schedstat (the kernel's
  * sum_exec_runtime, ns): read for every task once when the events are
  * programmed, and at every read for a task once it was found silent.
  * An interval whose silent tasks may have run more than SCHED_SILENT_TOL
@@ -529,6 +530,21 @@ silent_run(struct sched_src *ss, uint32_t tid)
 	return d;
 }
 
+/* What task tid was seen to run in this interval, on every CPU. */
+static uint64_t
+seen_all(const struct sched_src *ss, uint32_t tid)
+{
+	uint64_t sum = 0;
+	unsigned ci, i, k;
+
+	for (ci = 0; ci < ss->ncores; ci++)
+		for (i = 0; i < ss->core[ci].n; i++)
+			for (k = 0; k < ss->core[ci].t[i].nseen; k++)
+				if (ss->core[ci].t[i].seen_tid[k] == tid)
+					sum += ss->core[ci].t[i].seen_ns[k];
+	return sum;
+}
+
 /* Is thread th's count of this interval, `len` ns long, exact within
  * SCHED_SILENT_TOL despite its silent tasks? Says which when not. */
 static bool
@@ -540,10 +556,15 @@ silent_ok(struct sched_src *ss, const struct sched_thread *th, unsigned cpu, uin
 	unsigned k;
 	size_t n;
 
+	/* A silent task's run time less what it was seen to run is what it
+	 * may have run unrecorded. */
 	for (k = 0; k < th->nsilent; k++) {
-		if ((d = silent_run(ss, th->silent[k])) < 0 || sum + d < sum)
+		if ((d = silent_run(ss, th->silent[k])) < 0) {
 			sum = INT64_MAX;
-		else
+			break;
+		}
+		d -= (int64_t)seen_all(ss, th->silent[k]);
+		if (d > 0 && sum + d >= sum)
 			sum += d;
 	}
 	/* The error is at most the spans counted idle, and at most what
@@ -777,8 +798,11 @@ sched_read(struct source *s, struct sample *out, struct errmsg *e)
 				out->err[cpu] = ENXIO;
 			fill_row(ss, k, th, cpu, cut, out);
 		}
-		sched_core_take(k);
 	}
+	/* After every core's states: a silent task's seen time is summed over
+	 * all of them. */
+	for (ci = 0; ci < ss->ncores; ci++)
+		sched_core_take(&ss->core[ci]);
 	ss->last_cut = cut;
 	pthread_mutex_unlock(&ss->mu);
 	if (reopened) {

@@ -369,7 +369,7 @@ test_drain(void **state)
  * 13500 (68 ran until 13500: exact), 200 -> 69 at 14000 and "in 201
  * after 75" at 15000 (69 -> 75 unrecorded: busy all along), 201 -> 150
  * at 16000 and 150's own in record at 16001: ref1 = 3000 + 4000 at
- * 16000 + (17000 - 16000) = 8000 at 17000. */
+ * 16000 + (17000 - 16000) = 8000 at 17000; 68 seen to run 500 ns. */
 static void
 test_silent(void **state)
 {
@@ -409,6 +409,13 @@ test_silent(void **state)
 	assert_int_equal(c.t[1].ref, 8000);
 	assert_int_equal(c.t[1].nsilent, 0);
 	assert_false(c.t[1].unsure);
+	/* 68's end was said this time: it was seen to run 500 ns (the part
+	 * of its run time that cannot have gone unrecorded) */
+	assert_int_equal(c.t[1].nseen, 1);
+	assert_int_equal(c.t[1].seen_tid[0], 68);
+	assert_int_equal(c.t[1].seen_ns[0], 500);
+	sched_core_take(&c);
+	assert_int_equal(c.t[1].nseen, 0);
 }
 
 /* A read's cut while a task is pending. Thread 0 busy from 0 (known);
