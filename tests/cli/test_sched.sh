@@ -186,8 +186,9 @@ check "text: the figures' meaning" grep -q '^meaning: split by the scheduler: ti
 check "text: CPI and GHz absent (-), the split shown" \
     grep -Eq '^  0 +0 0,1 +[0-9.]+% +[0-9.]+% +[0-9.]+% +[0-9.]+% +[0-9.]+% +[0-9.]+ +- +- +ok' "$dir/text"
 
-# OpenMetrics: valid, the source's info says the basis, CPI absent.
-"$HTTOP" --source sched --topology "$sib" -b --format openmetrics -d 0.3 -n 2 >"$dir/om" 2>&1
+# OpenMetrics: valid, the source's info says the basis, CPI absent (the
+# source's events, such as a silent task's, go to standard error).
+"$HTTOP" --source sched --topology "$sib" -b --format openmetrics -d 0.3 -n 2 >"$dir/om" 2>"$dir/om.err"
 if python3 "$HTTOP_SRCDIR/tests/cli/om_check.py" openmetrics "$dir/om" >"$dir/om.check" 2>&1; then
 	ok "openmetrics: om_check accepts it"
 else
