@@ -99,6 +99,16 @@ s1, t1 = stat(base + ".stat1")
 T = rec["interval"]
 core = rec["cores"][0]
 thr = {t["cpu"]: t for t in rec["threads"]}
+if not core["valid"] and core.get("reason") == "lost":
+    # A task that writes no switch records of its own (the VM agent's
+    # threads here) ran longer in the interval than the source may count
+    # as idle: the figures are absent, and the source said why.
+    err = [l for l in open(base + ".err").read().splitlines() if "no switch out of" in l]
+    for _ in range(7):
+        skip("%s: the source could not follow every switch: %s" %
+             (mode, err[-1] if err else "records lost"))
+    print("\n".join(out))
+    sys.exit(0)
 u = [thr[0]["util"], thr[1]["util"]]
 os_busy = []
 for c in ("cpu0", "cpu1"):
@@ -179,8 +189,10 @@ run_case idle idle
 judge idle idle
 check_schema "$dir/half.json" "$dir/idle.json"
 
-# The text output names the source and says what its figures mean.
-"$HTTOP" --source sched --topology "$sib" -b -d 0.3 -n 1 >"$dir/text" 2>&1
+# The text output names the source and says what its figures mean; a
+# core row with its split (an interval may be invalid, 'lost', when a task
+# that writes no switch records ran too long in it: three are read).
+"$HTTOP" --source sched --topology "$sib" -b -d 0.5 -n 3 >"$dir/text" 2>"$dir/text.err"
 check "text: 'source sched' in the header" grep -q 'source sched,' "$dir/text"
 check "text: the figures' meaning" grep -q '^meaning: split by the scheduler: time a task ran on each thread' "$dir/text"
 check "text: CPI and GHz absent (-), the split shown" \
@@ -204,23 +216,30 @@ check "openmetrics: the core's both share is there, and exact" sh -c "grep -q '^
     --record "$dir/s.trace" >"$dir/live.json" 2>"$dir/rec.err"
 check "record: the trace's plan says basis=scheduler" grep -q '^plan .*basis=scheduler clock_hz=1000000000' "$dir/s.trace"
 "$HTTOP" --replay "$dir/s.trace" -b --format json >"$dir/replay.json" 2>"$dir/replay.err"
-if python3 - "$dir/live.json" "$dir/replay.json" <<'EOF'
+if python3 - "$dir/live.json" "$dir/replay.json" 2>"$dir/replay.cmp" <<'EOF'
 import json, sys
 a = [json.loads(l) for l in open(sys.argv[1])]
 b = [json.loads(l) for l in open(sys.argv[2])]
 assert len(a) == len(b) == 3, (len(a), len(b))
+def same(p, q):
+    # An interval the source could not follow (a silent task, records
+    # lost) is invalid live and replayed alike: null both times.
+    return p is None and q is None or None not in (p, q) and abs(p - q) < 1e-9
 for x, y in zip(a, b):
     assert y["source"] == "replay" and y["basis"] == "scheduler", y["source"]
+    assert x["cores"][0]["valid"] == y["cores"][0]["valid"], (x["cores"][0], y["cores"][0])
     for k in ("neither", "t0_only", "t1_only", "both", "util"):
-        assert abs(x["cores"][0][k] - y["cores"][0][k]) < 1e-9, (k, x["cores"][0][k], y["cores"][0][k])
+        assert same(x["cores"][0][k], y["cores"][0][k]), (k, x["cores"][0][k], y["cores"][0][k])
     for t, u in zip(x["threads"], y["threads"]):
-        assert abs(t["util"] - u["util"]) < 1e-9
-        assert u["absent"]["cpi"] == "not-counted", u["absent"]
+        assert same(t["util"], u["util"]), (t["util"], u["util"])
+        assert t["valid"] == u["valid"], (t, u)
+        # An invalid thread has its reason instead of absent figures.
+        assert not u["valid"] or u["absent"]["cpi"] == "not-counted", u
 EOF
 then
 	ok "replay: the same split and utilisation, source replay, basis scheduler, CPI not-counted"
 else
-	not_ok "replay: differs from the live run"
+	not_ok "replay: differs from the live run: $(tail -n 1 "$dir/replay.cmp")"
 fi
 "$HTTOP" --replay "$dir/s.trace" -b -n 1 >"$dir/replay.txt" 2>&1
 check "replay text: the figures' meaning" grep -q '^meaning: split by the scheduler' "$dir/replay.txt"
