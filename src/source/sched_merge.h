@@ -103,14 +103,15 @@ void sched_core_take(struct sched_core *c);
  * was running is `tid`, the next one `other`) or in (the task coming in
  * is `tid`, the previous one `other`). The idle task's thread ID is 0.
  *
- * What the kernel writes (seen on Linux 6.18): a switch between two tasks
- * gives an out record, then an in record; a switch to idle gives the out
- * record of the task leaving, and sometimes an in record of idle; a
- * switch from idle gives only the in record of the task coming in (no
- * out record of idle). So every record's `after` is the state from its
- * time on; an out record's `before` must agree with what was known (it is
- * checked), an in record's `before` is only what the thread did if its
- * state was not known (its out record may already have said the switch). */
+ * What the kernel writes (seen on Linux 6.18): a switch gives an out
+ * record, written while the task leaving runs, then an in record, written
+ * while the task coming in runs; a task that writes no records (the idle
+ * task of some CPUs, every thread of PID 1 in a Firecracker VM: silent
+ * tasks, sched_core_record) leaves out its own. So every record's `after`
+ * is the state from its time on; an out record's `before` must agree with
+ * what was known (it is checked), an in record's `before` is what the
+ * thread did if its state was not known, and what ended a pending silent
+ * task otherwise (sched_core_record). */
 void sched_switch_states(bool out, uint32_t tid, uint32_t other, bool *before, bool *after);
 
 #endif
