@@ -102,7 +102,11 @@ collect(void *self, const struct run_step *st, struct errmsg *e)
 	for (i = 0; i < c->nslots; i++)
 		check_meas_from_interval(&c->slots[i].m, st->iv, &c->r.mc, c->t, c->slots[i].core,
 		    st->prev, st->cur, &c->x);
-	snprintf(c->note, sizeof c->note, "%s", st->note);
+	/* The conflict line, and what the source said of the interval
+	 * (records lost, silent tasks: a disturbance's cause). */
+	snprintf(c->note, sizeof c->note, "%s%s%.200s", st->note,
+	    st->note[0] != '\0' && st->events != NULL && st->events[0] != '\0' ? "; " : "",
+	    st->events != NULL ? st->events : "");
 	c->got = true;
 	return 0;
 }

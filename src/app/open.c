@@ -184,7 +184,7 @@ open_auto(struct app *a)
 	}
 	if (a->src == NULL && (a->src = open_msr(a, &e)) == NULL) {
 		auto_note(said, sizeof said, "msr", e.text);
-		a->src = perf_source_open(&a->m, &a->plan, &e);
+		a->src = perf_source_open(&a->m, &a->plan, true, &e);
 		if (a->src == NULL) {
 			auto_note(said, sizeof said, "perf", e.text);
 			auto_counterless(a, said, sizeof said);
@@ -262,7 +262,7 @@ app_open_source(struct app *a)
 		a->src = msr_safe_source_open(&a->m, o->msr_safe_path, o->msr_batch_path, &a->e);
 		break;
 	case SRC_PERF:
-		a->src = perf_source_open(&a->m, &a->plan, &a->e);
+		a->src = perf_source_open(&a->m, &a->plan, false, &a->e);
 		break;
 	case SRC_PROCSTAT:
 		a->src = open_procstat(a, &a->e);

@@ -141,8 +141,11 @@ other_work(const struct check_case *c, const struct check_meas *m,
 
 	if (!x->any_task || th >= m->nthreads || !l->os_known)
 		return 0.0;
-	/* /proc/stat counts in ticks: less than its granularity of other
-	 * work (short tasks between ticks) it cannot show, the scheduler can. */
+	/* /proc/stat's idle column (procstat.c) is exact on a tickless
+	 * kernel, short tasks between ticks included, but printed in whole
+	 * ticks: two readings' difference is off by less than one tick;
+	 * two are allowed. Interrupts on an idle CPU are busy there and idle
+	 * for the scheduler: they only make `extra` larger. */
 	extra = l->os_busy - check_window_len(&c->w[th]);
 	return (extra > 0.0 ? extra : 0.0) + x->os_granularity;
 }
@@ -288,6 +291,13 @@ disturbance(const struct check_case *c, const struct check_meas *m,
 		d->kind = CD_REPROGRAMMED;
 		return;
 	}
+	/* The scheduler source lost records, or tasks that write none ran
+	 * longer than it may count as idle (its note names them): the
+	 * figures are absent, not wrong. */
+	if (m->reason == R_LOST) {
+		d->kind = CD_LOST;
+		return;
+	}
 	if (x->mode != CL_THREADS)
 		return;
 	for (th = 0; th < 2 && th < m->nthreads; th++) {
@@ -334,6 +344,11 @@ check_disturbance_text(const struct check_disturbance *d, const char *(*tr)(cons
 	case CD_LATE:
 		snprintf(buf, len, tr(N_("the load on CPU %u woke %.0f us late on average: it could "
 		    "not keep to its schedule")), d->cpu, d->value * 1e6);
+		break;
+	case CD_LOST:
+		snprintf(buf, len, "%s", tr(N_("the source could not follow every context switch "
+		    "of the core during the case (records lost, or tasks that write no records of "
+		    "their own ran too long): see the note")));
 		break;
 	case CD_OTHER_WORK:
 		snprintf(buf, len, tr(N_("CPU %u was %.1f%% busy by the kernel's count where the load "

@@ -100,6 +100,7 @@ enum check_disturb_kind {
 	CD_REPROGRAMMED,   /* another program reprogrammed the counters */
 	CD_LATE,           /* the load on `cpu` woke `value` s late on average */
 	CD_OTHER_WORK,     /* `cpu` was `value` busy by the kernel's count, the load made it `want` */
+	CD_LOST,           /* the source could not follow the core's switches */
 };
 
 struct check_disturbance {

@@ -516,6 +516,40 @@ plan_meaning(const struct plan *p)
 }
 
 const char *
+plan_slot_reading(const struct plan *p, const struct plan_slot *s)
+{
+	if (p == NULL || s == NULL)
+		return NULL;
+	if (p->basis == PLAN_BASIS_SCHED) {
+		switch (s->kind) {
+		case SLOT_TSC:
+			return N_("CLOCK_MONOTONIC at the read, in ns");
+		case SLOT_REF:
+			return N_("ns the CPU ran a task other than idle, from its context-switch "
+			    "records (a CPU-wide perf software event, dummy with context_switch, "
+			    "one ring buffer per CPU)");
+		case SLOT_ANY:
+			return N_("ns any thread of the core ran a task: its threads' "
+			    "context-switch records merged in time");
+		default:
+			return NULL;
+		}
+	}
+	if (p->basis == PLAN_BASIS_TICKS) {
+		switch (s->kind) {
+		case SLOT_TSC:
+			return N_("CLOCK_MONOTONIC at the read, in us");
+		case SLOT_REF:
+			return N_("busy time in /proc/stat: the CPU's user, nice, system, irq and "
+			    "softirq ticks, in us");
+		default:
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+const char *
 plan_basis_name(enum plan_basis b)
 {
 	switch (b) {

@@ -172,6 +172,11 @@ const char *split_method_name(enum split_method s);
  * once, and for a plan that reads nothing (a node's, httop --nodes). The
  * tick accounting's is its summary (the tick's length); untranslated. */
 const char *plan_meaning(const struct plan *p);
+/* What slot s of a plan that reads no register counts and where it comes
+ * from (the scheduler's context-switch records, /proc/stat), for people
+ * (untranslated, marked for _()); NULL for a counter plan, whose slots
+ * name their MSR. */
+const char *plan_slot_reading(const struct plan *p, const struct plan_slot *s);
 /* "counters", "scheduler" (traces, JSON); PLAN_NBASES if unknown. */
 const char *plan_basis_name(enum plan_basis b);
 enum plan_basis plan_basis_parse(const char *name);

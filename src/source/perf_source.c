@@ -61,6 +61,9 @@ struct perf_source {
 	struct perf_ev ev[PLAN_MAX_SLOTS];
 	double start;                 /* clock_mono() at open */
 	uint64_t seq;
+	/* --source auto tried the msr source before this one and it failed
+	 * (its note says why): the messages do not send the user back to it. */
+	bool after_msr;
 };
 
 /* One read of a group: nr, time_enabled, time_running, a value each. */
@@ -103,31 +106,49 @@ is_missing_err(int err)
 	return err == ENOENT || err == EOPNOTSUPP;
 }
 
-/* The message for an event that would not open: the cause and the fix. */
+/* The message for an event that would not open: the cause and the fix.
+ * Each says "or use --source msr" only where msr was not tried already. */
+static int
+refused_error(struct perf_source *ps, unsigned cpu, int err, struct errmsg *e)
+{
+	const struct perf_caps *c = &ps->caps;
+	bool m = !ps->after_msr;
+
+	if (!c->paranoid_known)
+		return errmsg_set(e, m ? _("perf_event_open refused to count on CPU %u (%s) and "
+		    "kernel.perf_event_paranoid could not be read; per-CPU counting needs it at "
+		    "0 or less: run 'sysctl kernel.perf_event_paranoid=0' as root, give httop "
+		    "CAP_PERFMON, or use --source msr") : _("perf_event_open refused to count on "
+		    "CPU %u (%s) and kernel.perf_event_paranoid could not be read; per-CPU "
+		    "counting needs it at 0 or less: run 'sysctl kernel.perf_event_paranoid=0' as "
+		    "root or give httop CAP_PERFMON"), cpu, errno_name(err));
+	if (c->paranoid > 0)
+		return errmsg_set(e, m ? _("perf_event_open refused to count on CPU %u (%s): "
+		    "kernel.perf_event_paranoid is %d and per-CPU counting needs 0 or less "
+		    "without CAP_PERFMON; run 'sysctl kernel.perf_event_paranoid=0' as root, "
+		    "give httop CAP_PERFMON, or use --source msr") : _("perf_event_open refused "
+		    "to count on CPU %u (%s): kernel.perf_event_paranoid is %d and per-CPU "
+		    "counting needs 0 or less without CAP_PERFMON; run 'sysctl "
+		    "kernel.perf_event_paranoid=0' as root or give httop CAP_PERFMON"), cpu,
+		    errno_name(err), c->paranoid);
+	return errmsg_set(e, m ? _("perf_event_open refused to count on CPU %u (%s) although "
+	    "kernel.perf_event_paranoid is %d: a security module (SELinux, AppArmor) or "
+	    "lockdown forbids it; ask the administrator, or use --source msr") :
+	    _("perf_event_open refused to count on CPU %u (%s) although "
+	    "kernel.perf_event_paranoid is %d: a security module (SELinux, AppArmor) or "
+	    "lockdown forbids it; ask the administrator"), cpu, errno_name(err), c->paranoid);
+}
+
 static int
 open_error(struct perf_source *ps, const struct perf_ev *ev, unsigned cpu, int err,
     struct errmsg *e)
 {
-	const struct perf_caps *c = &ps->caps;
+	bool m = !ps->after_msr;
 
 	switch (err) {
 	case EACCES:
 	case EPERM:
-		if (!c->paranoid_known)
-			return errmsg_set(e, _("perf_event_open refused to count on CPU %u (%s) and "
-			    "kernel.perf_event_paranoid could not be read; per-CPU counting needs it at "
-			    "0 or less: run 'sysctl kernel.perf_event_paranoid=0' as root, give httop "
-			    "CAP_PERFMON, or use --source msr"), cpu, errno_name(err));
-		if (c->paranoid > 0)
-			return errmsg_set(e, _("perf_event_open refused to count on CPU %u (%s): "
-			    "kernel.perf_event_paranoid is %d and per-CPU counting needs 0 or less "
-			    "without CAP_PERFMON; run 'sysctl kernel.perf_event_paranoid=0' as root, "
-			    "give httop CAP_PERFMON, or use --source msr"), cpu, errno_name(err),
-			    c->paranoid);
-		return errmsg_set(e, _("perf_event_open refused to count on CPU %u (%s) although "
-		    "kernel.perf_event_paranoid is %d: a security module (SELinux, AppArmor) or "
-		    "lockdown forbids it; ask the administrator, or use --source msr"), cpu,
-		    errno_name(err), c->paranoid);
+		return refused_error(ps, cpu, err, e);
 	case EMFILE:
 	case ENFILE:
 		return errmsg_set(e, _("too many open files on CPU %u (%s): perf needs one "
@@ -136,17 +157,25 @@ open_error(struct perf_source *ps, const struct perf_ev *ev, unsigned cpu, int e
 		    ps->src.m->topo.ncpus, ps->cur.nslots,
 		    ps->src.m->topo.ncpus * ps->cur.nslots + 64);
 	case EBUSY:
-		return errmsg_set(e, _("the PMU of CPU %u is held exclusively by another program "
-		    "(EBUSY); stop it (perf, likwid, a site monitor) or use --source msr"), cpu);
+		return errmsg_set(e, m ? _("the PMU of CPU %u is held exclusively by another "
+		    "program (EBUSY); stop it (perf, likwid, a site monitor) or use --source msr") :
+		    _("the PMU of CPU %u is held exclusively by another program (EBUSY); stop it "
+		    "(perf, likwid, a site monitor)"), cpu);
 	default:
 		break;
 	}
 	if (is_missing_err(err) && ev->from == PEV_GENERIC)
-		return errmsg_set(e, _("no hardware performance events: this machine (a VM without "
-		    "a virtual PMU?) has no '%s' event for perf_event_open (%s); use --source msr "
-		    "or run on the node"), ev->name, errno_name(err));
-	return errmsg_set(e, _("perf_event_open cannot count %s on CPU %u (%s); this kernel or "
-	    "CPU does not offer it: use --source msr"), ev->name, cpu, errno_name(err));
+		return errmsg_set(e, m ? _("no hardware performance events: this machine (a VM "
+		    "without a virtual PMU?) has no '%s' event for perf_event_open (%s); use "
+		    "--source msr or run on the node") : _("no hardware performance events: this "
+		    "machine (a VM without a virtual PMU?) has no '%s' event for perf_event_open "
+		    "(%s); give the VM a virtual PMU, or run httop on the node itself"), ev->name,
+		    errno_name(err));
+	return errmsg_set(e, m ? _("perf_event_open cannot count %s on CPU %u (%s); this kernel "
+	    "or CPU does not offer it: use --source msr") : _("perf_event_open cannot count %s "
+	    "on CPU %u (%s); this kernel or CPU does not offer it, and only the msr source "
+	    "could read it: see what --source auto said of msr"), ev->name, cpu,
+	    errno_name(err));
 }
 
 static void
@@ -295,12 +324,17 @@ perf_program(struct source *s, const struct plan *p, bool force, struct errmsg *
 
 		ps->ev[k] = perf_event_for(&ps->caps, s->m, kind, !ps->no_msr[kind]);
 		if (ps->ev[k].from == PEV_NONE)
-			return errmsg_set(e, _("perf has no event for the '%s' counter of this plan; "
-			    "use --source msr"), slot_kind_name(kind));
+			return errmsg_set(e, !ps->after_msr ? _("perf has no event for the '%s' "
+			    "counter of this plan; use --source msr") : _("perf has no event for the "
+			    "'%s' counter of this plan, and only the msr source could read it: see what "
+			    "--source auto said of msr"), slot_kind_name(kind));
 		if (ps->ev[k].from == PEV_DERIVED && ps->tsc_hz <= 0.0)
-			return errmsg_set(e, _("perf: no TSC: the kernel offers no msr/tsc event "
-			    "and the nominal frequency is unknown, so TSC ticks cannot be derived "
-			    "from time; use --source msr"));
+			return errmsg_set(e, !ps->after_msr ? _("perf: no TSC: the kernel offers no "
+			    "msr/tsc event and the nominal frequency is unknown, so TSC ticks cannot "
+			    "be derived from time; use --source msr") : _("perf: no TSC: the kernel "
+			    "offers no msr/tsc event and the nominal frequency is unknown, so TSC "
+			    "ticks cannot be derived from time; only the msr source could read it: "
+			    "see what --source auto said of msr"));
 	}
 	if (ps->sys->want_fds != NULL)
 		ps->sys->want_fds(ps->sys, (unsigned long)t->ncpus * p->nslots);
@@ -637,7 +671,8 @@ adapt_plan(struct perf_source *ps, struct plan *p, unsigned cpu, struct errmsg *
 }
 
 struct source *
-perf_source_new(struct machine *m, struct plan *plan, struct perf_sys *sys, struct errmsg *e)
+perf_source_new(struct machine *m, struct plan *plan, struct perf_sys *sys, bool after_msr,
+    struct errmsg *e)
 {
 	struct perf_source *ps;
 	unsigned cpu, max_cpu = m->topo.max_cpu;
@@ -649,6 +684,7 @@ perf_source_new(struct machine *m, struct plan *plan, struct perf_sys *sys, stru
 	ps->src.force_moot = N_("the kernel shares the counters between programs");
 	ps->src.m = m;
 	ps->sys = sys;
+	ps->after_msr = after_msr;
 	ps->max_cpu = max_cpu;
 	ps->cpu = xcalloc(max_cpu ? max_cpu : 1, sizeof *ps->cpu);
 	ps->tsc_hz = identity_tsc_hz(&m->id);
@@ -678,7 +714,7 @@ perf_source_new(struct machine *m, struct plan *plan, struct perf_sys *sys, stru
 }
 
 struct source *
-perf_source_open(struct machine *m, struct plan *plan, struct errmsg *e)
+perf_source_open(struct machine *m, struct plan *plan, bool after_msr, struct errmsg *e)
 {
-	return perf_source_new(m, plan, perf_sys_real(NULL), e);
+	return perf_source_new(m, plan, perf_sys_real(NULL), after_msr, e);
 }

@@ -11,8 +11,9 @@
  * plan this source carries out: the machine's plan with its writes
  * dropped, 64-bit slots, and the slots perf cannot count removed or
  * replaced (the summary says which). Opens nothing yet beyond one probe
- * per event on the first online CPU; program() opens the groups. */
+ * per event on the first online CPU; program() opens the groups.
+ * after_msr: as for perf_source_open(). */
 struct source *perf_source_new(struct machine *m, struct plan *plan, struct perf_sys *sys,
-    struct errmsg *e);
+    bool after_msr, struct errmsg *e);
 
 #endif

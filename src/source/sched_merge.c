@@ -5,7 +5,19 @@
  * every thread's state is constant: each busy thread's `ref` gains the
  * gap, and `any` gains it when at least one thread is busy. So with
  * switches at t1 < t2 < ... the counts are sums of gaps, exact to the
- * records' nanosecond stamps. */
+ * records' nanosecond stamps.
+ *
+ * Silent tasks. A switch gives an out record (written while the task
+ * leaving runs) and an in record (while the task coming in runs); either
+ * says the switch. Some tasks never have a record of their own (on Linux
+ * 6.18 in a Firecracker VM: every thread of PID 1, the VM's agent, and
+ * the idle task of CPU 1), so a switch from one of them to another is not
+ * recorded at all: "X out, next S" then, much later, "Y in, previous
+ * idle", and S's switch to idle somewhere between. Counting S busy until
+ * Y's record made an idle CPU 4-20% busy (httop --check, case idle).
+ * S's end is not known; its span is counted as idle, the error being at
+ * most S's run time in the interval, which the source bounds from S's
+ * schedstat (sched_source.c). */
 #include "config.h"
 #include "source/sched_merge.h"
 
@@ -24,8 +36,7 @@ void
 sched_core_advance(struct sched_core *c, uint64_t t)
 {
 	uint64_t dt;
-	bool any = false;
-	unsigned i;
+	unsigned i, nbusy = 0;
 
 	if (t <= c->at)
 		return;
@@ -39,11 +50,16 @@ sched_core_advance(struct sched_core *c, uint64_t t)
 		}
 		if (th->busy) {
 			th->ref += dt;
-			any = true;
+			nbusy++;
+			if (th->pending)
+				th->ref_since += dt;
 		}
 	}
-	if (any)
+	if (nbusy > 0)
 		c->any += dt;
+	for (i = 0; nbusy == 1 && i < c->n; i++)
+		if (c->t[i].known && c->t[i].busy && c->t[i].pending)
+			c->t[i].solo_since += dt;
 	c->at = t;
 }
 
@@ -72,6 +88,113 @@ sched_core_switch(struct sched_core *c, unsigned i, uint64_t t, bool before, boo
 	th->busy = after;
 }
 
+static void
+add_silent(struct sched_thread *th, uint32_t tid)
+{
+	unsigned k;
+
+	for (k = 0; k < th->nsilent; k++)
+		if (th->silent[k] == tid)
+			return;
+	if (th->nsilent < SCHED_SILENT_MAX)
+		th->silent[th->nsilent++] = tid;
+	else
+		th->unsure = true;   /* more than can be bounded */
+}
+
+static void
+add_seen(struct sched_thread *th, uint32_t tid, uint64_t ns)
+{
+	unsigned k;
+
+	for (k = 0; k < th->nseen; k++)
+		if (th->seen_tid[k] == tid)
+			break;
+	if (k == th->nseen) {
+		if (th->nseen == SCHED_SILENT_MAX)
+			return;   /* not counted: the bound only grows */
+		th->seen_tid[th->nseen] = tid;
+		th->seen_ns[th->nseen++] = 0;
+	}
+	th->seen_ns[k] += ns;
+}
+
+/* Thread i was believed to run the pending task, and an in record at t
+ * says what ran before it: the pending task itself (it ran until t), or
+ * another task (the pending one switched to it unrecorded: busy all
+ * along), or idle (its end went unrecorded). */
+static void
+resolve_in(struct sched_core *c, unsigned i, uint32_t prev)
+{
+	struct sched_thread *th = &c->t[i];
+
+	if (prev != 0)
+		return;
+	if (th->crossed) {
+		th->unsure = true;
+		return;
+	}
+	/* Counted as idle from `since`: take back what it added. */
+	th->silent_ns += th->ref_since;
+	th->ref -= th->ref_since;
+	c->any -= th->solo_since;
+	th->busy = false;
+	add_silent(th, th->task);
+}
+
+static void
+pend(struct sched_thread *th, uint32_t task, uint64_t t)
+{
+	th->pending = task != 0;
+	th->crossed = false;
+	th->task = task;
+	th->since = t;
+	th->ref_since = th->solo_since = 0;
+}
+
+void
+sched_core_record(struct sched_core *c, unsigned i, uint64_t t, bool out, uint32_t tid,
+    uint32_t other)
+{
+	struct sched_thread *th;
+	bool before, after;
+
+	if (i >= c->n)
+		return;
+	th = &c->t[i];
+	sched_switch_states(out, tid, other, &before, &after);
+	if (th->known && th->pending) {
+		sched_core_advance(c, t);
+		if (!out && tid != th->task && other != th->task)
+			resolve_in(c, i, other);
+		else if (!out && tid != th->task && !th->crossed)
+			add_seen(th, th->task, th->ref_since);
+		th->pending = false;
+	}
+	sched_core_switch(c, i, t, before, after, out);
+	/* An out record names the next task; its own in record says it
+	 * came, unless it is silent. */
+	if (out && th->known && th->busy)
+		pend(th, other, t);
+}
+
+void
+sched_core_cut(struct sched_core *c)
+{
+	unsigned i;
+
+	for (i = 0; i < c->n; i++) {
+		struct sched_thread *th = &c->t[i];
+
+		if (!th->pending)
+			continue;
+		if (!th->held)
+			th->unsure = true;
+		th->crossed = true;
+		th->ref_since = th->solo_since = 0;
+	}
+}
+
 void
 sched_core_lost(struct sched_core *c, unsigned i, uint64_t t, uint64_t n)
 {
@@ -80,6 +203,7 @@ sched_core_lost(struct sched_core *c, unsigned i, uint64_t t, uint64_t n)
 	sched_core_advance(c, t);
 	c->t[i].known = false;
 	c->t[i].unsure = true;
+	c->t[i].pending = false;
 	c->t[i].lost += n;
 }
 
@@ -91,6 +215,7 @@ sched_core_forget(struct sched_core *c, unsigned i, uint64_t t)
 	sched_core_advance(c, t);
 	c->t[i].known = false;
 	c->t[i].unsure = true;
+	c->t[i].pending = false;
 }
 
 void
@@ -101,6 +226,9 @@ sched_core_take(struct sched_core *c)
 	for (i = 0; i < c->n; i++) {
 		c->t[i].unsure = !c->t[i].known;
 		c->t[i].lost = 0;
+		c->t[i].nsilent = 0;
+		c->t[i].silent_ns = 0;
+		c->t[i].nseen = 0;
 	}
 }
 
@@ -228,11 +356,8 @@ peek(struct sched_core *c, unsigned i, struct sched_ring *r, struct peeked *p, u
 static void
 apply(struct sched_core *c, unsigned i, const struct sched_rec *r, uint64_t *lost)
 {
-	bool before, after;
-
 	if (r->kind == SCHED_REC_SWITCH) {
-		sched_switch_states(r->out, r->tid, r->other, &before, &after);
-		sched_core_switch(c, i, r->time, before, after, r->out);
+		sched_core_record(c, i, r->time, r->out, r->tid, r->other);
 	} else if (r->kind == SCHED_REC_LOST) {
 		*lost += r->lost;
 		sched_core_lost(c, i, r->time, r->lost);
@@ -274,6 +399,10 @@ sched_drain(struct sched_core *c, struct sched_ring *r, uint64_t cut, uint64_t *
 		r[best].tail += p[best].size;
 		peek(c, best, &r[best], &p[best], cut);
 	}
+	/* What the next record, after the cut, says of a pending task. */
+	for (i = 0; i < c->n; i++)
+		c->t[i].held = c->t[i].pending && p[i].have && p[i].r.kind == SCHED_REC_SWITCH &&
+		    (p[i].r.tid == c->t[i].task || (!p[i].r.out && p[i].r.other == c->t[i].task));
 	sched_core_advance(c, cut);
 	return used;
 }

@@ -13,9 +13,35 @@
 
 #include "machine/topology.h"
 
+/* Tasks of one interval whose switch out the kernel did not record. */
+#define SCHED_SILENT_MAX 8
+
 struct sched_thread {
 	bool known;        /* its state is known (a record said it) */
 	bool busy;         /* a task other than idle runs on it */
+	/* Busy since `since` because an out record named `task` as the next
+	 * task, and no record of `task` itself has come yet: some tasks'
+	 * own records never come (silent tasks, sched_merge.c), so its end
+	 * may not be recorded either. */
+	bool pending;
+	bool crossed;      /* the pending span began before the last take */
+	uint32_t task;
+	uint64_t since;
+	uint64_t ref_since;   /* ref counted since `since` */
+	uint64_t solo_since;  /* any counted since `since` with no sibling busy */
+	/* Silent tasks whose end the records missed in this interval: their
+	 * time was counted as idle (sched_core_take clears them). */
+	uint32_t silent[SCHED_SILENT_MAX];
+	unsigned nsilent;
+	uint64_t silent_ns;   /* the spans counted as idle so, in all */
+	/* Spans of tasks without their own records whose end a record did
+	 * say (the next task's in record named them): what they ran, seen,
+	 * in this interval; a task's other run time is what may have gone
+	 * unrecorded. */
+	uint32_t seen_tid[SCHED_SILENT_MAX];
+	uint64_t seen_ns[SCHED_SILENT_MAX];
+	unsigned nseen;
+	bool held;         /* the last drain's next record shows `task` on */
 	/* Since the last sched_core_take: its state was not known for some
 	 * time, or records were lost. Its and its core's counts of that
 	 * interval are not exact. */
@@ -44,6 +70,25 @@ void sched_core_advance(struct sched_core *c, uint64_t t);
  * unsure. */
 void sched_core_switch(struct sched_core *c, unsigned i, uint64_t t, bool before, bool after,
     bool check);
+/* One context-switch record of thread i (sched_switch_states gives its
+ * states): sched_core_switch, and what the records of silent tasks imply.
+ * Some tasks never have records of their own (seen on Linux 6.18 in a
+ * Firecracker VM: every thread of PID 1, and CPU 1's idle task): a switch
+ * between two of them is not recorded at all. When an in record says the
+ * CPU was idle while a silent task was believed on it since an out record
+ * named it, that task's end is unknown: its span is counted as idle (the
+ * task ran some part of it, less than its run time, which the task's
+ * schedstat bounds) and the task is kept in `silent` for this interval;
+ * a span that began before the last take is unsure instead. */
+void sched_core_record(struct sched_core *c, unsigned i, uint64_t t, bool out, uint32_t tid,
+    uint32_t other);
+/* At a read's cut-off, after sched_drain and before the counts are
+ * taken: a thread still pending is unsure (its task may have ended
+ * unrecorded before the cut), unless the last drain saw its ring's next
+ * record, after the cut, show the pending task still on the CPU (a
+ * record of it, or an in record whose previous task was it). The pending
+ * span goes on into the next interval, `crossed`. */
+void sched_core_cut(struct sched_core *c);
 /* The kernel lost `n` records of thread i before t: its state is unknown
  * until its next record, and this interval unsure. */
 void sched_core_lost(struct sched_core *c, unsigned i, uint64_t t, uint64_t n);
@@ -58,14 +103,15 @@ void sched_core_take(struct sched_core *c);
  * was running is `tid`, the next one `other`) or in (the task coming in
  * is `tid`, the previous one `other`). The idle task's thread ID is 0.
  *
- * What the kernel writes (seen on Linux 6.18): a switch between two tasks
- * gives an out record, then an in record; a switch to idle gives the out
- * record of the task leaving, and sometimes an in record of idle; a
- * switch from idle gives only the in record of the task coming in (no
- * out record of idle). So every record's `after` is the state from its
- * time on; an out record's `before` must agree with what was known (it is
- * checked), an in record's `before` is only what the thread did if its
- * state was not known (its out record may already have said the switch). */
+ * What the kernel writes (seen on Linux 6.18): a switch gives an out
+ * record, written while the task leaving runs, then an in record, written
+ * while the task coming in runs; a task that writes no records (the idle
+ * task of some CPUs, every thread of PID 1 in a Firecracker VM: silent
+ * tasks, sched_core_record) leaves out its own. So every record's `after`
+ * is the state from its time on; an out record's `before` must agree with
+ * what was known (it is checked), an in record's `before` is what the
+ * thread did if its state was not known, and what ended a pending silent
+ * task otherwise (sched_core_record). */
 void sched_switch_states(bool out, uint32_t tid, uint32_t other, bool *before, bool *after);
 
 #endif

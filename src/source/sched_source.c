@@ -27,9 +27,19 @@
  * are opened httop's own thread visits each CPU (sched_setaffinity),
  * whose switch-in record says what ran there. A CPU it may not visit
  * (cpuset) is unknown until its first switch: its intervals until then
- * are marked unsure (CPU_LOST). */
+ * are marked unsure (CPU_LOST).
+ *
+ * Silent tasks (sched_merge.c) whose end went unrecorded are counted idle
+ * from the record that named them; the error is at most their run time
+ * in the interval less the spans the records did show them run (seen,
+ * on any CPU), their run time from /proc/TID/schedstat (the kernel's
+ * sum_exec_runtime, ns): read for every task once when the events are
+ * programmed, and at every read for a task once it was found silent.
+ * An interval whose silent tasks may have run more than SCHED_SILENT_TOL
+ * of it is unsure. */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -69,6 +79,20 @@ struct sched_cpu {
 	uint64_t last_en;   /* time_enabled at the last read */
 };
 
+/* A task's run time (ns, all CPUs) when httop last read it. */
+struct task_rt {
+	uint32_t tid;
+	uint64_t rt;
+};
+
+/* httop's own tolerance for counts that should agree (VALIDITY): silent
+ * tasks that may have run less than this part of an interval leave its
+ * figures exact within it. */
+#define SCHED_SILENT_TOL 0.005
+/* Silent tasks whose run time is read at every read (the VM agent's
+ * threads: a handful); more are measured from when they were last read. */
+#define SCHED_KNOWN_SILENT 32
+
 struct sched_src {
 	struct source src;  /* first */
 	unsigned max_cpu;
@@ -88,6 +112,15 @@ struct sched_src {
 	uint64_t lost;      /* records the kernel lost since open */
 	int paranoid;
 	bool paranoid_known;
+	uint64_t last_cut;  /* the previous read's cut-off */
+	struct task_rt *rt; /* sorted by tid */
+	size_t nrt, caprt;
+	/* Tasks found silent so far: their run time since the last read,
+	 * read again at every read (-1: not readable). */
+	struct task_rt known[SCHED_KNOWN_SILENT];
+	int64_t known_d[SCHED_KNOWN_SILENT];
+	unsigned nknown;
+	const char *proc;   /* "/proc" (tests: another tree) */
 };
 
 static struct sched_src *
@@ -352,6 +385,202 @@ thread_stop(struct sched_src *ss)
 	ss->thr_on = false;
 }
 
+/* ---- silent tasks' run time ---- */
+
+/* /proc/TID/schedstat's first field, or -1. */
+static int64_t
+task_runtime(const struct sched_src *ss, uint32_t tid)
+{
+	char path[96], buf[128];
+	unsigned long long v;
+	int fd = -1;
+	ssize_t n;
+
+	snprintf(path, sizeof path, "%s/%u/schedstat", ss->proc, tid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	if (sscanf(buf, "%llu", &v) != 1)
+		return -1;
+	return (int64_t)v;
+}
+
+static int
+rt_cmp(const void *a, const void *b)
+{
+	const struct task_rt *x = a, *y = b;
+
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static void
+rt_add(struct sched_src *ss, uint32_t tid, uint64_t rt)
+{
+	if (ss->nrt == ss->caprt) {
+		ss->caprt = ss->caprt ? 2 * ss->caprt : 256;
+		ss->rt = xrealloc(ss->rt, ss->caprt * sizeof *ss->rt);
+	}
+	ss->rt[ss->nrt].tid = tid;
+	ss->rt[ss->nrt++].rt = rt;
+}
+
+/* Every task's run time now: the base a silent task's is measured from. */
+static void
+rt_scan(struct sched_src *ss)
+{
+	char path[64];
+	DIR *d = opendir(ss->proc), *td;
+	struct dirent *e, *te;
+	int64_t v;
+
+	ss->nrt = 0;
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "%.20s/%.20s/task", ss->proc, e->d_name);
+		if ((td = opendir(path)) == NULL)
+			continue;
+		while ((te = readdir(td)) != NULL) {
+			uint32_t tid = (uint32_t)strtoul(te->d_name, NULL, 10);
+
+			if (tid != 0 && (v = task_runtime(ss, tid)) >= 0)
+				rt_add(ss, tid, (uint64_t)v);
+		}
+		closedir(td);
+	}
+	closedir(d);
+	qsort(ss->rt, ss->nrt, sizeof *ss->rt, rt_cmp);
+}
+
+/* How long silent task tid may have run since httop last read it (ns),
+ * and the reading kept for next time; -1 if it cannot be read. A task
+ * not read before (started since) is measured from its start. */
+static int64_t
+rt_since(struct sched_src *ss, uint32_t tid)
+{
+	struct task_rt key = { tid, 0 }, *p;
+	int64_t now = task_runtime(ss, tid), d;
+
+	if (now < 0)
+		return -1;
+	p = bsearch(&key, ss->rt, ss->nrt, sizeof *ss->rt, rt_cmp);
+	if (p == NULL) {
+		rt_add(ss, tid, (uint64_t)now);
+		qsort(ss->rt, ss->nrt, sizeof *ss->rt, rt_cmp);
+		return now;
+	}
+	d = now - (int64_t)p->rt;
+	p->rt = (uint64_t)now;
+	return d > 0 ? d : 0;
+}
+
+/* The task's name (/proc/TID/comm), escaped for a terminal, or "?". */
+static void
+task_comm(const struct sched_src *ss, uint32_t tid, char *buf, size_t len)
+{
+	char path[96], raw[32];
+	ssize_t n;
+	size_t i, o = 0;
+	int fd;
+
+	snprintf(path, sizeof path, "%s/%u/comm", ss->proc, tid);
+	n = (fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0 ? read(fd, raw, sizeof raw - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	for (i = 0; n > 0 && i < (size_t)n && raw[i] != '\n' && o + 1 < len; i++)
+		buf[o++] = raw[i] >= 0x20 && raw[i] < 0x7f ? raw[i] : '?';
+	if (o == 0)
+		buf[o++] = '?';
+	buf[o] = '\0';
+}
+
+/* At a read: how long each task found silent before ran since the last
+ * read. */
+static void
+known_refresh(struct sched_src *ss)
+{
+	unsigned k;
+
+	for (k = 0; k < ss->nknown; k++)
+		ss->known_d[k] = rt_since(ss, ss->known[k].tid);
+}
+
+/* Task tid's run time since the last read (or, found silent for the first
+ * time, since httop last read it), and from now on at every read. */
+static int64_t
+silent_run(struct sched_src *ss, uint32_t tid)
+{
+	unsigned k;
+	int64_t d;
+
+	for (k = 0; k < ss->nknown; k++)
+		if (ss->known[k].tid == tid)
+			return ss->known_d[k];
+	d = rt_since(ss, tid);
+	if (ss->nknown < SCHED_KNOWN_SILENT) {
+		ss->known[ss->nknown].tid = tid;
+		ss->known_d[ss->nknown++] = d;
+	}
+	return d;
+}
+
+/* What task tid was seen to run in this interval, on every CPU. */
+static uint64_t
+seen_all(const struct sched_src *ss, uint32_t tid)
+{
+	uint64_t sum = 0;
+	unsigned ci, i, k;
+
+	for (ci = 0; ci < ss->ncores; ci++)
+		for (i = 0; i < ss->core[ci].n; i++)
+			for (k = 0; k < ss->core[ci].t[i].nseen; k++)
+				if (ss->core[ci].t[i].seen_tid[k] == tid)
+					sum += ss->core[ci].t[i].seen_ns[k];
+	return sum;
+}
+
+/* Is thread th's count of this interval, `len` ns long, exact within
+ * SCHED_SILENT_TOL despite its silent tasks? Says which when not. */
+static bool
+silent_ok(struct sched_src *ss, const struct sched_thread *th, unsigned cpu, uint64_t len,
+    char *ev, size_t evlen)
+{
+	int64_t sum = 0, d;
+	char comm[32];
+	unsigned k;
+	size_t n;
+
+	/* A silent task's run time less what it was seen to run is what it
+	 * may have run unrecorded. */
+	for (k = 0; k < th->nsilent; k++) {
+		if ((d = silent_run(ss, th->silent[k])) < 0) {
+			sum = INT64_MAX;
+			break;
+		}
+		d -= (int64_t)seen_all(ss, th->silent[k]);
+		if (d > 0 && sum + d >= sum)
+			sum += d;
+	}
+	/* The error is at most the spans counted idle, and at most what
+	 * the tasks ran. */
+	if ((uint64_t)sum > th->silent_ns)
+		sum = (int64_t)th->silent_ns;
+	if ((double)sum <= SCHED_SILENT_TOL * (double)len)
+		return true;
+	task_comm(ss, th->silent[0], comm, sizeof comm);
+	n = strlen(ev);
+	snprintf(ev + n, evlen - n, "%scpu %u: the kernel recorded no switch out of task %u "
+	    "(%s), which writes no records of its own: up to %.1f ms of this interval not known",
+	    n ? "; " : "", cpu, th->silent[0], comm, (double)sum / 1e6);
+	return false;
+}
+
 /* ---- open, program, read ---- */
 
 /* Visit every open CPU so that a switch record says what runs there. */
@@ -452,9 +681,11 @@ sched_program(struct source *s, const struct plan *p, bool force, struct errmsg 
 	/* The visits' records come before t0: they only set the states, so
 	 * the first interval starts with every state known. */
 	visit_cpus(ss);
+	rt_scan(ss);
 	t0 = now_ns();
 	for (ci = 0; ci < ss->ncores; ci++)
 		sched_core_init(&ss->core[ci], t->cores[ci].nthreads, t0);
+	ss->last_cut = t0;
 	ss->open = true;
 	if (thread_start(ss, e) != 0) {
 		close_all(ss);
@@ -522,6 +753,8 @@ cpu_state(struct sched_src *ss, unsigned cpu, struct sched_core *k, unsigned th,
 	if (k->t[th].lost > 0)
 		snprintf(ev + n, evlen - n, "%slost %llu records on cpu %u", n ? "; " : "",
 		    (unsigned long long)k->t[th].lost, cpu);
+	if (k->t[th].nsilent > 0 && !silent_ok(ss, &k->t[th], cpu, cut - ss->last_cut, ev, evlen))
+		return CPU_LOST;
 	return k->t[th].unsure ? CPU_LOST : CPU_READ_OK;
 }
 
@@ -540,10 +773,12 @@ sched_read(struct source *s, struct sample *out, struct errmsg *e)
 	pthread_mutex_lock(&ss->mu);
 	cut = now_ns();
 	drain_all(ss, cut);
+	known_refresh(ss);
 	s->events[0] = '\0';
 	for (ci = 0; ci < ss->ncores; ci++) {
 		struct sched_core *k = &ss->core[ci];
 
+		sched_core_cut(k);
 		for (th = 0; th < k->n; th++) {
 			unsigned cpu = t->cores[ci].cpus[th];
 			uint8_t st;
@@ -563,8 +798,12 @@ sched_read(struct source *s, struct sample *out, struct errmsg *e)
 				out->err[cpu] = ENXIO;
 			fill_row(ss, k, th, cpu, cut, out);
 		}
-		sched_core_take(k);
 	}
+	/* After every core's states: a silent task's seen time is summed over
+	 * all of them. */
+	for (ci = 0; ci < ss->ncores; ci++)
+		sched_core_take(&ss->core[ci]);
+	ss->last_cut = cut;
 	pthread_mutex_unlock(&ss->mu);
 	if (reopened) {
 		/* The thread polls the new ring from its next round; what
@@ -597,6 +836,7 @@ sched_close(struct source *s)
 	pthread_mutex_destroy(&ss->mu);
 	free(ss->cpu);
 	free(ss->core);
+	free(ss->rt);
 	free(ss);
 }
 
@@ -730,6 +970,7 @@ sched_source_open(struct machine *m, struct plan *plan, struct errmsg *e)
 	ss->page = (size_t)sysconf(_SC_PAGESIZE);
 	ss->data_pages = ring_pages();
 	ss->wake[0] = ss->wake[1] = -1;
+	ss->proc = "/proc";
 	pthread_mutex_init(&ss->mu, NULL);
 	ss->start = clock_mono();
 	read_paranoid(ss);

@@ -64,8 +64,12 @@ struct source *msr_safe_source_new(struct machine *m, struct msr_io *io, struct 
  * works unprivileged where perf_event_paranoid allows. The plan it can
  * carry out is its own (no AnyThread without privilege): it fills *plan.
  * -1 with a message naming the cause (no hardware events in a VM,
- * perf_event_paranoid, ...) and the fix. */
-struct source *perf_source_open(struct machine *m, struct plan *plan, struct errmsg *e);
+ * perf_event_paranoid, ...) and the fix. With after_msr (--source auto,
+ * where the msr source failed first and its note says why) a message
+ * never offers --source msr as the fix: it names what helps perf, or
+ * sends the user to what was said of msr where only msr could do. */
+struct source *perf_source_open(struct machine *m, struct plan *plan, bool after_msr,
+    struct errmsg *e);
 /* Where no counter opens: each CPU's busy time from /proc/stat, the
  * kernel's tick accounting (--source procstat). Fills *plan with its own
  * plan (procstat_plan): TSC and REF in microseconds, the split a bound, no

@@ -233,6 +233,20 @@ die_head(const struct die_sink *k, const struct ui_ctx *u, const struct ui_frame
 	return row;
 }
 
+/* The columns grid gi's title may take from x0: up to the next grid of
+ * its band, one blank before it, or to the edge for the last one; a grid
+ * narrower than its title ("package 0: 1 core, one die/L3 group" over a
+ * grid of one core) lends it the room beside it. */
+static int
+title_room(const struct die_layout *l, const struct die_geom *g, unsigned gi, int x0, int cols)
+{
+	int next = die_grid_width(g) + GRID_GAP - 1;
+
+	if ((int)gi % g->per_band < g->per_band - 1 && gi + 1 < l->ngrids && next < cols - x0)
+		return next;
+	return cols - x0;
+}
+
 /* The grids and what follows them, rows from 0; returns the rows. */
 int
 die_body(const struct die_sink *k, const struct ui_ctx *u, const struct ui_frame *f,
@@ -241,7 +255,7 @@ die_body(const struct die_sink *k, const struct ui_ctx *u, const struct ui_frame
 	const struct die_layout *l = f->layout;
 	char title[sizeof l->grids[0].title + 8];
 	unsigned gi;
-	int row = 0;
+	int row = 0, tw;
 
 	if (l == NULL)
 		return 0;
@@ -257,8 +271,9 @@ die_body(const struct die_sink *k, const struct ui_ctx *u, const struct ui_frame
 
 		if (x0 >= cols)
 			continue;
-		text_fit(title, sizeof title, d->title, gw < cols - x0 ? gw : cols - x0, u->utf8);
-		die_emit(k, top, x0, gw < cols - x0 ? gw : cols - x0, ROLE_LABEL, -1, title);
+		tw = title_room(l, g, gi, x0, cols);
+		text_fit(title, sizeof title, d->title, tw, u->utf8);
+		die_emit(k, top, x0, tw, ROLE_LABEL, -1, title);
 		for (r = 0; r < (int)d->rows; r++) {
 			for (c = 0; c < (int)d->cols; c++) {
 				struct cell_look o;

@@ -395,7 +395,7 @@ topo_facts(const struct topo_sink *k, const struct ui_frame *f, int cols, int ro
 {
 	const struct cpu_identity *id = &f->m->id;
 	const struct plan *p = f->plan;
-	char buf[320], th[16];
+	char buf[512], th[16];
 	double tsc = identity_tsc_hz(id);
 	unsigned i;
 
@@ -441,10 +441,17 @@ topo_facts(const struct topo_sink *k, const struct ui_frame *f, int cols, int ro
 	row = fact(k, row, cols, _("Plan"), ROLE_LABEL, buf);
 	for (i = 0; i < p->nslots && i < PLAN_MAX_SLOTS; i++) {
 		const struct plan_slot *s = &p->slots[i];
+		const char *what = plan_slot_reading(p, s);
 
-		snprintf(buf, sizeof buf, _("read  %-6s MSR 0x%X, %u bits, threads %s"),
-		    slot_kind_name(s->kind), (unsigned)s->msr, s->width,
-		    threads_text(th, sizeof th, s->thread_mask));
+		/* A plan without counters says what it reads instead. */
+		if (what != NULL)
+			snprintf(buf, sizeof buf, _("read  %-6s %s, threads %s"),
+			    slot_kind_name(s->kind), _(what), threads_text(th, sizeof th,
+			    s->thread_mask));
+		else
+			snprintf(buf, sizeof buf, _("read  %-6s MSR 0x%X, %u bits, threads %s"),
+			    slot_kind_name(s->kind), (unsigned)s->msr, s->width,
+			    threads_text(th, sizeof th, s->thread_mask));
 		row = fact(k, row, cols, "", ROLE_LABEL, buf);
 	}
 	for (i = 0; i < p->nwrites && i < PLAN_MAX_WRITES; i++) {

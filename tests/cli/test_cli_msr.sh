@@ -1,11 +1,12 @@
 #!/bin/sh
 # test_cli_msr.sh: without a usable MSR device httop says, in one line,
 # what to do, and exits non-zero without output; --source auto says so in
-# one line and goes on with a source that works (procstat at the latest).
+# one line and goes on with a source that works (procstat at the latest),
+# and no step after msr's advises --source msr (it just failed).
 . "$HTTOP_SRCDIR/tests/lib.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-plan 9
+plan 11
 
 # one_line DESC PATTERN ARGS...: non-zero exit, not 2 (not a usage error),
 # empty stdout, exactly one line on stderr matching PATTERN.
@@ -52,11 +53,26 @@ if [ -e /dev/cpu/0/msr ]; then
 	skip "/dev/cpu/0/msr exists on this machine: the msr module is loaded"
 	skip "/dev/cpu/0/msr exists on this machine: the msr module is loaded"
 	skip "/dev/cpu/0/msr exists on this machine: the msr module is loaded"
+	skip "/dev/cpu/0/msr exists on this machine: the msr module is loaded"
+	skip "/dev/cpu/0/msr exists on this machine: the msr module is loaded"
 else
 	one_line "--source msr without the msr module: one line saying modprobe msr" \
 		"modprobe msr" --source msr -b -n 1
 	on_line "the default (auto) says modprobe msr too, and goes on" "modprobe msr.*; using " \
 		-b -n 1
+	# After msr failed, no later step sends the user back to it: each
+	# says what would help (here perf, in a VM without a virtual PMU).
+	if grep -q -- '--source msr' "$tmp/err"; then
+		not_ok "auto: no step after msr advises --source msr"; sed 's/^/# /' "$tmp/err"
+	else
+		ok "auto: no step after msr advises --source msr"
+	fi
+	if grep -q 'perf: no hardware performance events' "$tmp/err"; then
+		check "auto: perf without hardware events: give the VM a virtual PMU or run on the node" \
+		    grep -q 'perf: no hardware .*(ENOENT); give the VM a virtual PMU, or run httop on the node itself; ' "$tmp/err"
+	else
+		skip "perf has hardware events here (or failed otherwise): $(cat "$tmp/err")"
+	fi
 	# No source at all: no msr module, no hardware perf events here, and a
 	# --topology of another machine, which procstat refuses.
 	if "$HTTOP" --source perf -b -n 1 >/dev/null 2>&1; then

@@ -99,6 +99,16 @@ s1, t1 = stat(base + ".stat1")
 T = rec["interval"]
 core = rec["cores"][0]
 thr = {t["cpu"]: t for t in rec["threads"]}
+if not core["valid"] and core.get("reason") == "lost":
+    # A task that writes no switch records of its own (the VM agent's
+    # threads here) ran longer in the interval than the source may count
+    # as idle: the figures are absent, and the source said why.
+    err = [l for l in open(base + ".err").read().splitlines() if "no switch out of" in l]
+    for _ in range(7):
+        skip("%s: the source could not follow every switch: %s" %
+             (mode, err[-1] if err else "records lost"))
+    print("\n".join(out))
+    sys.exit(0)
 u = [thr[0]["util"], thr[1]["util"]]
 os_busy = []
 for c in ("cpu0", "cpu1"):
@@ -179,15 +189,18 @@ run_case idle idle
 judge idle idle
 check_schema "$dir/half.json" "$dir/idle.json"
 
-# The text output names the source and says what its figures mean.
-"$HTTOP" --source sched --topology "$sib" -b -d 0.3 -n 1 >"$dir/text" 2>&1
+# The text output names the source and says what its figures mean; a
+# core row with its split (an interval may be invalid, 'lost', when a task
+# that writes no switch records ran too long in it: three are read).
+"$HTTOP" --source sched --topology "$sib" -b -d 0.5 -n 3 >"$dir/text" 2>"$dir/text.err"
 check "text: 'source sched' in the header" grep -q 'source sched,' "$dir/text"
 check "text: the figures' meaning" grep -q '^meaning: split by the scheduler: time a task ran on each thread' "$dir/text"
 check "text: CPI and GHz absent (-), the split shown" \
     grep -Eq '^  0 +0 0,1 +[0-9.]+% +[0-9.]+% +[0-9.]+% +[0-9.]+% +[0-9.]+% +[0-9.]+ +- +- +ok' "$dir/text"
 
-# OpenMetrics: valid, the source's info says the basis, CPI absent.
-"$HTTOP" --source sched --topology "$sib" -b --format openmetrics -d 0.3 -n 2 >"$dir/om" 2>&1
+# OpenMetrics: valid, the source's info says the basis, CPI absent (the
+# source's events, such as a silent task's, go to standard error).
+"$HTTOP" --source sched --topology "$sib" -b --format openmetrics -d 0.3 -n 2 >"$dir/om" 2>"$dir/om.err"
 if python3 "$HTTOP_SRCDIR/tests/cli/om_check.py" openmetrics "$dir/om" >"$dir/om.check" 2>&1; then
 	ok "openmetrics: om_check accepts it"
 else
@@ -203,23 +216,30 @@ check "openmetrics: the core's both share is there, and exact" sh -c "grep -q '^
     --record "$dir/s.trace" >"$dir/live.json" 2>"$dir/rec.err"
 check "record: the trace's plan says basis=scheduler" grep -q '^plan .*basis=scheduler clock_hz=1000000000' "$dir/s.trace"
 "$HTTOP" --replay "$dir/s.trace" -b --format json >"$dir/replay.json" 2>"$dir/replay.err"
-if python3 - "$dir/live.json" "$dir/replay.json" <<'EOF'
+if python3 - "$dir/live.json" "$dir/replay.json" 2>"$dir/replay.cmp" <<'EOF'
 import json, sys
 a = [json.loads(l) for l in open(sys.argv[1])]
 b = [json.loads(l) for l in open(sys.argv[2])]
 assert len(a) == len(b) == 3, (len(a), len(b))
+def same(p, q):
+    # An interval the source could not follow (a silent task, records
+    # lost) is invalid live and replayed alike: null both times.
+    return p is None and q is None or None not in (p, q) and abs(p - q) < 1e-9
 for x, y in zip(a, b):
     assert y["source"] == "replay" and y["basis"] == "scheduler", y["source"]
+    assert x["cores"][0]["valid"] == y["cores"][0]["valid"], (x["cores"][0], y["cores"][0])
     for k in ("neither", "t0_only", "t1_only", "both", "util"):
-        assert abs(x["cores"][0][k] - y["cores"][0][k]) < 1e-9, (k, x["cores"][0][k], y["cores"][0][k])
+        assert same(x["cores"][0][k], y["cores"][0][k]), (k, x["cores"][0][k], y["cores"][0][k])
     for t, u in zip(x["threads"], y["threads"]):
-        assert abs(t["util"] - u["util"]) < 1e-9
-        assert u["absent"]["cpi"] == "not-counted", u["absent"]
+        assert same(t["util"], u["util"]), (t["util"], u["util"])
+        assert t["valid"] == u["valid"], (t, u)
+        # An invalid thread has its reason instead of absent figures.
+        assert not u["valid"] or u["absent"]["cpi"] == "not-counted", u
 EOF
 then
 	ok "replay: the same split and utilisation, source replay, basis scheduler, CPI not-counted"
 else
-	not_ok "replay: differs from the live run"
+	not_ok "replay: differs from the live run: $(tail -n 1 "$dir/replay.cmp")"
 fi
 "$HTTOP" --replay "$dir/s.trace" -b -n 1 >"$dir/replay.txt" 2>&1
 check "replay text: the figures' meaning" grep -q '^meaning: split by the scheduler' "$dir/replay.txt"
@@ -279,21 +299,19 @@ else
 	skip "no bench/httop-pingpong in the build"
 fi
 
-# --check on CPUs 0 and 1 declared siblings.
+# --check on CPUs 0 and 1 declared siblings: every case within its
+# tolerance on a quiet machine, the idle case included (tasks that write no
+# switch records of their own, the VM agent's threads here, once made an
+# idle CPU 4-20% busy: sched_merge.c); a busy machine is said, not failed.
 "$HTTOP" --check --source sched --topology "$sib" --seconds 1 >"$dir/check" 2>"$dir/check.err"
 st=$?
 if [ "$st" = 0 ] && grep -qi '^verdict: pass' "$dir/check"; then
 	ok "--check --source sched: PASS"
 elif grep -q 'busy with other work' "$dir/check.err"; then
 	skip "--check --source sched: the machine is busy: $(cat "$dir/check.err")"
-elif grep -q '^verdict: FAIL' "$dir/check" &&
-    [ "$(grep -c ': FAIL$' "$dir/check")" -eq 1 ] && grep -q 'case idle: both threads asleep: FAIL' "$dir/check"; then
-	# Open (issue 27): on this project's VMs the scheduler sees a few per
-	# cent of short tasks on an "idle" CPU that /proc/stat's ticks do not,
-	# so the idle case fails by that much; said, not hidden.
-	skip "--check --source sched: KNOWN OPEN: the idle case fails: $(grep -A8 'case idle' "$dir/check" | grep 'utilisation *1' | tr -s ' ')"
 elif grep -q '^verdict: disturbed' "$dir/check"; then
-	# other work ran on the CPUs during a case: not judged (httop(1), CHECK)
+	# Other work ran on the CPUs during a case, or the source could not
+	# follow every switch (httop(1), CHECK): not judged, and said.
 	skip "--check --source sched: disturbed: $(grep -m1 'disturbed:' "$dir/check" | sed 's/^ *//')"
 else
 	sed 's/^/# /' "$dir/check" "$dir/check.err" | tail -n 40

@@ -2,8 +2,9 @@
 # test_tui_sched.sh: the live view with the scheduler source on the real
 # kernel, as root: CPUs 0 and 1 declared siblings (hwloc's synthetic
 # "pack:1 core:1 pu:2"); the header names the source and says what its
-# figures mean, the core shows a split, q ends it and restores the terminal;
-# then httop with no option.
+# figures mean, the core shows a split, the Topology view says what the
+# source reads (no MSR), the die grid's titles are whole at 120 and 80
+# columns, q ends it and restores the terminal; then httop with no option.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 need lstopo-no-graphics hwloc "to write the topology that declares CPUs 0 and 1 siblings"
 [ "$(id -u)" = 0 ] || skip_all "needs root: CPU-wide perf events (or perf_event_paranoid <= 0)"
@@ -17,7 +18,7 @@ if ! "$HTTOP" --source sched --topology "$sib" -b -n 1 -d 0.1 >/dev/null 2>"$tui
 	    { echo "1..1"; echo "not ok 1 - the sched source: $(cat "$tui_dir/probe")"; exit 1; }
 	skip_all "the sched source does not open here: $(cat "$tui_dir/probe")"
 fi
-plan 6
+plan 13
 export XDG_CONFIG_HOME="$tui_dir/config"
 
 tui_start 160 40 -- --source sched --topology "$sib" -d 0.3
@@ -29,6 +30,28 @@ if wait_for ' 0,1 .* [0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]\.[0-9]{2} ' 10; then
 else
 	not_ok "the core's split"; show_screen
 fi
+# The Topology view says what this source reads: the context-switch
+# records, not a register.
+keys 3
+expect "topology view: the plan reads the context-switch records" \
+    'read  ref +ns the CPU ran a task other than idle, from its context-switch'
+expect "topology view: the merged records for 'any'" \
+    'read  any +ns any thread of the core ran a task: its threads'
+if cap | grep -q 'MSR'; then
+	not_ok "topology view: no MSR among what the sched source reads"; show_screen
+else
+	ok "topology view: no MSR among what the sched source reads"
+fi
+# The die grid's titles whole at 120 and 80 columns: the view's, and the
+# package's over a grid of one core (the grid is narrower than its title).
+keys 4
+for w in 120 80; do
+	tm resize-window -t t -x "$w" -y 40
+	expect "die grid, $w columns: the view's title whole" \
+	    '^Die grid . logical: package / die / L3 group, cores in core-id order *$'
+	expect "die grid, $w columns: the package's title whole" \
+	    '^package 0: 1 core, one die/L3 group *$'
+done
 keys q
 tui_wait_exit 5
 if [ "$tui_status" = 0 ] && tui_restored; then

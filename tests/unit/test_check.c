@@ -336,6 +336,15 @@ test_rows_threads(void **state)
 	m.fallback = R_REPROGRAMMED;
 	(void)check_rows(check_case_find("half"), &m, &x, r, CHECK_MAX_ROWS, &d);
 	assert_int_equal(d.kind, CD_REPROGRAMMED);
+	/* The scheduler source could not follow the core (records lost, or
+	 * silent tasks ran too long): the figures are absent, the case is
+	 * disturbed, not failed. */
+	m.fallback = R_NONE;
+	m.reason = R_LOST;
+	m.share[CHECK_BOTH] = val_none();
+	n = check_rows(check_case_find("half"), &m, &x, r, CHECK_MAX_ROWS, &d);
+	assert_int_equal(d.kind, CD_LOST);
+	assert_int_equal(find(r, n, "both", "schedule", -1)->verdict, CV_DISTURBED);
 }
 
 static void

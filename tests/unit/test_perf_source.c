@@ -277,7 +277,7 @@ static struct source *
 open_ok(struct machine *m, struct plan *p, struct fake *f)
 {
 	struct errmsg e = { "" };
-	struct source *s = perf_source_new(m, p, &f->sys, &e);
+	struct source *s = perf_source_new(m, p, &f->sys, false, &e);
 
 	if (s == NULL)
 		fail_msg("perf_source_new: %s", e.text);
@@ -312,7 +312,20 @@ open_fails(struct machine *m, struct fake *f)
 	struct plan p;
 
 	memset(&e, 0, sizeof e);
-	assert_null(perf_source_new(m, &p, &f->sys, &e));
+	assert_null(perf_source_new(m, &p, &f->sys, false, &e));
+	assert_int_equal(f->nlive, 0);
+	return e.text;
+}
+
+/* open_fails under --source auto, where the msr source failed first. */
+static const char *
+open_fails_auto(struct machine *m, struct fake *f)
+{
+	static struct errmsg e;
+	struct plan p;
+
+	memset(&e, 0, sizeof e);
+	assert_null(perf_source_new(m, &p, &f->sys, true, &e));
 	assert_int_equal(f->nlive, 0);
 	return e.text;
 }
@@ -572,6 +585,65 @@ test_no_hardware(void **state)
 	assert_string_equal(open_fails(&m, &f),
 	    "no hardware performance events: this machine (a VM without a virtual PMU?) has no "
 	    "'instructions' event for perf_event_open (ENOENT); use --source msr or run on the node");
+	machine_free(&m);
+}
+
+/* Under --source auto the msr source has failed already (its note says
+ * why): no message sends the user back to it. Each says what helps perf
+ * (the sysctl, CAP_PERFMON, the administrator, stopping the other
+ * program, a virtual PMU), or, where only msr could do, to see what was
+ * said of msr. */
+static void
+test_after_msr(void **state)
+{
+	struct machine m;
+	struct fake f;
+	const char *t;
+
+	(void)state;
+	load_skx(&m);
+	fake_init(&f);
+	f.paranoid = "3";
+	f.err_all = EACCES;
+	assert_string_equal(open_fails_auto(&m, &f),
+	    "perf_event_open refused to count on CPU 0 (EACCES): kernel.perf_event_paranoid is 3 "
+	    "and per-CPU counting needs 0 or less without CAP_PERFMON; run 'sysctl "
+	    "kernel.perf_event_paranoid=0' as root or give httop CAP_PERFMON");
+	fake_init(&f);
+	f.paranoid = NULL;
+	f.err_all = EACCES;
+	assert_string_equal(open_fails_auto(&m, &f),
+	    "perf_event_open refused to count on CPU 0 (EACCES) and kernel.perf_event_paranoid "
+	    "could not be read; per-CPU counting needs it at 0 or less: run 'sysctl "
+	    "kernel.perf_event_paranoid=0' as root or give httop CAP_PERFMON");
+	fake_init(&f);
+	f.paranoid = "-1";
+	f.err_all = EPERM;
+	assert_string_equal(open_fails_auto(&m, &f),
+	    "perf_event_open refused to count on CPU 0 (EPERM) although kernel.perf_event_paranoid "
+	    "is -1: a security module (SELinux, AppArmor) or lockdown forbids it; ask the "
+	    "administrator");
+	fake_init(&f);
+	f.err_all = EBUSY;
+	assert_string_equal(open_fails_auto(&m, &f),
+	    "the PMU of CPU 0 is held exclusively by another program (EBUSY); stop it (perf, "
+	    "likwid, a site monitor)");
+	fake_init(&f);
+	f.err_hw = ENOENT;
+	f.err_raw = ENOENT;
+	assert_string_equal(open_fails_auto(&m, &f),
+	    "no hardware performance events: this machine (a VM without a virtual PMU?) has no "
+	    "'instructions' event for perf_event_open (ENOENT); give the VM a virtual PMU, or run "
+	    "httop on the node itself");
+	fake_init(&f);
+	f.err_hw = EINVAL;
+	t = open_fails_auto(&m, &f);
+	assert_string_equal(t, "perf_event_open cannot count instructions on CPU 0 (EINVAL); this "
+	    "kernel or CPU does not offer it, and only the msr source could read it: see what "
+	    "--source auto said of msr");
+	/* The same with --source perf: msr is the way out. */
+	assert_string_equal(open_fails(&m, &f), "perf_event_open cannot count instructions on "
+	    "CPU 0 (EINVAL); this kernel or CPU does not offer it: use --source msr");
 	machine_free(&m);
 }
 
@@ -867,7 +939,7 @@ test_real_no_hardware(void **state)
 	memset(&m, 0, sizeof m);
 	if (machine_load(&m, NULL, NULL, &e) != 0)
 		fail_msg("%s", e.text);
-	s = perf_source_open(&m, &p, &e);
+	s = perf_source_open(&m, &p, false, &e);
 	assert_null(s);
 	assert_string_equal(e.text, "no hardware performance events: this machine (a VM without "
 	    "a virtual PMU?) has no 'instructions' event for perf_event_open (ENOENT); use "
@@ -962,7 +1034,7 @@ test_real_software(void **state)
 	w.sys.read_file = swap_read_file;
 	w.sys.destroy = swap_destroy;
 	w.real = perf_sys_real(NULL);
-	s = perf_source_new(&m, &p, &w.sys, &e);
+	s = perf_source_new(&m, &p, &w.sys, false, &e);
 	if (s == NULL)
 		fail_msg("%s", e.text);
 	program_ok(s, &p);
@@ -999,6 +1071,7 @@ main(void)
 		cmocka_unit_test(test_multiplexed),
 		cmocka_unit_test(test_paranoid),
 		cmocka_unit_test(test_no_hardware),
+		cmocka_unit_test(test_after_msr),
 		cmocka_unit_test(test_tsc_derived),
 		cmocka_unit_test(test_tsc_stuck),
 		cmocka_unit_test(test_anythread_refused),

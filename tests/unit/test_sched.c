@@ -354,6 +354,117 @@ test_drain(void **state)
 	assert_false(c.t[1].known);
 }
 
+/* Silent tasks (sched_merge.c): task 68 never writes a record of its
+ * own, nor does thread 1's idle task. From 0, both threads unknown:
+ *   thread 0: in 300 (after idle) at 500, out 300 -> idle at 3000;
+ *   thread 1: in 100 (after idle) at 1000, out 100 -> 68 at 2000, then
+ *             in 200 "after idle" at 10000: 68's end went unrecorded,
+ *             so [2000, 10000) counts as idle; busy again from 10000.
+ * At 12000: ref0 = 3000 - 500 = 2500; ref1 = [1000,2000) + [10000,12000)
+ * = 3000; any = |[500,3000) u [1000,2000) u [10000,12000)| = 2500 + 2000
+ * = 4500 (taken back: [3000,10000), 7000, when thread 1 alone was
+ * counted busy; [2000,3000) stays, thread 0 ran then); 68 is silent,
+ * its span 8000 ns.
+ * Then, no silent task: 100 -> 68 at 13000 and "in 200 after 68" at
+ * 13500 (68 ran until 13500: exact), 200 -> 69 at 14000 and "in 201
+ * after 75" at 15000 (69 -> 75 unrecorded: busy all along), 201 -> 150
+ * at 16000 and 150's own in record at 16001: ref1 = 3000 + 4000 at
+ * 16000 + (17000 - 16000) = 8000 at 17000; 68 seen to run 500 ns. */
+static void
+test_silent(void **state)
+{
+	struct sched_core c;
+
+	(void)state;
+	sched_core_init(&c, 2, 0);
+	sched_core_record(&c, 0, 500, false, 300, 0);
+	sched_core_record(&c, 1, 1000, false, 100, 0);
+	sched_core_record(&c, 1, 2000, true, 100, 68);
+	assert_true(c.t[1].pending);
+	assert_int_equal(c.t[1].task, 68);
+	sched_core_record(&c, 0, 3000, true, 300, 0);
+	sched_core_record(&c, 1, 10000, false, 200, 0);
+	assert_false(c.t[1].pending);
+	sched_core_advance(&c, 12000);
+	assert_int_equal(c.t[0].ref, 2500);
+	assert_int_equal(c.t[1].ref, 3000);
+	assert_int_equal(c.any, 4500);
+	assert_int_equal(c.t[1].nsilent, 1);
+	assert_int_equal(c.t[1].silent[0], 68);
+	assert_int_equal(c.t[1].silent_ns, 8000);
+	assert_int_equal(c.t[0].nsilent, 0);
+	sched_core_take(&c);
+	assert_int_equal(c.t[1].nsilent, 0);
+	assert_int_equal(c.t[1].silent_ns, 0);
+	assert_false(c.t[1].unsure);
+
+	sched_core_record(&c, 1, 13000, true, 100, 68);
+	sched_core_record(&c, 1, 13500, false, 200, 68);
+	sched_core_record(&c, 1, 14000, true, 200, 69);
+	sched_core_record(&c, 1, 15000, false, 201, 75);
+	sched_core_record(&c, 1, 16000, true, 201, 150);
+	sched_core_record(&c, 1, 16001, false, 150, 201);
+	assert_false(c.t[1].pending);
+	sched_core_advance(&c, 17000);
+	assert_int_equal(c.t[1].ref, 8000);
+	assert_int_equal(c.t[1].nsilent, 0);
+	assert_false(c.t[1].unsure);
+	/* 68's end was said this time: it was seen to run 500 ns (the part
+	 * of its run time that cannot have gone unrecorded) */
+	assert_int_equal(c.t[1].nseen, 1);
+	assert_int_equal(c.t[1].seen_tid[0], 68);
+	assert_int_equal(c.t[1].seen_ns[0], 500);
+	sched_core_take(&c);
+	assert_int_equal(c.t[1].nseen, 0);
+}
+
+/* A read's cut while a task is pending. Thread 0 busy from 0 (known);
+ * out 5 -> 68 at 100, cut at 1000: nothing after it says 68 still runs,
+ * so the interval is unsure and the span crosses into the next one,
+ * where "in 7 after idle" at 1500 cannot be taken back before 1000: that
+ * interval is unsure too (its counts keep [1000,1500) busy). With the
+ * next record after the cut already in the ring and saying 68 ran on
+ * (in 7 after 68 at 1200), the first interval stays exact. */
+static void
+test_silent_cut(void **state)
+{
+	unsigned char ring0[256], ring1[256];
+	struct sched_ring r[2];
+	struct sched_core c;
+	uint64_t lost = 0;
+
+	(void)state;
+	sched_core_init(&c, 1, 0);
+	c.t[0].known = c.t[0].busy = true;
+	sched_core_record(&c, 0, 100, true, 5, 68);
+	sched_core_advance(&c, 1000);
+	sched_core_cut(&c);
+	assert_true(c.t[0].unsure);
+	sched_core_take(&c);
+	assert_false(c.t[0].unsure);
+	sched_core_record(&c, 0, 1500, false, 7, 0);
+	assert_true(c.t[0].unsure);
+	assert_int_equal(c.t[0].ref, 1500);
+	assert_int_equal(c.t[0].nsilent, 0);
+
+	memset(r, 0, sizeof r);
+	r[0].data = ring0;
+	r[1].data = ring1;
+	r[0].dsize = r[1].dsize = 256;
+	put_switch(ring0, &r[0].head, true, 5, 68, 100);
+	put_switch(ring0, &r[0].head, false, 7, 68, 1200);
+	sched_core_init(&c, 1, 0);
+	c.t[0].known = c.t[0].busy = true;
+	assert_int_equal(sched_drain(&c, r, 1000, &lost), 1);
+	assert_true(c.t[0].pending && c.t[0].held);
+	sched_core_cut(&c);
+	assert_false(c.t[0].unsure);
+	sched_core_take(&c);
+	assert_int_equal(sched_drain(&c, r, 2000, &lost), 1);
+	assert_false(c.t[0].pending || c.t[0].unsure);
+	assert_int_equal(c.t[0].ref, 2000);
+}
+
 /* The counts of test_merge through the metrics with the source's plan on
  * a core of two threads (CPUs 0 and 1): T = 1000 ns, ref0 800, ref1 300,
  * any 900: neither .1, t0 only .6, t1 only .1, both .2, exact; util .8
@@ -442,6 +553,8 @@ main(void)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_ring),
 		cmocka_unit_test(test_drain),
+		cmocka_unit_test(test_silent),
+		cmocka_unit_test(test_silent_cut),
 		cmocka_unit_test(test_metrics),
 	};
 

@@ -651,6 +651,55 @@ test_head(void **state)
 	free(g);
 }
 
+/* A grid's title takes the room beside its grid: whole when the screen
+ * has it, words and "..." when not; beside a grid to its right it stops a
+ * blank before that grid. Cells of 8 columns, 3 a row: grids 26 wide. */
+static void
+test_grid_titles(void **state)
+{
+	struct rig r;
+	struct grid *g = malloc(sizeof *g);
+	struct die_sink k = { grid_text, g };
+	struct die_grid two[2];
+	struct die_scale sc;
+	struct die_geom geo;
+
+	(void)state;
+	rig_init(&r);
+	/* 37 columns over a grid of 26 */
+	snprintf(r.g.title, sizeof r.g.title, "package 0: 4 cores, one die/L3 group");
+	render_body(&r, g, DF_BOTH, 1, 8, 100);
+	assert_string_equal(line(g, 0), "package 0: 4 cores, one die/L3 group");
+	/* 30 columns: the words that fit with "..." in 30 */
+	render_body(&r, g, DF_BOTH, 1, 8, 30);
+	assert_string_equal(line(g, 0), "package 0: 4 cores, one...");
+	/* Two grids side by side: the first title has 26 + 3 - 1 = 28
+	 * columns, the second starts at 29 and has the rest. */
+	two[0] = r.g;
+	two[1] = r.g;
+	two[1].package = 1;
+	snprintf(two[1].title, sizeof two[1].title, "package 1: 4 cores, one die/L3 group");
+	r.l.grids = two;
+	r.l.ngrids = 2;
+	memset(&geo, 0, sizeof geo);
+	geo.fmt = 1;
+	geo.ch = die_cell_fmts[1].ch;
+	geo.vgap = die_cell_fmts[1].vgap;
+	geo.cw = 8;
+	geo.per_band = 2;
+	geo.grid_rows = 2;
+	geo.grid_cols = 3;
+	die_geom_rows(&geo, 2);
+	die_scale_of(&r.f, DF_BOTH, &sc);
+	grid_clear(g);
+	die_body(&k, &r.u, &r.f, &geo, DF_BOTH, &sc, 100);
+	assert_int_equal(die_grid_width(&geo), 26);
+	assert_string_equal(cell(g, 0, 0, 29), "package 0: 4 cores, one...");
+	assert_string_equal(cell(g, 0, 29, 60), "package 1: 4 cores, one die/L3 group");
+	rig_free(&r);
+	free(g);
+}
+
 int
 main(void)
 {
@@ -663,6 +712,7 @@ main(void)
 		cmocka_unit_test(test_job_and_split),
 		cmocka_unit_test(test_phi_tile),
 		cmocka_unit_test(test_head),
+		cmocka_unit_test(test_grid_titles),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
