@@ -238,6 +238,25 @@ lost(struct cluster *c, struct node *nd, const char *fmt, ...)
 		c->cfg.on_state(c->cfg.arg, nd);
 }
 
+/* Has it given the intervals -n asks for (cfg.max_intervals)? */
+static bool
+has_enough(const struct cluster *c, const struct node *nd)
+{
+	return c->cfg.max_intervals > 0 && nd->total >= c->cfg.max_intervals;
+}
+
+/* It has given its intervals and goes on (or does not end): httop ends
+ * it, as it ends every node on a signal; it counts as ended. */
+static void
+enough(struct cluster *c, struct node *nd, double now)
+{
+	stop_node(nd, now);
+	nd->stopping = true;
+	nd->state = NODE_ENDED;
+	snprintf(nd->why, sizeof nd->why, _("ended by httop after its %lu intervals"), nd->total);
+	c->dl_valid = false;
+}
+
 /* Its process has ended and its output is read: ended, or lost and why. */
 static void
 finish(struct cluster *c, struct node *nd)
@@ -255,8 +274,9 @@ finish(struct cluster *c, struct node *nd)
 		nd->elen = 0;
 	}
 	if (nd->stopping) {
-		/* httop ended it and said why: lost, if not already */
-		if (nd->state != NODE_LOST)
+		/* httop ended it and said why: lost, if not already (or
+		 * ended: it had given its intervals, enough()) */
+		if (nd->state != NODE_LOST && nd->state != NODE_ENDED)
 			lost(c, nd, "%s", nd->why[0] ? nd->why : _("stopped"));
 		return;
 	}
@@ -429,6 +449,11 @@ line_read(struct cluster *c, struct node *nd, const char *s, size_t len)
 	}
 	if (rc > 0)
 		nd->generation++;
+	/* An interval past -n's: a node that ignores -n, not read. */
+	if (!nd->nv.whole && has_enough(c, nd)) {
+		enough(c, nd, clock_mono());
+		return;
+	}
 	nd->bad = 0;
 	nd->have = true;
 	nd->lines++;
@@ -1078,6 +1103,32 @@ cluster_flush(struct cluster *c)
 
 /* --- the steps' share of the tick, the deadline and the end --------------- */
 
+/* A step none of whose tasks is read any more (each gave its intervals
+ * and went on, or was started again in another step): ended, SIGTERM
+ * then SIGKILL, as a node's process is. */
+static void
+step_unread(struct cluster *c, size_t si, double now)
+{
+	struct cluster_step *st = &c->steps[si];
+	size_t i;
+
+	if (st->pid <= 0 || st->reaped)
+		return;
+	if (st->ending) {
+		if (st->kill_at > 0.0 && now >= st->kill_at) {
+			kill(-st->pid, SIGKILL);
+			st->kill_at = 0.0;
+		}
+		return;
+	}
+	for (i = 0; i < st->ntask; i++)
+		if (c->nodes[st->task[i]].step == (int)si)
+			return;
+	kill(-st->pid, SIGTERM);
+	st->ending = true;
+	st->kill_at = now + KILL_GRACE;
+}
+
 static void
 steps_tick(struct cluster *c, double now)
 {
@@ -1088,6 +1139,7 @@ steps_tick(struct cluster *c, double now)
 
 		if (st->pid > 0 && st->reaped && now - st->reaped_at >= DRAIN_SECONDS)
 			step_finish(c, i);
+		step_unread(c, i, now);
 	}
 	if (c->cfg.one_step)
 		start_step(c, now);
@@ -1107,10 +1159,14 @@ steps_deadline(const struct cluster *c, double next)
 {
 	size_t i;
 
-	for (i = 0; i < c->nsteps; i++)
+	for (i = 0; i < c->nsteps; i++) {
 		if (c->steps[i].pid > 0 && c->steps[i].reaped &&
 		    c->steps[i].reaped_at + DRAIN_SECONDS < next)
 			next = c->steps[i].reaped_at + DRAIN_SECONDS;
+		if (c->steps[i].pid > 0 && !c->steps[i].reaped && c->steps[i].kill_at > 0.0 &&
+		    c->steps[i].kill_at < next)
+			next = c->steps[i].kill_at;
+	}
 	return next;
 }
 
@@ -1181,7 +1237,27 @@ starting(const struct cluster *c, double now)
 static double
 stall_after(const struct cluster *c, const struct node *nd)
 {
+	/* its intervals given: an interval to end, and KILL_GRACE */
+	if (has_enough(c, nd))
+		return c->cfg.delay + KILL_GRACE;
 	return 3.0 * c->cfg.delay + (nd->state == NODE_STARTING ? START_EXTRA : STALL_EXTRA);
+}
+
+/* A node that gave no interval for too long: lost (or, with its -n
+ * intervals given, ended: enough). */
+static void
+stall_check(struct cluster *c, struct node *nd, double now)
+{
+	if ((nd->state != NODE_STARTING && nd->state != NODE_UP) || nd->stopping ||
+	    now - nd->last_line <= stall_after(c, nd))
+		return;
+	if (has_enough(c, nd)) {
+		enough(c, nd, now);
+		return;
+	}
+	stop_node(nd, now);
+	lost(c, nd, nd->state == NODE_UP ? _("no interval for %.0f s") :
+	    _("no first interval within %.0f s"), now - nd->last_line);
 }
 
 /* Each node's part of the tick: due when cluster_deadline's nodes'
@@ -1201,12 +1277,7 @@ tick_nodes(struct cluster *c, double now)
 		}
 		if (nd->pid > 0 && nd->reaped && now - nd->reaped_at >= DRAIN_SECONDS)
 			finish(c, nd);
-		if ((nd->state == NODE_STARTING || nd->state == NODE_UP) && !nd->stopping &&
-		    now - nd->last_line > stall_after(c, nd)) {
-			stop_node(nd, now);
-			lost(c, nd, nd->state == NODE_UP ? _("no interval for %.0f s") :
-			    _("no first interval within %.0f s"), now - nd->last_line);
-		}
+		stall_check(c, nd, now);
 		if (nd->state == NODE_LOST && c->cfg.retry && nd->pid == 0 && now >= nd->retry_at)
 			nd->state = NODE_WAITING;
 		active += nd->state == NODE_UP || nd->state == NODE_STARTING;

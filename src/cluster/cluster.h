@@ -111,6 +111,9 @@ struct cluster_step {
 	char epart[512];           /* standard error: the line so far */
 	size_t elen;
 	char err_last[256];        /* srun's own last line, not a task's */
+	double kill_at;            /* ended by httop (no task of it is read any
+				    * more): SIGKILL then; 0 none */
+	bool ending;               /* ... SIGTERM sent */
 };
 
 /* A job interval: the nodes' intervals of one period combined. */
@@ -135,6 +138,11 @@ struct cluster_config {
 	bool one_step;             /* srun: one step for the nodes (transport_step_argv),
 				    * a second one for those lost */
 	bool retry;                /* a lost node is started again (back-off) */
+	/* -n: the intervals each node gives (0: no end). A node that has
+	 * given them and goes on (an httop that ignores -n), or does not end
+	 * within an interval and KILL_GRACE, is ended by httop and counts
+	 * as ended; its lines after them are not read. */
+	unsigned long max_intervals;
 	bool pass_on;              /* on_line writes each line out as it came: a
 				    * line with anything a terminal would act
 				    * on, raw, is a bad line (jsonl.h) */
