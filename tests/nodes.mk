@@ -8,6 +8,11 @@ tests_unit_test_nodeiv_SOURCES = tests/unit/test_nodeiv.c
 tests_unit_test_nodeiv_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_nodeiv_LDADD = $(TEST_LIBS) -lm
 TESTS += tests/unit/test_hostlist tests/unit/test_nodeiv
+check_PROGRAMS += tests/unit/test_passon
+tests_unit_test_passon_SOURCES = tests/unit/test_passon.c
+tests_unit_test_passon_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
+tests_unit_test_passon_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_passon
 NODES_TESTS = tests/cli/test_nodes.sh tests/tui/test_tui_nodes.sh tests/cli/test_nodes_ssh.sh \
 	tests/cli/test_nodes_untrusted.sh tests/tui/test_tui_untrusted.sh \
 	tests/cli/test_nodes_hostile.sh tests/tui/test_tui_nodes_quiet.sh \

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cluster/passon.h"
 #include "util/clock.h"
 #include "util/i18n.h"
 #include "util/textesc.h"
@@ -53,6 +54,8 @@ extern char **environ;
  * about 2 MiB) are not kept for the next line. */
 #define DOC_TOKENS (NODE_LINE_MAX / 6)
 #define DOC_KEEP (1u << 18)
+/* A re-written line's room (passon.h) is kept up to this. */
+#define PASS_KEEP (1u << 20)
 
 const char *
 node_state_name(enum node_state s)
@@ -409,6 +412,32 @@ bad_line(struct cluster *c, struct node *nd, const struct errmsg *e)
 	lost(c, nd, _("its output is not httop's JSON (%s)"), text);
 }
 
+/* A line to be passed on (the merged JSON lines): *s and *len become its
+ * re-written form when it holds characters a terminal would act on in
+ * its strings (passon.h); -1 when it is refused (a bad line). */
+static int
+pass_on(struct cluster *c, struct node *nd, const char **s, size_t *len)
+{
+	struct errmsg e;
+	size_t need;
+	int rc = passon_scan(*s, *len, NODE_LINE_MAX, &need, &e);
+
+	if (rc < 0) {
+		bad_line(c, nd, &e);
+		return -1;
+	}
+	if (rc == 0)
+		return 0;
+	if (need > c->pass_cap) {
+		c->pass = xrealloc(c->pass, need);
+		c->pass_cap = need;
+	}
+	passon_rewrite(c->pass, *s, *len);
+	*s = c->pass;
+	*len = need;
+	return 0;
+}
+
 static void
 line_read(struct cluster *c, struct node *nd, const char *s, size_t len)
 {
@@ -422,10 +451,8 @@ line_read(struct cluster *c, struct node *nd, const char *s, size_t len)
 		len--;
 	if (len == 0)
 		return;
-	if (c->cfg.pass_on && jsonl_shown_as_is(s, len, &e) != 0) {
-		bad_line(c, nd, &e);
+	if (c->cfg.pass_on && pass_on(c, nd, &s, &len) != 0)
 		return;
-	}
 	/* A node whose views are not shown is read without its cores: what
 	 * the rows and the job need costs a parse of half the line; and
 	 * without its threads, which httop writes after them, when its lines
@@ -483,6 +510,11 @@ line(struct cluster *c, struct node *nd, const char *s, size_t len)
 	if (c->doc.cap > DOC_KEEP) {
 		jdoc_free(&c->doc);
 		jdoc_init(&c->doc, DOC_TOKENS);
+	}
+	if (c->pass_cap > PASS_KEEP) {
+		free(c->pass);
+		c->pass = NULL;
+		c->pass_cap = 0;
 	}
 }
 
@@ -1448,6 +1480,7 @@ cluster_free(struct cluster *c)
 	free(c->nodes);
 	jdoc_free(&c->doc);
 	free(c->rbuf);
+	free(c->pass);
 	free(c->pfd);
 	free(c->pfd_node);
 	for (i = 0; i < c->nsteps; i++)

@@ -143,9 +143,11 @@ struct cluster_config {
 	 * within an interval and KILL_GRACE, is ended by httop and counts
 	 * as ended; its lines after them are not read. */
 	unsigned long max_intervals;
-	bool pass_on;              /* on_line writes each line out as it came: a
-				    * line with anything a terminal would act
-				    * on, raw, is a bad line (jsonl.h) */
+	bool pass_on;              /* on_line writes each line out as it came,
+				    * what a terminal would act on in its
+				    * strings as \u escapes; a line with any
+				    * other such byte raw is a bad line
+				    * (passon.h) */
 	char *const *envp;         /* the transports' environment (NULL: httop's) */
 	void (*child_setup)(void); /* in each child before its exec (signals) */
 	/* Each line a node gave that was read as an interval, as it came;
@@ -165,6 +167,8 @@ struct cluster {
 	struct jdoc doc;           /* one parse at a time, shared */
 	char *rbuf;                /* one read at a time, shared */
 	size_t rcap;
+	char *pass;                /* a line re-written to be passed on (passon.h) */
+	size_t pass_cap;
 	struct pollfd *pfd;        /* cluster_pollfds */
 	size_t *pfd_node;
 	size_t npfd, pfd_cap;

@@ -262,6 +262,22 @@ draw_heads(struct ui_ctx *u, const struct ui_area *a, const struct nodes_view *p
 	}
 }
 
+/* The name column: the widest name, within NODE_NAME_MIN and _W. */
+static int
+name_width(const struct cluster *c)
+{
+	int namew = NODE_NAME_MIN;
+	size_t k;
+
+	for (k = 0; k < c->n; k++) {
+		int w = text_width(c->nodes[k].name);
+
+		if (w > namew)
+			namew = w;
+	}
+	return namew > NODE_NAME_W ? NODE_NAME_W : namew;
+}
+
 /* The last row: the node's reason (escaped when it was read). */
 static void
 draw_reason(struct ui_ctx *u, const struct ui_area *a, const struct node *nd)
@@ -278,23 +294,15 @@ nodes_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const stru
 {
 	struct nodes_view *p = (struct nodes_view *)v;
 	const struct cluster *c = f->cluster;
-	int namew = NODE_NAME_MIN, fixed, bar, visible, i;
+	int namew, fixed, bar, visible, i;
 	char text[160];
 	bool bad;
-	size_t k;
 
 	p->c = c;
 	if (c == NULL || a->rows < 2 || a->cols < 20)
 		return;
 	collect(p, c);
-	for (k = 0; k < c->n; k++) {
-		int w = text_width(c->nodes[k].name);
-
-		if (w > namew)
-			namew = w;
-	}
-	if (namew > NODE_NAME_W)
-		namew = NODE_NAME_W;
+	namew = name_width(c);
 	fixed = namew + 1 + STATE_W + 2;
 	for (i = 0; i < NFIG; i++)
 		fixed += figcols[i].width;
