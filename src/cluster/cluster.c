@@ -901,6 +901,40 @@ step_read(struct cluster *c, size_t si, bool err)
 		step_finish(c, si);
 }
 
+/* A node's process (nd) or step si's srun (nd NULL) was reaped with
+ * `status`: what it wrote before it went is read first; finished when
+ * its pipes are closed (else once DRAIN_SECONDS have passed). */
+static void
+reaped(struct cluster *c, struct node *nd, size_t si, int status)
+{
+	struct cluster_step *st = nd == NULL ? &c->steps[si] : NULL;
+	const int *out = st != NULL ? &st->out_fd : &nd->out_fd;
+	const int *err = st != NULL ? &st->err_fd : &nd->err_fd;
+	const pid_t *pid = st != NULL ? &st->pid : &nd->pid;
+	bool *done = st != NULL ? &st->reaped : &nd->reaped;
+	int *wstatus = st != NULL ? &st->wstatus : &nd->wstatus, k;
+	double *at = st != NULL ? &st->reaped_at : &nd->reaped_at;
+
+	*done = true;
+	*wstatus = status;
+	*at = clock_mono();
+	c->dl_valid = false;
+	for (k = 0; k < 2; k++) {
+		if (*(k == 0 ? out : err) < 0)
+			continue;
+		if (st != NULL)
+			step_read(c, si, k == 1);
+		else
+			read_fd(c, nd, k == 1);
+	}
+	if (*out >= 0 || *err >= 0 || *pid <= 0)
+		return;
+	if (st != NULL)
+		step_finish(c, si);
+	else
+		finish(c, nd);
+}
+
 /* A child that was a step's srun: 1. */
 static int
 step_reaped(struct cluster *c, pid_t pid, int status)
@@ -908,20 +942,9 @@ step_reaped(struct cluster *c, pid_t pid, int status)
 	size_t si;
 
 	for (si = 0; si < c->nsteps; si++) {
-		struct cluster_step *st = &c->steps[si];
-
-		if (st->pid != pid)
+		if (c->steps[si].pid != pid)
 			continue;
-		st->reaped = true;
-		c->dl_valid = false;
-		st->wstatus = status;
-		st->reaped_at = clock_mono();
-		if (st->out_fd >= 0)
-			step_read(c, si, false);
-		if (st->err_fd >= 0)
-			step_read(c, si, true);
-		if (st->out_fd < 0 && st->err_fd < 0 && st->pid > 0)
-			step_finish(c, si);
+		reaped(c, NULL, si, status);
 		return 1;
 	}
 	return 0;
@@ -1001,21 +1024,9 @@ cluster_reap(struct cluster *c)
 		if (step_reaped(c, pid, st))
 			continue;
 		for (i = 0; i < c->n; i++) {
-			struct node *nd = &c->nodes[i];
-
-			if (nd->pid != pid)
+			if (c->nodes[i].pid != pid)
 				continue;
-			nd->reaped = true;
-			c->dl_valid = false;
-			nd->wstatus = st;
-			nd->reaped_at = clock_mono();
-			/* What it wrote before it went is read first. */
-			if (nd->out_fd >= 0)
-				read_fd(c, nd, false);
-			if (nd->err_fd >= 0)
-				read_fd(c, nd, true);
-			if (nd->out_fd < 0 && nd->err_fd < 0 && nd->pid > 0)
-				finish(c, nd);
+			reaped(c, &c->nodes[i], 0, st);
 			break;
 		}
 	}
