@@ -208,6 +208,9 @@ app_nodes_batch(struct nodes_app *na)
 	/* With -n each node ends after its intervals: a lost one is not
 	 * started again (it would begin its count anew). */
 	cfg.retry = o->iterations <= 0;
+	/* ... and httop ends a node that goes on after them (an httop that
+	 * ignores -n): the run ends after N intervals of each. */
+	cfg.max_intervals = o->iterations > 0 ? (unsigned long)o->iterations : 0;
 	cfg.pass_on = o->format == FMT_JSON;
 	cfg.on_line = on_line;
 	cfg.on_job = on_job;

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cluster/passon.h"
 #include "util/clock.h"
 #include "util/i18n.h"
 #include "util/textesc.h"
@@ -53,6 +54,8 @@ extern char **environ;
  * about 2 MiB) are not kept for the next line. */
 #define DOC_TOKENS (NODE_LINE_MAX / 6)
 #define DOC_KEEP (1u << 18)
+/* A re-written line's room (passon.h) is kept up to this. */
+#define PASS_KEEP (1u << 20)
 
 const char *
 node_state_name(enum node_state s)
@@ -238,6 +241,25 @@ lost(struct cluster *c, struct node *nd, const char *fmt, ...)
 		c->cfg.on_state(c->cfg.arg, nd);
 }
 
+/* Has it given the intervals -n asks for (cfg.max_intervals)? */
+static bool
+has_enough(const struct cluster *c, const struct node *nd)
+{
+	return c->cfg.max_intervals > 0 && nd->total >= c->cfg.max_intervals;
+}
+
+/* It has given its intervals and goes on (or does not end): httop ends
+ * it, as it ends every node on a signal; it counts as ended. */
+static void
+enough(struct cluster *c, struct node *nd, double now)
+{
+	stop_node(nd, now);
+	nd->stopping = true;
+	nd->state = NODE_ENDED;
+	snprintf(nd->why, sizeof nd->why, _("ended by httop after its %lu intervals"), nd->total);
+	c->dl_valid = false;
+}
+
 /* Its process has ended and its output is read: ended, or lost and why. */
 static void
 finish(struct cluster *c, struct node *nd)
@@ -255,8 +277,9 @@ finish(struct cluster *c, struct node *nd)
 		nd->elen = 0;
 	}
 	if (nd->stopping) {
-		/* httop ended it and said why: lost, if not already */
-		if (nd->state != NODE_LOST)
+		/* httop ended it and said why: lost, if not already (or
+		 * ended: it had given its intervals, enough()) */
+		if (nd->state != NODE_LOST && nd->state != NODE_ENDED)
 			lost(c, nd, "%s", nd->why[0] ? nd->why : _("stopped"));
 		return;
 	}
@@ -389,6 +412,32 @@ bad_line(struct cluster *c, struct node *nd, const struct errmsg *e)
 	lost(c, nd, _("its output is not httop's JSON (%s)"), text);
 }
 
+/* A line to be passed on (the merged JSON lines): *s and *len become its
+ * re-written form when it holds characters a terminal would act on in
+ * its strings (passon.h); -1 when it is refused (a bad line). */
+static int
+pass_on(struct cluster *c, struct node *nd, const char **s, size_t *len)
+{
+	struct errmsg e;
+	size_t need;
+	int rc = passon_scan(*s, *len, NODE_LINE_MAX, &need, &e);
+
+	if (rc < 0) {
+		bad_line(c, nd, &e);
+		return -1;
+	}
+	if (rc == 0)
+		return 0;
+	if (need > c->pass_cap) {
+		c->pass = xrealloc(c->pass, need);
+		c->pass_cap = need;
+	}
+	passon_rewrite(c->pass, *s, *len);
+	*s = c->pass;
+	*len = need;
+	return 0;
+}
+
 static void
 line_read(struct cluster *c, struct node *nd, const char *s, size_t len)
 {
@@ -402,10 +451,8 @@ line_read(struct cluster *c, struct node *nd, const char *s, size_t len)
 		len--;
 	if (len == 0)
 		return;
-	if (c->cfg.pass_on && jsonl_shown_as_is(s, len, &e) != 0) {
-		bad_line(c, nd, &e);
+	if (c->cfg.pass_on && pass_on(c, nd, &s, &len) != 0)
 		return;
-	}
 	/* A node whose views are not shown is read without its cores: what
 	 * the rows and the job need costs a parse of half the line; and
 	 * without its threads, which httop writes after them, when its lines
@@ -429,6 +476,11 @@ line_read(struct cluster *c, struct node *nd, const char *s, size_t len)
 	}
 	if (rc > 0)
 		nd->generation++;
+	/* An interval past -n's: a node that ignores -n, not read. */
+	if (!nd->nv.whole && has_enough(c, nd)) {
+		enough(c, nd, clock_mono());
+		return;
+	}
 	nd->bad = 0;
 	nd->have = true;
 	nd->lines++;
@@ -458,6 +510,11 @@ line(struct cluster *c, struct node *nd, const char *s, size_t len)
 	if (c->doc.cap > DOC_KEEP) {
 		jdoc_free(&c->doc);
 		jdoc_init(&c->doc, DOC_TOKENS);
+	}
+	if (c->pass_cap > PASS_KEEP) {
+		free(c->pass);
+		c->pass = NULL;
+		c->pass_cap = 0;
 	}
 }
 
@@ -844,6 +901,40 @@ step_read(struct cluster *c, size_t si, bool err)
 		step_finish(c, si);
 }
 
+/* A node's process (nd) or step si's srun (nd NULL) was reaped with
+ * `status`: what it wrote before it went is read first; finished when
+ * its pipes are closed (else once DRAIN_SECONDS have passed). */
+static void
+reaped(struct cluster *c, struct node *nd, size_t si, int status)
+{
+	struct cluster_step *st = nd == NULL ? &c->steps[si] : NULL;
+	const int *out = st != NULL ? &st->out_fd : &nd->out_fd;
+	const int *err = st != NULL ? &st->err_fd : &nd->err_fd;
+	const pid_t *pid = st != NULL ? &st->pid : &nd->pid;
+	bool *done = st != NULL ? &st->reaped : &nd->reaped;
+	int *wstatus = st != NULL ? &st->wstatus : &nd->wstatus, k;
+	double *at = st != NULL ? &st->reaped_at : &nd->reaped_at;
+
+	*done = true;
+	*wstatus = status;
+	*at = clock_mono();
+	c->dl_valid = false;
+	for (k = 0; k < 2; k++) {
+		if (*(k == 0 ? out : err) < 0)
+			continue;
+		if (st != NULL)
+			step_read(c, si, k == 1);
+		else
+			read_fd(c, nd, k == 1);
+	}
+	if (*out >= 0 || *err >= 0 || *pid <= 0)
+		return;
+	if (st != NULL)
+		step_finish(c, si);
+	else
+		finish(c, nd);
+}
+
 /* A child that was a step's srun: 1. */
 static int
 step_reaped(struct cluster *c, pid_t pid, int status)
@@ -851,20 +942,9 @@ step_reaped(struct cluster *c, pid_t pid, int status)
 	size_t si;
 
 	for (si = 0; si < c->nsteps; si++) {
-		struct cluster_step *st = &c->steps[si];
-
-		if (st->pid != pid)
+		if (c->steps[si].pid != pid)
 			continue;
-		st->reaped = true;
-		c->dl_valid = false;
-		st->wstatus = status;
-		st->reaped_at = clock_mono();
-		if (st->out_fd >= 0)
-			step_read(c, si, false);
-		if (st->err_fd >= 0)
-			step_read(c, si, true);
-		if (st->out_fd < 0 && st->err_fd < 0 && st->pid > 0)
-			step_finish(c, si);
+		reaped(c, NULL, si, status);
 		return 1;
 	}
 	return 0;
@@ -944,21 +1024,9 @@ cluster_reap(struct cluster *c)
 		if (step_reaped(c, pid, st))
 			continue;
 		for (i = 0; i < c->n; i++) {
-			struct node *nd = &c->nodes[i];
-
-			if (nd->pid != pid)
+			if (c->nodes[i].pid != pid)
 				continue;
-			nd->reaped = true;
-			c->dl_valid = false;
-			nd->wstatus = st;
-			nd->reaped_at = clock_mono();
-			/* What it wrote before it went is read first. */
-			if (nd->out_fd >= 0)
-				read_fd(c, nd, false);
-			if (nd->err_fd >= 0)
-				read_fd(c, nd, true);
-			if (nd->out_fd < 0 && nd->err_fd < 0 && nd->pid > 0)
-				finish(c, nd);
+			reaped(c, &c->nodes[i], 0, st);
 			break;
 		}
 	}
@@ -1078,6 +1146,32 @@ cluster_flush(struct cluster *c)
 
 /* --- the steps' share of the tick, the deadline and the end --------------- */
 
+/* A step none of whose tasks is read any more (each gave its intervals
+ * and went on, or was started again in another step): ended, SIGTERM
+ * then SIGKILL, as a node's process is. */
+static void
+step_unread(struct cluster *c, size_t si, double now)
+{
+	struct cluster_step *st = &c->steps[si];
+	size_t i;
+
+	if (st->pid <= 0 || st->reaped)
+		return;
+	if (st->ending) {
+		if (st->kill_at > 0.0 && now >= st->kill_at) {
+			kill(-st->pid, SIGKILL);
+			st->kill_at = 0.0;
+		}
+		return;
+	}
+	for (i = 0; i < st->ntask; i++)
+		if (c->nodes[st->task[i]].step == (int)si)
+			return;
+	kill(-st->pid, SIGTERM);
+	st->ending = true;
+	st->kill_at = now + KILL_GRACE;
+}
+
 static void
 steps_tick(struct cluster *c, double now)
 {
@@ -1088,6 +1182,7 @@ steps_tick(struct cluster *c, double now)
 
 		if (st->pid > 0 && st->reaped && now - st->reaped_at >= DRAIN_SECONDS)
 			step_finish(c, i);
+		step_unread(c, i, now);
 	}
 	if (c->cfg.one_step)
 		start_step(c, now);
@@ -1107,10 +1202,14 @@ steps_deadline(const struct cluster *c, double next)
 {
 	size_t i;
 
-	for (i = 0; i < c->nsteps; i++)
+	for (i = 0; i < c->nsteps; i++) {
 		if (c->steps[i].pid > 0 && c->steps[i].reaped &&
 		    c->steps[i].reaped_at + DRAIN_SECONDS < next)
 			next = c->steps[i].reaped_at + DRAIN_SECONDS;
+		if (c->steps[i].pid > 0 && !c->steps[i].reaped && c->steps[i].kill_at > 0.0 &&
+		    c->steps[i].kill_at < next)
+			next = c->steps[i].kill_at;
+	}
 	return next;
 }
 
@@ -1181,7 +1280,27 @@ starting(const struct cluster *c, double now)
 static double
 stall_after(const struct cluster *c, const struct node *nd)
 {
+	/* its intervals given: an interval to end, and KILL_GRACE */
+	if (has_enough(c, nd))
+		return c->cfg.delay + KILL_GRACE;
 	return 3.0 * c->cfg.delay + (nd->state == NODE_STARTING ? START_EXTRA : STALL_EXTRA);
+}
+
+/* A node that gave no interval for too long: lost (or, with its -n
+ * intervals given, ended: enough). */
+static void
+stall_check(struct cluster *c, struct node *nd, double now)
+{
+	if ((nd->state != NODE_STARTING && nd->state != NODE_UP) || nd->stopping ||
+	    now - nd->last_line <= stall_after(c, nd))
+		return;
+	if (has_enough(c, nd)) {
+		enough(c, nd, now);
+		return;
+	}
+	stop_node(nd, now);
+	lost(c, nd, nd->state == NODE_UP ? _("no interval for %.0f s") :
+	    _("no first interval within %.0f s"), now - nd->last_line);
 }
 
 /* Each node's part of the tick: due when cluster_deadline's nodes'
@@ -1201,12 +1320,7 @@ tick_nodes(struct cluster *c, double now)
 		}
 		if (nd->pid > 0 && nd->reaped && now - nd->reaped_at >= DRAIN_SECONDS)
 			finish(c, nd);
-		if ((nd->state == NODE_STARTING || nd->state == NODE_UP) && !nd->stopping &&
-		    now - nd->last_line > stall_after(c, nd)) {
-			stop_node(nd, now);
-			lost(c, nd, nd->state == NODE_UP ? _("no interval for %.0f s") :
-			    _("no first interval within %.0f s"), now - nd->last_line);
-		}
+		stall_check(c, nd, now);
 		if (nd->state == NODE_LOST && c->cfg.retry && nd->pid == 0 && now >= nd->retry_at)
 			nd->state = NODE_WAITING;
 		active += nd->state == NODE_UP || nd->state == NODE_STARTING;
@@ -1377,6 +1491,7 @@ cluster_free(struct cluster *c)
 	free(c->nodes);
 	jdoc_free(&c->doc);
 	free(c->rbuf);
+	free(c->pass);
 	free(c->pfd);
 	free(c->pfd_node);
 	for (i = 0; i < c->nsteps; i++)

@@ -111,6 +111,9 @@ struct cluster_step {
 	char epart[512];           /* standard error: the line so far */
 	size_t elen;
 	char err_last[256];        /* srun's own last line, not a task's */
+	double kill_at;            /* ended by httop (no task of it is read any
+				    * more): SIGKILL then; 0 none */
+	bool ending;               /* ... SIGTERM sent */
 };
 
 /* A job interval: the nodes' intervals of one period combined. */
@@ -135,9 +138,16 @@ struct cluster_config {
 	bool one_step;             /* srun: one step for the nodes (transport_step_argv),
 				    * a second one for those lost */
 	bool retry;                /* a lost node is started again (back-off) */
-	bool pass_on;              /* on_line writes each line out as it came: a
-				    * line with anything a terminal would act
-				    * on, raw, is a bad line (jsonl.h) */
+	/* -n: the intervals each node gives (0: no end). A node that has
+	 * given them and goes on (an httop that ignores -n), or does not end
+	 * within an interval and KILL_GRACE, is ended by httop and counts
+	 * as ended; its lines after them are not read. */
+	unsigned long max_intervals;
+	bool pass_on;              /* on_line writes each line out as it came,
+				    * what a terminal would act on in its
+				    * strings as \u escapes; a line with any
+				    * other such byte raw is a bad line
+				    * (passon.h) */
 	char *const *envp;         /* the transports' environment (NULL: httop's) */
 	void (*child_setup)(void); /* in each child before its exec (signals) */
 	/* Each line a node gave that was read as an interval, as it came;
@@ -157,6 +167,8 @@ struct cluster {
 	struct jdoc doc;           /* one parse at a time, shared */
 	char *rbuf;                /* one read at a time, shared */
 	size_t rcap;
+	char *pass;                /* a line re-written to be passed on (passon.h) */
+	size_t pass_cap;
 	struct pollfd *pfd;        /* cluster_pollfds */
 	size_t *pfd_node;
 	size_t npfd, pfd_cap;

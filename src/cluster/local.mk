@@ -4,4 +4,5 @@
 libhttop_a_SOURCES += src/cluster/hostlist.h src/cluster/hostlist.c \
 	src/cluster/jsonl.h src/cluster/jsonl.c src/cluster/nodeiv.h src/cluster/nodeiv.c \
 	src/cluster/transport.h src/cluster/transport.c src/cluster/cluster.h src/cluster/cluster.c \
-	src/cluster/nodelist.h src/cluster/nodelist.c
+	src/cluster/nodelist.h src/cluster/nodelist.c \
+	src/cluster/passon.h src/cluster/passon.c

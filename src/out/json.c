@@ -96,7 +96,7 @@ json_str(struct linebuf *b, const char *s)
 		} else if (text_char_len((const char *)p, n) == 0) {
 			/* C1, a bidi control, an invisible format character
 			 * (textesc.h): as \u escapes, so no line of httop's
-			 * holds one raw (jsonl_shown_as_is) */
+			 * holds one raw (cluster/passon.h) */
 			json_u(b, p, n);
 			p += n;
 		} else {

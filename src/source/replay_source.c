@@ -17,6 +17,7 @@
 
 #include "trace/trace.h"
 #include "util/i18n.h"
+#include "util/textesc.h"
 #include "util/xalloc.h"
 
 /* A reader with the machine and plan it fills (they must outlive it). */
@@ -126,6 +127,26 @@ fetch(struct replay *rp, struct sample *out, char *events, size_t len, struct er
 	return rc;
 }
 
+/* The end came before a second sample: the trace holds no interval, which
+ * is an error (a recording cut short), not a replay that ends. The
+ * reader's words say where it was cut, if it was. */
+static int
+no_interval(const struct replay *rp, struct errmsg *e)
+{
+	char path[256];
+
+	if (e == NULL || e->text[0] != '\0')
+		return -1;
+	text_escape(path, sizeof path, rp->path);
+	return errmsg_set(e, ngettext("%s: the trace ends after %u complete sample, before its "
+	    "first interval (the difference of two samples): there is nothing to replay; record "
+	    "again and let the recording run for two intervals at least",
+	    "%s: the trace ends after %u complete samples, before its first interval (the "
+	    "difference of two samples): there is nothing to replay; record again and let the "
+	    "recording run for two intervals at least", (unsigned long)rp->pos), path,
+	    (unsigned)rp->pos);
+}
+
 static int
 replay_read(struct source *s, struct sample *out, struct errmsg *e)
 {
@@ -137,12 +158,12 @@ replay_read(struct source *s, struct sample *out, struct errmsg *e)
 		if (rp->ahead_rc != 0) {
 			if (e != NULL)
 				*e = rp->ahead_e;
-			return rp->ahead_rc;
+			return rp->ahead_rc > 0 && rp->pos < 2 ? no_interval(rp, e) : rp->ahead_rc;
 		}
 		sample_copy(out, &rp->ahead);
 		snprintf(s->events, sizeof s->events, "%s", rp->ahead_events);
 	} else if ((rc = fetch(rp, out, s->events, sizeof s->events, e)) != 0) {
-		return rc;
+		return rc > 0 && rp->pos < 2 ? no_interval(rp, e) : rc;
 	}
 	rp->pos++;
 	if (rp->pos == 1)

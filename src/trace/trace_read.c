@@ -1055,7 +1055,22 @@ trace_next(struct trace_reader *r, struct sample *s, struct errmsg *e)
 			 * complete samples gave n - 1 intervals. */
 			uint64_t n = r->ncomplete > 0 ? r->ncomplete - 1 : 0;
 
-			if (inside)
+			/* Before the second sample's end: no interval at all (the
+			 * replay source makes this an error). */
+			if (n == 0 && inside && r->ncomplete == 0)
+				bad(r, e, _("the trace is cut off inside its first sample: there is "
+				    "nothing to replay; record again and let the recording run for "
+				    "two intervals at least"));
+			else if (n == 0 && inside)
+				bad(r, e, _("the trace is cut off inside its second sample, before "
+				    "its first interval was complete: there is nothing to replay; "
+				    "record again and let the recording run for two intervals at "
+				    "least"));
+			else if (n == 0)
+				bad(r, e, _("the last line is cut off, before the trace's first "
+				    "interval was complete: there is nothing to replay; record again "
+				    "and let the recording run for two intervals at least"));
+			else if (inside)
 				bad(r, e, ngettext("the trace is cut off inside sample %" PRIu64
 				    "; replayed the %" PRIu64 " interval before it",
 				    "the trace is cut off inside sample %" PRIu64

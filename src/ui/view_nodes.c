@@ -164,19 +164,29 @@ retry_text(char *text, size_t len, const struct node *nd, int width, bool utf8)
 		snprintf(text, len, "%s", next);
 }
 
+/* Its last interval is shown and not valid (the node said why): the row
+ * is marked as an invalid core's is, the reason under the rows when the
+ * cursor is on it. */
+static bool
+invalid_shown(const struct node *nd)
+{
+	return nd->have && !nd->nv.iv.valid && nd->state != NODE_LOST;
+}
+
 static void
 draw_node(struct ui_ctx *u, int y, int x, int cols, int namew, int bar, const struct node *nd,
     bool cursor)
 {
 	const struct agg_fig *a = &nd->nv.iv.node;
+	bool bad = invalid_shown(nd);
 	char text[420];
 	int i, rest;
 
-	draw_text(u, y, x, namew, cursor ? ROLE_TAB_ACTIVE : nd->state == NODE_LOST ?
+	draw_text(u, y, x, namew, cursor ? ROLE_TAB_ACTIVE : nd->state == NODE_LOST || bad ?
 	    ROLE_INVALID : ROLE_PLAIN, nd->name);
 	x += namew + 1;
-	draw_text(u, y, x, STATE_W, nd->state == NODE_LOST ? ROLE_WARN : ROLE_PLAIN,
-	    _(node_state_name(nd->state)));
+	draw_text(u, y, x, STATE_W, nd->state == NODE_LOST || bad ? ROLE_WARN : ROLE_PLAIN,
+	    bad ? _("invalid") : _(node_state_name(nd->state)));
 	x += STATE_W;
 	/* a reason may use the whole rest of the row, past the figures'
 	 * columns: the retry time at its end must be seen */
@@ -202,8 +212,8 @@ draw_node(struct ui_ctx *u, int y, int x, int cols, int namew, int bar, const st
 		    &a->active_threads : figcols[i].col == NC_GHZ ? &a->ghz : figcols[i].col == NC_CPI ?
 		    &a->cpi : &a->both_of_busy;
 
-		draw_val(u, y, x, figcols[i].width, figcols[i].col == NC_BUSY ? ROLE_BOTH : ROLE_PLAIN,
-		    figcols[i].fmt, v, figcols[i].scale);
+		draw_val(u, y, x, figcols[i].width, bad ? ROLE_INVALID : figcols[i].col == NC_BUSY ?
+		    ROLE_BOTH : ROLE_PLAIN, figcols[i].fmt, v, figcols[i].scale);
 		x += figcols[i].width;
 	}
 }
@@ -252,27 +262,47 @@ draw_heads(struct ui_ctx *u, const struct ui_area *a, const struct nodes_view *p
 	}
 }
 
-static void
-nodes_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const struct ui_frame *f)
+/* The name column: the widest name, within NODE_NAME_MIN and _W. */
+static int
+name_width(const struct cluster *c)
 {
-	struct nodes_view *p = (struct nodes_view *)v;
-	const struct cluster *c = f->cluster;
-	int namew = NODE_NAME_MIN, fixed, bar, visible, i;
-	char text[160];
+	int namew = NODE_NAME_MIN;
 	size_t k;
 
-	p->c = c;
-	if (c == NULL || a->rows < 2 || a->cols < 20)
-		return;
-	collect(p, c);
 	for (k = 0; k < c->n; k++) {
 		int w = text_width(c->nodes[k].name);
 
 		if (w > namew)
 			namew = w;
 	}
-	if (namew > NODE_NAME_W)
-		namew = NODE_NAME_W;
+	return namew > NODE_NAME_W ? NODE_NAME_W : namew;
+}
+
+/* The last row: the node's reason (escaped when it was read). */
+static void
+draw_reason(struct ui_ctx *u, const struct ui_area *a, const struct node *nd)
+{
+	char text[420];
+
+	snprintf(text, sizeof text, _("%s: its last interval is not valid: %s"), nd->name,
+	    nd->nv.iv.reason[0] != '\0' ? nd->nv.iv.reason : _("no reason given"));
+	draw_words(u, a->top + a->rows - 1, a->left, a->cols, ROLE_INVALID, text);
+}
+
+static void
+nodes_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const struct ui_frame *f)
+{
+	struct nodes_view *p = (struct nodes_view *)v;
+	const struct cluster *c = f->cluster;
+	int namew, fixed, bar, visible, i;
+	char text[160];
+	bool bad;
+
+	p->c = c;
+	if (c == NULL || a->rows < 2 || a->cols < 20)
+		return;
+	collect(p, c);
+	namew = name_width(c);
 	fixed = namew + 1 + STATE_W + 2;
 	for (i = 0; i < NFIG; i++)
 		fixed += figcols[i].width;
@@ -282,6 +312,12 @@ nodes_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const stru
 	if (bar < BAR_MIN)
 		bar = BAR_MIN;
 	visible = a->rows - 1;
+	/* the cursor's node's reason, when its interval is not valid */
+	bad = c->n > 0 && p->cur < c->n && invalid_shown(&c->nodes[p->order[p->cur]]);
+	if (bad && visible > 2)
+		visible--;
+	else
+		bad = false;
 	if ((int)c->n > visible && visible > 2)
 		visible--;
 	/* the cursor in sight */
@@ -297,12 +333,14 @@ nodes_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const stru
 		draw_node(u, a->top + 1 + i, a->left, a->cols, namew, bar, &c->nodes[p->order[o]],
 		    o == p->cur);
 	}
-	if ((int)c->n > a->rows - 1 && a->rows - 1 > visible) {
+	if ((int)c->n > visible && a->rows - 1 - (bad ? 1 : 0) > visible) {
 		snprintf(text, sizeof text, _("nodes %d-%d of %zu: Up, Down, PgUp, PgDn; sorted by %s"),
 		    v->scroll + 1, v->scroll + visible < (int)c->n ? v->scroll + visible : (int)c->n,
 		    c->n, _(ncol_names[p->col]));
-		draw_words(u, a->top + a->rows - 1, a->left, a->cols, ROLE_LABEL, text);
+		draw_words(u, a->top + a->rows - 1 - (bad ? 1 : 0), a->left, a->cols, ROLE_LABEL, text);
 	}
+	if (bad)
+		draw_reason(u, a, &c->nodes[p->order[p->cur]]);
 }
 
 static bool

@@ -151,6 +151,16 @@ text_char_len(const char *s, size_t avail)
 	return n > 0 && !is_control(cp) ? n : 0;
 }
 
+size_t
+text_utf8(const char *s, size_t avail, unsigned long *cp)
+{
+	uint32_t v = 0;
+	size_t n = avail > 0 ? utf8_seq((const unsigned char *)s, avail, &v) : 0;
+
+	*cp = v;
+	return n;
+}
+
 bool
 text_is_clean(const char *s)
 {

@@ -35,6 +35,10 @@ void text_squeeze(char *dst, size_t size, const char *s, size_t len);
  * copy it as it is; 0 when it would escape it. */
 size_t text_char_len(const char *s, size_t avail);
 
+/* The bytes of the valid UTF-8 character at s (at most avail), its code
+ * point in *cp; 0 when the bytes there are not valid UTF-8. */
+size_t text_utf8(const char *s, size_t avail, unsigned long *cp);
+
 /* True when `s` holds nothing text_escape would change. */
 bool text_is_clean(const char *s);
 

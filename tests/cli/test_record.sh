@@ -122,10 +122,15 @@ else
 fi
 
 # 25-26: a file size limit (ulimit -f 16: 8 KiB) is EFBIG, not SIGXFSZ.
-(ulimit -f 16; exec "$HTTOP" --demo -b -n 50 --record big.trace) >/dev/null 2>err; st=$?
+(ulimit -f 16; exec "$HTTOP" --demo -b -n 50 --record big.trace) >/dev/null 2>err0; st=$?
 check "ulimit -f: exit 1 (got $st), the message names EFBIG and ulimit -f" sh -c \
-    '[ "$1" -eq 1 ] && grep -q "File too large: raise the file size limit (ulimit -f)" err' sh "$st"
-check "... the file replays" sh -c '"$1" --replay big.trace -b >/dev/null 2>&1' sh "$HTTOP"
+    '[ "$1" -eq 1 ] && grep -q "File too large: raise the file size limit (ulimit -f)" err0' sh "$st"
+# 8 KiB hold the demo's header, not its first sample: the file is cut back
+# to the header, whole (a trace of no sample, which has nothing to replay).
+check "... the file is cut back to its header, whole: no sample, nothing to replay" sh -c \
+    '"$1" --replay big.trace -b >/dev/null 2>err; [ $? -eq 1 ] &&
+    grep -q "keeps its first 0 samples" err0 &&
+    grep -q "big.trace: the trace ends after 0 complete samples" err && ! grep -q "cut off" err' sh "$HTTOP"
 
 # 27-30: files that are refused, before anything is written.
 "$HTTOP" --demo -b -n 1 --record /dev/zero >out 2>err; st=$?

@@ -16,6 +16,9 @@ broken, could:
   rawesc   at its end, where a head parse does not look, a string with a
            raw escape sequence (not JSON)
   rawbidi  at its end a string with a raw right-to-left override (JSON)
+  rawfmt   at its end a string with raw DEL, C1 (NEL, CSI), a soft hyphen,
+           a zero-width space, a tag character and an isolate, and a tab
+           between values (JSON)
 """
 import re
 import sys
@@ -45,6 +48,9 @@ def change(mode, host, line):
         return line.rstrip("\n")[:-1] + ',"x":"\x1b]0;TITLE\x07\x1b[2J"}\n'
     if mode == "rawbidi":
         return line.rstrip("\n")[:-1] + ',"x":"\u202eFORGED"}\n'
+    if mode == "rawfmt":
+        return (line.rstrip("\n")[:-1] + ',\t"x":"a\x7fb\x85c\x9b2Jd\xade\u200bf\U000e0041g'
+                '\u2066h\u00e9"}\n')
     raise SystemExit("hostile.py: unknown mode " + mode)
 
 

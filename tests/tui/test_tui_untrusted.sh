@@ -5,10 +5,12 @@
 # status), CR LF and a right-to-left override (tests/nodes/hostile.py
 # through tests/nodes/as-host.sh). Its own view's header shows the reason
 # escaped, \xHH: none of it reaches the terminal (the window keeps its
-# title, no U+202E on the screen, the header's lines stay whole).
+# title, no U+202E on the screen, the header's lines stay whole). In the
+# Nodes view r's row is marked invalid and, with the cursor on it, its
+# reason is under the rows, escaped.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
-plan 5
+plan 7
 cap_has() { cap | grep -Fq -- "$1"; }
 
 via="env NODES_RUN=tui-hostile-$$ $HTTOP_SRCDIR/tests/nodes/as-host.sh %h"
@@ -21,9 +23,17 @@ wait_for 'FORGED' 5
 check "the job's reason in the Nodes view's header, escaped" sh -c \
     'grep -Fq "\x1b]0;TITLE\x07\x1b[2J\x0d\x0aFORGED" "$1" && grep -Fq "LINE\xe2\x80\xae\x1b[5n" "$1"' \
     sh "$(cap >"$tui_dir/nodes"; echo "$tui_dir/nodes")"
-# Enter on r (the cursor starts on h1): its own views, its header.
+# r's row says its interval is not valid, h1's does not; with the cursor
+# on r (it starts on h1) the line under the rows gives r's reason, escaped.
+check "r's row is marked invalid, h1's up ($(cap | grep -E '^(r|h1) ' | awk '{ printf "%s %s; ", $1, $2 }'))" \
+    sh -c 'grep -Eq "^r +invalid " "$1" && grep -Eq "^h1 +up " "$1"' sh "$(cap >"$tui_dir/rows"; echo "$tui_dir/rows")"
 sleep 1
-keys Down Enter
+keys Down
+wait_for '^r: its last interval is not valid' 5
+check "the cursor on r: its reason under the rows, escaped ($(cap | grep -F 'is not valid'))" \
+    cap_has 'r: its last interval is not valid: \x1b]0;TITLE\x07\x1b[2J\x0d\x0aFORGED'
+# Enter on r: its own views, its header.
+keys Enter
 wait_for 'node r +\(2 of 2\)' 5
 check "r's own view: its reason in the header, escaped ($(cap | grep -F 'invalid:'))" \
     cap_has 'invalid: \x1b]0;TITLE\x07\x1b[2J\x0d\x0aFORGED'

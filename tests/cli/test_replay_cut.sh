@@ -1,0 +1,93 @@
+#!/bin/sh
+# test_replay_cut.sh: a trace cut before its first interval is complete (a
+# recorder killed while it wrote its first or second sample, or right after
+# the header) holds nothing to replay: --replay says so in one line naming
+# the cut, and ends with status 1. Every cut from the end of the header to
+# the end of the second sample of the hand-made tests/data/trace/good.trace
+# (plain and gzip-compressed), and cuts inside a simulator's recording.
+# The cut at the end of the second sample still replays its one interval
+# with status 0.
+. "$HTTOP_SRCDIR/tests/lib.sh"
+need gzip gzip
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+plan 8
+
+good=$HTTOP_SRCDIR/tests/data/trace/good.trace
+# byte offsets: just after "header-end\n", and after the second "end" line
+hend=$(awk '{ n += length($0) + 1 } /^header-end$/ { print n; exit }' "$good")
+s2end=$(awk '{ n += length($0) + 1 } /^end seq=1$/ { print n; exit }' "$good")
+diag "good.trace: header ends at byte $hend, its second sample at $s2end"
+
+# One cut: status 1, nothing on standard output, one line on standard
+# error saying there is nothing to replay and why (cut off, or the samples
+# it ends after). Prints the offsets that failed.
+cut_check() {
+	file=$1 off=$2 z=$3
+	if [ "$z" = gz ]; then
+		head -c "$off" "$file" | gzip -c >"$tmp/c.trace.gz"
+		t=$tmp/c.trace.gz
+	else
+		head -c "$off" "$file" >"$tmp/c.trace"
+		t=$tmp/c.trace
+	fi
+	"$HTTOP" --replay "$t" -b --format csv >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	if [ "$st" -ne 1 ] || [ -s "$tmp/out" ] || [ "$(wc -l <"$tmp/err")" -ne 1 ] ||
+	    ! grep -q "^httop: .*c\.trace.*: .*there is nothing to replay; record again" "$tmp/err" ||
+	    ! grep -Eq "cut off|ends after [01] complete sample" "$tmp/err"; then
+		echo "$off:$st:$(head -c 300 "$tmp/err")"
+	fi
+}
+
+for z in plain gz; do
+	: >"$tmp/bad.$z"
+	off=$hend
+	while [ "$off" -lt "$s2end" ]; do
+		cut_check "$good" "$off" "$z" >>"$tmp/bad.$z"
+		off=$((off + 1))
+	done
+	check "good.trace ($z) cut at each of bytes $hend to $((s2end - 1)): status 1, one line, nothing to replay ($(wc -l <"$tmp/bad.$z") wrong; first: $(head -n 1 "$tmp/bad.$z"))" \
+	    [ ! -s "$tmp/bad.$z" ]
+done
+
+# The words for each kind of cut (the plain file, line numbers of good.trace)
+head -c "$hend" "$good" >"$tmp/c.trace"
+"$HTTOP" --replay "$tmp/c.trace" -b >/dev/null 2>"$tmp/err"
+check "the header alone: $(cat "$tmp/err")" grep -q "c.trace: the trace ends after 0 complete samples, before its first interval" "$tmp/err"
+head -c $((hend + 40)) "$good" >"$tmp/c.trace"
+"$HTTOP" --replay "$tmp/c.trace" -b >/dev/null 2>"$tmp/err"
+check "inside the first sample: $(cat "$tmp/err")" grep -q "c.trace:[0-9]*: the trace is cut off inside its first sample: there is nothing to replay" "$tmp/err"
+head -c $((s2end - 3)) "$good" >"$tmp/c.trace"
+"$HTTOP" --replay "$tmp/c.trace" -b >/dev/null 2>"$tmp/err"
+check "inside the second sample: $(cat "$tmp/err")" grep -q "c.trace:39: the trace is cut off inside its second sample, before its first interval was complete" "$tmp/err"
+
+head -c "$s2end" "$good" >"$tmp/c.trace"
+"$HTTOP" --replay "$tmp/c.trace" -b --format csv >"$tmp/out" 2>"$tmp/err"; st=$?
+check "cut after the second sample: its one interval, status 0 (got $st, $(grep -c '^node,' "$tmp/out"))" \
+    sh -c '[ "$1" -eq 0 ] && [ "$(grep -c "^node," "$2")" -eq 1 ] && ! grep -q "cut off\|nothing to replay" "$3"' sh "$st" "$tmp/out" "$tmp/err"
+
+# A simulator's recording (the demo machine: a first sample of some KB),
+# cut every 61 bytes through its first sample and at its end.
+"$HTTOP" --demo -b -n 2 -d 0.1 --record "$tmp/sim.trace" --format csv >/dev/null 2>"$tmp/rec.err"
+shend=$(awk '{ n += length($0) + 1 } /^header-end$/ { print n; exit }' "$tmp/sim.trace")
+s1end=$(awk '{ n += length($0) + 1 } /^end seq=/ { print n; exit }' "$tmp/sim.trace")
+if [ -z "$shend" ] || [ -z "$s1end" ]; then
+	not_ok "the demo's recording has no header end or sample: $(cat "$tmp/rec.err")"
+	not_ok "(no recording)"
+	exit 1
+fi
+: >"$tmp/bad.sim"
+off=$shend
+while [ "$off" -le "$s1end" ]; do
+	cut_check "$tmp/sim.trace" "$off" plain >>"$tmp/bad.sim"
+	off=$((off + 61))
+done
+cut_check "$tmp/sim.trace" "$s1end" plain >>"$tmp/bad.sim"
+cut_check "$tmp/sim.trace" $((s1end - 1)) gz >>"$tmp/bad.sim"
+check "the demo's recording cut in its first sample (bytes $shend to $s1end): status 1, one line ($(wc -l <"$tmp/bad.sim") wrong; first: $(head -n 1 "$tmp/bad.sim"))" \
+    [ ! -s "$tmp/bad.sim" ]
+"$HTTOP" --replay "$tmp/sim.trace" -b --format csv >"$tmp/out" 2>"$tmp/err"; st=$?
+check "... whole, it replays its 2 intervals, status 0 (got $st)" \
+    sh -c '[ "$1" -eq 0 ] && [ "$(grep -c "^node," "$2")" -eq 2 ]' sh "$st" "$tmp/out"
+exit 0
