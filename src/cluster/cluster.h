@@ -129,12 +129,17 @@ struct cluster_job {
 struct cluster;
 
 struct cluster_config {
-	const struct transport *tr;
+	struct transport *tr;      /* its remote words lose fallback_word on a fallback */
 	double delay;              /* the nodes' -d */
 	unsigned fanout;           /* nodes starting at once; 0: no bound */
 	bool one_step;             /* srun: one step for the nodes (transport_step_argv),
 				    * a second one for those lost */
 	bool retry;                /* a lost node is started again (back-off) */
+	/* A word of the remote httop's (--compact) that an older httop does
+	 * not know: a node lost before its first interval whose last words
+	 * name it is started again at once, and every node started after it,
+	 * without the word (the word dropped from cfg.tr). NULL: none. */
+	const char *fallback_word;
 	bool pass_on;              /* on_line writes each line out as it came: a
 				    * line with anything a terminal would act
 				    * on, raw, is a bad line (jsonl.h) */
@@ -187,6 +192,7 @@ struct cluster {
 	size_t active_hint;        /* nodes up or starting, at the last full tick */
 	double dl_nodes;           /* the nodes' next deadline (cluster_deadline) */
 	bool dl_valid;             /* ... still holds: no node changed state */
+	bool fell_back;            /* fallback_word was dropped */
 };
 
 /* Everything allocated; nothing started yet. */

@@ -57,6 +57,8 @@ struct nodeiv {
 	struct agg_weights w;      /* and these are they */
 	bool threads_unread;       /* the line's threads were passed over */
 	uint64_t shape;            /* what the machine description was built from */
+	uint64_t cores_shape;      /* and its cores' part (a compact line's
+				    * "core_list", kept for the lines without) */
 	unsigned *core_of;         /* the line's k-th core: its topology index */
 	unsigned ncore_of;
 	char want_host[HOST_NAME_LEN + 1]; /* the host it was started for, or "" */
