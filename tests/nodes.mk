@@ -11,7 +11,7 @@ TESTS += tests/unit/test_hostlist tests/unit/test_nodeiv
 NODES_TESTS = tests/cli/test_nodes.sh tests/tui/test_tui_nodes.sh tests/cli/test_nodes_ssh.sh \
 	tests/cli/test_nodes_untrusted.sh tests/tui/test_tui_untrusted.sh \
 	tests/cli/test_nodes_hostile.sh tests/tui/test_tui_nodes_quiet.sh \
-	tests/bench/test_nodes_scale.sh tests/cli/test_nodes_srun.sh
+	tests/bench/test_nodes_scale.sh tests/cli/test_nodes_srun.sh tests/cli/test_nodes_compact.sh
 TESTS += $(NODES_TESTS)
 EXTRA_DIST += $(NODES_TESTS) tests/nodes/as-host.sh tests/nodes/hostile.py \
 	tests/nodes/fake-node.py tests/nodes/fake-srun.py bench/replay-nodes.py bench/replay-srun.py bench/replay-node bench/nodes-scale.sh
