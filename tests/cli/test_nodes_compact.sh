@@ -15,12 +15,12 @@ need python3
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 16
+plan 17
 
 data=$HTTOP_SRCDIR/data
 demo="--topology $data/demo-skx.xml --cpuid $data/demo-skx.cpuid"
 
-# 1-3: one httop's compact lines
+# 1-4: one httop's compact lines
 # shellcheck disable=SC2086
 HTTOP_CLOCK=virtual "$HTTOP" --sim demo $demo -b --format json -n 3 >demo-full.jsonl
 # shellcheck disable=SC2086
@@ -40,10 +40,11 @@ check "JSON; core_list in the first line only, 36 cores, 72 threads ($out)" \
     [ "$out" = "[True, False, False] 36 {36} {72} False False" ]
 full=$(sed -n 2p demo-full.jsonl | wc -c)
 compact=$(sed -n 2p demo-compact.jsonl | wc -c)
+check_schema demo-compact.jsonl demo-full.jsonl
 check "a line of the demo machine 5 times shorter or more ($full / $compact bytes)" \
     [ "$full" -ge $((5 * compact)) ]
 
-# 4: the same runs, full and compact, read into the same intervals
+# 5: the same runs, full and compact, read into the same intervals
 pair() {   # pair NAME ARGS...: NAME-full.jsonl and NAME-compact.jsonl
 	name=$1
 	shift
@@ -67,7 +68,7 @@ st=$?
 check "full and compact lines give the same intervals ($(echo $pairs | wc -w) files; $(grep -m1 -i 'fail\|error' pairs.out))" \
     [ "$st" -eq 0 ]
 
-# 5-8: a viewer of many nodes
+# 6-9: a viewer of many nodes
 export NODES_RUN=$tmp
 export HTTOP_HOSTLIST=builtin
 export NODES_LOADS="h1=busy h2=one-per-core h3=idle h4=demo old=old"
@@ -98,7 +99,7 @@ rm -f words
 check "-b --format json: full lines asked for and passed on" \
     [ "$(grep -c -- '--compact' words)" -eq 0 -a "$(grep -c '"cores":\[' merged.jsonl)" -eq 4 ]
 
-# 9-11: an older httop on a node (it does not know --compact): started
+# 10-14: an older httop on a node (it does not know --compact): started
 # again at once with full lines, said once; the run goes on whole.
 "$HTTOP" --nodes 'h1,old' --via "$tmp/via.sh %h" --remote-httop "$HTTOP" --format summary \
     -n 2 >old.txt 2>old.err
@@ -117,7 +118,7 @@ check "srun, an older node: exit 0 ($st), its intervals, two steps ($(tr '\n' ' 
 old" ]
 check "nothing left running" [ "$(left)" -eq 0 ]
 
-# 14-16: what --compact does not go with
+# 15-17: what --compact does not go with
 "$HTTOP" --demo -b --format summary --compact -n 1 >/dev/null 2>err.txt
 st=$?
 check "--compact without --format json: status 2 ($st)" [ "$st" -eq 2 ]
