@@ -418,7 +418,7 @@ bad_line(struct cluster *c, struct node *nd, const struct errmsg *e)
 static void
 line_read(struct cluster *c, struct node *nd, const char *s, size_t len)
 {
-	static const char *const skip_cores[] = { "cores", "core_figs", NULL };
+	static const char *const skip_cores[] = { "packages", "cores", "core_figs", NULL };
 	struct errmsg e;
 	int rc;
 

@@ -95,6 +95,9 @@ nodeiv_cores_unread(struct nodeiv *n)
 {
 	unsigned k;
 
+	if (n->rows_kept && n->unread_done)
+		return;
+	n->unread_done = true;
 	for (k = 0; k < n->ncore_of && n->have_iv; k++)
 		n->iv.cores[n->core_of[k]].reason = R_FIRST;
 	for (k = 0; n->threads_unread && n->have_iv && k < n->iv.max_cpu &&
@@ -290,6 +293,15 @@ get_stopped(struct jobj *o)
 #define EACH(d, arr, i) \
 	for ((i) = jfirst((d), (arr)); (i) >= 0 && (unsigned)(i) < (d)->t[(arr)].next; \
 	    (i) = (int)(d)->t[(i)].next)
+
+/* Is the line read light: its cores, or all from its packages on, passed
+ * over (jdoc_parse_skip, jdoc_parse_head; cluster.c)? */
+static bool
+passed_over(const struct jdoc *d, const struct jobj *root)
+{
+	return is(d, jobj_peek(root, "packages"), J_SKIP) ||
+	    is(d, jobj_peek(root, "cores"), J_SKIP) || is(d, jobj_peek(root, "core_figs"), J_SKIP);
+}
 
 /* --- the machine description ------------------------------------------- */
 
@@ -1018,19 +1030,25 @@ read_thread_compact(struct nodeiv *n, const struct jdoc *d, int i, bool light,
 }
 
 /* Every core and thread unselected, every aggregate absent: the line then
- * gives those it lists. */
+ * gives those it lists. `rows`: the cores and threads too; a light line
+ * after a light line of the same machine leaves them as they are (what
+ * clearing them would give again: light_cores and nodeiv_cores_unread
+ * write the same), which for thousands of nodes was half of a line's
+ * read. */
 static void
-clear(struct nodeiv *n)
+clear(struct nodeiv *n, bool rows)
 {
 	struct interval *iv = &n->iv;
 	unsigned i;
 
-	for (i = 0; i < iv->ncores; i++) {
+	if (rows)
+		n->unread_done = false;
+	for (i = 0; rows && i < iv->ncores; i++) {
 		memset(&iv->cores[i], 0, sizeof iv->cores[i]);
 		iv->cores[i].index = i;
 		iv->cores[i].reason = R_NOT_SELECTED;
 	}
-	for (i = 0; i < iv->max_cpu; i++) {
+	for (i = 0; rows && i < iv->max_cpu; i++) {
 		memset(&iv->threads[i], 0, sizeof iv->threads[i]);
 		iv->threads[i].cpu = i;
 		iv->threads[i].reason = R_NOT_SELECTED;
@@ -1048,6 +1066,10 @@ read_packages(struct nodeiv *n, const struct jdoc *d, int arr, struct errmsg *e)
 	unsigned id, p, k;
 	int i;
 
+	/* passed over with the rest of a light line (cluster.c): only a
+	 * node's own views show them, from a whole line */
+	if (is(d, arr, J_SKIP))
+		return 0;
 	if (!is(d, arr, J_ARR))
 		return errmsg_set(e, _("\"packages\" is missing or not a list"));
 	EACH(d, arr, i) {
@@ -1080,7 +1102,9 @@ light_cores(struct nodeiv *n)
 
 	if (n->iv.node.ncores != n->ncore_of || n->iv.node.nvalid != n->ncore_of)
 		return NODEIV_FULL;
-	for (k = 0; k < n->ncore_of; k++) {
+	/* kept from the last light line (clear): as this would make them,
+	 * with nodeiv_cores_unread's "no previous sample yet" */
+	for (k = 0; !n->rows_kept && k < n->ncore_of; k++) {
 		struct core_fig *c = &n->iv.cores[n->core_of[k]];
 
 		c->selected = true;
@@ -1149,6 +1173,29 @@ read_weights(struct nodeiv *n, const struct jdoc *d, int node, struct errmsg *e)
 	return 0;
 }
 
+/* The threads (token `threads`), of a full or a compact line. */
+static int
+read_threads(struct nodeiv *n, const struct jdoc *d, int threads, bool compact, bool light,
+    struct errmsg *e)
+{
+	int i, r;
+
+	/* Passed over (or with the cores, in a head parse): the node's
+	 * weights stand for what they give. */
+	n->threads_unread = is(d, threads, J_SKIP) || (light && threads < 0);
+	if (n->threads_unread)
+		return n->have_weights ? 0 : NODEIV_FULL;
+	if (!is(d, threads, J_ARR))
+		return errmsg_set(e, compact ? _("\"thread_figs\" is missing or not a list") :
+		    _("\"threads\" is missing or not a list"));
+	EACH(d, threads, i) {
+		r = compact ? read_thread_compact(n, d, i, light, e) : read_thread(n, d, i, light, e);
+		if (r != 0)
+			return r > 0 ? r : errmsg_prefix(e, "thread");
+	}
+	return 0;
+}
+
 /* The cores and threads, of a full line ("cores", "threads") or a
  * compact one ("core_figs", "thread_figs"). */
 static int
@@ -1160,15 +1207,19 @@ read_cores(struct nodeiv *n, const struct jdoc *d, struct jobj *root, struct err
 	int cores = compact ? figs : jobj_get(root, "cores"), i, r;
 	int threads = jobj_get(root, compact ? "thread_figs" : "threads");
 	unsigned k = 0;
+	bool light = passed_over(d, root);
 
-	if (is(d, cores, J_SKIP) && (r = light_cores(n)) != 0)
+	if (light && (r = light_cores(n)) != 0)
 		return r;
 	if (compact && is(d, cores, J_ARR) && d->t[cores].size != n->ncore_of)
 		return errmsg_set(e, _("\"core_figs\" has %u cores, the last \"core_list\" %u"),
 		    d->t[cores].size, n->ncore_of);
-	if (compact && !is(d, cores, J_ARR) && !is(d, cores, J_SKIP))
+	if (compact && !is(d, cores, J_ARR) && !light)
 		return errmsg_set(e, _("\"core_figs\" is not a list"));
-	EACH(d, cores, i) {
+	if (!is(d, cores, J_ARR))
+		cores = -1;
+	for (i = cores < 0 ? -1 : jfirst(d, cores); i >= 0 && (unsigned)i < d->t[cores].next;
+	    i = (int)d->t[i].next) {
 		if ((compact ? read_core_compact(n, d, i, n->core_of[k], e) :
 		    read_core(n, d, i, n->core_of[k], e)) != 0)
 			return errmsg_prefix(e, _("core %u"), n->m.topo.cores[n->core_of[k]].core_id);
@@ -1176,31 +1227,19 @@ read_cores(struct nodeiv *n, const struct jdoc *d, struct jobj *root, struct err
 		iv->scaled = iv->scaled || iv->cores[n->core_of[k]].scaled;
 		k++;
 	}
-	/* Passed over (or with the cores, in a head parse): the node's
-	 * weights stand for what they give. */
-	n->threads_unread = is(d, threads, J_SKIP) || (is(d, cores, J_SKIP) && threads < 0);
-	if (n->threads_unread)
-		return n->have_weights ? 0 : NODEIV_FULL;
-	if (!is(d, threads, J_ARR))
-		return errmsg_set(e, compact ? _("\"thread_figs\" is missing or not a list") :
-		    _("\"threads\" is missing or not a list"));
-	EACH(d, threads, i) {
-		r = compact ? read_thread_compact(n, d, i, is(d, cores, J_SKIP), e) :
-		    read_thread(n, d, i, is(d, cores, J_SKIP), e);
-		if (r != 0)
-			return r > 0 ? r : errmsg_prefix(e, "thread");
-	}
-	return 0;
+	return read_threads(n, d, threads, compact, light, e);
 }
 
 static int
-read_figures(struct nodeiv *n, const struct jdoc *d, struct jobj *root, struct errmsg *e)
+read_figures(struct nodeiv *n, const struct jdoc *d, struct jobj *root, bool rows,
+    struct errmsg *e)
 {
 	struct interval *iv = &n->iv;
 	int r;
 	char reason[sizeof iv->reason];
 
-	clear(n);
+	clear(n, rows);
+	n->rows_kept = !rows;
 	if (get_num(root, "time", true, &iv->time, e) != 0 ||
 	    get_num(root, "interval", true, &iv->dt, e) != 0 ||
 	    get_bool(root, "valid", &iv->valid, e) != 0)
@@ -1239,7 +1278,7 @@ machine_of(struct nodeiv *n, const struct jdoc *d, struct jobj *root, struct err
 	bool compact = list >= 0 || jobj_peek(root, "core_figs") >= 0;
 	uint64_t cores, shape;
 
-	if (!compact && is(d, jobj_peek(root, "cores"), J_SKIP))
+	if (list < 0 && passed_over(d, root))
 		return n->have_machine ? 0 : NODEIV_FULL;
 	if (compact && list < 0) {
 		if (!n->have_machine)
@@ -1266,6 +1305,18 @@ machine_of(struct nodeiv *n, const struct jdoc *d, struct jobj *root, struct err
 	return 1;
 }
 
+/* Are the line's cores and threads both passed over (a head parse, or
+ * cores and threads skipped)? */
+static bool
+rows_skipped(const struct jdoc *d, const struct jobj *root)
+{
+	int t = jobj_peek(root, "thread_figs");
+
+	if (t < 0)
+		t = jobj_peek(root, "threads");
+	return passed_over(d, root) && (t < 0 || is(d, t, J_SKIP));
+}
+
 int
 nodeiv_read(struct nodeiv *n, const struct jdoc *d, struct errmsg *e)
 {
@@ -1273,6 +1324,7 @@ nodeiv_read(struct nodeiv *n, const struct jdoc *d, struct errmsg *e)
 	double ut;
 	char s[16];
 	int rebuilt, rc;
+	bool was_light, light;
 
 	if (d->n == 0 || jobj_open(&root, d, 0) != 0)
 		return errmsg_set(e, _("the line is not a JSON object of httop's"));
@@ -1281,12 +1333,16 @@ nodeiv_read(struct nodeiv *n, const struct jdoc *d, struct errmsg *e)
 		    "httop --format json"));
 	if (check_host(n, d, jobj_peek(&root, "host"), e) != 0)
 		return -1;
+	was_light = n->rows_light;
+	n->rows_light = false;
 	rebuilt = machine_of(n, d, &root, e);
 	if (rebuilt < 0 || rebuilt == NODEIV_FULL)
 		return rebuilt;
-	rc = read_figures(n, d, &root, e);
+	light = rows_skipped(d, &root);
+	rc = read_figures(n, d, &root, !(light && was_light && rebuilt == 0), e);
 	if (rc != 0)
 		return rc;
+	n->rows_light = light;
 	jstr(d, jobj_get(&root, "source"), s, sizeof s);
 	text_escape(n->source, sizeof n->source, s);
 	n->unix_time = get_num(&root, "unix_time", false, &ut, e) == 0 && !isnan(ut) ? ut : -1.0;

@@ -82,7 +82,9 @@ struct batch {
 void out_text_write(struct batch *b, const struct interval *iv);
 void out_csv_write(struct batch *b, const struct interval *iv);
 void out_json_write(struct batch *b, const struct interval *iv);
-/* json.c: the compact form's cores and threads (--compact). */
+/* json.c: the compact form's cores and threads (--compact): the list of
+ * cores when it changed (after "node"), the figures (after "packages"). */
+void out_json_compact_list(struct batch *b, const struct interval *iv);
 void out_json_compact_tail(struct batch *b, const struct interval *iv);
 void out_openmetrics_write(struct batch *b, const struct interval *iv);
 void out_summary_write(struct batch *b, const struct interval *iv);

@@ -412,9 +412,10 @@ write_thread(struct linebuf *b, const struct topology *topo, unsigned cpu,
 
 /* --- the compact form (--compact; httop(1), OUTPUT FORMATS) -------------
  * The same head, then the cores and threads as positional arrays:
- *   "core_list": [[package, core, [cpus], tile], ...]  in the first line
- *                and whenever it changes (the cores shown, their CPUs or
- *                tiles), else not written;
+ *   "core_list": [[package, core, [cpus], tile], ...]  after "node", in
+ *                the first line and whenever it changes (the cores shown,
+ *                their CPUs or tiles), else not written;
+ *   "packages" as in the full form, then
  *   "core_figs": [[neither, t0_only, t1_only, both, util, active_threads,
  *                issue_util, cpi, ghz, inconsistency, flags (, more)], ...]
  *                one per core of the last core_list, in its order;
@@ -586,13 +587,12 @@ compact_desc(struct batch *bt, const struct interval *iv)
 	}
 }
 
+/* "core_list" when it changed: before "packages", so that a viewer's
+ * parse of a line's head (up to "packages") sees it. */
 void
-out_json_compact_tail(struct batch *bt, const struct interval *iv)
+out_json_compact_list(struct batch *bt, const struct interval *iv)
 {
 	struct linebuf *b = &bt->line;
-	const struct topology *topo = &bt->m->topo;
-	unsigned i;
-	bool first;
 
 	compact_desc(bt, iv);
 	if (!bt->have_desc || bt->desc.len != bt->last_desc.len ||
@@ -604,6 +604,16 @@ out_json_compact_tail(struct batch *bt, const struct interval *iv)
 		lb_mem(&bt->last_desc, bt->desc.p, bt->desc.len);
 		bt->have_desc = true;
 	}
+}
+
+void
+out_json_compact_tail(struct batch *bt, const struct interval *iv)
+{
+	struct linebuf *b = &bt->line;
+	const struct topology *topo = &bt->m->topo;
+	unsigned i;
+	bool first;
+
 	lb_lit(b, ",\"core_figs\":[");
 	first = true;
 	for (i = 0; i < iv->ncores && i < topo->ncores; i++) {
@@ -698,7 +708,10 @@ out_json_write(struct batch *bt, const struct interval *iv)
 	lb_lit(b, ",\"node\":{");
 	write_agg(b, &iv->node);
 	write_weights(b, iv, topo);
-	lb_lit(b, "},\"packages\":[");
+	lb_char(b, '}');
+	if (bt->compact)
+		out_json_compact_list(bt, iv);
+	lb_lit(b, ",\"packages\":[");
 	for (i = 0; i < iv->npackages && i < topo->npackages; i++) {
 		if (i > 0)
 			lb_char(b, ',');

@@ -948,7 +948,7 @@ next_line(char **p, size_t *n)
 static void
 same_pair(const char *full, const char *compact, double ratio)
 {
-	static const char *const skip[] = { "cores", "core_figs", NULL };
+	static const char *const skip[] = { "packages", "cores", "core_figs", NULL };
 	struct jdoc d;
 	struct nodeiv nf, nc, lf, lc;
 	struct errmsg e;
