@@ -732,6 +732,38 @@ static const struct fig shares[4] = {
 	FIG("both", FK_FRAC),
 };
 
+static int compact_val(const struct jdoc *d, int i, enum figkind k, struct val *v,
+    struct errmsg *e);
+
+/* A compact line's aggregate, "agg":[ncores, nvalid, exact, neither,
+ * t0_only, t1_only, both, util, active_threads, ghz, cpi, both_of_busy]. */
+static int
+read_agg_compact(const struct jdoc *d, int a, struct agg_fig *g, struct errmsg *e)
+{
+	static const enum figkind k[] = { FK_FRAC, FK_FRAC, FK_FRAC, FK_FRAC, FK_FRAC, FK_RATE,
+	    FK_RATE, FK_RATE, FK_FRAC };
+	struct val *v[] = { &g->neither, &g->t0_only, &g->t1_only, &g->both, &g->util,
+	    &g->active_threads, &g->ghz, &g->cpi, &g->both_of_busy };
+	unsigned exact;
+	int i;
+	size_t f;
+
+	if (!is(d, a, J_ARR) || d->t[a].size != 12)
+		return errmsg_set(e, _("\"agg\" is not a list of 12 values"));
+	i = a + 1;
+	if (tok_uint(d, i, "ncores", NODEIV_CPU_MAX, &g->ncores, e) != 0 ||
+	    tok_uint(d, (i = (int)d->t[i].next), "nvalid", NODEIV_CPU_MAX, &g->nvalid, e) != 0 ||
+	    tok_uint(d, (i = (int)d->t[i].next), "exact", 1, &exact, e) != 0)
+		return -1;
+	if (g->nvalid > g->ncores)
+		return errmsg_set(e, _("\"nvalid\" is more than \"ncores\""));
+	g->exact = exact != 0;
+	for (f = 0; f < 9; f++)
+		if (compact_val(d, (i = (int)d->t[i].next), k[f], v[f], e) != 0)
+			return -1;
+	return 0;
+}
+
 static int
 read_agg(const struct jdoc *d, int obj, struct agg_fig *g, struct errmsg *e)
 {
@@ -745,6 +777,8 @@ read_agg(const struct jdoc *d, int obj, struct agg_fig *g, struct errmsg *e)
 	memset(g, 0, sizeof *g);
 	if (jobj_open(&o, d, obj) != 0)
 		return errmsg_set(e, _("an aggregate is not an object"));
+	if ((k = (size_t)jobj_peek(&o, "agg")) != (size_t)-1)
+		return read_agg_compact(d, (int)k, g, e);
 	if (get_uint(&o, "ncores", NODEIV_CPU_MAX, &g->ncores, e) != 0 ||
 	    get_uint(&o, "nvalid", NODEIV_CPU_MAX, &g->nvalid, e) != 0 ||
 	    get_bool(&o, "exact", &g->exact, e) != 0)

@@ -504,6 +504,29 @@ compact_more(struct linebuf *b, enum reason reason, enum reason fallback, unsign
 	lb_char(b, '}');
 }
 
+/* An aggregate: "agg":[ncores, nvalid, exact (1 or 0), neither, t0_only,
+ * t1_only, both, util, active_threads, ghz, cpi, both_of_busy]. */
+static void
+compact_agg(struct linebuf *b, const struct agg_fig *a)
+{
+	const struct val v[] = { a->neither, a->t0_only, a->t1_only, a->both, a->util,
+	    a->active_threads, a->ghz, a->cpi, a->both_of_busy };
+	static const enum numkind k[] = { FRAC, FRAC, FRAC, FRAC, FRAC, NUM, NUM, NUM, FRAC };
+	size_t i;
+
+	lb_lit(b, "\"agg\":[");
+	lb_u64(b, a->ncores);
+	lb_char(b, ',');
+	lb_u64(b, a->nvalid);
+	lb_char(b, ',');
+	lb_u64(b, a->exact ? 1u : 0u);
+	for (i = 0; i < sizeof v / sizeof v[0]; i++) {
+		lb_char(b, ',');
+		compact_val(b, k[i], v[i], true);
+	}
+	lb_char(b, ']');
+}
+
 static void
 compact_core(struct linebuf *b, const struct topo_core *tc, const struct core_fig *c)
 {
@@ -706,7 +729,10 @@ out_json_write(struct batch *bt, const struct interval *iv)
 	if (bt->whole)
 		lb_lit(b, ",\"window\":\"run\"");
 	lb_lit(b, ",\"node\":{");
-	write_agg(b, &iv->node);
+	if (bt->compact)
+		compact_agg(b, &iv->node);
+	else
+		write_agg(b, &iv->node);
 	write_weights(b, iv, topo);
 	lb_char(b, '}');
 	if (bt->compact)
@@ -718,7 +744,10 @@ out_json_write(struct batch *bt, const struct interval *iv)
 		lb_lit(b, "{\"package\":");
 		lb_u64(b, bt->pkg_id[i]);
 		lb_char(b, ',');
-		write_agg(b, &iv->packages[i]);
+		if (bt->compact)
+			compact_agg(b, &iv->packages[i]);
+		else
+			write_agg(b, &iv->packages[i]);
 		lb_char(b, '}');
 	}
 	lb_char(b, ']');

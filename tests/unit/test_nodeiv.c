@@ -1050,6 +1050,9 @@ test_compact_bad(void **state)
 		{ "\"core_list\":[[0,0,", "\"core_list\":[[0,", "[package, core, cpus, tile]" },
 		{ "\"core_list\":[[0,", "\"core_list\":[[2000,", "\"package\" is not a whole" },
 		{ "\"core_list\":[", "\"core_list\":3,\"z\":[", "\"core_list\" is not a list" },
+		{ "\"agg\":[2,2,", "\"agg\":[2,3,", "\"nvalid\" is more than" },
+		{ "\"agg\":[", "\"agg\":[1,", "not a list of 12" },
+		{ "\"agg\":[2,2,0,", "\"agg\":[2,2,2,", "\"exact\" is not a whole" },
 	};
 	struct jdoc d;
 	struct nodeiv n;
