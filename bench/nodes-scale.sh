@@ -63,9 +63,6 @@ if [ "$via" = srun ]; then
 	how="--job 1 --via srun"
 	envs="HTTOP_SRUN=$src/bench/replay-srun.py REPLAY_DIR=$tmp"
 else
-	python3 "$src/bench/replay-nodes.py" "$recs" 1 100000 $names &
-	server=$!
-	sleep 1
 	how="--via '$src/bench/replay-node $recs %h'"
 	envs=
 fi
@@ -74,6 +71,15 @@ r=0
 while [ $r -lt "$rounds" ]; do
 	r=$((r + 1))
 	rm -f "$tmp/pid" "$tmp/t0"
+	# Fresh nodes for each viewer, as each viewer starts its own: a
+	# compact stream is read from its first line (its core_list), and
+	# what one round's FIFOs hold would be the middle of a stream.
+	if [ "$via" != srun ]; then
+		for h in $names; do rm -f "$recs/$h"; done
+		python3 "$src/bench/replay-nodes.py" "$recs" 1 100000 $names &
+		server=$!
+		sleep 1
+	fi
 	cat >"$tmp/run.sh" <<EOF2
 #!/bin/sh
 echo \$\$ >$tmp/pid
@@ -109,6 +115,11 @@ EOF2
 	tmux -L "$sock" send-keys -t t q
 	sleep 1
 	tmux -L "$sock" kill-server >/dev/null 2>&1
+	if [ -n "$server" ]; then
+		kill "$server" 2>/dev/null
+		wait "$server" 2>/dev/null
+		server=
+	fi
 	echo "round $r: first full frame ${first:-never} s, cpu $cpu % of one CPU, peak memory $mem MB"
 	echo "${first:-999} $cpu $mem" >>"$tmp/results"
 done
