@@ -12,6 +12,8 @@
 #          running after that, as % of one CPU (one refresh a second);
 #   mem:   its peak resident memory (VmHWM), MB.
 # Prints one line per round and the min / median of ROUNDS (3).
+# The lines are compact (--compact) when BUILD's httop asks its nodes for
+# them, else full.
 # VIA=srun: the nodes come the way --via srun takes them, as ONE labelled
 # stream (bench/replay-srun.py as srun: `httop --job 1 --nodes ... --via
 # srun`, HTTOP_SRUN), not one pipe and one process per node.
@@ -32,13 +34,28 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
+# The viewer asks its nodes for compact lines (--compact) where its httop
+# knows them: the same runs are recorded in both forms, the compact ones
+# in $tmp/compact (replay-srun.py takes them when its command has
+# --compact; the per-node replayer serves the form this httop asks for).
+form=full
+"$httop" --help 2>/dev/null | grep -q -- '--compact' && form=compact
+mkdir -p "$tmp/compact"
 k=0
 for s in demo:0 demo:1 busy:0 one-per-core:0 idle:0 alternate:0 bursts:0 bursts:1; do
 	HTTOP_CLOCK=virtual "$httop" --sim "${s%:*}" --seed "${s#*:}" \
 	    --topology "$src/data/demo-skx.xml" --cpuid "$src/data/demo-skx.cpuid" \
 	    -b --format json -n 30 -d 1 >"$tmp/rec-$k.jsonl" 2>/dev/null || exit 1
+	if [ "$form" = compact ]; then
+		HTTOP_CLOCK=virtual "$httop" --sim "${s%:*}" --seed "${s#*:}" \
+		    --topology "$src/data/demo-skx.xml" --cpuid "$src/data/demo-skx.cpuid" \
+		    -b --format json --compact -n 30 -d 1 >"$tmp/compact/rec-$k.jsonl" \
+		    2>/dev/null || exit 1
+	fi
 	k=$((k + 1))
 done
+recs=$tmp
+[ "$form" = compact ] && recs=$tmp/compact
 names=$(i=1; while [ $i -le "$n" ]; do printf 'r%03d ' $i; i=$((i + 1)); done)
 spec="r[001-$(printf %03d "$n")]"
 via=${VIA:-cmd}
@@ -46,10 +63,7 @@ if [ "$via" = srun ]; then
 	how="--job 1 --via srun"
 	envs="HTTOP_SRUN=$src/bench/replay-srun.py REPLAY_DIR=$tmp"
 else
-	python3 "$src/bench/replay-nodes.py" "$tmp" 1 100000 $names &
-	server=$!
-	sleep 1
-	how="--via '$src/bench/replay-node $tmp %h'"
+	how="--via '$src/bench/replay-node $recs %h'"
 	envs=
 fi
 r=0
@@ -57,6 +71,15 @@ r=0
 while [ $r -lt "$rounds" ]; do
 	r=$((r + 1))
 	rm -f "$tmp/pid" "$tmp/t0"
+	# Fresh nodes for each viewer, as each viewer starts its own: a
+	# compact stream is read from its first line (its core_list), and
+	# what one round's FIFOs hold would be the middle of a stream.
+	if [ "$via" != srun ]; then
+		for h in $names; do rm -f "$recs/$h"; done
+		python3 "$src/bench/replay-nodes.py" "$recs" 1 100000 $names &
+		server=$!
+		sleep 1
+	fi
 	cat >"$tmp/run.sh" <<EOF2
 #!/bin/sh
 echo \$\$ >$tmp/pid
@@ -92,6 +115,11 @@ EOF2
 	tmux -L "$sock" send-keys -t t q
 	sleep 1
 	tmux -L "$sock" kill-server >/dev/null 2>&1
+	if [ -n "$server" ]; then
+		kill "$server" 2>/dev/null
+		wait "$server" 2>/dev/null
+		server=
+	fi
 	echo "round $r: first full frame ${first:-never} s, cpu $cpu % of one CPU, peak memory $mem MB"
 	echo "${first:-999} $cpu $mem" >>"$tmp/results"
 done
@@ -99,4 +127,4 @@ stat() {   # stat COLUMN: min / median
 	awk -v c="$1" '{ print $c }' "$tmp/results" | sort -n |
 	    awk '{ v[NR] = $1 } END { printf "%s / %s", v[1], v[int((NR + 1) / 2)] }'
 }
-echo "nodes $n ($via): first full frame $(stat 1) s; cpu $(stat 2) % of one CPU at -d 1; peak memory $(stat 3) MB (min / median of $rounds)"
+echo "nodes $n ($via, $form lines of $(sed -n 2p "$recs/rec-0.jsonl" | wc -c) bytes): first full frame $(stat 1) s; cpu $(stat 2) % of one CPU at -d 1; peak memory $(stat 3) MB (min / median of $rounds)"

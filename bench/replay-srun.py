@@ -8,7 +8,8 @@ the way srun --label writes its tasks' lines: every $REPLAY_DELAY (1)
 seconds on fixed deadlines each task's next line, cut into pieces of
 1024 bytes, each piece on a line of its own after "K: " (K the task,
 right-aligned to the widest), a line of exactly k pieces followed by an
-empty piece. Until SIGTERM (or $REPLAY_SECONDS, 100000)."""
+empty piece. With --compact in the command, the recordings of compact
+lines, $REPLAY_DIR/compact/rec-*.jsonl. Until SIGTERM (or $REPLAY_SECONDS, 100000)."""
 import os
 import re
 import signal
@@ -23,6 +24,10 @@ def main():
     args = sys.argv[1:]
     nodes = [a.split("=", 1)[1] for a in args if a.startswith("--nodelist=")][0].split(",")
     d = os.environ["REPLAY_DIR"]
+    # the viewer asked its nodes for compact lines: the recordings of them
+    cmd = args[args.index("--") + 1:] if "--" in args else []
+    if "--compact" in cmd:
+        d = os.path.join(d, "compact")
     delay = float(os.environ.get("REPLAY_DELAY", "1"))
     seconds = float(os.environ.get("REPLAY_SECONDS", "100000"))
     recs = []

@@ -16,9 +16,11 @@ TESTS += tests/unit/test_passon
 NODES_TESTS = tests/cli/test_nodes.sh tests/tui/test_tui_nodes.sh tests/cli/test_nodes_ssh.sh \
 	tests/cli/test_nodes_untrusted.sh tests/tui/test_tui_untrusted.sh \
 	tests/cli/test_nodes_hostile.sh tests/tui/test_tui_nodes_quiet.sh \
-	tests/bench/test_nodes_scale.sh tests/cli/test_nodes_srun.sh
+	tests/bench/test_nodes_scale.sh tests/cli/test_nodes_srun.sh tests/cli/test_nodes_compact.sh
 NODES_TESTS += tests/cli/test_nodes_count.sh
 TESTS += $(NODES_TESTS)
 EXTRA_DIST += $(NODES_TESTS) tests/nodes/as-host.sh tests/nodes/hostile.py \
 	tests/nodes/fake-node.py tests/nodes/fake-srun.py bench/replay-nodes.py bench/replay-srun.py bench/replay-node bench/nodes-scale.sh
-EXTRA_DIST += tests/data/nodes/two-cores.json tests/data/nodes/demo.jsonl
+EXTRA_DIST += tests/data/nodes/two-cores.json tests/data/nodes/demo.jsonl \
+    tests/data/nodes/zen-full.jsonl tests/data/nodes/zen-compact.jsonl \
+    tests/data/nodes/knl-full.jsonl tests/data/nodes/knl-compact.jsonl

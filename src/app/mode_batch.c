@@ -163,6 +163,7 @@ app_run_batch(struct app *a)
 	b = batch_new(a->o->format, app_out(a), a->src->m, &a->plan, a->src->name);
 	batch_set_layout(b, &a->layout);
 	batch_set_level(b, a->o->level);
+	batch_set_compact(b, a->o->compact);
 	/* A header line would repeat once per node in merged output (pdsh). */
 	batch_set_header(b, isatty(fileno(app_out(a))));
 	if (a->job != NULL) {

@@ -201,6 +201,7 @@ open_out(struct cmdrun *c)
 		c->b = batch_new(o->format, c->out, c->a->src->m, &c->a->plan, c->a->src->name);
 		batch_set_layout(c->b, &c->a->layout);
 		batch_set_level(c->b, o->level);
+		batch_set_compact(c->b, o->compact);
 		batch_set_header(c->b, isatty(fileno(c->out)));
 		batch_set_scope(c->b, OUT_SCOPE_JOB);
 		if (c->a->job != NULL) {

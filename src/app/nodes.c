@@ -31,6 +31,9 @@
 /* Steps of srun counted for: the first and lost nodes' (one a second). */
 #define FD_STEPS 8
 
+/* The remote httop's option for compact lines. */
+#define NODES_COMPACT "--compact"
+
 /* Two descriptors a node: raise the soft limit as far as the hard one
  * allows, or say how many nodes fit. */
 static int
@@ -48,6 +51,14 @@ fd_room(size_t n, struct errmsg *e)
 	return errmsg_set(e, _("%zu nodes need %lu open files, and this process may open %lu; "
 	    "raise the limit (ulimit -n) or watch fewer nodes"), n, (unsigned long)want,
 	    (unsigned long)r.rlim_cur);
+}
+
+/* The nodes are asked for compact lines: the live view and the summary
+ * read them; the merged stream of -b --format json is their own lines. */
+static bool
+nodes_compact(const struct options *o)
+{
+	return app_wants_screen(o) || o->format == FMT_SUMMARY;
 }
 
 static void
@@ -82,6 +93,10 @@ remote_words(const struct options *o, size_t *n)
 		w[k++] = xstrdup("-n");
 		w[k++] = xstrdup(num);
 	}
+	/* Compact lines (httop.1, OUTPUT FORMATS) where the nodes' lines are
+	 * only read, not passed on (-b --format json writes them as they came). */
+	if (nodes_compact(o))
+		w[k++] = xstrdup(NODES_COMPACT);
 	if (o->job && o->job_id != NULL) {
 		w[k++] = xstrdup("--job");
 		w[k++] = xstrdup(o->job_id);
@@ -179,6 +194,7 @@ app_nodes_config(struct nodes_app *na, struct cluster_config *cfg)
 	/* srun: one job step for all the nodes, a second for those lost */
 	cfg->one_step = na->tr.via == VIA_SRUN;
 	cfg->retry = true;
+	cfg->fallback_word = nodes_compact(na->o) ? NODES_COMPACT : NULL;
 	cfg->envp = na->o->user_env;
 	cfg->child_setup = signals_inherit;
 	cfg->arg = na;

@@ -54,6 +54,7 @@ enum {
 	OPT_ALL_NODES,
 	OPT_VIA,
 	OPT_REMOTE_HTTOP,
+	OPT_COMPACT,
 };
 
 static const struct option long_opts[] = {
@@ -93,6 +94,7 @@ static const struct option long_opts[] = {
 	{ "all-nodes", no_argument, NULL, OPT_ALL_NODES },
 	{ "via", required_argument, NULL, OPT_VIA },
 	{ "remote-httop", required_argument, NULL, OPT_REMOTE_HTTOP },
+	{ "compact", no_argument, NULL, OPT_COMPACT },
 	{ "output", required_argument, NULL, 'o' },
 	{ "level", required_argument, NULL, OPT_LEVEL },
 	{ "textfile-level", required_argument, NULL, OPT_TEXTFILE_LEVEL },
@@ -203,6 +205,8 @@ static const struct {
 	    N_("how the nodes' httop is started: ssh, srun (in the\njob given with --job ID) or a command with %h for\nthe host (default: srun with --all-nodes, else ssh)") },
 	{ "--remote-httop PATH",
 	    N_("the httop the nodes run (default httop)") },
+	{ "--compact",
+	    N_("with --format json: each line's cores and threads as\npositional arrays, 5 to 10 times shorter (many nodes\nask their nodes for it)") },
 	{ "-o, --output FILE",
 	    N_("write the batch output (or --check's report) to FILE,\nnot standard output; implies -b. With a command: its\nsummary (and, with -b or --format, its intervals)") },
 	{ "--die-map FILE",
@@ -903,6 +907,12 @@ check_output_options(struct options *o, struct errmsg *e)
 	if (o->have_level && (o->format != FMT_OPENMETRICS || o->check))
 		return errmsg_set(e, _("--level bounds the series of --format openmetrics; add it, "
 		    "or give --textfile-level for --textfile"));
+	if (o->compact && (o->nodes != NULL || o->all_nodes))
+		return errmsg_set(e, _("--compact: many nodes ask their nodes for compact lines "
+		    "themselves (and pass full lines on with -b --format json); drop it"));
+	if (o->compact && (o->format != FMT_JSON || o->check))
+		return errmsg_set(e, _("--compact writes the intervals of --format json in a "
+		    "shorter form; add --format json, or drop it"));
 	if (o->have_textfile_level && o->textfile == NULL)
 		return errmsg_set(e, _("--textfile-level: no text file to bound; add --textfile DIR"));
 	return 0;
@@ -941,6 +951,9 @@ parse_run_option(int c, const char *arg, struct options *o, struct errmsg *e)
 		return parse_format(arg, o, e);
 	case OPT_RECORD_COMPRESS:
 		o->record_compress = true;
+		return 0;
+	case OPT_COMPACT:
+		o->compact = true;
 		return 0;
 	case OPT_LEVEL:
 	case OPT_TEXTFILE_LEVEL:

@@ -91,6 +91,7 @@ struct options {
 	const char *via;            /* --via ssh|srun|CMD (NULL: srun with --all-nodes, else ssh) */
 	const char *remote_httop;   /* --remote-httop PATH (default "httop") */
 	bool have_format;           /* --format given (many nodes: json by default) */
+	bool compact;               /* --compact: json's cores and threads compact */
 	/* The options given that the nodes' httop takes as they are: "--sim",
 	 * "busy", "--cpus", "0-3", ... (httop.1, MANY NODES). */
 	char **remote_args;

@@ -140,6 +140,30 @@ child(struct cluster *c, char **argv, int out, int err)
 	_exit(127);
 }
 
+/* A node whose httop does not know cfg.fallback_word (an older httop:
+ * "unknown option '--compact'", before any interval): the word is dropped
+ * for every node started from now on, and this one is started again at
+ * once (even with -n: its count has not begun), not counted as a loss. */
+static bool
+fall_back(struct cluster *c, struct node *nd)
+{
+	const char *w = c->cfg.fallback_word;
+
+	if (w == NULL || nd->lines > 0 || nd->pid != 0 || strstr(nd->why, w) == NULL)
+		return false;
+	transport_drop_word(c->cfg.tr, w);
+	c->cfg.fallback_word = NULL;
+	c->fell_back = true;
+	snprintf(nd->why, sizeof nd->why, _("its httop does not know %s (an older httop): "
+	    "started again with full lines"), w);
+	nd->retry_at = clock_mono();
+	if (c->cfg.on_state != NULL)
+		c->cfg.on_state(c->cfg.arg, nd);
+	/* started again even where lost nodes are not (-n): it gave nothing */
+	nd->state = NODE_WAITING;
+	return true;
+}
+
 static void
 lost(struct cluster *c, struct node *nd, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -235,6 +259,8 @@ lost(struct cluster *c, struct node *nd, const char *fmt, ...)
 	va_end(ap);
 	nd->state = NODE_LOST;
 	c->dl_valid = false;
+	if (fall_back(c, nd))
+		return;
 	nd->failures++;
 	nd->retry_at = clock_mono() + cluster_backoff(nd->failures);
 	if (c->cfg.on_state != NULL)
@@ -441,7 +467,7 @@ pass_on(struct cluster *c, struct node *nd, const char **s, size_t *len)
 static void
 line_read(struct cluster *c, struct node *nd, const char *s, size_t len)
 {
-	static const char *const skip_cores[] = { "cores", NULL };
+	static const char *const skip_cores[] = { "packages", "cores", "core_figs", NULL };
 	struct errmsg e;
 	int rc;
 

@@ -132,12 +132,17 @@ struct cluster_job {
 struct cluster;
 
 struct cluster_config {
-	const struct transport *tr;
+	struct transport *tr;      /* its remote words lose fallback_word on a fallback */
 	double delay;              /* the nodes' -d */
 	unsigned fanout;           /* nodes starting at once; 0: no bound */
 	bool one_step;             /* srun: one step for the nodes (transport_step_argv),
 				    * a second one for those lost */
 	bool retry;                /* a lost node is started again (back-off) */
+	/* A word of the remote httop's (--compact) that an older httop does
+	 * not know: a node lost before its first interval whose last words
+	 * name it is started again at once, and every node started after it,
+	 * without the word (the word dropped from cfg.tr). NULL: none. */
+	const char *fallback_word;
 	/* -n: the intervals each node gives (0: no end). A node that has
 	 * given them and goes on (an httop that ignores -n), or does not end
 	 * within an interval and KILL_GRACE, is ended by httop and counts
@@ -199,6 +204,7 @@ struct cluster {
 	size_t active_hint;        /* nodes up or starting, at the last full tick */
 	double dl_nodes;           /* the nodes' next deadline (cluster_deadline) */
 	bool dl_valid;             /* ... still holds: no node changed state */
+	bool fell_back;            /* fallback_word was dropped */
 };
 
 /* Everything allocated; nothing started yet. */

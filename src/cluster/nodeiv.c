@@ -95,6 +95,9 @@ nodeiv_cores_unread(struct nodeiv *n)
 {
 	unsigned k;
 
+	if (n->rows_kept && n->unread_done)
+		return;
+	n->unread_done = true;
 	for (k = 0; k < n->ncore_of && n->have_iv; k++)
 		n->iv.cores[n->core_of[k]].reason = R_FIRST;
 	for (k = 0; n->threads_unread && n->have_iv && k < n->iv.max_cpu &&
@@ -291,6 +294,15 @@ get_stopped(struct jobj *o)
 	for ((i) = jfirst((d), (arr)); (i) >= 0 && (unsigned)(i) < (d)->t[(arr)].next; \
 	    (i) = (int)(d)->t[(i)].next)
 
+/* Is the line read light: its cores, or all from its packages on, passed
+ * over (jdoc_parse_skip, jdoc_parse_head; cluster.c)? */
+static bool
+passed_over(const struct jdoc *d, const struct jobj *root)
+{
+	return is(d, jobj_peek(root, "packages"), J_SKIP) ||
+	    is(d, jobj_peek(root, "cores"), J_SKIP) || is(d, jobj_peek(root, "core_figs"), J_SKIP);
+}
+
 /* --- the machine description ------------------------------------------- */
 
 static uint64_t
@@ -315,10 +327,9 @@ mix_str(uint64_t h, const struct jdoc *d, int i)
 
 /* A core's CPUs: 1 to TOPO_MAX_SMT numbers below NODEIV_CPU_MAX. */
 static int
-core_cpus(struct jobj *o, unsigned *cpus, unsigned *n, struct errmsg *e)
+core_cpus(const struct jdoc *d, int a, unsigned *cpus, unsigned *n, struct errmsg *e)
 {
-	const struct jdoc *d = o->d;
-	int a = jobj_get(o, "cpus"), i;
+	int i;
 
 	*n = 0;
 	if (!is(d, a, J_ARR) || d->t[a].size == 0 || d->t[a].size > TOPO_MAX_SMT)
@@ -335,18 +346,87 @@ core_cpus(struct jobj *o, unsigned *cpus, unsigned *n, struct errmsg *e)
 	return 0;
 }
 
-/* The hash of everything the machine description is built from. */
+/* A core's description: its package, core id, CPUs and tile tokens (-1
+ * when missing), from a full line's core object or a compact line's
+ * core_list element [package, core, [cpus], tile]. */
+struct core_desc {
+	int pkg, id, cpus, tile;
+};
+
 static int
-shape_of(const struct jdoc *d, struct jobj *root, uint64_t *h, struct errmsg *e)
+core_desc(const struct jdoc *d, int i, bool compact, struct core_desc *c, struct errmsg *e)
+{
+	struct jobj o;
+
+	if (compact) {
+		if (!is(d, i, J_ARR) || d->t[i].size != 4)
+			return errmsg_set(e, _("a core of \"core_list\" is not [package, core, cpus, "
+			    "tile]"));
+		c->pkg = i + 1;
+		c->id = (int)d->t[c->pkg].next;
+		c->cpus = (int)d->t[c->id].next;
+		c->tile = (int)d->t[c->cpus].next;
+		return 0;
+	}
+	if (jobj_open(&o, d, i) != 0)
+		return errmsg_set(e, _("a core is not an object"));
+	c->pkg = jobj_get(&o, "package");
+	c->id = jobj_get(&o, "core");
+	c->cpus = jobj_get(&o, "cpus");
+	c->tile = jobj_get(&o, "tile");
+	return 0;
+}
+
+/* A whole number token within [0, max]. */
+static int
+tok_uint(const struct jdoc *d, int i, const char *key, unsigned max, unsigned *v,
+    struct errmsg *e)
+{
+	double x;
+
+	if (!is(d, i, J_NUM))
+		return errmsg_set(e, _("\"%s\" is missing or not a number"), key);
+	x = d->t[i].num;
+	if (!(x >= 0.0 && x <= (double)max && x == floor(x)))
+		return errmsg_set(e, _("\"%s\" is not a whole number from 0 to %u"), key, max);
+	*v = (unsigned)x;
+	return 0;
+}
+
+/* The hash of the head's members the machine description is built from. */
+static uint64_t
+head_shape(const struct jdoc *d, struct jobj *root)
 {
 	static const char *const top[] = { "host", "group", "split", "scale", "layout",
 	    "layout_basis", "cores_assumed", "layout_note" };
-	int cores = jobj_get(root, "cores"), i;
+	uint64_t h = 0;
 	size_t k;
 
-	*h = 0;
 	for (k = 0; k < sizeof top / sizeof top[0]; k++)
-		*h = mix_str(*h, d, jobj_get(root, top[k]));
+		h = mix_str(h, d, jobj_get(root, top[k]));
+	return h;
+}
+
+/* The hash of a compact line's core_list: every token's type and text. */
+static uint64_t
+list_shape(const struct jdoc *d, int list)
+{
+	uint64_t h = 0;
+	unsigned k;
+
+	for (k = (unsigned)list; k < d->t[list].next; k++)
+		h = d->t[k].type == J_ARR || d->t[k].type == J_OBJ ? mix(mix(h, d->t[k].type),
+		    d->t[k].size) : mix_str(h, d, (int)k);
+	return h;
+}
+
+/* The hash of everything a full line's machine description is built from. */
+static int
+shape_of(const struct jdoc *d, struct jobj *root, uint64_t *h, struct errmsg *e)
+{
+	int cores = jobj_get(root, "cores"), i;
+
+	*h = 0;
 	if (!is(d, cores, J_ARR))
 		return errmsg_set(e, _("\"cores\" is missing or not a list"));
 	EACH(d, cores, i) {
@@ -411,7 +491,8 @@ dup_free(struct dup_table *h)
 
 /* The topology from the line's cores; core_of[k] their places. */
 static int
-build_topology(struct nodeiv *n, const struct jdoc *d, int cores, struct errmsg *e)
+build_topology(struct nodeiv *n, const struct jdoc *d, int cores, bool compact,
+    struct errmsg *e)
 {
 	struct topology *t = &n->m.topo;
 	unsigned k = 0, j, nc, cpus[TOPO_MAX_SMT], pkg, id, dup;
@@ -424,11 +505,12 @@ build_topology(struct nodeiv *n, const struct jdoc *d, int cores, struct errmsg 
 	dup_init(&seen, n->ncore_of);
 	topology_init(t);
 	EACH(d, cores, i) {
-		struct jobj o;
+		struct core_desc c;
 
-		jobj_open(&o, d, i);
-		if (get_uint(&o, "package", NODEIV_PACKAGE_MAX, &pkg, e) != 0 ||
-		    get_uint(&o, "core", NODEIV_CPU_MAX, &id, e) != 0 || core_cpus(&o, cpus, &nc, e) != 0) {
+		if (core_desc(d, i, compact, &c, e) != 0 ||
+		    tok_uint(d, c.pkg, "package", NODEIV_PACKAGE_MAX, &pkg, e) != 0 ||
+		    tok_uint(d, c.id, "core", NODEIV_CPU_MAX, &id, e) != 0 ||
+		    core_cpus(d, c.cpus, cpus, &nc, e) != 0) {
 			rc = -1;
 			break;
 		}
@@ -456,10 +538,10 @@ build_topology(struct nodeiv *n, const struct jdoc *d, int cores, struct errmsg 
 	k = 0;
 	if (rc == 0) {
 		EACH(d, cores, i) {
-			struct jobj o;
+			struct core_desc c;
 
-			jobj_open(&o, d, i);
-			core_cpus(&o, cpus, &nc, e);
+			core_desc(d, i, compact, &c, e);
+			core_cpus(d, c.cpus, cpus, &nc, e);
 			n->core_of[k++] = topology_core_of(t, cpus[0])->index;
 		}
 	}
@@ -493,14 +575,13 @@ basis_parse(const char *s)
 
 /* A core's tile: row, col (below TILE_MAX), id and cha when there. */
 static bool
-tile_of(const struct jdoc *d, struct jobj *core, unsigned *row, unsigned *col, int *id,
-    int *cha)
+tile_of(const struct jdoc *d, int tile, unsigned *row, unsigned *col, int *id, int *cha)
 {
 	struct jobj o;
 	struct errmsg ignore;
 	unsigned v;
 
-	if (jobj_open(&o, d, jobj_get(core, "tile")) != 0 ||
+	if (tile < 0 || jobj_open(&o, d, tile) != 0 ||
 	    get_uint(&o, "row", TILE_MAX - 1, row, &ignore) != 0 ||
 	    get_uint(&o, "col", TILE_MAX - 1, col, &ignore) != 0)
 		return false;
@@ -514,7 +595,8 @@ tile_of(const struct jdoc *d, struct jobj *core, unsigned *row, unsigned *col, i
  * more than NODEIV_CELL_MAX cells in all are not made (no layout): a line
  * may name any row and column below TILE_MAX in every package. */
 static void
-build_layout(struct nodeiv *n, const struct jdoc *d, struct jobj *root, int cores)
+build_layout(struct nodeiv *n, const struct jdoc *d, struct jobj *root, int cores,
+    bool compact)
 {
 	const struct topology *t = &n->m.topo;
 	struct die_layout *l = &n->layout;
@@ -549,11 +631,12 @@ build_layout(struct nodeiv *n, const struct jdoc *d, struct jobj *root, int core
 	/* Sizes first, then the cells. */
 	k = 0;
 	EACH(d, cores, i) {
-		struct jobj o;
+		struct core_desc c;
+		struct errmsg ignore;
 		struct core_place *p = &l->cores[n->core_of[k++]];
 
-		jobj_open(&o, d, i);
-		if (!tile_of(d, &o, &row, &col, &id, &cha))
+		if (core_desc(d, i, compact, &c, &ignore) != 0 ||
+		    !tile_of(d, c.tile, &row, &col, &id, &cha))
 			continue;
 		g = grid_of[t->cores[n->core_of[k - 1]].package];
 		p->placed = true;
@@ -608,16 +691,16 @@ build_layout(struct nodeiv *n, const struct jdoc *d, struct jobj *root, int core
 }
 
 static int
-build(struct nodeiv *n, const struct jdoc *d, struct jobj *root, struct errmsg *e)
+build(struct nodeiv *n, const struct jdoc *d, struct jobj *root, int cores, bool compact,
+    struct errmsg *e)
 {
-	int cores = jobj_get(root, "cores");
 	char s[64];
 	unsigned scale;
 
 	drop_machine(n);
 	memset(&n->m, 0, sizeof n->m);
 	n->have_machine = true;
-	if (build_topology(n, d, cores, e) != 0) {
+	if (build_topology(n, d, cores, compact, e) != 0) {
 		drop_machine(n);
 		return -1;
 	}
@@ -636,7 +719,7 @@ build(struct nodeiv *n, const struct jdoc *d, struct jobj *root, struct errmsg *
 	n->plan.scale_measured = true;
 	snprintf(n->plan.summary, sizeof n->plan.summary, "%s", _("figures computed on the node"));
 	if (is(d, jobj_get(root, "layout"), J_STR))
-		build_layout(n, d, root, cores);
+		build_layout(n, d, root, cores, compact);
 	interval_init(&n->iv, &n->m);
 	n->have_iv = true;
 	return 0;
@@ -648,6 +731,38 @@ static const struct fig shares[4] = {
 	FIG("neither", FK_FRAC), FIG("t0_only", FK_FRAC), FIG("t1_only", FK_FRAC),
 	FIG("both", FK_FRAC),
 };
+
+static int compact_val(const struct jdoc *d, int i, enum figkind k, struct val *v,
+    struct errmsg *e);
+
+/* A compact line's aggregate, "agg":[ncores, nvalid, exact, neither,
+ * t0_only, t1_only, both, util, active_threads, ghz, cpi, both_of_busy]. */
+static int
+read_agg_compact(const struct jdoc *d, int a, struct agg_fig *g, struct errmsg *e)
+{
+	static const enum figkind k[] = { FK_FRAC, FK_FRAC, FK_FRAC, FK_FRAC, FK_FRAC, FK_RATE,
+	    FK_RATE, FK_RATE, FK_FRAC };
+	struct val *v[] = { &g->neither, &g->t0_only, &g->t1_only, &g->both, &g->util,
+	    &g->active_threads, &g->ghz, &g->cpi, &g->both_of_busy };
+	unsigned exact;
+	int i;
+	size_t f;
+
+	if (!is(d, a, J_ARR) || d->t[a].size != 12)
+		return errmsg_set(e, _("\"agg\" is not a list of 12 values"));
+	i = a + 1;
+	if (tok_uint(d, i, "ncores", NODEIV_CPU_MAX, &g->ncores, e) != 0 ||
+	    tok_uint(d, (i = (int)d->t[i].next), "nvalid", NODEIV_CPU_MAX, &g->nvalid, e) != 0 ||
+	    tok_uint(d, (i = (int)d->t[i].next), "exact", 1, &exact, e) != 0)
+		return -1;
+	if (g->nvalid > g->ncores)
+		return errmsg_set(e, _("\"nvalid\" is more than \"ncores\""));
+	g->exact = exact != 0;
+	for (f = 0; f < 9; f++)
+		if (compact_val(d, (i = (int)d->t[i].next), k[f], v[f], e) != 0)
+			return -1;
+	return 0;
+}
 
 static int
 read_agg(const struct jdoc *d, int obj, struct agg_fig *g, struct errmsg *e)
@@ -662,6 +777,8 @@ read_agg(const struct jdoc *d, int obj, struct agg_fig *g, struct errmsg *e)
 	memset(g, 0, sizeof *g);
 	if (jobj_open(&o, d, obj) != 0)
 		return errmsg_set(e, _("an aggregate is not an object"));
+	if ((k = (size_t)jobj_peek(&o, "agg")) != (size_t)-1)
+		return read_agg_compact(d, (int)k, g, e);
 	if (get_uint(&o, "ncores", NODEIV_CPU_MAX, &g->ncores, e) != 0 ||
 	    get_uint(&o, "nvalid", NODEIV_CPU_MAX, &g->nvalid, e) != 0 ||
 	    get_bool(&o, "exact", &g->exact, e) != 0)
@@ -728,6 +845,18 @@ count(double x)
 	return x > 0.0 && x < 1.8e19 ? (uint64_t)(x + 0.5) : 0;
 }
 
+/* The counts in the notional clock's nanoseconds (nodeiv.h). */
+static void
+thread_counts(const struct nodeiv *n, struct thread_fig *t)
+{
+	double tsc = isfinite(n->iv.dt) && n->iv.dt > 0.0 ? n->iv.dt * NOTIONAL_HZ : 0.0;
+
+	t->d_tsc = count(tsc);
+	t->d_ref = count(t->util.kind == V_EXACT ? t->util.v * tsc : 0.0);
+	t->d_cyc = count(t->ghz.kind == V_EXACT ? t->ghz.v * (double)t->d_ref : 0.0);
+	t->d_inst = count(t->ipc.kind == V_EXACT ? t->ipc.v * (double)t->d_cyc : 0.0);
+}
+
 static int
 read_thread(struct nodeiv *n, const struct jdoc *d, int i, bool light, struct errmsg *e)
 {
@@ -739,7 +868,6 @@ read_thread(struct nodeiv *n, const struct jdoc *d, int i, bool light, struct er
 	unsigned cpu;
 	bool valid;
 	size_t k;
-	double tsc;
 
 	if (jobj_open(&o, d, i) != 0)
 		return errmsg_set(e, _("a thread is not an object"));
@@ -768,29 +896,193 @@ read_thread(struct nodeiv *n, const struct jdoc *d, int i, bool light, struct er
 	t->stopped = get_stopped(&o);
 	k = (size_t)jobj_opt(&o, "scaled");
 	t->scaled = is(d, (int)k, J_BOOL) && d->t[k].b;
-	/* The counts in the notional clock's nanoseconds (nodeiv.h). */
-	tsc = isfinite(n->iv.dt) && n->iv.dt > 0.0 ? n->iv.dt * NOTIONAL_HZ : 0.0;
-	t->d_tsc = count(tsc);
-	t->d_ref = count(t->util.kind == V_EXACT ? t->util.v * tsc : 0.0);
-	t->d_cyc = count(t->ghz.kind == V_EXACT ? t->ghz.v * (double)t->d_ref : 0.0);
-	t->d_inst = count(t->ipc.kind == V_EXACT ? t->ipc.v * (double)t->d_cyc : 0.0);
+	thread_counts(n, t);
+	return 0;
+}
+
+/* --- the compact form (json.c, --compact) ------------------------------ */
+
+/* A compact figure: a number (exact), [lo, hi] (a bound; absent when
+ * either is null), a reason code (absent with it; one httop does not know
+ * is no reason, as in the full form) or null. */
+static int
+compact_val(const struct jdoc *d, int i, enum figkind k, struct val *v, struct errmsg *e)
+{
+	const struct jtok *t = &d->t[i];
+	char code[64];
+
+	switch (t->type) {
+	case J_NUM:
+		if (!isfinite(t->num) || !in_range(t->num, k))
+			return errmsg_set(e, _("a figure is out of its range"));
+		*v = val_exact(clamp(t->num + 0.0, k));
+		return 0;
+	case J_ARR: {
+		const struct jtok *lo = &d->t[i + 1], *hi;
+
+		if (t->size != 2)
+			return errmsg_set(e, _("a bound is not [lo, hi]"));
+		hi = &d->t[lo->next];
+		if ((lo->type != J_NUM && lo->type != J_NULL) ||
+		    (hi->type != J_NUM && hi->type != J_NULL))
+			return errmsg_set(e, _("a bound is not [lo, hi]"));
+		if (lo->type == J_NULL || hi->type == J_NULL) {
+			*v = val_absent(R_NONE);
+			return 0;
+		}
+		if (!in_range(lo->num, k) || !in_range(hi->num, k) || lo->num > hi->num)
+			return errmsg_set(e, _("a bound is not [lo, hi] within its range"));
+		*v = val_tight(clamp(lo->num + 0.0, k), clamp(hi->num + 0.0, k));
+		return 0;
+	}
+	case J_STR:
+		*v = val_absent(nodeiv_reason(jstr(d, i, code, sizeof code)));
+		if (v->why == R_NREASONS)
+			v->why = R_NONE;
+		return 0;
+	case J_NULL:
+		*v = val_absent(R_NONE);
+		return 0;
+	default:
+		return errmsg_set(e, _("a figure is not a number, a bound, a reason or null"));
+	}
+}
+
+/* The positional members of a compact element: `nfig` figures (after
+ * `first` other tokens), the flags (0 to 3), and the optional object of
+ * reason, fallback and stopped. */
+struct compact_el {
+	int tok[16];
+	unsigned n;
+	unsigned flags;
+	int more;                  /* -1: none */
+};
+
+static int
+compact_el(const struct jdoc *d, int i, unsigned n, struct compact_el *c, struct errmsg *e)
+{
+	unsigned k;
+	int j;
+
+	if (!is(d, i, J_ARR) || (d->t[i].size != n && d->t[i].size != n + 1))
+		return errmsg_set(e, _("an element is not a list of %u or %u values"), n, n + 1);
+	for (k = 0, j = i + 1; k < d->t[i].size; k++, j = (int)d->t[j].next)
+		c->tok[k] = j;
+	c->n = n;
+	if (tok_uint(d, c->tok[n - 1], "flags", 3, &c->flags, e) != 0)
+		return -1;
+	c->more = d->t[i].size > n ? c->tok[n] : -1;
+	if (c->more >= 0 && !is(d, c->more, J_OBJ))
+		return errmsg_set(e, _("an element's last value is not an object"));
+	return 0;
+}
+
+/* Its "reason" (invalid when there) and "fallback" and "stopped". */
+static int
+compact_more(const struct jdoc *d, const struct compact_el *c, enum reason *reason,
+    enum reason *fallback, unsigned *stopped, struct errmsg *e)
+{
+	struct jobj o;
+
+	*reason = R_NONE;
+	if (fallback != NULL)
+		*fallback = R_NONE;
+	*stopped = 0;
+	if (c->more < 0)
+		return 0;
+	jobj_open(&o, d, c->more);
+	if (get_reason(&o, "reason", reason, e) != 0 ||
+	    (fallback != NULL && get_reason(&o, "fallback", fallback, e) != 0))
+		return -1;
+	jobj_open(&o, d, c->more);
+	*stopped = get_stopped(&o);
+	return 0;
+}
+
+static int
+read_core_compact(struct nodeiv *n, const struct jdoc *d, int i, unsigned idx,
+    struct errmsg *e)
+{
+	static const enum figkind k[] = { FK_FRAC, FK_FRAC, FK_FRAC, FK_FRAC, FK_FRAC, FK_RATE,
+	    FK_RATE, FK_RATE, FK_RATE };
+	struct core_fig *c = &n->iv.cores[idx];
+	struct val *v[] = { &c->neither, &c->t0_only, &c->t1_only, &c->both, &c->util,
+	    &c->active_threads, &c->issue_util, &c->cpi, &c->ghz };
+	struct compact_el el;
+	const struct jtok *inc;
+	size_t f;
+
+	if (compact_el(d, i, 11, &el, e) != 0)
+		return -1;
+	c->selected = true;
+	for (f = 0; f < 9; f++)
+		if (compact_val(d, el.tok[f], k[f], v[f], e) != 0)
+			return -1;
+	inc = &d->t[el.tok[9]];
+	if (inc->type != J_NULL && !(inc->type == J_NUM && isfinite(inc->num)))
+		return errmsg_set(e, _("\"inconsistency\" is not a number"));
+	c->inconsistency = inc->type == J_NUM ? inc->num + 0.0 : 0.0;
+	c->exact = (el.flags & 1u) != 0;
+	c->scaled = (el.flags & 2u) != 0;
+	if (compact_more(d, &el, &c->reason, &c->fallback, &c->stopped, e) != 0)
+		return -1;
+	c->split = n->m.topo.cores[idx].nthreads == 2 ? n->plan.split : SPLIT_NONE;
+	return 0;
+}
+
+static int
+read_thread_compact(struct nodeiv *n, const struct jdoc *d, int i, bool light,
+    struct errmsg *e)
+{
+	static const enum figkind k[] = { FK_FRAC, FK_RATE, FK_RATE, FK_RATE, FK_RATE, FK_RATE };
+	struct compact_el el;
+	struct thread_fig *t;
+	enum reason reason;
+	unsigned cpu;
+	size_t f;
+
+	if (compact_el(d, i, 8, &el, e) != 0 ||
+	    tok_uint(d, el.tok[0], "cpu", NODEIV_CPU_MAX - 1, &cpu, e) != 0)
+		return -1;
+	if (cpu >= n->m.topo.max_cpu || !n->m.topo.cpus[cpu].present)
+		return light ? NODEIV_FULL : 0;
+	t = &n->iv.threads[cpu];
+	{
+		struct val *v[] = { &t->util, &t->cpi, &t->nominal_cpi, &t->ghz, &t->net_ghz, &t->ipc };
+
+		for (f = 0; f < 6; f++)
+			if (compact_val(d, el.tok[f + 1], k[f], v[f], e) != 0)
+				return -1;
+	}
+	if (compact_more(d, &el, &reason, NULL, &t->stopped, e) != 0)
+		return -1;
+	t->reason = reason;
+	t->offline = t->reason == R_OFFLINE;
+	t->scaled = (el.flags & 2u) != 0;
+	thread_counts(n, t);
 	return 0;
 }
 
 /* Every core and thread unselected, every aggregate absent: the line then
- * gives those it lists. */
+ * gives those it lists. `rows`: the cores and threads too; a light line
+ * after a light line of the same machine leaves them as they are (what
+ * clearing them would give again: light_cores and nodeiv_cores_unread
+ * write the same), which for thousands of nodes was half of a line's
+ * read. */
 static void
-clear(struct nodeiv *n)
+clear(struct nodeiv *n, bool rows)
 {
 	struct interval *iv = &n->iv;
 	unsigned i;
 
-	for (i = 0; i < iv->ncores; i++) {
+	if (rows)
+		n->unread_done = false;
+	for (i = 0; rows && i < iv->ncores; i++) {
 		memset(&iv->cores[i], 0, sizeof iv->cores[i]);
 		iv->cores[i].index = i;
 		iv->cores[i].reason = R_NOT_SELECTED;
 	}
-	for (i = 0; i < iv->max_cpu; i++) {
+	for (i = 0; rows && i < iv->max_cpu; i++) {
 		memset(&iv->threads[i], 0, sizeof iv->threads[i]);
 		iv->threads[i].cpu = i;
 		iv->threads[i].reason = R_NOT_SELECTED;
@@ -808,6 +1100,10 @@ read_packages(struct nodeiv *n, const struct jdoc *d, int arr, struct errmsg *e)
 	unsigned id, p, k;
 	int i;
 
+	/* passed over with the rest of a light line (cluster.c): only a
+	 * node's own views show them, from a whole line */
+	if (is(d, arr, J_SKIP))
+		return 0;
 	if (!is(d, arr, J_ARR))
 		return errmsg_set(e, _("\"packages\" is missing or not a list"));
 	EACH(d, arr, i) {
@@ -840,7 +1136,9 @@ light_cores(struct nodeiv *n)
 
 	if (n->iv.node.ncores != n->ncore_of || n->iv.node.nvalid != n->ncore_of)
 		return NODEIV_FULL;
-	for (k = 0; k < n->ncore_of; k++) {
+	/* kept from the last light line (clear): as this would make them,
+	 * with nodeiv_cores_unread's "no previous sample yet" */
+	for (k = 0; !n->rows_kept && k < n->ncore_of; k++) {
 		struct core_fig *c = &n->iv.cores[n->core_of[k]];
 
 		c->selected = true;
@@ -909,15 +1207,73 @@ read_weights(struct nodeiv *n, const struct jdoc *d, int node, struct errmsg *e)
 	return 0;
 }
 
+/* The threads (token `threads`), of a full or a compact line. */
 static int
-read_figures(struct nodeiv *n, const struct jdoc *d, struct jobj *root, struct errmsg *e)
+read_threads(struct nodeiv *n, const struct jdoc *d, int threads, bool compact, bool light,
+    struct errmsg *e)
+{
+	int i, r;
+
+	/* Passed over (or with the cores, in a head parse): the node's
+	 * weights stand for what they give. */
+	n->threads_unread = is(d, threads, J_SKIP) || (light && threads < 0);
+	if (n->threads_unread)
+		return n->have_weights ? 0 : NODEIV_FULL;
+	if (!is(d, threads, J_ARR))
+		return errmsg_set(e, compact ? _("\"thread_figs\" is missing or not a list") :
+		    _("\"threads\" is missing or not a list"));
+	EACH(d, threads, i) {
+		r = compact ? read_thread_compact(n, d, i, light, e) : read_thread(n, d, i, light, e);
+		if (r != 0)
+			return r > 0 ? r : errmsg_prefix(e, "thread");
+	}
+	return 0;
+}
+
+/* The cores and threads, of a full line ("cores", "threads") or a
+ * compact one ("core_figs", "thread_figs"). */
+static int
+read_cores(struct nodeiv *n, const struct jdoc *d, struct jobj *root, struct errmsg *e)
 {
 	struct interval *iv = &n->iv;
-	int cores = jobj_get(root, "cores"), threads = jobj_get(root, "threads"), i, r;
+	int figs = jobj_get(root, "core_figs");
+	bool compact = figs >= 0;
+	int cores = compact ? figs : jobj_get(root, "cores"), i, r;
+	int threads = jobj_get(root, compact ? "thread_figs" : "threads");
 	unsigned k = 0;
+	bool light = passed_over(d, root);
+
+	if (light && (r = light_cores(n)) != 0)
+		return r;
+	if (compact && is(d, cores, J_ARR) && d->t[cores].size != n->ncore_of)
+		return errmsg_set(e, _("\"core_figs\" has %u cores, the last \"core_list\" %u"),
+		    d->t[cores].size, n->ncore_of);
+	if (compact && !is(d, cores, J_ARR) && !light)
+		return errmsg_set(e, _("\"core_figs\" is not a list"));
+	if (!is(d, cores, J_ARR))
+		cores = -1;
+	for (i = cores < 0 ? -1 : jfirst(d, cores); i >= 0 && (unsigned)i < d->t[cores].next;
+	    i = (int)d->t[i].next) {
+		if ((compact ? read_core_compact(n, d, i, n->core_of[k], e) :
+		    read_core(n, d, i, n->core_of[k], e)) != 0)
+			return errmsg_prefix(e, _("core %u"), n->m.topo.cores[n->core_of[k]].core_id);
+		iv->stopped |= iv->cores[n->core_of[k]].stopped;
+		iv->scaled = iv->scaled || iv->cores[n->core_of[k]].scaled;
+		k++;
+	}
+	return read_threads(n, d, threads, compact, light, e);
+}
+
+static int
+read_figures(struct nodeiv *n, const struct jdoc *d, struct jobj *root, bool rows,
+    struct errmsg *e)
+{
+	struct interval *iv = &n->iv;
+	int r;
 	char reason[sizeof iv->reason];
 
-	clear(n);
+	clear(n, rows);
+	n->rows_kept = !rows;
 	if (get_num(root, "time", true, &iv->time, e) != 0 ||
 	    get_num(root, "interval", true, &iv->dt, e) != 0 ||
 	    get_bool(root, "valid", &iv->valid, e) != 0)
@@ -942,38 +1298,67 @@ read_figures(struct nodeiv *n, const struct jdoc *d, struct jobj *root, struct e
 		return errmsg_prefix(e, "node");
 	if (read_packages(n, d, jobj_get(root, "packages"), e) != 0)
 		return -1;
-	if (is(d, cores, J_SKIP) && (r = light_cores(n)) != 0)
-		return r;
-	EACH(d, cores, i) {
-		if (read_core(n, d, i, n->core_of[k], e) != 0)
-			return errmsg_prefix(e, _("core %u"), n->m.topo.cores[n->core_of[k]].core_id);
-		iv->stopped |= iv->cores[n->core_of[k]].stopped;
-		iv->scaled = iv->scaled || iv->cores[n->core_of[k]].scaled;
-		k++;
+	return read_cores(n, d, root, e);
+}
+
+/* The machine the line's figures are of: that of the last line (0), made
+ * anew (1), NODEIV_FULL (a light full line before any machine), or -1.
+ * A compact line's "core_list" describes it when it changes; one without
+ * is of the machine of the last line, whose head must not have changed. */
+static int
+machine_of(struct nodeiv *n, const struct jdoc *d, struct jobj *root, struct errmsg *e)
+{
+	int list = jobj_peek(root, "core_list");
+	bool compact = list >= 0 || jobj_peek(root, "core_figs") >= 0;
+	uint64_t cores, shape;
+
+	if (list < 0 && passed_over(d, root))
+		return n->have_machine ? 0 : NODEIV_FULL;
+	if (compact && list < 0) {
+		if (!n->have_machine)
+			return errmsg_set(e, _("a compact line without \"core_list\" before any line "
+			    "that had one: its cores are not known"));
+		if (mix(head_shape(d, root), n->cores_shape) != n->shape)
+			return errmsg_set(e, _("the node's machine changed without a \"core_list\""));
+		return 0;
 	}
-	/* Passed over (or with the cores, in a head parse): the node's
-	 * weights stand for what they give. */
-	n->threads_unread = is(d, threads, J_SKIP) || (is(d, cores, J_SKIP) && threads < 0);
-	if (n->threads_unread)
-		return n->have_weights ? 0 : NODEIV_FULL;
-	if (!is(d, threads, J_ARR))
-		return errmsg_set(e, _("\"threads\" is missing or not a list"));
-	EACH(d, threads, i) {
-		r = read_thread(n, d, i, is(d, cores, J_SKIP), e);
-		if (r != 0)
-			return r > 0 ? r : errmsg_prefix(e, "thread");
+	if (compact) {
+		if (!is(d, list, J_ARR))
+			return errmsg_set(e, _("\"core_list\" is not a list"));
+		cores = list_shape(d, list);
+	} else if (shape_of(d, root, &cores, e) != 0) {
+		return -1;
 	}
-	return 0;
+	shape = mix(head_shape(d, root), cores);
+	if (n->have_machine && shape == n->shape)
+		return 0;
+	if (build(n, d, root, compact ? list : jobj_peek(root, "cores"), compact, e) != 0)
+		return -1;
+	n->shape = shape;
+	n->cores_shape = cores;
+	return 1;
+}
+
+/* Are the line's cores and threads both passed over (a head parse, or
+ * cores and threads skipped)? */
+static bool
+rows_skipped(const struct jdoc *d, const struct jobj *root)
+{
+	int t = jobj_peek(root, "thread_figs");
+
+	if (t < 0)
+		t = jobj_peek(root, "threads");
+	return passed_over(d, root) && (t < 0 || is(d, t, J_SKIP));
 }
 
 int
 nodeiv_read(struct nodeiv *n, const struct jdoc *d, struct errmsg *e)
 {
 	struct jobj root;
-	uint64_t shape;
 	double ut;
 	char s[16];
-	int rebuilt = 0, rc;
+	int rebuilt, rc;
+	bool was_light, light;
 
 	if (d->n == 0 || jobj_open(&root, d, 0) != 0)
 		return errmsg_set(e, _("the line is not a JSON object of httop's"));
@@ -982,23 +1367,16 @@ nodeiv_read(struct nodeiv *n, const struct jdoc *d, struct errmsg *e)
 		    "httop --format json"));
 	if (check_host(n, d, jobj_peek(&root, "host"), e) != 0)
 		return -1;
-	if (is(d, jobj_peek(&root, "cores"), J_SKIP)) {
-		/* light: the machine of the last full line */
-		if (!n->have_machine)
-			return NODEIV_FULL;
-	} else {
-		if (shape_of(d, &root, &shape, e) != 0)
-			return -1;
-		if (!n->have_machine || shape != n->shape) {
-			if (build(n, d, &root, e) != 0)
-				return -1;
-			n->shape = shape;
-			rebuilt = 1;
-		}
-	}
-	rc = read_figures(n, d, &root, e);
+	was_light = n->rows_light;
+	n->rows_light = false;
+	rebuilt = machine_of(n, d, &root, e);
+	if (rebuilt < 0 || rebuilt == NODEIV_FULL)
+		return rebuilt;
+	light = rows_skipped(d, &root);
+	rc = read_figures(n, d, &root, !(light && was_light && rebuilt == 0), e);
 	if (rc != 0)
 		return rc;
+	n->rows_light = light;
 	jstr(d, jobj_get(&root, "source"), s, sizeof s);
 	text_escape(n->source, sizeof n->source, s);
 	n->unix_time = get_num(&root, "unix_time", false, &ut, e) == 0 && !isnan(ut) ? ut : -1.0;

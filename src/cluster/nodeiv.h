@@ -56,7 +56,15 @@ struct nodeiv {
 	bool have_weights;         /* the line's node had "weights" (httop 0.1 and later) */
 	struct agg_weights w;      /* and these are they */
 	bool threads_unread;       /* the line's threads were passed over */
+	bool rows_light;           /* the last line read had its cores and
+				    * threads passed over: the next such line
+				    * need not clear them (nodeiv.c, clear) */
+	bool rows_kept;            /* and this one did not: they are as the
+				    * last one left them */
+	bool unread_done;          /* nodeiv_cores_unread ran since they were */
 	uint64_t shape;            /* what the machine description was built from */
+	uint64_t cores_shape;      /* and its cores' part (a compact line's
+				    * "core_list", kept for the lines without) */
 	unsigned *core_of;         /* the line's k-th core: its topology index */
 	unsigned ncore_of;
 	char want_host[HOST_NAME_LEN + 1]; /* the host it was started for, or "" */

@@ -345,3 +345,17 @@ transport_name(const struct transport *t)
 	}
 	return "?";
 }
+
+void
+transport_drop_word(struct transport *t, const char *word)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < t->nremote; i++) {
+		if (strcmp(t->remote[i], word) == 0)
+			free(t->remote[i]);
+		else
+			t->remote[k++] = t->remote[i];
+	}
+	t->nremote = k;
+}

@@ -59,6 +59,9 @@ char **transport_argv(const struct transport *t, const char *host);
  * own host. */
 char **transport_step_argv(const struct transport *t, char *const *hosts, size_t nhosts);
 void transport_argv_free(char **argv);
+/* Drop every remote word equal to `word` (--compact, for an older
+ * httop): the command lines made from now on are without it. */
+void transport_drop_word(struct transport *t, const char *word);
 void transport_free(struct transport *t);
 const char *transport_name(const struct transport *t);   /* "ssh", "srun", the CMD */
 

@@ -186,6 +186,13 @@ batch_set_layout(struct batch *b, const struct die_layout *l)
 }
 
 void
+batch_set_compact(struct batch *b, bool on)
+{
+	if (b != NULL)
+		b->compact = on;
+}
+
+void
 batch_set_level(struct batch *b, enum out_level l)
 {
 	if (b != NULL)
@@ -202,5 +209,7 @@ batch_free(struct batch *b)
 	free(b->tot);
 	free(b->pkg_id);
 	lb_free(&b->line);
+	lb_free(&b->desc);
+	lb_free(&b->last_desc);
 	free(b);
 }

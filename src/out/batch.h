@@ -39,6 +39,9 @@ const char *out_format_name(enum out_format f);
 int out_level_parse(const char *s, enum out_level *l);
 /* The openmetrics format's level (default OUT_LEVEL_THREAD). */
 void batch_set_level(struct batch *b, enum out_level l);
+/* json: the cores and threads in the compact form (--compact; httop(1),
+ * OUTPUT FORMATS). */
+void batch_set_compact(struct batch *b, bool on);
 /* errno of the last failed write (EPIPE: the reader went away), or 0. */
 int batch_errno(const struct batch *b);
 /* The summary format's column header line, printed before the first

@@ -74,10 +74,18 @@ struct batch {
 	 * openmetrics at level core writes httop_core_slurm_job_info. */
 	const char (*cpu_job)[SLURM_ID_MAX];
 	unsigned cpu_job_n;
+	bool compact;              /* json: the compact form (--compact) */
+	struct linebuf desc;       /* json compact: this interval's "core_list" */
+	struct linebuf last_desc;  /* and the last one written */
+	bool have_desc;
 };
 void out_text_write(struct batch *b, const struct interval *iv);
 void out_csv_write(struct batch *b, const struct interval *iv);
 void out_json_write(struct batch *b, const struct interval *iv);
+/* json.c: the compact form's cores and threads (--compact): the list of
+ * cores when it changed (after "node"), the figures (after "packages"). */
+void out_json_compact_list(struct batch *b, const struct interval *iv);
+void out_json_compact_tail(struct batch *b, const struct interval *iv);
 void out_openmetrics_write(struct batch *b, const struct interval *iv);
 void out_summary_write(struct batch *b, const struct interval *iv);
 /* The metric families of openmetrics.c in either text format: OpenMetrics

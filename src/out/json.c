@@ -410,6 +410,256 @@ write_thread(struct linebuf *b, const struct topology *topo, unsigned cpu,
 	lb_char(b, '}');
 }
 
+/* --- the compact form (--compact; httop(1), OUTPUT FORMATS) -------------
+ * The same head, then the cores and threads as positional arrays:
+ *   "core_list": [[package, core, [cpus], tile], ...]  after "node", in
+ *                the first line and whenever it changes (the cores shown,
+ *                their CPUs or tiles), else not written;
+ *   "packages" as in the full form, then
+ *   "core_figs": [[neither, t0_only, t1_only, both, util, active_threads,
+ *                issue_util, cpi, ghz, inconsistency, flags (, more)], ...]
+ *                one per core of the last core_list, in its order;
+ *   "thread_figs": [[cpu, util, cpi, nominal_cpi, ghz, net_ghz, ipc,
+ *                flags (, more)], ...].
+ * A figure is its number when exact, [lo, hi] when a bound, its reason
+ * code when absent with one (where the full form's "absent" gives it),
+ * null when absent without; flags: 1 exact, 2 scaled; "more" an object
+ * with "reason", "fallback" and "stopped" as the full form writes them,
+ * only when one is there. Numbers are written as in the full form,
+ * trailing zeros of a fraction dropped (the same value read back). */
+
+/* A fraction's trailing zeros (and a bare point) off the end of the line. */
+static void
+trim_zeros(struct linebuf *b, size_t from)
+{
+	size_t k;
+
+	if (memchr(b->p + from, '.', b->len - from) == NULL)
+		return;
+	for (k = b->len; k > from + 1 && b->p[k - 1] == '0'; k--)
+		;
+	if (b->p[k - 1] == '.')
+		k--;
+	b->len = k;
+}
+
+static void
+compact_num(struct linebuf *b, enum numkind k, double x)
+{
+	size_t from = b->len;
+
+	json_num(b, k, x);
+	if (k == FRAC && isfinite(x))
+		trim_zeros(b, from);
+}
+
+/* One figure; `why` whether an absent one's reason is written. */
+static void
+compact_val(struct linebuf *b, enum numkind k, struct val v, bool why)
+{
+	double x = NAN, lo = NAN, hi = NAN;
+
+	switch (out_shape(v, &x, &lo, &hi)) {
+	case OUT_EXACT:
+		compact_num(b, k, x);
+		break;
+	case OUT_BOUND:
+		lb_char(b, '[');
+		compact_num(b, k, lo);
+		lb_char(b, ',');
+		compact_num(b, k, hi);
+		lb_char(b, ']');
+		break;
+	default:
+		if (why && v.kind == V_NONE && v.why != R_NONE)
+			json_str(b, metrics_reason_code(v.why));
+		else
+			lb_lit(b, "null");
+	}
+}
+
+/* The element's last member: {"reason":..,"fallback":..,"stopped":[..]}
+ * when one of them is there. */
+static void
+compact_more(struct linebuf *b, enum reason reason, enum reason fallback, unsigned stopped)
+{
+	size_t at;
+
+	if (reason == R_NONE && fallback == R_NONE && stopped == 0)
+		return;
+	lb_lit(b, ",{");
+	at = b->len;
+	if (reason != R_NONE) {
+		lb_lit(b, ",\"reason\":");
+		json_str(b, metrics_reason_code(reason));
+	}
+	if (fallback != R_NONE) {
+		lb_lit(b, ",\"fallback\":");
+		json_str(b, metrics_reason_code(fallback));
+	}
+	write_stopped(b, stopped);
+	/* the first member's comma off */
+	memmove(b->p + at, b->p + at + 1, b->len - at - 1);
+	b->len--;
+	lb_char(b, '}');
+}
+
+/* An aggregate: "agg":[ncores, nvalid, exact (1 or 0), neither, t0_only,
+ * t1_only, both, util, active_threads, ghz, cpi, both_of_busy]. */
+static void
+compact_agg(struct linebuf *b, const struct agg_fig *a)
+{
+	const struct val v[] = { a->neither, a->t0_only, a->t1_only, a->both, a->util,
+	    a->active_threads, a->ghz, a->cpi, a->both_of_busy };
+	static const enum numkind k[] = { FRAC, FRAC, FRAC, FRAC, FRAC, NUM, NUM, NUM, FRAC };
+	size_t i;
+
+	lb_lit(b, "\"agg\":[");
+	lb_u64(b, a->ncores);
+	lb_char(b, ',');
+	lb_u64(b, a->nvalid);
+	lb_char(b, ',');
+	lb_u64(b, a->exact ? 1u : 0u);
+	for (i = 0; i < sizeof v / sizeof v[0]; i++) {
+		lb_char(b, ',');
+		compact_val(b, k[i], v[i], true);
+	}
+	lb_char(b, ']');
+}
+
+static void
+compact_core(struct linebuf *b, const struct topo_core *tc, const struct core_fig *c)
+{
+	bool two = tc->nthreads == 2, valid = c->reason == R_NONE;
+	struct val none = val_absent(R_NO_SPLIT);
+	const struct val v[] = { two ? c->neither : none, two ? c->t0_only : none,
+	    two ? c->t1_only : none, two ? c->both : none, c->util, c->active_threads,
+	    c->issue_util, c->cpi, c->ghz };
+	static const enum numkind k[] = { FRAC, FRAC, FRAC, FRAC, FRAC, NUM, FRAC, NUM, NUM };
+	size_t i;
+
+	lb_char(b, '[');
+	for (i = 0; i < sizeof v / sizeof v[0]; i++) {
+		compact_val(b, k[i], v[i], valid);
+		lb_char(b, ',');
+	}
+	compact_num(b, FRAC, c->inconsistency);
+	lb_char(b, ',');
+	lb_u64(b, (c->exact ? 1u : 0u) | (c->scaled ? 2u : 0u));
+	compact_more(b, c->reason, c->fallback, c->stopped);
+	lb_char(b, ']');
+}
+
+static void
+compact_thread(struct linebuf *b, unsigned cpu, const struct thread_fig *th)
+{
+	bool valid = th->reason == R_NONE;
+	const struct val v[] = { th->util, th->cpi, th->nominal_cpi, th->ghz, th->net_ghz,
+	    th->ipc };
+	static const enum numkind k[] = { FRAC, NUM, NUM, NUM, NUM, NUM };
+	size_t i;
+
+	lb_char(b, '[');
+	lb_u64(b, cpu);
+	for (i = 0; i < sizeof v / sizeof v[0]; i++) {
+		lb_char(b, ',');
+		compact_val(b, k[i], v[i], valid);
+	}
+	lb_char(b, ',');
+	lb_u64(b, th->scaled ? 2u : 0u);
+	compact_more(b, th->reason, R_NONE, valid ? th->stopped : 0);
+	lb_char(b, ']');
+}
+
+/* The cores shown, as "core_list" describes them, into bt->desc. */
+static void
+compact_desc(struct batch *bt, const struct interval *iv)
+{
+	const struct topology *topo = &bt->m->topo;
+	struct linebuf *d = &bt->desc;
+	unsigned i, t;
+	bool first = true;
+
+	d->len = 0;
+	for (i = 0; i < iv->ncores && i < topo->ncores; i++) {
+		const struct topo_core *tc = &topo->cores[i];
+		size_t at;
+
+		if (!out_core_shown(iv, i))
+			continue;
+		if (!first)
+			lb_char(d, ',');
+		first = false;
+		lb_char(d, '[');
+		lb_u64(d, tc->package);
+		lb_char(d, ',');
+		lb_u64(d, tc->core_id);
+		lb_lit(d, ",[");
+		for (t = 0; t < tc->nthreads && t < TOPO_MAX_SMT; t++) {
+			if (t > 0)
+				lb_char(d, ',');
+			lb_u64(d, tc->cpus[t]);
+		}
+		lb_char(d, ']');
+		/* write_tile's ",\"tile\":" is not wanted here: only its value */
+		at = d->len;
+		write_tile(d, bt->layout, tc->index);
+		memmove(d->p + at + 1, d->p + at + 8, d->len - at - 8);
+		d->len -= 7;
+		lb_char(d, ']');
+	}
+}
+
+/* "core_list" when it changed: before "packages", so that a viewer's
+ * parse of a line's head (up to "packages") sees it. */
+void
+out_json_compact_list(struct batch *bt, const struct interval *iv)
+{
+	struct linebuf *b = &bt->line;
+
+	compact_desc(bt, iv);
+	if (!bt->have_desc || bt->desc.len != bt->last_desc.len ||
+	    memcmp(bt->desc.p, bt->last_desc.p, bt->desc.len) != 0) {
+		lb_lit(b, ",\"core_list\":[");
+		lb_mem(b, bt->desc.p, bt->desc.len);
+		lb_char(b, ']');
+		bt->last_desc.len = 0;
+		lb_mem(&bt->last_desc, bt->desc.p, bt->desc.len);
+		bt->have_desc = true;
+	}
+}
+
+void
+out_json_compact_tail(struct batch *bt, const struct interval *iv)
+{
+	struct linebuf *b = &bt->line;
+	const struct topology *topo = &bt->m->topo;
+	unsigned i;
+	bool first;
+
+	lb_lit(b, ",\"core_figs\":[");
+	first = true;
+	for (i = 0; i < iv->ncores && i < topo->ncores; i++) {
+		if (!out_core_shown(iv, i))
+			continue;
+		if (!first)
+			lb_char(b, ',');
+		first = false;
+		compact_core(b, &topo->cores[i], &iv->cores[i]);
+	}
+	lb_lit(b, "],\"thread_figs\":[");
+	first = true;
+	for (i = 0; i < iv->max_cpu && i < topo->max_cpu; i++) {
+		if (!out_thread_shown(iv, i) || !topo->cpus[i].present)
+			continue;
+		if (!first)
+			lb_char(b, ',');
+		first = false;
+		compact_thread(b, i, &iv->threads[i]);
+	}
+	lb_lit(b, "]}\n");
+}
+
 void
 out_json_write(struct batch *bt, const struct interval *iv)
 {
@@ -479,19 +729,34 @@ out_json_write(struct batch *bt, const struct interval *iv)
 	if (bt->whole)
 		lb_lit(b, ",\"window\":\"run\"");
 	lb_lit(b, ",\"node\":{");
-	write_agg(b, &iv->node);
+	if (bt->compact)
+		compact_agg(b, &iv->node);
+	else
+		write_agg(b, &iv->node);
 	write_weights(b, iv, topo);
-	lb_lit(b, "},\"packages\":[");
+	lb_char(b, '}');
+	if (bt->compact)
+		out_json_compact_list(bt, iv);
+	lb_lit(b, ",\"packages\":[");
 	for (i = 0; i < iv->npackages && i < topo->npackages; i++) {
 		if (i > 0)
 			lb_char(b, ',');
 		lb_lit(b, "{\"package\":");
 		lb_u64(b, bt->pkg_id[i]);
 		lb_char(b, ',');
-		write_agg(b, &iv->packages[i]);
+		if (bt->compact)
+			compact_agg(b, &iv->packages[i]);
+		else
+			write_agg(b, &iv->packages[i]);
 		lb_char(b, '}');
 	}
-	lb_lit(b, "],\"cores\":[");
+	lb_char(b, ']');
+	if (bt->compact) {
+		out_json_compact_tail(bt, iv);
+		lb_flush(b, bt->fp);
+		return;
+	}
+	lb_lit(b, ",\"cores\":[");
 	first = true;
 	for (i = 0; i < iv->ncores && i < topo->ncores; i++) {
 		if (!out_core_shown(iv, i))

@@ -27,7 +27,7 @@ for o in --batch --capid6 --cgroup --check --check-case --cpuid --cpus --delay -
     --iterations --job --msr-batch-path --msr-path --msr-safe-path --on-conflict --output --pid --record \
     --record-compress --replay \
     --seed --sim --source --sysfs-root --textfile --textfile-level --topology --version \
-    --nodes --all-nodes --via --remote-httop; do
+    --nodes --all-nodes --via --remote-httop --compact; do
 	echo "$o"
 done | sort >want.opts
 if cmp -s want.opts help.opts; then ok "--help lists exactly the known long options"

@@ -19,10 +19,10 @@ need python3 python3
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 25
+plan 27
 
 via="env NODES_RUN=$tmp $HTTOP_SRCDIR/tests/nodes/as-host.sh %h"
-export NODES_LOADS="h1=busy r=evil-reason bad=evil-host liar=evil-claim dup=evil-dup heavy=evil-heavy zero=evil-zero nz=evil-negzero rawesc=evil-rawesc rawbidi=evil-rawbidi rawfmt=evil-rawfmt"
+export NODES_LOADS="h1=busy r=evil-reason bad=evil-host liar=evil-claim dup=evil-dup heavy=evil-heavy zero=evil-zero nz=evil-negzero cl=evil-list rawesc=evil-rawesc rawbidi=evil-rawbidi rawfmt=evil-rawfmt"
 export HTTOP_HOSTLIST=builtin
 # run NAME LIST FORMAT [N]: N intervals (2), NAME.out, NAME.err, the
 # status in NAME.st
@@ -119,6 +119,14 @@ check "-0 prints as 0.0, never -0.0 ($(head -1 nz.out))" sh -c \
     '[ "$(awk "\$1 == \"nz\" { print \$5 }" "$1")" = "0.0
 0.0" ] && ! grep -q -- "-0\.0" "$1"' sh nz.out
 
-# 25
+# compact lines: compact lines (the summary asks for them) whose machine is
+# refused: lost with the reason, h1 goes on.
+run cl 'h1,cl' summary 3
+check "cl: its core_list refused, lost, said why ($(head -c 300 cl.err))" sh -c \
+    'grep -qF "httop: node cl: its output is not httop'"'"'s JSON (" cl.err &&
+    grep -qF "before any line that had one" cl.err && [ "$(cat cl.st)" -eq 1 ]'
+check "cl: h1's three intervals in the summary" [ "$(grep -c '^h1 ' cl.out)" -eq 3 ]
+
+# last
 check "nothing left running" [ "$(procs_tagged "NODES_RUN=$tmp")" -eq 0 ]
 exit 0

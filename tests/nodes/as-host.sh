@@ -13,9 +13,27 @@
 #   evil-M   busy, its lines changed by hostile.py M (a node that lies)
 #   pad      busy, each line padded with blanks to a multiple of 1024
 #            bytes (srun --label cuts lines into pieces of 1024 bytes)
+#   old      an httop older than --compact: with it, says what such an
+#            httop says of an unknown option and exits 2; else busy
+# With NODES_FULL set, the node writes full lines even when asked for
+# compact ones (--compact dropped): the same figures, in the other form.
 # Each start is logged (HOST and the time) to $NODES_LOG when it is set.
 host=$1
 shift
+if [ -n "$NODES_FULL" ] || [ "$(printf '%s\n' $NODES_LOADS | sed -n "s/^$host=//p")" = old ]; then
+	prog=$1
+	shift
+	compact=
+	for a in "$@"; do
+		shift
+		if [ "$a" = --compact ]; then compact=1; else set -- "$@" "$a"; fi
+	done
+	if [ -n "$compact" ] && [ -z "$NODES_FULL" ]; then
+		echo "httop: unknown option '--compact'; see httop --help" >&2
+		exit 2
+	fi
+	set -- "$prog" "$@"
+fi
 # Under the fake srun the task's httop names its node itself, as httop's
 # one step makes it (--host "$SLURMD_NODENAME"): not named here, so that
 # the tests see that it does. (Test hosts' names have no blanks.)
@@ -23,6 +41,10 @@ if [ -n "$SLURMD_NODENAME" ]; then as=; else as="--host $host"; fi
 [ -n "$NODES_LOG" ] && echo "$host $(date +%s.%N)" >>"$NODES_LOG"
 load=$(printf '%s\n' $NODES_LOADS | sed -n "s/^$host=//p")
 data=$(dirname "$0")/../../data
+case $load in
+old)
+	load=busy ;;
+esac
 case $load in
 down)
 	echo "ssh: connect to host $host port 22: Connection refused" >&2

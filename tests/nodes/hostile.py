@@ -12,7 +12,10 @@ broken, could:
            last (what jq reads)
   heavy    weights of 1.7e308
   zero     weights of 0 under the figures it shows
-  negzero  the node's util written -0
+  negzero  the node's util written -0 (in a compact line, -0.0 in its "agg")
+  list     (compact lines) its first line's "core_list" names CPU 70000
+           for its first core: the machine is refused, and its next lines
+           have no "core_list"
   rawesc   at its end, where a head parse does not look, a string with a
            raw escape sequence (not JSON)
   rawbidi  at its end a string with a raw right-to-left override (JSON)
@@ -20,6 +23,7 @@ broken, could:
            a zero-width space, a tag character and an isolate, and a tab
            between values (JSON)
 """
+import json
 import re
 import sys
 
@@ -42,6 +46,12 @@ def change(mode, host, line):
     if mode == "zero":
         return re.sub(r'"weights":\{[^}]*\}', '"weights":{"tsc":0,"ref":0,"inst":0}', line,
                       count=1)
+    if mode == "negzero" and '"agg":[' in line:
+        d = json.loads(line)
+        d["node"]["agg"][7] = -0.0
+        return json.dumps(d, separators=(",", ":")) + "\n"
+    if mode == "list":
+        return line.replace('"core_list":[[0,0,[', '"core_list":[[0,0,[70000,', 1)
     if mode == "negzero":
         return re.sub(r'("node":\{.*?)"util":[0-9.e+-]+', r'\1"util":-0', line, count=1)
     if mode == "rawesc":

@@ -20,7 +20,7 @@
 static char *
 slurp(const char *rel, size_t *len)
 {
-	FILE *fp = fopen(srcfile(rel), "r");
+	FILE *fp = fopen(rel[0] == '/' ? rel : srcfile(rel), "r");
 	char *buf;
 	long n;
 
@@ -817,6 +817,289 @@ test_claims(void **state)
 	free(text);
 }
 
+/* --- compact lines (--compact): the same intervals as full ones ---------- */
+
+static void
+same_val(struct val a, struct val b, const char *what, unsigned k)
+{
+	if (a.kind != b.kind || (a.kind == V_EXACT && a.v != b.v) ||
+	    (a.kind == V_BOUND && (a.lo != b.lo || a.hi != b.hi)) ||
+	    (a.kind == V_NONE && a.why != b.why))
+		fail_msg("%s %u: kind %d/%d v %g/%g lo %g/%g hi %g/%g why %d/%d", what, k, a.kind,
+		    b.kind, a.v, b.v, a.lo, b.lo, a.hi, b.hi, a.why, b.why);
+}
+
+static void
+same_agg(const struct agg_fig *a, const struct agg_fig *b, unsigned k)
+{
+	assert_int_equal(a->ncores, b->ncores);
+	assert_int_equal(a->nvalid, b->nvalid);
+	assert_int_equal(a->exact, b->exact);
+	same_val(a->neither, b->neither, "agg neither", k);
+	same_val(a->t0_only, b->t0_only, "agg t0", k);
+	same_val(a->t1_only, b->t1_only, "agg t1", k);
+	same_val(a->both, b->both, "agg both", k);
+	same_val(a->util, b->util, "agg util", k);
+	same_val(a->active_threads, b->active_threads, "agg threads", k);
+	same_val(a->ghz, b->ghz, "agg ghz", k);
+	same_val(a->cpi, b->cpi, "agg cpi", k);
+	same_val(a->both_of_busy, b->both_of_busy, "agg both_of_busy", k);
+}
+
+/* Everything a view, the job or the summary reads of a node. */
+static void
+same_node(const struct nodeiv *a, const struct nodeiv *b)
+{
+	const struct topology *ta = &a->m.topo, *tb = &b->m.topo;
+	const struct interval *x = &a->iv, *y = &b->iv;
+	unsigned k;
+
+	assert_string_equal(a->m.hostname, b->m.hostname);
+	assert_string_equal(a->source, b->source);
+	assert_int_equal(a->plan.split, b->plan.split);
+	assert_int_equal(a->plan.scale, b->plan.scale);
+	assert_true(a->unix_time == b->unix_time && a->whole == b->whole);
+	assert_int_equal(ta->ncores, tb->ncores);
+	assert_int_equal(ta->ncpus, tb->ncpus);
+	assert_int_equal(ta->npackages, tb->npackages);
+	assert_int_equal(ta->max_cpu, tb->max_cpu);
+	for (k = 0; k < ta->ncores; k++) {
+		assert_int_equal(ta->cores[k].package, tb->cores[k].package);
+		assert_int_equal(ta->cores[k].core_id, tb->cores[k].core_id);
+		assert_int_equal(ta->cores[k].nthreads, tb->cores[k].nthreads);
+		assert_int_equal(ta->cores[k].cpus[0], tb->cores[k].cpus[0]);
+	}
+	assert_int_equal(a->have_layout, b->have_layout);
+	if (a->have_layout) {
+		assert_int_equal(a->layout.kind, b->layout.kind);
+		assert_int_equal(a->layout.ngrids, b->layout.ngrids);
+		for (k = 0; k < a->layout.ncores; k++) {
+			assert_int_equal(a->layout.cores[k].placed, b->layout.cores[k].placed);
+			assert_int_equal(a->layout.cores[k].row, b->layout.cores[k].row);
+			assert_int_equal(a->layout.cores[k].col, b->layout.cores[k].col);
+			assert_int_equal(a->layout.cores[k].slot, b->layout.cores[k].slot);
+			assert_int_equal(a->layout.cores[k].cha, b->layout.cores[k].cha);
+		}
+		for (k = 0; k < a->layout.ngrids; k++)
+			assert_string_equal(a->layout.grids[k].title, b->layout.grids[k].title);
+	}
+	assert_true(x->time == y->time && x->dt == y->dt && x->valid == y->valid);
+	assert_string_equal(x->reason, y->reason);
+	assert_int_equal(x->stopped, y->stopped);
+	assert_int_equal(x->scaled, y->scaled);
+	same_agg(&x->node, &y->node, 0);
+	assert_int_equal(a->have_weights, b->have_weights);
+	assert_true(a->w.time == b->w.time && a->w.ref == b->w.ref && a->w.inst == b->w.inst);
+	for (k = 0; k < x->npackages; k++)
+		same_agg(&x->packages[k], &y->packages[k], k);
+	for (k = 0; k < x->ncores; k++) {
+		const struct core_fig *c = &x->cores[k], *d = &y->cores[k];
+
+		if (c->reason != d->reason || c->selected != d->selected || c->split != d->split ||
+		    c->exact != d->exact || c->fallback != d->fallback || c->stopped != d->stopped ||
+		    c->inconsistency != d->inconsistency || c->scaled != d->scaled)
+			fail_msg("core %u: reason %d/%d selected %d/%d exact %d/%d fallback %d/%d "
+			    "stopped %u/%u", k, c->reason, d->reason, c->selected, d->selected, c->exact,
+			    d->exact, c->fallback, d->fallback, c->stopped, d->stopped);
+		same_val(c->neither, d->neither, "core neither", k);
+		same_val(c->t0_only, d->t0_only, "core t0", k);
+		same_val(c->t1_only, d->t1_only, "core t1", k);
+		same_val(c->both, d->both, "core both", k);
+		same_val(c->util, d->util, "core util", k);
+		same_val(c->active_threads, d->active_threads, "core threads", k);
+		same_val(c->issue_util, d->issue_util, "core issue", k);
+		same_val(c->cpi, d->cpi, "core cpi", k);
+		same_val(c->ghz, d->ghz, "core ghz", k);
+	}
+	for (k = 0; k < x->max_cpu; k++) {
+		const struct thread_fig *c = &x->threads[k], *d = &y->threads[k];
+
+		if (c->reason != d->reason || c->stopped != d->stopped || c->scaled != d->scaled ||
+		    c->offline != d->offline || c->d_tsc != d->d_tsc || c->d_ref != d->d_ref ||
+		    c->d_cyc != d->d_cyc || c->d_inst != d->d_inst)
+			fail_msg("thread %u: reason %d/%d stopped %u/%u", k, c->reason, d->reason,
+			    c->stopped, d->stopped);
+		same_val(c->util, d->util, "thread util", k);
+		same_val(c->cpi, d->cpi, "thread cpi", k);
+		same_val(c->nominal_cpi, d->nominal_cpi, "thread nominal_cpi", k);
+		same_val(c->ghz, d->ghz, "thread ghz", k);
+		same_val(c->net_ghz, d->net_ghz, "thread net_ghz", k);
+		same_val(c->ipc, d->ipc, "thread ipc", k);
+	}
+}
+
+/* The next line of *p (advanced), its length in *n; NULL at the end. */
+static const char *
+next_line(char **p, size_t *n)
+{
+	char *s = *p, *nl;
+
+	if (*s == '\0')
+		return NULL;
+	nl = strchr(s, '\n');
+	*n = nl != NULL ? (size_t)(nl - s) : strlen(s);
+	*p = nl != NULL ? nl + 1 : s + *n;
+	return s;
+}
+
+/* A pair of files, the full and the compact lines of one run: read line
+ * by line, whole and light (as a node not shown is read), the two give
+ * the same intervals; the compact lines are at least `ratio` times shorter. */
+static void
+same_pair(const char *full, const char *compact, double ratio)
+{
+	static const char *const skip[] = { "packages", "cores", "core_figs", NULL };
+	struct jdoc d;
+	struct nodeiv nf, nc, lf, lc;
+	struct errmsg e;
+	size_t lenf, lenc, nl1, nl2;
+	char *tf = slurp(full, &lenf), *tc = slurp(compact, &lenc), *pf = tf, *pc = tc;
+	const char *a, *b;
+	unsigned lines = 0;
+	int rf, rc;
+
+	jdoc_init(&d, 0);
+	nodeiv_init(&nf);
+	nodeiv_init(&nc);
+	nodeiv_init(&lf);
+	nodeiv_init(&lc);
+	while ((a = next_line(&pf, &nl1)) != NULL) {
+		b = next_line(&pc, &nl2);
+		assert_non_null(b);
+		assert_int_equal(jdoc_parse(&d, a, nl1, &e), 0);
+		rf = nodeiv_read(&nf, &d, &e);
+		assert_int_equal(jdoc_parse(&d, b, nl2, &e), 0);
+		rc = nodeiv_read(&nc, &d, &e);
+		if (rc < 0)
+			fail_msg("%s line %u: %s", compact, lines + 1, e.text);
+		assert_int_equal(rf, rc);
+		same_node(&nf, &nc);
+		/* light, after a first whole line */
+		if (lines > 0) {
+			assert_int_equal(jdoc_parse_head(&d, a, nl1, skip, &e), 0);
+			rf = nodeiv_read(&lf, &d, &e);
+			assert_int_equal(jdoc_parse_head(&d, b, nl2, skip, &e), 0);
+			rc = nodeiv_read(&lc, &d, &e);
+			assert_int_equal(rf, rc);
+			if (rf == 0) {
+				same_agg(&lf.iv.node, &lc.iv.node, 0);
+				assert_true(lf.w.time == lc.w.time && lf.w.inst == lc.w.inst);
+			}
+		}
+		assert_int_equal(jdoc_parse(&d, a, nl1, &e), 0);
+		assert_true(nodeiv_read(&lf, &d, &e) >= 0);
+		assert_int_equal(jdoc_parse(&d, b, nl2, &e), 0);
+		assert_true(nodeiv_read(&lc, &d, &e) >= 0);
+		lines++;
+	}
+	assert_null(next_line(&pc, &nl2));
+	assert_true(lines > 0);
+	if ((double)lenf < ratio * (double)lenc)
+		fail_msg("%s: %zu bytes, %s %zu: not %g times shorter", full, lenf, compact, lenc,
+		    ratio);
+	nodeiv_free(&nf);
+	nodeiv_free(&nc);
+	nodeiv_free(&lf);
+	nodeiv_free(&lc);
+	jdoc_free(&d);
+	free(tf);
+	free(tc);
+}
+
+/* The pairs in tests/data/nodes (a Zen node's split as bounds, a KNL
+ * node's four threads a core: no split, a --cpus subset: cores not
+ * shown), and those NODEIV_PAIRS names ("FULL COMPACT ..." absolute, made
+ * by tests/cli/test_nodes_compact.sh with the httop just built). */
+static void
+test_compact(void **state)
+{
+	const char *env = getenv("NODEIV_PAIRS");
+
+	(void)state;
+	same_pair("tests/data/nodes/zen-full.jsonl", "tests/data/nodes/zen-compact.jsonl", 2.0);
+	same_pair("tests/data/nodes/knl-full.jsonl", "tests/data/nodes/knl-compact.jsonl", 2.0);
+	if (env != NULL) {
+		char *copy = strdup(env), *save = NULL, *f, *c;
+
+		for (f = strtok_r(copy, " ", &save); f != NULL; f = strtok_r(NULL, " ", &save)) {
+			c = strtok_r(NULL, " ", &save);
+			assert_non_null(c);
+			same_pair(f, c, 1.5);
+		}
+		free(copy);
+	}
+}
+
+/* Compact lines that are not right: each refused with its reason. */
+static void
+test_compact_bad(void **state)
+{
+	static const struct { const char *from, *to, *says; } bad[] = {
+		{ "\"core_figs\":[[", "\"core_figs\":[[1,1,", "not a list of 11 or 12" },
+		{ "\"core_figs\":[[", "\"core_figs\":[[0,1,2,3,4,5,6,7,8,9,0],[", "has 3 cores" },
+		{ "\"core_figs\":[", "\"core_figs\":{\"a\":1},\"x\":[", "\"core_figs\" is not a list" },
+		{ "\"thread_figs\":[[0,", "\"thread_figs\":[[99999,", "not a whole number" },
+		{ "\"thread_figs\":[", "\"thread_figs\":7,\"y\":[", "\"thread_figs\" is missing" },
+		{ ",0,0]", ",0,9]", "\"flags\"" },
+		{ ",0,0]", ",0,0,7]", "is not an object" },
+		{ ",0,0]", ",0,0,{\"reason\":\"nonsense\"}]", "reason codes" },
+		{ "\"core_figs\":[[\"no-split\"", "\"core_figs\":[[2", "out of its range" },
+		{ "\"core_figs\":[[\"no-split\"", "\"core_figs\":[[[0.5,0.1]", "not [lo, hi] within" },
+		{ "\"core_figs\":[[\"no-split\"", "\"core_figs\":[[[0.5]", "not [lo, hi]" },
+		{ "\"core_figs\":[[\"no-split\"", "\"core_figs\":[[true", "not a number, a bound" },
+		{ "\"core_list\":[[0,0,", "\"core_list\":[[0,", "[package, core, cpus, tile]" },
+		{ "\"core_list\":[[0,", "\"core_list\":[[2000,", "\"package\" is not a whole" },
+		{ "\"core_list\":[", "\"core_list\":3,\"z\":[", "\"core_list\" is not a list" },
+		{ "\"agg\":[2,2,", "\"agg\":[2,3,", "\"nvalid\" is more than" },
+		{ "\"agg\":[", "\"agg\":[1,", "not a list of 12" },
+		{ "\"agg\":[2,2,0,", "\"agg\":[2,2,2,", "\"exact\" is not a whole" },
+	};
+	struct jdoc d;
+	struct nodeiv n;
+	struct errmsg e;
+	size_t len, nl, k;
+	char *text = slurp("tests/data/nodes/knl-compact.jsonl", &len), *l2 = strchr(text, '\n') + 1;
+	size_t n1 = (size_t)(l2 - 1 - text), n2 = (size_t)(strchr(l2, '\n') - l2);
+
+	(void)state;
+	jdoc_init(&d, 0);
+	for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+		char *line = replaced(text, n1, bad[k].from, bad[k].to, &nl);
+
+		nodeiv_init(&n);
+		if (jdoc_parse(&d, line, nl, &e) != 0)
+			fail_msg("%zu: not JSON: %s", k, e.text);
+		if (nodeiv_read(&n, &d, &e) >= 0)
+			fail_msg("%zu: read: %.200s", k, line);
+		if (strstr(e.text, bad[k].says) == NULL)
+			fail_msg("%zu: says '%s', not '%s'", k, e.text, bad[k].says);
+		nodeiv_free(&n);
+		free(line);
+	}
+	/* the second line has no core_list: alone, its cores are not known */
+	nodeiv_init(&n);
+	assert_int_equal(jdoc_parse(&d, l2, n2, &e), 0);
+	assert_null(strstr(l2, "core_list"));
+	assert_int_equal(nodeiv_read(&n, &d, &e), -1);
+	assert_non_null(strstr(e.text, "before any line that had one"));
+	/* after the first, it is read; with another group, the machine changed */
+	assert_int_equal(jdoc_parse(&d, text, n1, &e), 0);
+	assert_int_equal(nodeiv_read(&n, &d, &e), 1);
+	assert_int_equal(jdoc_parse(&d, l2, n2, &e), 0);
+	assert_int_equal(nodeiv_read(&n, &d, &e), 0);
+	{
+		char *other = replaced(l2, n2, "\"group\":\"knl\"", "\"group\":\"skx\"", &nl);
+
+		assert_int_equal(jdoc_parse(&d, other, nl, &e), 0);
+		assert_int_equal(nodeiv_read(&n, &d, &e), -1);
+		assert_non_null(strstr(e.text, "changed without"));
+		free(other);
+	}
+	nodeiv_free(&n);
+	jdoc_free(&d);
+	free(text);
+}
+
 int
 main(void)
 {
@@ -833,6 +1116,8 @@ main(void)
 		cmocka_unit_test(test_many_cores),
 		cmocka_unit_test(test_combine),
 		cmocka_unit_test(test_transport),
+		cmocka_unit_test(test_compact),
+		cmocka_unit_test(test_compact_bad),
 	};
 
 	return cmocka_run_group_tests_name("nodeiv", tests, NULL, NULL);

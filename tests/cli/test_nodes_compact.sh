@@ -1,0 +1,128 @@
+#!/bin/sh
+# test_nodes_compact.sh: compact lines (--compact; httop(1), OUTPUT
+# FORMATS, compact json): what one httop writes (JSON, the machine's
+# "core_list" only in the first line, at least 5 times shorter than the
+# full line on the demo machine); the same runs written full and compact
+# read back into the same intervals (tests/unit/test_nodeiv with
+# NODEIV_PAIRS: the demo, a burst load, a Zen node's bounds, a real
+# replay); a viewer asks its nodes for compact lines in the summary and
+# passes full ones on with -b --format json; its summary is byte for byte
+# the one it writes from full lines; a node whose older httop does not
+# know --compact is started again without it (ssh-like and srun); the
+# options --compact does not go with.
+. "$HTTOP_SRCDIR/tests/lib.sh"
+need python3
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+plan 17
+
+data=$HTTOP_SRCDIR/data
+demo="--topology $data/demo-skx.xml --cpuid $data/demo-skx.cpuid"
+
+# 1-4: one httop's compact lines
+# shellcheck disable=SC2086
+HTTOP_CLOCK=virtual "$HTTOP" --sim demo $demo -b --format json -n 3 >demo-full.jsonl
+# shellcheck disable=SC2086
+HTTOP_CLOCK=virtual "$HTTOP" --sim demo $demo -b --format json --compact -n 3 \
+    >demo-compact.jsonl
+st=$?
+check "--compact: exit 0 ($st), three lines" [ "$st" -eq 0 -a "$(wc -l <demo-compact.jsonl)" -eq 3 ]
+out=$(python3 - demo-compact.jsonl <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+print(["core_list" in l for l in lines], len(lines[0]["core_list"]),
+      {len(l["core_figs"]) for l in lines}, {len(l["thread_figs"]) for l in lines},
+      "cores" in lines[0], "threads" in lines[0])
+PY
+)
+check "JSON; core_list in the first line only, 36 cores, 72 threads ($out)" \
+    [ "$out" = "[True, False, False] 36 {36} {72} False False" ]
+full=$(sed -n 2p demo-full.jsonl | wc -c)
+compact=$(sed -n 2p demo-compact.jsonl | wc -c)
+check_schema demo-compact.jsonl demo-full.jsonl
+check "a line of the demo machine 5 times shorter or more ($full / $compact bytes)" \
+    [ "$full" -ge $((5 * compact)) ]
+
+# 5: the same runs, full and compact, read into the same intervals
+pair() {   # pair NAME ARGS...: NAME-full.jsonl and NAME-compact.jsonl
+	name=$1
+	shift
+	HTTOP_CLOCK=virtual "$HTTOP" "$@" -b --format json -n 4 >"$name-full.jsonl" &&
+	    HTTOP_CLOCK=virtual "$HTTOP" "$@" -b --format json --compact -n 4 >"$name-compact.jsonl"
+	pairs="$pairs $tmp/$name-full.jsonl $tmp/$name-compact.jsonl"
+}
+pairs=
+# shellcheck disable=SC2086
+pair bursts --sim bursts --seed 1 $demo
+# shellcheck disable=SC2086
+pair cpus --sim alternate $demo --cpus 0-5,40-41
+pair stampede --replay "$data/traces/stampede2-c591-803.trace.gz"
+zen=$HTTOP_FIXTURES/hwloc/zen2-epyc7742-2s-64c-smt.xml
+if [ -f "$zen" ]; then
+	pair zen --sim demo --topology "$zen" \
+	    --cpuid "$HTTOP_FIXTURES/cpuid/zen2-epyc7742-2s-64c-smt.cpuid.txt"
+fi
+NODEIV_PAIRS=$pairs "$HTTOP_BUILDDIR/tests/unit/test_nodeiv" >pairs.out 2>&1
+st=$?
+check "full and compact lines give the same intervals ($(echo $pairs | wc -w) files; $(grep -m1 -i 'fail\|error' pairs.out))" \
+    [ "$st" -eq 0 ]
+
+# 6-9: a viewer of many nodes
+export NODES_RUN=$tmp
+export HTTOP_HOSTLIST=builtin
+export NODES_LOADS="h1=busy h2=one-per-core h3=idle h4=demo old=old"
+cat >via.sh <<EOF
+#!/bin/sh
+# the remote command's words, then the stand-in node
+echo "\$*" >>$tmp/words
+exec $HTTOP_SRCDIR/tests/nodes/as-host.sh "\$@"
+EOF
+chmod +x via.sh
+left() { procs_tagged "NODES_RUN=$tmp"; }
+"$HTTOP" --nodes 'h[1-4]' --via "$tmp/via.sh %h" --remote-httop "$HTTOP" --format summary \
+    -n 3 >sum-compact.txt 2>err.txt
+st=$?
+check "summary from compact lines: exit 0 ($st: $(tail -1 err.txt))" [ "$st" -eq 0 ]
+check "the nodes were asked for --compact" [ "$(grep -c -- '--compact' words)" -eq 4 ]
+NODES_FULL=1 "$HTTOP" --nodes 'h[1-4]' --via "$tmp/via.sh %h" --remote-httop "$HTTOP" \
+    --format summary -n 3 >sum-full.txt 2>err.txt
+# the job lines' wall time is the viewer's clock: the rest is the same
+wall='s/^(job +[0-9.]+ +)[0-9]+\.[0-9]+/\1WALL/'
+sed -E "$wall" sum-compact.txt >a.txt
+sed -E "$wall" sum-full.txt >b.txt
+check "the summary is byte for byte the one from full lines ($(wc -l <a.txt) lines)" \
+    cmp -s a.txt b.txt
+rm -f words
+"$HTTOP" --nodes 'h[1-2]' --via "$tmp/via.sh %h" --remote-httop "$HTTOP" -b -n 2 \
+    >merged.jsonl 2>err.txt
+check "-b --format json: full lines asked for and passed on" \
+    [ "$(grep -c -- '--compact' words)" -eq 0 -a "$(grep -c '"cores":\[' merged.jsonl)" -eq 4 ]
+
+# 10-14: an older httop on a node (it does not know --compact): started
+# again at once with full lines, said once; the run goes on whole.
+"$HTTOP" --nodes 'h1,old' --via "$tmp/via.sh %h" --remote-httop "$HTTOP" --format summary \
+    -n 2 >old.txt 2>old.err
+st=$?
+check "an older node: exit 0 ($st: $(tail -1 old.err))" [ "$st" -eq 0 ]
+check "... it gave its two intervals, the job two valid lines" \
+    [ "$(grep -c '^old ' old.txt)" -eq 2 -a "$(grep '^job ' old.txt | awk '$4 == 1' | wc -l)" -eq 2 ]
+check "... said why: $(cat old.err)" grep -q "old: its httop does not know --compact" old.err
+# srun: the task ends, the node is started in a second step without it
+HTTOP_SRUN=$HTTOP_SRCDIR/tests/nodes/fake-srun.py SRUN_LOG=$tmp/steps \
+    "$HTTOP" --job 42 --nodes 'h1,old' --via srun --remote-httop "$HTTOP" --format summary \
+    -n 2 >srun.txt 2>srun.err
+st=$?
+check "srun, an older node: exit 0 ($st), its intervals, two steps ($(tr '\n' ' ' <steps))" \
+    [ "$st" -eq 0 -a "$(grep -c '^old ' srun.txt)" -ge 1 -a "$(cat steps)" = "h1,old
+old" ]
+check "nothing left running" [ "$(left)" -eq 0 ]
+
+# 15-17: what --compact does not go with
+"$HTTOP" --demo -b --format summary --compact -n 1 >/dev/null 2>err.txt
+st=$?
+check "--compact without --format json: status 2 ($st)" [ "$st" -eq 2 ]
+check "... says to add --format json: $(cat err.txt)" grep -q "add --format json" err.txt
+"$HTTOP" --nodes h1 --compact --format summary -n 1 >/dev/null 2>err.txt
+st=$?
+check "--compact with --nodes: status 2 ($st: $(cat err.txt))" [ "$st" -eq 2 ]
