@@ -41,27 +41,6 @@ fail(struct parser *p, const char *what)
 	return errmsg_set(p->e, _("byte %zu: %s"), p->pos + 1, what);
 }
 
-int
-jsonl_shown_as_is(const char *text, size_t len, struct errmsg *e)
-{
-	const unsigned char *s = (const unsigned char *)text;
-	size_t i = 0, n;
-
-	while (i < len) {
-		/* the printable ASCII at once: all of httop's own lines */
-		while (i < len && s[i] >= 0x20 && s[i] < 0x7f)
-			i++;
-		if (i == len)
-			break;
-		n = text_char_len(text + i, len - i);
-		if (n == 0)
-			return errmsg_set(e, _("byte %zu: a control character or a byte that is not "
-			    "UTF-8, raw"), i + 1);
-		i += n;
-	}
-	return 0;
-}
-
 static inline void
 blanks(struct parser *p)
 {

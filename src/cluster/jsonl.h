@@ -59,12 +59,6 @@ int jdoc_parse_skip(struct jdoc *d, const char *text, size_t len, const char *co
 int jdoc_parse_head(struct jdoc *d, const char *text, size_t len, const char *const *skip,
     struct errmsg *e);
 void jdoc_free(struct jdoc *d);
-/* Is every byte of `text` (len bytes) printable ASCII or part of a UTF-8
- * character a terminal only shows (textesc.h)? 0, or -1 with "byte N:
- * what". For a line passed on as it came, most of which a head parse does
- * not look at: httop's own lines are such (it writes control characters
- * as \u escapes), a hostile one could otherwise reach a terminal. */
-int jsonl_shown_as_is(const char *text, size_t len, struct errmsg *e);
 
 /* The value of member `key` of object token `obj`, or -1 (no such member,
  * or obj not an object). Keys are compared as written. */
