@@ -3,8 +3,9 @@
 # --short: the deterministic counts (MSR reads and writes per refresh on
 # the four simulated machines, callgrind instructions per refresh of
 # reading + metrics and of drawing on the 96-CPU one) and the ratios of
-# bench/targets.py (timings of two things measured in turns in one run,
-# the median of 5 rounds: never an absolute time), and fails when a figure
+# bench/targets.py (instruction counts of two runs, or timings of two
+# things measured in turns in one run, the median of 5 rounds: never an
+# absolute time), and fails when a figure
 # is more than 20% above bench/baseline.txt. A figure that drops a little
 # is news for the baseline, not a failure; one that drops below half of it
 # is a broken measurement and fails.
