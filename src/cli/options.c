@@ -910,7 +910,10 @@ check_output_options(struct options *o, struct errmsg *e)
 	if (o->compact && (o->nodes != NULL || o->all_nodes))
 		return errmsg_set(e, _("--compact: many nodes ask their nodes for compact lines "
 		    "themselves (and pass full lines on with -b --format json); drop it"));
-	if (o->compact && (o->format != FMT_JSON || o->check))
+	if (o->compact && o->check)
+		return errmsg_set(e, _("--compact: --check writes a report, not intervals; drop "
+		    "--compact"));
+	if (o->compact && o->format != FMT_JSON)
 		return errmsg_set(e, _("--compact writes the intervals of --format json in a "
 		    "shorter form; add --format json, or drop it"));
 	if (o->have_textfile_level && o->textfile == NULL)

@@ -223,6 +223,7 @@ started(struct cluster *c, struct node *nd, double now)
 	nd->kill_at = 0.0;
 	nd->lines = 0;
 	nd->bad = 0;
+	nd->bad_last[0] = '\0';
 	nd->plen = 0;
 	nd->elen = 0;
 	nd->err_last[0] = '\0';
@@ -325,6 +326,10 @@ finish(struct cluster *c, struct node *nd)
 	snprintf(said, sizeof said, "%s", nd->err_last);
 	if (said[0] != '\0')
 		lost(c, nd, "%s (%s)", said, st);
+	else if (nd->bad > 0)
+		/* It ended before its refused lines made it lost: their
+		 * reason, not "before its first interval" (it gave some). */
+		lost(c, nd, _("its output is not httop's JSON (%s)"), nd->bad_last);
 	else if (WIFEXITED(s) && WEXITSTATUS(s) == 0)
 		lost(c, nd, _("ended before its first interval (%s)"), st);
 	else
@@ -429,13 +434,11 @@ keep_whole(struct node *nd)
 static void
 bad_line(struct cluster *c, struct node *nd, const struct errmsg *e)
 {
-	char text[200];
-
+	text_escape(nd->bad_last, sizeof nd->bad_last, e->text);
 	if (++nd->bad < NODE_BAD_LINES)
 		return;
-	text_escape(text, sizeof text, e->text);
 	stop_node(nd, clock_mono());
-	lost(c, nd, _("its output is not httop's JSON (%s)"), text);
+	lost(c, nd, _("its output is not httop's JSON (%s)"), nd->bad_last);
 }
 
 /* A line to be passed on (the merged JSON lines): *s and *len become its

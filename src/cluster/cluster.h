@@ -70,6 +70,7 @@ struct node {
 	bool stopping;             /* httop ended it: its `why` is already said */
 	unsigned failures;         /* losses since it last answered */
 	unsigned bad;              /* lines in a row that were not httop's JSON */
+	char bad_last[200];        /* why the last of them was refused, escaped */
 	unsigned long lines;       /* intervals read, since it was started */
 	unsigned long total;       /* intervals read in all */
 	char why[400];             /* lost: why ("" while up) */

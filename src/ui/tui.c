@@ -444,6 +444,15 @@ key(struct tui *t, int ch)
 		screen_resize(&t->u);
 		return TUI_REDRAW;
 	}
+	if (t->u.cols < MIN_COLS || t->u.rows < MIN_ROWS) {
+		/* Only the request for room is shown: a key acts on nothing
+		 * the user can see (a help, a view), except to quit. */
+		if (ch == 'q' || ch == 'Q' || ch == KEY_F(10))
+			return TUI_QUIT;
+		if (ch == 12)
+			screen_repaint(&t->u);
+		return ch == 12 ? TUI_REDRAW : TUI_NONE;
+	}
 	if (ch == KEY_MOUSE)
 		return mouse(t);
 	if (t->help.open) {

@@ -352,6 +352,11 @@ scale_fact(const struct topo_sink *k, const struct plan *p, int cols, int row)
 {
 	char buf[160];
 
+	/* sched's "any" counts nanoseconds: no TSC and no reference clock to
+	 * scale, nothing measured. */
+	if (p->basis != PLAN_BASIS_COUNTERS)
+		return fact(k, row, cols, _("Scale"), ROLE_LABEL,
+		    _("not used: the source counts time, not reference-clock cycles"));
 	if (plan_slot_index(p, SLOT_ANY) < 0 && plan_slot_index(p, SLOT_OTA) < 0)
 		return fact(k, row, cols, _("Scale"), ROLE_LABEL,
 		    _("not used: the plan reads no reference-clock event"));

@@ -15,7 +15,7 @@ need python3
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 17
+plan 18
 
 data=$HTTOP_SRCDIR/data
 demo="--topology $data/demo-skx.xml --cpuid $data/demo-skx.cpuid"
@@ -118,7 +118,7 @@ check "srun, an older node: exit 0 ($st), its intervals, two steps ($(tr '\n' ' 
 old" ]
 check "nothing left running" [ "$(left)" -eq 0 ]
 
-# 15-17: what --compact does not go with
+# 15-18: what --compact does not go with
 "$HTTOP" --demo -b --format summary --compact -n 1 >/dev/null 2>err.txt
 st=$?
 check "--compact without --format json: status 2 ($st)" [ "$st" -eq 2 ]
@@ -126,3 +126,7 @@ check "... says to add --format json: $(cat err.txt)" grep -q "add --format json
 "$HTTOP" --nodes h1 --compact --format summary -n 1 >/dev/null 2>err.txt
 st=$?
 check "--compact with --nodes: status 2 ($st: $(cat err.txt))" [ "$st" -eq 2 ]
+"$HTTOP" --check --demo --format json --compact >/dev/null 2>err.txt
+st=$?
+check "--compact with --check (and --format json): status 2, names --check, not 'add --format json' ($st: $(cat err.txt))" \
+    sh -c '[ "$1" -eq 2 ] && grep -q -- "--check" err.txt && ! grep -q "add --format json" err.txt' sh "$st"

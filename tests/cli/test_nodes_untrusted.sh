@@ -9,7 +9,7 @@
 #    line with "host" twice, weights of 1.7e308 or of 0 under its figures,
 #    a raw escape sequence where a head parse does not look (not JSON):
 #    the line is refused (not in the merged stream, not in the job) and
-#    the node lost, saying why;
+#    the node lost, saying why (also when it ends before that);
 #  - a raw bidi override, DEL, C1 or invisible format character in a
 #    string (JSON): passed on in the merged stream as \u escapes, the same
 #    value, nothing of it raw;
@@ -19,7 +19,7 @@ need python3 python3
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 27
+plan 28
 
 via="env NODES_RUN=$tmp $HTTOP_SRCDIR/tests/nodes/as-host.sh %h"
 export NODES_LOADS="h1=busy r=evil-reason bad=evil-host liar=evil-claim dup=evil-dup heavy=evil-heavy zero=evil-zero nz=evil-negzero cl=evil-list rawesc=evil-rawesc rawbidi=evil-rawbidi rawfmt=evil-rawfmt"
@@ -126,6 +126,13 @@ check "cl: its core_list refused, lost, said why ($(head -c 300 cl.err))" sh -c 
     'grep -qF "httop: node cl: its output is not httop'"'"'s JSON (" cl.err &&
     grep -qF "before any line that had one" cl.err && [ "$(cat cl.st)" -eq 1 ]'
 check "cl: h1's three intervals in the summary" [ "$(grep -c '^h1 ' cl.out)" -eq 3 ]
+
+# a node that ends (-n 2) before its refused lines make it lost: why its
+# lines were refused, not "ended before its first interval" (it gave two).
+run liar2 'h1,liar' summary 2
+check "liar, -n 2: said why its lines were refused ($(head -c 300 liar2.err))" sh -c \
+    'grep -qF "httop: node liar: its output is not httop'"'"'s JSON (the line is host h1'"'"'s, not liar'"'"'s" liar2.err &&
+    ! grep -q "before its first interval" liar2.err'
 
 # last
 check "nothing left running" [ "$(procs_tagged "NODES_RUN=$tmp")" -eq 0 ]

@@ -18,7 +18,7 @@ if ! "$HTTOP" --source sched --topology "$sib" -b -n 1 -d 0.1 >/dev/null 2>"$tui
 	    { echo "1..1"; echo "not ok 1 - the sched source: $(cat "$tui_dir/probe")"; exit 1; }
 	skip_all "the sched source does not open here: $(cat "$tui_dir/probe")"
 fi
-plan 13
+plan 15
 export XDG_CONFIG_HOME="$tui_dir/config"
 
 tui_start 160 40 -- --source sched --topology "$sib" -d 0.3
@@ -42,6 +42,11 @@ if cap | grep -q 'MSR'; then
 else
 	ok "topology view: no MSR among what the sched source reads"
 fi
+# No TSC and no reference-clock event here: the Scale fact says so, not
+# "1 TSC ticks per count, measured".
+expect "topology view: Scale not used, the counts are time" \
+    '^Scale +not used: the source counts time, not reference-clock cycles'
+expect_gone "topology view: no 'TSC ticks per count'" 'TSC ticks per count'
 # The die grid's titles whole at 120 and 80 columns: the view's, and the
 # package's over a grid of one core (the grid is narrower than its title).
 keys 4

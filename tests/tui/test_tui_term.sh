@@ -1,10 +1,10 @@
 #!/bin/sh
 # test_tui_term.sh: terminals: UTF-8 glyphs only under a UTF-8 locale,
 # plain ASCII under LANG=C; 256 colours, 8, and none (NO_COLOR, TERM=vt100);
-# resizing below 40 x 10 and back.
+# resizing below 40 x 10 and back; keys while it is too small.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
-plan 15
+plan 16
 
 export XDG_CONFIG_HOME="$tui_dir/config"
 up() { wait_for ' 1 Cores ' 10; }
@@ -98,4 +98,20 @@ else
 	not_ok "the demo did not come up for the resize test"; show_screen
 	skip "no screen"; skip "no screen"; skip "no screen"; skip "no screen"; skip "no screen"
 	skip "no screen"
+fi
+
+# Too small from the start: only the request is shown, so h (a help that
+# cannot be seen) does nothing and the first q quits.
+tui_start 20 5 -- --demo -d 0.5
+if wait_for 'needs at least' 10; then
+	keys h
+	sleep 0.5
+	keys q
+	if tui_wait_exit 5; then
+		ok "20 x 5: h then q quits at once (status $tui_status)"
+	else
+		not_ok "20 x 5: h then q quits at once"; show_screen
+	fi
+else
+	not_ok "the demo did not come up at 20 x 5"; show_screen
 fi
