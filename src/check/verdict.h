@@ -95,7 +95,8 @@ double check_tol_rate(const struct check_timing *t);
 /* Fill in the verdict and the difference of a row whose expectation,
  * measured value and tolerance are set. */
 void check_row_judge(struct check_row *r);
-/* A row of a disturbed case that did not pass becomes CV_DISTURBED. */
+/* A row of a disturbed case becomes CV_DISTURBED, whatever it measured:
+ * the case judges nothing of httop (httop(1), CHECK). */
 void check_row_disturbed(struct check_row *r);
 
 /* The worst of two verdicts (for a case's line). */
