@@ -166,8 +166,9 @@ open_error(struct perf_source *ps, const struct perf_ev *ev, unsigned cpu, int e
 	}
 	if (is_missing_err(err) && ev->from == PEV_GENERIC)
 		return errmsg_set(e, m ? _("no hardware performance events: this machine (a VM "
-		    "without a virtual PMU?) has no '%s' event for perf_event_open (%s); use "
-		    "--source msr or run on the node") : _("no hardware performance events: this "
+		    "without a virtual PMU?) has no '%s' event for perf_event_open (%s); run httop on "
+		    "the node itself, use --source msr where the msr module is, or --source sched "
+		    "for the scheduler's split without counters") : _("no hardware performance events: this "
 		    "machine (a VM without a virtual PMU?) has no '%s' event for perf_event_open "
 		    "(%s); give the VM a virtual PMU, or run httop on the node itself"), ev->name,
 		    errno_name(err));

@@ -584,7 +584,9 @@ test_no_hardware(void **state)
 	f.err_raw = ENOENT;
 	assert_string_equal(open_fails(&m, &f),
 	    "no hardware performance events: this machine (a VM without a virtual PMU?) has no "
-	    "'instructions' event for perf_event_open (ENOENT); use --source msr or run on the node");
+	    "'instructions' event for perf_event_open (ENOENT); run httop on the node itself, use "
+	    "--source msr where the msr module is, or --source sched for the scheduler's split "
+	    "without counters");
 	machine_free(&m);
 }
 
