@@ -121,6 +121,8 @@ app_end(struct app *a, int status)
 	/* A command that did not start is stopped before its exec; one that
 	 * runs still is waited for: httop leaves none behind. */
 	command_wait(&a->cmd);
+	free(a->auto_said);
+	a->auto_said = NULL;
 	textfile_free(a->tf);
 	if (a->out != NULL)
 		status = app_close_output(&a->out, a->o->output, false, status);
@@ -226,6 +228,16 @@ open_bare(struct app *a)
 	return EXIT_OK;
 }
 
+/* --source auto's note, once (open.c). */
+static void
+auto_said(struct app *a)
+{
+	if (a->auto_said != NULL)
+		fputs(a->auto_said, stderr);
+	free(a->auto_said);
+	a->auto_said = NULL;
+}
+
 int
 app_open_all(struct app *a)
 {
@@ -250,10 +262,13 @@ app_open_all(struct app *a)
 	signals_set_restore(emergency_restore, a->src);
 	/* What a killed httop left, put back before anything is read or
 	 * written (--restore: only that). */
-	if ((status = app_recover(a)) >= 0)
+	if ((status = app_recover(a)) >= 0) {
+		auto_said(a);
 		return status == EXIT_OK ? EXIT_RESTORED : status;
+	}
 	if (app_select_cpus(a) != 0 || app_build_layout(a) != 0)
 		return EXIT_USAGE;
+	auto_said(a);
 	if (app_drop_privilege(a) != 0)
 		return EXIT_FAIL;
 	if (o->record != NULL && app_open_record(a) != 0)

@@ -52,6 +52,9 @@ struct app {
 	bool have_capid;
 	struct errmsg e;
 	struct errmsg bare_why;    /* httop -- COMMAND with no source (src NULL): why */
+	char *auto_said;           /* --source auto's note on the sources that failed,
+				    * printed once the run's options are known good
+				    * (NULL: none) */
 };
 
 /* context.c */

@@ -191,9 +191,15 @@ open_auto(struct app *a)
 		}
 	}
 	if (a->src != NULL) {
-		if (said[0] != '\0')
-			fprintf(stderr, _("httop: --source auto: %s; using %s\n"), said,
+		/* Said after --cpus and the layout are checked: a usage error
+		 * comes alone (app_open_all). */
+		if (said[0] != '\0') {
+			size_t n = strlen(said) + strlen(a->src->name) + 64;
+
+			a->auto_said = xmalloc(n);
+			snprintf(a->auto_said, n, _("httop: --source auto: %s; using %s\n"), said,
 			    a->src->name);
+		}
 		return 0;
 	}
 	/* One line, and the way out always fits in it. */

@@ -6,7 +6,7 @@
 . "$HTTOP_SRCDIR/tests/lib.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-plan 11
+plan 12
 
 # one_line DESC PATTERN ARGS...: non-zero exit, not 2 (not a usage error),
 # empty stdout, exactly one line on stderr matching PATTERN.
@@ -55,7 +55,14 @@ if [ -e /dev/cpu/0/msr ]; then
 	skip "/dev/cpu/0/msr exists on this machine: the msr module is loaded"
 	skip "/dev/cpu/0/msr exists on this machine: the msr module is loaded"
 	skip "/dev/cpu/0/msr exists on this machine: the msr module is loaded"
+	skip "/dev/cpu/0/msr exists on this machine: the msr module is loaded"
 else
+	# A usage error comes alone: auto's note on the sources that failed
+	# is said only once the options are known good.
+	"$HTTOP" --cpus 4096 -b -n 1 >"$tmp/out" 2>"$tmp/err"; st=$?
+	check "auto, --cpus beyond the machine: status 2, one line, the --cpus error ($st: $(head -c 200 "$tmp/err"))" \
+	    sh -c '[ "$1" -eq 2 ] && [ "$(wc -l <"$2")" -eq 1 ] && grep -q -- "--cpus: CPU 4096" "$2"' \
+	    sh "$st" "$tmp/err"
 	one_line "--source msr without the msr module: one line saying modprobe msr" \
 		"modprobe msr" --source msr -b -n 1
 	on_line "the default (auto) says modprobe msr too, and goes on" "modprobe msr.*; using " \
