@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="6fbea19381ced97db9801595af23ffd9539e2113b08e64de29c10049bc8b6daa")
+    version("0.1.0", sha256="ae94015de3ebfced55978a5b4d53a25782c11bbf0e4ee27a405ccf1f1d9bc313")
 
     variant("nls", default=True, description="Translated messages (gettext)")
 
