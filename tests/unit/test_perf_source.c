@@ -944,8 +944,9 @@ test_real_no_hardware(void **state)
 	s = perf_source_open(&m, &p, false, &e);
 	assert_null(s);
 	assert_string_equal(e.text, "no hardware performance events: this machine (a VM without "
-	    "a virtual PMU?) has no 'instructions' event for perf_event_open (ENOENT); use "
-	    "--source msr or run on the node");
+	    "a virtual PMU?) has no 'instructions' event for perf_event_open (ENOENT); run httop "
+	    "on the node itself, use --source msr where the msr module is, or --source sched for "
+	    "the scheduler's split without counters");
 	machine_free(&m);
 }
 
