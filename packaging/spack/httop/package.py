@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="ae94015de3ebfced55978a5b4d53a25782c11bbf0e4ee27a405ccf1f1d9bc313")
+    version("0.1.0", sha256="ac02f1f251b982ff0ca6f23d3e901792ae1a0af506d3caf364adb7493cf75274")
 
     variant("nls", default=True, description="Translated messages (gettext)")
 
