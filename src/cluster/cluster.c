@@ -123,6 +123,23 @@ close_fd(int *fd)
 	*fd = -1;
 }
 
+/* A node's or a step's process group killed at once and waited for
+ * (unless reaped already), its pipes closed. */
+static void
+kill_now(pid_t *pid, bool reaped, int *out, int *err)
+{
+	int st;
+
+	if (*pid > 0 && !reaped) {
+		kill(-*pid, SIGKILL);
+		while (waitpid(*pid, &st, 0) < 0 && errno == EINTR)
+			;
+	}
+	*pid = 0;
+	close_fd(out);
+	close_fd(err);
+}
+
 static void
 child(struct cluster *c, char **argv, int out, int err)
 {
@@ -1276,19 +1293,11 @@ static void
 steps_kill(struct cluster *c)
 {
 	size_t i;
-	int st;
 
 	for (i = 0; i < c->nsteps; i++) {
 		struct cluster_step *sp = &c->steps[i];
 
-		if (sp->pid > 0 && !sp->reaped) {
-			kill(-sp->pid, SIGKILL);
-			while (waitpid(sp->pid, &st, 0) < 0 && errno == EINTR)
-				;
-		}
-		sp->pid = 0;
-		close_fd(&sp->out_fd);
-		close_fd(&sp->err_fd);
+		kill_now(&sp->pid, sp->reaped, &sp->out_fd, &sp->err_fd);
 	}
 }
 
@@ -1495,14 +1504,7 @@ cluster_stop(struct cluster *c)
 	for (i = 0; i < c->n; i++) {
 		struct node *nd = &c->nodes[i];
 
-		if (nd->pid > 0 && !nd->reaped) {
-			kill(-nd->pid, SIGKILL);
-			while (waitpid(nd->pid, &st, 0) < 0 && errno == EINTR)
-				;
-		}
-		nd->pid = 0;
-		close_fd(&nd->out_fd);
-		close_fd(&nd->err_fd);
+		kill_now(&nd->pid, nd->reaped, &nd->out_fd, &nd->err_fd);
 	}
 	steps_kill(c);
 }

@@ -274,12 +274,13 @@ write_job(struct linebuf *b, const struct job_ident *j)
 	lb_char(b, '}');
 }
 
+/* A core's place on its die: {"row":R,"col":C[,"id":I][,"cha":H]} or
+ * null. */
 static void
-write_tile(struct linebuf *b, const struct die_layout *l, unsigned core)
+tile_value(struct linebuf *b, const struct die_layout *l, unsigned core)
 {
 	const struct core_place *p;
 
-	lb_lit(b, ",\"tile\":");
 	if (l == NULL || core >= l->ncores || !l->cores[core].placed) {
 		lb_lit(b, "null");
 		return;
@@ -301,6 +302,28 @@ write_tile(struct linebuf *b, const struct die_layout *l, unsigned core)
 }
 
 static void
+write_tile(struct linebuf *b, const struct die_layout *l, unsigned core)
+{
+	lb_lit(b, ",\"tile\":");
+	tile_value(b, l, core);
+}
+
+/* A core's CPUs, thread 0 first: [a,b]. */
+static void
+cpus_value(struct linebuf *b, const struct topo_core *tc)
+{
+	unsigned t;
+
+	lb_char(b, '[');
+	for (t = 0; t < tc->nthreads && t < TOPO_MAX_SMT; t++) {
+		if (t > 0)
+			lb_char(b, ',');
+		lb_u64(b, tc->cpus[t]);
+	}
+	lb_char(b, ']');
+}
+
+static void
 write_core(struct linebuf *b, const struct die_layout *l, const struct topo_core *tc,
     const struct core_fig *c)
 {
@@ -312,19 +335,13 @@ write_core(struct linebuf *b, const struct die_layout *l, const struct topo_core
 	const struct val *const v[] = { two ? &c->neither : &none, two ? &c->t0_only : &none,
 	    two ? &c->t1_only : &none, two ? &c->both : &none, &c->util, &c->active_threads,
 	    &c->issue_util, &c->cpi, &c->ghz };
-	unsigned t;
 
 	lb_lit(b, "{\"package\":");
 	lb_u64(b, tc->package);
 	lb_lit(b, ",\"core\":");
 	lb_u64(b, tc->core_id);
-	lb_lit(b, ",\"cpus\":[");
-	for (t = 0; t < tc->nthreads && t < TOPO_MAX_SMT; t++) {
-		if (t > 0)
-			lb_char(b, ',');
-		lb_u64(b, tc->cpus[t]);
-	}
-	lb_char(b, ']');
+	lb_lit(b, ",\"cpus\":");
+	cpus_value(b, tc);
 	write_tile(b, l, tc->index);
 	key_val(b, "neither", FRAC, two ? c->neither : none);
 	key_val(b, "t0_only", FRAC, two ? c->t0_only : none);
@@ -577,13 +594,12 @@ compact_desc(struct batch *bt, const struct interval *iv)
 {
 	const struct topology *topo = &bt->m->topo;
 	struct linebuf *d = &bt->desc;
-	unsigned i, t;
+	unsigned i;
 	bool first = true;
 
 	d->len = 0;
 	for (i = 0; i < iv->ncores && i < topo->ncores; i++) {
 		const struct topo_core *tc = &topo->cores[i];
-		size_t at;
 
 		if (!out_core_shown(iv, i))
 			continue;
@@ -594,18 +610,10 @@ compact_desc(struct batch *bt, const struct interval *iv)
 		lb_u64(d, tc->package);
 		lb_char(d, ',');
 		lb_u64(d, tc->core_id);
-		lb_lit(d, ",[");
-		for (t = 0; t < tc->nthreads && t < TOPO_MAX_SMT; t++) {
-			if (t > 0)
-				lb_char(d, ',');
-			lb_u64(d, tc->cpus[t]);
-		}
-		lb_char(d, ']');
-		/* write_tile's ",\"tile\":" is not wanted here: only its value */
-		at = d->len;
-		write_tile(d, bt->layout, tc->index);
-		memmove(d->p + at + 1, d->p + at + 8, d->len - at - 8);
-		d->len -= 7;
+		lb_char(d, ',');
+		cpus_value(d, tc);
+		lb_char(d, ',');
+		tile_value(d, bt->layout, tc->index);
 		lb_char(d, ']');
 	}
 }
