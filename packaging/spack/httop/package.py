@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="ac02f1f251b982ff0ca6f23d3e901792ae1a0af506d3caf364adb7493cf75274")
+    version("0.1.0", sha256="be44c9533db210f192ea29abfb69bf7470de50288ac55bd61eadcfb178a4c92f")
 
     variant("nls", default=True, description="Translated messages (gettext)")
 
