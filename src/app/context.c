@@ -139,6 +139,9 @@ app_end(struct app *a, int status)
 		signals_set_restore(NULL, NULL);
 		source_close(a->src);
 	}
+	if (a->beside != NULL)
+		source_close(a->beside);
+	a->beside = NULL;
 	if (a->have_layout)
 		die_layout_free(&a->layout);
 	if (a->have_machine)
@@ -269,6 +272,8 @@ app_open_all(struct app *a)
 	if (app_select_cpus(a) != 0 || app_build_layout(a) != 0)
 		return EXIT_USAGE;
 	auto_said(a);
+	if (o->check)
+		app_open_beside(a);
 	if (app_drop_privilege(a) != 0)
 		return EXIT_FAIL;
 	if (o->record != NULL && app_open_record(a) != 0)

@@ -52,6 +52,14 @@ struct app {
 	bool have_capid;
 	struct errmsg e;
 	struct errmsg bare_why;    /* httop -- COMMAND with no source (src NULL): why */
+	/* httop --check with a live source other than the scheduler's: the
+	 * scheduler's record of the same cases, read beside it (NULL: none;
+	 * beside_why says why when one was wanted). Opened while httop may
+	 * still hold privilege, as the main source is. */
+	struct source *beside;
+	struct plan beside_plan;
+	bool beside_wanted;
+	struct errmsg beside_why;
 	char *auto_said;           /* --source auto's note on the sources that failed,
 				    * printed once the run's options are known good
 				    * (NULL: none) */
@@ -106,6 +114,11 @@ int app_open_source(struct app *a);
  * without --topology or when done already. 0, or -1 with the reason in *e. */
 int app_declare_topology(struct app *a, struct errmsg *e);
 int app_select_cpus(struct app *a);
+/* --check: open the scheduler's record beside the source where the check
+ * loads this machine's CPUs with its own threads and the source is live
+ * and not the scheduler's; a failure is kept in beside_why, never an
+ * error. */
+void app_open_beside(struct app *a);
 int app_build_layout(struct app *a);
 int app_drop_privilege(struct app *a);
 int app_open_record(struct app *a);

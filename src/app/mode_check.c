@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/beside.h"
 #include "check/cases.h"
 #include "check/load.h"
 #include "check/measure.h"
@@ -60,6 +61,7 @@ struct slot {
 	unsigned core;
 	const struct check_case *cs;
 	struct check_meas m;
+	struct check_meas mb;       /* the scheduler's record beside (rb) */
 };
 
 /* The load's counts around the two reads: before and after each. */
@@ -87,6 +89,13 @@ struct chk {
 	double t_read;              /* clock_mono() when the interval arrived */
 	bool got;
 	char note[256];
+	/* The scheduler's record read beside the source (app_open_beside):
+	 * its own run, read right after the source at both ends. */
+	struct run rb;
+	bool beside, rb_ready;
+	bool got_b;
+	double span_b;              /* from the source's read to the end of the scheduler's, s */
+	char note_b[256];
 };
 
 /* ---- the output: keeps the figures of the round's cores ------------------ */
@@ -115,6 +124,29 @@ static const struct output_ops check_output = {
 	.name = "check",
 	.phase = PHASE_DRAW,
 	.interval = collect,
+};
+
+/* The scheduler's record of the same cores, beside. */
+static int
+collect_beside(void *self, const struct run_step *st, struct errmsg *e)
+{
+	static const struct check_extra_slots none = { -1, -1 };
+	struct chk *c = self;
+	unsigned i;
+
+	(void)e;
+	for (i = 0; i < c->nslots; i++)
+		check_meas_from_interval(&c->slots[i].mb, st->iv, &c->rb.mc, c->t, c->slots[i].core,
+		    st->prev, st->cur, &none);
+	snprintf(c->note_b, sizeof c->note_b, "%.250s", st->events != NULL ? st->events : "");
+	c->got_b = true;
+	return 0;
+}
+
+static const struct output_ops beside_output = {
+	.name = "check-beside",
+	.phase = PHASE_DRAW,
+	.interval = collect_beside,
 };
 
 /* ---- before the run ------------------------------------------------------- */
@@ -328,6 +360,96 @@ load_meas(struct check_load_meas *l, const struct snaps *s, unsigned i, bool ran
 	}
 }
 
+/* ---- the scheduler's record beside --------------------------------------- */
+
+static void
+quiet(const struct errmsg *e)
+{
+	(void)e;
+}
+
+/* The record stops (a read failed): the cases so far keep theirs, the
+ * report says why. */
+static void
+beside_stop(struct chk *c, const char *why)
+{
+	snprintf(c->rep.beside_why, sizeof c->rep.beside_why, "%s", why);
+	c->beside = false;
+}
+
+/* Read the same CPUs as the source, from the same start. */
+static void
+beside_start(struct chk *c, const struct run_config *cfg)
+{
+	struct app *a = c->a;
+	struct cpulist *sel;
+
+	c->rep.beside_wanted = a->beside_wanted;
+	if (!a->beside_wanted)
+		return;
+	if (a->beside == NULL) {
+		snprintf(c->rep.beside_why, sizeof c->rep.beside_why, "%s", a->beside_why.text);
+		return;
+	}
+	sel = &a->beside->selected;
+	cpulist_free(sel);
+	sel->n = a->src->selected.n;
+	if (sel->n > 0) {
+		sel->has = xcalloc(sel->n, sizeof(bool));
+		memcpy(sel->has, a->src->selected.has, sel->n * sizeof(bool));
+	}
+	run_init(&c->rb, a->beside, &a->beside_plan, cfg);
+	run_add_output(&c->rb, &beside_output, c);
+	c->rb_ready = true;
+	if (run_prepare(&c->rb) != RUN_OK) {
+		snprintf(c->rep.beside_why, sizeof c->rep.beside_why, "%s", c->rb.e.text);
+		return;
+	}
+	c->beside = true;
+	c->rep.beside_source = a->beside->name;
+}
+
+static void
+beside_first(struct chk *c, bool first)
+{
+	if (c->beside && run_first(&c->rb, first ? NULL : "check: next case", false, 0.0) != RUN_OK)
+		beside_stop(c, c->rb.e.text);
+}
+
+static void
+beside_step(struct chk *c, double elapsed)
+{
+	c->got_b = false;
+	if (c->beside && (run_step(&c->rb, elapsed) != RUN_OK || !c->got_b))
+		beside_stop(c, c->rb.e.text[0] != '\0' ? c->rb.e.text : "no interval");
+}
+
+/* The scheduler's rows of the case, as the source's were made but for a
+ * source that counts any task, and over the span of both reads; then the
+ * two side by side. */
+static void
+beside_judge(struct chk *c, struct slot *sl, struct check_result *x,
+    const struct check_context *cx)
+{
+	struct check_context sx = *cx;
+	struct check_row rows[CHECK_MAX_ROWS];
+	unsigned k, n;
+
+	if (!c->beside || !c->got_b)
+		return;
+	sx.any_task = true;
+	sx.timing.skew = fmax(cx->timing.skew, c->span_b);
+	for (k = 0; k < 2; k++)
+		sl->mb.t[k].load = sl->m.t[k].load;
+	n = check_rows(sl->cs, &sl->mb, &sx, rows, CHECK_MAX_ROWS, &x->beside.dist);
+	/* /proc/stat's ticks move the source's figures in steps; counters
+	 * and the scheduler count nanoseconds. */
+	check_beside_compare(&x->beside, x->rows, x->nrows, rows, n, c->span_b, cx->timing.interval,
+	    c->plan.basis == PLAN_BASIS_TICKS ? cx->os_granularity : 0.0);
+	snprintf(x->beside.note, sizeof x->beside.note, "%s", c->note_b);
+	x->beside.has = true;
+}
+
 /* Judge every slot of the round and add the results to the report. */
 static void
 judge_round(struct chk *c, const struct snaps *s, bool loaded,
@@ -374,6 +496,7 @@ judge_round(struct chk *c, const struct snaps *s, bool loaded,
 		}
 		snprintf(x->note, sizeof x->note, "%s", c->note);
 		x->nrows = check_rows(sl->cs, &sl->m, &cx, x->rows, CHECK_MAX_ROWS, &x->dist);
+		beside_judge(c, sl, x, &cx);
 	}
 }
 
@@ -402,6 +525,8 @@ interval(struct chk *c, struct load *ld, bool loaded, struct snaps *s, double *e
 	if (run_step(&c->r, *elapsed) != RUN_OK || !c->got)
 		return -1;
 	snap(ld, loaded, s->b1);
+	beside_step(c, *elapsed);
+	c->span_b = fmax(c->span_b, clock_mono() - c->t_step);
 	return RUN_OK;
 }
 
@@ -425,6 +550,8 @@ measure(struct chk *c, struct load *ld, bool loaded, bool first, struct procstat
 	if (rc != RUN_OK)
 		return -1;
 	snap(ld, loaded, s.a1);
+	beside_first(c, first);
+	c->span_b = clock_mono() - t0;
 	tv = c->r.prev->time;
 	if ((rc = interval(c, ld, loaded, &s, &elapsed)) != RUN_OK)
 		return rc;
@@ -655,6 +782,8 @@ run_check(struct chk *c)
 	run_init(&c->r, c->a->src, &c->plan, &cfg);
 	run_add_output(&c->r, &check_output, c);
 	rc = run_prepare(&c->r);
+	if (rc == RUN_OK)
+		beside_start(c, &cfg);
 	if (rc == RUN_OK) {
 		scale_row(c);
 		unchecked_reasons(c);
@@ -666,6 +795,8 @@ run_check(struct chk *c)
 		fail(c, &c->r.e);
 	if (c->have_saved)
 		(void)sched_setaffinity(0, sizeof c->saved, &c->saved);
+	if (c->rb_ready)
+		(void)run_finish(&c->rb, EXIT_OK, quiet);
 	status = run_finish(&c->r, status, app_report);
 	if (c->rep.interrupted)
 		return interrupted(c);

@@ -210,6 +210,20 @@ open_auto(struct app *a)
 	return -1;
 }
 
+void
+app_open_beside(struct app *a)
+{
+	const struct source *src = a->src;
+
+	/* The simulator and a described machine play the cases themselves,
+	 * a recording has none, and the scheduler needs no second copy. */
+	if (src->virtual_clock || src->recorded || (a->o->topology != NULL && !src->own_cpus) ||
+	    a->plan.basis == PLAN_BASIS_SCHED)
+		return;
+	a->beside_wanted = true;
+	a->beside = sched_source_open(&a->m, &a->beside_plan, &a->beside_why);
+}
+
 /* --force takes over registers another program holds; where the source
  * holds none, say so rather than let it seem to have done something. */
 static void

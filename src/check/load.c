@@ -142,6 +142,8 @@ thread_main(void *arg)
 
 	/* The default timer slack (50 us) would move every window's start. */
 	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+	/* Named, so that top, ps and the tests tell it from httop's own. */
+	(void)prctl(PR_SET_NAME, (unsigned long)"httop-load", 0UL, 0UL, 0UL);
 	if (check_window_len(&t->w) >= 1.0) {
 		sleep_until(l->epoch);
 		(void)spin(t, clock_mono(), INFINITY, &x);

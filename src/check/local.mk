@@ -5,6 +5,7 @@ libhttop_a_SOURCES += \
 	src/check/cases.c src/check/cases.h \
 	src/check/verdict.c src/check/verdict.h \
 	src/check/measure.c src/check/measure.h \
+	src/check/beside.c src/check/beside.h \
 	src/check/report.c src/check/report.h \
 	src/check/load.c src/check/load.h \
 	src/check/procstat.c src/check/procstat.h \

@@ -157,17 +157,17 @@ fmt_expected(char *buf, size_t len, const struct check_row *row)
 }
 
 static void
-fmt_measured(char *buf, size_t len, const struct check_row *row)
+fmt_val(char *buf, size_t len, enum check_family f, struct val v)
 {
 	char a[32], b[32];
 
-	switch (row->measured.kind) {
+	switch (v.kind) {
 	case V_EXACT:
-		fmt_value(buf, len, row->family, row->measured.v);
+		fmt_value(buf, len, f, v.v);
 		break;
 	case V_BOUND:
-		fmt_value(a, sizeof a, row->family, row->measured.lo);
-		fmt_value(b, sizeof b, row->family, row->measured.hi);
+		fmt_value(a, sizeof a, f, v.lo);
+		fmt_value(b, sizeof b, f, v.hi);
 		snprintf(buf, len, "%s..%s", a, b);
 		break;
 	default:
@@ -176,22 +176,27 @@ fmt_measured(char *buf, size_t len, const struct check_row *row)
 	}
 }
 
-/* The difference with its sign, none where it rounds to nothing. */
+/* A difference with its sign, none where it rounds to nothing. */
 static void
-fmt_diff(char *buf, size_t len, const struct check_row *row)
+fmt_signed(char *buf, size_t len, enum check_family f, double d)
 {
 	char mag[32], zero[32];
 
-	if (row->measured.kind == V_NONE) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	fmt_value(mag, sizeof mag, row->family, fabs(row->diff));
-	fmt_value(zero, sizeof zero, row->family, 0.0);
-	if (strcmp(mag, zero) == 0 || row->diff == 0.0)
+	fmt_value(mag, sizeof mag, f, fabs(d));
+	fmt_value(zero, sizeof zero, f, 0.0);
+	if (strcmp(mag, zero) == 0 || d == 0.0)
 		snprintf(buf, len, "%s", zero);
 	else
-		snprintf(buf, len, "%c%s", row->diff < 0.0 ? '-' : '+', mag);
+		snprintf(buf, len, "%c%s", d < 0.0 ? '-' : '+', mag);
+}
+
+static void
+fmt_diff(char *buf, size_t len, const struct check_row *row)
+{
+	if (row->measured.kind == V_NONE)
+		snprintf(buf, len, "-");
+	else
+		fmt_signed(buf, len, row->family, row->diff);
 }
 
 static const char *
@@ -238,7 +243,7 @@ text_row(FILE *fp, const struct check_row *row)
 	snprintf(name, sizeof name, "%s %s", figure_text(row->figure), basis_text(row->basis));
 	snprintf(thr, sizeof thr, row->thread < 0 ? "-" : "%d", row->thread);
 	fmt_expected(exp, sizeof exp, row);
-	fmt_measured(mea, sizeof mea, row);
+	fmt_val(mea, sizeof mea, row->family, row->measured);
 	fmt_diff(diff, sizeof diff, row);
 	fmt_value(tol, sizeof tol, row->family, row->tol);
 	fprintf(fp, "  %-26s %3s %18s %18s %11s %10s  %s", name, thr, exp, mea, diff, tol,
@@ -291,6 +296,92 @@ text_result(FILE *fp, const struct check_result *x)
 		text_row(fp, &x->rows[k]);
 }
 
+static enum check_family
+beside_family(const struct check_beside_fig *f)
+{
+	return strcmp(f->figure, "util") == 0 ? CF_UTIL : CF_SPLIT;
+}
+
+/* The scheduler's record of the case, figure by figure beside the
+ * source's. */
+static void
+text_beside(FILE *fp, const struct check_report *r, const struct check_result *x)
+{
+	const struct check_beside *b = &x->beside;
+	char why[256], name[64], thr[8], mea[80], sch[80], diff[40], lim[32];
+	unsigned k;
+
+	if (!b->has)
+		return;
+	fprintf(fp, _("  beside it, the scheduler's record of the same case (not judged):\n"));
+	if (b->dist.kind != CD_NONE) {
+		check_disturbance_text(&b->dist, tr, why, sizeof why);
+		fprintf(fp, _("  the scheduler's record disturbed: %s\n"), why);
+	}
+	if (b->note[0] != '\0')
+		fprintf(fp, "  sched: %s\n", b->note);
+	fprintf(fp, "  %-26s %3s %18s %18s %11s %10s  %s\n", _("figure"), _("thr"), r->source,
+	    "sched", _("difference"), _("limit"), _("records"));
+	for (k = 0; k < b->n; k++) {
+		const struct check_beside_fig *f = &b->f[k];
+		enum check_family fam = beside_family(f);
+
+		snprintf(name, sizeof name, "%s", figure_text(f->figure));
+		snprintf(thr, sizeof thr, f->thread < 0 ? "-" : "%d", f->thread);
+		fmt_val(mea, sizeof mea, fam, f->measured);
+		fmt_val(sch, sizeof sch, fam, f->sched);
+		if (f->known)
+			fmt_signed(diff, sizeof diff, fam, f->diff);
+		else
+			snprintf(diff, sizeof diff, "-");
+		fmt_value(lim, sizeof lim, fam, f->limit);
+		fprintf(fp, "  %-26s %3s %18s %18s %11s %10s  %s\n", name, thr, mea, sch, diff, lim,
+		    !f->known ? "-" : f->agree ? _("agree") : _("DIFFER"));
+	}
+}
+
+/* Cases read beside: with the scheduler's record whole (its disturbed
+ * ones apart), and those in which every figure agreed. */
+static void
+beside_counts(const struct check_report *r, unsigned *read, unsigned *whole, unsigned *agree)
+{
+	unsigned i;
+
+	*read = *whole = *agree = 0;
+	for (i = 0; i < r->nres; i++) {
+		const struct check_beside *b = &r->res[i].beside;
+
+		if (!b->has)
+			continue;
+		(*read)++;
+		if (b->dist.kind != CD_NONE || b->nknown == 0)
+			continue;
+		(*whole)++;
+		*agree += b->nagree == b->nknown;
+	}
+}
+
+static void
+text_beside_summary(FILE *fp, const struct check_report *r)
+{
+	unsigned read, whole, agree;
+
+	if (!r->beside_wanted)
+		return;
+	if (r->beside_source == NULL) {
+		fprintf(fp, _("beside: no scheduler's record: %s\n"), r->beside_why);
+		return;
+	}
+	beside_counts(r, &read, &whole, &agree);
+	fprintf(fp, _("beside: the scheduler's record agreed with %s in %u of %u cases (%u "
+	    "disturbed)\n"), r->source, agree, whole, read - whole);
+	if (agree < whole)
+		fprintf(fp, _("  where they differ, one record counts time the other does not: "
+		    "interrupts and idle polling are busy to the counters and idle to the "
+		    "scheduler; a hypervisor that runs another guest stops a vCPU's counters, not "
+		    "the guest scheduler's clock\n"));
+}
+
 /* The families with trust `t`, in words, or "" if none. */
 static void
 families_with(const struct check_report *r, enum check_trust t, char *buf, size_t len)
@@ -331,6 +422,7 @@ text_summary(FILE *fp, const struct check_report *r)
 		if (r->trust[k] == CT_UNCHECKED && r->unchecked[k] != NULL)
 			fprintf(fp, _("not checked: %s: %s\n"), _(check_family_text((enum check_family)k)),
 			    _(r->unchecked[k]));
+	text_beside_summary(fp, r);
 }
 
 static void
@@ -355,6 +447,9 @@ text_head(FILE *fp, const struct check_report *r)
 		    "--topology), period %.1f ms, %.2f s a case\n"), r->period * 1e3, r->seconds);
 		break;
 	}
+	if (r->beside_source != NULL)
+		fprintf(fp, _("beside: the scheduler's record (%s), read over the same intervals\n"),
+		    r->beside_source);
 	if (r->has_scale_row)
 		fprintf(fp, _("reference-clock scale: table %u, measured %u: %s\n"), r->scale_table,
 		    r->scale, _(check_verdict_text(r->scale_row.verdict)));
@@ -379,6 +474,7 @@ check_report_text(FILE *fp, const struct check_report *r)
 	for (i = 0; i < r->nres; i++) {
 		fputc('\n', fp);
 		text_result(fp, &r->res[i]);
+		text_beside(fp, r, &r->res[i]);
 	}
 	fputc('\n', fp);
 	text_summary(fp, r);
@@ -437,6 +533,26 @@ json_key(FILE *fp, const char *key)
 }
 
 static void
+json_val(FILE *fp, struct val v)
+{
+	switch (v.kind) {
+	case V_EXACT:
+		json_num(fp, v.v);
+		break;
+	case V_BOUND:
+		fputc('[', fp);
+		json_num(fp, v.lo);
+		fputc(',', fp);
+		json_num(fp, v.hi);
+		fputc(']', fp);
+		break;
+	default:
+		fputs("null", fp);
+		break;
+	}
+}
+
+static void
 json_row(FILE *fp, const struct check_row *row)
 {
 	fputs("{\"figure\":", fp);
@@ -463,21 +579,7 @@ json_row(FILE *fp, const struct check_row *row)
 		json_num(fp, row->lo);
 	}
 	json_key(fp, "measured");
-	switch (row->measured.kind) {
-	case V_EXACT:
-		json_num(fp, row->measured.v);
-		break;
-	case V_BOUND:
-		fputc('[', fp);
-		json_num(fp, row->measured.lo);
-		fputc(',', fp);
-		json_num(fp, row->measured.hi);
-		fputc(']', fp);
-		break;
-	default:
-		fputs("null", fp);
-		break;
-	}
+	json_val(fp, row->measured);
 	json_key(fp, "kind");
 	json_str(fp, row->measured.kind == V_EXACT ? "exact" : row->measured.kind == V_BOUND ?
 	    "bound" : "none");
@@ -496,6 +598,53 @@ json_row(FILE *fp, const struct check_row *row)
 	else
 		fputs("null", fp);
 	fputc('}', fp);
+}
+
+static void
+json_beside(FILE *fp, const struct check_beside *b)
+{
+	char why[256];
+	unsigned k;
+
+	if (!b->has) {
+		fputs("null", fp);
+		return;
+	}
+	fputs("{\"source\":\"sched\"", fp);
+	json_key(fp, "disturbed");
+	if (b->dist.kind != CD_NONE) {
+		check_disturbance_text(&b->dist, NULL, why, sizeof why);
+		json_str(fp, why);
+	} else {
+		fputs("null", fp);
+	}
+	json_key(fp, "note");
+	json_str(fp, b->note);
+	json_key(fp, "figures");
+	fputc('[', fp);
+	for (k = 0; k < b->n; k++) {
+		const struct check_beside_fig *f = &b->f[k];
+
+		fprintf(fp, "%s{\"figure\":", k > 0 ? "," : "");
+		json_str(fp, f->figure);
+		json_key(fp, "thread");
+		if (f->thread < 0)
+			fputs("null", fp);
+		else
+			fprintf(fp, "%d", f->thread);
+		json_key(fp, "measured");
+		json_val(fp, f->measured);
+		json_key(fp, "sched");
+		json_val(fp, f->sched);
+		json_key(fp, "difference");
+		json_num(fp, f->known ? f->diff : NAN);
+		json_key(fp, "limit");
+		json_num(fp, f->limit);
+		json_key(fp, "agree");
+		fputs(!f->known ? "null" : f->agree ? "true" : "false", fp);
+		fputc('}', fp);
+	}
+	fputs("]}", fp);
 }
 
 static void
@@ -565,7 +714,10 @@ json_result(FILE *fp, const struct check_result *x)
 			fputc(',', fp);
 		json_row(fp, &x->rows[k]);
 	}
-	fputs("]}", fp);
+	fputc(']', fp);
+	json_key(fp, "beside");
+	json_beside(fp, &x->beside);
+	fputc('}', fp);
 }
 
 static void
@@ -607,7 +759,24 @@ json_head(FILE *fp, const struct check_report *r)
 		json_str(fp, check_verdict_key(r->scale_row.verdict));
 	else
 		fputs("null", fp);
-	fputs("},\"background\":[", fp);
+	fputc('}', fp);
+	json_key(fp, "beside");
+	if (!r->beside_wanted) {
+		fputs("null", fp);
+	} else {
+		fputs("{\"source\":", fp);
+		if (r->beside_source != NULL)
+			json_str(fp, r->beside_source);
+		else
+			fputs("null", fp);
+		json_key(fp, "error");
+		if (r->beside_source == NULL)
+			json_str(fp, r->beside_why);
+		else
+			fputs("null", fp);
+		fputc('}', fp);
+	}
+	fputs(",\"background\":[", fp);
 	for (i = 0; i < r->nbg; i++) {
 		fprintf(fp, "%s{\"cpu\":%u,\"busy\":", i > 0 ? "," : "", r->bg_cpu[i]);
 		json_num(fp, r->bg_busy[i] >= 0.0 ? r->bg_busy[i] : NAN);   /* null: unknown */

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "check/beside.h"
 #include "check/cases.h"
 #include "check/measure.h"
 #include "check/verdict.h"
@@ -32,6 +33,8 @@ struct check_result {
 	enum check_verdict verdict;  /* the worst of its rows */
 	unsigned nrows;
 	struct check_row rows[CHECK_MAX_ROWS];
+	/* The scheduler's record of the same case (not judged). */
+	struct check_beside beside;
 };
 
 enum check_outcome {
@@ -55,6 +58,12 @@ struct check_report {
 	unsigned scale_table, scale;
 	bool has_scale_row;
 	struct check_row scale_row;
+	/* The scheduler's record beside the check's source: asked for
+	 * (a live source other than the scheduler, httop's own load), read
+	 * (source "sched"), or why not (beside_why). */
+	bool beside_wanted;
+	const char *beside_source;
+	char beside_why[512];
 	/* The CPUs' busy share before the check (CL_THREADS). */
 	unsigned nbg;
 	unsigned *bg_cpu;

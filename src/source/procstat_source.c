@@ -278,6 +278,10 @@ procstat_source_new(struct machine *m, struct plan *plan, const char *path, long
 	ps->src.priv = ps;
 	ps->src.name = "procstat";
 	ps->src.force_moot = N_("it reads the kernel's accounting and programs no counter");
+	/* This machine's /proc/stat follows its CPUs whatever --topology
+	 * declares (which of them are siblings), so --check loads them
+	 * itself; a test's file is no machine's. */
+	ps->src.own_cpus = path == NULL;
 	ps->src.m = m;
 	ps->fd = -1;
 	snprintf(ps->path, sizeof ps->path, "%s", path != NULL ? path : "/proc/stat");

@@ -51,6 +51,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -305,6 +306,7 @@ drain_thread(void *arg)
 	unsigned cpu, n, i;
 	char junk[64];
 
+	(void)prctl(PR_SET_NAME, (unsigned long)"httop-sched", 0UL, 0UL, 0UL);
 	for (;;) {
 		pthread_mutex_lock(&ss->mu);
 		if (ss->stop) {

@@ -15,7 +15,7 @@ if ! command -v lstopo-no-graphics >/dev/null 2>&1 || ! command -v taskset >/dev
 	echo "1..0 # SKIP lstopo-no-graphics (Debian package hwloc) or taskset (util-linux) missing"
 	exit 0
 fi
-plan 14
+plan 19
 lstopo-no-graphics --of xml "$work/live.xml" || { echo "Bail out! lstopo failed"; exit 1; }
 # The last CPU: the check's own choice is the last core.
 cpu=$(awk '/^processor/ { n = $3 } END { print n }' /proc/cpuinfo)
@@ -70,17 +70,53 @@ check "load: the device's utilisation passes" \
 ctl dump >"$work/after"
 check "load: every register as before" cmp -s "$work/before" "$work/after"
 
+# --- the scheduler's record beside the counters -------------------------------------
+# The device counts the CPU busy all the time whatever runs; the kernel's
+# scheduler records what really ran. In case t0 the load is busy all the
+# time too, so the two agree; in case idle nothing runs, so the counters
+# say 100% where the scheduler says about 0: a difference the report
+# names, while the check's verdict stays the counters' own.
+beside_util() {   # FIELD: the utilisation row of thread 0 beside
+	jqv ".cases[0].beside.figures[] | select(.figure == \"util\" and .thread == 0) | $1"
+}
+check "beside: the scheduler's record was read (source sched, no error)" \
+    test "$(jqv '.beside.source + " " + (.beside.error | tostring) + " " + .cases[0].beside.source')" = \
+    "sched null sched"
+diag "t0 beside: $(jq -c '.cases[0].beside' "$work/out" 2>/dev/null | head -c 600)"
+if [ "$(jqv '.cases[0].beside.disturbed')" = null ]; then
+	check "beside t0: counters 100%, the scheduler above 95%, their difference = measured - sched, agree" \
+	    test "$(beside_util '.measured > 0.999 and .sched > 0.95 and
+		((.difference - (.measured - .sched)) | length) < 1e-9 and .agree')" = true
+else
+	skip "beside t0: the scheduler's record was disturbed (the machine is busy): $(jqv '.cases[0].beside.disturbed')"
+fi
+HTTOP_CHECK_BUSY_MAX=1 run --seconds 1 -b --format json --check-case idle
+diag "idle beside: $(jq -c '.cases[0].beside' "$work/out" 2>/dev/null | head -c 600)"
+check "beside idle: the device's 100% against the scheduler's below 20%: they differ by over 0.8" \
+    test "$(beside_util '.measured > 0.999 and .sched < 0.2 and .difference > 0.8 and .agree == false')" = true
+HTTOP_CHECK_BUSY_MAX=1 run --seconds 1 --check-case idle
+check "beside idle, text: the row says DIFFER, the summary 0 of 1 cases and why" \
+    sh -c "grep -q '^  utilisation  *0  *100.00%  *[0-9.]*%  *+[0-9.]*%  *[0-9.]*%  DIFFER$' '$work/out' &&
+	grep -q '^beside: the scheduler.s record agreed with msr in 0 of 1 cases (0 disturbed)$' '$work/out' &&
+	grep -q 'interrupts and idle polling' '$work/out'"
+ctl dump >"$work/after"
+check "beside: every register as before" cmp -s "$work/before" "$work/after"
+
 # --- SIGTERM while the load runs --------------------------------------------------------
 HTTOP_CHECK_BUSY_MAX=1 "$HTTOP" --source msr --msr-path "$mnt/%u/msr" --cpuid "$SKX_CPUID" \
     --check --check-case t0 --cpus "$cpu" --seconds 60 >"$work/out" 2>"$work/err" &
 bg_pid=$!
+# The load thread is named httop-load (the scheduler's record beside
+# the counters runs a thread of its own, httop-sched).
+load_threads() {
+	cat "/proc/$bg_pid"/task/*/comm 2>/dev/null | grep -c '^httop-load$'
+}
 i=0
-while [ "$(ls "/proc/$bg_pid/task" 2>/dev/null | wc -l)" -lt 2 ] && [ $i -lt 50 ]; do
+while [ "$(load_threads)" -lt 1 ] && [ $i -lt 50 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
-check "SIGTERM: the load thread runs beside httop's own" \
-    test "$(ls "/proc/$bg_pid/task" 2>/dev/null | wc -l)" -eq 2
+check "SIGTERM: the load thread runs beside httop's own" test "$(load_threads)" -eq 1
 sleep 0.3
 t0=$(date +%s%N)
 kill -TERM "$bg_pid"

@@ -9,6 +9,7 @@
 
 #include "unit/testutil.h"
 
+#include "check/beside.h"
 #include "check/cases.h"
 #include "check/measure.h"
 #include "check/procstat.h"
@@ -552,6 +553,109 @@ test_sim_check(void **state)
 	machine_free(&m);
 }
 
+/* The difference of two records: exact values subtract; a value or a
+ * bound against a bound gives the gap, none where they meet. */
+static void
+test_beside_diff(void **state)
+{
+	double d;
+
+	(void)state;
+	assert_true(check_beside_diff(val_exact(0.75), val_exact(0.5), &d));
+	assert_near(d, 0.25, 1e-12);
+	assert_true(check_beside_diff(val_exact(0.25), val_exact(0.5), &d));
+	assert_near(d, -0.25, 1e-12);
+	/* 0.40..0.60 holds 0.5: no gap; 0.62 lies 0.02 above it. */
+	assert_true(check_beside_diff(val_bound(0.40, 0.60), val_exact(0.5), &d));
+	assert_near(d, 0.0, 0.0);
+	assert_true(check_beside_diff(val_bound(0.40, 0.60), val_exact(0.62), &d));
+	assert_near(d, -0.02, 1e-12);
+	assert_true(check_beside_diff(val_exact(0.30), val_bound(0.35, 0.5), &d));
+	assert_near(d, -0.05, 1e-12);
+	/* Two bounds: 0.7..0.8 above 0.1..0.6 by 0.1. */
+	assert_true(check_beside_diff(val_bound(0.7, 0.8), val_bound(0.1, 0.6), &d));
+	assert_near(d, 0.1, 1e-12);
+	assert_false(check_beside_diff(val_none(), val_exact(0.5), &d));
+	assert_false(check_beside_diff(val_exact(0.5), val_none(), &d));
+}
+
+/* The limit: 2 x 1 ms / 1 s + 2 x 0.5 % = 1.2 % for a utilisation of
+ * counters or the scheduler; a share rests on two threads' ticks:
+ * 1.2 % + 2 x 2 % = 5.2 % at a granularity of 2 %. */
+static void
+test_beside_limit(void **state)
+{
+	(void)state;
+	assert_near(check_beside_limit(false, 0.001, 1.0, 0.0), 0.012, 1e-12);
+	assert_near(check_beside_limit(true, 0.001, 1.0, 0.0), 0.012, 1e-12);
+	assert_near(check_beside_limit(false, 0.001, 1.0, 0.02), 0.032, 1e-12);
+	assert_near(check_beside_limit(true, 0.001, 1.0, 0.02), 0.052, 1e-12);
+	assert_true(isinf(check_beside_limit(true, 0.001, 0.0, 0.0)));
+}
+
+static struct check_row
+brow(enum check_family f, const char *figure, int thread, struct val v)
+{
+	struct check_row r;
+
+	memset(&r, 0, sizeof r);
+	r.family = f;
+	r.figure = figure;
+	r.thread = thread;
+	r.measured = v;
+	return r;
+}
+
+/* Counters that see a thread busy all the time (interrupts, polling)
+ * beside a scheduler that saw it idle half of it: the shares and the
+ * thread's utilisation differ, the other agree, rows of other families
+ * and figures the other record lacks are left out. */
+static void
+test_beside_compare(void **state)
+{
+	struct check_row mine[] = {
+		brow(CF_SPLIT, "neither", -1, val_exact(0.0)),
+		brow(CF_SPLIT, "t0_only", -1, val_exact(1.0)),
+		brow(CF_UTIL, "util", 0, val_exact(1.0)),
+		brow(CF_UTIL, "util", 1, val_none()),
+		brow(CF_CPI, "cpi", 0, val_exact(2.7)),
+	};
+	struct check_row sched[] = {
+		brow(CF_SPLIT, "neither", -1, val_exact(0.5)),
+		brow(CF_SPLIT, "t0_only", -1, val_exact(0.5)),
+		brow(CF_SPLIT, "both", -1, val_exact(0.0)),
+		brow(CF_UTIL, "util", 0, val_exact(0.5)),
+		brow(CF_UTIL, "util", 1, val_exact(0.004)),
+		brow(CF_CLOCK, "tsc_rate", 0, val_exact(1.0)),
+	};
+	struct check_beside b;
+
+	(void)state;
+	memset(&b, 0, sizeof b);
+	check_beside_compare(&b, mine, 5, sched, 6, 0.0005, 1.0, 0.0);
+	/* neither, t0_only, util 0, util 1 ("both" is not among mine). */
+	assert_int_equal(b.n, 4);
+	assert_string_equal(b.f[0].figure, "neither");
+	assert_near(b.f[0].diff, -0.5, 1e-12);
+	assert_near(b.f[0].limit, 0.011, 1e-12);
+	assert_false(b.f[0].agree);
+	assert_near(b.f[1].diff, 0.5, 1e-12);
+	assert_string_equal(b.f[2].figure, "util");
+	assert_int_equal(b.f[2].thread, 0);
+	assert_near(b.f[2].diff, 0.5, 1e-12);
+	assert_false(b.f[3].known);
+	assert_int_equal(b.nknown, 3);
+	assert_int_equal(b.nagree, 0);
+	/* The same record twice, 0.4 % apart: all agree. */
+	mine[0].measured = val_exact(0.504);
+	mine[1].measured = val_exact(0.496);
+	mine[2].measured = val_exact(0.496);
+	check_beside_compare(&b, mine, 5, sched, 6, 0.0005, 1.0, 0.0);
+	assert_int_equal(b.nknown, 3);
+	assert_int_equal(b.nagree, 3);
+	assert_near(b.f[0].diff, 0.004, 1e-12);
+}
+
 int
 main(void)
 {
@@ -566,6 +670,9 @@ main(void)
 		cmocka_unit_test(test_procstat),
 		cmocka_unit_test(test_sim_scenario),
 		cmocka_unit_test(test_sim_check),
+		cmocka_unit_test(test_beside_diff),
+		cmocka_unit_test(test_beside_limit),
+		cmocka_unit_test(test_beside_compare),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
