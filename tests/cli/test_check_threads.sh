@@ -15,7 +15,7 @@ if ! command -v lstopo-no-graphics >/dev/null 2>&1 || ! command -v taskset >/dev
 	echo "1..0 # SKIP lstopo-no-graphics (Debian package hwloc) or taskset (util-linux) missing"
 	exit 0
 fi
-plan 19
+plan 20
 lstopo-no-graphics --of xml "$work/live.xml" || { echo "Bail out! lstopo failed"; exit 1; }
 # The last CPU: the check's own choice is the last core.
 cpu=$(awk '/^processor/ { n = $3 } END { print n }' /proc/cpuinfo)
@@ -92,13 +92,29 @@ else
 fi
 HTTOP_CHECK_BUSY_MAX=1 run --seconds 1 -b --format json --check-case idle
 diag "idle beside: $(jq -c '.cases[0].beside' "$work/out" 2>/dev/null | head -c 600)"
-check "beside idle: the device's 100% against the scheduler's below 20%: they differ by over 0.8" \
-    test "$(beside_util '.measured > 0.999 and .sched < 0.2 and .difference > 0.8 and .agree == false')" = true
+if [ "$(jqv '.cases[0].beside.disturbed')" = null ]; then
+	check "beside idle: the device's 100% against the scheduler's below 20%: they differ by over 0.8" \
+	    test "$(beside_util '.measured > 0.999 and .sched < 0.2 and .difference > 0.8 and .agree == false')" = true
+else
+	# Other work ran on the CPU: the scheduler saw it, still not all of it.
+	check "beside idle (disturbed): the device's 100% against the scheduler's less: they differ" \
+	    test "$(beside_util '.measured > 0.999 and .sched < 0.99 and
+		((.difference - (.measured - .sched)) | length) < 1e-9 and .agree == false')" = true
+fi
 HTTOP_CHECK_BUSY_MAX=1 run --seconds 1 --check-case idle
-check "beside idle, text: the row says DIFFER, the summary 0 of 1 cases and why" \
-    sh -c "grep -q '^  utilisation  *0  *100.00%  *[0-9.]*%  *+[0-9.]*%  *[0-9.]*%  DIFFER$' '$work/out' &&
-	grep -q '^beside: the scheduler.s record agreed with msr in 0 of 1 cases (0 disturbed)$' '$work/out' &&
-	grep -q 'interrupts and idle polling' '$work/out'"
+diag "$(grep -A3 '^  beside it' "$work/out"; grep '^beside' "$work/out")"
+check "beside idle, text: the row says DIFFER" \
+    grep -q '^  utilisation  *0  *100.00%  *[0-9.]*%  *+[0-9.]*%  *[0-9.]*%  DIFFER$' "$work/out"
+# Other work on the CPU (the suite's) makes the scheduler's record
+# disturbed: then it is shown but not counted.
+if grep -q "^  the scheduler's record disturbed" "$work/out"; then
+	check "beside idle, text (disturbed): the summary counts it as disturbed only" \
+	    grep -q '^beside: the scheduler.s record agreed with msr in 0 of 0 cases (1 disturbed)$' "$work/out"
+else
+	check "beside idle, text: the summary says 0 of 1 cases and why they may differ" \
+	    sh -c "grep -q '^beside: the scheduler.s record agreed with msr in 0 of 1 cases (0 disturbed)$' '$work/out' &&
+		grep -q 'interrupts and idle polling' '$work/out'"
+fi
 ctl dump >"$work/after"
 check "beside: every register as before" cmp -s "$work/before" "$work/after"
 
