@@ -540,8 +540,8 @@ plan_slot_reading(const struct plan *p, const struct plan_slot *s)
 		case SLOT_TSC:
 			return N_("CLOCK_MONOTONIC at the read, in us");
 		case SLOT_REF:
-			return N_("busy time in /proc/stat: the CPU's user, nice, system, irq and "
-			    "softirq ticks, in us");
+			return N_("busy time from /proc/stat: the time less the CPU's idle, iowait "
+			    "and steal ticks, in us");
 		default:
 			return NULL;
 		}
@@ -583,7 +583,7 @@ plan_basis_meaning(enum plan_basis b)
 		return N_("split by the scheduler: time a task ran on each thread, not the core's "
 		    "halted state");
 	if (b == PLAN_BASIS_TICKS)
-		return N_("utilisation by the kernel's tick accounting (/proc/stat); the split is a "
+		return N_("utilisation by the kernel's idle accounting (/proc/stat); the split is a "
 		    "bound from it");
 	return N_("split by the performance counters: the threads' unhalted time");
 }

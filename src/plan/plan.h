@@ -60,7 +60,7 @@ enum plan_basis {
 	PLAN_BASIS_COUNTERS = 0, /* performance counters (msr, perf, sim) */
 	PLAN_BASIS_SCHED,        /* the scheduler's context switches: time a
 				  * task other than idle ran, in ns */
-	PLAN_BASIS_TICKS,        /* the kernel's tick accounting (/proc/stat):
+	PLAN_BASIS_TICKS,        /* the kernel's idle accounting (/proc/stat):
 				  * busy time, in us */
 	PLAN_NBASES
 };

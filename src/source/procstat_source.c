@@ -5,11 +5,22 @@
  * trace's scale must stay below 2^20: a tick is 10,000 of them):
  *   TSC  the monotonic clock at the read, the same for every CPU (the file
  *        is read once for all CPUs, so siblings are never read apart);
- *   REF  the CPU's busy time: user + nice + system + irq + softirq, the
- *        file's USER_HZ ticks (sysconf(_SC_CLK_TCK)) in microseconds.
- *        guest and guest_nice are already inside user and nice; idle and
- *        iowait are idle; steal is time the hypervisor ran something else
- *        while this virtual CPU waited, so it was not running: not busy.
+ *   REF  the CPU's busy time: the time since the source opened less the
+ *        growth of idle + iowait + steal since the CPU's line was first
+ *        seen, the file's USER_HZ ticks (sysconf(_SC_CLK_TCK)) in
+ *        microseconds. Idle and iowait are idle; steal is time the
+ *        hypervisor ran something else while this virtual CPU waited, so
+ *        it was not running: not busy.
+ *        Why not user + nice + system + irq + softirq: the kernel charges
+ *        those a whole tick at a time to whatever runs when the tick
+ *        comes, so a load whose period is near the tick's is sampled at
+ *        the same phase every time (a 50% load on a 5 ms period read 40%
+ *        on a 4 ms tick, where the scheduler's record said 49%). A
+ *        tickless kernel (NO_HZ_IDLE, the usual one) keeps idle time to
+ *        the microsecond, short tasks between ticks included, and prints
+ *        it in whole ticks, so a reading is off by less than one tick.
+ *        The count never goes back: a reading's rounding that would make
+ *        it shrink keeps the last value.
  * So REF / TSC is the CPU's utilisation as the kernel counts it, and the
  * metrics make the four-way split the bound from the two utilisations
  * (SPLIT_BOUND), exactly as for a PMU without AnyThread. There are no
@@ -21,7 +32,8 @@
  * the interval by a tick or two) is in ticks too.
  *
  * A CPU that goes offline has no line in the file: it is CPU_OFFLINE
- * until its line comes back (its counts carry on from where they were).
+ * until its line comes back; its busy count then carries on from where
+ * it was (the time it was away is not counted busy).
  * A refresh is one pread() of the file's head (the cpu lines come first;
  * the buffer is sized once for them) and one parse without allocation. */
 #include "config.h"
@@ -55,8 +67,12 @@ struct procstat {
 	long user_hz;
 	double start;               /* clock_mono() at open */
 	uint64_t seq;
+	double (*clock)(void);      /* clock_mono(), or a test's */
 	uint8_t *seen;              /* per CPU: a line this read */
-	uint64_t *busy;             /* per CPU: busy ticks of this read */
+	uint8_t *was;               /* per CPU: a line the last read */
+	uint64_t *idle;             /* per CPU: idle + iowait + steal ticks of this read */
+	int64_t *base;              /* per CPU: busy_us = now_us - idle_us + base */
+	uint64_t *busy;             /* per CPU: busy microseconds (REF) */
 };
 
 static struct procstat *
@@ -105,7 +121,7 @@ field(const char **p)
 	return v;
 }
 
-/* Every "cpuN ..." line of the buffer into seen[] and busy[]. Returns
+/* Every "cpuN ..." line of the buffer into seen[] and idle[]. Returns
  * how many CPUs of the topology had a line. */
 static unsigned
 parse(struct procstat *ps)
@@ -125,8 +141,7 @@ parse(struct procstat *ps)
 			for (k = 0; k < F_COUNT; k++)
 				f[k] = field(&q);
 			if (cpu < ps->max_cpu) {
-				ps->busy[cpu] = f[F_USER] + f[F_NICE] + f[F_SYSTEM] + f[F_IRQ] +
-				    f[F_SOFTIRQ];
+				ps->idle[cpu] = f[F_IDLE] + f[F_IOWAIT] + f[F_STEAL];
 				ps->seen[cpu] = 1;
 				found++;
 			}
@@ -149,6 +164,21 @@ procstat_program(struct source *s, const struct plan *p, bool force, struct errm
 	return 0;   /* nothing to program: the kernel counts anyway */
 }
 
+/* The CPU's busy microseconds at `now_us` (since open): the time less
+ * what it spent idle. A CPU seen for the first time, or again after it
+ * was offline, starts from its last count. */
+static void
+advance(struct procstat *ps, unsigned cpu, uint64_t now_us)
+{
+	int64_t idle_us = (int64_t)(ps->idle[cpu] * 1000000u / (uint64_t)ps->user_hz), b;
+
+	if (!ps->was[cpu])
+		ps->base[cpu] = (int64_t)ps->busy[cpu] - (int64_t)now_us + idle_us;
+	b = (int64_t)now_us - idle_us + ps->base[cpu];
+	if (b > (int64_t)ps->busy[cpu])
+		ps->busy[cpu] = (uint64_t)b;
+}
+
 static void
 fill_row(const struct procstat *ps, const struct plan *p, struct sample *out, unsigned cpu,
     uint64_t now)
@@ -162,7 +192,7 @@ fill_row(const struct procstat *ps, const struct plan *p, struct sample *out, un
 			row[k] = now;
 			break;
 		case SLOT_REF:
-			row[k] = ps->busy[cpu] * 1000000u / (uint64_t)ps->user_hz;
+			row[k] = ps->busy[cpu];
 			break;
 		default:
 			row[k] = 0;
@@ -186,9 +216,14 @@ procstat_read(struct source *s, struct sample *out, struct errmsg *e)
 		    "was programmed"));
 	if (read_head(ps) < 0)
 		return errmsg_set(e, _("procstat: reading %s failed: %s"), ps->path, strerror(errno));
-	now = clock_mono();
+	now = ps->clock();
 	parse(ps);
 	us = (uint64_t)((now - ps->start) * 1e6 + 0.5);
+	for (cpu = 0; cpu < ps->max_cpu; cpu++) {
+		if (ps->seen[cpu])
+			advance(ps, cpu, us);
+		ps->was[cpu] = ps->seen[cpu];
+	}
 	for (cpu = 0; cpu < out->max_cpu; cpu++) {
 		out->scaled[cpu] = 0;
 		out->err[cpu] = 0;
@@ -219,6 +254,9 @@ procstat_close(struct source *s)
 		close(ps->fd);
 	free(ps->buf);
 	free(ps->seen);
+	free(ps->was);
+	free(ps->idle);
+	free(ps->base);
 	free(ps->busy);
 	free(ps);
 }
@@ -253,8 +291,8 @@ procstat_plan(struct plan *p, const struct machine *m, long user_hz)
 	p->basis = PLAN_BASIS_TICKS;
 	p->clock_hz = 1e6;          /* its time base counts microseconds */
 	snprintf(p->summary, sizeof p->summary,
-	    "procstat: utilisation = busy time / time, as the kernel's tick accounting counts "
-	    "it (%.3g ms ticks); %s; no CPI, GHz", (double)us / 1e3,
+	    "procstat: utilisation = 1 - idle time / time, as the kernel's idle accounting "
+	    "counts it (%.3g ms ticks); %s; no CPI, GHz", (double)us / 1e3,
 	    p->split == SPLIT_BOUND ? "split: bounds from the utilisations" : "no split");
 	plan_link(p);
 }
@@ -290,7 +328,11 @@ procstat_source_new(struct machine *m, struct plan *plan, const char *path, long
 	ps->cap = initial_cap(ps->max_cpu);
 	ps->buf = xmalloc(ps->cap);
 	ps->seen = xcalloc(ps->max_cpu ? ps->max_cpu : 1, 1);
+	ps->was = xcalloc(ps->max_cpu ? ps->max_cpu : 1, 1);
+	ps->idle = xcalloc(ps->max_cpu ? ps->max_cpu : 1, sizeof *ps->idle);
+	ps->base = xcalloc(ps->max_cpu ? ps->max_cpu : 1, sizeof *ps->base);
 	ps->busy = xcalloc(ps->max_cpu ? ps->max_cpu : 1, sizeof *ps->busy);
+	ps->clock = clock_mono;
 	ps->start = clock_mono();
 	if ((ps->fd = open(ps->path, O_RDONLY | O_CLOEXEC)) < 0 || read_head(ps) < 0) {
 		errmsg_set(e, _("procstat: cannot read %s: %s; mount /proc"), ps->path,
@@ -311,6 +353,15 @@ procstat_source_new(struct machine *m, struct plan *plan, const char *path, long
 	snprintf(ps->src.detail, sizeof ps->src.detail, "%.200s, USER_HZ %ld", ps->path,
 	    ps->user_hz);
 	return &ps->src;
+}
+
+void
+procstat_source_set_clock(struct source *s, double (*clock)(void))
+{
+	struct procstat *ps = ps_of(s);
+
+	ps->clock = clock;
+	ps->start = clock();
 }
 
 struct source *

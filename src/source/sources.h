@@ -71,7 +71,7 @@ struct source *msr_safe_source_new(struct machine *m, struct msr_io *io, struct 
 struct source *perf_source_open(struct machine *m, struct plan *plan, bool after_msr,
     struct errmsg *e);
 /* Where no counter opens: each CPU's busy time from /proc/stat, the
- * kernel's tick accounting (--source procstat). Fills *plan with its own
+ * kernel's idle accounting (--source procstat). Fills *plan with its own
  * plan (procstat_plan): TSC and REF in microseconds, the split a bound, no
  * instructions or cycles. -1 with a message when the file cannot be read
  * or names no CPU of the topology. */
@@ -79,6 +79,9 @@ struct source *procstat_source_open(struct machine *m, struct plan *plan, struct
 /* The same over another file (tests) and tick rate (USER_HZ). */
 struct source *procstat_source_new(struct machine *m, struct plan *plan, const char *path,
     long user_hz, struct errmsg *e);
+/* The tests' clock for such a source (seconds, monotonic); the time since
+ * open starts again from its present value. */
+void procstat_source_set_clock(struct source *s, double (*clock)(void));
 /* The procstat source's plan: slots TSC and REF (microseconds), split a
  * bound where cores have two threads, scale the microseconds of a tick. */
 void procstat_plan(struct plan *p, const struct machine *m, long user_hz);

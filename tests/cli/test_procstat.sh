@@ -97,7 +97,7 @@ assert len(lines) == 2, len(lines)
 for line in lines:
     d = json.loads(line)
     assert d["source"] == "procstat", d["source"]
-    assert "tick accounting" in d["meaning"], d.get("meaning")
+    assert "idle accounting" in d["meaning"], d.get("meaning")
     for c in d["cores"]:
         assert c["cpi"] is None and c["absent"]["cpi"] == "not-counted", c
         assert c["ghz"] is None and c["absent"]["ghz"] == "not-counted", c

@@ -1,7 +1,7 @@
 #!/bin/sh
 # test_tui_procstat.sh: the live view with --source procstat in a 160 x 40
 # tmux pane: the header names the source and says what its figures mean
-# (the plan's meaning: the kernel's tick accounting, no CPI or GHz), the
+# (the plan's meaning: the kernel's idle accounting, no CPI or GHz), the
 # Topology view says what it reads (/proc/stat, no MSR), and q ends it
 # with status 0.
 . "$HTTOP_SRCDIR/tests/lib.sh"
@@ -12,13 +12,13 @@ plan 6
 export XDG_CONFIG_HOME="$tui_dir/config"
 tui_start 160 40 -- --source procstat -d 0.3
 check "header: source procstat" wait_for 'source procstat' 10
-check "header: what its figures mean (meaning, tick accounting)" \
-	wait_for 'meaning procstat: utilisation = busy time / time, as the kernel.s tick' 5
+check "header: what its figures mean (meaning, idle accounting)" \
+	wait_for 'meaning procstat: utilisation = 1 - idle time / time, as the kernel.s idle' 5
 check "header: no CPI, GHz" wait_for 'no CPI, GHz' 5
 # The Topology view says what this source reads: /proc/stat, no register.
 keys 3
-expect "topology view: the plan reads busy time in /proc/stat" \
-    'read  ref +busy time in /proc/stat: the CPU.s user, nice, system, irq and'
+expect "topology view: the plan reads busy time from /proc/stat" \
+    'read  ref +busy time from /proc/stat: the time less the CPU.s idle, iowait'
 if cap | grep -q 'MSR'; then
 	not_ok "topology view: no MSR among what the procstat source reads"; show_screen
 else

@@ -69,8 +69,26 @@ machine4(struct machine *m)
 #define HEAD "cpu  400 8 120 3600 160 20 24 280 44 0\n"
 #define TAIL "intr 12345 1 2 3\nctxt 99\nbtime 1700000000\n"
 
-/* Busy per CPU from the fields; TSC the same on every CPU; a CPU without
- * a line is offline, and back once its line is. */
+static double fake_now;
+
+static double
+fake_clock(void)
+{
+	return fake_now;
+}
+
+/* Busy per CPU: the time less the growth of idle + iowait + steal (the
+ * fields idle 4th, iowait 5th, steal 8th), from 0 at the first read; TSC
+ * the same on every CPU; a CPU without a line is offline, and back once
+ * its line is, its count going on from where it was. Reads at 0.5, 1.5,
+ * 2.5 and 3.5 s after open, USER_HZ 100 (a tick: 10,000 us):
+ *   cpu0: idle+iowait+steal 1010 -> 1060 ticks in 1 s: busy 0.5 s;
+ *         then -> 1160: idle the whole second, busy stays 0.5 s;
+ *   cpu1: idle all the time: 0;
+ *   cpu2: gone in the second read; back in the third at 1000, then 1060:
+ *         busy 0.4 s of the fourth read's second;
+ *   cpu3: idle +101 ticks in 100 (the file's rounding): would go back to
+ *         -1 tick, keeps 0; then +98: 2.5 s - 2.03 s - 0.47 s = 1 tick. */
 static void
 test_read(void **state)
 {
@@ -79,7 +97,6 @@ test_read(void **state)
 	struct errmsg e;
 	struct sample s;
 	struct source *src;
-	uint64_t t0;
 
 	(void)state;
 	machine4(&m);
@@ -90,6 +107,8 @@ test_read(void **state)
 	    "cpu3 1 1 1 1 1 1 1 1 1 1\n" TAIL);
 	src = procstat_source_new(&m, &p, path, 100, &e);
 	assert_non_null(src);
+	fake_now = 10.0;
+	procstat_source_set_clock(src, fake_clock);
 	assert_string_equal(src->name, "procstat");
 	assert_int_equal(p.nslots, 2);
 	assert_int_equal(p.slots[0].kind, SLOT_TSC);
@@ -100,39 +119,51 @@ test_read(void **state)
 	assert_non_null(plan_meaning(&p));
 	assert_int_equal(source_program(src, &p, false, &e), 0);
 	sample_init(&s, 4, p.nslots, m.topo.ncores, false);
+	fake_now = 10.5;
 	assert_int_equal(source_read(src, &s, &e), 0);
-	/* 100 + 2 + 30 + 5 + 6 = 143; cpu3: 1 + 1 + 1 + 1 + 1 = 5. */
-	assert_int_equal(sample_row(&s, 0)[1], 143 * TICK);
-	assert_int_equal(sample_row(&s, 1)[1], 0);
-	assert_int_equal(sample_row(&s, 2)[1], 50 * TICK);
-	assert_int_equal(sample_row(&s, 3)[1], 5 * TICK);
-	t0 = sample_row(&s, 0)[0];
-	assert_true(t0 > 0);
-	assert_int_equal(sample_row(&s, 1)[0], t0);
-	assert_int_equal(sample_row(&s, 2)[0], t0);
-	assert_int_equal(sample_row(&s, 3)[0], t0);
-	assert_int_equal(s.state[0], CPU_READ_OK);
+	for (unsigned cpu = 0; cpu < 4; cpu++) {
+		assert_int_equal(s.state[cpu], CPU_READ_OK);
+		assert_int_equal(sample_row(&s, cpu)[0], 500000);
+		assert_int_equal(sample_row(&s, cpu)[1], 0);
+	}
 
 	/* CPU 2 goes offline: its line is gone. */
 	write_stat(HEAD
-	    "cpu0 200 2 30 900 40 5 6 70 11 0\n"
-	    "cpu1 0 0 0 1000 0 0 0 0 0 0\n"
-	    "cpu3 1 1 1 1 1 1 1 1 1 1\n" TAIL);
+	    "cpu0 200 2 30 950 40 5 6 70 11 0\n"
+	    "cpu1 0 0 0 1100 0 0 0 0 0 0\n"
+	    "cpu3 1 1 1 102 1 1 1 1 1 1\n" TAIL);
+	fake_now = 11.5;
 	assert_int_equal(source_read(src, &s, &e), 0);
 	assert_int_equal(s.state[2], CPU_OFFLINE);
 	assert_int_equal(s.state[0], CPU_READ_OK);
-	assert_int_equal(sample_row(&s, 0)[1], 243 * TICK);
-	assert_true(sample_row(&s, 0)[0] >= t0);
+	assert_int_equal(sample_row(&s, 0)[0], 1500000);
+	assert_int_equal(sample_row(&s, 0)[1], 50 * TICK);
+	assert_int_equal(sample_row(&s, 1)[1], 0);
+	assert_int_equal(sample_row(&s, 3)[1], 0);
 
-	/* Back, its count where the kernel has it. */
+	/* Back: its count goes on from where it was. */
 	write_stat(HEAD
-	    "cpu0 200 2 30 900 40 5 6 70 11 0\n"
-	    "cpu1 0 0 0 1000 0 0 0 0 0 0\n"
-	    "cpu2 60 0 0 950 0 0 0 0 0 0\n"
-	    "cpu3 1 1 1 1 1 1 1 1 1 1\n" TAIL);
+	    "cpu0 200 2 30 1050 40 5 6 70 11 0\n"
+	    "cpu1 0 0 0 1200 0 0 0 0 0 0\n"
+	    "cpu2 60 0 0 1000 0 0 0 0 0 0\n"
+	    "cpu3 1 1 1 200 1 1 1 1 1 1\n" TAIL);
+	fake_now = 12.5;
 	assert_int_equal(source_read(src, &s, &e), 0);
 	assert_int_equal(s.state[2], CPU_READ_OK);
-	assert_int_equal(sample_row(&s, 2)[1], 60 * TICK);
+	assert_int_equal(sample_row(&s, 0)[1], 50 * TICK);
+	assert_int_equal(sample_row(&s, 2)[1], 0);
+	assert_int_equal(sample_row(&s, 3)[1], 1 * TICK);
+
+	write_stat(HEAD
+	    "cpu0 200 2 30 1150 40 5 6 70 11 0\n"
+	    "cpu1 0 0 0 1300 0 0 0 0 0 0\n"
+	    "cpu2 60 0 0 1060 0 0 0 0 0 0\n"
+	    "cpu3 1 1 1 300 1 1 1 1 1 1\n" TAIL);
+	fake_now = 13.5;
+	assert_int_equal(source_read(src, &s, &e), 0);
+	assert_int_equal(sample_row(&s, 2)[0], 3500000);
+	assert_int_equal(sample_row(&s, 2)[1], 40 * TICK);
+	assert_int_equal(sample_row(&s, 3)[1], 1 * TICK);
 	sample_free(&s);
 	source_close(src);
 	machine_free(&m);
@@ -168,7 +199,8 @@ test_long_file(void **state)
 	assert_int_equal(source_program(src, &p, false, &e), 0);
 	assert_int_equal(source_read(src, &s, &e), 0);
 	assert_int_equal(s.state[3], CPU_READ_OK);
-	assert_int_equal(sample_row(&s, 3)[1], 7 * TICK);
+	/* Read, and found: its count starts at 0. */
+	assert_int_equal(sample_row(&s, 3)[1], 0);
 	assert_int_equal(s.state[0], CPU_OFFLINE);
 	sample_free(&s);
 	source_close(src);
