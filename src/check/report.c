@@ -372,6 +372,8 @@ text_beside_summary(FILE *fp, const struct check_report *r)
 		fprintf(fp, _("beside: no scheduler's record: %s\n"), r->beside_why);
 		return;
 	}
+	if (r->beside_why[0] != '\0')
+		fprintf(fp, _("beside: the scheduler's record stopped: %s\n"), r->beside_why);
 	beside_counts(r, &read, &whole, &agree);
 	fprintf(fp, _("beside: the scheduler's record agreed with %s in %u of %u cases (%u "
 	    "disturbed)\n"), r->source, agree, whole, read - whole);
@@ -770,7 +772,7 @@ json_head(FILE *fp, const struct check_report *r)
 		else
 			fputs("null", fp);
 		json_key(fp, "error");
-		if (r->beside_source == NULL)
+		if (r->beside_source == NULL || r->beside_why[0] != '\0')
 			json_str(fp, r->beside_why);
 		else
 			fputs("null", fp);
