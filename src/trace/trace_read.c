@@ -313,34 +313,25 @@ header_cpu(struct trace_reader *r, struct header *h, const struct tracefmt_field
 	return 0;
 }
 
-static int
-parse_split(const char *s, enum split_method *out)
-{
-	int i;
-
-	for (i = SPLIT_NONE; i <= SPLIT_BOUND; i++) {
-		if (strcmp(s, split_method_name((enum split_method)i)) == 0) {
-			*out = (enum split_method)i;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-/* basis= and clock_hz=, both or neither: a plan of the counters without. */
+/* basis= and clock_hz=, both or neither: a plan of the counters without.
+ * A split named by its basis (1.5: sched, ticks) needs that basis; 1.4
+ * wrote the method (any, bound) beside the basis, and reads the same. */
 static int
 header_basis(struct trace_reader *r, struct plan *p, const struct tracefmt_field *f, int n,
-    struct errmsg *e)
+    enum plan_basis implied, struct errmsg *e)
 {
 	const char *b = tracefmt_get(f, n, "basis");
 	long hz;
 
 	p->basis = PLAN_BASIS_COUNTERS;
 	p->clock_hz = 0.0;
+	if (b != NULL && (p->basis = plan_basis_parse(b)) == PLAN_NBASES)
+		return bad(r, e, _("'plan' line: unknown basis=%s"), b);
+	if (implied != PLAN_NBASES && implied != p->basis)
+		return bad(r, e, _("'plan' line: split=%s needs basis=%s"),
+		    tracefmt_get(f, n, "split"), plan_basis_name(implied));
 	if (b == NULL)
 		return 0;
-	if ((p->basis = plan_basis_parse(b)) == PLAN_NBASES)
-		return bad(r, e, _("'plan' line: unknown basis=%s"), b);
 	if (need_int(r, e, "plan", f, n, "clock_hz", 1, 1000000000000L, &hz) != 0)
 		return -1;
 	p->clock_hz = (double)hz;
@@ -353,13 +344,14 @@ header_plan(struct trace_reader *r, struct header *h, const struct tracefmt_fiel
 {
 	struct plan *p = r->plan;
 	const char *g = tracefmt_get(f, n, "group"), *sp = tracefmt_get(f, n, "split");
+	enum plan_basis implied;
 	long ns, nw, se, sc, sm = 0;
 
 	if (h->have_plan)
 		return bad(r, e, _("a second 'plan' line"));
 	if (g == NULL || (p->group = uarch_group_parse(g)) == UARCH_NGROUPS)
 		return bad(r, e, _("'plan' line: unknown or missing group=%s"), g ? g : "");
-	if (sp == NULL || parse_split(sp, &p->split) != 0)
+	if (sp == NULL || plan_split_parse(sp, &p->split, &implied) != 0)
 		return bad(r, e, _("'plan' line: unknown or missing split=%s"), sp ? sp : "");
 	if (need_int(r, e, "plan", f, n, "nslots", 1, PLAN_MAX_SLOTS, &ns) != 0 ||
 	    need_int(r, e, "plan", f, n, "nwrites", 0, PLAN_MAX_WRITES, &nw) != 0 ||
@@ -374,7 +366,7 @@ header_plan(struct trace_reader *r, struct header *h, const struct tracefmt_fiel
 	p->scale_measured = sm != 0;
 	copy_str(p->scale_note, sizeof p->scale_note, tracefmt_get(f, n, "scale_note"));
 	copy_str(p->summary, sizeof p->summary, tracefmt_get(f, n, "summary"));
-	if (header_basis(r, p, f, n, e) != 0)
+	if (header_basis(r, p, f, n, implied, e) != 0)
 		return -1;
 	h->have_plan = true;
 	return 0;
