@@ -44,7 +44,8 @@ struct trace_reader {
 	bool eof;                  /* the file has no more bytes for buf */
 	bool done;
 	int done_rc;
-	uint64_t ncomplete;        /* intervals returned so far */
+	uint64_t ncomplete;        /* complete samples read so far (the first
+				    * interval comes with the second) */
 	bool *seen;                /* per CPU, this interval */
 	char events[512];
 	/* The header's created time (Unix seconds), 0 when unknown: a sample
@@ -820,6 +821,15 @@ cpu_state(struct trace_reader *r, struct sample *s, unsigned cpu, char *st, stru
 }
 
 /* "c CPU STATE[=ERRNO] V1 ... Vn", values in hex. */
+/* The number of the sample being read, as the rest of httop numbers
+ * samples (source_pos: 1 = the first): its place in the file, whatever
+ * the seq= its lines carry (a recording's first is seldom 1). */
+static uint64_t
+sample_no(const struct trace_reader *r)
+{
+	return r->ncomplete + 1;
+}
+
 static int
 data_cpu(struct trace_reader *r, struct sample *s, char *rest, uint64_t seq, struct errmsg *e)
 {
@@ -840,7 +850,8 @@ data_cpu(struct trace_reader *r, struct sample *s, char *rest, uint64_t seq, str
 	if (cpu >= t->max_cpu || !t->cpus[cpu].present)
 		return bad(r, e, _("cpu %u is not in the trace's topology"), cpu);
 	if (r->seen[cpu])
-		return bad(r, e, _("cpu %u appears twice in interval %" PRIu64), cpu, seq);
+		return bad(r, e, _("cpu %u appears twice in sample %" PRIu64 " (seq=%" PRIu64
+		    ")"), cpu, sample_no(r), seq);
 	r->seen[cpu] = true;
 	if (cpu_state(r, s, cpu, tok[1], e) != 0)
 		return -1;
@@ -958,7 +969,8 @@ member_line(struct trace_reader *r, struct sample *s, const char *kw, char *rest
 	if (interval_fields(r, kw, rest, &endseq, NULL, NULL, e) != 0)
 		return STEP_ERR;
 	if (endseq != seq) {
-		bad(r, e, _("'end seq=%" PRIu64 "' closes interval %" PRIu64), endseq, seq);
+		bad(r, e, _("'end seq=%" PRIu64 "' closes sample %" PRIu64 " (seq=%" PRIu64 ")"),
+		    endseq, sample_no(r), seq);
 		return STEP_ERR;
 	}
 	r->ncomplete++;
@@ -996,8 +1008,8 @@ data_line(struct trace_reader *r, struct sample *s, const char *kw, char *rest, 
 	}
 	if (strcmp(kw, "sample") == 0) {
 		if (*inside)
-			return bad(r, e, _("interval %" PRIu64 " has no 'end' line before the next "
-			    "'sample'"), *seq), STEP_ERR;
+			return bad(r, e, _("sample %" PRIu64 " (seq=%" PRIu64 ") has no 'end' line "
+			    "before the next 'sample'"), sample_no(r), *seq), STEP_ERR;
 		if (interval_fields(r, kw, rest, seq, &time, &wall, e) != 0)
 			return STEP_ERR;
 		start_interval(r, s, *seq, time);
@@ -1007,7 +1019,8 @@ data_line(struct trace_reader *r, struct sample *s, const char *kw, char *rest, 
 	}
 	if (strcmp(kw, "event") == 0) {
 		if (*inside)
-			return bad(r, e, _("'event' line inside interval %" PRIu64), *seq), STEP_ERR;
+			return bad(r, e, _("'event' line inside sample %" PRIu64 " (seq=%" PRIu64 ")"),
+			    sample_no(r), *seq), STEP_ERR;
 		return event_line(r, rest, e);
 	}
 	if (strcmp(kw, "header-end") == 0 || strcmp(kw, "cpu") == 0 ||
@@ -1067,7 +1080,7 @@ trace_next(struct trace_reader *r, struct sample *s, struct errmsg *e)
 				    "; replayed the %" PRIu64 " interval before it",
 				    "the trace is cut off inside sample %" PRIu64
 				    "; replayed the %" PRIu64 " intervals before it", (unsigned long)n),
-				    seq, n);
+				    sample_no(r), n);
 			else
 				bad(r, e, ngettext("the last line is cut off; replayed the %" PRIu64
 				    " interval before it", "the last line is cut off; replayed the %"

@@ -357,10 +357,10 @@ static const struct {
 	{ "value-count.trace", false, "value-count.trace:35: cpu 1 has 4 values, the plan has "
 	    "5 slots" },
 	{ "garbage.trace", false, "garbage.trace:36: not a trace line" },
-	{ "dup-cpu.trace", false, "dup-cpu.trace:37: cpu 0 appears twice in interval 1" },
+	{ "dup-cpu.trace", false, "dup-cpu.trace:37: cpu 0 appears twice in sample 2 (seq=1)" },
 	{ "cpu-range.trace", false, "cpu-range.trace:38: cpu 7 is not in the trace's topology" },
-	{ "no-end.trace", false, "no-end.trace:39: interval 1 has no 'end' line before the "
-	    "next 'sample'" },
+	{ "no-end.trace", false, "no-end.trace:39: sample 2 (seq=1) has no 'end' line before "
+	    "the next 'sample'" },
 };
 
 /* Read a whole trace: the number of samples, and the last return code. */
@@ -420,11 +420,13 @@ test_good_and_truncated(void **state)
 	assert_int_equal(read_all(srcfile("tests/data/trace/good.trace"), &n, &e), 1);
 	assert_int_equal(n, 3);
 	assert_string_equal(e.text, "");
-	/* truncated.trace stops 20 bytes into line 43, inside sample 2: the
-	 * two samples before it make one interval. */
+	/* truncated.trace stops 20 bytes into line 43, inside its third
+	 * sample (seq=2: its seq= count from 0, the message's sample from 1,
+	 * as httop numbers samples): the two samples before it make one
+	 * interval. */
 	assert_int_equal(read_all(srcfile("tests/data/trace/truncated.trace"), &n, &e), 1);
 	assert_int_equal(n, 2);
-	if (strstr(e.text, "truncated.trace:43: the trace is cut off inside sample 2; "
+	if (strstr(e.text, "truncated.trace:43: the trace is cut off inside sample 3; "
 	    "replayed the 1 interval before it") == NULL)
 		fail_msg("%s", e.text);
 }
