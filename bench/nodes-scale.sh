@@ -104,6 +104,12 @@ EOF2
 		sleep 0.02
 		i=$((i + 1))
 	done
+	if [ -z "$first" ]; then
+		# Why not: the screen's head and the viewer's last words.
+		echo "round $r: never whole; the screen:"
+		tmux -L "$sock" capture-pane -p -t t | head -n 14 | sed 's/^/  | /'
+		tail -n 5 "$tmp/err" | sed 's/^/  stderr: /'
+	fi
 	sleep 2
 	c0=$(awk '{ print $1 }' /proc/"$pid"/schedstat)
 	w0=$(date +%s.%N)

@@ -719,7 +719,7 @@ report_head(struct chk *c)
 	r->cpu = m->id.brand[0] != '\0' ? m->id.brand : m->id.vendor_str;
 	r->group = uarch_group_name(m->group);
 	r->source = c->a->src->name;
-	r->split = split_method_name(c->plan.split);
+	r->split = plan_split_name(&c->plan);
 	r->plan = c->plan.summary;
 	r->mode = c->mode;
 	r->period = CHECK_PERIOD_S;

@@ -47,6 +47,9 @@ extern char **environ;
  * first stamp is off by an interval and this much more (the lines' own
  * transport delays differ by less than this). */
 #define CLOCK_OFF_MAX 2.0
+/* A node's paced lines in a row that came after their job interval had
+ * closed: then it is placed by when its lines come (late_clock). */
+#define LATE_LINES 3
 /* A line's tokens: httop's lines have one per 7 to 8 bytes (names, figures
  * and their nulls); a hostile one of 16 MiB of "0," would have 8 million
  * (335 MB): at most one per 6 bytes of the longest line (2.8 million,
@@ -355,6 +358,32 @@ finish(struct cluster *c, struct node *nd)
 
 /* --- its lines ------------------------------------------------------------- */
 
+/* A node whose clock is behind the viewer's by less than the threshold
+ * of an unsynchronised one (an interval and CLOCK_OFF_MAX) but more than
+ * its lines' delay (a VM without NTP, 2 s behind) has each interval placed
+ * in a job interval that has already closed: it would be missing from
+ * every one. After LATE_LINES such lines in a row, each coming about an
+ * interval after the last (not a burst of lines held up on the way, whose
+ * stamps are right), it is placed by when its lines come, as a node far
+ * off is. Returns the line's time on the viewer's clock. */
+static double
+late_clock(struct cluster *c, struct node *nd, double t, double d)
+{
+	double now = clock_wall();
+	bool paced = nd->prev_came > 0.0 && now - nd->prev_came >= 0.5 * d;
+
+	nd->prev_came = now;
+	if ((long)floor((t - c->t0) / d) >= c->next_slot || !paced) {
+		nd->late = 0;
+		return t;
+	}
+	if (++nd->late < LATE_LINES)
+		return t;
+	nd->late = 0;
+	nd->clock_off += t - now;
+	return now;
+}
+
 static void
 push_rec(struct cluster *c, struct node *nd, double t)
 {
@@ -384,6 +413,7 @@ push_rec(struct cluster *c, struct node *nd, double t)
 		c->have_t0 = true;
 		c->next_slot = 0;
 	}
+	t = late_clock(c, nd, t, d);
 	stamp = (long)floor((t - c->t0) / d);
 	/* A node paced every d seconds keeps its count whatever its clock's
 	 * jitter (a stamp near a job interval's edge); after a gap or a

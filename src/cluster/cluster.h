@@ -83,7 +83,12 @@ struct node {
 	double prev_t;             /* its last line's time (wall clock), placed or not */
 	unsigned long surplus;     /* lines not placed: a second in a job interval */
 	double clock_off;          /* its clock's offset from this viewer's,
-				    * when far off (no NTP); else 0 */
+				    * when far off (no NTP) or found behind
+				    * (late); else 0 */
+	double prev_came;          /* when its last line came (this viewer's
+				    * wall clock) */
+	unsigned late;             /* paced lines in a row whose job interval
+				    * had closed when they came */
 	struct node_rec rec[NODE_RING];
 	/* The node's whole-run record (a watched job's, after its last
 	 * interval): kept apart, not an interval. */

@@ -397,8 +397,8 @@ tok_uint(const struct jdoc *d, int i, const char *key, unsigned max, unsigned *v
 static uint64_t
 head_shape(const struct jdoc *d, struct jobj *root)
 {
-	static const char *const top[] = { "host", "group", "split", "scale", "layout",
-	    "layout_basis", "cores_assumed", "layout_note" };
+	static const char *const top[] = { "host", "group", "split", "basis", "scale",
+	    "layout", "layout_basis", "cores_assumed", "layout_note" };
 	uint64_t h = 0;
 	size_t k;
 
@@ -548,18 +548,23 @@ build_topology(struct nodeiv *n, const struct jdoc *d, int cores, bool compact,
 	return rc;
 }
 
-static enum split_method
-split_parse(const char *s)
+/* The node's split and what it rests on: "sched" and "ticks" say it, an
+ * older httop wrote "any" or "bound" with "basis" beside. */
+static void
+split_parse(struct plan *p, const char *s, const char *basis)
 {
-	static const enum split_method all[] = { SPLIT_NONE, SPLIT_ANY, SPLIT_OTA, SPLIT_BOUND };
-	size_t i;
+	enum plan_basis b;
 
-	for (i = 0; i < sizeof all / sizeof all[0]; i++)
-		if (strcmp(split_method_name(all[i]), s) == 0)
-			return all[i];
-	return SPLIT_NONE;
+	p->basis = PLAN_BASIS_COUNTERS;
+	if (plan_split_parse(s, &p->split, &b) != 0) {
+		p->split = SPLIT_NONE;
+		return;
+	}
+	if (b == PLAN_NBASES)
+		b = plan_basis_parse(basis);
+	if (b != PLAN_NBASES)
+		p->basis = b;
 }
-
 static enum layout_basis
 basis_parse(const char *s)
 {
@@ -694,7 +699,7 @@ static int
 build(struct nodeiv *n, const struct jdoc *d, struct jobj *root, int cores, bool compact,
     struct errmsg *e)
 {
-	char s[64];
+	char s[64], b[32];
 	unsigned scale;
 
 	drop_machine(n);
@@ -713,7 +718,8 @@ build(struct nodeiv *n, const struct jdoc *d, struct jobj *root, int cores, bool
 	n->m.topo.l3_unknown = true;
 	memset(&n->plan, 0, sizeof n->plan);
 	n->plan.group = n->m.group;
-	n->plan.split = split_parse(jstr(d, jobj_get(root, "split"), s, sizeof s));
+	jstr(d, jobj_get(root, "basis"), b, sizeof b);
+	split_parse(&n->plan, jstr(d, jobj_get(root, "split"), s, sizeof s), b);
 	if (get_uint(root, "scale", 1u << 20, &scale, e) == 0)
 		n->plan.scale = n->plan.scale_expected = scale;
 	n->plan.scale_measured = true;

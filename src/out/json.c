@@ -705,7 +705,7 @@ out_json_write(struct batch *bt, const struct interval *iv)
 	lb_lit(b, ",\"group\":");
 	json_str(b, uarch_group_name(bt->p->group));
 	lb_lit(b, ",\"split\":");
-	json_str(b, split_method_name(bt->p->split));
+	json_str(b, plan_split_name(bt->p));
 	lb_lit(b, ",\"scale\":");
 	lb_u64(b, bt->p->scale);
 	/* Figures that are not the counters' (sched, procstat) say what they

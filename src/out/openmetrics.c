@@ -730,7 +730,7 @@ write_info(struct om *o)
 
 	escape_label(src, sizeof src, b->source_name);
 	escape_label(grp, sizeof grp, uarch_group_name(b->p->group));
-	escape_label(spl, sizeof spl, split_method_name(b->p->split));
+	escape_label(spl, sizeof spl, plan_split_name(b->p));
 	if (o->openmetrics) {
 		lb_lit(lb, "# TYPE httop_source info\n# HELP httop_source ");
 		lb_str(lb, help);

@@ -40,7 +40,7 @@ write_header(struct batch *b, const struct interval *iv)
 	    "split: %s, S %u (%s)\n"),
 	    isfinite(iv->time) ? iv->time : 0.0, b->wt.unix3, isfinite(iv->dt) ? iv->dt : 0.0,
 	    host, b->source_name, uarch_group_name(b->p->group),
-	    split_method_name(b->p->split), b->p->scale,
+	    plan_split_name(b->p), b->p->scale,
 	    b->p->scale_measured ? _("measured") : _("table"));
 	/* Figures that are not the counters' say what they are. */
 	if (plan_meaning(b->p) != NULL)

@@ -502,6 +502,44 @@ split_method_name(enum split_method s)
 	return "?";
 }
 
+/* The split of a plan that is not the counters' is not theirs: "any"
+ * would read as the AnyThread count, "bound" as the counters' unhalted
+ * time. Its name says what it rests on. */
+const char *
+plan_split_name(const struct plan *p)
+{
+	if (p->basis == PLAN_BASIS_SCHED && p->split == SPLIT_ANY)
+		return "sched";
+	if (p->basis == PLAN_BASIS_TICKS && p->split == SPLIT_BOUND)
+		return "ticks";
+	return split_method_name(p->split);
+}
+
+int
+plan_split_parse(const char *name, enum split_method *method, enum plan_basis *basis)
+{
+	int i;
+
+	*basis = PLAN_NBASES;
+	if (strcmp(name, "sched") == 0) {
+		*method = SPLIT_ANY;
+		*basis = PLAN_BASIS_SCHED;
+		return 0;
+	}
+	if (strcmp(name, "ticks") == 0) {
+		*method = SPLIT_BOUND;
+		*basis = PLAN_BASIS_TICKS;
+		return 0;
+	}
+	for (i = SPLIT_NONE; i <= SPLIT_BOUND; i++) {
+		if (strcmp(name, split_method_name((enum split_method)i)) == 0) {
+			*method = (enum split_method)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 const char *
 plan_meaning(const struct plan *p)
 {

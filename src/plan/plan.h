@@ -166,6 +166,16 @@ const char *slot_kind_name(enum slot_kind k);
 const char *slot_kind_title(enum slot_kind k);
 enum slot_kind slot_kind_parse(const char *name);   /* SLOT_NKINDS if unknown */
 const char *split_method_name(enum split_method s);
+/* The split's name as every output and a trace write it: the method's
+ * for the counters; for a plan whose counts are not the counters' what the
+ * split rests on, "sched" (exact, from the context-switch records: its
+ * method is SPLIT_ANY over the scheduler's time) or "ticks" (bounds from
+ * /proc/stat's tick counts: SPLIT_BOUND). Untranslated. */
+const char *plan_split_name(const struct plan *p);
+/* The method and basis of a split name, plan_split_name's or (older
+ * httop) split_method_name's: *basis is PLAN_NBASES when the name implies
+ * none ("any", "bound", ...). -1 when the name is unknown. */
+int plan_split_parse(const char *name, enum split_method *method, enum plan_basis *basis);
 /* What the figures mean, for a plan whose figures are not a PMU's (the
  * scheduler's or the tick accounting's): every output prints it next to
  * the source's name; NULL for a counter plan, whose meaning httop(1) gives

@@ -18,9 +18,10 @@
 #include "util/errmsg.h"
 
 #define TRACE_VERSION 1   /* major: a reader refuses a newer one */
-#define TRACE_MINOR 4     /* minor: new line types, fields or values (1.2: l3=none,
+#define TRACE_MINOR 5     /* minor: new line types, fields or values (1.2: l3=none,
 			   * 1.3: the sample line's wall=, 1.4: the plan's basis=
-			   * and clock_hz=, the CPU state lost) */
+			   * and clock_hz=, the CPU state lost, 1.5: split=sched
+			   * and split=ticks) */
 
 struct trace_reader;
 struct trace_writer;

@@ -44,7 +44,8 @@ struct trace_reader {
 	bool eof;                  /* the file has no more bytes for buf */
 	bool done;
 	int done_rc;
-	uint64_t ncomplete;        /* intervals returned so far */
+	uint64_t ncomplete;        /* complete samples read so far (the first
+				    * interval comes with the second) */
 	bool *seen;                /* per CPU, this interval */
 	char events[512];
 	/* The header's created time (Unix seconds), 0 when unknown: a sample
@@ -313,34 +314,25 @@ header_cpu(struct trace_reader *r, struct header *h, const struct tracefmt_field
 	return 0;
 }
 
-static int
-parse_split(const char *s, enum split_method *out)
-{
-	int i;
-
-	for (i = SPLIT_NONE; i <= SPLIT_BOUND; i++) {
-		if (strcmp(s, split_method_name((enum split_method)i)) == 0) {
-			*out = (enum split_method)i;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-/* basis= and clock_hz=, both or neither: a plan of the counters without. */
+/* basis= and clock_hz=, both or neither: a plan of the counters without.
+ * A split named by its basis (1.5: sched, ticks) needs that basis; 1.4
+ * wrote the method (any, bound) beside the basis, and reads the same. */
 static int
 header_basis(struct trace_reader *r, struct plan *p, const struct tracefmt_field *f, int n,
-    struct errmsg *e)
+    enum plan_basis implied, struct errmsg *e)
 {
 	const char *b = tracefmt_get(f, n, "basis");
 	long hz;
 
 	p->basis = PLAN_BASIS_COUNTERS;
 	p->clock_hz = 0.0;
+	if (b != NULL && (p->basis = plan_basis_parse(b)) == PLAN_NBASES)
+		return bad(r, e, _("'plan' line: unknown basis=%s"), b);
+	if (implied != PLAN_NBASES && implied != p->basis)
+		return bad(r, e, _("'plan' line: split=%s needs basis=%s"),
+		    tracefmt_get(f, n, "split"), plan_basis_name(implied));
 	if (b == NULL)
 		return 0;
-	if ((p->basis = plan_basis_parse(b)) == PLAN_NBASES)
-		return bad(r, e, _("'plan' line: unknown basis=%s"), b);
 	if (need_int(r, e, "plan", f, n, "clock_hz", 1, 1000000000000L, &hz) != 0)
 		return -1;
 	p->clock_hz = (double)hz;
@@ -353,13 +345,14 @@ header_plan(struct trace_reader *r, struct header *h, const struct tracefmt_fiel
 {
 	struct plan *p = r->plan;
 	const char *g = tracefmt_get(f, n, "group"), *sp = tracefmt_get(f, n, "split");
+	enum plan_basis implied;
 	long ns, nw, se, sc, sm = 0;
 
 	if (h->have_plan)
 		return bad(r, e, _("a second 'plan' line"));
 	if (g == NULL || (p->group = uarch_group_parse(g)) == UARCH_NGROUPS)
 		return bad(r, e, _("'plan' line: unknown or missing group=%s"), g ? g : "");
-	if (sp == NULL || parse_split(sp, &p->split) != 0)
+	if (sp == NULL || plan_split_parse(sp, &p->split, &implied) != 0)
 		return bad(r, e, _("'plan' line: unknown or missing split=%s"), sp ? sp : "");
 	if (need_int(r, e, "plan", f, n, "nslots", 1, PLAN_MAX_SLOTS, &ns) != 0 ||
 	    need_int(r, e, "plan", f, n, "nwrites", 0, PLAN_MAX_WRITES, &nw) != 0 ||
@@ -374,7 +367,7 @@ header_plan(struct trace_reader *r, struct header *h, const struct tracefmt_fiel
 	p->scale_measured = sm != 0;
 	copy_str(p->scale_note, sizeof p->scale_note, tracefmt_get(f, n, "scale_note"));
 	copy_str(p->summary, sizeof p->summary, tracefmt_get(f, n, "summary"));
-	if (header_basis(r, p, f, n, e) != 0)
+	if (header_basis(r, p, f, n, implied, e) != 0)
 		return -1;
 	h->have_plan = true;
 	return 0;
@@ -828,6 +821,15 @@ cpu_state(struct trace_reader *r, struct sample *s, unsigned cpu, char *st, stru
 }
 
 /* "c CPU STATE[=ERRNO] V1 ... Vn", values in hex. */
+/* The number of the sample being read, as the rest of httop numbers
+ * samples (source_pos: 1 = the first): its place in the file, whatever
+ * the seq= its lines carry (a recording's first is seldom 1). */
+static uint64_t
+sample_no(const struct trace_reader *r)
+{
+	return r->ncomplete + 1;
+}
+
 static int
 data_cpu(struct trace_reader *r, struct sample *s, char *rest, uint64_t seq, struct errmsg *e)
 {
@@ -848,7 +850,8 @@ data_cpu(struct trace_reader *r, struct sample *s, char *rest, uint64_t seq, str
 	if (cpu >= t->max_cpu || !t->cpus[cpu].present)
 		return bad(r, e, _("cpu %u is not in the trace's topology"), cpu);
 	if (r->seen[cpu])
-		return bad(r, e, _("cpu %u appears twice in interval %" PRIu64), cpu, seq);
+		return bad(r, e, _("cpu %u appears twice in sample %" PRIu64 " (seq=%" PRIu64
+		    ")"), cpu, sample_no(r), seq);
 	r->seen[cpu] = true;
 	if (cpu_state(r, s, cpu, tok[1], e) != 0)
 		return -1;
@@ -966,7 +969,8 @@ member_line(struct trace_reader *r, struct sample *s, const char *kw, char *rest
 	if (interval_fields(r, kw, rest, &endseq, NULL, NULL, e) != 0)
 		return STEP_ERR;
 	if (endseq != seq) {
-		bad(r, e, _("'end seq=%" PRIu64 "' closes interval %" PRIu64), endseq, seq);
+		bad(r, e, _("'end seq=%" PRIu64 "' closes sample %" PRIu64 " (seq=%" PRIu64 ")"),
+		    endseq, sample_no(r), seq);
 		return STEP_ERR;
 	}
 	r->ncomplete++;
@@ -1004,8 +1008,8 @@ data_line(struct trace_reader *r, struct sample *s, const char *kw, char *rest, 
 	}
 	if (strcmp(kw, "sample") == 0) {
 		if (*inside)
-			return bad(r, e, _("interval %" PRIu64 " has no 'end' line before the next "
-			    "'sample'"), *seq), STEP_ERR;
+			return bad(r, e, _("sample %" PRIu64 " (seq=%" PRIu64 ") has no 'end' line "
+			    "before the next 'sample'"), sample_no(r), *seq), STEP_ERR;
 		if (interval_fields(r, kw, rest, seq, &time, &wall, e) != 0)
 			return STEP_ERR;
 		start_interval(r, s, *seq, time);
@@ -1015,7 +1019,8 @@ data_line(struct trace_reader *r, struct sample *s, const char *kw, char *rest, 
 	}
 	if (strcmp(kw, "event") == 0) {
 		if (*inside)
-			return bad(r, e, _("'event' line inside interval %" PRIu64), *seq), STEP_ERR;
+			return bad(r, e, _("'event' line inside sample %" PRIu64 " (seq=%" PRIu64 ")"),
+			    sample_no(r), *seq), STEP_ERR;
 		return event_line(r, rest, e);
 	}
 	if (strcmp(kw, "header-end") == 0 || strcmp(kw, "cpu") == 0 ||
@@ -1075,7 +1080,7 @@ trace_next(struct trace_reader *r, struct sample *s, struct errmsg *e)
 				    "; replayed the %" PRIu64 " interval before it",
 				    "the trace is cut off inside sample %" PRIu64
 				    "; replayed the %" PRIu64 " intervals before it", (unsigned long)n),
-				    seq, n);
+				    sample_no(r), n);
 			else
 				bad(r, e, ngettext("the last line is cut off; replayed the %" PRIu64
 				    " interval before it", "the last line is cut off; replayed the %"

@@ -201,7 +201,7 @@ write_plan(FILE *fp, const struct plan *p)
 	unsigned i;
 
 	fprintf(fp, "plan group=%s split=%s nslots=%u nwrites=%u scale_expected=%u scale=%u "
-	    "scale_measured=%d", uarch_group_name(p->group), split_method_name(p->split),
+	    "scale_measured=%d", uarch_group_name(p->group), plan_split_name(p),
 	    p->nslots, p->nwrites, p->scale_expected, p->scale, p->scale_measured ? 1 : 0);
 	put_kv_str(fp, "scale_note", p->scale_note);
 	put_kv_str(fp, "summary", p->summary);

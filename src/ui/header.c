@@ -206,7 +206,7 @@ line_source(struct flow *fl, const struct ui_frame *f)
 	header_window_label(text, sizeof text, f);
 	header_labelled(fl, P_WINDOW, _("figures"), text);
 	if (f->plan != NULL)
-		header_labelled(fl, P_SPLIT, _("split"), split_method_name(f->plan->split));
+		header_labelled(fl, P_SPLIT, _("split"), plan_split_name(f->plan));
 	/* A source without counters (sched, procstat) says what its figures
 	 * mean. */
 	if (plan_meaning(f->plan) != NULL) {

@@ -386,7 +386,7 @@ remote_facts(const struct topo_sink *k, const struct ui_frame *f, int cols, int 
 	    uarch_group_title(f->m->group));
 	row = fact(k, row, cols, _("Group"), ROLE_LABEL, buf);
 	if (f->plan != NULL) {
-		row = fact(k, row, cols, _("Split"), ROLE_LABEL, split_method_name(f->plan->split));
+		row = fact(k, row, cols, _("Split"), ROLE_LABEL, plan_split_name(f->plan));
 		snprintf(buf, sizeof buf, _("%u TSC ticks per count, as the node gave it"),
 		    f->plan->scale);
 		row = fact(k, row, cols, _("Scale"), ROLE_LABEL, buf);
@@ -442,7 +442,7 @@ topo_facts(const struct topo_sink *k, const struct ui_frame *f, int cols, int ro
 	if (p == NULL)
 		return row;
 	row = scale_fact(k, p, cols, row);
-	snprintf(buf, sizeof buf, "%s: %s", split_method_name(p->split), p->summary);
+	snprintf(buf, sizeof buf, "%s: %s", plan_split_name(p), p->summary);
 	row = fact(k, row, cols, _("Plan"), ROLE_LABEL, buf);
 	for (i = 0; i < p->nslots && i < PLAN_MAX_SLOTS; i++) {
 		const struct plan_slot *s = &p->slots[i];

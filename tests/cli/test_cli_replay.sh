@@ -79,18 +79,18 @@ check "--force on a replay: exit 0 and one line saying it has no effect" \
 # A trace cut inside an interval (a recorder killed mid-write): every
 # complete interval, status 0, and one line on standard error saying where
 # the data stop (httop-trace(5)) and how many intervals came before (one
-# less than the samples). truncated.trace stops inside sample 2.
+# less than the samples). truncated.trace stops inside sample 3 (seq=2): the third in the file.
 cut=$HTTOP_SRCDIR/tests/data/trace/truncated.trace
 "$HTTOP" --replay "$cut" -b --format csv >"$tmp/cut.csv" 2>"$tmp/cut.err"; st=$?
 check "a cut trace replays its complete intervals, status 0 (got $st, $(grep -c '^node,' "$tmp/cut.csv"))" \
     sh -c '[ "$1" -eq 0 ] && [ "$(grep -c "^node," "$2")" -eq 1 ]' sh "$st" "$tmp/cut.csv"
 # (its other line is the event the trace holds before interval 1)
 check "... and says so in one line: $(grep cut "$tmp/cut.err")" sh -c '[ "$(grep -c "cut off" "$1")" -eq 1 ] &&
-    grep -q "^httop: .*truncated.trace:43: the trace is cut off inside sample 2; replayed the 1 interval before it$" "$1"' sh "$tmp/cut.err"
+    grep -q "^httop: .*truncated.trace:43: the trace is cut off inside sample 3; replayed the 1 interval before it$" "$1"' sh "$tmp/cut.err"
 gzip -c "$cut" | head -c -9 >"$tmp/cut.trace.gz"
 "$HTTOP" --replay "$tmp/cut.trace.gz" -b --format csv >"$tmp/cutz.csv" 2>"$tmp/cutz.err"; st=$?
 check "the same gzip-compressed, its trailer cut too: same intervals and line" sh -c '[ "$1" -eq 0 ] &&
-    cmp -s "$2" "$3" && [ "$(grep -c "cut off inside sample 2" "$4")" -eq 1 ]' \
+    cmp -s "$2" "$3" && [ "$(grep -c "cut off inside sample 3" "$4")" -eq 1 ]' \
     sh "$st" "$tmp/cut.csv" "$tmp/cutz.csv" "$tmp/cutz.err"
 # Not a file: a FIFO (it must not hang waiting for a writer), a device, a
 # directory: one line each, status 1.

@@ -119,7 +119,7 @@ lines = open(sys.argv[1]).readlines()
 assert len(lines) == 2, len(lines)
 for line in lines:
     d = json.loads(line)
-    assert d["split"] == "bound", d["split"]
+    assert d["split"] == "ticks", d["split"]
     n = d["node"]
     for k in ("neither", "t0_only", "t1_only", "both"):
         assert n[k] is not None or (n[k + "_lo"] is not None and n[k + "_hi"] is not None), (k, n)

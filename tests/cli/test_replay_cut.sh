@@ -9,9 +9,10 @@
 # with status 0.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 need gzip gzip
+need python3 python3
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-plan 8
+plan 11
 
 good=$HTTOP_SRCDIR/tests/data/trace/good.trace
 # byte offsets: just after "header-end\n", and after the second "end" line
@@ -90,4 +91,48 @@ check "the demo's recording cut in its first sample (bytes $shend to $s1end): st
 "$HTTOP" --replay "$tmp/sim.trace" -b --format csv >"$tmp/out" 2>"$tmp/err"; st=$?
 check "... whole, it replays its 2 intervals, status 0 (got $st)" \
     sh -c '[ "$1" -eq 0 ] && [ "$(grep -c "^node," "$2")" -eq 2 ]' sh "$st" "$tmp/out"
+
+# The number in "cut off inside sample N" is the sample's place in the
+# file, 1 for the first, as httop numbers samples everywhere (source_pos),
+# not its seq= (a recording's seldom starts at 1: the demo's at 2, so its
+# fifth sample has seq=6). A recording of 6 samples cut 20 bytes into the
+# first cpu line of its fifth sample: the 4 whole samples before it make
+# 3 intervals.
+"$HTTOP" --demo -b -n 5 -d 0.1 --record "$tmp/five.trace" --format csv >/dev/null 2>"$tmp/rec5.err"
+s5=$(awk '/^sample / { k++ } k == 5 { print NR; exit }' "$tmp/five.trace")
+seq5=$(awk '/^sample / { k++ } k == 5 { sub(/.*seq=/, ""); sub(/ .*/, ""); print; exit }' "$tmp/five.trace")
+off5=$(awk -v l="$s5" 'NR <= l { n += length($0) + 1 } END { print n + 20 }' "$tmp/five.trace")
+want="five5.trace:$((s5 + 1)): the trace is cut off inside sample 5; replayed the 3 intervals before it"
+head -c "$off5" "$tmp/five.trace" >"$tmp/five5.trace"
+"$HTTOP" --replay "$tmp/five5.trace" -b --format csv >"$tmp/out" 2>"$tmp/err"; st=$?
+check "a recording cut inside its fifth sample (line $s5, seq=$seq5): 'sample 5', 3 intervals, status 0 ($(cat "$tmp/err"))" \
+    sh -c '[ "$1" -eq 0 ] && [ "$(grep -c "^node," "$2")" -eq 3 ] && [ "$(wc -l <"$3")" -eq 1 ] &&
+	grep -qF "$4" "$3"' sh "$st" "$tmp/out" "$tmp/err" "$want"
+gzip -c "$tmp/five5.trace" >"$tmp/five5.trace.gz"
+"$HTTOP" --replay "$tmp/five5.trace.gz" -b --format csv >"$tmp/outz" 2>"$tmp/errz"; st=$?
+check "the same gzip-compressed: the same line and intervals ($(cat "$tmp/errz"))" \
+    sh -c '[ "$1" -eq 0 ] && cmp -s "$2" "$3" && grep -qF "$4" "$5"' \
+    sh "$st" "$tmp/out" "$tmp/outz" "five5.trace.gz:$((s5 + 1)): the trace is cut off inside sample 5; replayed the 3 intervals before it" "$tmp/errz"
+# A whole gzip file whose stream is cut inside the fifth sample (a
+# recorder with --record FILE.gz killed mid-write): the shortest prefix of
+# the stream whose inflated text goes 20 bytes into that sample.
+gzip -c "$tmp/five.trace" >"$tmp/fivez.trace.gz"
+zoff=$(python3 - "$tmp/fivez.trace.gz" "$off5" <<'EOF'
+import sys, zlib
+z = open(sys.argv[1], "rb").read()
+d = zlib.decompressobj(31)
+out = 0
+for i in range(len(z)):
+    out += len(d.decompress(z[i:i + 1]))
+    if out >= int(sys.argv[2]):
+        print(i + 1)
+        break
+EOF
+)
+head -c "$zoff" "$tmp/fivez.trace.gz" >"$tmp/fivecut.trace.gz"
+"$HTTOP" --replay "$tmp/fivecut.trace.gz" -b --format csv >"$tmp/outc" 2>"$tmp/errc"; st=$?
+check "a gzip stream cut in the fifth sample's part: 'inside sample 5' ($(cat "$tmp/errc"))" \
+    sh -c '[ "$1" -eq 0 ] && [ "$(grep -c "^node," "$2")" -eq 3 ] &&
+	grep -q "the trace is cut off inside sample 5; replayed the 3 intervals before it" "$3"' \
+    sh "$st" "$tmp/outc" "$tmp/errc"
 exit 0

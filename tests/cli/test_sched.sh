@@ -121,7 +121,7 @@ e = (late + over + 10.0) * 1e-6
 tol_s = 0.005 + P / T + (2 * e / P if mode == "half" else 0.0)
 tol_os = 0.005 + 2 * 0.01 / T + max(0.0, (t1 - t0) - T) / T
 res(rec["source"] == "sched" and rec.get("basis") == "scheduler" and core["valid"] and
-    core["exact"] and rec["split"] == "any",
+    core["exact"] and rec["split"] == "sched",
     "%s: source sched, basis scheduler, core 0 valid with an exact split (%s, valid %s)" %
     (mode, rec.get("basis"), core["valid"]))
 res(u[0] is not None and u[0] >= 1 - tol_s,

@@ -8,6 +8,9 @@
 #   fast     a line every -d / 10 seconds (a node sending faster than -d)
 #   back     a line every -d seconds, its clock set back 30 s after the
 #            fourth (each later stamp 30 s behind)
+#   lag      a line every -d seconds, its clock 2 s behind (a node whose
+#            clock is not synchronised, by less than the viewer's
+#            threshold for an unsynchronised one)
 #   once     its first start: one line, then exit 1; every later start
 #            (a state file in $FAKE_DIR): what ssh says of a refused
 #            connection, exit 255 (a node that answers once, then is gone)
@@ -59,11 +62,11 @@ def hostile(r):
     return r
 
 
-def paced(r, d, back_after=None):
+def paced(r, d, back_after=None, lag=0.0):
     t = time.time()
     k = 0
     while True:
-        emit(r, -30.0 if back_after is not None and k >= back_after else 0.0)
+        emit(r, -30.0 if back_after is not None and k >= back_after else -lag)
         k += 1
         t += d
         time.sleep(max(0.0, t - time.time()))
@@ -80,6 +83,8 @@ def main():
         paced(r, d / 10)
     elif mode == "back":
         paced(r, d, 4)
+    elif mode == "lag":
+        paced(r, d, lag=2.0)
     elif mode == "hostile":
         paced(hostile(r), d)
     elif mode == "once":

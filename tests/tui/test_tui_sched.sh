@@ -18,12 +18,15 @@ if ! "$HTTOP" --source sched --topology "$sib" -b -n 1 -d 0.1 >/dev/null 2>"$tui
 	    { echo "1..1"; echo "not ok 1 - the sched source: $(cat "$tui_dir/probe")"; exit 1; }
 	skip_all "the sched source does not open here: $(cat "$tui_dir/probe")"
 fi
-plan 15
+plan 18
 export XDG_CONFIG_HOME="$tui_dir/config"
 
 tui_start 160 40 -- --source sched --topology "$sib" -d 0.3
 check "header: source sched" wait_for 'source sched' 10
 check "header: what the figures mean" wait_for 'split by the scheduler: time a task ran on each' 5
+# The split method is the scheduler's, not the counters' AnyThread "any".
+check "header: split sched" wait_for 'split sched( |$)' 5
+expect_gone "header: no 'split any'" 'split any'
 # The core's row: its CPUs and four shares (the split is exact: no bound).
 if wait_for ' 0,1 .* [0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]\.[0-9]{2} ' 10; then
 	ok "the core of CPUs 0,1 shows its split: $(cap | grep ' 0,1 ' | head -n 1)"
@@ -37,6 +40,7 @@ expect "topology view: the plan reads the context-switch records" \
     'read  ref +ns the CPU ran a task other than idle, from its context-switch'
 expect "topology view: the merged records for 'any'" \
     'read  any +ns any thread of the core ran a task: its threads'
+expect "topology view: the plan's split is sched" '^Plan +sched: scheduler: context switches'
 if cap | grep -q 'MSR'; then
 	not_ok "topology view: no MSR among what the sched source reads"; show_screen
 else

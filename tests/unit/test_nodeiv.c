@@ -221,6 +221,56 @@ test_two_cores(void **state)
 /* The demo's lines: the node's aggregate computed again from the cores
  * read back, weighed by the rebuilt counts, is the one the node wrote
  * (to the 6 significant digits of its rates). */
+/* A node's split read back with what it rests on: "sched" and "ticks"
+ * (this httop), "any" or "bound" with "basis" beside (an older httop's
+ * sched and procstat nodes), "any" alone (the counters'). The node's plan
+ * then names it as the node did: "sched", never the counters' "any". */
+static void
+test_split_basis(void **state)
+{
+	static const struct {
+		const char *with;        /* replaces "split":"any" */
+		enum split_method split;
+		enum plan_basis basis;
+		const char *name;
+	} cases[] = {
+		{ "\"split\":\"sched\"", SPLIT_ANY, PLAN_BASIS_SCHED, "sched" },
+		{ "\"split\":\"any\",\"basis\":\"scheduler\"", SPLIT_ANY, PLAN_BASIS_SCHED, "sched" },
+		{ "\"split\":\"ticks\"", SPLIT_BOUND, PLAN_BASIS_TICKS, "ticks" },
+		{ "\"split\":\"bound\",\"basis\":\"ticks\"", SPLIT_BOUND, PLAN_BASIS_TICKS, "ticks" },
+		{ "\"split\":\"any\"", SPLIT_ANY, PLAN_BASIS_COUNTERS, "any" },
+		{ "\"split\":\"bound\"", SPLIT_BOUND, PLAN_BASIS_COUNTERS, "bound" },
+	};
+	static const char key[] = "\"split\":\"any\"";
+	size_t len, i;
+	char *text = slurp("tests/data/nodes/two-cores.json", &len);
+	char *at = strstr(text, key), *line;
+
+	(void)state;
+	assert_non_null(at);
+	line = malloc(len + 64);
+	assert_non_null(line);
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct jdoc d;
+		struct nodeiv n;
+		struct errmsg e;
+
+		snprintf(line, len + 64, "%.*s%s%s", (int)(at - text), text, cases[i].with,
+		    at + strlen(key));
+		jdoc_init(&d, 0);
+		nodeiv_init(&n);
+		assert_int_equal(jdoc_parse(&d, line, strlen(line), &e), 0);
+		assert_int_equal(nodeiv_read(&n, &d, &e), 1);
+		assert_int_equal(n.plan.split, cases[i].split);
+		assert_int_equal(n.plan.basis, cases[i].basis);
+		assert_string_equal(plan_split_name(&n.plan), cases[i].name);
+		nodeiv_free(&n);
+		jdoc_free(&d);
+	}
+	free(line);
+	free(text);
+}
+
 static void
 test_demo(void **state)
 {
@@ -1107,6 +1157,7 @@ main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_jobj),
 		cmocka_unit_test(test_two_cores),
+		cmocka_unit_test(test_split_basis),
 		cmocka_unit_test(test_demo),
 		cmocka_unit_test(test_light),
 		cmocka_unit_test(test_weights),

@@ -236,11 +236,57 @@ test_names(void **state)
 	assert_string_equal(split_method_name(SPLIT_BOUND), "bound");
 }
 
+/* The split's name says what it rests on: the scheduler's exact split is
+ * "sched", not the counters' AnyThread "any"; the tick accounting's bounds
+ * "ticks"; a counter plan's the method's. Parsing takes both spellings,
+ * the old ones implying no basis. */
+static void
+test_split_names(void **state)
+{
+	struct plan p;
+	enum split_method m;
+	enum plan_basis b;
+
+	(void)state;
+	memset(&p, 0, sizeof p);
+	p.split = SPLIT_ANY;
+	assert_string_equal(plan_split_name(&p), "any");
+	p.basis = PLAN_BASIS_SCHED;
+	assert_string_equal(plan_split_name(&p), "sched");
+	p.split = SPLIT_NONE;   /* one thread per core: no split, whatever the basis */
+	assert_string_equal(plan_split_name(&p), "none");
+	p.basis = PLAN_BASIS_TICKS;
+	p.split = SPLIT_BOUND;
+	assert_string_equal(plan_split_name(&p), "ticks");
+	p.basis = PLAN_BASIS_COUNTERS;
+	assert_string_equal(plan_split_name(&p), "bound");
+	p.split = SPLIT_OTA;
+	assert_string_equal(plan_split_name(&p), "ota");
+
+	assert_int_equal(plan_split_parse("sched", &m, &b), 0);
+	assert_int_equal(m, SPLIT_ANY);
+	assert_int_equal(b, PLAN_BASIS_SCHED);
+	assert_int_equal(plan_split_parse("ticks", &m, &b), 0);
+	assert_int_equal(m, SPLIT_BOUND);
+	assert_int_equal(b, PLAN_BASIS_TICKS);
+	assert_int_equal(plan_split_parse("any", &m, &b), 0);
+	assert_int_equal(m, SPLIT_ANY);
+	assert_int_equal(b, PLAN_NBASES);
+	assert_int_equal(plan_split_parse("bound", &m, &b), 0);
+	assert_int_equal(m, SPLIT_BOUND);
+	assert_int_equal(b, PLAN_NBASES);
+	assert_int_equal(plan_split_parse("none", &m, &b), 0);
+	assert_int_equal(m, SPLIT_NONE);
+	assert_int_equal(plan_split_parse("scheduler", &m, &b), -1);
+	assert_int_equal(plan_split_parse("", &m, &b), -1);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_skx),
+		cmocka_unit_test(test_split_names),
 		cmocka_unit_test(test_skx_calibration),
 		cmocka_unit_test(test_icx_spr),
 		cmocka_unit_test(test_nhm_snb),

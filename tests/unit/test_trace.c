@@ -357,10 +357,10 @@ static const struct {
 	{ "value-count.trace", false, "value-count.trace:35: cpu 1 has 4 values, the plan has "
 	    "5 slots" },
 	{ "garbage.trace", false, "garbage.trace:36: not a trace line" },
-	{ "dup-cpu.trace", false, "dup-cpu.trace:37: cpu 0 appears twice in interval 1" },
+	{ "dup-cpu.trace", false, "dup-cpu.trace:37: cpu 0 appears twice in sample 2 (seq=1)" },
 	{ "cpu-range.trace", false, "cpu-range.trace:38: cpu 7 is not in the trace's topology" },
-	{ "no-end.trace", false, "no-end.trace:39: interval 1 has no 'end' line before the "
-	    "next 'sample'" },
+	{ "no-end.trace", false, "no-end.trace:39: sample 2 (seq=1) has no 'end' line before "
+	    "the next 'sample'" },
 };
 
 /* Read a whole trace: the number of samples, and the last return code. */
@@ -420,11 +420,13 @@ test_good_and_truncated(void **state)
 	assert_int_equal(read_all(srcfile("tests/data/trace/good.trace"), &n, &e), 1);
 	assert_int_equal(n, 3);
 	assert_string_equal(e.text, "");
-	/* truncated.trace stops 20 bytes into line 43, inside sample 2: the
-	 * two samples before it make one interval. */
+	/* truncated.trace stops 20 bytes into line 43, inside its third
+	 * sample (seq=2: its seq= count from 0, the message's sample from 1,
+	 * as httop numbers samples): the two samples before it make one
+	 * interval. */
 	assert_int_equal(read_all(srcfile("tests/data/trace/truncated.trace"), &n, &e), 1);
 	assert_int_equal(n, 2);
-	if (strstr(e.text, "truncated.trace:43: the trace is cut off inside sample 2; "
+	if (strstr(e.text, "truncated.trace:43: the trace is cut off inside sample 3; "
 	    "replayed the 1 interval before it") == NULL)
 		fail_msg("%s", e.text);
 }
@@ -566,6 +568,8 @@ test_sched_plan(void **state)
 	assert_int_equal(trace_writer_close(w, &e), 0);
 	fclose(fp);
 	assert_non_null(strstr(buf, " basis=scheduler clock_hz=1000000000\n"));
+	/* 1.5: the split named by what it rests on, not the counters' "any" */
+	assert_non_null(strstr(buf, "plan group=skx split=sched "));
 	assert_non_null(strstr(buf, "\nc 2 lost "));
 	spill(tmppath("sched.trace"), buf, len);
 	tr = trace_open(tmppath("sched.trace"), &m2, &p2, &e);
@@ -582,6 +586,26 @@ test_sched_plan(void **state)
 	trace_close(tr);
 	sample_free(&r);
 	machine_free(&m2);
+	/* 1.4 wrote the method, "any", beside the basis: the same plan */
+	at = strstr(buf, "split=sched ");
+	memcpy(at, "split=any   ", strlen("split=sched "));
+	spill(tmppath("sched-1.4.trace"), buf, len);
+	tr = trace_open(tmppath("sched-1.4.trace"), &m2, &p2, &e);
+	assert_non_null(tr);
+	assert_int_equal(p2.split, SPLIT_ANY);
+	assert_int_equal(p2.basis, PLAN_BASIS_SCHED);
+	assert_string_equal(plan_split_name(&p2), "sched");
+	trace_close(tr);
+	machine_free(&m2);
+	/* "sched" needs its basis: with basis=ticks, refused */
+	memcpy(at, "split=sched ", strlen("split=sched "));
+	at = strstr(buf, " basis=scheduler");
+	memcpy(at, " basis=ticks    ", strlen(" basis=scheduler"));
+	spill(tmppath("sched-ticks.trace"), buf, len);
+	tr = trace_open(tmppath("sched-ticks.trace"), &m2, &p2, &e);
+	assert_null(tr);
+	assert_non_null(strstr(e.text, "split=sched needs basis=scheduler"));
+	memcpy(at, " basis=scheduler", strlen(" basis=scheduler"));
 	/* basis without clock_hz */
 	at = strstr(buf, " clock_hz=");
 	memset(at, ' ', strlen(" clock_hz=1000000000"));
@@ -633,7 +657,7 @@ test_wall_time(void **state)
 	}
 	assert_int_equal(trace_writer_close(w, &e), 0);
 	fclose(fp);
-	assert_non_null(strstr(buf, "httop-trace 1.4\n"));
+	assert_non_null(strstr(buf, "httop-trace 1.5\n"));
 	assert_non_null(strstr(buf, "\nsample seq=0 time=0.5 wall=1795255757.1234567\n"));
 	assert_non_null(strstr(buf, "\nsample seq=2 time=2.75\n"));
 	spill(tmppath("wall.trace"), buf, len);
