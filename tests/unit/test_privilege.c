@@ -65,14 +65,14 @@ child_keep_rawio(void)
 	char what[160];
 	uint64_t eff, perm, inh;
 
-	CHECK(privilege_drop(true, what, sizeof what, &e) == 0);
+	CHECK(privilege_drop(PRIV_KEEP_RAWIO, what, sizeof what, &e) == 0);
 	CHECK(caps(&eff, &perm, &inh) == 0);
 	CHECK(eff == 0x20000 && perm == 0x20000 && inh == 0);
 	CHECK(prctl(PR_GET_NO_NEW_PRIVS, 0L, 0L, 0L, 0L) == 1);
 	CHECK(geteuid() == 0);   /* root stays uid 0: there is no one else to be */
 	CHECK(strcmp(what, "every capability but CAP_SYS_RAWIO given up") == 0);
 	/* A second call finds only CAP_SYS_RAWIO and keeps it. */
-	CHECK(privilege_drop(true, what, sizeof what, &e) == 0);
+	CHECK(privilege_drop(PRIV_KEEP_RAWIO, what, sizeof what, &e) == 0);
 	CHECK(caps(&eff, &perm, &inh) == 0 && perm == 0x20000);
 	return 0;
 }
@@ -84,7 +84,7 @@ child_drop_all(void)
 	char what[160];
 	uint64_t eff, perm, inh;
 
-	CHECK(privilege_drop(false, what, sizeof what, &e) == 0);
+	CHECK(privilege_drop(0u, what, sizeof what, &e) == 0);
 	CHECK(caps(&eff, &perm, &inh) == 0);
 	CHECK(eff == 0 && perm == 0 && inh == 0);
 	CHECK(strcmp(what, "every capability given up") == 0);
@@ -102,7 +102,7 @@ child_setuid(void)
 
 	CHECK(setresuid(65534, 0, 0) == 0);
 	CHECK(privilege_held());
-	CHECK(privilege_drop(true, what, sizeof what, &e) == 0);
+	CHECK(privilege_drop(PRIV_KEEP_RAWIO, what, sizeof what, &e) == 0);
 	CHECK(getresuid(&r, &ef, &s) == 0);
 	CHECK(r == 65534 && ef == 65534 && s == 65534);
 	CHECK(caps(&eff, &perm, &inh) == 0);
@@ -123,7 +123,7 @@ child_unprivileged(void)
 
 	CHECK(setresuid(65534, 65534, 65534) == 0);
 	CHECK(!privilege_held());
-	CHECK(privilege_drop(true, what, sizeof what, &e) == 0);
+	CHECK(privilege_drop(PRIV_KEEP_RAWIO, what, sizeof what, &e) == 0);
 	CHECK(what[0] == '\0');
 	return 0;
 }
@@ -147,7 +147,7 @@ child_symlink(void)
 	fputs("keep\n", fp);
 	fclose(fp);
 	CHECK(symlink(target, link) == 0);
-	CHECK(privilege_drop(true, NULL, 0, &e) == 0);
+	CHECK(privilege_drop(PRIV_KEEP_RAWIO, NULL, 0, &e) == 0);
 	ui_settings_default(&set);
 	CHECK(ui_config_save(link, &set, &e) == -1);
 	CHECK(strstr(e.text, "symbolic link") != NULL);
