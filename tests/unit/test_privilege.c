@@ -91,6 +91,42 @@ child_drop_all(void)
 	return 0;
 }
 
+/* The sched source run by root keeps CAP_PERFMON (38: 1 << 38 =
+ * 0x4000000000) to open a CPU's event again after hotplug; with the
+ * msr flag too, both (0x4000020000). A kernel before 5.8 permits no bit
+ * 38: nothing is kept. */
+static int
+child_keep_perfmon(void)
+{
+	struct errmsg e;
+	char what[160];
+	uint64_t eff, perm, inh, want;
+
+	CHECK(caps(&eff, &perm, &inh) == 0);
+	want = perm & 0x4000000000ull;
+	CHECK(privilege_drop(PRIV_KEEP_PERFMON, what, sizeof what, &e) == 0);
+	CHECK(caps(&eff, &perm, &inh) == 0);
+	CHECK(eff == want && perm == want && inh == 0);
+	CHECK(strcmp(what, want ? "every capability but CAP_PERFMON given up" :
+	    "every capability given up") == 0);
+	return 0;
+}
+
+static int
+child_keep_both(void)
+{
+	struct errmsg e;
+	char what[160];
+	uint64_t eff, perm, inh, want;
+
+	CHECK(caps(&eff, &perm, &inh) == 0);
+	want = (perm & 0x4000000000ull) | 0x20000;
+	CHECK(privilege_drop(PRIV_KEEP_RAWIO | PRIV_KEEP_PERFMON, what, sizeof what, &e) == 0);
+	CHECK(caps(&eff, &perm, &inh) == 0);
+	CHECK(eff == want && perm == want && inh == 0);
+	return 0;
+}
+
 /* As if installed set-user-ID root and run by uid 65534. */
 static int
 child_setuid(void)
@@ -170,6 +206,16 @@ test_keep_rawio(void **state)
 }
 
 static void
+test_keep_perfmon(void **state)
+{
+	(void)state;
+	if (geteuid() != 0)
+		skip_because("needs root");
+	assert_int_equal(in_child(child_keep_perfmon), 0);
+	assert_int_equal(in_child(child_keep_both), 0);
+}
+
+static void
 test_drop_all(void **state)
 {
 	(void)state;
@@ -213,6 +259,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_keep_rawio),
+		cmocka_unit_test(test_keep_perfmon),
 		cmocka_unit_test(test_drop_all),
 		cmocka_unit_test(test_setuid),
 		cmocka_unit_test(test_unprivileged),
