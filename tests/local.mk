@@ -35,3 +35,4 @@ include $(srcdir)/tests/check.mk
 include $(srcdir)/tests/job.mk
 include $(srcdir)/tests/nodes.mk
 include $(srcdir)/tests/procstat.mk
+include $(srcdir)/tests/serial.mk

@@ -148,7 +148,7 @@ app_nodes_open(struct nodes_app *na, const struct options *o)
 	memset(na, 0, sizeof *na);
 	na->o = o;
 	/* Nothing here needs privilege: give it up before anything runs. */
-	if (privilege_gained() && privilege_drop(false, NULL, 0, &na->e) != 0)
+	if (privilege_gained() && privilege_drop(0u, NULL, 0, &na->e) != 0)
 		return -1;
 	nodelist_env(o, &env);
 	if (o->all_nodes) {

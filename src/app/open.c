@@ -485,13 +485,20 @@ app_recover(struct app *a)
 
 /* Every device is open and CAPID6 read: keep only what the source may
  * still need (CAP_SYS_RAWIO, for the MSR sources: the msr driver checks
- * it when a CPU's device is opened again). See httop(1), PRIVILEGE. */
+ * it when a CPU's device is opened again; CAP_PERFMON, for the sched
+ * source run by root: a CPU's event is opened again when it comes back
+ * online). See httop(1), PRIVILEGE. */
 int
 app_drop_privilege(struct app *a)
 {
 	bool rawio = a->src != NULL ? a->src->needs_rawio : a->pre_msr != NULL;
+	/* Only where httop gained nothing (run by root): installed set-ID or
+	 * with file capabilities, the events are opened with the user's own
+	 * rights (httop(1), PRIVILEGE), and so opened again. */
+	bool perfmon = a->src != NULL && a->src->needs_perfmon && !privilege_gained();
 
-	if (privilege_drop(rawio, NULL, 0, &a->e) != 0)
+	if (privilege_drop((rawio ? PRIV_KEEP_RAWIO : 0u) | (perfmon ? PRIV_KEEP_PERFMON : 0u),
+	    NULL, 0, &a->e) != 0)
 		return errmsg_prefix(&a->e, _("giving up privilege after opening the devices"));
 	return 0;
 }

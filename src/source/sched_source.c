@@ -78,6 +78,7 @@ struct sched_cpu {
 	unsigned char *base;   /* the mapping: the control page, then data */
 	uint64_t tail;      /* what httop has consumed */
 	uint64_t last_en;   /* time_enabled at the last read */
+	uint64_t last_rd;   /* CLOCK_MONOTONIC just after that read (ns) */
 };
 
 /* A task's run time (ns, all CPUs) when httop last read it. */
@@ -235,6 +236,7 @@ open_cpu(struct sched_src *ss, unsigned cpu, bool *mapfail)
 	c->base = p;
 	c->tail = 0;
 	c->last_en = 0;
+	c->last_rd = 0;
 	c->hup = false;
 	return 0;
 }
@@ -696,18 +698,30 @@ sched_program(struct source *s, const struct plan *p, bool force, struct errmsg 
 	return 0;
 }
 
-/* Is the CPU's event still enabled? A CPU that went offline takes its
- * events off (time_enabled stops). */
+/* Is the CPU's event still enabled, and was it all along since the last
+ * read? A CPU that goes offline takes its events off: time_enabled stops
+ * at that moment, so over an interval in which the CPU went offline it
+ * grows by less than the time between the two reads; the records then
+ * stop and what the CPU did until the cut is not known (counted as its
+ * last state, it showed a CPU going offline 13% busy). The read itself
+ * falls between two clock readings; SCHED_EN_SLACK_NS covers the
+ * kernel's perf clock running apart from CLOCK_MONOTONIC. */
+#define SCHED_EN_SLACK_NS 1000000ull
 static bool
 still_on(struct sched_cpu *c)
 {
-	uint64_t v[2];
+	uint64_t v[2], before = now_ns(), after, gap;
 
 	if (read(c->fd, v, sizeof v) != (ssize_t)sizeof v)
 		return false;
-	if (v[1] == c->last_en && c->last_en != 0)
-		return false;
+	after = now_ns();
+	if (c->last_en != 0) {
+		gap = before > c->last_rd ? before - c->last_rd : 0;
+		if (v[1] <= c->last_en || v[1] - c->last_en + SCHED_EN_SLACK_NS + gap / 1000 < gap)
+			return false;
+	}
 	c->last_en = v[1];
+	c->last_rd = after;
 	return true;
 }
 
@@ -959,6 +973,7 @@ sched_source_open(struct machine *m, struct plan *plan, struct errmsg *e)
 	ss->src.priv = ss;
 	ss->src.name = "sched";
 	ss->src.own_cpus = true;
+	ss->src.needs_perfmon = true;
 	ss->src.force_moot = N_("the scheduler source reads no counter");
 	ss->src.m = m;
 	ss->max_cpu = max_cpu;

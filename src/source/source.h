@@ -106,6 +106,9 @@ struct source {
 	bool virtual_clock;        /* time passes only by source_advance (sim, replay) */
 	bool has_truth;            /* samples carry the simulator's ground truth */
 	bool needs_rawio;          /* reads MSR devices: keeps CAP_SYS_RAWIO (hotplug) */
+	/* Opens a CPU's perf event again when it comes back online (sched):
+	 * run by root, keeps CAP_PERFMON, with which it opened them first. */
+	bool needs_perfmon;
 	bool recorded;             /* the data was recorded earlier: replay pace, no calibration */
 	/* Follows this machine's CPUs by number whatever machine
 	 * description it was given (sched: a --topology only declares

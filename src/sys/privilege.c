@@ -22,6 +22,9 @@
 #define PR_CAP_AMBIENT 47
 #define PR_CAP_AMBIENT_CLEAR_ALL 4
 #endif
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
 #ifndef PR_SET_NO_NEW_PRIVS
 #define PR_SET_NO_NEW_PRIVS 38
 #endif
@@ -169,9 +172,9 @@ drop_ids(char *what, size_t len, struct errmsg *e)
 }
 
 int
-privilege_drop(bool keep_rawio, char *what, size_t len, struct errmsg *e)
+privilege_drop(unsigned keep, char *what, size_t len, struct errmsg *e)
 {
-	const uint64_t rawio = 1ull << CAP_SYS_RAWIO;
+	const uint64_t rawio = 1ull << CAP_SYS_RAWIO, perfmon = 1ull << CAP_PERFMON;
 	struct caps c, want;
 	size_t n;
 
@@ -185,8 +188,13 @@ privilege_drop(bool keep_rawio, char *what, size_t len, struct errmsg *e)
 	if (drop_ids(what, len, e) != 0)
 		return -1;
 	memset(&want, 0, sizeof want);
-	if (keep_rawio && (c.perm & rawio) != 0)
-		want.eff = want.perm = rawio;
+	if ((keep & PRIV_KEEP_RAWIO) && (c.perm & rawio) != 0)
+		want.perm |= rawio;
+	/* Only where the kernel knows it (5.8 on): an older one permits no
+	 * bit 38. */
+	if ((keep & PRIV_KEEP_PERFMON) && (c.perm & perfmon) != 0)
+		want.perm |= perfmon;
+	want.eff = want.perm;
 	if (caps_set(&want) != 0)
 		return errmsg_set(e, _("cannot give up capabilities: %s"), strerror(errno));
 	/* Not fatal: kernels before 4.3 have no ambient set at all. */
@@ -196,7 +204,9 @@ privilege_drop(bool keep_rawio, char *what, size_t len, struct errmsg *e)
 	if (what != NULL && (c.perm & ~want.perm) != 0) {
 		n = strlen(what);
 		snprintf(what + n, len - n, "%s%s", n > 0 ? ", " : "",
-		    want.perm != 0 ? _("every capability but CAP_SYS_RAWIO given up") :
+		    want.perm == rawio ? _("every capability but CAP_SYS_RAWIO given up") :
+		    want.perm == perfmon ? _("every capability but CAP_PERFMON given up") :
+		    want.perm != 0 ? _("every capability but CAP_SYS_RAWIO and CAP_PERFMON given up") :
 		    _("every capability given up"));
 	}
 	return 0;

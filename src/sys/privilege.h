@@ -22,14 +22,20 @@ bool privilege_gained(void);
  * Call first thing in main, before any library is initialised. */
 void privilege_scrub_env(void);
 
+/* What privilege_drop may keep, where it was permitted. */
+#define PRIV_KEEP_RAWIO   1u   /* CAP_SYS_RAWIO */
+#define PRIV_KEEP_PERFMON 2u   /* CAP_PERFMON (Linux 5.8 on) */
+
 /* After every device is open. Installed set-user-ID root, switch every
  * user and group ID to the real ones for good; then keep no capability
- * but CAP_SYS_RAWIO (only when `keep_rawio` and it was permitted: the msr
+ * but those `keep` names that were permitted: CAP_SYS_RAWIO (the msr
  * driver checks it when a CPU's device is opened again after hotplug, and
- * msr-safe lets it bypass the allowlist), with no inheritable or ambient
+ * msr-safe lets it bypass the allowlist), CAP_PERFMON (the sched source
+ * run by root opens a CPU's event again when the CPU comes back online,
+ * which perf_event_paranoid above 0 refuses without it), with no inheritable or ambient
  * ones, and set no_new_privs so no later exec regains any. Nothing to do
  * without privilege. 0, or -1 with a message; `what` (may be NULL) gets
  * one line saying what was given up, empty if nothing. */
-int privilege_drop(bool keep_rawio, char *what, size_t len, struct errmsg *e);
+int privilege_drop(unsigned keep, char *what, size_t len, struct errmsg *e);
 
 #endif

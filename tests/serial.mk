@@ -1,0 +1,20 @@
+# The serial phase: tests that change the machine under every other test
+# (CPU 1 taken offline: a test pinned to it would fail) run alone, after
+# make check, with `make check-serial`: the same driver, .log and .trs
+# files as make check (tests/run-suite counts them), one test at a time.
+# They are not in TESTS, so make check and distcheck leave them out.
+SERIAL_TESTS = tests/cli/test_sched_hotplug.sh
+EXTRA_DIST += $(SERIAL_TESTS) tests/cli/hotplug_check.py
+CLEANFILES += test-suite-serial.log $(SERIAL_TESTS:.sh=.log) $(SERIAL_TESTS:.sh=.trs)
+# Automake writes a .log rule only for the tests in TESTS: this one is
+# the rule it writes for those (one per serial test).
+tests/cli/test_sched_hotplug.sh.log: tests/cli/test_sched_hotplug.sh
+	@p='tests/cli/test_sched_hotplug.sh'; \
+	b='tests/cli/test_sched_hotplug.sh'; \
+	$(am__check_pre) $(LOG_DRIVER) --test-name "$$f" \
+	--log-file $$b.log --trs-file $$b.trs \
+	$(am__common_driver_flags) $(AM_LOG_DRIVER_FLAGS) $(LOG_DRIVER_FLAGS) -- $(LOG_COMPILE) \
+	"$$tst" $(AM_TESTS_FD_REDIRECT)
+check-serial: all
+	$(MAKE) $(AM_MAKEFLAGS) -j1 check TESTS='$(SERIAL_TESTS)' \
+	    TEST_SUITE_LOG=test-suite-serial.log
