@@ -1,11 +1,11 @@
 # tests for the scheduler source: its arithmetic by hand (unit), and the
-# source on the real kernel (cli: loads, --check, outputs, the live view)
+# source on the real kernel (cli: loads, --check, outputs, the live view;
+# test_sched.sh and test_check_beside.sh run alone: tests/serial.mk)
 check_PROGRAMS += tests/unit/test_sched
 tests_unit_test_sched_SOURCES = tests/unit/test_sched.c
 tests_unit_test_sched_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_sched_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_sched
-SCHED_TESTS = tests/cli/test_sched.sh tests/tui/test_tui_sched.sh tests/cli/test_check_beside.sh \
-	tests/cli/test_split_label.sh
+SCHED_TESTS = tests/tui/test_tui_sched.sh tests/cli/test_split_label.sh
 TESTS += $(SCHED_TESTS)
 EXTRA_DIST += $(SCHED_TESTS) tests/cli/sched_load.py

@@ -33,7 +33,9 @@
  *
  * A CPU that goes offline has no line in the file: it is CPU_OFFLINE
  * until its line comes back; its busy count then carries on from where
- * it was (the time it was away is not counted busy).
+ * it was (the time it was away is not counted busy). One that went and
+ * came back between two reads is told by time no column accounts for
+ * (was_away).
  * A refresh is one pread() of the file's head (the cpu lines come first;
  * the buffer is sized once for them) and one parse without allocation. */
 #include "config.h"
@@ -71,6 +73,9 @@ struct procstat {
 	uint8_t *seen;              /* per CPU: a line this read */
 	uint8_t *was;               /* per CPU: a line the last read */
 	uint64_t *idle;             /* per CPU: idle + iowait + steal ticks of this read */
+	uint64_t *cols;             /* per CPU: user + nice + system + irq + softirq ticks */
+	uint64_t *pidle, *pcols;    /* per CPU: the same at the last read */
+	uint64_t last_us;           /* the last read's time since open */
 	int64_t *base;              /* per CPU: busy_us = now_us - idle_us + base */
 	uint64_t *busy;             /* per CPU: busy microseconds (REF) */
 };
@@ -142,6 +147,8 @@ parse(struct procstat *ps)
 				f[k] = field(&q);
 			if (cpu < ps->max_cpu) {
 				ps->idle[cpu] = f[F_IDLE] + f[F_IOWAIT] + f[F_STEAL];
+				ps->cols[cpu] = f[F_USER] + f[F_NICE] + f[F_SYSTEM] + f[F_IRQ] +
+				    f[F_SOFTIRQ];
 				ps->seen[cpu] = 1;
 				found++;
 			}
@@ -164,19 +171,43 @@ procstat_program(struct source *s, const struct plan *p, bool force, struct errm
 	return 0;   /* nothing to program: the kernel counts anyway */
 }
 
+/* Was the CPU away (offline, then back) since the last read, though both
+ * reads found its line? While offline no column of its line grows, so
+ * the time would count as busy: time that neither the idle columns nor
+ * the busy ones (a tick sample of the busy time) account for, over a
+ * quarter of the interval and 4 ticks. (Only bursts shorter than a tick
+ * can hide from the busy columns: a load in step with the tick hid a
+ * fifth of its busy time; an absence shorter than that limit still
+ * counts as busy, httop(1) says so.) */
+static bool
+was_away(const struct procstat *ps, unsigned cpu, uint64_t now_us)
+{
+	uint64_t tick = 1000000u / (uint64_t)ps->user_hz, dt = now_us - ps->last_us;
+	uint64_t seen = (ps->idle[cpu] - ps->pidle[cpu] + ps->cols[cpu] - ps->pcols[cpu]) * tick;
+	uint64_t limit = dt / 4 > 4 * tick ? dt / 4 : 4 * tick;
+
+	return ps->was[cpu] && ps->idle[cpu] >= ps->pidle[cpu] && ps->cols[cpu] >= ps->pcols[cpu] &&
+	    seen < dt && dt - seen > limit;
+}
+
 /* The CPU's busy microseconds at `now_us` (since open): the time less
  * what it spent idle. A CPU seen for the first time, or again after it
- * was offline, starts from its last count. */
-static void
+ * was offline, starts from its last count. Returns true when it was away
+ * since the last read (was_away): that read is then offline. */
+static bool
 advance(struct procstat *ps, unsigned cpu, uint64_t now_us)
 {
 	int64_t idle_us = (int64_t)(ps->idle[cpu] * 1000000u / (uint64_t)ps->user_hz), b;
+	bool away = was_away(ps, cpu, now_us);
 
-	if (!ps->was[cpu])
+	if (!ps->was[cpu] || away)
 		ps->base[cpu] = (int64_t)ps->busy[cpu] - (int64_t)now_us + idle_us;
 	b = (int64_t)now_us - idle_us + ps->base[cpu];
 	if (b > (int64_t)ps->busy[cpu])
 		ps->busy[cpu] = (uint64_t)b;
+	ps->pidle[cpu] = ps->idle[cpu];
+	ps->pcols[cpu] = ps->cols[cpu];
+	return away;
 }
 
 static void
@@ -220,17 +251,19 @@ procstat_read(struct source *s, struct sample *out, struct errmsg *e)
 	parse(ps);
 	us = (uint64_t)((now - ps->start) * 1e6 + 0.5);
 	for (cpu = 0; cpu < ps->max_cpu; cpu++) {
-		if (ps->seen[cpu])
-			advance(ps, cpu, us);
-		ps->was[cpu] = ps->seen[cpu];
+		/* Away since the last read: this read counts as offline. */
+		if (ps->seen[cpu] && advance(ps, cpu, us))
+			ps->seen[cpu] = 2;
+		ps->was[cpu] = ps->seen[cpu] != 0;
 	}
+	ps->last_us = us;
 	for (cpu = 0; cpu < out->max_cpu; cpu++) {
 		out->scaled[cpu] = 0;
 		out->err[cpu] = 0;
 		if (cpu >= t->max_cpu || !t->cpus[cpu].present || !source_cpu_selected(s, cpu)) {
 			out->state[cpu] = CPU_NOT_READ;
 			memset(sample_row(out, cpu), 0, (size_t)out->nslots * sizeof(uint64_t));
-		} else if (cpu >= ps->max_cpu || !ps->seen[cpu]) {
+		} else if (cpu >= ps->max_cpu || ps->seen[cpu] != 1) {
 			out->state[cpu] = CPU_OFFLINE;
 			out->err[cpu] = ENXIO;
 			memset(sample_row(out, cpu), 0, (size_t)out->nslots * sizeof(uint64_t));
@@ -256,6 +289,9 @@ procstat_close(struct source *s)
 	free(ps->seen);
 	free(ps->was);
 	free(ps->idle);
+	free(ps->cols);
+	free(ps->pidle);
+	free(ps->pcols);
 	free(ps->base);
 	free(ps->busy);
 	free(ps);
@@ -330,6 +366,9 @@ procstat_source_new(struct machine *m, struct plan *plan, const char *path, long
 	ps->seen = xcalloc(ps->max_cpu ? ps->max_cpu : 1, 1);
 	ps->was = xcalloc(ps->max_cpu ? ps->max_cpu : 1, 1);
 	ps->idle = xcalloc(ps->max_cpu ? ps->max_cpu : 1, sizeof *ps->idle);
+	ps->cols = xcalloc(ps->max_cpu ? ps->max_cpu : 1, sizeof *ps->cols);
+	ps->pidle = xcalloc(ps->max_cpu ? ps->max_cpu : 1, sizeof *ps->pidle);
+	ps->pcols = xcalloc(ps->max_cpu ? ps->max_cpu : 1, sizeof *ps->pcols);
 	ps->base = xcalloc(ps->max_cpu ? ps->max_cpu : 1, sizeof *ps->base);
 	ps->busy = xcalloc(ps->max_cpu ? ps->max_cpu : 1, sizeof *ps->busy);
 	ps->clock = clock_mono;

@@ -16,6 +16,7 @@
 # when CPU 1 cannot go offline, or when the sched event is refused.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 need python3 python3
+need jq jq
 [ "$(id -u)" = 0 ] || skip_all "needs root: taking a CPU offline"
 ctl=/sys/devices/system/cpu/cpu1/online
 [ -e "$ctl" ] || skip_all "no CPU 1 that can go offline ($ctl missing)"
@@ -135,6 +136,27 @@ EOF
 	check "start-$src: CPU 1 not shown, CPU 0 measured: $(cat "$dir/start-$src.res")" \
 		[ "$prc" = 0 ]
 done
+# procstat, CPU 1 away for 0.8 s between two reads 2 s apart: both reads
+# find its line, but no column grew while it was away. The interval must
+# not count that time as busy (it read 42% before): offline instead.
+: >"$dir/between.json"
+"$HTTOP" --source procstat -b -d 2 -n 3 --format json >>"$dir/between.json" \
+    2>"$dir/between.err" &
+pid=$!
+n=0
+while [ "$(wc -l <"$dir/between.json")" -lt 1 ] && [ "$n" -lt 500 ]; do
+	sleep 0.01
+	n=$((n + 1))
+done
+sleep 0.5
+echo 0 >"$ctl"
+sleep 0.8
+back
+wait "$pid"
+st=$?
 [ "$(cat "$ctl")" = 1 ] || { echo "Bail out! CPU 1 did not come back online"; exit 1; }
+diag "between: $(jq -c '[.threads[] | select(.cpu == 1) | [.valid, .util, .reason]]' "$dir/between.json" 2>/dev/null | tr '\n' ' ')"
+check "between: procstat, CPU 1 away between two reads: status $st, its second interval offline, not busy" \
+    test "$st-$(sed -n 2p "$dir/between.json" | jq -r '.threads[] | select(.cpu == 1) | .reason')" = 0-offline
 plan "$tap_n"
 [ "$tap_failed" -eq 0 ]

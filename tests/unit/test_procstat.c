@@ -157,13 +157,38 @@ test_read(void **state)
 	write_stat(HEAD
 	    "cpu0 200 2 30 1150 40 5 6 70 11 0\n"
 	    "cpu1 0 0 0 1300 0 0 0 0 0 0\n"
-	    "cpu2 60 0 0 1060 0 0 0 0 0 0\n"
+	    "cpu2 100 0 0 1060 0 0 0 0 0 0\n"
 	    "cpu3 1 1 1 300 1 1 1 1 1 1\n" TAIL);
 	fake_now = 13.5;
 	assert_int_equal(source_read(src, &s, &e), 0);
 	assert_int_equal(sample_row(&s, 2)[0], 3500000);
 	assert_int_equal(sample_row(&s, 2)[1], 40 * TICK);
 	assert_int_equal(sample_row(&s, 3)[1], 1 * TICK);
+
+	/* CPU 0 went offline and came back between two reads: its line is
+	 * there both times, but no column grew in the second that passed
+	 * (100 ticks unaccounted, over a quarter of the interval): this read is
+	 * offline, and the time away is not busy. CPU 2 busy 0.6 s by its
+	 * busy columns, idle 0.4 s: all accounted for, not away. */
+	write_stat(HEAD
+	    "cpu0 200 2 30 1150 40 5 6 70 11 0\n"
+	    "cpu1 0 0 0 1400 0 0 0 0 0 0\n"
+	    "cpu2 160 0 0 1100 0 0 0 0 0 0\n"
+	    "cpu3 1 1 1 400 1 1 1 1 1 1\n" TAIL);
+	fake_now = 14.5;
+	assert_int_equal(source_read(src, &s, &e), 0);
+	assert_int_equal(s.state[0], CPU_OFFLINE);
+	assert_int_equal(s.state[2], CPU_READ_OK);
+	assert_int_equal(sample_row(&s, 2)[1], 100 * TICK);
+	write_stat(HEAD
+	    "cpu0 200 2 30 1250 40 5 6 70 11 0\n"
+	    "cpu1 0 0 0 1500 0 0 0 0 0 0\n"
+	    "cpu2 160 0 0 1200 0 0 0 0 0 0\n"
+	    "cpu3 1 1 1 500 1 1 1 1 1 1\n" TAIL);
+	fake_now = 15.5;
+	assert_int_equal(source_read(src, &s, &e), 0);
+	assert_int_equal(s.state[0], CPU_READ_OK);
+	assert_int_equal(sample_row(&s, 0)[1], 50 * TICK);
 	sample_free(&s);
 	source_close(src);
 	machine_free(&m);
