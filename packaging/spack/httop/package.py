@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="be44c9533db210f192ea29abfb69bf7470de50288ac55bd61eadcfb178a4c92f")
+    version("0.1.0", sha256="b6fd5546929e157af33fd4540651a271986990f0ded6d0155492aa439cb226fe")
 
     variant("nls", default=True, description="Translated messages (gettext)")
 
