@@ -76,6 +76,9 @@ in typed" ]
 pgsig() {
 	python3 - "$@" <<'EOF'
 import os, signal, subprocess, sys, time
+# A shell's Ctrl-C reaches a foreground job with SIGINT at its default;
+# a suite started in the background (`cmd &`, nohup) inherits it ignored.
+signal.signal(signal.SIGINT, signal.SIG_DFL)
 delay, sig, whom, argv = float(sys.argv[1]), getattr(signal, sys.argv[2]), sys.argv[3], sys.argv[4:]
 with open("pg.out", "w") as out, open("pg.err", "w") as err:
     p = subprocess.Popen(argv, stdout=out, stderr=err, start_new_session=True)

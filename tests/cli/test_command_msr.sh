@@ -24,6 +24,9 @@ ctl dump >"$work/before"
 # the counters are programmed, SIGINT to the group.
 python3 - "$HTTOP" "$mnt" "$SKX_XML" "$SKX_CPUID" "$work" <<'EOF' >"$work/py.out" 2>&1
 import os, signal, subprocess, sys, time
+# A shell's Ctrl-C reaches a foreground job with SIGINT at its default;
+# a suite started in the background (`cmd &`, nohup) inherits it ignored.
+signal.signal(signal.SIGINT, signal.SIG_DFL)
 httop, mnt, xml, cpuid, work = sys.argv[1:]
 argv = [httop, "--source", "msr", "--msr-path", mnt + "/%u/msr", "--topology", xml,
         "--cpuid", cpuid, "-d", "0.2", "--", "sleep", "60"]
