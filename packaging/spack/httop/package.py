@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="b6fd5546929e157af33fd4540651a271986990f0ded6d0155492aa439cb226fe")
+    version("0.1.0", sha256="88561048df7948b17c86687e6b253eec5c2d5dde5f10dac5c4fc3aaf725451f0")
 
     variant("nls", default=True, description="Translated messages (gettext)")
 
