@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="88561048df7948b17c86687e6b253eec5c2d5dde5f10dac5c4fc3aaf725451f0")
+    version("0.1.0", sha256="f32751ba7a2456dd8eccbc485b0b4f41e6862be8c8452c7aa0a242f5a644971e")
 
     variant("nls", default=True, description="Translated messages (gettext)")
 
