@@ -79,11 +79,12 @@ check_beside_compare(struct check_beside *b, const struct check_row *mine, unsig
 			continue;
 		f = &b->f[b->n++];
 		memset(f, 0, sizeof *f);
+		f->family = s->family;
 		f->figure = s->figure;
 		f->thread = s->thread;
 		f->measured = m->measured;
 		f->sched = s->measured;
-		f->limit = check_beside_limit(s->family == CF_SPLIT, span, interval, granularity);
+		f->limit = check_beside_limit(f->family == CF_SPLIT, span, interval, granularity);
 		f->known = check_beside_diff(f->measured, f->sched, &f->diff);
 		if (!f->known)
 			continue;

@@ -17,6 +17,7 @@
 #define CHECK_BESIDE_MAX 6
 
 struct check_beside_fig {
+	enum check_family family;  /* CF_SPLIT or CF_UTIL */
 	const char *figure;        /* "neither" .. "both", "util" (the rows' keys) */
 	int thread;                /* -1 for the core */
 	struct val measured;       /* the check's source's figure */

@@ -296,12 +296,6 @@ text_result(FILE *fp, const struct check_result *x)
 		text_row(fp, &x->rows[k]);
 }
 
-static enum check_family
-beside_family(const struct check_beside_fig *f)
-{
-	return strcmp(f->figure, "util") == 0 ? CF_UTIL : CF_SPLIT;
-}
-
 /* The scheduler's record of the case, figure by figure beside the
  * source's. */
 static void
@@ -324,7 +318,7 @@ text_beside(FILE *fp, const struct check_report *r, const struct check_result *x
 	    "sched", _("difference"), _("limit"), _("records"));
 	for (k = 0; k < b->n; k++) {
 		const struct check_beside_fig *f = &b->f[k];
-		enum check_family fam = beside_family(f);
+		enum check_family fam = f->family;
 
 		snprintf(name, sizeof name, "%s", figure_text(f->figure));
 		snprintf(thr, sizeof thr, f->thread < 0 ? "-" : "%d", f->thread);

@@ -327,8 +327,8 @@ procstat_plan(struct plan *p, const struct machine *m, long user_hz)
 	p->basis = PLAN_BASIS_TICKS;
 	p->clock_hz = 1e6;          /* its time base counts microseconds */
 	snprintf(p->summary, sizeof p->summary,
-	    "procstat: utilisation = 1 - idle time / time, as the kernel's idle accounting "
-	    "counts it (%.3g ms ticks); %s; no CPI, GHz", (double)us / 1e3,
+	    "procstat: utilisation = 1 - (idle + iowait + steal) / time, kernel's idle "
+	    "accounting (%.3g ms ticks); %s; no CPI, GHz", (double)us / 1e3,
 	    p->split == SPLIT_BOUND ? "split: bounds from the utilisations" : "no split");
 	plan_link(p);
 }

@@ -13,7 +13,7 @@ export XDG_CONFIG_HOME="$tui_dir/config"
 tui_start 160 40 -- --source procstat -d 0.3
 check "header: source procstat" wait_for 'source procstat' 10
 check "header: what its figures mean (meaning, idle accounting)" \
-	wait_for 'meaning procstat: utilisation = 1 - idle time / time, as the kernel.s idle' 5
+	wait_for 'meaning procstat: utilisation = 1 - \(idle \+ iowait \+ steal\) / time, kernel.s idle' 5
 check "header: no CPI, GHz" wait_for 'no CPI, GHz' 5
 # The Topology view says what this source reads: /proc/stat, no register.
 keys 3
