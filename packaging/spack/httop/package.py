@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="f32751ba7a2456dd8eccbc485b0b4f41e6862be8c8452c7aa0a242f5a644971e")
+    version("0.1.0", sha256="5eae3de4da9931384f53470f8b0bd8daffd9fcc5afff327634b37cd60a1e528c")
 
     variant("nls", default=True, description="Translated messages (gettext)")
 
