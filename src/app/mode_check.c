@@ -476,6 +476,10 @@ judge_round(struct chk *c, const struct snaps *s, bool loaded,
 		/* The scheduler and the tick accounting count any task. */
 		cx.any_task = c->a->src->plan != NULL &&
 		    c->a->src->plan->basis != PLAN_BASIS_COUNTERS;
+		/* Only the scheduler counts the time a hypervisor took from a
+		 * running task as the task's. */
+		cx.steal_hidden = c->mode == CL_THREADS && (c->a->src->plan == NULL ||
+		    c->a->src->plan->basis != PLAN_BASIS_SCHED);
 		x->cs = sl->cs;
 		x->package = c->t->cores[sl->core].package;
 		x->core = c->t->cores[sl->core].core_id;
@@ -488,11 +492,15 @@ judge_round(struct chk *c, const struct snaps *s, bool loaded,
 			load_meas(l, s, k, loaded && check_window_len(&sl->cs->w[k]) > 0.0);
 			if (p0 != NULL && (l->os_busy = procstat_busy(p0, p1, x->cpus[k], c->hz)) >= 0.0)
 				l->os_known = true;
+			if (p0 != NULL && (l->os_steal = procstat_steal(p0, p1, x->cpus[k], c->hz)) >= 0.0)
+				l->steal_known = true;
 			x->loaded[k] = l->ran;
 			x->late_s[k] = l->late_s;
 			x->over_s[k] = l->over_s;
 			x->os_known[k] = l->os_known;
 			x->os_busy[k] = l->os_busy;
+			x->steal_known[k] = l->steal_known;
+			x->os_steal[k] = l->os_steal;
 		}
 		snprintf(x->note, sizeof x->note, "%s", c->note);
 		x->nrows = check_rows(sl->cs, &sl->m, &cx, x->rows, CHECK_MAX_ROWS, &x->dist);

@@ -66,6 +66,9 @@ check_beside_compare(struct check_beside *b, const struct check_row *mine, unsig
     const struct check_row *sched, unsigned nsched, double span, double interval,
     double granularity)
 {
+	/* Other work on the CPU or lost records: the scheduler's figures
+	 * are not a record of the case, so a difference says nothing. */
+	bool whole = b->dist.kind == CD_NONE;
 	unsigned i;
 
 	b->n = b->nknown = b->nagree = 0;
@@ -86,7 +89,8 @@ check_beside_compare(struct check_beside *b, const struct check_row *mine, unsig
 		f->sched = s->measured;
 		f->limit = check_beside_limit(f->family == CF_SPLIT, span, interval, granularity);
 		f->known = check_beside_diff(f->measured, f->sched, &f->diff);
-		if (!f->known)
+		f->compared = f->known && whole;
+		if (!f->compared)
 			continue;
 		b->nknown++;
 		f->agree = fabs(f->diff) <= f->limit;

@@ -22,12 +22,14 @@ struct check_beside_fig {
 	int thread;                /* -1 for the core */
 	struct val measured;       /* the check's source's figure */
 	struct val sched;          /* the scheduler's */
-	bool known;                /* both have a value */
+	bool known;                /* both have a value: diff is shown */
+	bool compared;             /* known, and the scheduler's record whole
+	                            * (a disturbed one is shown, not compared) */
 	double diff;               /* measured - sched; where one is a bound, the
 	                            * gap to it (0 when the other lies in it) */
 	double limit;              /* how far two true records of the same time
 	                            * may differ (check_beside_limit) */
-	bool agree;                /* |diff| <= limit */
+	bool agree;                /* compared and |diff| <= limit */
 };
 
 struct check_beside {
@@ -36,7 +38,7 @@ struct check_beside {
 	char note[256];            /* the scheduler source's events (lost records) */
 	unsigned n;
 	struct check_beside_fig f[CHECK_BESIDE_MAX];
-	unsigned nknown, nagree;
+	unsigned nknown, nagree;   /* figures compared, and agreeing */
 };
 
 /* How far a figure of two records of the same CPUs over nearly the same
@@ -48,7 +50,9 @@ struct check_beside {
 double check_beside_limit(bool share, double span, double interval, double granularity);
 /* Pair the rows of the split and the utilisations: `mine` judged the
  * check's source, `sched` the scheduler's record of the same case;
- * limits as check_beside_limit() gives them. */
+ * limits as check_beside_limit() gives them. b->dist must already say
+ * whether the scheduler's record was disturbed: then its figures are
+ * paired and shown but none is compared. */
 void check_beside_compare(struct check_beside *b, const struct check_row *mine, unsigned nmine,
     const struct check_row *sched, unsigned nsched, double span, double interval,
     double granularity);

@@ -150,6 +150,18 @@ other_work(const struct check_case *c, const struct check_meas *m,
 	return (extra > 0.0 ? extra : 0.0) + x->os_granularity;
 }
 
+/* The share of thread th's CPU a hypervisor took, where the source does
+ * not see the thread run then: its figures are short by as much. */
+static double
+stolen(const struct check_meas *m, const struct check_context *x, unsigned th)
+{
+	const struct check_load_meas *l = &m->t[th].load;
+
+	if (!x->steal_hidden || th >= m->nthreads || !l->steal_known)
+		return 0.0;
+	return l->os_steal;
+}
+
 static void
 rows_split(struct rows *rs, const struct check_case *c, const struct check_meas *m,
     const struct check_context *x)
@@ -162,7 +174,7 @@ rows_split(struct rows *rs, const struct check_case *c, const struct check_meas 
 		return;
 	check_case_shares(c, want);
 	tol = check_tol_share(&x->timing, edge_error(c, m, 0) + edge_error(c, m, 1)) +
-	    other_work(c, m, x, 0) + other_work(c, m, x, 1);
+	    other_work(c, m, x, 0) + other_work(c, m, x, 1) + stolen(m, x, 0) + stolen(m, x, 1);
 	for (k = 0; k < 4; k++) {
 		struct check_row *r = add(rs, CF_SPLIT, fig[k], "schedule", -1);
 
@@ -236,7 +248,7 @@ rows_thread(struct rows *rs, const struct check_case *c, const struct check_meas
 	if ((r = add(rs, CF_UTIL, "util", "schedule", (int)th)) == NULL)
 		return;
 	set_exact(r, len, tm->util, check_tol_share(&x->timing, edge_error(c, m, th)) +
-	    other_work(c, m, x, th));
+	    other_work(c, m, x, th) + stolen(m, x, th));
 	r->reason = tm->reason;
 	if (len <= 0.0)
 		return;
@@ -317,6 +329,11 @@ disturbance(const struct check_case *c, const struct check_meas *m,
 			d->want = want;
 			return;
 		}
+		if (stolen(m, x, th) > CHECK_STEAL_MAX) {
+			d->kind = CD_STEAL;
+			d->value = stolen(m, x, th);
+			return;
+		}
 	}
 	d->cpu = 0;
 }
@@ -349,6 +366,10 @@ check_disturbance_text(const struct check_disturbance *d, const char *(*tr)(cons
 		snprintf(buf, len, "%s", tr(N_("the source could not follow every context switch "
 		    "of the core during the case (records lost, or tasks that write no records of "
 		    "their own ran too long): see the note")));
+		break;
+	case CD_STEAL:
+		snprintf(buf, len, tr(N_("the hypervisor took %.1f%% of CPU %u's time (steal), in "
+		    "which the source could not see the load run")), 100.0 * d->value, d->cpu);
 		break;
 	case CD_OTHER_WORK:
 		snprintf(buf, len, tr(N_("CPU %u was %.1f%% busy by the kernel's count where the load "

@@ -38,6 +38,8 @@ struct check_load_meas {
 	double busy_s;             /* time in the loop, an upper bound, s */
 	bool os_known;
 	double os_busy;            /* the kernel's busy share of the interval (/proc/stat) */
+	bool steal_known;
+	double os_steal;           /* the share a hypervisor took (steal, /proc/stat) */
 };
 
 struct check_thread_meas {
@@ -76,6 +78,11 @@ struct check_context {
 	 * counters'): other work the kernel saw on a CPU beyond the load's
 	 * moves its figures by as much, and widens their tolerance. */
 	bool any_task;
+	/* The source does not see a thread run while a hypervisor has
+	 * taken its CPU (counters stop with the vCPU; /proc/stat counts
+	 * steal apart): the stolen share widens its tolerance. The
+	 * scheduler counts that time as the task's. */
+	bool steal_hidden;
 };
 
 /* The loop of the load (load.h), for the expectations: instructions per
@@ -101,6 +108,7 @@ enum check_disturb_kind {
 	CD_LATE,           /* the load on `cpu` woke `value` s late on average */
 	CD_OTHER_WORK,     /* `cpu` was `value` busy by the kernel's count, the load made it `want` */
 	CD_LOST,           /* the source could not follow the core's switches */
+	CD_STEAL,          /* a hypervisor took `value` of `cpu`'s time (steal_hidden) */
 };
 
 struct check_disturbance {

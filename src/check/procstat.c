@@ -1,8 +1,9 @@
 /* procstat.c: per-CPU idle time from /proc/stat (procstat.h). The idle
  * and iowait columns are the kernel's own measure of the time the CPU had
- * nothing to run (exact to the tick with a tickless kernel); busy time is
- * what is left of the elapsed time, so the tick-sampled user and system
- * columns are not needed. */
+ * nothing to run (exact to the tick with a tickless kernel); steal is the
+ * time a hypervisor ran something else. Busy time is what is left of the
+ * elapsed time, as the procstat source counts it, so the tick-sampled
+ * user and system columns are not needed. */
 #include "config.h"
 #include "check/procstat.h"
 
@@ -24,6 +25,7 @@ procstat_init(struct procstat *ps, unsigned max_cpu)
 	memset(ps, 0, sizeof *ps);
 	ps->n = max_cpu;
 	ps->idle = xcalloc(max_cpu ? max_cpu : 1, sizeof *ps->idle);
+	ps->steal = xcalloc(max_cpu ? max_cpu : 1, sizeof *ps->steal);
 	ps->have = xcalloc(max_cpu ? max_cpu : 1, sizeof *ps->have);
 }
 
@@ -31,15 +33,17 @@ void
 procstat_free(struct procstat *ps)
 {
 	free(ps->idle);
+	free(ps->steal);
 	free(ps->have);
 	memset(ps, 0, sizeof *ps);
 }
 
-/* One "cpuN user nice system idle iowait ..." line. */
+/* One "cpuN user nice system idle iowait irq softirq steal ..." line;
+ * kernels before 2.6.11 end after softirq (no steal: 0). */
 static bool
 parse_line(const char *line, struct procstat *ps)
 {
-	unsigned long long v[5];
+	unsigned long long v[8] = { 0 };
 	unsigned cpu;
 	char *end;
 	int i;
@@ -50,14 +54,17 @@ parse_line(const char *line, struct procstat *ps)
 	cpu = (unsigned)strtoul(line + 3, &end, 10);
 	if (errno != 0 || *end != ' ' || cpu >= ps->n)
 		return false;
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < 8; i++) {
 		const char *p = end;
 
 		v[i] = strtoull(p, &end, 10);
-		if (end == p)
+		if (end == p && i < 5)
 			return false;
+		if (end == p)
+			break;
 	}
-	ps->idle[cpu] = v[3] + v[4];
+	ps->steal[cpu] = v[7];
+	ps->idle[cpu] = v[3] + v[4] + v[7];
 	ps->have[cpu] = true;
 	return true;
 }
@@ -121,6 +128,18 @@ procstat_busy(const struct procstat *a, const struct procstat *b, unsigned cpu, 
 	idle = (double)(b->idle[cpu] - a->idle[cpu]) / (double)hz;
 	busy = 1.0 - idle / dt;
 	return busy < 0.0 ? 0.0 : busy > 1.0 ? 1.0 : busy;
+}
+
+double
+procstat_steal(const struct procstat *a, const struct procstat *b, unsigned cpu, long hz)
+{
+	double dt = b->time - a->time, st;
+
+	if (cpu >= a->n || cpu >= b->n || !a->have[cpu] || !b->have[cpu] || dt <= 0.0 || hz <= 0 ||
+	    b->steal[cpu] < a->steal[cpu])
+		return -1.0;
+	st = (double)(b->steal[cpu] - a->steal[cpu]) / (double)hz / dt;
+	return st > 1.0 ? 1.0 : st;
 }
 
 long

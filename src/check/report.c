@@ -282,6 +282,9 @@ text_result(FILE *fp, const struct check_result *x)
 		if (x->os_known[k])
 			fprintf(fp, _("; CPU %u: the kernel saw it %.1f%% busy"), x->cpus[k],
 			    100.0 * x->os_busy[k]);
+		/* Steal shown where there was any: a VM's host was busy. */
+		if (x->steal_known[k] && x->os_steal[k] >= 0.0005)
+			fprintf(fp, _(", the hypervisor took %.1f%% (steal)"), 100.0 * x->os_steal[k]);
 	}
 	fputc('\n', fp);
 	if (x->dist.kind != CD_NONE) {
@@ -330,35 +333,42 @@ text_beside(FILE *fp, const struct check_report *r, const struct check_result *x
 			snprintf(diff, sizeof diff, "-");
 		fmt_value(lim, sizeof lim, fam, f->limit);
 		fprintf(fp, "  %-26s %3s %18s %18s %11s %10s  %s\n", name, thr, mea, sch, diff, lim,
-		    !f->known ? "-" : f->agree ? _("agree") : _("DIFFER"));
+		    !f->compared ? "-" : f->agree ? _("agree") : _("DIFFER"));
 	}
 }
 
-/* Cases read beside: with the scheduler's record whole (its disturbed
- * ones apart), and those in which every figure agreed. */
+/* Cases read beside; those compared (the scheduler's record whole and
+ * some figure of both); those with every figure compared agreeing; and
+ * those whose scheduler's record was disturbed. */
+struct beside_counts {
+	unsigned read, compared, agree, disturbed;
+};
+
 static void
-beside_counts(const struct check_report *r, unsigned *read, unsigned *whole, unsigned *agree)
+beside_count(const struct check_report *r, struct beside_counts *n)
 {
 	unsigned i;
 
-	*read = *whole = *agree = 0;
+	memset(n, 0, sizeof *n);
 	for (i = 0; i < r->nres; i++) {
 		const struct check_beside *b = &r->res[i].beside;
 
 		if (!b->has)
 			continue;
-		(*read)++;
-		if (b->dist.kind != CD_NONE || b->nknown == 0)
+		n->read++;
+		n->disturbed += b->dist.kind != CD_NONE;
+		if (b->nknown == 0)
 			continue;
-		(*whole)++;
-		*agree += b->nagree == b->nknown;
+		n->compared++;
+		n->agree += b->nagree == b->nknown;
 	}
 }
 
 static void
 text_beside_summary(FILE *fp, const struct check_report *r)
 {
-	unsigned read, whole, agree;
+	struct beside_counts n;
+	const char *src = r->source;
 
 	if (!r->beside_wanted)
 		return;
@@ -368,10 +378,20 @@ text_beside_summary(FILE *fp, const struct check_report *r)
 	}
 	if (r->beside_why[0] != '\0')
 		fprintf(fp, _("beside: the scheduler's record stopped: %s\n"), r->beside_why);
-	beside_counts(r, &read, &whole, &agree);
-	fprintf(fp, _("beside: the scheduler's record agreed with %s in %u of %u cases (%u "
-	    "disturbed)\n"), r->source, agree, whole, read - whole);
-	if (agree < whole)
+	beside_count(r, &n);
+	fprintf(fp, _("beside: the scheduler's record agreed with %s in %u of %u cases compared\n"),
+	    src, n.agree, n.compared);
+	if (n.disturbed > 0)
+		fprintf(fp, _("  %u not compared: the scheduler's record was disturbed (other work "
+		    "on the CPU, or records lost; each such case says which)\n"), n.disturbed);
+	if (n.agree == n.compared)
+		return;
+	/* What a difference can mean depends on what the source counts. */
+	if (strcmp(src, "procstat") == 0)
+		fprintf(fp, _("  where they differ, one record counts time the other does not: "
+		    "time a hypervisor took from a running task (steal) is busy to the scheduler "
+		    "and not to /proc/stat's busy time; each case shows the steal it saw\n"));
+	else
 		fprintf(fp, _("  where they differ, one record counts time the other does not: "
 		    "interrupts and idle polling are busy to the counters and idle to the "
 		    "scheduler; a hypervisor that runs another guest stops a vCPU's counters, not "
@@ -637,7 +657,7 @@ json_beside(FILE *fp, const struct check_beside *b)
 		json_key(fp, "limit");
 		json_num(fp, f->limit);
 		json_key(fp, "agree");
-		fputs(!f->known ? "null" : f->agree ? "true" : "false", fp);
+		fputs(!f->compared ? "null" : f->agree ? "true" : "false", fp);
 		fputc('}', fp);
 	}
 	fputs("]}", fp);
@@ -687,6 +707,11 @@ json_result(FILE *fp, const struct check_result *x)
 		json_key(fp, "os_busy");
 		if (x->os_known[k])
 			json_num(fp, x->os_busy[k]);
+		else
+			fputs("null", fp);
+		json_key(fp, "os_steal");
+		if (x->steal_known[k])
+			json_num(fp, x->os_steal[k]);
 		else
 			fputs("null", fp);
 		fputc('}', fp);
@@ -760,6 +785,8 @@ json_head(FILE *fp, const struct check_report *r)
 	if (!r->beside_wanted) {
 		fputs("null", fp);
 	} else {
+		struct beside_counts n;
+
 		fputs("{\"source\":", fp);
 		if (r->beside_source != NULL)
 			json_str(fp, r->beside_source);
@@ -770,7 +797,9 @@ json_head(FILE *fp, const struct check_report *r)
 			json_str(fp, r->beside_why);
 		else
 			fputs("null", fp);
-		fputc('}', fp);
+		beside_count(r, &n);
+		fprintf(fp, ",\"cases\":%u,\"compared\":%u,\"agreed\":%u,\"disturbed\":%u}",
+		    n.read, n.compared, n.agree, n.disturbed);
 	}
 	fputs(",\"background\":[", fp);
 	for (i = 0; i < r->nbg; i++) {

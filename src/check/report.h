@@ -28,6 +28,8 @@ struct check_result {
 	double late_s[2], over_s[2];
 	bool os_known[2];
 	double os_busy[2];
+	bool steal_known[2];
+	double os_steal[2];        /* the share a hypervisor took (steal) */
 	struct check_disturbance dist;
 	char note[256];            /* the conflict policy's line for the interval ("" none) */
 	enum check_verdict verdict;  /* the worst of its rows */

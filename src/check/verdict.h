@@ -77,6 +77,11 @@ struct check_timing {
  * path to its idle loop, which the thread cannot see. Generous for current
  * kernels (a few microseconds). */
 #define CHECK_IDLE_ENTRY_S 10e-6
+/* A hypervisor that took more than this share of a loaded CPU's time
+ * (steal) leaves too little of the case for a source that cannot see it
+ * (struct check_context, steal_hidden): the case is disturbed. Less
+ * only widens the tolerance by the share taken. */
+#define CHECK_STEAL_MAX 0.10
 /* Instructions beyond the loop's own: the clock read after each block of
  * the loop (about 1%), the kernel's wake up and sleep (under 1%), the
  * timer interrupt. More than this, and the counter counts something else. */

@@ -79,9 +79,11 @@ check "load: every register as before" cmp -s "$work/before" "$work/after"
 beside_util() {   # FIELD: the utilisation row of thread 0 beside
 	jqv ".cases[0].beside.figures[] | select(.figure == \"util\" and .thread == 0) | $1"
 }
-check "beside: the scheduler's record was read (source sched, no error)" \
-    test "$(jqv '.beside.source + " " + (.beside.error | tostring) + " " + .cases[0].beside.source')" = \
-    "sched null sched"
+check "beside: the scheduler's record was read (source sched, no error), its counts: 1 case, compared or disturbed" \
+    test "$(jqv '.beside.source + " " + (.beside.error | tostring) + " " + .cases[0].beside.source + " " +
+	([.beside.cases, .beside.compared + .beside.disturbed, .beside.agreed <= .beside.compared,
+	  .beside.disturbed == (if .cases[0].beside.disturbed == null then 0 else 1 end)] | tostring)')" = \
+    "sched null sched [1,1,true,true]"
 diag "t0 beside: $(jq -c '.cases[0].beside' "$work/out" 2>/dev/null | head -c 600)"
 if [ "$(jqv '.cases[0].beside.disturbed')" = null ]; then
 	check "beside t0: counters 100%, the scheduler above 95%, their difference = measured - sched, agree" \
@@ -97,22 +99,25 @@ if [ "$(jqv '.cases[0].beside.disturbed')" = null ]; then
 	    test "$(beside_util '.measured > 0.999 and .sched < 0.2 and .difference > 0.8 and .agree == false')" = true
 else
 	# Other work ran on the CPU: the scheduler saw it, still not all of it.
-	check "beside idle (disturbed): the device's 100% against the scheduler's less: they differ" \
+	check "beside idle (disturbed): the device's 100% against the scheduler's less, not compared (agree null)" \
 	    test "$(beside_util '.measured > 0.999 and .sched < 0.99 and
-		((.difference - (.measured - .sched)) | length) < 1e-9 and .agree == false')" = true
+		((.difference - (.measured - .sched)) | length) < 1e-9 and .agree == null')" = true
 fi
 HTTOP_CHECK_BUSY_MAX=1 run --seconds 1 --check-case idle
 diag "$(grep -A3 '^  beside it' "$work/out"; grep '^beside' "$work/out")"
-check "beside idle, text: the row says DIFFER" \
-    grep -q '^  utilisation  *0  *100.00%  *[0-9.]*%  *+[0-9.]*%  *[0-9.]*%  DIFFER$' "$work/out"
 # Other work on the CPU (the suite's) makes the scheduler's record
-# disturbed: then it is shown but not counted.
+# disturbed: then its rows are shown, not compared ("-"), nor counted.
 if grep -q "^  the scheduler's record disturbed" "$work/out"; then
-	check "beside idle, text (disturbed): the summary counts it as disturbed only" \
-	    grep -q '^beside: the scheduler.s record agreed with msr in 0 of 0 cases (1 disturbed)$' "$work/out"
+	check "beside idle, text (disturbed): the row is shown, not compared" \
+	    grep -q '^  utilisation  *0  *100.00%  *[0-9.]*%  *+[0-9.]*%  *[0-9.]*%  -$' "$work/out"
+	check "beside idle, text (disturbed): the summary compares no case and says why" \
+	    sh -c "grep -q '^beside: the scheduler.s record agreed with msr in 0 of 0 cases compared$' '$work/out' &&
+		grep -q '^  1 not compared: the scheduler.s record was disturbed' '$work/out'"
 else
+	check "beside idle, text: the row says DIFFER" \
+	    grep -q '^  utilisation  *0  *100.00%  *[0-9.]*%  *+[0-9.]*%  *[0-9.]*%  DIFFER$' "$work/out"
 	check "beside idle, text: the summary says 0 of 1 cases and why they may differ" \
-	    sh -c "grep -q '^beside: the scheduler.s record agreed with msr in 0 of 1 cases (0 disturbed)$' '$work/out' &&
+	    sh -c "grep -q '^beside: the scheduler.s record agreed with msr in 0 of 1 cases compared$' '$work/out' &&
 		grep -q 'interrupts and idle polling' '$work/out'"
 fi
 ctl dump >"$work/after"

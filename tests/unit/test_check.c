@@ -419,6 +419,20 @@ test_procstat(void **state)
 	assert_near(procstat_busy(&a, &b, 1, 100), 1.0, 1e-12);
 	/* CPU 2 has no line */
 	assert_true(procstat_busy(&a, &b, 2, 100) < 0.0);
+	assert_near(procstat_steal(&a, &b, 0, 100), 0.0, 1e-12);
+	assert_true(procstat_steal(&a, &b, 2, 100) < 0.0);
+	/* Steal (8th column) is not busy, as for the procstat source: CPU 0
+	 * idle + iowait 450 -> 500 (0.5 s) and steal 0 -> 30 (0.3 s) of 2 s:
+	 * busy 1 - 0.8 / 2 = 0.6, stolen 0.15. CPU 1: a kernel with no steal
+	 * column (7 columns) reads as none stolen. */
+	assert_int_equal(procstat_parse("cpu0 1 2 3 400 50 0 0 0 0 0\ncpu1 5 5 5 100 0 0 0\n",
+	    &a), 0);
+	assert_int_equal(procstat_parse("cpu0 1 2 3 440 60 0 0 30 0 0\ncpu1 9 5 5 100 0 0 0\n",
+	    &b), 0);
+	assert_near(procstat_busy(&a, &b, 0, 100), 0.6, 1e-12);
+	assert_near(procstat_steal(&a, &b, 0, 100), 0.15, 1e-12);
+	assert_near(procstat_busy(&a, &b, 1, 100), 1.0, 1e-12);
+	assert_near(procstat_steal(&a, &b, 1, 100), 0.0, 1e-12);
 	assert_int_equal(procstat_parse("intr 1 2\n", &a), -1);
 	procstat_free(&a);
 	procstat_free(&b);
@@ -654,6 +668,72 @@ test_beside_compare(void **state)
 	assert_int_equal(b.nknown, 3);
 	assert_int_equal(b.nagree, 3);
 	assert_near(b.f[0].diff, 0.004, 1e-12);
+	/* A disturbed scheduler's record (other work on the CPU): its
+	 * figures and differences are kept to show, none is compared. */
+	mine[0].measured = val_exact(0.0);
+	b.dist.kind = CD_OTHER_WORK;
+	check_beside_compare(&b, mine, 5, sched, 6, 0.0005, 1.0, 0.0);
+	assert_int_equal(b.n, 4);
+	assert_true(b.f[0].known);
+	assert_near(b.f[0].diff, -0.5, 1e-12);
+	assert_false(b.f[0].compared);
+	assert_false(b.f[0].agree);
+	assert_false(b.f[1].compared);
+	assert_int_equal(b.nknown, 0);
+	assert_int_equal(b.nagree, 0);
+}
+
+/* A hypervisor took CPU 3 for part of case half: a source that cannot
+ * see the load then (counters, /proc/stat's busy time) reads its thread
+ * short by as much. Up to CHECK_STEAL_MAX the tolerance widens by the
+ * stolen share; beyond it the case is disturbed. The scheduler counts the
+ * stolen time as the load's: nothing changes for it. */
+static void
+test_rows_steal(void **state)
+{
+	struct check_meas m;
+	struct check_context x;
+	struct check_row r[CHECK_MAX_ROWS];
+	struct check_disturbance d;
+	const struct check_row *p;
+	unsigned n;
+
+	(void)state;
+	half_meas(&m, &x);
+	/* 5% stolen, and the source says 0.45 where the load ran 0.5 */
+	m.t[0].util = val_exact(0.45);
+	m.t[0].load.os_busy = 0.451;
+	m.t[0].load.steal_known = true;
+	m.t[0].load.os_steal = 0.05;
+	n = check_rows(check_case_find("half"), &m, &x, r, CHECK_MAX_ROWS, &d);
+	/* not hidden (the scheduler): tolerance 0.01455, 0.05 short fails */
+	p = find(r, n, "util", "schedule", 0);
+	assert_near(p->tol, 0.01455, 1e-12);
+	assert_int_equal(p->verdict, CV_FAIL);
+	assert_int_equal(d.kind, CD_NONE);
+	x.steal_hidden = true;
+	n = check_rows(check_case_find("half"), &m, &x, r, CHECK_MAX_ROWS, &d);
+	/* 0.01455 + 0.05 = 0.06455 >= 0.05: passes */
+	p = find(r, n, "util", "schedule", 0);
+	assert_near(p->tol, 0.06455, 1e-12);
+	assert_near(p->diff, -0.05, 1e-12);
+	assert_int_equal(p->verdict, CV_PASS);
+	/* a share rests on both threads: 0.02155 + 0.05 */
+	assert_near(find(r, n, "both", "schedule", -1)->tol, 0.07155, 1e-12);
+	assert_int_equal(d.kind, CD_NONE);
+	/* 15% stolen: beyond CHECK_STEAL_MAX (10%), disturbed, named */
+	m.t[0].load.os_steal = 0.15;
+	(void)check_rows(check_case_find("half"), &m, &x, r, CHECK_MAX_ROWS, &d);
+	assert_int_equal(d.kind, CD_STEAL);
+	assert_int_equal(d.cpu, 3);
+	assert_near(d.value, 0.15, 1e-12);
+	{
+		char buf[256];
+
+		check_disturbance_text(&d, NULL, buf, sizeof buf);
+		assert_string_equal(buf, "the hypervisor took 15.0% of CPU 3's time (steal), in "
+		    "which the source could not see the load run");
+	}
 }
 
 int
@@ -673,6 +753,7 @@ main(void)
 		cmocka_unit_test(test_beside_diff),
 		cmocka_unit_test(test_beside_limit),
 		cmocka_unit_test(test_beside_compare),
+		cmocka_unit_test(test_rows_steal),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
