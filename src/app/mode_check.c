@@ -96,6 +96,12 @@ struct chk {
 	bool got_b;
 	double span_b;              /* from the source's read to the end of the scheduler's, s */
 	char note_b[256];
+	/* The text report goes out as the check goes: its head, then each
+	 * case when judged (a core takes 15 s; a user sees it run and
+	 * keeps what was done on Ctrl-C). */
+	bool head_out;
+	unsigned cases_out;
+	int out_errno;              /* a failed write, said at the end */
 };
 
 /* ---- the output: keeps the figures of the round's cores ------------------ */
@@ -220,6 +226,16 @@ choose_cores(struct chk *c)
 	if (c->ncores == 0)
 		return errmsg_set(&c->a->e, _("--check: none of the cores chosen has its CPUs online; "
 		    "give online CPUs with --cpus"));
+	/* A case of both threads on cores of one would check nothing and
+	 * pass. */
+	for (i = 0; i < c->ncores; i++)
+		if (c->t->cores[c->cores[i]].nthreads >= 2)
+			return 0;
+	if (c->only != NULL && check_case_uses_sibling(c->only))
+		return errmsg_set(&c->a->e, _("--check-case %s needs a core's second thread, and "
+		    "each core checked here has one thread: choose a core with two (--cpus), or "
+		    "where the machine has no SMT declare which CPUs share a core with --topology "
+		    "FILE (httop(1), CHECK)"), c->only->name);
 	return 0;
 }
 
@@ -264,10 +280,11 @@ background(struct chk *c)
 			rep->bg_cpu[n] = tc->cpus[j];
 			rep->bg_busy[n] = procstat_busy(&p0, &p1, tc->cpus[j], c->hz);
 			if (rep->bg_busy[n] > max) {
-				rc = errmsg_set(&c->a->e, _("CPU %u was %.0f%% busy with other work "
-				    "(by /proc/stat over %.1f s): the check needs its CPUs idle; stop that "
-				    "work, or choose idle cores with --cpus"), tc->cpus[j],
-				    100.0 * rep->bg_busy[n], CHECK_BG_SECONDS);
+				rc = errmsg_set(&c->a->e, _("CPU %u was %.1f%% busy with other work "
+				    "(by /proc/stat over %.1f s), more than the %.1f%% the check allows: "
+				    "it needs its CPUs idle; stop that work, or choose idle cores with "
+				    "--cpus"), tc->cpus[j], 100.0 * rep->bg_busy[n], CHECK_BG_SECONDS,
+				    100.0 * max);
 				n++;
 				break;
 			}
@@ -508,6 +525,45 @@ judge_round(struct chk *c, const struct snaps *s, bool loaded,
 	}
 }
 
+/* ---- the text report as it goes --------------------------------------------- */
+
+static bool
+text_out(const struct chk *c)
+{
+	return c->a->o->format != FMT_JSON;
+}
+
+static void
+stream_note(struct chk *c, int rc)
+{
+	if (rc != 0 && c->out_errno == 0)
+		c->out_errno = errno != 0 ? errno : EIO;
+}
+
+static void
+stream_head(struct chk *c)
+{
+	if (!text_out(c) || c->head_out)
+		return;
+	c->head_out = true;
+	stream_note(c, check_report_text_head(app_out(c->a), &c->rep));
+}
+
+/* The cases judged since the last call. */
+static void
+stream_cases(struct chk *c)
+{
+	if (!text_out(c))
+		return;
+	stream_head(c);
+	for (; c->cases_out < c->rep.nres; c->cases_out++) {
+		struct check_result *x = &c->rep.res[c->cases_out];
+
+		check_result_finish(x);
+		stream_note(c, check_report_text_case(app_out(c->a), &c->rep, x));
+	}
+}
+
 /* Wait out the interval and take the second reading. RUN_OK, 1 on an
  * ending signal, -1 on an error (r->e). */
 static int
@@ -576,6 +632,7 @@ measure(struct chk *c, struct load *ld, bool loaded, bool first, struct procstat
 		load_stop(ld);
 	judge_round(c, &s, loaded, ps != NULL ? &ps[0] : NULL, ps != NULL ? &ps[1] : NULL,
 	    skew);
+	stream_cases(c);
 	return RUN_OK;
 }
 
@@ -743,12 +800,16 @@ write_report(struct chk *c)
 	int rc = 0;
 
 	check_report_finish(&c->rep);
-	if (c->a->o->format == FMT_JSON)
+	if (c->a->o->format == FMT_JSON) {
 		rc = check_report_json(app_out(c->a), &c->rep);
-	else if (c->rep.outcome != CO_ERROR)
-		rc = check_report_text(app_out(c->a), &c->rep);
-	if (rc != 0) {
-		errmsg_set(&c->a->e, _("cannot write the check's report: %s"), strerror(errno));
+	} else if (c->rep.outcome != CO_ERROR || c->head_out) {
+		/* An error before the head was said on standard error alone. */
+		stream_cases(c);
+		rc = check_report_text_end(app_out(c->a), &c->rep);
+	}
+	if (rc != 0 || c->out_errno != 0) {
+		errmsg_set(&c->a->e, _("cannot write the check's report: %s"),
+		    strerror(c->out_errno != 0 ? c->out_errno : errno));
 		app_report(&c->a->e);
 		return EXIT_FAIL;
 	}
@@ -772,8 +833,7 @@ interrupted(struct chk *c)
 	int st = signals_exit_status(signals_caught());
 
 	c->rep.interrupted = true;
-	if (c->a->o->format == FMT_JSON)
-		(void)write_report(c);
+	(void)write_report(c);
 	return st != EXIT_OK ? st : EXIT_FAIL;
 }
 
@@ -795,6 +855,7 @@ run_check(struct chk *c)
 	if (rc == RUN_OK) {
 		scale_row(c);
 		unchecked_reasons(c);
+		stream_head(c);
 		rc = rounds(c);
 	}
 	if (rc == 1 || rc == RUN_INTERRUPTED)

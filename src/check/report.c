@@ -40,6 +40,18 @@ check_report_add(struct check_report *r)
 }
 
 void
+check_result_finish(struct check_result *x)
+{
+	unsigned k;
+
+	/* A disturbed case tested nothing of httop, even where its figures
+	 * came out right. */
+	x->verdict = x->dist.kind != CD_NONE ? CV_DISTURBED : CV_PASS;
+	for (k = 0; k < x->nrows; k++)
+		x->verdict = check_verdict_worse(x->verdict, x->rows[k].verdict);
+}
+
+void
 check_report_finish(struct check_report *r)
 {
 	unsigned i, k;
@@ -50,14 +62,11 @@ check_report_finish(struct check_report *r)
 	for (i = 0; i < r->nres; i++) {
 		struct check_result *x = &r->res[i];
 
-		/* A disturbed case tested nothing of httop, even where its
-		 * figures came out right. */
-		x->verdict = x->dist.kind != CD_NONE ? CV_DISTURBED : CV_PASS;
+		check_result_finish(x);
 		disturbed |= x->dist.kind != CD_NONE;
 		for (k = 0; k < x->nrows; k++) {
 			const struct check_row *row = &x->rows[k];
 
-			x->verdict = check_verdict_worse(x->verdict, row->verdict);
 			r->trust[row->family] = check_trust_add(r->trust[row->family], row->verdict);
 		}
 	}
@@ -472,27 +481,49 @@ text_head(FILE *fp, const struct check_report *r)
 	if (r->nbg > 0) {
 		fputs(_("busy before the check:"), fp);
 		for (i = 0; i < r->nbg; i++) {
+			fputs(i > 0 ? ", " : " ", fp);
 			if (r->bg_busy[i] >= 0.0)
-				fprintf(fp, _(" CPU %u %.1f%%"), r->bg_cpu[i], 100.0 * r->bg_busy[i]);
+				fprintf(fp, _("CPU %u %.1f%%"), r->bg_cpu[i], 100.0 * r->bg_busy[i]);
 			else
-				fprintf(fp, _(" CPU %u unknown"), r->bg_cpu[i]);
+				fprintf(fp, _("CPU %u unknown"), r->bg_cpu[i]);
 		}
 		fputc('\n', fp);
 	}
 }
 
-int
-check_report_text(FILE *fp, const struct check_report *r)
+static int
+flushed(FILE *fp)
 {
-	unsigned i;
+	return fflush(fp) != 0 || ferror(fp) ? -1 : 0;
+}
 
+int
+check_report_text_head(FILE *fp, const struct check_report *r)
+{
 	text_head(fp, r);
-	for (i = 0; i < r->nres; i++) {
-		fputc('\n', fp);
-		text_result(fp, &r->res[i]);
-		text_beside(fp, r, &r->res[i]);
-	}
+	return flushed(fp);
+}
+
+int
+check_report_text_case(FILE *fp, const struct check_report *r, const struct check_result *x)
+{
 	fputc('\n', fp);
+	text_result(fp, x);
+	text_beside(fp, r, x);
+	return flushed(fp);
+}
+
+int
+check_report_text_end(FILE *fp, const struct check_report *r)
+{
+	fputc('\n', fp);
+	if (r->outcome == CO_INTERRUPTED) {
+		/* What was judged before the signal stands as printed; no
+		 * summary of a check that did not run its cases. */
+		fprintf(fp, _("verdict: interrupted (cases judged before it: %u; no summary)\n"),
+		    r->nres);
+		return flushed(fp);
+	}
 	text_summary(fp, r);
 	switch (r->outcome) {
 	case CO_PASS:
@@ -508,10 +539,20 @@ check_report_text(FILE *fp, const struct check_report *r)
 		fprintf(fp, _("verdict: the check could not run: %s\n"), r->error);
 		break;
 	case CO_INTERRUPTED:
-		fputs(_("verdict: interrupted\n"), fp);
 		break;
 	}
-	return fflush(fp) != 0 || ferror(fp) ? -1 : 0;
+	return flushed(fp);
+}
+
+int
+check_report_text(FILE *fp, const struct check_report *r)
+{
+	unsigned i;
+
+	text_head(fp, r);
+	for (i = 0; i < r->nres; i++)
+		(void)check_report_text_case(fp, r, &r->res[i]);
+	return check_report_text_end(fp, r);
 }
 
 /* ---- JSON ---------------------------------------------------------------- */

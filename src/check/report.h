@@ -91,8 +91,17 @@ void check_report_finish(struct check_report *r);
 int check_report_status(const struct check_report *r);
 const char *check_outcome_key(enum check_outcome o);
 
-/* -1 if a write failed (errno set). */
+/* A case's verdict from its rows (check_report_finish does it for all). */
+void check_result_finish(struct check_result *x);
+
+/* -1 if a write failed (errno set). The whole text report, or in parts
+ * as the check goes: the head once the source is prepared, each case as
+ * it is judged (check_result_finish first), the summary and verdict at
+ * the end (after check_report_finish). */
 int check_report_text(FILE *fp, const struct check_report *r);
+int check_report_text_head(FILE *fp, const struct check_report *r);
+int check_report_text_case(FILE *fp, const struct check_report *r, const struct check_result *x);
+int check_report_text_end(FILE *fp, const struct check_report *r);
 int check_report_json(FILE *fp, const struct check_report *r);
 
 #endif

@@ -710,8 +710,9 @@ check_check_options(struct options *o, struct errmsg *e)
 		bad = "-d";
 	else if (o->iterations >= 0)
 		bad = "-n";
-	else if (o->format != FMT_TEXT && o->format != FMT_JSON)
-		bad = "--format";
+	if (bad == NULL && o->format != FMT_TEXT && o->format != FMT_JSON)
+		return errmsg_set(e, _("--check writes its report as text or json, not %s: give "
+		    "--format text or --format json"), out_format_name(o->format));
 	if (bad != NULL)
 		return errmsg_set(e, _("--check cannot be combined with %s: it runs its own cases on "
 		    "live counters or the simulator (--source sim, --demo) for --seconds each and "

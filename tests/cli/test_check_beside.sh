@@ -100,8 +100,9 @@ fi
 HTTOP_CHECK_BUSY_MAX=1 "$HTTOP" --check --source procstat --topology "$sib" --check-case t1 \
     --seconds 1 >"$dir/out" 2>"$dir/err"
 diag "$(head -c 400 "$dir/err")"
-check "text: the head says the scheduler's record is read over the same intervals" \
-    grep -q "^beside: the scheduler's record (sched), read over the same intervals$" "$dir/out"
+check "text: the head says the scheduler's record is read over the same intervals, and each CPU's busy share before" \
+    sh -c "grep -q \"^beside: the scheduler's record (sched), read over the same intervals$\" '$dir/out' &&
+	grep -q '^busy before the check: CPU 0 [0-9.]*%, CPU 1 [0-9.]*%$' '$dir/out'"
 check "text: the case's table names both sources, and has the six figures" \
     sh -c "grep -q '^  figure  *thr  *procstat  *sched  *difference  *limit  *records$' '$dir/out' &&
 	test \$(sed -n '/beside it, the scheduler/,/^$/p' '$dir/out' | grep -c '  \\(agree\\|DIFFER\\|-\\)$') -eq 6"

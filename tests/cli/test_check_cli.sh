@@ -17,7 +17,7 @@
 F=$HTTOP_FIXTURES
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-plan 37
+plan 39
 
 SKX="--topology $F/hwloc/skx-6140-2s-18c-ht.x86.xml"
 ZEN="--topology $F/hwloc/zen2-epyc7742-2s-64c-smt.xml --cpuid $F/cpuid/zen2-epyc7742-2s-64c-smt.cpuid.txt"
@@ -157,7 +157,16 @@ bad "--seconds: 'x' is not" --check --demo --seconds x
 bad "add --check" --demo --seconds 2
 bad "--check cannot be combined with -n" --check --demo -n 1
 bad "--check cannot be combined with -d" --check --demo -d 1
-bad "--check cannot be combined with --format" --check --demo -b --format csv
+bad "--check writes its report as text or json, not csv: give --format text or --format json" \
+    --check --demo -b --format csv
+# A case of a core's second thread on cores of one thread would check
+# nothing and pass: refused, naming the way out.
+NOHT="--topology $F/hwloc/hsw-ep-e5-2680v3-2s-12c-noht.x86.xml"
+# shellcheck disable=SC2086
+bad "--check-case half needs a core's second thread, and each core checked here has one thread: .*--topology FILE" \
+    --check --source sim $NOHT --check-case half
+# shellcheck disable=SC2086
+bad "--check-case t1 needs a core's second thread" --check --source sim $NOHT --check-case t1
 bad "--check cannot be combined with --sim" --check --sim busy
 bad "--check cannot be combined with --record" --check --demo --record "$tmp/x.trace"
 bad "--check cannot be combined with --replay" --check --replay "$tmp/x.trace"

@@ -15,7 +15,7 @@ if ! command -v lstopo-no-graphics >/dev/null 2>&1 || ! command -v taskset >/dev
 	echo "1..0 # SKIP lstopo-no-graphics (Debian package hwloc) or taskset (util-linux) missing"
 	exit 0
 fi
-plan 20
+plan 23
 lstopo-no-graphics --of xml "$work/live.xml" || { echo "Bail out! lstopo failed"; exit 1; }
 # The last CPU: the check's own choice is the last core.
 cpu=$(awk '/^processor/ { n = $3 } END { print n }' /proc/cpuinfo)
@@ -47,7 +47,7 @@ kill "$hog"
 wait "$hog" 2>/dev/null
 check "busy CPU: refused with status 1" test "$st" -eq 1
 check "busy CPU: the message names the CPU and its busy share" \
-    grep -q "CPU $cpu was [0-9]*% busy with other work" "$work/err"
+    grep -q "CPU $cpu was [0-9.]*% busy with other work (by /proc/stat over [0-9.]* s), more than the 10.0% the check allows" "$work/err"
 check "busy CPU: the JSON object says error, and the CPU's share above 10%" \
     test "$(jqv '.outcome + " " + ((.background[] | select(.cpu == '"$cpu"') | .busy > 0.1) | tostring)')" = \
     "error true"
@@ -122,6 +122,34 @@ else
 fi
 ctl dump >"$work/after"
 check "beside: every register as before" cmp -s "$work/before" "$work/after"
+
+# --- the text report as the check goes ----------------------------------------------
+# Every case of the core, 1 s each: each case is printed when judged, so
+# the first is on standard output while the check still runs; a signal
+# (SIGTERM: a background job of a script ignores SIGINT) then ends the
+# report with the interrupted line, the cases kept.
+HTTOP_CHECK_BUSY_MAX=1 "$HTTOP" --source msr --msr-path "$mnt/%u/msr" --cpuid "$SKX_CPUID" \
+    --check --cpus "$cpu" --seconds 1 >"$work/out" 2>"$work/err" &
+bg_pid=$!
+i=0
+while ! grep -q '^package' "$work/out" && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+alive=no
+kill -0 "$bg_pid" 2>/dev/null && alive=yes
+check "text: the first case is out while the check still runs (running: $alive)" \
+    sh -c "grep -q '^package .*, case idle: ' '$work/out' && grep -q '^  utilisation ' '$work/out' &&
+	! grep -q '^verdict' '$work/out' && test $alive = yes"
+kill -TERM "$bg_pid" 2>/dev/null
+wait "$bg_pid"
+bg_pid=
+diag "$(tail -n 3 "$work/out")"
+check "text, SIGTERM: the cases judged stay, the report ends 'verdict: interrupted'" \
+    sh -c "grep -q '^package .*, case idle: ' '$work/out' &&
+	tail -n 1 '$work/out' | grep -q '^verdict: interrupted (cases judged before it: [1-9][0-9]*; no summary)$'"
+ctl dump >"$work/after"
+check "text, SIGTERM: every register as before" cmp -s "$work/before" "$work/after"
 
 # --- SIGTERM while the load runs --------------------------------------------------------
 HTTOP_CHECK_BUSY_MAX=1 "$HTTOP" --source msr --msr-path "$mnt/%u/msr" --cpuid "$SKX_CPUID" \
