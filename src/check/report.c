@@ -4,6 +4,7 @@
 #include "check/report.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -232,15 +233,15 @@ static const char *
 basis_text(const char *basis)
 {
 	if (strcmp(basis, "loop") == 0)
-		return _("by the loop");
+		return _("(loop)");
 	if (strcmp(basis, "aperf_mperf") == 0)
-		return _("by APERF/MPERF");
+		return _("(APERF/MPERF)");
 	if (strcmp(basis, "simulator") == 0)
-		return _("by the simulator");
+		return _("(simulator)");
 	if (strcmp(basis, "clock") == 0)
-		return _("by the clock");
+		return _("(clock)");
 	if (strcmp(basis, "table") == 0)
-		return _("by the table");
+		return _("(table)");
 	return "";
 }
 
@@ -255,7 +256,7 @@ text_row(FILE *fp, const struct check_row *row)
 	fmt_val(mea, sizeof mea, row->family, row->measured);
 	fmt_diff(diff, sizeof diff, row);
 	fmt_value(tol, sizeof tol, row->family, row->tol);
-	fprintf(fp, "  %-26s %3s %18s %18s %11s %10s  %s", name, thr, exp, mea, diff, tol,
+	fprintf(fp, "  %-19s %3s %12s %12s %10s %9s %s", name, thr, exp, mea, diff, tol,
 	    _(check_verdict_text(row->verdict)));
 	if (row->verdict == CV_NONE && row->reason != R_NONE)
 		fprintf(fp, " (%s)", _(metrics_reason_text(row->reason)));
@@ -268,41 +269,99 @@ tr(const char *s)
 	return _(s);
 }
 
+/* The report's prose fits 80 columns: text (ending in a newline) broken
+ * at spaces, each further line indented by `indent`. Columns count
+ * characters, not bytes (UTF-8 in translations); a word longer than the
+ * line is left whole. */
+#define TEXT_WIDTH 80
+
+static unsigned
+columns(const char *s, size_t n)
+{
+	unsigned c = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+static void __attribute__((format(printf, 3, 4)))
+wrapped(FILE *fp, unsigned indent, const char *fmt, ...)
+{
+	char buf[2048];
+	const char *p = buf;
+	unsigned col = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	while (*p != '\0') {
+		size_t sp = strspn(p, " "), w;
+
+		if (p[sp] == '\n' || p[sp] == '\0') {
+			fputc('\n', fp);
+			p += sp + (p[sp] == '\n');
+			col = 0;
+			continue;
+		}
+		w = strcspn(p + sp, " \n");
+		/* Break before a word that would pass the edge (never at the
+		 * start of a line, whose leading spaces are kept). */
+		if (col > indent && col + columns(p, sp + w) > TEXT_WIDTH) {
+			fprintf(fp, "\n%*s", (int)indent, "");
+			col = indent;
+			p += sp;
+			sp = 0;
+		}
+		fwrite(p, 1, sp + w, fp);
+		col += columns(p, sp + w);
+		p += sp + w;
+	}
+}
+
 static void
 text_result(FILE *fp, const struct check_result *x)
 {
 	char why[256];
 	unsigned k;
 
+	/* A line each (80 columns): the case and its verdict, what the
+	 * case plays, the interval, then each CPU's own account. */
 	if (x->ncpus > 1)
-		fprintf(fp, _("package %u, core %u (CPUs %u,%u), case %s: %s: %s\n"), x->package,
-		    x->core, x->cpus[0],
-		    x->cpus[1], x->cs->name, _(x->cs->what), _(check_verdict_text(x->verdict)));
+		fprintf(fp, _("package %u, core %u (CPUs %u,%u), case %s: %s\n"), x->package,
+		    x->core, x->cpus[0], x->cpus[1], x->cs->name,
+		    _(check_verdict_text(x->verdict)));
 	else
-		fprintf(fp, _("package %u, core %u (CPU %u), case %s: %s: %s\n"), x->package,
-		    x->core, x->cpus[0],
-		    x->cs->name, _(x->cs->what), _(check_verdict_text(x->verdict)));
-	fprintf(fp, _("  interval %.3f s, read skew at most %.0f us"), x->timing.interval,
+		fprintf(fp, _("package %u, core %u (CPU %u), case %s: %s\n"), x->package,
+		    x->core, x->cpus[0], x->cs->name, _(check_verdict_text(x->verdict)));
+	wrapped(fp, 4, "  %s\n", _(x->cs->what));
+	fprintf(fp, _("  interval %.3f s, read skew at most %.0f us\n"), x->timing.interval,
 	    x->timing.skew * 1e6);
 	for (k = 0; k < x->ncpus && k < 2; k++) {
-		if (x->loaded[k] && check_window_has_edges(&x->cs->w[k]))
-			fprintf(fp, _("; CPU %u: woke %.1f us late, ran %.1f us over"), x->cpus[k],
-			    x->late_s[k] * 1e6, x->over_s[k] * 1e6);
+		bool edges = x->loaded[k] && check_window_has_edges(&x->cs->w[k]);
+
+		if (!edges && !x->os_known[k])
+			continue;
+		fprintf(fp, _("  CPU %u:"), x->cpus[k]);
+		if (edges)
+			fprintf(fp, _(" woke %.1f us late, ran %.1f us over;"), x->late_s[k] * 1e6,
+			    x->over_s[k] * 1e6);
 		if (x->os_known[k])
-			fprintf(fp, _("; CPU %u: the kernel saw it %.1f%% busy"), x->cpus[k],
-			    100.0 * x->os_busy[k]);
+			fprintf(fp, _(" the kernel saw it %.1f%% busy"), 100.0 * x->os_busy[k]);
 		/* Steal shown where there was any: a VM's host was busy. */
 		if (x->steal_known[k] && x->os_steal[k] >= 0.0005)
 			fprintf(fp, _(", the hypervisor took %.1f%% (steal)"), 100.0 * x->os_steal[k]);
+		fputc('\n', fp);
 	}
-	fputc('\n', fp);
 	if (x->dist.kind != CD_NONE) {
 		check_disturbance_text(&x->dist, tr, why, sizeof why);
-		fprintf(fp, _("  disturbed: %s\n"), why);
+		wrapped(fp, 4, _("  disturbed: %s\n"), why);
 	}
 	if (x->note[0] != '\0')
-		fprintf(fp, "  %s\n", x->note);
-	fprintf(fp, "  %-26s %3s %18s %18s %11s %10s  %s\n", _("figure"), _("thr"), _("expected"),
+		wrapped(fp, 4, "  %s\n", x->note);
+	fprintf(fp, "  %-19s %3s %12s %12s %10s %9s %s\n", _("figure"), _("thr"), _("expected"),
 	    _("measured"), _("difference"), _("tolerance"), _("verdict"));
 	for (k = 0; k < x->nrows; k++)
 		text_row(fp, &x->rows[k]);
@@ -322,11 +381,11 @@ text_beside(FILE *fp, const struct check_report *r, const struct check_result *x
 	fprintf(fp, _("  beside it, the scheduler's record of the same case (not judged):\n"));
 	if (b->dist.kind != CD_NONE) {
 		check_disturbance_text(&b->dist, tr, why, sizeof why);
-		fprintf(fp, _("  the scheduler's record disturbed: %s\n"), why);
+		wrapped(fp, 4, _("  the scheduler's record disturbed: %s\n"), why);
 	}
 	if (b->note[0] != '\0')
-		fprintf(fp, "  sched: %s\n", b->note);
-	fprintf(fp, "  %-26s %3s %18s %18s %11s %10s  %s\n", _("figure"), _("thr"), r->source,
+		wrapped(fp, 4, "  sched: %s\n", b->note);
+	fprintf(fp, "  %-19s %3s %12s %12s %10s %9s %s\n", _("figure"), _("thr"), r->source,
 	    "sched", _("difference"), _("limit"), _("records"));
 	for (k = 0; k < b->n; k++) {
 		const struct check_beside_fig *f = &b->f[k];
@@ -341,7 +400,7 @@ text_beside(FILE *fp, const struct check_report *r, const struct check_result *x
 		else
 			snprintf(diff, sizeof diff, "-");
 		fmt_value(lim, sizeof lim, fam, f->limit);
-		fprintf(fp, "  %-26s %3s %18s %18s %11s %10s  %s\n", name, thr, mea, sch, diff, lim,
+		fprintf(fp, "  %-19s %3s %12s %12s %10s %9s %s\n", name, thr, mea, sch, diff, lim,
 		    !f->compared ? "-" : f->agree ? _("agree") : _("DIFFER"));
 	}
 }
@@ -382,26 +441,26 @@ text_beside_summary(FILE *fp, const struct check_report *r)
 	if (!r->beside_wanted)
 		return;
 	if (r->beside_source == NULL) {
-		fprintf(fp, _("beside: no scheduler's record: %s\n"), r->beside_why);
+		wrapped(fp, 2, _("beside: no scheduler's record: %s\n"), r->beside_why);
 		return;
 	}
 	if (r->beside_why[0] != '\0')
-		fprintf(fp, _("beside: the scheduler's record stopped: %s\n"), r->beside_why);
+		wrapped(fp, 2, _("beside: the scheduler's record stopped: %s\n"), r->beside_why);
 	beside_count(r, &n);
 	fprintf(fp, _("beside: the scheduler's record agreed with %s in %u of %u cases compared\n"),
 	    src, n.agree, n.compared);
 	if (n.disturbed > 0)
-		fprintf(fp, _("  %u not compared: the scheduler's record was disturbed (other work "
+		wrapped(fp, 4, _("  %u not compared: the scheduler's record was disturbed (other work "
 		    "on the CPU, or records lost; each such case says which)\n"), n.disturbed);
 	if (n.agree == n.compared)
 		return;
 	/* What a difference can mean depends on what the source counts. */
 	if (strcmp(src, "procstat") == 0)
-		fprintf(fp, _("  where they differ, one record counts time the other does not: "
+		wrapped(fp, 4, _("  where they differ, one record counts time the other does not: "
 		    "time a hypervisor took from a running task (steal) is busy to the scheduler "
 		    "and not to /proc/stat's busy time; each case shows the steal it saw\n"));
 	else
-		fprintf(fp, _("  where they differ, one record counts time the other does not: "
+		wrapped(fp, 4, _("  where they differ, one record counts time the other does not: "
 		    "interrupts and idle polling are busy to the counters and idle to the "
 		    "scheduler; a hypervisor that runs another guest stops a vCPU's counters, not "
 		    "the guest scheduler's clock\n"));
@@ -431,21 +490,21 @@ text_summary(FILE *fp, const struct check_report *r)
 
 	families_with(r, CT_TRUSTED, list, sizeof list);
 	if (list[0] != '\0')
-		fprintf(fp, _("trusted on this node: %s\n"), list);
+		wrapped(fp, 2, _("trusted on this node: %s\n"), list);
 	families_with(r, CT_BOUND, list, sizeof list);
 	if (list[0] != '\0')
-		fprintf(fp, _("bounds only: %s (%s; each bound held)\n"), list, r->plan);
+		wrapped(fp, 2, _("bounds only: %s (%s; each bound held)\n"), list, r->plan);
 	families_with(r, CT_FAILED, list, sizeof list);
 	if (list[0] != '\0')
-		fprintf(fp, _("FAILED: %s: these figures cannot be trusted on this node; please "
+		wrapped(fp, 2, _("FAILED: %s: these figures cannot be trusted on this node; please "
 		    "report it with this output\n"), list);
 	families_with(r, CT_DISTURBED, list, sizeof list);
 	if (list[0] != '\0')
-		fprintf(fp, _("not judged: %s: other work ran on the CPUs or another program took "
+		wrapped(fp, 2, _("not judged: %s: other work ran on the CPUs or another program took "
 		    "the counters; run the check again when the node is idle\n"), list);
 	for (k = 0; k < CF_NFAMILIES; k++)
 		if (r->trust[k] == CT_UNCHECKED && r->unchecked[k] != NULL)
-			fprintf(fp, _("not checked: %s: %s\n"), _(check_family_text((enum check_family)k)),
+			wrapped(fp, 2, _("not checked: %s: %s\n"), _(check_family_text((enum check_family)k)),
 			    _(r->unchecked[k]));
 	text_beside_summary(fp, r);
 }
@@ -455,9 +514,9 @@ text_head(FILE *fp, const struct check_report *r)
 {
 	unsigned i;
 
-	fprintf(fp, _("httop %s --check on %s: %s (%s), source %s, split %s\n"), r->version,
+	wrapped(fp, 2, _("httop %s --check on %s: %s (%s), source %s, split %s\n"), r->version,
 	    r->host, r->cpu, r->group, r->source, r->split);
-	fprintf(fp, _("plan: %s\n"), r->plan);
+	wrapped(fp, 2, _("plan: %s\n"), r->plan);
 	switch (r->mode) {
 	case CL_THREADS:
 		fprintf(fp, _("load: httop's threads, period %.1f ms, %.2f s a case\n"),
@@ -468,7 +527,7 @@ text_head(FILE *fp, const struct check_report *r)
 		    r->period * 1e3, r->seconds);
 		break;
 	case CL_SOURCE:
-		fprintf(fp, _("load: played by the counters' source (the machine is described by "
+		wrapped(fp, 2, _("load: played by the counters' source (the machine is described by "
 		    "--topology), period %.1f ms, %.2f s a case\n"), r->period * 1e3, r->seconds);
 		break;
 	}

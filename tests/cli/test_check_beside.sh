@@ -105,12 +105,12 @@ check "text: the head says the scheduler's record is read over the same interval
 	grep -q '^busy before the check: CPU 0 [0-9.]*%, CPU 1 [0-9.]*%$' '$dir/out'"
 check "text: the case's table names both sources, and has the six figures" \
     sh -c "grep -q '^  figure  *thr  *procstat  *sched  *difference  *limit  *records$' '$dir/out' &&
-	test \$(sed -n '/beside it, the scheduler/,/^$/p' '$dir/out' | grep -c '  \\(agree\\|DIFFER\\|-\\)$') -eq 6"
+	test \$(sed -n '/beside it, the scheduler/,/^$/p' '$dir/out' | grep -c '% \\(agree\\|DIFFER\\|-\\)$') -eq 6"
 # A disturbed record's rows say "-" (not compared) and the summary says
 # so; a whole one's say agree or DIFFER and are counted.
 if grep -q "^  the scheduler's record disturbed" "$dir/out"; then
 	check "text (disturbed): no row compared, the summary says 0 of 0 and 1 not compared" \
-	    sh -c "test \$(sed -n '/beside it, the scheduler/,/^$/p' '$dir/out' | grep -c '  -$') -eq 6 &&
+	    sh -c "test \$(sed -n '/beside it, the scheduler/,/^$/p' '$dir/out' | grep -c '% -$') -eq 6 &&
 		grep -q \"^beside: the scheduler's record agreed with procstat in 0 of 0 cases compared$\" '$dir/out' &&
 		grep -q \"^  1 not compared: the scheduler's record was disturbed\" '$dir/out'"
 else

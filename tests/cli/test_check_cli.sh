@@ -17,7 +17,7 @@
 F=$HTTOP_FIXTURES
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-plan 39
+plan 40
 
 SKX="--topology $F/hwloc/skx-6140-2s-18c-ht.x86.xml"
 ZEN="--topology $F/hwloc/zen2-epyc7742-2s-64c-smt.xml --cpuid $F/cpuid/zen2-epyc7742-2s-64c-smt.cpuid.txt"
@@ -41,13 +41,26 @@ jqv() {
 st=$?
 check "demo, text: exit 0" test "$st" -eq 0
 check "demo, text: a block per core (36)" test "$(grep -c '^package [01], core [0-9]* (CPUs' "$tmp/text")" -eq 36
+# The report's prose lines, each on one line again (a wrapped line goes on
+# indented by two more spaces than its first).
+unwrap() {
+	awk '/^ / && prev != "" && (match($0, /^ */) ? RLENGTH : 0) >= lead + 2 {
+		sub(/^ */, " "); prev = prev $0; next }
+	{ if (NR > 1) print prev; prev = $0; match($0, /^ */); lead = RLENGTH }
+	END { print prev }' "$1"
+}
+unwrap "$tmp/text" >"$tmp/text.joined"
+# A terminal of 80 columns, or a mail, shows it unbroken: prose is
+# wrapped, the tables fit (characters, not bytes).
+check "demo, text: every line fits 80 columns (longest $(awk '{ if (length($0) > n) n = length($0) } END { print n + 0 }' "$tmp/text"))" \
+    test "$(awk '{ if (length($0) > n) n = length($0) } END { print n + 0 }' "$tmp/text")" -le 80
 # One numbering everywhere: CPUs 12,48 are package 0, core 8 in every view
 # and output (the hardware's core id within its package, not the index).
 check "demo, text: CPUs 12,48 named package 0, core 8, as the views do" \
     grep -q '^package 0, core 8 (CPUs 12,48), case ' "$tmp/text"
 check "demo, text: trusted for every family the simulator can show" \
     grep -qx "trusted on this node: split, utilisation, CPI, frequency, clock, reference-clock scale" \
-    "$tmp/text"
+    "$tmp/text.joined"
 check "demo, text: the verdict is the last line" test "$(tail -n 1 "$tmp/text")" = "verdict: pass"
 check "demo, text: nothing on standard error" test ! -s "$tmp/err"
 
