@@ -235,7 +235,7 @@ choose_cores(struct chk *c)
 		return errmsg_set(&c->a->e, _("--check-case %s needs a core's second thread, and "
 		    "each core checked here has one thread: choose a core with two (--cpus), or "
 		    "where the machine has no SMT declare which CPUs share a core with --topology "
-		    "FILE (httop(1), CHECK)"), c->only->name);
+		    "FILE (httop(1), --topology)"), c->only->name);
 	return 0;
 }
 
@@ -750,8 +750,13 @@ unchecked_reasons(struct chk *c)
 	const char *loop = NULL;
 	bool inst = c->r.mc.slot[SLOT_INST] >= 0, base = c->r.mc.base_hz > 0.0;
 
-	u[CF_SPLIT] = N_("httop gives no split on this CPU (the cores do not have two SMT "
-	    "threads, or the CPU is not known)");
+	/* Where the scheduler or /proc/stat count, one-thread cores are
+	 * the usual VM: the user may know which vCPUs share a core. */
+	u[CF_SPLIT] = c->plan.basis != PLAN_BASIS_COUNTERS ?
+	    N_("the cores checked have one thread each; where you know which CPUs share a "
+	    "core, declare them with --topology FILE (httop(1), --topology) to check the split") :
+	    N_("httop gives no split on this CPU (the cores do not have two SMT threads, or the "
+	    "CPU is not known)");
 	if (c->mode == CL_SOURCE)
 		loop = N_("the counters' source plays the load: its instructions are not known");
 	else if (c->mode == CL_SIM)

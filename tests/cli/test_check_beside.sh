@@ -35,7 +35,7 @@ if ! "$HTTOP" --source sched --topology "$sib" -b -n 1 -d 0.1 >/dev/null 2>"$dir
 	    { echo "1..1"; echo "not ok 1 - the sched source: $(cat "$dir/probe")"; exit 1; }
 	skip_all "the sched source does not open here: $(cat "$dir/probe")"
 fi
-plan 15
+plan 16
 
 jqv() { jq -r "$1" "$dir/out" 2>/dev/null; }
 
@@ -117,6 +117,13 @@ else
 	check "text: the summary counts the case compared" \
 	    grep -q "^beside: the scheduler's record agreed with procstat in [01] of 1 cases compared$" "$dir/out"
 fi
+
+# Without the declaration this VM's cores have one thread each: the split
+# is not checked, and the report says how to declare siblings.
+HTTOP_CHECK_BUSY_MAX=1 "$HTTOP" --check --source procstat --check-case t0 --seconds 0.3 \
+    -b --format json >"$dir/out" 2>"$dir/err"
+check "procstat, no declaration: the split unchecked, the reason names --topology FILE" \
+    sh -c "jq -r '.unchecked.split' '$dir/out' | grep -q 'one thread each; .*declare them with --topology FILE'"
 
 HTTOP_CHECK_BUSY_MAX=1 "$HTTOP" --check --source sched --topology "$sib" --check-case t0 \
     --seconds 0.5 -b --format json >"$dir/out" 2>"$dir/err"
