@@ -37,6 +37,24 @@ need() {
 	command -v "$1" >/dev/null 2>&1 ||
 		skip_all "$1 is not installed (Debian: $2)${3:+; $3}"
 }
+# sched_siblings FILE: FILE declares CPUs 0 and 1 siblings (hwloc's
+# synthetic "pack:1 core:1 pu:2"), for the scheduler and /proc/stat
+# sources on a machine without SMT; skip_all when lstopo cannot write it.
+sched_siblings() {
+	lstopo-no-graphics --input "pack:1 core:1 pu:2" --of xml "$1" 2>/dev/null
+	[ -s "$1" ] || skip_all "lstopo-no-graphics wrote no synthetic topology"
+}
+# sched_opens TOPOLOGY ERRFILE: true when the sched source opens on the
+# CPUs TOPOLOGY declares; false when the kernel refuses it (ERRFILE says
+# why: a reason to skip). Any other failure (an unknown source, a crash)
+# is a bug: the test ends failed.
+sched_opens() {
+	"$HTTOP" --source sched --topology "$1" -b -n 1 -d 0.1 >/dev/null 2>"$2" && return 0
+	grep -q 'perf_event_open' "$2" && return 1
+	echo "1..1"
+	echo "not ok 1 - the sched source: $(cat "$2")"
+	exit 1
+}
 # procs_tagged VAR=VALUE: how many of this user's processes have VAR=VALUE
 # in their environment: a test's own children, not a concurrent test's.
 procs_tagged() {

@@ -28,13 +28,8 @@ old_para=$(cat "$para")
 trap 'echo "$old_para" >"$para"; rm -rf "$dir"' EXIT
 trap 'exit 1' INT TERM HUP
 sib=$dir/sib.xml
-lstopo-no-graphics --input "pack:1 core:1 pu:2" --of xml "$sib" 2>/dev/null
-[ -s "$sib" ] || skip_all "lstopo-no-graphics wrote no synthetic topology"
-if ! "$HTTOP" --source sched --topology "$sib" -b -n 1 -d 0.1 >/dev/null 2>"$dir/probe"; then
-	grep -q 'perf_event_open' "$dir/probe" ||
-	    { echo "1..1"; echo "not ok 1 - the sched source: $(cat "$dir/probe")"; exit 1; }
-	skip_all "the sched source does not open here: $(cat "$dir/probe")"
-fi
+sched_siblings "$sib"
+sched_opens "$sib" "$dir/probe" || skip_all "the sched source does not open here: $(cat "$dir/probe")"
 plan 16
 
 jqv() { jq -r "$1" "$dir/out" 2>/dev/null; }

@@ -39,14 +39,8 @@ trap 'for p in $loads; do kill "$p" 2>/dev/null; done; rm -rf "$dir"' EXIT
 trap 'exit 1' INT TERM HUP
 sib=$dir/sib.xml
 LOAD="$HTTOP_SRCDIR/tests/cli/sched_load.py"
-lstopo-no-graphics --input "pack:1 core:1 pu:2" --of xml "$sib" 2>/dev/null
-[ -s "$sib" ] || skip_all "lstopo-no-graphics wrote no synthetic topology"
-if ! "$HTTOP" --source sched --topology "$sib" -b -n 1 -d 0.1 >/dev/null 2>"$dir/probe"; then
-	# Only the kernel's refusal is a reason to skip (not an unknown source).
-	grep -q 'perf_event_open' "$dir/probe" ||
-	    { echo "1..1"; echo "not ok 1 - the sched source: $(cat "$dir/probe")"; exit 1; }
-	skip_all "the sched source does not open here: $(cat "$dir/probe")"
-fi
+sched_siblings "$sib"
+sched_opens "$sib" "$dir/probe" || skip_all "the sched source does not open here: $(cat "$dir/probe")"
 plan 31
 
 # stat: "busy total" ticks of cpu0 and cpu1, and the time it was read.

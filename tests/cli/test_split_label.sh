@@ -24,14 +24,11 @@ dir=$(mktemp -d) || exit 1
 trap 'rm -rf "$dir"' EXIT
 trap 'exit 1' INT TERM HUP
 sib=$dir/sib.xml
-lstopo-no-graphics --input "pack:1 core:1 pu:2" --of xml "$sib" 2>/dev/null
-[ -s "$sib" ] || skip_all "lstopo-no-graphics wrote no synthetic topology"
+sched_siblings "$sib"
 sched=yes
 if [ "$(id -u)" != 0 ]; then
 	sched="needs root: CPU-wide perf events"
-elif ! "$HTTOP" --source sched --topology "$sib" -b -n 1 -d 0.1 >/dev/null 2>"$dir/probe"; then
-	grep -q 'perf_event_open' "$dir/probe" ||
-	    { echo "1..1"; echo "not ok 1 - the sched source: $(cat "$dir/probe")"; exit 1; }
+elif ! sched_opens "$sib" "$dir/probe"; then
 	sched="the sched source does not open here: $(cat "$dir/probe")"
 fi
 plan 19

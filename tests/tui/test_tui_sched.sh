@@ -10,14 +10,9 @@ need lstopo-no-graphics hwloc "to write the topology that declares CPUs 0 and 1 
 [ "$(id -u)" = 0 ] || skip_all "needs root: CPU-wide perf events (or perf_event_paranoid <= 0)"
 . "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
 sib=$tui_dir/sib.xml
-lstopo-no-graphics --input "pack:1 core:1 pu:2" --of xml "$sib" 2>/dev/null
-[ -s "$sib" ] || skip_all "lstopo-no-graphics wrote no synthetic topology"
-if ! "$HTTOP" --source sched --topology "$sib" -b -n 1 -d 0.1 >/dev/null 2>"$tui_dir/probe"; then
-	# Only the kernel's refusal is a reason to skip (not an unknown source).
-	grep -q 'perf_event_open' "$tui_dir/probe" ||
-	    { echo "1..1"; echo "not ok 1 - the sched source: $(cat "$tui_dir/probe")"; exit 1; }
-	skip_all "the sched source does not open here: $(cat "$tui_dir/probe")"
-fi
+sched_siblings "$sib"
+sched_opens "$sib" "$tui_dir/probe" ||
+    skip_all "the sched source does not open here: $(cat "$tui_dir/probe")"
 plan 18
 export XDG_CONFIG_HOME="$tui_dir/config"
 
