@@ -57,7 +57,8 @@ static int sys_cpus(const char *file, struct cpulist *l);
 int
 app_declare_topology(struct app *a, struct errmsg *e)
 {
-	struct cpulist online;
+	struct cpulist online, present;
+	bool have_present;
 	int rc;
 
 	if (a->o->topology == NULL || a->m.declared)
@@ -66,8 +67,13 @@ app_declare_topology(struct app *a, struct errmsg *e)
 		return errmsg_set(e, _("--topology %s: this machine's online CPUs could not be read "
 		    "from /sys/devices/system/cpu/online, so the file cannot be checked against "
 		    "them; mount sysfs"), a->o->topology);
-	rc = machine_declare_here(&a->m, &online, a->o->topology, a->o->cpuid, e);
+	/* A CPU present but offline now (hot-unplugged) may be declared. */
+	have_present = sys_cpus("/sys/devices/system/cpu/present", &present) == 0;
+	rc = machine_declare_here(&a->m, &online, have_present ? &present : NULL, a->o->topology,
+	    a->o->cpuid, e);
 	cpulist_free(&online);
+	if (have_present)
+		cpulist_free(&present);
 	if (rc == 0)
 		plan_for_machine(&a->plan, &a->m);    /* this machine's identity now */
 	return rc;

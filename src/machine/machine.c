@@ -57,16 +57,20 @@ declared_cpu(const struct topology *t, unsigned cpu)
 	    t->cpus[cpu].core != TOPO_NO_CORE;
 }
 
-/* The first CPU on which the file and `online` differ (UINT_MAX: none);
- * *in_file says which side has it. */
+/* The first CPU on which the file and `online` differ (UINT_MAX: none),
+ * a CPU of the file that is present here but offline apart; *in_file
+ * says which side has it. */
 static unsigned
-first_difference(const struct topology *t, const struct cpulist *online, bool *in_file)
+first_difference(const struct topology *t, const struct cpulist *online,
+    const struct cpulist *present, bool *in_file)
 {
 	size_t n = t->max_cpu > online->n ? t->max_cpu : online->n, cpu;
 
 	for (cpu = 0; cpu < n; cpu++) {
 		bool f = declared_cpu(t, (unsigned)cpu), o = cpulist_has(online, (unsigned)cpu);
 
+		if (f && !o && present != NULL && cpulist_has(present, (unsigned)cpu))
+			continue;
 		if (f != o) {
 			*in_file = f;
 			return (unsigned)cpu;
@@ -76,13 +80,13 @@ first_difference(const struct topology *t, const struct cpulist *online, bool *i
 }
 
 int
-machine_declare_here(struct machine *m, const struct cpulist *online, const char *what,
-    const char *cpuid_dump, struct errmsg *e)
+machine_declare_here(struct machine *m, const struct cpulist *online,
+    const struct cpulist *present, const char *what, const char *cpuid_dump, struct errmsg *e)
 {
-	const struct topology *t = &m->topo;
+	struct topology *t = &m->topo;
 	char here[256] = "", file[256] = "";
 	bool in_file = false, *has;
-	unsigned cpu = first_difference(t, online, &in_file), i;
+	unsigned cpu = first_difference(t, online, present, &in_file), i;
 	struct cpu_identity id;
 
 	if (cpu != UINT_MAX) {
@@ -104,6 +108,11 @@ machine_declare_here(struct machine *m, const struct cpulist *online, const char
 		    "its CPUs (%s) must be this machine's online CPUs (%s): add it"), what, cpu,
 		    file[0] ? file : "-", here[0] ? here : "-");
 	}
+	/* A CPU of the file that is offline here stays in its core, offline
+	 * as a CPU taken down after the start would be. */
+	for (i = 0; i < t->max_cpu; i++)
+		if (declared_cpu(t, i) && !cpulist_has(online, i))
+			t->cpus[i].online = false;
 	/* A dump was loaded with the file; else the file's own CPU fields
 	 * would describe the machine it was written on. */
 	if (cpuid_dump == NULL) {

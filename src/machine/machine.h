@@ -38,12 +38,14 @@ void machine_free(struct machine *m);
 
 /* The topology loaded from a file (machine_load with topology_xml) is a
  * declaration about this machine: which of its CPUs share a core. Its
- * CPUs must be exactly `online`, this machine's online CPUs; else -1
- * with a message naming the first CPU that differs, both lists and the
- * fix ("--topology FILE: ..."; `what` names the file). On success the
- * identity is this machine's (unless `cpuid_dump` gives one), and
- * m->declared is set. */
-int machine_declare_here(struct machine *m, const struct cpulist *online, const char *what,
-    const char *cpuid_dump, struct errmsg *e);
+ * CPUs must be exactly `online`, this machine's online CPUs, save those
+ * `present` here but offline now (NULL: none), which are kept in their
+ * cores and marked offline (the sources read them once they come
+ * online); else -1 with a message naming the first CPU that differs,
+ * both lists and the fix ("--topology FILE: ..."; `what` names the
+ * file). On success the identity is this machine's (unless `cpuid_dump`
+ * gives one), and m->declared is set. */
+int machine_declare_here(struct machine *m, const struct cpulist *online,
+    const struct cpulist *present, const char *what, const char *cpuid_dump, struct errmsg *e);
 
 #endif

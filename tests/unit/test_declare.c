@@ -40,7 +40,7 @@ test_same_cpus(void **state)
 	(void)state;
 	synthetic(&m);
 	online(&l, "0-3");
-	assert_int_equal(machine_declare_here(&m, &l, "four.xml",
+	assert_int_equal(machine_declare_here(&m, &l, NULL, "four.xml",
 	    fixture("cpuid/skx-6154-2s-18c-ht.cpuid.txt"), &e), 0);
 	assert_true(m.declared);
 	/* The dump was loaded by machine_load in a run; here the identity
@@ -61,7 +61,7 @@ test_cpu_missing_from_file(void **state)
 	(void)state;
 	synthetic(&m);
 	online(&l, "0-5");
-	assert_int_equal(machine_declare_here(&m, &l, "four.xml", NULL, &e), -1);
+	assert_int_equal(machine_declare_here(&m, &l, NULL, "four.xml", NULL, &e), -1);
 	assert_false(m.declared);
 	assert_non_null(strstr(e.text, "--topology four.xml: CPU 4 is online on this machine but "
 	    "not in the file"));
@@ -82,7 +82,7 @@ test_cpu_not_here(void **state)
 	(void)state;
 	synthetic(&m);
 	online(&l, "0-1");
-	assert_int_equal(machine_declare_here(&m, &l, "four.xml", NULL, &e), -1);
+	assert_int_equal(machine_declare_here(&m, &l, NULL, "four.xml", NULL, &e), -1);
 	assert_non_null(strstr(e.text, "--topology four.xml: CPU 2 of the file is not an online "
 	    "CPU of this machine"));
 	assert_non_null(strstr(e.text, "(0-3)"));
@@ -91,19 +91,42 @@ test_cpu_not_here(void **state)
 	machine_free(&m);
 }
 
-/* A hole: CPU 1 offline here while the file has it in core 1. */
+/* A hole: CPU 1 offline here while the file has it in core 1: refused
+ * unless this machine has it present (hot-unplugged). */
 static void
 test_offline_here(void **state)
 {
 	struct machine m;
-	struct cpulist l;
+	struct cpulist l, p;
 	struct errmsg e;
 
 	(void)state;
 	synthetic(&m);
 	online(&l, "0,2-3");
-	assert_int_equal(machine_declare_here(&m, &l, "four.xml", NULL, &e), -1);
+	assert_int_equal(machine_declare_here(&m, &l, NULL, "four.xml", NULL, &e), -1);
 	assert_non_null(strstr(e.text, "CPU 1 of the file is not an online CPU"));
+	machine_free(&m);
+	/* Present here but not online either: still no CPU of this machine
+	 * to read. */
+	synthetic(&m);
+	online(&p, "0,2-3");
+	assert_int_equal(machine_declare_here(&m, &l, &p, "four.xml", NULL, &e), -1);
+	assert_non_null(strstr(e.text, "CPU 1 of the file is not an online CPU"));
+	cpulist_free(&p);
+	machine_free(&m);
+	/* Present (hot-unplugged): declared, kept in core 1, offline until
+	 * it comes back; the others online. */
+	synthetic(&m);
+	online(&p, "0-3");
+	assert_int_equal(machine_declare_here(&m, &l, &p, "four.xml",
+	    fixture("cpuid/skx-6154-2s-18c-ht.cpuid.txt"), &e), 0);
+	assert_true(m.declared);
+	assert_false(m.topo.cpus[1].online);
+	assert_true(m.topo.cpus[1].present);
+	assert_int_equal(m.topo.cpus[1].core, 1);
+	assert_int_equal(m.topo.cores[1].cpus[0], 1);
+	assert_true(m.topo.cpus[0].online && m.topo.cpus[2].online && m.topo.cpus[3].online);
+	cpulist_free(&p);
 	cpulist_free(&l);
 	machine_free(&m);
 }
