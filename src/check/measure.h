@@ -38,11 +38,16 @@ struct check_load_meas {
 	double busy_s;             /* time in the loop, an upper bound, s */
 	bool os_known;
 	double os_busy;            /* the kernel's busy share of the interval (/proc/stat) */
+	/* The CPU was offline for some of the case: the load could not
+	 * start on it or was moved off it, or /proc/stat had no line for it
+	 * at one end. */
+	bool offline;
 };
 
 struct check_thread_meas {
 	unsigned cpu;
 	enum reason reason;        /* the thread's, R_NONE if it has figures */
+	bool offline;              /* the source read its CPU offline at one end */
 	struct val util, cpi, ghz;
 	uint64_t d_inst, d_tsc;
 	bool has_aperf;            /* APERF/MPERF were read next to the plan */
@@ -101,6 +106,7 @@ enum check_disturb_kind {
 	CD_LATE,           /* the load on `cpu` woke `value` s late on average */
 	CD_OTHER_WORK,     /* `cpu` was `value` busy by the kernel's count, the load made it `want` */
 	CD_LOST,           /* the source could not follow the core's switches */
+	CD_OFFLINE,        /* `cpu` was offline for some of the case (hotplug) */
 };
 
 struct check_disturbance {
