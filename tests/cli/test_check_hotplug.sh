@@ -8,7 +8,8 @@
 #  - procstat, CPUs 0 and 1 declared siblings (--topology), case t1: the
 #    load on CPU 1 is moved off it by the kernel mid-case;
 #  - the same, CPU 1 taken offline as the scheduler's reader thread
-#    starts, before the case's load and first read;
+#    starts, before the case's load and first read (or as the load
+#    starts, where no scheduler's record is read);
 #  - the scheduler source itself, declared siblings, case t0: CPU 1 idle
 #    (no load there) goes offline mid-case;
 #  - msr through the FUSE fake MSR device (which knows nothing of
@@ -28,7 +29,7 @@ ctl=/sys/devices/system/cpu/cpu1/online
 [ -e "$ctl" ] || skip_all "no CPU 1 that can go offline ($ctl missing)"
 [ "$(cat "$ctl")" = 1 ] || skip_all "CPU 1 is offline already"
 
-dir=$(mktemp -d /tmp/httop-checkplug.XXXXXX) || exit 1
+dir=$(mktemp -d "${TMPDIR:-/tmp}/httop-checkplug.XXXXXX") || exit 1
 mnt=
 pid=
 back() { echo 1 >"$ctl" 2>/dev/null; }
@@ -69,7 +70,7 @@ elif ! command -v lstopo-no-graphics >/dev/null 2>&1; then
 else
 	lstopo-no-graphics --of xml "$dir/live.xml" 2>/dev/null
 	printf 'httop-scenario 1\ndefault busy ghz=10\n' >"$dir/busy.scen"
-	mnt=$(mktemp -d /tmp/httop-checkplug-mnt.XXXXXX) || exit 1
+	mnt=$(mktemp -d "${TMPDIR:-/tmp}/httop-checkplug-mnt.XXXXXX") || exit 1
 	if ! "$FAKEMSR" "$mnt" --topology "$dir/live.xml" --cpuid "$SKX_CPUID" \
 	    --scenario "$dir/busy.scen" --realtime 2>"$dir/fakemsr.err" || [ ! -e "$mnt/ctl" ]; then
 		nofake="the fake MSR device did not mount: $(head -c 200 "$dir/fakemsr.err")"
@@ -95,10 +96,11 @@ start() {
 	pid=$!
 }
 
-# await COMM: wait (5 s at most) for httop's thread COMM to run.
+# await COMM: wait (5 s at most) for a thread of httop named COMM (an
+# extended regular expression) to run.
 await() {
 	n=0
-	while ! cat /proc/"$pid"/task/*/comm 2>/dev/null | grep -qx "$1" && [ "$n" -lt 250 ]; do
+	while ! cat /proc/"$pid"/task/*/comm 2>/dev/null | grep -qxE "$1" && [ "$n" -lt 250 ]; do
 		sleep 0.02
 		n=$((n + 1))
 	done
@@ -176,7 +178,7 @@ if [ -n "$sib" ]; then
 	pulse 0.3 0.4
 	finish procstat-mid t1
 	start procstat-start --source procstat --topology "$sib" --check-case t1 --seconds 0.5
-	await httop-sched
+	await 'httop-sched|httop-load'
 	pulse 0 0.8
 	finish procstat-start t1
 	start sched-mid --source sched --topology "$sib" --check-case t0 --seconds 1.5
