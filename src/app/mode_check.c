@@ -88,6 +88,7 @@ struct chk {
 	double t_step;              /* clock_mono() before the second read */
 	double t_read;              /* clock_mono() when the interval arrived */
 	bool got;
+	bool gone[2];               /* the load could not start: the CPU was offline */
 	char note[256];
 	/* The scheduler's record read beside the source (app_open_beside):
 	 * its own run, read right after the source at both ends. */
@@ -467,6 +468,29 @@ beside_judge(struct chk *c, struct slot *sl, struct check_result *x,
 	x->beside.has = true;
 }
 
+/* /proc/stat has a line for every online CPU, and none for one that is
+ * offline. */
+static bool
+os_online(const struct procstat *p, unsigned cpu)
+{
+	return cpu < p->n && p->have[cpu];
+}
+
+/* What thread k's load did (load_meas), the kernel's busy share of its
+ * CPU, and whether the CPU was away for some of the case. */
+static void
+thread_load(struct chk *c, struct check_result *x, struct check_load_meas *l, unsigned k,
+    const struct snaps *s, bool ran, const struct procstat *p0, const struct procstat *p1)
+{
+	load_meas(l, s, k, ran);
+	if (p0 != NULL && (l->os_busy = procstat_busy(p0, p1, x->cpus[k], c->hz)) >= 0.0)
+		l->os_known = true;
+	if (p0 != NULL && (l->os_steal = procstat_steal(p0, p1, x->cpus[k], c->hz)) >= 0.0)
+		l->steal_known = true;
+	l->offline = c->gone[k] || (ran && s->b1[k].moved) ||
+	    (p0 != NULL && (!os_online(p0, x->cpus[k]) || !os_online(p1, x->cpus[k])));
+}
+
 /* Judge every slot of the round and add the results to the report. */
 static void
 judge_round(struct chk *c, const struct snaps *s, bool loaded,
@@ -506,11 +530,8 @@ judge_round(struct chk *c, const struct snaps *s, bool loaded,
 			struct check_load_meas *l = &sl->m.t[k].load;
 
 			x->cpus[k] = sl->m.t[k].cpu;
-			load_meas(l, s, k, loaded && check_window_len(&sl->cs->w[k]) > 0.0);
-			if (p0 != NULL && (l->os_busy = procstat_busy(p0, p1, x->cpus[k], c->hz)) >= 0.0)
-				l->os_known = true;
-			if (p0 != NULL && (l->os_steal = procstat_steal(p0, p1, x->cpus[k], c->hz)) >= 0.0)
-				l->steal_known = true;
+			thread_load(c, x, l, k, s, loaded && check_window_len(&sl->cs->w[k]) > 0.0,
+			    p0, p1);
 			x->loaded[k] = l->ran;
 			x->late_s[k] = l->late_s;
 			x->over_s[k] = l->over_s;
@@ -518,6 +539,10 @@ judge_round(struct chk *c, const struct snaps *s, bool loaded,
 			x->os_busy[k] = l->os_busy;
 			x->steal_known[k] = l->steal_known;
 			x->os_steal[k] = l->os_steal;
+			/* The scheduler's record saw the CPU go offline: a fact of
+			 * the machine, whatever the source saw (a device that
+			 * ignores hotplug). */
+			l->offline |= c->beside && c->got_b && sl->mb.t[k].offline;
 		}
 		snprintf(x->note, sizeof x->note, "%s", c->note);
 		x->nrows = check_rows(sl->cs, &sl->m, &cx, x->rows, CHECK_MAX_ROWS, &x->dist);
@@ -636,27 +661,53 @@ measure(struct chk *c, struct load *ld, bool loaded, bool first, struct procstat
 	return RUN_OK;
 }
 
+/* The load could not start: was a CPU it needed offline (CPU hotplug)?
+ * Then the case runs without it and is disturbed (c->gone); otherwise
+ * the error stands. */
+static bool
+start_gone(struct chk *c, const struct check_case *cs, const unsigned *cpus, unsigned n)
+{
+	struct procstat p;
+	struct errmsg e;
+	unsigned k;
+	bool any = false;
+
+	procstat_init(&p, c->t->max_cpu);
+	if (procstat_read(&p, &e) == 0)
+		for (k = 0; k < n && k < 2; k++)
+			if (check_window_len(&cs->w[k]) > 0.0 && !os_online(&p, cpus[k]))
+				any = c->gone[k] = true;
+	procstat_free(&p);
+	return any;
+}
+
 /* One case on one core with httop's own load. */
 static int
 round_threads(struct chk *c, unsigned core, const struct check_case *cs, bool first)
 {
 	const struct topo_core *tc = &c->t->cores[core];
 	unsigned cpus[2] = { tc->cpus[0], tc->nthreads > 1 ? tc->cpus[1] : tc->cpus[0] };
+	unsigned n = tc->nthreads < 2 ? 1 : 2;
 	struct procstat ps[2];
 	struct load ld;
+	bool loaded = true;
 	int rc;
 
 	memset(c->slots, 0, sizeof *c->slots);
 	c->slots[0].core = core;
 	c->slots[0].cs = cs;
 	c->nslots = 1;
+	c->gone[0] = c->gone[1] = false;
 	pin_away(c, tc);
-	if (load_start(&ld, cs, cpus, tc->nthreads < 2 ? 1 : 2, CHECK_PERIOD_S, CHECK_LOAD_DELAY_S,
-	    &c->r.e) != 0)
-		return -1;
+	if (load_start(&ld, cs, cpus, n, CHECK_PERIOD_S, CHECK_LOAD_DELAY_S, &c->r.e) != 0) {
+		if (!start_gone(c, cs, cpus, n))
+			return -1;
+		c->r.e.text[0] = '\0';
+		loaded = false;
+	}
 	procstat_init(&ps[0], c->t->max_cpu);
 	procstat_init(&ps[1], c->t->max_cpu);
-	rc = measure(c, &ld, true, first, ps);
+	rc = measure(c, &ld, loaded, first, ps);
 	load_stop(&ld);
 	procstat_free(&ps[0]);
 	procstat_free(&ps[1]);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <locale.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -311,15 +312,18 @@ app_open_source(struct app *a)
 
 /* --cpus names CPUs; whole cores are read, so widen it to every CPU of
  * every core that has one of them. A CPU the machine lacks is a usage
- * error, said before any register is touched. */
+ * error, said before any register is touched. A CPU that was offline
+ * when the topology was read has no known core (TOPO_NO_CORE): it is
+ * selected alone, as without --cpus; when no CPU named has a core there
+ * is nothing to read, a usage error too. */
 int
 app_select_cpus(struct app *a)
 {
 	const struct topology *t = &a->src->m->topo;
 	const struct cpulist *want = &a->o->cpus;
 	struct cpulist sel;
-	size_t cpu;
-	unsigned i;
+	size_t cpu, nocore = SIZE_MAX;
+	unsigned i, ncores = 0;
 
 	if (!a->o->have_cpus)
 		return 0;
@@ -338,9 +342,22 @@ app_select_cpus(struct app *a)
 
 		if (!want->has[cpu])
 			continue;
-		c = &t->cores[t->cpus[cpu].core];
+		if ((c = topology_core_of(t, (unsigned)cpu)) == NULL) {
+			sel.has[cpu] = true;
+			if (nocore == SIZE_MAX)
+				nocore = cpu;
+			continue;
+		}
+		ncores++;
 		for (i = 0; i < c->nthreads && i < TOPO_MAX_SMT; i++)
 			sel.has[c->cpus[i]] = true;
+	}
+	if (ncores == 0 && nocore != SIZE_MAX) {
+		cpulist_free(&sel);
+		return errmsg_set(&a->e, _("--cpus: CPU %zu was offline when the topology was read, so "
+		    "its core is not known (Linux tells only an online CPU's core): bring it online "
+		    "(/sys/devices/system/cpu/cpu%zu/online) and start httop again, or name other "
+		    "CPUs"), nocore, nocore);
 	}
 	cpulist_free(&a->src->selected);
 	a->src->selected = sel;

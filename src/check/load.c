@@ -114,14 +114,30 @@ stopping(const struct load *l)
 	return atomic_load_explicit(&l->stop, memory_order_relaxed);
 }
 
-/* Spin in the loop from `now` until `until` or the stop; returns the time
- * it stopped. */
+/* Is the thread off its CPU (load.h, `moved`)? Said once, then it stops.
+ * sched_getcpu() reads the CPU the kernel keeps for the thread (rseq or
+ * the vDSO): a few instructions, within the loop's allowance. */
+static bool
+moved(struct load_thread *t)
+{
+	int cpu;
+
+	if (atomic_load_explicit(&t->moved, memory_order_relaxed))
+		return true;
+	if ((cpu = sched_getcpu()) < 0 || (unsigned)cpu == t->cpu)
+		return false;
+	atomic_store(&t->moved, true);
+	return true;
+}
+
+/* Spin in the loop from `now` until `until`, the stop, or a move off the
+ * CPU; returns the time it stopped. */
 static double
 spin(struct load_thread *t, double now, double until, uint64_t *x)
 {
 	double t2;
 
-	while (now < until && !stopping(t->owner)) {
+	while (now < until && !stopping(t->owner) && !moved(t)) {
 		*x = load_loop(*x, LOAD_BLOCK);
 		t2 = clock_mono();
 		bump(&t->iterations, LOAD_BLOCK);
@@ -148,7 +164,7 @@ thread_main(void *arg)
 		sleep_until(l->epoch);
 		(void)spin(t, clock_mono(), INFINITY, &x);
 	}
-	for (k = 0; check_window_len(&t->w) < 1.0 && !stopping(l); k++) {
+	for (k = 0; check_window_len(&t->w) < 1.0 && !stopping(l) && !moved(t); k++) {
 		ws = l->epoch + ((double)k + t->w.start) * P;
 		we = l->epoch + ((double)k + t->w.end) * P;
 		now = clock_mono();
@@ -156,13 +172,13 @@ thread_main(void *arg)
 			sleep_until(ws);
 			now = clock_mono();
 		}
-		if (stopping(l))
+		if (stopping(l) || moved(t))
 			break;
 		/* A window missed altogether counts as late by its length. */
 		bump(&t->windows, 1);
 		bump(&t->late_ns, ns((now < we ? now : we) - ws));
 		now = spin(t, now, we, &x);
-		if (!stopping(l))
+		if (!stopping(l) && !moved(t))
 			bump(&t->over_ns, ns(now - we));
 	}
 	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) == 0)
@@ -229,6 +245,7 @@ load_start(struct load *l, const struct check_case *c, const unsigned *cpus, uns
 		atomic_init(&t->late_ns, 0);
 		atomic_init(&t->over_ns, 0);
 		atomic_init(&t->cpu_ns, 0);
+		atomic_init(&t->moved, false);
 		if (check_window_len(&t->w) <= 0.0)
 			continue;
 		if (start_one(l, i, e) != 0) {
@@ -253,6 +270,7 @@ load_counts(struct load *l, unsigned i, struct load_counts *out)
 	out->late_ns = atomic_load_explicit(&t->late_ns, memory_order_relaxed);
 	out->over_ns = atomic_load_explicit(&t->over_ns, memory_order_relaxed);
 	out->cpu_ns = atomic_load(&t->cpu_ns);
+	out->moved = atomic_load(&t->moved);
 }
 
 void

@@ -31,6 +31,7 @@ struct load_counts {
 	uint64_t late_ns;          /* sum over windows: start - scheduled start */
 	uint64_t over_ns;          /* sum over windows: end - scheduled end */
 	uint64_t cpu_ns;           /* the thread's own CPU time (at its end only) */
+	bool moved;                /* it found itself off its CPU, and stopped */
 };
 
 struct load_thread {
@@ -40,6 +41,10 @@ struct load_thread {
 	bool started;
 	pthread_t tid;
 	_Atomic uint64_t iterations, busy_ns, windows, late_ns, over_ns, cpu_ns;
+	/* The kernel moved it off its CPU: the CPU went offline (which breaks
+	 * the affinity of the tasks pinned to it), or another program changed
+	 * its affinity. It stops there: its load would land on another CPU. */
+	atomic_bool moved;
 	uint64_t sink;             /* the loop's result, so it is not optimised away */
 };
 

@@ -69,6 +69,9 @@ check_meas_from_interval(struct check_meas *m, const struct interval *iv,
 		tm->ghz = tf->ghz;
 		tm->d_inst = tf->d_inst;
 		tm->d_tsc = tf->d_tsc;
+		tm->offline = (prev != NULL && tm->cpu < prev->max_cpu &&
+		    prev->state[tm->cpu] == CPU_OFFLINE) ||
+		    (cur != NULL && tm->cpu < cur->max_cpu && cur->state[tm->cpu] == CPU_OFFLINE);
 		tm->has_aperf = x != NULL && x->aperf >= 0 && x->mperf >= 0;
 		tm->aperf_ghz = tf->reason == R_NONE ?
 		    extra_ghz(prev, cur, tm->cpu, x, mc->base_hz) : 0.0;
@@ -299,6 +302,15 @@ disturbance(const struct check_case *c, const struct check_meas *m,
 	unsigned th;
 
 	memset(d, 0, sizeof *d);
+	/* A CPU that went away (or was not back) tested nothing: whatever
+	 * else the figures show follows from that. */
+	for (th = 0; th < 2 && th < m->nthreads; th++) {
+		if (m->t[th].offline || m->t[th].load.offline) {
+			d->kind = CD_OFFLINE;
+			d->cpu = m->t[th].cpu;
+			return;
+		}
+	}
 	if (m->reason == R_REPROGRAMMED || m->fallback == R_REPROGRAMMED) {
 		d->kind = CD_REPROGRAMMED;
 		return;
@@ -370,6 +382,10 @@ check_disturbance_text(const struct check_disturbance *d, const char *(*tr)(cons
 	case CD_STEAL:
 		snprintf(buf, len, tr(N_("the hypervisor took %.1f%% of CPU %u's time (steal), in "
 		    "which the source could not see the load run")), 100.0 * d->value, d->cpu);
+		break;
+	case CD_OFFLINE:
+		snprintf(buf, len, tr(N_("CPU %u was offline for some of the case (CPU hotplug): "
+		    "what was measured there tests nothing")), d->cpu);
 		break;
 	case CD_OTHER_WORK:
 		snprintf(buf, len, tr(N_("CPU %u was %.1f%% busy by the kernel's count where the load "

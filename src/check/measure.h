@@ -40,11 +40,16 @@ struct check_load_meas {
 	double os_busy;            /* the kernel's busy share of the interval (/proc/stat) */
 	bool steal_known;
 	double os_steal;           /* the share a hypervisor took (steal, /proc/stat) */
+	/* The CPU was offline for some of the case: the load could not
+	 * start on it or was moved off it, or /proc/stat had no line for it
+	 * at one end. */
+	bool offline;
 };
 
 struct check_thread_meas {
 	unsigned cpu;
 	enum reason reason;        /* the thread's, R_NONE if it has figures */
+	bool offline;              /* the source read its CPU offline at one end */
 	struct val util, cpi, ghz;
 	uint64_t d_inst, d_tsc;
 	bool has_aperf;            /* APERF/MPERF were read next to the plan */
@@ -109,6 +114,7 @@ enum check_disturb_kind {
 	CD_OTHER_WORK,     /* `cpu` was `value` busy by the kernel's count, the load made it `want` */
 	CD_LOST,           /* the source could not follow the core's switches */
 	CD_STEAL,          /* a hypervisor took `value` of `cpu`'s time (steal_hidden) */
+	CD_OFFLINE,        /* `cpu` was offline for some of the case (hotplug) */
 };
 
 struct check_disturbance {

@@ -5,7 +5,7 @@
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 67
+plan 69
 
 out=$("$HTTOP" --version); st=$?
 check "--version exits 0" [ "$st" -eq 0 ]
@@ -100,6 +100,22 @@ bad "^httop: --cpus: CPU 99999999 is not in this machine, which has CPUs 0-71" \
     --demo -b -n 1 --cpus 99999999
 bad "^httop: --cpus: CPU 72 is not in this machine, which has CPUs 0-71" \
     --demo -b -n 1 --cpus 0-3,72-80
+# A CPU that was offline when the topology was read has no known core
+# (hwloc's fsroot fixture: CPUs 0-3 and 21-23 offline). Named alone it
+# is a usage error; beside a CPU with a core it is left out. (It was a
+# crash: "no core" taken as a core's index.)
+if tar xjf "$HTTOP_FIXTURES/hwloc/hsw-ep-e5-2680v3-2s-12c-noht-offline.fsroot.tar.bz2" &&
+    [ -d offline-cpu0-node0 ]; then
+	bad "^httop: --cpus: CPU 1 was offline when the topology was read, so its core is not known" \
+	    --sim busy --topology offline-cpu0-node0 -b -n 1 --cpus 1-3
+	"$HTTOP" --sim busy --topology offline-cpu0-node0 -b -n 1 -d 0.1 --format json --cpus 0,4 \
+	    >off.out 2>off.err; st=$?
+	check "--cpus 0,4 with CPU 0 offline at start: exit 0, only CPU 4's core read" \
+	    test "$st $(grep -o '"cpus":\[[0-9,]*\]' off.out | sort -u | tr '\n' ' ')" = '0 "cpus":[4] '
+else
+	skip "the offline fsroot fixture did not unpack"
+	skip "the offline fsroot fixture did not unpack"
+fi
 
 # -h and -V as every GNU tool: the same as --help and --version.
 "$HTTOP" -h >h.out 2>&1; st=$?

@@ -350,6 +350,68 @@ test_rows_threads(void **state)
 	assert_int_equal(find(r, n, "both", "schedule", -1)->verdict, CV_DISTURBED);
 }
 
+/* CPU hotplug: a CPU of the core offline for some of the case makes the
+ * case disturbed, every row with it, whatever the figures say, and
+ * before any other cause (what else went wrong follows from it). */
+static void
+test_rows_offline(void **state)
+{
+	struct check_meas m;
+	struct check_context x;
+	struct check_row r[CHECK_MAX_ROWS];
+	struct check_disturbance d;
+	char why[256];
+	unsigned n, i;
+
+	(void)state;
+	/* The source read CPU 39 offline at one end: the core has no
+	 * figures (reason offline). Without the disturbance each row was
+	 * "no value", which counts as failed. */
+	half_meas(&m, &x);
+	m.reason = R_OFFLINE;
+	for (i = 0; i < 4; i++)
+		m.share[i] = val_absent(R_OFFLINE);
+	for (i = 0; i < 2; i++) {
+		m.t[i].reason = R_OFFLINE;
+		m.t[i].util = m.t[i].cpi = m.t[i].ghz = val_absent(R_OFFLINE);
+	}
+	m.t[1].offline = true;
+	n = check_rows(check_case_find("half"), &m, &x, r, CHECK_MAX_ROWS, &d);
+	assert_int_equal(d.kind, CD_OFFLINE);
+	assert_int_equal(d.cpu, 39);
+	assert_true(n > 0);
+	for (i = 0; i < n; i++)
+		assert_int_equal(r[i].verdict, CV_DISTURBED);
+	check_disturbance_text(&d, NULL, why, sizeof why);
+	assert_string_equal(why, "CPU 39 was offline for some of the case (CPU hotplug): what "
+	    "was measured there tests nothing");
+	/* The figures all right (a source that does not see hotplug, as a
+	 * device behind --msr-path), but the load on CPU 3 was moved off it:
+	 * no pass. */
+	half_meas(&m, &x);
+	m.t[0].load.offline = true;
+	n = check_rows(check_case_find("half"), &m, &x, r, CHECK_MAX_ROWS, &d);
+	assert_int_equal(d.kind, CD_OFFLINE);
+	assert_int_equal(d.cpu, 3);
+	for (i = 0; i < n; i++)
+		assert_int_equal(r[i].verdict, CV_DISTURBED);
+	/* Before the other causes: the counters reprogrammed and the load
+	 * late, with CPU 39 away. */
+	half_meas(&m, &x);
+	m.fallback = R_REPROGRAMMED;
+	m.t[0].load.late_s = 300e-6;
+	m.t[1].load.offline = true;
+	(void)check_rows(check_case_find("half"), &m, &x, r, CHECK_MAX_ROWS, &d);
+	assert_int_equal(d.kind, CD_OFFLINE);
+	assert_int_equal(d.cpu, 39);
+	/* The simulator's and a device's cases too (not only httop's load). */
+	half_meas(&m, &x);
+	x.mode = CL_SOURCE;
+	m.t[1].offline = true;
+	(void)check_rows(check_case_find("half"), &m, &x, r, CHECK_MAX_ROWS, &d);
+	assert_int_equal(d.kind, CD_OFFLINE);
+}
+
 static void
 test_rows_other_modes(void **state)
 {
@@ -746,6 +808,7 @@ main(void)
 		cmocka_unit_test(test_trust),
 		cmocka_unit_test(test_rows_threads),
 		cmocka_unit_test(test_rows_sched),
+		cmocka_unit_test(test_rows_offline),
 		cmocka_unit_test(test_rows_other_modes),
 		cmocka_unit_test(test_procstat),
 		cmocka_unit_test(test_sim_scenario),

@@ -146,6 +146,47 @@ test_stop_prompt(void)
 	tap(took < 0.2, "load_stop returns within 0.2 s", "it took %.3f s", took);
 }
 
+/* A thread the kernel moves off its CPU (as it does to every task pinned
+ * to a CPU that goes offline; here its affinity is changed instead)
+ * says so and stops: its loop no longer runs, anywhere. Busy all the
+ * time (case t0) and in windows (half_alone). */
+static void
+test_moved(const struct check_case *cs, const char *what)
+{
+	struct load ld;
+	struct load_counts k0, k1;
+	struct errmsg e;
+	unsigned cpus[2] = { 0, 0 }, n = allowed(cpus);
+	cpu_set_t other;
+	double t0;
+	bool ok;
+
+	if (n < 2) {
+		printf("ok %d # SKIP one CPU allowed: no other CPU to move the load to\n", ++tap_n);
+		return;
+	}
+	if (load_start(&ld, cs, cpus, 1, PERIOD, 0.0, &e) != 0) {
+		tap(false, what, "load_start: %s", e.text);
+		return;
+	}
+	nap(0.03);
+	CPU_ZERO(&other);
+	CPU_SET(cpus[1], &other);
+	(void)pthread_setaffinity_np(ld.th[0].tid, sizeof other, &other);
+	/* A busy CPU may keep it waiting to run there: up to 2 s. */
+	t0 = clock_mono();
+	do {
+		nap(0.01);
+		load_counts(&ld, 0, &k0);
+	} while (!k0.moved && clock_mono() - t0 < 2.0);
+	nap(0.05);
+	load_counts(&ld, 0, &k1);
+	ok = k0.moved && k1.iterations == k0.iterations && k1.windows == k0.windows;
+	tap(ok, what, "moved %d, iterations %llu then %llu", (int)k0.moved,
+	    (unsigned long long)k0.iterations, (unsigned long long)k1.iterations);
+	load_stop(&ld);
+}
+
 /* The CPU the least busy over `s`, among those allowed, and its share. */
 static unsigned
 quiet_cpu(struct procstat *a, struct procstat *b, double s, double *busy)
@@ -348,9 +389,11 @@ int
 main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("1..%d\n", 2 + HALF_TESTS);
+	printf("1..%d\n", 4 + HALF_TESTS);
 	test_loop();
 	test_stop_prompt();
+	test_moved(check_case_find("t0"), "moved off its CPU while busy: says so, its loop stops");
+	test_moved(&half_alone, "moved off its CPU in its windows: says so, its loop stops");
 	test_half_busy();
 	return tap_failed > 0;
 }
