@@ -587,6 +587,12 @@ plan_slot_reading(const struct plan *p, const struct plan_slot *s)
 	return NULL;
 }
 
+bool
+plan_has_scale(const struct plan *p)
+{
+	return p != NULL && p->basis == PLAN_BASIS_COUNTERS;
+}
+
 const char *
 plan_basis_name(enum plan_basis b)
 {

@@ -187,6 +187,12 @@ const char *plan_meaning(const struct plan *p);
  * (untranslated, marked for _()); NULL for a counter plan, whose slots
  * name their MSR. */
 const char *plan_slot_reading(const struct plan *p, const struct plan_slot *s);
+/* Has the plan a reference-clock scale S to show? Only a plan of the
+ * counters: a source without counters (sched, procstat, a replay of
+ * their recordings, a node that runs one) counts time, and its scale is
+ * only the unit its invariants' tolerance is in; every output shows S
+ * as absent (httop(1), OUTPUT FORMATS). */
+bool plan_has_scale(const struct plan *p);
 /* "counters", "scheduler" (traces, JSON); PLAN_NBASES if unknown. */
 const char *plan_basis_name(enum plan_basis b);
 enum plan_basis plan_basis_parse(const char *name);
