@@ -5,12 +5,16 @@
 # - httop(1) rendered has no sentence run into the next ("_total.Labels:").
 # - HACKING.md's recipe for seeing the German messages from a build tree,
 #   run as written, gives German output.
+# - Nothing describes procstat's busy time as busy ticks or its split as
+#   tick counts (the busy time is the time less the growth of idle, iowait
+#   and steal): httop(1), README, NEWS, the schema, plan.h, the
+#   OpenMetrics HELP, and the meaning and notes a procstat run records.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/cli/i18nlib.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 4
+plan 6
 
 # The tag lines of ENVIRONMENT (the line after each .TP), one variable a line.
 sed -n '/^\.SH ENVIRONMENT/,/^\.SH [^E]/p' "$HTTOP_SRCDIR/man/httop.1" |
@@ -26,6 +30,19 @@ check "... and LANG among them" grep -qx LANG env.names
 MANWIDTH=80 man -l "$HTTOP_SRCDIR/man/httop.1" 2>/dev/null | col -b >man.txt
 check "httop(1) rendered: no full stop glued to the next sentence (_total.Labels)" \
 	sh -c '[ -s man.txt ] && ! grep -E "[a-z_]\.[A-Z][a-z]+[:, ]" man.txt'
+
+# procstat's busy time is the time less idle, iowait and steal; the
+# tick accounting of the busy columns is only why httop does not use them.
+stale='busy ticks|tick counts|kernel.s tick accounting|idle ticks in|busy time moves in ticks'
+found=$(cd "$HTTOP_SRCDIR" && grep -nE "$stale" man/httop.1 README.md NEWS data/httop.schema.json \
+    src/plan/plan.h src/plan/plan.c src/out/openmetrics.c src/source/procstat_source.c \
+    src/source/sources.h | head -n 3)
+check "no document calls procstat's busy time busy ticks or its split tick counts (${found:-none})" \
+    [ -z "$found" ]
+"$HTTOP" --source procstat -b -n 1 -d 0.1 --record "$tmp/ps.trace" >"$tmp/ps.txt" 2>/dev/null
+found=$(cat "$tmp/ps.txt" "$tmp/ps.trace" 2>/dev/null | grep -E "$stale" | head -n 1)
+check "... nor what a procstat run prints and records (meaning, notes: ${found:-none})" \
+    sh -c "[ -s '$tmp/ps.trace' ] && [ -z \"\$1\" ]" sh "$found"
 
 # HACKING.md, "Seeing the translation before make install": its commands,
 # run from a copy of the layout they expect (po/ and build/src/httop).
