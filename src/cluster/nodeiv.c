@@ -720,7 +720,10 @@ build(struct nodeiv *n, const struct jdoc *d, struct jobj *root, int cores, bool
 	n->plan.group = n->m.group;
 	jstr(d, jobj_get(root, "basis"), b, sizeof b);
 	split_parse(&n->plan, jstr(d, jobj_get(root, "split"), s, sizeof s), b);
-	if (get_uint(root, "scale", 1u << 20, &scale, e) == 0)
+	/* null: a source without counters (sched, procstat) has no scale;
+	 * plan_has_scale() then says so from the basis. */
+	if (!is(d, jobj_get(root, "scale"), J_NULL) &&
+	    get_uint(root, "scale", 1u << 20, &scale, e) == 0)
 		n->plan.scale = n->plan.scale_expected = scale;
 	n->plan.scale_measured = true;
 	snprintf(n->plan.summary, sizeof n->plan.summary, "%s", _("figures computed on the node"));

@@ -706,8 +706,15 @@ out_json_write(struct batch *bt, const struct interval *iv)
 	json_str(b, uarch_group_name(bt->p->group));
 	lb_lit(b, ",\"split\":");
 	json_str(b, plan_split_name(bt->p));
+	/* A source without counters has no reference-clock scale: null, with
+	 * why (the reason code of its absent CPI and GHz). */
 	lb_lit(b, ",\"scale\":");
-	lb_u64(b, bt->p->scale);
+	if (plan_has_scale(bt->p))
+		lb_u64(b, bt->p->scale);
+	else {
+		lb_lit(b, "null,\"scale_absent\":");
+		json_str(b, metrics_reason_code(R_NOT_COUNTED));
+	}
 	/* Figures that are not the counters' (sched, procstat) say what they
 	 * are, and what their counts stand for. */
 	if (plan_meaning(bt->p) != NULL) {

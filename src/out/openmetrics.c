@@ -725,8 +725,14 @@ write_info(struct om *o)
 	const struct batch *b = o->b;
 	struct linebuf *lb = o->lb;
 	char src[64], grp[64], spl[64];
-	const char *help = "What produced the figures: counter source, plan group and split method "
-	    "(basis=\"scheduler\": the scheduler's time, not counters).";
+	/* Every value the basis label takes (plan_basis_name), and its
+	 * absence; no double quote: OpenMetrics would need it escaped, the
+	 * Prometheus format must not. */
+	const char *help = "What produced the figures: the source, plan group and split method; "
+	    "basis and meaning only for a source without counters: basis scheduler (--source "
+	    "sched: the time a task ran on each thread, from the scheduler's context switches) "
+	    "or ticks (--source procstat: busy time = time less idle, iowait and steal, from "
+	    "/proc/stat); no basis: the performance counters.";
 
 	escape_label(src, sizeof src, b->source_name);
 	escape_label(grp, sizeof grp, uarch_group_name(b->p->group));

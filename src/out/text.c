@@ -31,17 +31,22 @@ write_header(struct batch *b, const struct interval *iv)
 {
 	FILE *fp = b->fp;
 	const struct agg_fig *n = &iv->node;
-	char s[5][32], host[4 * sizeof b->m->hostname], reason[4 * sizeof iv->reason];
+	char s[5][32], host[4 * sizeof b->m->hostname], reason[4 * sizeof iv->reason], sc[64];
 
 	/* text from outside never reaches the terminal raw (textesc.h) */
 	text_escape(host, sizeof host, b->m->hostname);
 	text_escape(reason, sizeof reason, iv->reason);
+	/* The counters' reference-clock scale; a source without counters has
+	 * none: absent, with why. */
+	if (plan_has_scale(b->p))
+		snprintf(sc, sizeof sc, _("S %u (%s)"), b->p->scale,
+		    b->p->scale_measured ? _("measured") : _("table"));
+	else
+		snprintf(sc, sizeof sc, "%s", _("S - (no counters)"));
 	fprintf(fp, _("time %.3f s (Unix time %s), interval %.3f s, host %s, source %s, %s, "
-	    "split: %s, S %u (%s)\n"),
+	    "split: %s, %s\n"),
 	    isfinite(iv->time) ? iv->time : 0.0, b->wt.unix3, isfinite(iv->dt) ? iv->dt : 0.0,
-	    host, b->source_name, uarch_group_name(b->p->group),
-	    plan_split_name(b->p), b->p->scale,
-	    b->p->scale_measured ? _("measured") : _("table"));
+	    host, b->source_name, uarch_group_name(b->p->group), plan_split_name(b->p), sc);
 	/* Figures that are not the counters' say what they are. */
 	if (plan_meaning(b->p) != NULL)
 		fprintf(fp, _("meaning: %s\n"), _(plan_meaning(b->p)));

@@ -547,7 +547,7 @@ plan_meaning(const struct plan *p)
 	 * come computed. */
 	if (p == NULL || p->nslots == 0 || p->basis == PLAN_BASIS_COUNTERS)
 		return NULL;
-	/* The tick accounting's summary says how long a tick is. */
+	/* The idle accounting's summary says how long a tick is. */
 	if (p->basis == PLAN_BASIS_TICKS && p->summary[0] != '\0')
 		return p->summary;
 	return plan_basis_meaning(p->basis);
@@ -585,6 +585,12 @@ plan_slot_reading(const struct plan *p, const struct plan_slot *s)
 		}
 	}
 	return NULL;
+}
+
+bool
+plan_has_scale(const struct plan *p)
+{
+	return p != NULL && p->basis == PLAN_BASIS_COUNTERS;
 }
 
 const char *

@@ -170,23 +170,31 @@ const char *split_method_name(enum split_method s);
  * for the counters; for a plan whose counts are not the counters' what the
  * split rests on, "sched" (exact, from the context-switch records: its
  * method is SPLIT_ANY over the scheduler's time) or "ticks" (bounds from
- * /proc/stat's tick counts: SPLIT_BOUND). Untranslated. */
+ * the utilisations /proc/stat's idle accounting gives, busy time = time
+ * less idle, iowait and steal, printed in ticks: SPLIT_BOUND).
+ * Untranslated. */
 const char *plan_split_name(const struct plan *p);
 /* The method and basis of a split name, plan_split_name's or (older
  * httop) split_method_name's: *basis is PLAN_NBASES when the name implies
  * none ("any", "bound", ...). -1 when the name is unknown. */
 int plan_split_parse(const char *name, enum split_method *method, enum plan_basis *basis);
 /* What the figures mean, for a plan whose figures are not a PMU's (the
- * scheduler's or the tick accounting's): every output prints it next to
+ * scheduler's or the kernel's idle accounting's): every output prints it next to
  * the source's name; NULL for a counter plan, whose meaning httop(1) gives
  * once, and for a plan that reads nothing (a node's, httop --nodes). The
- * tick accounting's is its summary (the tick's length); untranslated. */
+ * idle accounting's is its summary (the tick's length); untranslated. */
 const char *plan_meaning(const struct plan *p);
 /* What slot s of a plan that reads no register counts and where it comes
  * from (the scheduler's context-switch records, /proc/stat), for people
  * (untranslated, marked for _()); NULL for a counter plan, whose slots
  * name their MSR. */
 const char *plan_slot_reading(const struct plan *p, const struct plan_slot *s);
+/* Has the plan a reference-clock scale S to show? Only a plan of the
+ * counters: a source without counters (sched, procstat, a replay of
+ * their recordings, a node that runs one) counts time, and its scale is
+ * only the unit its invariants' tolerance is in; every output shows S
+ * as absent (httop(1), OUTPUT FORMATS). */
+bool plan_has_scale(const struct plan *p);
 /* "counters", "scheduler" (traces, JSON); PLAN_NBASES if unknown. */
 const char *plan_basis_name(enum plan_basis b);
 enum plan_basis plan_basis_parse(const char *name);

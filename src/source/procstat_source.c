@@ -26,10 +26,11 @@
  * (SPLIT_BOUND), exactly as for a PMU without AnyThread. There are no
  * instructions or cycles: CPI and GHz are absent (R_NOT_COUNTED).
  *
- * The busy fields move in whole ticks, each tick charged to what the CPU
- * was doing when it came (httop(1), SOURCES): the plan's scale is the
- * tick, so the tolerance of the invariants (a thread's busy time may pass
- * the interval by a tick or two) is in ticks too.
+ * The idle, iowait and steal columns are printed in whole ticks
+ * (httop(1), SOURCES): the plan's scale is the tick, so the tolerance of
+ * the invariants (a thread's busy time may pass the interval by a tick or
+ * two, from that rounding) is in ticks too. It is no counters' scale S:
+ * the outputs show none (plan_has_scale).
  *
  * A CPU that goes offline has no line in the file: it is CPU_OFFLINE
  * until its line comes back; its busy count then carries on from where
@@ -322,7 +323,8 @@ procstat_plan(struct plan *p, const struct machine *m, long user_hz)
 	/* Busy time moves a tick at a time. */
 	p->scale = p->scale_expected = us > 0 ? (unsigned)us : 1;
 	snprintf(p->scale_note, sizeof p->scale_note,
-	    "no counters: busy time moves in ticks of %.3g ms (USER_HZ %ld)", (double)us / 1e3,
+	    "no counters: idle, iowait and steal move in ticks of %.3g ms (USER_HZ %ld)",
+	    (double)us / 1e3,
 	    user_hz);
 	p->basis = PLAN_BASIS_TICKS;
 	p->clock_hz = 1e6;          /* its time base counts microseconds */

@@ -83,7 +83,8 @@ struct source *procstat_source_new(struct machine *m, struct plan *plan, const c
  * open starts again from its present value. */
 void procstat_source_set_clock(struct source *s, double (*clock)(void));
 /* The procstat source's plan: slots TSC and REF (microseconds), split a
- * bound where cores have two threads, scale the microseconds of a tick. */
+ * bound where cores have two threads, scale the microseconds of a tick
+ * (the unit of the invariants' tolerance, not a counters' S). */
 void procstat_plan(struct plan *p, const struct machine *m, long user_hz);
 
 /* The kernel's context switches per CPU (--source sched): no counter,

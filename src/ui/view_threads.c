@@ -294,22 +294,46 @@ threads_heads(const struct sink *k, int row, const struct tlayout *l, int col, b
 }
 
 /* Why the first dash of a valid row is one ("base frequency unknown");
- * "" when every figure is there. */
+ * "" when every figure is there. A figure the source cannot count
+ * (not-counted: sched and procstat count time, no instructions or
+ * cycles) is no trouble of the row: only when no other is there, and
+ * *counted says so. */
 static void
-absent_why(char *buf, size_t len, const struct thread_fig *tf, bool brief)
+absent_why(char *buf, size_t len, const struct thread_fig *tf, bool brief, bool *counted)
 {
 	int i;
 
 	buf[0] = '\0';
+	*counted = false;
 	for (i = 0; i < (int)NFIG; i++) {
 		const struct val *v = fig_of(tf, fig_cols[i].col);
 
-		if (v != NULL && v->kind == V_NONE && v->why != R_NONE) {
+		if (v != NULL && v->kind == V_NONE && v->why == R_NOT_COUNTED) {
+			*counted = true;
+		} else if (v != NULL && v->kind == V_NONE && v->why != R_NONE) {
 			snprintf(buf, len, "%s", brief ? metrics_reason_code(v->why) :
 			    _(metrics_reason_text(v->why)));
+			*counted = false;
 			return;
 		}
 	}
+}
+
+/* What a row of a source without counters is counted by, where its
+ * only dashes are the figures the source cannot count: its status, not
+ * a warning. "" for a plan of the counters. */
+static void
+counted_by(char *buf, size_t len, const struct plan *p, bool brief)
+{
+	buf[0] = '\0';
+	if (p == NULL || p->basis == PLAN_BASIS_COUNTERS || p->basis >= PLAN_NBASES)
+		return;
+	if (brief)
+		snprintf(buf, len, "%s", plan_basis_name(p->basis));
+	else if (p->basis == PLAN_BASIS_TICKS)
+		snprintf(buf, len, "%s", _("counted in ticks (/proc/stat); no CPI, GHz"));
+	else
+		snprintf(buf, len, "%s", _("counted by the scheduler; no CPI, GHz"));
 }
 
 /* The column whose head covers x (the bar's is utilisation's), or
@@ -331,11 +355,15 @@ threads_col_at(const struct tlayout *l, int x)
 }
 
 /* The thread's stopped counter, then the core's trouble, then why a
- * figure of the row is a dash. */
-static void
+ * figure of the row is a dash; for a row whose only dashes are what its
+ * source cannot count, what it is counted by. Returns whether the status
+ * is a warning. */
+static bool
 row_status(char *buf, size_t len, const struct core_fig *cf, const struct thread_fig *tf,
-    bool brief)
+    const struct plan *p, bool brief)
 {
+	bool counted;
+
 	/* brief: the reason's code (httop(1), VALIDITY), where the words do
 	 * not fit ("never-active", not "the..."). */
 	const char *(*why)(enum reason) = brief ? metrics_reason_code : metrics_reason_text;
@@ -352,8 +380,14 @@ row_status(char *buf, size_t len, const struct core_fig *cf, const struct thread
 		    brief ? why(cf->fallback) : _(why(cf->fallback)));
 	else if (tf->d_ref == 0)
 		snprintf(buf, len, "%s", brief ? why(R_NOT_HALTED_ZERO) : _(why(R_NOT_HALTED_ZERO)));
-	else
-		absent_why(buf, len, tf, brief);
+	else {
+		absent_why(buf, len, tf, brief, &counted);
+		if (counted) {
+			counted_by(buf, len, p, brief);
+			return false;
+		}
+	}
+	return buf[0] != '\0';
 }
 
 /* One CPU's row. A thread without figures shows where it is and why, in
@@ -367,7 +401,7 @@ threads_row(const struct sink *k, int row, const struct tlayout *l, const struct
 	const struct thread_fig *tf = &f->iv->threads[cpu];
 	const struct core_fig *cf = tc->core != TOPO_NO_CORE && tc->core < f->iv->ncores ?
 	    &f->iv->cores[tc->core] : NULL;
-	bool bad = tf->reason != R_NONE;
+	bool bad = tf->reason != R_NONE, warn;
 	enum ui_role role = bad ? ROLE_INVALID : ROLE_LABEL;
 	char buf[160], num_or_status[160];
 	int i;
@@ -412,11 +446,11 @@ threads_row(const struct sink *k, int row, const struct tlayout *l, const struct
 	}
 	if (l->status_w <= 0)
 		return;
-	row_status(num_or_status, sizeof num_or_status, cf, tf, false);
+	warn = row_status(num_or_status, sizeof num_or_status, cf, tf, f->plan, false);
 	if (text_width(num_or_status) > l->status_w)
-		row_status(num_or_status, sizeof num_or_status, cf, tf, true);
+		warn = row_status(num_or_status, sizeof num_or_status, cf, tf, f->plan, true);
 	text_fit(buf, sizeof buf, num_or_status, l->status_w, utf8);
-	k->text(k->arg, row, l->status_x, l->status_w, buf[0] ? ROLE_WARN : ROLE_LABEL, buf);
+	k->text(k->arg, row, l->status_x, l->status_w, warn ? ROLE_WARN : ROLE_LABEL, buf);
 }
 
 /* Lay the view out into the sink: the head at row -1, then rows

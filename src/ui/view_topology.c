@@ -354,7 +354,7 @@ scale_fact(const struct topo_sink *k, const struct plan *p, int cols, int row)
 
 	/* sched's "any" counts nanoseconds: no TSC and no reference clock to
 	 * scale, nothing measured. */
-	if (p->basis != PLAN_BASIS_COUNTERS)
+	if (!plan_has_scale(p))
 		return fact(k, row, cols, _("Scale"), ROLE_LABEL,
 		    _("not used: the source counts time, not reference-clock cycles"));
 	if (plan_slot_index(p, SLOT_ANY) < 0 && plan_slot_index(p, SLOT_OTA) < 0)
@@ -387,8 +387,12 @@ remote_facts(const struct topo_sink *k, const struct ui_frame *f, int cols, int 
 	row = fact(k, row, cols, _("Group"), ROLE_LABEL, buf);
 	if (f->plan != NULL) {
 		row = fact(k, row, cols, _("Split"), ROLE_LABEL, plan_split_name(f->plan));
-		snprintf(buf, sizeof buf, _("%u TSC ticks per count, as the node gave it"),
-		    f->plan->scale);
+		if (plan_has_scale(f->plan))
+			snprintf(buf, sizeof buf, _("%u TSC ticks per count, as the node gave it"),
+			    f->plan->scale);
+		else
+			snprintf(buf, sizeof buf, "%s",
+			    _("not used: the source counts time, not reference-clock cycles"));
 		row = fact(k, row, cols, _("Scale"), ROLE_LABEL, buf);
 	}
 	return row;

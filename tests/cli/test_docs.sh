@@ -5,12 +5,20 @@
 # - httop(1) rendered has no sentence run into the next ("_total.Labels:").
 # - HACKING.md's recipe for seeing the German messages from a build tree,
 #   run as written, gives German output.
+# - Nothing describes procstat's busy time as busy ticks or its split as
+#   tick counts (the busy time is the time less the growth of idle, iowait
+#   and steal): httop(1), README, NEWS, the schema, plan.h, the
+#   OpenMetrics HELP, and the meaning and notes a procstat run records.
+# - httop(1)'s list of the members of --check's JSON report names every
+#   member a report has (parsed from one: httop --check --demo), the
+#   top-level source among the head's and each thread's cpu in its place;
+#   the schema says what the source and a thread's cpu are.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/cli/i18nlib.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 4
+plan 9
 
 # The tag lines of ENVIRONMENT (the line after each .TP), one variable a line.
 sed -n '/^\.SH ENVIRONMENT/,/^\.SH [^E]/p' "$HTTOP_SRCDIR/man/httop.1" |
@@ -26,6 +34,60 @@ check "... and LANG among them" grep -qx LANG env.names
 MANWIDTH=80 man -l "$HTTOP_SRCDIR/man/httop.1" 2>/dev/null | col -b >man.txt
 check "httop(1) rendered: no full stop glued to the next sentence (_total.Labels)" \
 	sh -c '[ -s man.txt ] && ! grep -E "[a-z_]\.[A-Z][a-z]+[:, ]" man.txt'
+
+# procstat's busy time is the time less idle, iowait and steal; the
+# tick accounting of the busy columns is only why httop does not use them.
+stale='busy ticks|tick counts|kernel.s tick accounting|idle ticks in|busy time moves in ticks'
+found=$(cd "$HTTOP_SRCDIR" && grep -nE "$stale" man/httop.1 README.md NEWS data/httop.schema.json \
+    src/plan/plan.h src/plan/plan.c src/out/openmetrics.c src/source/procstat_source.c \
+    src/source/sources.h | head -n 3)
+check "no document calls procstat's busy time busy ticks or its split tick counts (${found:-none})" \
+    [ -z "$found" ]
+"$HTTOP" --source procstat -b -n 1 -d 0.1 --record "$tmp/ps.trace" >"$tmp/ps.txt" 2>/dev/null
+found=$(cat "$tmp/ps.txt" "$tmp/ps.trace" 2>/dev/null | grep -E "$stale" | head -n 1)
+check "... nor what a procstat run prints and records (meaning, notes: ${found:-none})" \
+    sh -c "[ -s '$tmp/ps.trace' ] && [ -z \"\$1\" ]" sh "$found"
+
+# --check's JSON report: every member it writes is in httop(1)'s list
+# (CHECK, The JSON report), rendered wide so that no word is hyphenated.
+"$HTTOP" --check --demo -b --format json >check.json 2>/dev/null
+MANWIDTH=1000 man -l "$HTTOP_SRCDIR/man/httop.1" 2>/dev/null | col -b |
+	sed -n '/^ *The JSON report$/,/^ *Checking a new node type/p' | tr -s ' \n' '  ' >check.man
+check "httop(1) names every member of --check's JSON report" python3 -c '
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+man = open(sys.argv[2]).read()
+assert "source" in d and isinstance(d["cases"][0]["threads"][0]["cpu"], int), d.keys()
+keys = set()
+def walk(x):
+    if isinstance(x, dict):
+        for k, v in x.items():
+            keys.add(k)
+            walk(v)
+    elif isinstance(x, list):
+        for v in x:
+            walk(v)
+walk(d)
+words = set(re.findall(r"[a-z_]+", man))
+missing = sorted(keys - words)
+assert not missing, missing
+' check.json check.man
+check "... the top-level source among the head's members, each thread's cpu among the thread's" \
+    python3 -c '
+import re, sys
+man = open(sys.argv[1]).read()
+head = re.search(r"Members: (.*?) plan \(the counter plan", man)
+assert head and re.search(r"\bsource\b", head.group(1)), head and head.group(1)
+assert re.search(r"threads \(per CPU: cpu\b", man), "threads (per CPU: cpu ..."
+' check.man
+check "... and the schema says what the source and a thread's cpu are" python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+src = s["properties"]["source"]["description"]
+cpu = s["$defs"]["thread"]["properties"]["cpu"].get("description", "")
+assert "sched" in src and "--check" in src, src
+assert "CPU" in cpu and "--check" in cpu, cpu
+' "$HTTOP_SRCDIR/data/httop.schema.json"
 
 # HACKING.md, "Seeing the translation before make install": its commands,
 # run from a copy of the layout they expect (po/ and build/src/httop).

@@ -7,7 +7,10 @@
 # "ticks". Parsed from JSON, text, OpenMetrics, --check's text and JSON
 # report, and a recording's plan line; the recording replays with the same
 # name, and so does one in the 1.4 spelling (split=any or bound beside the
-# basis); a split=sched without its basis is refused with one line.
+# basis); a split=sched without its basis is refused with one line. The
+# HELP of httop_source explains every value its basis label carries
+# (scheduler, ticks, and none for the counters), in OpenMetrics and in the
+# node exporter's textfile (promtool check metrics, where installed).
 . "$HTTOP_SRCDIR/tests/lib.sh"
 need python3 python3
 need lstopo-no-graphics hwloc "to write the topology that declares CPUs 0 and 1 siblings"
@@ -31,7 +34,7 @@ if [ "$(id -u)" != 0 ]; then
 elif ! sched_opens "$sib" "$dir/probe"; then
 	sched="the sched source does not open here: $(cat "$dir/probe")"
 fi
-plan 19
+plan 23
 
 # json_split FILE NAME BASIS: every line's split is NAME, its basis BASIS.
 json_split() {
@@ -52,6 +55,26 @@ om_split() {
 import re, sys
 got = re.findall(r'^httop_source_info\{[^}]*\bsplit="([^"]*)"', open(sys.argv[1]).read(), re.M)
 assert got and set(got) == {sys.argv[2]}, got
+EOF
+}
+
+# om_help FILE BASIS: the HELP of httop_source, once per exposition, the
+# same each time, explains BASIS (the label's value in the samples) and
+# the other values the label takes, with no double quote (OpenMetrics
+# would need it escaped, the Prometheus format must not).
+om_help() {
+	python3 - "$@" <<'EOF'
+import re, sys
+text = open(sys.argv[1]).read()
+helps = re.findall(r'^# HELP httop_source(?:_info)? (.*)$', text, re.M)
+assert helps and len(set(helps)) == 1, helps
+h = helps[0]
+got = set(re.findall(r'^httop_source_info\{[^}]*\bbasis="([^"]*)"', text, re.M))
+assert got == {sys.argv[2]}, got
+assert '"' not in h, h
+for want in ("basis scheduler (--source sched", "or ticks (--source procstat",
+             "busy time = time less idle, iowait and steal", "no basis: the performance counters"):
+    assert want in h, (want, h)
 EOF
 }
 
@@ -80,6 +103,8 @@ source_case() {
 	"$HTTOP" --source "$src" --topology "$sib" -b --format openmetrics -d 0.2 -n 2 \
 	    >"$dir/$src.om" 2>>"$dir/$src.err"
 	check "$src openmetrics: httop_source_info's split=\"$name\"" om_split "$dir/$src.om" "$name"
+	check "$src openmetrics: the HELP of httop_source explains basis=\"$basis\" and the others" \
+	    om_help "$dir/$src.om" "$basis"
 	p=$(plan_line "$dir/$src.trace")
 	check "$src recording: plan line split=$name basis=$basis ($p)" \
 	    sh -c "printf '%s\n' \"\$1\" | grep -q ' split=$name .* basis=$basis '" sh "$p"
@@ -100,6 +125,20 @@ source_case() {
 }
 
 source_case procstat ticks ticks bound
+
+# The node exporter's textfile (Prometheus format): the same HELP, and
+# promtool's lint takes it.
+mkdir "$dir/tf"
+"$HTTOP" --source procstat --topology "$sib" -b -n 1 -d 0.2 --format summary \
+    --textfile "$dir/tf" >/dev/null 2>>"$dir/procstat.err"
+check "procstat textfile: the HELP of httop_source_info explains basis=\"ticks\" and the others" \
+    om_help "$dir/tf/httop.prom" ticks
+if command -v promtool >/dev/null 2>&1; then
+	check "procstat textfile: promtool check metrics takes it" sh -c \
+	    "promtool check metrics <'$dir/tf/httop.prom' >'$dir/lint' 2>&1 && [ ! -s '$dir/lint' ]"
+else
+	skip "promtool is not installed (Debian: prometheus)"
+fi
 
 # The new name needs its basis: a plan line that says split=ticks and no
 # basis is refused, naming what is missing.
@@ -125,5 +164,5 @@ assert d["split"] == "sched" and d["source"] == "sched", (d["split"], d["source"
 	    grep -q '^httop .* --check on .*, source sched, split sched$' "$dir/check.txt"
 else
 	n=0
-	while [ $n -lt 10 ]; do skip "$sched"; n=$((n + 1)); done
+	while [ $n -lt 11 ]; do skip "$sched"; n=$((n + 1)); done
 fi

@@ -2,12 +2,15 @@
 # test_tui_procstat.sh: the live view with --source procstat in a 160 x 40
 # tmux pane: the header names the source and says what its figures mean
 # (the plan's meaning: the kernel's idle accounting, no CPI or GHz), the
-# Topology view says what it reads (/proc/stat, no MSR), and q ends it
-# with status 0.
+# Topology view says what it reads (/proc/stat, no MSR), the Threads view
+# gives each counted CPU the status of one: counted in ticks, no CPI or GHz
+# (not the warning "the source counts no instructions or cycles", which
+# every row showed), "ticks" where the words do not fit, and q ends it with
+# status 0.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
 [ -r /proc/stat ] || skip_all "no /proc/stat"
-plan 6
+plan 10
 
 export XDG_CONFIG_HOME="$tui_dir/config"
 tui_start 160 40 -- --source procstat -d 0.3
@@ -24,6 +27,23 @@ if cap | grep -q 'MSR'; then
 else
 	ok "topology view: no MSR among what the procstat source reads"
 fi
+# The Threads view: a CPU the kernel counted is counted, in ticks; its
+# dashes (CPI, GHz) are the source's, said in its status, not a warning
+# (the warning's colour, 214, is not on its row).
+keys 2
+expect "threads view: a CPU's status: counted in ticks, no CPI, GHz" \
+    '^ +[0-9]+ +[0-9]+ +[0-9]+ +0.* - counted in ticks \(/proc/stat\); no CPI, GHz *$'
+expect_gone "threads view: no row says 'the source counts no instructions or cycles'" \
+    'the source counts no instructions'
+row=$(cape | grep 'counted in ticks' | head -n 1)
+if [ -n "$row" ] && ! printf '%s' "$row" | grep -q '38;5;214'; then
+	ok "threads view: the status is not in the warning's colour"
+else
+	not_ok "threads view: the status is not in the warning's colour: $(printf '%s' "$row" | cat -v)"
+fi
+tm resize-window -t t -x 110 -y 40
+expect "threads view, 110 columns: the status's code, ticks" \
+    '^ +[0-9]+ +[0-9]+ +[0-9]+ +0.* - ticks *$'
 keys q
 tui_wait_exit 10
 check "q: exit status 0 (got $tui_status)" [ "$tui_status" = 0 ]

@@ -271,6 +271,51 @@ test_split_basis(void **state)
 	free(text);
 }
 
+/* A node that runs a source without counters writes "scale":null and
+ * "scale_absent" (it has no reference-clock scale): the line is read
+ * without an error left behind, the node's plan has no scale to show,
+ * and a counter node's scale is still read. */
+static void
+test_scale_null(void **state)
+{
+	static const char key[] = "\"split\":\"any\",\"scale\":120";
+	static const char *const with[] = {
+		"\"split\":\"sched\",\"scale\":null,\"scale_absent\":\"not-counted\","
+		    "\"basis\":\"scheduler\"",
+		"\"split\":\"ticks\",\"scale\":null,\"scale_absent\":\"not-counted\","
+		    "\"basis\":\"ticks\"",
+		"\"split\":\"any\",\"scale\":120",
+	};
+	size_t len, i;
+	char *text = slurp("tests/data/nodes/two-cores.json", &len);
+	char *at = strstr(text, key), *line;
+
+	(void)state;
+	assert_non_null(at);
+	line = malloc(len + 128);
+	assert_non_null(line);
+	for (i = 0; i < sizeof with / sizeof with[0]; i++) {
+		struct jdoc d;
+		struct nodeiv n;
+		struct errmsg e;
+
+		snprintf(line, len + 128, "%.*s%s%s", (int)(at - text), text, with[i],
+		    at + strlen(key));
+		jdoc_init(&d, 0);
+		nodeiv_init(&n);
+		e.text[0] = '\0';
+		assert_int_equal(jdoc_parse(&d, line, strlen(line), &e), 0);
+		assert_int_equal(nodeiv_read(&n, &d, &e), 1);
+		assert_string_equal(e.text, "");
+		assert_int_equal(plan_has_scale(&n.plan), i == 2);
+		assert_int_equal(n.plan.scale, i == 2 ? 120 : 0);
+		nodeiv_free(&n);
+		jdoc_free(&d);
+	}
+	free(line);
+	free(text);
+}
+
 static void
 test_demo(void **state)
 {
@@ -1158,6 +1203,7 @@ main(void)
 		cmocka_unit_test(test_jobj),
 		cmocka_unit_test(test_two_cores),
 		cmocka_unit_test(test_split_basis),
+		cmocka_unit_test(test_scale_null),
 		cmocka_unit_test(test_demo),
 		cmocka_unit_test(test_light),
 		cmocka_unit_test(test_weights),
