@@ -8,7 +8,8 @@
 # its utilisation under the loop is 90% or more. Each source also with a
 # topology that declares CPUs 0 and 1 siblings of one core. And CPU 1
 # offline when httop starts: without --topology it has no known core and
-# is not shown (httop(1), HOTPLUG), the run goes on with CPU 0.
+# is not shown (httop(1), HOTPLUG), the run goes on with CPU 0; declared
+# by --topology it is shown offline, then read once back.
 #
 # CPU 1 offline breaks any test pinned to it, so this one runs alone, in
 # the serial phase (make check-serial; HACKING.md). It always brings CPU 1
@@ -135,6 +136,42 @@ EOF
 	prc=$?
 	check "start-$src: CPU 1 not shown, CPU 0 measured: $(cat "$dir/start-$src.res")" \
 		[ "$prc" = 0 ]
+done
+# CPU 1 offline at start, but declared CPU 0's sibling by --topology (a
+# vCPU taken down): accepted (it was refused), shown offline, then read
+# once it is back: the core's split is whole again.
+for src in sched procstat; do
+	if [ -z "$sib" ]; then
+		skip "declared-$src: lstopo-no-graphics (hwloc) is missing"
+		continue
+	fi
+	echo 0 >"$ctl"
+	"$HTTOP" --source "$src" --topology "$sib" -b -d 0.25 -n 10 --format json \
+		>"$dir/declared-$src.json" 2>"$dir/declared-$src.err" &
+	pid=$!
+	sleep 0.8
+	back
+	wait "$pid"
+	st=$?
+	python3 - "$dir/declared-$src.json" >"$dir/declared-$src.res" 2>&1 <<'EOF'
+import json, sys
+def bad(n):
+    raise ValueError(n)
+ivs = [json.loads(l, parse_constant=bad) for l in open(sys.argv[1])]
+def t1(d):
+    return [t for t in d["threads"] if t["cpu"] == 1][0]
+first, last = ivs[0], ivs[-1]
+core = last["cores"][0]
+shares = [core[k] if core[k] is not None else core[k + "_lo"] for k in ("neither", "t0_only", "t1_only", "both")]
+print("%d intervals; CPU 1 first %s/%s, last valid %s; last core %s %s" % (len(ivs), t1(first)["valid"],
+      t1(first).get("reason"), t1(last)["valid"], core["cpus"], core["valid"]))
+sys.exit(0 if len(ivs) == 10 and not t1(first)["valid"] and t1(first).get("reason") == "offline"
+         and t1(last)["valid"] and core["cpus"] == [0, 1] and core["valid"]
+         and all(v is not None and 0 <= v <= 1 for v in shares) else 1)
+EOF
+	prc=$?
+	check "declared-$src: CPU 1 offline at start, declared: status $st, offline first, read when back: $(cat "$dir/declared-$src.res") $(head -c 200 "$dir/declared-$src.err")" \
+		[ "$st-$prc" = 0-0 ]
 done
 # procstat, CPU 1 away for 0.8 s between two reads 2 s apart: both reads
 # find its line, but no column grew while it was away. The interval must
