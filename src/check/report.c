@@ -514,8 +514,10 @@ text_head(FILE *fp, const struct check_report *r)
 {
 	unsigned i;
 
-	wrapped(fp, 2, _("httop %s --check on %s: %s (%s), source %s, split %s\n"), r->version,
-	    r->host, r->cpu, r->group, r->source, r->split);
+	/* The processor's name apart: a server's is 40 characters. */
+	wrapped(fp, 2, _("httop %s --check on %s: source %s, split %s\n"), r->version, r->host,
+	    r->source, r->split);
+	wrapped(fp, 2, _("cpu: %s (%s)\n"), r->cpu, r->group);
 	wrapped(fp, 2, _("plan: %s\n"), r->plan);
 	switch (r->mode) {
 	case CL_THREADS:

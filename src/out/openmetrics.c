@@ -256,10 +256,15 @@ meta(struct om *o, const char *what, const char *level, const struct family *f,
 }
 
 /* Is family f written at all? The split counter's only for a plan that
- * has that counter. */
+ * has that counter; no raw count for a source without counters (the
+ * scheduler's nanoseconds or /proc/stat's ticks are no instructions,
+ * cycles or TSC ticks: its busy and uncovered seconds say what it has). */
 static bool
 family_applies(const struct om *o, const struct family *f)
 {
+	if ((f->what == W_C_COUNT || f->what == W_C_ANY || f->what == W_C_OTA) &&
+	    o->b->p->basis != PLAN_BASIS_COUNTERS)
+		return false;
 	if (f->what == W_C_ANY)
 		return o->b->p->split == SPLIT_ANY;
 	if (f->what == W_C_OTA)

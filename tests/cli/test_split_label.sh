@@ -34,7 +34,7 @@ if [ "$(id -u)" != 0 ]; then
 elif ! sched_opens "$sib" "$dir/probe"; then
 	sched="the sched source does not open here: $(cat "$dir/probe")"
 fi
-plan 23
+plan 25
 
 # json_split FILE NAME BASIS: every line's split is NAME, its basis BASIS.
 json_split() {
@@ -105,6 +105,11 @@ source_case() {
 	check "$src openmetrics: httop_source_info's split=\"$name\"" om_split "$dir/$src.om" "$name"
 	check "$src openmetrics: the HELP of httop_source explains basis=\"$basis\" and the others" \
 	    om_help "$dir/$src.om" "$basis"
+	# Its time is no instruction, cycle or TSC tick: no raw count family,
+	# the busy seconds instead.
+	check "$src openmetrics: no raw count family (instructions, cycles, TSC ticks), busy seconds" \
+	    sh -c "! grep -q '^httop_[a-z]*_\(instructions\|cycles\|reference_cycles\|tsc_cycles\|any_thread_cycles\|one_thread_active_cycles\)_total' '$dir/$src.om' &&
+		grep -q '^httop_thread_busy_seconds_total{' '$dir/$src.om'"
 	p=$(plan_line "$dir/$src.trace")
 	check "$src recording: plan line split=$name basis=$basis ($p)" \
 	    sh -c "printf '%s\n' \"\$1\" | grep -q ' split=$name .* basis=$basis '" sh "$p"
@@ -161,8 +166,8 @@ d = json.load(open(sys.argv[1]))
 assert d["split"] == "sched" and d["source"] == "sched", (d["split"], d["source"])' "$dir/check.json"
 	HTTOP_CHECK_BUSY_MAX=1 "$HTTOP" --check --source sched --topology "$sib" --seconds 1 >"$dir/check.txt" 2>&1
 	check "--check text: the head says 'split sched' ($(head -n 1 "$dir/check.txt"))" \
-	    grep -q '^httop .* --check on .*, source sched, split sched$' "$dir/check.txt"
+	    grep -q '^httop .* --check on .*: source sched, split sched$' "$dir/check.txt"
 else
 	n=0
-	while [ $n -lt 11 ]; do skip "$sched"; n=$((n + 1)); done
+	while [ $n -lt 12 ]; do skip "$sched"; n=$((n + 1)); done
 fi
