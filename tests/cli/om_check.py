@@ -91,6 +91,9 @@ def check_help(text, lineno, om):
             if text[i + 1:i + 2] not in allowed:
                 raise Bad("line %d: bad escape in HELP" % lineno)
             i += 2
+        elif om and text[i] == '"':
+            # OpenMetrics' escaped-string: a double quote only escaped
+            raise Bad("line %d: a raw double quote in HELP" % lineno)
         else:
             i += 1
 
