@@ -926,19 +926,27 @@ check_report_json(FILE *fp, const struct check_report *r)
 			fputc(',', fp);
 		json_result(fp, &r->res[i]);
 	}
-	fputs("],\"summary\":{", fp);
-	for (k = 0; k < CF_NFAMILIES; k++)
-		fprintf(fp, "%s\"%s\":\"%s\"", k > 0 ? "," : "", check_family_key((enum check_family)k),
-		    check_trust_key(r->trust[k]));
-	fputs("},\"unchecked\":{", fp);
-	for (k = 0; k < CF_NFAMILIES; k++) {
-		if (r->trust[k] != CT_UNCHECKED || r->unchecked[k] == NULL)
-			continue;
-		fprintf(fp, "%s\"%s\":", first ? "" : ",", check_family_key((enum check_family)k));
-		json_str(fp, r->unchecked[k]);
-		first = false;
+	fputc(']', fp);
+	/* A check that did not run its cases to the end has no summary: a
+	 * family "trusted" on one case of seven would be read as the node's. */
+	if (r->outcome == CO_INTERRUPTED || r->outcome == CO_ERROR) {
+		fputs(",\"summary\":null,\"unchecked\":null", fp);
+	} else {
+		fputs(",\"summary\":{", fp);
+		for (k = 0; k < CF_NFAMILIES; k++)
+			fprintf(fp, "%s\"%s\":\"%s\"", k > 0 ? "," : "",
+			    check_family_key((enum check_family)k), check_trust_key(r->trust[k]));
+		fputs("},\"unchecked\":{", fp);
+		for (k = 0; k < CF_NFAMILIES; k++) {
+			if (r->trust[k] != CT_UNCHECKED || r->unchecked[k] == NULL)
+				continue;
+			fprintf(fp, "%s\"%s\":", first ? "" : ",",
+			    check_family_key((enum check_family)k));
+			json_str(fp, r->unchecked[k]);
+			first = false;
+		}
+		fputc('}', fp);
 	}
-	fputc('}', fp);
 	json_key(fp, "outcome");
 	json_str(fp, check_outcome_key(r->outcome));
 	json_key(fp, "error");

@@ -490,6 +490,11 @@ check_job_command(struct options *o, struct errmsg *e)
 	if (o->job && o->replay != NULL)
 		return errmsg_set(e, _("--job watches a job running on this node now; it cannot go "
 		    "with --replay"));
+	/* A trace is another time, often another machine: this machine's
+	 * processes say nothing of its cores. */
+	if ((o->npids > 0 || o->cgroup != NULL) && o->replay != NULL)
+		return errmsg_set(e, _("%s watches processes running on this machine now; it cannot "
+		    "go with --replay"), o->npids > 0 ? "--pid" : "--cgroup");
 	if (o->command == NULL)
 		return 0;
 	if (o->job || o->npids > 0 || o->cgroup != NULL)
@@ -606,9 +611,15 @@ check_nodes(struct options *o, struct errmsg *e)
 static int
 take_command(int argc, char **argv, struct options *o, const char *value, struct errmsg *e)
 {
+	bool dashes = optind > 1 && strcmp(argv[optind - 1], "--") == 0 &&
+	    argv[optind - 1] != value;
+
+	if (optind >= argc && dashes)
+		return errmsg_set(e, _("-- ends the options and names a command to run: give the "
+		    "command after it (httop -- COMMAND [ARGS])"));
 	if (optind >= argc)
 		return 0;
-	if (optind > 1 && strcmp(argv[optind - 1], "--") == 0 && argv[optind - 1] != value) {
+	if (dashes) {
 		o->command = &argv[optind];
 		return 0;
 	}

@@ -142,7 +142,11 @@ t1=$(date +%s%N)
 diag "SIGTERM: exit $st after $(( (t1 - t0) / 1000000 )) ms: $(head -c 200 "$work/err")"
 check "SIGTERM: exit status 1 (no verdict is not a pass) within a second" \
     test "$st" -eq 1 -a $(( (t1 - t0) / 1000000 )) -lt 1000
-check "SIGTERM: the JSON object says interrupted" test "$(jqv .outcome)" = interrupted
+# No summary of cases that did not run (it said "unchecked", or "trusted"
+# on the cases judged before the signal).
+check "SIGTERM: the JSON object says interrupted, with no summary" \
+    test "$(jqv '.outcome + " " + (.summary | tostring) + " " + (.unchecked | tostring)')" = \
+    "interrupted null null"
 ctl dump >"$work/after"
 check "SIGTERM: every register as before" cmp -s "$work/before" "$work/after"
 exit 0

@@ -5,7 +5,7 @@
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 69
+plan 72
 
 out=$("$HTTOP" --version); st=$?
 check "--version exits 0" [ "$st" -eq 0 ]
@@ -81,6 +81,12 @@ bad "--demo" --demo --source msr
 bad "--demo" --demo --topology x.xml
 bad "--source replay" --source replay
 bad "--replay" --replay x.trace --cpuid x.txt
+# This machine's processes say nothing of a recorded machine's cores.
+bad "--pid watches processes running on this machine now; it cannot go with --replay" \
+    --replay x.trace --pid 1
+bad "--cgroup watches processes running on this machine now" --replay x.trace --cgroup /
+# "--" with nothing after it is a command forgotten, not a live view.
+bad "-- ends the options and names a command to run: give the command after it" --
 bad "--delay" --delay
 bad "--bogus" --bogus
 bad "-x" -x
