@@ -521,6 +521,7 @@ judge_round(struct chk *c, const struct snaps *s, bool loaded,
 		 * running task as the task's. */
 		cx.steal_hidden = c->mode == CL_THREADS && (c->a->src->plan == NULL ||
 		    c->a->src->plan->basis != PLAN_BASIS_SCHED);
+		cx.no_tsc = c->plan.basis != PLAN_BASIS_COUNTERS;
 		x->cs = sl->cs;
 		x->package = c->t->cores[sl->core].package;
 		x->core = c->t->cores[sl->core].core_id;
@@ -817,6 +818,8 @@ unchecked_reasons(struct chk *c)
 	if (!inst)
 		loop = c->plan.basis == PLAN_BASIS_SCHED ?
 		    N_("no counters: the scheduler source counts time only") :
+		    c->plan.basis == PLAN_BASIS_TICKS ?
+		    N_("no counters: /proc/stat counts time only") :
 		    N_("the plan counts no instructions on this CPU");
 	else if (c->plan.slots[c->r.mc.slot[SLOT_INST]].msr == MSR_AMD_IRPERF)
 		loop = N_("IRPerfCount counted nothing: it counts only once the kernel sets HWCR bit 30, "
@@ -824,9 +827,13 @@ unchecked_reasons(struct chk *c)
 	u[CF_INST] = loop;
 	u[CF_CPI] = c->mode == CL_SIM && inst ? NULL : loop;
 	u[CF_GHZ] = c->plan.basis == PLAN_BASIS_SCHED ?
-	    N_("no counters: the scheduler source counts time only") : base ? N_("nothing else here knows the clock (no APERF/MPERF read)") :
+	    N_("no counters: the scheduler source counts time only") :
+	    c->plan.basis == PLAN_BASIS_TICKS ? N_("no counters: /proc/stat counts time only") :
+	    base ? N_("nothing else here knows the clock (no APERF/MPERF read)") :
 	    N_("the nominal clock is not known, so httop gives no GHz");
-	u[CF_CLOCK] = base ? NULL : N_("the nominal clock is not known");
+	u[CF_CLOCK] = c->plan.basis != PLAN_BASIS_COUNTERS ?
+	    N_("no TSC: the source times its intervals by the clock the check uses") :
+	    base ? NULL : N_("the nominal clock is not known");
 }
 
 static void

@@ -11,16 +11,17 @@
  * overlap by half and never overlap, and one whose four shares all differ
  * (so that no two categories can be swapped unseen). */
 const struct check_case check_cases[] = {
-	{ "idle", N_("both threads asleep"), { { 0, 0 }, { 0, 0 } } },
-	{ "t0", N_("thread 0 busy all the time, thread 1 asleep"), { { 0, 1 }, { 0, 0 } } },
-	{ "t1", N_("thread 1 busy all the time, thread 0 asleep"), { { 0, 0 }, { 0, 1 } } },
-	{ "both", N_("both threads busy all the time"), { { 0, 1 }, { 0, 1 } } },
+	{ "idle", N_("both threads asleep"), { { 0, 0 }, { 0, 0 } }, N_("the thread asleep") },
+	{ "t0", N_("thread 0 busy all the time, thread 1 asleep"), { { 0, 1 }, { 0, 0 } },
+	    N_("the thread busy all the time") },
+	{ "t1", N_("thread 1 busy all the time, thread 0 asleep"), { { 0, 0 }, { 0, 1 } }, NULL },
+	{ "both", N_("both threads busy all the time"), { { 0, 1 }, { 0, 1 } }, NULL },
 	{ "half", N_("thread 0 busy in [0, 0.5), thread 1 in [0.25, 0.75) of each period"),
-	    { { 0, 0.5 }, { 0.25, 0.75 } } },
+	    { { 0, 0.5 }, { 0.25, 0.75 } }, NULL },
 	{ "apart", N_("thread 0 busy in [0, 0.5), thread 1 in [0.5, 1): never together"),
-	    { { 0, 0.5 }, { 0.5, 1 } } },
+	    { { 0, 0.5 }, { 0.5, 1 } }, NULL },
 	{ "uneven", N_("thread 0 busy in [0, 0.6), thread 1 in [0.2, 0.9) of each period"),
-	    { { 0, 0.6 }, { 0.2, 0.9 } } },
+	    { { 0, 0.6 }, { 0.2, 0.9 } }, NULL },
 };
 const unsigned check_ncases = sizeof check_cases / sizeof check_cases[0];
 

@@ -25,6 +25,8 @@ struct check_case {
 	const char *name;          /* "half": the command line's and JSON's */
 	const char *what;          /* N_(): a line for the text report */
 	struct check_window w[2];  /* thread 0, thread 1 of the core */
+	const char *what1;         /* N_(): the line on a core of one thread (the
+	                            * cases that need no sibling), else NULL */
 };
 
 enum { CHECK_NEITHER = 0, CHECK_T0_ONLY, CHECK_T1_ONLY, CHECK_BOTH };

@@ -286,8 +286,8 @@ rows_clock(struct rows *rs, const struct check_meas *m, const struct check_conte
 	const struct check_thread_meas *tm = &m->t[0];
 	struct check_row *r;
 
-	if (m->base_hz <= 0.0 || m->dt <= 0.0 || (r = add(rs, CF_CLOCK, "tsc_rate", "clock",
-	    0)) == NULL)
+	if (x->no_tsc || m->base_hz <= 0.0 || m->dt <= 0.0 ||
+	    (r = add(rs, CF_CLOCK, "tsc_rate", "clock", 0)) == NULL)
 		return;
 	set_exact(r, 1.0, tm->reason == R_NONE && tm->d_tsc > 0 ?
 	    val_exact((double)tm->d_tsc / m->base_hz / m->dt) : val_none(), check_tol_rate(&x->timing));

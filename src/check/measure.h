@@ -88,6 +88,10 @@ struct check_context {
 	 * steal apart): the stolen share widens its tolerance. The
 	 * scheduler counts that time as the task's. */
 	bool steal_hidden;
+	/* The source has no TSC: it times its intervals with the clock the
+	 * check uses (the scheduler, /proc/stat), so the TSC rate against
+	 * that clock would be 1 by construction, and is not a row. */
+	bool no_tsc;
 };
 
 /* The loop of the load (load.h), for the expectations: instructions per

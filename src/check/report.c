@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "util/i18n.h"
+#include "util/textput.h"
 #include "util/xalloc.h"
 
 void
@@ -178,6 +179,9 @@ fmt_val(char *buf, size_t len, enum check_family f, struct val v)
 	case V_BOUND:
 		fmt_value(a, sizeof a, f, v.lo);
 		fmt_value(b, sizeof b, f, v.hi);
+		/* "24.99..25.03%": the unit once, so a bound fits its column */
+		if (strchr(a, '%') != NULL && strchr(b, '%') != NULL)
+			*strchr(a, '%') = '\0';
 		snprintf(buf, len, "%s..%s", a, b);
 		break;
 	default:
@@ -256,7 +260,7 @@ text_row(FILE *fp, const struct check_row *row)
 	fmt_val(mea, sizeof mea, row->family, row->measured);
 	fmt_diff(diff, sizeof diff, row);
 	fmt_value(tol, sizeof tol, row->family, row->tol);
-	fprintf(fp, "  %-19s %3s %12s %12s %10s %9s %s", name, thr, exp, mea, diff, tol,
+	fprintf(fp, "  %-17s %3s %12s %12s %8s %8s %s", name, thr, exp, mea, diff, tol,
 	    _(check_verdict_text(row->verdict)));
 	if (row->verdict == CV_NONE && row->reason != R_NONE)
 		fprintf(fp, " (%s)", _(metrics_reason_text(row->reason)));
@@ -324,7 +328,7 @@ wrapped(FILE *fp, unsigned indent, const char *fmt, ...)
 static void
 text_result(FILE *fp, const struct check_result *x)
 {
-	char why[256];
+	char why[256], line[512];
 	unsigned k;
 
 	/* A line each (80 columns): the case and its verdict, what the
@@ -336,7 +340,8 @@ text_result(FILE *fp, const struct check_result *x)
 	else
 		fprintf(fp, _("package %u, core %u (CPU %u), case %s: %s\n"), x->package,
 		    x->core, x->cpus[0], x->cs->name, _(check_verdict_text(x->verdict)));
-	wrapped(fp, 4, "  %s\n", _(x->cs->what));
+	wrapped(fp, 4, "  %s\n", x->ncpus < 2 && x->cs->what1 != NULL ? _(x->cs->what1) :
+	    _(x->cs->what));
 	fprintf(fp, _("  interval %.3f s, read skew at most %.0f us\n"), x->timing.interval,
 	    x->timing.skew * 1e6);
 	for (k = 0; k < x->ncpus && k < 2; k++) {
@@ -344,16 +349,19 @@ text_result(FILE *fp, const struct check_result *x)
 
 		if (!edges && !x->os_known[k])
 			continue;
-		fprintf(fp, _("  CPU %u:"), x->cpus[k]);
+		line[0] = '\0';
+		text_put(line, sizeof line, _("  CPU %u:"), x->cpus[k]);
 		if (edges)
-			fprintf(fp, _(" woke %.1f us late, ran %.1f us over;"), x->late_s[k] * 1e6,
-			    x->over_s[k] * 1e6);
+			text_put(line, sizeof line, _(" woke %.1f us late, ran %.1f us over;"),
+			    x->late_s[k] * 1e6, x->over_s[k] * 1e6);
 		if (x->os_known[k])
-			fprintf(fp, _(" the kernel saw it %.1f%% busy"), 100.0 * x->os_busy[k]);
+			text_put(line, sizeof line, _(" the kernel saw it %.1f%% busy"),
+			    100.0 * x->os_busy[k]);
 		/* Steal shown where there was any: a VM's host was busy. */
 		if (x->steal_known[k] && x->os_steal[k] >= 0.0005)
-			fprintf(fp, _(", the hypervisor took %.1f%% (steal)"), 100.0 * x->os_steal[k]);
-		fputc('\n', fp);
+			text_put(line, sizeof line, _(", the hypervisor took %.1f%% (steal)"),
+			    100.0 * x->os_steal[k]);
+		wrapped(fp, 4, "%s\n", line);
 	}
 	if (x->dist.kind != CD_NONE) {
 		check_disturbance_text(&x->dist, tr, why, sizeof why);
@@ -361,7 +369,7 @@ text_result(FILE *fp, const struct check_result *x)
 	}
 	if (x->note[0] != '\0')
 		wrapped(fp, 4, "  %s\n", x->note);
-	fprintf(fp, "  %-19s %3s %12s %12s %10s %9s %s\n", _("figure"), _("thr"), _("expected"),
+	fprintf(fp, "  %-17s %3s %12s %12s %8s %8s %s\n", _("figure"), _("thr"), _("expected"),
 	    _("measured"), _("difference"), _("tolerance"), _("verdict"));
 	for (k = 0; k < x->nrows; k++)
 		text_row(fp, &x->rows[k]);
@@ -385,7 +393,7 @@ text_beside(FILE *fp, const struct check_report *r, const struct check_result *x
 	}
 	if (b->note[0] != '\0')
 		wrapped(fp, 4, "  sched: %s\n", b->note);
-	fprintf(fp, "  %-19s %3s %12s %12s %10s %9s %s\n", _("figure"), _("thr"), r->source,
+	fprintf(fp, "  %-17s %3s %12s %12s %8s %8s %s\n", _("figure"), _("thr"), r->source,
 	    "sched", _("difference"), _("limit"), _("records"));
 	for (k = 0; k < b->n; k++) {
 		const struct check_beside_fig *f = &b->f[k];
@@ -400,7 +408,7 @@ text_beside(FILE *fp, const struct check_report *r, const struct check_result *x
 		else
 			snprintf(diff, sizeof diff, "-");
 		fmt_value(lim, sizeof lim, fam, f->limit);
-		fprintf(fp, "  %-19s %3s %12s %12s %10s %9s %s\n", name, thr, mea, sch, diff, lim,
+		fprintf(fp, "  %-17s %3s %12s %12s %8s %8s %s\n", name, thr, mea, sch, diff, lim,
 		    !f->compared ? "-" : f->agree ? _("agree") : _("DIFFER"));
 	}
 }
@@ -466,6 +474,23 @@ text_beside_summary(FILE *fp, const struct check_report *r)
 		    "the guest scheduler's clock\n"));
 }
 
+/* The widest tolerance of the rows of family f that passed. */
+static double
+widest_tolerance(const struct check_report *r, enum check_family f)
+{
+	double w = 0.0;
+	unsigned i, k;
+
+	for (i = 0; i < r->nres; i++)
+		for (k = 0; k < r->res[i].nrows; k++) {
+			const struct check_row *row = &r->res[i].rows[k];
+
+			if (row->family == f && row->verdict == CV_PASS && row->tol > w)
+				w = row->tol;
+		}
+	return w;
+}
+
 /* The families with trust `t`, in words, or "" if none. */
 static void
 families_with(const struct check_report *r, enum check_trust t, char *buf, size_t len)
@@ -475,11 +500,65 @@ families_with(const struct check_report *r, enum check_trust t, char *buf, size_
 
 	buf[0] = '\0';
 	for (k = 0; k < CF_NFAMILIES && n < len; k++) {
+		double tol;
+
 		if (r->trust[k] != t)
 			continue;
 		n += (size_t)snprintf(buf + n, len - n, "%s%s", n > 0 ? ", " : "",
 		    _(check_family_text((enum check_family)k)));
+		/* How closely: a share trusted to 1 point or to 10 is not the
+		 * same news (the scheduler's slack, a busy host). */
+		if (t == CT_TRUSTED && (k == CF_SPLIT || k == CF_UTIL) &&
+		    (tol = widest_tolerance(r, (enum check_family)k)) > 0.0 && n < len)
+			n += (size_t)snprintf(buf + n, len - n, _(" (to %.1f points)"), 100.0 * tol);
 	}
+}
+
+/* Why the disturbed cases tested nothing, and what to do, from the
+ * causes the cases had (each case's own line names its cause). */
+static void
+text_not_judged(FILE *fp, const struct check_report *r, const char *families)
+{
+	static const struct {
+		enum check_disturb_kind kind;
+		const char *cause, *fix;
+	} t[] = {
+		{ CD_OTHER_WORK, N_("other work ran on the CPUs"),
+		  N_("run it again when the node is idle") },
+		{ CD_REPROGRAMMED, N_("another program took the counters"),
+		  N_("stop that program first") },
+		{ CD_LATE, N_("the load woke late"),
+		  N_("a host or a busy kernel delayed it: run it again later, or on a quieter node") },
+		{ CD_STEAL, N_("the hypervisor took the CPUs (steal)"),
+		  N_("the VM's host was busy: run it again later") },
+		{ CD_LOST, N_("the scheduler's record was incomplete"),
+		  N_("see the cases' notes") },
+		{ CD_OFFLINE, N_("a CPU went offline"),
+		  N_("keep the CPUs online while the check runs") },
+	};
+	char causes[512] = "", fixes[512] = "";
+	size_t nc = 0, nf = 0, k;
+	unsigned i, n = 0;
+
+	for (i = 0; i < r->nres; i++)
+		n += r->res[i].dist.kind != CD_NONE;
+	for (k = 0; k < sizeof t / sizeof t[0]; k++) {
+		for (i = 0; i < r->nres && r->res[i].dist.kind != t[k].kind; i++)
+			;
+		if (i == r->nres || nc >= sizeof causes || nf >= sizeof fixes)
+			continue;
+		nc += (size_t)snprintf(causes + nc, sizeof causes - nc, "%s%s", nc ? "; " : "",
+		    _(t[k].cause));
+		nf += (size_t)snprintf(fixes + nf, sizeof fixes - nf, "%s%s", nf ? "; " : "",
+		    _(t[k].fix));
+	}
+	if (n == 0) {
+		/* Disturbed rows in no disturbed case: the scale's. */
+		wrapped(fp, 2, _("not judged: %s\n"), families);
+		return;
+	}
+	wrapped(fp, 2, _("not judged: %s: %u of %u cases tested nothing of httop (%s); %s\n"),
+	    families, n, r->nres, causes, fixes);
 }
 
 static void
@@ -500,8 +579,7 @@ text_summary(FILE *fp, const struct check_report *r)
 		    "report it with this output\n"), list);
 	families_with(r, CT_DISTURBED, list, sizeof list);
 	if (list[0] != '\0')
-		wrapped(fp, 2, _("not judged: %s: other work ran on the CPUs or another program took "
-		    "the counters; run the check again when the node is idle\n"), list);
+		text_not_judged(fp, r, list);
 	for (k = 0; k < CF_NFAMILIES; k++)
 		if (r->trust[k] == CT_UNCHECKED && r->unchecked[k] != NULL)
 			wrapped(fp, 2, _("not checked: %s: %s\n"), _(check_family_text((enum check_family)k)),

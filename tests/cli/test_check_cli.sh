@@ -58,8 +58,10 @@ check "demo, text: every line fits 80 columns (longest $(awk '{ if (length($0) >
 # and output (the hardware's core id within its package, not the index).
 check "demo, text: CPUs 12,48 named package 0, core 8, as the views do" \
     grep -q '^package 0, core 8 (CPUs 12,48), case ' "$tmp/text"
-check "demo, text: trusted for every family the simulator can show" \
-    grep -qx "trusted on this node: split, utilisation, CPI, frequency, clock, reference-clock scale" \
+# (with how closely the shares and utilisations held: the widest
+# tolerance of their rows that passed, in points)
+check "demo, text: trusted for every family the simulator can show, the shares' precision said" \
+    grep -qx "trusted on this node: split (to [0-9]\.[0-9] points), utilisation (to [0-9]\.[0-9] points), CPI, frequency, clock, reference-clock scale" \
     "$tmp/text.joined"
 check "demo, text: the verdict is the last line" test "$(tail -n 1 "$tmp/text")" = "verdict: pass"
 check "demo, text: nothing on standard error" test ! -s "$tmp/err"

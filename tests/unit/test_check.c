@@ -241,7 +241,9 @@ find(const struct check_row *r, unsigned n, const char *fig, const char *basis, 
  * absent, not-counted), its clock at 1e9 per second. The load still runs,
  * so only the shares, each thread's utilisation and the TSC rate are
  * judged: 4 + 2 + 1 rows, no GHz row by the loop (it would compare the
- * loop's bound with an absent GHz and fail). */
+ * loop's bound with an absent GHz and fail). The check gives such a
+ * source no_tsc: its "TSC" is the check's own clock, 1 by construction,
+ * and the row goes: 4 + 2. */
 static void
 test_rows_sched(void **state)
 {
@@ -267,6 +269,11 @@ test_rows_sched(void **state)
 		assert_string_not_equal(r[i].figure, "ghz");
 		assert_int_equal(r[i].verdict, CV_PASS);
 	}
+	x.no_tsc = true;
+	n = check_rows(check_case_find("half"), &m, &x, r, CHECK_MAX_ROWS, &d);
+	assert_int_equal(n, 6);
+	for (i = 0; i < n; i++)
+		assert_string_not_equal(r[i].figure, "tsc_rate");
 }
 
 static void

@@ -78,7 +78,7 @@ near(const char *what, double a, double b, double tol)
 }
 
 static const struct check_case half_alone = {
-	"test", "thread 0 busy in [0, 0.5)", { { 0.0, 0.5 }, { 0.0, 0.0 } }
+	"test", "thread 0 busy in [0, 0.5)", { { 0.0, 0.5 }, { 0.0, 0.0 } }, NULL
 };
 
 static void
