@@ -550,6 +550,10 @@ plan_meaning(const struct plan *p)
 	/* The idle accounting's summary says how long a tick is. */
 	if (p->basis == PLAN_BASIS_TICKS && p->summary[0] != '\0')
 		return p->summary;
+	/* Cores of one thread (no siblings declared): nothing to split. */
+	if (p->basis == PLAN_BASIS_SCHED && p->split == SPLIT_NONE)
+		return N_("utilisation by the scheduler: time a task ran on each CPU; no split "
+		    "(one thread a core)");
 	return plan_basis_meaning(p->basis);
 }
 

@@ -78,7 +78,7 @@ if wait_for 'source (msr|msr-safe|perf) ' 5; then
 	skip "auto chose a counter source here"
 else
 	check "no option: header: source sched, and what its figures mean" \
-	    wait_for 'source sched .*meaning split by the scheduler' 10
+	    wait_for 'source sched .*meaning (split|utilisation) by the scheduler' 10
 	keys q
 	tui_wait_exit 5
 	check "no option: q: status 0" [ "$tui_status" = 0 ]
