@@ -504,6 +504,28 @@ task_comm(const struct sched_src *ss, uint32_t tid, char *buf, size_t len)
 	buf[o] = '\0';
 }
 
+/* The process a thread belongs to (Tgid of /proc/TID/status), 0 when not
+ * known: `ps -p` finds the process, not a thread's id. */
+static uint32_t
+task_tgid(const struct sched_src *ss, uint32_t tid)
+{
+	char path[96], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof path, "%s/%u/status", ss->proc, tid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	if ((p = strstr(buf, "\nTgid:")) == NULL)
+		return 0;
+	return (uint32_t)strtoul(p + 6, NULL, 10);
+}
+
 /* At a read: how long each task found silent before ran since the last
  * read. */
 static void
@@ -556,7 +578,8 @@ silent_ok(struct sched_src *ss, const struct sched_thread *th, unsigned cpu, uin
     char *ev, size_t evlen)
 {
 	int64_t sum = 0, d;
-	char comm[32];
+	char comm[32], of[48] = "";
+	uint32_t tgid;
 	unsigned k;
 	size_t n;
 
@@ -578,10 +601,13 @@ silent_ok(struct sched_src *ss, const struct sched_thread *th, unsigned cpu, uin
 	if ((double)sum <= SCHED_SILENT_TOL * (double)len)
 		return true;
 	task_comm(ss, th->silent[0], comm, sizeof comm);
+	tgid = task_tgid(ss, th->silent[0]);
+	if (tgid != 0 && tgid != th->silent[0])
+		snprintf(of, sizeof of, ", a thread of process %u", tgid);
 	n = strlen(ev);
 	snprintf(ev + n, evlen - n, "%scpu %u: the kernel recorded no switch out of task %u "
-	    "(%s), which writes no records of its own: up to %.1f ms of this interval not known",
-	    n ? "; " : "", cpu, th->silent[0], comm, (double)sum / 1e6);
+	    "(%s%s), which writes no records of its own: up to %.1f ms of this interval not known",
+	    n ? "; " : "", cpu, th->silent[0], comm, of, (double)sum / 1e6);
 	return false;
 }
 
