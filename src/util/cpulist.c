@@ -38,7 +38,8 @@ cpulist_parse(const char *text, struct cpulist *out, struct errmsg *e)
 
 /* One item, "N" or "N-M", at *p: 0 with *lo and *hi; -1 malformed (*p
  * left at the item), -2 a number of CPULIST_MAX or more (in *big; only
- * an error when `any` is false), -3 a number too large for any use. */
+ * an error when `any` is false), -3 a number too large for any use, -4
+ * a range whose end is below its start. */
 static int
 parse_item(const char **p, bool any, unsigned long *lo, unsigned long *hi,
     unsigned long *big)
@@ -61,7 +62,7 @@ parse_item(const char **p, bool any, unsigned long *lo, unsigned long *hi,
 		if (r == -2 && any)
 			r = 0;
 		if (r == 0 && *hi < *lo)
-			r = -1;
+			r = -4;
 	}
 	if (r != 0)
 		*p = tok;   /* name the whole range, not what follows it */
@@ -100,6 +101,9 @@ parse_error(const char *text, const char *at, int r, unsigned long big, struct e
 	if (r == -2)
 		return errmsg_set(e, _("CPU list '%s': CPU %lu is beyond any machine's CPUs "
 		    "(at most %d); give CPUs the machine has"), text, big, CPULIST_MAX - 1);
+	if (r == -4)
+		return errmsg_set(e, _("CPU list '%s': the range '%.*s' runs backwards; give "
+		    "the lower CPU first, such as 0-3"), text, (int)strcspn(at, ", "), at);
 	return errmsg_set(e, _("malformed CPU list '%s' (near '%.20s'): use numbers and ranges such as 0-3,8"),
 	    text, at);
 }

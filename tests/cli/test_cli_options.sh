@@ -95,7 +95,7 @@ bad "unexpected argument" --demo extra
 # unknown option with a garbage letter; a bad range is quoted whole.
 bad "^httop: --force=1: this option takes no value" --force=1
 bad "^httop: --batch=yes: this option takes no value" --demo --batch=yes
-bad "^httop: --cpus: malformed CPU list '5-3' (near '5-3')" --cpus 5-3
+bad "^httop: --cpus: CPU list '5-3': the range '5-3' runs backwards; give the lower CPU first" --cpus 5-3
 # Messages that say what is wrong: a number too large is not "not a
 # number"; a CPU the machine lacks is not a "malformed" list.
 bad "^httop: -n/--iterations: 9223372036854775807 is too large: at most 1000000000000" \

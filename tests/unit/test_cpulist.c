@@ -22,7 +22,11 @@ test_parse(void **state)
 	assert_false(cpulist_has(&l, 100000));   /* beyond the list: not in it */
 	cpulist_free(&l);
 	assert_int_equal(cpulist_parse("3-1", &l, &e), -1);
-	assert_non_null(strstr(e.text, "3-1"));
+	assert_string_equal(e.text, "CPU list '3-1': the range '3-1' runs backwards; give the "
+	    "lower CPU first, such as 0-3");
+	/* the range alone is named, not what follows it */
+	assert_int_equal(cpulist_parse("0,5-2,8", &l, &e), -1);
+	assert_non_null(strstr(e.text, "the range '5-2' runs backwards"));
 	assert_int_equal(cpulist_parse("x", &l, &e), -1);
 }
 
