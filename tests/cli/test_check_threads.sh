@@ -104,12 +104,12 @@ else
 		((.difference - (.measured - .sched)) | length) < 1e-9 and .agree == null')" = true
 fi
 HTTOP_CHECK_BUSY_MAX=1 run --seconds 1 --check-case idle
-diag "$(grep -A3 '^  beside it' "$work/out"; grep '^beside' "$work/out")"
+diag "$(grep -A5 '^  beside it' "$work/out"; grep '^beside' "$work/out")"
 # Other work on the CPU (the suite's) makes the scheduler's record
 # disturbed: then its rows are shown, not compared ("-"), nor counted.
 if grep -q "^  the scheduler's record disturbed" "$work/out"; then
 	check "beside idle, text (disturbed): the row is shown, not compared" \
-	    grep -q '^  utilisation  *0  *100.00%  *[0-9.]*%  *+[0-9.]*%  *[0-9.]*% -$' "$work/out"
+	    grep -q '^  utilisation  *0  *100.00%  *[0-9.]*%  *[+-]\?[0-9.]*%  *[0-9.]*% -$' "$work/out"
 	check "beside idle, text (disturbed): the summary compares no case and says why" \
 	    sh -c "grep -q '^beside: the scheduler.s record agreed with msr in 0 of 0 cases compared$' '$work/out' &&
 		grep -q '^  1 not compared: the scheduler.s record was disturbed' '$work/out'"
