@@ -110,7 +110,11 @@ callgrind_incl() {
 tstarts=0
 tsock=httop-bench-$$-0
 tm() { tmux -L "$tsock" "$@"; }
-tm_stop() { tm kill-server >/dev/null 2>&1; }
+# The server, and the socket tmux may leave in /tmp/tmux-UID.
+tm_stop() {
+	tm kill-server >/dev/null 2>&1
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$tsock"
+}
 
 # pane_start W H COMMAND: run the shell command line in a detached W x H
 # pane, with LANG=C.UTF-8 TERM=screen-256color and a private

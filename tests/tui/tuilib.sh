@@ -22,10 +22,16 @@ tui_n=0
 tui_sock=$tui_base-$tui_n
 tui_dir=$(mktemp -d) || exit 1
 tui_status=
-trap 'tmux -L "$tui_sock" kill-server >/dev/null 2>&1; rm -rf "$tui_dir"' EXIT
+trap 'tui_kill; rm -rf "$tui_dir"' EXIT
 trap 'exit 1' INT TERM HUP
 
 tm() { tmux -L "$tui_sock" "$@"; }
+# The server and its socket: tmux may leave the socket file behind in
+# /tmp/tmux-UID (thousands over the suite's runs).
+tui_kill() {
+	tm kill-server >/dev/null 2>&1
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$tui_sock"
+}
 
 # Quote one word for sh.
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
@@ -58,7 +64,7 @@ mv status.tmp status
 exec sleep 3600
 EOF
 	chmod +x "$tui_dir/run.sh"
-	tm kill-server >/dev/null 2>&1
+	tui_kill
 	tui_n=$((tui_n + 1))
 	tui_sock=$tui_base-$tui_n
 	# -f /dev/null: no user configuration; no status bar, so the pane
@@ -124,7 +130,7 @@ tui_restored() {
 	    [ "$(tm display-message -p -t t '#{alternate_on}#{cursor_flag}#{mouse_any_flag}')" = "010" ]
 }
 
-tui_stop() { tm kill-server >/dev/null 2>&1; }
+tui_stop() { tui_kill; }
 
 # For failures: the screen, as TAP comments.
 show_screen() { cap | sed 's/^/# | /'; }
