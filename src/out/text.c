@@ -61,7 +61,7 @@ write_header(struct batch *b, const struct interval *iv)
 	    num(s[2], sizeof s[2], n->cpi));
 	if (!iv->valid)
 		fprintf(fp, _("INVALID: %s\n"), reason);
-	fprintf(fp, "%3s %4s %-12s %11s %11s %11s %11s %11s %9s %6s %5s  %s\n",
+	fprintf(fp, "%3s %4s %-12s %11s %11s %11s %11s %11s %9s %9s %9s  %s\n",
 	    _("pkg"), _("core"), _("cpus"), _("neither"), _("t0 only"), _("t1 only"), _("both"),
 	    _("util"), _("thr"), _("CPI"), _("GHz"), _("status"));
 }
@@ -100,7 +100,7 @@ write_core(FILE *fp, const struct topo_core *tc, const struct core_fig *c)
 		    c->stopped != 0 ? ": " : "", stopped_names(stopped, sizeof stopped, c->stopped));
 		return;
 	}
-	fprintf(fp, "%11s %11s %11s %11s %11s %9s %6s %5s  %s%s%s%s%s\n",
+	fprintf(fp, "%11s %11s %11s %11s %11s %9s %9s %9s  %s%s%s%s%s\n",
 	    pct(s[0], sizeof s[0], two ? c->neither : none),
 	    pct(s[1], sizeof s[1], two ? c->t0_only : none),
 	    pct(s[2], sizeof s[2], two ? c->t1_only : none),
