@@ -28,7 +28,7 @@ tmp=$(mktemp -d) || exit 1
 sock=httop-nodes-scale-$$
 server=
 cleanup() {
-	tmux -L "$sock" kill-server >/dev/null 2>&1
+	tmux -L "$sock" kill-server >/dev/null 2>&1; rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock"
 	[ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
 	rm -rf "$tmp"
 }
@@ -120,7 +120,7 @@ EOF2
 	cpu=$(echo "$c0 $c1 $w0 $w1" | awk '{ printf "%.2f", ($2 - $1) / 1e9 / ($4 - $3) * 100 }')
 	tmux -L "$sock" send-keys -t t q
 	sleep 1
-	tmux -L "$sock" kill-server >/dev/null 2>&1
+	tmux -L "$sock" kill-server >/dev/null 2>&1; rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock"
 	if [ -n "$server" ]; then
 		kill "$server" 2>/dev/null
 		wait "$server" 2>/dev/null

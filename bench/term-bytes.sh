@@ -41,7 +41,7 @@ fi
 
 sock=httop-bytes-$$
 dir=$(mktemp -d) || exit 1
-trap 'tmux -L "$sock" kill-server >/dev/null 2>&1; rm -rf "$dir"' EXIT
+trap 'tmux -L "$sock" kill-server >/dev/null 2>&1; rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock"; rm -rf "$dir"' EXIT
 trap 'exit 1' INT TERM HUP
 tm() { tmux -L "$sock" "$@"; }
 size() { wc -c <"$dir/out" | tr -d ' '; }

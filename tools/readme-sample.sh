@@ -31,7 +31,7 @@ HTTOP=$(cd "$(dirname "$HTTOP")" && pwd)/$(basename "$HTTOP")
 
 sock=httop-sample-$$
 dir=$(mktemp -d) || exit 1
-trap 'tmux -L "$sock" kill-server >/dev/null 2>&1; rm -rf "$dir"' EXIT
+trap 'tmux -L "$sock" kill-server >/dev/null 2>&1; rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock"; rm -rf "$dir"' EXIT
 trap 'exit 1' INT TERM HUP
 tm() { tmux -L "$sock" "$@"; }
 cap() { tm capture-pane -p -t s 2>/dev/null; }

@@ -19,7 +19,7 @@ ctl dump >"$work/before"
 sock=httop-hangup-$$
 sshd_pid=
 cleanup_more() {
-	tmux -L "$sock" kill-server >/dev/null 2>&1
+	tmux -L "$sock" kill-server >/dev/null 2>&1; rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock"
 	[ -n "$sshd_pid" ] && kill "$sshd_pid" 2>/dev/null
 	fake_cleanup
 }

@@ -19,7 +19,7 @@ tmp=$(mktemp -d) || exit 1
 sshd_pid=
 cleanup() {
 	[ -n "$sshd_pid" ] && kill "$sshd_pid" 2>/dev/null && wait "$sshd_pid" 2>/dev/null
-	tmux -L "$tui_sock" kill-server >/dev/null 2>&1
+	tui_kill
 	rm -rf "$tmp" "$tui_dir"
 }
 trap cleanup EXIT

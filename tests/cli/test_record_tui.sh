@@ -14,7 +14,7 @@ if ! mount -t tmpfs -o size=64k tmpfs "$m" 2>"$tui_dir/mount.err"; then
 	for i in 1 2 3 4; do skip "cannot mount a tmpfs here: $(cat "$tui_dir/mount.err")"; done
 	exit 0
 fi
-trap 'tmux -L "$tui_sock" kill-server >/dev/null 2>&1; umount "$m"; rm -rf "$tui_dir"' EXIT
+trap 'tui_kill; umount "$m"; rm -rf "$tui_dir"' EXIT
 
 tui_start 120 40 -- --demo -d 0.05 --record "$m/tui.trace"
 if tui_wait_exit 60; then

@@ -36,7 +36,7 @@ cleanup() {
 	for f in "$tmp"/jobs/*.pid; do
 		[ -f "$f" ] && kill -- "-$(cat "$f")" 2>/dev/null
 	done
-	[ -n "$tui_sock" ] && tmux -L "$tui_sock" kill-server >/dev/null 2>&1
+	[ -n "$tui_sock" ] && tui_kill
 	[ -n "$tui_dir" ] && rm -rf "$tui_dir"
 	cgroup_cleanup
 	rm -rf "$tmp"

@@ -22,7 +22,7 @@ need python3 python3
 dir=$tui_dir/nodes
 mkdir -p "$dir"
 server=
-trap 'tmux -L "$tui_sock" kill-server >/dev/null 2>&1; [ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$tui_dir"' EXIT
+trap 'tui_kill; [ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$tui_dir"' EXIT
 plan 4
 node=$HTTOP_SRCDIR/bench/replay-node
 # A compact stream of 30 intervals of the demo machine (no wrap to its

@@ -15,7 +15,7 @@ if ! command -v taskset >/dev/null 2>&1; then
 fi
 taskset -c 1 sleep 60 &
 job=$!
-trap 'kill "$job" 2>/dev/null; tmux -L "$tui_sock" kill-server >/dev/null 2>&1; rm -rf "$tui_dir"' EXIT
+trap 'kill "$job" 2>/dev/null; tui_kill; rm -rf "$tui_dir"' EXIT
 
 tui_start 160 50 -- --demo -d 0.5 --pid "$job"
 if ! wait_for 'package 1, ' 10; then

@@ -9,7 +9,7 @@
 need python3 python3
 plan 3
 tmp=$(mktemp -d) || exit 1
-trap 'tmux -L "$tui_sock" kill-server >/dev/null 2>&1; rm -rf "$tui_dir" "$tmp"' EXIT
+trap 'tui_kill; rm -rf "$tui_dir" "$tmp"' EXIT
 data=$HTTOP_SRCDIR/data
 "$HTTOP" --sim demo --topology "$data/demo-skx.xml" --cpuid "$data/demo-skx.cpuid" \
     -b --format json -n 2 >"$tmp/line.jsonl" 2>/dev/null
