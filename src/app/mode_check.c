@@ -451,6 +451,7 @@ beside_judge(struct chk *c, struct slot *sl, struct check_result *x,
 {
 	struct check_context sx = *cx;
 	struct check_row rows[CHECK_MAX_ROWS];
+	double steal[2];
 	unsigned k, n;
 
 	if (!c->beside || !c->got_b)
@@ -462,8 +463,12 @@ beside_judge(struct chk *c, struct slot *sl, struct check_result *x,
 	n = check_rows(sl->cs, &sl->mb, &sx, rows, CHECK_MAX_ROWS, &x->beside.dist);
 	/* /proc/stat's ticks move the source's figures in steps; counters
 	 * and the scheduler count nanoseconds. */
+	/* The time a hypervisor took is the task's to the scheduler and
+	 * missing from the source (stopped counters, /proc/stat's steal). */
+	for (k = 0; k < 2; k++)
+		steal[k] = k < x->ncpus && x->steal_known[k] ? x->os_steal[k] : 0.0;
 	check_beside_compare(&x->beside, x->rows, x->nrows, rows, n, c->span_b, cx->timing.interval,
-	    c->plan.basis == PLAN_BASIS_TICKS ? cx->os_granularity : 0.0);
+	    c->plan.basis == PLAN_BASIS_TICKS ? cx->os_granularity : 0.0, steal);
 	snprintf(x->beside.note, sizeof x->beside.note, "%s", c->note_b);
 	x->beside.has = true;
 }

@@ -64,7 +64,7 @@ check_beside_limit(bool share, double span, double interval, double granularity)
 void
 check_beside_compare(struct check_beside *b, const struct check_row *mine, unsigned nmine,
     const struct check_row *sched, unsigned nsched, double span, double interval,
-    double granularity)
+    double granularity, const double steal[2])
 {
 	/* Other work on the CPU or lost records: the scheduler's figures
 	 * are not a record of the case, so a difference says nothing. */
@@ -88,6 +88,9 @@ check_beside_compare(struct check_beside *b, const struct check_row *mine, unsig
 		f->measured = m->measured;
 		f->sched = s->measured;
 		f->limit = check_beside_limit(f->family == CF_SPLIT, span, interval, granularity);
+		if (steal != NULL)
+			f->limit += f->family == CF_SPLIT ? steal[0] + steal[1] :
+			    f->thread >= 0 && f->thread < 2 ? steal[f->thread] : 0.0;
 		f->known = check_beside_diff(f->measured, f->sched, &f->diff);
 		f->compared = f->known && whole;
 		if (!f->compared)

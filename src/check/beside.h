@@ -50,12 +50,15 @@ struct check_beside {
 double check_beside_limit(bool share, double span, double interval, double granularity);
 /* Pair the rows of the split and the utilisations: `mine` judged the
  * check's source, `sched` the scheduler's record of the same case;
- * limits as check_beside_limit() gives them. b->dist must already say
+ * limits as check_beside_limit() gives them, plus the share of each
+ * thread's CPU a hypervisor took (`steal`, NULL for none: time the
+ * scheduler gives the running task and the source cannot see), once for
+ * a utilisation, both threads' for a share. b->dist must already say
  * whether the scheduler's record was disturbed: then its figures are
  * paired and shown but none is compared. */
 void check_beside_compare(struct check_beside *b, const struct check_row *mine, unsigned nmine,
     const struct check_row *sched, unsigned nsched, double span, double interval,
-    double granularity);
+    double granularity, const double steal[2]);
 /* The difference of two figures as check_beside_fig.diff defines it;
  * false when either has no value. */
 bool check_beside_diff(struct val a, struct val b, double *diff);

@@ -466,7 +466,8 @@ text_beside_summary(FILE *fp, const struct check_report *r)
 	if (strcmp(src, "procstat") == 0)
 		wrapped(fp, 4, _("  where they differ, one record counts time the other does not: "
 		    "time a hypervisor took from a running task (steal) is busy to the scheduler "
-		    "and not to /proc/stat's busy time; each case shows the steal it saw\n"));
+		    "and not to /proc/stat's busy time; the limit allows for the steal /proc/stat "
+		    "reported, not for time taken unreported\n"));
 	else
 		wrapped(fp, 4, _("  where they differ, one record counts time the other does not: "
 		    "interrupts and idle polling are busy to the counters and idle to the "

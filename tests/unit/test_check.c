@@ -715,7 +715,7 @@ test_beside_compare(void **state)
 
 	(void)state;
 	memset(&b, 0, sizeof b);
-	check_beside_compare(&b, mine, 5, sched, 6, 0.0005, 1.0, 0.0);
+	check_beside_compare(&b, mine, 5, sched, 6, 0.0005, 1.0, 0.0, NULL);
 	/* neither, t0_only, util 0, util 1 ("both" is not among mine). */
 	assert_int_equal(b.n, 4);
 	assert_string_equal(b.f[0].figure, "neither");
@@ -733,7 +733,7 @@ test_beside_compare(void **state)
 	mine[0].measured = val_exact(0.504);
 	mine[1].measured = val_exact(0.496);
 	mine[2].measured = val_exact(0.496);
-	check_beside_compare(&b, mine, 5, sched, 6, 0.0005, 1.0, 0.0);
+	check_beside_compare(&b, mine, 5, sched, 6, 0.0005, 1.0, 0.0, NULL);
 	assert_int_equal(b.nknown, 3);
 	assert_int_equal(b.nagree, 3);
 	assert_near(b.f[0].diff, 0.004, 1e-12);
@@ -741,7 +741,7 @@ test_beside_compare(void **state)
 	 * figures and differences are kept to show, none is compared. */
 	mine[0].measured = val_exact(0.0);
 	b.dist.kind = CD_OTHER_WORK;
-	check_beside_compare(&b, mine, 5, sched, 6, 0.0005, 1.0, 0.0);
+	check_beside_compare(&b, mine, 5, sched, 6, 0.0005, 1.0, 0.0, NULL);
 	assert_int_equal(b.n, 4);
 	assert_true(b.f[0].known);
 	assert_near(b.f[0].diff, -0.5, 1e-12);
@@ -750,6 +750,18 @@ test_beside_compare(void **state)
 	assert_false(b.f[1].compared);
 	assert_int_equal(b.nknown, 0);
 	assert_int_equal(b.nagree, 0);
+	/* Whole again, a hypervisor took 4% of thread 0's CPU and 1% of
+	 * thread 1's: the limits grow by 0.05 for a share, by each thread's
+	 * own for a utilisation (0.011 + 0.04 on thread 0). */
+	b.dist.kind = CD_NONE;
+	{
+		const double steal[2] = { 0.04, 0.01 };
+
+		check_beside_compare(&b, mine, 5, sched, 6, 0.0005, 1.0, 0.0, steal);
+	}
+	assert_near(b.f[0].limit, 0.061, 1e-12);
+	assert_near(b.f[2].limit, 0.051, 1e-12);
+	assert_near(b.f[3].limit, 0.021, 1e-12);
 }
 
 /* A hypervisor took CPU 3 for part of case half: a source that cannot

@@ -680,10 +680,10 @@ test_text(void **state)
 	line_with(out, "pkg core cpus", l, sizeof l);
 
 	line_with(out, "  0    0 0,4 ", l, sizeof l);
-	assert_non_null(strstr(l, "  10.0%       20.0%       30.0%       40.0%       90.0%      1.44   1.25  2.10  ok; stopped: inst"));
+	assert_non_null(strstr(l, "  10.0%       20.0%       30.0%       40.0%       90.0%      1.44      1.25      2.10  ok; stopped: inst"));
 	line_with(out, "  0    1 1,5 ", l, sizeof l);
 	/* A bound [1, 1] prints as one number; the status says bound. */
-	assert_non_null(strstr(l, "   0.0-40.0    0.0-40.0   10.0-50.0   10.0-50.0       90.0%      1.00      -     -  bound"));
+	assert_non_null(strstr(l, "   0.0-40.0    0.0-40.0   10.0-50.0   10.0-50.0       90.0%      1.00         -         -  bound"));
 	line_with(out, "  1    0 2 ", l, sizeof l);
 	assert_non_null(strstr(l, "  -           -           -           -       50.0%"));
 	assert_non_null(strstr(l, "no split"));

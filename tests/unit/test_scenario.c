@@ -354,7 +354,7 @@ test_bad_files(void **state)
 {
 	(void)state;
 	expect_error("httop-scenario 1\n# ok\ncpus 0 duty dutty=0.5\n", 3, "unknown key 'dutty'");
-	expect_error("httop-scenario 1\ncpus 3-1 busy\n", 2, "malformed CPU list");
+	expect_error("httop-scenario 1\ncpus 3-1 busy\n", 2, "the range '3-1' runs backwards");
 	expect_error("httop-scenario 1\ncpus x busy\n", 2, "malformed CPU list");
 	expect_error("httop-scenario 1\n\n\ncpus 0 duty duty=1.5\n", 4, "duty must be");
 	expect_error("httop-scenario 1\ncpus 0 sleep\n", 2, "unknown activity 'sleep'");
