@@ -109,7 +109,7 @@ diag "$(grep -A5 '^  beside it' "$work/out"; grep '^beside' "$work/out")"
 # disturbed: then its rows are shown, not compared ("-"), nor counted.
 if grep -q "^  the scheduler's record disturbed" "$work/out"; then
 	check "beside idle, text (disturbed): the row is shown, not compared" \
-	    grep -q '^  utilisation  *0  *100.00%  *[0-9.]*%  *[+-]\?[0-9.]*%  *[0-9.]*% -$' "$work/out"
+	    grep -q '^  utilisation  *0  *100.00%  *\([0-9.]*%\|-\)  *\([+-]\?[0-9.]*%\|-\)  *[0-9.]*% -$' "$work/out"
 	check "beside idle, text (disturbed): the summary compares no case and says why" \
 	    sh -c "grep -q '^beside: the scheduler.s record agreed with msr in 0 of 0 cases compared$' '$work/out' &&
 		grep -q '^  1 not compared: the scheduler.s record was disturbed' '$work/out'"

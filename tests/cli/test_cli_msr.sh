@@ -25,11 +25,15 @@ one_line "--msr-path into a missing directory: one line naming the path" \
 	"$tmp/nodir/" --source msr --msr-path "$tmp/nodir/%u/msr" -b -n 1
 # on_line DESC PATTERN ARGS...: exit 0, output, exactly one line on
 # stderr matching PATTERN (auto's note of the steps that failed).
+# (Beside it, the scheduler source, where auto comes to it as root, may say
+# what it could not follow: "httop: sched, T s: ...", an event of the
+# interval, not of the choice.)
 on_line() {
 	d=$1; pat=$2; shift 2
 	"$HTTOP" "$@" >"$tmp/out" 2>"$tmp/err"; st=$?
 	if [ "$st" -eq 0 ] && [ -s "$tmp/out" ] &&
-	    [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q -- "$pat" "$tmp/err"; then
+	    [ "$(grep -vc '^httop: sched, [0-9.]* s: ' "$tmp/err")" -eq 1 ] &&
+	    grep -q -- "$pat" "$tmp/err"; then
 		ok "$d"
 	else
 		not_ok "$d (exit $st)"; sed 's/^/# /' "$tmp/err"
