@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="5eae3de4da9931384f53470f8b0bd8daffd9fcc5afff327634b37cd60a1e528c")
+    version("0.1.0", sha256="01e5b947bb801fe5f42f667806263c745979e2aafa93b5bf18094dd9979f8e65")
 
     variant("nls", default=True, description="Translated messages (gettext)")
 
