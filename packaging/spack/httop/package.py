@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="01e5b947bb801fe5f42f667806263c745979e2aafa93b5bf18094dd9979f8e65")
+    version("0.1.0", sha256="0f55bdca8d60a4086e139ebeafad4ea935795a0703cf219595c753ec08b34172")
 
     variant("nls", default=True, description="Translated messages (gettext)")
 
