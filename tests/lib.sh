@@ -37,6 +37,17 @@ need() {
 	command -v "$1" >/dev/null 2>&1 ||
 		skip_all "$1 is not installed (Debian: $2)${3:+; $3}"
 }
+# need_cpu1_hotplug: skip_all unless this test may take CPU 1 offline
+# (root, CPU 1 online with an online switch, HTTOP_TEST_NO_HOTPLUG unset);
+# sets ctl to that switch.
+need_cpu1_hotplug() {
+	[ "$(id -u)" = 0 ] || skip_all "needs root: taking a CPU offline"
+	[ -z "${HTTOP_TEST_NO_HOTPLUG:-}" ] ||
+		skip_all "HTTOP_TEST_NO_HOTPLUG is set: CPU 1 stays online (README)"
+	ctl=/sys/devices/system/cpu/cpu1/online
+	[ -e "$ctl" ] || skip_all "no CPU 1 that can go offline ($ctl missing)"
+	[ "$(cat "$ctl")" = 1 ] || skip_all "CPU 1 is offline already"
+}
 # sched_siblings FILE: FILE declares CPUs 0 and 1 siblings (hwloc's
 # synthetic "pack:1 core:1 pu:2"), for the scheduler and /proc/stat
 # sources on a machine without SMT; skip_all when lstopo cannot write it.

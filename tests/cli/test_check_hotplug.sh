@@ -24,12 +24,7 @@
 . "$HTTOP_SRCDIR/tests/lib.sh"
 need python3 python3
 need jq jq
-[ "$(id -u)" = 0 ] || skip_all "needs root: taking a CPU offline"
-[ -z "${HTTOP_TEST_NO_HOTPLUG:-}" ] ||
-    skip_all "HTTOP_TEST_NO_HOTPLUG is set: CPU 1 stays online (README)"
-ctl=/sys/devices/system/cpu/cpu1/online
-[ -e "$ctl" ] || skip_all "no CPU 1 that can go offline ($ctl missing)"
-[ "$(cat "$ctl")" = 1 ] || skip_all "CPU 1 is offline already"
+need_cpu1_hotplug
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/httop-checkplug.XXXXXX") || exit 1
 mnt=

@@ -221,6 +221,31 @@ test_two_cores(void **state)
 /* The demo's lines: the node's aggregate computed again from the cores
  * read back, weighed by the rebuilt counts, is the one the node wrote
  * (to the 6 significant digits of its rates). */
+/* tests/data/nodes/two-cores.json with `key` replaced by `with`, parsed
+ * into d and read into n (one interval); e empty unless the reader left
+ * a note. The caller frees n and d. */
+static void
+read_spliced(const char *key, const char *with, struct jdoc *d, struct nodeiv *n,
+    struct errmsg *e)
+{
+	size_t len;
+	char *text = slurp("tests/data/nodes/two-cores.json", &len);
+	char *at = strstr(text, key), *line;
+
+	assert_non_null(at);
+	line = malloc(len + strlen(with) + 1);
+	assert_non_null(line);
+	snprintf(line, len + strlen(with) + 1, "%.*s%s%s", (int)(at - text), text, with,
+	    at + strlen(key));
+	jdoc_init(d, 0);
+	nodeiv_init(n);
+	e->text[0] = '\0';
+	assert_int_equal(jdoc_parse(d, line, strlen(line), e), 0);
+	assert_int_equal(nodeiv_read(n, d, e), 1);
+	free(line);
+	free(text);
+}
+
 /* A node's split read back with what it rests on: "sched" and "ticks"
  * (this httop), "any" or "bound" with "basis" beside (an older httop's
  * sched and procstat nodes), "any" alone (the counters'). The node's plan
@@ -242,33 +267,21 @@ test_split_basis(void **state)
 		{ "\"split\":\"bound\"", SPLIT_BOUND, PLAN_BASIS_COUNTERS, "bound" },
 	};
 	static const char key[] = "\"split\":\"any\"";
-	size_t len, i;
-	char *text = slurp("tests/data/nodes/two-cores.json", &len);
-	char *at = strstr(text, key), *line;
+	size_t i;
 
 	(void)state;
-	assert_non_null(at);
-	line = malloc(len + 64);
-	assert_non_null(line);
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct jdoc d;
 		struct nodeiv n;
 		struct errmsg e;
 
-		snprintf(line, len + 64, "%.*s%s%s", (int)(at - text), text, cases[i].with,
-		    at + strlen(key));
-		jdoc_init(&d, 0);
-		nodeiv_init(&n);
-		assert_int_equal(jdoc_parse(&d, line, strlen(line), &e), 0);
-		assert_int_equal(nodeiv_read(&n, &d, &e), 1);
+		read_spliced(key, cases[i].with, &d, &n, &e);
 		assert_int_equal(n.plan.split, cases[i].split);
 		assert_int_equal(n.plan.basis, cases[i].basis);
 		assert_string_equal(plan_split_name(&n.plan), cases[i].name);
 		nodeiv_free(&n);
 		jdoc_free(&d);
 	}
-	free(line);
-	free(text);
 }
 
 /* A node that runs a source without counters writes "scale":null and
@@ -286,34 +299,21 @@ test_scale_null(void **state)
 		    "\"basis\":\"ticks\"",
 		"\"split\":\"any\",\"scale\":120",
 	};
-	size_t len, i;
-	char *text = slurp("tests/data/nodes/two-cores.json", &len);
-	char *at = strstr(text, key), *line;
+	size_t i;
 
 	(void)state;
-	assert_non_null(at);
-	line = malloc(len + 128);
-	assert_non_null(line);
 	for (i = 0; i < sizeof with / sizeof with[0]; i++) {
 		struct jdoc d;
 		struct nodeiv n;
 		struct errmsg e;
 
-		snprintf(line, len + 128, "%.*s%s%s", (int)(at - text), text, with[i],
-		    at + strlen(key));
-		jdoc_init(&d, 0);
-		nodeiv_init(&n);
-		e.text[0] = '\0';
-		assert_int_equal(jdoc_parse(&d, line, strlen(line), &e), 0);
-		assert_int_equal(nodeiv_read(&n, &d, &e), 1);
+		read_spliced(key, with[i], &d, &n, &e);
 		assert_string_equal(e.text, "");
 		assert_int_equal(plan_has_scale(&n.plan), i == 2);
 		assert_int_equal(n.plan.scale, i == 2 ? 120 : 0);
 		nodeiv_free(&n);
 		jdoc_free(&d);
 	}
-	free(line);
-	free(text);
 }
 
 static void
