@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="0f55bdca8d60a4086e139ebeafad4ea935795a0703cf219595c753ec08b34172")
+    version("0.1.0", sha256="1de597bc84b09386411f7facdea02355674f4d237ddf4f83e320dece45a8fd6d")
 
     variant("nls", default=True, description="Translated messages (gettext)")
 
