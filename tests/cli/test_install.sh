@@ -124,6 +124,10 @@ check "make install DESTDIR=... prefix=/usr" mk install DESTDIR="$s" prefix=/usr
 u=$s/usr
 check "bin, share/httop, man1/man5, locale, completion, systemd unit are all there" \
 	has_all "$u/bin" "$u/share/httop" "$u/share/man" "$u/share/locale" "$(at "$u")" "$(atu "$u")"
+check "the Slurm prolog and epilog in libexec/httop, executable; the dashboard in share/httop/grafana" \
+	sh -c '[ -x "$1/libexec/httop/httop-prolog" ] && [ -x "$1/libexec/httop/httop-epilog" ] &&
+	    python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$1/share/httop/grafana/httop-dashboard.json"' \
+	sh "$u"
 only_data() { [ ! -e "$1/local.mk" ] && [ ! -e "$1/README.md" ]; }
 check "the data directory holds only data files (no local.mk, no README.md)" \
 	only_data "$u/share/httop"

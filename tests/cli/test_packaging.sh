@@ -25,7 +25,7 @@
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 27
+plan 29
 
 S=$HTTOP_SRCDIR
 V=$(sed -n 's/^AC_INIT(\[httop\], \[\([^]]*\)\].*/\1/p' "$S/configure.ac")
@@ -232,7 +232,9 @@ else
 		    /usr/share/httop/scenarios/example.scn \
 		    /usr/share/httop/traces/stampede2-c591-803.trace.gz \
 		    /usr/share/bash-completion/completions/httop \
-		    /usr/lib/systemd/system/httop-textfile.service; do
+		    /usr/lib/systemd/system/httop-textfile.service \
+		    /usr/libexec/httop/httop-prolog /usr/libexec/httop/httop-epilog \
+		    /usr/share/httop/grafana/httop-dashboard.json; do
 			grep -q "^$f" rpm.files || bad="$bad $f"
 		done
 		check "the RPM holds the programs, manuals, data, completion and unit${bad:+ (missing:$bad)}" [ -z "$bad" ]
@@ -292,7 +294,9 @@ for f in ./usr/bin/httop ./usr/bin/httop-ppc2trace ./usr/share/man/man1/httop.1.
     ./usr/share/httop/dies/skx-xcc.map ./usr/share/httop/scenarios/example.scn \
     ./usr/share/httop/traces/stampede2-c591-803.trace.gz \
     ./usr/share/bash-completion/completions/httop ./usr/share/doc/httop/copyright \
-    ./usr/share/doc/httop/changelog.gz ./lib/systemd/system/httop-textfile.service; do
+    ./usr/share/doc/httop/changelog.gz ./lib/systemd/system/httop-textfile.service \
+    ./usr/libexec/httop/httop-prolog ./usr/libexec/httop/httop-epilog \
+    ./usr/share/httop/grafana/httop-dashboard.json; do
 	grep -q " $f\$" deb.files || bad="$bad $f"
 done
 check "the .deb holds the programs, manuals, data, completion, unit, copyright${bad:+ (missing:$bad)}" [ -z "$bad" ]
@@ -321,6 +325,12 @@ for p in 'libhwloc[0-9]' 'libcpuid[0-9]' 'libncursesw[0-9]' 'zlib1g' 'libc6'; do
 done
 check "Depends (from \${shlibs:Depends}) names hwloc, libcpuid, ncursesw, zlib and libc${bad:+ (missing:$bad)}" \
 	[ -z "$bad" ]
+# The Slurm epilog reads httop's JSON with python3: declared (Recommends,
+# which apt installs by default; httop itself runs without it).
+check "Recommends names python3 (the Slurm epilog's interpreter)" \
+	sh -c 'dpkg-deb -f "$1" Recommends | grep -Eq "(^|, )python3( |,|$)"' sh "$deb"
+check "the Slurm scripts in the .deb are executable" \
+	sh -c 'grep " ./usr/libexec/httop/httop-epilog\$" deb.files | grep -q "^-rwxr-xr-x"'
 dpkg-deb -x "$deb" root
 out=$(root/usr/bin/httop --version 2>&1)
 check "the packaged httop prints 'httop $V'" [ "$out" = "httop $V" ]
