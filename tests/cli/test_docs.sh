@@ -13,12 +13,14 @@
 #   member a report has (parsed from one: httop --check --demo), the
 #   top-level source among the head's and each thread's cpu in its place;
 #   the schema says what the source and a thread's cpu are.
+# - Every manual page is clean under mandoc -Tlint -W warning (a macro
+#   inside a table is dropped, an unparsable date printed as it is).
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/cli/i18nlib.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 9
+plan 10
 
 # The tag lines of ENVIRONMENT (the line after each .TP), one variable a line.
 sed -n '/^\.SH ENVIRONMENT/,/^\.SH [^E]/p' "$HTTOP_SRCDIR/man/httop.1" |
@@ -28,6 +30,15 @@ sed -n '/^\.SH ENVIRONMENT/,/^\.SH [^E]/p' "$HTTOP_SRCDIR/man/httop.1" |
 dups=$(uniq -d env.names | tr '\n' ' ')
 check "httop(1) ENVIRONMENT names each variable once (twice: ${dups:-none})" [ -z "$dups" ]
 check "... and LANG among them" grep -qx LANG env.names
+
+# mandoc's linter: nothing at warning level or above in any page.
+if command -v mandoc >/dev/null 2>&1; then
+	mandoc -Tlint -W warning "$HTTOP_SRCDIR"/man/*.1 "$HTTOP_SRCDIR"/man/*.5 >lint.out 2>&1
+	sed 's/^/# /' lint.out
+	check "mandoc -Tlint -W warning: every manual page is clean" [ ! -s lint.out ]
+else
+	skip "mandoc is not installed (Debian: mandoc)"
+fi
 
 # Rendered at 80 columns: a word glued to the next sentence by a
 # full stop with no space (".B x . Next" renders "x.Next").
