@@ -1,9 +1,11 @@
 /* main.c: httop's entry point: locale, options, signals, then the loop. */
 #include "config.h"
 
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "app/app.h"
@@ -52,6 +54,15 @@ main(int argc, char **argv)
 #endif
 	switch (options_parse(argc, argv, &o, &e)) {
 	case OPTS_EXIT:
+		/* --help and --version wrote to standard output: a full disk is
+		 * an error, not a success (GNU's rule); a reader that went away
+		 * (EPIPE) ends httop with 0, as in every mode (EXIT STATUS). */
+		errno = 0;
+		if ((fflush(stdout) != 0 || ferror(stdout)) && errno != EPIPE) {
+			fprintf(stderr, _("httop: writing to standard output: %s\n"),
+			    strerror(errno != 0 ? errno : EIO));
+			return EXIT_FAIL;
+		}
 		return EXIT_OK;
 	case OPTS_ERROR:
 		fprintf(stderr, "httop: %s\n", e.text);
