@@ -13,7 +13,8 @@
 # cancelled. Then, where slurmd comes up with them, proctrack/cgroup and
 # task/cgroup: the cores httop writes are the job's cgroup cpuset.
 . "$HTTOP_SRCDIR/tests/lib.sh"
-NTESTS=35
+. "$HTTOP_SRCDIR/tests/cli/promlib.sh"
+NTESTS=37
 
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 for p in slurmctld slurmd munged scontrol sbatch scancel sinfo taskset python3; do
@@ -390,7 +391,7 @@ cgroup_cleanup() {
 }
 write_conf proctrack/cgroup task/cgroup,task/affinity
 if ! start_slurm; then
-	i=0; while [ $i -lt 5 ]; do
+	i=0; while [ $i -lt 7 ]; do
 		skip "slurmd does not come up with proctrack/cgroup here"; i=$((i + 1)); done
 	exit 0
 fi
@@ -402,7 +403,7 @@ for f in $(find /sys/fs/cgroup -path "*job_$j3/cpuset.effective_cpus" 2>/dev/nul
 	cpuset=$(cat "$f"); break
 done
 if [ -z "$cpuset" ]; then
-	i=0; while [ $i -lt 4 ]; do
+	i=0; while [ $i -lt 6 ]; do
 		skip "job $j3 has no cpuset cgroup here (task/cgroup made none)"; i=$((i + 1)); done
 	exit 0
 fi
@@ -432,6 +433,40 @@ for l in open(sys.argv[1]):
         got.add((m.group(1), m.group(2)))
 assert got == cores, (got, cores)
 ' tfj/httop.prom "$want" "$j3"
+# The Grafana dashboard's job row (contrib/grafana) from that node daemon
+# alone (no second httop per job): a real node exporter and Prometheus
+# scrape its textfile while the job runs; every panel answers numbers for
+# job $j3 (tests/cli/promlib.sh, dash_check.py). On this machine's cores
+# of one thread the shares fall back to the utilisation ("busy (no split)").
+if command -v prometheus >/dev/null 2>&1 && [ -x "$PROM_EXPORTER" ] &&
+    command -v curl >/dev/null 2>&1; then
+	# (in real time, as a node daemon runs: the suite's virtual clock
+	# would make the counters' rates per second of Prometheus's clock
+	# a multiple of the simulated machine's)
+	mkdir tfd
+	env -u HTTOP_CLOCK "$HTTOP" --sim busy -b -d 0.5 --textfile "$tmp/tfd" \
+	    --textfile-level core --format summary >tfd.out 2>tfd.err &
+	pids="$pids $!"
+	prom_start "$tmp/tfd"
+	prom_wait "httop_core_slurm_job_info{jobid=\"$j3\"}" 8
+	dash_check --var host=.* --var job="$j3" Job:numbers >dash.job 2>&1; st=$?
+	sed 's/^/# /' dash.job
+	check "dashboard, Slurm job $j3: every panel of the job row answers numbers" [ "$st" -eq 0 ]
+	# Its frequency is the simulated machine's (the job's core runs busy
+	# at the gauges' frequency): within 2% of the gauges' mean.
+	f=$(sed -n 's/^ok Frequency while active (job) (panel 10): 1 series, //p' dash.job)
+	g=$(curl -sf --get "$API/query" --data-urlencode \
+	    "query=avg(avg_over_time(httop_core_frequency_hertz{core=\"0\"}[1m]))" |
+	    python3 -c 'import json, sys; print(json.load(sys.stdin)["data"]["result"][0]["value"][1])')
+	check "... its frequency ($f Hz) is the gauges' ($g Hz) within 2%" python3 -c '
+import sys
+f, g = float(sys.argv[1]), float(sys.argv[2])
+assert abs(f - g) <= 0.02 * g, (f, g)' "${f:-0}" "${g:-1}"
+else
+	i=0; while [ $i -lt 2 ]; do
+		skip "prometheus, prometheus-node-exporter or curl is not installed (Debian: prometheus, prometheus-node-exporter, curl)"
+		i=$((i + 1)); done
+fi
 timeout 60 "$HTTOP" --sim busy --job "$j3" --format summary -d 0.3 >cgend.out 2>cgend.err &
 bpid=$!
 sleep 1
