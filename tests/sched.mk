@@ -7,6 +7,6 @@ tests_unit_test_sched_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_sched_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_sched
 SCHED_TESTS = tests/tui/test_tui_sched.sh tests/cli/test_split_label.sh \
-	tests/cli/test_scale_absent.sh
+	tests/cli/test_scale_absent.sh tests/cli/test_perfmon_cap.sh
 TESTS += $(SCHED_TESTS)
 EXTRA_DIST += $(SCHED_TESTS) tests/cli/sched_load.py

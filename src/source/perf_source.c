@@ -106,37 +106,23 @@ is_missing_err(int err)
 	return err == ENOENT || err == EOPNOTSUPP;
 }
 
-/* The message for an event that would not open: the cause and the fix.
- * Each says "or use --source msr" only where msr was not tried already. */
+/* The message for an event that would not open: the cause and the fix
+ * (perf_refused_why: the sysctl, the privilege httop has or gave up, a
+ * security module). "or use --source msr" only where msr was not tried
+ * already. */
 static int
 refused_error(struct perf_source *ps, unsigned cpu, int err, struct errmsg *e)
 {
 	const struct perf_caps *c = &ps->caps;
-	bool m = !ps->after_msr;
+	unsigned priv = ps->sys->privilege != NULL ? ps->sys->privilege(ps->sys) : 0u;
+	char why[400];
 
-	if (!c->paranoid_known)
-		return errmsg_set(e, m ? _("perf_event_open refused to count on CPU %u (%s) and "
-		    "kernel.perf_event_paranoid could not be read; per-CPU counting needs it at "
-		    "0 or less: run 'sysctl kernel.perf_event_paranoid=0' as root, give httop "
-		    "CAP_PERFMON, or use --source msr") : _("perf_event_open refused to count on "
-		    "CPU %u (%s) and kernel.perf_event_paranoid could not be read; per-CPU "
-		    "counting needs it at 0 or less: run 'sysctl kernel.perf_event_paranoid=0' as "
-		    "root or give httop CAP_PERFMON"), cpu, errno_name(err));
-	if (c->paranoid > 0)
-		return errmsg_set(e, m ? _("perf_event_open refused to count on CPU %u (%s): "
-		    "kernel.perf_event_paranoid is %d and per-CPU counting needs 0 or less "
-		    "without CAP_PERFMON; run 'sysctl kernel.perf_event_paranoid=0' as root, "
-		    "give httop CAP_PERFMON, or use --source msr") : _("perf_event_open refused "
-		    "to count on CPU %u (%s): kernel.perf_event_paranoid is %d and per-CPU "
-		    "counting needs 0 or less without CAP_PERFMON; run 'sysctl "
-		    "kernel.perf_event_paranoid=0' as root or give httop CAP_PERFMON"), cpu,
-		    errno_name(err), c->paranoid);
-	return errmsg_set(e, m ? _("perf_event_open refused to count on CPU %u (%s) although "
-	    "kernel.perf_event_paranoid is %d: a security module (SELinux, AppArmor) or "
-	    "lockdown forbids it; ask the administrator, or use --source msr") :
-	    _("perf_event_open refused to count on CPU %u (%s) although "
-	    "kernel.perf_event_paranoid is %d: a security module (SELinux, AppArmor) or "
-	    "lockdown forbids it; ask the administrator"), cpu, errno_name(err), c->paranoid);
+	perf_refused_why(why, sizeof why, c->paranoid_known, c->paranoid, priv);
+	if (!ps->after_msr)
+		return errmsg_set(e, _("perf_event_open refused to count on CPU %u (%s)%s, or use "
+		    "--source msr"), cpu, errno_name(err), why);
+	return errmsg_set(e, _("perf_event_open refused to count on CPU %u (%s)%s"), cpu,
+	    errno_name(err), why);
 }
 
 static int

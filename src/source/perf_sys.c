@@ -4,15 +4,22 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "util/i18n.h"
 #include "util/xalloc.h"
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
 
 struct perf_sys_real {
 	struct perf_sys sys;
@@ -87,6 +94,65 @@ real_want_fds(struct perf_sys *sys, unsigned long nfd)
 	setrlimit(RLIMIT_NOFILE, &rl);
 }
 
+unsigned
+perf_sys_privilege(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+	unsigned priv = getauxval(AT_SECURE) != 0 ? PERF_PRIV_GAINED : 0u;
+	uint64_t eff;
+
+	memset(d, 0, sizeof d);
+	if (syscall(SYS_capget, &h, d) != 0)
+		return priv;
+	eff = (uint64_t)d[1].effective << 32 | d[0].effective;
+	if (eff & (1ull << CAP_PERFMON | 1ull << CAP_SYS_ADMIN))
+		priv |= PERF_PRIV_CAP;
+	return priv;
+}
+
+static unsigned
+real_privilege(struct perf_sys *sys)
+{
+	(void)sys;
+	return perf_sys_privilege();
+}
+
+void
+perf_refused_why(char *buf, size_t len, bool known, int paranoid, unsigned priv)
+{
+	/* What a user can do where httop did not give it up first. */
+	const char *fix = _("run 'sysctl kernel.perf_event_paranoid=0' as root, or run httop as "
+	    "root or with CAP_PERFMON as an ambient capability (setpriv --inh-caps +perfmon "
+	    "--ambient-caps +perfmon), not a file capability");
+	const char *fix_gained = _("run 'sysctl kernel.perf_event_paranoid=0' as root, or run "
+	    "httop as root");
+
+	if (priv & PERF_PRIV_CAP)
+		snprintf(buf, len, _(" although httop holds CAP_PERFMON or CAP_SYS_ADMIN, so "
+		    "kernel.perf_event_paranoid is not the cause: a security module (SELinux, "
+		    "AppArmor) or lockdown forbids it; ask the administrator"));
+	else if (known && paranoid <= 0)
+		snprintf(buf, len, _(" although kernel.perf_event_paranoid is %d: a security module "
+		    "(SELinux, AppArmor) or lockdown forbids it; ask the administrator"), paranoid);
+	else if (known && (priv & PERF_PRIV_GAINED))
+		snprintf(buf, len, _(": kernel.perf_event_paranoid is %d, which allows CPU-wide "
+		    "events only with CAP_PERFMON, and httop, installed set-ID or with file "
+		    "capabilities, gives its privilege up before it opens them (httop(1), "
+		    "PRIVILEGE); %s"), paranoid, fix_gained);
+	else if (priv & PERF_PRIV_GAINED)
+		snprintf(buf, len, _(": kernel.perf_event_paranoid could not be read and CPU-wide "
+		    "events need it at 0 or less without CAP_PERFMON, which httop, installed set-ID "
+		    "or with file capabilities, gives up before it opens them (httop(1), "
+		    "PRIVILEGE); %s"), fix_gained);
+	else if (known)
+		snprintf(buf, len, _(": kernel.perf_event_paranoid is %d and CPU-wide events need 0 "
+		    "or less without CAP_PERFMON; %s"), paranoid, fix);
+	else
+		snprintf(buf, len, _(": kernel.perf_event_paranoid could not be read and CPU-wide "
+		    "events need it at 0 or less without CAP_PERFMON; %s"), fix);
+}
+
 static void
 real_destroy(struct perf_sys *sys)
 {
@@ -103,6 +169,7 @@ perf_sys_real(const char *root)
 	r->sys.close = real_close;
 	r->sys.read_file = real_read_file;
 	r->sys.want_fds = real_want_fds;
+	r->sys.privilege = real_privilege;
 	r->sys.destroy = real_destroy;
 	snprintf(r->root, sizeof r->root, "%s", root != NULL ? root : "");
 	return &r->sys;

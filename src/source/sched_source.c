@@ -181,14 +181,12 @@ static int
 open_error(struct sched_src *ss, unsigned cpu, int err, struct errmsg *e)
 {
 	if (err == EACCES || err == EPERM) {
-		if (ss->paranoid_known)
-			return errmsg_set(e, _("sched: perf_event_open refused to follow the scheduler "
-			    "on CPU %u (%s): kernel.perf_event_paranoid is %d and CPU-wide events need "
-			    "0 or less, CAP_PERFMON or root; run 'sysctl kernel.perf_event_paranoid=0' "
-			    "as root or give httop CAP_PERFMON"), cpu, strerror(err), ss->paranoid);
+		char why[400];
+
+		perf_refused_why(why, sizeof why, ss->paranoid_known, ss->paranoid,
+		    perf_sys_privilege());
 		return errmsg_set(e, _("sched: perf_event_open refused to follow the scheduler on "
-		    "CPU %u (%s): CPU-wide events need kernel.perf_event_paranoid 0 or less, "
-		    "CAP_PERFMON or root"), cpu, strerror(err));
+		    "CPU %u (%s)%s"), cpu, strerror(err), why);
 	}
 	if (err == EINVAL)
 		return errmsg_set(e, _("sched: this kernel has no context-switch records "

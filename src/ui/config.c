@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -67,11 +68,15 @@ ui_thread_column_parse(const char *name)
 	return -2;
 }
 
-/* Running as root or setuid: do not follow links someone else may own. */
+/* Running as root, or given privilege by the exec (set-user-ID,
+ * set-group-ID, file capabilities): do not follow links someone else may
+ * own. Not the IDs of the moment: the settings are read and written after
+ * a set-ID httop has taken its real user's IDs. AT_SECURE, as
+ * privilege_gained() (sys/privilege.c, the program's own) reads it. */
 static bool
 privileged(void)
 {
-	return geteuid() == 0 || geteuid() != getuid();
+	return geteuid() == 0 || getauxval(AT_SECURE) != 0;
 }
 
 int
@@ -211,7 +216,8 @@ ui_config_load(const char *path, struct ui_settings *s, struct errmsg *e)
 		return 1;
 	if (fd < 0 && errno == ELOOP)
 		return errmsg_set(e, _("%s is a symbolic link, which httop does not follow when "
-		    "running as root; replace it with the file itself"), path);
+		    "running as root, set-ID or with file capabilities; replace it with the "
+		    "file itself"), path);
 	if (fd < 0)
 		return errmsg_set(e, _("cannot read %s: %s; check its permissions"), path,
 		    strerror(errno));
@@ -334,7 +340,8 @@ ui_config_save(const char *path, const struct ui_settings *s, struct errmsg *e)
 	if (lstat(path, &st) == 0) {
 		if (S_ISLNK(st.st_mode) && privileged())
 			return errmsg_set(e, _("not writing %s: it is a symbolic link and httop runs "
-			    "as root; replace it with the file itself"), path);
+			    "as root, set-ID or with file capabilities; replace it with the file "
+			    "itself"), path);
 		if (!S_ISLNK(st.st_mode) && !S_ISREG(st.st_mode))
 			return errmsg_set(e, _("not writing %s: it is not a regular file; remove "
 			    "it"), path);

@@ -41,7 +41,10 @@ struct ui_ctx {
 	int colours;            /* 0, 8 or 256 */
 	bool colour_on;         /* the user's c key */
 	bool colours_started;   /* curses' colour pairs are set up */
-	int rows, cols;         /* current size */
+	int rows, cols;         /* current size (at most the bound, term.h) */
+	/* The terminal's own size when it is larger than the bound in
+	 * either direction (rows, cols): drawn at the bound; 0, 0 when not. */
+	int big_rows, big_cols;
 	/* Fill characters per role, distinct so a bar reads without colour:
 	 * UTF-8 or ASCII strings of one column. */
 	const char *fill[ROLE_COUNT];

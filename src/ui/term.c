@@ -7,10 +7,12 @@
 
 #include <errno.h>
 #include <langinfo.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
 #include <wchar.h>
@@ -28,6 +30,100 @@ static int saved_fd = -1;
 static char restore_seq[256];
 static size_t restore_len;
 static volatile sig_atomic_t screen_is_open;
+
+/* LINES and COLUMNS (in that order) as the user set them (NULL: not
+ * set), kept while the screen is open; whether httop set them. */
+static const char *const size_var[2] = { "LINES", "COLUMNS" };
+static char *user_size[2];
+static bool size_set[2];
+
+/* A size in LINES or COLUMNS as curses reads it (strtol, base 0, the
+ * whole value, above zero, an int); 0 when curses would not take it. */
+static long
+size_value(const char *v)
+{
+	char *end;
+	long n;
+
+	if (v == NULL)
+		return 0;
+	errno = 0;
+	n = strtol(v, &end, 0);
+	if (end == v || *end != '\0' || errno != 0 || n <= 0 || n > INT_MAX)
+		return 0;
+	return n;
+}
+
+/* The user's LINES or COLUMNS back as they were. */
+static void
+size_restore(int i)
+{
+	if (!size_set[i])
+		return;
+	if (user_size[i] != NULL)
+		setenv(size_var[i], user_size[i], 1);
+	else
+		unsetenv(size_var[i]);
+	size_set[i] = false;
+}
+
+void
+screen_bound(struct ui_ctx *u)
+{
+	static const long most[2] = { SCREEN_MAX_ROWS, SCREEN_MAX_COLS };
+	long size[2] = { 0, 0 };
+	struct winsize ws;
+	char v[24];
+	int i;
+
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0) {
+		size[0] = ws.ws_row;
+		size[1] = ws.ws_col;
+	}
+	u->big_rows = u->big_cols = 0;
+	for (i = 0; i < 2; i++) {
+		if (size_value(user_size[i]) > 0)
+			size[i] = size_value(user_size[i]);
+		if (size[i] <= most[i]) {
+			size_restore(i);
+			continue;
+		}
+		snprintf(v, sizeof v, "%ld", most[i]);
+		setenv(size_var[i], v, 1);
+		size_set[i] = true;
+	}
+	if (size_set[0] || size_set[1]) {
+		u->big_rows = (int)size[0];
+		u->big_cols = (int)size[1];
+	}
+}
+
+/* What the user had in LINES and COLUMNS: kept at open, put back and
+ * forgotten at close. */
+static void
+size_keep(void)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		const char *v = getenv(size_var[i]);
+
+		user_size[i] = v != NULL ? strdup(v) : NULL;
+		size_set[i] = false;
+	}
+}
+
+static void
+size_forget(void)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		size_restore(i);
+		free(user_size[i]);
+		user_size[i] = NULL;
+	}
+}
 
 /* A copy of a string into the restore sequence. */
 static void
@@ -101,8 +197,11 @@ screen_open(struct ui_ctx *u, const struct ui_settings *s, struct errmsg *e)
 	}
 	if (tcgetattr(STDOUT_FILENO, &saved_tio) == 0)
 		saved_fd = STDOUT_FILENO;
+	size_keep();
+	screen_bound(u);
 	scr = newterm(NULL, stdout, in);
 	if (scr == NULL) {
+		size_forget();
 		if (u->tty_in != NULL)
 			fclose(u->tty_in);
 		u->tty_in = NULL;
@@ -157,6 +256,7 @@ screen_close(struct ui_ctx *u)
 	if (u->tty_in != NULL)
 		fclose(u->tty_in);
 	u->tty_in = NULL;
+	size_forget();
 }
 
 void

@@ -9,6 +9,14 @@
 #include "ui/ui.h"
 #include "util/errmsg.h"
 
+/* The largest screen httop lays out, more than a terminal shows: one
+ * across a whole 8K monitor (7680 x 4320 pixels) in an 8 x 9-pixel font
+ * has 960 x 480 cells. Curses keeps three copies of every cell, about 28
+ * bytes each: 42 MB at the bound, where COLUMNS=10000 LINES=10000 took
+ * 8 GB. A larger terminal is drawn at the bound, from its top left. */
+#define SCREEN_MAX_COLS 1000
+#define SCREEN_MAX_ROWS 500
+
 /* Start curses on the controlling terminal (saving its modes for
  * screen_restore). -1 with a message when there is no usable terminal. */
 int screen_open(struct ui_ctx *u, const struct ui_settings *s, struct errmsg *e);
@@ -23,6 +31,12 @@ void screen_close_keep(struct ui_ctx *u);
 void screen_emergency_restore(void);
 /* After SIGWINCH or KEY_RESIZE: re-read the size. */
 void screen_resize(struct ui_ctx *u);
+/* Before curses looks at the terminal's size (newterm, getch after a
+ * SIGWINCH): the size it will take (LINES and COLUMNS as the user set
+ * them, else the terminal's) bounded by SCREEN_MAX_ROWS x SCREEN_MAX_COLS,
+ * through LINES and COLUMNS, which curses reads first; the user's values
+ * back where the size is within the bound. */
+void screen_bound(struct ui_ctx *u);
 /* Force the next refresh to repaint everything (Ctrl-L). */
 void screen_repaint(struct ui_ctx *u);
 /* The input descriptor curses reads keys from. */

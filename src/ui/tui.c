@@ -479,6 +479,8 @@ tui_input(struct tui *t)
 
 	if (!t->open)
 		return TUI_NONE;
+	/* A SIGWINCH woke the wait: getch() reads the new size. */
+	screen_bound(&t->u);
 	while ((ch = getch()) != ERR) {
 		cmd = stronger(cmd, key(t, ch));
 		if (cmd == TUI_QUIT)
@@ -502,6 +504,18 @@ status_message(struct ui_ctx *u, int y, int x, int room, enum ui_role r, const c
 	return w;
 }
 
+/* A terminal larger than httop draws (term.h): its size and the bound. */
+static bool
+big_note(const struct ui_ctx *u, char *buf, size_t size)
+{
+	if (u->big_rows <= 0 && u->big_cols <= 0)
+		return false;
+	snprintf(buf, size, _("the terminal is %d x %d: httop draws at most %d x %d"),
+	    u->big_cols > 0 ? u->big_cols : u->cols, u->big_rows > 0 ? u->big_rows : u->rows,
+	    SCREEN_MAX_COLS, SCREEN_MAX_ROWS);
+	return true;
+}
+
 /* The messages, the answer to a key first (it is the newest), then what
  * is wrong with the figures, the loop's note, the pause; a bar between
  * them. The keys' hint at the right when there is room. */
@@ -517,9 +531,9 @@ status_line(struct tui *t, const struct ui_frame *f)
 	    !t->nodes ? _("Tab view  p pause  +- interval  a window  h help  q quit") :
 	    t->s->view == VIEW_NODES ? _("Enter node  sS sort  p pause  h help  q quit") :
 	    _("Esc nodes  Tab view  p pause  h help  q quit");
-	const char *msg[4];
-	enum ui_role role[4];
-	char invalid[700];
+	const char *msg[5];
+	enum ui_role role[5];
+	char invalid[700], big[200];
 	int y = u->rows - 1, x = 0, n = 0, i, w;
 
 	if (t->key_note[0] != '\0' && clock_mono() < t->key_note_until) {
@@ -537,6 +551,10 @@ status_line(struct tui *t, const struct ui_frame *f)
 	}
 	if (f->paused) {
 		msg[n] = _("paused: p resumes");
+		role[n++] = ROLE_WARN;
+	}
+	if (big_note(u, big, sizeof big)) {
+		msg[n] = big;
 		role[n++] = ROLE_WARN;
 	}
 	draw_text(u, y, 0, u->cols, ROLE_PLAIN, "");

@@ -47,10 +47,10 @@ st=$?
 check "nobody, paranoid 2, --source auto: exit status 0 (got $st)" [ "$st" -eq 0 ]
 check "... says why perf does not work (paranoid) and that it uses procstat" \
 	sh -c "grep -q 'perf: .*paranoid' '$work/auto.err' && grep -q 'using procstat' '$work/auto.err'"
-# msr failed first (its note says why): perf's fix is the sysctl or
-# CAP_PERFMON, never --source msr again.
-check "... perf's fix: the sysctl or CAP_PERFMON, not --source msr (tried already)" \
-	sh -c "grep -q \"perf: [^;]*paranoid[^;]*; run 'sysctl kernel.perf_event_paranoid=0' as root or give httop CAP_PERFMON; \" '$work/auto.err' && ! grep -q -- '--source msr' '$work/auto.err'"
+# msr failed first (its note says why): perf's fix is the sysctl, root or
+# an ambient CAP_PERFMON, never --source msr again.
+check "... perf's fix: the sysctl, root or CAP_PERFMON, not --source msr (tried already)" \
+	sh -c "grep -q \"perf: [^;]*paranoid[^;]*; run 'sysctl kernel.perf_event_paranoid=0' as root, or run httop as root or with CAP_PERFMON as an ambient capability ([^;]*), not a file capability; \" '$work/auto.err' && ! grep -q -- '--source msr' '$work/auto.err'"
 if "$work/httop" --help 2>&1 | grep -q 'sched'; then
 	check "... the sched source refused with its reason" \
 		grep -q 'sched: [^;]*paranoid' "$work/auto.err"

@@ -71,6 +71,7 @@ struct fake {
 	int fail_cpu, fail_cpu_err; /* open on fail_cpu gives this errno */
 	int max_live;            /* EMFILE beyond this many open fds (0: no limit) */
 	int read_cpu, read_ret;  /* read on read_cpu's leader returns this (-errno or 0) */
+	unsigned priv;           /* PERF_PRIV_* the process holds */
 	uint64_t en[FAKE_MAX_CPU], run[FAKE_MAX_CPU];
 	unsigned nreads, nlive;
 };
@@ -193,6 +194,12 @@ f_destroy(struct perf_sys *s)
 	(void)s;   /* the test owns it */
 }
 
+static unsigned
+f_privilege(struct perf_sys *s)
+{
+	return fk(s)->priv;
+}
+
 static void
 fake_init(struct fake *f)
 {
@@ -201,6 +208,7 @@ fake_init(struct fake *f)
 	f->sys.read = f_read;
 	f->sys.close = f_close;
 	f->sys.read_file = f_read_file;
+	f->sys.privilege = f_privilege;
 	f->sys.destroy = f_destroy;
 	f->paranoid = "0";
 	f->msr_type = "9";
@@ -543,7 +551,12 @@ test_multiplexed(void **state)
 }
 
 /* kernel.perf_event_paranoid 3 (Debian's "no perf for users"): every
- * open is EACCES. */
+ * open is EACCES. Who refused says the message (issue 35, 8): the sysctl
+ * for a user (the fix: the sysctl, root, or CAP_PERFMON as an ambient
+ * capability); for httop installed set-ID or with file capabilities, the
+ * sysctl and httop itself, which gave that privilege up before opening
+ * the events (a file capability is no fix); with CAP_PERFMON held, or the
+ * sysctl allowing, a security module. */
 static void
 test_paranoid(void **state)
 {
@@ -557,8 +570,38 @@ test_paranoid(void **state)
 	f.err_all = EACCES;
 	assert_string_equal(open_fails(&m, &f),
 	    "perf_event_open refused to count on CPU 0 (EACCES): kernel.perf_event_paranoid is 3 "
-	    "and per-CPU counting needs 0 or less without CAP_PERFMON; run 'sysctl "
-	    "kernel.perf_event_paranoid=0' as root, give httop CAP_PERFMON, or use --source msr");
+	    "and CPU-wide events need 0 or less without CAP_PERFMON; run 'sysctl "
+	    "kernel.perf_event_paranoid=0' as root, or run httop as root or with CAP_PERFMON as "
+	    "an ambient capability (setpriv --inh-caps +perfmon --ambient-caps +perfmon), not a "
+	    "file capability, or use --source msr");
+	/* setcap cap_perfmon+ep httop: the capability was given up. */
+	fake_init(&f);
+	f.paranoid = "2";
+	f.err_all = EACCES;
+	f.priv = PERF_PRIV_GAINED;
+	assert_string_equal(open_fails(&m, &f),
+	    "perf_event_open refused to count on CPU 0 (EACCES): kernel.perf_event_paranoid is 2, "
+	    "which allows CPU-wide events only with CAP_PERFMON, and httop, installed set-ID or "
+	    "with file capabilities, gives its privilege up before it opens them (httop(1), "
+	    "PRIVILEGE); run 'sysctl kernel.perf_event_paranoid=0' as root, or run httop as root, "
+	    "or use --source msr");
+	f.paranoid = NULL;
+	assert_string_equal(open_fails(&m, &f),
+	    "perf_event_open refused to count on CPU 0 (EACCES): kernel.perf_event_paranoid could "
+	    "not be read and CPU-wide events need it at 0 or less without CAP_PERFMON, which "
+	    "httop, installed set-ID or with file capabilities, gives up before it opens them "
+	    "(httop(1), PRIVILEGE); run 'sysctl kernel.perf_event_paranoid=0' as root, or run "
+	    "httop as root, or use --source msr");
+	/* CAP_PERFMON held (root, an ambient capability): not the sysctl. */
+	fake_init(&f);
+	f.paranoid = "2";
+	f.err_all = EACCES;
+	f.priv = PERF_PRIV_CAP;
+	assert_string_equal(open_fails(&m, &f),
+	    "perf_event_open refused to count on CPU 0 (EACCES) although httop holds CAP_PERFMON "
+	    "or CAP_SYS_ADMIN, so kernel.perf_event_paranoid is not the cause: a security module "
+	    "(SELinux, AppArmor) or lockdown forbids it; ask the administrator, or use --source "
+	    "msr");
 	/* Allowed by the sysctl but refused anyway: a security module. */
 	fake_init(&f);
 	f.paranoid = "-1";
@@ -609,15 +652,19 @@ test_after_msr(void **state)
 	f.err_all = EACCES;
 	assert_string_equal(open_fails_auto(&m, &f),
 	    "perf_event_open refused to count on CPU 0 (EACCES): kernel.perf_event_paranoid is 3 "
-	    "and per-CPU counting needs 0 or less without CAP_PERFMON; run 'sysctl "
-	    "kernel.perf_event_paranoid=0' as root or give httop CAP_PERFMON");
+	    "and CPU-wide events need 0 or less without CAP_PERFMON; run 'sysctl "
+	    "kernel.perf_event_paranoid=0' as root, or run httop as root or with CAP_PERFMON as "
+	    "an ambient capability (setpriv --inh-caps +perfmon --ambient-caps +perfmon), not a "
+	    "file capability");
 	fake_init(&f);
 	f.paranoid = NULL;
 	f.err_all = EACCES;
 	assert_string_equal(open_fails_auto(&m, &f),
-	    "perf_event_open refused to count on CPU 0 (EACCES) and kernel.perf_event_paranoid "
-	    "could not be read; per-CPU counting needs it at 0 or less: run 'sysctl "
-	    "kernel.perf_event_paranoid=0' as root or give httop CAP_PERFMON");
+	    "perf_event_open refused to count on CPU 0 (EACCES): kernel.perf_event_paranoid could "
+	    "not be read and CPU-wide events need it at 0 or less without CAP_PERFMON; run "
+	    "'sysctl kernel.perf_event_paranoid=0' as root, or run httop as root or with "
+	    "CAP_PERFMON as an ambient capability (setpriv --inh-caps +perfmon --ambient-caps "
+	    "+perfmon), not a file capability");
 	fake_init(&f);
 	f.paranoid = "-1";
 	f.err_all = EPERM;
