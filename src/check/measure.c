@@ -375,9 +375,11 @@ check_disturbance_text(const struct check_disturbance *d, const char *(*tr)(cons
 		    "not keep to its schedule")), d->cpu, d->value * 1e6);
 		break;
 	case CD_LOST:
+		/* No "see the note": the note is the source's, and the
+		 * case's note line follows where it said anything. */
 		snprintf(buf, len, "%s", tr(N_("the source could not follow every context switch "
 		    "of the core during the case (records lost, or tasks that write no records of "
-		    "their own ran too long): see the note")));
+		    "their own ran too long)")));
 		break;
 	case CD_STEAL:
 		snprintf(buf, len, tr(N_("the hypervisor took %.1f%% of CPU %u's time (steal), in "

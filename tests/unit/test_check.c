@@ -355,6 +355,16 @@ test_rows_threads(void **state)
 	n = check_rows(check_case_find("half"), &m, &x, r, CHECK_MAX_ROWS, &d);
 	assert_int_equal(d.kind, CD_LOST);
 	assert_int_equal(find(r, n, "both", "schedule", -1)->verdict, CV_DISTURBED);
+	/* It promises no note (issue 35, item 12: the idle case said "see
+	 * the note" with none printed); the source's events say why. */
+	{
+		char why[256];
+
+		check_disturbance_text(&d, NULL, why, sizeof why);
+		assert_string_equal(why, "the source could not follow every context switch of the "
+		    "core during the case (records lost, or tasks that write no records of their "
+		    "own ran too long)");
+	}
 }
 
 /* CPU hotplug: a CPU of the core offline for some of the case makes the
