@@ -8,5 +8,6 @@ libhttop_a_SOURCES += \
 	src/check/beside.c src/check/beside.h \
 	src/check/report.c src/check/report.h \
 	src/check/load.c src/check/load.h \
+	src/check/ran.c src/check/ran.h \
 	src/check/procstat.c src/check/procstat.h \
 	src/check/simcase.c src/check/simcase.h

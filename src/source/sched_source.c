@@ -87,10 +87,6 @@ struct task_rt {
 	uint64_t rt;
 };
 
-/* httop's own tolerance for counts that should agree (VALIDITY): silent
- * tasks that may have run less than this part of an interval leave its
- * figures exact within it. */
-#define SCHED_SILENT_TOL 0.005
 /* Silent tasks whose run time is read at every read (the VM agent's
  * threads: a handful); more are measured from when they were last read. */
 #define SCHED_KNOWN_SILENT 32
