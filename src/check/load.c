@@ -21,7 +21,15 @@
  * an iteration takes at least 24 cycles however wide the core is or what
  * its sibling runs (one multiply every 3 cycles per thread leaves the
  * multiplier free for the other). Hence: instructions retired >= 9 x
- * iterations, core cycles >= 24 x iterations, CPI >= 24 / 9. */
+ * iterations, core cycles >= 24 x iterations, CPI >= 24 / 9.
+ *
+ * Each thread records the bursts it ran (load.h, struct load_burst): its
+ * first clock reading after it woke and its last before it slept, and
+ * sched_getcpu() at the start. The record is an array sized at the start
+ * (two bursts a period over the span asked for), written by the thread
+ * alone and read only after the join, so it needs no lock and no
+ * allocation while the load runs; a burst that does not fit marks the
+ * record not whole (the check then uses the schedule). */
 #include "config.h"
 #include "check/load.h"
 

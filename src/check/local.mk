@@ -1,6 +1,7 @@
 # check: httop --check (httop(1), CHECK): the cases and the shares they
 # imply, the tolerances and verdicts, the figures of one case, the report
-# (text and JSON), the load threads, /proc/stat, the simulator's scenario.
+# (text and JSON), the load threads and what they ran, /proc/stat, the
+# simulator's scenario.
 libhttop_a_SOURCES += \
 	src/check/cases.c src/check/cases.h \
 	src/check/verdict.c src/check/verdict.h \
