@@ -157,11 +157,12 @@ spin(struct load_thread *t, double now, double until, uint64_t *x)
 	return now;
 }
 
-/* Keep the burst [start, end) that began on `cpu`; none of no length. */
+/* Keep the burst [start, end) that began on `cpu` (of no length where
+ * the thread woke after its window: the source sees the wake-up). */
 static void
 record(struct load_thread *t, double start, double end, int cpu)
 {
-	if (end <= start)
+	if (end < start)
 		return;
 	if (t->nbursts >= t->capbursts) {
 		t->full = true;

@@ -36,7 +36,8 @@ struct load_counts {
 
 /* One burst a thread ran: from its first reading of the clock after it
  * woke to its last before it went to sleep (or stopped), CLOCK_MONOTONIC
- * seconds, on `cpu` (sched_getcpu() at its start). Between the two the
+ * seconds, on `cpu` (sched_getcpu() at its start); of no length where it
+ * woke after its window had ended. Between the two the
  * CPU was never idle: the thread ran, or was runnable there while
  * something else ran. */
 struct load_burst {

@@ -33,17 +33,24 @@ next(const struct load_burst *b, size_t n, int cpu, size_t *i, double from, doub
 	return false;
 }
 
-/* One thread's busy time in the window, its bursts and edges there. */
+/* One thread's busy time in the window, its bursts and edges there. A
+ * burst of no length (the thread woke after its window had ended and
+ * went back to sleep) adds no time, but the source sees the CPU busy
+ * for the wake-up: its two edges count. */
 static double
 busy(struct check_ran *r, unsigned k, const struct load_burst *b, size_t n, int cpu)
 {
 	double lo, hi, sum = 0.0;
-	size_t i = 0;
+	size_t i;
 
-	for (; next(b, n, cpu, &i, r->from, r->to, &lo, &hi); i++) {
-		sum += hi - lo;
+	for (i = 0; i < n; i++) {
+		if (b[i].cpu != cpu || b[i].end < r->from || b[i].start > r->to)
+			continue;
+		if (clip(&b[i], r->from, r->to, &lo, &hi))
+			sum += hi - lo;
 		r->bursts[k]++;
-		r->edges[k] += (b[i].start > r->from) + (b[i].end < r->to);
+		r->edges[k] += (b[i].start > r->from && b[i].start < r->to) +
+		    (b[i].end > r->from && b[i].end < r->to);
 	}
 	return sum;
 }

@@ -111,8 +111,9 @@ test_tol_ran(void **state)
  *   thread 0 (CPU 3): [9, 11) [12, 14) [16, 18) [19.5, 21)
  *     clipped [10, 11) [12, 14) [16, 18) [19.5, 20): 1 + 2 + 2 + 0.5 = 5.5
  *     edges inside: 11 | 12, 14 | 16, 18 | 19.5 = 6 (9 and 21 are outside)
- *   thread 1 (CPU 39): [10.5, 13) [15, 17) and [17.5, 18.5) on CPU 7
- *     (not its CPU: left out): 2.5 + 2 = 4.5; edges 4
+ *   thread 1 (CPU 39): [10.5, 13), [14.5, 14.5) (woke after its window:
+ *     no time, two edges), [15, 17) and [17.5, 18.5) on CPU 7 (not its
+ *     CPU: left out): 2.5 + 0 + 2 = 4.5; edges 2 + 2 + 2 = 6
  *   both: [10.5, 11) .5 + [12, 13) 1 + [16, 17) 1 = 2.5
  *   shares: both .25, t0 only (5.5 - 2.5)/10 = .3, t1 only (4.5 - 2.5)/10
  *   = .2, neither (10 - (5.5 + 4.5 - 2.5))/10 = .25; util .55, .45. */
@@ -123,10 +124,10 @@ test_ran(void **state)
 		{ 9, 11, 3 }, { 12, 14, 3 }, { 16, 18, 3 }, { 19.5, 21, 3 },
 	};
 	static const struct load_burst t1[] = {
-		{ 10.5, 13, 39 }, { 15, 17, 39 }, { 17.5, 18.5, 7 },
+		{ 10.5, 13, 39 }, { 14.5, 14.5, 39 }, { 15, 17, 39 }, { 17.5, 18.5, 7 },
 	};
 	const struct load_burst *b[2] = { t0, t1 };
-	size_t n[2] = { 4, 3 };
+	size_t n[2] = { 4, 4 };
 	int cpu[2] = { 3, 39 };
 	struct check_ran r;
 
@@ -141,9 +142,9 @@ test_ran(void **state)
 	assert_near(r.share[CHECK_T1_ONLY], 0.2, 1e-12);
 	assert_near(r.share[CHECK_NEITHER], 0.25, 1e-12);
 	assert_int_equal(r.bursts[0], 4);
-	assert_int_equal(r.bursts[1], 2);
+	assert_int_equal(r.bursts[1], 3);
 	assert_int_equal(r.edges[0], 6);
-	assert_int_equal(r.edges[1], 4);
+	assert_int_equal(r.edges[1], 6);
 	/* Thread 1 asleep all the time (no record): t0 only = util0 = .55,
 	 * neither .45, no both. */
 	b[1] = NULL;
