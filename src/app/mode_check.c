@@ -460,6 +460,8 @@ beside_judge(struct chk *c, struct slot *sl, struct check_result *x,
 	if (!c->beside || !c->got_b)
 		return;
 	sx.any_task = true;
+	sx.src_floor = SCHED_SILENT_TOL;
+	sx.floor_per_thread = true;
 	sx.timing.skew = fmax(cx->timing.skew, c->span_b);
 	for (k = 0; k < 2; k++)
 		sl->mb.t[k].load = sl->m.t[k].load;
