@@ -34,6 +34,7 @@
 #include "check/load.h"
 #include "check/measure.h"
 #include "check/procstat.h"
+#include "check/ran.h"
 #include "check/report.h"
 #include "check/simcase.h"
 #include "sys/evloop.h"
@@ -41,6 +42,7 @@
 #include "sys/signals.h"
 #include "sim/sim.h"
 #include "source/calibrate.h"
+#include "source/sched_source.h"
 #include "util/clock.h"
 #include "util/i18n.h"
 #include "util/xalloc.h"
@@ -85,6 +87,7 @@ struct chk {
 	/* The round in progress. */
 	struct slot *slots;
 	unsigned nslots;
+	double t_first0, t_first1;  /* clock_mono() around the first read */
 	double t_step;              /* clock_mono() before the second read */
 	double t_read;              /* clock_mono() when the interval arrived */
 	bool got;
@@ -457,6 +460,8 @@ beside_judge(struct chk *c, struct slot *sl, struct check_result *x,
 	if (!c->beside || !c->got_b)
 		return;
 	sx.any_task = true;
+	sx.src_floor = SCHED_SILENT_TOL;
+	sx.floor_per_thread = true;
 	sx.timing.skew = fmax(cx->timing.skew, c->span_b);
 	for (k = 0; k < 2; k++)
 		sl->mb.t[k].load = sl->m.t[k].load;
@@ -496,9 +501,54 @@ thread_load(struct chk *c, struct check_result *x, struct check_load_meas *l, un
 	    (p0 != NULL && (!os_online(p0, x->cpus[k]) || !os_online(p1, x->cpus[k])));
 }
 
+/* What the load threads ran between the reads (ran.h): the window from
+ * the middle of the first read to the middle of the second; unknown when
+ * a record is not whole or nothing was loaded. */
+static void
+ran_window(struct chk *c, struct slot *sl, const struct check_result *x, struct load *ld,
+    bool loaded)
+{
+	const struct load_burst *b[2] = { NULL, NULL };
+	size_t n[2] = { 0, 0 };
+	int cpu[2] = { -1, -1 };
+	bool whole, all = true;
+	unsigned k;
+
+	memset(&sl->m.ran, 0, sizeof sl->m.ran);
+	if (c->mode != CL_THREADS || !loaded)
+		return;
+	for (k = 0; k < x->ncpus && k < 2; k++) {
+		b[k] = load_bursts(ld, k, &n[k], &whole);
+		cpu[k] = (int)x->cpus[k];
+		all &= whole;
+	}
+	if (!all)
+		return;
+	check_ran_compute(&sl->m.ran, b, n, cpu, 0.5 * (c->t_first0 + c->t_first1),
+	    0.5 * (c->t_step + c->t_read), c->t_first1 - c->t_first0, c->t_read - c->t_step);
+}
+
+/* The source's own error on a thread's busy share (measure.h). */
+static void
+source_floor(const struct chk *c, struct check_context *cx)
+{
+	switch (c->plan.basis) {
+	case PLAN_BASIS_SCHED:
+		cx->src_floor = SCHED_SILENT_TOL;
+		cx->floor_per_thread = true;
+		break;
+	case PLAN_BASIS_TICKS:
+		cx->src_floor = 0.0;
+		break;
+	default:
+		cx->src_floor = CHECK_TOL_FLOOR;
+		break;
+	}
+}
+
 /* Judge every slot of the round and add the results to the report. */
 static void
-judge_round(struct chk *c, const struct snaps *s, bool loaded,
+judge_round(struct chk *c, const struct snaps *s, struct load *ld, bool loaded,
     const struct procstat *p0, const struct procstat *p1, double skew)
 {
 	/* The clock the simulator played the loads at (open.c), GHz; a real
@@ -527,6 +577,7 @@ judge_round(struct chk *c, const struct snaps *s, bool loaded,
 		cx.steal_hidden = c->mode == CL_THREADS && (c->a->src->plan == NULL ||
 		    c->a->src->plan->basis != PLAN_BASIS_SCHED);
 		cx.no_tsc = c->plan.basis != PLAN_BASIS_COUNTERS;
+		source_floor(c, &cx);
 		x->cs = sl->cs;
 		x->package = c->t->cores[sl->core].package;
 		x->core = c->t->cores[sl->core].core_id;
@@ -550,6 +601,9 @@ judge_round(struct chk *c, const struct snaps *s, bool loaded,
 			 * ignores hotplug). */
 			l->offline |= c->beside && c->got_b && sl->mb.t[k].offline;
 		}
+		ran_window(c, sl, x, ld, loaded);
+		sl->mb.ran = sl->m.ran;
+		x->ran = sl->m.ran;
 		snprintf(x->note, sizeof x->note, "%s", c->note);
 		x->nrows = check_rows(sl->cs, &sl->m, &cx, x->rows, CHECK_MAX_ROWS, &x->dist);
 		beside_judge(c, sl, x, &cx);
@@ -642,6 +696,8 @@ measure(struct chk *c, struct load *ld, bool loaded, bool first, struct procstat
 	rc = run_first(&c->r, first ? NULL : "check: next case", false,
 	    c->a->src->virtual_clock ? CHECK_SETTLE_S : 0.0);
 	t1 = clock_mono();
+	c->t_first0 = t0;
+	c->t_first1 = t1;
 	if (rc != RUN_OK)
 		return -1;
 	snap(ld, loaded, s.a1);
@@ -661,7 +717,7 @@ measure(struct chk *c, struct load *ld, bool loaded, bool first, struct procstat
 	skew = skew > 0.0 ? skew : 0.0;
 	if (loaded)
 		load_stop(ld);
-	judge_round(c, &s, loaded, ps != NULL ? &ps[0] : NULL, ps != NULL ? &ps[1] : NULL,
+	judge_round(c, &s, ld, loaded, ps != NULL ? &ps[0] : NULL, ps != NULL ? &ps[1] : NULL,
 	    skew);
 	stream_cases(c);
 	return RUN_OK;
@@ -705,9 +761,13 @@ round_threads(struct chk *c, unsigned core, const struct check_case *cs, bool fi
 	c->nslots = 1;
 	c->gone[0] = c->gone[1] = false;
 	pin_away(c, tc);
-	if (load_start(&ld, cs, cpus, n, CHECK_PERIOD_S, CHECK_LOAD_DELAY_S, &c->r.e) != 0) {
-		if (!start_gone(c, cs, cpus, n))
+	/* The record holds the settling, the interval and a second more. */
+	if (load_start(&ld, cs, cpus, n, CHECK_PERIOD_S, CHECK_LOAD_DELAY_S,
+	    CHECK_SETTLE_S + c->a->o->check_seconds + 1.0, &c->r.e) != 0) {
+		if (!start_gone(c, cs, cpus, n)) {
+			load_free(&ld);
 			return -1;
+		}
 		c->r.e.text[0] = '\0';
 		loaded = false;
 	}
@@ -715,6 +775,7 @@ round_threads(struct chk *c, unsigned core, const struct check_case *cs, bool fi
 	procstat_init(&ps[1], c->t->max_cpu);
 	rc = measure(c, &ld, loaded, first, ps);
 	load_stop(&ld);
+	load_free(&ld);
 	procstat_free(&ps[0]);
 	procstat_free(&ps[1]);
 	return rc;

@@ -21,7 +21,15 @@
  * an iteration takes at least 24 cycles however wide the core is or what
  * its sibling runs (one multiply every 3 cycles per thread leaves the
  * multiplier free for the other). Hence: instructions retired >= 9 x
- * iterations, core cycles >= 24 x iterations, CPI >= 24 / 9. */
+ * iterations, core cycles >= 24 x iterations, CPI >= 24 / 9.
+ *
+ * Each thread records the bursts it ran (load.h, struct load_burst): its
+ * first clock reading after it woke and its last before it slept, and
+ * sched_getcpu() at the start. The record is an array sized at the start
+ * (two bursts a period over the span asked for), written by the thread
+ * alone and read only after the join, so it needs no lock and no
+ * allocation while the load runs; a burst that does not fit marks the
+ * record not whole (the check then uses the schedule). */
 #include "config.h"
 #include "check/load.h"
 
@@ -29,12 +37,14 @@
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <time.h>
 
 #include "util/clock.h"
 #include "util/i18n.h"
+#include "util/xalloc.h"
 
 bool
 load_loop_known(void)
@@ -147,14 +157,29 @@ spin(struct load_thread *t, double now, double until, uint64_t *x)
 	return now;
 }
 
+/* Keep the burst [start, end) that began on `cpu` (of no length where
+ * the thread woke after its window: the source sees the wake-up). */
+static void
+record(struct load_thread *t, double start, double end, int cpu)
+{
+	if (end < start)
+		return;
+	if (t->nbursts >= t->capbursts) {
+		t->full = true;
+		return;
+	}
+	t->bursts[t->nbursts++] = (struct load_burst){ start, end, cpu };
+}
+
 static void *
 thread_main(void *arg)
 {
 	struct load_thread *t = arg;
 	struct load *l = t->owner;
-	double P = l->period, now, ws, we;
+	double P = l->period, now, ws, we, t0;
 	uint64_t x = 1, k;
 	struct timespec cpu;
+	int on;
 
 	/* The default timer slack (50 us) would move every window's start. */
 	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
@@ -162,7 +187,9 @@ thread_main(void *arg)
 	(void)prctl(PR_SET_NAME, (unsigned long)"httop-load", 0UL, 0UL, 0UL);
 	if (check_window_len(&t->w) >= 1.0) {
 		sleep_until(l->epoch);
-		(void)spin(t, clock_mono(), INFINITY, &x);
+		on = sched_getcpu();
+		t0 = clock_mono();
+		record(t, t0, spin(t, t0, INFINITY, &x), on);
 	}
 	for (k = 0; check_window_len(&t->w) < 1.0 && !stopping(l) && !moved(t); k++) {
 		ws = l->epoch + ((double)k + t->w.start) * P;
@@ -177,7 +204,10 @@ thread_main(void *arg)
 		/* A window missed altogether counts as late by its length. */
 		bump(&t->windows, 1);
 		bump(&t->late_ns, ns((now < we ? now : we) - ws));
+		on = sched_getcpu();
+		t0 = now;
 		now = spin(t, now, we, &x);
+		record(t, t0, now, on);
 		if (!stopping(l) && !moved(t))
 			bump(&t->over_ns, ns(now - we));
 	}
@@ -223,8 +253,11 @@ start_one(struct load *l, unsigned i, struct errmsg *e)
 
 int
 load_start(struct load *l, const struct check_case *c, const unsigned *cpus, unsigned n,
-    double period, double delay, struct errmsg *e)
+    double period, double delay, double span, struct errmsg *e)
 {
+	/* A burst a period at most, or two where the kernel cut one (a
+	 * thread moved stops); a few more for the ends. */
+	size_t cap = period > 0.0 && span > 0.0 ? (size_t)ceil(2.0 * span / period) + 16 : 16;
 	unsigned i;
 
 	memset(l, 0, sizeof *l);
@@ -248,6 +281,8 @@ load_start(struct load *l, const struct check_case *c, const unsigned *cpus, uns
 		atomic_init(&t->moved, false);
 		if (check_window_len(&t->w) <= 0.0)
 			continue;
+		t->bursts = xcalloc(cap, sizeof *t->bursts);
+		t->capbursts = cap;
 		if (start_one(l, i, e) != 0) {
 			load_stop(l);
 			return -1;
@@ -283,5 +318,29 @@ load_stop(struct load *l)
 		if (l->th[i].started)
 			pthread_join(l->th[i].tid, NULL);
 		l->th[i].started = false;
+	}
+}
+
+const struct load_burst *
+load_bursts(const struct load *l, unsigned i, size_t *n, bool *whole)
+{
+	*n = 0;
+	*whole = true;
+	if (i >= l->n || l->th[i].bursts == NULL)
+		return NULL;
+	*n = l->th[i].nbursts;
+	*whole = !l->th[i].full;
+	return l->th[i].bursts;
+}
+
+void
+load_free(struct load *l)
+{
+	unsigned i;
+
+	for (i = 0; i < 2; i++) {
+		free(l->th[i].bursts);
+		l->th[i].bursts = NULL;
+		l->th[i].nbursts = l->th[i].capbursts = 0;
 	}
 }

@@ -34,6 +34,17 @@ struct load_counts {
 	bool moved;                /* it found itself off its CPU, and stopped */
 };
 
+/* One burst a thread ran: from its first reading of the clock after it
+ * woke to its last before it went to sleep (or stopped), CLOCK_MONOTONIC
+ * seconds, on `cpu` (sched_getcpu() at its start); of no length where it
+ * woke after its window had ended. Between the two the
+ * CPU was never idle: the thread ran, or was runnable there while
+ * something else ran. */
+struct load_burst {
+	double start, end;
+	int cpu;
+};
+
 struct load_thread {
 	struct load *owner;
 	struct check_window w;
@@ -46,6 +57,11 @@ struct load_thread {
 	 * its affinity. It stops there: its load would land on another CPU. */
 	atomic_bool moved;
 	uint64_t sink;             /* the loop's result, so it is not optimised away */
+	/* Its bursts in order, written by the thread alone and read once it
+	 * is joined (load_bursts); `full`: more ran than the record holds. */
+	struct load_burst *bursts;
+	size_t nbursts, capbursts;
+	bool full;
 };
 
 struct load {
@@ -59,14 +75,22 @@ struct load {
 /* Start the windows of case `c` on cpus[0] and cpus[1] (n of them: 1 when
  * the core has no sibling); a thread whose window is empty is not started.
  * The first period begins `delay` seconds from now or later, on a multiple
- * of the period. Ending signals stay with the calling thread. -1 with a
- * message if a thread cannot be started on its CPU. */
+ * of the period. Each thread records its bursts for `span` seconds of
+ * periods (twice that many, and a few more; after that it goes on, and
+ * its record says it is not whole). Ending signals stay with the calling
+ * thread. -1 with a message if a thread cannot be started on its CPU.
+ * load_free() then, in either case. */
 int load_start(struct load *l, const struct check_case *c, const unsigned *cpus, unsigned n,
-    double period, double delay, struct errmsg *e);
+    double period, double delay, double span, struct errmsg *e);
 /* What thread i has done so far (zeros for one not started). */
 void load_counts(struct load *l, unsigned i, struct load_counts *out);
 /* Stop and join the threads: at most a period and a block later. */
 void load_stop(struct load *l);
+/* Thread i's bursts, once stopped (load_stop): *n of them (0 for a
+ * thread not started); *whole is false when more ran than were kept. */
+const struct load_burst *load_bursts(const struct load *l, unsigned i, size_t *n, bool *whole);
+/* Free the records (after load_stop). */
+void load_free(struct load *l);
 
 /* The loop itself, `n` >= 1 iterations from x: for tests and the
  * threads. */

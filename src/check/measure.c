@@ -5,6 +5,7 @@
 #include "config.h"
 #include "check/measure.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -165,17 +166,72 @@ stolen(const struct check_meas *m, const struct check_context *x, unsigned th)
 	return l->os_steal;
 }
 
+/* The tolerance of a share (th < 0: it rests on both threads) or of
+ * thread th's utilisation against what the loads ran (m->ran), in its
+ * parts: the source's floor, the window's ends, the bursts' edges, and
+ * where the source counts any task, /proc/stat's ticks and the other
+ * work it saw beyond what the loads ran; the steal the source cannot
+ * see. */
+static double
+ran_tol(const struct check_meas *m, const struct check_context *x, int th,
+    struct check_tol_parts *p)
+{
+	const struct check_ran *r = &m->ran;
+	unsigned k, lo = th < 0 ? 0 : (unsigned)th, hi = th < 0 ? 2 : (unsigned)th + 1, edges = 0;
+
+	memset(p, 0, sizeof *p);
+	p->has = true;
+	for (k = lo; k < hi && k < m->nthreads && k < 2; k++) {
+		const struct check_load_meas *l = &m->t[k].load;
+
+		edges += r->edges[k];
+		if (x->floor_per_thread || k == lo)
+			p->floor += x->src_floor;
+		p->steal += stolen(m, x, k);
+		if (x->any_task && l->os_known) {
+			p->granularity += x->os_granularity;
+			p->other_work += fmax(0.0, l->os_busy - r->util[k]);
+		}
+	}
+	(void)check_tol_ran(r->read_err, edges, r->to - r->from, p);
+	return check_tol_parts_sum(p);
+}
+
+/* A row expected as the loads ran it, the case's value beside it. */
+static void
+set_ran(struct check_row *r, double ran, double sched, struct val m,
+    const struct check_tol_parts *p)
+{
+	set_exact(r, ran, m, check_tol_parts_sum(p));
+	r->has_schedule = true;
+	r->schedule = sched;
+	r->parts = *p;
+}
+
 static void
 rows_split(struct rows *rs, const struct check_case *c, const struct check_meas *m,
     const struct check_context *x)
 {
 	static const char *const fig[4] = { "neither", "t0_only", "t1_only", "both" };
+	struct check_tol_parts parts;
 	double want[4], tol;
 	unsigned k;
 
 	if (!m->split_given)
 		return;
 	check_case_shares(c, want);
+	if (m->ran.known) {
+		(void)ran_tol(m, x, -1, &parts);
+		for (k = 0; k < 4; k++) {
+			struct check_row *r = add(rs, CF_SPLIT, fig[k], "loads", -1);
+
+			if (r == NULL)
+				return;
+			set_ran(r, m->ran.share[k], want[k], m->share[k], &parts);
+			r->reason = m->reason;
+		}
+		return;
+	}
 	tol = check_tol_share(&x->timing, edge_error(c, m, 0) + edge_error(c, m, 1)) +
 	    other_work(c, m, x, 0) + other_work(c, m, x, 1) + stolen(m, x, 0) + stolen(m, x, 1);
 	for (k = 0; k < 4; k++) {
@@ -248,10 +304,17 @@ rows_thread(struct rows *rs, const struct check_case *c, const struct check_meas
 
 	if (th >= m->nthreads || th >= 2)
 		return;
-	if ((r = add(rs, CF_UTIL, "util", "schedule", (int)th)) == NULL)
+	if ((r = add(rs, CF_UTIL, "util", m->ran.known ? "loads" : "schedule", (int)th)) == NULL)
 		return;
-	set_exact(r, len, tm->util, check_tol_share(&x->timing, edge_error(c, m, th)) +
-	    other_work(c, m, x, th) + stolen(m, x, th));
+	if (m->ran.known) {
+		struct check_tol_parts parts;
+
+		(void)ran_tol(m, x, (int)th, &parts);
+		set_ran(r, m->ran.util[th], len, tm->util, &parts);
+	} else {
+		set_exact(r, len, tm->util, check_tol_share(&x->timing, edge_error(c, m, th)) +
+		    other_work(c, m, x, th) + stolen(m, x, th));
+	}
 	r->reason = tm->reason;
 	if (len <= 0.0)
 		return;
@@ -326,11 +389,25 @@ disturbance(const struct check_case *c, const struct check_meas *m,
 		return;
 	for (th = 0; th < 2 && th < m->nthreads; th++) {
 		const struct check_load_meas *l = &m->t[th].load;
-		double want = check_window_len(&c->w[th]);
-		double tol = check_tol_share(&x->timing, edge_error(c, m, th)) + x->os_granularity;
+		double want, tol;
 
+		/* Against what the load ran: lateness only moved its windows,
+		 * which the record has; other work is what the kernel saw
+		 * beyond it, by more than the source's floor, the window's
+		 * ends, the bursts' edges and two ticks. */
+		if (m->ran.known) {
+			struct check_tol_parts p;
+
+			memset(&p, 0, sizeof p);
+			want = m->ran.util[th];
+			tol = x->src_floor + check_tol_ran(m->ran.read_err, m->ran.edges[th],
+			    m->ran.to - m->ran.from, &p) + x->os_granularity;
+		} else {
+			want = check_window_len(&c->w[th]);
+			tol = check_tol_share(&x->timing, edge_error(c, m, th)) + x->os_granularity;
+		}
 		d->cpu = m->t[th].cpu;
-		if (l->ran && l->late_s > CHECK_LATE_MAX * x->timing.period) {
+		if (!m->ran.known && l->ran && l->late_s > CHECK_LATE_MAX * x->timing.period) {
 			d->kind = CD_LATE;
 			d->value = l->late_s;
 			return;
@@ -375,9 +452,11 @@ check_disturbance_text(const struct check_disturbance *d, const char *(*tr)(cons
 		    "not keep to its schedule")), d->cpu, d->value * 1e6);
 		break;
 	case CD_LOST:
+		/* No "see the note": the note is the source's, and the
+		 * case's note line follows where it said anything. */
 		snprintf(buf, len, "%s", tr(N_("the source could not follow every context switch "
 		    "of the core during the case (records lost, or tasks that write no records of "
-		    "their own ran too long): see the note")));
+		    "their own ran too long)")));
 		break;
 	case CD_STEAL:
 		snprintf(buf, len, tr(N_("the hypervisor took %.1f%% of CPU %u's time (steal), in "

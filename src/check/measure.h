@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "check/cases.h"
+#include "check/ran.h"
 #include "check/verdict.h"
 #include "metrics/metrics.h"
 #include "sample/sample.h"
@@ -71,6 +72,9 @@ struct check_meas {
 	bool inst_may_be_off;
 	bool split_given;          /* httop gives a split for this core (2 threads, a plan for it) */
 	struct check_thread_meas t[2];
+	/* What httop's load threads ran (CL_THREADS, their record whole):
+	 * the shares and utilisations expected instead of the schedule's. */
+	struct check_ran ran;
 };
 
 /* What the rows need besides the measurement. */
@@ -92,6 +96,13 @@ struct check_context {
 	 * check uses (the scheduler, /proc/stat), so the TSC rate against
 	 * that clock would be 1 by construction, and is not a row. */
 	bool no_tsc;
+	/* The source's own error on a thread's busy share, against what the
+	 * loads ran: httop's tolerance for counts that should agree
+	 * (counters), the silent tasks' allowance (the scheduler), none
+	 * (/proc/stat, whose ticks are `os_granularity`); a share rests on
+	 * both threads' where per_thread. */
+	double src_floor;
+	bool floor_per_thread;
 };
 
 /* The loop of the load (load.h), for the expectations: instructions per

@@ -238,6 +238,8 @@ basis_text(const char *basis)
 {
 	if (strcmp(basis, "loop") == 0)
 		return _("(loop)");
+	if (strcmp(basis, "loads") == 0)
+		return _("(ran)");
 	if (strcmp(basis, "aperf_mperf") == 0)
 		return _("(APERF/MPERF)");
 	if (strcmp(basis, "simulator") == 0)
@@ -325,6 +327,49 @@ wrapped(FILE *fp, unsigned indent, const char *fmt, ...)
 	}
 }
 
+/* The first row of the family, or NULL. */
+static const struct check_row *
+first_row(const struct check_result *x, enum check_family f)
+{
+	unsigned k;
+
+	for (k = 0; k < x->nrows; k++)
+		if (x->rows[k].family == f && x->rows[k].parts.has)
+			return &x->rows[k];
+	return NULL;
+}
+
+/* What the loads ran, which the rows expect, and the tolerance's parts
+ * (of the split's rows, else the first utilisation's), in points. */
+static void
+text_ran(FILE *fp, const struct check_result *x)
+{
+	const struct check_row *row = first_row(x, CF_SPLIT);
+	const struct check_tol_parts *p;
+	char line[512];
+	unsigned k;
+
+	if (!x->ran.known)
+		return;
+	line[0] = '\0';
+	text_put(line, sizeof line, _("  expected (measured by the loads): what they ran over %.3f s,"),
+	    x->ran.to - x->ran.from);
+	for (k = 0; k < x->ncpus && k < 2; k++)
+		text_put(line, sizeof line, _(" CPU %u %.2f%% busy (the schedule's %.2f%%)%s"),
+		    x->cpus[k], 100.0 * x->ran.util[k], 100.0 * check_window_len(&x->cs->w[k]),
+		    k + 1 < x->ncpus ? "," : ";");
+	text_put(line, sizeof line, _(" %u edges of their bursts in it"),
+	    x->ran.edges[0] + x->ran.edges[1]);
+	wrapped(fp, 4, "%s\n", line);
+	if (row == NULL && (row = first_row(x, CF_UTIL)) == NULL)
+		return;
+	p = &row->parts;
+	wrapped(fp, 4, _("  tolerance of the %s: %.2f points = source %.2f + reads %.2f + edges %.2f "
+	    "+ ticks %.2f + steal %.2f + other work %.2f\n"), row->family == CF_SPLIT ?
+	    _("shares") : _("utilisation"), 100.0 * row->tol, 100.0 * p->floor, 100.0 * p->reads,
+	    100.0 * p->edges, 100.0 * p->granularity, 100.0 * p->steal, 100.0 * p->other_work);
+}
+
 static void
 text_result(FILE *fp, const struct check_result *x)
 {
@@ -363,6 +408,7 @@ text_result(FILE *fp, const struct check_result *x)
 			    100.0 * x->os_steal[k]);
 		wrapped(fp, 4, "%s\n", line);
 	}
+	text_ran(fp, x);
 	if (x->dist.kind != CD_NONE) {
 		check_disturbance_text(&x->dist, tr, why, sizeof why);
 		wrapped(fp, 4, _("  disturbed: %s\n"), why);
@@ -794,7 +840,57 @@ json_row(FILE *fp, const struct check_row *row)
 		json_str(fp, metrics_reason_code(row->reason));
 	else
 		fputs("null", fp);
+	json_key(fp, "schedule");
+	json_num(fp, row->has_schedule ? row->schedule : NAN);
+	json_key(fp, "tolerance_parts");
+	if (row->parts.has) {
+		const struct check_tol_parts *p = &row->parts;
+
+		fputs("{\"floor\":", fp);
+		json_num(fp, p->floor);
+		json_key(fp, "reads");
+		json_num(fp, p->reads);
+		json_key(fp, "edges");
+		json_num(fp, p->edges);
+		json_key(fp, "granularity");
+		json_num(fp, p->granularity);
+		json_key(fp, "steal");
+		json_num(fp, p->steal);
+		json_key(fp, "other_work");
+		json_num(fp, p->other_work);
+		fputc('}', fp);
+	} else {
+		fputs("null", fp);
+	}
 	fputc('}', fp);
+}
+
+/* What the loads ran (ran.h), or null. */
+static void
+json_ran(FILE *fp, const struct check_ran *r)
+{
+	static const char *const fig[4] = { "neither", "t0_only", "t1_only", "both" };
+	unsigned k;
+
+	if (!r->known) {
+		fputs("null", fp);
+		return;
+	}
+	fputs("{\"window\":", fp);
+	json_num(fp, r->to - r->from);
+	json_key(fp, "read_error");
+	json_num(fp, r->read_err);
+	fputs(",\"shares\":{", fp);
+	for (k = 0; k < 4; k++) {
+		fprintf(fp, "%s\"%s\":", k > 0 ? "," : "", fig[k]);
+		json_num(fp, r->share[k]);
+	}
+	fputs("},\"util\":[", fp);
+	json_num(fp, r->util[0]);
+	fputc(',', fp);
+	json_num(fp, r->util[1]);
+	fprintf(fp, "],\"bursts\":[%u,%u],\"edges\":[%u,%u]}", r->bursts[0], r->bursts[1],
+	    r->edges[0], r->edges[1]);
 }
 
 static void
@@ -898,6 +994,8 @@ json_result(FILE *fp, const struct check_result *x)
 		fputc('}', fp);
 	}
 	fputc(']', fp);
+	json_key(fp, "ran");
+	json_ran(fp, &x->ran);
 	json_key(fp, "disturbed");
 	if (x->dist.kind != CD_NONE) {
 		check_disturbance_text(&x->dist, NULL, why, sizeof why);

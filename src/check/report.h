@@ -30,6 +30,9 @@ struct check_result {
 	double os_busy[2];
 	bool steal_known[2];
 	double os_steal[2];        /* the share a hypervisor took (steal) */
+	/* What httop's load threads ran (known: the rows of the split and
+	 * the utilisations expect it, basis "loads"). */
+	struct check_ran ran;
 	struct check_disturbance dist;
 	char note[256];            /* the conflict policy's line for the interval ("" none) */
 	enum check_verdict verdict;  /* the worst of its rows */

@@ -17,6 +17,23 @@ check_tol_share(const struct check_timing *t, double edges)
 }
 
 double
+check_tol_ran(double read_err, unsigned edges, double interval, struct check_tol_parts *p)
+{
+	p->reads = p->edges = 0.0;
+	if (interval > 0.0) {
+		p->reads = read_err / interval;
+		p->edges = (double)edges * CHECK_IDLE_ENTRY_S / interval;
+	}
+	return p->reads + p->edges;
+}
+
+double
+check_tol_parts_sum(const struct check_tol_parts *p)
+{
+	return p->floor + p->reads + p->edges + p->granularity + p->steal + p->other_work;
+}
+
+double
 check_tol_rate(const struct check_timing *t)
 {
 	double tol = CHECK_TOL_FLOOR;

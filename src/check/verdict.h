@@ -49,6 +49,20 @@ enum check_trust {
 	CT_FAILED,        /* some figure beyond its tolerance, or absent */
 };
 
+/* The parts of a share's or a utilisation's tolerance against what the
+ * loads ran (check_ran), each a fraction of the interval; they sum to the
+ * row's tol (httop(1), CHECK, Tolerances). */
+struct check_tol_parts {
+	bool has;
+	double floor;              /* the source's own: counts that should agree,
+	                            * silent tasks (sched) */
+	double reads;              /* the window's ends against the reads */
+	double edges;              /* the kernel's way in and out of each burst */
+	double granularity;        /* /proc/stat's ticks, where other work counts */
+	double steal;              /* time a hypervisor took, unseen by the source */
+	double other_work;         /* other work /proc/stat saw beyond the load's */
+};
+
 struct check_row {
 	enum check_family family;
 	const char *figure;        /* "both", "util", "cpi", "ghz"... (JSON key, untranslated) */
@@ -61,6 +75,11 @@ struct check_row {
 	double diff;               /* measured - the nearest expected value (0 inside a range or bound) */
 	enum check_verdict verdict;
 	enum reason reason;        /* CV_NONE: why httop gave nothing */
+	/* Where the expectation is what the loads ran (basis "loads"): the
+	 * case's own value beside it, and the tolerance's parts. */
+	bool has_schedule;
+	double schedule;
+	struct check_tol_parts parts;
 };
 
 /* The tolerance's parts, in seconds. */
@@ -93,6 +112,16 @@ struct check_timing {
  * edges per period summed over the windows that have edges (seconds; 0
  * where the source plays the schedule itself) over the period. */
 double check_tol_share(const struct check_timing *t, double edges);
+/* Tolerance of a share or a utilisation against what the loads ran
+ * (check_ran) over an interval of `interval` s: the window's ends,
+ * `read_err` s (half of each read's span) over the interval, and `edges`
+ * burst edges in the window, each of which the source sees up to
+ * CHECK_IDLE_ENTRY_S from where the load read the clock. Into p's
+ * `reads` and `edges`; returns their sum. */
+double check_tol_ran(double read_err, unsigned edges, double interval,
+    struct check_tol_parts *p);
+/* The sum of the parts. */
+double check_tol_parts_sum(const struct check_tol_parts *p);
 /* Relative tolerance of a rate over the whole interval (GHz, CPI, the
  * TSC rate): the floor and both reads' skew. */
 double check_tol_rate(const struct check_timing *t);

@@ -16,6 +16,23 @@
 /* Tasks of one interval whose switch out the kernel did not record. */
 #define SCHED_SILENT_MAX 8
 
+/* Why a thread's interval is unsure (sched_thread.why), said in the
+ * interval's events (sched_unsure_text) so that the reason lost always
+ * comes with its cause. */
+enum {
+	/* Its state was not known for some of it: no record of the CPU yet
+	 * since it was opened (or came back online), or records lost. */
+	SCHED_WHY_UNKNOWN = 1u,
+	/* A record said a state before it other than the one known: a
+	 * record was missed. */
+	SCHED_WHY_MISSED = 2u,
+	/* A task an out record named as next had written no record of its
+	 * own by the read (or its span ended unrecorded after it began
+	 * before the last read, or more such tasks ran than can be
+	 * bounded): its end may have gone unrecorded. */
+	SCHED_WHY_UNENDED = 4u,
+};
+
 struct sched_thread {
 	bool known;        /* its state is known (a record said it) */
 	bool busy;         /* a task other than idle runs on it */
@@ -46,6 +63,7 @@ struct sched_thread {
 	 * time, or records were lost. Its and its core's counts of that
 	 * interval are not exact. */
 	bool unsure;
+	unsigned why;      /* SCHED_WHY_* bits: why it is unsure */
 	uint64_t lost;     /* records the kernel lost, since the last take */
 	uint64_t ref;      /* ns busy, cumulative */
 };
@@ -98,6 +116,10 @@ void sched_core_forget(struct sched_core *c, unsigned i, uint64_t t);
 /* After a read: clear the unsure flags and lost counts for the next
  * interval; a thread still unknown stays unsure. */
 void sched_core_take(struct sched_core *c);
+
+/* What `why` (SCHED_WHY_* bits) means, for CPU `cpu`, into buf ("cpu 1:
+ * ..."; a generic line when why is 0). */
+void sched_unsure_text(unsigned why, unsigned cpu, char *buf, size_t len);
 
 /* A context-switch record's states: `out` (switching out; the task that
  * was running is `tid`, the next one `other`) or in (the task coming in

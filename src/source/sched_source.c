@@ -87,10 +87,6 @@ struct task_rt {
 	uint64_t rt;
 };
 
-/* httop's own tolerance for counts that should agree (VALIDITY): silent
- * tasks that may have run less than this part of an interval leave its
- * figures exact within it. */
-#define SCHED_SILENT_TOL 0.005
 /* Silent tasks whose run time is read at every read (the VM agent's
  * threads: a handful); more are measured from when they were last read. */
 #define SCHED_KNOWN_SILENT 32
@@ -795,7 +791,17 @@ cpu_state(struct sched_src *ss, unsigned cpu, struct sched_core *k, unsigned th,
 		    (unsigned long long)k->t[th].lost, cpu);
 	if (k->t[th].nsilent > 0 && !silent_ok(ss, &k->t[th], cpu, cut - ss->last_cut, ev, evlen))
 		return CPU_LOST;
-	return k->t[th].unsure ? CPU_LOST : CPU_READ_OK;
+	if (!k->t[th].unsure)
+		return CPU_READ_OK;
+	/* Unsure with nothing said yet: say why, so that the interval's
+	 * reason (lost) always comes with its cause (httop --check's note). */
+	if (strlen(ev) == n && n + 2 < evlen) {
+		if (n > 0)
+			snprintf(ev + n, evlen - n, "; ");
+		n = strlen(ev);
+		sched_unsure_text(k->t[th].why, cpu, ev + n, evlen - n);
+	}
+	return CPU_LOST;
 }
 
 static int

@@ -18,6 +18,12 @@
  * the 516 KiB per CPU an unprivileged user may lock (perf_event_mlock_kb). */
 #define SCHED_RING_PAGES 64u
 
+/* httop's own tolerance for counts that should agree (VALIDITY): silent
+ * tasks that may have run less than this part of an interval leave its
+ * figures exact within it (a thread's; httop --check's tolerance with
+ * this source has it per thread). */
+#define SCHED_SILENT_TOL 0.005
+
 /* The plan of the scheduler source for machine m: TSC (the clock, ns),
  * REF (ns this CPU ran a task) on every thread, ANY (ns any thread of the
  * core ran one) on thread 0; scale 1; the split exact on two threads per

@@ -15,7 +15,7 @@ if ! command -v lstopo-no-graphics >/dev/null 2>&1 || ! command -v taskset >/dev
 	echo "1..0 # SKIP lstopo-no-graphics (Debian package hwloc) or taskset (util-linux) missing"
 	exit 0
 fi
-plan 23
+plan 25
 lstopo-no-graphics --of xml "$work/live.xml" || { echo "Bail out! lstopo failed"; exit 1; }
 # The last CPU: the check's own choice is the last core.
 cpu=$(awk '/^processor/ { n = $3 } END { print n }' /proc/cpuinfo)
@@ -67,6 +67,15 @@ check "load: its clock bound is a plausible clock (0.05 to 10 GHz)" \
 	.expected > 0.05 and .expected < 10')" = true
 check "load: the device's utilisation passes" \
     test "$(jqv '.cases[0].figures[] | select(.figure == "util") | .verdict')" = pass
+# Against what the load ran (its own record of bursts), not the schedule
+# (issue 35): the row says so (basis loads), keeps the schedule's 1
+# beside, and its tolerance is the sum of the parts it lists.
+diag "ran: $(jq -c ".cases[0] | [.ran, (.figures[] | select(.figure == \"util\"))]" "$work/out" 2>/dev/null)"
+check "load: the utilisation expects what the load ran, the schedule beside, the tolerance its parts' sum" \
+    test "$(jqv '.cases[0] | .ran.util[0] as $u | [.figures[] | select(.figure == "util")][0] |
+	.basis == "loads" and .schedule == 1 and .expected == $u and $u > 0.9 and
+	((.tolerance_parts | .floor + .reads + .edges + .granularity + .steal + .other_work) -
+	 .tolerance | fabs) < 1e-9')" = true
 ctl dump >"$work/after"
 check "load: every register as before" cmp -s "$work/before" "$work/after"
 
@@ -107,6 +116,12 @@ else
 fi
 HTTOP_CHECK_BUSY_MAX=1 run --seconds 1 --check-case idle
 diag "$(grep -A5 '^  beside it' "$work/out"; grep '^beside' "$work/out")"
+# (the prose is wrapped at 80 columns: joined here)
+check "text: the case says what the loads ran and the tolerance it used, in its parts" \
+    sh -c "tr '\\n' ' ' <'$work/out' | tr -s ' ' >'$work/out.joined' &&
+	grep -q ' expected (measured by the loads): what they ran over [0-9.]* s, CPU $cpu 0.00% busy (the schedule.s 0.00%); 0 edges' '$work/out.joined' &&
+	grep -q ' tolerance of the utilisation: [0-9.]* points = source 0.50 + reads [0-9.]* + edges 0.00 + ticks 0.00 + steal [0-9.]* + other work 0.00 ' '$work/out.joined' &&
+	grep -q '^  utilisation (ran)  *0  *0.00% ' '$work/out'"
 # Other work on the CPU (the suite's) makes the scheduler's record
 # disturbed: then its rows are shown, not compared ("-"), nor counted.
 if grep -q "^  the scheduler's record disturbed" "$work/out"; then

@@ -133,14 +133,16 @@ test_stop_prompt(void)
 	unsigned cpus[2] = { 0, 0 }, n = allowed(cpus);
 	double t0, took;
 
-	if (load_start(&ld, check_case_find("t0"), cpus, n, PERIOD, 0.0, &e) != 0) {
+	if (load_start(&ld, check_case_find("t0"), cpus, n, PERIOD, 0.0, 1.0, &e) != 0) {
 		tap(false, "load_start", "%s", e.text);
+		load_free(&ld);
 		return;
 	}
 	nap(0.05);
 	t0 = clock_mono();
 	load_stop(&ld);
 	took = clock_mono() - t0;
+	load_free(&ld);
 	/* A generous 0.2 s: on a loaded machine the join waits for the
 	 * scheduler. */
 	tap(took < 0.2, "load_stop returns within 0.2 s", "it took %.3f s", took);
@@ -165,8 +167,9 @@ test_moved(const struct check_case *cs, const char *what)
 		printf("ok %d # SKIP one CPU allowed: no other CPU to move the load to\n", ++tap_n);
 		return;
 	}
-	if (load_start(&ld, cs, cpus, 1, PERIOD, 0.0, &e) != 0) {
+	if (load_start(&ld, cs, cpus, 1, PERIOD, 0.0, 3.0, &e) != 0) {
 		tap(false, what, "load_start: %s", e.text);
+		load_free(&ld);
 		return;
 	}
 	nap(0.03);
@@ -185,6 +188,7 @@ test_moved(const struct check_case *cs, const char *what)
 	tap(ok, what, "moved %d, iterations %llu then %llu", (int)k0.moved,
 	    (unsigned long long)k0.iterations, (unsigned long long)k1.iterations);
 	load_stop(&ld);
+	load_free(&ld);
 }
 
 /* The CPU the least busy over `s`, among those allowed, and its share. */
@@ -223,7 +227,32 @@ struct attempt {
 	double edges;             /* mean lateness + overrun of a window, s */
 	uint64_t windows;
 	bool fifo;                /* the load thread ran SCHED_FIFO */
+	/* Its record of bursts (load_bursts): how many, whole, their time
+	 * in all, and whether each lay in order, on its CPU, in the load's
+	 * life. */
+	size_t nbursts;
+	bool whole, ordered;
+	double bursts_s;
+	double blocks;            /* blocks of the loop it ran */
 };
+
+/* The bursts the thread recorded. */
+static void
+bursts_account(struct attempt *at, const struct load *ld)
+{
+	const struct load_burst *b = load_bursts(ld, 0, &at->nbursts, &at->whole);
+	double prev = ld->epoch;
+	size_t i;
+
+	at->bursts_s = 0.0;
+	at->ordered = true;
+	for (i = 0; i < at->nbursts; i++) {
+		at->ordered &= b[i].start >= prev && b[i].end >= b[i].start &&
+		    b[i].cpu == (int)at->cpu;
+		prev = b[i].end;
+		at->bursts_s += b[i].end - b[i].start;
+	}
+}
 
 static double
 busy_over(struct procstat *a, struct procstat *b, unsigned cpu, double s)
@@ -259,8 +288,9 @@ one_attempt(struct attempt *at, unsigned max_cpu)
 		quiet_budget -= QUIET_S;
 	}
 	/* A small start delay: the policy is set before the first window. */
-	if (load_start(&ld, &half_alone, &at->cpu, 1, PERIOD, 0.02, &e) != 0) {
+	if (load_start(&ld, &half_alone, &at->cpu, 1, PERIOD, 0.02, LOAD_S + 1.0, &e) != 0) {
 		printf("# %s\n", e.text);
+		load_free(&ld);
 		return false;
 	}
 	at->fifo = pthread_setschedparam(ld.th[0].tid, SCHED_FIFO, &sp) == 0;
@@ -284,6 +314,9 @@ one_attempt(struct attempt *at, unsigned max_cpu)
 	at->busy_s = (double)k.busy_ns / 1e9;
 	at->windows = k.windows;
 	at->edges = k.windows ? (double)(k.late_ns + k.over_ns) / 1e9 / (double)k.windows : 0.0;
+	at->blocks = (double)k.iterations / LOAD_BLOCK;
+	bursts_account(at, &ld);
+	load_free(&ld);
 	at->o1 = busy_over(&a, &b, at->cpu, QUIET_S);
 	procstat_free(&a);
 	procstat_free(&b);
@@ -317,7 +350,7 @@ cpu_taken(const struct attempt *at)
 	return why;
 }
 
-#define HALF_TESTS 5
+#define HALF_TESTS 7
 
 static void
 skip_tap(const char *why)
@@ -350,6 +383,17 @@ test_half_busy(void)
 	    at.fifo ? " (SCHED_FIFO)" : "", 100 * at.o0, 100 * at.o1, 100 * at.os_busy,
 	    100 * at.os_min, 100 * at.busy_s / at.span,
 	    100 * at.cpu_s / at.span, (unsigned long long)at.windows, 1e6 * at.edges);
+	/* Its record of bursts: whole, one for each window it began (one
+	 * of no length where it woke after the window), in order on its
+	 * CPU, and their time in all is its time in the loop: both sum the
+	 * same clock readings, the loop's in ns per block, rounded: half a
+	 * ns a block at most, and a ns a burst for the sum's own rounding. */
+	tap(at.whole && at.ordered && at.nbursts == at.windows,
+	    "the load's record: a burst per window, in order, on its CPU",
+	    "whole %d, ordered %d, %zu bursts, %llu windows", (int)at.whole, (int)at.ordered,
+	    at.nbursts, (unsigned long long)at.windows);
+	near("the load's record: its bursts' time is its time in the loop", at.bursts_s,
+	    at.busy_s, 0.5e-9 * at.blocks + 1e-9 * (double)at.nbursts + 1e-9);
 	/* About one window a period: the load kept to its schedule. */
 	near("a window every 5 ms", (double)at.windows, at.span / PERIOD, 2.0);
 	/* Its own account: each window moves by its mean lateness and overrun
