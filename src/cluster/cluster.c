@@ -50,6 +50,15 @@ extern char **environ;
 /* A node's paced lines in a row that came after their job interval had
  * closed: then it is placed by when its lines come (late_clock). */
 #define LATE_LINES 3
+/* A node's "unix_time" is taken as a time from 1970 up to the end of
+ * 9999; any other (1e300, inf, -5) refuses its line: a number that far
+ * out would place it billions of job intervals away (a loop over them),
+ * and at that size the clock's offset taken from it cancels nothing. */
+#define UNIX_TIME_MAX 253402300799.0
+/* Job intervals are counted in a long: a count at most this far either
+ * side (the times are bounded: an interval of a nanosecond over 9999
+ * years is 3e20 slots, so the bound is met only by a huge -d's inverse). */
+#define SLOT_MAX ((double)(1L << 52))
 /* A line's tokens: httop's lines have one per 7 to 8 bytes (names, figures
  * and their nulls); a hostile one of 16 MiB of "0," would have 8 million
  * (335 MB): at most one per 6 bytes of the longest line (2.8 million,
@@ -330,7 +339,8 @@ finish(struct cluster *c, struct node *nd)
 			lost(c, nd, "%s", nd->why[0] ? nd->why : _("stopped"));
 		return;
 	}
-	if (WIFEXITED(s) && WEXITSTATUS(s) == 0 && nd->lines > 0) {
+	/* lines refused at its end (fewer than make it lost): lost, why */
+	if (WIFEXITED(s) && WEXITSTATUS(s) == 0 && nd->lines > 0 && nd->bad == 0) {
 		nd->state = NODE_ENDED;
 		snprintf(nd->why, sizeof nd->why, "%s", _("ended"));
 		if (c->cfg.on_state != NULL)
@@ -366,6 +376,15 @@ finish(struct cluster *c, struct node *nd)
  * interval after the last (not a burst of lines held up on the way, whose
  * stamps are right), it is placed by when its lines come, as a node far
  * off is. Returns the line's time on the viewer's clock. */
+/* The job interval wall-clock time t falls in (its number, clamped). */
+static long
+slot_at(const struct cluster *c, double t, double d)
+{
+	double x = floor((t - c->t0) / d);
+
+	return !(x > -SLOT_MAX) ? -(long)SLOT_MAX : x < SLOT_MAX ? (long)x : (long)SLOT_MAX;
+}
+
 static double
 late_clock(struct cluster *c, struct node *nd, double t, double d)
 {
@@ -373,7 +392,7 @@ late_clock(struct cluster *c, struct node *nd, double t, double d)
 	bool paced = nd->prev_came > 0.0 && now - nd->prev_came >= 0.5 * d;
 
 	nd->prev_came = now;
-	if ((long)floor((t - c->t0) / d) >= c->next_slot || !paced) {
+	if (slot_at(c, t, d) >= c->next_slot || !paced) {
 		nd->late = 0;
 		return t;
 	}
@@ -382,6 +401,23 @@ late_clock(struct cluster *c, struct node *nd, double t, double d)
 	nd->late = 0;
 	nd->clock_off += t - now;
 	return now;
+}
+
+/* The first interval lands in the middle of job interval 0; the job's
+ * time counts from the first node's start, `since` (its "time") before
+ * it: not sooner than this viewer's own start (a node's "time" of 1e300
+ * would make every job interval's time as large). */
+static void
+set_t0(struct cluster *c, double t, double since, double d)
+{
+	double el = clock_mono() - c->start_mono;
+
+	if (!(since >= 0.0 && since <= el + d + CLOCK_OFF_MAX))
+		since = el;
+	c->t0 = t - d / 2.0;
+	c->origin = t - since;
+	c->have_t0 = true;
+	c->next_slot = 0;
 }
 
 static void
@@ -400,21 +436,26 @@ push_rec(struct cluster *c, struct node *nd, double t)
 		nd->clock_off = fabs(off) > d + CLOCK_OFF_MAX ? off : 0.0;
 	}
 	t -= nd->clock_off;
-	/* A stamp before the last one: the node's clock was set back (its
-	 * lines come in order). It is taken as the next, its offset moved. */
-	if (nd->slot >= 0 && t < nd->prev_t) {
+	/* A stamp before the last one, or the same: the node's clock was set
+	 * back, or stands still (its lines come in order). It is taken as the
+	 * next, its offset moved. */
+	if (nd->slot >= 0 && t <= nd->prev_t) {
 		nd->clock_off += t - (nd->prev_t + d);
 		t = nd->prev_t + d;
 	}
-	if (!c->have_t0) {
-		/* The first interval lands in the middle of job interval 0. */
-		c->t0 = t - d / 2.0;
-		c->origin = t - (isfinite(iv->time) ? iv->time : 0.0);
-		c->have_t0 = true;
-		c->next_slot = 0;
+	/* A stamp ahead of this viewer's clock by more than a line's delay:
+	 * the node's clock was set forward. It is taken as coming now (the
+	 * slots between would each be waited for, or walked). */
+	if (t > clock_wall() + d + CLOCK_OFF_MAX) {
+		double now = clock_wall();
+
+		nd->clock_off += t - now;
+		t = now;
 	}
+	if (!c->have_t0)
+		set_t0(c, t, iv->time, d);
 	t = late_clock(c, nd, t, d);
-	stamp = (long)floor((t - c->t0) / d);
+	stamp = slot_at(c, t, d);
 	/* A node paced every d seconds keeps its count whatever its clock's
 	 * jitter (a stamp near a job interval's edge); after a gap or a
 	 * restart its stamp places it; either way within one job interval of
@@ -514,6 +555,16 @@ pass_on(struct cluster *c, struct node *nd, const char **s, size_t *len)
 	return 0;
 }
 
+/* A line's "unix_time": absent (nodeiv's -1), or from 1970 to 9999. */
+static bool
+unix_time_ok(double t, struct errmsg *e)
+{
+	if (t == -1.0 || (t >= 0.0 && t <= UNIX_TIME_MAX))
+		return true;
+	errmsg_set(e, _("\"unix_time\" is %g, not a time from 1970 to 9999"), t);
+	return false;
+}
+
 static void
 line_read(struct cluster *c, struct node *nd, const char *s, size_t len)
 {
@@ -552,6 +603,10 @@ line_read(struct cluster *c, struct node *nd, const char *s, size_t len)
 	}
 	if (rc > 0)
 		nd->generation++;
+	if (!unix_time_ok(nd->nv.unix_time, &e)) {
+		bad_line(c, nd, &e);
+		return;
+	}
 	/* An interval past -n's: a node that ignores -n, not read. */
 	if (!nd->nv.whole && has_enough(c, nd)) {
 		enough(c, nd, clock_mono());
@@ -1113,9 +1168,9 @@ cluster_reap(struct cluster *c)
 const struct node_rec *
 cluster_rec(const struct node *n, long slot)
 {
-	const struct node_rec *r = &n->rec[slot % NODE_RING];
+	const struct node_rec *r = slot >= 0 ? &n->rec[slot % NODE_RING] : NULL;
 
-	return slot >= 0 && r->slot == slot ? r : NULL;
+	return r != NULL && r->slot == slot ? r : NULL;
 }
 
 static void
@@ -1170,47 +1225,77 @@ close_job(struct cluster *c, long s)
 		c->error = c->cfg.on_job(c->cfg.arg, c, j);
 }
 
-/* The latest job interval any node has an interval in; -1 none. */
+/* The first job interval from s on that is not late yet (closes when
+ * its nodes have given theirs, not a whole interval after its end). */
 static long
-top_slot(const struct cluster *c)
+first_not_late(const struct cluster *c, double now, long s)
 {
-	return c->top;
+	long k = slot_at(c, now, c->cfg.delay) - 1;
+
+	return k > s ? k : s;
+}
+
+/* Job interval s: whether any node has an interval in it, whether a node
+ * up or starting may give one yet, and the next job interval after s any
+ * node has one in (*next; c->top + 1 none). */
+static bool
+slot_scan(const struct cluster *c, long s, bool *waiting, long *next)
+{
+	bool any = false;
+	size_t i, k;
+
+	*waiting = false;
+	*next = c->top + 1;
+	for (i = 0; i < c->n; i++) {
+		const struct node *nd = &c->nodes[i];
+
+		any = any || cluster_rec(nd, s) != NULL;
+		/* one still starting may give its first interval yet */
+		if ((nd->state == NODE_UP || nd->state == NODE_STARTING) && nd->slot < s)
+			*waiting = true;
+		for (k = 0; k < NODE_RING; k++)
+			if (nd->rec[k].slot > s && nd->rec[k].slot < *next)
+				*next = nd->rec[k].slot;
+	}
+	return any;
 }
 
 /* Job interval s closes when every node that is up or starting has given
  * its interval, or a whole interval after its end, without those that
- * have not. */
+ * have not. Empty ones that are late are passed over at once, up to the
+ * next that any node has an interval in: the walk is never longer than
+ * the nodes' intervals kept, whatever their stamps (a node's clock set
+ * forward by years). */
 static void
 close_due(struct cluster *c, bool all)
 {
 	double now = clock_wall(), d = c->cfg.delay;
-	long top = top_slot(c);
-	size_t i;
+	long next;
 
 	if (!c->have_t0)
 		return;
-	while (c->next_slot <= top) {
+	while (c->next_slot <= c->top) {
 		long s = c->next_slot;
-		bool any = false, waiting = false;
+		bool waiting, late = all || now >= c->t0 + (double)(s + 2) * d;
 
 		/* fewer intervals in it than nodes up, and not yet late: no
 		 * need to look at each node */
-		if (!all && now < c->t0 + (double)(s + 2) * d &&
-		    (c->ring_slot[s % NODE_RING] != s || c->ring_n[s % NODE_RING] < c->active_hint))
+		if (!late && (c->ring_slot[s % NODE_RING] != s ||
+		    c->ring_n[s % NODE_RING] < c->active_hint))
 			return;
-		for (i = 0; i < c->n; i++) {
-			const struct node *nd = &c->nodes[i];
-
-			any = any || cluster_rec(nd, s) != NULL;
-			/* one still starting may give its first interval yet */
-			if ((nd->state == NODE_UP || nd->state == NODE_STARTING) && nd->slot < s)
-				waiting = true;
-		}
-		if (waiting && !all && now < c->t0 + (double)(s + 2) * d)
-			return;
-		if (any)
+		if (slot_scan(c, s, &waiting, &next)) {
+			if (waiting && !late)
+				return;
 			close_job(c, s);
-		c->next_slot++;
+			c->next_slot++;
+		} else if (waiting && !late) {
+			return;
+		} else if (!late) {
+			c->next_slot++;
+		} else {
+			c->next_slot = all ? next : next < first_not_late(c, now, s + 1) ? next :
+			    first_not_late(c, now, s + 1);
+		}
 	}
 }
 
@@ -1459,7 +1544,7 @@ cluster_deadline(struct cluster *c)
 	 * when a node has an interval in it or later (close_due has something
 	 * to close). Past every node's last interval the time is long gone
 	 * once no node sends lines, and waiting up to it would not wait. */
-	if (c->have_t0 && c->next_slot <= top_slot(c)) {
+	if (c->have_t0 && c->next_slot <= c->top) {
 		t = c->t0 + (double)(c->next_slot + 2) * c->cfg.delay - clock_wall() + now;
 		if (t < next)
 			next = t;
