@@ -12,7 +12,8 @@
 struct got {
 	char text[4096];
 	size_t n;
-	bool nul;                  /* each line had a NUL after it */
+	bool fixed;                /* a fixed room: each line is NUL-terminated */
+	bool nul;                  /* ... and each had its NUL */
 };
 
 static void
@@ -26,7 +27,8 @@ collect(void *arg, const char *s, size_t len)
 	g->text[at + len] = '|';
 	g->text[at + len + 1] = '\0';
 	g->n++;
-	g->nul = g->nul && s[len] == '\0';
+	if (g->fixed)
+		g->nul = g->nul && s[len] == '\0';
 }
 
 /* Each of the reads fed in turn; the status of the last. */
@@ -36,6 +38,7 @@ feed(struct linesplit *ls, struct got *g, const char *const *reads)
 	int rc = 0;
 
 	memset(g, 0, sizeof *g);
+	g->fixed = !ls->grown;
 	g->nul = true;
 	for (; *reads != NULL; reads++)
 		rc = linesplit_feed(ls, *reads, strlen(*reads), collect, g);
