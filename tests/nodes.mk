@@ -18,7 +18,7 @@ NODES_TESTS = tests/cli/test_nodes.sh tests/tui/test_tui_nodes.sh tests/cli/test
 	tests/cli/test_nodes_hostile.sh tests/tui/test_tui_nodes_quiet.sh \
 	tests/bench/test_nodes_scale.sh tests/cli/test_nodes_srun.sh tests/cli/test_nodes_compact.sh \
 	tests/tui/test_nodes_replay_restart.sh
-NODES_TESTS += tests/cli/test_nodes_count.sh tests/cli/test_nodes_lag.sh
+NODES_TESTS += tests/cli/test_nodes_count.sh tests/cli/test_nodes_lag.sh tests/cli/test_nodes_clock.sh
 TESTS += $(NODES_TESTS)
 EXTRA_DIST += $(NODES_TESTS) tests/nodes/as-host.sh tests/nodes/hostile.py \
 	tests/nodes/fake-node.py tests/nodes/fake-srun.py bench/replay-nodes.py bench/replay-srun.py bench/replay-node bench/nodes-scale.sh

@@ -23,3 +23,9 @@ tests_unit_test_xmlcheck_SOURCES = tests/unit/test_xmlcheck.c
 tests_unit_test_xmlcheck_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_xmlcheck_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_xmlcheck
+# a stream's reads cut into lines (the nodes' pipes)
+check_PROGRAMS += tests/unit/test_linesplit
+tests_unit_test_linesplit_SOURCES = tests/unit/test_linesplit.c
+tests_unit_test_linesplit_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
+tests_unit_test_linesplit_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_linesplit

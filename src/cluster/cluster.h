@@ -28,6 +28,7 @@
 #include "cluster/transport.h"
 #include "metrics/metrics.h"
 #include "util/errmsg.h"
+#include "util/linesplit.h"
 
 /* The longest line a node may send: a 1024-CPU node's is about 1 MiB. */
 #define NODE_LINE_MAX (16u << 20)
@@ -58,10 +59,10 @@ struct node {
 	enum node_state state;
 	pid_t pid;                 /* the transport's process (its own group); 0 none */
 	int out_fd, err_fd;        /* -1 closed */
-	char *part;                /* standard output: the line so far */
-	size_t plen, pcap;
-	char err_part[256];        /* standard error: the line so far */
-	size_t elen;
+	struct linesplit out;      /* standard output: the line so far (up to
+				    * NODE_LINE_MAX, let go after each line) */
+	struct linesplit err;      /* standard error: the line so far (255
+				    * bytes of it kept) */
 	char err_last[256];        /* its last complete non-empty line */
 	bool reaped;
 	int wstatus;
@@ -112,10 +113,10 @@ struct cluster_step {
 	double started, reaped_at;
 	size_t *task;              /* task k: node index */
 	size_t ntask;
-	char part[SRUN_PIECE + 64];/* a labelled piece so far */
-	size_t plen;
-	char epart[512];           /* standard error: the line so far */
-	size_t elen;
+	struct linesplit out;      /* a labelled piece so far (cut at
+				    * SRUN_PIECE + 64 bytes) */
+	struct linesplit err;      /* standard error: the line so far (a line
+				    * of more than 511 bytes in pieces) */
 	char err_last[256];        /* srun's own last line, not a task's */
 	double kill_at;            /* ended by httop (no task of it is read any
 				    * more): SIGKILL then; 0 none */

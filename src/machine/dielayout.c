@@ -473,6 +473,89 @@ is_skx(const struct machine *m)
 	return m->id.vendor == CPU_VENDOR_INTEL && m->id.family == 6 && m->id.model == 0x55;
 }
 
+/* The shipped map of the XCC die, numbered by CAPID6 bit, into *dm; false
+ * (nothing to free) with l->note saying why not. */
+static bool
+load_xcc_map(struct build *b, const struct die_inputs *in, struct diemap *dm)
+{
+	struct die_layout *l = b->l;
+	struct errmsg e = { { 0 } };
+
+	if (in->xcc_map == NULL) {
+		snprintf(l->note, sizeof l->note, "%s",
+		    _("the shipped map of the XCC die (dies/skx-xcc.map) was not found: reinstall "
+		    "httop or give --die-map; showing the logical layout"));
+		return false;
+	}
+	if (diemap_load(dm, in->xcc_map, &e) != 0) {
+		snprintf(l->note, sizeof l->note, _("%s; showing the logical layout"), e.text);
+		diemap_free(dm);
+		return false;
+	}
+	if (dm->numbering != DM_NUM_CAPID6) {
+		snprintf(l->note, sizeof l->note,
+		    _("%s is not numbered by CAPID6 bit: reinstall httop or give --die-map; "
+		    "showing the logical layout"), in->xcc_map);
+		diemap_free(dm);
+		return false;
+	}
+	return true;
+}
+
+/* Do the CAPID6 values read place every package's cores (one XCC die
+ * each, a core on each tile it enables)? false with l->note saying why
+ * not. */
+static bool
+capid6_fits(struct build *b, const struct capid_info *ci)
+{
+	struct die_layout *l = b->l;
+	unsigned gi;
+
+	if (ci->status == CAPID_NEED_ROOT) {
+		snprintf(l->note, sizeof l->note, "%s",
+		    _("the physical die view needs root (CAPID6 is in PCI configuration space): "
+		    "run httop as root or give --die-map; showing the logical layout"));
+		return false;
+	}
+	if (ci->status != CAPID_OK) {
+		snprintf(l->note, sizeof l->note, _("%s; showing the logical layout"), ci->why);
+		return false;
+	}
+	if (ci->nsockets != b->np && b->given != NULL) {
+		snprintf(l->note, sizeof l->note,
+		    _("%s: %u values for %u packages, so which is which is unknown; showing the "
+		    "logical layout"), capid_origin_text(b->given), ci->nsockets, b->np);
+		return false;
+	}
+	if (ci->nsockets != b->np) {
+		snprintf(l->note, sizeof l->note,
+		    _("found CAPID6 of %u sockets for %u packages, so which is which is unknown: "
+		    "give --die-map; showing the logical layout"), ci->nsockets, b->np);
+		return false;
+	}
+	for (gi = 0; gi < b->np; gi++) {
+		unsigned bits = capid6_count(ci->capid6[gi]), n = b->pr[gi].n;
+
+		if (!xcc_die(ci->capid6[gi], bits, n)) {
+			snprintf(l->note, sizeof l->note,
+			    _("package %u: CAPID6 0x%08x enables %u tiles for %u cores, so the die "
+			    "may be an LCC or HCC one, whose layout is not known: --die-map gives it; "
+			    "showing the logical layout"), b->pr[gi].package,
+			    (unsigned)ci->capid6[gi], bits, n);
+			return false;
+		}
+		if (bits != n) {
+			snprintf(l->note, sizeof l->note,
+			    _("package %u: CAPID6 0x%08x enables %u tiles but the package has %u "
+			    "cores, so where the cores sit is unknown (some tiles have only a CHA): "
+			    "--die-map with core lines gives it; showing the logical layout"),
+			    b->pr[gi].package, (unsigned)ci->capid6[gi], bits, n);
+			return false;
+		}
+	}
+	return true;
+}
+
 /* Try the physical CAPID6 layout; false with l->note saying why not (or
  * empty when there is nothing to say). */
 static bool
@@ -481,72 +564,15 @@ try_capid6(struct build *b, const struct die_inputs *in)
 	struct die_layout *l = b->l;
 	struct diemap dm;
 	struct capid_info ci;
-	struct errmsg e = { { 0 } };
 	unsigned gi;
 
-	if (in->xcc_map == NULL) {
-		snprintf(l->note, sizeof l->note, "%s",
-		    _("the shipped map of the XCC die (dies/skx-xcc.map) was not found: reinstall "
-		    "httop or give --die-map; showing the logical layout"));
+	if (!load_xcc_map(b, in, &dm))
 		return false;
-	}
-	if (diemap_load(&dm, in->xcc_map, &e) != 0) {
-		snprintf(l->note, sizeof l->note, _("%s; showing the logical layout"), e.text);
-		diemap_free(&dm);
-		return false;
-	}
-	if (dm.numbering != DM_NUM_CAPID6) {
-		snprintf(l->note, sizeof l->note,
-		    _("%s is not numbered by CAPID6 bit: reinstall httop or give --die-map; "
-		    "showing the logical layout"), in->xcc_map);
-		diemap_free(&dm);
-		return false;
-	}
-
 	capid_get(b, in, &ci);
-	if (ci.status == CAPID_NEED_ROOT) {
-		snprintf(l->note, sizeof l->note, "%s",
-		    _("the physical die view needs root (CAPID6 is in PCI configuration space): "
-		    "run httop as root or give --die-map; showing the logical layout"));
-		goto logical;
+	if (!capid6_fits(b, &ci)) {
+		diemap_free(&dm);
+		return false;
 	}
-	if (ci.status != CAPID_OK) {
-		snprintf(l->note, sizeof l->note, _("%s; showing the logical layout"), ci.why);
-		goto logical;
-	}
-	if (ci.nsockets != b->np && b->given != NULL) {
-		snprintf(l->note, sizeof l->note,
-		    _("%s: %u values for %u packages, so which is which is unknown; showing the "
-		    "logical layout"), capid_origin_text(b->given), ci.nsockets, b->np);
-		goto logical;
-	}
-	if (ci.nsockets != b->np) {
-		snprintf(l->note, sizeof l->note,
-		    _("found CAPID6 of %u sockets for %u packages, so which is which is unknown: "
-		    "give --die-map; showing the logical layout"), ci.nsockets, b->np);
-		goto logical;
-	}
-	for (gi = 0; gi < b->np; gi++) {
-		unsigned bits = capid6_count(ci.capid6[gi]), n = b->pr[gi].n;
-
-		if (!xcc_die(ci.capid6[gi], bits, n)) {
-			snprintf(l->note, sizeof l->note,
-			    _("package %u: CAPID6 0x%08x enables %u tiles for %u cores, so the die "
-			    "may be an LCC or HCC one, whose layout is not known: --die-map gives it; "
-			    "showing the logical layout"), b->pr[gi].package,
-			    (unsigned)ci.capid6[gi], bits, n);
-			goto logical;
-		}
-		if (bits != n) {
-			snprintf(l->note, sizeof l->note,
-			    _("package %u: CAPID6 0x%08x enables %u tiles but the package has %u "
-			    "cores, so where the cores sit is unknown (some tiles have only a CHA): "
-			    "--die-map with core lines gives it; showing the logical layout"),
-			    b->pr[gi].package, (unsigned)ci.capid6[gi], bits, n);
-			goto logical;
-		}
-	}
-
 	l->kind = LAYOUT_PHYSICAL;
 	l->basis = BASIS_CAPID6;
 	l->cores_assumed = true;
@@ -561,10 +587,6 @@ try_capid6(struct build *b, const struct die_inputs *in)
 	}
 	diemap_free(&dm);
 	return true;
-
-logical:
-	diemap_free(&dm);
-	return false;
 }
 
 /* --capid6 was given: what try_capid6 would fall back from with a note is

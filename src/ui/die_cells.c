@@ -407,45 +407,76 @@ one_line(char *dst, const struct ui_frame *f, int w, char ids[3][TEXT_MAX],
 	pick(dst, w, var, n);
 }
 
-void
-die_cell_look(struct cell_look *o, const struct ui_ctx *u, const struct ui_frame *f,
-    const struct die_cell *c, enum die_fig fig, const struct die_scale *sc, int cw, int ch)
+/* A cell that shows no core's figures (empty, a memory controller, IO,
+ * a tile fused off, one with its CHA and L3 slice alone): its look, and
+ * true; false for a tile with cores. */
+static bool
+coreless_look(struct cell_look *o, const struct die_cell *c, int w, int ch)
 {
-	struct core_look k[DIE_CELL_MAX_CORES];
-	char var[6][TEXT_MAX], ids[3][TEXT_MAX];
-	int w = cw - 1, i, j, n, best;
-	unsigned ci;
+	char var[2][TEXT_MAX];
 
-	memset(o, 0, sizeof *o);
-	o->role = ROLE_PLAIN;
-	o->heat = -1;
-	o->mark = o->mark0 = " ";
 	switch (c->kind) {
 	case DM_EMPTY:
-		return;
+		return true;
 	case DM_MC:
 		label_cell(o, ch, ROLE_LABEL, "MC");
-		return;
+		return true;
 	case DM_IO:
 		label_cell(o, ch, ROLE_LABEL, "IO");
-		return;
+		return true;
 	case DM_TILE:
 	default:
 		break;
 	}
 	if (!c->enabled) {
 		label_cell(o, ch, ROLE_INVALID, _("off"));
-		return;
+		return true;
 	}
-	if (c->ncores == 0) {
-		/* CHA and L3 slice there, the core fused off. */
-		join(var[0], _("LLC only"), "", "");
-		join(var[1], "LLC", "", "");
-		pick(o->line[(ch - 1) / 2], w, var, 2);
-		o->role = ROLE_INVALID;
-		return;
-	}
+	if (c->ncores > 0)
+		return false;
+	/* CHA and L3 slice there, the core fused off. */
+	join(var[0], _("LLC only"), "", "");
+	join(var[1], "LLC", "", "");
+	pick(o->line[(ch - 1) / 2], w, var, 2);
+	o->role = ROLE_INVALID;
+	return true;
+}
 
+/* The values of a tile's cores (n: 1 or 2) in var: one core's variants,
+ * or both cores' side by side; their count. */
+static int
+cores_values(char var[6][TEXT_MAX], const struct core_look *k, int n)
+{
+	int j, m;
+
+	if (n == 1) {
+		for (j = 0; j < k[0].nval; j++)
+			memcpy(var[j], k[0].val[j], TEXT_MAX);
+		return k[0].nval;
+	}
+	m = k[0].nval < k[1].nval ? k[0].nval : k[1].nval;
+	for (j = 0; j < m; j++) {
+		join(var[2 * j], k[0].val[j], " ", k[1].val[j]);
+		join(var[2 * j + 1], k[0].val[j], "/", k[1].val[j]);
+	}
+	return 2 * m;
+}
+
+void
+die_cell_look(struct cell_look *o, const struct ui_ctx *u, const struct ui_frame *f,
+    const struct die_cell *c, enum die_fig fig, const struct die_scale *sc, int cw, int ch)
+{
+	struct core_look k[DIE_CELL_MAX_CORES];
+	char var[6][TEXT_MAX], ids[3][TEXT_MAX];
+	int w = cw - 1, i, n, best;
+	unsigned ci;
+
+	memset(o, 0, sizeof *o);
+	o->role = ROLE_PLAIN;
+	o->heat = -1;
+	o->mark = o->mark0 = " ";
+	if (coreless_look(o, c, w, ch))
+		return;
 	n = c->ncores < DIE_CELL_MAX_CORES ? (int)c->ncores : DIE_CELL_MAX_CORES;
 	best = 0;
 	for (i = 0; i < n; i++) {
@@ -470,20 +501,7 @@ die_cell_look(struct cell_look *o, const struct ui_ctx *u, const struct ui_frame
 		o->mark = screen_heat_colour(u) ? " " : screen_heat_glyph(u, o->heat);
 	o->mark0 = k[best].bound ? "?" : o->mark;
 
-	/* The values: one core's variants, or both cores' side by side. */
-	if (n == 1) {
-		for (j = 0; j < k[0].nval; j++)
-			memcpy(var[j], k[0].val[j], TEXT_MAX);
-		n = k[0].nval;
-	} else {
-		int m = k[0].nval < k[1].nval ? k[0].nval : k[1].nval;
-
-		for (j = 0; j < m; j++) {
-			join(var[2 * j], k[0].val[j], " ", k[1].val[j]);
-			join(var[2 * j + 1], k[0].val[j], "/", k[1].val[j]);
-		}
-		n = 2 * m;
-	}
+	n = cores_values(var, k, n);
 	id_variants(ids, f, c, ch >= 3);
 	if (ch >= 2) {
 		pick(o->line[0], w, ids, 3);

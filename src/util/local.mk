@@ -13,4 +13,5 @@ libhttop_a_SOURCES += \
 	src/util/hostname.c src/util/hostname.h \
 	src/util/infile.c src/util/infile.h \
 	src/util/xmlcheck.c src/util/xmlcheck.h \
+	src/util/linesplit.c src/util/linesplit.h \
 	src/util/i18n.h

@@ -22,6 +22,11 @@ broken, could:
   rawfmt   at its end a string with raw DEL, C1 (NEL, CSI), a soft hyphen,
            a zero-width space, a tag character and an isolate, and a tab
            between values (JSON)
+  clock-W  its "unix_time" changed (line k, from 0), W one of
+           1e300, 1.79e308, -1e300, 0, 1e999 (each line that), past (an
+           hour after 1970 and on), back (its own, then 1000 s back on each
+           line), ahead (its own, then 1e9 s on), late1e300 (its own
+           first, then 1e300)
 """
 import json
 import re
@@ -64,10 +69,31 @@ def change(mode, host, line):
     raise SystemExit("hostile.py: unknown mode " + mode)
 
 
+def clock(when, k, line):
+    def stamp(m):
+        t = float(m.group(1))
+        if when == "past":
+            v = "%.6f" % (3600.0 + k)
+        elif when == "back":
+            v = "%.6f" % (t - 1000.0 * k)
+        elif when == "ahead":
+            v = "%.6f" % (t + (1e9 if k > 0 else 0.0))
+        elif when == "late1e300":
+            v = "%.6f" % t if k == 0 else "1e300"
+        else:
+            v = when
+        return '"unix_time":' + v
+    return re.sub(r'"unix_time":([0-9.e+-]+)', stamp, line, count=1)
+
+
 def main():
     mode, host = sys.argv[1], sys.argv[2]
-    for line in sys.stdin:
-        sys.stdout.buffer.write(change(mode, host, line).encode("utf-8"))
+    for k, line in enumerate(sys.stdin):
+        if mode.startswith("clock-"):
+            out = clock(mode[6:], k, line)
+        else:
+            out = change(mode, host, line)
+        sys.stdout.buffer.write(out.encode("utf-8"))
         sys.stdout.buffer.flush()
 
 
