@@ -23,3 +23,9 @@ tests_unit_test_xmlcheck_SOURCES = tests/unit/test_xmlcheck.c
 tests_unit_test_xmlcheck_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_xmlcheck_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_xmlcheck
+# prose broken at blanks to 80 columns (the summaries)
+check_PROGRAMS += tests/unit/test_textwrap
+tests_unit_test_textwrap_SOURCES = tests/unit/test_textwrap.c
+tests_unit_test_textwrap_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
+tests_unit_test_textwrap_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_textwrap

@@ -3,6 +3,7 @@
 #include "util/textwrap.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <string.h>
 
 unsigned
@@ -21,6 +22,7 @@ text_wrap(FILE *fp, unsigned indent, unsigned width, const char *text)
 {
 	const char *p = text;
 	unsigned col = 0;
+	bool words = false;     /* a word is on the line */
 
 	while (*p != '\0') {
 		size_t sp = strspn(p, " "), w;
@@ -31,12 +33,13 @@ text_wrap(FILE *fp, unsigned indent, unsigned width, const char *text)
 				fputc('\n', fp);
 			p += sp + (p[sp] == '\n');
 			col = 0;
+			words = false;
 			continue;
 		}
 		w = strcspn(p + sp, " \n");
 		/* Break before a word that would pass the edge (never at the
 		 * start of a line, whose leading blanks are kept). */
-		if (col > indent && col + text_cols(p, sp + w) > width) {
+		if (words && col + text_cols(p, sp + w) > width) {
 			fprintf(fp, "\n%*s", (int)indent, "");
 			col = indent;
 			p += sp;
@@ -44,6 +47,7 @@ text_wrap(FILE *fp, unsigned indent, unsigned width, const char *text)
 		}
 		fwrite(p, 1, sp + w, fp);
 		col += text_cols(p, sp + w);
+		words = true;
 		p += sp + w;
 	}
 }
