@@ -12,18 +12,20 @@
 # Runs: --demo (sim), --source procstat (no split on a machine without
 # SMT: the absent: line), procstat on declared siblings (bounds), a command
 # too long for a line, and a run with no counter source (--source perf on a
-# machine without hardware events, if this is one).
+# machine without hardware events, if this is one); procstat in German
+# (longer words, UTF-8), the width only.
 . "$HTTOP_SRCDIR/tests/lib.sh"
+. "$HTTOP_SRCDIR/tests/cli/i18nlib.sh"
 need python3 python3
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 11
+plan 12
 
-# judge FILE MEANING NAME: the width and the words; MEANING is the batch
-# header's meaning (one line) or "".
+# judge FILE MEANING NAME [width-only]: the width and the words; MEANING
+# is the batch header's meaning (one line) or "".
 judge() {
-	python3 - "$1" "$2" "$HTTOP_SRCDIR/src/metrics/reason.c" "$3" <<'EOF'
+	python3 - "$1" "$2" "$HTTOP_SRCDIR/src/metrics/reason.c" "$3" ${4:+"$4"} <<'EOF'
 import json, re, sys, unicodedata
 path, meaning, reason_c, name = sys.argv[1:5]
 lines = open(path, encoding="utf-8").read().split("\n")
@@ -40,6 +42,12 @@ def width(s):
 for i, l in enumerate(lines):
     if width(l) > 80:
         bad.append("line %d is %d columns: %r" % (i + 1, width(l), l))
+
+if sys.argv[5:] == ["width-only"]:
+    for b in bad:
+        print("# " + b)
+    print("# %s: %d lines, widest %d" % (name, len(lines), max(width(l) for l in lines)))
+    sys.exit(1 if bad else 0)
 
 def indent(l):
     return len(l) - len(l.lstrip(" "))
@@ -157,3 +165,15 @@ run long "" --demo -- sh -c 'exit 0 # a command line long enough that its first 
 # No counter source opens where there are no hardware events (a VM);
 # elsewhere --source perf opens and the summary is the usual one.
 run nosource "" --source perf -- true
+
+# German: the translated heads and prose fit too (columns, not bytes).
+if i18n_setup "$tmp/de"; then
+	timeout 60 env $i18n_env "$HTTOP" --source procstat -- sleep 0.5 >out 2>de.err
+	if judge de.err "" de width-only; then
+		ok "German: every line within 80 columns"
+	else
+		not_ok "German: every line within 80 columns"; sed 's/^/# | /' de.err
+	fi
+else
+	skip "German: $i18n_skip"
+fi
