@@ -29,6 +29,13 @@ check_schema() {
 		not_ok "not valid against httop.schema.json: $*"
 	fi
 }
+# summary_node FILE: the node's nine figures in the summary of a command's
+# run (httop -- COMMAND) in FILE, its rows of the two tables joined into
+# one line: neither t0-only t1-only both util both/busy threads GHz CPI.
+summary_node() {
+	awk '$1 == "node" { for (i = 2; i <= NF; i++) printf "%s%s", (k++ ? " " : ""), $i }
+	    END { if (k) print "" }' "$1"
+}
 # skip_all REASON: the whole test cannot run (a tool is missing): say why in
 # the TAP plan and exit 77 (tests/tap-run turns that into a SKIP).
 skip_all() { echo "1..0 # SKIP $*"; exit 77; }

@@ -29,3 +29,9 @@ tests_unit_test_linesplit_SOURCES = tests/unit/test_linesplit.c
 tests_unit_test_linesplit_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_linesplit_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_linesplit
+# prose broken at blanks to 80 columns (the summaries)
+check_PROGRAMS += tests/unit/test_textwrap
+tests_unit_test_textwrap_SOURCES = tests/unit/test_textwrap.c
+tests_unit_test_textwrap_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
+tests_unit_test_textwrap_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_textwrap

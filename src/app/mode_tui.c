@@ -141,8 +141,10 @@ replay_status(struct live *l)
 		return;
 	source_pos(l->a->src, &sp);
 	memset(&rv, 0, sizeof rv);
-	rv.pos = (unsigned long long)sp.pos;
-	rv.total = (unsigned long long)sp.total;
+	/* Intervals, as the recording counted them (-n 3 recorded 3): the
+	 * one ending at sample k is the (k - 1)th. */
+	rv.pos = sp.pos > 1 ? (unsigned long long)sp.pos - 1 : 0;
+	rv.total = sp.total > 1 ? (unsigned long long)sp.total - 1 : 0;
 	rv.total_known = sp.total_known;
 	rv.at = sp.pos > 0 && l->r->prev != NULL ? l->r->prev->time - sp.t_first : 0.0;
 	rv.length = sp.total_known ? sp.t_last - sp.t_first : -1.0;
@@ -258,7 +260,8 @@ open_screen(struct live *l)
 	return 0;
 }
 
-/* [ and ]: read the first sample again, or the first of the last two.
+/* [ and ]: read the first sample again, or the first of the last two;
+ * the step that follows at once shows the first or the last interval.
  * Nothing from before the jump is kept. A jump that cannot be made (the
  * file is gone) leaves the replay as it was, with a note, and returns 1;
  * -1 when the run must end. */
@@ -281,9 +284,10 @@ jump(struct live *l, int dir)
 	if (rc != RUN_OK)
 		return -1;
 	pacer_restart(&l->pacer, clock_mono(), l->r->prev->time);
-	/* At the end the last interval is read at once. */
-	if (dir > 0)
-		pacer_add_steps(&l->pacer, 1);
+	/* The interval after the sample just read (the first or the last) is
+	 * read at once: a jump lands on an interval, never on a sample alone
+	 * with no figures. */
+	pacer_add_steps(&l->pacer, 1);
 	return 0;
 }
 
@@ -309,6 +313,7 @@ keys(struct live *l)
 {
 	enum tui_cmd cmd = tui_input(l->tui);
 	struct tui_replay_req req;
+	bool jumped = false;
 	int rc;
 
 	if (cmd == TUI_QUIT)
@@ -321,6 +326,7 @@ keys(struct live *l)
 		rc = req.jump != 0 ? jump(l, req.jump) : 0;
 		if (rc < 0)
 			return -1;
+		jumped = req.jump != 0 && rc == 0;
 		pacer_add_steps(&l->pacer, req.steps);
 	}
 	if (cmd == TUI_DELAY)
@@ -331,8 +337,9 @@ keys(struct live *l)
 		update_job(l);
 	replay_status(l);
 	/* Before the first interval the first frame stays: a view chosen now
-	 * shows with its figures. */
-	if (l->have)
+	 * shows with its figures. After a jump the interval it landed on is
+	 * read at once and drawn then. */
+	if (l->have && !jumped)
 		draw(l);
 	return 0;
 }

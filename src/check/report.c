@@ -10,6 +10,7 @@
 
 #include "util/i18n.h"
 #include "util/textput.h"
+#include "util/textwrap.h"
 #include "util/xalloc.h"
 
 void
@@ -275,58 +276,6 @@ tr(const char *s)
 	return _(s);
 }
 
-/* The report's prose fits 80 columns: text (ending in a newline) broken
- * at spaces, each further line indented by `indent`. Columns count
- * characters, not bytes (UTF-8 in translations); a word longer than the
- * line is left whole. */
-#define TEXT_WIDTH 80
-
-static unsigned
-columns(const char *s, size_t n)
-{
-	unsigned c = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		c += ((unsigned char)s[i] & 0xc0) != 0x80;
-	return c;
-}
-
-static void __attribute__((format(printf, 3, 4)))
-wrapped(FILE *fp, unsigned indent, const char *fmt, ...)
-{
-	char buf[2048];
-	const char *p = buf;
-	unsigned col = 0;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	while (*p != '\0') {
-		size_t sp = strspn(p, " "), w;
-
-		if (p[sp] == '\n' || p[sp] == '\0') {
-			fputc('\n', fp);
-			p += sp + (p[sp] == '\n');
-			col = 0;
-			continue;
-		}
-		w = strcspn(p + sp, " \n");
-		/* Break before a word that would pass the edge (never at the
-		 * start of a line, whose leading spaces are kept). */
-		if (col > indent && col + columns(p, sp + w) > TEXT_WIDTH) {
-			fprintf(fp, "\n%*s", (int)indent, "");
-			col = indent;
-			p += sp;
-			sp = 0;
-		}
-		fwrite(p, 1, sp + w, fp);
-		col += columns(p, sp + w);
-		p += sp + w;
-	}
-}
-
 /* The first row of the family, or NULL. */
 static const struct check_row *
 first_row(const struct check_result *x, enum check_family f)
@@ -360,11 +309,11 @@ text_ran(FILE *fp, const struct check_result *x)
 		    k + 1 < x->ncpus ? "," : ";");
 	text_put(line, sizeof line, _(" %u edges of their bursts in it"),
 	    x->ran.edges[0] + x->ran.edges[1]);
-	wrapped(fp, 4, "%s\n", line);
+	text_wrapf(fp, 4, "%s\n", line);
 	if (row == NULL && (row = first_row(x, CF_UTIL)) == NULL)
 		return;
 	p = &row->parts;
-	wrapped(fp, 4, _("  tolerance of the %s: %.2f points = source %.2f + reads %.2f + edges %.2f "
+	text_wrapf(fp, 4, _("  tolerance of the %s: %.2f points = source %.2f + reads %.2f + edges %.2f "
 	    "+ ticks %.2f + steal %.2f + other work %.2f\n"), row->family == CF_SPLIT ?
 	    _("shares") : _("utilisation"), 100.0 * row->tol, 100.0 * p->floor, 100.0 * p->reads,
 	    100.0 * p->edges, 100.0 * p->granularity, 100.0 * p->steal, 100.0 * p->other_work);
@@ -385,7 +334,7 @@ text_result(FILE *fp, const struct check_result *x)
 	else
 		fprintf(fp, _("package %u, core %u (CPU %u), case %s: %s\n"), x->package,
 		    x->core, x->cpus[0], x->cs->name, _(check_verdict_text(x->verdict)));
-	wrapped(fp, 4, "  %s\n", x->ncpus < 2 && x->cs->what1 != NULL ? _(x->cs->what1) :
+	text_wrapf(fp, 4, "  %s\n", x->ncpus < 2 && x->cs->what1 != NULL ? _(x->cs->what1) :
 	    _(x->cs->what));
 	fprintf(fp, _("  interval %.3f s, read skew at most %.0f us\n"), x->timing.interval,
 	    x->timing.skew * 1e6);
@@ -406,15 +355,15 @@ text_result(FILE *fp, const struct check_result *x)
 		if (x->steal_known[k] && x->os_steal[k] >= 0.0005)
 			text_put(line, sizeof line, _(", the hypervisor took %.1f%% (steal)"),
 			    100.0 * x->os_steal[k]);
-		wrapped(fp, 4, "%s\n", line);
+		text_wrapf(fp, 4, "%s\n", line);
 	}
 	text_ran(fp, x);
 	if (x->dist.kind != CD_NONE) {
 		check_disturbance_text(&x->dist, tr, why, sizeof why);
-		wrapped(fp, 4, _("  disturbed: %s\n"), why);
+		text_wrapf(fp, 4, _("  disturbed: %s\n"), why);
 	}
 	if (x->note[0] != '\0')
-		wrapped(fp, 4, "  %s\n", x->note);
+		text_wrapf(fp, 4, "  %s\n", x->note);
 	fprintf(fp, "  %-17s %3s %12s %12s %8s %8s %s\n", _("figure"), _("thr"), _("expected"),
 	    _("measured"), _("difference"), _("tolerance"), _("verdict"));
 	for (k = 0; k < x->nrows; k++)
@@ -435,10 +384,10 @@ text_beside(FILE *fp, const struct check_report *r, const struct check_result *x
 	fprintf(fp, _("  beside it, the scheduler's record of the same case (not judged):\n"));
 	if (b->dist.kind != CD_NONE) {
 		check_disturbance_text(&b->dist, tr, why, sizeof why);
-		wrapped(fp, 4, _("  the scheduler's record disturbed: %s\n"), why);
+		text_wrapf(fp, 4, _("  the scheduler's record disturbed: %s\n"), why);
 	}
 	if (b->note[0] != '\0')
-		wrapped(fp, 4, "  sched: %s\n", b->note);
+		text_wrapf(fp, 4, "  sched: %s\n", b->note);
 	fprintf(fp, "  %-17s %3s %12s %12s %8s %8s %s\n", _("figure"), _("thr"), r->source,
 	    "sched", _("difference"), _("limit"), _("records"));
 	for (k = 0; k < b->n; k++) {
@@ -495,27 +444,27 @@ text_beside_summary(FILE *fp, const struct check_report *r)
 	if (!r->beside_wanted)
 		return;
 	if (r->beside_source == NULL) {
-		wrapped(fp, 2, _("beside: no scheduler's record: %s\n"), r->beside_why);
+		text_wrapf(fp, 2, _("beside: no scheduler's record: %s\n"), r->beside_why);
 		return;
 	}
 	if (r->beside_why[0] != '\0')
-		wrapped(fp, 2, _("beside: the scheduler's record stopped: %s\n"), r->beside_why);
+		text_wrapf(fp, 2, _("beside: the scheduler's record stopped: %s\n"), r->beside_why);
 	beside_count(r, &n);
 	fprintf(fp, _("beside: the scheduler's record agreed with %s in %u of %u cases compared\n"),
 	    src, n.agree, n.compared);
 	if (n.disturbed > 0)
-		wrapped(fp, 4, _("  %u not compared: the scheduler's record was disturbed (other work "
+		text_wrapf(fp, 4, _("  %u not compared: the scheduler's record was disturbed (other work "
 		    "on the CPU, or records lost; each such case says which)\n"), n.disturbed);
 	if (n.agree == n.compared)
 		return;
 	/* What a difference can mean depends on what the source counts. */
 	if (strcmp(src, "procstat") == 0)
-		wrapped(fp, 4, _("  where they differ, one record counts time the other does not: "
+		text_wrapf(fp, 4, _("  where they differ, one record counts time the other does not: "
 		    "time a hypervisor took from a running task (steal) is busy to the scheduler "
 		    "and not to /proc/stat's busy time; the limit allows for the steal /proc/stat "
 		    "reported, not for time taken unreported\n"));
 	else
-		wrapped(fp, 4, _("  where they differ, one record counts time the other does not: "
+		text_wrapf(fp, 4, _("  where they differ, one record counts time the other does not: "
 		    "interrupts and idle polling are busy to the counters and idle to the "
 		    "scheduler; a hypervisor that runs another guest stops a vCPU's counters, not "
 		    "the guest scheduler's clock\n"));
@@ -601,10 +550,10 @@ text_not_judged(FILE *fp, const struct check_report *r, const char *families)
 	}
 	if (n == 0) {
 		/* Disturbed rows in no disturbed case: the scale's. */
-		wrapped(fp, 2, _("not judged: %s\n"), families);
+		text_wrapf(fp, 2, _("not judged: %s\n"), families);
 		return;
 	}
-	wrapped(fp, 2, _("not judged: %s: %u of %u cases tested nothing of httop (%s); %s\n"),
+	text_wrapf(fp, 2, _("not judged: %s: %u of %u cases tested nothing of httop (%s); %s\n"),
 	    families, n, r->nres, causes, fixes);
 }
 
@@ -616,20 +565,20 @@ text_summary(FILE *fp, const struct check_report *r)
 
 	families_with(r, CT_TRUSTED, list, sizeof list);
 	if (list[0] != '\0')
-		wrapped(fp, 2, _("trusted on this node: %s\n"), list);
+		text_wrapf(fp, 2, _("trusted on this node: %s\n"), list);
 	families_with(r, CT_BOUND, list, sizeof list);
 	if (list[0] != '\0')
-		wrapped(fp, 2, _("bounds only: %s (%s; each bound held)\n"), list, r->plan);
+		text_wrapf(fp, 2, _("bounds only: %s (%s; each bound held)\n"), list, r->plan);
 	families_with(r, CT_FAILED, list, sizeof list);
 	if (list[0] != '\0')
-		wrapped(fp, 2, _("FAILED: %s: these figures cannot be trusted on this node; please "
+		text_wrapf(fp, 2, _("FAILED: %s: these figures cannot be trusted on this node; please "
 		    "report it with this output\n"), list);
 	families_with(r, CT_DISTURBED, list, sizeof list);
 	if (list[0] != '\0')
 		text_not_judged(fp, r, list);
 	for (k = 0; k < CF_NFAMILIES; k++)
 		if (r->trust[k] == CT_UNCHECKED && r->unchecked[k] != NULL)
-			wrapped(fp, 2, _("not checked: %s: %s\n"), _(check_family_text((enum check_family)k)),
+			text_wrapf(fp, 2, _("not checked: %s: %s\n"), _(check_family_text((enum check_family)k)),
 			    _(r->unchecked[k]));
 	text_beside_summary(fp, r);
 }
@@ -640,10 +589,10 @@ text_head(FILE *fp, const struct check_report *r)
 	unsigned i;
 
 	/* The processor's name apart: a server's is 40 characters. */
-	wrapped(fp, 2, _("httop %s --check on %s: source %s, split %s\n"), r->version, r->host,
+	text_wrapf(fp, 2, _("httop %s --check on %s: source %s, split %s\n"), r->version, r->host,
 	    r->source, r->split);
-	wrapped(fp, 2, _("cpu: %s (%s)\n"), r->cpu, r->group);
-	wrapped(fp, 2, _("plan: %s\n"), r->plan);
+	text_wrapf(fp, 2, _("cpu: %s (%s)\n"), r->cpu, r->group);
+	text_wrapf(fp, 2, _("plan: %s\n"), r->plan);
 	switch (r->mode) {
 	case CL_THREADS:
 		fprintf(fp, _("load: httop's threads, period %.1f ms, %.2f s a case\n"),
@@ -654,7 +603,7 @@ text_head(FILE *fp, const struct check_report *r)
 		    r->period * 1e3, r->seconds);
 		break;
 	case CL_SOURCE:
-		wrapped(fp, 2, _("load: played by the counters' source (the machine is described by "
+		text_wrapf(fp, 2, _("load: played by the counters' source (the machine is described by "
 		    "--topology), period %.1f ms, %.2f s a case\n"), r->period * 1e3, r->seconds);
 		break;
 	}

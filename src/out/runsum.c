@@ -1,6 +1,7 @@
 /* runsum.c: the summary of a command's run (runsum.h). Shares in percent,
  * a bound as lo-hi, an absent figure as "-" with its reason below the
- * table. */
+ * tables. Every line fits 80 columns: the figures in two tables (the
+ * split; the rest), the prose broken at blanks (util/textwrap.h). */
 #include "config.h"
 #include "out/runsum.h"
 
@@ -11,10 +12,22 @@
 #include "out/format.h"
 #include "util/i18n.h"
 #include "util/textesc.h"
+#include "util/textput.h"
+#include "util/textwrap.h"
 
 #define LABEL_W 12
 #define COL_W 11
 #define NCOLS 9
+/* The first table: the four shares (the split); the second: the rest. */
+#define SPLIT_COLS 4
+/* Continuation lines of the prose: a little in from the line's own
+ * start, or under the text after its label (" meaning: "). */
+#define INDENT_HEAD 3
+#define INDENT_NOTE 4
+#define HANG_MAX 24
+
+static const char *const heads[NCOLS] = { N_("neither%"), N_("t0 only%"), N_("t1 only%"),
+    N_("both%"), N_("util%"), N_("both/busy%"), N_("threads"), N_("GHz"), N_("CPI") };
 
 /* The columns of one aggregate, in the header's order. */
 static void
@@ -31,8 +44,62 @@ columns(const struct agg_fig *g, struct val v[NCOLS])
 	v[8] = g->cpi;
 }
 
+/* The columns before the first %s of a (translated) format: its label,
+ * under which its continuation lines start; `dflt` when there is none or
+ * it is too wide. */
+static unsigned
+hang_cols(const char *label, unsigned dflt)
+{
+	unsigned c = text_cols(label, strlen(label));
+
+	return c > 0 && c <= HANG_MAX ? c : dflt;
+}
+
+static unsigned
+hang(const char *fmt, unsigned dflt)
+{
+	const char *at = strstr(fmt, "%s");
+	unsigned c = at != NULL ? text_cols(fmt, (size_t)(at - fmt)) : 0;
+
+	return c > 0 && c <= HANG_MAX ? c : dflt;
+}
+
+/* A column as wide as a bound ("12.3-100.0") or its (translated) head,
+ * with a blank before it. */
+static int
+col_w(int i)
+{
+	int w = (int)text_cols(_(heads[i]), strlen(_(heads[i]))) + 1;
+
+	return w > COL_W ? w : COL_W;
+}
+
+/* The label, padded by columns (a translation may hold UTF-8). */
 static void
-row(FILE *fp, const char *label, const struct agg_fig *g)
+label_cell(FILE *fp, const char *label)
+{
+	int pad = LABEL_W - 2 - (int)text_cols(label, strlen(label));
+
+	fprintf(fp, "  %s%*s", label, pad > 0 ? pad : 0, "");
+}
+
+static void
+head_row(FILE *fp, int from, int to)
+{
+	int i;
+
+	fprintf(fp, "%*s", LABEL_W, "");
+	for (i = from; i < to; i++) {
+		const char *h = _(heads[i]);
+		int pad = col_w(i) - (int)text_cols(h, strlen(h));
+
+		fprintf(fp, "%*s%s", pad > 0 ? pad : 0, "", h);
+	}
+	fputc('\n', fp);
+}
+
+static void
+row(FILE *fp, const char *label, const struct agg_fig *g, int from, int to)
 {
 	static const double scale[NCOLS] = { 100, 100, 100, 100, 100, 100, 1, 1, 1 };
 	static const int dec[NCOLS] = { 1, 1, 1, 1, 1, 1, 2, 2, 2 };
@@ -41,9 +108,9 @@ row(FILE *fp, const char *label, const struct agg_fig *g)
 	int i;
 
 	columns(g, v);
-	fprintf(fp, "  %-*s", LABEL_W - 2, label);
-	for (i = 0; i < NCOLS; i++)
-		fprintf(fp, "%*s", COL_W, out_fig(buf, sizeof buf, v[i], scale[i], dec[i], ""));
+	label_cell(fp, label);
+	for (i = from; i < to; i++)
+		fprintf(fp, "%*s", col_w(i), out_fig(buf, sizeof buf, v[i], scale[i], dec[i], ""));
 	fputc('\n', fp);
 }
 
@@ -77,76 +144,98 @@ absent_line(FILE *fp, const struct agg_fig *g)
 	    N_("both"), N_("util"), N_("both/busy"), N_("threads"), N_("GHz"), N_("CPI") };
 	struct val v[NCOLS];
 	bool done[NCOLS] = { false }, any = false;
+	char line[1024] = "";
 	int i, k;
 
 	columns(g, v);
 	for (i = 0; i < NCOLS; i++) {
 		if (v[i].kind != V_NONE || done[i])
 			continue;
-		fputs(any ? "; " : _("  absent: "), fp);
+		text_put(line, sizeof line, "%s", any ? "; " : _("  absent: "));
 		for (k = i; k < NCOLS; k++) {
 			if (v[k].kind != V_NONE || v[k].why != v[i].why)
 				continue;
-			fprintf(fp, "%s%s", k > i ? ", " : "", _(names[k]));
+			text_put(line, sizeof line, "%s%s", k > i ? ", " : "", _(names[k]));
 			done[k] = true;
 		}
-		fprintf(fp, ": %s", _(metrics_reason_text(v[i].why)));
+		text_put(line, sizeof line, ": %s", _(metrics_reason_text(v[i].why)));
 		any = true;
 	}
+	/* Continued under the first figure named, after the label. */
 	if (any)
-		fputc('\n', fp);
+		text_wrapf(fp, hang_cols(_("  absent: "), INDENT_NOTE), "%s\n", line);
+}
+
+/* One table: columns [from, to) of a row per package with a core of the
+ * command's, then the node's. */
+static void
+table(FILE *fp, const struct machine *m, const struct interval *iv, int from, int to)
+{
+	const struct topology *t = &m->topo;
+	char label[32];
+	unsigned ci, p = 0;
+
+	head_row(fp, from, to);
+	for (ci = 0; ci < t->ncores; ci++) {
+		bool first = ci == 0 || t->cores[ci].package != t->cores[ci - 1].package;
+
+		if (ci > 0 && first)
+			p++;
+		if (first && p < iv->npackages && iv->packages[p].ncores > 0) {
+			snprintf(label, sizeof label, _("package %u"), t->cores[ci].package);
+			row(fp, label, &iv->packages[p], from, to);
+		}
+	}
+	row(fp, _("node"), &iv->node, from, to);
+}
+
+/* What ran, how it ended, where, over what time, what the figures mean. */
+static void
+summary_head(FILE *fp, const struct machine *m, const struct interval *iv,
+    const struct run_summary *s)
+{
+	char cmd[256], cores[32];
+
+	if (s->argv != NULL) {
+		command_text(cmd, sizeof cmd, s->argv);
+		text_wrapf(fp, INDENT_HEAD, _(" httop: %s (pid %ld): %s after %.2f s\n"), cmd,
+		    s->pid, s->ended, s->seconds);
+	} else {
+		/* The label is escaped for the terminal (job_watch_set_job). */
+		text_wrapf(fp, INDENT_HEAD, _(" httop: job %s: %s; watched for %.2f s\n"), s->job,
+		    s->ended, s->seconds);
+	}
+	if (s->have_cpu)
+		text_wrapf(fp, INDENT_HEAD, _(" CPU time: user %.2f s, system %.2f s\n"), s->user,
+		    s->system);
+	snprintf(cores, sizeof cores, ngettext("%u core", "%u cores", iv->node.ncores),
+	    iv->node.ncores);
+	text_wrapf(fp, INDENT_HEAD, s->argv != NULL ?
+	    _(" host %s, source %s; the command's CPUs %s (%s); figures over %.2f s\n") :
+	    _(" host %s, source %s; the job's CPUs %s (%s); figures over %.2f s\n"),
+	    m->hostname[0] != '\0' ? m->hostname : "-", s->source, s->cpus[0] ? s->cpus : "-",
+	    cores, s->covered);
+	if (s->meaning != NULL)
+		text_wrapf(fp, hang(_(" meaning: %s\n"), INDENT_HEAD), _(" meaning: %s\n"),
+		    s->meaning);
 }
 
 void
 out_run_summary(FILE *fp, const struct machine *m, const struct interval *iv,
     const struct run_summary *s)
 {
-	const struct topology *t = &m->topo;
-	char cmd[256], label[32], cores[32];
-	unsigned ci, p = 0;
-
 	fputc('\n', fp);
-	if (s->argv != NULL) {
-		command_text(cmd, sizeof cmd, s->argv);
-		fprintf(fp, _(" httop: %s (pid %ld): %s after %.2f s\n"), cmd, s->pid, s->ended,
-		    s->seconds);
-	} else {
-		/* The label is escaped for the terminal (job_watch_set_job). */
-		fprintf(fp, _(" httop: job %s: %s; watched for %.2f s\n"), s->job, s->ended,
-		    s->seconds);
-	}
-	if (s->have_cpu)
-		fprintf(fp, _(" CPU time: user %.2f s, system %.2f s\n"), s->user, s->system);
-	snprintf(cores, sizeof cores, ngettext("%u core", "%u cores", iv->node.ncores),
-	    iv->node.ncores);
-	fprintf(fp, s->argv != NULL ?
-	    _(" host %s, source %s; the command's CPUs %s (%s); figures over %.2f s\n") :
-	    _(" host %s, source %s; the job's CPUs %s (%s); figures over %.2f s\n"),
-	    m->hostname[0] != '\0' ? m->hostname : "-", s->source, s->cpus[0] ? s->cpus : "-",
-	    cores, s->covered);
-	if (s->meaning != NULL)
-		fprintf(fp, _(" meaning: %s\n"), s->meaning);
+	summary_head(fp, m, iv, s);
 	fputc('\n', fp);
-	fprintf(fp, "%-*s%*s%*s%*s%*s%*s%*s%*s%*s%*s\n", LABEL_W, "", COL_W, _("neither%"),
-	    COL_W, _("t0 only%"), COL_W, _("t1 only%"), COL_W, _("both%"), COL_W, _("util%"),
-	    COL_W, _("both/busy%"), COL_W, _("threads"), COL_W, _("GHz"), COL_W, _("CPI"));
-	/* One row per package with a core of the command's. */
-	for (ci = 0; ci < t->ncores; ci++) {
-		if (ci > 0 && t->cores[ci].package != t->cores[ci - 1].package)
-			p++;
-		if ((ci == 0 || t->cores[ci].package != t->cores[ci - 1].package) &&
-		    p < iv->npackages && iv->packages[p].ncores > 0) {
-			snprintf(label, sizeof label, _("package %u"), t->cores[ci].package);
-			row(fp, label, &iv->packages[p]);
-		}
-	}
-	row(fp, _("node"), &iv->node);
+	table(fp, m, iv, 0, SPLIT_COLS);
 	fputc('\n', fp);
-	fputs(_("  both/busy: time both threads were active, as a share of busy core time;\n"
-	    "  threads: threads active per busy core\n"), fp);
+	table(fp, m, iv, SPLIT_COLS, NCOLS);
+	fputc('\n', fp);
+	text_wrapf(fp, INDENT_NOTE, "%s", _("  both/busy: time both threads were active, as a "
+	    "share of busy core time;\n  threads: threads active per busy core\n"));
 	absent_line(fp, &iv->node);
 	if (!iv->valid)
-		fprintf(fp, _("  not valid over the whole run: %s\n"), iv->reason);
+		text_wrapf(fp, INDENT_NOTE, _("  not valid over the whole run: %s\n"), iv->reason);
 	fflush(fp);
 }
 
@@ -157,15 +246,18 @@ out_run_bare(FILE *fp, const struct run_bare *r)
 
 	command_text(cmd, sizeof cmd, r->argv);
 	fputc('\n', fp);
-	fprintf(fp, _(" httop: %s (pid %ld): %s after %.2f s\n"), cmd, r->pid, r->ended,
-	    r->seconds);
+	text_wrapf(fp, INDENT_HEAD, _(" httop: %s (pid %ld): %s after %.2f s\n"), cmd, r->pid,
+	    r->ended, r->seconds);
 	if (r->have_cpu)
-		fprintf(fp, _(" CPU time: user %.2f s, system %.2f s\n"), r->user, r->system);
+		text_wrapf(fp, INDENT_HEAD, _(" CPU time: user %.2f s, system %.2f s\n"), r->user,
+		    r->system);
 	else
-		fputs(_(" CPU time: not known (the command was not reaped by httop)\n"), fp);
-	fprintf(fp, _(" host %s, no counter source: the SMT split, utilisation, threads per "
-	    "busy core, GHz and CPI were not measured\n"), r->host != NULL && r->host[0] != '\0' ?
-	    r->host : "-");
-	fprintf(fp, _("  why: %s\n"), r->why != NULL ? r->why : "-");
+		text_wrapf(fp, INDENT_HEAD, "%s",
+		    _(" CPU time: not known (the command was not reaped by httop)\n"));
+	text_wrapf(fp, INDENT_HEAD, _(" host %s, no counter source: the SMT split, utilisation, "
+	    "threads per busy core, GHz and CPI were not measured\n"),
+	    r->host != NULL && r->host[0] != '\0' ? r->host : "-");
+	text_wrapf(fp, hang(_("  why: %s\n"), INDENT_NOTE), _("  why: %s\n"),
+	    r->why != NULL ? r->why : "-");
 	fflush(fp);
 }

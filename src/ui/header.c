@@ -97,7 +97,7 @@ header_replay_text(char *buf, size_t len, const struct replay_view *r)
 		snprintf(total, sizeof total, "?");
 	if (r->length >= 0.0) {
 		header_duration_text(length, sizeof length, r->length);
-		/* TRANSLATORS: replay position: sample 17 of 59 (18.4 s of 57.9 s), speed x2 */
+		/* TRANSLATORS: replay position: interval 17 of 59 (18.4 s of 57.9 s), speed x2 */
 		snprintf(buf, len, _("%llu/%s (%s of %s) %s%s"), r->pos, total, at, length, speed,
 		    r->at_end ? _(" end of replay") : "");
 	} else {

@@ -34,8 +34,8 @@ int header_tab_at(const struct header_tabs *tabs, int y, int x);
 const char *header_view_name(enum view_id v);
 /* Where a replay stands, as the header shows it. */
 struct replay_view {
-	unsigned long long pos;   /* the sample shown, 1 = the first (0: none yet) */
-	unsigned long long total; /* samples in the trace, if total_known */
+	unsigned long long pos;   /* the interval shown, 1 = the first (0: none yet) */
+	unsigned long long total; /* intervals in the trace (samples - 1), if total_known */
 	bool total_known;
 	double at, length;        /* s since the first sample; length < 0: unknown */
 	int speed;                /* log2 of the speed factor: -2 (x1/4) .. 6 (x64) */

@@ -321,6 +321,11 @@ other_key(struct tui *t, int ch)
 		key_note(t, _("f and F choose the Die grid's figure (key 4)"));
 	} else if (ch == '5') {
 		key_note(t, _("5 is the Nodes view of httop --nodes"));
+	} else if ((ch == '\r' || ch == '\n' || ch == KEY_ENTER) && t->nodes) {
+		key_note(t, _("Enter opens the node under the cursor in the Nodes view (key 5)"));
+	} else if (ch == '\r' || ch == '\n' || ch == KEY_ENTER || ch == 0x1b) {
+		key_note(t, _("Enter and Esc open and leave a node in the Nodes view of httop "
+		    "--nodes"));
 	} else {
 		key_label(name, sizeof name, ch);
 		snprintf(msg, sizeof msg, _("unknown key %s: h lists the keys"), name);

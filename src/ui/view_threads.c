@@ -104,14 +104,16 @@ threads_layout(int cols, const struct twidths *w, struct tlayout *l)
 	/* Too narrow for the bar and a status: the last figures are left
 	 * out (IPC, net GHz, GHz), whole, before the status gets too narrow
 	 * for a reason's code. */
-	for (shown = (int)NFIG; shown > 3 && cols - fixed - 2 - STATUS_MIN < BAR_MIN; shown--)
+	for (shown = (int)NFIG; shown > 3 && cols - fixed - 3 - STATUS_MIN < BAR_MIN; shown--)
 		fixed -= w->fig[shown - 1];
-	l->bar_w = cols - fixed - 2 - STATUS_MIN;
+	/* The bar's edges (drawn just outside it) with a blank before the
+	 * left one, so that the thread number never touches it. */
+	l->bar_w = cols - fixed - 3 - STATUS_MIN;
 	if (l->bar_w > BAR_MAX)
 		l->bar_w = BAR_MAX;
 	if (l->bar_w < BAR_MIN)
 		l->bar_w = BAR_MIN;
-	l->bar_x = x + 1;
+	l->bar_x = x + 2;
 	x = l->bar_x + l->bar_w + 1;
 	for (i = 0; i < (int)NFIG; i++) {
 		l->fig_x[i] = x;

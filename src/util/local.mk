@@ -9,6 +9,7 @@ libhttop_a_SOURCES += \
 	src/util/phases.c src/util/phases.h \
 	src/util/textesc.c src/util/textesc.h \
 	src/util/textput.c src/util/textput.h \
+	src/util/textwrap.c src/util/textwrap.h \
 	src/util/fdwrite.c src/util/fdwrite.h \
 	src/util/hostname.c src/util/hostname.h \
 	src/util/infile.c src/util/infile.h \

@@ -26,20 +26,22 @@ check "... the summary names the command and how it ended" \
 secs=$(sed -n 's/.*figures over \([0-9.]*\) s$/\1/p' err)
 check "... its figures cover the run (2 s, got $secs)" \
 	awk -v s="$secs" 'BEGIN { exit !(s >= 1.9 && s <= 2.5) }'
-# The node row: four shares summing to 100, util, both/busy, threads, GHz,
-# CPI as numbers.
-if awk '$1 == "node" { n++; s = $2 + $3 + $4 + $5
-	ok = NF == 10 && s > 99.5 && s < 100.5 && $6 > 0 && $6 <= 100 && $7 >= 0 && $7 <= 100 &&
-	    $8 >= 1 && $8 <= 2 && $9 > 0 && $10 > 0 }
-	END { exit !(n == 1 && ok) }' err; then
+# The node's rows: four shares summing to 100, util, both/busy, threads,
+# GHz, CPI as numbers.
+if summary_node err | awk '{ n++; s = $1 + $2 + $3 + $4
+	ok = NF == 9 && s > 99.5 && s < 100.5 && $5 > 0 && $5 <= 100 && $6 >= 0 && $6 <= 100 &&
+	    $7 >= 1 && $7 <= 2 && $8 > 0 && $9 > 0 }
+	END { exit !(n == 1 && ok) }'; then
 	ok "... the node row: four shares summing to 100%, util, both/busy, threads, GHz, CPI"
 else
 	not_ok "... the node row: four shares summing to 100%, util, both/busy, threads, GHz, CPI"
 	sed 's/^/# /' err
 fi
 # both/busy is both / (1 - neither), as the metrics computed it.
+node=$(summary_node err)
 check "... both/busy is the share of busy time with both threads (both / util)" \
-	awk '$1 == "node" { exit !($6 > 0 && ($7 - 100 * $5 / $6) ^ 2 < 0.2 ^ 2) }' err
+	awk -v r="$node" 'BEGIN { split(r, v, " ")
+	    exit !(v[5] > 0 && (v[6] - 100 * v[4] / v[5]) ^ 2 < 0.2 ^ 2) }'
 check "... a row per package with a core of the command's" grep -Eq '^  package [0-9]+ ' err
 
 # --- exit statuses ------------------------------------------------------------
@@ -170,7 +172,7 @@ check "... no summary text in the JSON file, none on standard error" \
 # -b (text): the intervals, then the summary, in -o FILE.
 timeout 30 "$HTTOP" --sim demo -d 0.3 -b -o run.txt -- sleep 0.8 >out 2>err; st=$?
 check "-b -o run.txt: the text intervals and then the summary there (exit $st)" \
-	sh -c 'grep -q "^time 0.3" run.txt && tail -n 12 run.txt | grep -q "figures over" && ! grep -q "figures over" err && [ ! -s out ]'
+	sh -c 'grep -q "^time 0.3" run.txt && tail -n 20 run.txt | grep -q "figures over" && ! grep -q "figures over" err && [ ! -s out ]'
 timeout 30 "$HTTOP" --sim demo -o run2.txt -- true 2>err; st=$?
 check "-o run2.txt: only the summary there" sh -c 'grep -q "true (pid" run2.txt && ! grep -q "^time" run2.txt'
 timeout 30 "$HTTOP" --sim demo -o "$tmp/no/such/dir/f" -- true 2>err; st=$?

@@ -53,9 +53,9 @@ st=$(cat "$work/status" 2>/dev/null)
 check "Ctrl-C during the command: httop exits 130, the command's status (got $st)" [ "$st" = 130 ]
 check "... the summary: the command was killed by signal 2" \
 	grep -q 'sleep 60 (pid [0-9]*): killed by signal 2' "$work/err"
-if awk '$1 == "node" { s = $2 + $3 + $4 + $5
-	ok = NF == 10 && s > 99.5 && s < 100.5 && $6 > 0 && ($7 - 100 * $5 / $6) ^ 2 < 0.2 ^ 2 }
-	END { exit !ok }' "$work/err"; then
+if summary_node "$work/err" | awk '{ s = $1 + $2 + $3 + $4
+	ok = NF == 9 && s > 99.5 && s < 100.5 && $5 > 0 && ($6 - 100 * $4 / $5) ^ 2 < 0.2 ^ 2 }
+	END { exit !ok }'; then
 	ok "... its node row: the device's split (shares sum to 100%, both/busy = both / util)"
 else
 	not_ok "... its node row: the device's split"; sed 's/^/# /' "$work/err"

@@ -174,9 +174,11 @@ st=$?
 check "busy command on declared pairs: status 0 (got $st)" [ "$st" -eq 0 ]
 if [ "$ncpus" -ge 2 ]; then
 	# node row: neither, t0 only, t1 only, both: numbers, a bound as lo-hi.
-	check "... the summary's node row has the four shares, bounds as lo-hi" \
-		awk '$1 == "node" { n++; for (i = 2; i <= 5; i++) if ($i !~ /^[0-9.]+(-[0-9.]+)?$/) bad++ }
-		    END { exit !(n == 1 && bad == 0) }' "$work/f.err"
+	node=$(summary_node "$work/f.err")
+	check "... the summary's node row has the four shares, bounds as lo-hi ($node)" \
+		awk -v r="$node" 'BEGIN { n = split(r, v, " ")
+		    for (i = 1; i <= 4; i++) if (v[i] !~ /^[0-9.]+(-[0-9.]+)?$/) bad++
+		    exit !(n == 9 && bad == 0) }'
 else
 	skip "one CPU online: no pair to declare"
 fi

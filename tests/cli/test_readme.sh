@@ -8,12 +8,16 @@
 #   install, msr-safe;
 # - Many nodes: each node needs httop (or --remote-httop), and the local
 #   --via example, run as written, gives each node's line and the job's.
+# - a VM without SMT: the synthetic siblings command, run as written (a
+#   batch run of two intervals added), shows the four-way split: the four
+#   shares as numbers adding up to 100% on the core of CPUs 0 and 1
+#   (issue 35: the README did not say how to see the split there).
 . "$HTTOP_SRCDIR/tests/lib.sh"
 R=$HTTOP_SRCDIR/README.md
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 6
+plan 8
 
 readme=$(tr '\n' ' ' <"$R" | tr -s ' ')
 said=$(printf '%s\n' "$readme" | sed -n 's/.*`--source auto` tries \([a-z, -]*\) in that order.*/\1/p')
@@ -48,3 +52,33 @@ HTTOP=$HTTOP timeout 60 sh ex.sh >ex.out 2>ex.err
 diag "$(cat ex.sh)"
 check "README, Many nodes: the local --via example runs: lines of n1, n2, n3 and the job" \
 	test "$(awk '{ print $1 }' ex.out | sort -u | tr '\n' ' ')" = "job n1 n2 n3 "
+
+# A VM without SMT: the README's command for declared siblings, as written.
+sib=$(grep -m1 "^    lstopo-no-graphics --input " "$R" | sed 's/^    //')
+check "README: a command that declares siblings with a synthetic topology ($sib)" \
+	sh -c 'printf "%s" "$1" | grep -q -- "--topology sib.xml"' sh "$sib"
+if ! command -v lstopo-no-graphics >/dev/null 2>&1; then
+	skip "lstopo-no-graphics is not installed (Debian: hwloc)"
+elif [ "$(getconf _NPROCESSORS_ONLN)" -lt 2 ]; then
+	skip "one CPU online: no two CPUs to declare siblings"
+else
+	printf '%s -b -n 2 -d 0.3\n' "$sib" | sed 's/&& httop /\&\& "$HTTOP" /' >sib.sh
+	diag "$(cat sib.sh)"
+	HTTOP=$HTTOP timeout 60 sh sib.sh >sib.out 2>sib.err
+	# The core row of CPUs 0 and 1, last interval: neither, t0 only, t1
+	# only, both, each a number or procstat's bound lo-hi (never "-", as
+	# without siblings), the lows adding up to 100% at most and the highs
+	# to 100% at least.
+	split=$(awk '$3 == "0,1" { r = $4 " " $5 " " $6 " " $7 } END { print r }' sib.out | tr -d '%')
+	if awk -v r="$split" 'BEGIN { n = split(r, v, " "); lo = 0; hi = 0
+	    for (i = 1; i <= 4; i++) {
+		if (v[i] !~ /^[0-9]+\.[0-9](-[0-9]+\.[0-9])?$/) exit 1
+		m = split(v[i], b, "-"); lo += b[1]; hi += b[m]
+	    }
+	    exit !(n == 4 && lo < 100.5 && hi > 99.5) }'; then
+		ok "README, siblings: the four-way split on the core of CPUs 0 and 1 ($split)"
+	else
+		not_ok "README, siblings: the four-way split on the core of CPUs 0 and 1 ($split)"
+		sed 's/^/# /' sib.out sib.err
+	fi
+fi

@@ -3,11 +3,11 @@
 # real terminal: the Nodes view's rows against each host's own figures
 # (steady simulated loads through the stand-in transport
 # tests/nodes/as-host.sh), the job's figures in the header, a node that is
-# down shown lost with ssh's words, Enter opening a node's views and Esc
-# going back, sorting, and quitting with every node's process ended.
+# down shown lost with ssh's words, Enter opening a node's views (and in
+# them saying where it works) and Esc going back, sorting, and quitting with every node's process ended.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
-plan 14
+plan 15
 cap_has() { cap | grep -Fq -- "$1"; }
 cap_re() { cap | grep -Eq -- "$1"; }
 # the data rows, node names in order
@@ -57,6 +57,12 @@ topo_ok() {
 	    cap_has '120 TSC ticks per count, as the node gave it'
 }
 check "3: h2's Topology view: L3 and the CPU not known, the node's scale 120" topo_ok
+# Enter in a node's views says where it opens a node (it said "unknown key
+# Ctrl-M", issue 35).
+keys Enter
+wait_for 'Enter opens' 5
+check "Enter in a node's view: opens the node under the cursor in the Nodes view" \
+    cap_has 'Enter opens the node under the cursor in the Nodes view (key 5)'
 keys Escape
 wait_for '^node +state' 5
 check "Esc: back to the Nodes view" cap_has 'split (both|t0|t1)'
