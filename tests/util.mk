@@ -23,3 +23,9 @@ tests_unit_test_xmlcheck_SOURCES = tests/unit/test_xmlcheck.c
 tests_unit_test_xmlcheck_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_xmlcheck_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_xmlcheck
+# the one JSON string writer: escapes worked by hand
+check_PROGRAMS += tests/unit/test_jsonstr
+tests_unit_test_jsonstr_SOURCES = tests/unit/test_jsonstr.c
+tests_unit_test_jsonstr_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
+tests_unit_test_jsonstr_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_jsonstr
