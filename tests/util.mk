@@ -29,3 +29,9 @@ tests_unit_test_jsonstr_SOURCES = tests/unit/test_jsonstr.c
 tests_unit_test_jsonstr_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_jsonstr_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_jsonstr
+# the strict decimal number parser: its edges worked by hand
+check_PROGRAMS += tests/unit/test_numparse
+tests_unit_test_numparse_SOURCES = tests/unit/test_numparse.c
+tests_unit_test_numparse_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
+tests_unit_test_numparse_LDADD = $(TEST_LIBS) -lm
+TESTS += tests/unit/test_numparse

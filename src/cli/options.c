@@ -5,9 +5,8 @@
 #include "source/msr/msr_io.h"
 #include "source/msr/msr_safe.h"
 
-#include <errno.h>
+#include <float.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,6 +15,7 @@
 #include "util/hostname.h"
 #include "sim/scenario.h"
 #include "util/i18n.h"
+#include "util/numparse.h"
 #include "util/xalloc.h"
 
 /* Long-only options get codes above the char range. */
@@ -263,12 +263,9 @@ options_usage(FILE *fp)
 static int
 parse_delay(const char *s, double *out, struct errmsg *e)
 {
-	char *end;
 	double d;
 
-	errno = 0;
-	d = strtod(s, &end);
-	if (end == s || *end != '\0' || errno != 0 || !isfinite(d))
+	if (num_double(s, 0, -DBL_MAX, DBL_MAX, &d) != NUM_OK)
 		return errmsg_set(e, _("-d/--delay: '%s' is not a number of seconds; give e.g. -d 1 or -d 0.5"), s);
 	if (d < PACER_DELAY_MIN)
 		return errmsg_set(e, _("-d/--delay: %s s is below the minimum of %.2f s; give a longer interval"),
@@ -277,29 +274,6 @@ parse_delay(const char *s, double *out, struct errmsg *e)
 		return errmsg_set(e, _("-d/--delay: %s s is above the maximum of %.0f s; give a shorter interval"),
 		    s, PACER_DELAY_MAX);
 	*out = d;
-	return 0;
-}
-
-/* A decimal unsigned integer, all of the string, at most max: 0; -1 when
- * it is not a whole number; -2 when it is one, but above max (so the
- * message can say "too large" rather than "not a number"). */
-static int
-parse_uint(const char *s, unsigned long long max, unsigned long long *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (*end != '\0')
-		return -1;
-	if (errno == ERANGE || v > max)
-		return -2;
-	if (errno != 0)
-		return -1;
-	*out = v;
 	return 0;
 }
 
@@ -320,10 +294,10 @@ add_pids(struct options *o, const char *arg, struct errmsg *e)
 			goto bad;
 		memcpy(tok, p, len);
 		tok[len] = '\0';
-		if (parse_uint(tok, 4194304ull, &u) == -2)
+		if (num_uint(tok, 4194304ull, &u) == NUM_RANGE)
 			return errmsg_set(e, _("--pid: %s is larger than any process ID (Linux's are at "
 			    "most 4194304); give the PID of a running process"), tok);
-		if (parse_uint(tok, 4194304ull, &u) != 0 || u == 0)
+		if (num_uint(tok, 4194304ull, &u) != NUM_OK || u == 0)
 			goto bad;
 		o->pids = xreallocarray(o->pids, o->npids + 1, sizeof *o->pids);
 		o->pids[o->npids++] = (pid_t)u;
@@ -376,12 +350,12 @@ static int
 parse_iterations(const char *arg, struct options *o, struct errmsg *e)
 {
 	unsigned long long u;
-	int r = parse_uint(arg, OPT_ITERATIONS_MAX, &u);
+	int r = num_uint(arg, OPT_ITERATIONS_MAX, &u);
 
-	if (r == -2)
+	if (r == NUM_RANGE)
 		return errmsg_set(e, _("-n/--iterations: %s is too large: at most %llu intervals; "
 		    "leave -n out to run until stopped"), arg, OPT_ITERATIONS_MAX);
-	if (r != 0)
+	if (r != NUM_OK)
 		return errmsg_set(e, _("-n/--iterations: '%s' is not a whole number; give e.g. -n 10"),
 		    arg);
 	if (u == 0)
@@ -416,12 +390,12 @@ static int
 parse_seed(const char *arg, struct options *o, struct errmsg *e)
 {
 	unsigned long long u;
-	int r = parse_uint(arg, UINT64_MAX, &u);
+	int r = num_uint(arg, UINT64_MAX, &u);
 
-	if (r == -2)
+	if (r == NUM_RANGE)
 		return errmsg_set(e, _("--seed: %s is too large: the largest seed is %llu"), arg,
 		    (unsigned long long)UINT64_MAX);
-	if (r != 0)
+	if (r != NUM_OK)
 		return errmsg_set(e, _("--seed: '%s' is not a whole number from 0 to %llu; give e.g. --seed 1"),
 		    arg, (unsigned long long)UINT64_MAX);
 	o->seed = u;
@@ -663,7 +637,6 @@ imply_source(struct options *o, const char **by, enum source_kind k, const char 
 static int
 parse_check_option(struct options *o, int c, const char *arg, struct errmsg *e)
 {
-	char *end;
 	double d;
 
 	if (c == OPT_CHECK_CASE) {
@@ -672,10 +645,7 @@ parse_check_option(struct options *o, int c, const char *arg, struct errmsg *e)
 			    check_case_names());
 		o->check_case = arg;
 	} else if (c == OPT_SECONDS) {
-		errno = 0;
-		d = strtod(arg, &end);
-		if (end == arg || *end != '\0' || errno != 0 || !isfinite(d) ||
-		    d < OPT_CHECK_SECONDS_MIN || d > OPT_CHECK_SECONDS_MAX)
+		if (num_double(arg, 0, OPT_CHECK_SECONDS_MIN, OPT_CHECK_SECONDS_MAX, &d) != NUM_OK)
 			return errmsg_set(e, _("--seconds: '%s' is not a number of seconds from %.1f to "
 			    "%.0f; give e.g. --seconds 2"), arg, OPT_CHECK_SECONDS_MIN,
 			    OPT_CHECK_SECONDS_MAX);

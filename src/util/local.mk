@@ -4,6 +4,7 @@ libhttop_a_SOURCES += \
 	src/util/xalloc.c src/util/xalloc.h \
 	src/util/cpulist.c src/util/cpulist.h \
 	src/util/numfmt.c src/util/numfmt.h \
+	src/util/numparse.c src/util/numparse.h \
 	src/util/utf8.c src/util/utf8.h \
 	src/util/jsonstr.c src/util/jsonstr.h \
 	src/util/clock.c src/util/clock.h \
