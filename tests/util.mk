@@ -35,3 +35,15 @@ tests_unit_test_textwrap_SOURCES = tests/unit/test_textwrap.c
 tests_unit_test_textwrap_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_textwrap_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_textwrap
+# the one JSON string writer: escapes worked by hand
+check_PROGRAMS += tests/unit/test_jsonstr
+tests_unit_test_jsonstr_SOURCES = tests/unit/test_jsonstr.c
+tests_unit_test_jsonstr_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
+tests_unit_test_jsonstr_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_jsonstr
+# the strict decimal number parser: its edges worked by hand
+check_PROGRAMS += tests/unit/test_numparse
+tests_unit_test_numparse_SOURCES = tests/unit/test_numparse.c
+tests_unit_test_numparse_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
+tests_unit_test_numparse_LDADD = $(TEST_LIBS) -lm
+TESTS += tests/unit/test_numparse

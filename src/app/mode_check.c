@@ -45,6 +45,7 @@
 #include "source/sched_source.h"
 #include "util/clock.h"
 #include "util/i18n.h"
+#include "util/numparse.h"
 #include "util/xalloc.h"
 
 /* The CPUs to be used must be this idle, over this long, before the load
@@ -247,13 +248,9 @@ static double
 busy_max(void)
 {
 	const char *s = secure_getenv("HTTOP_CHECK_BUSY_MAX");
-	char *end;
 	double v;
 
-	if (s == NULL || *s == '\0')
-		return CHECK_BG_MAX;
-	v = strtod(s, &end);
-	return *end == '\0' && v >= 0.0 && v <= 1.0 ? v : CHECK_BG_MAX;
+	return s != NULL && num_double(s, 0, 0.0, 1.0, &v) == NUM_OK ? v : CHECK_BG_MAX;
 }
 
 /* The CPUs must be idle before the load starts. -1 with a message when

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "util/i18n.h"
+#include "util/jsonstr.h"
 #include "util/textput.h"
 #include "util/textwrap.h"
 #include "util/xalloc.h"
@@ -693,23 +694,6 @@ check_report_text(FILE *fp, const struct check_report *r)
 /* ---- JSON ---------------------------------------------------------------- */
 
 static void
-json_str(FILE *fp, const char *s)
-{
-	const unsigned char *p;
-
-	fputc('"', fp);
-	for (p = (const unsigned char *)(s != NULL ? s : ""); *p != '\0'; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(fp, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(fp, "\\u%04x", *p);
-		else
-			fputc(*p, fp);
-	}
-	fputc('"', fp);
-}
-
-static void
 json_num(FILE *fp, double x)
 {
 	if (isfinite(x))
@@ -748,18 +732,18 @@ static void
 json_row(FILE *fp, const struct check_row *row)
 {
 	fputs("{\"figure\":", fp);
-	json_str(fp, row->figure);
+	jsonstr_fput(fp, row->figure);
 	fputs(",\"family\":", fp);
-	json_str(fp, check_family_key(row->family));
+	jsonstr_fput(fp, check_family_key(row->family));
 	json_key(fp, "thread");
 	if (row->thread < 0)
 		fputs("null", fp);
 	else
 		fprintf(fp, "%d", row->thread);
 	json_key(fp, "basis");
-	json_str(fp, row->basis);
+	jsonstr_fput(fp, row->basis);
 	json_key(fp, "expect");
-	json_str(fp, check_expect_key(row->expect));
+	jsonstr_fput(fp, check_expect_key(row->expect));
 	json_key(fp, "expected");
 	if (row->expect == CE_RANGE) {
 		fputc('[', fp);
@@ -773,7 +757,7 @@ json_row(FILE *fp, const struct check_row *row)
 	json_key(fp, "measured");
 	json_val(fp, row->measured);
 	json_key(fp, "kind");
-	json_str(fp, row->measured.kind == V_EXACT ? "exact" : row->measured.kind == V_BOUND ?
+	jsonstr_fput(fp, row->measured.kind == V_EXACT ? "exact" : row->measured.kind == V_BOUND ?
 	    "bound" : "none");
 	json_key(fp, "difference");
 	if (row->measured.kind == V_NONE)
@@ -783,10 +767,10 @@ json_row(FILE *fp, const struct check_row *row)
 	json_key(fp, "tolerance");
 	json_num(fp, row->tol);
 	json_key(fp, "verdict");
-	json_str(fp, check_verdict_key(row->verdict));
+	jsonstr_fput(fp, check_verdict_key(row->verdict));
 	json_key(fp, "reason");
 	if (row->verdict == CV_NONE && row->reason != R_NONE)
-		json_str(fp, metrics_reason_code(row->reason));
+		jsonstr_fput(fp, metrics_reason_code(row->reason));
 	else
 		fputs("null", fp);
 	json_key(fp, "schedule");
@@ -856,19 +840,19 @@ json_beside(FILE *fp, const struct check_beside *b)
 	json_key(fp, "disturbed");
 	if (b->dist.kind != CD_NONE) {
 		check_disturbance_text(&b->dist, NULL, why, sizeof why);
-		json_str(fp, why);
+		jsonstr_fput(fp, why);
 	} else {
 		fputs("null", fp);
 	}
 	json_key(fp, "note");
-	json_str(fp, b->note);
+	jsonstr_fput(fp, b->note);
 	json_key(fp, "figures");
 	fputc('[', fp);
 	for (k = 0; k < b->n; k++) {
 		const struct check_beside_fig *f = &b->f[k];
 
 		fprintf(fp, "%s{\"figure\":", k > 0 ? "," : "");
-		json_str(fp, f->figure);
+		jsonstr_fput(fp, f->figure);
 		json_key(fp, "thread");
 		if (f->thread < 0)
 			fputs("null", fp);
@@ -896,7 +880,7 @@ json_result(FILE *fp, const struct check_result *x)
 	unsigned k;
 
 	fputs("{\"case\":", fp);
-	json_str(fp, x->cs->name);
+	jsonstr_fput(fp, x->cs->name);
 	fprintf(fp, ",\"package\":%u,\"core\":%u,\"cpus\":[", x->package, x->core);
 	for (k = 0; k < x->ncpus && k < 2; k++)
 		fprintf(fp, "%s%u", k > 0 ? "," : "", x->cpus[k]);
@@ -948,14 +932,14 @@ json_result(FILE *fp, const struct check_result *x)
 	json_key(fp, "disturbed");
 	if (x->dist.kind != CD_NONE) {
 		check_disturbance_text(&x->dist, NULL, why, sizeof why);
-		json_str(fp, why);
+		jsonstr_fput(fp, why);
 	} else {
 		fputs("null", fp);
 	}
 	json_key(fp, "note");
-	json_str(fp, x->note);
+	jsonstr_fput(fp, x->note);
 	json_key(fp, "verdict");
-	json_str(fp, check_verdict_key(x->verdict));
+	jsonstr_fput(fp, check_verdict_key(x->verdict));
 	json_key(fp, "figures");
 	fputc('[', fp);
 	for (k = 0; k < x->nrows; k++) {
@@ -976,21 +960,21 @@ json_head(FILE *fp, const struct check_report *r)
 
 	fprintf(fp, "{\"httop_check\":%d", CHECK_JSON_VERSION);
 	json_key(fp, "version");
-	json_str(fp, r->version);
+	jsonstr_fput(fp, r->version);
 	json_key(fp, "host");
-	json_str(fp, r->host);
+	jsonstr_fput(fp, r->host);
 	json_key(fp, "cpu");
-	json_str(fp, r->cpu);
+	jsonstr_fput(fp, r->cpu);
 	json_key(fp, "group");
-	json_str(fp, r->group);
+	jsonstr_fput(fp, r->group);
 	json_key(fp, "source");
-	json_str(fp, r->source);
+	jsonstr_fput(fp, r->source);
 	json_key(fp, "split");
-	json_str(fp, r->split);
+	jsonstr_fput(fp, r->split);
 	json_key(fp, "plan");
-	json_str(fp, r->plan);
+	jsonstr_fput(fp, r->plan);
 	json_key(fp, "load");
-	json_str(fp, mode_key(r->mode));
+	jsonstr_fput(fp, mode_key(r->mode));
 	json_key(fp, "period");
 	json_num(fp, r->period);
 	json_key(fp, "seconds");
@@ -1005,7 +989,7 @@ json_head(FILE *fp, const struct check_report *r)
 		fputs("null", fp);
 	json_key(fp, "verdict");
 	if (r->has_scale_row)
-		json_str(fp, check_verdict_key(r->scale_row.verdict));
+		jsonstr_fput(fp, check_verdict_key(r->scale_row.verdict));
 	else
 		fputs("null", fp);
 	fputc('}', fp);
@@ -1017,12 +1001,12 @@ json_head(FILE *fp, const struct check_report *r)
 
 		fputs("{\"source\":", fp);
 		if (r->beside_source != NULL)
-			json_str(fp, r->beside_source);
+			jsonstr_fput(fp, r->beside_source);
 		else
 			fputs("null", fp);
 		json_key(fp, "error");
 		if (r->beside_source == NULL || r->beside_why[0] != '\0')
-			json_str(fp, r->beside_why);
+			jsonstr_fput(fp, r->beside_why);
 		else
 			fputs("null", fp);
 		beside_count(r, &n);
@@ -1068,16 +1052,16 @@ check_report_json(FILE *fp, const struct check_report *r)
 				continue;
 			fprintf(fp, "%s\"%s\":", first ? "" : ",",
 			    check_family_key((enum check_family)k));
-			json_str(fp, r->unchecked[k]);
+			jsonstr_fput(fp, r->unchecked[k]);
 			first = false;
 		}
 		fputc('}', fp);
 	}
 	json_key(fp, "outcome");
-	json_str(fp, check_outcome_key(r->outcome));
+	jsonstr_fput(fp, check_outcome_key(r->outcome));
 	json_key(fp, "error");
 	if (r->outcome == CO_ERROR)
-		json_str(fp, r->error);
+		jsonstr_fput(fp, r->error);
 	else
 		fputs("null", fp);
 	fputs("}\n", fp);

@@ -1,13 +1,21 @@
 /* options.c: parse and check the command line. Every bad value ends in one
- * message naming the option and what to give instead (exit status 2). */
+ * message naming the option and what to give instead (exit status 2).
+ *
+ * Every option is one row of optdefs[] (below): its name, short letter,
+ * value, --help text, how it is parsed and whether the nodes' httop gets
+ * it; getopt's table, the short options, --help and the options passed on
+ * to many nodes are all made from it. Adding an option is a row and, when
+ * none of the generic parsers (opt_flag, opt_string) fits, its function;
+ * the bash completion (completion/httop) follows the table
+ * (tests/cli/test_completion.sh compares them). */
 #include "config.h"
 #include "options.h"
 #include "source/msr/msr_io.h"
 #include "source/msr/msr_safe.h"
 
-#include <errno.h>
+#include <float.h>
 #include <getopt.h>
-#include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,91 +24,36 @@
 #include "util/hostname.h"
 #include "sim/scenario.h"
 #include "util/i18n.h"
+#include "util/numparse.h"
 #include "util/xalloc.h"
 
-/* Long-only options get codes above the char range. */
-enum {
-	OPT_FORMAT = 256,
-	OPT_SOURCE,
-	OPT_REPLAY,
-	OPT_TOPOLOGY,
-	OPT_CPUID,
-	OPT_MSR_PATH,
-	OPT_SIM,
-	OPT_SEED,
-	OPT_CPUS,
-	OPT_FORCE,
-	OPT_RESTORE,
-	OPT_DEMO,
-	OPT_PID,
-	OPT_CGROUP,
-	OPT_DIE_MAP,
-	OPT_SYSFS_ROOT,
-	OPT_CAPID6,
-	OPT_MSR_SAFE_PATH,
-	OPT_MSR_BATCH_PATH,
-	OPT_ON_CONFLICT,
-	OPT_TEXTFILE,
-	OPT_HOST,
-	OPT_RECORD,
-	OPT_RECORD_COMPRESS,
-	OPT_CHECK,
-	OPT_CHECK_CASE,
-	OPT_SECONDS,
-	OPT_JOB,
-	OPT_LEVEL,
-	OPT_TEXTFILE_LEVEL,
-	OPT_NODES,
-	OPT_ALL_NODES,
-	OPT_VIA,
-	OPT_REMOTE_HTTOP,
-	OPT_COMPACT,
+/* What a parse carries from one option to the next. */
+struct optctx {
+	struct options *o;
+	const struct optdef *d;  /* the option being parsed */
+	int argc;
+	char **argv;
+	const char *source_by;   /* the option that fixed the source */
+	const char *value;       /* the last option value taken */
 };
 
-static const struct option long_opts[] = {
-	{ "delay", required_argument, NULL, 'd' },
-	{ "interval", required_argument, NULL, 'd' },
-	{ "iterations", required_argument, NULL, 'n' },
-	{ "batch", no_argument, NULL, 'b' },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "source", required_argument, NULL, OPT_SOURCE },
-	{ "replay", required_argument, NULL, OPT_REPLAY },
-	{ "topology", required_argument, NULL, OPT_TOPOLOGY },
-	{ "cpuid", required_argument, NULL, OPT_CPUID },
-	{ "msr-path", required_argument, NULL, OPT_MSR_PATH },
-	{ "sim", required_argument, NULL, OPT_SIM },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "cpus", required_argument, NULL, OPT_CPUS },
-	{ "force", no_argument, NULL, OPT_FORCE },
-	{ "restore", no_argument, NULL, OPT_RESTORE },
-	{ "demo", no_argument, NULL, OPT_DEMO },
-	{ "pid", required_argument, NULL, OPT_PID },
-	{ "cgroup", required_argument, NULL, OPT_CGROUP },
-	{ "die-map", required_argument, NULL, OPT_DIE_MAP },
-	{ "sysfs-root", required_argument, NULL, OPT_SYSFS_ROOT },
-	{ "capid6", required_argument, NULL, OPT_CAPID6 },
-	{ "msr-safe-path", required_argument, NULL, OPT_MSR_SAFE_PATH },
-	{ "msr-batch-path", required_argument, NULL, OPT_MSR_BATCH_PATH },
-	{ "on-conflict", required_argument, NULL, OPT_ON_CONFLICT },
-	{ "textfile", required_argument, NULL, OPT_TEXTFILE },
-	{ "host", required_argument, NULL, OPT_HOST },
-	{ "record", required_argument, NULL, OPT_RECORD },
-	{ "record-compress", no_argument, NULL, OPT_RECORD_COMPRESS },
-	{ "check", no_argument, NULL, OPT_CHECK },
-	{ "check-case", required_argument, NULL, OPT_CHECK_CASE },
-	{ "seconds", required_argument, NULL, OPT_SECONDS },
-	{ "job", optional_argument, NULL, OPT_JOB },
-	{ "nodes", required_argument, NULL, OPT_NODES },
-	{ "all-nodes", no_argument, NULL, OPT_ALL_NODES },
-	{ "via", required_argument, NULL, OPT_VIA },
-	{ "remote-httop", required_argument, NULL, OPT_REMOTE_HTTOP },
-	{ "compact", no_argument, NULL, OPT_COMPACT },
-	{ "output", required_argument, NULL, 'o' },
-	{ "level", required_argument, NULL, OPT_LEVEL },
-	{ "textfile-level", required_argument, NULL, OPT_TEXTFILE_LEVEL },
-	{ "version", no_argument, NULL, 'V' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+/* How an option is parsed, with its value (NULL: none): 0 taken, -1 an
+ * error in e, 1 done and exit with status 0 (--help, --version). */
+typedef int optparse(struct optctx *x, const char *arg, struct errmsg *e);
+
+enum optval { VAL_NONE, VAL_REQUIRED, VAL_OPTIONAL };
+
+/* One option. */
+struct optdef {
+	const char *name;     /* the long option, without "--" */
+	char letter;          /* its short option, or 0 */
+	enum optval val;      /* whether it takes a value */
+	const char *meta;     /* the value as --help names it ("SECS"), NULL: none */
+	optparse *parse;      /* how it is parsed */
+	size_t field;         /* the member of struct options opt_flag or opt_string sets */
+	bool pass;            /* the nodes' httop gets it as given (httop(1), MANY NODES) */
+	const char *help;     /* what it does (translated; lines of at most 54
+			       * columns, '\n' between them) */
 };
 
 const char *
@@ -135,140 +88,35 @@ source_kind_parse(const char *s, enum source_kind *k)
 	return -1;
 }
 
-/* One entry per option: the option as typed (never translated) and what
- * it does (translated; lines of at most 54 columns, '\n' between them). */
-static const struct {
-	const char *opt;
-	const char *what;
-} usage_opts[] = {
-	{ "-d, --delay SECS",
-	    N_("refresh interval in seconds (default 1, minimum 0.05)") },
-	{ "--interval SECS",
-	    N_("the same as -d") },
-	{ "-n, --iterations N",
-	    N_("stop after N intervals (default: until stopped)") },
-	{ "-b, --batch",
-	    N_("write each interval to standard output, no screen") },
-	{ "--format FMT",
-	    N_("batch output format: text, csv, json, openmetrics or\nsummary (default text); implies -b") },
-	{ "--textfile DIR",
-	    N_("after every interval write DIR/httop.prom for the\nnode exporter's textfile collector") },
-	{ "--textfile-level LEVEL",
-	    N_("how far down --textfile goes: node, package, core or\nthread (default thread: every series)") },
-	{ "--level LEVEL",
-	    N_("the same for --format openmetrics") },
-	{ "--host NAME",
-	    N_("the host name the outputs give (default: the node's)") },
-	{ "--source SRC",
-	    N_("counter source: auto, msr, msr-safe, perf, sched,\nprocstat, sim or replay (default auto: msr-safe,\nmsr, perf, sched, then procstat)") },
-	{ "--replay FILE",
-	    N_("replay a recorded trace (implies --source replay)") },
-	{ "--record FILE",
-	    N_("write a trace of the run to FILE while monitoring\n(gzip when FILE ends in .gz; format: httop-trace(5))") },
-	{ "--record-compress",
-	    N_("gzip the --record trace whatever its name") },
-	{ "--topology PATH",
-	    N_("read the topology from an hwloc XML file, or from a\ndirectory with a copy of a machine's /sys and /proc\n(made by hwloc-gather-topology)") },
-	{ "--cpuid FILE",
-	    N_("read the CPU identity from a libcpuid raw dump") },
-	{ "--msr-path TMPL",
-	    N_("MSR device path with one %u for the CPU number\n(default /dev/cpu/%u/msr)") },
-	{ "--msr-safe-path TMPL",
-	    N_("msr-safe's per-CPU device with one %u for the CPU\nnumber (default /dev/cpu/%u/msr_safe)") },
-	{ "--msr-batch-path FILE",
-	    N_("msr-safe's batch device (default /dev/cpu/msr_batch)") },
-	{ "--sim SCENARIO",
-	    N_("simulate this machine (or --topology's) running a load:\na scenario name (idle, busy, ..., demo) or file;\nthe machine stays this one: --demo is the demo machine\n(implies --source sim; default scenario: demo)") },
-	{ "--seed N",
-	    N_("random seed of the simulator (default 0)") },
-	{ "--cpus LIST",
-	    N_("read only these CPUs' cores, e.g. 0-3,8") },
-	{ "--force",
-	    N_("use the counters even if another program holds them") },
-	{ "--restore",
-	    N_("put back the counter registers a killed httop left\nprogrammed, and exit") },
-	{ "--on-conflict POLICY",
-	    N_("when another program reprograms the counters mid-run:\nreport, reclaim or exit (default report)") },
-	{ "--demo",
-	    N_("simulate the demo machine (a built-in two-socket\nSkylake-SP) running the demo scenario; with --sim,\nthat scenario instead") },
-	{ "-p, --pid PID",
-	    N_("watch a job: show the cores its threads may run on\n(repeatable, or PID,PID...; key j shows all cores)") },
-	{ "--cgroup PATH",
-	    N_("watch a job: the cores of its cgroup's cpuset (v2, or\nv1 cpuset; absolute, or as /proc/PID/cgroup says)") },
-	{ "--job [ID]",
-	    N_("watch a Slurm job: the cores of its cgroup, or of its\nprocesses, on this node (without ID: the only job\nrunning here)") },
-	{ "--nodes LIST",
-	    N_("watch many nodes: run httop -b --format json on each\n(Slurm's hostlist syntax: c[001-128,200]) and show\nthem together; with -b merge their lines") },
-	{ "--all-nodes",
-	    N_("with --job ID: watch every node of the job") },
-	{ "--via HOW",
-	    N_("how the nodes' httop is started: ssh, srun (in the\njob given with --job ID) or a command with %h for\nthe host (default: srun with --all-nodes, else ssh)") },
-	{ "--remote-httop PATH",
-	    N_("the httop the nodes run (default httop)") },
-	{ "--compact",
-	    N_("with --format json: each line's cores and threads as\npositional arrays, 5 to 10 times shorter (many nodes\nask their nodes for it)") },
-	{ "-o, --output FILE",
-	    N_("write the batch output (or --check's report) to FILE,\nnot standard output; implies -b. With a command: its\nsummary (and, with -b or --format, its intervals)") },
-	{ "--die-map FILE",
-	    N_("place the cores on the die grid as FILE says\n(format: httop-diemap(5))") },
-	{ "--sysfs-root DIR",
-	    N_("read the die's tile registers (CAPID6) under DIR\ninstead of /sys") },
-	{ "--capid6 VALUE[,VALUE...]",
-	    N_("the die's tile registers (CAPID6), one per package,\nfor a machine that is not this one (--topology,\n--replay) or without root") },
-	{ "--check",
-	    N_("check the figures on this machine against loads whose\nanswer is known, then exit (httop(1), CHECK)") },
-	{ "--check-case NAME",
-	    N_("--check runs only this case: idle, t0, t1, both, half,\napart or uneven") },
-	{ "--seconds N",
-	    N_("--check measures each case for N seconds (default 2)") },
-	{ "-V, --version",
-	    N_("print the version and exit") },
-	{ "-h, --help",
-	    N_("print this help and exit") },
-};
+/* ---- How the options are parsed ------------------------------------------ */
 
-void
-options_usage(FILE *fp)
+/* A flag: the row's bool member of struct options. */
+static int
+opt_flag(struct optctx *x, const char *arg, struct errmsg *e)
 {
-	size_t i;
-
-	fputs(_("Usage: httop [options]\n"
-	    "       httop [options] -- COMMAND [ARGS...]\n"
-	    "Show, for every physical core, how its time splits between neither, one or\n"
-	    "both SMT threads active, with per-thread utilisation, CPI and frequency,\n"
-	    "from the performance counters. With a command: run it, watch the cores its\n"
-	    "processes may run on, and print a summary of the whole run when it ends.\n"), fp);
-	fputc('\n', fp);
-	/* The option indented as getopt_long users expect (short options at
-	 * column 2, long-only ones at 6), its text from column 25; an option
-	 * too long for that gets a line of its own. */
-	for (i = 0; i < sizeof usage_opts / sizeof usage_opts[0]; i++) {
-		const char *opt = usage_opts[i].opt, *w = _(usage_opts[i].what), *nl;
-		const char *ind = opt[1] == '-' ? "      " : "  ";
-		int len = (int)(strlen(ind) + strlen(opt));
-
-		if (len > 23)
-			fprintf(fp, "%s%s\n%25s", ind, opt, "");
-		else
-			fprintf(fp, "%s%-*s", ind, 25 - (int)strlen(ind), opt);
-		for (; (nl = strchr(w, '\n')) != NULL; w = nl + 1)
-			fprintf(fp, "%.*s\n%25s", (int)(nl - w), w, "");
-		fprintf(fp, "%s\n", w);
-	}
-	fputc('\n', fp);
-	fputs(_("See httop(1) for the figures, their formulas and the output formats.\n"), fp);
+	(void)arg;
+	(void)e;
+	*(bool *)(void *)((char *)x->o + x->d->field) = true;
+	return 0;
 }
 
-/* A decimal number of seconds within [PACER_DELAY_MIN, PACER_DELAY_MAX]. */
+/* A value kept as given: the row's const char * member. */
 static int
-parse_delay(const char *s, double *out, struct errmsg *e)
+opt_string(struct optctx *x, const char *arg, struct errmsg *e)
 {
-	char *end;
+	(void)e;
+	*(const char **)(void *)((char *)x->o + x->d->field) = arg;
+	return 0;
+}
+
+/* -d, --interval: a decimal number of seconds within [PACER_DELAY_MIN,
+ * PACER_DELAY_MAX]. */
+static int
+opt_delay(struct optctx *x, const char *s, struct errmsg *e)
+{
 	double d;
 
-	errno = 0;
-	d = strtod(s, &end);
-	if (end == s || *end != '\0' || errno != 0 || !isfinite(d))
+	if (num_double(s, 0, -DBL_MAX, DBL_MAX, &d) != NUM_OK)
 		return errmsg_set(e, _("-d/--delay: '%s' is not a number of seconds; give e.g. -d 1 or -d 0.5"), s);
 	if (d < PACER_DELAY_MIN)
 		return errmsg_set(e, _("-d/--delay: %s s is below the minimum of %.2f s; give a longer interval"),
@@ -276,38 +124,17 @@ parse_delay(const char *s, double *out, struct errmsg *e)
 	if (d > PACER_DELAY_MAX)
 		return errmsg_set(e, _("-d/--delay: %s s is above the maximum of %.0f s; give a shorter interval"),
 		    s, PACER_DELAY_MAX);
-	*out = d;
-	return 0;
-}
-
-/* A decimal unsigned integer, all of the string, at most max: 0; -1 when
- * it is not a whole number; -2 when it is one, but above max (so the
- * message can say "too large" rather than "not a number"). */
-static int
-parse_uint(const char *s, unsigned long long max, unsigned long long *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (*end != '\0')
-		return -1;
-	if (errno == ERANGE || v > max)
-		return -2;
-	if (errno != 0)
-		return -1;
-	*out = v;
+	x->o->delay = d;
+	x->o->have_delay = true;
 	return 0;
 }
 
 /* --pid: one PID or a comma-separated list (as `pgrep -d,` prints),
  * appended to o->pids. Linux PIDs are at most 2^22 (PID_MAX_LIMIT). */
 static int
-add_pids(struct options *o, const char *arg, struct errmsg *e)
+opt_pid(struct optctx *x, const char *arg, struct errmsg *e)
 {
+	struct options *o = x->o;
 	unsigned long long u;
 	char tok[32];
 	const char *p = arg, *comma;
@@ -320,10 +147,10 @@ add_pids(struct options *o, const char *arg, struct errmsg *e)
 			goto bad;
 		memcpy(tok, p, len);
 		tok[len] = '\0';
-		if (parse_uint(tok, 4194304ull, &u) == -2)
+		if (num_uint(tok, 4194304ull, &u) == NUM_RANGE)
 			return errmsg_set(e, _("--pid: %s is larger than any process ID (Linux's are at "
 			    "most 4194304); give the PID of a running process"), tok);
-		if (parse_uint(tok, 4194304ull, &u) != 0 || u == 0)
+		if (num_uint(tok, 4194304ull, &u) != NUM_OK || u == 0)
 			goto bad;
 		o->pids = xreallocarray(o->pids, o->npids + 1, sizeof *o->pids);
 		o->pids[o->npids++] = (pid_t)u;
@@ -371,30 +198,76 @@ check_host(const char *s, struct errmsg *e)
 	return 0;
 }
 
+/* --msr-path, --msr-safe-path: a template with one %u. */
+static int
+opt_msr_path(struct optctx *x, const char *arg, struct errmsg *e)
+{
+	if (check_template("--msr-path", arg, MSR_DEV_TEMPLATE, e) != 0)
+		return -1;
+	x->o->msr_path = arg;
+	x->o->have_msr_path = true;
+	return 0;
+}
+
+static int
+opt_msr_safe_path(struct optctx *x, const char *arg, struct errmsg *e)
+{
+	if (check_template("--msr-safe-path", arg, MSR_SAFE_DEV_DEFAULT, e) != 0)
+		return -1;
+	x->o->msr_safe_path = arg;
+	x->o->have_msr_safe_path = true;
+	return 0;
+}
+
+static int
+opt_host(struct optctx *x, const char *arg, struct errmsg *e)
+{
+	if (check_host(arg, e) != 0)
+		return -1;
+	x->o->host = arg;
+	return 0;
+}
+
 /* -n: a whole number of intervals, 1 to OPT_ITERATIONS_MAX. */
 static int
-parse_iterations(const char *arg, struct options *o, struct errmsg *e)
+opt_iterations(struct optctx *x, const char *arg, struct errmsg *e)
 {
 	unsigned long long u;
-	int r = parse_uint(arg, OPT_ITERATIONS_MAX, &u);
+	int r = num_uint(arg, OPT_ITERATIONS_MAX, &u);
 
-	if (r == -2)
+	if (r == NUM_RANGE)
 		return errmsg_set(e, _("-n/--iterations: %s is too large: at most %llu intervals; "
 		    "leave -n out to run until stopped"), arg, OPT_ITERATIONS_MAX);
-	if (r != 0)
+	if (r != NUM_OK)
 		return errmsg_set(e, _("-n/--iterations: '%s' is not a whole number; give e.g. -n 10"),
 		    arg);
 	if (u == 0)
 		return errmsg_set(e, _("-n/--iterations: 0 intervals would show nothing; give 1 or more, "
 		    "or leave -n out to run until stopped"));
-	o->iterations = (long long)u;
+	x->o->iterations = (long long)u;
+	return 0;
+}
+
+/* Options that imply a source must agree with an explicit --source and
+ * with each other; x->source_by remembers which option set it, for the
+ * message. */
+static int
+imply_source(struct optctx *x, enum source_kind k, const char *opt, struct errmsg *e)
+{
+	struct options *o = x->o;
+
+	if (x->source_by != NULL && o->source != k)
+		return errmsg_set(e, _("%s conflicts with %s (--source %s); drop one of them"),
+		    opt, x->source_by, source_kind_name(o->source));
+	o->source = k;
+	x->source_by = opt;
 	return 0;
 }
 
 /* --sim SCENARIO: a built-in name or a file that exists; anything else is
  * a bad value (status 2), said before anything is opened. */
 static int
-parse_sim(const char *arg, struct options *o, struct errmsg *e)
+opt_sim(struct optctx *x, const char *arg, struct errmsg *e)
 {
 	size_t i;
 
@@ -408,31 +281,43 @@ parse_sim(const char *arg, struct options *o, struct errmsg *e)
 		return errmsg_set(e, _("--sim: no built-in scenario and no file named %s: give a "
 		    "built-in name (idle, busy, one-per-core, both, alternate, bursts, demo) or a "
 		    "scenario file; --sim chooses the load, --demo the demo machine"), arg);
-	o->scenario = arg;
+	x->o->scenario = arg;
+	return imply_source(x, SRC_SIM, "--sim", e);
+}
+
+static int
+opt_demo(struct optctx *x, const char *arg, struct errmsg *e)
+{
+	(void)arg;
+	if (imply_source(x, SRC_SIM, "--demo", e) != 0)
+		return -1;
+	x->o->demo = true;
 	return 0;
 }
 
 static int
-parse_seed(const char *arg, struct options *o, struct errmsg *e)
+opt_seed(struct optctx *x, const char *arg, struct errmsg *e)
 {
 	unsigned long long u;
-	int r = parse_uint(arg, UINT64_MAX, &u);
+	int r = num_uint(arg, UINT64_MAX, &u);
 
-	if (r == -2)
+	if (r == NUM_RANGE)
 		return errmsg_set(e, _("--seed: %s is too large: the largest seed is %llu"), arg,
 		    (unsigned long long)UINT64_MAX);
-	if (r != 0)
+	if (r != NUM_OK)
 		return errmsg_set(e, _("--seed: '%s' is not a whole number from 0 to %llu; give e.g. --seed 1"),
 		    arg, (unsigned long long)UINT64_MAX);
-	o->seed = u;
+	x->o->seed = u;
 	return 0;
 }
 
 /* --cpus: a number beyond any machine is "not in this machine", said with
  * what it has once the topology is known (app_select_cpus). */
 static int
-parse_cpus(const char *arg, struct options *o, struct errmsg *e)
+opt_cpus(struct optctx *x, const char *arg, struct errmsg *e)
 {
+	struct options *o = x->o;
+
 	if (o->have_cpus)
 		cpulist_free(&o->cpus);
 	o->have_cpus = false;
@@ -464,19 +349,19 @@ is_job_id(const char *s)
 
 /* --job, --job=ID, --job ID (the next word, when it is a job ID). */
 static int
-parse_job(int argc, char **argv, struct options *o, const char **value, struct errmsg *e)
+opt_job(struct optctx *x, const char *arg, struct errmsg *e)
 {
-	const char *id = optarg;
+	const char *id = arg;
 
-	if (id == NULL && optind < argc && is_job_id(argv[optind])) {
-		id = argv[optind++];
-		*value = id;
+	if (id == NULL && optind < x->argc && is_job_id(x->argv[optind])) {
+		id = x->argv[optind++];
+		x->value = id;
 	}
 	if (id != NULL && !is_job_id(id))
 		return errmsg_set(e, _("--job: '%s' is not a Slurm job ID; give e.g. --job 1234 or "
 		    "--job 1234_7 (squeue lists them), or --job alone for the only job here"), id);
-	o->job = true;
-	o->job_id = id;
+	x->o->job = true;
+	x->o->job_id = id;
 	return 0;
 }
 
@@ -509,58 +394,35 @@ check_job_command(struct options *o, struct errmsg *e)
 	return 0;
 }
 
-/* --nodes, --all-nodes, --via, --remote-httop: many nodes. */
+/* --nodes, --via, --remote-httop: many nodes (--all-nodes is a flag). */
 static int
-parse_nodes_option(int c, const char *arg, struct options *o, struct errmsg *e)
+opt_nodes(struct optctx *x, const char *arg, struct errmsg *e)
 {
-	switch (c) {
-	case OPT_NODES:
-		if (*arg == '\0')
-			return errmsg_set(e, _("--nodes: an empty list; give the nodes, e.g. --nodes "
-			    "c[001-016]"));
-		o->nodes = arg;
-		return 0;
-	case OPT_ALL_NODES:
-		o->all_nodes = true;
-		return 0;
-	case OPT_VIA:
-		if (*arg == '\0')
-			return errmsg_set(e, _("--via: empty; give ssh, srun or a command with %%h for "
-			    "the host"));
-		o->via = arg;
-		return 0;
-	default:     /* OPT_REMOTE_HTTOP */
-		if (*arg == '\0' || arg[0] == '-')
-			return errmsg_set(e, _("--remote-httop: '%s' is not a program; give the path of "
-			    "httop on the nodes, e.g. /opt/httop/bin/httop"), arg);
-		o->remote_httop = arg;
-		return 0;
-	}
+	if (*arg == '\0')
+		return errmsg_set(e, _("--nodes: an empty list; give the nodes, e.g. --nodes "
+		    "c[001-016]"));
+	x->o->nodes = arg;
+	return 0;
 }
 
-/* An option the nodes' httop gets as it was given: the source and what
- * it reads, the CPUs, the conflict policy. -d, -n and --job are added
- * from their values (mode_nodes.c). */
-static void
-note_remote(struct options *o, int c, const char *arg)
+static int
+opt_via(struct optctx *x, const char *arg, struct errmsg *e)
 {
-	static const int pass[] = { OPT_SOURCE, OPT_SIM, OPT_SEED, OPT_DEMO, OPT_TOPOLOGY,
-	    OPT_CPUID, OPT_MSR_PATH, OPT_MSR_SAFE_PATH, OPT_MSR_BATCH_PATH, OPT_CPUS, OPT_FORCE,
-	    OPT_ON_CONFLICT, OPT_CGROUP, OPT_DIE_MAP, OPT_SYSFS_ROOT, OPT_CAPID6 };
-	char name[64];
-	size_t i, k;
+	if (*arg == '\0')
+		return errmsg_set(e, _("--via: empty; give ssh, srun or a command with %%h for "
+		    "the host"));
+	x->o->via = arg;
+	return 0;
+}
 
-	for (i = 0; i < sizeof pass / sizeof pass[0] && pass[i] != c; i++)
-		;
-	if (i == sizeof pass / sizeof pass[0])
-		return;
-	for (k = 0; long_opts[k].name != NULL && long_opts[k].val != c; k++)
-		;
-	snprintf(name, sizeof name, "--%s", long_opts[k].name);
-	o->remote_args = xreallocarray(o->remote_args, o->nremote_args + 2, sizeof *o->remote_args);
-	o->remote_args[o->nremote_args++] = xstrdup(name);
-	if (arg != NULL)
-		o->remote_args[o->nremote_args++] = xstrdup(arg);
+static int
+opt_remote_httop(struct optctx *x, const char *arg, struct errmsg *e)
+{
+	if (*arg == '\0' || arg[0] == '-')
+		return errmsg_set(e, _("--remote-httop: '%s' is not a program; give the path of "
+		    "httop on the nodes, e.g. /opt/httop/bin/httop"), arg);
+	x->o->remote_httop = arg;
+	return 0;
 }
 
 /* What many nodes cannot go with: what is this machine's only. */
@@ -645,45 +507,29 @@ options_defaults(struct options *o)
 	o->seed = 0;
 }
 
-/* Options that imply a source must agree with an explicit --source and
- * with each other; `*by` remembers which option set it, for the message. */
+/* --check-case NAME (implies --check), --seconds N. */
 static int
-imply_source(struct options *o, const char **by, enum source_kind k, const char *opt,
-    struct errmsg *e)
+opt_check_case(struct optctx *x, const char *arg, struct errmsg *e)
 {
-	if (*by != NULL && o->source != k)
-		return errmsg_set(e, _("%s conflicts with %s (--source %s); drop one of them"),
-		    opt, *by, source_kind_name(o->source));
-	o->source = k;
-	*by = opt;
+	if (check_case_find(arg) == NULL)
+		return errmsg_set(e, _("--check-case: no case '%s'; give one of %s"), arg,
+		    check_case_names());
+	x->o->check_case = arg;
+	x->o->check = true;
 	return 0;
 }
 
-/* --check, --check-case NAME, --seconds N. */
 static int
-parse_check_option(struct options *o, int c, const char *arg, struct errmsg *e)
+opt_seconds(struct optctx *x, const char *arg, struct errmsg *e)
 {
-	char *end;
 	double d;
 
-	if (c == OPT_CHECK_CASE) {
-		if (check_case_find(arg) == NULL)
-			return errmsg_set(e, _("--check-case: no case '%s'; give one of %s"), arg,
-			    check_case_names());
-		o->check_case = arg;
-	} else if (c == OPT_SECONDS) {
-		errno = 0;
-		d = strtod(arg, &end);
-		if (end == arg || *end != '\0' || errno != 0 || !isfinite(d) ||
-		    d < OPT_CHECK_SECONDS_MIN || d > OPT_CHECK_SECONDS_MAX)
-			return errmsg_set(e, _("--seconds: '%s' is not a number of seconds from %.1f to "
-			    "%.0f; give e.g. --seconds 2"), arg, OPT_CHECK_SECONDS_MIN,
-			    OPT_CHECK_SECONDS_MAX);
-		o->check_seconds = d;
-		o->have_check_seconds = true;
-		return 0;
-	}
-	o->check = true;
+	if (num_double(arg, 0, OPT_CHECK_SECONDS_MIN, OPT_CHECK_SECONDS_MAX, &d) != NUM_OK)
+		return errmsg_set(e, _("--seconds: '%s' is not a number of seconds from %.1f to "
+		    "%.0f; give e.g. --seconds 2"), arg, OPT_CHECK_SECONDS_MIN,
+		    OPT_CHECK_SECONDS_MAX);
+	x->o->check_seconds = d;
+	x->o->have_check_seconds = true;
 	return 0;
 }
 
@@ -791,8 +637,10 @@ check_combination(struct options *o, struct errmsg *e)
 /* --format: a format is for a batch run: on a terminal it would be
  * ignored for the live view, so it implies -b. */
 static int
-parse_format(const char *arg, struct options *o, struct errmsg *e)
+opt_format(struct optctx *x, const char *arg, struct errmsg *e)
 {
+	struct options *o = x->o;
+
 	o->batch = true;
 	o->have_format = true;
 	if (out_format_parse(arg, &o->format) != 0)
@@ -802,66 +650,112 @@ parse_format(const char *arg, struct options *o, struct errmsg *e)
 }
 
 static int
-parse_source(const char *arg, struct options *o, const char **by, struct errmsg *e)
+opt_source(struct optctx *x, const char *arg, struct errmsg *e)
 {
 	enum source_kind k;
 
 	if (source_kind_parse(arg, &k) != 0)
 		return errmsg_set(e, _("--source: unknown source '%s'; give auto, msr, msr-safe, perf, "
 		    "sched, procstat, sim or replay"), arg);
-	if (*by != NULL && o->source != k)
+	if (x->source_by != NULL && x->o->source != k)
 		return errmsg_set(e, _("--source %s conflicts with %s (--source %s); drop one of them"),
-		    arg, *by, source_kind_name(o->source));
-	o->source = k;
-	*by = "--source";
+		    arg, x->source_by, source_kind_name(x->o->source));
+	x->o->source = k;
+	x->source_by = "--source";
+	return 0;
+}
+
+static int
+opt_replay(struct optctx *x, const char *arg, struct errmsg *e)
+{
+	if (imply_source(x, SRC_REPLAY, "--replay", e) != 0)
+		return -1;
+	x->o->replay = arg;
+	return 0;
+}
+
+static int
+opt_on_conflict(struct optctx *x, const char *arg, struct errmsg *e)
+{
+	if (conflict_policy_parse(arg, &x->o->on_conflict) != 0)
+		return errmsg_set(e, _("--on-conflict: unknown policy '%s'; give report, reclaim "
+		    "or exit"), arg);
+	return 0;
+}
+
+static int
+opt_capid6(struct optctx *x, const char *arg, struct errmsg *e)
+{
+	if (capid6_parse_list(arg, &x->o->capid6, e) != 0)
+		return errmsg_prefix(e, "--capid6");
+	x->o->capid6.origin = CAPID6_FROM_OPTION;
 	return 0;
 }
 
 /* The options whose value is a file or directory name: none may be empty
  * (each says what to give instead), and only one --cgroup. */
 static int
-set_name(int c, const char *arg, struct options *o, struct errmsg *e)
+opt_msr_batch_path(struct optctx *x, const char *arg, struct errmsg *e)
 {
-	switch (c) {
-	case OPT_MSR_BATCH_PATH:
-		o->msr_batch_path = arg;
-		o->have_msr_safe_path = true;
-		if (*arg == '\0')
-			return errmsg_set(e, _("--msr-batch-path: empty file name; give e.g. "
-			    "--msr-batch-path /dev/cpu/msr_batch"));
-		return 0;
-	case OPT_TEXTFILE:
-		o->textfile = arg;
-		if (*arg == '\0')
-			return errmsg_set(e, _("--textfile: empty directory name; give the node exporter's "
-			    "--collector.textfile.directory, e.g. /var/lib/prometheus/node-exporter"));
-		return 0;
-	case OPT_RECORD:
-		o->record = arg;
-		if (*arg == '\0')
-			return errmsg_set(e, _("--record: empty file name; give the trace file to write, "
-			    "e.g. --record run.trace"));
-		return 0;
-	case OPT_CGROUP:
-		if (*arg == '\0')
-			return errmsg_set(e, _("--cgroup: empty path; give a cgroup directory such as "
-			    "/sys/fs/cgroup/system.slice/slurmstepd.scope/job_1234"));
-		if (o->cgroup != NULL && strcmp(o->cgroup, arg) != 0)
-			return errmsg_set(e, _("--cgroup given twice (%s, %s); give one cgroup, "
-			    "and --pid for other processes"), o->cgroup, arg);
-		o->cgroup = arg;
-		return 0;
-	case OPT_DIE_MAP:
-		o->die_map = arg;
-		if (*arg == '\0')
-			return errmsg_set(e, _("--die-map: empty file name; give a die map file (httop-diemap(5))"));
-		return 0;
-	default:      /* OPT_SYSFS_ROOT */
-		o->sysfs_root = arg;
-		if (*arg == '\0')
-			return errmsg_set(e, _("--sysfs-root: empty directory name; give e.g. --sysfs-root /sys"));
-		return 0;
-	}
+	x->o->msr_batch_path = arg;
+	x->o->have_msr_safe_path = true;
+	if (*arg == '\0')
+		return errmsg_set(e, _("--msr-batch-path: empty file name; give e.g. "
+		    "--msr-batch-path /dev/cpu/msr_batch"));
+	return 0;
+}
+
+static int
+opt_textfile(struct optctx *x, const char *arg, struct errmsg *e)
+{
+	x->o->textfile = arg;
+	if (*arg == '\0')
+		return errmsg_set(e, _("--textfile: empty directory name; give the node exporter's "
+		    "--collector.textfile.directory, e.g. /var/lib/prometheus/node-exporter"));
+	return 0;
+}
+
+static int
+opt_record(struct optctx *x, const char *arg, struct errmsg *e)
+{
+	x->o->record = arg;
+	if (*arg == '\0')
+		return errmsg_set(e, _("--record: empty file name; give the trace file to write, "
+		    "e.g. --record run.trace"));
+	return 0;
+}
+
+static int
+opt_cgroup(struct optctx *x, const char *arg, struct errmsg *e)
+{
+	struct options *o = x->o;
+
+	if (*arg == '\0')
+		return errmsg_set(e, _("--cgroup: empty path; give a cgroup directory such as "
+		    "/sys/fs/cgroup/system.slice/slurmstepd.scope/job_1234"));
+	if (o->cgroup != NULL && strcmp(o->cgroup, arg) != 0)
+		return errmsg_set(e, _("--cgroup given twice (%s, %s); give one cgroup, "
+		    "and --pid for other processes"), o->cgroup, arg);
+	o->cgroup = arg;
+	return 0;
+}
+
+static int
+opt_die_map(struct optctx *x, const char *arg, struct errmsg *e)
+{
+	x->o->die_map = arg;
+	if (*arg == '\0')
+		return errmsg_set(e, _("--die-map: empty file name; give a die map file (httop-diemap(5))"));
+	return 0;
+}
+
+static int
+opt_sysfs_root(struct optctx *x, const char *arg, struct errmsg *e)
+{
+	x->o->sysfs_root = arg;
+	if (*arg == '\0')
+		return errmsg_set(e, _("--sysfs-root: empty directory name; give e.g. --sysfs-root /sys"));
+	return 0;
 }
 
 /* An option getopt did not accept; `arg` is the word it was in. */
@@ -880,23 +774,32 @@ unknown_option(const char *arg, struct errmsg *e)
 
 /* Files other programs read: -o, --level, --textfile-level. */
 
-/* --level LEVEL, --textfile-level LEVEL. */
+/* --level LEVEL, --textfile-level LEVEL: the level, or -1 with the
+ * message. */
 static int
-parse_level(int c, const char *arg, struct options *o, struct errmsg *e)
+level_of(const char *opt, const char *arg, enum out_level *l, struct errmsg *e)
 {
-	const char *opt = c == OPT_LEVEL ? "--level" : "--textfile-level";
-	enum out_level l;
-
-	if (out_level_parse(arg, &l) != 0)
+	if (out_level_parse(arg, l) != 0)
 		return errmsg_set(e, _("%s: unknown level '%s'; give node, package, core or thread"),
 		    opt, arg);
-	if (c == OPT_LEVEL) {
-		o->level = l;
-		o->have_level = true;
-	} else {
-		o->textfile_level = l;
-		o->have_textfile_level = true;
-	}
+	return 0;
+}
+
+static int
+opt_level(struct optctx *x, const char *arg, struct errmsg *e)
+{
+	if (level_of("--level", arg, &x->o->level, e) != 0)
+		return -1;
+	x->o->have_level = true;
+	return 0;
+}
+
+static int
+opt_textfile_level(struct optctx *x, const char *arg, struct errmsg *e)
+{
+	if (level_of("--textfile-level", arg, &x->o->textfile_level, e) != 0)
+		return -1;
+	x->o->have_textfile_level = true;
 	return 0;
 }
 
@@ -935,186 +838,270 @@ check_output_options(struct options *o, struct errmsg *e)
 
 /* After the last option: the command, then what options exclude. */
 static int
-options_finish(int argc, char **argv, struct options *o, const char *value, struct errmsg *e)
+options_finish(struct optctx *x, struct errmsg *e)
 {
-	if (take_command(argc, argv, o, value, e) != 0 || check_job_command(o, e) != 0 ||
+	struct options *o = x->o;
+
+	if (take_command(x->argc, x->argv, o, x->value, e) != 0 || check_job_command(o, e) != 0 ||
 	    check_output_options(o, e) != 0 || check_nodes(o, e) != 0)
 		return -1;
 	return check_combination(o, e);
 }
 
-/* The options of what a run reads and writes: 0 taken, -1 an error, 1
- * not one of these. */
 static int
-parse_run_option(int c, const char *arg, struct options *o, struct errmsg *e)
+opt_version(struct optctx *x, const char *arg, struct errmsg *e)
 {
-	switch (c) {
-	case 'o':
-		o->output = arg;
-		return 0;
-	case 'd':
-		if (parse_delay(arg, &o->delay, e) != 0)
-			return -1;
-		o->have_delay = true;
-		return 0;
-	case 'n':
-		return parse_iterations(arg, o, e);
-	case 'b':
-		o->batch = true;
-		return 0;
-	case OPT_FORMAT:
-		return parse_format(arg, o, e);
-	case OPT_RECORD_COMPRESS:
-		o->record_compress = true;
-		return 0;
-	case OPT_COMPACT:
-		o->compact = true;
-		return 0;
-	case OPT_LEVEL:
-	case OPT_TEXTFILE_LEVEL:
-		return parse_level(c, arg, o, e);
-	case OPT_SEED:
-		return parse_seed(arg, o, e);
-	case OPT_CPUS:
-		return parse_cpus(arg, o, e);
-	case OPT_FORCE:
-		o->force = true;
-		return 0;
-	case OPT_RESTORE:
-		o->restore = true;
-		return 0;
-	case 'p':
-	case OPT_PID:
-		return add_pids(o, arg, e);
-	default:
-		return 1;
+	(void)x;
+	(void)arg;
+	(void)e;
+	printf("httop %s\n", PACKAGE_VERSION);
+	return 1;
+}
+
+static int
+opt_help(struct optctx *x, const char *arg, struct errmsg *e)
+{
+	(void)x;
+	(void)arg;
+	(void)e;
+	options_usage(stdout);
+	return 1;
+}
+
+/* ---- The options, one row each, in the order of --help -------------------- */
+
+#define F(member) offsetof(struct options, member)
+
+static const struct optdef optdefs[] = {
+	{ "delay", 'd', VAL_REQUIRED, "SECS", opt_delay, 0, false,
+	    N_("refresh interval in seconds (default 1, minimum 0.05)") },
+	{ "interval", 0, VAL_REQUIRED, "SECS", opt_delay, 0, false,
+	    N_("the same as -d") },
+	{ "iterations", 'n', VAL_REQUIRED, "N", opt_iterations, 0, false,
+	    N_("stop after N intervals (default: until stopped)") },
+	{ "batch", 'b', VAL_NONE, NULL, opt_flag, F(batch), false,
+	    N_("write each interval to standard output, no screen") },
+	{ "format", 0, VAL_REQUIRED, "FMT", opt_format, 0, false,
+	    N_("batch output format: text, csv, json, openmetrics or\nsummary (default text); implies -b") },
+	{ "textfile", 0, VAL_REQUIRED, "DIR", opt_textfile, 0, false,
+	    N_("after every interval write DIR/httop.prom for the\nnode exporter's textfile collector") },
+	{ "textfile-level", 0, VAL_REQUIRED, "LEVEL", opt_textfile_level, 0, false,
+	    N_("how far down --textfile goes: node, package, core or\nthread (default thread: every series)") },
+	{ "level", 0, VAL_REQUIRED, "LEVEL", opt_level, 0, false,
+	    N_("the same for --format openmetrics") },
+	{ "host", 0, VAL_REQUIRED, "NAME", opt_host, 0, false,
+	    N_("the host name the outputs give (default: the node's)") },
+	{ "source", 0, VAL_REQUIRED, "SRC", opt_source, 0, true,
+	    N_("counter source: auto, msr, msr-safe, perf, sched,\nprocstat, sim or replay (default auto: msr-safe,\nmsr, perf, sched, then procstat)") },
+	{ "replay", 0, VAL_REQUIRED, "FILE", opt_replay, 0, false,
+	    N_("replay a recorded trace (implies --source replay)") },
+	{ "record", 0, VAL_REQUIRED, "FILE", opt_record, 0, false,
+	    N_("write a trace of the run to FILE while monitoring\n(gzip when FILE ends in .gz; format: httop-trace(5))") },
+	{ "record-compress", 0, VAL_NONE, NULL, opt_flag, F(record_compress), false,
+	    N_("gzip the --record trace whatever its name") },
+	{ "topology", 0, VAL_REQUIRED, "PATH", opt_string, F(topology), true,
+	    N_("read the topology from an hwloc XML file, or from a\ndirectory with a copy of a machine's /sys and /proc\n(made by hwloc-gather-topology)") },
+	{ "cpuid", 0, VAL_REQUIRED, "FILE", opt_string, F(cpuid), true,
+	    N_("read the CPU identity from a libcpuid raw dump") },
+	{ "msr-path", 0, VAL_REQUIRED, "TMPL", opt_msr_path, 0, true,
+	    N_("MSR device path with one %u for the CPU number\n(default /dev/cpu/%u/msr)") },
+	{ "msr-safe-path", 0, VAL_REQUIRED, "TMPL", opt_msr_safe_path, 0, true,
+	    N_("msr-safe's per-CPU device with one %u for the CPU\nnumber (default /dev/cpu/%u/msr_safe)") },
+	{ "msr-batch-path", 0, VAL_REQUIRED, "FILE", opt_msr_batch_path, 0, true,
+	    N_("msr-safe's batch device (default /dev/cpu/msr_batch)") },
+	{ "sim", 0, VAL_REQUIRED, "SCENARIO", opt_sim, 0, true,
+	    N_("simulate this machine (or --topology's) running a load:\na scenario name (idle, busy, ..., demo) or file;\nthe machine stays this one: --demo is the demo machine\n(implies --source sim; default scenario: demo)") },
+	{ "seed", 0, VAL_REQUIRED, "N", opt_seed, 0, true,
+	    N_("random seed of the simulator (default 0)") },
+	{ "cpus", 0, VAL_REQUIRED, "LIST", opt_cpus, 0, true,
+	    N_("read only these CPUs' cores, e.g. 0-3,8") },
+	{ "force", 0, VAL_NONE, NULL, opt_flag, F(force), true,
+	    N_("use the counters even if another program holds them") },
+	{ "restore", 0, VAL_NONE, NULL, opt_flag, F(restore), false,
+	    N_("put back the counter registers a killed httop left\nprogrammed, and exit") },
+	{ "on-conflict", 0, VAL_REQUIRED, "POLICY", opt_on_conflict, 0, true,
+	    N_("when another program reprograms the counters mid-run:\nreport, reclaim or exit (default report)") },
+	{ "demo", 0, VAL_NONE, NULL, opt_demo, 0, true,
+	    N_("simulate the demo machine (a built-in two-socket\nSkylake-SP) running the demo scenario; with --sim,\nthat scenario instead") },
+	{ "pid", 'p', VAL_REQUIRED, "PID", opt_pid, 0, false,
+	    N_("watch a job: show the cores its threads may run on\n(repeatable, or PID,PID...; key j shows all cores)") },
+	{ "cgroup", 0, VAL_REQUIRED, "PATH", opt_cgroup, 0, true,
+	    N_("watch a job: the cores of its cgroup's cpuset (v2, or\nv1 cpuset; absolute, or as /proc/PID/cgroup says)") },
+	{ "job", 0, VAL_OPTIONAL, "[ID]", opt_job, 0, false,
+	    N_("watch a Slurm job: the cores of its cgroup, or of its\nprocesses, on this node (without ID: the only job\nrunning here)") },
+	{ "nodes", 0, VAL_REQUIRED, "LIST", opt_nodes, 0, false,
+	    N_("watch many nodes: run httop -b --format json on each\n(Slurm's hostlist syntax: c[001-128,200]) and show\nthem together; with -b merge their lines") },
+	{ "all-nodes", 0, VAL_NONE, NULL, opt_flag, F(all_nodes), false,
+	    N_("with --job ID: watch every node of the job") },
+	{ "via", 0, VAL_REQUIRED, "HOW", opt_via, 0, false,
+	    N_("how the nodes' httop is started: ssh, srun (in the\njob given with --job ID) or a command with %h for\nthe host (default: srun with --all-nodes, else ssh)") },
+	{ "remote-httop", 0, VAL_REQUIRED, "PATH", opt_remote_httop, 0, false,
+	    N_("the httop the nodes run (default httop)") },
+	{ "compact", 0, VAL_NONE, NULL, opt_flag, F(compact), false,
+	    N_("with --format json: each line's cores and threads as\npositional arrays, 5 to 10 times shorter (many nodes\nask their nodes for it)") },
+	{ "output", 'o', VAL_REQUIRED, "FILE", opt_string, F(output), false,
+	    N_("write the batch output (or --check's report) to FILE,\nnot standard output; implies -b. With a command: its\nsummary (and, with -b or --format, its intervals)") },
+	{ "die-map", 0, VAL_REQUIRED, "FILE", opt_die_map, 0, true,
+	    N_("place the cores on the die grid as FILE says\n(format: httop-diemap(5))") },
+	{ "sysfs-root", 0, VAL_REQUIRED, "DIR", opt_sysfs_root, 0, true,
+	    N_("read the die's tile registers (CAPID6) under DIR\ninstead of /sys") },
+	{ "capid6", 0, VAL_REQUIRED, "VALUE[,VALUE...]", opt_capid6, 0, true,
+	    N_("the die's tile registers (CAPID6), one per package,\nfor a machine that is not this one (--topology,\n--replay) or without root") },
+	{ "check", 0, VAL_NONE, NULL, opt_flag, F(check), false,
+	    N_("check the figures on this machine against loads whose\nanswer is known, then exit (httop(1), CHECK)") },
+	{ "check-case", 0, VAL_REQUIRED, "NAME", opt_check_case, 0, false,
+	    N_("--check runs only this case: idle, t0, t1, both, half,\napart or uneven") },
+	{ "seconds", 0, VAL_REQUIRED, "N", opt_seconds, 0, false,
+	    N_("--check measures each case for N seconds (default 2)") },
+	{ "version", 'V', VAL_NONE, NULL, opt_version, 0, false,
+	    N_("print the version and exit") },
+	{ "help", 'h', VAL_NONE, NULL, opt_help, 0, false,
+	    N_("print this help and exit") },
+};
+
+#undef F
+
+#define NOPTS (sizeof optdefs / sizeof optdefs[0])
+/* A long option's code from getopt: LONG_CODE + its row (above any char). */
+#define LONG_CODE 256
+
+/* The option as --help shows it: "-d, --delay SECS", "--job [ID]". */
+static void
+usage_name(char *buf, size_t len, const struct optdef *d)
+{
+	int n = 0;
+
+	if (d->letter != 0)
+		n = snprintf(buf, len, "-%c, ", d->letter);
+	snprintf(buf + n, len - (size_t)n, "--%s%s%s", d->name, d->meta != NULL ? " " : "",
+	    d->meta != NULL ? d->meta : "");
+}
+
+void
+options_usage(FILE *fp)
+{
+	char opt[64];
+	size_t i;
+
+	fputs(_("Usage: httop [options]\n"
+	    "       httop [options] -- COMMAND [ARGS...]\n"
+	    "Show, for every physical core, how its time splits between neither, one or\n"
+	    "both SMT threads active, with per-thread utilisation, CPI and frequency,\n"
+	    "from the performance counters. With a command: run it, watch the cores its\n"
+	    "processes may run on, and print a summary of the whole run when it ends.\n"), fp);
+	fputc('\n', fp);
+	/* The option indented as getopt_long users expect (short options at
+	 * column 2, long-only ones at 6), its text from column 25; an option
+	 * too long for that gets a line of its own. */
+	for (i = 0; i < NOPTS; i++) {
+		const char *w = _(optdefs[i].help), *nl;
+		const char *ind = optdefs[i].letter == 0 ? "      " : "  ";
+		int len;
+
+		usage_name(opt, sizeof opt, &optdefs[i]);
+		len = (int)(strlen(ind) + strlen(opt));
+		if (len > 23)
+			fprintf(fp, "%s%s\n%25s", ind, opt, "");
+		else
+			fprintf(fp, "%s%-*s", ind, 25 - (int)strlen(ind), opt);
+		for (; (nl = strchr(w, '\n')) != NULL; w = nl + 1)
+			fprintf(fp, "%.*s\n%25s", (int)(nl - w), w, "");
+		fprintf(fp, "%s\n", w);
 	}
+	fputc('\n', fp);
+	fputs(_("See httop(1) for the figures, their formulas and the output formats.\n"), fp);
+}
+
+/* getopt_long's tables from the rows: long options (each coded LONG_CODE
+ * + its row) and the short ones. '+': the options end at the first word
+ * that is not one, so that a command's own options after "--" are its
+ * own; ':': a missing value is told apart from an unknown option. */
+static void
+getopt_tables(struct option *lo, char *shorts)
+{
+	static const int has[] = { no_argument, required_argument, optional_argument };
+	const struct optdef *d;
+	size_t i, k = 0;
+
+	shorts[k++] = '+';
+	shorts[k++] = ':';
+	for (i = 0; i < NOPTS; i++) {
+		d = &optdefs[i];
+		lo[i] = (struct option){ d->name, has[d->val], NULL, LONG_CODE + (int)i };
+		if (d->letter == 0)
+			continue;
+		shorts[k++] = d->letter;
+		if (d->val != VAL_NONE)
+			shorts[k++] = ':';
+		if (d->val == VAL_OPTIONAL)
+			shorts[k++] = ':';
+	}
+	shorts[k] = '\0';
+	lo[NOPTS] = (struct option){ NULL, 0, NULL, 0 };
+}
+
+/* The row of getopt's code c; NULL: not an option ('?', ':'). */
+static const struct optdef *
+optdef_of(int c)
+{
+	size_t i;
+
+	if (c >= LONG_CODE && (size_t)(c - LONG_CODE) < NOPTS)
+		return &optdefs[c - LONG_CODE];
+	for (i = 0; i < NOPTS; i++)
+		if (optdefs[i].letter != 0 && optdefs[i].letter == c)
+			return &optdefs[i];
+	return NULL;
+}
+
+/* An option the nodes' httop gets as it was given (the row's pass): the
+ * source and what it reads, the CPUs, the conflict policy. -d, -n and
+ * --job are added from their values (mode_nodes.c). */
+static void
+note_remote(struct options *o, const struct optdef *d, const char *arg)
+{
+	char name[64];
+
+	if (!d->pass)
+		return;
+	snprintf(name, sizeof name, "--%s", d->name);
+	o->remote_args = xreallocarray(o->remote_args, o->nremote_args + 2, sizeof *o->remote_args);
+	o->remote_args[o->nremote_args++] = xstrdup(name);
+	if (arg != NULL)
+		o->remote_args[o->nremote_args++] = xstrdup(arg);
 }
 
 enum options_result
 options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 {
-	const char *source_by = NULL;   /* the option that fixed the source */
-	const char *value = NULL;       /* the last option value taken */
-	int c, rc;
+	struct optctx x = { o, NULL, argc, argv, NULL, NULL };
+	struct option lo[NOPTS + 1];
+	char shorts[3 + 3 * NOPTS];
+	int c, rc = 0;
 
 	options_defaults(o);
+	getopt_tables(lo, shorts);
 	opterr = 0;
 	optind = 1;
-	/* '+': the options end at the first word that is not one, so that a
-	 * command's own options after "--" are its own. */
-	while ((c = getopt_long(argc, argv, "+:d:n:bhVo:p:", long_opts, NULL)) != -1) {
+	while (rc == 0 && (c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
 		if (optarg != NULL)
-			value = optarg;
-		note_remote(o, c, optarg);
-		switch (c) {
-		case OPT_JOB:
-			if (parse_job(argc, argv, o, &value, e) != 0)
-				goto fail;
-			break;
-		case OPT_NODES:
-		case OPT_ALL_NODES:
-		case OPT_VIA:
-		case OPT_REMOTE_HTTOP:
-			if (parse_nodes_option(c, optarg, o, e) != 0)
-				goto fail;
-			break;
-		case OPT_SOURCE:
-			if (parse_source(optarg, o, &source_by, e) != 0)
-				goto fail;
-			break;
-		case OPT_REPLAY:
-			if (imply_source(o, &source_by, SRC_REPLAY, "--replay", e) != 0)
-				goto fail;
-			o->replay = optarg;
-			break;
-		case OPT_TOPOLOGY:
-			o->topology = optarg;
-			break;
-		case OPT_CPUID:
-			o->cpuid = optarg;
-			break;
-		case OPT_MSR_PATH:
-			if (check_template("--msr-path", optarg, MSR_DEV_TEMPLATE, e) != 0)
-				goto fail;
-			o->msr_path = optarg;
-			o->have_msr_path = true;
-			break;
-		case OPT_MSR_SAFE_PATH:
-			if (check_template("--msr-safe-path", optarg, MSR_SAFE_DEV_DEFAULT, e) != 0)
-				goto fail;
-			o->msr_safe_path = optarg;
-			o->have_msr_safe_path = true;
-			break;
-		case OPT_MSR_BATCH_PATH:
-		case OPT_TEXTFILE:
-		case OPT_RECORD:
-		case OPT_CGROUP:
-		case OPT_DIE_MAP:
-		case OPT_SYSFS_ROOT:
-			if (set_name(c, optarg, o, e) != 0)
-				goto fail;
-			break;
-		case OPT_HOST:
-			if (check_host(optarg, e) != 0)
-				goto fail;
-			o->host = optarg;
-			break;
-		case OPT_ON_CONFLICT:
-			if (conflict_policy_parse(optarg, &o->on_conflict) != 0) {
-				errmsg_set(e, _("--on-conflict: unknown policy '%s'; give report, reclaim "
-				    "or exit"), optarg);
-				goto fail;
-			}
-			break;
-		case OPT_SIM:
-			if (parse_sim(optarg, o, e) != 0 ||
-			    imply_source(o, &source_by, SRC_SIM, "--sim", e) != 0)
-				goto fail;
-			break;
-		case OPT_CAPID6:
-			if (capid6_parse_list(optarg, &o->capid6, e) != 0) {
-				errmsg_prefix(e, "--capid6");
-				goto fail;
-			}
-			o->capid6.origin = CAPID6_FROM_OPTION;
-			break;
-		case OPT_DEMO:
-			if (imply_source(o, &source_by, SRC_SIM, "--demo", e) != 0)
-				goto fail;
-			o->demo = true;
-			break;
-		case OPT_CHECK:
-		case OPT_CHECK_CASE:
-		case OPT_SECONDS:
-			if (parse_check_option(o, c, optarg, e) != 0)
-				goto fail;
-			break;
-		case 'V':
-			printf("httop %s\n", PACKAGE_VERSION);
-			options_free(o);
-			return OPTS_EXIT;
-		case 'h':
-			options_usage(stdout);
-			options_free(o);
-			return OPTS_EXIT;
-		case ':':
-			errmsg_set(e, _("%s needs a value; see httop --help"), argv[optind - 1]);
-			goto fail;
-		default:
-			rc = parse_run_option(c, optarg, o, e);
-			if (rc > 0)
+			x.value = optarg;
+		if ((x.d = optdef_of(c)) == NULL) {
+			if (c == ':')
+				errmsg_set(e, _("%s needs a value; see httop --help"), argv[optind - 1]);
+			else
 				unknown_option(argv[optind - 1], e);
-			if (rc != 0)
-				goto fail;
+			rc = -1;
+			break;
 		}
+		note_remote(o, x.d, optarg);
+		rc = x.d->parse(&x, optarg, e);
 	}
-	if (options_finish(argc, argv, o, value, e) != 0)
-		goto fail;
-	return OPTS_RUN;
-fail:
-	options_free(o);
-	return OPTS_ERROR;
+	if (rc == 0)
+		rc = options_finish(&x, e);
+	if (rc != 0)
+		options_free(o);
+	return rc == 0 ? OPTS_RUN : rc > 0 ? OPTS_EXIT : OPTS_ERROR;
 }
 
 void

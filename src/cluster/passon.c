@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/i18n.h"
+#include "util/jsonstr.h"
 #include "util/textesc.h"
 
 /* Where a walk writes: nowhere (dst NULL: it counts), at most max bytes. */
@@ -23,27 +24,14 @@ put(struct out *o, const char *p, size_t n)
 	o->n += n;
 }
 
-static void
-put_u16(struct out *o, unsigned long u)
-{
-	static const char hex[] = "0123456789abcdef";
-	char e[6] = { '\\', 'u', hex[u >> 12 & 15], hex[u >> 8 & 15], hex[u >> 4 & 15], hex[u & 15] };
-
-	put(o, e, sizeof e);
-}
-
-/* Code point cp as \uXXXX, above U+FFFF as a surrogate pair. */
+/* Code point cp as JSON's \u escape (util/jsonstr.h). */
 static void
 put_u(struct out *o, unsigned long cp)
 {
+	char e[JSONSTR_U_MAX];
+
 	o->changed = true;
-	if (cp < 0x10000) {
-		put_u16(o, cp);
-		return;
-	}
-	cp -= 0x10000;
-	put_u16(o, 0xd800 + (cp >> 10));
-	put_u16(o, 0xdc00 + (cp & 0x3ff));
+	put(o, e, jsonstr_u(e, cp));
 }
 
 /* Inside a string: the bytes at s[i] that are not printable ASCII. The

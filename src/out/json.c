@@ -24,8 +24,7 @@
 #include <math.h>
 
 #include "out/runsum.h"
-#include "util/textesc.h"
-#include "util/utf8.h"
+#include "util/jsonstr.h"
 
 #define FRAC_DECIMALS 10
 #define NUM_DIGITS 6
@@ -33,78 +32,19 @@
 
 enum numkind { FRAC, NUM };
 
-/* A string as JSON: quotes, backslashes and control bytes escaped; a byte
- * that is not valid UTF-8 (a host name in another encoding) becomes '?',
- * as in the OpenMetrics output, so the line stays valid JSON. */
-/* One \uXXXX escape. */
+/* A string as JSON (util/jsonstr.h): quotes, backslashes and control
+ * bytes escaped, C1, bidi and invisible format characters as \u escapes,
+ * a byte that is not valid UTF-8 as '?'. */
 static void
-json_u16(struct linebuf *b, unsigned u)
+lb_sink(void *ctx, const char *p, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
-	char e[6] = { '\\', 'u', hex[u >> 12 & 15], hex[u >> 8 & 15], hex[u >> 4 & 15], hex[u & 15] };
-
-	lb_mem(b, e, sizeof e);
-}
-
-/* The valid UTF-8 character of n bytes at p as JSON's \u escapes (a
- * surrogate pair above U+FFFF). */
-static void
-json_u(struct linebuf *b, const unsigned char *p, size_t n)
-{
-	unsigned cp = n == 2 ? p[0] & 0x1fu : n == 3 ? p[0] & 0x0fu : p[0] & 0x07u;
-	size_t i;
-
-	for (i = 1; i < n; i++)
-		cp = cp << 6 | (p[i] & 0x3fu);
-	if (cp < 0x10000) {
-		json_u16(b, cp);
-		return;
-	}
-	cp -= 0x10000;
-	json_u16(b, 0xd800 + (cp >> 10));
-	json_u16(b, 0xdc00 + (cp & 0x3ff));
+	lb_mem(ctx, p, n);
 }
 
 static void
 json_str(struct linebuf *b, const char *s)
 {
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *p = (const unsigned char *)s, *q;
-	size_t n;
-
-	lb_char(b, '"');
-	while (*p != '\0') {
-		/* a run of plain ASCII (reason codes, names: all of it) at once */
-		for (q = p; *q >= 0x20 && *q < 0x7f && *q != '"' && *q != '\\'; q++)
-			;
-		if (q > p) {
-			lb_mem(b, (const char *)p, (size_t)(q - p));
-			p = q;
-			continue;
-		}
-		if (*p == '"' || *p == '\\') {
-			lb_char(b, '\\');
-			lb_char(b, (char)*p++);
-		} else if (*p < 0x20 || *p == 0x7f) {
-			char u[6] = { '\\', 'u', '0', '0', hex[*p >> 4], hex[*p & 15] };
-
-			lb_mem(b, u, sizeof u);
-			p++;
-		} else if ((n = utf8_len(p)) == 0) {
-			lb_char(b, '?');
-			p++;
-		} else if (text_char_len((const char *)p, n) == 0) {
-			/* C1, a bidi control, an invisible format character
-			 * (textesc.h): as \u escapes, so no line of httop's
-			 * holds one raw (cluster/passon.h) */
-			json_u(b, p, n);
-			p += n;
-		} else {
-			lb_mem(b, (const char *)p, n);
-			p += n;
-		}
-	}
-	lb_char(b, '"');
+	jsonstr_put(lb_sink, b, s);
 }
 
 static void

@@ -4,7 +4,9 @@
 #include "sim/scenario.h"
 
 #include <ctype.h>
+#include <float.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +15,7 @@
 #include "util/cpulist.h"
 #include "util/i18n.h"
 #include "util/infile.h"
+#include "util/numparse.h"
 #include "util/textesc.h"
 #include "util/xalloc.h"
 
@@ -284,26 +287,26 @@ perr(struct parse *p, const char *fmt, const char *arg)
 static int
 parse_value(const char *s, bool is_time, bool is_frac, double *out)
 {
-	char *end;
-	double v;
+	static const struct {
+		const char *unit;
+		double scale;
+		bool time;
+	} units[] = { { "ms", 1e3, true }, { "us", 1e6, true }, { "s", 1, true }, { "%", 100, false } };
+	size_t len = strlen(s), n, i;
+	double div = 1;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno != 0 || v != v)
+	for (i = 0; i < sizeof units / sizeof units[0]; i++) {
+		n = strlen(units[i].unit);
+		if ((units[i].time ? is_time : is_frac) && len > n &&
+		    strcmp(s + len - n, units[i].unit) == 0) {
+			len -= n;
+			div = units[i].scale;
+			break;
+		}
+	}
+	if (num_double_n(s, len, 0, -DBL_MAX, DBL_MAX, out) != NUM_OK)
 		return -1;
-	if (*end == '\0')
-		;
-	else if (is_time && strcmp(end, "s") == 0)
-		;
-	else if (is_time && strcmp(end, "ms") == 0)
-		v /= 1e3;
-	else if (is_time && strcmp(end, "us") == 0)
-		v /= 1e6;
-	else if (is_frac && strcmp(end, "%") == 0)
-		v /= 100;
-	else
-		return -1;
-	*out = v;
+	*out /= div;
 	return 0;
 }
 
@@ -505,14 +508,11 @@ tokenize(char *line, char **tok)
 static int
 parse_header(struct parse *p, char **tok, unsigned ntok)
 {
-	char *end;
-	long v;
+	long long v;
 
 	if (ntok < 2 || strcmp(tok[0], SCEN_MAGIC) != 0)
 		return perr(p, _("not a scenario file: the first line must be '%s 1'"), SCEN_MAGIC);
-	errno = 0;
-	v = strtol(tok[1], &end, 10);
-	if (*end != '\0' || errno != 0 || v != SCEN_VERSION || ntok != 2)
+	if (num_int(tok[1], LLONG_MIN, LLONG_MAX, &v) != NUM_OK || v != SCEN_VERSION || ntok != 2)
 		return perr(p, _("unsupported scenario format version '%s' (this httop reads version 1)"),
 		    tok[1]);
 	return 0;
@@ -546,8 +546,8 @@ parse_line(struct parse *p, struct scenario *sc, char **tok, unsigned ntok, bool
 	struct cpulist l = { 0, NULL };
 	struct activity a;
 	unsigned i = 0, cpu, c, thr = 0;
+	unsigned long long u;
 	bool by_core = false;
-	char *end;
 
 	memset(&a, 0, sizeof a);
 	if (strcmp(tok[0], "capid6") == 0)
@@ -563,10 +563,9 @@ parse_line(struct parse *p, struct scenario *sc, char **tok, unsigned ntok, bool
 	} else if (strcmp(tok[0], "thread") == 0) {
 		if (ntok < 5 || strcmp(tok[2], "of") != 0 || strcmp(tok[3], "cores") != 0)
 			return perr(p, "%s", _("expected 'thread N of cores LIST'"));
-		errno = 0;
-		thr = (unsigned)strtoul(tok[1], &end, 10);
-		if (end == tok[1] || *end != '\0' || errno != 0 || thr >= TOPO_MAX_SMT)
+		if (num_uint(tok[1], TOPO_MAX_SMT - 1, &u) != NUM_OK)
 			return perr(p, _("bad thread number '%s' (0 to 3)"), tok[1]);
+		thr = (unsigned)u;
 		if (parse_list(p, tok[4], t->ncores, &l) != 0)
 			return -1;
 		by_core = true;

@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 
 #include "util/i18n.h"
 #include "util/infile.h"
+#include "util/numparse.h"
 
 #define LINE_MAX_LEN 1024
 /* A settings file is a dozen short lines. */
@@ -128,19 +128,11 @@ pick(const char *v, const char *const *names, int n)
 static bool
 seconds(const char *v, double lo, double hi, double *out)
 {
-	char *end;
-	double d;
+	size_t len = strlen(v);
 
-	errno = 0;
-	d = strtod(v, &end);
-	if (end == v || errno != 0 || !isfinite(d))
-		return false;
-	if (*end == 's')
-		end++;
-	if (*end != '\0' || d < lo || d > hi)
-		return false;
-	*out = d;
-	return true;
+	if (len > 0 && v[len - 1] == 's')
+		len--;
+	return num_double_n(v, len, 0, lo, hi, out) == NUM_OK;
 }
 
 /* One "key = value" line into s; -1 with what is wrong (no location). */

@@ -4,7 +4,9 @@ libhttop_a_SOURCES += \
 	src/util/xalloc.c src/util/xalloc.h \
 	src/util/cpulist.c src/util/cpulist.h \
 	src/util/numfmt.c src/util/numfmt.h \
+	src/util/numparse.c src/util/numparse.h \
 	src/util/utf8.c src/util/utf8.h \
+	src/util/jsonstr.c src/util/jsonstr.h \
 	src/util/clock.c src/util/clock.h \
 	src/util/phases.c src/util/phases.h \
 	src/util/textesc.c src/util/textesc.h \

@@ -17,7 +17,7 @@
 F=$HTTOP_FIXTURES
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-plan 40
+plan 41
 
 SKX="--topology $F/hwloc/skx-6140-2s-18c-ht.x86.xml"
 ZEN="--topology $F/hwloc/zen2-epyc7742-2s-64c-smt.xml --cpuid $F/cpuid/zen2-epyc7742-2s-64c-smt.cpuid.txt"
@@ -153,6 +153,23 @@ check "sapphire rapids, table 88 for 96 and nothing to measure it: the split fai
 check "sapphire rapids: case apart shows t0 only 0.458 (0.5 x 88 / 96): fail" \
     test "$(jqv '.cases[] | select(.case == "apart") | .figures[] | select(.figure == "t0_only") |
 	"\(.measured > 0.4573 and .measured < 0.4593) \(.verdict)"' | head -n 1)" = "true fail"
+
+# --- a hostile CPU brand in the JSON report ----------------------------------------------
+# CPUID 80000004's ECX and EDX end the brand with e2 80 ae (U+202E, the
+# right-to-left override), a quote and the byte ff, which is not UTF-8. The
+# report escapes them as the json lines do (util/jsonstr.c): \u202e, \"
+# and '?', so the object is valid UTF-8 JSON and holds no U+202E raw.
+sed 's/^CPUID 80000004: 302E3320-7A484730-00000000-00000000/CPUID 80000004: 302E3320-7A484730-22AE80E2-000000FF/' \
+    "$F/cpuid/skx-6154-2s-18c-ht.cpuid.txt" >"$tmp/skx-bidi.cpuid"
+# shellcheck disable=SC2086
+json $SKX --cpuid "$tmp/skx-bidi.cpuid" --seconds 1
+diag "$(grep -o '"cpu":"[^,]*' "$tmp/out" | cat -v)"
+check "a brand with U+202E, a quote and byte ff: escaped in the JSON report as \\u202e, \\\" and ?" \
+    python3 -c 'import json, sys
+raw = open(sys.argv[1], "rb").read()
+doc = json.loads(raw.decode("utf-8"))
+sys.exit(0 if b"\xe2\x80\xae" not in raw and b"\\u202e\\\"?\"" in raw and
+    doc["cpu"] == "Intel(R) Xeon(R) Gold 6154 CPU @ 3.00GHz\u202e\"?" else 1)' "$tmp/out"
 
 # --- options ---------------------------------------------------------------------------
 # bad MESSAGE ARGS...: exit 2 and MESSAGE (a grep pattern) on standard error.

@@ -78,19 +78,20 @@ else
 	not_ok "classified $(wc -l <help.kinds) of $(wc -l <help.opts) options"
 fi
 expect "'httop --delay <TAB>' offers nothing (a number)" "" --delay ''
-# The same from the source: long_opts[] in options.c, value or not.
-sed -n '/long_opts\[\] = {/,/{ NULL, 0, NULL, 0 }/p' "$HTTOP_SRCDIR/src/cli/options.c" |
-	sed -n 's/.*{ "\([a-z0-9-]*\)", \([a-z_]*\),.*/--\1 \2/p' |
-	sed 's/ required_argument$/ valued/; s/ no_argument$/ flags/; s/ optional_argument$/ optional/' |
+# The same from the source: the table of options (optdefs[] in
+# src/cli/options.c, a row each: name, letter, value, ...), value or not.
+sed -n '/optdefs\[\] = {/,/^};/p' "$HTTOP_SRCDIR/src/cli/options.c" |
+	sed -n 's/^	{ "\([a-z0-9-]*\)", [^,]*, VAL_\([A-Z]*\),.*/--\1 \2/p' |
+	sed 's/ REQUIRED$/ valued/; s/ NONE$/ flags/; s/ OPTIONAL$/ optional/' |
 	LC_ALL=C sort >src.kinds
 bash -c '. "$0"; for o in $_httop_valued; do echo "$o valued"; done;
     for o in $_httop_flags; do echo "$o flags"; done;
     for o in $_httop_optional; do echo "$o optional"; done' "$COMP" |
 	grep -v '^-[a-zA-Z] ' | LC_ALL=C sort >comp.kinds
 if [ -s src.kinds ] && cmp -s src.kinds comp.kinds; then
-	ok "long_opts[] in options.c and the script agree on each option and whether it takes a value"
+	ok "optdefs[] in options.c and the script agree on each option and whether it takes a value ($(wc -l <src.kinds | tr -d ' '))"
 else
-	not_ok "long_opts[] and the script differ (< options.c, > completion)"
+	not_ok "optdefs[] and the script differ (< options.c, > completion)"
 	diff src.kinds comp.kinds | sed 's/^/# /'
 fi
 
