@@ -11,6 +11,7 @@
 #include "util/i18n.h"
 #include "util/jsonstr.h"
 #include "util/textput.h"
+#include "util/textesc.h"
 #include "util/textwrap.h"
 #include "util/xalloc.h"
 
@@ -588,11 +589,17 @@ static void
 text_head(FILE *fp, const struct check_report *r)
 {
 	unsigned i;
+	/* The host's and the processor's names come from outside (--host, a
+	 * CPUID dump): escaped for the terminal, as the JSON report escapes
+	 * them. */
+	char host[256], cpu[256];
 
+	text_escape(host, sizeof host, r->host);
+	text_escape(cpu, sizeof cpu, r->cpu);
 	/* The processor's name apart: a server's is 40 characters. */
-	text_wrapf(fp, 2, _("httop %s --check on %s: source %s, split %s\n"), r->version, r->host,
+	text_wrapf(fp, 2, _("httop %s --check on %s: source %s, split %s\n"), r->version, host,
 	    r->source, r->split);
-	text_wrapf(fp, 2, _("cpu: %s (%s)\n"), r->cpu, r->group);
+	text_wrapf(fp, 2, _("cpu: %s (%s)\n"), cpu, r->group);
 	text_wrapf(fp, 2, _("plan: %s\n"), r->plan);
 	switch (r->mode) {
 	case CL_THREADS:

@@ -17,7 +17,7 @@
 F=$HTTOP_FIXTURES
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-plan 41
+plan 42
 
 SKX="--topology $F/hwloc/skx-6140-2s-18c-ht.x86.xml"
 ZEN="--topology $F/hwloc/zen2-epyc7742-2s-64c-smt.xml --cpuid $F/cpuid/zen2-epyc7742-2s-64c-smt.cpuid.txt"
@@ -170,6 +170,13 @@ raw = open(sys.argv[1], "rb").read()
 doc = json.loads(raw.decode("utf-8"))
 sys.exit(0 if b"\xe2\x80\xae" not in raw and b"\\u202e\\\"?\"" in raw and
     doc["cpu"] == "Intel(R) Xeon(R) Gold 6154 CPU @ 3.00GHz\u202e\"?" else 1)' "$tmp/out"
+# The text report, for a terminal: the same brand escaped as \xHH, nothing raw.
+# shellcheck disable=SC2086
+"$HTTOP" --check --source sim $SKX --cpuid "$tmp/skx-bidi.cpuid" --seconds 1 >"$tmp/text2" 2>&1
+check "... and in the text report as \\xe2\\x80\\xae and \\xff, neither raw" python3 -c 'import sys
+raw = open(sys.argv[1], "rb").read()
+sys.exit(0 if b"\xe2\x80\xae" not in raw and b"\xff" not in raw and
+    b"cpu: Intel(R) Xeon(R) Gold 6154 CPU @ 3.00GHz\\xe2\\x80\\xae\"\\xff" in raw else 1)' "$tmp/text2"
 
 # --- options ---------------------------------------------------------------------------
 # bad MESSAGE ARGS...: exit 2 and MESSAGE (a grep pattern) on standard error.
