@@ -5,6 +5,7 @@ TEST_LIBS = $(HTTOP_LIBS) $(CMOCKA_LIBS)
 EXTRA_DIST += tests/unit/testutil.h tests/lib.sh tests/json_schema.py
 
 include $(srcdir)/tests/fixtures.mk
+include $(srcdir)/tests/harness.mk
 include $(srcdir)/tests/util.mk
 include $(srcdir)/tests/machine.mk
 include $(srcdir)/tests/plan.mk

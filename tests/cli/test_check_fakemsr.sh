@@ -16,7 +16,7 @@
 #     case is disturbed (not failed), the register is left to it;
 #   - Zen 2 (no AnyThread): the shares are bounds that hold, a pass;
 #   - SIGTERM while the check waits: it ends at once, restored, status 1.
-. "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
+. "${HTTOP_SRCDIR:-.}/tests/cli/fakemsrlib.sh"
 
 plan 24
 ZEN_XML="$HTTOP_FIXTURES/hwloc/zen2-epyc7742-2s-64c-smt.xml"

@@ -9,7 +9,7 @@
 # its load on the CPU, which the kernel sees busy and whose loop ran and
 # was counted; SIGTERM ends it at once with the load threads stopped and
 # every register restored.
-. "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
+. "${HTTOP_SRCDIR:-.}/tests/cli/fakemsrlib.sh"
 
 if ! command -v lstopo-no-graphics >/dev/null 2>&1 || ! command -v taskset >/dev/null 2>&1; then
 	echo "1..0 # SKIP lstopo-no-graphics (Debian package hwloc) or taskset (util-linux) missing"

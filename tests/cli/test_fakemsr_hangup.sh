@@ -6,7 +6,7 @@
 # 129, as for SIGHUP, and every register is back to its value before httop.
 # The ssh part runs a private sshd on a loopback port, as root; it is
 # skipped (with the reason) where sshd or ssh is not installed.
-. "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
+. "${HTTOP_SRCDIR:-.}/tests/cli/fakemsrlib.sh"
 
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "1..0 # SKIP tmux is not installed"
