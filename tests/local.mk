@@ -13,6 +13,7 @@ include $(srcdir)/tests/sim.mk
 include $(srcdir)/tests/msr.mk
 include $(srcdir)/tests/trace.mk
 include $(srcdir)/tests/fuzz.mk
+include $(srcdir)/tests/out.mk
 include $(srcdir)/tests/cli.mk
 include $(srcdir)/tests/ui.mk
 include $(srcdir)/tests/views.mk
