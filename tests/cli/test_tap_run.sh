@@ -5,14 +5,16 @@
 # at its time limit ("# time-limit: 2"), and none of its processes is left;
 # HTTOP_TEST_TIME_LIMIT and HTTOP_TEST_TIME_FACTOR set the limit of a test
 # that names none; a skip (77) is status 0; any other status, 124 of a test
-# that ends by itself included, is the test's own.
+# that ends by itself included, is the test's own. A test started under
+# nohup starts with SIGHUP ignored (timeout(1) alone would reset it), one
+# started without it with SIGHUP at its default.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 need timeout coreutils
 need setsid util-linux
 tmp=$(mktemp -d) || exit 1
 tag="HTTOP_TAPRUN_TEST=$$"
 trap 'rm -rf "$tmp"' EXIT
-plan 10
+plan 12
 TAPRUN="$HTTOP_SRCDIR/tests/tap-run"
 
 cat >"$tmp/hang.sh" <<'EOT'
@@ -28,6 +30,12 @@ sed '/time-limit/d' "$tmp/hang.sh" >"$tmp/hang_nolimit.sh"
 printf '#!/bin/sh\necho "1..0 # SKIP not here"\nexit 77\n' >"$tmp/skip.sh"
 printf '#!/bin/sh\necho 1..1\necho ok 1\nexit 3\n' >"$tmp/three.sh"
 printf '#!/bin/sh\necho 1..1\necho ok 1\nexit 124\n' >"$tmp/own124.sh"
+cat >"$tmp/hup.sh" <<EOT
+#!/bin/sh
+. "$HTTOP_SRCDIR/tests/lib.sh"
+echo 1..1
+if hup_ignored; then echo "ok 1 - SIGHUP ignored"; else echo "ok 1 - SIGHUP default"; fi
+EOT
 chmod +x "$tmp"/*.sh
 
 # taprun NAME [VAR=VALUE...]: tap-run on $tmp/NAME.sh, output in
@@ -62,4 +70,16 @@ check "a test's own status is kept (3, got $st)" [ "$st" -eq 3 ]
 taprun own124
 check "a test that exits 124 by itself keeps it (got $st)" [ "$st" -eq 124 ]
 check "... and is not said to have timed out" sh -c '! grep -q "^Bail out!" "$1"' sh "$tmp/own124.out"
+
+# SIGHUP: as tap-run was given it.
+(trap '' HUP; HTTOP_TEST_TIME_FACTOR=1 exec sh "$TAPRUN" "$tmp/hup.sh") >"$tmp/hup.out" 2>&1
+check "started with SIGHUP ignored (nohup): the test has it ignored ($(sed -n 's/^ok 1 - //p' "$tmp/hup.out"))" \
+    grep -qx "ok 1 - SIGHUP ignored" "$tmp/hup.out"
+if hup_ignored; then
+	skip "started with SIGHUP at its default: $hup_skip_reason"
+else
+	taprun hup
+	check "started with SIGHUP at its default: the test has it so ($(sed -n 's/^ok 1 - //p' "$tmp/hup.out"))" \
+	    grep -qx "ok 1 - SIGHUP default" "$tmp/hup.out"
+fi
 exit 0
