@@ -7,14 +7,15 @@
 # that names none; a skip (77) is status 0; any other status, 124 of a test
 # that ends by itself included, is the test's own. A test started under
 # nohup starts with SIGHUP ignored (timeout(1) alone would reset it), one
-# started without it with SIGHUP at its default.
+# started without it with SIGHUP at its default. A tap-run inside a test
+# (as here) is ended with it.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 need timeout coreutils
 need setsid util-linux
 tmp=$(mktemp -d) || exit 1
 tag="HTTOP_TAPRUN_TEST=$$"
 trap 'rm -rf "$tmp"' EXIT
-plan 12
+plan 14
 TAPRUN="$HTTOP_SRCDIR/tests/tap-run"
 
 cat >"$tmp/hang.sh" <<'EOT'
@@ -27,6 +28,14 @@ sh -c 'trap "" TERM; sleep 3000' &
 sleep 3000
 EOT
 sed '/time-limit/d' "$tmp/hang.sh" >"$tmp/hang_nolimit.sh"
+# A test that runs tap-run itself on a test with a longer limit: the
+# outer limit ends both (the inner test's processes carry both marks).
+sed 's/time-limit: 2/time-limit: 600/' "$tmp/hang.sh" >"$tmp/hang_long.sh"
+cat >"$tmp/nest.sh" <<EOT
+#!/bin/sh
+# time-limit: 2
+sh "$TAPRUN" "$tmp/hang_long.sh"
+EOT
 printf '#!/bin/sh\necho "1..0 # SKIP not here"\nexit 77\n' >"$tmp/skip.sh"
 printf '#!/bin/sh\necho 1..1\necho ok 1\nexit 3\n' >"$tmp/three.sh"
 printf '#!/bin/sh\necho 1..1\necho ok 1\nexit 124\n' >"$tmp/own124.sh"
@@ -61,6 +70,13 @@ check "HTTOP_TEST_TIME_LIMIT=1 x HTTOP_TEST_TIME_FACTOR=2: timed out after 2 s (
     sh -c '[ "$1" -eq 124 ] && grep -q "^Bail out! timed out after 2 s: " "$2"' sh "$st" "$tmp/hang_nolimit.out"
 left=$(procs_tagged "$tag")
 check "... none of its processes is left: $left left" [ "$left" -eq 0 ]
+
+taprun nest
+check "a test running tap-run on a hanging test times out itself (status $st)" \
+    sh -c '[ "$1" -eq 124 ] && grep -q "^Bail out! timed out after 2 s: .*nest.sh" "$2"' sh "$st" "$tmp/nest.out"
+left=$(procs_tagged "$tag")
+check "... none of the inner test's processes is left: $left left" [ "$left" -eq 0 ]
+[ "$left" -eq 0 ] || ps -eo pid,pgid,args | grep 'sleep 3000' | grep -v grep | sed 's/^/# /'
 
 taprun skip
 check "a skip (exit 77) is status 0 (got $st)" [ "$st" -eq 0 ]
