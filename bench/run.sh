@@ -130,6 +130,17 @@ htop: this VM's $(nproc) CPUs, htop -d 10, same pane
 EOF
 FIXTURES="$FIXTURES" python3 "$here/targets.py" "$BUILD" --rounds 5
 
+# The live view over 512 nodes (issue 17; bench/nodes-scale.sh says how):
+# the first full frame is wall time, so it is measured here and not in
+# make check (tests/bench/test_nodes_scale.sh gates the CPU and memory).
+echo
+if command -v tmux >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+	sh "$here/nodes-scale.sh" "$BUILD" 512 3 20 | tail -n 1
+	echo "targets: first full frame 2 s, cpu 5 % of one CPU, peak memory 64 MB"
+else
+	echo "nodes at scale: not measured (needs tmux and python3)"
+fi
+
 # The scheduler source (issue 27): its cost under a switching load, and a
 # flood beyond its rings (bench/sched.py says how).
 echo

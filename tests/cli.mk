@@ -1,9 +1,5 @@
-# tests for cli: the batch formats (unit) and the command line (shell)
-check_PROGRAMS += tests/unit/test_out
-tests_unit_test_out_SOURCES = tests/unit/test_out.c
-tests_unit_test_out_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
-tests_unit_test_out_LDADD = $(TEST_LIBS)
-TESTS += tests/unit/test_out
+# tests for cli: the command line (shell). The batch formats' unit tests
+# are the out layer's (tests/out.mk).
 CLI_TESTS = tests/cli/test_cli_options.sh tests/cli/test_cli_msr.sh tests/cli/test_cli_ux.sh \
 	tests/cli/test_readme.sh \
 	tests/cli/test_cli_demo.sh tests/cli/test_cli_signals.sh tests/cli/test_cli_replay.sh \

@@ -1,10 +1,7 @@
-# tests for export: the openmetrics and summary formats, --textfile, the node
-# exporter and many nodes on the loopback (pdsh -R exec)
-check_PROGRAMS += tests/unit/test_openmetrics
-tests_unit_test_openmetrics_SOURCES = tests/unit/test_openmetrics.c
-tests_unit_test_openmetrics_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
-tests_unit_test_openmetrics_LDADD = $(TEST_LIBS)
-TESTS += tests/unit/test_openmetrics
+# tests for export: --textfile, the node exporter and many nodes on the
+# loopback (pdsh -R exec) end to end, and the running totals behind the
+# Prometheus counters; the openmetrics and summary writers' unit test is
+# the out layer's (tests/out.mk).
 EXPORT_CLI_TESTS = tests/cli/test_node_exporter.sh tests/cli/test_many_nodes.sh \
 	tests/cli/test_prom_series.sh tests/cli/test_promtool.sh tests/cli/test_job_outputs.sh \
 	tests/cli/test_prometheus.sh \

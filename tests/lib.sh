@@ -44,6 +44,16 @@ need() {
 	command -v "$1" >/dev/null 2>&1 ||
 		skip_all "$1 is not installed (Debian: $2)${3:+; $3}"
 }
+# hup_ignored: true when this test started with SIGHUP ignored (run under
+# nohup): an httop it starts keeps it ignored, as it should, so a case
+# that ends httop by SIGHUP cannot run; it skips with that reason (see
+# hup_skip_reason). Read from the shell's own SigIgn mask (bit 0: SIGHUP);
+# call it before the test sets a trap of its own on HUP.
+hup_ignored() {
+	_ign=$(sed -n 's/^SigIgn:[[:space:]]*//p' "/proc/$$/status" 2>/dev/null)
+	[ -n "$_ign" ] && [ $((0x$_ign & 1)) -eq 1 ]
+}
+hup_skip_reason="SIGHUP is ignored here (run under nohup): httop keeps it ignored, as it should"
 # need_cpu1_hotplug: skip_all unless this test may take CPU 1 offline
 # (root, CPU 1 online with an online switch, HTTOP_TEST_NO_HOTPLUG unset);
 # sets ctl to that switch.

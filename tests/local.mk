@@ -5,6 +5,7 @@ TEST_LIBS = $(HTTOP_LIBS) $(CMOCKA_LIBS)
 EXTRA_DIST += tests/unit/testutil.h tests/lib.sh tests/json_schema.py
 
 include $(srcdir)/tests/fixtures.mk
+include $(srcdir)/tests/harness.mk
 include $(srcdir)/tests/util.mk
 include $(srcdir)/tests/machine.mk
 include $(srcdir)/tests/plan.mk
@@ -12,6 +13,7 @@ include $(srcdir)/tests/sim.mk
 include $(srcdir)/tests/msr.mk
 include $(srcdir)/tests/trace.mk
 include $(srcdir)/tests/fuzz.mk
+include $(srcdir)/tests/out.mk
 include $(srcdir)/tests/cli.mk
 include $(srcdir)/tests/ui.mk
 include $(srcdir)/tests/views.mk

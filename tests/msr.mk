@@ -21,7 +21,7 @@ tests_fakemsr_fakemsr_LDADD = $(HTTOP_LIBS) $(FUSE3_LIBS)
 TESTS += tests/cli/test_fakemsr_skx.sh tests/cli/test_fakemsr_spr.sh \
 	tests/cli/test_fakemsr_busy.sh tests/cli/test_fakemsr_signals.sh \
 	tests/cli/test_fakemsr_hangup.sh
-EXTRA_DIST += tests/cli/test_fakemsr_lib.sh tests/cli/test_fakemsr_skx.sh \
+EXTRA_DIST += tests/cli/fakemsrlib.sh tests/cli/test_fakemsr_skx.sh \
 	tests/cli/test_fakemsr_spr.sh tests/cli/test_fakemsr_busy.sh \
 	tests/cli/test_fakemsr_signals.sh tests/cli/test_fakemsr_hangup.sh
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# time-limit: 1800 (tests/tap-run: callgrind runs and the fake device take minutes)
 # test_bench_gate.sh: the CI gate of the benchmarks. Runs bench/run.sh
 # --short: the deterministic counts (MSR reads and writes per refresh on
 # the four simulated machines, callgrind instructions per refresh of

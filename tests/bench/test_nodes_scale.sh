@@ -1,14 +1,15 @@
 #!/bin/sh
 # test_nodes_scale.sh: 512 simulated nodes (bench/nodes-scale.sh: recorded
 # JSON streams replayed by bench/replay-nodes.py, one `cat` a node) in the
-# live view: every node comes up, the first full frame within 2 s, the
-# viewer's CPU at -d 1 under 5% of one CPU and its peak memory under 64 MB
-# (issue 17's targets; the frame with room for a loaded machine: 4 s; the
-# CPU, its own process time, is about 1.6% here: BENCHMARKS.md). The frame
-# is wall time: it depends on the machine being otherwise quiet (0.6-0.8 s
-# on an idle 2-CPU VM; 5.5 s while two builds ran beside it); the CPU and
-# memory are the viewer's own. None depends on hwloc: the viewer of many
-# nodes loads no topology.
+# live view: every node comes up and is shown whole, the viewer's CPU at
+# -d 1 under 5% of one CPU and its peak memory under 64 MB (issue 17's
+# targets; the CPU, its own process time, is about 1.6% here:
+# BENCHMARKS.md). The time to the first full frame is wall time, which
+# depends on the machine being otherwise quiet (0.6-0.8 s on an idle
+# 2-CPU VM; 5.5 s while two builds ran beside it): it is printed here, and
+# measured against its 2 s target by make bench (bench/run.sh runs
+# bench/nodes-scale.sh), not asserted (make check asserts no wall time).
+# None depends on hwloc: the viewer of many nodes loads no topology.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 need tmux tmux
 need python3 python3
@@ -16,7 +17,7 @@ need python3 python3
 # size: memory is gated in the plain build only.
 san=false
 grep -q '^SAN_CFLAGS = .*-fsanitize' "$HTTOP_BUILDDIR/Makefile" 2>/dev/null && san=true
-plan 4
+plan 3
 out=$(sh "$HTTOP_SRCDIR/bench/nodes-scale.sh" "$HTTOP_BUILDDIR" 512 1 5 2>&1)
 printf '%s\n' "$out" | sed 's/^/# /'
 line=$(printf '%s\n' "$out" | grep '^round 1:')
@@ -24,13 +25,7 @@ first=$(echo "$line" | sed -n 's/.*first full frame \([0-9.]*\) s.*/\1/p')
 mem=$(echo "$line" | sed -n 's/.*peak memory \([0-9.]*\) MB.*/\1/p')
 cpu=$(echo "$line" | sed -n 's/.*cpu \([0-9.]*\) % .*/\1/p')
 check "512 nodes came up and were shown whole (first full frame: ${first:-never})" [ -n "$first" ]
-if $san; then
-	# AddressSanitizer slows the parse of 512 nodes' lines several times
-	skip "the first full frame ($first s) is gated in the plain build: this is a sanitizer build"
-else
-	check "the first full frame within 4 s (target 2 s): $first s" \
-	    awk -v f="${first:-999}" 'BEGIN { exit !(f < 4) }'
-fi
+diag "first full frame: ${first:-never} s (not asserted: make bench measures it)"
 if $san; then
 	skip "CPU ($cpu %) is gated in the plain build: this is a sanitizer build"
 else

@@ -16,7 +16,7 @@
 #     case is disturbed (not failed), the register is left to it;
 #   - Zen 2 (no AnyThread): the shares are bounds that hold, a pass;
 #   - SIGTERM while the check waits: it ends at once, restored, status 1.
-. "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
+. "${HTTOP_SRCDIR:-.}/tests/cli/fakemsrlib.sh"
 
 plan 24
 ZEN_XML="$HTTOP_FIXTURES/hwloc/zen2-epyc7742-2s-64c-smt.xml"
@@ -140,8 +140,9 @@ st=$?
 bg_pid=
 t1=$(date +%s%N)
 diag "SIGTERM: exit $st after $(( (t1 - t0) / 1000000 )) ms: $(head -c 200 "$work/err")"
-check "SIGTERM: exit status 1 (no verdict is not a pass) within a second" \
-    test "$st" -eq 1 -a $(( (t1 - t0) / 1000000 )) -lt 1000
+# (The signal, not the 60 s, ended it: the outcome below says interrupted;
+# the time is a diagnostic, make check asserts no wall time.)
+check "SIGTERM: exit status 1 (no verdict is not a pass)" test "$st" -eq 1
 # No summary of cases that did not run (it said "unchecked", or "trusted"
 # on the cases judged before the signal).
 check "SIGTERM: the JSON object says interrupted, with no summary" \

@@ -9,11 +9,10 @@
 # its load on the CPU, which the kernel sees busy and whose loop ran and
 # was counted; SIGTERM ends it at once with the load threads stopped and
 # every register restored.
-. "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
+. "${HTTOP_SRCDIR:-.}/tests/cli/fakemsrlib.sh"
 
 if ! command -v lstopo-no-graphics >/dev/null 2>&1 || ! command -v taskset >/dev/null 2>&1; then
-	echo "1..0 # SKIP lstopo-no-graphics (Debian package hwloc) or taskset (util-linux) missing"
-	exit 0
+	skip_all "lstopo-no-graphics (Debian package hwloc) or taskset (util-linux) missing"
 fi
 plan 25
 lstopo-no-graphics --of xml "$work/live.xml" || { echo "Bail out! lstopo failed"; exit 1; }
@@ -191,8 +190,9 @@ st=$?
 bg_pid=
 t1=$(date +%s%N)
 diag "SIGTERM: exit $st after $(( (t1 - t0) / 1000000 )) ms"
-check "SIGTERM: exit status 1 (no verdict) within a second" \
-    test "$st" -eq 1 -a $(( (t1 - t0) / 1000000 )) -lt 1000
+# (The time is a diagnostic: make check asserts no wall time; a run that
+# ignored the signal would last its 60 s, or hang to the test's limit.)
+check "SIGTERM: exit status 1 (no verdict)" test "$st" -eq 1
 ctl dump >"$work/after"
 check "SIGTERM: every register as before" cmp -s "$work/before" "$work/after"
 exit 0

@@ -22,12 +22,13 @@ truncate -s 5M big5m
 head -c 4096 /dev/zero >zeros
 { echo 'httop-scenario 1'; head -c 5000 /dev/zero | tr '\0' a; echo; } >longline.scn
 
-# refused PATTERN CMD...: within 5 s (a hang is killed: exit 124/137),
+# refused PATTERN CMD...: ended at all (a hang is killed after 60 s, a
+# generous guard: a refusal takes milliseconds; exit 124/137),
 # a status from 1 to 2, exactly one line on stderr holding PATTERN, and
 # nothing on stdout.
 refused() {
 	pat=$1; shift
-	timeout -s KILL 5 "$@" >out 2>err; st=$?
+	timeout -s KILL 60 "$@" >out 2>err; st=$?
 	if [ "$st" -ge 1 ] && [ "$st" -le 2 ] && [ "$(wc -l <err)" -eq 1 ] &&
 	    grep -q -- "$pat" err && [ ! -s out ]; then
 		ok "$(basename "$1") ${*#"$1"} -> $st: $pat"
@@ -66,12 +67,13 @@ refused "zeros:1: a NUL byte" "$PPC" --sockets 1 --smt 1 --perfevtsel sel.input 
 printf '0 0 0x186 0\0 0x43003c cycles\n' >nul.input
 refused "nul.input:1: a NUL byte" "$PPC" --sockets 1 --smt 1 --perfevtsel nul.input zeros
 
-# A FIFO given as --sim must not leave httop waiting for a writer: done
-# in well under a second (the limit above is 5 s, for slow machines).
+# A FIFO given as --sim must not leave httop waiting for a writer (none
+# ever comes: a wait would last until the guard kills it, 60 s). The time
+# it took is a diagnostic, not asserted (no wall time in make check).
 start=$(date +%s%N)
-"$H" --sim fifo --topology "$topo" -b -n 1 >/dev/null 2>&1
-ms=$(( ($(date +%s%N) - start) / 1000000 ))
-check "a named pipe is refused in ${ms} ms (< 1000)" [ "$ms" -lt 1000 ]
+timeout -s KILL 60 "$H" --sim fifo --topology "$topo" -b -n 1 >/dev/null 2>&1; st=$?
+diag "the named pipe was refused in $(( ($(date +%s%N) - start) / 1000000 )) ms"
+check "a named pipe is refused, not waited on (status $st, 1 or 2)" [ "$st" -ge 1 ] && [ "$st" -le 2 ]
 
 # Control characters and invalid UTF-8 from a file: escaped in the message.
 printf 'httop-scenario 1\ncpus 0 bu\033[2J\033]0;owned\007sy\377\n' >esc.scn

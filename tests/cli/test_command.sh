@@ -22,10 +22,12 @@ timeout 30 "$HTTOP" $DEMO --sim demo -- sleep 2 >out 2>err; st=$?
 check "httop -- sleep 2: exit status 0 (got $st)" [ "$st" -eq 0 ]
 check "... nothing on standard output" [ ! -s out ]
 check "... the summary names the command and how it ended" \
-	grep -Eq '^ httop: sleep 2 \(pid [0-9]+\): exit status 0 after 2\.[0-9][0-9] s$' err
+	grep -Eq '^ httop: sleep 2 \(pid [0-9]+\): exit status 0 after ([2-9]|[1-2][0-9])\.[0-9][0-9] s$' err
+# At least the 2 s the command ran; a loaded machine may add to that, so
+# the upper bound is the 30 s guard only (make check asserts no wall time).
 secs=$(sed -n 's/.*figures over \([0-9.]*\) s$/\1/p' err)
 check "... its figures cover the run (2 s, got $secs)" \
-	awk -v s="$secs" 'BEGIN { exit !(s >= 1.9 && s <= 2.5) }'
+	awk -v s="$secs" 'BEGIN { exit !(s >= 1.9 && s <= 30) }'
 # The node's rows: four shares summing to 100, util, both/busy, threads,
 # GHz, CPI as numbers.
 if summary_node err | awk '{ n++; s = $1 + $2 + $3 + $4
@@ -104,7 +106,10 @@ if command -v python3 >/dev/null 2>&1; then
 		[ "$st" = 130 ]
 	check "... after the summary: killed by signal 2" grep -q 'sleep 30 (pid [0-9]*): killed by signal 2' pg.err
 	secs=$(sed -n 's/.*figures over \([0-9.]*\) s$/\1/p' pg.err)
-	check "... over the 1.5 s it ran (got $secs)" awk -v s="$secs" 'BEGIN { exit !(s >= 1.2 && s <= 3) }'
+	# (at least the 1.5 s before the signal; at most pgsig's 20 s guard:
+	# a loaded machine may add to the sleep, and make check asserts no
+	# wall time)
+	check "... over the 1.5 s it ran (got $secs)" awk -v s="$secs" 'BEGIN { exit !(s >= 1.2 && s <= 21.5) }'
 	# A command that ignores SIGINT goes on: httop waits for it.
 	pgsig 1 SIGINT group "$HTTOP" --sim demo -d 0.3 -- sh -c 'trap "" INT; sleep 2; exit 4'
 	st=$(cat pg.status)

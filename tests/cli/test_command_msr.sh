@@ -8,7 +8,7 @@
 # same registers back, status 0. The summary's split comes from the
 # device's counters: its shares sum to 100% and its both/busy is both over
 # util.
-. "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
+. "${HTTOP_SRCDIR:-.}/tests/cli/fakemsrlib.sh"
 
 plan 8
 if ! command -v python3 >/dev/null 2>&1; then

@@ -4,8 +4,7 @@
 # switch of cases is one decision, not the thing that makes code hard).
 . "${HTTOP_SRCDIR:-.}/tests/lib.sh"
 if ! command -v pmccabe >/dev/null 2>&1; then
-	echo "1..0 # SKIP pmccabe is not installed (Debian package pmccabe)"
-	exit 0
+	skip_all "pmccabe is not installed (Debian package pmccabe)"
 fi
 plan 1
 over=$(cd "$HTTOP_SRCDIR" && find src -name '*.c' | sort | xargs pmccabe 2>/dev/null |

@@ -1,4 +1,5 @@
 #!/bin/sh
+# time-limit: 1800 (tests/tap-run; the default 600 s is short for its builds)
 # test_dist.sh: make dist gives the same bytes at any time and leaves the
 # source tree as it was (issue 23). A copy of the source tree (what a
 # release holds) is configured in a build directory of its own; make dist

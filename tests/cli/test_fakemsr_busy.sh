@@ -3,7 +3,7 @@
 # CPU 3 = 0x43003c: event 0x3C umask 0 with USR, OS and EN, bit 22). httop
 # refuses, names the register and the CPU, and writes nothing at all; with
 # --force it takes the counters and gives the other program's value back.
-. "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
+. "${HTTOP_SRCDIR:-.}/tests/cli/fakemsrlib.sh"
 
 plan 10
 

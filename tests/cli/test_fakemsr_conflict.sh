@@ -11,7 +11,7 @@
 # then one per interval; "at 4" runs at the 5th, the end of interval 2. So
 # interval 1 is valid and interval 2 flagged on every core (PMC0 went
 # backwards: a delta near 2^48), the flagged CPUs being 0-71.
-. "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
+. "${HTTOP_SRCDIR:-.}/tests/cli/fakemsrlib.sh"
 
 plan 21
 

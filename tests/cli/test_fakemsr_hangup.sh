@@ -2,15 +2,16 @@
 # test_fakemsr_hangup.sh: the live view on the fake MSR device of a
 # Skylake-SP loses its terminal: the tmux server is killed under it, or the
 # ssh client of the session it runs in is killed (kill -9), with SIGHUP
-# delivered or ignored (nohup). Each time httop ends within 2 s with status
-# 129, as for SIGHUP, and every register is back to its value before httop.
+# delivered or ignored (nohup). Each time httop ends with status 129, as
+# for SIGHUP (a live view that missed the hang-up would run on: the wait
+# for it is a generous guard of 30 s, not a timing), and every register is
+# back to its value before httop.
 # The ssh part runs a private sshd on a loopback port, as root; it is
 # skipped (with the reason) where sshd or ssh is not installed.
-. "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
+. "${HTTOP_SRCDIR:-.}/tests/cli/fakemsrlib.sh"
 
 if ! command -v tmux >/dev/null 2>&1; then
-	echo "1..0 # SKIP tmux is not installed"
-	exit 0
+	skip_all "tmux is not installed (Debian: tmux)"
 fi
 plan 11
 
@@ -49,15 +50,15 @@ EOF
 	ctl clearlog >/dev/null
 }
 
-# ended DESC: httop ended within 2 s with status 129, registers back.
+# ended DESC: httop ended (guard: 30 s) with status 129, registers back.
 ended() {
 	i=0
-	while [ ! -f "$work/status" ] && [ $i -lt 20 ]; do sleep 0.1; i=$((i + 1)); done
+	while [ ! -f "$work/status" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 	st=$(cat "$work/status" 2>/dev/null)
 	if [ "$st" = 129 ]; then
-		ok "$1: httop ended within 2 s with status 129"
+		ok "$1: httop ended with status 129"
 	else
-		not_ok "$1: httop ended within 2 s with status 129 (status '${st:-none}')"
+		not_ok "$1: httop ended with status 129 (status '${st:-none}' after 30 s)"
 		pid=$(cat "$work/pid" 2>/dev/null)
 		[ -n "$pid" ] && ps -o pid,stat,pcpu,etime,cmd -p "$pid" | sed 's/^/# /'
 		[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null

@@ -14,7 +14,7 @@
 # reads it: interval P - 1 still began offline, interval P is valid. So of
 # 22 intervals, core {5, 41} is valid in 1, 6, 11, 16, 21, 22 and offline
 # in the others; the 35 other cores are valid in all of them.
-. "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
+. "${HTTOP_SRCDIR:-.}/tests/cli/fakemsrlib.sh"
 
 plan 10
 

@@ -9,7 +9,7 @@
 # the rest is measured, and so is one whose device has vanished (ENOENT)
 # while the others opened (test_fakemsr_hotplug.sh: when every device is
 # missing, the message says to load the msr module).
-. "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
+. "${HTTOP_SRCDIR:-.}/tests/cli/fakemsrlib.sh"
 
 plan 20
 

@@ -11,7 +11,7 @@
 # --restore, which sets httop's bits to their power-on value 0; --force
 # takes the leftovers over and leaves those bits 0 at its end. A second
 # httop while the first runs is told apart from a killed one.
-. "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
+. "${HTTOP_SRCDIR:-.}/tests/cli/fakemsrlib.sh"
 
 plan 26
 

@@ -3,7 +3,12 @@
 # stopped by SIGTERM, SIGHUP and SIGINT in the middle of a run; every time
 # every register it wrote is back to its value before httop, including a
 # value another program had set (PMC1 enabled in GLOBAL_CTRL on CPU 1).
-. "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
+. "${HTTOP_SRCDIR:-.}/tests/cli/fakemsrlib.sh"
+# Under nohup (SIGHUP ignored when the test starts; the library's trap on
+# HUP cannot change that) httop keeps SIGHUP ignored, as it should: the
+# SIGHUP case would run its 1000 refreshes out; it skips with the reason.
+hup_ign=false
+hup_ignored && hup_ign=true
 
 plan 10
 
@@ -11,7 +16,15 @@ fake_mount "$SKX_XML" "$SKX_CPUID" --scenario busy --realtime
 ctl poke 1 0x38F 0x2 >/dev/null
 ctl dump >"$work/before"
 
+outs=
 for sig in TERM HUP INT; do
+	if [ "$sig" = HUP ] && $hup_ign; then
+		for c in "is running" "ended" "every register is back"; do
+			skip "SIG$sig: $c: $hup_skip_reason"
+		done
+		continue
+	fi
+	outs="$outs $work/out.$sig"
 	ctl clearlog >/dev/null
 	# Not through the httop_msr function: $! must be httop itself.
 	"$HTTOP" --source msr --msr-path "$mnt/%u/msr" --topology "$SKX_XML" \
@@ -42,5 +55,6 @@ for sig in TERM HUP INT; do
 	fi
 done
 # What was written before each signal is whole, valid lines.
-check_schema "$work/out.TERM" "$work/out.HUP" "$work/out.INT"
+# shellcheck disable=SC2086
+check_schema $outs
 exit 0

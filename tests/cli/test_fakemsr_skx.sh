@@ -6,7 +6,7 @@
 # truth, and that every register is back to its value before httop,
 # including values another program had set, with counters started near
 # the 48-bit wrap.
-. "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
+. "${HTTOP_SRCDIR:-.}/tests/cli/fakemsrlib.sh"
 
 plan 12
 

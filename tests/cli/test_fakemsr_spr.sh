@@ -5,7 +5,7 @@
 # plan puts ONE_THREAD_ACTIVE (event 0x3C umask 0x02, USR+OS+EN =
 # 0x43023C) in PERFEVTSEL0 of every thread. Checks the encodings, that no
 # write sets ANY (bit 21), the split against the truth, and the restore.
-. "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
+. "${HTTOP_SRCDIR:-.}/tests/cli/fakemsrlib.sh"
 
 plan 8
 

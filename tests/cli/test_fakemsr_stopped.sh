@@ -12,7 +12,7 @@
 # both clocks run: interval 3 is the first with a delta of 0. Its CPI and
 # IPC are absent with the reason "stopped", the interval is flagged, and
 # the note names the register and the bits found clear.
-. "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
+. "${HTTOP_SRCDIR:-.}/tests/cli/fakemsrlib.sh"
 
 plan 17
 

@@ -7,7 +7,7 @@
 # Checked: msr-safe runs and restores every register; auto picks msr-safe
 # when its device exists, msr when it does not, says why when it falls
 # back, and when nothing works prints one line with every step's reason.
-. "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
+. "${HTTOP_SRCDIR:-.}/tests/cli/fakemsrlib.sh"
 
 plan 22
 

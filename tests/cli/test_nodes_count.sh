@@ -48,7 +48,9 @@ timeout "$to" "$HTTOP" --nodes 'h1,h2' --via "$via" --remote-httop "$tmp/noend.s
 st=$? took=$(($(date +%s) - t0))
 check "two nodes that ignore -n 2: httop ends them, status 0 (got $st after $took s: $(tail -1 err.txt))" \
     [ "$st" -eq 0 ]
-check "... in under 15 s" [ "$took" -lt 15 ]
+# (Not a timing, make check asserts no wall time: nodes that never end
+# would run until timeout's $to s guard, status 124.)
+check "... ended by httop, not by the ${to} s guard (status $st, not 124)" [ "$st" -ne 124 ]
 check "... exactly 2 lines of each ($(count merged.jsonl))" [ "$(count merged.jsonl)" = "h1:2 h2:2" ]
 check "... nothing left running, nothing said ($(left); $(cat err.txt))" \
     sh -c '[ "$1" -eq 0 ] && [ ! -s err.txt ]' sh "$(left)"
@@ -82,6 +84,6 @@ FAKE_LINE=$tmp/line.jsonl FAKE_DIR=$tmp timeout "$to" "$HTTOP" --nodes 's1' \
     -b -d 0.3 -n 1 >stall.jsonl 2>stall.err
 st=$? took=$(($(date +%s) - t0))
 check "a node silent after its -n 1 interval, not ending: ended, not lost, status 0 after $took s (got $st: $(tail -1 stall.err))" \
-    sh -c '[ "$1" -eq 0 ] && [ "$2" -lt 10 ] && [ "$(wc -l <stall.jsonl)" -eq 1 ] && [ ! -s stall.err ]' sh "$st" "$took"
+    sh -c '[ "$1" -eq 0 ] && [ "$(wc -l <stall.jsonl)" -eq 1 ] && [ ! -s stall.err ]' sh "$st"
 check "... nothing left running" [ "$(left)" -eq 0 ]
 exit 0

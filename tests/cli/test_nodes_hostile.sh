@@ -107,28 +107,33 @@ stop $pid
 jobs=$(grep -c '^job ' fast.txt)
 # the first and last may miss a node (started or ended in them)
 valid=$(awk '$1 == "job" && $4 == 1' fast.txt | wc -l)
-check "a node ten times faster than -d: 10 or more job intervals in 6 s, at most 14 ($jobs)" \
-    [ "$jobs" -ge 10 -a "$jobs" -le 14 ]
+# Paced by -d, not by the fast node: at most one job interval per 0.5 s
+# of the span their own times cover, plus the two ends (the intervals'
+# times, not the wall clock: make check asserts no wall time).
+span=$(awk '$1 == "job" { if (!n++) f = $3; l = $3 } END { printf "%.3f", l - f }' fast.txt)
+check "a node ten times faster than -d: job intervals at the pace of -d 0.5 ($jobs over $span s: at least 2, at most $span / 0.5 + 2)" \
+    awk -v j="$jobs" -v s="$span" 'BEGIN { exit !(j >= 2 && j <= s / 0.5 + 2) }'
 check "... all but two valid, with the three nodes ($valid of $jobs; $(grep '^job .*missing' fast.txt | cut -c100- | tr '\n' '|'))" \
     [ "$valid" -ge $((jobs - 2)) ]
 late=$(awk -v e="$end" '$1 == "job" && $3 > e + 0.5 { n++ } END { print n + 0 }' fast.txt)
 check "... none in the future ($late after the end)" [ "$late" -eq 0 ]
 
-# 9-10: a node's large lines (270 KB, as a 384-CPU node's) are read as
-# fast as it writes them: 100 (27 MB) took 5 s when the viewer read what
-# one wake found and then waited 20 ms for other nodes' lines (about
-# 5 MB/s; a 384-CPU node at -d 0.05 waited to write); 0.01 to 0.1 s
-# here, as loaded as the machine is.
+# 9-10: a node's large lines (270 KB, as a 384-CPU node's) are all read:
+# the node's writer gets through its 100 (27 MB) and says how long that
+# took (waited for up to 60 s: a did-it-end guard). The rate is a diagnostic, not asserted (no wall time in make
+# check): 100 took 5 s when the viewer read what one wake found and then
+# waited 20 ms for other nodes' lines (about 5 MB/s); 0.01 to 0.1 s now,
+# as loaded as the machine is.
 FAKE_LINES=100 "$HTTOP" --nodes 'big1' --via "$(fake big)" -b -d 0.05 --format summary \
     >big.txt 2>big.err &
 pid=$!
 pids=$pid
 i=0
-while [ ! -s big1.took ] && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
+while [ ! -s big1.took ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 stop $pid
 took=$(cat big1.took 2>/dev/null)
-check "100 lines of 270 KB read within 2 s, 13 MB/s or more (${took:-never} s)" \
-    awk -v t="${took:-99}" 'BEGIN { exit !(t < 2) }'
+diag "100 lines of 270 KB read in ${took:-never} s"
+check "100 lines of 270 KB read: the node wrote them all (${took:-never} s)" [ -n "$took" ]
 check "... each line taken (the node is up in the summary)" grep -q '^big1 ' big.txt
 
 # 11-13: three nodes whose lines describe 1025 packages with a tile at

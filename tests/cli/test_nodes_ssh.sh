@@ -12,8 +12,7 @@
 . "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
 sshd=$(command -v sshd || echo /usr/sbin/sshd)
 if [ ! -x "$sshd" ] || ! command -v ssh >/dev/null 2>&1 || ! command -v ssh-keygen >/dev/null 2>&1; then
-	echo "1..0 # SKIP openssh-server and openssh-client are not installed"
-	exit 0
+	skip_all "openssh-server and openssh-client are not installed"
 fi
 tmp=$(mktemp -d) || exit 1
 sshd_pid=

@@ -1,4 +1,5 @@
 #!/bin/sh
+# time-limit: 1800 (tests/tap-run; the default 600 s is short for its builds)
 # test_packaging.sh: the packaging recipes build and fit their distributions.
 #  - versions and the project's URL: configure.ac (AC_INIT), debian/,
 #    the RPM spec and the Spack recipe agree;

@@ -16,7 +16,7 @@
 # "reprogrammed: ..." before sample 6 (--on-conflict reclaim writes the
 # plan back), with "invalid: package 0, core 0 ..." before samples 6 and 7 (the
 # counter read back after the reclaim is still off for one interval).
-. "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
+. "${HTTOP_SRCDIR:-.}/tests/cli/fakemsrlib.sh"
 
 plan 10
 

@@ -12,7 +12,7 @@
 # and the time and interval length: the trace keeps times to the last
 # bit), except "source", which is "sim" or "msr" live and "replay" in
 # the replay. Equal as text, not merely close.
-. "${HTTOP_SRCDIR:-.}/tests/cli/test_fakemsr_lib.sh"
+. "${HTTOP_SRCDIR:-.}/tests/cli/fakemsrlib.sh"
 
 plan 12
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# time-limit: 1800 (tests/tap-run; the default 600 s is short for its builds)
 # test_reproducible.sh: the binaries depend on the sources, not on where
 # they were built. One copy of the source tree (what a release tarball
 # holds: the files of $HTTOP_SRCDIR without build directories) is unpacked

@@ -16,7 +16,6 @@
 . "$HTTOP_SRCDIR/tests/cli/promlib.sh"
 NTESTS=37
 
-skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 for p in slurmctld slurmd munged scontrol sbatch scancel sinfo taskset python3; do
 	command -v "$p" >/dev/null 2>&1 || skip_all "$p is not installed (Debian: slurm-wlm munge)"
 done
@@ -46,7 +45,6 @@ cgroup_cleanup() { :; }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 cd "$tmp" || exit 1
-plan $NTESTS
 
 node=$(hostname -s 2>/dev/null || hostname)
 # The node as slurmd sees this machine (CPUs, sockets, cores, threads).
@@ -55,6 +53,7 @@ hw=$(slurmd -C 2>/dev/null | head -n 1 | tr ' ' '\n' |
 ncpu=$(printf '%s' "$hw" | sed -n 's/.*CPUs=\([0-9]*\).*/\1/p')
 [ -n "$ncpu" ] || skip_all "slurmd -C does not describe this machine"
 [ "$ncpu" -ge 2 ] || skip_all "the test pins a job to CPU 1: this machine has one CPU"
+plan $NTESTS
 
 # A free port pair: not among the listening sockets in /proc/net/tcp*.
 listening() { cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | awk '$4 == "0A" { print $2 }' |

@@ -5,7 +5,7 @@
 # nothing; a few redraws of the status line may), and the batch loop at -d 1
 # on the simulator at most 0.5 s (five refreshes of 72 simulated threads).
 # SIGTERM ends a paused live view, a replay at its end and a start-up
-# blocked on opening a FIFO within 1 s; a start-up parse of /dev/zero too.
+# blocked on opening a FIFO; a start-up parse of /dev/zero too.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
 plan 10
@@ -28,7 +28,9 @@ cpu_over_5s() {
 	awk -v a="$a" -v b="$b" -v hz="$hz" 'BEGIN { printf "%.3f", (b - a) / hz }'
 }
 
-# ends_within PID S: the process is gone within S seconds.
+# ends_within PID S: the process is gone within S seconds. A generous
+# did-it-end-at-all guard (30 s), not a timing: each case below would
+# otherwise wait forever, and make check asserts no wall time.
 ends_within() {
 	n=$(awk -v s="$2" 'BEGIN { print int(s * 20) }')
 	while [ "$n" -gt 0 ]; do
@@ -48,7 +50,7 @@ if wait_for 'node .*both [0-9]' 10 && keys p && wait_for 'PAUSED' 5; then
 	check "paused live view: $used s of CPU in 5 s (at most 0.25)" \
 	    awk -v u="$used" 'BEGIN { exit !(u <= 0.25) }'
 	kill -TERM "$tui_pid"
-	check "paused live view: SIGTERM ends it within 1 s" ends_within "$tui_pid" 1
+	check "paused live view: SIGTERM ends it" ends_within "$tui_pid" 30
 	tui_wait_exit 5
 	check "paused live view: status 0 after SIGTERM (got $tui_status)" [ "$tui_status" = 0 ]
 else
@@ -66,7 +68,7 @@ if wait_for 'end of replay' 15; then
 	check "replay at its end: $used s of CPU in 5 s (at most 0.25)" \
 	    awk -v u="$used" 'BEGIN { exit !(u <= 0.25) }'
 	kill -TERM "$tui_pid"
-	check "replay at its end: SIGTERM ends it within 1 s" ends_within "$tui_pid" 1
+	check "replay at its end: SIGTERM ends it" ends_within "$tui_pid" 30
 else
 	not_ok "replay: 'end of replay' shows"; show_screen
 	sed 's/^/# /' "$work/rec.err"
@@ -94,7 +96,7 @@ pids="$pids $bpid"
 sleep 0.5
 if kill -0 "$bpid" 2>/dev/null; then
 	kill -TERM "$bpid"
-	check "start-up blocked on a FIFO: SIGTERM ends it within 1 s" ends_within "$bpid" 1
+	check "start-up blocked on a FIFO: SIGTERM ends it" ends_within "$bpid" 30
 else
 	ok "start-up blocked on a FIFO: ended by itself before the signal"
 fi
@@ -105,7 +107,7 @@ bpid=$!
 pids="$pids $bpid"
 sleep 0.3
 kill -TERM "$bpid" 2>/dev/null
-check "--cpuid /dev/zero: SIGTERM (or a refusal) ends it within 1 s" ends_within "$bpid" 1
+check "--cpuid /dev/zero: SIGTERM (or a refusal) ends it" ends_within "$bpid" 30
 wait "$bpid" 2>/dev/null
 kill -KILL "$bpid" 2>/dev/null
 

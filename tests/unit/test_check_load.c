@@ -143,9 +143,11 @@ test_stop_prompt(void)
 	load_stop(&ld);
 	took = clock_mono() - t0;
 	load_free(&ld);
-	/* A generous 0.2 s: on a loaded machine the join waits for the
-	 * scheduler. */
-	tap(took < 0.2, "load_stop returns within 0.2 s", "it took %.3f s", took);
+	/* Not a timing (make check asserts no wall time): a load that missed
+	 * the stop would run on forever; 10 s is a did-it-end guard, 50 times
+	 * the most a loaded machine's join took. The time is printed. */
+	printf("# load_stop took %.3f s\n", took);
+	tap(took < 10.0, "load_stop returns (guard: 10 s)", "it took %.3f s", took);
 }
 
 /* A thread the kernel moves off its CPU (as it does to every task pinned
@@ -176,12 +178,12 @@ test_moved(const struct check_case *cs, const char *what)
 	CPU_ZERO(&other);
 	CPU_SET(cpus[1], &other);
 	(void)pthread_setaffinity_np(ld.th[0].tid, sizeof other, &other);
-	/* A busy CPU may keep it waiting to run there: up to 2 s. */
+	/* A busy CPU may keep it waiting to run there: a guard of 20 s. */
 	t0 = clock_mono();
 	do {
 		nap(0.01);
 		load_counts(&ld, 0, &k0);
-	} while (!k0.moved && clock_mono() - t0 < 2.0);
+	} while (!k0.moved && clock_mono() - t0 < 20.0);
 	nap(0.05);
 	load_counts(&ld, 0, &k1);
 	ok = k0.moved && k1.iterations == k0.iterations && k1.windows == k0.windows;

@@ -1,4 +1,4 @@
-# test_fakemsr_lib.sh: sourced by the test_fakemsr_*.sh tests. Mounts the
+# fakemsrlib.sh: sourced by the test_fakemsr_*.sh tests. Mounts the
 # FUSE fake MSR device (tests/fakemsr) in a temporary directory, talks to
 # it through its ctl file, and always unmounts on exit. Not a test itself.
 . "$HTTOP_SRCDIR/tests/lib.sh"
