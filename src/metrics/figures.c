@@ -59,9 +59,9 @@ const size_t nfigures = sizeof figures / sizeof figures[0];
 
 /* The lists by level and format, made once. */
 static const unsigned formats[3] = { FIG_JSON, FIG_CSV, FIG_OM };
-static const struct figure *lists[FIG_NLEVELS][3][FIG_MAX];
-static size_t counts[FIG_NLEVELS][3];
-static bool made;
+const struct figure *figures_list[FIG_NLEVELS][3][FIG_MAX];
+size_t figures_count[FIG_NLEVELS][3];
+bool figures_made;
 
 /* Its place at level l in format k's order; 0: not there. */
 static unsigned
@@ -72,28 +72,19 @@ place(const struct figure *f, unsigned l, unsigned k)
 	return formats[k] == FIG_OM ? f->at[l].om : f->at[l].json;
 }
 
-static void
-make_lists(void)
+void
+figures_make(void)
 {
 	unsigned l, k, pos;
 	size_t i;
 
 	for (l = 0; l < FIG_NLEVELS; l++)
-		for (k = 0; k < 3; k++)
+		for (k = 0; k < 3; k++) {
+			figures_count[l][k] = 0;
 			for (pos = 1; pos <= FIG_MAX; pos++)
 				for (i = 0; i < nfigures && i < FIG_MAX; i++)
 					if (place(&figures[i], l, k) == pos)
-						lists[l][k][counts[l][k]++] = &figures[i];
-	made = true;
-}
-
-const struct figure *const *
-figures_of(enum fig_level l, unsigned format, size_t *n)
-{
-	unsigned k = format == FIG_OM ? 2 : format == FIG_CSV ? 1 : 0;
-
-	if (!made)
-		make_lists();
-	*n = counts[l][k];
-	return lists[l][k];
+						figures_list[l][k][figures_count[l][k]++] = &figures[i];
+		}
+	figures_made = true;
 }

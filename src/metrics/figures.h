@@ -74,7 +74,21 @@ extern const size_t nfigures;
 /* The figures of a level that `format` carries (FIG_JSON, FIG_CSV or
  * FIG_OM), in JSON order (FIG_JSON, FIG_CSV) or OpenMetrics order
  * (FIG_OM); the lists are made once, on the first call. */
-const struct figure *const *figures_of(enum fig_level l, unsigned format, size_t *n);
+extern const struct figure *figures_list[FIG_NLEVELS][3][FIG_MAX];
+extern size_t figures_count[FIG_NLEVELS][3];
+extern bool figures_made;
+void figures_make(void);
+
+static inline const struct figure *const *
+figures_of(enum fig_level l, unsigned format, size_t *n)
+{
+	unsigned k = format == FIG_OM ? 2 : format == FIG_CSV ? 1 : 0;
+
+	if (!figures_made)
+		figures_make();
+	*n = figures_count[l][k];
+	return figures_list[l][k];
+}
 
 /* The figure's value in `obj`, a struct of level l. */
 static inline const struct val *

@@ -21,7 +21,7 @@
  * came after it for the same reason, and job (the watched job's id, empty
  * without one) after that, and the figures added since (csv_last) after
  * those. A cell is set by its id (enum col, then FIGCOL of a row of the
- * table); the order of the columns is made once (col_order). */
+ * table), and stored at its position (col_pos): both made once. */
 enum col {
 	C_KIND, C_TIME, C_INTERVAL, C_VALID, C_REASON, C_PACKAGE, C_CORE, C_CPUS, C_CPU,
 	C_EXACT, C_INCONSISTENCY, C_FALLBACK, C_TRUTH_NEITHER, C_TRUTH_T0_ONLY, C_TRUTH_T1_ONLY,
@@ -38,8 +38,9 @@ static const char *const fixed_names[NFIXED] = {
 	"truth_t1_only", "truth_both", "absent", "stopped", "unix_time", "host", "job",
 };
 
-/* The columns in order, by id, and their names: made once. */
-static int col_order[NCOLS_MAX];
+/* The columns in order, by id, and their names; each id's position
+ * (cells are stored there): made once. */
+static int col_order[NCOLS_MAX], col_pos[NCOLS_MAX];
 static const char *col_names[NCOLS_MAX];
 static int ncols;
 
@@ -78,6 +79,8 @@ make_cols(void)
 	for (i = 0; i < nfigures && i < FIG_MAX; i++)
 		if ((figures[i].formats & FIG_CSV) && figures[i].csv_last)
 			add_fig_cols(&figures[i]);
+	for (c = 0; c < ncols; c++)
+		col_pos[col_order[c]] = c;
 }
 
 /* Precision as in the JSON output (json.c says why): fractions of time to
@@ -112,36 +115,37 @@ struct row {
 static void
 set_span(struct row *r, enum col c, const char *start, const char *end)
 {
-	r->cell[c] = start;
-	r->len[c] = (unsigned short)(end - start);
+	r->cell[col_pos[c]] = start;
+	r->len[col_pos[c]] = (unsigned short)(end - start);
 	r->used = (size_t)(end - r->buf);
 }
 
 static void
 set_text(struct row *r, enum col c, const char *s)
 {
-	r->cell[c] = s;
-	r->len[c] = (unsigned short)strlen(s);
-	r->text[c] = true;
+	r->cell[col_pos[c]] = s;
+	r->len[col_pos[c]] = (unsigned short)strlen(s);
+	r->text[col_pos[c]] = true;
 }
 
 static void
 row_start(struct row *r, const char *kind)
 {
-	memset(r->cell, 0, sizeof r->cell);
-	memset(r->text, 0, sizeof r->text);
+	/* the columns there are only: the table's rows, not FIG_MAX */
+	memset(r->cell, 0, (size_t)ncols * sizeof r->cell[0]);
+	memset(r->text, 0, (size_t)ncols * sizeof r->text[0]);
 	r->used = 0;
 	set_text(r, C_KIND, kind);
-	r->cell[C_TIME] = r->time;
-	r->len[C_TIME] = r->time_len;
-	r->cell[C_INTERVAL] = r->dt;
-	r->len[C_INTERVAL] = r->dt_len;
-	r->cell[C_HOST] = r->host;
-	r->len[C_HOST] = r->host_len;
-	r->text[C_HOST] = true;
+	r->cell[col_pos[C_TIME]] = r->time;
+	r->len[col_pos[C_TIME]] = r->time_len;
+	r->cell[col_pos[C_INTERVAL]] = r->dt;
+	r->len[col_pos[C_INTERVAL]] = r->dt_len;
+	r->cell[col_pos[C_HOST]] = r->host;
+	r->len[col_pos[C_HOST]] = r->host_len;
+	r->text[col_pos[C_HOST]] = true;
 	if (r->wt->known) {
-		r->cell[C_UNIX_TIME] = r->wt->unix6;
-		r->len[C_UNIX_TIME] = (unsigned short)r->wt->unix6_len;
+		r->cell[col_pos[C_UNIX_TIME]] = r->wt->unix6;
+		r->len[col_pos[C_UNIX_TIME]] = (unsigned short)r->wt->unix6_len;
 	}
 	if (r->job != NULL)
 		set_text(r, C_JOB, r->job);
@@ -173,8 +177,8 @@ set_uint(struct row *r, enum col c, unsigned u)
 static void
 set_bool(struct row *r, enum col c, bool b)
 {
-	r->cell[c] = b ? "1" : "0";
-	r->len[c] = 1;
+	r->cell[col_pos[c]] = b ? "1" : "0";
+	r->len[col_pos[c]] = 1;
 }
 
 /* A figure into its three columns (c, c + 1 = _lo, c + 2 = _hi): exact in
@@ -221,11 +225,10 @@ put_cell(struct linebuf *b, const char *s, size_t n, bool text)
 static void
 row_end(struct linebuf *b, const struct row *r)
 {
-	int k, c;
+	int c;
 
-	for (k = 0; k < ncols; k++) {
-		c = col_order[k];
-		if (k > 0)
+	for (c = 0; c < ncols; c++) {
+		if (c > 0)
 			lb_char(b, ',');
 		if (r->cell[c] != NULL)
 			put_cell(b, r->cell[c], r->len[c], r->text[c]);
