@@ -212,15 +212,16 @@ clamp(double v, enum figkind k)
 }
 
 /* A figure's three members (x, x_lo, x_hi) into *v; its reason, when it
- * has none, comes after (fix_absent). */
+ * has none, comes after (fix_absent). A late figure's may be missing. */
 static int
 get_val(struct jobj *o, const struct figure *f, struct val *v, struct errmsg *e)
 {
 	enum figkind k = kind_of(f);
 	double x, lo, hi;
 
-	if (get_num(o, f->name, true, &x, e) != 0 || get_num(o, f->lo, true, &lo, e) != 0 ||
-	    get_num(o, f->hi, true, &hi, e) != 0)
+	/* a late figure: an older httop's line has none */
+	if (get_num(o, f->name, !f->late, &x, e) != 0 ||
+	    get_num(o, f->lo, !f->late, &lo, e) != 0 || get_num(o, f->hi, !f->late, &hi, e) != 0)
 		return -1;
 	if (!isnan(x)) {
 		if (!in_range(x, k))
@@ -765,13 +766,18 @@ static int compact_val(const struct jdoc *d, int i, enum figkind k, struct val *
 static int
 read_agg_compact(const struct jdoc *d, int a, struct agg_fig *g, struct errmsg *e)
 {
-	size_t f, n;
+	size_t f, n, early;
 	const struct figure *const *fl = figures_of(FIG_AGG, FIG_JSON, &n);
 	unsigned exact;
 	int i;
 
-	if (!is(d, a, J_ARR) || d->t[a].size != 3 + n)
-		return errmsg_set(e, _("\"agg\" is not a list of %u values"), (unsigned)(3 + n));
+	/* an older httop's line may lack the late figures */
+	early = figures_early(fl, n);
+	if (!is(d, a, J_ARR) || d->t[a].size < 3 + early || d->t[a].size > 3 + n)
+		return early == n ?
+		    errmsg_set(e, _("\"agg\" is not a list of %u values"), (unsigned)(3 + n)) :
+		    errmsg_set(e, _("\"agg\" is not a list of %u to %u values"),
+		    (unsigned)(3 + early), (unsigned)(3 + n));
 	i = a + 1;
 	if (tok_uint(d, i, "ncores", NODEIV_CPU_MAX, &g->ncores, e) != 0 ||
 	    tok_uint(d, (i = (int)d->t[i].next), "nvalid", NODEIV_CPU_MAX, &g->nvalid, e) != 0 ||
@@ -780,10 +786,15 @@ read_agg_compact(const struct jdoc *d, int a, struct agg_fig *g, struct errmsg *
 	if (g->nvalid > g->ncores)
 		return errmsg_set(e, _("\"nvalid\" is more than \"ncores\""));
 	g->exact = exact != 0;
-	for (f = 0; f < n; f++)
+	for (f = 0; f < n; f++) {
+		if (f >= d->t[a].size - 3) {
+			*fig_val_w(fl[f], FIG_AGG, g) = val_absent(R_NONE);
+			continue;
+		}
 		if (compact_val(d, (i = (int)d->t[i].next), kind_of(fl[f]),
 		    fig_val_w(fl[f], FIG_AGG, g), e) != 0)
 			return -1;
+	}
 	return 0;
 }
 
@@ -952,32 +963,58 @@ compact_val(const struct jdoc *d, int i, enum figkind k, struct val *v, struct e
 	}
 }
 
-/* The positional members of a compact element: `nfig` figures (after
- * `first` other tokens), the flags (0 to 3), and the optional object of
- * reason, fallback and stopped. */
+/* The positional members of a compact element: `n` up to the flags (0 to
+ * 3, the n-th), then up to `nlate` late figures (an older httop's line
+ * has fewer: those are absent), and the optional object of reason,
+ * fallback and stopped. */
 struct compact_el {
 	int tok[FIG_MAX + 3];
 	unsigned n;
+	unsigned nlate;            /* late figures there: tok[n .. n + nlate) */
 	unsigned flags;
 	int more;                  /* -1: none */
 };
 
 static int
-compact_el(const struct jdoc *d, int i, unsigned n, struct compact_el *c, struct errmsg *e)
+compact_el(const struct jdoc *d, int i, unsigned n, unsigned nlate, struct compact_el *c,
+    struct errmsg *e)
 {
-	unsigned k;
+	unsigned k, size;
 	int j;
 
-	if (!is(d, i, J_ARR) || (d->t[i].size != n && d->t[i].size != n + 1))
-		return errmsg_set(e, _("an element is not a list of %u or %u values"), n, n + 1);
-	for (k = 0, j = i + 1; k < d->t[i].size; k++, j = (int)d->t[j].next)
+	if (!is(d, i, J_ARR) || (size = d->t[i].size) < n || size > n + nlate + 1)
+		return nlate == 0 ?
+		    errmsg_set(e, _("an element is not a list of %u or %u values"), n, n + 1) :
+		    errmsg_set(e, _("an element is not a list of %u to %u values"), n,
+		    n + nlate + 1);
+	for (k = 0, j = i + 1; k < size; k++, j = (int)d->t[j].next)
 		c->tok[k] = j;
 	c->n = n;
 	if (tok_uint(d, c->tok[n - 1], "flags", 3, &c->flags, e) != 0)
 		return -1;
-	c->more = d->t[i].size > n ? c->tok[n] : -1;
-	if (c->more >= 0 && !is(d, c->more, J_OBJ))
+	c->more = size > n && is(d, c->tok[size - 1], J_OBJ) ? c->tok[size - 1] : -1;
+	c->nlate = size - n - (c->more >= 0 ? 1u : 0u);
+	if (c->nlate > nlate)
 		return errmsg_set(e, _("an element's last value is not an object"));
+	return 0;
+}
+
+/* The late figures fl[early..nf) of a compact element into `obj` (level
+ * l): those it has, the others absent. */
+static int
+compact_late(const struct jdoc *d, const struct compact_el *c, const struct figure *const *fl,
+    size_t early, size_t nf, enum fig_level l, void *obj, struct errmsg *e)
+{
+	size_t f;
+
+	for (f = early; f < nf; f++) {
+		struct val *v = fig_val_w(fl[f], l, obj);
+
+		if (f - early >= c->nlate)
+			*v = val_absent(R_NONE);
+		else if (compact_val(d, c->tok[c->n + (f - early)], kind_of(fl[f]), v, e) != 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -1008,19 +1045,22 @@ read_core_compact(struct nodeiv *n, const struct jdoc *d, int i, unsigned idx,
     struct errmsg *e)
 {
 	struct core_fig *c = &n->iv.cores[idx];
-	size_t f, nf;
+	size_t f, nf, early;
 	const struct figure *const *fl = figures_of(FIG_CORE, FIG_JSON, &nf);
 	struct compact_el el;
 	const struct jtok *inc;
 
-	/* the figures, inconsistency, flags */
-	if (compact_el(d, i, (unsigned)nf + 2, &el, e) != 0)
+	/* the figures, inconsistency, flags, the late figures */
+	early = figures_early(fl, nf);
+	if (compact_el(d, i, (unsigned)early + 2, (unsigned)(nf - early), &el, e) != 0)
 		return -1;
 	c->selected = true;
-	for (f = 0; f < nf; f++)
+	for (f = 0; f < early; f++)
 		if (compact_val(d, el.tok[f], kind_of(fl[f]), fig_val_w(fl[f], FIG_CORE, c), e) != 0)
 			return -1;
-	inc = &d->t[el.tok[nf]];
+	if (compact_late(d, &el, fl, early, nf, FIG_CORE, c, e) != 0)
+		return -1;
+	inc = &d->t[el.tok[early]];
 	if (inc->type != J_NULL && !(inc->type == J_NUM && isfinite(inc->num)))
 		return errmsg_set(e, _("\"inconsistency\" is not a number"));
 	c->inconsistency = inc->type == J_NUM ? inc->num + 0.0 : 0.0;
@@ -1036,24 +1076,27 @@ static int
 read_thread_compact(struct nodeiv *n, const struct jdoc *d, int i, bool light,
     struct errmsg *e)
 {
-	size_t f, nf;
+	size_t f, nf, early;
 	const struct figure *const *fl = figures_of(FIG_THREAD, FIG_JSON, &nf);
 	struct compact_el el;
 	struct thread_fig *t;
 	enum reason reason;
 	unsigned cpu;
 
-	/* cpu, the figures, flags */
-	if (compact_el(d, i, (unsigned)nf + 2, &el, e) != 0 ||
+	/* cpu, the figures, flags, the late figures */
+	early = figures_early(fl, nf);
+	if (compact_el(d, i, (unsigned)early + 2, (unsigned)(nf - early), &el, e) != 0 ||
 	    tok_uint(d, el.tok[0], "cpu", NODEIV_CPU_MAX - 1, &cpu, e) != 0)
 		return -1;
 	if (cpu >= n->m.topo.max_cpu || !n->m.topo.cpus[cpu].present)
 		return light ? NODEIV_FULL : 0;
 	t = &n->iv.threads[cpu];
-	for (f = 0; f < nf; f++)
+	for (f = 0; f < early; f++)
 		if (compact_val(d, el.tok[f + 1], kind_of(fl[f]), fig_val_w(fl[f], FIG_THREAD, t),
 		    e) != 0)
 			return -1;
+	if (compact_late(d, &el, fl, early, nf, FIG_THREAD, t, e) != 0)
+		return -1;
 	if (compact_more(d, &el, &reason, NULL, &t->stopped, e) != 0)
 		return -1;
 	t->reason = reason;

@@ -59,10 +59,13 @@ struct figure {
 	 * t1_only, both), which exist only for a core of two threads and are
 	 * one OpenMetrics family (share_ratio) with a label state; 0 else. */
 	unsigned char state;
-	/* Its CSV columns come after every fixed column (a figure added after
-	 * the CSV layout froze: a reader that counts columns still finds the
-	 * others where they were); else in table order among the figures. */
-	bool csv_last;
+	/* Added after the formats' layouts were first published: its CSV
+	 * columns come after every fixed column (a reader that counts columns
+	 * still finds the others where they were), its places in the compact
+	 * JSON form after the flags, and a line without it (an older httop's)
+	 * reads back as absent. A late row comes after every other in JSON
+	 * order. */
+	bool late;
 	const char *om_name;       /* after "httop_<level>_" */
 	const char *om_unit;       /* its last word, the OpenMetrics unit, or "" */
 	struct fig_at at[FIG_NLEVELS];
@@ -88,6 +91,17 @@ figures_of(enum fig_level l, unsigned format, size_t *n)
 		figures_make();
 	*n = figures_count[l][k];
 	return figures_list[l][k];
+}
+
+/* How many of a level's list (figures_of) come before the late ones. */
+static inline size_t
+figures_early(const struct figure *const *fl, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && !fl[i]->late; i++)
+		;
+	return i;
 }
 
 /* The figure's value in `obj`, a struct of level l. */

@@ -19,7 +19,7 @@
  * time, came later: it is after them, so that readers that count columns
  * still find the others where they were; host, the node's name (--host),
  * came after it for the same reason, and job (the watched job's id, empty
- * without one) after that, and the figures added since (csv_last) after
+ * without one) after that, and the figures added since (late) after
  * those. A cell is set by its id (enum col, then FIGCOL of a row of the
  * table), and stored at its position (col_pos): both made once. */
 enum col {
@@ -68,7 +68,7 @@ make_cols(void)
 	for (c = C_KIND; c <= C_CPU; c++)
 		col_order[ncols++] = c;
 	for (i = 0; i < nfigures && i < FIG_MAX; i++) {
-		if (!(figures[i].formats & FIG_CSV) || figures[i].csv_last)
+		if (!(figures[i].formats & FIG_CSV) || figures[i].late)
 			continue;
 		add_fig_cols(&figures[i]);
 		if (figures[i].state == 4)
@@ -77,7 +77,7 @@ make_cols(void)
 	for (c = C_INCONSISTENCY; c < NFIXED; c++)
 		col_order[ncols++] = c;
 	for (i = 0; i < nfigures && i < FIG_MAX; i++)
-		if ((figures[i].formats & FIG_CSV) && figures[i].csv_last)
+		if ((figures[i].formats & FIG_CSV) && figures[i].late)
 			add_fig_cols(&figures[i]);
 	for (c = 0; c < ncols; c++)
 		col_pos[col_order[c]] = c;

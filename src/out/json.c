@@ -432,7 +432,9 @@ write_thread(struct linebuf *b, const struct topology *topo, unsigned cpu,
 }
 
 /* --- the compact form (--compact; httop(1), OUTPUT FORMATS) -------------
- * The same head, then the cores and threads as positional arrays:
+ * The same head, then the cores and threads as positional arrays (the
+ * figures are the table's, metrics/figures.h, in JSON order; a late one,
+ * added since, comes after the flags, before "more"):
  *   "core_list": [[package, core, [cpus], tile], ...]  after "node", in
  *                the first line and whenever it changes (the cores shown,
  *                their CPUs or tiles), else not written;
@@ -441,7 +443,7 @@ write_thread(struct linebuf *b, const struct topology *topo, unsigned cpu,
  *                issue_util, cpi, ghz, inconsistency, flags (, more)], ...]
  *                one per core of the last core_list, in its order;
  *   "thread_figs": [[cpu, util, cpi, nominal_cpi, ghz, net_ghz, ipc,
- *                flags (, more)], ...].
+ *                flags, the late figures (, more)], ...].
  * A figure is its number when exact, [lo, hi] when a bound, its reason
  * code when absent with one (where the full form's "absent" gives it),
  * null when absent without; flags: 1 exact, 2 scaled; "more" an object
@@ -550,17 +552,22 @@ static void
 compact_core(struct linebuf *b, const struct topo_core *tc, const struct core_fig *c)
 {
 	bool two = tc->nthreads == 2, valid = c->reason == R_NONE;
-	size_t i, n;
+	size_t i, n, early;
 	const struct figure *const *fl = figures_of(FIG_CORE, FIG_JSON, &n);
 
+	early = figures_early(fl, n);
 	lb_char(b, '[');
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < early; i++) {
 		compact_val(b, fig_numkind(fl[i]), fig_value(fl[i], FIG_CORE, c, two), valid);
 		lb_char(b, ',');
 	}
 	compact_num(b, FRAC, c->inconsistency);
 	lb_char(b, ',');
 	lb_u64(b, (c->exact ? 1u : 0u) | (c->scaled ? 2u : 0u));
+	for (; i < n; i++) {
+		lb_char(b, ',');
+		compact_val(b, fig_numkind(fl[i]), fig_value(fl[i], FIG_CORE, c, two), valid);
+	}
 	compact_more(b, c->reason, c->fallback, c->stopped);
 	lb_char(b, ']');
 }
@@ -569,17 +576,22 @@ static void
 compact_thread(struct linebuf *b, unsigned cpu, const struct thread_fig *th)
 {
 	bool valid = th->reason == R_NONE;
-	size_t i, n;
+	size_t i, n, early;
 	const struct figure *const *fl = figures_of(FIG_THREAD, FIG_JSON, &n);
 
+	early = figures_early(fl, n);
 	lb_char(b, '[');
 	lb_u64(b, cpu);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < early; i++) {
 		lb_char(b, ',');
 		compact_val(b, fig_numkind(fl[i]), *fig_val(fl[i], FIG_THREAD, th), valid);
 	}
 	lb_char(b, ',');
 	lb_u64(b, th->scaled ? 2u : 0u);
+	for (; i < n; i++) {
+		lb_char(b, ',');
+		compact_val(b, fig_numkind(fl[i]), *fig_val(fl[i], FIG_THREAD, th), valid);
+	}
 	compact_more(b, th->reason, R_NONE, valid ? th->stopped : 0);
 	lb_char(b, ']');
 }

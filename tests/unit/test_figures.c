@@ -353,6 +353,11 @@ test_orders(void **state)
 			assert_true((figures[i].at[l].json != 0) == (figures[i].at[l].off != 0));
 			assert_true(figures[i].at[l].om == 0 || figures[i].at[l].help != NULL);
 		}
+		/* a late row comes after every other in JSON order */
+		for (i = 0; i < nfigures; i++)
+			for (k = 0; k < nfigures; k++)
+				if (figures[i].late && !figures[k].late && figures[i].at[l].json != 0)
+					assert_true(figures[k].at[l].json < figures[i].at[l].json);
 		for (fmt = FIG_JSON; fmt <= FIG_OM; fmt <<= 1) {
 			const struct figure *const *fl = figures_of((enum fig_level)l, fmt, &n);
 
