@@ -53,6 +53,10 @@ const struct figure figures[] = {
 	    { THR(ipc, 6, 6, "Instructions per cycle while active.") } },
 	{ NAMES("both_of_busy"), FIG_SHARE, FIG_ALL, 0, false, "both_of_busy_ratio", "ratio",
 	    { AGG(both_of_busy, 9, 3, "Share of busy core time with both threads active.") } },
+	{ NAMES("steal"), FIG_SHARE, FIG_ALL, 0, true, "steal_ratio", "ratio",
+	    { THR(steal, 7, 7, "Share of the interval a hypervisor ran something else while "
+	      "this virtual CPU wanted to run (steal time, from /proc/stat: --source procstat "
+	      "only).") } },
 };
 
 const size_t nfigures = sizeof figures / sizeof figures[0];
