@@ -18,3 +18,9 @@ tests_unit_test_slurmjobs_SOURCES = tests/unit/test_slurmjobs.c
 tests_unit_test_slurmjobs_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_slurmjobs_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_slurmjobs
+# the table of figures against the formats it drives
+check_PROGRAMS += tests/unit/test_figures
+tests_unit_test_figures_SOURCES = tests/unit/test_figures.c
+tests_unit_test_figures_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
+tests_unit_test_figures_LDADD = $(TEST_LIBS) -lm
+TESTS += tests/unit/test_figures

@@ -4,5 +4,6 @@ check_PROGRAMS += tests/unit/test_procstat
 tests_unit_test_procstat_SOURCES = tests/unit/test_procstat.c
 tests_unit_test_procstat_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_procstat_LDADD = $(TEST_LIBS)
-TESTS += tests/unit/test_procstat tests/cli/test_procstat.sh tests/cli/test_procstat_user.sh
-EXTRA_DIST += tests/cli/test_procstat.sh tests/cli/test_procstat_user.sh
+TESTS += tests/unit/test_procstat tests/cli/test_procstat.sh tests/cli/test_procstat_user.sh \
+	tests/cli/test_steal.sh
+EXTRA_DIST += tests/cli/test_procstat.sh tests/cli/test_procstat_user.sh tests/cli/test_steal.sh

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics/figures.h"
 #include "util/hostname.h"
 #include "util/i18n.h"
 #include "util/textesc.h"
@@ -188,14 +189,13 @@ get_reason(struct jobj *o, const char *key, enum reason *r, struct errmsg *e)
 /* What kind of number a figure is: where its values may lie. */
 enum figkind { FK_FRAC, FK_RATE };
 
-/* The three members of a figure (x, x_lo, x_hi), and its reason code in
- * the object's "absent" when it has none. */
-struct fig {
-	const char *x, *lo, *hi;
-	enum figkind kind;
-};
-
-#define FIG(name, k) { name, name "_lo", name "_hi", k }
+/* A share of time lies within 0..1; every other figure (a fraction that
+ * may pass 1, a ratio, a frequency) within 0..RATE_MAX. */
+static enum figkind
+kind_of(const struct figure *f)
+{
+	return f->kind == FIG_SHARE ? FK_FRAC : FK_RATE;
+}
 
 static bool
 in_range(double v, enum figkind k)
@@ -211,62 +211,83 @@ clamp(double v, enum figkind k)
 	return v;
 }
 
+/* A figure's three members (x, x_lo, x_hi) into *v; its reason, when it
+ * has none, comes after (fix_absent). A late figure's may be missing. */
 static int
-get_val(struct jobj *o, const struct jobj *absent, const struct fig *f, struct val *v,
-    struct errmsg *e)
+get_val(struct jobj *o, const struct figure *f, struct val *v, struct errmsg *e)
 {
+	enum figkind k = kind_of(f);
 	double x, lo, hi;
-	enum reason why;
-	int i;
 
-	if (get_num(o, f->x, true, &x, e) != 0 || get_num(o, f->lo, true, &lo, e) != 0 ||
-	    get_num(o, f->hi, true, &hi, e) != 0)
+	/* a late figure: an older httop's line has none */
+	if (get_num(o, f->name, !f->late, &x, e) != 0 ||
+	    get_num(o, f->lo, !f->late, &lo, e) != 0 || get_num(o, f->hi, !f->late, &hi, e) != 0)
 		return -1;
 	if (!isnan(x)) {
-		if (!in_range(x, f->kind))
-			return errmsg_set(e, _("\"%s\" is out of its range"), f->x);
-		*v = val_exact(clamp(x, f->kind));
+		if (!in_range(x, k))
+			return errmsg_set(e, _("\"%s\" is out of its range"), f->name);
+		*v = val_exact(clamp(x, k));
 		return 0;
 	}
 	if (!isnan(lo) && !isnan(hi)) {
-		if (!in_range(lo, f->kind) || !in_range(hi, f->kind) || lo > hi)
+		if (!in_range(lo, k) || !in_range(hi, k) || lo > hi)
 			return errmsg_set(e, _("\"%s\" and \"%s\" are not a bound"), f->lo, f->hi);
-		*v = val_tight(clamp(lo, f->kind), clamp(hi, f->kind));
+		*v = val_tight(clamp(lo, k), clamp(hi, k));
 		return 0;
 	}
-	why = R_NONE;
-	if (absent != NULL && (i = jobj_peek(absent, f->x)) >= 0) {
-		char code[64];
-
-		why = nodeiv_reason(jstr(o->d, i, code, sizeof code));
-		if (why == R_NREASONS)
-			why = R_NONE;
-	}
-	*v = val_absent(why);
+	*v = val_absent(R_NONE);
 	return 0;
 }
 
-/* The reasons of the figures that have none: from the object's "absent"
- * (looked for after them, where httop writes it). */
+/* The figures fl[from..to) of `obj` (level l), in the order httop writes
+ * them: each found at once. */
+static int
+get_vals(struct jobj *o, const struct figure *const *fl, size_t from, size_t to,
+    enum fig_level l, void *obj, struct errmsg *e)
+{
+	size_t k;
+
+	for (k = from; k < to; k++)
+		if (get_val(o, fl[k], fig_val_w(fl[k], l, obj), e) != 0)
+			return -1;
+	return 0;
+}
+
+/* The reasons of the figures fl[0..n) of `obj` that have none: from the
+ * object's "absent" (looked for after them, where httop writes it). */
 static void
-fix_absent(struct jobj *o, const struct fig *f, struct val *const *v, size_t n)
+fix_absent(struct jobj *o, const struct figure *const *fl, size_t n, enum fig_level l,
+    void *obj)
 {
 	struct jobj absent;
+	struct val *v;
 	size_t k;
 	int i;
 	char code[64];
 
-	for (k = 0; k < n && v[k]->kind != V_NONE; k++)
+	for (k = 0; k < n && fig_val(fl[k], l, obj)->kind != V_NONE; k++)
 		;
 	if (k == n || jobj_open(&absent, o->d, jobj_opt(o, "absent")) != 0)
 		return;
 	for (; k < n; k++) {
-		if (v[k]->kind != V_NONE || (i = jobj_peek(&absent, f[k].x)) < 0)
+		v = fig_val_w(fl[k], l, obj);
+		if (v->kind != V_NONE || (i = jobj_peek(&absent, fl[k]->name)) < 0)
 			continue;
-		v[k]->why = nodeiv_reason(jstr(o->d, i, code, sizeof code));
-		if (v[k]->why == R_NREASONS)
-			v[k]->why = R_NONE;
+		v->why = nodeiv_reason(jstr(o->d, i, code, sizeof code));
+		if (v->why == R_NREASONS)
+			v->why = R_NONE;
 	}
+}
+
+/* How many of the list's first figures are the shares of the split. */
+static size_t
+nstates(const struct figure *const *fl, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && fl[i]->state != 0; i++)
+		;
+	return i;
 }
 
 /* "stopped":["inst", ...] as KIND_BITs. */
@@ -736,29 +757,27 @@ build(struct nodeiv *n, const struct jdoc *d, struct jobj *root, int cores, bool
 
 /* --- the figures --------------------------------------------------------- */
 
-static const struct fig shares[4] = {
-	FIG("neither", FK_FRAC), FIG("t0_only", FK_FRAC), FIG("t1_only", FK_FRAC),
-	FIG("both", FK_FRAC),
-};
-
 static int compact_val(const struct jdoc *d, int i, enum figkind k, struct val *v,
     struct errmsg *e);
 
-/* A compact line's aggregate, "agg":[ncores, nvalid, exact, neither,
- * t0_only, t1_only, both, util, active_threads, ghz, cpi, both_of_busy]. */
+/* A compact line's aggregate, "agg":[ncores, nvalid, exact, then the
+ * figures in JSON order: neither, t0_only, t1_only, both, util,
+ * active_threads, ghz, cpi, both_of_busy]. */
 static int
 read_agg_compact(const struct jdoc *d, int a, struct agg_fig *g, struct errmsg *e)
 {
-	static const enum figkind k[] = { FK_FRAC, FK_FRAC, FK_FRAC, FK_FRAC, FK_FRAC, FK_RATE,
-	    FK_RATE, FK_RATE, FK_FRAC };
-	struct val *v[] = { &g->neither, &g->t0_only, &g->t1_only, &g->both, &g->util,
-	    &g->active_threads, &g->ghz, &g->cpi, &g->both_of_busy };
+	size_t f, n, early;
+	const struct figure *const *fl = figures_of(FIG_AGG, FIG_JSON, &n);
 	unsigned exact;
 	int i;
-	size_t f;
 
-	if (!is(d, a, J_ARR) || d->t[a].size != 12)
-		return errmsg_set(e, _("\"agg\" is not a list of 12 values"));
+	/* an older httop's line may lack the late figures */
+	early = figures_early(fl, n);
+	if (!is(d, a, J_ARR) || d->t[a].size < 3 + early || d->t[a].size > 3 + n)
+		return early == n ?
+		    errmsg_set(e, _("\"agg\" is not a list of %u values"), (unsigned)(3 + n)) :
+		    errmsg_set(e, _("\"agg\" is not a list of %u to %u values"),
+		    (unsigned)(3 + early), (unsigned)(3 + n));
 	i = a + 1;
 	if (tok_uint(d, i, "ncores", NODEIV_CPU_MAX, &g->ncores, e) != 0 ||
 	    tok_uint(d, (i = (int)d->t[i].next), "nvalid", NODEIV_CPU_MAX, &g->nvalid, e) != 0 ||
@@ -767,19 +786,23 @@ read_agg_compact(const struct jdoc *d, int a, struct agg_fig *g, struct errmsg *
 	if (g->nvalid > g->ncores)
 		return errmsg_set(e, _("\"nvalid\" is more than \"ncores\""));
 	g->exact = exact != 0;
-	for (f = 0; f < 9; f++)
-		if (compact_val(d, (i = (int)d->t[i].next), k[f], v[f], e) != 0)
+	for (f = 0; f < n; f++) {
+		if (f >= d->t[a].size - 3) {
+			*fig_val_w(fl[f], FIG_AGG, g) = val_absent(R_NONE);
+			continue;
+		}
+		if (compact_val(d, (i = (int)d->t[i].next), kind_of(fl[f]),
+		    fig_val_w(fl[f], FIG_AGG, g), e) != 0)
 			return -1;
+	}
 	return 0;
 }
 
 static int
 read_agg(const struct jdoc *d, int obj, struct agg_fig *g, struct errmsg *e)
 {
-	static const struct fig f[] = { FIG("util", FK_FRAC), FIG("active_threads", FK_RATE),
-	    FIG("ghz", FK_RATE), FIG("cpi", FK_RATE), FIG("both_of_busy", FK_FRAC) };
-	struct val *v[] = { &g->util, &g->active_threads, &g->ghz, &g->cpi, &g->both_of_busy };
-	struct val *sv[] = { &g->neither, &g->t0_only, &g->t1_only, &g->both };
+	size_t n;
+	const struct figure *const *fl = figures_of(FIG_AGG, FIG_JSON, &n);
 	struct jobj o;
 	size_t k;
 
@@ -794,41 +817,31 @@ read_agg(const struct jdoc *d, int obj, struct agg_fig *g, struct errmsg *e)
 		return -1;
 	if (g->nvalid > g->ncores)
 		return errmsg_set(e, _("\"nvalid\" is more than \"ncores\""));
-	for (k = 0; k < 4; k++)
-		if (get_val(&o, NULL, &shares[k], sv[k], e) != 0)
-			return -1;
-	for (k = 0; k < sizeof f / sizeof f[0]; k++)
-		if (get_val(&o, NULL, &f[k], v[k], e) != 0)
-			return -1;
-	fix_absent(&o, shares, sv, 4);
-	fix_absent(&o, f, v, sizeof f / sizeof f[0]);
+	if (get_vals(&o, fl, 0, n, FIG_AGG, g, e) != 0)
+		return -1;
+	fix_absent(&o, fl, n, FIG_AGG, g);
 	return 0;
 }
 
 static int
 read_core(struct nodeiv *n, const struct jdoc *d, int i, unsigned idx, struct errmsg *e)
 {
-	static const struct fig f[] = { FIG("util", FK_FRAC), FIG("active_threads", FK_RATE),
-	    FIG("issue_util", FK_RATE), FIG("cpi", FK_RATE), FIG("ghz", FK_RATE) };
 	struct core_fig *c = &n->iv.cores[idx];
-	struct val *v[] = { &c->util, &c->active_threads, &c->issue_util, &c->cpi, &c->ghz };
-	struct val *sv[] = { &c->neither, &c->t0_only, &c->t1_only, &c->both };
 	const struct topo_core *tc = &n->m.topo.cores[idx];
+	size_t nf, ns;
+	const struct figure *const *fl = figures_of(FIG_CORE, FIG_JSON, &nf);
 	struct jobj o;
 	bool valid;
 	size_t k;
 
 	jobj_open(&o, d, i);
 	c->selected = true;
-	/* in the order httop writes them: each found at once */
-	for (k = 0; k < 4; k++)
-		if (get_val(&o, NULL, &shares[k], sv[k], e) != 0)
-			return -1;
-	if (get_bool(&o, "exact", &c->exact, e) != 0)
+	/* in the order httop writes them: the shares, exact, the others */
+	ns = nstates(fl, nf);
+	if (get_vals(&o, fl, 0, ns, FIG_CORE, c, e) != 0 ||
+	    get_bool(&o, "exact", &c->exact, e) != 0 ||
+	    get_vals(&o, fl, ns, nf, FIG_CORE, c, e) != 0)
 		return -1;
-	for (k = 0; k < sizeof f / sizeof f[0]; k++)
-		if (get_val(&o, NULL, &f[k], v[k], e) != 0)
-			return -1;
 	if (get_bool(&o, "valid", &valid, e) != 0 || get_reason(&o, "reason", &c->reason, e) != 0 ||
 	    get_reason(&o, "fallback", &c->fallback, e) != 0)
 		return -1;
@@ -836,8 +849,7 @@ read_core(struct nodeiv *n, const struct jdoc *d, int i, unsigned idx, struct er
 		c->reason = R_NONE;
 	else if (c->reason == R_NONE)
 		c->reason = R_READ_ERROR;
-	fix_absent(&o, shares, sv, 4);
-	fix_absent(&o, f, v, sizeof f / sizeof f[0]);
+	fix_absent(&o, fl, nf, FIG_CORE, c);
 	c->split = tc->nthreads == 2 ? n->plan.split : SPLIT_NONE;
 	c->stopped = get_stopped(&o);
 	get_num(&o, "inconsistency", false, &c->inconsistency, e);
@@ -869,9 +881,8 @@ thread_counts(const struct nodeiv *n, struct thread_fig *t)
 static int
 read_thread(struct nodeiv *n, const struct jdoc *d, int i, bool light, struct errmsg *e)
 {
-	static const struct fig f[] = { FIG("util", FK_FRAC), FIG("cpi", FK_RATE),
-	    FIG("nominal_cpi", FK_RATE), FIG("ghz", FK_RATE), FIG("net_ghz", FK_RATE),
-	    FIG("ipc", FK_RATE) };
+	size_t nf;
+	const struct figure *const *fl = figures_of(FIG_THREAD, FIG_JSON, &nf);
 	struct jobj o;
 	struct thread_fig *t;
 	unsigned cpu;
@@ -893,14 +904,9 @@ read_thread(struct nodeiv *n, const struct jdoc *d, int i, bool light, struct er
 		t->reason = R_NONE;
 	else if (t->reason == R_NONE)
 		t->reason = R_READ_ERROR;
-	{
-		struct val *v[] = { &t->util, &t->cpi, &t->nominal_cpi, &t->ghz, &t->net_ghz, &t->ipc };
-
-		for (k = 0; k < sizeof f / sizeof f[0]; k++)
-			if (get_val(&o, NULL, &f[k], v[k], e) != 0)
-				return -1;
-		fix_absent(&o, f, v, sizeof f / sizeof f[0]);
-	}
+	if (get_vals(&o, fl, 0, nf, FIG_THREAD, t, e) != 0)
+		return -1;
+	fix_absent(&o, fl, nf, FIG_THREAD, t);
 	t->offline = t->reason == R_OFFLINE;
 	t->stopped = get_stopped(&o);
 	k = (size_t)jobj_opt(&o, "scaled");
@@ -957,32 +963,58 @@ compact_val(const struct jdoc *d, int i, enum figkind k, struct val *v, struct e
 	}
 }
 
-/* The positional members of a compact element: `nfig` figures (after
- * `first` other tokens), the flags (0 to 3), and the optional object of
- * reason, fallback and stopped. */
+/* The positional members of a compact element: `n` up to the flags (0 to
+ * 3, the n-th), then up to `nlate` late figures (an older httop's line
+ * has fewer: those are absent), and the optional object of reason,
+ * fallback and stopped. */
 struct compact_el {
-	int tok[16];
+	int tok[FIG_MAX + 3];
 	unsigned n;
+	unsigned nlate;            /* late figures there: tok[n .. n + nlate) */
 	unsigned flags;
 	int more;                  /* -1: none */
 };
 
 static int
-compact_el(const struct jdoc *d, int i, unsigned n, struct compact_el *c, struct errmsg *e)
+compact_el(const struct jdoc *d, int i, unsigned n, unsigned nlate, struct compact_el *c,
+    struct errmsg *e)
 {
-	unsigned k;
+	unsigned k, size;
 	int j;
 
-	if (!is(d, i, J_ARR) || (d->t[i].size != n && d->t[i].size != n + 1))
-		return errmsg_set(e, _("an element is not a list of %u or %u values"), n, n + 1);
-	for (k = 0, j = i + 1; k < d->t[i].size; k++, j = (int)d->t[j].next)
+	if (!is(d, i, J_ARR) || (size = d->t[i].size) < n || size > n + nlate + 1)
+		return nlate == 0 ?
+		    errmsg_set(e, _("an element is not a list of %u or %u values"), n, n + 1) :
+		    errmsg_set(e, _("an element is not a list of %u to %u values"), n,
+		    n + nlate + 1);
+	for (k = 0, j = i + 1; k < size; k++, j = (int)d->t[j].next)
 		c->tok[k] = j;
 	c->n = n;
 	if (tok_uint(d, c->tok[n - 1], "flags", 3, &c->flags, e) != 0)
 		return -1;
-	c->more = d->t[i].size > n ? c->tok[n] : -1;
-	if (c->more >= 0 && !is(d, c->more, J_OBJ))
+	c->more = size > n && is(d, c->tok[size - 1], J_OBJ) ? c->tok[size - 1] : -1;
+	c->nlate = size - n - (c->more >= 0 ? 1u : 0u);
+	if (c->nlate > nlate)
 		return errmsg_set(e, _("an element's last value is not an object"));
+	return 0;
+}
+
+/* The late figures fl[early..nf) of a compact element into `obj` (level
+ * l): those it has, the others absent. */
+static int
+compact_late(const struct jdoc *d, const struct compact_el *c, const struct figure *const *fl,
+    size_t early, size_t nf, enum fig_level l, void *obj, struct errmsg *e)
+{
+	size_t f;
+
+	for (f = early; f < nf; f++) {
+		struct val *v = fig_val_w(fl[f], l, obj);
+
+		if (f - early >= c->nlate)
+			*v = val_absent(R_NONE);
+		else if (compact_val(d, c->tok[c->n + (f - early)], kind_of(fl[f]), v, e) != 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -1012,22 +1044,23 @@ static int
 read_core_compact(struct nodeiv *n, const struct jdoc *d, int i, unsigned idx,
     struct errmsg *e)
 {
-	static const enum figkind k[] = { FK_FRAC, FK_FRAC, FK_FRAC, FK_FRAC, FK_FRAC, FK_RATE,
-	    FK_RATE, FK_RATE, FK_RATE };
 	struct core_fig *c = &n->iv.cores[idx];
-	struct val *v[] = { &c->neither, &c->t0_only, &c->t1_only, &c->both, &c->util,
-	    &c->active_threads, &c->issue_util, &c->cpi, &c->ghz };
+	size_t f, nf, early;
+	const struct figure *const *fl = figures_of(FIG_CORE, FIG_JSON, &nf);
 	struct compact_el el;
 	const struct jtok *inc;
-	size_t f;
 
-	if (compact_el(d, i, 11, &el, e) != 0)
+	/* the figures, inconsistency, flags, the late figures */
+	early = figures_early(fl, nf);
+	if (compact_el(d, i, (unsigned)early + 2, (unsigned)(nf - early), &el, e) != 0)
 		return -1;
 	c->selected = true;
-	for (f = 0; f < 9; f++)
-		if (compact_val(d, el.tok[f], k[f], v[f], e) != 0)
+	for (f = 0; f < early; f++)
+		if (compact_val(d, el.tok[f], kind_of(fl[f]), fig_val_w(fl[f], FIG_CORE, c), e) != 0)
 			return -1;
-	inc = &d->t[el.tok[9]];
+	if (compact_late(d, &el, fl, early, nf, FIG_CORE, c, e) != 0)
+		return -1;
+	inc = &d->t[el.tok[early]];
 	if (inc->type != J_NULL && !(inc->type == J_NUM && isfinite(inc->num)))
 		return errmsg_set(e, _("\"inconsistency\" is not a number"));
 	c->inconsistency = inc->type == J_NUM ? inc->num + 0.0 : 0.0;
@@ -1043,26 +1076,27 @@ static int
 read_thread_compact(struct nodeiv *n, const struct jdoc *d, int i, bool light,
     struct errmsg *e)
 {
-	static const enum figkind k[] = { FK_FRAC, FK_RATE, FK_RATE, FK_RATE, FK_RATE, FK_RATE };
+	size_t f, nf, early;
+	const struct figure *const *fl = figures_of(FIG_THREAD, FIG_JSON, &nf);
 	struct compact_el el;
 	struct thread_fig *t;
 	enum reason reason;
 	unsigned cpu;
-	size_t f;
 
-	if (compact_el(d, i, 8, &el, e) != 0 ||
+	/* cpu, the figures, flags, the late figures */
+	early = figures_early(fl, nf);
+	if (compact_el(d, i, (unsigned)early + 2, (unsigned)(nf - early), &el, e) != 0 ||
 	    tok_uint(d, el.tok[0], "cpu", NODEIV_CPU_MAX - 1, &cpu, e) != 0)
 		return -1;
 	if (cpu >= n->m.topo.max_cpu || !n->m.topo.cpus[cpu].present)
 		return light ? NODEIV_FULL : 0;
 	t = &n->iv.threads[cpu];
-	{
-		struct val *v[] = { &t->util, &t->cpi, &t->nominal_cpi, &t->ghz, &t->net_ghz, &t->ipc };
-
-		for (f = 0; f < 6; f++)
-			if (compact_val(d, el.tok[f + 1], k[f], v[f], e) != 0)
-				return -1;
-	}
+	for (f = 0; f < early; f++)
+		if (compact_val(d, el.tok[f + 1], kind_of(fl[f]), fig_val_w(fl[f], FIG_THREAD, t),
+		    e) != 0)
+			return -1;
+	if (compact_late(d, &el, fl, early, nf, FIG_THREAD, t, e) != 0)
+		return -1;
 	if (compact_more(d, &el, &reason, NULL, &t->stopped, e) != 0)
 		return -1;
 	t->reason = reason;

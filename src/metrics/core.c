@@ -21,8 +21,8 @@
 /* What one thread's counters did over the interval. */
 struct tcounts {
 	unsigned cpu;
-	uint64_t tsc, inst, cyc, ref, any, ota;
-	bool has_any, has_ota;
+	uint64_t tsc, inst, cyc, ref, any, ota, steal;
+	bool has_any, has_ota, has_steal;
 };
 
 /* Every slot's delta on the thread at SMT position `thread` (0 for the
@@ -464,6 +464,7 @@ core_counts(const struct metrics_ctx *c, const struct sample *prev, const struct
 		kind_delta(c, &sd[i], SLOT_REF, &k->ref);
 		k->has_any = kind_delta(c, &sd[i], SLOT_ANY, &k->any);
 		k->has_ota = kind_delta(c, &sd[i], SLOT_OTA, &k->ota);
+		k->has_steal = kind_delta(c, &sd[i], SLOT_STEAL, &k->steal);
 	}
 }
 
@@ -496,6 +497,8 @@ core_threads(const struct metrics_ctx *c, const struct sample *cur, const struct
 		tf->d_inst = tk[i].inst;
 		tf->d_cyc = tk[i].cyc;
 		tf->d_ref = tk[i].ref;
+		tf->d_steal = tk[i].steal;
+		tf->has_steal = tk[i].has_steal;
 		tf->has_split = tk[i].has_any || tk[i].has_ota;
 		/* The split counters count in steps of `scale` TSC ticks. */
 		tf->d_split = (tk[i].has_any ? tk[i].any : tk[i].has_ota ? tk[i].ota : 0) *

@@ -36,6 +36,8 @@ struct thread_fig {
 	 * computed from them is absent with R_STOPPED. */
 	unsigned stopped;
 	uint64_t d_tsc, d_inst, d_cyc, d_ref;
+	uint64_t d_steal;          /* steal time, in the TSC slot's unit */
+	bool has_steal;            /* the plan reads steal time (procstat) */
 	/* The split counter's delta on this thread, in TSC ticks: the
 	 * AnyThread count (SPLIT_ANY, thread 0) or ONE_THREAD_ACTIVE
 	 * (SPLIT_OTA, each thread); has_split false where the plan reads none
@@ -48,6 +50,9 @@ struct thread_fig {
 	struct val ghz;            /* d_cyc / d_ref * base GHz */
 	struct val net_ghz;        /* d_cyc / d_tsc * base GHz */
 	struct val ipc;            /* d_inst / d_cyc */
+	struct val steal;          /* d_steal / d_tsc: the share of the interval
+				    * the hypervisor ran something else while
+				    * this virtual CPU wanted to run */
 	/* The counts were multiplexed (perf source) and scaled up by
 	 * enabled/running: every figure is an estimate, not a count. */
 	bool scaled;

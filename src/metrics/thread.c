@@ -9,7 +9,7 @@ thread_blank(struct thread_fig *t, enum reason r)
 {
 	t->reason = r;
 	t->util = t->cpi = t->nominal_cpi = val_absent(r);
-	t->ghz = t->net_ghz = t->ipc = val_absent(r);
+	t->ghz = t->net_ghz = t->ipc = t->steal = val_absent(r);
 }
 
 static bool
@@ -40,7 +40,7 @@ void
 thread_figures(const struct metrics_ctx *c, struct thread_fig *t)
 {
 	double tsc = (double)t->d_tsc, inst = (double)t->d_inst;
-	double cyc = (double)t->d_cyc, ref = (double)t->d_ref;
+	double cyc = (double)t->d_cyc, ref = (double)t->d_ref, steal = (double)t->d_steal;
 	double base_ghz = c->base_hz / 1e9;
 	unsigned stopped = t->stopped;
 
@@ -58,6 +58,16 @@ thread_figures(const struct metrics_ctx *c, struct thread_fig *t)
 	t->ghz = ratio(c, t, SLOT_CYCLES, SLOT_REF, cyc, ref, base_ghz, R_NOT_HALTED_ZERO);
 	t->net_ghz = ratio(c, t, SLOT_CYCLES, SLOT_TSC, cyc, tsc, base_ghz, R_NOT_HALTED_ZERO);
 	t->ipc = ratio(c, t, SLOT_INST, SLOT_CYCLES, inst, cyc, 1.0, R_NOT_HALTED_ZERO);
+	/* Steal time: only a source that reads it (procstat) has it; a
+	 * reading's rounding to the tick may put it a hair above the
+	 * interval, as the busy time. */
+	if (!has(c, SLOT_STEAL))
+		t->steal = val_absent(R_NO_STEAL);
+	else if (t->has_steal)
+		t->steal = ratio(c, t, SLOT_STEAL, SLOT_TSC, steal > tsc ? tsc : steal, tsc, 1.0,
+		    R_NO_TIME);
+	else
+		t->steal = val_absent(R_READ_ERROR);
 }
 
 enum reason

@@ -28,6 +28,8 @@ enum reason {
 	R_LOST,             /* the source lost records of this interval */
 	R_TOO_SHORT,        /* a command's run shorter than the shortest interval
 			     * httop measures (PACER_DELAY_MIN) */
+	R_NO_STEAL,         /* the source does not read steal time (only
+			     * procstat does: /proc/stat's steal column) */
 	R_NREASONS
 };
 

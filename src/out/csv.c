@@ -9,39 +9,79 @@
 #include <math.h>
 #include <string.h>
 
+#include "metrics/figures.h"
 #include "util/textesc.h"
 
 /* The columns. A figure that may be exact, a bound or absent has three:
- * x (the exact value), x_lo and x_hi (the bound), as in the JSON output.
- * unix_time, the interval's wall-clock time, came later: it is last, so
- * that readers that count columns still find the others where they were;
- * host, the node's name (--host), came after it for the same reason, and
- * job (the watched job's id, empty without one) after that. */
+ * x (the exact value), x_lo and x_hi (the bound), as in the JSON output;
+ * the figures are the table's (metrics/figures.h), in its order, "exact"
+ * after the shares of the split. unix_time, the interval's wall-clock
+ * time, came later: it is after them, so that readers that count columns
+ * still find the others where they were; host, the node's name (--host),
+ * came after it for the same reason, and job (the watched job's id, empty
+ * without one) after that, and the figures added since (late) after
+ * those. A cell is set by its id (enum col, then FIGCOL of a row of the
+ * table), and stored at its position (col_pos): both made once. */
 enum col {
 	C_KIND, C_TIME, C_INTERVAL, C_VALID, C_REASON, C_PACKAGE, C_CORE, C_CPUS, C_CPU,
-	C_NEITHER, C_NEITHER_LO, C_NEITHER_HI, C_T0_ONLY, C_T0_ONLY_LO, C_T0_ONLY_HI,
-	C_T1_ONLY, C_T1_ONLY_LO, C_T1_ONLY_HI, C_BOTH, C_BOTH_LO, C_BOTH_HI, C_EXACT, C_UTIL,
-	C_UTIL_LO, C_UTIL_HI, C_ACTIVE_THREADS, C_ACTIVE_THREADS_LO, C_ACTIVE_THREADS_HI,
-	C_ISSUE_UTIL, C_ISSUE_UTIL_LO, C_ISSUE_UTIL_HI, C_CPI, C_CPI_LO, C_CPI_HI,
-	C_NOMINAL_CPI, C_NOMINAL_CPI_LO, C_NOMINAL_CPI_HI, C_GHZ, C_GHZ_LO, C_GHZ_HI,
-	C_NET_GHZ, C_NET_GHZ_LO, C_NET_GHZ_HI, C_IPC, C_IPC_LO, C_IPC_HI, C_BOTH_OF_BUSY,
-	C_BOTH_OF_BUSY_LO, C_BOTH_OF_BUSY_HI, C_INCONSISTENCY, C_FALLBACK, C_TRUTH_NEITHER,
-	C_TRUTH_T0_ONLY, C_TRUTH_T1_ONLY, C_TRUTH_BOTH, C_ABSENT, C_STOPPED, C_UNIX_TIME, C_HOST,
-	C_JOB, NCOLS
+	C_EXACT, C_INCONSISTENCY, C_FALLBACK, C_TRUTH_NEITHER, C_TRUTH_T0_ONLY, C_TRUTH_T1_ONLY,
+	C_TRUTH_BOTH, C_ABSENT, C_STOPPED, C_UNIX_TIME, C_HOST, C_JOB, NFIXED
 };
 
-static const char *const col_names[NCOLS] = {
+/* The id of the first of a table row's three columns. */
+#define FIGCOL(f) (NFIXED + 3 * (int)((f) - figures))
+#define NCOLS_MAX (NFIXED + 3 * FIG_MAX)
+
+static const char *const fixed_names[NFIXED] = {
 	"kind", "time", "interval", "valid", "reason", "package", "core", "cpus", "cpu",
-	"neither", "neither_lo", "neither_hi", "t0_only", "t0_only_lo", "t0_only_hi",
-	"t1_only", "t1_only_lo", "t1_only_hi", "both", "both_lo", "both_hi", "exact", "util",
-	"util_lo", "util_hi", "active_threads", "active_threads_lo", "active_threads_hi",
-	"issue_util", "issue_util_lo", "issue_util_hi", "cpi", "cpi_lo", "cpi_hi",
-	"nominal_cpi", "nominal_cpi_lo", "nominal_cpi_hi", "ghz", "ghz_lo", "ghz_hi",
-	"net_ghz", "net_ghz_lo", "net_ghz_hi", "ipc", "ipc_lo", "ipc_hi", "both_of_busy",
-	"both_of_busy_lo", "both_of_busy_hi", "inconsistency", "fallback", "truth_neither",
-	"truth_t0_only", "truth_t1_only", "truth_both", "absent", "stopped", "unix_time",
-	"host", "job",
+	"exact", "inconsistency", "fallback", "truth_neither", "truth_t0_only",
+	"truth_t1_only", "truth_both", "absent", "stopped", "unix_time", "host", "job",
 };
+
+/* The columns in order, by id, and their names; each id's position
+ * (cells are stored there): made once. */
+static int col_order[NCOLS_MAX], col_pos[NCOLS_MAX];
+static const char *col_names[NCOLS_MAX];
+static int ncols;
+
+static void
+add_fig_cols(const struct figure *f)
+{
+	int c = FIGCOL(f);
+
+	col_order[ncols++] = c;
+	col_order[ncols++] = c + 1;
+	col_order[ncols++] = c + 2;
+	col_names[c] = f->name;
+	col_names[c + 1] = f->lo;
+	col_names[c + 2] = f->hi;
+}
+
+static void
+make_cols(void)
+{
+	size_t i;
+	int c;
+
+	for (c = 0; c < NFIXED; c++)
+		col_names[c] = fixed_names[c];
+	for (c = C_KIND; c <= C_CPU; c++)
+		col_order[ncols++] = c;
+	for (i = 0; i < nfigures && i < FIG_MAX; i++) {
+		if (!(figures[i].formats & FIG_CSV) || figures[i].late)
+			continue;
+		add_fig_cols(&figures[i]);
+		if (figures[i].state == 4)
+			col_order[ncols++] = C_EXACT;
+	}
+	for (c = C_INCONSISTENCY; c < NFIXED; c++)
+		col_order[ncols++] = c;
+	for (i = 0; i < nfigures && i < FIG_MAX; i++)
+		if ((figures[i].formats & FIG_CSV) && figures[i].late)
+			add_fig_cols(&figures[i]);
+	for (c = 0; c < ncols; c++)
+		col_pos[col_order[c]] = c;
+}
 
 /* Precision as in the JSON output (json.c says why): fractions of time to
  * 10 decimals, rates and ratios to 6 significant digits, times to the
@@ -55,10 +95,10 @@ enum numkind { FRAC, NUM };
  * that outlives the row (reason codes); NULL is an empty cell. Only text
  * cells can need quoting. */
 struct row {
-	const char *cell[NCOLS];
-	unsigned short len[NCOLS];
-	bool text[NCOLS];
-	char buf[NCOLS * NUMFMT_MAX];
+	const char *cell[NCOLS_MAX];
+	unsigned short len[NCOLS_MAX];
+	bool text[NCOLS_MAX];
+	char buf[NCOLS_MAX * NUMFMT_MAX];
 	size_t used;
 	char absent[512];          /* C_ABSENT: "cpi:stopped ipc:stopped" */
 	char reason[4 * 256];      /* C_REASON of the node: escaped (textesc.h) */
@@ -75,36 +115,37 @@ struct row {
 static void
 set_span(struct row *r, enum col c, const char *start, const char *end)
 {
-	r->cell[c] = start;
-	r->len[c] = (unsigned short)(end - start);
+	r->cell[col_pos[c]] = start;
+	r->len[col_pos[c]] = (unsigned short)(end - start);
 	r->used = (size_t)(end - r->buf);
 }
 
 static void
 set_text(struct row *r, enum col c, const char *s)
 {
-	r->cell[c] = s;
-	r->len[c] = (unsigned short)strlen(s);
-	r->text[c] = true;
+	r->cell[col_pos[c]] = s;
+	r->len[col_pos[c]] = (unsigned short)strlen(s);
+	r->text[col_pos[c]] = true;
 }
 
 static void
 row_start(struct row *r, const char *kind)
 {
-	memset(r->cell, 0, sizeof r->cell);
-	memset(r->text, 0, sizeof r->text);
+	/* the columns there are only: the table's rows, not FIG_MAX */
+	memset(r->cell, 0, (size_t)ncols * sizeof r->cell[0]);
+	memset(r->text, 0, (size_t)ncols * sizeof r->text[0]);
 	r->used = 0;
 	set_text(r, C_KIND, kind);
-	r->cell[C_TIME] = r->time;
-	r->len[C_TIME] = r->time_len;
-	r->cell[C_INTERVAL] = r->dt;
-	r->len[C_INTERVAL] = r->dt_len;
-	r->cell[C_HOST] = r->host;
-	r->len[C_HOST] = r->host_len;
-	r->text[C_HOST] = true;
+	r->cell[col_pos[C_TIME]] = r->time;
+	r->len[col_pos[C_TIME]] = r->time_len;
+	r->cell[col_pos[C_INTERVAL]] = r->dt;
+	r->len[col_pos[C_INTERVAL]] = r->dt_len;
+	r->cell[col_pos[C_HOST]] = r->host;
+	r->len[col_pos[C_HOST]] = r->host_len;
+	r->text[col_pos[C_HOST]] = true;
 	if (r->wt->known) {
-		r->cell[C_UNIX_TIME] = r->wt->unix6;
-		r->len[C_UNIX_TIME] = (unsigned short)r->wt->unix6_len;
+		r->cell[col_pos[C_UNIX_TIME]] = r->wt->unix6;
+		r->len[col_pos[C_UNIX_TIME]] = (unsigned short)r->wt->unix6_len;
 	}
 	if (r->job != NULL)
 		set_text(r, C_JOB, r->job);
@@ -136,8 +177,8 @@ set_uint(struct row *r, enum col c, unsigned u)
 static void
 set_bool(struct row *r, enum col c, bool b)
 {
-	r->cell[c] = b ? "1" : "0";
-	r->len[c] = 1;
+	r->cell[col_pos[c]] = b ? "1" : "0";
+	r->len[col_pos[c]] = 1;
 }
 
 /* A figure into its three columns (c, c + 1 = _lo, c + 2 = _hi): exact in
@@ -186,7 +227,7 @@ row_end(struct linebuf *b, const struct row *r)
 {
 	int c;
 
-	for (c = 0; c < NCOLS; c++) {
+	for (c = 0; c < ncols; c++) {
 		if (c > 0)
 			lb_char(b, ',');
 		if (r->cell[c] != NULL)
@@ -198,16 +239,19 @@ row_end(struct linebuf *b, const struct row *r)
 /* Why figures of the row are absent, "cpi:stopped ipc:stopped" (names
  * as the columns, reason codes); the cell stays empty when none is. */
 static void
-set_absent(struct row *r, const enum col *cols, const struct val *const *v, size_t n)
+set_absent(struct row *r, const struct figure *const *fl, size_t n, enum fig_level l,
+    const void *obj, bool split)
 {
 	size_t i, used = 0;
+	struct val v;
 
 	r->absent[0] = '\0';
 	for (i = 0; i < n && used < sizeof r->absent; i++) {
-		if (v[i]->kind != V_NONE || v[i]->why == R_NONE)
+		v = fig_value(fl[i], l, obj, split);
+		if (v.kind != V_NONE || v.why == R_NONE)
 			continue;
 		used += (size_t)snprintf(r->absent + used, sizeof r->absent - used, "%s%s:%s",
-		    used ? " " : "", col_names[cols[i]], metrics_reason_code(v[i]->why));
+		    used ? " " : "", fl[i]->name, metrics_reason_code(v.why));
 	}
 	if (r->absent[0] != '\0')
 		set_text(r, C_ABSENT, r->absent);
@@ -229,25 +273,28 @@ set_stopped(struct row *r, unsigned mask)
 		set_text(r, C_STOPPED, r->stopped);
 }
 
+/* The figures of `obj` (level l) into their columns; where the core has
+ * no split (`split` false), its shares are left empty. */
+static void
+set_figs(struct row *r, const struct figure *const *fl, size_t n, enum fig_level l,
+    const void *obj, bool split)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (fl[i]->state == 0 || split)
+			set_val(r, FIGCOL(fl[i]), fig_is_frac(fl[i]) ? FRAC : NUM, *fig_val(fl[i], l, obj));
+}
+
 static void
 agg_row(struct row *r, const struct agg_fig *a)
 {
-	static const enum col cols[] = { C_NEITHER, C_T0_ONLY, C_T1_ONLY, C_BOTH, C_UTIL,
-	    C_ACTIVE_THREADS, C_GHZ, C_CPI, C_BOTH_OF_BUSY };
-	const struct val *const v[] = { &a->neither, &a->t0_only, &a->t1_only, &a->both,
-	    &a->util, &a->active_threads, &a->ghz, &a->cpi, &a->both_of_busy };
+	size_t n;
+	const struct figure *const *fl = figures_of(FIG_AGG, FIG_CSV, &n);
 
-	set_val(r, C_NEITHER, FRAC, a->neither);
-	set_val(r, C_T0_ONLY, FRAC, a->t0_only);
-	set_val(r, C_T1_ONLY, FRAC, a->t1_only);
-	set_val(r, C_BOTH, FRAC, a->both);
+	set_figs(r, fl, n, FIG_AGG, a, true);
 	set_bool(r, C_EXACT, a->exact);
-	set_val(r, C_UTIL, FRAC, a->util);
-	set_val(r, C_ACTIVE_THREADS, NUM, a->active_threads);
-	set_val(r, C_GHZ, NUM, a->ghz);
-	set_val(r, C_CPI, NUM, a->cpi);
-	set_val(r, C_BOTH_OF_BUSY, FRAC, a->both_of_busy);
-	set_absent(r, cols, v, sizeof cols / sizeof cols[0]);
+	set_absent(r, fl, n, FIG_AGG, a, true);
 }
 
 static void
@@ -256,12 +303,8 @@ core_row(struct row *r, const struct topo_core *tc, const struct core_fig *c)
 	bool two = tc->nthreads == 2;
 	char *p, *q;
 	unsigned t;
-	struct val none = val_absent(R_NO_SPLIT);
-	static const enum col cols[] = { C_NEITHER, C_T0_ONLY, C_T1_ONLY, C_BOTH, C_UTIL,
-	    C_ACTIVE_THREADS, C_ISSUE_UTIL, C_CPI, C_GHZ };
-	const struct val *const v[] = { two ? &c->neither : &none, two ? &c->t0_only : &none,
-	    two ? &c->t1_only : &none, two ? &c->both : &none, &c->util, &c->active_threads,
-	    &c->issue_util, &c->cpi, &c->ghz };
+	size_t n;
+	const struct figure *const *fl = figures_of(FIG_CORE, FIG_CSV, &n);
 
 	set_bool(r, C_VALID, c->reason == R_NONE);
 	if (c->reason != R_NONE)
@@ -276,23 +319,13 @@ core_row(struct row *r, const struct topo_core *tc, const struct core_fig *c)
 		q = numfmt_u64(q, tc->cpus[t]);
 	}
 	set_span(r, C_CPUS, p, q);
-	if (two) {
-		set_val(r, C_NEITHER, FRAC, c->neither);
-		set_val(r, C_T0_ONLY, FRAC, c->t0_only);
-		set_val(r, C_T1_ONLY, FRAC, c->t1_only);
-		set_val(r, C_BOTH, FRAC, c->both);
-	}
+	set_figs(r, fl, n, FIG_CORE, c, two);
 	set_bool(r, C_EXACT, c->exact);
-	set_val(r, C_UTIL, FRAC, c->util);
-	set_val(r, C_ACTIVE_THREADS, NUM, c->active_threads);
-	set_val(r, C_ISSUE_UTIL, FRAC, c->issue_util);
-	set_val(r, C_CPI, NUM, c->cpi);
-	set_val(r, C_GHZ, NUM, c->ghz);
 	set_num(r, C_INCONSISTENCY, FRAC, c->inconsistency);
 	if (c->fallback != R_NONE)
 		set_text(r, C_FALLBACK, metrics_reason_code(c->fallback));
 	if (c->reason == R_NONE)
-		set_absent(r, cols, v, sizeof cols / sizeof cols[0]);
+		set_absent(r, fl, n, FIG_CORE, c, two);
 	set_stopped(r, c->stopped);
 	if (c->has_truth) {
 		set_num(r, C_TRUTH_NEITHER, FRAC, c->truth[0]);
@@ -306,9 +339,8 @@ static void
 thread_row(struct row *r, const struct topology *topo, unsigned cpu, const struct thread_fig *th)
 {
 	const struct topo_cpu *tc = &topo->cpus[cpu];
-	static const enum col cols[] = { C_UTIL, C_CPI, C_NOMINAL_CPI, C_GHZ, C_NET_GHZ, C_IPC };
-	const struct val *const v[] = { &th->util, &th->cpi, &th->nominal_cpi, &th->ghz,
-	    &th->net_ghz, &th->ipc };
+	size_t n;
+	const struct figure *const *fl = figures_of(FIG_THREAD, FIG_CSV, &n);
 
 	set_bool(r, C_VALID, th->reason == R_NONE);
 	if (th->reason != R_NONE)
@@ -316,14 +348,9 @@ thread_row(struct row *r, const struct topology *topo, unsigned cpu, const struc
 	set_uint(r, C_PACKAGE, tc->package);
 	set_uint(r, C_CORE, topo->cores[tc->core].core_id);
 	set_uint(r, C_CPU, cpu);
-	set_val(r, C_UTIL, FRAC, th->util);
-	set_val(r, C_CPI, NUM, th->cpi);
-	set_val(r, C_NOMINAL_CPI, NUM, th->nominal_cpi);
-	set_val(r, C_GHZ, NUM, th->ghz);
-	set_val(r, C_NET_GHZ, NUM, th->net_ghz);
-	set_val(r, C_IPC, NUM, th->ipc);
+	set_figs(r, fl, n, FIG_THREAD, th, true);
 	if (th->reason == R_NONE) {
-		set_absent(r, cols, v, sizeof cols / sizeof cols[0]);
+		set_absent(r, fl, n, FIG_THREAD, th, true);
 		set_stopped(r, th->stopped);
 	}
 }
@@ -338,11 +365,13 @@ out_csv_write(struct batch *b, const struct interval *iv)
 	int c;
 
 	lb->len = 0;
+	if (ncols == 0)
+		make_cols();
 	if (b->nwritten == 0) {
-		for (c = 0; c < NCOLS; c++) {
+		for (c = 0; c < ncols; c++) {
 			if (c > 0)
 				lb_char(lb, ',');
-			lb_str(lb, col_names[c]);
+			lb_str(lb, col_names[col_order[c]]);
 		}
 		lb_char(lb, '\n');
 	}

@@ -23,6 +23,7 @@
 
 #include <math.h>
 
+#include "metrics/figures.h"
 #include "out/runsum.h"
 #include "util/jsonstr.h"
 
@@ -87,9 +88,6 @@ json_val(struct linebuf *b, const char *kx, size_t nx, const char *klo, size_t n
 	json_num(b, k, hi);
 }
 
-/* key is a literal: the three member names are made at compile time. */
-#define key_val(b, key, k, v) json_val((b), ",\"" key "\":", sizeof(key) + 3, \
-	",\"" key "_lo\":", sizeof(key) + 6, ",\"" key "_hi\":", sizeof(key) + 6, (k), (v))
 
 static void
 json_bool(struct linebuf *b, bool x)
@@ -100,25 +98,57 @@ json_bool(struct linebuf *b, bool x)
 		lb_lit(b, "false");
 }
 
+static enum numkind
+fig_numkind(const struct figure *f)
+{
+	return fig_is_frac(f) ? FRAC : NUM;
+}
+
+/* The figures fl[from..to) of `obj`, each as its three members. */
+static void
+write_figs(struct linebuf *b, const struct figure *const *fl, size_t from, size_t to,
+    enum fig_level l, const void *obj, bool split)
+{
+	size_t i;
+
+	for (i = from; i < to; i++)
+		json_val(b, fl[i]->jx, fl[i]->njx, fl[i]->jlo, fl[i]->njlo, fl[i]->jhi, fl[i]->njhi,
+		    fig_numkind(fl[i]), fig_value(fl[i], l, obj, split));
+}
+
+/* How many of the list's first figures are the shares of the split. */
+static size_t
+nstates(const struct figure *const *fl, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && fl[i]->state != 0; i++)
+		;
+	return i;
+}
+
 /* Why a valid object's figures are absent: ,"absent":{"cpi":"stopped"}
  * with the reason codes, only when one is. */
 static void
-write_absent(struct linebuf *b, const char *const *keys, const struct val *const *v, size_t n)
+write_absent(struct linebuf *b, const struct figure *const *fl, size_t n, enum fig_level l,
+    const void *obj, bool split)
 {
 	bool any = false;
+	struct val v;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (v[i]->kind != V_NONE || v[i]->why == R_NONE)
+		v = fig_value(fl[i], l, obj, split);
+		if (v.kind != V_NONE || v.why == R_NONE)
 			continue;
 		if (any)
 			lb_char(b, ',');
 		else
 			lb_lit(b, ",\"absent\":{");
 		any = true;
-		json_str(b, keys[i]);
+		json_str(b, fl[i]->name);
 		lb_char(b, ':');
-		json_str(b, metrics_reason_code(v[i]->why));
+		json_str(b, metrics_reason_code(v.why));
 	}
 	if (any)
 		lb_char(b, '}');
@@ -148,10 +178,8 @@ write_stopped(struct linebuf *b, unsigned mask)
 static void
 write_agg(struct linebuf *b, const struct agg_fig *a)
 {
-	static const char *const keys[] = { "neither", "t0_only", "t1_only", "both", "util",
-	    "active_threads", "ghz", "cpi", "both_of_busy" };
-	const struct val *const v[] = { &a->neither, &a->t0_only, &a->t1_only, &a->both,
-	    &a->util, &a->active_threads, &a->ghz, &a->cpi, &a->both_of_busy };
+	size_t n;
+	const struct figure *const *fl = figures_of(FIG_AGG, FIG_JSON, &n);
 
 	lb_lit(b, "\"ncores\":");
 	lb_u64(b, a->ncores);
@@ -159,16 +187,8 @@ write_agg(struct linebuf *b, const struct agg_fig *a)
 	lb_u64(b, a->nvalid);
 	lb_lit(b, ",\"exact\":");
 	json_bool(b, a->exact);
-	key_val(b, "neither", FRAC, a->neither);
-	key_val(b, "t0_only", FRAC, a->t0_only);
-	key_val(b, "t1_only", FRAC, a->t1_only);
-	key_val(b, "both", FRAC, a->both);
-	key_val(b, "util", FRAC, a->util);
-	key_val(b, "active_threads", NUM, a->active_threads);
-	key_val(b, "ghz", NUM, a->ghz);
-	key_val(b, "cpi", NUM, a->cpi);
-	key_val(b, "both_of_busy", FRAC, a->both_of_busy);
-	write_absent(b, keys, v, sizeof keys / sizeof keys[0]);
+	write_figs(b, fl, 0, n, FIG_AGG, a, true);
+	write_absent(b, fl, n, FIG_AGG, a, true);
 }
 
 /* The node's weights (metrics_node_weights): what a viewer of many nodes
@@ -269,12 +289,10 @@ write_core(struct linebuf *b, const struct die_layout *l, const struct topo_core
 {
 	/* The four-way split exists only for cores of exactly two threads. */
 	bool two = tc->nthreads == 2;
-	struct val none = val_absent(R_NO_SPLIT);
-	static const char *const keys[] = { "neither", "t0_only", "t1_only", "both", "util",
-	    "active_threads", "issue_util", "cpi", "ghz" };
-	const struct val *const v[] = { two ? &c->neither : &none, two ? &c->t0_only : &none,
-	    two ? &c->t1_only : &none, two ? &c->both : &none, &c->util, &c->active_threads,
-	    &c->issue_util, &c->cpi, &c->ghz };
+	size_t n, ns;
+	const struct figure *const *fl = figures_of(FIG_CORE, FIG_JSON, &n);
+
+	ns = nstates(fl, n);
 
 	lb_lit(b, "{\"package\":");
 	lb_u64(b, tc->package);
@@ -283,17 +301,10 @@ write_core(struct linebuf *b, const struct die_layout *l, const struct topo_core
 	lb_lit(b, ",\"cpus\":");
 	cpus_value(b, tc);
 	write_tile(b, l, tc->index);
-	key_val(b, "neither", FRAC, two ? c->neither : none);
-	key_val(b, "t0_only", FRAC, two ? c->t0_only : none);
-	key_val(b, "t1_only", FRAC, two ? c->t1_only : none);
-	key_val(b, "both", FRAC, two ? c->both : none);
+	write_figs(b, fl, 0, ns, FIG_CORE, c, two);
 	lb_lit(b, ",\"exact\":");
 	json_bool(b, c->exact);
-	key_val(b, "util", FRAC, c->util);
-	key_val(b, "active_threads", NUM, c->active_threads);
-	key_val(b, "issue_util", FRAC, c->issue_util);
-	key_val(b, "cpi", NUM, c->cpi);
-	key_val(b, "ghz", NUM, c->ghz);
+	write_figs(b, fl, ns, n, FIG_CORE, c, two);
 	lb_lit(b, ",\"valid\":");
 	json_bool(b, c->reason == R_NONE);
 	if (c->reason != R_NONE) {
@@ -307,7 +318,7 @@ write_core(struct linebuf *b, const struct die_layout *l, const struct topo_core
 		json_str(b, metrics_reason_code(c->fallback));
 	}
 	if (c->reason == R_NONE)
-		write_absent(b, keys, v, sizeof keys / sizeof keys[0]);
+		write_absent(b, fl, n, FIG_CORE, c, two);
 	write_stopped(b, c->stopped);
 	lb_lit(b, ",\"inconsistency\":");
 	json_num(b, FRAC, c->inconsistency);
@@ -333,10 +344,8 @@ write_thread(struct linebuf *b, const struct topology *topo, unsigned cpu,
     const struct thread_fig *th)
 {
 	const struct topo_cpu *tc = &topo->cpus[cpu];
-	static const char *const keys[] = { "util", "cpi", "nominal_cpi", "ghz", "net_ghz",
-	    "ipc" };
-	const struct val *const v[] = { &th->util, &th->cpi, &th->nominal_cpi, &th->ghz,
-	    &th->net_ghz, &th->ipc };
+	size_t n;
+	const struct figure *const *fl = figures_of(FIG_THREAD, FIG_JSON, &n);
 
 	lb_lit(b, "{\"cpu\":");
 	lb_u64(b, cpu);
@@ -352,14 +361,9 @@ write_thread(struct linebuf *b, const struct topology *topo, unsigned cpu,
 		lb_lit(b, ",\"reason\":");
 		json_str(b, metrics_reason_code(th->reason));
 	}
-	key_val(b, "util", FRAC, th->util);
-	key_val(b, "cpi", NUM, th->cpi);
-	key_val(b, "nominal_cpi", NUM, th->nominal_cpi);
-	key_val(b, "ghz", NUM, th->ghz);
-	key_val(b, "net_ghz", NUM, th->net_ghz);
-	key_val(b, "ipc", NUM, th->ipc);
+	write_figs(b, fl, 0, n, FIG_THREAD, th, true);
 	if (th->reason == R_NONE) {
-		write_absent(b, keys, v, sizeof keys / sizeof keys[0]);
+		write_absent(b, fl, n, FIG_THREAD, th, true);
 		write_stopped(b, th->stopped);
 	}
 	if (th->scaled)
@@ -368,7 +372,9 @@ write_thread(struct linebuf *b, const struct topology *topo, unsigned cpu,
 }
 
 /* --- the compact form (--compact; httop(1), OUTPUT FORMATS) -------------
- * The same head, then the cores and threads as positional arrays:
+ * The same head, then the cores and threads as positional arrays (the
+ * figures are the table's, metrics/figures.h, in JSON order; a late one,
+ * added since, comes after the flags, before "more"):
  *   "core_list": [[package, core, [cpus], tile], ...]  after "node", in
  *                the first line and whenever it changes (the cores shown,
  *                their CPUs or tiles), else not written;
@@ -377,7 +383,7 @@ write_thread(struct linebuf *b, const struct topology *topo, unsigned cpu,
  *                issue_util, cpi, ghz, inconsistency, flags (, more)], ...]
  *                one per core of the last core_list, in its order;
  *   "thread_figs": [[cpu, util, cpi, nominal_cpi, ghz, net_ghz, ipc,
- *                flags (, more)], ...].
+ *                flags, the late figures (, more)], ...].
  * A figure is its number when exact, [lo, hi] when a bound, its reason
  * code when absent with one (where the full form's "absent" gives it),
  * null when absent without; flags: 1 exact, 2 scaled; "more" an object
@@ -466,10 +472,8 @@ compact_more(struct linebuf *b, enum reason reason, enum reason fallback, unsign
 static void
 compact_agg(struct linebuf *b, const struct agg_fig *a)
 {
-	const struct val v[] = { a->neither, a->t0_only, a->t1_only, a->both, a->util,
-	    a->active_threads, a->ghz, a->cpi, a->both_of_busy };
-	static const enum numkind k[] = { FRAC, FRAC, FRAC, FRAC, FRAC, NUM, NUM, NUM, FRAC };
-	size_t i;
+	size_t i, n;
+	const struct figure *const *fl = figures_of(FIG_AGG, FIG_JSON, &n);
 
 	lb_lit(b, "\"agg\":[");
 	lb_u64(b, a->ncores);
@@ -477,9 +481,9 @@ compact_agg(struct linebuf *b, const struct agg_fig *a)
 	lb_u64(b, a->nvalid);
 	lb_char(b, ',');
 	lb_u64(b, a->exact ? 1u : 0u);
-	for (i = 0; i < sizeof v / sizeof v[0]; i++) {
+	for (i = 0; i < n; i++) {
 		lb_char(b, ',');
-		compact_val(b, k[i], v[i], true);
+		compact_val(b, fig_numkind(fl[i]), *fig_val(fl[i], FIG_AGG, a), true);
 	}
 	lb_char(b, ']');
 }
@@ -488,21 +492,22 @@ static void
 compact_core(struct linebuf *b, const struct topo_core *tc, const struct core_fig *c)
 {
 	bool two = tc->nthreads == 2, valid = c->reason == R_NONE;
-	struct val none = val_absent(R_NO_SPLIT);
-	const struct val v[] = { two ? c->neither : none, two ? c->t0_only : none,
-	    two ? c->t1_only : none, two ? c->both : none, c->util, c->active_threads,
-	    c->issue_util, c->cpi, c->ghz };
-	static const enum numkind k[] = { FRAC, FRAC, FRAC, FRAC, FRAC, NUM, FRAC, NUM, NUM };
-	size_t i;
+	size_t i, n, early;
+	const struct figure *const *fl = figures_of(FIG_CORE, FIG_JSON, &n);
 
+	early = figures_early(fl, n);
 	lb_char(b, '[');
-	for (i = 0; i < sizeof v / sizeof v[0]; i++) {
-		compact_val(b, k[i], v[i], valid);
+	for (i = 0; i < early; i++) {
+		compact_val(b, fig_numkind(fl[i]), fig_value(fl[i], FIG_CORE, c, two), valid);
 		lb_char(b, ',');
 	}
 	compact_num(b, FRAC, c->inconsistency);
 	lb_char(b, ',');
 	lb_u64(b, (c->exact ? 1u : 0u) | (c->scaled ? 2u : 0u));
+	for (; i < n; i++) {
+		lb_char(b, ',');
+		compact_val(b, fig_numkind(fl[i]), fig_value(fl[i], FIG_CORE, c, two), valid);
+	}
 	compact_more(b, c->reason, c->fallback, c->stopped);
 	lb_char(b, ']');
 }
@@ -511,19 +516,22 @@ static void
 compact_thread(struct linebuf *b, unsigned cpu, const struct thread_fig *th)
 {
 	bool valid = th->reason == R_NONE;
-	const struct val v[] = { th->util, th->cpi, th->nominal_cpi, th->ghz, th->net_ghz,
-	    th->ipc };
-	static const enum numkind k[] = { FRAC, NUM, NUM, NUM, NUM, NUM };
-	size_t i;
+	size_t i, n, early;
+	const struct figure *const *fl = figures_of(FIG_THREAD, FIG_JSON, &n);
 
+	early = figures_early(fl, n);
 	lb_char(b, '[');
 	lb_u64(b, cpu);
-	for (i = 0; i < sizeof v / sizeof v[0]; i++) {
+	for (i = 0; i < early; i++) {
 		lb_char(b, ',');
-		compact_val(b, k[i], v[i], valid);
+		compact_val(b, fig_numkind(fl[i]), *fig_val(fl[i], FIG_THREAD, th), valid);
 	}
 	lb_char(b, ',');
 	lb_u64(b, th->scaled ? 2u : 0u);
+	for (; i < n; i++) {
+		lb_char(b, ',');
+		compact_val(b, fig_numkind(fl[i]), *fig_val(fl[i], FIG_THREAD, th), valid);
+	}
 	compact_more(b, th->reason, R_NONE, valid ? th->stopped : 0);
 	lb_char(b, ']');
 }

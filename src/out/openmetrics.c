@@ -36,6 +36,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "metrics/figures.h"
 #include "util/textesc.h"
 #include "util/xalloc.h"
 
@@ -77,10 +78,6 @@ struct family {
 	double scale;        /* GHz to Hz; 1 otherwise */
 };
 
-#define AGG(f) offsetof(struct agg_fig, f)
-#define CORE(f) offsetof(struct core_fig, f)
-#define THR(f) offsetof(struct thread_fig, f)
-
 /* The raw counts since the start (metrics/totals.h), at every level: a
  * thread's own, summed over the threads of a core, a package, the node.
  * CPI = rate(cycles) / rate(instructions), frequency = rate(cycles) /
@@ -108,24 +105,20 @@ static const struct family interval_families[] = {
 	    W_IV_VALID, 0, 1 },
 };
 
+/* The families of each level: those below before the level's figures
+ * (the table's, metrics/figures.h, in its OpenMetrics order), those
+ * after them after; put together once (make_families). */
+
 /* The node (label host) and each package (host, package): time-weighted
  * over their valid cores; the counters summed over their cores and
  * threads. */
-static const struct family agg_families[] = {
+static const struct family agg_before[] = {
 	{ "cores", "", "Cores the aggregate is taken over.", W_CORES, 0, 1 },
 	{ "valid_cores", "", "Cores with valid figures this interval.", W_VALID_CORES, 0, 1 },
 	{ "exact", "", "1 if every contributing core's split is exact, 0 if any is a bound.",
 	    W_EXACT, 0, 1 },
-	{ "share_ratio", "ratio", "Share of core time with neither SMT thread, thread 0 only, "
-	    "thread 1 only or both active (label state).", W_SHARE, 0, 1 },
-	{ "utilization_ratio", "ratio", "Share of core time with any thread active.", W_VAL,
-	    AGG(util), 1 },
-	{ "both_of_busy_ratio", "ratio", "Share of busy core time with both threads active.",
-	    W_VAL, AGG(both_of_busy), 1 },
-	{ "active_threads", "", "Mean threads active while a core is active.", W_VAL,
-	    AGG(active_threads), 1 },
-	{ "frequency_hertz", "hertz", "Mean core frequency while active.", W_VAL, AGG(ghz), 1e9 },
-	{ "cpi", "", "Core cycles per instruction.", W_VAL, AGG(cpi), 1 },
+};
+static const struct family agg_after[] = {
 	{ "state_seconds", "seconds", "Core-seconds since the start with neither SMT thread, "
 	    "thread 0 only, thread 1 only or both active (label state), summed over the cores, "
 	    "from the intervals whose split was exact.", W_C_STATE, 0, 1 },
@@ -139,19 +132,11 @@ static const struct family agg_families[] = {
 };
 
 /* Each core (host, package, core: the core id). */
-static const struct family core_families[] = {
+static const struct family core_before[] = {
 	{ "valid", "", "1 if the core has figures this interval, else 0.", W_VALID, 0, 1 },
 	{ "exact", "", "1 if the core's split is exact, 0 if it is a bound.", W_EXACT, 0, 1 },
-	{ "share_ratio", "ratio", "Share of the interval with neither SMT thread, thread 0 only, "
-	    "thread 1 only or both active (label state).", W_SHARE, 0, 1 },
-	{ "utilization_ratio", "ratio", "Share of the interval with any thread active.", W_VAL,
-	    CORE(util), 1 },
-	{ "active_threads", "", "Mean threads active while the core is active.", W_VAL,
-	    CORE(active_threads), 1 },
-	{ "issue_utilization_ratio", "ratio", "Instructions per core cycle over the issue width.",
-	    W_VAL, CORE(issue_util), 1 },
-	{ "cpi", "", "Core cycles per instruction.", W_VAL, CORE(cpi), 1 },
-	{ "frequency_hertz", "hertz", "Mean frequency while active.", W_VAL, CORE(ghz), 1e9 },
+};
+static const struct family core_after[] = {
 	{ "inconsistency_ratio", "ratio", "Largest clamp applied to the counts, as a share of "
 	    "the interval.", W_INCONS, 0, 1 },
 	{ "state_seconds", "seconds", "Seconds since the start with neither SMT thread, thread 0 "
@@ -163,16 +148,10 @@ static const struct family core_families[] = {
 };
 
 /* Each thread (host, package, core, cpu, thread: 0 or 1 within the core). */
-static const struct family thread_families[] = {
+static const struct family thread_before[] = {
 	{ "valid", "", "1 if the thread has figures this interval, else 0.", W_VALID, 0, 1 },
-	{ "utilization_ratio", "ratio", "Share of the interval the thread was active (not halted).",
-	    W_VAL, THR(util), 1 },
-	{ "cpi", "", "Cycles per instruction while active (non-halted CPI).", W_VAL, THR(cpi), 1 },
-	{ "nominal_cpi", "", "Nominal (TSC) cycles per instruction.", W_VAL, THR(nominal_cpi), 1 },
-	{ "frequency_hertz", "hertz", "Mean frequency while active.", W_VAL, THR(ghz), 1e9 },
-	{ "net_frequency_hertz", "hertz", "Cycles over the whole interval, halted time included.",
-	    W_VAL, THR(net_ghz), 1e9 },
-	{ "ipc", "", "Instructions per cycle while active.", W_VAL, THR(ipc), 1 },
+};
+static const struct family thread_after[] = {
 	{ "counter_stopped", "", "1 for each counter (label counter) that stood still while "
 	    "the counters that move with it advanced: another program stopped it, and the "
 	    "figures computed from it have no sample.", W_STOPPED, 0, 1 },
@@ -184,6 +163,51 @@ static const struct family thread_families[] = {
 };
 
 #define NFAM(a) (sizeof (a) / sizeof (a)[0])
+
+/* A level's families, put together once. */
+#define FAM_MAX (16 + FIG_MAX)
+struct famlist {
+	struct family f[FAM_MAX];
+	size_t n;
+};
+static struct famlist agg_families, core_families, thread_families;
+
+static void
+famlist_make(struct famlist *fl, enum fig_level l, const struct family *before, size_t nb,
+    const struct family *after, size_t na)
+{
+	size_t i, n;
+	const struct figure *const *figs = figures_of(l, FIG_OM, &n);
+
+	for (i = 0; i < nb && fl->n < FAM_MAX; i++)
+		fl->f[fl->n++] = before[i];
+	for (i = 0; i < n && fl->n < FAM_MAX; i++) {
+		struct family *f = &fl->f[fl->n++];
+
+		/* the shares of the split: one family (label state), the first's */
+		f->name = figs[i]->om_name;
+		f->unit = figs[i]->om_unit;
+		f->help = figs[i]->at[l].help;
+		f->what = figs[i]->state != 0 ? W_SHARE : W_VAL;
+		f->off = figs[i]->at[l].off;
+		f->scale = figs[i]->kind == FIG_GHZ ? 1e9 : 1;
+	}
+	for (i = 0; i < na && fl->n < FAM_MAX; i++)
+		fl->f[fl->n++] = after[i];
+}
+
+static void
+make_families(void)
+{
+	if (agg_families.n > 0)
+		return;
+	famlist_make(&agg_families, FIG_AGG, agg_before, NFAM(agg_before), agg_after,
+	    NFAM(agg_after));
+	famlist_make(&core_families, FIG_CORE, core_before, NFAM(core_before), core_after,
+	    NFAM(core_after));
+	famlist_make(&thread_families, FIG_THREAD, thread_before, NFAM(thread_before),
+	    thread_after, NFAM(thread_after));
+}
 
 static const char *const state_labels[4] = {
 	",state=\"neither\"", ",state=\"t0_only\"", ",state=\"t1_only\"", ",state=\"both\"",
@@ -556,8 +580,8 @@ write_job(struct om *o)
 	lb_mem(lb, o->ts, o->ts_len);
 	lb_char(lb, '\n');
 	escape_label(esc, sizeof esc, j->id);
-	for (i = 0; i < NFAM(agg_families); i++) {
-		const struct family *f = &agg_families[i];
+	for (i = 0; i < agg_families.n; i++) {
+		const struct family *f = &agg_families.f[i];
 
 		if (!family_applies(o, f))
 			continue;
@@ -581,8 +605,8 @@ write_aggs(struct om *o)
 	unsigned p;
 	size_t i;
 
-	for (i = 0; i < NFAM(agg_families); i++) {
-		const struct family *f = &agg_families[i];
+	for (i = 0; i < agg_families.n; i++) {
+		const struct family *f = &agg_families.f[i];
 
 		if (!family_applies(o, f))
 			continue;
@@ -594,8 +618,8 @@ write_aggs(struct om *o)
 		write_job(o);
 	if (o->b->level < OUT_LEVEL_PACKAGE)
 		return;
-	for (i = 0; i < NFAM(agg_families); i++) {
-		const struct family *f = &agg_families[i];
+	for (i = 0; i < agg_families.n; i++) {
+		const struct family *f = &agg_families.f[i];
 
 		if (!family_applies(o, f))
 			continue;
@@ -617,8 +641,8 @@ write_cores(struct om *o)
 	unsigned c, v[2];
 	size_t i;
 
-	for (i = 0; i < NFAM(core_families); i++) {
-		const struct family *f = &core_families[i];
+	for (i = 0; i < core_families.n; i++) {
+		const struct family *f = &core_families.f[i];
 
 		if (!family_applies(o, f))
 			continue;
@@ -696,8 +720,8 @@ write_threads(struct om *o)
 	unsigned cpu, v[4];
 	size_t i;
 
-	for (i = 0; i < NFAM(thread_families); i++) {
-		const struct family *f = &thread_families[i];
+	for (i = 0; i < thread_families.n; i++) {
+		const struct family *f = &thread_families.f[i];
 
 		if (!family_applies(o, f))
 			continue;
@@ -784,6 +808,7 @@ out_prom_write(struct batch *b, const struct interval *iv, bool openmetrics)
 	char ts[sizeof b->wt.unix6 + 1];
 	bool later;
 
+	make_families();
 	if (b->tot == NULL) {
 		b->tot = xcalloc(1, sizeof *b->tot);
 		totals_init(b->tot, &b->m->topo);

@@ -447,6 +447,7 @@ static const char *const kind_names[SLOT_NKINDS] = {
 	[SLOT_ANY] = "any",
 	[SLOT_OTA] = "ota",
 	[SLOT_REFX] = "refx",
+	[SLOT_STEAL] = "steal",
 };
 
 static const char *const kind_titles[SLOT_NKINDS] = {
@@ -457,6 +458,7 @@ static const char *const kind_titles[SLOT_NKINDS] = {
 	[SLOT_ANY] = N_("AnyThread reference cycles"),
 	[SLOT_OTA] = N_("ONE_THREAD_ACTIVE"),
 	[SLOT_REFX] = N_("calibration reference cycles"),
+	[SLOT_STEAL] = N_("steal time"),
 };
 
 const char *
@@ -584,6 +586,8 @@ plan_slot_reading(const struct plan *p, const struct plan_slot *s)
 		case SLOT_REF:
 			return N_("busy time from /proc/stat: the time less the CPU's idle, iowait "
 			    "and steal ticks, in us");
+		case SLOT_STEAL:
+			return N_("steal time from /proc/stat: the CPU's steal ticks, in us");
 		default:
 			return NULL;
 		}

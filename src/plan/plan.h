@@ -44,6 +44,9 @@ enum slot_kind {
 	SLOT_ANY,       /* reference ticks while any thread of the core is active */
 	SLOT_OTA,       /* reference ticks while this thread alone is active */
 	SLOT_REFX,      /* this thread's reference event without ANY (calibration) */
+	SLOT_STEAL,     /* time the hypervisor ran something else while this
+			 * virtual CPU wanted to run (/proc/stat's steal), in
+			 * the TSC slot's unit; no counter: procstat's plan */
 	SLOT_NKINDS
 };
 

@@ -116,6 +116,7 @@ perf_event_for(const struct perf_caps *c, const struct machine *m, enum slot_kin
 		if (intel)
 			return ev(PEV_RAW, PERF_TYPE_RAW, PERF_RAW_REF, "raw 0x13c");
 		break;
+	case SLOT_STEAL:
 	case SLOT_NKINDS:
 		break;
 	}

@@ -1,7 +1,7 @@
 /* procstat_source.c: the last resort, where no counter can be opened:
  * each CPU's busy time as the kernel's accounting gives it in /proc/stat.
  *
- * A sample has two slots per CPU, in one unit, the microsecond (a
+ * A sample has three slots per CPU, in one unit, the microsecond (a
  * trace's scale must stay below 2^20: a tick is 10,000 of them):
  *   TSC  the monotonic clock at the read, the same for every CPU (the file
  *        is read once for all CPUs, so siblings are never read apart);
@@ -21,6 +21,10 @@
  *        it in whole ticks, so a reading is off by less than one tick.
  *        The count never goes back: a reading's rounding that would make
  *        it shrink keeps the last value.
+ *   STEAL the CPU's steal column, the kernel's own count (USER_HZ ticks)
+ *        in microseconds: the time a hypervisor ran something else while
+ *        this virtual CPU wanted to run. The metrics show it as the
+ *        thread's steal share, STEAL / TSC (httop(1), FIGURES).
  * So REF / TSC is the CPU's utilisation as the kernel counts it, and the
  * metrics make the four-way split the bound from the two utilisations
  * (SPLIT_BOUND), exactly as for a PMU without AnyThread. There are no
@@ -74,6 +78,7 @@ struct procstat {
 	uint8_t *seen;              /* per CPU: a line this read */
 	uint8_t *was;               /* per CPU: a line the last read */
 	uint64_t *idle;             /* per CPU: idle + iowait + steal ticks of this read */
+	uint64_t *steal;            /* per CPU: steal ticks of this read */
 	uint64_t *cols;             /* per CPU: user + nice + system + irq + softirq ticks */
 	uint64_t *pidle, *pcols;    /* per CPU: the same at the last read */
 	uint64_t last_us;           /* the last read's time since open */
@@ -148,6 +153,7 @@ parse(struct procstat *ps)
 				f[k] = field(&q);
 			if (cpu < ps->max_cpu) {
 				ps->idle[cpu] = f[F_IDLE] + f[F_IOWAIT] + f[F_STEAL];
+				ps->steal[cpu] = f[F_STEAL];
 				ps->cols[cpu] = f[F_USER] + f[F_NICE] + f[F_SYSTEM] + f[F_IRQ] +
 				    f[F_SOFTIRQ];
 				ps->seen[cpu] = 1;
@@ -226,6 +232,9 @@ fill_row(const struct procstat *ps, const struct plan *p, struct sample *out, un
 		case SLOT_REF:
 			row[k] = ps->busy[cpu];
 			break;
+		case SLOT_STEAL:
+			row[k] = ps->steal[cpu] * 1000000u / (uint64_t)ps->user_hz;
+			break;
 		default:
 			row[k] = 0;
 			break;
@@ -290,6 +299,7 @@ procstat_close(struct source *s)
 	free(ps->seen);
 	free(ps->was);
 	free(ps->idle);
+	free(ps->steal);
 	free(ps->cols);
 	free(ps->pidle);
 	free(ps->pcols);
@@ -313,13 +323,16 @@ procstat_plan(struct plan *p, const struct machine *m, long user_hz)
 	p->group = m->group;
 	/* Two threads a core: the bound from the two utilisations. */
 	p->split = m->topo.max_smt == 2 ? SPLIT_BOUND : SPLIT_NONE;
-	p->nslots = 2;
+	p->nslots = 3;
 	p->slots[0].kind = SLOT_TSC;
 	p->slots[0].width = 64;
 	p->slots[0].thread_mask = THREAD_ALL;
 	p->slots[1].kind = SLOT_REF;
 	p->slots[1].width = 64;
 	p->slots[1].thread_mask = THREAD_ALL;
+	p->slots[2].kind = SLOT_STEAL;
+	p->slots[2].width = 64;
+	p->slots[2].thread_mask = THREAD_ALL;
 	/* Busy time moves a tick at a time. */
 	p->scale = p->scale_expected = us > 0 ? (unsigned)us : 1;
 	snprintf(p->scale_note, sizeof p->scale_note,
@@ -368,6 +381,7 @@ procstat_source_new(struct machine *m, struct plan *plan, const char *path, long
 	ps->seen = xcalloc(ps->max_cpu ? ps->max_cpu : 1, 1);
 	ps->was = xcalloc(ps->max_cpu ? ps->max_cpu : 1, 1);
 	ps->idle = xcalloc(ps->max_cpu ? ps->max_cpu : 1, sizeof *ps->idle);
+	ps->steal = xcalloc(ps->max_cpu ? ps->max_cpu : 1, sizeof *ps->steal);
 	ps->cols = xcalloc(ps->max_cpu ? ps->max_cpu : 1, sizeof *ps->cols);
 	ps->pidle = xcalloc(ps->max_cpu ? ps->max_cpu : 1, sizeof *ps->pidle);
 	ps->pcols = xcalloc(ps->max_cpu ? ps->max_cpu : 1, sizeof *ps->pcols);

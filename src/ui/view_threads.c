@@ -50,6 +50,7 @@ static const struct tcol fig_cols[] = {
 	{ TCOL_GHZ, 7, "%.2f", 1.0, N_("GHz") },
 	{ TCOL_NET_GHZ, 7, "%.2f", 1.0, N_("netGHz") },
 	{ TCOL_IPC, 6, "%.2f", 1.0, N_("IPC") },
+	{ TCOL_STEAL, 7, "%.1f", 100.0, N_("steal%") },
 };
 #define NID (sizeof id_cols / sizeof id_cols[0])
 #define NFIG (sizeof fig_cols / sizeof fig_cols[0])
@@ -102,7 +103,7 @@ threads_layout(int cols, const struct twidths *w, struct tlayout *l)
 	for (i = 0; i < (int)NFIG; i++)
 		fixed += w->fig[i];
 	/* Too narrow for the bar and a status: the last figures are left
-	 * out (IPC, net GHz, GHz), whole, before the status gets too narrow
+	 * out (steal, IPC, net GHz, GHz), whole, before the status gets too narrow
 	 * for a reason's code. */
 	for (shown = (int)NFIG; shown > 3 && cols - fixed - 3 - STATUS_MIN < BAR_MIN; shown--)
 		fixed -= w->fig[shown - 1];
@@ -143,6 +144,7 @@ fig_of(const struct thread_fig *t, int col)
 	case TCOL_GHZ: return &t->ghz;
 	case TCOL_NET_GHZ: return &t->net_ghz;
 	case TCOL_IPC: return &t->ipc;
+	case TCOL_STEAL: return &t->steal;
 	default: return NULL;
 	}
 }
@@ -310,7 +312,9 @@ absent_why(char *buf, size_t len, const struct thread_fig *tf, bool brief, bool 
 	for (i = 0; i < (int)NFIG; i++) {
 		const struct val *v = fig_of(tf, fig_cols[i].col);
 
-		if (v != NULL && v->kind == V_NONE && v->why == R_NOT_COUNTED) {
+		/* steal time only procstat reads: no trouble of the row either */
+		if (v != NULL && v->kind == V_NONE &&
+		    (v->why == R_NOT_COUNTED || v->why == R_NO_STEAL)) {
 			*counted = true;
 		} else if (v != NULL && v->kind == V_NONE && v->why != R_NONE) {
 			snprintf(buf, len, "%s", brief ? metrics_reason_code(v->why) :

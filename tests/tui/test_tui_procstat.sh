@@ -3,14 +3,15 @@
 # tmux pane: the header names the source and says what its figures mean
 # (the plan's meaning: the kernel's idle accounting, no CPI or GHz), the
 # Topology view says what it reads (/proc/stat, no MSR), the Threads view
-# gives each counted CPU the status of one: counted in ticks, no CPI or GHz
+# gives each counted CPU its steal share (steal%) and the status of one:
+# counted in ticks, no CPI or GHz
 # (not the warning "the source counts no instructions or cycles", which
 # every row showed), "ticks" where the words do not fit, and q ends it with
 # status 0.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
 [ -r /proc/stat ] || skip_all "no /proc/stat"
-plan 10
+plan 11
 
 export XDG_CONFIG_HOME="$tui_dir/config"
 tui_start 160 40 -- --source procstat -d 0.3
@@ -32,7 +33,9 @@ fi
 # (the warning's colour, 214, is not on its row).
 keys 2
 expect "threads view: a CPU's status: counted in ticks, no CPI, GHz" \
-    '^ +[0-9]+ +[0-9]+ +[0-9]+ +0.* - counted in ticks \(/proc/stat\); no CPI, GHz *$'
+    '^ +[0-9]+ +[0-9]+ +[0-9]+ +0.* - +[0-9]+\.[0-9] counted in ticks \(/proc/stat\); no CPI, GHz *$'
+expect "threads view: the steal column (steal%), a share for each CPU /proc/stat counts" \
+    'IPC +steal% +status'
 expect_gone "threads view: no row says 'the source counts no instructions or cycles'" \
     'the source counts no instructions'
 row=$(cape | grep 'counted in ticks' | head -n 1)
@@ -43,7 +46,7 @@ else
 fi
 tm resize-window -t t -x 110 -y 40
 expect "threads view, 110 columns: the status's code, ticks" \
-    '^ +[0-9]+ +[0-9]+ +[0-9]+ +0.* - ticks *$'
+    '^ +[0-9]+ +[0-9]+ +[0-9]+ +0.* - +([0-9]+\.[0-9] )?ticks *$'
 keys q
 tui_wait_exit 10
 check "q: exit status 0 (got $tui_status)" [ "$tui_status" = 0 ]

@@ -340,10 +340,10 @@ test_openmetrics_values(void **state)
 	assert_int_equal(count(out, "# EOF"), 1);
 	assert_true(len > 6 && strcmp(out + len - 6, "# EOF\n") == 0);
 	/* Every family once: 2 interval, 9 + 4 node, 9 + 4 package, 9 + 2 core,
-	 * 8 + 2 thread (gauges + counters), 5 counts at each of the four
+	 * 9 + 2 thread (gauges + counters), 5 counts at each of the four
 	 * levels (4 + the AnyThread count of this plan), 1 info. */
-	assert_int_equal(count(out, "# TYPE "), 70);
-	assert_int_equal(count(out, "# HELP "), 70);
+	assert_int_equal(count(out, "# TYPE "), 71);
+	assert_int_equal(count(out, "# HELP "), 71);
 	/* CPU 2's two stopped counters, nobody else's. */
 	LINE(out, "httop_thread_counter_stopped{" H ",package=\"0\",core=\"0\",cpu=\"2\",thread=\"1\","
 	    "counter=\"inst\"} 1" TS);
@@ -571,7 +571,7 @@ test_openmetrics_levels(void **state)
 		assert_int_equal(strstr(out, "\nhttop_core_") != NULL, want[i].core);
 		assert_int_equal(strstr(out, "\nhttop_thread_") != NULL, want[i].thread);
 		assert_int_equal(count(out, "# TYPE "), 1 + 2 + 18 + 18 * want[i].package +
-		    16 * want[i].core + 15 * want[i].thread);
+		    16 * want[i].core + 16 * want[i].thread);
 		free(out);
 	}
 	free(f);

@@ -444,7 +444,8 @@ test_json(void **state)
 	assert_non_null(strstr(out, "{\"cpu\":0,\"package\":0,\"core\":0,\"thread\":0,\"valid\":true,"
 	    "\"util\":0.6,\"util_lo\":null,\"util_hi\":null,\"cpi\":1.25,\"cpi_lo\":null,\"cpi_hi\":null,"
 	    "\"nominal_cpi\":2.08333,\"nominal_cpi_lo\":null,\"nominal_cpi_hi\":null,\"ghz\":2.1,\"ghz_lo\":null,\"ghz_hi\":null,"
-	    "\"net_ghz\":1.26,\"net_ghz_lo\":null,\"net_ghz_hi\":null,\"ipc\":0.8,\"ipc_lo\":null,\"ipc_hi\":null}"));
+	    "\"net_ghz\":1.26,\"net_ghz_lo\":null,\"net_ghz_hi\":null,\"ipc\":0.8,\"ipc_lo\":null,\"ipc_hi\":null,"
+	    "\"steal\":null,\"steal_lo\":null,\"steal_hi\":null}"));
 	assert_non_null(strstr(out, "{\"cpu\":1,\"package\":0,\"core\":1,\"thread\":0,\"valid\":true,"
 	    "\"util\":null,\"util_lo\":null,\"util_hi\":null,\"cpi\":null,\"cpi_lo\":null,\"cpi_hi\":null,\"nominal_cpi\":null,\"nominal_cpi_lo\":null,\"nominal_cpi_hi\":null,"
 	    "\"ghz\":null,\"ghz_lo\":1,\"ghz_hi\":2,"));
@@ -453,6 +454,7 @@ test_json(void **state)
 	assert_non_null(strstr(out, "{\"cpu\":4,\"package\":0,\"core\":0,\"thread\":1,\"valid\":true,"
 	    "\"util\":0.7,\"util_lo\":null,\"util_hi\":null,\"cpi\":null,\"cpi_lo\":null,\"cpi_hi\":null,\"nominal_cpi\":null,\"nominal_cpi_lo\":null,\"nominal_cpi_hi\":null,"
 	    "\"ghz\":2.1,\"ghz_lo\":null,\"ghz_hi\":null,\"net_ghz\":1.47,\"net_ghz_lo\":null,\"net_ghz_hi\":null,\"ipc\":null,\"ipc_lo\":null,\"ipc_hi\":null,"
+	    "\"steal\":null,\"steal_lo\":null,\"steal_hi\":null,"
 	    "\"absent\":{\"cpi\":\"stopped\",\"nominal_cpi\":\"stopped\",\"ipc\":\"stopped\"},"
 	    "\"stopped\":[\"inst\"]}"));
 	/* Aggregates. */
@@ -558,12 +560,15 @@ test_csv(void **state)
 
 	(void)state;
 	nh = csv_record(&p, head);
-	assert_int_equal(nh, 60);   /* 34, and _lo and _hi of 13 figures */
+	assert_int_equal(nh, 63);   /* 35, and _lo and _hi of 14 figures */
 	assert_string_equal(head[55], "absent");
 	assert_string_equal(head[56], "stopped");
 	assert_string_equal(head[57], "unix_time");
 	assert_string_equal(head[58], "host");
 	assert_string_equal(head[59], "job");
+	/* a figure added since: after the columns that were there */
+	assert_string_equal(head[60], "steal");
+	assert_string_equal(head[62], "steal_hi");
 	assert_string_equal(head[0], "kind");
 	while (*p != '\0') {
 		n = csv_record(&p, r);

@@ -110,9 +110,10 @@ test_read(void **state)
 	fake_now = 10.0;
 	procstat_source_set_clock(src, fake_clock);
 	assert_string_equal(src->name, "procstat");
-	assert_int_equal(p.nslots, 2);
+	assert_int_equal(p.nslots, 3);
 	assert_int_equal(p.slots[0].kind, SLOT_TSC);
 	assert_int_equal(p.slots[1].kind, SLOT_REF);
+	assert_int_equal(p.slots[2].kind, SLOT_STEAL);
 	assert_int_equal(p.split, SPLIT_BOUND);
 	assert_int_equal(p.scale, TICK);
 	assert_int_equal(p.nwrites, 0);
@@ -190,6 +191,84 @@ test_read(void **state)
 	assert_int_equal(s.state[0], CPU_READ_OK);
 	assert_int_equal(sample_row(&s, 0)[1], 50 * TICK);
 	sample_free(&s);
+	source_close(src);
+	machine_free(&m);
+}
+
+/* Steal time: each CPU's steal column (8th), in microseconds in slot
+ * STEAL, and the thread's steal share = its growth / the interval. Two
+ * reads 1 s apart (100 ticks of 10 ms), fields user nice system idle
+ * iowait irq softirq steal:
+ *   cpu0: user 100 -> 140, idle 800 -> 830, steal 30 -> 60: steal
+ *         +30 ticks = 0.3 s: 0.3 of the interval; busy = 100 - (30 + 30)
+ *         = 40 ticks: util 0.4 (0.4 + 0.3 steal + 0.3 idle = 1);
+ *   cpu1: idle +100, steal 0 -> 0: steal 0, util 0;
+ *   cpu2: user 200 -> 248, idle 500 -> 540, steal 100 -> 112: steal
+ *         0.12, busy 100 - 52 = 48 ticks: util 0.48;
+ *   cpu3: idle 900 -> 999, steal 7 -> 8: steal 0.01, busy 0.
+ * Slot STEAL of the first read: 30, 0, 100, 7 ticks = 300,000, 0,
+ * 1,000,000 and 70,000 us. A plan without the slot (an older httop's
+ * procstat trace, or any source but procstat): steal absent, no-steal. */
+static void
+test_steal(void **state)
+{
+	struct machine m;
+	struct plan p, old;
+	struct errmsg e;
+	struct sample a, b;
+	struct source *src;
+	struct metrics_ctx mc;
+	struct interval iv;
+	static const double steal[4] = { 0.3, 0.0, 0.12, 0.01 };
+	static const double util[4] = { 0.4, 0.0, 0.48, 0.0 };
+
+	(void)state;
+	machine4(&m);
+	write_stat(HEAD
+	    "cpu0 100 0 50 800 0 0 0 30 0 0\n"
+	    "cpu1 0 0 0 1000 0 0 0 0 0 0\n"
+	    "cpu2 200 0 0 500 0 0 0 100 0 0\n"
+	    "cpu3 50 0 0 900 0 0 0 7 0 0\n" TAIL);
+	src = procstat_source_new(&m, &p, path, 100, &e);
+	assert_non_null(src);
+	fake_now = 10.0;
+	procstat_source_set_clock(src, fake_clock);
+	assert_int_equal(source_program(src, &p, false, &e), 0);
+	sample_init(&a, 4, p.nslots, m.topo.ncores, false);
+	sample_init(&b, 4, p.nslots, m.topo.ncores, false);
+	fake_now = 10.5;
+	assert_int_equal(source_read(src, &a, &e), 0);
+	assert_int_equal(sample_row(&a, 0)[2], 300000);
+	assert_int_equal(sample_row(&a, 1)[2], 0);
+	assert_int_equal(sample_row(&a, 2)[2], 1000000);
+	assert_int_equal(sample_row(&a, 3)[2], 70000);
+	write_stat(HEAD
+	    "cpu0 140 0 50 830 0 0 0 60 0 0\n"
+	    "cpu1 0 0 0 1100 0 0 0 0 0 0\n"
+	    "cpu2 248 0 0 540 0 0 0 112 0 0\n"
+	    "cpu3 50 0 0 999 0 0 0 8 0 0\n" TAIL);
+	fake_now = 11.5;
+	assert_int_equal(source_read(src, &b, &e), 0);
+	metrics_ctx_init(&mc, &m, &p);
+	interval_init(&iv, &m);
+	metrics_compute(&mc, &a, &b, &iv);
+	for (unsigned cpu = 0; cpu < 4; cpu++) {
+		assert_int_equal(iv.threads[cpu].steal.kind, V_EXACT);
+		assert_near(iv.threads[cpu].steal.v, steal[cpu], 1e-12);
+		assert_near(iv.threads[cpu].util.v, util[cpu], 1e-12);
+	}
+	/* without the slot */
+	old = p;
+	old.nslots = 2;
+	plan_link(&old);
+	metrics_ctx_init(&mc, &m, &old);
+	metrics_compute(&mc, &a, &b, &iv);
+	assert_int_equal(iv.threads[0].steal.kind, V_NONE);
+	assert_int_equal(iv.threads[0].steal.why, R_NO_STEAL);
+	assert_near(iv.threads[0].util.v, 0.4, 1e-12);
+	interval_free(&iv);
+	sample_free(&a);
+	sample_free(&b);
 	source_close(src);
 	machine_free(&m);
 }
@@ -319,6 +398,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_read, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_long_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_steal, setup, teardown),
 		cmocka_unit_test(test_figures),
 	};
 

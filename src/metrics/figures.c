@@ -1,0 +1,94 @@
+/* figures.c: the table of figures (figures.h). A row per figure, in the
+ * order of the CSV columns; at each level its place in the JSON and
+ * OpenMetrics orders. The definitions are httop(1)'s FIGURES. */
+#include "config.h"
+#include "metrics/figures.h"
+
+#include "metrics/metrics.h"
+
+/* The JSON member names and their lengths, made at compile time. */
+#define NAMES(n) n, ",\"" n "\":", ",\"" n "_lo\":", ",\"" n "_hi\":", \
+	sizeof(n) + 3, sizeof(n) + 6, sizeof(n) + 6, n "_lo", n "_hi"
+
+#define AGG(f, j, o, h) [FIG_AGG] = { offsetof(struct agg_fig, f), j, o, h }
+#define CORE(f, j, o, h) [FIG_CORE] = { offsetof(struct core_fig, f), j, o, h }
+#define THR(f, j, o, h) [FIG_THREAD] = { offsetof(struct thread_fig, f), j, o, h }
+
+#define SHARE_AGG_HELP "Share of core time with neither SMT thread, thread 0 only, thread 1 " \
+	"only or both active (label state)."
+#define SHARE_CORE_HELP "Share of the interval with neither SMT thread, thread 0 only, " \
+	"thread 1 only or both active (label state)."
+
+const struct figure figures[] = {
+	{ NAMES("neither"), FIG_SHARE, FIG_ALL, 1, false, "share_ratio", "ratio",
+	    { AGG(neither, 1, 1, SHARE_AGG_HELP), CORE(neither, 1, 1, SHARE_CORE_HELP) } },
+	{ NAMES("t0_only"), FIG_SHARE, FIG_ALL, 2, false, "share_ratio", "ratio",
+	    { AGG(t0_only, 2, 0, NULL), CORE(t0_only, 2, 0, NULL) } },
+	{ NAMES("t1_only"), FIG_SHARE, FIG_ALL, 3, false, "share_ratio", "ratio",
+	    { AGG(t1_only, 3, 0, NULL), CORE(t1_only, 3, 0, NULL) } },
+	{ NAMES("both"), FIG_SHARE, FIG_ALL, 4, false, "share_ratio", "ratio",
+	    { AGG(both, 4, 0, NULL), CORE(both, 4, 0, NULL) } },
+	{ NAMES("util"), FIG_SHARE, FIG_ALL, 0, false, "utilization_ratio", "ratio",
+	    { AGG(util, 5, 2, "Share of core time with any thread active."),
+	      CORE(util, 5, 2, "Share of the interval with any thread active."),
+	      THR(util, 1, 1, "Share of the interval the thread was active (not halted).") } },
+	{ NAMES("active_threads"), FIG_RATIO, FIG_ALL, 0, false, "active_threads", "",
+	    { AGG(active_threads, 6, 4, "Mean threads active while a core is active."),
+	      CORE(active_threads, 6, 3, "Mean threads active while the core is active.") } },
+	{ NAMES("issue_util"), FIG_FRACTION, FIG_ALL, 0, false, "issue_utilization_ratio", "ratio",
+	    { CORE(issue_util, 7, 4, "Instructions per core cycle over the issue width.") } },
+	{ NAMES("cpi"), FIG_RATIO, FIG_ALL, 0, false, "cpi", "",
+	    { AGG(cpi, 8, 6, "Core cycles per instruction."),
+	      CORE(cpi, 8, 5, "Core cycles per instruction."),
+	      THR(cpi, 2, 2, "Cycles per instruction while active (non-halted CPI).") } },
+	{ NAMES("nominal_cpi"), FIG_RATIO, FIG_ALL, 0, false, "nominal_cpi", "",
+	    { THR(nominal_cpi, 3, 3, "Nominal (TSC) cycles per instruction.") } },
+	{ NAMES("ghz"), FIG_GHZ, FIG_ALL, 0, false, "frequency_hertz", "hertz",
+	    { AGG(ghz, 7, 5, "Mean core frequency while active."),
+	      CORE(ghz, 9, 6, "Mean frequency while active."),
+	      THR(ghz, 4, 4, "Mean frequency while active.") } },
+	{ NAMES("net_ghz"), FIG_GHZ, FIG_ALL, 0, false, "net_frequency_hertz", "hertz",
+	    { THR(net_ghz, 5, 5, "Cycles over the whole interval, halted time included.") } },
+	{ NAMES("ipc"), FIG_RATIO, FIG_ALL, 0, false, "ipc", "",
+	    { THR(ipc, 6, 6, "Instructions per cycle while active.") } },
+	{ NAMES("both_of_busy"), FIG_SHARE, FIG_ALL, 0, false, "both_of_busy_ratio", "ratio",
+	    { AGG(both_of_busy, 9, 3, "Share of busy core time with both threads active.") } },
+	{ NAMES("steal"), FIG_SHARE, FIG_ALL, 0, true, "steal_ratio", "ratio",
+	    { THR(steal, 7, 7, "Share of the interval a hypervisor ran something else while "
+	      "this virtual CPU wanted to run (steal time, from /proc/stat: --source procstat "
+	      "only).") } },
+};
+
+const size_t nfigures = sizeof figures / sizeof figures[0];
+
+/* The lists by level and format, made once. */
+static const unsigned formats[3] = { FIG_JSON, FIG_CSV, FIG_OM };
+const struct figure *figures_list[FIG_NLEVELS][3][FIG_MAX];
+size_t figures_count[FIG_NLEVELS][3];
+bool figures_made;
+
+/* Its place at level l in format k's order; 0: not there. */
+static unsigned
+place(const struct figure *f, unsigned l, unsigned k)
+{
+	if (!(f->formats & formats[k]))
+		return 0;
+	return formats[k] == FIG_OM ? f->at[l].om : f->at[l].json;
+}
+
+void
+figures_make(void)
+{
+	unsigned l, k, pos;
+	size_t i;
+
+	for (l = 0; l < FIG_NLEVELS; l++)
+		for (k = 0; k < 3; k++) {
+			figures_count[l][k] = 0;
+			for (pos = 1; pos <= FIG_MAX; pos++)
+				for (i = 0; i < nfigures && i < FIG_MAX; i++)
+					if (place(&figures[i], l, k) == pos)
+						figures_list[l][k][figures_count[l][k]++] = &figures[i];
+		}
+	figures_made = true;
+}

@@ -1,0 +1,137 @@
+/* figures.h: the one table of the figures an interval carries (struct
+ * val members of agg_fig, core_fig, thread_fig): each figure's name, its
+ * kind, where it lives at each level, and which formats carry it. The
+ * JSON, CSV and OpenMetrics writers (src/out/) and the reader of httop's
+ * JSON lines (src/cluster/nodeiv.c) are driven by it: a figure is one row
+ * (HACKING.md, "Adding a figure"). */
+#ifndef HTTOP_FIGURES_H
+#define HTTOP_FIGURES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "metrics/value.h"
+
+/* Where a figure lives: the aggregates (the node, a package, a job: struct
+ * agg_fig), a core (struct core_fig), a thread (struct thread_fig). */
+enum fig_level { FIG_AGG = 0, FIG_CORE, FIG_THREAD, FIG_NLEVELS };
+
+/* What kind of number it is: how it is written and read back. */
+enum fig_kind {
+	FIG_SHARE,      /* a share of time, 0..1: 10 decimals (json.c says why),
+			 * read back within 0..1 */
+	FIG_FRACTION,   /* a fraction that may pass 1 (issue utilisation):
+			 * 10 decimals, read back as any rate */
+	FIG_RATIO,      /* a ratio or a mean count: 6 significant digits */
+	FIG_GHZ,        /* a frequency in GHz: 6 significant digits; hertz in
+			 * OpenMetrics */
+};
+
+/* The formats that carry it (bits). */
+#define FIG_JSON 1u     /* x, x_lo, x_hi members; the compact form's position;
+			 * read back by nodeiv.c */
+#define FIG_CSV 2u      /* x, x_lo, x_hi columns */
+#define FIG_OM 4u       /* an OpenMetrics / Prometheus gauge family */
+#define FIG_ALL (FIG_JSON | FIG_CSV | FIG_OM)
+
+/* The most rows the table may have (the writers size arrays by it). */
+#define FIG_MAX 24
+
+/* A figure at one level: the offset of its struct val in that level's
+ * struct, its place among the level's figures in JSON (and the compact
+ * form's positions, and nodeiv's reading) and in OpenMetrics (1, 2, ...;
+ * 0: not at this level), and the help of its OpenMetrics family there. */
+struct fig_at {
+	size_t off;
+	unsigned char json, om;
+	const char *help;
+};
+
+struct figure {
+	const char *name;          /* JSON member and CSV column */
+	/* The JSON members, written as they stand: ,"name": ,"name_lo": ,"name_hi": */
+	const char *jx, *jlo, *jhi;
+	unsigned char njx, njlo, njhi;
+	const char *lo, *hi;       /* "name_lo", "name_hi" */
+	enum fig_kind kind;
+	unsigned formats;          /* FIG_JSON | FIG_CSV | FIG_OM */
+	/* 1..4: one of the four shares of the SMT split (neither, t0_only,
+	 * t1_only, both), which exist only for a core of two threads and are
+	 * one OpenMetrics family (share_ratio) with a label state; 0 else. */
+	unsigned char state;
+	/* Added after the formats' layouts were first published: its CSV
+	 * columns come after every fixed column (a reader that counts columns
+	 * still finds the others where they were), its places in the compact
+	 * JSON form after the flags, and a line without it (an older httop's)
+	 * reads back as absent. A late row comes after every other in JSON
+	 * order. */
+	bool late;
+	const char *om_name;       /* after "httop_<level>_" */
+	const char *om_unit;       /* its last word, the OpenMetrics unit, or "" */
+	struct fig_at at[FIG_NLEVELS];
+};
+
+extern const struct figure figures[];
+extern const size_t nfigures;
+
+/* The figures of a level that `format` carries (FIG_JSON, FIG_CSV or
+ * FIG_OM), in JSON order (FIG_JSON, FIG_CSV) or OpenMetrics order
+ * (FIG_OM); the lists are made once, on the first call. */
+extern const struct figure *figures_list[FIG_NLEVELS][3][FIG_MAX];
+extern size_t figures_count[FIG_NLEVELS][3];
+extern bool figures_made;
+void figures_make(void);
+
+static inline const struct figure *const *
+figures_of(enum fig_level l, unsigned format, size_t *n)
+{
+	unsigned k = format == FIG_OM ? 2 : format == FIG_CSV ? 1 : 0;
+
+	if (!figures_made)
+		figures_make();
+	*n = figures_count[l][k];
+	return figures_list[l][k];
+}
+
+/* How many of a level's list (figures_of) come before the late ones. */
+static inline size_t
+figures_early(const struct figure *const *fl, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && !fl[i]->late; i++)
+		;
+	return i;
+}
+
+/* The figure's value in `obj`, a struct of level l. */
+static inline const struct val *
+fig_val(const struct figure *f, enum fig_level l, const void *obj)
+{
+	return (const struct val *)(const void *)((const char *)obj + f->at[l].off);
+}
+
+static inline struct val *
+fig_val_w(const struct figure *f, enum fig_level l, void *obj)
+{
+	return (struct val *)(void *)((char *)obj + f->at[l].off);
+}
+
+/* The figure as written: a share of the split is absent (R_NO_SPLIT)
+ * where the core has none (`split` false): the four-way split exists only
+ * for cores of exactly two threads. */
+static inline struct val
+fig_value(const struct figure *f, enum fig_level l, const void *obj, bool split)
+{
+	return f->state != 0 && !split ? val_absent(R_NO_SPLIT) : *fig_val(f, l, obj);
+}
+
+/* Written with 10 decimals (a share or a fraction), else 6 significant
+ * digits. */
+static inline bool
+fig_is_frac(const struct figure *f)
+{
+	return f->kind == FIG_SHARE || f->kind == FIG_FRACTION;
+}
+
+#endif
