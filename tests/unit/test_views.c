@@ -294,10 +294,11 @@ test_widths(void **state)
 	assert_int_equal(w.fig[4], 8);  /* netGHz: 6 + 2, default 7 */
 }
 
-/* Rows at 140 columns. Layout: CPU 5, pkg 5, core 6, t 3 = 19; the bar
- * at 20, its width 140 - (19 + 44 figures) - 2 - 16 = 59, capped at 40;
- * figures from 20 + 40 + 1 = 61: util% 7, CPI 8, nomCPI 8, GHz 7, netGHz
- * 8, IPC 6 (to 104); status from 106 (34 columns). */
+/* Rows at 140 columns. Layout: CPU 5, pkg 5, core 6, t 3 = 19; a blank,
+ * the bar's left edge at 20 and the bar at 21, its width 140 - (19 + 52
+ * figures) - 3 - 16 = 50, capped at 40; figures from 21 + 40 + 1 = 62:
+ * util% 7, CPI 8, nomCPI 8, GHz 7, netGHz 8, IPC 6, steal% 8 (to 114);
+ * status from 115 (25 columns). */
 static void
 test_rows(void **state)
 {
@@ -313,10 +314,10 @@ test_rows(void **state)
 	trig_init(&r);
 	threads_widths(&w);
 	threads_layout(140, &w, &l);
-	assert_int_equal(l.bar_x, 20);
+	assert_int_equal(l.bar_x, 21);
 	assert_int_equal(l.bar_w, 40);
-	assert_int_equal(l.fig_x[0], 61);
-	assert_int_equal(l.status_x, 106);
+	assert_int_equal(l.fig_x[0], 62);
+	assert_int_equal(l.status_x, 115);
 	grid_clear(&g);
 	n = threads_sort(&r.f, TCOL_UTIL, false, r.rows, 8);
 	threads_lines(&k, &r.f, &l, TCOL_UTIL, false, false, r.rows, n, 0, 10);
@@ -324,22 +325,23 @@ test_rows(void **state)
 	 * before every head */
 	s = line(&g, -1);
 	assert_memory_equal(s, "  CPU  pkg  core  t", 19);
-	assert_non_null(strstr(s, " util%^     CPI  nomCPI    GHz  netGHz   IPC status"));
+	assert_non_null(strstr(s, " util%^     CPI  nomCPI    GHz  netGHz   IPC  steal% status"));
 	/* row 0 is cpu 1: util 25% -> 10 of 40 cells; CPI 2.00, nominal
-	 * 8.00, 2.40 GHz, net .60, IPC .50; its core (1) had a read error */
+	 * 8.00, 2.40 GHz, net .60, IPC .50, no steal (not read); its core
+	 * (1) had a read error, said by its code in the status's 25 columns */
 	s = line(&g, 0);
-	assert_memory_equal(s, "    1    0     1  0 ##########..............................", 60);
-	assert_memory_equal(s + 60, "    25.0    2.00    8.00   2.40    0.60  0.50 ", 46);
-	assert_string_equal(s + 106, "core: reading a counter failed");
+	assert_memory_equal(s, "    1    0     1  0  ##########..............................", 61);
+	assert_memory_equal(s + 61, "    25.0    2.00    8.00   2.40    0.60  0.50       - ", 54);
+	assert_string_equal(s + 115, "core: read-error");
 	/* row 1, cpu 0: 20 of 40 cells */
 	s = line(&g, 1);
-	assert_memory_equal(s + 60, "    50.0    1.25    2.50   2.40    1.20  0.80", 45);
+	assert_memory_equal(s + 61, "    50.0    1.25    2.50   2.40    1.20  0.80", 45);
 	/* row 2, cpu 2: no instructions: "-" for CPI, nominal CPI and IPC */
 	s = line(&g, 2);
-	assert_memory_equal(s + 60, "    75.0       -       -   2.00    1.50     -", 45);
+	assert_memory_equal(s + 61, "    75.0       -       -   2.00    1.50     -", 45);
 	/* row 3, cpu 3: where it is and why, no number */
 	s = line(&g, 3);
-	assert_string_equal(s, "    3    0     1  1 reading a counter failed");
+	assert_string_equal(s, "    3    0     1  1  reading a counter failed");
 	assert_int_equal(g.maxrow, 4);
 	/* scrolled by 2: cpu 2 first */
 	grid_clear(&g);
