@@ -96,7 +96,7 @@ if [ -n "${HTTOP_INSTALLED_BINDIR:-}" ]; then
 fi
 
 # make check: stage installs of this build.
-plan 14
+plan 15
 # The completion goes under the prefix unless configured elsewhere or off.
 comp=$(sed -n 's/^BASH_COMPLETION_DIR = //p' "$HTTOP_BUILDDIR/Makefile")
 case $comp in
