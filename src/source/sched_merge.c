@@ -45,7 +45,7 @@ sched_core_advance(struct sched_core *c, uint64_t t)
 		struct sched_thread *th = &c->t[i];
 
 		if (!th->known) {
-			th->unsure = true;
+			th->unsure |= SCHED_U_UNKNOWN;
 			continue;
 		}
 		if (th->busy) {
@@ -82,7 +82,7 @@ sched_core_switch(struct sched_core *c, unsigned i, uint64_t t, bool before, boo
 		th->known = true;
 		th->busy = before;
 	} else if (check && th->busy != before) {
-		th->unsure = true;
+		th->unsure |= SCHED_U_MISSED;
 	}
 	sched_core_advance(c, t);
 	th->busy = after;
@@ -99,7 +99,7 @@ add_silent(struct sched_thread *th, uint32_t tid)
 	if (th->nsilent < SCHED_SILENT_MAX)
 		th->silent[th->nsilent++] = tid;
 	else
-		th->unsure = true;   /* more than can be bounded */
+		th->unsure |= SCHED_U_SILENT;   /* more than can be bounded */
 }
 
 static void
@@ -131,7 +131,7 @@ resolve_in(struct sched_core *c, unsigned i, uint32_t prev)
 	if (prev != 0)
 		return;
 	if (th->crossed) {
-		th->unsure = true;
+		th->unsure |= SCHED_U_CROSSED;
 		return;
 	}
 	/* Counted as idle from `since`: take back what it added. */
@@ -189,7 +189,7 @@ sched_core_cut(struct sched_core *c)
 		if (!th->pending)
 			continue;
 		if (!th->held)
-			th->unsure = true;
+			th->unsure |= SCHED_U_PENDING;
 		th->crossed = true;
 		th->ref_since = th->solo_since = 0;
 	}
@@ -202,7 +202,7 @@ sched_core_lost(struct sched_core *c, unsigned i, uint64_t t, uint64_t n)
 		return;
 	sched_core_advance(c, t);
 	c->t[i].known = false;
-	c->t[i].unsure = true;
+	c->t[i].unsure |= SCHED_U_LOST;
 	c->t[i].pending = false;
 	c->t[i].lost += n;
 }
@@ -214,7 +214,7 @@ sched_core_forget(struct sched_core *c, unsigned i, uint64_t t)
 		return;
 	sched_core_advance(c, t);
 	c->t[i].known = false;
-	c->t[i].unsure = true;
+	c->t[i].unsure |= SCHED_U_UNKNOWN;
 	c->t[i].pending = false;
 }
 
@@ -224,7 +224,7 @@ sched_core_take(struct sched_core *c)
 	unsigned i;
 
 	for (i = 0; i < c->n; i++) {
-		c->t[i].unsure = !c->t[i].known;
+		c->t[i].unsure = c->t[i].known ? 0 : SCHED_U_UNKNOWN;
 		c->t[i].lost = 0;
 		c->t[i].nsilent = 0;
 		c->t[i].silent_ns = 0;
@@ -342,6 +342,7 @@ peek(struct sched_core *c, unsigned i, struct sched_ring *r, struct peeked *p, u
 		if (rec == NULL) {
 			r->tail = r->head;
 			sched_core_forget(c, i, cut);
+			c->t[i].unsure |= SCHED_U_BROKEN;
 			return;
 		}
 		if (p->size > SCHED_REC_MAX || sched_rec_parse(rec, p->size, &p->r) != 0) {
@@ -375,7 +376,7 @@ earliest(struct sched_core *c, const struct peeked *p, uint64_t cut)
 			continue;
 		if (p[i].r.time > cut) {
 			if (p[i].r.kind == SCHED_REC_LOST)
-				c->t[i].unsure = true;
+				c->t[i].unsure |= SCHED_U_LOST;
 			continue;
 		}
 		if (best == c->n || p[i].r.time < p[best].r.time)

@@ -16,6 +16,25 @@
 /* Tasks of one interval whose switch out the kernel did not record. */
 #define SCHED_SILENT_MAX 8
 
+/* Why a thread's interval is unsure: what the source says of it. */
+enum sched_unsure {
+	SCHED_U_UNKNOWN = 1u << 0,  /* its state was not known for some time
+	                             * (before its first record; CPU opened
+	                             * again) */
+	SCHED_U_LOST = 1u << 1,     /* the kernel lost records (`lost` says how
+	                             * many; 0 when said by a LOST record after
+	                             * the cut: counted in the next interval) */
+	SCHED_U_MISSED = 1u << 2,   /* a record contradicts the state: a switch
+	                             * went unrecorded */
+	SCHED_U_PENDING = 1u << 3,  /* at the cut, the task a switch-out record
+	                             * named had no record of its own yet */
+	SCHED_U_CROSSED = 1u << 4,  /* a task without records of its own, on
+	                             * since before the last read, ended
+	                             * unrecorded */
+	SCHED_U_SILENT = 1u << 5,   /* more such tasks than can be bounded */
+	SCHED_U_BROKEN = 1u << 6,   /* its ring held a broken record */
+};
+
 struct sched_thread {
 	bool known;        /* its state is known (a record said it) */
 	bool busy;         /* a task other than idle runs on it */
@@ -42,10 +61,10 @@ struct sched_thread {
 	uint64_t seen_ns[SCHED_SILENT_MAX];
 	unsigned nseen;
 	bool held;         /* the last drain's next record shows `task` on */
-	/* Since the last sched_core_take: its state was not known for some
-	 * time, or records were lost. Its and its core's counts of that
-	 * interval are not exact. */
-	bool unsure;
+	/* Since the last sched_core_take: why its and its core's counts of
+	 * that interval are not exact (enum sched_unsure, one bit a cause;
+	 * 0 when they are). */
+	unsigned unsure;
 	uint64_t lost;     /* records the kernel lost, since the last take */
 	uint64_t ref;      /* ns busy, cumulative */
 };
