@@ -98,6 +98,7 @@ static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "level", required_argument, NULL, OPT_LEVEL },
 	{ "textfile-level", required_argument, NULL, OPT_TEXTFILE_LEVEL },
+	{ "verbose", no_argument, NULL, 'v' },
 	{ "version", no_argument, NULL, 'V' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -221,6 +222,8 @@ static const struct {
 	    N_("--check runs only this case: idle, t0, t1, both, half,\napart or uneven") },
 	{ "--seconds N",
 	    N_("--check measures each case for N seconds (default 2)") },
+	{ "-v, --verbose",
+	    N_("say more: --source auto's reason for each source\nbefore the one it chose (without -v: their names)") },
 	{ "-V, --version",
 	    N_("print the version and exit") },
 	{ "-h, --help",
@@ -962,6 +965,9 @@ parse_run_option(int c, const char *arg, struct options *o, struct errmsg *e)
 	case 'b':
 		o->batch = true;
 		return 0;
+	case 'v':
+		o->verbose = true;
+		return 0;
 	case OPT_FORMAT:
 		return parse_format(arg, o, e);
 	case OPT_RECORD_COMPRESS:
@@ -1003,7 +1009,7 @@ options_parse(int argc, char **argv, struct options *o, struct errmsg *e)
 	optind = 1;
 	/* '+': the options end at the first word that is not one, so that a
 	 * command's own options after "--" are its own. */
-	while ((c = getopt_long(argc, argv, "+:d:n:bhVo:p:", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:d:n:bhvVo:p:", long_opts, NULL)) != -1) {
 		if (optarg != NULL)
 			value = optarg;
 		note_remote(o, c, optarg);
