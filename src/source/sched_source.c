@@ -62,6 +62,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/perf_event.h>
 #include <poll.h>
 #include <pthread.h>
@@ -339,6 +340,19 @@ cut_now(const struct sched_src *ss)
 
 /* ---- the drain thread ---- */
 
+/* The thread is started while httop may still hold privilege (so that it
+ * may run at real-time priority): it gives up every capability of its own
+ * first thing (capabilities are a thread's; it needs none). */
+static void
+drop_caps(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+
+	memset(d, 0, sizeof d);
+	(void)syscall(SYS_capset, &h, d);
+}
+
 static void *
 drain_thread(void *arg)
 {
@@ -349,6 +363,7 @@ drain_thread(void *arg)
 	char junk[64];
 
 	(void)prctl(PR_SET_NAME, (unsigned long)"httop-sched", 0UL, 0UL, 0UL);
+	drop_caps();
 	for (;;) {
 		pthread_mutex_lock(&ss->mu);
 		if (ss->stop) {
@@ -358,7 +373,8 @@ drain_thread(void *arg)
 		pf[0].fd = ss->wake[0];
 		pf[0].events = POLLIN;
 		n = 1;
-		for (cpu = 0; cpu < ss->max_cpu; cpu++) {
+		/* Until the events are programmed, only the pipe. */
+		for (cpu = 0; ss->open && cpu < ss->max_cpu; cpu++) {
 			if (ss->cpu[cpu].state != SC_OPEN || ss->cpu[cpu].hup)
 				continue;
 			pf[n].fd = ss->cpu[cpu].fd;
@@ -375,7 +391,7 @@ drain_thread(void *arg)
 		for (i = 1; i < n; i++)
 			if ((pf[i].revents & (POLLHUP | POLLERR)) && ss->cpu[of[i]].fd == pf[i].fd)
 				ss->cpu[of[i]].hup = true;
-		if (!ss->stop) {
+		if (!ss->stop && ss->open) {
 			drain_all(ss, cut_now(ss));
 			ss->wakeups++;
 		}
@@ -386,10 +402,38 @@ drain_thread(void *arg)
 	return NULL;
 }
 
+/* The drain thread, at SCHED_FIFO priority 1 where httop may: woken, it
+ * must run before the rest of the ring fills (the top of this file).
+ * Where it may not, it runs as any thread, and the detail says so. */
+static int
+thread_create(struct sched_src *ss)
+{
+	struct sched_param sp;
+	pthread_attr_t at;
+	int rc = EPERM;
+
+	memset(&sp, 0, sizeof sp);
+	sp.sched_priority = 1;
+	ss->thr_rt = false;
+	if (secure_getenv("HTTOP_SCHED_NO_RT") == NULL && pthread_attr_init(&at) == 0) {
+		if (pthread_attr_setinheritsched(&at, PTHREAD_EXPLICIT_SCHED) == 0 &&
+		    pthread_attr_setschedpolicy(&at, SCHED_FIFO) == 0 &&
+		    pthread_attr_setschedparam(&at, &sp) == 0)
+			rc = pthread_create(&ss->thr, &at, drain_thread, ss);
+		pthread_attr_destroy(&at);
+		ss->thr_rt = rc == 0;
+	}
+	if (rc != 0)
+		rc = pthread_create(&ss->thr, NULL, drain_thread, ss);
+	/* Without privilege, RLIMIT_RTPRIO may allow it (limits.conf). */
+	if (rc == 0 && !ss->thr_rt && secure_getenv("HTTOP_SCHED_NO_RT") == NULL)
+		ss->thr_rt = pthread_setschedparam(ss->thr, SCHED_FIFO, &sp) == 0;
+	return rc;
+}
+
 static int
 thread_start(struct sched_src *ss, struct errmsg *e)
 {
-	struct sched_param sp;
 	sigset_t all, old;
 	int rc;
 
@@ -399,7 +443,7 @@ thread_start(struct sched_src *ss, struct errmsg *e)
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	ss->stop = false;
-	rc = pthread_create(&ss->thr, NULL, drain_thread, ss);
+	rc = thread_create(ss);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {
 		close(ss->wake[0]);
@@ -409,16 +453,9 @@ thread_start(struct sched_src *ss, struct errmsg *e)
 		    strerror(rc));
 	}
 	ss->thr_on = true;
-	/* Real-time where httop may: woken, it must run before the rest of
-	 * the ring fills (the top of this file). Where it may not, it runs
-	 * as any thread, and the detail says so. */
-	memset(&sp, 0, sizeof sp);
-	sp.sched_priority = 1;
-	ss->thr_rt = secure_getenv("HTTOP_SCHED_NO_RT") == NULL &&
-	    pthread_setschedparam(ss->thr, SCHED_FIFO, &sp) == 0;
 	snprintf(ss->src.detail, sizeof ss->src.detail, "context switches, %zu KiB ring per CPU, "
 	    "drained %s", ss->data_pages * ss->page / 1024, ss->thr_rt ?
-	    "at real-time priority (SCHED_FIFO 1)" : "at normal priority (RLIMIT_RTPRIO 0)");
+	    "at real-time priority (SCHED_FIFO 1)" : "at normal priority");
 	return 0;
 }
 
@@ -766,11 +803,13 @@ sched_program(struct source *s, const struct plan *p, bool force, struct errmsg 
 	t0 = now_ns();
 	for (ci = 0; ci < ss->ncores; ci++)
 		sched_core_init(&ss->core[ci], t->cores[ci].nthreads, t0);
+	/* The thread, waiting on its pipe since the open, drains from now. */
+	pthread_mutex_lock(&ss->mu);
 	ss->last_cut = t0;
 	ss->open = true;
-	if (thread_start(ss, e) != 0) {
-		close_all(ss);
-		return -1;
+	pthread_mutex_unlock(&ss->mu);
+	if (write(ss->wake[1], "x", 1) < 0) {
+		/* full: the thread is being woken anyway */
 	}
 	return 0;
 }
@@ -1154,9 +1193,12 @@ sched_source_open(struct machine *m, struct plan *plan, struct errmsg *e)
 			return NULL;
 		}
 	}
+	/* The thread too, while httop may give it real-time priority. */
+	if (thread_start(ss, e) != 0) {
+		sched_close(&ss->src);
+		return NULL;
+	}
 	sched_plan(plan, m);
-	snprintf(ss->src.detail, sizeof ss->src.detail, "context switches, %zu KiB ring per CPU",
-	    ss->data_pages * ss->page / 1024);
 	return &ss->src;
 }
 
