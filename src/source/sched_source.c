@@ -30,10 +30,11 @@
  * records lost, about one run of 60 intervals in two. The kernel wakes at
  * every watermark's worth written (not counted from what httop read), so
  * seven eighths of the ring is the room left for the thread to run; it
- * runs at SCHED_FIFO priority 1 where httop may once it has given its
- * privilege up (RLIMIT_RTPRIO of 1 or more, as limits.conf's rtprio
- * gives), drains and sleeps again: a few microseconds per thousand
- * records.
+ * runs at SCHED_FIFO priority 1 where httop may (it is started with the
+ * source, while httop may still hold root's privilege, and gives up its
+ * own capabilities first thing; or RLIMIT_RTPRIO, as limits.conf's rtprio
+ * gives, allows it), drains and sleeps again: a few microseconds per
+ * thousand records.
  *
  * A read cuts its interval SCHED_CUT_LAG behind the clock: a switch-out
  * record names the next task, whose own record, written on that CPU a
@@ -860,6 +861,9 @@ fill_row(struct sched_src *ss, struct sched_core *k, unsigned th, unsigned cpu, 
 }
 
 /* One phrase of the events. */
+static void say(char *ev, size_t evlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 static void
 say(char *ev, size_t evlen, const char *fmt, ...)
 {
