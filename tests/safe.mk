@@ -21,3 +21,8 @@ EXTRA_DIST += tests/cli/test_msr_safe_cli.sh
 # creates: no plugin from the environment, no byte of a root-only file.
 TESTS += tests/cli/test_privileged.sh
 EXTRA_DIST += tests/cli/test_privileged.sh
+
+# --source auto's line: short, the source chosen and the steps that failed;
+# their reasons with -v.
+TESTS += tests/cli/test_auto_line.sh
+EXTRA_DIST += tests/cli/test_auto_line.sh

@@ -123,6 +123,8 @@ app_end(struct app *a, int status)
 	command_wait(&a->cmd);
 	free(a->auto_said);
 	a->auto_said = NULL;
+	free(a->auto_why);
+	a->auto_why = NULL;
 	textfile_free(a->tf);
 	if (a->out != NULL)
 		status = app_close_output(&a->out, a->o->output, false, status);

@@ -63,6 +63,8 @@ struct app {
 	char *auto_said;           /* --source auto's note on the sources that failed,
 				    * printed once the run's options are known good
 				    * (NULL: none) */
+	char *auto_why;            /* every failed step's reason, for the run
+				    * (the Topology view; NULL: none) */
 };
 
 /* context.c */

@@ -101,6 +101,7 @@ draw(struct live *l)
 	f.m = src->m;
 	f.plan = src->plan != NULL ? src->plan : &l->a->plan;
 	f.source_name = src->name;
+	f.source_why = l->a->auto_why;
 	f.iv = figures(l, &covered);
 	f.window = l->have && !l->fresh ? l->set.window : AVG_LAST;
 	f.window_seconds = covered;

@@ -80,11 +80,21 @@ app_declare_topology(struct app *a, struct errmsg *e)
 	return rc;
 }
 
-/* What one step of --source auto said, appended to `buf`. */
+/* What --source auto's steps said: every reason, and the steps' names. */
+struct auto_log {
+	char said[4 * sizeof ((struct errmsg *)NULL)->text];
+	char names[96];
+};
+
+/* What one step of --source auto said, appended to the log. */
 static void
-auto_note(char *buf, size_t len, const char *step, const char *said)
+auto_note(struct auto_log *l, const char *step, const char *said)
 {
-	size_t n = strlen(buf), k = strlen(step);
+	char *buf = l->said;
+	size_t len = sizeof l->said, n = strlen(buf), k = strlen(step);
+	size_t m = strlen(l->names);
+
+	snprintf(l->names + m, sizeof l->names - m, "%s%s", m > 0 ? ", " : "", step);
 
 	/* A source may name itself already ("perf: ..."). */
 	if (strncmp(said, step, k) == 0 && said[k] == ':')
@@ -152,19 +162,37 @@ open_sched(struct app *a, struct errmsg *e)
 /* --source auto's last steps, the sources without counters: --topology
  * is checked once as a declaration about this machine, which both need. */
 static void
-auto_counterless(struct app *a, char *said, size_t len)
+auto_counterless(struct app *a, struct auto_log *l)
 {
 	struct errmsg e;
 
 	if (app_declare_topology(a, &e) != 0) {
-		auto_note(said, len, "sched, procstat", e.text);
+		auto_note(l, "sched, procstat", e.text);
 		return;
 	}
 	if ((a->src = sched_source_open(&a->m, &a->plan, &e)) != NULL)
 		return;
-	auto_note(said, len, "sched", e.text);
+	auto_note(l, "sched", e.text);
 	if ((a->src = procstat_source_open(&a->m, &a->plan, &e)) == NULL)
-		auto_note(said, len, "procstat", e.text);
+		auto_note(l, "procstat", e.text);
+}
+
+/* The line --source auto says once a step works: the source chosen, and
+ * which steps before it did not work; their reasons with -v (and in the
+ * Topology view, from a->auto_why). */
+static void
+auto_keep(struct app *a, const struct auto_log *l)
+{
+	size_t n = strlen(l->said) + sizeof l->names + strlen(a->src->name) + 128;
+
+	a->auto_why = xstrdup(l->said);
+	a->auto_said = xmalloc(n);
+	if (a->o->verbose)
+		snprintf(a->auto_said, n, _("httop: --source auto: %s; using %s\n"), l->said,
+		    a->src->name);
+	else
+		snprintf(a->auto_said, n, _("httop: --source auto: using %s (%s did not work; -v "
+		    "says why)\n"), a->src->name, l->names);
 }
 
 /* --source auto: msr-safe (when its device exists), then the msr driver,
@@ -175,45 +203,41 @@ static int
 open_auto(struct app *a)
 {
 	const struct options *o = a->o;
-	char said[4 * sizeof a->e.text], path[PATH_MAX];
+	struct auto_log l;
+	char path[PATH_MAX];
 	struct errmsg e;
 	bool absent = false;
 	int room;
 
-	said[0] = '\0';
+	l.said[0] = l.names[0] = '\0';
 	if (msr_safe_present(a, path, sizeof path)) {
 		a->src = msr_safe_source_open(&a->m, o->msr_safe_path, o->msr_batch_path, &e);
 		if (a->src == NULL) {
-			auto_note(said, sizeof said, "msr-safe", e.text);
+			auto_note(&l, "msr-safe", e.text);
 		}
 	} else {
 		absent = true;
 	}
 	if (a->src == NULL && (a->src = open_msr(a, &e)) == NULL) {
-		auto_note(said, sizeof said, "msr", e.text);
+		auto_note(&l, "msr", e.text);
 		a->src = perf_source_open(&a->m, &a->plan, true, &e);
 		if (a->src == NULL) {
-			auto_note(said, sizeof said, "perf", e.text);
-			auto_counterless(a, said, sizeof said);
+			auto_note(&l, "perf", e.text);
+			auto_counterless(a, &l);
 		}
 	}
 	if (a->src != NULL) {
 		/* Said after --cpus and the layout are checked: a usage error
 		 * comes alone (app_open_all). */
-		if (said[0] != '\0') {
-			size_t n = strlen(said) + strlen(a->src->name) + 64;
-
-			a->auto_said = xmalloc(n);
-			snprintf(a->auto_said, n, _("httop: --source auto: %s; using %s\n"), said,
-			    a->src->name);
-		}
+		if (l.said[0] != '\0')
+			auto_keep(a, &l);
 		return 0;
 	}
 	/* One line, and the way out always fits in it. */
 	room = (int)sizeof a->e.text - 100;
 	errmsg_set(&a->e, _("no counter source works here: %s%.*s (or try httop --demo)"),
 	    !absent ? "" : o->have_msr_path && !o->have_msr_safe_path ?
-	    _("msr-safe: skipped for --msr-path; ") : _("msr-safe: not loaded; "), room, said);
+	    _("msr-safe: skipped for --msr-path; ") : _("msr-safe: not loaded; "), room, l.said);
 	return -1;
 }
 

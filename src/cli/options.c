@@ -953,6 +953,8 @@ static const struct optdef optdefs[] = {
 	    N_("--check runs only this case: idle, t0, t1, both, half,\napart or uneven") },
 	{ "seconds", 0, VAL_REQUIRED, "N", opt_seconds, 0, false,
 	    N_("--check measures each case for N seconds (default 2)") },
+	{ "verbose", 'v', VAL_NONE, NULL, opt_flag, F(verbose), false,
+	    N_("say more: --source auto's reason for each source\nbefore the one it chose (without -v: their names)") },
 	{ "version", 'V', VAL_NONE, NULL, opt_version, 0, false,
 	    N_("print the version and exit") },
 	{ "help", 'h', VAL_NONE, NULL, opt_help, 0, false,

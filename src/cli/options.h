@@ -51,6 +51,7 @@ struct options {
 	struct cpulist cpus;        /* --cpus, as given (not yet widened to cores) */
 	unsigned long long cpus_beyond; /* --cpus: the first CPU number no machine has, or 0 */
 	bool force;                 /* --force */
+	bool verbose;               /* -v: --source auto's reasons */
 	bool restore;               /* --restore: put back what a killed httop left, exit */
 	bool demo;                  /* --demo */
 	pid_t *pids;                /* --pid, repeatable: the job's processes */

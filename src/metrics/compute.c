@@ -48,8 +48,7 @@ interval_judge(const struct metrics_ctx *c, struct interval *iv)
 		if (cf->selected && iv->valid && ((cf->reason != R_NONE && cf->reason != R_STOPPED) ||
 		    (cf->reason == R_NONE && cf->fallback != R_NONE && cf->fallback != R_STOPPED))) {
 			iv->valid = false;
-			interval_describe(iv, &t->cores[ci], cf->reason != R_NONE ? cf->reason : cf->fallback,
-			    cf->reason == R_NONE);
+			interval_describe_core(iv, t, ci);
 		}
 	}
 	interval_stopped(iv);

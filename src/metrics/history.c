@@ -347,8 +347,7 @@ explain_empty(const struct history *h, const struct sample *a, const struct samp
 		const struct core_fig *cf = &iv->cores[ci];
 
 		if (cf->selected && (cf->reason != R_NONE || cf->fallback != R_NONE)) {
-			interval_describe(iv, &t->cores[ci], cf->reason != R_NONE ? cf->reason : cf->fallback,
-			    cf->reason == R_NONE);
+			interval_describe_core(iv, t, ci);
 			return;
 		}
 	}

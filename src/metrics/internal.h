@@ -29,6 +29,11 @@ double split_clamp(double f[4]);
  * "; its split is shown as a bound" when the core is on its fallback. */
 void interval_describe(struct interval *iv, const struct topo_core *tc, enum reason r,
     bool fallback);
+/* The same for the first bad core `first` (iv->cores[first]), naming
+ * every selected core whose reason is the same: "all 2 cores (cpus 0,1):
+ * too short to measure", "3 cores (cpus 0,4,9): ...", or the one core as
+ * interval_describe does. */
+void interval_describe_core(struct interval *iv, const struct topology *t, unsigned first);
 
 /* Fill t's figures from its d_* fields (t->reason must be R_NONE); those
  * of the counters in t->stopped are absent with R_STOPPED. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/cpulist.h"
 #include "util/i18n.h"
 #include "util/xalloc.h"
 
@@ -68,6 +69,54 @@ interval_free(struct interval *iv)
 	free(iv->packages);
 	free(iv->scratch);
 	memset(iv, 0, sizeof *iv);
+}
+
+/* Core cf's reason as interval_describe takes it: the reason, or the
+ * fallback when the core is on its bound. */
+static enum reason
+core_said(const struct core_fig *cf, bool *fallback)
+{
+	*fallback = cf->reason == R_NONE;
+	return cf->reason != R_NONE ? cf->reason : cf->fallback;
+}
+
+void
+interval_describe_core(struct interval *iv, const struct topology *t, unsigned first)
+{
+	bool fb, fb2, *has = iv->scratch;
+	enum reason r = core_said(&iv->cores[first], &fb);
+	unsigned ci, i, nsel = 0, nsame = 0;
+	char cpus[160];
+	const char *fmt;
+
+	memset(has, 0, iv->max_cpu * sizeof *has);
+	for (ci = 0; ci < t->ncores && ci < iv->ncores; ci++) {
+		const struct topo_core *tc = &t->cores[ci];
+
+		if (!iv->cores[ci].selected)
+			continue;
+		nsel++;
+		if (core_said(&iv->cores[ci], &fb2) != r || fb2 != fb)
+			continue;
+		nsame++;
+		for (i = 0; i < tc->nthreads && i < TOPO_MAX_SMT; i++)
+			if (tc->cpus[i] < iv->max_cpu)
+				has[tc->cpus[i]] = true;
+	}
+	if (nsame < 2) {
+		interval_describe(iv, &t->cores[first], r, fb);
+		return;
+	}
+	cpus[0] = '\0';
+	cpulist_append(cpus, sizeof cpus, has, iv->max_cpu);
+	if (nsame == nsel)
+		fmt = fb ? N_("all %u cores (cpus %s): %s; their split is shown as a bound") :
+		    N_("all %u cores (cpus %s): %s");
+	else
+		fmt = fb ? N_("%u cores (cpus %s): %s; their split is shown as a bound") :
+		    N_("%u cores (cpus %s): %s");
+	snprintf(iv->reason, sizeof iv->reason, _(fmt), nsame, cpus, _(metrics_reason_text(r)));
+	snprintf(iv->reason_c, sizeof iv->reason_c, fmt, nsame, cpus, metrics_reason_text(r));
 }
 
 /* "package 0, core 3 (cpus 3,51): counters reprogrammed by another

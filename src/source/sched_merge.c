@@ -22,15 +22,7 @@
 #include "source/sched_merge.h"
 
 #include <linux/perf_event.h>
-#include <stdio.h>
 #include <string.h>
-
-static void
-set_unsure(struct sched_thread *th, unsigned why)
-{
-	th->unsure = true;
-	th->why |= why;
-}
 
 void
 sched_core_init(struct sched_core *c, unsigned n, uint64_t t0)
@@ -53,7 +45,7 @@ sched_core_advance(struct sched_core *c, uint64_t t)
 		struct sched_thread *th = &c->t[i];
 
 		if (!th->known) {
-			set_unsure(th, SCHED_WHY_UNKNOWN);
+			th->unsure |= SCHED_U_UNKNOWN;
 			continue;
 		}
 		if (th->busy) {
@@ -90,7 +82,7 @@ sched_core_switch(struct sched_core *c, unsigned i, uint64_t t, bool before, boo
 		th->known = true;
 		th->busy = before;
 	} else if (check && th->busy != before) {
-		set_unsure(th, SCHED_WHY_MISSED);
+		th->unsure |= SCHED_U_MISSED;
 	}
 	sched_core_advance(c, t);
 	th->busy = after;
@@ -107,7 +99,7 @@ add_silent(struct sched_thread *th, uint32_t tid)
 	if (th->nsilent < SCHED_SILENT_MAX)
 		th->silent[th->nsilent++] = tid;
 	else
-		set_unsure(th, SCHED_WHY_UNENDED);   /* more than can be bounded */
+		th->unsure |= SCHED_U_SILENT;   /* more than can be bounded */
 }
 
 static void
@@ -139,7 +131,7 @@ resolve_in(struct sched_core *c, unsigned i, uint32_t prev)
 	if (prev != 0)
 		return;
 	if (th->crossed) {
-		set_unsure(th, SCHED_WHY_UNENDED);
+		th->unsure |= SCHED_U_CROSSED;
 		return;
 	}
 	/* Counted as idle from `since`: take back what it added. */
@@ -197,7 +189,7 @@ sched_core_cut(struct sched_core *c)
 		if (!th->pending)
 			continue;
 		if (!th->held)
-			set_unsure(th, SCHED_WHY_UNENDED);
+			th->unsure |= SCHED_U_PENDING;
 		th->crossed = true;
 		th->ref_since = th->solo_since = 0;
 	}
@@ -210,7 +202,7 @@ sched_core_lost(struct sched_core *c, unsigned i, uint64_t t, uint64_t n)
 		return;
 	sched_core_advance(c, t);
 	c->t[i].known = false;
-	set_unsure(&c->t[i], SCHED_WHY_UNKNOWN);
+	c->t[i].unsure |= SCHED_U_LOST;
 	c->t[i].pending = false;
 	c->t[i].lost += n;
 }
@@ -222,7 +214,7 @@ sched_core_forget(struct sched_core *c, unsigned i, uint64_t t)
 		return;
 	sched_core_advance(c, t);
 	c->t[i].known = false;
-	set_unsure(&c->t[i], SCHED_WHY_UNKNOWN);
+	c->t[i].unsure |= SCHED_U_UNKNOWN;
 	c->t[i].pending = false;
 }
 
@@ -232,42 +224,12 @@ sched_core_take(struct sched_core *c)
 	unsigned i;
 
 	for (i = 0; i < c->n; i++) {
-		c->t[i].unsure = !c->t[i].known;
-		c->t[i].why = c->t[i].known ? 0 : SCHED_WHY_UNKNOWN;
+		c->t[i].unsure = c->t[i].known ? 0 : SCHED_U_UNKNOWN;
 		c->t[i].lost = 0;
 		c->t[i].nsilent = 0;
 		c->t[i].silent_ns = 0;
 		c->t[i].nseen = 0;
 	}
-}
-
-void
-sched_unsure_text(unsigned why, unsigned cpu, char *buf, size_t len)
-{
-	static const struct {
-		unsigned bit;
-		const char *text;
-	} t[] = {
-		{ SCHED_WHY_UNKNOWN, "what ran was not known for part of the interval (no switch "
-		  "record of the CPU yet, or records lost)" },
-		{ SCHED_WHY_MISSED, "a switch record was missed (a record contradicted the state "
-		  "before it)" },
-		{ SCHED_WHY_UNENDED, "a task that writes no switch records of its own ran up to the "
-		  "read or across it, so its end is not known" },
-	};
-	const char *sep = "";
-	size_t n, k;
-
-	n = (size_t)snprintf(buf, len, "cpu %u:", cpu);
-	for (k = 0; k < sizeof t / sizeof t[0] && n < len; k++) {
-		if ((why & t[k].bit) == 0)
-			continue;
-		n += (size_t)snprintf(buf + n, len - n, "%s %s", sep, t[k].text);
-		sep = ";";
-	}
-	if (why == 0 && n < len)
-		snprintf(buf + n, len - n, " the records did not say what ran for part of the "
-		    "interval");
 }
 
 void
@@ -380,6 +342,7 @@ peek(struct sched_core *c, unsigned i, struct sched_ring *r, struct peeked *p, u
 		if (rec == NULL) {
 			r->tail = r->head;
 			sched_core_forget(c, i, cut);
+			c->t[i].unsure |= SCHED_U_BROKEN;
 			return;
 		}
 		if (p->size > SCHED_REC_MAX || sched_rec_parse(rec, p->size, &p->r) != 0) {
@@ -413,7 +376,7 @@ earliest(struct sched_core *c, const struct peeked *p, uint64_t cut)
 			continue;
 		if (p[i].r.time > cut) {
 			if (p[i].r.kind == SCHED_REC_LOST)
-				set_unsure(&c->t[i], SCHED_WHY_UNKNOWN);
+				c->t[i].unsure |= SCHED_U_LOST;
 			continue;
 		}
 		if (best == c->n || p[i].r.time < p[best].r.time)

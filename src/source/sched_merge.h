@@ -16,21 +16,23 @@
 /* Tasks of one interval whose switch out the kernel did not record. */
 #define SCHED_SILENT_MAX 8
 
-/* Why a thread's interval is unsure (sched_thread.why), said in the
- * interval's events (sched_unsure_text) so that the reason lost always
- * comes with its cause. */
-enum {
-	/* Its state was not known for some of it: no record of the CPU yet
-	 * since it was opened (or came back online), or records lost. */
-	SCHED_WHY_UNKNOWN = 1u,
-	/* A record said a state before it other than the one known: a
-	 * record was missed. */
-	SCHED_WHY_MISSED = 2u,
-	/* A task an out record named as next had written no record of its
-	 * own by the read (or its span ended unrecorded after it began
-	 * before the last read, or more such tasks ran than can be
-	 * bounded): its end may have gone unrecorded. */
-	SCHED_WHY_UNENDED = 4u,
+/* Why a thread's interval is unsure: what the source says of it. */
+enum sched_unsure {
+	SCHED_U_UNKNOWN = 1u << 0,  /* its state was not known for some time
+	                             * (before its first record; CPU opened
+	                             * again) */
+	SCHED_U_LOST = 1u << 1,     /* the kernel lost records (`lost` says how
+	                             * many; 0 when said by a LOST record after
+	                             * the cut: counted in the next interval) */
+	SCHED_U_MISSED = 1u << 2,   /* a record contradicts the state: a switch
+	                             * went unrecorded */
+	SCHED_U_PENDING = 1u << 3,  /* at the cut, the task a switch-out record
+	                             * named had no record of its own yet */
+	SCHED_U_CROSSED = 1u << 4,  /* a task without records of its own, on
+	                             * since before the last read, ended
+	                             * unrecorded */
+	SCHED_U_SILENT = 1u << 5,   /* more such tasks than can be bounded */
+	SCHED_U_BROKEN = 1u << 6,   /* its ring held a broken record */
 };
 
 struct sched_thread {
@@ -59,11 +61,10 @@ struct sched_thread {
 	uint64_t seen_ns[SCHED_SILENT_MAX];
 	unsigned nseen;
 	bool held;         /* the last drain's next record shows `task` on */
-	/* Since the last sched_core_take: its state was not known for some
-	 * time, or records were lost. Its and its core's counts of that
-	 * interval are not exact. */
-	bool unsure;
-	unsigned why;      /* SCHED_WHY_* bits: why it is unsure */
+	/* Since the last sched_core_take: why its and its core's counts of
+	 * that interval are not exact (enum sched_unsure, one bit a cause;
+	 * 0 when they are). */
+	unsigned unsure;
 	uint64_t lost;     /* records the kernel lost, since the last take */
 	uint64_t ref;      /* ns busy, cumulative */
 };
@@ -116,10 +117,6 @@ void sched_core_forget(struct sched_core *c, unsigned i, uint64_t t);
 /* After a read: clear the unsure flags and lost counts for the next
  * interval; a thread still unknown stays unsure. */
 void sched_core_take(struct sched_core *c);
-
-/* What `why` (SCHED_WHY_* bits) means, for CPU `cpu`, into buf ("cpu 1:
- * ..."; a generic line when why is 0). */
-void sched_unsure_text(unsigned why, unsigned cpu, char *buf, size_t len);
 
 /* A context-switch record's states: `out` (switching out; the task that
  * was running is `tid`, the next one `other`) or in (the task coming in

@@ -18,10 +18,31 @@
  * AnyThread, exactly, and everything downstream works unchanged.
  *
  * The rings are read at every refresh and, in between, by a thread woken
- * by the kernel when a ring is half full (watermark), so the memory is
- * the rings' fixed size whatever the refresh interval and the switch
- * rate: a flood the thread cannot keep up with loses records, which the
- * kernel says (PERF_RECORD_LOST) and the interval shows (CPU_LOST).
+ * by the kernel each time an eighth of a ring has been written
+ * (watermark), so the memory is the rings' fixed size whatever the
+ * refresh interval and the switch rate: a flood the thread cannot keep up
+ * with loses records, which the kernel says (PERF_RECORD_LOST) and the
+ * interval shows (CPU_LOST). Why an eighth and a real-time thread: with
+ * half the ring as the watermark and the thread at normal priority,
+ * busy loops on both CPUs of a VM kept the woken thread off them for up
+ * to 80 ms, and a burst of other work's switches (800 KB/s to 2.5 MB/s of
+ * records on one CPU) filled the other half meanwhile: 2,000 to 12,000
+ * records lost, about one run of 60 intervals in two. The kernel wakes at
+ * every watermark's worth written (not counted from what httop read), so
+ * seven eighths of the ring is the room left for the thread to run; it
+ * runs at SCHED_FIFO priority 1 where httop may (it is started with the
+ * source, while httop may still hold root's privilege, and gives up its
+ * own capabilities first thing; or RLIMIT_RTPRIO, as limits.conf's rtprio
+ * gives, allows it), drains and sleeps again: a few microseconds per
+ * thousand records.
+ *
+ * A read cuts its interval SCHED_CUT_LAG behind the clock: a switch-out
+ * record names the next task, whose own record, written on that CPU a
+ * little later, says it came; a read that fell between the two (2 us
+ * apart on a busy machine, milliseconds for a task that writes no records
+ * of its own, below) could not tell the task from one that ended
+ * unrecorded, and called its interval unsure. Behind the clock, the
+ * records after the cut are in the ring when the read looks.
  *
  * A CPU's state at open is not in any record: right after the events
  * are opened httop's own thread visits each CPU (sched_setaffinity),
@@ -42,11 +63,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/perf_event.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +113,12 @@ struct task_rt {
 /* Silent tasks whose run time is read at every read (the VM agent's
  * threads: a handful); more are measured from when they were last read. */
 #define SCHED_KNOWN_SILENT 32
+/* How far behind the clock a read cuts its interval (ns): the record
+ * that says a named task came or stayed is then in the ring (seen: 2 us
+ * for a task with records, up to 5.5 ms for a silent one under load). */
+#define SCHED_CUT_LAG 20000000ull
+/* The drain thread is woken when this part of a ring has been written. */
+#define SCHED_WATERMARK_DIV 8u
 
 struct sched_src {
 	struct source src;  /* first */
@@ -101,6 +130,7 @@ struct sched_src {
 	pthread_mutex_t mu;
 	pthread_t thr;
 	bool thr_on, stop;
+	bool thr_rt;        /* the thread runs at SCHED_FIFO */
 	int wake[2];
 	bool open;
 	double start;
@@ -149,9 +179,9 @@ attr_for(struct perf_event_attr *a, size_t ring_bytes)
 	a->use_clockid = 1;
 	a->clockid = CLOCK_MONOTONIC;
 	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED;
-	/* Wake the drain thread when half the ring is used. */
+	/* Wake the drain thread each time an eighth of the ring is written. */
 	a->watermark = 1;
-	a->wakeup_watermark = (uint32_t)(ring_bytes / 2);
+	a->wakeup_watermark = (uint32_t)(ring_bytes / SCHED_WATERMARK_DIV);
 }
 
 static int
@@ -291,7 +321,32 @@ skip_ring(struct sched_cpu *c)
 	__atomic_store_n(&ctl(c)->data_tail, c->tail, __ATOMIC_RELEASE);
 }
 
+/* Where a drain cuts: SCHED_CUT_LAG behind the clock, never before the
+ * last read's cut (nor, as the mutex orders the drains, before the last
+ * drain's). */
+static uint64_t
+cut_now(const struct sched_src *ss)
+{
+	uint64_t t = now_ns();
+
+	t = t > SCHED_CUT_LAG ? t - SCHED_CUT_LAG : 0;
+	return t > ss->last_cut ? t : ss->last_cut;
+}
+
 /* ---- the drain thread ---- */
+
+/* The thread is started while httop may still hold privilege (so that it
+ * may run at real-time priority): it gives up every capability of its own
+ * first thing (capabilities are a thread's; it needs none). */
+static void
+drop_caps(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+
+	memset(d, 0, sizeof d);
+	(void)syscall(SYS_capset, &h, d);
+}
 
 static void *
 drain_thread(void *arg)
@@ -303,6 +358,7 @@ drain_thread(void *arg)
 	char junk[64];
 
 	(void)prctl(PR_SET_NAME, (unsigned long)"httop-sched", 0UL, 0UL, 0UL);
+	drop_caps();
 	for (;;) {
 		pthread_mutex_lock(&ss->mu);
 		if (ss->stop) {
@@ -312,7 +368,8 @@ drain_thread(void *arg)
 		pf[0].fd = ss->wake[0];
 		pf[0].events = POLLIN;
 		n = 1;
-		for (cpu = 0; cpu < ss->max_cpu; cpu++) {
+		/* Until the events are programmed, only the pipe. */
+		for (cpu = 0; ss->open && cpu < ss->max_cpu; cpu++) {
 			if (ss->cpu[cpu].state != SC_OPEN || ss->cpu[cpu].hup)
 				continue;
 			pf[n].fd = ss->cpu[cpu].fd;
@@ -329,8 +386,8 @@ drain_thread(void *arg)
 		for (i = 1; i < n; i++)
 			if ((pf[i].revents & (POLLHUP | POLLERR)) && ss->cpu[of[i]].fd == pf[i].fd)
 				ss->cpu[of[i]].hup = true;
-		if (!ss->stop) {
-			drain_all(ss, now_ns());
+		if (!ss->stop && ss->open) {
+			drain_all(ss, cut_now(ss));
 			ss->wakeups++;
 		}
 		pthread_mutex_unlock(&ss->mu);
@@ -338,6 +395,35 @@ drain_thread(void *arg)
 	free(pf);
 	free(of);
 	return NULL;
+}
+
+/* The drain thread, at SCHED_FIFO priority 1 where httop may: woken, it
+ * must run before the rest of the ring fills (the top of this file).
+ * Where it may not, it runs as any thread, and the detail says so. */
+static int
+thread_create(struct sched_src *ss)
+{
+	struct sched_param sp;
+	pthread_attr_t at;
+	int rc = EPERM;
+
+	memset(&sp, 0, sizeof sp);
+	sp.sched_priority = 1;
+	ss->thr_rt = false;
+	if (secure_getenv("HTTOP_SCHED_NO_RT") == NULL && pthread_attr_init(&at) == 0) {
+		if (pthread_attr_setinheritsched(&at, PTHREAD_EXPLICIT_SCHED) == 0 &&
+		    pthread_attr_setschedpolicy(&at, SCHED_FIFO) == 0 &&
+		    pthread_attr_setschedparam(&at, &sp) == 0)
+			rc = pthread_create(&ss->thr, &at, drain_thread, ss);
+		pthread_attr_destroy(&at);
+		ss->thr_rt = rc == 0;
+	}
+	if (rc != 0)
+		rc = pthread_create(&ss->thr, NULL, drain_thread, ss);
+	/* Without privilege, RLIMIT_RTPRIO may allow it (limits.conf). */
+	if (rc == 0 && !ss->thr_rt && secure_getenv("HTTOP_SCHED_NO_RT") == NULL)
+		ss->thr_rt = pthread_setschedparam(ss->thr, SCHED_FIFO, &sp) == 0;
+	return rc;
 }
 
 static int
@@ -352,7 +438,7 @@ thread_start(struct sched_src *ss, struct errmsg *e)
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	ss->stop = false;
-	rc = pthread_create(&ss->thr, NULL, drain_thread, ss);
+	rc = thread_create(ss);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {
 		close(ss->wake[0]);
@@ -362,6 +448,9 @@ thread_start(struct sched_src *ss, struct errmsg *e)
 		    strerror(rc));
 	}
 	ss->thr_on = true;
+	snprintf(ss->src.detail, sizeof ss->src.detail, "context switches, %zu KiB ring per CPU, "
+	    "drained %s", ss->data_pages * ss->page / 1024, ss->thr_rt ?
+	    "at real-time priority (SCHED_FIFO 1)" : "at normal priority");
 	return 0;
 }
 
@@ -709,11 +798,13 @@ sched_program(struct source *s, const struct plan *p, bool force, struct errmsg 
 	t0 = now_ns();
 	for (ci = 0; ci < ss->ncores; ci++)
 		sched_core_init(&ss->core[ci], t->cores[ci].nthreads, t0);
+	/* The thread, waiting on its pipe since the open, drains from now. */
+	pthread_mutex_lock(&ss->mu);
 	ss->last_cut = t0;
 	ss->open = true;
-	if (thread_start(ss, e) != 0) {
-		close_all(ss);
-		return -1;
+	pthread_mutex_unlock(&ss->mu);
+	if (write(ss->wake[1], "x", 1) < 0) {
+		/* full: the thread is being woken anyway */
 	}
 	return 0;
 }
@@ -763,13 +854,65 @@ fill_row(struct sched_src *ss, struct sched_core *k, unsigned th, unsigned cpu, 
 	}
 }
 
+/* One phrase of the events. */
+static void say(char *ev, size_t evlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+say(char *ev, size_t evlen, const char *fmt, ...)
+{
+	size_t n = strlen(ev);
+	va_list ap;
+
+	if (n + 2 >= evlen)
+		return;
+	if (n > 0) {
+		memcpy(ev + n, "; ", 3);
+		n += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(ev + n, evlen - n, fmt, ap);
+	va_end(ap);
+}
+
+/* Why thread th's interval is unsure (enum sched_unsure), in words: an
+ * interval the outputs show invalid ("records lost") never goes unsaid
+ * (httop(1), Scheduler source). */
+static void
+say_unsure(const struct sched_thread *t, unsigned cpu, char *ev, size_t evlen)
+{
+	unsigned u = t->unsure;
+
+	if (t->lost > 0)
+		say(ev, evlen, "lost %llu records on cpu %u", (unsigned long long)t->lost, cpu);
+	else if (u & SCHED_U_LOST)
+		say(ev, evlen, "lost records on cpu %u at the end of the interval (counted in the "
+		    "next)", cpu);
+	if ((u & SCHED_U_UNKNOWN) && !(u & (SCHED_U_LOST | SCHED_U_BROKEN)))
+		say(ev, evlen, "cpu %u: what ran was not known for part of the interval (until its "
+		    "first switch record)", cpu);
+	if (u & SCHED_U_MISSED)
+		say(ev, evlen, "cpu %u: a switch record contradicts the one before it (a switch went "
+		    "unrecorded)", cpu);
+	if (u & SCHED_U_PENDING)
+		say(ev, evlen, "cpu %u: at the end of the interval, task %u, named by a switch "
+		    "record, had written no record of its own yet", cpu, t->task);
+	if (u & SCHED_U_CROSSED)
+		say(ev, evlen, "cpu %u: a task that writes no records of its own, on since the "
+		    "previous interval, ended unrecorded", cpu);
+	if (u & SCHED_U_SILENT)
+		say(ev, evlen, "cpu %u: more than %u tasks that write no records of their own",
+		    cpu, SCHED_SILENT_MAX);
+	if (u & SCHED_U_BROKEN)
+		say(ev, evlen, "cpu %u: a broken record in its ring; the rest of it was skipped", cpu);
+}
+
 /* The state of one CPU after the drain; opens an offline one again. */
 static uint8_t
 cpu_state(struct sched_src *ss, unsigned cpu, struct sched_core *k, unsigned th, uint64_t cut,
     char *ev, size_t evlen, bool *reopened)
 {
 	struct sched_cpu *c = &ss->cpu[cpu];
-	size_t n = strlen(ev);
 	bool mapfail;
 
 	if (c->state == SC_OFFLINE) {
@@ -786,21 +929,13 @@ cpu_state(struct sched_src *ss, unsigned cpu, struct sched_core *k, unsigned th,
 		sched_core_forget(k, th, cut);
 		return CPU_OFFLINE;
 	}
-	if (k->t[th].lost > 0)
-		snprintf(ev + n, evlen - n, "%slost %llu records on cpu %u", n ? "; " : "",
-		    (unsigned long long)k->t[th].lost, cpu);
+	say_unsure(&k->t[th], cpu, ev, evlen);
 	if (k->t[th].nsilent > 0 && !silent_ok(ss, &k->t[th], cpu, cut - ss->last_cut, ev, evlen))
 		return CPU_LOST;
+	/* (say_unsure said every cause: the interval's reason, lost, always
+	 * comes with it, which httop --check's note shows) */
 	if (!k->t[th].unsure)
 		return CPU_READ_OK;
-	/* Unsure with nothing said yet: say why, so that the interval's
-	 * reason (lost) always comes with its cause (httop --check's note). */
-	if (strlen(ev) == n && n + 2 < evlen) {
-		if (n > 0)
-			snprintf(ev + n, evlen - n, "; ");
-		n = strlen(ev);
-		sched_unsure_text(k->t[th].why, cpu, ev + n, evlen - n);
-	}
 	return CPU_LOST;
 }
 
@@ -817,7 +952,7 @@ sched_read(struct source *s, struct sample *out, struct errmsg *e)
 		return errmsg_set(e, _("internal error: the sched source was read before it was "
 		    "programmed"));
 	pthread_mutex_lock(&ss->mu);
-	cut = now_ns();
+	cut = cut_now(ss);
 	drain_all(ss, cut);
 	known_refresh(ss);
 	s->events[0] = '\0';
@@ -860,7 +995,7 @@ sched_read(struct source *s, struct sample *out, struct errmsg *e)
 		visit_cpus(ss);
 	}
 	out->time = (double)cut / 1e9 - ss->start;
-	out->wall = clock_wall();
+	out->wall = clock_wall() - (double)(now_ns() - cut) / 1e9;
 	out->seq = ss->seq++;
 	return 0;
 }
@@ -892,9 +1027,9 @@ sched_stats(const struct source *s, char *buf, size_t len)
 	uint64_t rec, wake, lost;
 
 	sched_source_stats(s, &rec, &wake, &lost);
-	snprintf(buf, len, "records=%llu drains=%llu lost=%llu ring_kib=%zu",
+	snprintf(buf, len, "records=%llu drains=%llu lost=%llu ring_kib=%zu rt=%d",
 	    (unsigned long long)rec, (unsigned long long)wake, (unsigned long long)lost,
-	    sched_of(s)->data_pages * sched_of(s)->page / 1024);
+	    sched_of(s)->data_pages * sched_of(s)->page / 1024, sched_of(s)->thr_rt);
 }
 
 static const struct source_ops sched_ops = {
@@ -990,6 +1125,20 @@ ring_pages(void)
 	return n;
 }
 
+/* The mutex the drain thread shares with reads: priority inheritance, so
+ * that a read holding it runs at the thread's priority while the thread
+ * waits. */
+static void
+mutex_init_pi(pthread_mutex_t *mu)
+{
+	pthread_mutexattr_t a;
+
+	pthread_mutexattr_init(&a);
+	(void)pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_INHERIT);
+	pthread_mutex_init(mu, &a);
+	pthread_mutexattr_destroy(&a);
+}
+
 struct source *
 sched_source_open(struct machine *m, struct plan *plan, struct errmsg *e)
 {
@@ -1018,7 +1167,7 @@ sched_source_open(struct machine *m, struct plan *plan, struct errmsg *e)
 	ss->data_pages = ring_pages();
 	ss->wake[0] = ss->wake[1] = -1;
 	ss->proc = "/proc";
-	pthread_mutex_init(&ss->mu, NULL);
+	mutex_init_pi(&ss->mu);
 	ss->start = clock_mono();
 	read_paranoid(ss);
 	for (cpu = 0; cpu < max_cpu; cpu++)
@@ -1046,9 +1195,12 @@ sched_source_open(struct machine *m, struct plan *plan, struct errmsg *e)
 			return NULL;
 		}
 	}
+	/* The thread too, while httop may give it real-time priority. */
+	if (thread_start(ss, e) != 0) {
+		sched_close(&ss->src);
+		return NULL;
+	}
 	sched_plan(plan, m);
-	snprintf(ss->src.detail, sizeof ss->src.detail, "context switches, %zu KiB ring per CPU",
-	    ss->data_pages * ss->page / 1024);
 	return &ss->src;
 }
 

@@ -67,6 +67,9 @@ struct ui_frame {
 	const struct machine *m;
 	const struct plan *plan;
 	const char *source_name;    /* "msr", "sim", "replay" */
+	const char *source_why;     /* --source auto: why each source before
+	                             * it did not work (NULL: not auto, or
+	                             * the first worked) */
 	const struct interval *iv;  /* figures over the chosen window */
 	enum avg_window window;
 	double window_seconds;      /* what the window actually covers */

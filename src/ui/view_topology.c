@@ -474,6 +474,11 @@ topo_facts(const struct topo_sink *k, const struct ui_frame *f, int cols, int ro
 	snprintf(buf, sizeof buf, "%s%s%s", f->source_name ? f->source_name : "-",
 	    f->replay_pos ? ", " : "", f->replay_pos ? f->replay_pos : "");
 	row = fact(k, row, cols, _("Source"), ROLE_LABEL, buf);
+	if (f->source_why != NULL) {
+		row = fact(k, row, cols, "", ROLE_LABEL, _("chosen by --source auto, as the "
+		    "sources before it did not work:"));
+		row = fact(k, row, cols, "", ROLE_LABEL, f->source_why);
+	}
 	snprintf(buf, sizeof buf, _("topology %s; identity %s"), f->m->topo.source, id->source);
 	row = fact(k, row, cols, _("From"), ROLE_LABEL, buf);
 	return row;

@@ -41,7 +41,7 @@ on_line() {
 }
 
 on_line "--source auto with a missing device names it and goes on" \
-	"msr: $tmp/nodir/0/msr.*; using " --msr-path "$tmp/nodir/%u/msr" -b -n 1
+	"msr: $tmp/nodir/0/msr.*; using " -v --msr-path "$tmp/nodir/%u/msr" -b -n 1
 one_line "the missing device is named with its CPU number" \
 	"$tmp/nodir/0/msr" --source msr --msr-path "$tmp/nodir/%u/msr" -b -n 1
 
@@ -69,8 +69,8 @@ else
 	    sh "$st" "$tmp/err"
 	one_line "--source msr without the msr module: one line saying modprobe msr" \
 		"modprobe msr" --source msr -b -n 1
-	on_line "the default (auto) says modprobe msr too, and goes on" "modprobe msr.*; using " \
-		-b -n 1
+	on_line "the default (auto) with -v says modprobe msr too, and goes on" "modprobe msr.*; using " \
+		-v -b -n 1
 	# After msr failed, no later step sends the user back to it: each
 	# says what would help (here perf, in a VM without a virtual PMU).
 	if grep -q -- '--source msr' "$tmp/err"; then

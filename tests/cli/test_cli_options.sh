@@ -26,7 +26,7 @@ for o in --batch --capid6 --cgroup --check --check-case --cpuid --cpus --delay -
     --force --restore --format --help --host --interval --level --seconds \
     --iterations --job --msr-batch-path --msr-path --msr-safe-path --on-conflict --output --pid --record \
     --record-compress --replay \
-    --seed --sim --source --sysfs-root --textfile --textfile-level --topology --version \
+    --seed --sim --source --sysfs-root --textfile --textfile-level --topology --verbose --version \
     --nodes --all-nodes --via --remote-httop --compact; do
 	echo "$o"
 done | sort >want.opts

@@ -9,7 +9,7 @@ need jq
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 9
+plan 10
 
 timeout 30 "$HTTOP" --demo -- true >out 2>err; st=$?
 check "httop --demo -- true: exit status 0 (got $st)" [ "$st" -eq 0 ]
@@ -22,6 +22,14 @@ absent=$(awk '/^  absent: / { p = 1; printf "%s", $0; next }
 check "... and says why ($absent)" \
     sh -c 'echo "$1" | grep -q "^ absent: .*CPI: too short to measure (under 0.05 s)$"' sh "$absent"
 check "... no percentage anywhere in the table" sh -c '! grep -Eq "^  (package [0-9]+|node) .*[0-9]" err'
+# Every core of the command is too short, not core 0 alone: with more
+# than one core the reason names them all.
+n=$(sed -n 's/.*the command.s CPUs [^(]*(\([0-9]*\) cores*).*/\1/p' err)
+if [ "${n:-0}" -gt 1 ]; then
+	check "... the reason names all $n cores" grep -Eq "^  not valid over the whole run: all $n cores \(cpus [0-9,-]+\): too short to measure" err
+else
+	check "... the reason names the one core" grep -Eq '^  not valid over the whole run: package [0-9]+, core [0-9]+ \(cpus [0-9,]+\): too short' err
+fi
 
 timeout 30 "$HTTOP" --demo -b --format json -- true 2>out.json
 check "json: both records (the interval, the whole run) invalid, no figure, reason too-short" \

@@ -51,7 +51,7 @@ comp -
 grep -v -- '^--' comp.out >comp.short
 if cmp -s help.short comp.short; then ok "'httop -<TAB>' offers the short options -b -d -n of --help"
 else not_ok "'httop -<TAB>' short options differ"; diff help.short comp.short | sed 's/^/# /'; fi
-expect "'httop --ver<TAB>' gives --version" "--version$nl" --ver
+expect "'httop --vers<TAB>' gives --version" "--version$nl" --vers
 
 # Which options take a value: in --help the option is followed by a
 # metavariable in capitals (--delay SECS, --msr-safe-path TMPL on its own line).

@@ -49,7 +49,8 @@ check "... nothing on stderr" test ! -s "$work/err"
 # 4. msr-safe there but unusable (CPU 0's device is a symlink, which httop
 # never opens): auto says so once and goes on with msr.
 mkdir -p "$work/ms/0" && ln -s "$mnt/0/msr" "$work/ms/0/msr_safe"
-run --msr-safe-path "$work/ms/%u/msr_safe" --msr-path "$mnt/%u/msr"
+# (-v: the step's reason; without it auto names the steps that failed)
+run -v --msr-safe-path "$work/ms/%u/msr_safe" --msr-path "$mnt/%u/msr"
 check "auto falls back to msr: exit 0" test "$st" -eq 0
 check "... source msr" source_is msr
 check "... one line saying why msr-safe was not used, and what ran" \

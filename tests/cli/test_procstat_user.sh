@@ -41,7 +41,7 @@ as_nobody() {
 
 plan 12
 
-(cd "$work/out" && as_nobody "$work/httop" -b -n 2 -d 0.2 --format json) \
+(cd "$work/out" && as_nobody "$work/httop" -v -b -n 2 -d 0.2 --format json) \
 	>"$work/auto.json" 2>"$work/auto.err"
 st=$?
 check "nobody, paranoid 2, --source auto: exit status 0 (got $st)" [ "$st" -eq 0 ]

@@ -394,11 +394,24 @@ test_states(void **state)
 	assert_int_equal(r.iv.threads[3].reason, R_NOT_SELECTED);
 	assert_int_equal(r.iv.node.ncores, 1);
 	assert_val(r.iv.node.both, V_EXACT, 0.3, 0.3, 1e-12);
+	/* Too short: the one selected core is named, as before. */
+	metrics_too_short(&r.c, &r.iv);
+	assert_string_equal(r.iv.reason_c,
+	    "package 0, core 0 (cpus 0,2): too short to measure (under 0.05 s)");
 
 	/* no previous sample */
 	metrics_compute(&r.c, NULL, &r.b, &r.iv);
 	assert_false(r.iv.valid);
 	assert_int_equal(r.iv.cores[0].reason, R_FIRST);
+	/* Too short (httop -- true): every selected core is, and the reason
+	 * says so rather than naming core 0 alone. */
+	r.a.state[1] = r.a.state[3] = r.b.state[1] = r.b.state[3] = CPU_READ_OK;
+	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
+	assert_true(r.iv.valid);
+	metrics_too_short(&r.c, &r.iv);
+	assert_false(r.iv.valid);
+	assert_int_equal(r.iv.cores[1].reason, R_TOO_SHORT);
+	assert_string_equal(r.iv.reason_c, "all 2 cores (cpus 0-3): too short to measure (under 0.05 s)");
 
 	/* sibling TSCs 1% apart: beyond tol (0.5% + 168 ticks) */
 	r.a.state[1] = r.a.state[3] = r.b.state[1] = r.b.state[3] = CPU_READ_OK;
@@ -425,8 +438,9 @@ test_states(void **state)
 	assert_int_equal(r.iv.threads[0].util.kind, V_NONE);
 	assert_int_equal(r.iv.node.nvalid, 0);
 	assert_near(r.iv.dt, -1.0, 1e-12);
+	/* Both cores have it: both are named, not core 0 alone. */
 	assert_string_equal(r.iv.reason_c,
-	    "package 0, core 0 (cpus 0,2): the time stamp counter went backwards (samples out of order)");
+	    "all 2 cores (cpus 0-3): the time stamp counter went backwards (samples out of order)");
 	assert_string_equal(metrics_reason_code(R_TIME_BACK), "time-backwards");
 	/* Only one thread's TSC back (cpu 3: its read came from another
 	 * sample): still the whole core. */
@@ -710,7 +724,7 @@ test_real_stampede2(void **state)
 	assert_int_equal(iv.node.nvalid, 0);
 	assert_int_equal(iv.cores[0].reason, R_REPROGRAMMED);
 	assert_string_equal(iv.reason,
-	    "package 0, core 0 (cpus 0,48): counters reprogrammed by another program");
+	    "all 48 cores (cpus 0-95): counters reprogrammed by another program");
 	assert_int_equal(iv.threads[0].reason, R_REPROGRAMMED);
 
 	/* samples 19 -> 51 against McCalpin's own output_samples_19-51.txt:
