@@ -1,8 +1,10 @@
 /* openmetrics.c: the figures of an interval as metric families, in the
- * OpenMetrics text format (--format openmetrics: one exposition per
- * interval, each starting with the httop_source info family; the stream, not
- * each exposition, ends "# EOF", written by batch_end(), so that a stream of
- * many intervals is one OpenMetrics text that Prometheus's TSDB loads) or
+ * OpenMetrics text format (--format openmetrics: with -n N, one exposition
+ * of the N intervals, each family once, put together by ommerge.c and
+ * written with its "# EOF" by batch_end(), so that strict parsers and
+ * Prometheus's TSDB load it whole; without -n a stream: one complete
+ * exposition per interval, each starting with the httop_source info
+ * family and ending "# EOF", so that a reader can parse each as it comes) or
  * in the Prometheus text format that the node exporter's textfile collector
  * reads (--textfile; it takes no UNIT or EOF lines and no info type).
  *
@@ -37,6 +39,7 @@
 #include <string.h>
 
 #include "metrics/figures.h"
+#include "out/ommerge.h"
 #include "util/textesc.h"
 #include "util/xalloc.h"
 
@@ -846,6 +849,13 @@ out_prom_write(struct batch *b, const struct interval *iv, bool openmetrics)
 		write_core_jobs(&o);
 	if (b->level >= OUT_LEVEL_THREAD)
 		write_threads(&o);
+	if (openmetrics && b->merge != NULL) {
+		ommerge_feed(b->merge, o.lb->p, o.lb->len);
+		o.lb->len = 0;
+		return;
+	}
+	if (openmetrics)
+		lb_lit(o.lb, "# EOF\n");
 	lb_flush(o.lb, b->fp);
 }
 
