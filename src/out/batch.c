@@ -60,6 +60,14 @@ out_level_parse(const char *s, enum out_level *l)
 }
 
 const char *
+out_level_name(enum out_level l)
+{
+	if ((size_t)l < sizeof level_names / sizeof level_names[0])
+		return level_names[l];
+	return "?";
+}
+
+const char *
 out_format_name(enum out_format f)
 {
 	if ((size_t)f < sizeof formats / sizeof formats[0])

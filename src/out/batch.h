@@ -40,6 +40,7 @@ void batch_free(struct batch *b);
 void batch_set_one_exposition(struct batch *b, bool on);
 int out_format_parse(const char *s, enum out_format *f);
 const char *out_format_name(enum out_format f);
+const char *out_level_name(enum out_level l);
 int out_level_parse(const char *s, enum out_level *l);
 /* The openmetrics format's level (default OUT_LEVEL_THREAD). */
 void batch_set_level(struct batch *b, enum out_level l);
