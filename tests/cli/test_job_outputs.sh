@@ -59,11 +59,20 @@ run --format summary >j.sum
 check "summary: each line ends with job PID" sh -c \
     '[ "$(grep -c " job $1\$" j.sum)" = 2 ] && [ "$(wc -l <j.sum)" = 2 ]' sh "$spid"
 mkdir tf
-run --format summary --textfile "$PWD/tf" >/dev/null
+# A watched job's textfile is httop-job-ID.prom, there while httop runs
+# (test_job_textfile.sh).
+env -u HTTOP_CLOCK "$HTTOP" --demo --seed 3 -b -d 0.3 --pid "$spid" --format summary \
+    --textfile "$PWD/tf" >/dev/null 2>>err &
+tfpid=$!
+i=0
+while [ $i -lt 100 ] && [ ! -f "tf/httop-job-$spid.prom" ]; do sleep 0.1; i=$((i + 1)); done
+cp "tf/httop-job-$spid.prom" tf.prom 2>/dev/null
+kill "$tfpid" 2>/dev/null
+wait "$tfpid" 2>/dev/null
 check "textfile: httop_job_info and the job's families" sh -c \
-    'grep -q "^httop_job_info{.*jobid=\"$1\"" tf/httop.prom &&
-     grep -q "^httop_job_state_seconds_total{host=\"[^\"]*\",jobid=\"$1\",state=\"both\"}" tf/httop.prom &&
-     python3 "$2" prometheus tf/httop.prom >/dev/null' sh "$spid" "$CHECK"
+    'grep -q "^httop_job_info{.*jobid=\"$1\"" tf.prom &&
+     grep -q "^httop_job_state_seconds_total{host=\"[^\"]*\",jobid=\"$1\",state=\"both\"}" tf.prom &&
+     python3 "$2" prometheus tf.prom >/dev/null' sh "$spid" "$CHECK"
 # Without a job: none of it.
 "$HTTOP" --demo --seed 3 -b -n 1 --format openmetrics >n.om 2>/dev/null
 check "without a watched job: no job series, no job key" sh -c \
