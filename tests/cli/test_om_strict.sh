@@ -27,7 +27,7 @@ trap 'kill $spid 2>/dev/null; wait $spid 2>/dev/null; rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM HUP
 cd "$tmp" || exit 1
 export HTTOP_CLOCK=virtual
-plan 11
+plan 12
 
 "$HTTOP" --demo --seed 7 -b -n 3 --format openmetrics >n3.om 2>err; st=$?
 check "-n 3 exits 0" [ "$st" -eq 0 ]
@@ -67,6 +67,18 @@ check "the strict parser takes each exposition of a stream ($(head -n 1 st.out))
 check "a stream: one exposition per interval (at least 4 with the whole job's), one time each" \
     sh -c '[ "$(grep -c "^[0-9]*: .* 1 times$" st.out)" -ge 4 ] &&
       [ "$(grep -c "^# EOF$" st.om)" = "$(grep -c "^[0-9]*: " st.out)" ]'
+# -n N ended early by a signal: one exposition of the intervals so far.
+env -u HTTOP_CLOCK "$HTTOP" --demo -b -n 1000 -d 0.2 --level node --format openmetrics \
+    >int.om 2>>err &
+ipid=$!
+sleep 1.2
+kill -INT "$ipid"
+wait "$ipid"
+st=$?
+"$PY" "$STRICT" int.om >int.out 2>&1
+check "-n 1000 ended by SIGINT ($st): one exposition of the intervals so far ($(tail -n 1 int.out))" \
+    sh -c '[ "$1" -eq 0 ] && grep -q "^1: .* [2-9][0-9]* times$" int.out &&
+      [ "$(grep -c "^# EOF$" int.om)" = 1 ]' sh "$st"
 # The old form, three intervals inside one "# EOF", is what the parser
 # refuses: the test would catch it back.
 grep -v '^# EOF$' st.om >old.om
