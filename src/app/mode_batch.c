@@ -164,6 +164,7 @@ app_run_batch(struct app *a)
 	batch_set_layout(b, &a->layout);
 	batch_set_level(b, a->o->level);
 	batch_set_compact(b, a->o->compact);
+	batch_set_one_exposition(b, a->o->iterations > 0);
 	/* A header line would repeat once per node in merged output (pdsh). */
 	batch_set_header(b, isatty(fileno(app_out(a))));
 	if (a->job != NULL) {

@@ -81,7 +81,7 @@ remote_words(const struct options *o, size_t *n)
 	char **w = xcalloc(o->nremote_args + 16, sizeof *w), num[32];
 	size_t k = 0, i;
 
-	w[k++] = xstrdup(o->remote_httop != NULL ? o->remote_httop : "httop");
+	w[k++] = xstrdup(o->remote_httop != NULL ? o->remote_httop : OPT_REMOTE_HTTOP_DEFAULT);
 	w[k++] = xstrdup("-b");
 	w[k++] = xstrdup("--format");
 	w[k++] = xstrdup("json");

@@ -40,6 +40,10 @@ struct optctx {
 /* How an option is parsed, with its value (NULL: none): 0 taken, -1 an
  * error in e, 1 done and exit with status 0 (--help, --version). */
 typedef int optparse(struct optctx *x, const char *arg, struct errmsg *e);
+/* The values the help text of an option states (its defaults), as text,
+ * from the options before any is given (options_defaults): v[0], v[1]. */
+#define DFLT_LEN 64
+typedef void optdflt(const struct options *o, char v[][DFLT_LEN]);
 
 enum optval { VAL_NONE, VAL_REQUIRED, VAL_OPTIONAL };
 
@@ -53,7 +57,11 @@ struct optdef {
 	size_t field;         /* the member of struct options opt_flag or opt_string sets */
 	bool pass;            /* the nodes' httop gets it as given (httop(1), MANY NODES) */
 	const char *help;     /* what it does (translated; lines of at most 54
-			       * columns, '\n' between them) */
+			       * columns, '\n' between them); each "%s" is
+			       * replaced by what `dflt` writes, in order */
+	optdflt *dflt;        /* the default(s) the help states, from the
+			       * options as parsed without this option and
+			       * the code's own constants; NULL: none */
 };
 
 const char *
@@ -854,7 +862,13 @@ opt_version(struct optctx *x, const char *arg, struct errmsg *e)
 	(void)x;
 	(void)arg;
 	(void)e;
-	printf("httop %s\n", PACKAGE_VERSION);
+	/* GNU's coding standards, --version: name and version, the copyright
+	 * (COPYING's first line), the licence, free software, no warranty. */
+	printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+	printf("Copyright (C) %s %s.\n", HTTOP_COPYRIGHT_YEARS, HTTOP_COPYRIGHT_HOLDER);
+	fputs(_("License BSD-2-Clause: <https://spdx.org/licenses/BSD-2-Clause.html>\n"
+	    "This is free software: you are free to change and redistribute it.\n"
+	    "There is NO WARRANTY, to the extent permitted by law.\n"), stdout);
 	return 1;
 }
 
@@ -868,97 +882,180 @@ opt_help(struct optctx *x, const char *arg, struct errmsg *e)
 	return 1;
 }
 
+/* ---- The defaults --help states, from the code's own values ---------------- */
+
+static void
+dflt_delay(const struct options *o, char v[][DFLT_LEN])
+{
+	snprintf(v[0], DFLT_LEN, "%g", o->delay);
+	snprintf(v[1], DFLT_LEN, "%g", PACER_DELAY_MIN);
+}
+
+static void
+dflt_format(const struct options *o, char v[][DFLT_LEN])
+{
+	snprintf(v[0], DFLT_LEN, "%s", out_format_name(o->format));
+}
+
+static void
+dflt_textfile_level(const struct options *o, char v[][DFLT_LEN])
+{
+	snprintf(v[0], DFLT_LEN, "%s", out_level_name(o->textfile_level));
+}
+
+static void
+dflt_level(const struct options *o, char v[][DFLT_LEN])
+{
+	snprintf(v[0], DFLT_LEN, "%s", out_level_name(o->level));
+}
+
+static void
+dflt_source(const struct options *o, char v[][DFLT_LEN])
+{
+	snprintf(v[0], DFLT_LEN, "%s", source_kind_name(o->source));
+}
+
+static void
+dflt_msr_path(const struct options *o, char v[][DFLT_LEN])
+{
+	snprintf(v[0], DFLT_LEN, "%s", o->msr_path);
+}
+
+static void
+dflt_msr_safe_path(const struct options *o, char v[][DFLT_LEN])
+{
+	snprintf(v[0], DFLT_LEN, "%s", o->msr_safe_path);
+}
+
+static void
+dflt_msr_batch_path(const struct options *o, char v[][DFLT_LEN])
+{
+	snprintf(v[0], DFLT_LEN, "%s", o->msr_batch_path);
+}
+
+static void
+dflt_scenario(const struct options *o, char v[][DFLT_LEN])
+{
+	snprintf(v[0], DFLT_LEN, "%s", o->scenario != NULL ? o->scenario : OPT_SCENARIO_DEFAULT);
+}
+
+static void
+dflt_seed(const struct options *o, char v[][DFLT_LEN])
+{
+	snprintf(v[0], DFLT_LEN, "%llu", (unsigned long long)o->seed);
+}
+
+static void
+dflt_on_conflict(const struct options *o, char v[][DFLT_LEN])
+{
+	snprintf(v[0], DFLT_LEN, "%s", conflict_policy_name(o->on_conflict));
+}
+
+static void
+dflt_remote_httop(const struct options *o, char v[][DFLT_LEN])
+{
+	snprintf(v[0], DFLT_LEN, "%s", o->remote_httop != NULL ? o->remote_httop :
+	    OPT_REMOTE_HTTOP_DEFAULT);
+}
+
+static void
+dflt_seconds(const struct options *o, char v[][DFLT_LEN])
+{
+	(void)o;
+	snprintf(v[0], DFLT_LEN, "%g", OPT_CHECK_SECONDS_DEFAULT);
+}
+
 /* ---- The options, one row each, in the order of --help -------------------- */
 
 #define F(member) offsetof(struct options, member)
 
 static const struct optdef optdefs[] = {
 	{ "delay", 'd', VAL_REQUIRED, "SECS", opt_delay, 0, false,
-	    N_("refresh interval in seconds (default 1, minimum 0.05)") },
+	    N_("refresh interval in seconds (default %s, minimum %s)"), dflt_delay },
 	{ "interval", 0, VAL_REQUIRED, "SECS", opt_delay, 0, false,
-	    N_("the same as -d") },
+	    N_("the same as -d"), NULL },
 	{ "iterations", 'n', VAL_REQUIRED, "N", opt_iterations, 0, false,
-	    N_("stop after N intervals (default: until stopped)") },
+	    N_("stop after N intervals (default: until stopped)"), NULL },
 	{ "batch", 'b', VAL_NONE, NULL, opt_flag, F(batch), false,
-	    N_("write each interval to standard output, no screen") },
+	    N_("write each interval to standard output, no screen"), NULL },
 	{ "format", 0, VAL_REQUIRED, "FMT", opt_format, 0, false,
-	    N_("batch output format: text, csv, json, openmetrics or\nsummary (default text); implies -b") },
+	    N_("batch output format: text, csv, json, openmetrics or\nsummary (default %s); implies -b"), dflt_format },
 	{ "textfile", 0, VAL_REQUIRED, "DIR", opt_textfile, 0, false,
-	    N_("after every interval write DIR/httop.prom for the\nnode exporter's textfile collector") },
+	    N_("after every interval write DIR/httop.prom for the\nnode exporter's textfile collector"), NULL },
 	{ "textfile-level", 0, VAL_REQUIRED, "LEVEL", opt_textfile_level, 0, false,
-	    N_("how far down --textfile goes: node, package, core or\nthread (default thread: every series)") },
+	    N_("how far down --textfile goes: node, package, core or\nthread (default %s)"), dflt_textfile_level },
 	{ "level", 0, VAL_REQUIRED, "LEVEL", opt_level, 0, false,
-	    N_("the same for --format openmetrics") },
+	    N_("the same for --format openmetrics (default %s)"), dflt_level },
 	{ "host", 0, VAL_REQUIRED, "NAME", opt_host, 0, false,
-	    N_("the host name the outputs give (default: the node's)") },
+	    N_("the host name the outputs give (default: the node's)"), NULL },
 	{ "source", 0, VAL_REQUIRED, "SRC", opt_source, 0, true,
-	    N_("counter source: auto, msr, msr-safe, perf, sched,\nprocstat, sim or replay (default auto: msr-safe,\nmsr, perf, sched, then procstat)") },
+	    N_("counter source: auto, msr, msr-safe, perf, sched,\nprocstat, sim or replay (default %s: msr-safe,\nmsr, perf, sched, then procstat)"), dflt_source },
 	{ "replay", 0, VAL_REQUIRED, "FILE", opt_replay, 0, false,
-	    N_("replay a recorded trace (implies --source replay)") },
+	    N_("replay a recorded trace (implies --source replay)"), NULL },
 	{ "record", 0, VAL_REQUIRED, "FILE", opt_record, 0, false,
-	    N_("write a trace of the run to FILE while monitoring\n(gzip when FILE ends in .gz; format: httop-trace(5))") },
+	    N_("write a trace of the run to FILE while monitoring\n(gzip when FILE ends in .gz; format: httop-trace(5))"), NULL },
 	{ "record-compress", 0, VAL_NONE, NULL, opt_flag, F(record_compress), false,
-	    N_("gzip the --record trace whatever its name") },
+	    N_("gzip the --record trace whatever its name"), NULL },
 	{ "topology", 0, VAL_REQUIRED, "PATH", opt_string, F(topology), true,
-	    N_("read the topology from an hwloc XML file, or from a\ndirectory with a copy of a machine's /sys and /proc\n(made by hwloc-gather-topology)") },
+	    N_("read the topology from an hwloc XML file, or from a\ndirectory with a copy of a machine's /sys and /proc\n(made by hwloc-gather-topology)"), NULL },
 	{ "cpuid", 0, VAL_REQUIRED, "FILE", opt_string, F(cpuid), true,
-	    N_("read the CPU identity from a libcpuid raw dump") },
+	    N_("read the CPU identity from a libcpuid raw dump"), NULL },
 	{ "msr-path", 0, VAL_REQUIRED, "TMPL", opt_msr_path, 0, true,
-	    N_("MSR device path with one %u for the CPU number\n(default /dev/cpu/%u/msr)") },
+	    N_("MSR device path with one %u for the CPU number\n(default %s)"), dflt_msr_path },
 	{ "msr-safe-path", 0, VAL_REQUIRED, "TMPL", opt_msr_safe_path, 0, true,
-	    N_("msr-safe's per-CPU device with one %u for the CPU\nnumber (default /dev/cpu/%u/msr_safe)") },
+	    N_("msr-safe's per-CPU device with one %u for the CPU\nnumber (default %s)"), dflt_msr_safe_path },
 	{ "msr-batch-path", 0, VAL_REQUIRED, "FILE", opt_msr_batch_path, 0, true,
-	    N_("msr-safe's batch device (default /dev/cpu/msr_batch)") },
+	    N_("msr-safe's batch device (default %s)"), dflt_msr_batch_path },
 	{ "sim", 0, VAL_REQUIRED, "SCENARIO", opt_sim, 0, true,
-	    N_("simulate this machine (or --topology's) running a load:\na scenario name (idle, busy, ..., demo) or file;\nthe machine stays this one: --demo is the demo machine\n(implies --source sim; default scenario: demo)") },
+	    N_("simulate this machine (or --topology's) running a load:\na scenario name (idle, busy, ..., demo) or file;\nthe machine stays this one: --demo is the demo machine\n(implies --source sim; default scenario: %s)"), dflt_scenario },
 	{ "seed", 0, VAL_REQUIRED, "N", opt_seed, 0, true,
-	    N_("random seed of the simulator (default 0)") },
+	    N_("random seed of the simulator (default %s)"), dflt_seed },
 	{ "cpus", 0, VAL_REQUIRED, "LIST", opt_cpus, 0, true,
-	    N_("read only these CPUs' cores, e.g. 0-3,8") },
+	    N_("read only these CPUs' cores, e.g. 0-3,8"), NULL },
 	{ "force", 0, VAL_NONE, NULL, opt_flag, F(force), true,
-	    N_("use the counters even if another program holds them") },
+	    N_("use the counters even if another program holds them"), NULL },
 	{ "restore", 0, VAL_NONE, NULL, opt_flag, F(restore), false,
-	    N_("put back the counter registers a killed httop left\nprogrammed, and exit") },
+	    N_("put back the counter registers a killed httop left\nprogrammed, and exit"), NULL },
 	{ "on-conflict", 0, VAL_REQUIRED, "POLICY", opt_on_conflict, 0, true,
-	    N_("when another program reprograms the counters mid-run:\nreport, reclaim or exit (default report)") },
+	    N_("when another program reprograms the counters mid-run:\nreport, reclaim or exit (default %s)"), dflt_on_conflict },
 	{ "demo", 0, VAL_NONE, NULL, opt_demo, 0, true,
-	    N_("simulate the demo machine (a built-in two-socket\nSkylake-SP) running the demo scenario; with --sim,\nthat scenario instead") },
+	    N_("simulate the demo machine (a built-in two-socket\nSkylake-SP) running the demo scenario; with --sim,\nthat scenario instead"), NULL },
 	{ "pid", 'p', VAL_REQUIRED, "PID", opt_pid, 0, false,
-	    N_("watch a job: show the cores its threads may run on\n(repeatable, or PID,PID...; key j shows all cores)") },
+	    N_("watch a job: show the cores its threads may run on\n(repeatable, or PID,PID...; key j shows all cores)"), NULL },
 	{ "cgroup", 0, VAL_REQUIRED, "PATH", opt_cgroup, 0, true,
-	    N_("watch a job: the cores of its cgroup's cpuset (v2, or\nv1 cpuset; absolute, or as /proc/PID/cgroup says)") },
+	    N_("watch a job: the cores of its cgroup's cpuset (v2, or\nv1 cpuset; absolute, or as /proc/PID/cgroup says)"), NULL },
 	{ "job", 0, VAL_OPTIONAL, "[ID]", opt_job, 0, false,
-	    N_("watch a Slurm job: the cores of its cgroup, or of its\nprocesses, on this node (without ID: the only job\nrunning here)") },
+	    N_("watch a Slurm job: the cores of its cgroup, or of its\nprocesses, on this node (without ID: the only job\nrunning here)"), NULL },
 	{ "nodes", 0, VAL_REQUIRED, "LIST", opt_nodes, 0, false,
-	    N_("watch many nodes: run httop -b --format json on each\n(Slurm's hostlist syntax: c[001-128,200]) and show\nthem together; with -b merge their lines") },
+	    N_("watch many nodes: run httop -b --format json on each\n(Slurm's hostlist syntax: c[001-128,200]) and show\nthem together; with -b merge their lines"), NULL },
 	{ "all-nodes", 0, VAL_NONE, NULL, opt_flag, F(all_nodes), false,
-	    N_("with --job ID: watch every node of the job") },
+	    N_("with --job ID: watch every node of the job"), NULL },
 	{ "via", 0, VAL_REQUIRED, "HOW", opt_via, 0, false,
-	    N_("how the nodes' httop is started: ssh, srun (in the\njob given with --job ID) or a command with %h for\nthe host (default: srun with --all-nodes, else ssh)") },
+	    N_("how the nodes' httop is started: ssh, srun (in the\njob given with --job ID) or a command with %h for\nthe host (default: srun with --all-nodes, else ssh)"), NULL },
 	{ "remote-httop", 0, VAL_REQUIRED, "PATH", opt_remote_httop, 0, false,
-	    N_("the httop the nodes run (default httop)") },
+	    N_("the httop the nodes run (default %s)"), dflt_remote_httop },
 	{ "compact", 0, VAL_NONE, NULL, opt_flag, F(compact), false,
-	    N_("with --format json: each line's cores and threads as\npositional arrays, 5 to 10 times shorter (many nodes\nask their nodes for it)") },
+	    N_("with --format json: each line's cores and threads as\npositional arrays, 5 to 10 times shorter (many nodes\nask their nodes for it)"), NULL },
 	{ "output", 'o', VAL_REQUIRED, "FILE", opt_string, F(output), false,
-	    N_("write the batch output (or --check's report) to FILE,\nnot standard output; implies -b. With a command: its\nsummary (and, with -b or --format, its intervals)") },
+	    N_("write the batch output (or --check's report) to FILE,\nnot standard output; implies -b. With a command: its\nsummary (and, with -b or --format, its intervals)"), NULL },
 	{ "die-map", 0, VAL_REQUIRED, "FILE", opt_die_map, 0, true,
-	    N_("place the cores on the die grid as FILE says\n(format: httop-diemap(5))") },
+	    N_("place the cores on the die grid as FILE says\n(format: httop-diemap(5))"), NULL },
 	{ "sysfs-root", 0, VAL_REQUIRED, "DIR", opt_sysfs_root, 0, true,
-	    N_("read the die's tile registers (CAPID6) under DIR\ninstead of /sys") },
+	    N_("read the die's tile registers (CAPID6) under DIR\ninstead of /sys"), NULL },
 	{ "capid6", 0, VAL_REQUIRED, "VALUE[,VALUE...]", opt_capid6, 0, true,
-	    N_("the die's tile registers (CAPID6), one per package,\nfor a machine that is not this one (--topology,\n--replay) or without root") },
+	    N_("the die's tile registers (CAPID6), one per package,\nfor a machine that is not this one (--topology,\n--replay) or without root"), NULL },
 	{ "check", 0, VAL_NONE, NULL, opt_flag, F(check), false,
-	    N_("check the figures on this machine against loads whose\nanswer is known, then exit (httop(1), CHECK)") },
+	    N_("check the figures on this machine against loads whose\nanswer is known, then exit (httop(1), CHECK)"), NULL },
 	{ "check-case", 0, VAL_REQUIRED, "NAME", opt_check_case, 0, false,
-	    N_("--check runs only this case: idle, t0, t1, both, half,\napart or uneven") },
+	    N_("--check runs only this case: idle, t0, t1, both, half,\napart or uneven"), NULL },
 	{ "seconds", 0, VAL_REQUIRED, "N", opt_seconds, 0, false,
-	    N_("--check measures each case for N seconds (default 2)") },
+	    N_("--check measures each case for N seconds (default %s)"), dflt_seconds },
 	{ "verbose", 'v', VAL_NONE, NULL, opt_flag, F(verbose), false,
-	    N_("say more: --source auto's reason for each source\nbefore the one it chose (without -v: their names)") },
+	    N_("say more: --source auto's reason for each source\nbefore the one it chose (without -v: their names)"), NULL },
 	{ "version", 'V', VAL_NONE, NULL, opt_version, 0, false,
-	    N_("print the version and exit") },
+	    N_("print the version and exit"), NULL },
 	{ "help", 'h', VAL_NONE, NULL, opt_help, 0, false,
-	    N_("print this help and exit") },
+	    N_("print this help and exit"), NULL },
 };
 
 #undef F
@@ -979,10 +1076,39 @@ usage_name(char *buf, size_t len, const struct optdef *d)
 	    d->meta != NULL ? d->meta : "");
 }
 
+/* An option's help, translated, each "%s" replaced by the default its
+ * row's dflt gives from the options `d` (those before any is given). */
+static const char *
+help_text(char *buf, size_t len, const struct optdef *row, const struct options *d)
+{
+	char v[2][DFLT_LEN] = { "", "" };
+	const char *w = _(row->help);
+	size_t o = 0, k = 0, n;
+
+	if (row->dflt == NULL)
+		return w;
+	row->dflt(d, v);
+	while (*w != '\0' && o + 1 < len) {
+		if (w[0] == '%' && w[1] == 's' && k < 2) {
+			n = strlen(v[k]);
+			if (n > len - 1 - o)
+				n = len - 1 - o;
+			memcpy(buf + o, v[k++], n);
+			o += n;
+			w += 2;
+		} else {
+			buf[o++] = *w++;
+		}
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
 void
 options_usage(FILE *fp)
 {
-	char opt[64];
+	char opt[64], text[1024];
+	struct options d;
 	size_t i;
 
 	fputs(_("Usage: httop [options]\n"
@@ -995,8 +1121,9 @@ options_usage(FILE *fp)
 	/* The option indented as getopt_long users expect (short options at
 	 * column 2, long-only ones at 6), its text from column 25; an option
 	 * too long for that gets a line of its own. */
+	options_defaults(&d);
 	for (i = 0; i < NOPTS; i++) {
-		const char *w = _(optdefs[i].help), *nl;
+		const char *w = help_text(text, sizeof text, &optdefs[i], &d), *nl;
 		const char *ind = optdefs[i].letter == 0 ? "      " : "  ";
 		int len;
 
@@ -1012,6 +1139,11 @@ options_usage(FILE *fp)
 	}
 	fputc('\n', fp);
 	fputs(_("See httop(1) for the figures, their formulas and the output formats.\n"), fp);
+	fputc('\n', fp);
+	/* GNU's coding standards, --help: where to report bugs, the home page
+	 * (AC_INIT's bug-report and URL arguments). */
+	fprintf(fp, _("Report bugs to: %s\n"), PACKAGE_BUGREPORT);
+	fprintf(fp, _("%s home page: <%s>\n"), PACKAGE_NAME, PACKAGE_URL);
 }
 
 /* getopt_long's tables from the rows: long options (each coded LONG_CODE

@@ -29,6 +29,10 @@ enum source_kind {
 };
 
 #define OPT_SCENARIO_DEFAULT "demo"
+#define OPT_REMOTE_HTTOP_DEFAULT "httop"   /* --remote-httop: the nodes' httop */
+/* --version's copyright line: COPYING's first line. */
+#define HTTOP_COPYRIGHT_YEARS "2026"
+#define HTTOP_COPYRIGHT_HOLDER "the httop authors"
 #define OPT_ITERATIONS_MAX 1000000000000ull  /* -n: 31700 years at -d 1 */
 #define OPT_CHECK_SECONDS_DEFAULT 2.0
 #define OPT_CHECK_SECONDS_MIN 0.2   /* 40 periods: the partial one is 2.5% at most */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "out/ommerge.h"
 #include "util/i18n.h"
 #include "util/xalloc.h"
 
@@ -56,6 +57,14 @@ out_level_parse(const char *s, enum out_level *l)
 		}
 	}
 	return -1;
+}
+
+const char *
+out_level_name(enum out_level l)
+{
+	if ((size_t)l < sizeof level_names / sizeof level_names[0])
+		return level_names[l];
+	return "?";
 }
 
 const char *
@@ -120,16 +129,16 @@ batch_write_whole(struct batch *b, const struct interval *iv, struct errmsg *e)
 	return rc;
 }
 
-/* The stream's end: OpenMetrics ends with one "# EOF" after the last
- * exposition (the parsers refuse data after it), written when an
- * exposition was. */
+/* The end: with -n N, OpenMetrics's one exposition, kept so far, and its
+ * "# EOF" (a stream's expositions each ended with theirs). */
 int
 batch_end(struct batch *b, struct errmsg *e)
 {
-	if (b == NULL || b->fmt != FMT_OPENMETRICS || b->nwritten == 0 || b->ended)
+	if (b == NULL || b->merge == NULL || b->nwritten == 0 || b->ended)
 		return 0;
 	b->ended = true;
 	errno = 0;
+	(void)ommerge_write(b->merge, b->fp);
 	if (fputs("# EOF\n", b->fp) == EOF || fflush(b->fp) != 0 || ferror(b->fp)) {
 		b->err = errno != 0 ? errno : EIO;
 		clearerr(b->fp);
@@ -139,6 +148,13 @@ batch_end(struct batch *b, struct errmsg *e)
 		    "reading httop's output"), out_format_name(b->fmt), strerror(b->err));
 	}
 	return 0;
+}
+
+void
+batch_set_one_exposition(struct batch *b, bool on)
+{
+	if (on && b->merge == NULL && b->fmt == FMT_OPENMETRICS)
+		b->merge = ommerge_new();
 }
 
 int
@@ -211,5 +227,6 @@ batch_free(struct batch *b)
 	lb_free(&b->line);
 	lb_free(&b->desc);
 	lb_free(&b->last_desc);
+	ommerge_free(b->merge);
 	free(b);
 }

@@ -29,13 +29,18 @@ int batch_write(struct batch *b, const struct interval *iv, struct errmsg *e);
  * last interval: openmetrics gives its samples the label window="run"
  * and the last interval's timestamp, json the key "window":"run". */
 int batch_write_whole(struct batch *b, const struct interval *iv, struct errmsg *e);
-/* The end of the stream (openmetrics: "# EOF", once, after the last
- * exposition; nothing in the other formats). Call after the last
+/* The end of the output (openmetrics with -n N: the one exposition and
+ * its "# EOF"; nothing else). Call after the last
  * batch_write; -1 with a message on a write error other than EPIPE. */
 int batch_end(struct batch *b, struct errmsg *e);
 void batch_free(struct batch *b);
+/* --format openmetrics with -n N: one exposition of the N intervals,
+ * each family once (kept in memory until batch_end writes it); without,
+ * a stream of expositions, one per interval, each ending "# EOF". */
+void batch_set_one_exposition(struct batch *b, bool on);
 int out_format_parse(const char *s, enum out_format *f);
 const char *out_format_name(enum out_format f);
+const char *out_level_name(enum out_level l);
 int out_level_parse(const char *s, enum out_level *l);
 /* The openmetrics format's level (default OUT_LEVEL_THREAD). */
 void batch_set_level(struct batch *b, enum out_level l);

@@ -19,12 +19,15 @@
 #include "watch/job.h"
 #include "watch/slurm.h"
 
+struct ommerge;
+
 enum out_format {
 	FMT_TEXT = 0,
 	FMT_CSV,
 	FMT_JSON,
-	FMT_OPENMETRICS,   /* OpenMetrics text exposition, one per interval,
-			    * one "# EOF" at the end of the stream */
+	FMT_OPENMETRICS,   /* OpenMetrics text: with -n N one exposition of
+			    * the N intervals (batch_set_one_exposition),
+			    * else one per interval, each ending "# EOF" */
 	FMT_SUMMARY,       /* one line per interval: the node figures */
 };
 
@@ -78,6 +81,10 @@ struct batch {
 	struct linebuf desc;       /* json compact: this interval's "core_list" */
 	struct linebuf last_desc;  /* and the last one written */
 	bool have_desc;
+	/* openmetrics with -n N: the intervals kept for one exposition,
+	 * written by batch_end (ommerge.h); NULL: a stream, each interval
+	 * an exposition of its own ending "# EOF". */
+	struct ommerge *merge;
 };
 void out_text_write(struct batch *b, const struct interval *iv);
 void out_csv_write(struct batch *b, const struct interval *iv);
@@ -89,7 +96,8 @@ void out_json_compact_tail(struct batch *b, const struct interval *iv);
 void out_openmetrics_write(struct batch *b, const struct interval *iv);
 void out_summary_write(struct batch *b, const struct interval *iv);
 /* The metric families of openmetrics.c in either text format: OpenMetrics
- * (# UNIT lines, an info family; batch_end writes the stream's "# EOF") or the Prometheus text
+ * (# UNIT lines, an info family, "# EOF" after each exposition, or
+ * kept for one exposition that batch_end writes) or the Prometheus text
  * format 0.0.4 that the node exporter's textfile collector reads (no UNIT,
  * no EOF, the info family as a gauge). */
 void out_prom_write(struct batch *b, const struct interval *iv, bool openmetrics);

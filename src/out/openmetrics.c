@@ -1,8 +1,10 @@
 /* openmetrics.c: the figures of an interval as metric families, in the
- * OpenMetrics text format (--format openmetrics: one exposition per
- * interval, each starting with the httop_source info family; the stream, not
- * each exposition, ends "# EOF", written by batch_end(), so that a stream of
- * many intervals is one OpenMetrics text that Prometheus's TSDB loads) or
+ * OpenMetrics text format (--format openmetrics: with -n N, one exposition
+ * of the N intervals, each family once, put together by ommerge.c and
+ * written with its "# EOF" by batch_end(), so that strict parsers and
+ * Prometheus's TSDB load it whole; without -n a stream: one complete
+ * exposition per interval, each starting with the httop_source info
+ * family and ending "# EOF", so that a reader can parse each as it comes) or
  * in the Prometheus text format that the node exporter's textfile collector
  * reads (--textfile; it takes no UNIT or EOF lines and no info type).
  *
@@ -37,6 +39,7 @@
 #include <string.h>
 
 #include "metrics/figures.h"
+#include "out/ommerge.h"
 #include "util/textesc.h"
 #include "util/xalloc.h"
 
@@ -224,6 +227,8 @@ struct om {
 	char host[256];          /* the host name, escaped */
 	char labels[1024];       /* the current object's labels */
 	const char *win;         /* ",window=\"run\"" in a whole-run record, else "" */
+	char view[2 * sizeof ((struct job_ident *)0)->id + 16]; /* ",jobid=\"ID\"" when a job is watched,
+				  * else "": whose view the series are */
 };
 
 /* A label value as both formats want it: backslash, double quote and line
@@ -505,8 +510,8 @@ thread_samples(struct om *o, const struct family *f, const struct thread_fig *t)
 static void
 set_labels(struct om *o, unsigned n, const char *const *names, const unsigned *values)
 {
-	size_t used = (size_t)snprintf(o->labels, sizeof o->labels, "host=\"%s\"%s", o->host,
-	    o->win);
+	size_t used = (size_t)snprintf(o->labels, sizeof o->labels, "host=\"%s\"%s%s", o->host,
+	    o->win, o->view);
 	char num[NUMFMT_MAX + 1];
 	unsigned i;
 
@@ -515,6 +520,22 @@ set_labels(struct om *o, unsigned n, const char *const *names, const unsigned *v
 		used += (size_t)snprintf(o->labels + used, sizeof o->labels - used, ",%s=\"%s\"",
 		    names[i], num);
 	}
+}
+
+/* A watched job's exposition (--pid, --job, --cgroup, a command) labels
+ * every series jobid="ID", so that none is a series of the node's own
+ * httop (which has no jobid label) under the same host: the two can be
+ * scraped from one node, their textfiles side by side. */
+static void
+set_view(struct om *o)
+{
+	char esc[sizeof o->b->job.id * 2];
+
+	o->view[0] = '\0';
+	if (!o->b->has_job)
+		return;
+	escape_label(esc, sizeof esc, o->b->job.id);
+	snprintf(o->view, sizeof o->view, ",jobid=\"%s\"", esc);
 }
 
 static void
@@ -779,6 +800,7 @@ write_info(struct om *o)
 	lb_str(lb, o->host);
 	lb_char(lb, '"');
 	lb_str(lb, o->win);
+	lb_str(lb, o->view);
 	lb_lit(lb, ",source=\"");
 	lb_str(lb, src);
 	lb_lit(lb, "\",group=\"");
@@ -837,15 +859,24 @@ out_prom_write(struct batch *b, const struct interval *iv, bool openmetrics)
 		}
 	}
 	escape_label(o.host, sizeof o.host, b->m->hostname);
+	set_view(&o);
 	write_info(&o);
 	write_interval(&o);
 	write_aggs(&o);
 	if (b->level >= OUT_LEVEL_CORE)
 		write_cores(&o);
-	if (b->level >= OUT_LEVEL_CORE && b->cpu_job != NULL)
+	/* each core's job is the node daemon's to say, not a watched job's */
+	if (b->level >= OUT_LEVEL_CORE && b->cpu_job != NULL && !b->has_job)
 		write_core_jobs(&o);
 	if (b->level >= OUT_LEVEL_THREAD)
 		write_threads(&o);
+	if (openmetrics && b->merge != NULL) {
+		ommerge_feed(b->merge, o.lb->p, o.lb->len);
+		o.lb->len = 0;
+		return;
+	}
+	if (openmetrics)
+		lb_lit(o.lb, "# EOF\n");
 	lb_flush(o.lb, b->fp);
 }
 

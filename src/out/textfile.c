@@ -1,5 +1,7 @@
 /* textfile.c: DIR/httop.prom for the node exporter's textfile collector,
- * replaced atomically after every interval.
+ * replaced atomically after every interval; a watched job's httop writes
+ * DIR/httop-job-ID.prom instead (its series labelled jobid, openmetrics.c)
+ * and removes it when it ends.
  *
  * The temporary file is created in DIR itself (rename is atomic only
  * within a file system) with O_EXCL|O_NOFOLLOW, so nothing planted at its
@@ -48,6 +50,9 @@ struct textfile {
 	unsigned long seq;     /* mixed into each temporary name */
 	char tmp[64];          /* the temporary file while it exists, else "" */
 	bool scan_jobs;        /* level core, no watched job: the cores' Slurm jobs */
+	char name[128];        /* the file: TEXTFILE_NAME, or a watched job's
+				* (textfile_set_job), removed when httop ends */
+	bool job_file;
 	struct slurm_cpu_jobs jobs;
 };
 
@@ -177,6 +182,7 @@ textfile_open(const char *dir, const struct machine *m, const struct plan *p,
 		return NULL;
 	}
 	t->b = batch_new(FMT_OPENMETRICS, t->mem, m, p, source_name);
+	snprintf(t->name, sizeof t->name, "%s", TEXTFILE_NAME);
 	return t;
 }
 
@@ -192,11 +198,27 @@ textfile_set_level(struct textfile *t, enum out_level l)
 		slurm_cpu_jobs_init(&t->jobs, t->b->m->topo.max_cpu);
 }
 
+/* A watched job's file: httop-job-ID.prom, the id's characters other
+ * than letters, digits, '.', '_' and '-' as '_' (a cgroup's path), cut
+ * at 64: beside the node's httop.prom in the same directory, never it. */
 void
 textfile_set_job(struct textfile *t, const struct job_ident *j)
 {
-	if (t != NULL)
-		batch_set_job(t->b, j);
+	size_t i, o;
+
+	if (t == NULL)
+		return;
+	batch_set_job(t->b, j);
+	o = (size_t)snprintf(t->name, sizeof t->name, "%s", TEXTFILE_JOB_PREFIX);
+	for (i = 0; j->id[i] != '\0' && i < 64 && o + 1 < sizeof t->name; i++) {
+		char c = j->id[i];
+		bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+
+		t->name[o++] = keep ? c : '_';
+	}
+	snprintf(t->name + o, sizeof t->name - o, ".prom");
+	t->job_file = true;
 }
 
 int
@@ -227,7 +249,7 @@ textfile_write(struct textfile *t, const struct interval *iv, struct errmsg *e)
 	}
 	if (close(fd) != 0 && err == 0)
 		err = errno;
-	if (err == 0 && renameat(t->dirfd, t->tmp, t->dirfd, TEXTFILE_NAME) != 0) {
+	if (err == 0 && renameat(t->dirfd, t->tmp, t->dirfd, t->name) != 0) {
 		err = errno;
 		what = "rename";
 	}
@@ -237,7 +259,7 @@ textfile_write(struct textfile *t, const struct interval *iv, struct errmsg *e)
 	}
 	drop_tmp(t);
 	return errmsg_set(e, _("--textfile: %s of %s/%s failed: %s; check the disk (free space, "
-	    "read-only mount) or give another directory"), what, t->dir, TEXTFILE_NAME,
+	    "read-only mount) or give another directory"), what, t->dir, t->name,
 	    strerror(err));
 }
 
@@ -247,6 +269,10 @@ textfile_free(struct textfile *t)
 	if (t == NULL)
 		return;
 	drop_tmp(t);
+	/* A watched job's series end with httop: the collector would
+	 * otherwise serve its last figures for ever. */
+	if (t->job_file)
+		(void)unlinkat(t->dirfd, t->name, 0);
 	close(t->dirfd);
 	batch_free(t->b);
 	if (t->mem != NULL)

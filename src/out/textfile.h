@@ -13,6 +13,7 @@
 
 /* The file the collector reads (it takes every *.prom in DIR). */
 #define TEXTFILE_NAME "httop.prom"
+#define TEXTFILE_JOB_PREFIX "httop-job-"   /* a watched job's: httop-job-ID.prom */
 
 struct textfile;
 

@@ -3,9 +3,10 @@
 library only.
 
   om_check.py openmetrics FILE   one or more OpenMetrics expositions, each
-                                 starting with "# TYPE httop_source info",
-                                 the stream ending with one "# EOF" (httop
-                                 --format openmetrics)
+                                 ending with "# EOF" (httop --format
+                                 openmetrics: with -n N one exposition of
+                                 the N intervals, each family once; without,
+                                 one per interval)
   om_check.py prometheus FILE    one Prometheus text-format file, as the node
                                  exporter's textfile collector reads it
 
@@ -14,13 +15,15 @@ gauge, counter and info families, no exemplars; a counter family is named
 without _total and its samples with it, where the Prometheus format names
 both with it) and httop's own rules: no NaN or infinity, shares and ratios
 not negative, shares at most 1, a bound always both ends with lower <=
-upper. Timestamps: in OpenMetrics every sample of an exposition has the
-same one or none has, and they increase from one exposition to the next;
+upper. Timestamps: in OpenMetrics a series' samples all have one or none
+has, they increase within it, its samples are consecutive in its family;
+the samples of one time (an interval) are taken together as one
+snapshot, and the snapshots' times increase from one to the next;
 the Prometheus format (the node exporter's textfile collector refuses
 them) has none. A last exposition whose samples all carry window="run"
 (a whole-run record) may have the last interval's timestamp. Counters: never negative, never lower than in an earlier
-exposition, and a counter series once written is in every later one. Prints one line per exposition,
-"exposition N: F families, S samples", and for each sample of the families
+snapshot, and a counter series once written is in every later one. Prints one line per
+snapshot (an interval), "exposition N: F families, S samples", and for each sample of the families
 named with -s NAME "NAME{labels} value". Exit status 1 and a message naming
 the line on the first error."""
 
@@ -108,6 +111,10 @@ class Exposition:
         self.nsamples = 0
         self.samples = []       # (family, labels dict, value)
         self.stamps = set()     # the samples' timestamps (None: none)
+        self.stamp_of = []      # each sample's
+        self.last = {}          # series -> its last timestamp
+        self.gone = set()       # series of the current family another followed
+        self.prev = None
 
     def family(self, name, lineno):
         if name in self.families:
@@ -168,9 +175,6 @@ class Exposition:
                 raise Bad("line %d: timestamp %r is not a number" % (lineno, stamp))
             stamp = float(stamp)
         self.stamps.add(stamp)
-        if len(self.stamps) > 1:
-            raise Bad("line %d: the samples of one exposition have different timestamps "
-                      "(or some have none)" % lineno)
         fam = name[:-5] if name.endswith("_info") and name[:-5] in self.families else name
         if self.om and name.endswith("_total") and name[:-6] in self.families:
             fam = name[:-6]
@@ -188,9 +192,21 @@ class Exposition:
         f["samples"] = True
         lab = parse_labels(labels or "", lineno)
         key = (name, tuple(sorted(lab)))
-        if key in self.series:
+        if (key, stamp) in self.series:
             raise Bad("line %d: the same series twice" % lineno)
-        self.series.add(key)
+        self.series.add((key, stamp))
+        if key in self.last:
+            if key in self.gone:
+                raise Bad("line %d: a series' samples not consecutive" % lineno)
+            if (self.last[key] is None) != (stamp is None):
+                raise Bad("line %d: a series mixes samples with and without a timestamp"
+                          % lineno)
+            if stamp is not None and stamp <= self.last[key]:
+                raise Bad("line %d: a series' timestamps do not increase" % lineno)
+        if self.prev is not None and self.prev != key:
+            self.gone.add(self.prev)
+        self.prev = key
+        self.last[key] = stamp
         if not NUMBER.match(value):
             raise Bad("line %d: value %r is not a finite number" % (lineno, value))
         x = float(value)
@@ -205,6 +221,7 @@ class Exposition:
             raise Bad("line %d: share above 1" % lineno)
         self.nsamples += 1
         self.samples.append((name, dict(lab), x, lineno))
+        self.stamp_of.append(stamp)
 
     def finish(self):
         # A bound is both ends, lower <= upper.
@@ -218,6 +235,32 @@ class Exposition:
                 raise Bad("%s%s: a bound without both ends" % (name, dict(rest)))
             if e["lower"][0] > e["upper"][0] + 1e-12:
                 raise Bad("line %d: lower bound above the upper" % e["lower"][1])
+
+
+class Snapshot:
+    """The samples of one time in an exposition: an interval's."""
+    def __init__(self, e, stamp, rows):
+        self.om = e.om
+        self.families = e.families
+        self.stamps = {stamp} if rows else set()
+        self.samples = rows
+        self.nsamples = len(rows)
+
+
+def snapshots(e):
+    """An exposition's samples by time, a whole-run record's (window="run")
+    after them: one snapshot per interval."""
+    times, run = {}, []
+    for row, stamp in zip(e.samples, e.stamp_of):
+        if row[1].get("window") == "run":
+            run.append(row)
+        else:
+            times.setdefault(stamp, []).append(row)
+    keys = sorted(times, key=lambda t: (t is not None, t or 0))
+    out = [Snapshot(e, t, times[t]) for t in keys]
+    if run:
+        out.append(Snapshot(e, e.stamp_of[e.samples.index(run[0])], run))
+    return out or [Snapshot(e, None, [])]
 
 
 def check(mode, path, show):
@@ -236,8 +279,7 @@ def check(mode, path, show):
     for lineno, line in enumerate(lines, 1):
         if line == "":
             raise Bad("line %d: empty line" % lineno)
-        if ended:
-            raise Bad("line %d: data after # EOF" % lineno)
+        ended = False
         if line == "# EOF":
             if not om:
                 raise Bad("line %d: # EOF in the Prometheus text format" % lineno)
@@ -246,11 +288,6 @@ def check(mode, path, show):
             cur = Exposition(om)
             ended = True
             continue
-        if om and line == "# TYPE httop_source info" and cur.families:
-            # The next exposition of the stream starts.
-            cur.finish()
-            expos.append(cur)
-            cur = Exposition(om)
         if line.startswith("#"):
             cur.meta(line, lineno)
         else:
@@ -263,6 +300,7 @@ def check(mode, path, show):
         expos.append(cur)
     if not expos:
         raise Bad("no exposition")
+    expos = [snap for e in expos for snap in snapshots(e)]
     # Across expositions: timestamps increase, counters never go down and
     # a counter series never disappears.
     last_stamp, counters = None, {}

@@ -7,7 +7,8 @@
 # job column on every row; summary "job PID" at the end of each line; the
 # node exporter's textfile the same families as openmetrics. When the job
 # ends, the whole job: a summary in text, one more record (window "run")
-# in the other formats, which promtool still loads.
+# in the other formats (openmetrics: one more exposition of the stream),
+# which promtool still loads.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 need python3 python3
 need jq jq
@@ -58,11 +59,20 @@ run --format summary >j.sum
 check "summary: each line ends with job PID" sh -c \
     '[ "$(grep -c " job $1\$" j.sum)" = 2 ] && [ "$(wc -l <j.sum)" = 2 ]' sh "$spid"
 mkdir tf
-run --format summary --textfile "$PWD/tf" >/dev/null
+# A watched job's textfile is httop-job-ID.prom, there while httop runs
+# (test_job_textfile.sh).
+env -u HTTOP_CLOCK "$HTTOP" --demo --seed 3 -b -d 0.3 --pid "$spid" --format summary \
+    --textfile "$PWD/tf" >/dev/null 2>>err &
+tfpid=$!
+i=0
+while [ $i -lt 100 ] && [ ! -f "tf/httop-job-$spid.prom" ]; do sleep 0.1; i=$((i + 1)); done
+cp "tf/httop-job-$spid.prom" tf.prom 2>/dev/null
+kill "$tfpid" 2>/dev/null
+wait "$tfpid" 2>/dev/null
 check "textfile: httop_job_info and the job's families" sh -c \
-    'grep -q "^httop_job_info{.*jobid=\"$1\"" tf/httop.prom &&
-     grep -q "^httop_job_state_seconds_total{host=\"[^\"]*\",jobid=\"$1\",state=\"both\"}" tf/httop.prom &&
-     python3 "$2" prometheus tf/httop.prom >/dev/null' sh "$spid" "$CHECK"
+    'grep -q "^httop_job_info{.*jobid=\"$1\"" tf.prom &&
+     grep -q "^httop_job_state_seconds_total{host=\"[^\"]*\",jobid=\"$1\",state=\"both\"}" tf.prom &&
+     python3 "$2" prometheus tf.prom >/dev/null' sh "$spid" "$CHECK"
 # Without a job: none of it.
 "$HTTOP" --demo --seed 3 -b -n 1 --format openmetrics >n.om 2>/dev/null
 check "without a watched job: no job series, no job key" sh -c \
@@ -95,13 +105,17 @@ assert last["job"]["kind"] == "pid"
 ' w.json
 check_schema w.json
 whole --format openmetrics >w.om
-check "openmetrics: the whole job last, window=run, then one # EOF" sh -c \
+check "openmetrics: the whole job last, window=run, then its # EOF" sh -c \
     'python3 "$1" openmetrics w.om >/dev/null &&
      tail -n 2 w.om | head -n 1 | grep -q "window=\"run\"" && [ "$(tail -n 1 w.om)" = "# EOF" ]' \
     sh "$CHECK"
 if command -v promtool >/dev/null 2>&1; then
-	check "promtool loads the stream with the whole job's record" \
-	    promtool tsdb create-blocks-from openmetrics w.om blocks
+	# A stream is a sequence of expositions, each ending "# EOF":
+	# promtool's backfill takes one at a time.
+	check "promtool loads each exposition of the stream, the whole job's record too" sh -c '
+	    awk "{ print > (\"part.\" n) } /^# EOF\$/ { n++ }" w.om &&
+	    [ "$(ls part.* | wc -l)" -ge 4 ] &&
+	    for p in part.*; do promtool tsdb create-blocks-from openmetrics "$p" blocks >/dev/null || exit 1; done' 
 else
 	skip "promtool is not installed (Debian: prometheus)"
 fi

@@ -11,7 +11,11 @@
 #    --die-map, --sim, --replay, and a --sysfs-root whose PCI config is a
 #    symbolic link to a root-only file): httop refuses each, no byte of
 #    them is printed, and the message names the file; -o naming a
-#    root-only file is refused (opened after privilege is given up).
+#    root-only file is refused (opened after privilege is given up);
+#  - the set-user-ID copy's command runs with the user's own user, group
+#    and supplementary groups, none of root's: privilege.c switches with
+#    setresuid and no setgroups (rpmlint's missing-call-to-setgroups-
+#    before-setuid), because exec kept the user's groups (test_packaging.sh).
 # Needs root, useradd, runuser, setcap and a C compiler; skips otherwise.
 . "${HTTOP_SRCDIR:-.}/tests/lib.sh"
 
@@ -44,7 +48,7 @@ fi
 chown root:root "$work/httop-setuid" && chmod 4755 "$work/httop-setuid"
 chmod 644 "$xml" "$cpuid"
 
-plan 21
+plan 22
 
 # The plugin: hwloc dlopens every hwloc_*.so in HWLOC_PLUGINS_PATH; its
 # constructor runs at once, whatever hwloc makes of it.
@@ -146,4 +150,14 @@ done
 as_user setuid --sim busy --topology "$xml" --cpuid "$secret/cpuid" >"$work/o" 2>&1
 check "setuid --cpuid: the message names the file and 'Permission denied'" \
     grep -q "$secret/cpuid.*Permission denied\|Permission denied.*$secret/cpuid" "$work/o"
+# The set-user-ID copy gives up root for the user with setresuid alone:
+# the command it runs has the user's IDs and supplementary groups, as the
+# same command run by the user directly, and no 0 among them.
+runuser -u "$user" -- sh -c 'grep -E "^(Uid|Gid|Groups):" /proc/self/status' >"$work/ids.user"
+(cd "$work/marks" && runuser -u "$user" -- "$work/httop-setuid" --sim busy --topology "$xml" \
+    --cpuid "$cpuid" -o "$work/marks/sum" -- \
+    sh -c 'grep -E "^(Uid|Gid|Groups):" /proc/self/status' >"$work/ids.cmd" 2>/dev/null)
+check "setuid: the command's Uid, Gid and Groups are the user's ($(tr '\t\n' '  ' <"$work/ids.cmd"))" \
+    sh -c 'cmp -s "$1" "$2" && [ -s "$1" ] && ! grep -qE "[[:space:]]0([[:space:]]|$)" "$1"' \
+    sh "$work/ids.cmd" "$work/ids.user"
 exit 0

@@ -355,9 +355,8 @@ test_openmetrics_values(void **state)
 	free(f);
 }
 
-/* Each interval is an exposition that starts with the source's info
- * family; the stream has one "# EOF", at its end (promtool's backfill
- * refuses data after it). */
+/* A stream (no -n): each interval a complete exposition that starts with
+ * the source's info family and ends "# EOF", each family once in it. */
 static void
 test_openmetrics_per_interval(void **state)
 {
@@ -366,12 +365,56 @@ test_openmetrics_per_interval(void **state)
 	size_t len = strlen(out);
 
 	(void)state;
-	assert_int_equal(count(out, "# EOF\n"), 1);
+	assert_int_equal(count(out, "# EOF\n"), 3);
+	assert_int_equal(count(out, "# EOF\n# TYPE httop_source info\n"), 2);
 	assert_true(len > 6 && strcmp(out + len - 6, "# EOF\n") == 0);
 	assert_int_equal(count(out, "# TYPE httop_source info\n"), 3);
 	assert_true(strncmp(out, "# TYPE httop_source info\n", 25) == 0);
 	assert_int_equal(count(out, "# TYPE httop_core_share_ratio gauge\n"), 3);
 	free(out);
+	free(f);
+}
+
+/* With -n N: one exposition, each family's header once, under it each
+ * series' N samples one after the other in time order, one "# EOF". */
+static void
+test_openmetrics_one_exposition(void **state)
+{
+	struct fixture *f = build();
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	struct batch *b = batch_new(FMT_OPENMETRICS, fp, &f->m, &f->p, "sim");
+	struct errmsg e;
+	const char *p;
+	int i;
+
+	(void)state;
+	batch_set_one_exposition(b, true);
+	for (i = 0; i < 3; i++) {
+		f->iv.time += 1.0;
+		f->iv.wall += 1.0;
+		assert_int_equal(batch_write(b, &f->iv, &e), 0);
+	}
+	assert_int_equal(len, 0);       /* nothing before the end */
+	assert_int_equal(batch_end(b, &e), 0);
+	batch_free(b);
+	fclose(fp);
+	assert_int_equal(count(buf, "# EOF\n"), 1);
+	assert_true(len > 6 && strcmp(buf + len - 6, "# EOF\n") == 0);
+	assert_int_equal(count(buf, "# TYPE httop_source info\n"), 1);
+	assert_int_equal(count(buf, "# TYPE httop_core_share_ratio gauge\n"), 1);
+	assert_int_equal(count(buf, "# TYPE "), 71);
+	/* the node's cores: three samples in a row, right after its header */
+	p = strstr(buf, "# HELP httop_node_cores ");
+	assert_non_null(p);
+	p = strchr(p, '\n') + 1;
+	for (i = 0; i < 3; i++) {
+		assert_true(strncmp(p, "httop_node_cores{" H "} ", strlen("httop_node_cores{" H "} ")) == 0);
+		p = strchr(p, '\n') + 1;
+	}
+	assert_true(p[0] == '#');
+	free(buf);
 	free(f);
 }
 
@@ -685,6 +728,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_openmetrics_values),
 		cmocka_unit_test(test_openmetrics_per_interval),
+		cmocka_unit_test(test_openmetrics_one_exposition),
 		cmocka_unit_test(test_openmetrics_counters),
 		cmocka_unit_test(test_openmetrics_levels),
 		cmocka_unit_test(test_prometheus_variant),
