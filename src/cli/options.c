@@ -55,6 +55,9 @@ enum {
 	OPT_VIA,
 	OPT_REMOTE_HTTOP,
 	OPT_COMPACT,
+	OPT_ACCT_RECORD,
+	OPT_ACCT_MERGE,
+	OPT_ACCT_CPU,
 };
 
 static const struct option long_opts[] = {
@@ -95,6 +98,9 @@ static const struct option long_opts[] = {
 	{ "via", required_argument, NULL, OPT_VIA },
 	{ "remote-httop", required_argument, NULL, OPT_REMOTE_HTTOP },
 	{ "compact", no_argument, NULL, OPT_COMPACT },
+	{ "acct-record", required_argument, NULL, OPT_ACCT_RECORD },
+	{ "acct-merge", required_argument, NULL, OPT_ACCT_MERGE },
+	{ "acct-cpu", required_argument, NULL, OPT_ACCT_CPU },
 	{ "output", required_argument, NULL, 'o' },
 	{ "level", required_argument, NULL, OPT_LEVEL },
 	{ "textfile-level", required_argument, NULL, OPT_TEXTFILE_LEVEL },
@@ -207,6 +213,12 @@ static const struct {
 	    N_("the httop the nodes run (default httop)") },
 	{ "--compact",
 	    N_("with --format json: each line's cores and threads as\npositional arrays, 5 to 10 times shorter (many nodes\nask their nodes for it)") },
+	{ "--acct-record FILE",
+	    N_("print the compact record (httop1) of the whole job\nin FILE (httop's JSON lines) for Slurm's accounting,\nand exit (the Slurm epilog's work; httop(1), JOBS)") },
+	{ "--acct-merge TEXT",
+	    N_("with --acct-record: print TEXT (a job's AdminComment)\nwith this node's record added or replaced") },
+	{ "--acct-cpu SECONDS",
+	    N_("with --acct-record: httop's own CPU time to record") },
 	{ "-o, --output FILE",
 	    N_("write the batch output (or --check's report) to FILE,\nnot standard output; implies -b. With a command: its\nsummary (and, with -b or --format, its intervals)") },
 	{ "--die-map FILE",
@@ -933,12 +945,56 @@ check_output_options(struct options *o, struct errmsg *e)
 	return 0;
 }
 
+/* --acct-record, --acct-merge, --acct-cpu. */
+static int
+parse_acct(int c, const char *arg, struct options *o, struct errmsg *e)
+{
+	char *end;
+
+	if (c == OPT_ACCT_RECORD) {
+		if (*arg == '\0')
+			return errmsg_set(e, _("--acct-record: empty file name; give httop's JSON "
+			    "lines of the job"));
+		o->acct_record = arg;
+		return 0;
+	}
+	if (c == OPT_ACCT_MERGE) {
+		o->acct_merge = arg;
+		return 0;
+	}
+	errno = 0;
+	o->acct_cpu = strtod(arg, &end);
+	if (end == arg || *end != '\0' || errno != 0 || !isfinite(o->acct_cpu) ||
+	    o->acct_cpu < 0.0 || o->acct_cpu > 1e9)
+		return errmsg_set(e, _("--acct-cpu: '%s' is not a number of seconds"), arg);
+	o->have_acct_cpu = true;
+	return 0;
+}
+
+/* --acct-record is all a run does: the others need it, it goes alone. */
+static int
+check_acct(const struct options *o, struct errmsg *e)
+{
+	if (o->acct_record == NULL) {
+		if (o->acct_merge != NULL || o->have_acct_cpu)
+			return errmsg_set(e, _("%s goes with --acct-record FILE; add it"),
+			    o->acct_merge != NULL ? "--acct-merge" : "--acct-cpu");
+		return 0;
+	}
+	if (o->job || o->nodes != NULL || o->command != NULL || o->check || o->output != NULL ||
+	    o->record != NULL || o->textfile != NULL || o->replay != NULL || o->npids > 0 ||
+	    o->cgroup != NULL)
+		return errmsg_set(e, _("--acct-record only turns a record into its compact form; "
+		    "drop the options of a run"));
+	return 0;
+}
+
 /* After the last option: the command, then what options exclude. */
 static int
 options_finish(int argc, char **argv, struct options *o, const char *value, struct errmsg *e)
 {
 	if (take_command(argc, argv, o, value, e) != 0 || check_job_command(o, e) != 0 ||
-	    check_output_options(o, e) != 0 || check_nodes(o, e) != 0)
+	    check_output_options(o, e) != 0 || check_nodes(o, e) != 0 || check_acct(o, e) != 0)
 		return -1;
 	return check_combination(o, e);
 }
@@ -970,6 +1026,10 @@ parse_run_option(int c, const char *arg, struct options *o, struct errmsg *e)
 	case OPT_COMPACT:
 		o->compact = true;
 		return 0;
+	case OPT_ACCT_RECORD:
+	case OPT_ACCT_MERGE:
+	case OPT_ACCT_CPU:
+		return parse_acct(c, arg, o, e);
 	case OPT_LEVEL:
 	case OPT_TEXTFILE_LEVEL:
 		return parse_level(c, arg, o, e);

@@ -1,8 +1,9 @@
 # many nodes: the node list (Slurm's hostlist syntax), the transports,
 # httop's own JSON lines read back into intervals, the nodes' processes
-# and the job intervals
+# and the job intervals; a job's summary in Slurm's accounting (acct)
 libhttop_a_SOURCES += src/cluster/hostlist.h src/cluster/hostlist.c \
 	src/cluster/jsonl.h src/cluster/jsonl.c src/cluster/nodeiv.h src/cluster/nodeiv.c \
 	src/cluster/transport.h src/cluster/transport.c src/cluster/cluster.h src/cluster/cluster.c \
 	src/cluster/nodelist.h src/cluster/nodelist.c \
-	src/cluster/passon.h src/cluster/passon.c
+	src/cluster/passon.h src/cluster/passon.c \
+	src/cluster/acct.h src/cluster/acct.c
