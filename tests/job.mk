@@ -12,6 +12,13 @@ tests_unit_test_slurm_SOURCES = tests/unit/test_slurm.c
 tests_unit_test_slurm_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_slurm_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_slurm
+# a job's summary in Slurm's accounting: the compact form written, parsed,
+# merged and combined
+check_PROGRAMS += tests/unit/test_acct
+tests_unit_test_acct_SOURCES = tests/unit/test_acct.c
+tests_unit_test_acct_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
+tests_unit_test_acct_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_acct
 EXTRA_DIST += tests/data/slurm/README \
 	tests/data/slurm/show-job-running.txt tests/data/slurm/show-job-array-task.txt \
 	tests/data/slurm/show-job-pending.txt tests/data/slurm/show-job-array.txt \

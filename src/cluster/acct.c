@@ -433,12 +433,15 @@ node(struct cursor *c, struct acct_node *n)
 {
 	char name[TOKEN_MAX];
 	unsigned seen = 0;
+	size_t at = c->at;
 
 	memset(n, 0, sizeof *n);
 	if (token(c, ":;,", name) != 0)
 		return -1;
-	if (!name_ok(name, strlen(name)) || c->at >= c->len || c->t[c->at] != ':')
+	if (!name_ok(name, strlen(name)) || c->at >= c->len || c->t[c->at] != ':') {
+		c->at = at;
 		return bad(c, _("not NODE: (a node name, then ':')"));
+	}
 	snprintf(n->name, sizeof n->name, "%s", name);
 	do {
 		c->at++;
