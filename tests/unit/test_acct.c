@@ -18,14 +18,14 @@ static const char run_line[] =
     "\"neither\":0.068,\"neither_lo\":null,\"neither_hi\":null,"
     "\"t0_only\":0.1,\"t1_only\":0.081,"
     "\"both\":null,\"both_lo\":0.7,\"both_hi\":0.8,"
-    "\"util\":0.932,\"ghz\":2.48,\"cpi\":0.81,"
+    "\"util\":0.932,\"ghz\":2.48,\"cpi\":0.81,\"active_threads\":1.74,"
     "\"both_of_busy\":null,\"both_of_busy_lo\":null,\"both_of_busy_hi\":null,"
     "\"absent\":{\"both_of_busy\":\"no-split\"}},"
     "\"packages\":[],\"cores\":[{\"x\":1}],\"threads\":[]}";
 
 static const char n01_text[] =
     "n01:c=8,s=723.2,n=6.80,t0=10.00,t1=8.10,b=70.00-80.00,u=93.20,bb=-no-split,"
-    "ghz=2.480,cpi=0.810,cpu=1.25,src=msr";
+    "ghz=2.480,cpi=0.810,at=1.740,cpu=1.25,src=msr";
 
 static void
 test_from_json(void **state)
@@ -98,8 +98,8 @@ test_parse_roundtrip(void **state)
 	assert_float_equal(r.nodes[0].cpu, 1.25, 1e-9);
 	len = acct_format(&r, again, sizeof again);
 	assert_string_equal(again, "httop1;" "n01:c=8,s=723.2,n=6.80,t0=10.00,t1=8.10,"
-	    "b=70.00-80.00,u=93.20,bb=-no-split,ghz=2.480,cpi=0.810,cpu=1.25,src=msr;"
-	    "n02:c=2,s=10.0,n=-,t0=-,t1=-,b=-,u=50.00,bb=-,ghz=-,cpi=-");
+	    "b=70.00-80.00,u=93.20,bb=-no-split,ghz=2.480,cpi=0.810,at=1.740,cpu=1.25,src=msr;"
+	    "n02:c=2,s=10.0,n=-,t0=-,t1=-,b=-,u=50.00,bb=-,ghz=-,cpi=-,at=-");
 	assert_int_equal(len, (int)strlen(again));
 	acct_free(&r);
 	/* Empty: no node; the version alone: no node either. */
@@ -221,8 +221,8 @@ test_merge(void **state)
 	assert_int_equal(acct_merge(&r, &n), 0);    /* added */
 	acct_format(&r, out, sizeof out);
 	assert_string_equal(out, "httop1;n01:c=4,s=11.0,n=-,t0=-,t1=-,b=-,u=70.00,bb=-,ghz=-,"
-	    "cpi=-;n02:c=8,s=10.0,n=-,t0=-,t1=-,b=-,u=60.00,bb=-,ghz=-,cpi=-;"
-	    "n03:c=4,s=11.0,n=-,t0=-,t1=-,b=-,u=70.00,bb=-,ghz=-,cpi=-");
+	    "cpi=-,at=-;n02:c=8,s=10.0,n=-,t0=-,t1=-,b=-,u=60.00,bb=-,ghz=-,cpi=-,at=-;"
+	    "n03:c=4,s=11.0,n=-,t0=-,t1=-,b=-,u=70.00,bb=-,ghz=-,cpi=-,at=-");
 	/* Too small for it all: -1. */
 	assert_int_equal(acct_format(&r, out, 40), -1);
 	acct_free(&r);
@@ -232,12 +232,13 @@ test_merge(void **state)
  * (20 * 50 + 60 * 100) / 80 = 87.5. neither exact 10 and a bound 20-40:
  * (20 * 10 + 60 * 20) / 80 = 17.5 to (20 * 10 + 60 * 40) / 80 = 32.5.
  * CPI 1 and 2: the job's lies between, 1.00-2.00; GHz 2.5 on both: 2.50.
- * httop's CPU: 0.25 + 0.5 = 0.75 s. */
+ * Threads 1 and 2: (20 * 1 + 60 * 2) / 80 = 1.75. httop's CPU: 0.25 + 0.5
+ * = 0.75 s. */
 static void
 test_combine(void **state)
 {
-	const char *t = "httop1;a:c=2,s=10.0,n=10,u=50,ghz=2.5,cpi=1,cpu=0.25,src=msr;"
-	    "b:c=6,s=10.0,n=20-40,u=100,ghz=2.5,cpi=2,cpu=0.5,src=msr";
+	const char *t = "httop1;a:c=2,s=10.0,n=10,u=50,ghz=2.5,cpi=1,at=1,cpu=0.25,src=msr;"
+	    "b:c=6,s=10.0,n=20-40,u=100,ghz=2.5,cpi=2,at=2,cpu=0.5,src=msr";
 	struct acct_node job;
 	struct acct_rec r;
 	struct errmsg e;
@@ -260,6 +261,7 @@ test_combine(void **state)
 	assert_float_equal(job.fig[AF_CPI].hi, 2.0, 1e-9);
 	assert_true(job.fig[AF_GHZ].kind == AV_EXACT);
 	assert_true(job.fig[AF_BOTH].kind == AV_ABSENT);
+	assert_float_equal(job.fig[AF_THREADS].v, 1.75, 1e-9);
 	assert_true(job.have_cpu);
 	assert_float_equal(job.cpu, 0.75, 1e-9);
 	assert_string_equal(job.src, "msr");
@@ -267,10 +269,10 @@ test_combine(void **state)
 	acct_print(fp, "42", &r);
 	fclose(fp);
 	assert_non_null(strstr(out, "\na                     2      10.0     10.0        -        -"
-	    "        -     50.0          -   2.50   1.00      0.25 msr\n"));
+	    "        -     50.0          -   2.50   1.00    1.00      0.25 msr\n"));
 	assert_non_null(strstr(out, "\njob                   8      10.0"
 	    " 17.5-32.5        -        -        -     87.5          -   2.50 1.00-2.00"
-	    "      0.75 msr\n"));
+	    "    1.75      0.75 msr\n"));
 	free(out);
 	acct_free(&r);
 }
