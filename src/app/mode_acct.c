@@ -67,11 +67,11 @@ app_job_ended(const struct options *o, struct errmsg *e)
 	text_quote(id, sizeof id, o->job_id, 32);
 	rc = slurm_acct_comment(o->job_id, o->user_env, state, sizeof state, &comment, e);
 	if (rc < 0)
-		return errmsg_prefix(e, _("--job %s: %s; and its record in Slurm's accounting "
-		    "cannot be read"), id, why), EXIT_FAIL;
+		return errmsg_prefix(e, _("%s; and its record in Slurm's accounting cannot be "
+		    "read"), why), EXIT_FAIL;
 	if (rc > 0)
-		return errmsg_set(e, _("--job %s: %s; and Slurm's accounting (sacct) has no such "
-		    "job"), id, why), EXIT_FAIL;
+		return errmsg_set(e, _("%s; and Slurm's accounting (sacct) has no such job"), why),
+		    EXIT_FAIL;
 	memset(&pe, 0, sizeof pe);
 	if (comment[0] == '\0' || acct_parse(comment, strlen(comment), &r, &pe) != 0 || r.n == 0) {
 		free(comment);

@@ -35,6 +35,7 @@ static const struct {
 	[AF_BOTH_BUSY] = { "bb", "both_of_busy", 100.0, 2 },
 	[AF_GHZ] = { "ghz", "ghz", 1.0, 3 },
 	[AF_CPI] = { "cpi", "cpi", 1.0, 3 },
+	[AF_THREADS] = { "at", "active_threads", 1.0, 3 },
 };
 
 static bool
@@ -625,7 +626,7 @@ val_text(const struct acct_val *v, int dec, char *buf, size_t len)
 static void
 print_row(FILE *fp, const struct acct_node *n)
 {
-	static const int width[AF_N] = { 8, 8, 8, 8, 8, 10, 6, 6 };
+	static const int width[AF_N] = { 8, 8, 8, 8, 8, 10, 6, 6, 7 };
 	char buf[64], name[ACCT_NAME_MAX * 4 + 1];
 	int f;
 
@@ -650,9 +651,9 @@ acct_print(FILE *fp, const char *jobid, const struct acct_rec *r)
 	fprintf(fp, _("httop: job %s, from Slurm's accounting (AdminComment): the whole job, "
 	    "per node and for the job (shares, util and both/busy in %%; LO-HI: a bound; -: "
 	    "absent)\n"), text_quote(id, sizeof id, jobid, 32));
-	fprintf(fp, "%-16s %6s %9s %8s %8s %8s %8s %8s %10s %6s %6s %9s %s\n", "NODE", "CORES",
-	    "SECONDS", "NEITHER", "T0ONLY", "T1ONLY", "BOTH", "UTIL", "BOTH/BUSY", "GHZ", "CPI",
-	    "HTTOP-CPU", "SOURCE");
+	fprintf(fp, "%-16s %6s %9s %8s %8s %8s %8s %8s %10s %6s %6s %7s %9s %s\n", "NODE",
+	    "CORES", "SECONDS", "NEITHER", "T0ONLY", "T1ONLY", "BOTH", "UTIL", "BOTH/BUSY", "GHZ",
+	    "CPI", "THREADS", "HTTOP-CPU", "SOURCE");
 	for (i = 0; i < r->n; i++)
 		print_row(fp, &r->nodes[i]);
 	acct_combine(r, &job);

@@ -3,15 +3,15 @@
  * by `httop --job ID` once the job has ended (httop(1), JOBS).
  *
  *   httop1;NODE:c=8,s=723.1,n=6.80,t0=10.00,t1=8.10,b=75.10,u=93.20,
- *     bb=80.60,ghz=2.480,cpi=0.810,cpu=1.23,src=msr;NODE2:...
+ *     bb=80.60,ghz=2.480,cpi=0.810,at=1.740,cpu=1.23,src=msr;NODE2:...
  *
  * (one line, no blank). "httop1" is the version; a record per node,
  * separated by ';'. NODE is [A-Za-z0-9._-]{1,64}. Fields, each at most
  * once, in any order (httop writes them in this one): c cores (integer,
  * required), s seconds of the whole job (required), n t0 t1 b the four
  * shares in percent (neither, thread 0 only, thread 1 only, both), u util
- * in percent, bb both of busy in percent, ghz, cpi, cpu httop's own CPU
- * seconds, src the source (a word). A figure is a number, a bound
+ * in percent, bb both of busy in percent, ghz, cpi, at the active threads
+ * per core, cpu httop's own CPU seconds, src the source (a word). A figure is a number, a bound
  * "LO-HI", or absent: "-" or "-REASON" (httop's JSON absent code). The
  * whole text is at most ACCT_TEXT_MAX bytes. Everything read is
  * untrusted: anything else is an error with the byte offset, and the
@@ -33,7 +33,7 @@
 #define ACCT_NAME_MAX 64
 
 enum acct_fig { AF_NEITHER, AF_T0, AF_T1, AF_BOTH, AF_UTIL, AF_BOTH_BUSY, AF_GHZ, AF_CPI,
-	AF_N };
+	AF_THREADS, AF_N };
 
 struct acct_val {
 	enum { AV_ABSENT = 0, AV_EXACT, AV_BOUND } kind;

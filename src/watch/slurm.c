@@ -481,7 +481,7 @@ slurm_job_watch(const char *id, char *const envp[], const char *cgroup_root,
 	if (show_job(id != NULL ? id : ids[0], id == NULL, envp, &j, &gone, e) != 0)
 		return gone && id != NULL ? SLURM_ENDED : -1;
 	if (ended(&j) && id != NULL) {
-		errmsg_set(e, _("the job is %s"), j.state);
+		errmsg_set(e, _("--job %s: the job is %s"), j.shown, j.state);
 		return SLURM_ENDED;
 	}
 	if (!running(&j))

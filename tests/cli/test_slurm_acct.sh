@@ -221,6 +221,7 @@ wait_for 20 has_comment "$j1"
 comment "$j1" >j1.comment
 check "sacct -j $j1 -o AdminComment: one httop1 record of node $node: $(cat j1.comment)" \
 	grep -Eq "^httop1;$node:c=[0-9]+,s=[0-9.]+,[^;]*,src=sim\$" j1.comment
+[ -s j1.comment ] || sed 's/^/# /' "jobs/job-$j1.jsonl.err" | sort | uniq -c | head
 # The record's figures are the whole-job JSON record's, rounded as the
 # form says (percent: 2 decimals, GHz, CPI, threads: 3).
 check "... its figures are those of httop's whole-job record (jobs/job-$j1.jsonl)" python3 -c '
@@ -276,11 +277,11 @@ check "httop --job $j2 (ended, no record): exit status 1 (got $st)" [ "$st" -eq 
 check "... saying Slurm's accounting holds no httop record: $(cat j2.err)" \
 	grep -q "job $j2 (COMPLETED, not running): Slurm's accounting holds no httop record" j2.err
 
-# Four nodes' epilogs at once (httop-acct, as on a 4-node job: here four
-# records of other host names), on one running job: all four kept.
-j3=$(sbatch --parsable -n 1 -J race -o /dev/null --wrap "sleep 60" 2>>log/sbatch.err)
-running() { [ "$(squeue -h -j "$1" -o %T 2>/dev/null)" = RUNNING ]; }
-wait_for 20 running "$j3"
+# Four nodes' epilogs at once (httop-acct, as on a 4-node job's nodes:
+# here four records of other host names), on one job: all four kept.
+: >noacct
+j3=$(run race "sleep 1")
+rm -f noacct
 for k in 1 2 3 4; do
 	sed "s/\"host\":\"[^\"]*\"/\"host\":\"n0$k\"/" "jobs/job-$j1.jsonl" >"race$k.jsonl"
 done
@@ -293,12 +294,9 @@ done
 st=0
 for p in $racers; do wait "$p" || st=1; done
 check "four httop-acct racing on job $j3: all exit 0 ($(cat race*.err | tail -n 2))" [ "$st" -eq 0 ]
-scancel "$j3"
-ended_job "$j3"
 nodes_of() { comment "$1" | tr ';' '\n' | sed -n 's/:.*//p' | sort | tr '\n' ' '; }
-four() { [ "$(nodes_of "$j3")" = "n01 n02 n03 n04 " ]; }
-wait_for 20 four
-check "... sacct: the AdminComment holds the four nodes' records: $(nodes_of "$j3")" four
+check "... sacct: the AdminComment holds the four nodes' records: $(nodes_of "$j3")" \
+	[ "$(nodes_of "$j3")" = "n01 n02 n03 n04 " ]
 timeout 60 "$HTTOP" --job "$j3" >j3.out 2>j3.err; st=$?
 sed 's/^/# /' j3.out
 check "... httop --job $j3: four node lines and the job's, its cores the sum, its CPU time too" \
@@ -307,20 +305,25 @@ check "... httop --job $j3: four node lines and the job's, its cores the sum, it
 	$1 == "job" { job = ($2 == 4 * c && $13 == "1.00") }
 	END { exit !(n == 4 && job) }' j3.out
 
-# An AdminComment that is not httop's: the epilog leaves it, httop --job
-# says so, escaped.
+# An AdminComment that is not httop's (set while the job ran, in the
+# accounting once it ended): httop-acct leaves it, httop --job says so,
+# escaped.
+: >noacct
 j4=$(sbatch --parsable -n 1 -J hostile -o /dev/null --wrap "sleep 60" 2>>log/sbatch.err)
+running() { [ "$(squeue -h -j "$1" -o %T 2>/dev/null)" = RUNNING ]; }
 wait_for 20 running "$j4"
 scontrol update JobId="$j4" AdminComment="$(printf 'httop1;n\033]0;owned\007:c=1,s=1')" \
 	>>log/sbatch.err 2>&1
-HTTOP="$HTTOP" HTTOP_ACCT_TRIES=2 "$HTTOP_SRCDIR/contrib/slurm/httop-acct" "$j4" \
-    "jobs/job-$j1.jsonl" 2>j4.acct; st=$?
-check "httop-acct on a job whose AdminComment is not httop's: exit 1, left as it is ($st)" \
-	sh -c '[ "$1" -eq 1 ] && grep -q "left as it is" j4.acct' sh "$st"
 scancel "$j4"
 ended_job "$j4"
+rm -f noacct
 is_hostile() { comment "$j4" | grep -q 'owned'; }
 wait_for 20 is_hostile
+HTTOP="$HTTOP" HTTOP_ACCT_TRIES=2 "$HTTOP_SRCDIR/contrib/slurm/httop-acct" "$j4" \
+    "jobs/job-$j1.jsonl" 2>j4.acct; st=$?
+left_alone() { [ "$st" -eq 1 ] && grep -q "left as it is" j4.acct && is_hostile; }
+check "httop-acct on a job whose AdminComment is not httop's: exit 1 ($st), left as it is" \
+	left_alone
 timeout 60 "$HTTOP" --job "$j4" >j4.out 2>j4.err; st=$?
 check "httop --job $j4 (a hostile AdminComment): exit 1 ($st), not httop's record" \
 	sh -c '[ "$1" -eq 1 ] && grep -q "is not httop.s record (byte 7" j4.err' sh "$st"
