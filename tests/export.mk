@@ -11,7 +11,7 @@ EXPORT_CLI_TESTS = tests/cli/test_node_exporter.sh tests/cli/test_many_nodes.sh 
 	tests/cli/test_wall_time.sh tests/cli/test_output_file.sh
 TESTS += $(EXPORT_CLI_TESTS)
 EXTRA_DIST += $(EXPORT_CLI_TESTS) tests/cli/om_check.py contrib/grafana/httop-dashboard.json \
-	contrib/slurm/httop-prolog contrib/slurm/httop-epilog
+	contrib/slurm/httop-prolog contrib/slurm/httop-epilog contrib/slurm/httop-acct
 check_PROGRAMS += tests/unit/test_totals
 tests_unit_test_totals_SOURCES = tests/unit/test_totals.c
 tests_unit_test_totals_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
