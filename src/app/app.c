@@ -91,10 +91,12 @@ app_run(const struct options *o)
 
 	if (o->nodes != NULL || o->all_nodes)
 		return run_nodes(o);
+	if (o->acct_record != NULL)
+		return app_acct_record(o);
 	memset(&a, 0, sizeof a);
 	a.o = o;
 	phases_init(&a.ph);
-	if ((status = app_open_all(&a)) == EXIT_RESTORED)
+	if ((status = app_open_all(&a)) == EXIT_RESTORED || status == EXIT_DONE)
 		return app_end(&a, EXIT_OK);
 	if (status != EXIT_OK) {
 		app_report(&a.e);

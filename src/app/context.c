@@ -202,6 +202,8 @@ open_job(struct app *a)
 		rc = slurm_job_watch(o->job_id, o->user_env, NULL, NULL, &a->job, &choice, &a->e);
 		if (rc == SLURM_CHOOSE)
 			return job_choice(a, &choice);
+		if (rc == SLURM_ENDED)
+			return app_job_ended(o, &a->e);
 		return rc == SLURM_OK ? EXIT_OK : EXIT_FAIL;
 	}
 	if (o->npids > 0 || o->cgroup != NULL) {

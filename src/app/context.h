@@ -70,6 +70,9 @@ struct app {
 /* context.c */
 /* app_open_all()'s "--restore is done", not an exit status. */
 #define EXIT_RESTORED (-2)
+/* app_open_all()'s "all was done and said" (an ended job's record
+ * printed): exit 0, no mode runs. */
+#define EXIT_DONE (-3)
 /* Everything before the mode, in its order; EXIT_OK, EXIT_RESTORED, or
  * the exit status with the reason in a->e. */
 int app_open_all(struct app *a);
@@ -147,5 +150,10 @@ int app_run_command(struct app *a);
 int app_run_command_bare(struct app *a, const struct errmsg *why);
 /* mode_check.c: httop --check, and the simulator playing its cases. */
 int app_run_check(struct app *a);
+/* mode_acct.c: --acct-record (an exit status), and --job ID of a job that
+ * has ended (EXIT_DONE once printed, or EXIT_FAIL with the reason in e,
+ * which holds what scontrol said on entry). */
+int app_acct_record(const struct options *o);
+int app_job_ended(const struct options *o, struct errmsg *e);
 
 #endif

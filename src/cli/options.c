@@ -844,6 +844,45 @@ check_output_options(struct options *o, struct errmsg *e)
 	return 0;
 }
 
+/* --acct-record FILE: the Slurm epilog's work (httop(1), JOBS). */
+static int
+opt_acct_record(struct optctx *x, const char *arg, struct errmsg *e)
+{
+	if (*arg == '\0')
+		return errmsg_set(e, _("--acct-record: empty file name; give httop's JSON "
+		    "lines of the job"));
+	x->o->acct_record = arg;
+	return 0;
+}
+
+/* --acct-cpu SECONDS: httop's own CPU time to record. */
+static int
+opt_acct_cpu(struct optctx *x, const char *arg, struct errmsg *e)
+{
+	if (num_double(arg, 0, 0.0, 1e9, &x->o->acct_cpu) != NUM_OK)
+		return errmsg_set(e, _("--acct-cpu: '%s' is not a number of seconds"), arg);
+	x->o->have_acct_cpu = true;
+	return 0;
+}
+
+/* --acct-record is all a run does: the others need it, it goes alone. */
+static int
+check_acct(const struct options *o, struct errmsg *e)
+{
+	if (o->acct_record == NULL) {
+		if (o->acct_merge != NULL || o->have_acct_cpu)
+			return errmsg_set(e, _("%s goes with --acct-record FILE; add it"),
+			    o->acct_merge != NULL ? "--acct-merge" : "--acct-cpu");
+		return 0;
+	}
+	if (o->job || o->nodes != NULL || o->command != NULL || o->check || o->output != NULL ||
+	    o->record != NULL || o->textfile != NULL || o->replay != NULL || o->npids > 0 ||
+	    o->cgroup != NULL)
+		return errmsg_set(e, _("--acct-record only turns a record into its compact form; "
+		    "drop the options of a run"));
+	return 0;
+}
+
 /* After the last option: the command, then what options exclude. */
 static int
 options_finish(struct optctx *x, struct errmsg *e)
@@ -851,7 +890,7 @@ options_finish(struct optctx *x, struct errmsg *e)
 	struct options *o = x->o;
 
 	if (take_command(x->argc, x->argv, o, x->value, e) != 0 || check_job_command(o, e) != 0 ||
-	    check_output_options(o, e) != 0 || check_nodes(o, e) != 0)
+	    check_output_options(o, e) != 0 || check_nodes(o, e) != 0 || check_acct(o, e) != 0)
 		return -1;
 	return check_combination(o, e);
 }
@@ -1036,6 +1075,12 @@ static const struct optdef optdefs[] = {
 	    N_("the httop the nodes run (default %s)"), dflt_remote_httop },
 	{ "compact", 0, VAL_NONE, NULL, opt_flag, F(compact), false,
 	    N_("with --format json: each line's cores and threads as\npositional arrays, 5 to 10 times shorter (many nodes\nask their nodes for it)"), NULL },
+	{ "acct-record", 0, VAL_REQUIRED, "FILE", opt_acct_record, 0, false,
+	    N_("print the compact record (httop1) of the whole job\nin FILE (httop's JSON lines) for Slurm's accounting,\nand exit (the Slurm epilog's work; httop(1), JOBS)"), NULL },
+	{ "acct-merge", 0, VAL_REQUIRED, "TEXT", opt_string, F(acct_merge), false,
+	    N_("with --acct-record: print TEXT (a job's AdminComment)\nwith this node's record added or replaced"), NULL },
+	{ "acct-cpu", 0, VAL_REQUIRED, "SECONDS", opt_acct_cpu, 0, false,
+	    N_("with --acct-record: httop's own CPU time to record"), NULL },
 	{ "output", 'o', VAL_REQUIRED, "FILE", opt_string, F(output), false,
 	    N_("write the batch output (or --check's report) to FILE,\nnot standard output; implies -b. With a command: its\nsummary (and, with -b or --format, its intervals)"), NULL },
 	{ "die-map", 0, VAL_REQUIRED, "FILE", opt_die_map, 0, true,

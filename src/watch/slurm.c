@@ -31,37 +31,56 @@ extern char **environ;
 
 static const char *const fixed_dirs[] = { "/usr/bin", "/bin", "/usr/sbin", "/sbin" };
 
-int
-slurm_scontrol_path(char *buf, size_t len, struct errmsg *e)
+/* Where Slurm's tool `name` is: $env, the directory of the configure-time
+ * scontrol, then the fixed directories. */
+static int
+tool_path(const char *name, const char *env_name, char *buf, size_t len, struct errmsg *e)
 {
-	const char *env = secure_getenv("HTTOP_SCONTROL");
+	const char *env = secure_getenv(env_name);
 	char tried[512];
 	size_t i, n = 0;
 
 	tried[0] = '\0';
 	if (env != NULL && *env != '\0') {
 		if (access(env, X_OK) != 0)
-			return errmsg_set(e, _("HTTOP_SCONTROL=%s: not an executable file (%s)"), env,
+			return errmsg_set(e, _("%s=%s: not an executable file (%s)"), env_name, env,
 			    strerror(errno));
 		snprintf(buf, len, "%s", env);
 		return 0;
 	}
 #ifdef SCONTROL_PATH
-	if (access(SCONTROL_PATH, X_OK) == 0) {
-		snprintf(buf, len, "%s", SCONTROL_PATH);
-		return 0;
+	{
+		const char *slash = strrchr(SCONTROL_PATH, '/');
+
+		snprintf(buf, len, "%.*s/%s", slash != NULL ? (int)(slash - SCONTROL_PATH) : 1,
+		    slash != NULL ? SCONTROL_PATH : ".", name);
+		if (access(buf, X_OK) == 0)
+			return 0;
+		n += (size_t)snprintf(tried + n, sizeof tried - n, "%s", buf);
 	}
-	n += (size_t)snprintf(tried + n, sizeof tried - n, "%s", SCONTROL_PATH);
 #endif
 	for (i = 0; i < sizeof fixed_dirs / sizeof fixed_dirs[0]; i++) {
-		snprintf(buf, len, "%s/scontrol", fixed_dirs[i]);
+		snprintf(buf, len, "%s/%s", fixed_dirs[i], name);
 		if (access(buf, X_OK) == 0)
 			return 0;
 		if (n < sizeof tried)
 			n += (size_t)snprintf(tried + n, sizeof tried - n, "%s%s", n ? ", " : "", buf);
 	}
-	return errmsg_set(e, _("Slurm's scontrol is not installed here (looked for %s); --job "
-	    "needs it: build httop with --with-scontrol=PATH where Slurm is elsewhere"), tried);
+	return errmsg_set(e, _("Slurm's %s is not installed here (looked for %s); --job "
+	    "needs it: build httop with --with-scontrol=PATH where Slurm is elsewhere"), name,
+	    tried);
+}
+
+int
+slurm_scontrol_path(char *buf, size_t len, struct errmsg *e)
+{
+	return tool_path("scontrol", "HTTOP_SCONTROL", buf, len, e);
+}
+
+int
+slurm_sacct_path(char *buf, size_t len, struct errmsg *e)
+{
+	return tool_path("sacct", "HTTOP_SACCT", buf, len, e);
 }
 
 /* What one run of scontrol gave. */
@@ -148,22 +167,21 @@ collect(int out, int err, struct scontrol_out *r)
 	return !open[0] && !open[1];
 }
 
-/* Run scontrol with `args` (after argv[0]); 0 with r filled (whatever its
- * exit status), or -1 with a message when it could not be run at all. */
+/* Run the tool at `path` with `args` (after argv[0]); 0 with r filled
+ * (whatever its exit status), or -1 with a message when it could not be
+ * run at all. */
 static int
-scontrol(const char *const args[], char *const envp[], struct scontrol_out *r,
-    struct errmsg *e)
+run_tool(const char *path, const char *const args[], char *const envp[],
+    struct scontrol_out *r, struct errmsg *e)
 {
-	char path[PATH_MAX], *argv[8];
+	char *argv[12];
 	int out[2], err[2], st;
 	size_t i;
 	pid_t pid;
 	bool done;
 
 	memset(r, 0, sizeof *r);
-	if (slurm_scontrol_path(path, sizeof path, e) != 0)
-		return -1;
-	argv[0] = path;
+	argv[0] = (char *)path;
 	for (i = 0; args[i] != NULL && i + 2 < sizeof argv / sizeof argv[0]; i++)
 		argv[i + 1] = (char *)args[i];
 	argv[i + 1] = NULL;
@@ -202,6 +220,18 @@ scontrol(const char *const args[], char *const envp[], struct scontrol_out *r,
 	return 0;
 }
 
+static int
+scontrol(const char *const args[], char *const envp[], struct scontrol_out *r,
+    struct errmsg *e)
+{
+	char path[PATH_MAX];
+
+	memset(r, 0, sizeof *r);
+	if (slurm_scontrol_path(path, sizeof path, e) != 0)
+		return -1;
+	return run_tool(path, args, envp, r, e);
+}
+
 /* scontrol's first line of complaint, escaped, for a message. */
 static const char *
 said(const struct scontrol_out *r, char *buf, size_t len)
@@ -219,6 +249,21 @@ running(const struct slurm_job *j)
 {
 	return strcmp(j->state, "RUNNING") == 0 || strcmp(j->state, "SUSPENDED") == 0 ||
 	    strcmp(j->state, "CONFIGURING") == 0;
+}
+
+/* Over, or its epilogs running (COMPLETING): its record is in Slurm's
+ * accounting, or soon will be. PENDING, REQUEUED, RESIZING, ... are not. */
+static bool
+ended(const struct slurm_job *j)
+{
+	static const char *const over[] = { "COMPLETED", "COMPLETING", "CANCELLED", "FAILED",
+	    "TIMEOUT", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY" };
+	size_t i;
+
+	for (i = 0; i < sizeof over / sizeof over[0]; i++)
+		if (strcmp(j->state, over[i]) == 0)
+			return true;
+	return false;
 }
 
 /* Of the jobs an ID names (an array job's ID names all its tasks): the
@@ -244,7 +289,7 @@ pick(const struct slurm_job *jobs, int n, const char *id, bool exact)
 /* `scontrol show job -d ID`: the one job. */
 static int
 show_job(const char *id, bool exact, char *const envp[], struct slurm_job *j,
-    struct errmsg *e)
+    bool *gone, struct errmsg *e)
 {
 	const char *args[] = { "show", "job", "-d", id, NULL };
 	struct slurm_job more[SHOW_MAX];
@@ -257,6 +302,9 @@ show_job(const char *id, bool exact, char *const envp[], struct slurm_job *j,
 		return errmsg_prefix(e, "--job");
 	if (r.status != 0) {
 		free(r.out);
+		/* slurmctld forgets an ended job after MinJobAge (300 s). */
+		if (gone != NULL)
+			*gone = strstr(r.err, "Invalid job id") != NULL;
 		return errmsg_set(e, _("--job %s: scontrol show job says: %s"), qid,
 		    said(&r, msg, sizeof msg));
 	}
@@ -400,7 +448,7 @@ make_choice(char ids[][SLURM_ID_MAX], size_t n, char *const envp[], struct slurm
 	c->jobs = xcalloc(n, sizeof *c->jobs);
 	c->n = 0;
 	for (i = 0; i < n; i++) {
-		if (show_job(ids[i], true, envp, &c->jobs[c->n], e) != 0) {
+		if (show_job(ids[i], true, envp, &c->jobs[c->n], NULL, e) != 0) {
 			/* Ended since: its id alone. */
 			memset(&c->jobs[c->n], 0, sizeof c->jobs[c->n]);
 			snprintf(c->jobs[c->n].shown, SLURM_ID_MAX, "%s", ids[i]);
@@ -416,6 +464,7 @@ slurm_job_watch(const char *id, char *const envp[], const char *cgroup_root,
 {
 	char ids[CHOICE_MAX][SLURM_ID_MAX];
 	struct slurm_job j;
+	bool gone = false;
 	size_t n;
 
 	*w = NULL;
@@ -429,8 +478,12 @@ slurm_job_watch(const char *id, char *const envp[], const char *cgroup_root,
 		if (n > 1)
 			return make_choice(ids, n, envp, choice, e);
 	}
-	if (show_job(id != NULL ? id : ids[0], id == NULL, envp, &j, e) != 0)
-		return -1;
+	if (show_job(id != NULL ? id : ids[0], id == NULL, envp, &j, &gone, e) != 0)
+		return gone && id != NULL ? SLURM_ENDED : -1;
+	if (ended(&j) && id != NULL) {
+		errmsg_set(e, _("--job %s: the job is %s"), j.shown, j.state);
+		return SLURM_ENDED;
+	}
 	if (!running(&j))
 		return errmsg_set(e, _("--job %s: the job is %s, not running; give a running "
 		    "job (squeue -t R)"), j.shown, j.state);
@@ -448,4 +501,53 @@ slurm_choice_free(struct slurm_choice *c)
 	free(c->jobs);
 	c->jobs = NULL;
 	c->n = 0;
+}
+
+/* sacct's row of the job: "JobID|State|AdminComment" (-P: '|' between
+ * fields; the comment last, as it may hold '|'). The first row whose
+ * JobID is id, cut at its line's end. */
+static int
+sacct_row(const char *out, const char *id, char *state, size_t slen, char **comment)
+{
+	size_t idlen = strlen(id);
+	const char *p, *end, *bar;
+
+	for (p = out; *p != '\0'; p = *end != '\0' ? end + 1 : end) {
+		end = p + strcspn(p, "\n");
+		if ((size_t)(end - p) <= idlen || strncmp(p, id, idlen) != 0 || p[idlen] != '|')
+			continue;
+		p += idlen + 1;
+		bar = memchr(p, '|', (size_t)(end - p));
+		if (bar == NULL)
+			continue;
+		snprintf(state, slen, "%.*s", (int)(bar - p < 32 ? bar - p : 32), p);
+		*comment = xmalloc((size_t)(end - bar));
+		memcpy(*comment, bar + 1, (size_t)(end - bar - 1));
+		(*comment)[end - bar - 1] = '\0';
+		return 0;
+	}
+	return 1;
+}
+
+int
+slurm_acct_comment(const char *id, char *const envp[], char *state, size_t slen,
+    char **comment, struct errmsg *e)
+{
+	const char *args[] = { "-n", "-X", "-P", "-j", id, "-o", "JobID,State,AdminComment",
+	    NULL };
+	struct scontrol_out r;
+	char path[PATH_MAX], msg[512], st[64];
+	int rc;
+
+	*comment = NULL;
+	if (slurm_sacct_path(path, sizeof path, e) != 0 || run_tool(path, args, envp, &r, e) != 0)
+		return -1;
+	if (r.status != 0) {
+		free(r.out);
+		return errmsg_set(e, _("sacct says: %s"), said(&r, msg, sizeof msg));
+	}
+	rc = sacct_row(r.out, id, st, sizeof st, comment);
+	free(r.out);
+	text_escape(state, slen, st);
+	return rc;
 }

@@ -65,6 +65,15 @@ long slurm_parse_duration(const char *s);
  * when httop gained no privilege at its exec (tests, unusual sites).
  * 0, or -1 with a message naming where it looked. */
 int slurm_scontrol_path(char *buf, size_t len, struct errmsg *e);
+/* The same for sacct (HTTOP_SACCT; beside the configured scontrol). */
+int slurm_sacct_path(char *buf, size_t len, struct errmsg *e);
+
+/* From Slurm's accounting (sacct, run with `envp` as scontrol is): the
+ * job's state (escaped, into state) and its AdminComment (*comment,
+ * allocated, as sacct wrote it: untrusted, unescaped; free it). 0; 1 when
+ * sacct has no such job; -1 with a message. */
+int slurm_acct_comment(const char *id, char *const envp[], char *state, size_t slen,
+    char **comment, struct errmsg *e);
 
 /* Several jobs run here and --job named none: their list, for the user
  * to choose from. */
@@ -76,6 +85,10 @@ struct slurm_choice {
 enum {
 	SLURM_OK = 0,
 	SLURM_CHOOSE = 1,           /* --job alone, several jobs: see the choice */
+	SLURM_ENDED = 2,            /* --job ID: the job is over (slurmctld says so,
+				     * or has forgotten it): its record is in
+				     * Slurm's accounting (slurm_acct_comment);
+				     * what scontrol said in e */
 };
 
 /* The watch over job `id` (NULL: the only job with processes on this

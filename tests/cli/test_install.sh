@@ -126,6 +126,7 @@ check "bin, share/httop, man1/man5, locale, completion, systemd unit are all the
 	has_all "$u/bin" "$u/share/httop" "$u/share/man" "$u/share/locale" "$(at "$u")" "$(atu "$u")"
 check "the Slurm prolog and epilog in libexec/httop, executable; the dashboard in share/httop/grafana" \
 	sh -c '[ -x "$1/libexec/httop/httop-prolog" ] && [ -x "$1/libexec/httop/httop-epilog" ] &&
+	    [ -x "$1/libexec/httop/httop-acct" ] &&
 	    python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$1/share/httop/grafana/httop-dashboard.json"' \
 	sh "$u"
 only_data() { [ ! -e "$1/local.mk" ] && [ ! -e "$1/README.md" ]; }

@@ -26,7 +26,7 @@
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 29
+plan 28
 
 S=$HTTOP_SRCDIR
 V=$(sed -n 's/^AC_INIT(\[httop\], \[\([^]]*\)\].*/\1/p' "$S/configure.ac")
@@ -235,6 +235,7 @@ else
 		    /usr/share/bash-completion/completions/httop \
 		    /usr/lib/systemd/system/httop-textfile.service \
 		    /usr/libexec/httop/httop-prolog /usr/libexec/httop/httop-epilog \
+		    /usr/libexec/httop/httop-acct \
 		    /usr/share/httop/grafana/httop-dashboard.json; do
 			grep -q "^$f" rpm.files || bad="$bad $f"
 		done
@@ -343,12 +344,9 @@ for p in 'libhwloc[0-9]' 'libcpuid[0-9]' 'libncursesw[0-9]' 'zlib1g' 'libc6'; do
 done
 check "Depends (from \${shlibs:Depends}) names hwloc, libcpuid, ncursesw, zlib and libc${bad:+ (missing:$bad)}" \
 	[ -z "$bad" ]
-# The Slurm epilog reads httop's JSON with python3: declared (Recommends,
-# which apt installs by default; httop itself runs without it).
-check "Recommends names python3 (the Slurm epilog's interpreter)" \
-	sh -c 'dpkg-deb -f "$1" Recommends | grep -Eq "(^|, )python3( |,|$)"' sh "$deb"
-check "the Slurm scripts in the .deb are executable" \
-	sh -c 'grep " ./usr/libexec/httop/httop-epilog\$" deb.files | grep -q "^-rwxr-xr-x"'
+check "the Slurm scripts in the .deb are executable (prolog, epilog, httop-acct)" \
+	sh -c 'for f in httop-prolog httop-epilog httop-acct; do
+		grep " ./usr/libexec/httop/$f\$" deb.files | grep -q "^-rwxr-xr-x" || exit 1; done'
 dpkg-deb -x "$deb" root
 out=$(root/usr/bin/httop --version 2>&1)
 check "the packaged httop prints 'httop $V' first" [ "$(printf '%s\n' "$out" | head -n 1)" = "httop $V" ]
