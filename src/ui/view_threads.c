@@ -444,10 +444,15 @@ threads_row(const struct sink *k, int row, const struct tlayout *l, const struct
 
 		if (l->fig_w[i] == 0)
 			continue;
+		/* A blank before every number, so that two never run
+		 * together (nomCPI 10970.04 beside CPI 5.30): a number too wide
+		 * loses its decimals, then shows as "*"; never a cut one. */
 		val_text(num, sizeof num, c->fmt, fig_of(tf, c->col), c->scale);
+		if ((int)strlen(num) >= l->fig_w[i])
+			val_text(num, sizeof num, "%.0f", fig_of(tf, c->col), c->scale);
+		if ((int)strlen(num) >= l->fig_w[i])
+			snprintf(num, sizeof num, "*");
 		snprintf(buf, sizeof buf, "%*s", l->fig_w[i], num);
-		if ((int)strlen(buf) > l->fig_w[i])     /* never a cut number */
-			snprintf(buf, sizeof buf, "%*s", l->fig_w[i], "*");
 		k->text(k->arg, row, l->fig_x[i], l->fig_w[i], ROLE_LABEL, buf);
 	}
 	if (l->status_w <= 0)

@@ -354,6 +354,15 @@ test_rows(void **state)
 	grid_clear(&g);
 	threads_lines(&k, &r.f, &l, TCOL_UTIL, false, false, r.rows, n, 0, 10);
 	assert_memory_equal(line(&g, 0), "    1    0     8  0", 19);
+	/* A number as wide as its column (nominal CPI 10970.04 of an idle
+	 * thread: 8 of 8) keeps a blank before it without its decimals, so
+	 * that it never runs into CPI (5.30); wider still, it is "*". */
+	r.iv.threads[1].cpi = val_exact(5.30);
+	r.iv.threads[1].nominal_cpi = val_exact(10970.04);
+	r.iv.threads[1].ghz = val_exact(123456789.0);
+	grid_clear(&g);
+	threads_lines(&k, &r.f, &l, TCOL_UTIL, false, false, r.rows, n, 0, 10);
+	assert_memory_equal(line(&g, 0) + 61, "    25.0    5.30   10970      *", 31);
 	trig_free(&r);
 }
 
