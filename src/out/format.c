@@ -33,7 +33,7 @@ out_fig(char *buf, size_t len, struct val v, double scale, int decimals, const c
 		if (strcmp(a, b) == 0)
 			snprintf(buf, len, "%s%s", a, unit);
 		else
-			snprintf(buf, len, "%s-%s", a, b);
+			snprintf(buf, len, "%s-%s%s", a, b, unit);
 	} else {
 		snprintf(buf, len, "-");
 	}

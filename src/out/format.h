@@ -105,8 +105,9 @@ void out_prom_write(struct batch *b, const struct interval *iv, bool openmetrics
 bool out_core_shown(const struct interval *iv, unsigned core);
 bool out_thread_shown(const struct interval *iv, unsigned cpu);
 
-/* A figure as text: "12.3" + unit when exact, "10.0-40.0" for a bound (one
- * number + unit when both ends print the same at this precision), "-" when
+/* A figure as text: "12.3" + unit when exact, "10.0-40.0" + unit for a
+ * bound (one number + unit when both ends print the same at this
+ * precision), "-" when
  * absent or not finite; the numbers are v * scale with `decimals`. */
 const char *out_fig(char *buf, size_t len, struct val v, double scale, int decimals,
     const char *unit);

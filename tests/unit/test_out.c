@@ -15,7 +15,8 @@
  *   C in [max(0, 0.5 + 0.6 - 1), min(0.5, 0.6)] = [0.1, 0.5]
  *   A = u0 - C in [0, 0.4], B = u1 - C in [0.1, 0.5],
  *   N = 1 - u0 - u1 + C in [0, 0.4].
- *   In text: 0.0-40.0, 0.0-40.0, 10.0-50.0, 10.0-50.0.
+ *   In text: 0.0-40.0%, 0.0-40.0%, 10.0-50.0%, 10.0-50.0% (a bound keeps
+ *   its unit, as an exact share does).
  * CPU 0: base 2.1 GHz, dcyc = dref (ghz 2.1), util 0.6, CPI 1.25, so
  *   IPC = 1 / 1.25 = 0.8, nominal CPI = dtsc/dinst = 1.25 / 0.6 = 2.08333,
  *   net GHz = 2.1 * 0.6 = 1.26.
@@ -688,7 +689,7 @@ test_text(void **state)
 	assert_non_null(strstr(l, "  10.0%       20.0%       30.0%       40.0%       90.0%      1.44      1.25      2.10  ok; stopped: inst"));
 	line_with(out, "  0    1 1,5 ", l, sizeof l);
 	/* A bound [1, 1] prints as one number; the status says bound. */
-	assert_non_null(strstr(l, "   0.0-40.0    0.0-40.0   10.0-50.0   10.0-50.0       90.0%      1.00         -         -  bound"));
+	assert_non_null(strstr(l, "  0.0-40.0%   0.0-40.0%  10.0-50.0%  10.0-50.0%       90.0%      1.00         -         -  bound"));
 	line_with(out, "  1    0 2 ", l, sizeof l);
 	assert_non_null(strstr(l, "  -           -           -           -       50.0%"));
 	assert_non_null(strstr(l, "no split"));
