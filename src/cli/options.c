@@ -25,6 +25,7 @@
 #include "sim/scenario.h"
 #include "util/i18n.h"
 #include "util/numparse.h"
+#include "util/textwrap.h"
 #include "util/xalloc.h"
 
 /* What a parse carries from one option to the next. */
@@ -63,38 +64,6 @@ struct optdef {
 			       * options as parsed without this option and
 			       * the code's own constants; NULL: none */
 };
-
-const char *
-source_kind_name(enum source_kind k)
-{
-	switch (k) {
-	case SRC_AUTO: return "auto";
-	case SRC_MSR: return "msr";
-	case SRC_SIM: return "sim";
-	case SRC_REPLAY: return "replay";
-	case SRC_MSR_SAFE: return "msr-safe";
-	case SRC_PERF: return "perf";
-	case SRC_PROCSTAT: return "procstat";
-	case SRC_SCHED: return "sched";
-	}
-	return "?";
-}
-
-static int
-source_kind_parse(const char *s, enum source_kind *k)
-{
-	static const enum source_kind all[] = { SRC_AUTO, SRC_MSR, SRC_MSR_SAFE, SRC_PERF,
-	    SRC_SCHED, SRC_PROCSTAT, SRC_SIM, SRC_REPLAY };
-	size_t i;
-
-	for (i = 0; i < sizeof all / sizeof all[0]; i++) {
-		if (strcmp(s, source_kind_name(all[i])) == 0) {
-			*k = all[i];
-			return 0;
-		}
-	}
-	return -1;
-}
 
 /* ---- How the options are parsed ------------------------------------------ */
 
@@ -555,7 +524,7 @@ check_check_options(struct options *o, struct errmsg *e)
 	}
 	if (o->replay != NULL)
 		bad = "--replay";
-	else if (o->source == SRC_REPLAY)
+	else if (source_kind_row(o->source)->trace)
 		bad = "--source replay";
 	else if (o->scenario != NULL)
 		bad = "--sim";
@@ -596,7 +565,7 @@ check_restore_options(const struct options *o, struct errmsg *e)
 
 	if (!o->restore)
 		return 0;
-	if (o->source != SRC_AUTO && o->source != SRC_MSR && o->source != SRC_MSR_SAFE)
+	if (!source_kind_row(o->source)->writes_msrs)
 		bad = "--source";
 	else if (o->demo || o->scenario != NULL)
 		bad = o->demo ? "--demo" : "--sim";
@@ -625,7 +594,7 @@ check_combination(struct options *o, struct errmsg *e)
 {
 	if (check_check_options(o, e) != 0 || check_restore_options(o, e) != 0)
 		return -1;
-	if (o->source == SRC_REPLAY && o->replay == NULL)
+	if (source_kind_row(o->source)->trace && o->replay == NULL)
 		return errmsg_set(e, _("--source replay needs a trace: add --replay FILE"));
 	if (o->replay != NULL && (o->topology != NULL || o->cpuid != NULL))
 		return errmsg_set(e, _("--replay: the trace records its own machine; drop --topology and --cpuid"));
@@ -637,7 +606,7 @@ check_combination(struct options *o, struct errmsg *e)
 	if (o->record != NULL && o->replay != NULL && strcmp(o->record, o->replay) == 0)
 		return errmsg_set(e, _("--record %s would overwrite the trace being replayed; give "
 		    "another file"), o->record);
-	if (o->source == SRC_SIM && o->scenario == NULL)
+	if (source_kind_row(o->source)->simulated && o->scenario == NULL)
 		o->scenario = OPT_SCENARIO_DEFAULT;
 	return 0;
 }
@@ -661,10 +630,12 @@ static int
 opt_source(struct optctx *x, const char *arg, struct errmsg *e)
 {
 	enum source_kind k;
+	char all[160];
 
-	if (source_kind_parse(arg, &k) != 0)
-		return errmsg_set(e, _("--source: unknown source '%s'; give auto, msr, msr-safe, perf, "
-		    "sched, procstat, sim or replay"), arg);
+	if (source_kind_parse(arg, &k) != 0) {
+		source_kind_list(all, sizeof all);
+		return errmsg_set(e, _("--source: unknown source '%s'; give %s"), arg, all);
+	}
 	if (x->source_by != NULL && x->o->source != k)
 		return errmsg_set(e, _("--source %s conflicts with %s (--source %s); drop one of them"),
 		    arg, x->source_by, source_kind_name(x->o->source));
@@ -1028,7 +999,7 @@ static const struct optdef optdefs[] = {
 	{ "host", 0, VAL_REQUIRED, "NAME", opt_host, 0, false,
 	    N_("the host name the outputs give (default: the node's)"), NULL },
 	{ "source", 0, VAL_REQUIRED, "SRC", opt_source, 0, true,
-	    N_("counter source: auto, msr, msr-safe, perf, sched,\nprocstat, sim or replay (default %s: msr-safe,\nmsr, perf, sched, then procstat)"), dflt_source },
+	    NULL /* from the table of sources: source_help() */, dflt_source },
 	{ "replay", 0, VAL_REQUIRED, "FILE", opt_replay, 0, false,
 	    N_("replay a recorded trace (implies --source replay)"), NULL },
 	{ "record", 0, VAL_REQUIRED, "FILE", opt_record, 0, false,
@@ -1121,18 +1092,46 @@ usage_name(char *buf, size_t len, const struct optdef *d)
 	    d->meta != NULL ? d->meta : "");
 }
 
+/* --source's help from the table of sources (source/kinds.h): every name,
+ * the default `dflt` and auto's order, broken into lines of at most 50
+ * columns. */
+static const char *
+source_help(char *buf, size_t len, const char *dflt)
+{
+	char all[160], steps[160], *text = NULL;
+	size_t n = 0;
+	FILE *mem;
+	int k;
+
+	source_kind_list(all, sizeof all);
+	source_kind_auto_list(steps, sizeof steps, 1, false);
+	k = snprintf(buf, len, _("counter source: %s (default %s: %s)"), all, dflt, steps);
+	mem = open_memstream(&text, &n);
+	if (k < 0 || mem == NULL)
+		return buf;
+	text_wrap(mem, 0, 50, buf);
+	if (fclose(mem) == 0 && n > 0 && n < len) {
+		memcpy(buf, text, n);
+		buf[n - (text[n - 1] == '\n')] = '\0';
+	}
+	free(text);
+	return buf;
+}
+
 /* An option's help, translated, each "%s" replaced by the default its
  * row's dflt gives from the options `d` (those before any is given). */
 static const char *
 help_text(char *buf, size_t len, const struct optdef *row, const struct options *d)
 {
 	char v[2][DFLT_LEN] = { "", "" };
-	const char *w = _(row->help);
+	const char *w = row->help != NULL ? _(row->help) : NULL;
 	size_t o = 0, k = 0, n;
 
 	if (row->dflt == NULL)
 		return w;
 	row->dflt(d, v);
+	if (w == NULL)
+		return source_help(buf, len, v[0]);
 	while (*w != '\0' && o + 1 < len) {
 		if (w[0] == '%' && w[1] == 's' && k < 2) {
 			n = strlen(v[k]);

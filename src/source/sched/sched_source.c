@@ -79,9 +79,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "source/perf_sys.h"
-#include "source/sched_merge.h"
-#include "source/sched_source.h"
+#include "source/perf/perf_sys.h"
+#include "source/sched/sched_merge.h"
+#include "source/sched/sched_source.h"
 #include "source/sources.h"
 #include "util/clock.h"
 #include "util/cpulist.h"

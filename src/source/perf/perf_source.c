@@ -23,8 +23,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "source/perf_plan.h"
-#include "source/perf_source.h"
+#include "source/perf/perf_plan.h"
+#include "source/perf/perf_source.h"
 #include "source/sources.h"
 #include "util/clock.h"
 #include "util/i18n.h"

@@ -1,0 +1,3 @@
+# the scheduler source: context switches from perf ring buffers
+libhttop_a_SOURCES += src/source/sched/sched_source.c src/source/sched/sched_source.h \
+	src/source/sched/sched_merge.c src/source/sched/sched_merge.h
