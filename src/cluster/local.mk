@@ -5,6 +5,7 @@
 # (acct.c)
 libhttop_a_SOURCES += src/cluster/hostlist.h src/cluster/hostlist.c \
 	src/cluster/jsonl.h src/cluster/jsonl.c src/cluster/nodeiv.h src/cluster/nodeiv.c \
+	src/cluster/nodeiv_int.h src/cluster/nodeiv_machine.c \
 	src/cluster/transport.h src/cluster/transport.c src/cluster/cluster.h src/cluster/cluster.c \
 	src/cluster/cluster_int.h src/cluster/nodeproc.c src/cluster/srunstep.c src/cluster/jobiv.c \
 	src/cluster/nodelist.h src/cluster/nodelist.c \
