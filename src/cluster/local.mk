@@ -1,5 +1,6 @@
 # many nodes: the node list (Slurm's hostlist syntax), the transports,
-# httop's own JSON lines read back into intervals, the nodes' lines
+# httop's own JSON lines read back into intervals (nodeiv.c; the machine
+# they describe: nodeiv_machine.c), the nodes' lines
 # (cluster.c), their processes (nodeproc.c), srun's steps (srunstep.c)
 # and the job intervals (jobiv.c); a job's summary in Slurm's accounting
 # (acct.c)
