@@ -3,7 +3,7 @@
 # the process: signals, the one wait, privilege, a command, data files.
 bin_PROGRAMS += src/httop
 src_httop_SOURCES = src/main.c \
-	src/cli/options.c src/cli/options.h \
+	src/cli/options.c src/cli/options.h src/cli/optcheck.c src/cli/optcheck.h \
 	src/app/app.c src/app/app.h src/app/context.c src/app/context.h \
 	src/app/open.c src/app/mode_batch.c src/app/mode_tui.c src/app/mode_check.c \
 	src/app/mode_command.c src/app/mode_command_bare.c src/app/mode_acct.c src/app/mode_nodes.c src/app/nodes.c src/app/nodes.h src/app/nodes_tui.c \

@@ -13,3 +13,11 @@ EXTRA_DIST += $(CLI_TESTS)
 # (tools/check-layers.sh), no function above McCabe 25 (pmccabe).
 TESTS += tests/cli/test_layers.sh tests/cli/test_complexity.sh
 EXTRA_DIST += tests/cli/test_layers.sh tests/cli/test_complexity.sh tools/check-layers.sh
+
+# The table of sources (src/source/kinds.c) that --source's parsing, help
+# and error text and auto's order come from.
+check_PROGRAMS += tests/unit/test_source_kinds
+tests_unit_test_source_kinds_SOURCES = tests/unit/test_source_kinds.c
+tests_unit_test_source_kinds_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
+tests_unit_test_source_kinds_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_source_kinds

@@ -42,7 +42,7 @@
 #include "sys/signals.h"
 #include "sim/sim.h"
 #include "source/calibrate.h"
-#include "source/sched_source.h"
+#include "source/sched/sched_source.h"
 #include "util/clock.h"
 #include "util/i18n.h"
 #include "util/numparse.h"
@@ -550,7 +550,7 @@ judge_round(struct chk *c, const struct snaps *s, struct load *ld, bool loaded,
 {
 	/* The clock the simulator played the loads at (open.c), GHz; a real
 	 * machine's loads run at its own. */
-	double ghz = c->a->o->source == SRC_SIM ? check_sim_ghz(&c->a->m.id) : 0.0;
+	double ghz = source_kind_row(c->a->o->source)->simulated ? check_sim_ghz(&c->a->m.id) : 0.0;
 	unsigned i, k;
 
 	for (i = 0; i < c->nslots; i++) {
@@ -911,6 +911,7 @@ report_head(struct chk *c)
 	r->group = uarch_group_name(m->group);
 	r->source = c->a->src->name;
 	r->split = plan_split_name(&c->plan);
+	r->basis = c->plan.basis;
 	r->plan = c->plan.summary;
 	r->mode = c->mode;
 	r->period = CHECK_PERIOD_S;

@@ -139,44 +139,6 @@ open_msr(struct app *a, struct errmsg *e)
 	return msr_source_open(&a->m, a->o->msr_path, e);
 }
 
-/* /proc/stat, after --topology is checked as a declaration about this
- * machine. */
-static struct source *
-open_procstat(struct app *a, struct errmsg *e)
-{
-	if (app_declare_topology(a, e) != 0)
-		return NULL;
-	return procstat_source_open(&a->m, &a->plan, e);
-}
-
-/* The scheduler's switches, after --topology is checked as a declaration
- * about this machine (which of its CPUs share a core). */
-static struct source *
-open_sched(struct app *a, struct errmsg *e)
-{
-	if (app_declare_topology(a, e) != 0)
-		return NULL;
-	return sched_source_open(&a->m, &a->plan, e);
-}
-
-/* --source auto's last steps, the sources without counters: --topology
- * is checked once as a declaration about this machine, which both need. */
-static void
-auto_counterless(struct app *a, struct auto_log *l)
-{
-	struct errmsg e;
-
-	if (app_declare_topology(a, &e) != 0) {
-		auto_note(l, "sched, procstat", e.text);
-		return;
-	}
-	if ((a->src = sched_source_open(&a->m, &a->plan, &e)) != NULL)
-		return;
-	auto_note(l, "sched", e.text);
-	if ((a->src = procstat_source_open(&a->m, &a->plan, &e)) == NULL)
-		auto_note(l, "procstat", e.text);
-}
-
 /* The line --source auto says once a step works: the source chosen, and
  * which steps before it did not work; their reasons with -v (and in the
  * Topology view, from a->auto_why). */
@@ -195,37 +157,56 @@ auto_keep(struct app *a, const struct auto_log *l)
 		    "says why)\n"), a->src->name, l->names);
 }
 
-/* --source auto: msr-safe (when its device exists), then the msr driver,
- * then perf_event, then the scheduler's switches, then /proc/stat (neither
- * counts). A step that fails says why; when a later one works the reasons
- * are printed once, when none works they make the error. */
+static struct source *open_kind(struct app *a, enum source_kind k, bool in_auto,
+    struct errmsg *e);
+
+/* One step of --source auto (its row's auto_step): NULL with the reason
+ * noted in l, or skipped (*absent) where msr-safe's device is missing.
+ * The steps that take --topology as a declaration about this machine
+ * check it once, before the first of them; if it fails, it is the reason
+ * for all of them, and *stop ends the order. */
+static void
+auto_step(struct app *a, const struct source_kind_row *r, struct auto_log *l, bool *absent,
+    bool *declared, bool *stop)
+{
+	char path[PATH_MAX], names[160];
+	struct errmsg e;
+
+	if (r->kind == SRC_MSR_SAFE && !msr_safe_present(a, path, sizeof path)) {
+		*absent = true;
+		return;
+	}
+	if (r->declares_topology && !*declared) {
+		*declared = true;
+		if (app_declare_topology(a, &e) != 0) {
+			source_kind_auto_list(names, sizeof names, r->auto_step, true);
+			auto_note(l, names, e.text);
+			*stop = true;
+			return;
+		}
+	}
+	if ((a->src = open_kind(a, r->kind, true, &e)) == NULL)
+		auto_note(l, r->name, e.text);
+}
+
+/* --source auto: the sources of the table's auto order (source/kinds.c:
+ * msr-safe when its device exists, the msr driver, perf_event, the
+ * scheduler's switches, then /proc/stat; the last two count nothing). A
+ * step that fails says why; when a later one works the reasons are
+ * printed once, when none works they make the error. */
 static int
 open_auto(struct app *a)
 {
 	const struct options *o = a->o;
+	const struct source_kind_row *r;
 	struct auto_log l;
-	char path[PATH_MAX];
-	struct errmsg e;
-	bool absent = false;
+	bool absent = false, declared = false, stop = false;
+	unsigned step;
 	int room;
 
 	l.said[0] = l.names[0] = '\0';
-	if (msr_safe_present(a, path, sizeof path)) {
-		a->src = msr_safe_source_open(&a->m, o->msr_safe_path, o->msr_batch_path, &e);
-		if (a->src == NULL) {
-			auto_note(&l, "msr-safe", e.text);
-		}
-	} else {
-		absent = true;
-	}
-	if (a->src == NULL && (a->src = open_msr(a, &e)) == NULL) {
-		auto_note(&l, "msr", e.text);
-		a->src = perf_source_open(&a->m, &a->plan, true, &e);
-		if (a->src == NULL) {
-			auto_note(&l, "perf", e.text);
-			auto_counterless(a, &l);
-		}
-	}
+	for (step = 1; a->src == NULL && !stop && (r = source_kind_auto_step(step)) != NULL; step++)
+		auto_step(a, r, &l, &absent, &declared, &stop);
 	if (a->src != NULL) {
 		/* Said after --cpus and the layout are checked: a usage error
 		 * comes alone (app_open_all). */
@@ -284,15 +265,45 @@ open_check_sim(struct app *a)
 	return s;
 }
 
+/* The one opener: the source of kind k. In --source auto (in_auto) the
+ * topology was declared already, and perf knows msr failed first. */
+static struct source *
+open_kind(struct app *a, enum source_kind k, bool in_auto, struct errmsg *e)
+{
+	const struct options *o = a->o;
+
+	if (!in_auto && source_kind_row(k)->declares_topology && app_declare_topology(a, e) != 0)
+		return NULL;
+	switch (k) {
+	case SRC_MSR:
+		return open_msr(a, e);
+	case SRC_MSR_SAFE:
+		return msr_safe_source_open(&a->m, o->msr_safe_path, o->msr_batch_path, e);
+	case SRC_PERF:
+		return perf_source_open(&a->m, &a->plan, in_auto, e);
+	case SRC_PROCSTAT:
+		return procstat_source_open(&a->m, &a->plan, e);
+	case SRC_SCHED:
+		return sched_source_open(&a->m, &a->plan, e);
+	case SRC_SIM:
+		return o->check ? open_check_sim(a) : sim_source_new(&a->m, o->scenario, o->seed, e);
+	case SRC_REPLAY:
+		/* The trace brings its machine and plan. */
+		return replay_source_new(o->replay, &a->m, &a->plan, e);
+	case SRC_AUTO:
+	case SRC_NKINDS:
+		break;
+	}
+	return NULL;
+}
+
 int
 app_open_source(struct app *a)
 {
 	const struct options *o = a->o;
 
-	if (o->source == SRC_REPLAY) {
-		/* The trace brings its machine and plan. */
-		a->src = replay_source_new(o->replay, &a->m, &a->plan, &a->e);
-		if (a->src == NULL)
+	if (source_kind_row(o->source)->trace) {
+		if ((a->src = open_kind(a, o->source, false, &a->e)) == NULL)
 			return -1;
 		a->have_machine = true;
 		force_note(a);
@@ -301,32 +312,11 @@ app_open_source(struct app *a)
 	if (load_machine(a) != 0)
 		return -1;
 	plan_for_machine(&a->plan, &a->m);
-	switch (o->source) {
-	case SRC_AUTO:
+	if (o->source == SRC_AUTO) {
 		if (open_auto(a) != 0)
 			return -1;
-		break;
-	case SRC_MSR:
-		a->src = open_msr(a, &a->e);
-		break;
-	case SRC_MSR_SAFE:
-		a->src = msr_safe_source_open(&a->m, o->msr_safe_path, o->msr_batch_path, &a->e);
-		break;
-	case SRC_PERF:
-		a->src = perf_source_open(&a->m, &a->plan, false, &a->e);
-		break;
-	case SRC_PROCSTAT:
-		a->src = open_procstat(a, &a->e);
-		break;
-	case SRC_SCHED:
-		a->src = open_sched(a, &a->e);
-		break;
-	case SRC_SIM:
-		a->src = o->check ? open_check_sim(a) :
-		    sim_source_new(&a->m, o->scenario, o->seed, &a->e);
-		break;
-	case SRC_REPLAY:
-		break;
+	} else {
+		a->src = open_kind(a, o->source, false, &a->e);
 	}
 	if (a->src == NULL)
 		return -1;
@@ -466,13 +456,13 @@ app_open_devices(struct app *a)
 
 	/* This machine's die: its PCU's config space is readable whole
 	 * only with privilege. */
-	if (o->source != SRC_REPLAY && o->source != SRC_SIM && !o->demo && o->topology == NULL &&
+	if (source_kind_row(o->source)->this_machine && !o->demo && o->topology == NULL &&
 	    o->sysfs_root == NULL && o->capid6.n == 0) {
 		capid6_read("/sys", &a->capid);
 		a->have_capid = true;
 	}
 	app_open_state(a);
-	if (o->source != SRC_AUTO && o->source != SRC_MSR)
+	if (!source_kind_row(o->source)->msr_devices)
 		return 0;
 	if (o->demo || o->topology != NULL || o->have_msr_path)
 		return 0;
@@ -500,8 +490,7 @@ app_open_state(struct app *a)
 	const char *dir = secure_getenv("HTTOP_STATE_DIR");
 	struct errmsg ignore;
 
-	if (o->demo || (o->source != SRC_AUTO && o->source != SRC_MSR &&
-	    o->source != SRC_MSR_SAFE))
+	if (o->demo || !source_kind_row(o->source)->writes_msrs)
 		return;
 	a->state = msr_state_open(dir != NULL && dir[0] != '\0' ? dir : MSR_STATE_DIR, &ignore);
 }

@@ -460,7 +460,7 @@ text_beside_summary(FILE *fp, const struct check_report *r)
 	if (n.agree == n.compared)
 		return;
 	/* What a difference can mean depends on what the source counts. */
-	if (strcmp(src, "procstat") == 0)
+	if (r->basis == PLAN_BASIS_TICKS)
 		text_wrapf(fp, 4, _("  where they differ, one record counts time the other does not: "
 		    "time a hypervisor took from a running task (steal) is busy to the scheduler "
 		    "and not to /proc/stat's busy time; the limit allows for the steal /proc/stat "

@@ -11,6 +11,7 @@
 #include "check/cases.h"
 #include "check/measure.h"
 #include "check/verdict.h"
+#include "plan/plan.h"
 
 /* The JSON object's format; a reader checks it first. */
 #define CHECK_JSON_VERSION 1
@@ -53,6 +54,7 @@ enum check_outcome {
 struct check_report {
 	/* The node (all untranslated: they go to files). */
 	const char *version, *host, *cpu, *group, *source, *split, *plan;
+	enum plan_basis basis;  /* what the source counts (the plan's basis) */
 	enum check_load_mode mode;
 	double period;             /* s */
 	double seconds;            /* each case's interval, s */

@@ -10,6 +10,7 @@
  * (tests/cli/test_completion.sh compares them). */
 #include "config.h"
 #include "options.h"
+#include "cli/optcheck.h"
 #include "source/msr/msr_io.h"
 #include "source/msr/msr_safe.h"
 
@@ -25,6 +26,7 @@
 #include "sim/scenario.h"
 #include "util/i18n.h"
 #include "util/numparse.h"
+#include "util/textwrap.h"
 #include "util/xalloc.h"
 
 /* What a parse carries from one option to the next. */
@@ -63,38 +65,6 @@ struct optdef {
 			       * options as parsed without this option and
 			       * the code's own constants; NULL: none */
 };
-
-const char *
-source_kind_name(enum source_kind k)
-{
-	switch (k) {
-	case SRC_AUTO: return "auto";
-	case SRC_MSR: return "msr";
-	case SRC_SIM: return "sim";
-	case SRC_REPLAY: return "replay";
-	case SRC_MSR_SAFE: return "msr-safe";
-	case SRC_PERF: return "perf";
-	case SRC_PROCSTAT: return "procstat";
-	case SRC_SCHED: return "sched";
-	}
-	return "?";
-}
-
-static int
-source_kind_parse(const char *s, enum source_kind *k)
-{
-	static const enum source_kind all[] = { SRC_AUTO, SRC_MSR, SRC_MSR_SAFE, SRC_PERF,
-	    SRC_SCHED, SRC_PROCSTAT, SRC_SIM, SRC_REPLAY };
-	size_t i;
-
-	for (i = 0; i < sizeof all / sizeof all[0]; i++) {
-		if (strcmp(s, source_kind_name(all[i])) == 0) {
-			*k = all[i];
-			return 0;
-		}
-	}
-	return -1;
-}
 
 /* ---- How the options are parsed ------------------------------------------ */
 
@@ -373,35 +343,6 @@ opt_job(struct optctx *x, const char *arg, struct errmsg *e)
 	return 0;
 }
 
-/* What a command's run or --job cannot go with. */
-static int
-check_job_command(struct options *o, struct errmsg *e)
-{
-	if (o->job && (o->npids > 0 || o->cgroup != NULL))
-		return errmsg_set(e, _("--job finds the job's processes and cgroup itself; drop "
-		    "--pid and --cgroup"));
-	if (o->job && o->replay != NULL)
-		return errmsg_set(e, _("--job watches a job running on this node now; it cannot go "
-		    "with --replay"));
-	/* A trace is another time, often another machine: this machine's
-	 * processes say nothing of its cores. */
-	if ((o->npids > 0 || o->cgroup != NULL) && o->replay != NULL)
-		return errmsg_set(e, _("%s watches processes running on this machine now; it cannot "
-		    "go with --replay"), o->npids > 0 ? "--pid" : "--cgroup");
-	if (o->command == NULL)
-		return 0;
-	if (o->job || o->npids > 0 || o->cgroup != NULL)
-		return errmsg_set(e, _("a command's run watches the command's own processes; drop "
-		    "--job, --pid and --cgroup"));
-	if (o->replay != NULL)
-		return errmsg_set(e, _("a command's run measures this machine while it runs; it "
-		    "cannot go with --replay"));
-	if (o->iterations > 0)
-		return errmsg_set(e, _("-n/--iterations: a command's run lasts as long as the "
-		    "command; drop -n"));
-	return 0;
-}
-
 /* --nodes, --via, --remote-httop: many nodes (--all-nodes is a flag). */
 static int
 opt_nodes(struct optctx *x, const char *arg, struct errmsg *e)
@@ -430,48 +371,6 @@ opt_remote_httop(struct optctx *x, const char *arg, struct errmsg *e)
 		return errmsg_set(e, _("--remote-httop: '%s' is not a program; give the path of "
 		    "httop on the nodes, e.g. /opt/httop/bin/httop"), arg);
 	x->o->remote_httop = arg;
-	return 0;
-}
-
-/* What many nodes cannot go with: what is this machine's only. */
-static int
-check_nodes(struct options *o, struct errmsg *e)
-{
-	const char *bad = NULL;
-
-	if (o->all_nodes && (!o->job || o->job_id == NULL))
-		return errmsg_set(e, _("--all-nodes watches the nodes of a job: give it with --job ID"));
-	if (o->all_nodes && o->nodes != NULL)
-		return errmsg_set(e, _("--all-nodes and --nodes both name the nodes; drop one"));
-	if (o->nodes == NULL && !o->all_nodes) {
-		if (o->via != NULL || o->remote_httop != NULL)
-			return errmsg_set(e, _("%s is for many nodes: add --nodes LIST or --job ID "
-			    "--all-nodes"), o->via != NULL ? "--via" : "--remote-httop");
-		return 0;
-	}
-	if (o->npids > 0)
-		bad = "--pid";
-	else if (o->replay != NULL)
-		bad = "--replay";
-	else if (o->record != NULL)
-		bad = "--record";
-	else if (o->textfile != NULL)
-		bad = "--textfile";
-	else if (o->check)
-		bad = "--check";
-	else if (o->command != NULL)
-		bad = "-- COMMAND";
-	else if (o->host != NULL)
-		bad = "--host";
-	if (bad != NULL)
-		return errmsg_set(e, _("%s cannot go with many nodes (--nodes, --all-nodes): it "
-		    "is about this machine; drop it"), bad);
-	if (o->have_format && o->format != FMT_JSON && o->format != FMT_SUMMARY)
-		return errmsg_set(e, _("--format %s: many nodes are written as json (their lines "
-		    "merged) or summary (a line per node and per job interval); give one of them"),
-		    out_format_name(o->format));
-	if (!o->have_format)
-		o->format = FMT_JSON;
 	return 0;
 }
 
@@ -541,107 +440,6 @@ opt_seconds(struct optctx *x, const char *arg, struct errmsg *e)
 	return 0;
 }
 
-/* --check runs its own cases and writes only its report. */
-static int
-check_check_options(struct options *o, struct errmsg *e)
-{
-	const char *bad = NULL;
-
-	if (!o->check) {
-		if (o->have_check_seconds)
-			return errmsg_set(e, _("--seconds is the length of each case of --check; add "
-			    "--check"));
-		return 0;
-	}
-	if (o->replay != NULL)
-		bad = "--replay";
-	else if (o->source == SRC_REPLAY)
-		bad = "--source replay";
-	else if (o->scenario != NULL)
-		bad = "--sim";
-	else if (o->record != NULL)
-		bad = "--record";
-	else if (o->textfile != NULL)
-		bad = "--textfile";
-	else if (o->npids > 0)
-		bad = "--pid";
-	else if (o->cgroup != NULL)
-		bad = "--cgroup";
-	else if (o->job)
-		bad = "--job";
-	else if (o->command != NULL)
-		bad = "-- COMMAND";
-	else if (o->have_delay)
-		bad = "-d";
-	else if (o->iterations >= 0)
-		bad = "-n";
-	if (bad == NULL && o->format != FMT_TEXT && o->format != FMT_JSON)
-		return errmsg_set(e, _("--check writes its report as text or json, not %s: give "
-		    "--format text or --format json"), out_format_name(o->format));
-	if (bad != NULL)
-		return errmsg_set(e, _("--check cannot be combined with %s: it runs its own cases on "
-		    "live counters or the simulator (--source sim, --demo) for --seconds each and "
-		    "writes its report as text or json; drop %s"), bad, bad);
-	if (!o->have_check_seconds)
-		o->check_seconds = OPT_CHECK_SECONDS_DEFAULT;
-	return 0;
-}
-
-/* --restore writes this machine's MSRs and exits: nothing that reads
- * counters, another source or other nodes goes with it. */
-static int
-check_restore_options(const struct options *o, struct errmsg *e)
-{
-	const char *bad = NULL;
-
-	if (!o->restore)
-		return 0;
-	if (o->source != SRC_AUTO && o->source != SRC_MSR && o->source != SRC_MSR_SAFE)
-		bad = "--source";
-	else if (o->demo || o->scenario != NULL)
-		bad = o->demo ? "--demo" : "--sim";
-	else if (o->check)
-		bad = "--check";
-	else if (o->record != NULL)
-		bad = "--record";
-	else if (o->textfile != NULL)
-		bad = "--textfile";
-	else if (o->npids > 0 || o->cgroup != NULL || o->job)
-		bad = o->npids > 0 ? "--pid" : o->cgroup != NULL ? "--cgroup" : "--job";
-	else if (o->command != NULL)
-		bad = "-- COMMAND";
-	else if (o->nodes != NULL || o->all_nodes)
-		bad = o->nodes != NULL ? "--nodes" : "--all-nodes";
-	else if (o->force)
-		bad = "--force";
-	if (bad != NULL)
-		return errmsg_set(e, _("--restore only puts back this machine's counter registers "
-		    "(msr or msr-safe devices) and exits; drop %s"), bad);
-	return 0;
-}
-
-static int
-check_combination(struct options *o, struct errmsg *e)
-{
-	if (check_check_options(o, e) != 0 || check_restore_options(o, e) != 0)
-		return -1;
-	if (o->source == SRC_REPLAY && o->replay == NULL)
-		return errmsg_set(e, _("--source replay needs a trace: add --replay FILE"));
-	if (o->replay != NULL && (o->topology != NULL || o->cpuid != NULL))
-		return errmsg_set(e, _("--replay: the trace records its own machine; drop --topology and --cpuid"));
-	if (o->demo && (o->topology != NULL || o->cpuid != NULL))
-		return errmsg_set(e, _("--demo: the demo brings its own machine; drop --topology and --cpuid, "
-		    "or use --sim SCENARIO with them"));
-	if (o->record_compress && o->record == NULL)
-		return errmsg_set(e, _("--record-compress: nothing to compress; add --record FILE"));
-	if (o->record != NULL && o->replay != NULL && strcmp(o->record, o->replay) == 0)
-		return errmsg_set(e, _("--record %s would overwrite the trace being replayed; give "
-		    "another file"), o->record);
-	if (o->source == SRC_SIM && o->scenario == NULL)
-		o->scenario = OPT_SCENARIO_DEFAULT;
-	return 0;
-}
-
 /* --format: a format is for a batch run: on a terminal it would be
  * ignored for the live view, so it implies -b. */
 static int
@@ -661,10 +459,12 @@ static int
 opt_source(struct optctx *x, const char *arg, struct errmsg *e)
 {
 	enum source_kind k;
+	char all[160];
 
-	if (source_kind_parse(arg, &k) != 0)
-		return errmsg_set(e, _("--source: unknown source '%s'; give auto, msr, msr-safe, perf, "
-		    "sched, procstat, sim or replay"), arg);
+	if (source_kind_parse(arg, &k) != 0) {
+		source_kind_list(all, sizeof all);
+		return errmsg_set(e, _("--source: unknown source '%s'; give %s"), arg, all);
+	}
 	if (x->source_by != NULL && x->o->source != k)
 		return errmsg_set(e, _("--source %s conflicts with %s (--source %s); drop one of them"),
 		    arg, x->source_by, source_kind_name(x->o->source));
@@ -811,39 +611,6 @@ opt_textfile_level(struct optctx *x, const char *arg, struct errmsg *e)
 	return 0;
 }
 
-/* -o FILE: the file must have a name and must not be one httop reads or
- * also writes; without a command it is where the batch output goes, so
- * it implies -b. --level and --textfile-level need what they bound. */
-static int
-check_output_options(struct options *o, struct errmsg *e)
-{
-	if (o->output != NULL && *o->output == '\0')
-		return errmsg_set(e, _("-o/--output: empty file name; give the file to write, or - "
-		    "for standard output"));
-	if (o->output != NULL && o->record != NULL && strcmp(o->output, o->record) == 0)
-		return errmsg_set(e, _("-o %s is also the --record file; give two files"), o->output);
-	if (o->output != NULL && o->replay != NULL && strcmp(o->output, o->replay) == 0)
-		return errmsg_set(e, _("-o %s would overwrite the trace being replayed; give another "
-		    "file"), o->output);
-	if (o->output != NULL && o->command == NULL)
-		o->batch = true;
-	if (o->have_level && (o->format != FMT_OPENMETRICS || o->check))
-		return errmsg_set(e, _("--level bounds the series of --format openmetrics; add it, "
-		    "or give --textfile-level for --textfile"));
-	if (o->compact && (o->nodes != NULL || o->all_nodes))
-		return errmsg_set(e, _("--compact: many nodes ask their nodes for compact lines "
-		    "themselves (and pass full lines on with -b --format json); drop it"));
-	if (o->compact && o->check)
-		return errmsg_set(e, _("--compact: --check writes a report, not intervals; drop "
-		    "--compact"));
-	if (o->compact && o->format != FMT_JSON)
-		return errmsg_set(e, _("--compact writes the intervals of --format json in a "
-		    "shorter form; add --format json, or drop it"));
-	if (o->have_textfile_level && o->textfile == NULL)
-		return errmsg_set(e, _("--textfile-level: no text file to bound; add --textfile DIR"));
-	return 0;
-}
-
 /* --acct-record FILE: the Slurm epilog's work (httop(1), JOBS). */
 static int
 opt_acct_record(struct optctx *x, const char *arg, struct errmsg *e)
@@ -865,34 +632,15 @@ opt_acct_cpu(struct optctx *x, const char *arg, struct errmsg *e)
 	return 0;
 }
 
-/* --acct-record is all a run does: the others need it, it goes alone. */
-static int
-check_acct(const struct options *o, struct errmsg *e)
-{
-	if (o->acct_record == NULL) {
-		if (o->acct_merge != NULL || o->have_acct_cpu)
-			return errmsg_set(e, _("%s goes with --acct-record FILE; add it"),
-			    o->acct_merge != NULL ? "--acct-merge" : "--acct-cpu");
-		return 0;
-	}
-	if (o->job || o->nodes != NULL || o->command != NULL || o->check || o->output != NULL ||
-	    o->record != NULL || o->textfile != NULL || o->replay != NULL || o->npids > 0 ||
-	    o->cgroup != NULL)
-		return errmsg_set(e, _("--acct-record only turns a record into its compact form; "
-		    "drop the options of a run"));
-	return 0;
-}
-
 /* After the last option: the command, then what options exclude. */
 static int
 options_finish(struct optctx *x, struct errmsg *e)
 {
 	struct options *o = x->o;
 
-	if (take_command(x->argc, x->argv, o, x->value, e) != 0 || check_job_command(o, e) != 0 ||
-	    check_output_options(o, e) != 0 || check_nodes(o, e) != 0 || check_acct(o, e) != 0)
+	if (take_command(x->argc, x->argv, o, x->value, e) != 0)
 		return -1;
-	return check_combination(o, e);
+	return options_check(o, e);
 }
 
 static int
@@ -1028,7 +776,7 @@ static const struct optdef optdefs[] = {
 	{ "host", 0, VAL_REQUIRED, "NAME", opt_host, 0, false,
 	    N_("the host name the outputs give (default: the node's)"), NULL },
 	{ "source", 0, VAL_REQUIRED, "SRC", opt_source, 0, true,
-	    N_("counter source: auto, msr, msr-safe, perf, sched,\nprocstat, sim or replay (default %s: msr-safe,\nmsr, perf, sched, then procstat)"), dflt_source },
+	    NULL /* from the table of sources: source_help() */, dflt_source },
 	{ "replay", 0, VAL_REQUIRED, "FILE", opt_replay, 0, false,
 	    N_("replay a recorded trace (implies --source replay)"), NULL },
 	{ "record", 0, VAL_REQUIRED, "FILE", opt_record, 0, false,
@@ -1121,18 +869,46 @@ usage_name(char *buf, size_t len, const struct optdef *d)
 	    d->meta != NULL ? d->meta : "");
 }
 
+/* --source's help from the table of sources (source/kinds.h): every name,
+ * the default `dflt` and auto's order, broken into lines of at most 50
+ * columns. */
+static const char *
+source_help(char *buf, size_t len, const char *dflt)
+{
+	char all[160], steps[160], *text = NULL;
+	size_t n = 0;
+	FILE *mem;
+	int k;
+
+	source_kind_list(all, sizeof all);
+	source_kind_auto_list(steps, sizeof steps, 1, false);
+	k = snprintf(buf, len, _("counter source: %s (default %s: %s)"), all, dflt, steps);
+	mem = open_memstream(&text, &n);
+	if (k < 0 || mem == NULL)
+		return buf;
+	text_wrap(mem, 0, 50, buf);
+	if (fclose(mem) == 0 && n > 0 && n < len) {
+		memcpy(buf, text, n);
+		buf[n - (text[n - 1] == '\n')] = '\0';
+	}
+	free(text);
+	return buf;
+}
+
 /* An option's help, translated, each "%s" replaced by the default its
  * row's dflt gives from the options `d` (those before any is given). */
 static const char *
 help_text(char *buf, size_t len, const struct optdef *row, const struct options *d)
 {
 	char v[2][DFLT_LEN] = { "", "" };
-	const char *w = _(row->help);
+	const char *w = row->help != NULL ? _(row->help) : NULL;
 	size_t o = 0, k = 0, n;
 
 	if (row->dflt == NULL)
 		return w;
 	row->dflt(d, v);
+	if (w == NULL)
+		return source_help(buf, len, v[0]);
 	while (*w != '\0' && o + 1 < len) {
 		if (w[0] == '%' && w[1] == 's' && k < 2) {
 			n = strlen(v[k]);

@@ -12,21 +12,10 @@
 #include "machine/capid.h"
 #include "run/conflict.h"
 #include "out/batch.h"
+#include "source/kinds.h"
 #include "run/pacer.h"
 #include "util/cpulist.h"
 #include "util/errmsg.h"
-
-enum source_kind {
-	SRC_AUTO = 0,   /* msr-safe, msr, perf, sched, then procstat on the live machine
-			 * (app/open.c) */
-	SRC_MSR,
-	SRC_SIM,
-	SRC_REPLAY,
-	SRC_MSR_SAFE,   /* LLNL msr-safe: per-CPU devices and the batch device */
-	SRC_PERF,       /* perf_event_open(2) */
-	SRC_PROCSTAT,   /* /proc/stat: the kernel's busy time, no counters */
-	SRC_SCHED,      /* the scheduler's context switches (no counters) */
-};
 
 #define OPT_SCENARIO_DEFAULT "demo"
 #define OPT_REMOTE_HTTOP_DEFAULT "httop"   /* --remote-httop: the nodes' httop */
@@ -123,6 +112,5 @@ enum options_result {
 enum options_result options_parse(int argc, char **argv, struct options *o, struct errmsg *e);
 void options_free(struct options *o);
 void options_usage(FILE *fp);
-const char *source_kind_name(enum source_kind k);
 
 #endif

@@ -616,15 +616,11 @@ out_json_compact_tail(struct batch *bt, const struct interval *iv)
 	lb_lit(b, "]}\n");
 }
 
-void
-out_json_write(struct batch *bt, const struct interval *iv)
+/* A line's head: the times, whether it is valid, the machine, source and
+ * plan, the layout. */
+static void
+write_head(struct linebuf *b, const struct batch *bt, const struct interval *iv)
 {
-	struct linebuf *b = &bt->line;
-	const struct topology *topo = &bt->m->topo;
-	unsigned i;
-	bool first;
-
-	b->len = 0;
 	lb_lit(b, "{\"time\":");
 	json_time(b, iv->time);
 	/* The wall-clock time, so that the lines of many nodes line up:
@@ -686,7 +682,18 @@ out_json_write(struct batch *bt, const struct interval *iv)
 	} else {
 		lb_lit(b, "null");
 	}
+}
 
+void
+out_json_write(struct batch *bt, const struct interval *iv)
+{
+	struct linebuf *b = &bt->line;
+	const struct topology *topo = &bt->m->topo;
+	unsigned i;
+	bool first;
+
+	b->len = 0;
+	write_head(b, bt, iv);
 	if (bt->has_job)
 		write_job(b, &bt->job);
 	if (bt->whole)

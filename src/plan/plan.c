@@ -507,13 +507,26 @@ split_method_name(enum split_method s)
 /* The split of a plan that is not the counters' is not theirs: "any"
  * would read as the AnyThread count, "bound" as the counters' unhalted
  * time. Its name says what it rests on. */
+/* The splits named for what they rest on rather than for the counters'
+ * method: a property of the plan's basis, whichever source made it. */
+static const struct {
+	enum plan_basis basis;
+	enum split_method method;
+	const char *name;
+} basis_splits[] = {
+	{ PLAN_BASIS_SCHED, SPLIT_ANY, "sched" },
+	{ PLAN_BASIS_TICKS, SPLIT_BOUND, "ticks" },
+};
+
 const char *
 plan_split_name(const struct plan *p)
 {
-	if (p->basis == PLAN_BASIS_SCHED && p->split == SPLIT_ANY)
-		return "sched";
-	if (p->basis == PLAN_BASIS_TICKS && p->split == SPLIT_BOUND)
-		return "ticks";
+	size_t i;
+
+	for (i = 0; i < sizeof basis_splits / sizeof basis_splits[0]; i++) {
+		if (p->basis == basis_splits[i].basis && p->split == basis_splits[i].method)
+			return basis_splits[i].name;
+	}
 	return split_method_name(p->split);
 }
 
@@ -523,15 +536,12 @@ plan_split_parse(const char *name, enum split_method *method, enum plan_basis *b
 	int i;
 
 	*basis = PLAN_NBASES;
-	if (strcmp(name, "sched") == 0) {
-		*method = SPLIT_ANY;
-		*basis = PLAN_BASIS_SCHED;
-		return 0;
-	}
-	if (strcmp(name, "ticks") == 0) {
-		*method = SPLIT_BOUND;
-		*basis = PLAN_BASIS_TICKS;
-		return 0;
+	for (i = 0; i < (int)(sizeof basis_splits / sizeof basis_splits[0]); i++) {
+		if (strcmp(name, basis_splits[i].name) == 0) {
+			*method = basis_splits[i].method;
+			*basis = basis_splits[i].basis;
+			return 0;
+		}
 	}
 	for (i = SPLIT_NONE; i <= SPLIT_BOUND; i++) {
 		if (strcmp(name, split_method_name((enum split_method)i)) == 0) {

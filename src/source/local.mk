@@ -2,9 +2,10 @@
 # the reference-clock scale, and one fragment per kind of source.
 libhttop_a_SOURCES += \
 	src/source/source.c src/source/source.h src/source/sources.h \
-	src/source/calibrate.c src/source/calibrate.h
+	src/source/calibrate.c src/source/calibrate.h \
+	src/source/kinds.c src/source/kinds.h
 include $(srcdir)/src/source/msr/local.mk
-include $(srcdir)/src/source/replay.mk
-include $(srcdir)/src/source/perf.mk
-include $(srcdir)/src/source/procstat.mk
-include $(srcdir)/src/source/sched.mk
+include $(srcdir)/src/source/replay/local.mk
+include $(srcdir)/src/source/perf/local.mk
+include $(srcdir)/src/source/procstat/local.mk
+include $(srcdir)/src/source/sched/local.mk

@@ -398,15 +398,48 @@ remote_facts(const struct topo_sink *k, const struct ui_frame *f, int cols, int 
 	return row;
 }
 
+/* The plan's reads and writes, one row each, from `row`; returns the next
+ * free row. */
+static int
+plan_facts(const struct topo_sink *k, const struct plan *p, int cols, int row)
+{
+	char buf[512], th[16];
+	unsigned i;
+
+	for (i = 0; i < p->nslots && i < PLAN_MAX_SLOTS; i++) {
+		const struct plan_slot *s = &p->slots[i];
+		const char *what = plan_slot_reading(p, s);
+
+		/* A plan without counters says what it reads instead. */
+		if (what != NULL)
+			snprintf(buf, sizeof buf, _("read  %-6s %s, threads %s"),
+			    slot_kind_name(s->kind), _(what), threads_text(th, sizeof th,
+			    s->thread_mask));
+		else
+			snprintf(buf, sizeof buf, _("read  %-6s MSR 0x%X, %u bits, threads %s"),
+			    slot_kind_name(s->kind), (unsigned)s->msr, s->width,
+			    threads_text(th, sizeof th, s->thread_mask));
+		row = fact(k, row, cols, "", ROLE_LABEL, buf);
+	}
+	for (i = 0; i < p->nwrites && i < PLAN_MAX_WRITES; i++) {
+		const struct plan_write *w = &p->writes[i];
+
+		snprintf(buf, sizeof buf, _("write MSR 0x%X = 0x%llX (mask 0x%llX), threads %s: %s"),
+		    (unsigned)w->msr, (unsigned long long)w->value, (unsigned long long)w->mask,
+		    threads_text(th, sizeof th, w->thread_mask), w->what ? w->what : "");
+		row = fact(k, row, cols, "", ROLE_LABEL, buf);
+	}
+	return row;
+}
+
 /* The facts in use, from `row`; returns the next free row. */
 static int
 topo_facts(const struct topo_sink *k, const struct ui_frame *f, int cols, int row)
 {
 	const struct cpu_identity *id = &f->m->id;
 	const struct plan *p = f->plan;
-	char buf[512], th[16];
+	char buf[512];
 	double tsc = identity_tsc_hz(id);
-	unsigned i;
 
 	row += emit_lines(k, row, 0, cols, ROLE_TAB_ACTIVE, _("Facts in use"));
 	if (f->m->remote)
@@ -448,29 +481,7 @@ topo_facts(const struct topo_sink *k, const struct ui_frame *f, int cols, int ro
 	row = scale_fact(k, p, cols, row);
 	snprintf(buf, sizeof buf, "%s: %s", plan_split_name(p), p->summary);
 	row = fact(k, row, cols, _("Plan"), ROLE_LABEL, buf);
-	for (i = 0; i < p->nslots && i < PLAN_MAX_SLOTS; i++) {
-		const struct plan_slot *s = &p->slots[i];
-		const char *what = plan_slot_reading(p, s);
-
-		/* A plan without counters says what it reads instead. */
-		if (what != NULL)
-			snprintf(buf, sizeof buf, _("read  %-6s %s, threads %s"),
-			    slot_kind_name(s->kind), _(what), threads_text(th, sizeof th,
-			    s->thread_mask));
-		else
-			snprintf(buf, sizeof buf, _("read  %-6s MSR 0x%X, %u bits, threads %s"),
-			    slot_kind_name(s->kind), (unsigned)s->msr, s->width,
-			    threads_text(th, sizeof th, s->thread_mask));
-		row = fact(k, row, cols, "", ROLE_LABEL, buf);
-	}
-	for (i = 0; i < p->nwrites && i < PLAN_MAX_WRITES; i++) {
-		const struct plan_write *w = &p->writes[i];
-
-		snprintf(buf, sizeof buf, _("write MSR 0x%X = 0x%llX (mask 0x%llX), threads %s: %s"),
-		    (unsigned)w->msr, (unsigned long long)w->value, (unsigned long long)w->mask,
-		    threads_text(th, sizeof th, w->thread_mask), w->what ? w->what : "");
-		row = fact(k, row, cols, "", ROLE_LABEL, buf);
-	}
+	row = plan_facts(k, p, cols, row);
 	snprintf(buf, sizeof buf, "%s%s%s", f->source_name ? f->source_name : "-",
 	    f->replay_pos ? ", " : "", f->replay_pos ? f->replay_pos : "");
 	row = fact(k, row, cols, _("Source"), ROLE_LABEL, buf);

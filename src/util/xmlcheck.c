@@ -176,6 +176,33 @@ doctype(struct scan *s)
 	return fail(s, line, "%s", _("the <!DOCTYPE declaration is not closed"));
 }
 
+/* An attribute's quoted value at its quote, in <name> (n bytes), of the
+ * attribute aname (an bytes): up to and past the closing quote. */
+static int
+attr_value(struct scan *s, const char *name, size_t n, const char *aname, size_t an)
+{
+	char nb[64], ab[64];
+	char q = *s->p;
+	unsigned long vline = s->line;
+	const char *e, *lt;
+
+	adv(s, 1);
+	e = memchr(s->p, q, (size_t)(s->end - s->p));
+	lt = memchr(s->p, '<', (size_t)((e != NULL ? e : s->end) - s->p));
+	if (lt != NULL) {
+		adv(s, (size_t)(lt - s->p));
+		return fail(s, s->line, _("in <%s>: '<' inside the value of "
+		    "attribute %s (a quote is missing)"),
+		    cut(name, n, nb, sizeof nb), cut(aname, an, ab, sizeof ab));
+	}
+	adv(s, (size_t)((e != NULL ? e : s->end) - s->p));
+	if (s->p >= s->end)
+		return fail(s, vline, _("in <%s>: the value of attribute %s does not "
+		    "end"), cut(name, n, nb, sizeof nb), cut(aname, an, ab, sizeof ab));
+	adv(s, 1);
+	return 0;
+}
+
 /* A start tag at '<' followed by a name; pushes it unless it is empty. */
 static int
 start_tag(struct scan *s, struct open_el *stack, unsigned *depth, bool *closed)
@@ -226,26 +253,8 @@ start_tag(struct scan *s, struct open_el *stack, unsigned *depth, bool *closed)
 		if (*s->p != '"' && *s->p != '\'')
 			return fail(s, s->line, _("in <%s>: the value of attribute %s is not in "
 			    "quotes"), cut(name, n, nb, sizeof nb), cut(aname, an, ab, sizeof ab));
-		{
-			char q = *s->p;
-			unsigned long vline = s->line;
-			const char *e, *lt;
-
-			adv(s, 1);
-			e = memchr(s->p, q, (size_t)(s->end - s->p));
-			lt = memchr(s->p, '<', (size_t)((e != NULL ? e : s->end) - s->p));
-			if (lt != NULL) {
-				adv(s, (size_t)(lt - s->p));
-				return fail(s, s->line, _("in <%s>: '<' inside the value of "
-				    "attribute %s (a quote is missing)"),
-				    cut(name, n, nb, sizeof nb), cut(aname, an, ab, sizeof ab));
-			}
-			adv(s, (size_t)((e != NULL ? e : s->end) - s->p));
-			if (s->p >= s->end)
-				return fail(s, vline, _("in <%s>: the value of attribute %s does not "
-				    "end"), cut(name, n, nb, sizeof nb), cut(aname, an, ab, sizeof ab));
-			adv(s, 1);
-		}
+		if (attr_value(s, name, n, aname, an) != 0)
+			return -1;
 	}
 	if (s->p >= s->end && !(s->p > name && s->p[-1] == '>'))
 		return fail(s, line, _("the file ends inside the tag <%s> begun on line %lu (is it "

@@ -50,7 +50,7 @@ check "httop(1) rendered: no full stop glued to the next sentence (_total.Labels
 # tick accounting of the busy columns is only why httop does not use them.
 stale='busy ticks|tick counts|kernel.s tick accounting|idle ticks in|busy time moves in ticks'
 found=$(cd "$HTTOP_SRCDIR" && grep -nE "$stale" man/httop.1 README.md NEWS data/httop.schema.json \
-    src/plan/plan.h src/plan/plan.c src/out/openmetrics.c src/source/procstat_source.c \
+    src/plan/plan.h src/plan/plan.c src/out/openmetrics.c src/source/procstat/procstat_source.c \
     src/source/sources.h | head -n 3)
 check "no document calls procstat's busy time busy ticks or its split tick counts (${found:-none})" \
     [ -z "$found" ]

@@ -1,4 +1,4 @@
-/* test_perf_source.c: the perf_event source (src/source/perf_source.c)
+/* test_perf_source.c: the perf_event source (src/source/perf/perf_source.c)
  * driven through a fake kernel (a perf_sys whose counts, times, files and
  * errors the test chooses), then against the real kernel of this machine.
  *
@@ -33,7 +33,7 @@
 #include "metrics/metrics.h"
 #include "out/batch.h"
 #include "plan/plan.h"
-#include "source/perf_source.h"
+#include "source/perf/perf_source.h"
 #include "source/sources.h"
 
 #define SKX_XML   "hwloc/skx-6140-2s-18c-ht.x86.xml"

@@ -1,5 +1,5 @@
-/* test_procstat.c: the procstat source (src/source/procstat_source.c) over
- * a /proc/stat written by the test, and the figures the metrics make of
+/* test_procstat.c: the procstat source (src/source/procstat/procstat_source.c)
+ * over a /proc/stat written by the test, and the figures the metrics make of
  * its plan.
  *
  * Machine: topology_synthetic(1, 2, 2): cores {0, 2} and {1, 3}. USER_HZ

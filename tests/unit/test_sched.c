@@ -1,4 +1,4 @@
-/* test_sched.c: the scheduler source's arithmetic (src/source/sched_merge.c)
+/* test_sched.c: the scheduler source's arithmetic (src/source/sched/sched_merge.c)
  * with switches worked out by hand, the records as the kernel lays them
  * out, and the split the metrics compute from the source's plan. The
  * source against the real kernel is tests/cli/test_sched.sh. */
@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "metrics/metrics.h"
-#include "source/sched_merge.h"
-#include "source/sched_source.h"
+#include "source/sched/sched_merge.h"
+#include "source/sched/sched_source.h"
 
 /* One core, two threads, from t0 = 1000 ns; both states known at 1000
  * (the visits' records), then:

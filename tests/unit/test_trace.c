@@ -13,7 +13,7 @@
 #include "machine/machine.h"
 #include "metrics/metrics.h"
 #include "plan/plan.h"
-#include "source/sched_source.h"
+#include "source/sched/sched_source.h"
 #include "source/sources.h"
 #include "trace/trace.h"
 

@@ -8,7 +8,7 @@
  * events in sysfs as "event=0xNN". AnyThread, ONE_THREAD_ACTIVE and the
  * calibration event have no generic name: raw PERFEVTSEL encodings. */
 #include "config.h"
-#include "source/perf_plan.h"
+#include "source/perf/perf_plan.h"
 
 #include <linux/perf_event.h>
 #include <stdio.h>

@@ -1,2 +1,2 @@
 # /proc/stat source: busy time from the kernel's accounting
-libhttop_a_SOURCES += src/source/procstat_source.c
+libhttop_a_SOURCES += src/source/procstat/procstat_source.c

@@ -9,7 +9,7 @@
 
 #include "machine/machine.h"
 #include "plan/plan.h"
-#include "source/perf_sys.h"
+#include "source/perf/perf_sys.h"
 
 /* What the kernel offers, read once from /proc and /sys. */
 struct perf_caps {

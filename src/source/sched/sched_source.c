@@ -60,7 +60,6 @@
  * of it is unsure. */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
@@ -79,9 +78,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "source/perf_sys.h"
-#include "source/sched_merge.h"
-#include "source/sched_source.h"
+#include "source/perf/perf_sys.h"
+#include "source/sched/sched_merge.h"
+#include "source/sched/sched_source.h"
+#include "source/sched/sched_tasks.h"
 #include "source/sources.h"
 #include "util/clock.h"
 #include "util/cpulist.h"
@@ -102,12 +102,6 @@ struct sched_cpu {
 	uint64_t tail;      /* what httop has consumed */
 	uint64_t last_en;   /* time_enabled at the last read */
 	uint64_t last_rd;   /* CLOCK_MONOTONIC just after that read (ns) */
-};
-
-/* A task's run time (ns, all CPUs) when httop last read it. */
-struct task_rt {
-	uint32_t tid;
-	uint64_t rt;
 };
 
 /* Silent tasks whose run time is read at every read (the VM agent's
@@ -141,8 +135,7 @@ struct sched_src {
 	int paranoid;
 	bool paranoid_known;
 	uint64_t last_cut;  /* the previous read's cut-off */
-	struct task_rt *rt; /* sorted by tid */
-	size_t nrt, caprt;
+	struct task_rts rts; /* every task's run time when last read */
 	/* Tasks found silent so far: their run time since the last read,
 	 * read again at every read (-1: not readable). */
 	struct task_rt known[SCHED_KNOWN_SILENT];
@@ -474,141 +467,6 @@ thread_stop(struct sched_src *ss)
 
 /* ---- silent tasks' run time ---- */
 
-/* /proc/TID/schedstat's first field, or -1. */
-static int64_t
-task_runtime(const struct sched_src *ss, uint32_t tid)
-{
-	char path[96], buf[128];
-	unsigned long long v;
-	int fd = -1;
-	ssize_t n;
-
-	snprintf(path, sizeof path, "%s/%u/schedstat", ss->proc, tid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return -1;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	if (sscanf(buf, "%llu", &v) != 1)
-		return -1;
-	return (int64_t)v;
-}
-
-static int
-rt_cmp(const void *a, const void *b)
-{
-	const struct task_rt *x = a, *y = b;
-
-	return x->tid < y->tid ? -1 : x->tid > y->tid;
-}
-
-static void
-rt_add(struct sched_src *ss, uint32_t tid, uint64_t rt)
-{
-	if (ss->nrt == ss->caprt) {
-		ss->caprt = ss->caprt ? 2 * ss->caprt : 256;
-		ss->rt = xrealloc(ss->rt, ss->caprt * sizeof *ss->rt);
-	}
-	ss->rt[ss->nrt].tid = tid;
-	ss->rt[ss->nrt++].rt = rt;
-}
-
-/* Every task's run time now: the base a silent task's is measured from. */
-static void
-rt_scan(struct sched_src *ss)
-{
-	char path[64];
-	DIR *d = opendir(ss->proc), *td;
-	struct dirent *e, *te;
-	int64_t v;
-
-	ss->nrt = 0;
-	if (d == NULL)
-		return;
-	while ((e = readdir(d)) != NULL) {
-		if (e->d_name[0] < '1' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof path, "%.20s/%.20s/task", ss->proc, e->d_name);
-		if ((td = opendir(path)) == NULL)
-			continue;
-		while ((te = readdir(td)) != NULL) {
-			uint32_t tid = (uint32_t)strtoul(te->d_name, NULL, 10);
-
-			if (tid != 0 && (v = task_runtime(ss, tid)) >= 0)
-				rt_add(ss, tid, (uint64_t)v);
-		}
-		closedir(td);
-	}
-	closedir(d);
-	qsort(ss->rt, ss->nrt, sizeof *ss->rt, rt_cmp);
-}
-
-/* How long silent task tid may have run since httop last read it (ns),
- * and the reading kept for next time; -1 if it cannot be read. A task
- * not read before (started since) is measured from its start. */
-static int64_t
-rt_since(struct sched_src *ss, uint32_t tid)
-{
-	struct task_rt key = { tid, 0 }, *p;
-	int64_t now = task_runtime(ss, tid), d;
-
-	if (now < 0)
-		return -1;
-	p = bsearch(&key, ss->rt, ss->nrt, sizeof *ss->rt, rt_cmp);
-	if (p == NULL) {
-		rt_add(ss, tid, (uint64_t)now);
-		qsort(ss->rt, ss->nrt, sizeof *ss->rt, rt_cmp);
-		return now;
-	}
-	d = now - (int64_t)p->rt;
-	p->rt = (uint64_t)now;
-	return d > 0 ? d : 0;
-}
-
-/* The task's name (/proc/TID/comm), escaped for a terminal, or "?". */
-static void
-task_comm(const struct sched_src *ss, uint32_t tid, char *buf, size_t len)
-{
-	char path[96], raw[32];
-	ssize_t n;
-	size_t i, o = 0;
-	int fd;
-
-	snprintf(path, sizeof path, "%s/%u/comm", ss->proc, tid);
-	n = (fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0 ? read(fd, raw, sizeof raw - 1) : -1;
-	if (fd >= 0)
-		close(fd);
-	for (i = 0; n > 0 && i < (size_t)n && raw[i] != '\n' && o + 1 < len; i++)
-		buf[o++] = raw[i] >= 0x20 && raw[i] < 0x7f ? raw[i] : '?';
-	if (o == 0)
-		buf[o++] = '?';
-	buf[o] = '\0';
-}
-
-/* The process a thread belongs to (Tgid of /proc/TID/status), 0 when not
- * known: `ps -p` finds the process, not a thread's id. */
-static uint32_t
-task_tgid(const struct sched_src *ss, uint32_t tid)
-{
-	char path[96], buf[512], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof path, "%s/%u/status", ss->proc, tid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return 0;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	if ((p = strstr(buf, "\nTgid:")) == NULL)
-		return 0;
-	return (uint32_t)strtoul(p + 6, NULL, 10);
-}
-
 /* At a read: how long each task found silent before ran since the last
  * read. */
 static void
@@ -617,7 +475,7 @@ known_refresh(struct sched_src *ss)
 	unsigned k;
 
 	for (k = 0; k < ss->nknown; k++)
-		ss->known_d[k] = rt_since(ss, ss->known[k].tid);
+		ss->known_d[k] = sched_rt_since(&ss->rts, ss->proc, ss->known[k].tid);
 }
 
 /* Task tid's run time since the last read (or, found silent for the first
@@ -631,7 +489,7 @@ silent_run(struct sched_src *ss, uint32_t tid)
 	for (k = 0; k < ss->nknown; k++)
 		if (ss->known[k].tid == tid)
 			return ss->known_d[k];
-	d = rt_since(ss, tid);
+	d = sched_rt_since(&ss->rts, ss->proc, tid);
 	if (ss->nknown < SCHED_KNOWN_SILENT) {
 		ss->known[ss->nknown].tid = tid;
 		ss->known_d[ss->nknown++] = d;
@@ -683,8 +541,8 @@ silent_ok(struct sched_src *ss, const struct sched_thread *th, unsigned cpu, uin
 		sum = (int64_t)th->silent_ns;
 	if ((double)sum <= SCHED_SILENT_TOL * (double)len)
 		return true;
-	task_comm(ss, th->silent[0], comm, sizeof comm);
-	tgid = task_tgid(ss, th->silent[0]);
+	sched_task_comm(ss->proc, th->silent[0], comm, sizeof comm);
+	tgid = sched_task_tgid(ss->proc, th->silent[0]);
 	if (tgid != 0 && tgid != th->silent[0])
 		snprintf(of, sizeof of, ", a thread of process %u", tgid);
 	n = strlen(ev);
@@ -794,7 +652,7 @@ sched_program(struct source *s, const struct plan *p, bool force, struct errmsg 
 	/* The visits' records come before t0: they only set the states, so
 	 * the first interval starts with every state known. */
 	visit_cpus(ss);
-	rt_scan(ss);
+	sched_rt_scan(&ss->rts, ss->proc);
 	t0 = now_ns();
 	for (ci = 0; ci < ss->ncores; ci++)
 		sched_core_init(&ss->core[ci], t->cores[ci].nthreads, t0);
@@ -1017,7 +875,7 @@ sched_close(struct source *s)
 	pthread_mutex_destroy(&ss->mu);
 	free(ss->cpu);
 	free(ss->core);
-	free(ss->rt);
+	free(ss->rts.rt);
 	free(ss);
 }
 

@@ -19,7 +19,7 @@
  * most S's run time in the interval, which the source bounds from S's
  * schedstat (sched_source.c). */
 #include "config.h"
-#include "source/sched_merge.h"
+#include "source/sched/sched_merge.h"
 
 #include <linux/perf_event.h>
 #include <string.h>

@@ -4,7 +4,7 @@
 #ifndef HTTOP_PERF_SOURCE_H
 #define HTTOP_PERF_SOURCE_H
 
-#include "source/perf_sys.h"
+#include "source/perf/perf_sys.h"
 #include "source/source.h"
 
 /* Takes ownership of sys (destroyed on failure too). Fills *plan with the

@@ -1,6 +1,6 @@
 /* perf_sys.c: the real kernel behind perf_sys.h. */
 #include "config.h"
-#include "source/perf_sys.h"
+#include "source/perf/perf_sys.h"
 
 #include <errno.h>
 #include <fcntl.h>

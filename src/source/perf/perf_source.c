@@ -23,8 +23,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "source/perf_plan.h"
-#include "source/perf_source.h"
+#include "source/perf/perf_plan.h"
+#include "source/perf/perf_source.h"
 #include "source/sources.h"
 #include "util/clock.h"
 #include "util/i18n.h"
@@ -370,6 +370,43 @@ read_fail(struct sample *out, unsigned cpu, int err, uint8_t st)
 	return st;
 }
 
+/* One CPU's slots from its group's values `val` (enabled d_en ns, on the
+ * PMU d_run ns this interval): each counter's delta, scaled where the
+ * group was multiplexed, added to its sum; the TSC derived where the
+ * group cannot count it. The sums go to row. */
+static void
+add_slots(struct perf_source *ps, struct perf_cpu *pc, unsigned n, const uint64_t *val,
+    uint64_t d_en, uint64_t d_run, uint64_t *row)
+{
+	const struct plan *p = &ps->cur;
+	unsigned k;
+
+	for (k = 0; k < n; k++) {
+		int m = pc->pos[k];
+		bool tsc = p->slots[k].kind == SLOT_TSC;
+
+		if (m >= 0 && !(tsc && pc->tsc_stuck)) {
+			uint64_t d = val[m] - pc->last[m];
+
+			/* The TSC always ticks. A msr/tsc member that did not
+			 * move is not being read (seen in a VM whose group had a
+			 * software leader): derive it from now on. */
+			if (tsc && d == 0 && ps->tsc_hz > 0.0)
+				pc->tsc_stuck = true;
+			else
+				pc->acc[k] += d_run < d_en ? scale_delta(d, d_en, d_run) : d;
+		}
+		if (tsc && (ps->ev[k].from == PEV_DERIVED || pc->tsc_stuck)) {
+			/* TSC ticks = ns enabled x nominal Hz / 1e9. */
+			pc->acc[k] += (uint64_t)((long double)d_en * (long double)ps->tsc_hz / 1e9L +
+			    0.5L);
+		}
+		if (m < 0 && ps->ev[k].from != PEV_DERIVED)
+			pc->acc[k] = 0;
+		row[k] = pc->acc[k];
+	}
+}
+
 /* One CPU: one read() of its group. Returns the cpu_read_state. */
 static uint8_t
 read_cpu(struct perf_source *ps, unsigned cpu, struct sample *out)
@@ -423,30 +460,7 @@ read_cpu(struct perf_source *ps, unsigned cpu, struct sample *out)
 			pc->last[k] = buf[3 + k];
 		return read_fail(out, cpu, EBUSY, CPU_READ_ERROR);
 	}
-	for (k = 0; k < n; k++) {
-		int m = pc->pos[k];
-		bool tsc = p->slots[k].kind == SLOT_TSC;
-
-		if (m >= 0 && !(tsc && pc->tsc_stuck)) {
-			uint64_t d = buf[3 + m] - pc->last[m];
-
-			/* The TSC always ticks. A msr/tsc member that did not
-			 * move is not being read (seen in a VM whose group had a
-			 * software leader): derive it from now on. */
-			if (tsc && d == 0 && ps->tsc_hz > 0.0)
-				pc->tsc_stuck = true;
-			else
-				pc->acc[k] += d_run < d_en ? scale_delta(d, d_en, d_run) : d;
-		}
-		if (tsc && (ps->ev[k].from == PEV_DERIVED || pc->tsc_stuck)) {
-			/* TSC ticks = ns enabled x nominal Hz / 1e9. */
-			pc->acc[k] += (uint64_t)((long double)d_en * (long double)ps->tsc_hz / 1e9L +
-			    0.5L);
-		}
-		if (m < 0 && ps->ev[k].from != PEV_DERIVED)
-			pc->acc[k] = 0;
-		row[k] = pc->acc[k];
-	}
+	add_slots(ps, pc, n, buf + 3, d_en, d_run, row);
 	for (k = 0; k < pc->nfd; k++)
 		pc->last[k] = buf[3 + k];
 	out->scaled[cpu] = d_run < d_en;

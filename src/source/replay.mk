@@ -1,2 +1,0 @@
-# replay of trace files
-libhttop_a_SOURCES += src/source/replay_source.c

@@ -1,0 +1,2 @@
+# replay of trace files
+libhttop_a_SOURCES += src/source/replay/replay_source.c
