@@ -5,10 +5,13 @@
 #include "cluster/acct.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cluster/jsonl.h"
 #include "util/i18n.h"
@@ -177,39 +180,96 @@ out:
 	return rc;
 }
 
+/* The record's whole-job line is its last: only the file's tail is read,
+ * at most a line's limit and its newline, and only from a regular file
+ * (/dev/zero, a FIFO or a device named by mistake must neither hang nor
+ * exhaust memory; a job's record of days may be gigabytes). */
+static int
+read_tail(const char *path, char **buf, size_t *len, size_t *skip, struct errmsg *e)
+{
+	const off_t tail = (off_t)LINE_MAX_BYTES + 2;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	off_t from;
+	size_t got = 0;
+
+	if (fd < 0)
+		return errmsg_set(e, _("%s: %s"), path, strerror(errno));
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return errmsg_set(e, _("%s: not a regular file; give httop's JSON lines of the job"),
+		    path);
+	}
+	from = st.st_size > tail ? st.st_size - tail : 0;
+	*len = (size_t)(st.st_size - from);
+	*buf = xmalloc(*len + 1);
+	while (got < *len) {
+		ssize_t n = pread(fd, *buf + got, *len - got, from + (off_t)got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = errno;
+
+			close(fd);
+			free(*buf);
+			*buf = NULL;
+			errmsg_set(e, _("%s: %s"), path, strerror(err));
+			return -1;
+		}
+		if (n == 0)
+			break;              /* it shrank meanwhile */
+		got += (size_t)n;
+	}
+	close(fd);
+	*len = got;
+	(*buf)[got] = '\0';
+	/* A tail that starts inside a line: that line is not whole. */
+	*skip = 0;
+	if (from > 0) {
+		const char *nl = memchr(*buf, '\n', got);
+
+		*skip = nl != NULL ? (size_t)(nl - *buf) + 1 : got;
+	}
+	return 0;
+}
+
 int
 acct_from_file(const char *path, struct acct_node *out, struct errmsg *e)
 {
-	FILE *fp = fopen(path, "r");
-	char *line = NULL, *last = NULL;
-	size_t cap = 0, lastlen = 0;
-	ssize_t n;
-	int rc;
+	char *buf = NULL, *p, *end, *last = NULL;
+	size_t len = 0, skip = 0, lastlen = 0;
 
-	if (fp == NULL)
-		return errmsg_set(e, _("%s: %s"), path, strerror(errno));
-	while ((n = getline(&line, &cap, fp)) > 0) {
-		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+	if (read_tail(path, &buf, &len, &skip, e) != 0)
+		return -1;
+	end = buf + len;
+	for (p = buf + skip; p < end;) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl != NULL ? nl : end) - p);
+
+		while (n > 0 && p[n - 1] == '\r')
 			n--;
 		/* The whole run is the last line; keep the last one that may be. */
-		if ((size_t)n <= LINE_MAX_BYTES && memmem(line, (size_t)n, "\"window\":\"run\"", 14)) {
-			free(last);
-			last = xmalloc((size_t)n + 1);
-			memcpy(last, line, (size_t)n);
-			last[n] = '\0';
-			lastlen = (size_t)n;
+		if (n <= LINE_MAX_BYTES && memmem(p, n, "\"window\":\"run\"", 14) != NULL) {
+			last = p;
+			lastlen = n;
 		}
+		p = nl != NULL ? nl + 1 : end;
 	}
-	free(line);
-	fclose(fp);
-	if (last == NULL)
+	if (last == NULL) {
+		free(buf);
 		return errmsg_set(e, _("%s: no whole-job line (\"window\":\"run\"): httop did not see "
 		    "the job end"), path);
-	rc = acct_from_json(last, lastlen, out, e);
-	free(last);
-	if (rc != 0)
-		errmsg_prefix(e, "%s", path);
-	return rc;
+	}
+	last[lastlen] = '\0';
+	{
+		int rc = acct_from_json(last, lastlen, out, e);
+
+		free(buf);
+		if (rc != 0)
+			errmsg_prefix(e, "%s", path);
+		return rc;
+	}
 }
 
 /* ---- the compact form written ---- */

@@ -5,7 +5,7 @@
 # file without a whole run and a comment that is not httop's refused.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 need python3 python3
-plan 6
+plan 9
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
@@ -43,3 +43,25 @@ check "a record without the whole run: exit 1 ($st), saying so" \
 "$HTTOP" --acct-record missing.jsonl >x.out 2>x.err; st=$?
 check "a missing file: exit 1 ($st): $(cat x.err)" \
 	sh -c '[ "$1" -eq 1 ] && grep -q "missing.jsonl" x.err' sh "$st"
+# Not a regular file (/dev/zero, a FIFO nobody writes): refused at once,
+# nothing read (before, /dev/zero was read into memory until killed).
+for f in /dev/zero fifo; do
+	[ "$f" = fifo ] && mkfifo fifo
+	timeout 20 "$HTTOP" --acct-record "$f" >z.out 2>z.err; st=$?
+	check "--acct-record $f: exit 1 ($st), not a regular file" \
+		sh -c '[ "$1" -eq 1 ] && grep -q "not a regular file" z.err && [ ! -s z.out ]' sh "$st"
+done
+# A long record (a job of days): only its tail is read, the whole-job line
+# found there. 80 MB of interval lines, then the run's last line.
+python3 -c '
+import sys
+line = open(sys.argv[1]).readline()
+with open("big.jsonl", "w") as f:
+    filler = "{\"window\":\"interval\",\"pad\":\"" + "x" * 1000 + "\"}\n"
+    for i in range(80 * 1024):
+        f.write(filler)
+    f.write(open(sys.argv[2]).read().splitlines()[-1] + "\n")
+' run.jsonl run.jsonl
+"$HTTOP" --acct-record big.jsonl --acct-cpu 1.5 >big.out 2>big.err; st=$?
+check "a record of 80 MB: exit 0 ($st), the same compact line as the short one's" \
+	sh -c '[ "$1" -eq 0 ] && cmp -s big.out rec.out' sh "$st"
