@@ -651,6 +651,38 @@ check_tree(const char *root, struct errmsg *e)
 	    strcmp(walk_state.why, "device") == 0 ? _("a device") : _("not a regular file"));
 }
 
+/* Every os_index of the file within what a machine can have: hwloc sizes
+ * a bitmap by it (a NUMA node numbered 4294967295 made it take 512 MB).
+ * 0, or the line of the first one past TOPO_OS_INDEX_MAX. */
+#define TOPO_OS_INDEX_MAX (1ul << 20)
+
+static unsigned long
+os_index_too_large(const char *buf, size_t len, unsigned long *value)
+{
+	static const char key[] = "os_index=\"";
+	const char *p = buf, *end = buf + len;
+	unsigned long line = 1;
+
+	while (p < end) {
+		const char *k = memmem(p, (size_t)(end - p), key, sizeof key - 1), *q;
+		unsigned long v = 0;
+
+		if (k == NULL)
+			return 0;
+		for (q = p; q < k; q++)
+			line += *q == '\n';
+		for (q = k + sizeof key - 1; q < end && *q >= '0' && *q <= '9'; q++)
+			if (v <= TOPO_OS_INDEX_MAX)
+				v = v * 10 + (unsigned long)(*q - '0');
+		if (v > TOPO_OS_INDEX_MAX) {
+			*value = v;
+			return line;
+		}
+		p = q;
+	}
+	return 0;
+}
+
 /* The XML file, read whole within its limit and checked to be well-formed
  * XML, so a broken file is refused with its first bad line instead of
  * hwloc's "Invalid argument". */
@@ -658,7 +690,7 @@ static int
 read_xml(const char *path, char **buf, size_t *len, struct errmsg *e)
 {
 	struct infile f;
-	unsigned long line;
+	unsigned long line, big = 0;
 	char why[256];
 	int rc;
 
@@ -678,6 +710,13 @@ read_xml(const char *path, char **buf, size_t *len, struct errmsg *e)
 		*buf = NULL;
 		return errmsg_set(e, _("topology %s:%lu: %s: this is not well-formed XML; write "
 		    "the file again with lstopo-no-graphics --of xml FILE"), path, line, why);
+	}
+	if ((line = os_index_too_large(*buf, *len, &big)) != 0) {
+		free(*buf);
+		*buf = NULL;
+		return errmsg_set(e, _("topology %s:%lu: an os_index above %lu, more than a machine "
+		    "has; write the file again with lstopo-no-graphics --of xml FILE"), path, line,
+		    TOPO_OS_INDEX_MAX);
 	}
 	return 0;
 }

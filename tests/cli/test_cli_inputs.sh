@@ -9,7 +9,7 @@
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 32
+plan 33
 
 PPC="$HTTOP_BUILDDIR/tools/httop-ppc2trace"
 topo="$HTTOP_SRCDIR/data/demo-skx.xml"
@@ -54,6 +54,10 @@ refused "topology /dev/zero is a device" "$H" --topology /dev/zero --sim idle -b
 refused "topology fifo is a named pipe" "$H" --topology fifo --sim idle -b -n 1
 refused "more than the 64 MiB" "$H" --topology big65m --sim idle -b -n 1
 refused "holds a NUL byte" "$H" --topology zeros --sim idle -b -n 1
+# a NUMA node numbered 4294967295: hwloc sized a bitmap by it (512 MB)
+sed '0,/type="NUMANode" os_index="[0-9]*"/s//type="NUMANode" os_index="4294967295"/' \
+    "$topo" >numa-huge.xml
+refused "numa-huge.xml:[0-9]*: an os_index above 1048576" "$H" --topology numa-huge.xml --sim idle -b -n 1
 # die maps (--die-map)
 refused "die map /dev/zero is a device" "$H" --demo -b -n 1 --die-map /dev/zero
 refused "die map fifo is a named pipe" "$H" --demo -b -n 1 --die-map fifo
