@@ -8,6 +8,12 @@ tests_unit_test_subset_SOURCES = tests/unit/test_subset.c
 tests_unit_test_subset_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_subset_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_job tests/unit/test_subset
+# the job's tasks (src/watch/jobtask.c) over a fake /proc
+check_PROGRAMS += tests/unit/test_jobtask
+tests_unit_test_jobtask_SOURCES = tests/unit/test_jobtask.c
+tests_unit_test_jobtask_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
+tests_unit_test_jobtask_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_jobtask
 # The tmux tests (skipped when tmux is missing).
 TUI_TESTS = tests/tui/test_tui_demo.sh tests/tui/test_tui_term.sh \
 	tests/tui/test_tui_replay.sh tests/tui/test_tui_big.sh tests/tui/test_tui_job.sh \
