@@ -23,7 +23,9 @@
 #include "out/outfile.h"
 #include "out/record.h"
 #include "source/msr/msr_state.h"
+#include "source/sched_merge.h"
 #include "source/sources.h"
+#include "watch/job.h"
 #include "sim/sim.h"
 #include "util/i18n.h"
 #include "util/xalloc.h"
@@ -149,6 +151,39 @@ open_procstat(struct app *a, struct errmsg *e)
 	return procstat_source_open(&a->m, &a->plan, e);
 }
 
+static bool
+tasks_is(void *ctx, uint32_t pid, uint32_t tid)
+{
+	return job_tasks_is(ctx, pid, tid);
+}
+
+static void
+tasks_fork(void *ctx, uint32_t ppid, uint32_t pid, uint32_t tid)
+{
+	job_tasks_fork(ctx, ppid, pid, tid);
+}
+
+static void
+tasks_exit(void *ctx, uint32_t pid, uint32_t tid)
+{
+	job_tasks_exit(ctx, pid, tid);
+}
+
+/* The scheduler's record, with the watched job's tasks told apart when a
+ * job is watched (its own figures: sched_merge.c). */
+static struct source *
+sched_open(struct app *a, struct errmsg *e)
+{
+	struct sched_job j = { tasks_is, tasks_fork, tasks_exit, NULL };
+
+	if (a->job != NULL && a->tasks == NULL)
+		a->tasks = job_watch_tasks(a->job, NULL);
+	if (a->tasks == NULL)
+		return sched_source_open(&a->m, &a->plan, e);
+	j.ctx = a->tasks;
+	return sched_source_open_job(&a->m, &a->plan, &j, e);
+}
+
 /* The scheduler's switches, after --topology is checked as a declaration
  * about this machine (which of its CPUs share a core). */
 static struct source *
@@ -156,7 +191,7 @@ open_sched(struct app *a, struct errmsg *e)
 {
 	if (app_declare_topology(a, e) != 0)
 		return NULL;
-	return sched_source_open(&a->m, &a->plan, e);
+	return sched_open(a, e);
 }
 
 /* --source auto's last steps, the sources without counters: --topology
@@ -170,7 +205,7 @@ auto_counterless(struct app *a, struct auto_log *l)
 		auto_note(l, "sched, procstat", e.text);
 		return;
 	}
-	if ((a->src = sched_source_open(&a->m, &a->plan, &e)) != NULL)
+	if ((a->src = sched_open(a, &e)) != NULL)
 		return;
 	auto_note(l, "sched", e.text);
 	if ((a->src = procstat_source_open(&a->m, &a->plan, &e)) == NULL)
