@@ -28,7 +28,7 @@ trap 'stop_loads; rm -rf "$dir"' EXIT
 trap 'exit 1' INT TERM HUP
 sched_siblings "$dir/sib.xml"
 sched_opens "$dir/sib.xml" "$dir/probe" || skip_all "the sched source does not open here: $(cat "$dir/probe")"
-plan 8
+plan 9
 
 # mean FILE: the mean over FILE's intervals but the first of the core 0's
 # job figures, CPUs 0 and 1's job_util and CPU 1's util (every task's),
@@ -123,7 +123,7 @@ check "a child forked onto CPU 1 counts as the job's (CPU 1's job_util: $(cat "$
 for c in 0 1; do
 	timeout 10 taskset -c "$c" sh -c 'while :; do :; done' & loads="$loads $!"
 done
-"$HTTOP" --source sched -b --format json -d 0.5 -o "$dir/cmd.json" -- python3 -c '
+"$HTTOP" --source sched -b --format json -d 0.5 -o "$dir/cmd.json" --record "$dir/cmd.trace" -- python3 -c '
 import resource, sys, time
 t = time.process_time()
 while time.process_time() - t < 1.5:
@@ -144,3 +144,16 @@ sys.exit(abs(cpu - own) > 0.1 * own)
 PY
 ) && ok "the run's cpu_s within 10% of the command's own CPU time: $r" ||
     not_ok "the run's cpu_s within 10% of the command's own CPU time: $r"
+# The recording replays the job's figures: each interval's cpu_s again.
+"$HTTOP" --replay "$dir/cmd.trace" -b --format json -o "$dir/rep.json" 2>"$dir/rep.err"
+r=$(python3 - "$dir/cmd.json" "$dir/rep.json" <<'PY'
+import json, sys
+live = [json.loads(l) for l in open(sys.argv[1]) if '"window"' not in l]
+rep = [json.loads(l) for l in open(sys.argv[2])]
+a = [l["node"]["cpu_s"] for l in live]
+b = [l["node"]["cpu_s"] for l in rep]
+print("live %s, replayed %s" % (a, b))
+sys.exit(len(a) != len(b) or any(x is None or y is None or abs(x - y) > 1e-5 * max(x, 1) for x, y in zip(a, b)))
+PY
+) && ok "--record/--replay: the job's cpu_s of each interval again: $r" ||
+    not_ok "--record/--replay: the job's cpu_s of each interval again: $r"
