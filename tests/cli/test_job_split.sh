@@ -31,7 +31,7 @@ trap 'stop_loads; rm -rf "$dir"' EXIT
 trap 'exit 1' INT TERM HUP
 sched_siblings "$dir/sib.xml"
 sched_opens "$dir/sib.xml" "$dir/probe" || skip_all "the sched source does not open here: $(cat "$dir/probe")"
-plan 10
+plan 11
 
 # mean FILE: the mean over FILE's intervals but the first of the core 0's
 # job figures, CPUs 0 and 1's job_util and CPU 1's util (every task's),
@@ -196,3 +196,9 @@ sys.exit(not cpu or not (0.9 * own <= cpu[-1] <= 1.1 * own + steal) or
          or sum(last.values()) > cpu[-1] + 1e-6)
 PY
 ) && ok "openmetrics: the job's counters: $r" || not_ok "openmetrics: the job's counters: $r"
+# The summary format: the job's own CPU seconds and shared share after
+# its id.
+"$HTTOP" --source sched --topology "$dir/sib.xml" -b --format summary -d 0.3 -o "$dir/cmd.sum" \
+    -- sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i + 1)); done' 2>>"$dir/cmd.err"
+check "summary: the job's own cpu and shared after its id: $(tail -n 1 "$dir/cmd.sum")" \
+    grep -Eq ' job [0-9]+  its own cpu [0-9]+\.[0-9]{3} s, shared [0-9]+\.[0-9]%  whole run$' "$dir/cmd.sum"
