@@ -14,12 +14,15 @@ with `httop --source sched -b -d 1 -n N --format json` over the load, its
 CPU time (wait4: user + system, its ring-draining thread included) over
 its wall time, its records read and lost (HTTOP_PHASE_TIMES=1 makes it say
 them at exit), the intervals it marked invalid, and its peak RSS. Then
+  job    the load again, httop watching one pair as a job (--pid): the
+         job's figures counted from every record (issue 33);
   flood  the same pairs unpaced (as fast as they go), to show what a rate
          beyond the rings does: records lost and said, memory the same.
 Prints min / median over the rounds of: the switch rate per CPU (records
 read / 2 / s / 2 CPUs: a switch writes an out and an in record), httop's
 CPU % of one CPU under the load and idle, the cost per record ((CPU load -
-CPU idle) / records), records lost, invalid intervals, peak RSS."""
+CPU idle) / records) without and with a watched job, records lost,
+invalid intervals, peak RSS."""
 import json
 import os
 import re
@@ -31,10 +34,10 @@ import time
 N = 10
 
 
-def run_httop(build, sib, env):
+def run_httop(build, sib, env, extra=()):
     t0 = time.monotonic()
     p = subprocess.Popen([os.path.join(build, "src/httop"), "--source", "sched", "--topology",
-                          sib, "-b", "-d", "1", "-n", str(N), "--format", "json"],
+                          sib, "-b", "-d", "1", "-n", str(N), "--format", "json"] + list(extra),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     out, err = p.communicate()
     wall = time.monotonic() - t0
@@ -55,16 +58,22 @@ def maxrss_children():
 def one(build, sib, mode):
     env = dict(os.environ, HTTOP_PHASE_TIMES="1")
     loads = []
+    extra = []
     if mode != "idle":
-        rate = "10000" if mode == "load" else "0"
+        rate = "0" if mode == "flood" else "10000"
         for cpu in ("0", "1"):
             loads.append(subprocess.Popen([os.path.join(build, "bench/httop-pingpong"), cpu, cpu,
                                            rate, str(N + 3)], stdout=subprocess.PIPE))
         time.sleep(0.5)
+    if mode == "job":
+        # One pair watched as the job (--pid: it and its descendants): every
+        # record then asks the job's tasks (watch/jobtask.c) and counts the
+        # job's split.
+        extra = ["--pid", str(loads[0].pid)]
     # The CPU of httop alone: os.times() sums the reaped children, so take
     # the difference around httop (the loads are reaped afterwards).
     c0 = children_cpu()
-    out, err, wall = run_httop(build, sib, env)
+    out, err, wall = run_httop(build, sib, env, extra)
     cpu = children_cpu() - c0
     for p in loads:
         p.wait()
@@ -98,9 +107,9 @@ def main():
     sib = os.path.join(d, "sib.xml")
     subprocess.run(["lstopo-no-graphics", "--input", "pack:1 core:1 pu:2", "--of", "xml", sib],
                    check=True, capture_output=True)
-    res = {"load": [], "idle": []}
+    res = {"load": [], "idle": [], "job": []}
     for r in range(rounds):
-        order = ["load", "idle"] if r % 2 == 0 else ["idle", "load"]
+        order = ["load", "idle", "job"] if r % 2 == 0 else ["job", "idle", "load"]
         for mode in order:
             res[mode].append(one(build, sib, mode))
     flood = one(build, sib, "flood")
@@ -124,6 +133,13 @@ def main():
         print("%-44s %.0f / %.0f" % ("cost per record, ns ((load - idle) / records)", lo, med))
     else:
         print("%-44s unmeasurable" % "cost per record, ns")
+    jcost = [(j["cpu_pct"] - i["cpu_pct"]) / 100.0 * j["wall"] / j["records"] * 1e9
+             for j, i in zip(res["job"], res["idle"]) if j["records"] > 0]
+    if jcost and min(jcost) > 0:
+        lo, med = mm(jcost)
+        print("%-44s %.0f / %.0f" % ("cost per record, ns, a watched job", lo, med))
+    else:
+        print("%-44s unmeasurable" % "cost per record, ns, a watched job")
     print("flood: %.0f switches/s per CPU, %d records read, %d lost, %d of %d intervals invalid, "
           "'lost' said %d times, httop CPU %.1f%%" % (flood["rate"], flood["records"],
                                                       flood["lost"], flood["invalid"], N,

@@ -6,6 +6,12 @@ tests_unit_test_sched_SOURCES = tests/unit/test_sched.c
 tests_unit_test_sched_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_sched_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_sched
+# the job's figures in the merge, by hand
+check_PROGRAMS += tests/unit/test_sched_job
+tests_unit_test_sched_job_SOURCES = tests/unit/test_sched_job.c
+tests_unit_test_sched_job_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
+tests_unit_test_sched_job_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_sched_job
 SCHED_TESTS = tests/tui/test_tui_sched.sh tests/cli/test_split_label.sh \
 	tests/cli/test_scale_absent.sh tests/cli/test_perfmon_cap.sh
 TESTS += $(SCHED_TESTS)

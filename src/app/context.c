@@ -118,6 +118,8 @@ app_end(struct app *a, int status)
 	a->rec = NULL;
 	if (a->job != NULL)
 		job_watch_free(a->job);
+	job_tasks_free(a->tasks);
+	a->tasks = NULL;
 	/* A command that did not start is stopped before its exec; one that
 	 * runs still is waited for: httop leaves none behind. */
 	command_wait(&a->cmd);

@@ -24,6 +24,7 @@
 #include "util/phases.h"
 
 struct job_watch;
+struct job_tasks;
 struct msr_io;
 struct msr_state;
 struct recorder;
@@ -40,6 +41,7 @@ struct app {
 	struct die_layout layout;  /* where each core sits: built once */
 	bool have_layout;
 	struct job_watch *job;     /* --pid, --cgroup, --job, the command's processes */
+	struct job_tasks *tasks;   /* the job's tasks for --source sched (NULL: none) */
 	struct command cmd;        /* httop -- COMMAND (pid 0: none) */
 	struct recorder *rec;      /* --record */
 	struct textfile *tf;       /* --textfile */

@@ -23,7 +23,9 @@
 #include "out/outfile.h"
 #include "out/record.h"
 #include "source/msr/msr_state.h"
+#include "source/sched_merge.h"
 #include "source/sources.h"
+#include "watch/job.h"
 #include "sim/sim.h"
 #include "util/i18n.h"
 #include "util/xalloc.h"
@@ -137,6 +139,39 @@ open_msr(struct app *a, struct errmsg *e)
 	if (io != NULL)
 		return msr_source_open_io(&a->m, io, MSR_DEV_TEMPLATE, e);
 	return msr_source_open(&a->m, a->o->msr_path, e);
+}
+
+static bool
+tasks_is(void *ctx, uint32_t pid, uint32_t tid)
+{
+	return job_tasks_is(ctx, pid, tid);
+}
+
+static void
+tasks_fork(void *ctx, uint32_t ppid, uint32_t pid, uint32_t tid)
+{
+	job_tasks_fork(ctx, ppid, pid, tid);
+}
+
+static void
+tasks_exit(void *ctx, uint32_t pid, uint32_t tid)
+{
+	job_tasks_exit(ctx, pid, tid);
+}
+
+/* The scheduler's record, with the watched job's tasks told apart when a
+ * job is watched (its own figures: sched_merge.c). */
+static struct source *
+sched_open(struct app *a, struct errmsg *e)
+{
+	struct sched_job j = { tasks_is, tasks_fork, tasks_exit, NULL };
+
+	if (a->job != NULL && a->tasks == NULL)
+		a->tasks = job_watch_tasks(a->job, NULL);
+	if (a->tasks == NULL)
+		return sched_source_open(&a->m, &a->plan, e);
+	j.ctx = a->tasks;
+	return sched_source_open_job(&a->m, &a->plan, &j, e);
 }
 
 /* The line --source auto says once a step works: the source chosen, and
@@ -284,7 +319,7 @@ open_kind(struct app *a, enum source_kind k, bool in_auto, struct errmsg *e)
 	case SRC_PROCSTAT:
 		return procstat_source_open(&a->m, &a->plan, e);
 	case SRC_SCHED:
-		return sched_source_open(&a->m, &a->plan, e);
+		return sched_open(a, e);
 	case SRC_SIM:
 		return o->check ? open_check_sim(a) : sim_source_new(&a->m, o->scenario, o->seed, e);
 	case SRC_REPLAY:

@@ -23,7 +23,8 @@ struct vacc {
 	bool stopped;
 };
 
-enum { A_NEITHER, A_T0, A_T1, A_BOTH, A_UTIL, A_GHZ, A_CPI, A_N };
+enum { A_NEITHER, A_T0, A_T1, A_BOTH, A_UTIL, A_GHZ, A_CPI, A_JBOTH, A_JALONE, A_JSHARED,
+	A_JNONE, A_N };
 
 /* Mean active threads: thread-ticks over busy ticks, busy being bounded
  * when util is: the ratio lies between num/busy_hi and num/busy_lo. */
@@ -38,6 +39,9 @@ struct acc {
 	bool exact;
 	struct vacc v[A_N];
 	struct actacc act;
+	double job_ticks;          /* the job's time on the threads, s */
+	bool job_any;              /* a thread had the job's time */
+	enum reason job_why;       /* else why not */
 };
 
 static void
@@ -106,6 +110,34 @@ actacc_val(const struct actacc *a, enum reason none)
 	return val_bound(a->num / a->busy_hi, a->num / a->busy_lo);
 }
 
+/* The job's split of core tc, weighted by its T, and its threads' job
+ * seconds (cpu_s, a sum). */
+static void
+acc_job(struct acc *a, const struct interval *iv, const struct topo_core *tc,
+    const struct core_fig *cf, double w)
+{
+	unsigned i;
+
+	vacc_add(&a->v[A_JBOTH], cf->job_both, w);
+	vacc_add(&a->v[A_JALONE], cf->job_alone, w);
+	vacc_add(&a->v[A_JSHARED], cf->job_shared, w);
+	vacc_add(&a->v[A_JNONE], cf->job_none, w);
+	for (i = 0; i < tc->nthreads && i < TOPO_MAX_SMT; i++) {
+		const struct thread_fig *t;
+
+		if (tc->cpus[i] >= iv->max_cpu)
+			continue;
+		t = &iv->threads[tc->cpus[i]];
+		if (t->job_util.kind == V_NONE) {
+			if (a->job_why == R_NONE)
+				a->job_why = t->job_util.why;
+			continue;
+		}
+		a->job_ticks += t->job_s;
+		a->job_any = true;
+	}
+}
+
 /* The weights of core tc: w its T, ref and inst its threads' summed dref
  * and dinst. */
 static void
@@ -142,6 +174,7 @@ acc_add(struct acc *a, const struct interval *iv, const struct topo_core *tc,
 	actacc_add(&a->act, cf, w);
 	vacc_add(&a->v[A_GHZ], cf->ghz, ref);
 	vacc_add(&a->v[A_CPI], cf->cpi, inst);
+	acc_job(a, iv, tc, cf, w);
 }
 
 static void
@@ -164,6 +197,12 @@ acc_store(const struct acc *a, struct agg_fig *g)
 	g->active_threads = actacc_val(&a->act, none);
 	g->ghz = vacc_val(&a->v[A_GHZ], none);
 	g->cpi = vacc_val(&a->v[A_CPI], none);
+	g->job_both = vacc_val(&a->v[A_JBOTH], none);
+	g->job_alone = vacc_val(&a->v[A_JALONE], none);
+	g->job_shared = vacc_val(&a->v[A_JSHARED], none);
+	g->job_none = vacc_val(&a->v[A_JNONE], none);
+	g->cpu_s = a->job_any ? val_exact(a->job_ticks) :
+	    val_absent(a->job_why != R_NONE ? a->job_why : none);
 	g->exact = a->exact && g->both.kind == V_EXACT;
 	/* Share of busy core time with both threads active. C / (u0 + u1 - C)
 	 * grows with C, and a bound's low (high) ends of both and neither
@@ -274,6 +313,16 @@ metrics_combine(const struct agg_fig *parts, const struct agg_weights *w, size_t
 		actacc_add(&a.act, &cf, w[i].time);
 		vacc_add(&a.v[A_GHZ], p->ghz, w[i].ref);
 		vacc_add(&a.v[A_CPI], p->cpi, w[i].inst);
+		vacc_add(&a.v[A_JBOTH], p->job_both, w[i].time);
+		vacc_add(&a.v[A_JALONE], p->job_alone, w[i].time);
+		vacc_add(&a.v[A_JSHARED], p->job_shared, w[i].time);
+		vacc_add(&a.v[A_JNONE], p->job_none, w[i].time);
+		if (p->cpu_s.kind != V_NONE) {
+			a.job_ticks += p->cpu_s.v;   /* seconds add up */
+			a.job_any = true;
+		} else if (a.job_why == R_NONE) {
+			a.job_why = p->cpu_s.why;
+		}
 	}
 	acc_store(&a, out);
 }

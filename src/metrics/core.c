@@ -23,6 +23,8 @@ struct tcounts {
 	unsigned cpu;
 	uint64_t tsc, inst, cyc, ref, any, ota, steal;
 	bool has_any, has_ota, has_steal;
+	uint64_t job, jboth, jalone, jshared;   /* the job's (sched, a job) */
+	bool has_job;
 };
 
 /* Every slot's delta on the thread at SMT position `thread` (0 for the
@@ -86,6 +88,7 @@ core_blank(struct core_fig *cf, enum reason r)
 	cf->neither = cf->t0_only = cf->t1_only = cf->both = val_absent(r);
 	cf->util = cf->active_threads = cf->issue_util = val_absent(r);
 	cf->cpi = cf->ghz = val_absent(r);
+	cf->job_both = cf->job_alone = cf->job_shared = cf->job_none = val_absent(r);
 }
 
 /* The figures computing left absent without saying why get `r`. */
@@ -93,7 +96,8 @@ static void
 core_why(struct core_fig *cf, enum reason r)
 {
 	struct val *v[] = { &cf->neither, &cf->t0_only, &cf->t1_only, &cf->both, &cf->util,
-	    &cf->active_threads, &cf->issue_util, &cf->cpi, &cf->ghz };
+	    &cf->active_threads, &cf->issue_util, &cf->cpi, &cf->ghz, &cf->job_both,
+	    &cf->job_alone, &cf->job_shared, &cf->job_none };
 	size_t i;
 
 	for (i = 0; i < sizeof v / sizeof v[0]; i++)
@@ -465,6 +469,10 @@ core_counts(const struct metrics_ctx *c, const struct sample *prev, const struct
 		k->has_any = kind_delta(c, &sd[i], SLOT_ANY, &k->any);
 		k->has_ota = kind_delta(c, &sd[i], SLOT_OTA, &k->ota);
 		k->has_steal = kind_delta(c, &sd[i], SLOT_STEAL, &k->steal);
+		k->has_job = kind_delta(c, &sd[i], SLOT_JOB, &k->job);
+		kind_delta(c, &sd[i], SLOT_JOB_BOTH, &k->jboth);
+		kind_delta(c, &sd[i], SLOT_JOB_ALONE, &k->jalone);
+		kind_delta(c, &sd[i], SLOT_JOB_SHARED, &k->jshared);
 	}
 }
 
@@ -499,6 +507,8 @@ core_threads(const struct metrics_ctx *c, const struct sample *cur, const struct
 		tf->d_ref = tk[i].ref;
 		tf->d_steal = tk[i].steal;
 		tf->has_steal = tk[i].has_steal;
+		tf->d_job = tk[i].job;
+		tf->has_job = tk[i].has_job;
 		tf->has_split = tk[i].has_any || tk[i].has_ota;
 		/* The split counters count in steps of `scale` TSC ticks. */
 		tf->d_split = (tk[i].has_any ? tk[i].any : tk[i].has_ota ? tk[i].ota : 0) *
@@ -519,6 +529,35 @@ core_threads(const struct metrics_ctx *c, const struct sample *cur, const struct
 	return split_stopped;
 }
 
+/* The job's split of the core's interval T (thread 0's): the counts of
+ * the merge (src/source/sched_merge.c) over T, none the rest, so the four
+ * sum to 1. Absent without the job's slots (R_NO_JOB) and on a core of
+ * one thread (R_NO_SPLIT: no sibling to share it with; its job_util
+ * says it all). */
+static void
+core_job(const struct metrics_ctx *c, const struct tcounts *tk, unsigned n, struct core_fig *cf)
+{
+	double T = (double)tk[0].tsc, b, a, s, rest;
+
+	if (c->slot[SLOT_JOB_BOTH] < 0 || !tk[0].has_job) {
+		cf->job_both = cf->job_alone = cf->job_shared = cf->job_none = val_absent(R_NO_JOB);
+		return;
+	}
+	if (n < 2 || T <= 0.0) {
+		cf->job_both = cf->job_alone = cf->job_shared = cf->job_none =
+		    val_absent(n < 2 ? R_NO_SPLIT : R_NO_TIME);
+		return;
+	}
+	b = (double)tk[0].jboth / T;
+	a = (double)tk[0].jalone / T;
+	s = (double)tk[0].jshared / T;
+	rest = 1.0 - b - a - s;
+	cf->job_both = val_exact(b);
+	cf->job_alone = val_exact(a);
+	cf->job_shared = val_exact(s);
+	cf->job_none = val_exact(rest > 0.0 ? rest : 0.0);
+}
+
 /* The core's split and rates by `method`, its stopped counters and the
  * simulator's truth. */
 static void
@@ -529,6 +568,7 @@ core_figures(const struct metrics_ctx *c, const struct sample *prev, const struc
 	core_rates(c, tk, n, cf);
 	core_stopped(cf);
 	core_truth(prev, cur, cf->index, (double)tk[0].tsc, cf);
+	core_job(c, tk, n, cf);
 }
 
 void

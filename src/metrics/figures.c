@@ -19,6 +19,14 @@
 #define SHARE_CORE_HELP "Share of the interval with neither SMT thread, thread 0 only, " \
 	"thread 1 only or both active (label state)."
 
+#define JOB_BOTH_HELP "Share of the interval with two threads of a core running the " \
+	"watched job's tasks."
+#define JOB_ALONE_HELP "Share of the interval with one thread running the watched job's " \
+	"tasks, its sibling idle."
+#define JOB_SHARED_HELP "Share of the interval with one thread running the watched job's " \
+	"tasks while a sibling ran another task."
+#define JOB_NONE_HELP "Share of the interval with no task of the watched job on the core."
+
 const struct figure figures[] = {
 	{ NAMES("neither"), FIG_SHARE, FIG_ALL, 1, false, "share_ratio", "ratio",
 	    { AGG(neither, 1, 1, SHARE_AGG_HELP), CORE(neither, 1, 1, SHARE_CORE_HELP) } },
@@ -57,6 +65,22 @@ const struct figure figures[] = {
 	    { THR(steal, 7, 7, "Share of the interval a hypervisor ran something else while "
 	      "this virtual CPU wanted to run (steal time, from /proc/stat: --source procstat "
 	      "only).") } },
+	/* The watched job's own figures (--source sched with a job: its
+	 * tasks told apart by the scheduler's record; absent no-job else). */
+	{ NAMES("job_both"), FIG_SHARE, FIG_ALL, 0, true, "job_both_ratio", "ratio",
+	    { AGG(job_both, 10, 7, JOB_BOTH_HELP), CORE(job_both, 10, 7, JOB_BOTH_HELP) } },
+	{ NAMES("job_alone"), FIG_SHARE, FIG_ALL, 0, true, "job_alone_ratio", "ratio",
+	    { AGG(job_alone, 11, 8, JOB_ALONE_HELP), CORE(job_alone, 11, 8, JOB_ALONE_HELP) } },
+	{ NAMES("job_shared"), FIG_SHARE, FIG_ALL, 0, true, "job_shared_ratio", "ratio",
+	    { AGG(job_shared, 12, 9, JOB_SHARED_HELP), CORE(job_shared, 12, 9, JOB_SHARED_HELP) } },
+	{ NAMES("job_none"), FIG_SHARE, FIG_ALL, 0, true, "job_none_ratio", "ratio",
+	    { AGG(job_none, 13, 10, JOB_NONE_HELP), CORE(job_none, 13, 10, JOB_NONE_HELP) } },
+	{ NAMES("job_util"), FIG_SHARE, FIG_ALL, 0, true, "job_utilization_ratio", "ratio",
+	    { THR(job_util, 8, 8, "Share of the interval the watched job's tasks ran on the "
+	      "thread.") } },
+	{ NAMES("cpu_s"), FIG_RATIO, FIG_ALL, 0, true, "job_cpu_seconds", "seconds",
+	    { AGG(cpu_s, 14, 11, "CPU seconds the watched job's tasks ran on these cores' "
+	      "threads in the interval.") } },
 };
 
 const size_t nfigures = sizeof figures / sizeof figures[0];

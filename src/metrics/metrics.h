@@ -38,6 +38,9 @@ struct thread_fig {
 	uint64_t d_tsc, d_inst, d_cyc, d_ref;
 	uint64_t d_steal;          /* steal time, in the TSC slot's unit */
 	bool has_steal;            /* the plan reads steal time (procstat) */
+	uint64_t d_job;            /* the job's tasks ran on it, TSC slot's unit */
+	bool has_job;              /* the plan reads the job's time (sched, a job) */
+	double job_s;              /* d_job in seconds (the plan's clock_hz) */
 	/* The split counter's delta on this thread, in TSC ticks: the
 	 * AnyThread count (SPLIT_ANY, thread 0) or ONE_THREAD_ACTIVE
 	 * (SPLIT_OTA, each thread); has_split false where the plan reads none
@@ -53,6 +56,8 @@ struct thread_fig {
 	struct val steal;          /* d_steal / d_tsc: the share of the interval
 				    * the hypervisor ran something else while
 				    * this virtual CPU wanted to run */
+	struct val job_util;       /* d_job / d_tsc: the share of the interval
+				    * the watched job's tasks ran on it */
 	/* The counts were multiplexed (perf source) and scaled up by
 	 * enabled/running: every figure is an estimate, not a count. */
 	bool scaled;
@@ -74,6 +79,12 @@ struct core_fig {
 	struct val issue_util;     /* instructions per core cycle / issue width, summed over threads */
 	struct val cpi;            /* core CPI: sum cycles (max over threads) / sum instructions */
 	struct val ghz;            /* mean frequency while active */
+	/* The watched job's split of the interval (sum 1): two threads ran
+	 * the job's tasks (both), one ran them, the sibling idle (alone), one
+	 * ran them beside another task (shared), no task of the job (none).
+	 * Absent R_NO_JOB without the job's record, R_NO_SPLIT on a core of
+	 * one thread. */
+	struct val job_both, job_alone, job_shared, job_none;
 	/* R_NONE, or why the plan's exact split could not be used this
 	 * interval (its AnyThread/OTA counter is skewed or reprogrammed while
 	 * the fixed counters are sound): the split is then the bound from the
@@ -101,6 +112,9 @@ struct agg_fig {
 	 * together, so the bound is [both.lo / (1 - neither.lo), both.hi /
 	 * (1 - neither.hi)]); absent when the cores were never busy. */
 	struct val both_of_busy;
+	/* The job's split over the cores, weighted by time (core_fig's), and
+	 * the seconds its tasks ran on the cores' threads (cpu_s). */
+	struct val job_both, job_alone, job_shared, job_none, cpu_s;
 };
 
 struct interval {

@@ -30,6 +30,8 @@ static const struct {
 	[R_TOO_SHORT] = { N_("too short to measure (under 0.05 s)"), "too-short" },
 	[R_NO_STEAL] = { N_("the source does not read steal time (--source procstat does)"),
 	    "no-steal" },
+	[R_NO_JOB] = { N_("no job's tasks told apart: a watched job and --source sched needed"),
+	    "no-job" },
 };
 
 const char *

@@ -9,7 +9,7 @@ thread_blank(struct thread_fig *t, enum reason r)
 {
 	t->reason = r;
 	t->util = t->cpi = t->nominal_cpi = val_absent(r);
-	t->ghz = t->net_ghz = t->ipc = t->steal = val_absent(r);
+	t->ghz = t->net_ghz = t->ipc = t->steal = t->job_util = val_absent(r);
 }
 
 static bool
@@ -34,6 +34,24 @@ ratio(const struct metrics_ctx *c, const struct thread_fig *t, enum slot_kind nk
 	if (den <= 0.0)
 		return val_absent(zero);
 	return val_exact(num / den * scale);
+}
+
+/* The job's share of the thread's interval: only the scheduler's record
+ * with a watched job has it (its slot); never the CPU's utilisation in
+ * its place. */
+static void
+thread_job(const struct metrics_ctx *c, struct thread_fig *t)
+{
+	double tsc = (double)t->d_tsc, job = (double)t->d_job;
+
+	t->job_s = c->plan->clock_hz > 0.0 ? job / c->plan->clock_hz : 0.0;
+	if (!has(c, SLOT_JOB) || c->plan->clock_hz <= 0.0)
+		t->job_util = val_absent(R_NO_JOB);
+	else if (t->has_job)
+		t->job_util = ratio(c, t, SLOT_JOB, SLOT_TSC, job > tsc ? tsc : job, tsc, 1.0,
+		    R_NO_TIME);
+	else
+		t->job_util = val_absent(R_READ_ERROR);
 }
 
 void
@@ -68,6 +86,7 @@ thread_figures(const struct metrics_ctx *c, struct thread_fig *t)
 		    R_NO_TIME);
 	else
 		t->steal = val_absent(R_READ_ERROR);
+	thread_job(c, t);
 }
 
 enum reason

@@ -144,6 +144,27 @@ add_thread(struct totals *tt, unsigned cpu, const struct thread_fig *th, double 
 	}
 }
 
+/* The job's counters: each shown core's exact job split times dt, and
+ * the job's CPU seconds of the interval. */
+static void
+add_job(struct totals *tt, const struct interval *iv, double dt)
+{
+	unsigned i;
+
+	for (i = 0; i < iv->ncores && i < tt->t->ncores; i++) {
+		const struct core_fig *c = &iv->cores[i];
+
+		if (!c->selected || c->reason != R_NONE || c->job_both.kind != V_EXACT ||
+		    c->job_alone.kind != V_EXACT || c->job_shared.kind != V_EXACT)
+			continue;
+		tt->node.job_state[0] += c->job_both.v * dt;
+		tt->node.job_state[1] += c->job_alone.v * dt;
+		tt->node.job_state[2] += c->job_shared.v * dt;
+	}
+	if (iv->node.cpu_s.kind == V_EXACT && isfinite(iv->node.cpu_s.v))
+		tt->node.job_cpu += iv->node.cpu_s.v;
+}
+
 void
 totals_add(struct totals *tt, const struct interval *iv)
 {
@@ -160,4 +181,5 @@ totals_add(struct totals *tt, const struct interval *iv)
 		add_core(tt, i, &iv->cores[i], dt);
 	for (i = 0; i < iv->max_cpu && i < t->max_cpu; i++)
 		add_thread(tt, i, &iv->threads[i], dt);
+	add_job(tt, iv, dt);
 }

@@ -53,6 +53,11 @@ struct totals_set {
 	double uncovered;          /* seconds not in state[] */
 	double busy;               /* thread-seconds busy */
 	double thread_uncovered;   /* thread-seconds not in busy */
+	/* The watched job's (node only): core-seconds with the job on both
+	 * threads, alone, beside another task (exact intervals only), and
+	 * its own CPU seconds (cpu_s summed). */
+	double job_state[3];
+	double job_cpu;
 };
 
 struct totals {

@@ -30,6 +30,9 @@ enum reason {
 			     * httop measures (PACER_DELAY_MIN) */
 	R_NO_STEAL,         /* the source does not read steal time (only
 			     * procstat does: /proc/stat's steal column) */
+	R_NO_JOB,           /* the job's own figures: no job watched, or its
+			     * tasks not told apart (only the scheduler's
+			     * record, --source sched, tells them) */
 	R_NREASONS
 };
 

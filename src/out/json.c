@@ -213,7 +213,7 @@ write_weights(struct linebuf *b, const struct interval *iv, const struct topolog
  * place it. */
 /* The watched job: what names it; the node's figures are then its cores'. */
 static void
-write_job(struct linebuf *b, const struct job_ident *j)
+write_job(struct linebuf *b, const struct job_ident *j, const struct val *cpu_s)
 {
 	const char *const keys[] = { "kind", "id", "user", "name", "cgroup", "pid" };
 	const char *const vals[] = { j->kind, j->id, j->user, j->name, j->cgroup, j->pid };
@@ -231,6 +231,14 @@ write_job(struct linebuf *b, const struct job_ident *j)
 		else
 			lb_lit(b, "null");
 	}
+	/* The job's own CPU seconds (the node's cpu_s: the job's cores),
+	 * null where its tasks are not told apart (the node's absent says
+	 * why). */
+	lb_lit(b, ",\"cpu_s\":");
+	if (cpu_s->kind == V_EXACT)
+		lb_sig(b, cpu_s->v, 6);
+	else
+		lb_lit(b, "null");
 	lb_char(b, '}');
 }
 
@@ -695,7 +703,7 @@ out_json_write(struct batch *bt, const struct interval *iv)
 	b->len = 0;
 	write_head(b, bt, iv);
 	if (bt->has_job)
-		write_job(b, &bt->job);
+		write_job(b, &bt->job, &iv->node.cpu_s);
 	if (bt->whole)
 		lb_lit(b, ",\"window\":\"run\"");
 	lb_lit(b, ",\"node\":{");

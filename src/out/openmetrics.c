@@ -555,6 +555,32 @@ write_interval(struct om *o)
 	}
 }
 
+/* The job's own counters (--source sched with a watched job: the plan's
+ * job slots): httop_job_core_state_seconds_total{state=both|alone|shared}
+ * (core-seconds of the job's split) and httop_job_cpu_seconds_total. */
+static void
+write_job_counters(struct om *o)
+{
+	static const struct family state = { "core_state_seconds", "seconds", "Core-seconds "
+	    "since the start with the watched job's tasks on both threads, on one with the "
+	    "sibling idle (alone), or on one while the sibling ran another task (shared), from "
+	    "the scheduler's record.", W_C_STATE, 0, 1 };
+	static const struct family cpu = { "cpu_seconds", "seconds", "CPU seconds the watched "
+	    "job's tasks ran since the start, from the scheduler's record.", W_C_BUSY, 0, 1 };
+	static const char *const labels[3] = { ",state=\"both\"", ",state=\"alone\"",
+	    ",state=\"shared\"" };
+	const struct totals_set *t = &o->b->tot->node;
+	int i;
+
+	if (plan_slot_index(o->b->p, SLOT_JOB) < 0)
+		return;
+	header(o, "job", &state);
+	for (i = 0; i < 3; i++)
+		sample(o, "job", &state, labels[i], t->job_state[i]);
+	header(o, "job", &cpu);
+	sample(o, "job", &cpu, "", t->job_cpu);
+}
+
 /* The watched job: httop_job_info names it (labels where known), and the
  * job's own aggregate families httop_job_X{host,jobid}: the node's figures
  * and counters, which with a watched job are its cores' (the run's view),
@@ -613,6 +639,7 @@ write_job(struct om *o)
 			continue;      /* cannot happen: both are bounded above */
 		agg_samples(o, "job", f, &o->iv->node, &o->b->tot->node);
 	}
+	write_job_counters(o);
 }
 
 static void

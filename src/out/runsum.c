@@ -220,12 +220,61 @@ summary_head(FILE *fp, const struct machine *m, const struct interval *iv,
 		    s->meaning);
 }
 
+/* A share as "12.3%", or "-" when absent. */
+static void
+pct(char *buf, size_t len, struct val v)
+{
+	if (v.kind == V_EXACT)
+		snprintf(buf, len, "%.1f%%", v.v * 100.0);
+	else if (v.kind == V_BOUND)
+		snprintf(buf, len, "%.1f-%.1f%%", v.lo * 100.0, v.hi * 100.0);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* The command's (or job's) own figures first, from its tasks alone (the
+ * scheduler's record): its CPU seconds and the split of its cores' time;
+ * absent with the reason where its tasks are not told apart. */
+static void
+own_part(FILE *fp, const struct interval *iv, const struct run_summary *s)
+{
+	const struct agg_fig *g = &iv->node;
+	char b[32], a[32], sh[32], n[32];
+
+	text_wrapf(fp, INDENT_HEAD, "%s", s->argv != NULL ?
+	    _(" the command's own figures (its tasks only):\n") :
+	    _(" the job's own figures (its tasks only):\n"));
+	if (g->cpu_s.kind == V_NONE) {
+		text_wrapf(fp, hang(_("  not measured: %s\n"), INDENT_NOTE), _("  not measured: %s\n"),
+		    _(metrics_reason_text(g->cpu_s.why)));
+		return;
+	}
+	text_wrapf(fp, INDENT_NOTE, _("  CPU %.2f s on its cores\n"), g->cpu_s.v);
+	if (g->job_both.kind == V_NONE) {
+		text_wrapf(fp, hang(_("  its split: %s\n"), INDENT_NOTE), _("  its split: %s\n"),
+		    _(metrics_reason_text(g->job_both.why)));
+		return;
+	}
+	pct(b, sizeof b, g->job_both);
+	pct(a, sizeof a, g->job_alone);
+	pct(sh, sizeof sh, g->job_shared);
+	pct(n, sizeof n, g->job_none);
+	text_wrapf(fp, INDENT_NOTE, _("  both threads %s, alone %s, shared %s, not there %s\n"),
+	    b, a, sh, n);
+	text_wrapf(fp, INDENT_NOTE, "%s", _("  (shared: one thread ran it while its sibling ran "
+	    "another task)\n"));
+}
+
 void
 out_run_summary(FILE *fp, const struct machine *m, const struct interval *iv,
     const struct run_summary *s)
 {
 	fputc('\n', fp);
 	summary_head(fp, m, iv, s);
+	fputc('\n', fp);
+	own_part(fp, iv, s);
+	text_wrapf(fp, INDENT_HEAD, "%s", _(" the CPUs' figures, below, count every task on "
+	    "them\n"));
 	fputc('\n', fp);
 	table(fp, m, iv, 0, SPLIT_COLS);
 	fputc('\n', fp);

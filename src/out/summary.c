@@ -1,5 +1,6 @@
 /* summary.c: one line per interval with the node figures (or the job's:
- * the last column says which), in fixed columns, host first, then the time since the start and the wall-clock
+ * the last column says which; a watched job's own CPU seconds and shared
+ * share after its id where its tasks are told apart), in fixed columns, host first, then the time since the start and the wall-clock
  * time (so that the lines of many nodes line up): the output of many nodes (pdsh, clush) sorts and
  * merges into one line per node. Shares in percent, a bound as lo-hi, an
  * absent figure as "-"; an invalid interval ends its line with the reason. */
@@ -42,6 +43,12 @@ out_summary_write(struct batch *b, const struct interval *iv)
 	 * figures. */
 	if (b->has_job)
 		fprintf(b->fp, "  job %s", text_quote(job, sizeof job, b->job.id, 64));
+	/* Its own figures, where its tasks are told apart (sched): its CPU
+	 * seconds and the share of its cores' time a sibling ran another
+	 * task beside it. */
+	if (b->has_job && n->cpu_s.kind == V_EXACT)
+		fprintf(b->fp, _("  its own cpu %.3f s, shared %s%%"), n->cpu_s.v,
+		    out_fig(s[0], sizeof s[0], n->job_shared, 100.0, 1, ""));
 	/* The whole run's record (batch_write_whole), after the intervals. */
 	if (b->whole)
 		fputs("  whole run", b->fp);

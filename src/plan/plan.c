@@ -448,6 +448,10 @@ static const char *const kind_names[SLOT_NKINDS] = {
 	[SLOT_OTA] = "ota",
 	[SLOT_REFX] = "refx",
 	[SLOT_STEAL] = "steal",
+	[SLOT_JOB] = "job",
+	[SLOT_JOB_BOTH] = "job_both",
+	[SLOT_JOB_ALONE] = "job_alone",
+	[SLOT_JOB_SHARED] = "job_shared",
 };
 
 static const char *const kind_titles[SLOT_NKINDS] = {
@@ -459,6 +463,10 @@ static const char *const kind_titles[SLOT_NKINDS] = {
 	[SLOT_OTA] = N_("ONE_THREAD_ACTIVE"),
 	[SLOT_REFX] = N_("calibration reference cycles"),
 	[SLOT_STEAL] = N_("steal time"),
+	[SLOT_JOB] = N_("the job's time"),
+	[SLOT_JOB_BOTH] = N_("the job on both threads"),
+	[SLOT_JOB_ALONE] = N_("the job alone"),
+	[SLOT_JOB_SHARED] = N_("the job beside another task"),
 };
 
 const char *

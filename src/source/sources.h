@@ -93,6 +93,14 @@ void procstat_plan(struct plan *p, const struct machine *m, long user_hz);
  * (perf_event_paranoid <= 0, CAP_PERFMON or root); -1 with the cause and
  * the fix. Refuses a machine description naming CPUs this machine lacks. */
 struct source *sched_source_open(struct machine *m, struct plan *plan, struct errmsg *e);
+/* The same watching a job: `job` (copied; its context must outlive the
+ * source) says which tasks are the job's, and the plan gains the job's
+ * slots (sched_plan_job): the job's time per thread, its split per core
+ * (src/source/sched_merge.c). The events also carry perf's fork and exit
+ * records, handed to job->fork and job->exit. */
+struct sched_job;
+struct source *sched_source_open_job(struct machine *m, struct plan *plan,
+    const struct sched_job *job, struct errmsg *e);
 /* A recorded trace. Fills *m and *plan from the trace header; the source
  * points at them, so they must outlive it. */
 struct source *replay_source_new(const char *path, struct machine *m, struct plan *plan,

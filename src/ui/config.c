@@ -32,7 +32,7 @@ static const char *const die_fig_names[DF_COUNT] = { "both", "util", "ghz", "cpi
 /* Index TCOL_CPU + 1 = 0: the CPU number. */
 static const char *const column_names[TCOL_COUNT + 1] = {
 	"cpu", "package", "core", "thread", "util", "cpi", "nominal_cpi", "ghz", "net_ghz",
-	"ipc", "steal",
+	"ipc", "steal", "job",
 };
 
 void

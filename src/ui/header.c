@@ -249,6 +249,28 @@ line_node(struct flow *fl, const struct ui_ctx *u, const struct ui_frame *f)
 	header_figures(fl, n, -1);
 }
 
+/* The job's own figures (--source sched with a job: its tasks told
+ * apart), after the CPUs': its split of its cores' time and its CPU
+ * seconds, "shared" said in words (a sibling ran another task). */
+static void
+job_own(struct flow *fl, const struct agg_fig *a)
+{
+	char b[24], al[24], sh[24], text[320];
+
+	if (a->cpu_s.kind == V_NONE)
+		return;
+	if (a->job_both.kind != V_NONE) {
+		val_text(b, sizeof b, "%.1f", &a->job_both, 100.0);
+		val_text(al, sizeof al, "%.1f", &a->job_alone, 100.0);
+		val_text(sh, sizeof sh, "%.1f", &a->job_shared, 100.0);
+		snprintf(text, sizeof text, _("its own tasks: both %s%% alone %s%% shared %s%% "
+		    "(shared: a sibling ran another task)"), b, al, sh);
+		flow_words(fl, P_JOB_SHARES, ROLE_PLAIN, text);
+	}
+	snprintf(text, sizeof text, _("its CPU %.2f s"), a->cpu_s.v);
+	flow_words(fl, P_JOB_SHARES, ROLE_PLAIN, text);
+}
+
 static void
 line_job(struct flow *fl, const struct ui_ctx *u, const struct ui_frame *f)
 {
@@ -278,6 +300,7 @@ line_job(struct flow *fl, const struct ui_ctx *u, const struct ui_frame *f)
 			snprintf(text, sizeof text, _("both threads %s of busy core time"), num);
 			flow_words(fl, P_BUSY, ROLE_PLAIN, text);
 		}
+		job_own(fl, &a);
 	} else {
 		flow_words(fl, P_JOB, ROLE_WARN, _("no CPUs left to watch"));
 	}

@@ -32,10 +32,11 @@ enum thread_col {
 	TCOL_NET_GHZ,
 	TCOL_IPC,
 	TCOL_STEAL,
+	TCOL_JOB,       /* the watched job's share of the thread (job_util) */
 	TCOL_COUNT
 };
 
-/* "cpu", "package", ..., "ipc", "steal"; NULL outside the range. */
+/* "cpu", "package", ..., "ipc", "steal", "job"; NULL outside the range. */
 const char *ui_thread_column_name(int col);
 /* The column of a name, or -2 if there is none. */
 int ui_thread_column_parse(const char *name);

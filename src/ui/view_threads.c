@@ -51,6 +51,7 @@ static const struct tcol fig_cols[] = {
 	{ TCOL_NET_GHZ, 7, "%.2f", 1.0, N_("netGHz") },
 	{ TCOL_IPC, 6, "%.2f", 1.0, N_("IPC") },
 	{ TCOL_STEAL, 7, "%.1f", 100.0, N_("steal%") },
+	{ TCOL_JOB, 6, "%.1f", 100.0, N_("job%") },
 };
 #define NID (sizeof id_cols / sizeof id_cols[0])
 #define NFIG (sizeof fig_cols / sizeof fig_cols[0])
@@ -103,7 +104,7 @@ threads_layout(int cols, const struct twidths *w, struct tlayout *l)
 	for (i = 0; i < (int)NFIG; i++)
 		fixed += w->fig[i];
 	/* Too narrow for the bar and a status: the last figures are left
-	 * out (steal, IPC, net GHz, GHz), whole, before the status gets too narrow
+	 * out (job, steal, IPC, net GHz, GHz), whole, before the status gets too narrow
 	 * for a reason's code. */
 	for (shown = (int)NFIG; shown > 3 && cols - fixed - 3 - STATUS_MIN < BAR_MIN; shown--)
 		fixed -= w->fig[shown - 1];
@@ -145,6 +146,7 @@ fig_of(const struct thread_fig *t, int col)
 	case TCOL_NET_GHZ: return &t->net_ghz;
 	case TCOL_IPC: return &t->ipc;
 	case TCOL_STEAL: return &t->steal;
+	case TCOL_JOB: return &t->job_util;
 	default: return NULL;
 	}
 }
@@ -312,9 +314,10 @@ absent_why(char *buf, size_t len, const struct thread_fig *tf, bool brief, bool 
 	for (i = 0; i < (int)NFIG; i++) {
 		const struct val *v = fig_of(tf, fig_cols[i].col);
 
-		/* steal time only procstat reads: no trouble of the row either */
-		if (v != NULL && v->kind == V_NONE &&
-		    (v->why == R_NOT_COUNTED || v->why == R_NO_STEAL)) {
+		/* steal time only procstat reads, the job's share only sched
+		 * with a watched job: no trouble of the row either */
+		if (v != NULL && v->kind == V_NONE && (v->why == R_NOT_COUNTED ||
+		    v->why == R_NO_STEAL || v->why == R_NO_JOB)) {
 			*counted = true;
 		} else if (v != NULL && v->kind == V_NONE && v->why != R_NONE) {
 			snprintf(buf, len, "%s", brief ? metrics_reason_code(v->why) :
@@ -524,6 +527,20 @@ sort_col(const struct ui_settings *s)
 	    TCOL_CPU;
 }
 
+/* The job's column (job%) only where the plan counts a watched job's
+ * time (--source sched with a job): elsewhere it would be dashes only. */
+static void
+job_column(struct twidths *w, const struct plan *plan)
+{
+	unsigned i;
+
+	if (plan != NULL && plan_slot_index(plan, SLOT_JOB) >= 0)
+		return;
+	for (i = 0; i < NFIG; i++)
+		if (fig_cols[i].col == TCOL_JOB)
+			w->fig[i] = 0;
+}
+
 static void
 threads_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const struct ui_frame *f)
 {
@@ -549,6 +566,8 @@ threads_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const st
 	if (more)
 		visible_rows--;
 	view_scroll_set(v, visible_rows, (int)n - visible_rows);
+	threads_widths(&p->widths);
+	job_column(&p->widths, f->plan);
 	threads_layout(a->cols, &p->widths, &p->layout);
 	for (y = 0; y < a->rows; y++)
 		draw_text(u, a->top + y, a->left, a->cols, ROLE_LABEL, "");

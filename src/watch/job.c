@@ -693,6 +693,35 @@ job_watch_ident(const struct job_watch *w, struct job_ident *id)
 	}
 }
 
+/* The cgroup's path below its hierarchy's mount point: a v2 unified or
+ * a v1 cpuset hierarchy under /sys/fs/cgroup, or /sys/fs/cgroup itself. */
+static const char *
+cgroup_rel(const char *dir)
+{
+	static const char *const mounts[] = { CGROUP_ROOT "/unified", CGROUP_ROOT "/cpuset",
+	    CGROUP_ROOT };
+	size_t i, n;
+
+	for (i = 0; i < sizeof mounts / sizeof mounts[0]; i++) {
+		n = strlen(mounts[i]);
+		if (strncmp(dir, mounts[i], n) == 0 && dir[n] == '/')
+			return dir + n;
+	}
+	return NULL;
+}
+
+struct job_tasks *
+job_watch_tasks(const struct job_watch *w, const char *proc_root)
+{
+	const char *rel;
+
+	if (w->cgroup != NULL) {
+		rel = cgroup_rel(w->cgroup);
+		return rel != NULL ? job_tasks_new(proc_root, NULL, 0, rel) : NULL;
+	}
+	return job_tasks_new(proc_root, w->pids, w->npids_given, NULL);
+}
+
 void
 job_watch_free(struct job_watch *w)
 {

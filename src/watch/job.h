@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "util/cpulist.h"
+#include "watch/jobtask.h"
 #include "util/errmsg.h"
 
 struct job_watch;
@@ -59,6 +60,12 @@ struct job_ident {
 	char pid[128];             /* the PIDs given ("1234,5678"), --pid and a command */
 };
 void job_watch_ident(const struct job_watch *w, struct job_ident *id);
+/* The job's tasks for the scheduler's record (watch/jobtask.h): by the
+ * cgroup's path as /proc/PID/cgroup prints it (its directory less the
+ * mount point) for --cgroup and --job, else by the ancestry of the PIDs
+ * given (--pid, a command). NULL when it cannot be said (a cgroup outside
+ * the mount point, or the root cgroup). */
+struct job_tasks *job_watch_tasks(const struct job_watch *w, const char *proc_root);
 void job_watch_free(struct job_watch *w);
 
 #endif

@@ -1130,13 +1130,13 @@ static void
 test_compact_bad(void **state)
 {
 	static const struct { const char *from, *to, *says; } bad[] = {
-		{ "\"core_figs\":[[", "\"core_figs\":[[1,1,", "not a list of 11 or 12" },
+		{ "\"core_figs\":[[", "\"core_figs\":[[1,1,1,1,1,1,", "not a list of 11 to 16" },
 		{ "\"core_figs\":[[", "\"core_figs\":[[0,1,2,3,4,5,6,7,8,9,0],[", "has 3 cores" },
 		{ "\"core_figs\":[", "\"core_figs\":{\"a\":1},\"x\":[", "\"core_figs\" is not a list" },
 		{ "\"thread_figs\":[[0,", "\"thread_figs\":[[99999,", "not a whole number" },
 		{ "\"thread_figs\":[", "\"thread_figs\":7,\"y\":[", "\"thread_figs\" is missing" },
 		{ ",0,0]", ",0,9]", "\"flags\"" },
-		{ ",0,0]", ",0,0,7]", "is not an object" },
+		{ ",0,0]", ",0,0,\"no-job\",\"no-job\",\"no-job\",\"no-job\",7]", "is not an object" },
 		{ ",0,0]", ",0,0,{\"reason\":\"nonsense\"}]", "reason codes" },
 		{ "\"core_figs\":[[\"no-split\"", "\"core_figs\":[[2", "out of its range" },
 		{ "\"core_figs\":[[\"no-split\"", "\"core_figs\":[[[0.5,0.1]", "not [lo, hi] within" },
@@ -1146,7 +1146,7 @@ test_compact_bad(void **state)
 		{ "\"core_list\":[[0,", "\"core_list\":[[2000,", "\"package\" is not a whole" },
 		{ "\"core_list\":[", "\"core_list\":3,\"z\":[", "\"core_list\" is not a list" },
 		{ "\"agg\":[2,2,", "\"agg\":[2,3,", "\"nvalid\" is more than" },
-		{ "\"agg\":[", "\"agg\":[1,", "not a list of 12" },
+		{ "\"agg\":[", "\"agg\":[1,1,1,1,1,1,1,", "not a list of 12 to 17" },
 		{ "\"agg\":[2,2,0,", "\"agg\":[2,2,2,", "\"exact\" is not a whole" },
 	};
 	struct jdoc d;

@@ -339,11 +339,12 @@ test_openmetrics_values(void **state)
 	assert_null(strstr(out, "} -inf"));
 	assert_int_equal(count(out, "# EOF"), 1);
 	assert_true(len > 6 && strcmp(out + len - 6, "# EOF\n") == 0);
-	/* Every family once: 2 interval, 9 + 4 node, 9 + 4 package, 9 + 2 core,
-	 * 9 + 2 thread (gauges + counters), 5 counts at each of the four
-	 * levels (4 + the AnyThread count of this plan), 1 info. */
-	assert_int_equal(count(out, "# TYPE "), 71);
-	assert_int_equal(count(out, "# HELP "), 71);
+	/* Every family once: 2 interval, 14 + 4 node, 14 + 4 package, 13 + 2
+	 * core, 10 + 2 thread (gauges + counters; the job's five, four and
+	 * one among the gauges), 5 counts at each of the four levels (4 + the
+	 * AnyThread count of this plan), 1 info. */
+	assert_int_equal(count(out, "# TYPE "), 86);
+	assert_int_equal(count(out, "# HELP "), 86);
 	/* CPU 2's two stopped counters, nobody else's. */
 	LINE(out, "httop_thread_counter_stopped{" H ",package=\"0\",core=\"0\",cpu=\"2\",thread=\"1\","
 	    "counter=\"inst\"} 1" TS);
@@ -613,8 +614,8 @@ test_openmetrics_levels(void **state)
 		assert_int_equal(strstr(out, "\nhttop_package_") != NULL, want[i].package);
 		assert_int_equal(strstr(out, "\nhttop_core_") != NULL, want[i].core);
 		assert_int_equal(strstr(out, "\nhttop_thread_") != NULL, want[i].thread);
-		assert_int_equal(count(out, "# TYPE "), 1 + 2 + 18 + 18 * want[i].package +
-		    16 * want[i].core + 16 * want[i].thread);
+		assert_int_equal(count(out, "# TYPE "), 1 + 2 + 23 + 23 * want[i].package +
+		    20 * want[i].core + 17 * want[i].thread);
 		free(out);
 	}
 	free(f);

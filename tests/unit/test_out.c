@@ -418,6 +418,8 @@ test_json(void **state)
 	    "\"both\":0.4,\"both_lo\":null,\"both_hi\":null,\"exact\":true,\"util\":0.9,\"util_lo\":null,\"util_hi\":null,"
 	    "\"active_threads\":1.44444,\"active_threads_lo\":null,\"active_threads_hi\":null,\"issue_util\":null,\"issue_util_lo\":null,\"issue_util_hi\":null,"
 	    "\"cpi\":1.25,\"cpi_lo\":null,\"cpi_hi\":null,\"ghz\":2.1,\"ghz_lo\":null,\"ghz_hi\":null,"
+	    "\"job_both\":null,\"job_both_lo\":null,\"job_both_hi\":null,\"job_alone\":null,\"job_alone_lo\":null,\"job_alone_hi\":null,\"job_shared\":null,\"job_shared_lo\":null,\"job_shared_hi\":null,"
+	    "\"job_none\":null,\"job_none_lo\":null,\"job_none_hi\":null,"
 	    "\"valid\":true,\"absent\":{\"issue_util\":\"stopped\"},\"stopped\":[\"inst\"],"
 	    "\"inconsistency\":0,"
 	    "\"truth\":{\"neither\":0.1,\"t0_only\":0.2,\"t1_only\":0.3,\"both\":0.4}}"));
@@ -446,7 +448,8 @@ test_json(void **state)
 	    "\"util\":0.6,\"util_lo\":null,\"util_hi\":null,\"cpi\":1.25,\"cpi_lo\":null,\"cpi_hi\":null,"
 	    "\"nominal_cpi\":2.08333,\"nominal_cpi_lo\":null,\"nominal_cpi_hi\":null,\"ghz\":2.1,\"ghz_lo\":null,\"ghz_hi\":null,"
 	    "\"net_ghz\":1.26,\"net_ghz_lo\":null,\"net_ghz_hi\":null,\"ipc\":0.8,\"ipc_lo\":null,\"ipc_hi\":null,"
-	    "\"steal\":null,\"steal_lo\":null,\"steal_hi\":null}"));
+	    "\"steal\":null,\"steal_lo\":null,\"steal_hi\":null,"
+	    "\"job_util\":null,\"job_util_lo\":null,\"job_util_hi\":null}"));
 	assert_non_null(strstr(out, "{\"cpu\":1,\"package\":0,\"core\":1,\"thread\":0,\"valid\":true,"
 	    "\"util\":null,\"util_lo\":null,\"util_hi\":null,\"cpi\":null,\"cpi_lo\":null,\"cpi_hi\":null,\"nominal_cpi\":null,\"nominal_cpi_lo\":null,\"nominal_cpi_hi\":null,"
 	    "\"ghz\":null,\"ghz_lo\":1,\"ghz_hi\":2,"));
@@ -456,6 +459,7 @@ test_json(void **state)
 	    "\"util\":0.7,\"util_lo\":null,\"util_hi\":null,\"cpi\":null,\"cpi_lo\":null,\"cpi_hi\":null,\"nominal_cpi\":null,\"nominal_cpi_lo\":null,\"nominal_cpi_hi\":null,"
 	    "\"ghz\":2.1,\"ghz_lo\":null,\"ghz_hi\":null,\"net_ghz\":1.47,\"net_ghz_lo\":null,\"net_ghz_hi\":null,\"ipc\":null,\"ipc_lo\":null,\"ipc_hi\":null,"
 	    "\"steal\":null,\"steal_lo\":null,\"steal_hi\":null,"
+	    "\"job_util\":null,\"job_util_lo\":null,\"job_util_hi\":null,"
 	    "\"absent\":{\"cpi\":\"stopped\",\"nominal_cpi\":\"stopped\",\"ipc\":\"stopped\"},"
 	    "\"stopped\":[\"inst\"]}"));
 	/* Aggregates. */
@@ -465,6 +469,8 @@ test_json(void **state)
 	 * 1000 + 1001 + 1002; reference cycles 100 (1 + 5 + 2 + 6 + 3) and
 	 * instructions 10 (17) over their threads. */
 	assert_non_null(strstr(out, "\"both_of_busy\":0.5,\"both_of_busy_lo\":null,\"both_of_busy_hi\":null,"
+	    "\"job_both\":null,\"job_both_lo\":null,\"job_both_hi\":null,\"job_alone\":null,\"job_alone_lo\":null,\"job_alone_hi\":null,\"job_shared\":null,\"job_shared_lo\":null,\"job_shared_hi\":null,"
+	    "\"job_none\":null,\"job_none_lo\":null,\"job_none_hi\":null,\"cpu_s\":null,\"cpu_s_lo\":null,\"cpu_s_hi\":null,"
 	    "\"weights\":{\"tsc\":3003,\"ref\":1700,\"inst\":170}},\"packages\":[{\"package\":0,\"ncores\":2,"));
 	assert_non_null(strstr(out, "{\"package\":1,\"ncores\":2,\"nvalid\":1,"));
 	free(out);
@@ -493,7 +499,7 @@ test_json_controls(void **state)
 
 /* ---- RFC 4180 reader: one record from *p into fields[], returns count ---- */
 
-#define MAXF 64
+#define MAXF 96
 
 static int
 csv_record(const char **pp, char fields[MAXF][300])
@@ -561,7 +567,7 @@ test_csv(void **state)
 
 	(void)state;
 	nh = csv_record(&p, head);
-	assert_int_equal(nh, 63);   /* 35, and _lo and _hi of 14 figures */
+	assert_int_equal(nh, 81);   /* 41, and _lo and _hi of 20 figures */
 	assert_string_equal(head[55], "absent");
 	assert_string_equal(head[56], "stopped");
 	assert_string_equal(head[57], "unix_time");
@@ -570,6 +576,9 @@ test_csv(void **state)
 	/* a figure added since: after the columns that were there */
 	assert_string_equal(head[60], "steal");
 	assert_string_equal(head[62], "steal_hi");
+	assert_string_equal(head[63], "job_both");
+	assert_string_equal(head[78], "cpu_s");
+	assert_string_equal(head[80], "cpu_s_hi");
 	assert_string_equal(head[0], "kind");
 	while (*p != '\0') {
 		n = csv_record(&p, r);

@@ -295,10 +295,10 @@ test_widths(void **state)
 }
 
 /* Rows at 140 columns. Layout: CPU 5, pkg 5, core 6, t 3 = 19; a blank,
- * the bar's left edge at 20 and the bar at 21, its width 140 - (19 + 52
- * figures) - 3 - 16 = 50, capped at 40; figures from 21 + 40 + 1 = 62:
- * util% 7, CPI 8, nomCPI 8, GHz 7, netGHz 8, IPC 6, steal% 8 (to 114);
- * status from 115 (25 columns). */
+ * the bar's left edge at 20 and the bar at 21, its width 140 - (19 + 58
+ * figures) - 3 - 16 = 44, capped at 40; figures from 21 + 40 + 1 = 62:
+ * util% 7, CPI 8, nomCPI 8, GHz 7, netGHz 8, IPC 6, steal% 8, job% 6 (to
+ * 120); status from 121 (19 columns). */
 static void
 test_rows(void **state)
 {
@@ -317,7 +317,7 @@ test_rows(void **state)
 	assert_int_equal(l.bar_x, 21);
 	assert_int_equal(l.bar_w, 40);
 	assert_int_equal(l.fig_x[0], 62);
-	assert_int_equal(l.status_x, 115);
+	assert_int_equal(l.status_x, 121);
 	grid_clear(&g);
 	n = threads_sort(&r.f, TCOL_UTIL, false, r.rows, 8);
 	threads_lines(&k, &r.f, &l, TCOL_UTIL, false, false, r.rows, n, 0, 10);
@@ -325,14 +325,15 @@ test_rows(void **state)
 	 * before every head */
 	s = line(&g, -1);
 	assert_memory_equal(s, "  CPU  pkg  core  t", 19);
-	assert_non_null(strstr(s, " util%^     CPI  nomCPI    GHz  netGHz   IPC  steal% status"));
+	assert_non_null(strstr(s, " util%^     CPI  nomCPI    GHz  netGHz   IPC  steal%  job% status"));
 	/* row 0 is cpu 1: util 25% -> 10 of 40 cells; CPI 2.00, nominal
-	 * 8.00, 2.40 GHz, net .60, IPC .50, no steal (not read); its core
-	 * (1) had a read error, said by its code in the status's 25 columns */
+	 * 8.00, 2.40 GHz, net .60, IPC .50, no steal (not read), no job's
+	 * share (none watched); its core (1) had a read error, said by its
+	 * code in the status's 19 columns */
 	s = line(&g, 0);
 	assert_memory_equal(s, "    1    0     1  0  ##########..............................", 61);
-	assert_memory_equal(s + 61, "    25.0    2.00    8.00   2.40    0.60  0.50       - ", 54);
-	assert_string_equal(s + 115, "core: read-error");
+	assert_memory_equal(s + 61, "    25.0    2.00    8.00   2.40    0.60  0.50       -     - ", 60);
+	assert_string_equal(s + 121, "core: read-error");
 	/* row 1, cpu 0: 20 of 40 cells */
 	s = line(&g, 1);
 	assert_memory_equal(s + 61, "    50.0    1.25    2.50   2.40    1.20  0.80", 45);

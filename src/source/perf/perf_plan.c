@@ -117,6 +117,10 @@ perf_event_for(const struct perf_caps *c, const struct machine *m, enum slot_kin
 			return ev(PEV_RAW, PERF_TYPE_RAW, PERF_RAW_REF, "raw 0x13c");
 		break;
 	case SLOT_STEAL:
+	case SLOT_JOB:
+	case SLOT_JOB_BOTH:
+	case SLOT_JOB_ALONE:
+	case SLOT_JOB_SHARED:
 	case SLOT_NKINDS:
 		break;
 	}

@@ -33,6 +33,40 @@ sched_core_init(struct sched_core *c, unsigned n, uint64_t t0)
 }
 
 void
+sched_core_set_job(struct sched_core *c, const struct sched_job *job)
+{
+	c->job = job;
+}
+
+/* The job's counts for dt ns of the states as they are (sched_core's
+ * job_both, job_alone, job_shared; each thread's job_ns). */
+static void
+count_job(struct sched_core *c, uint64_t dt)
+{
+	unsigned i, nbusy = 0, njob = 0;
+
+	for (i = 0; i < c->n; i++) {
+		struct sched_thread *th = &c->t[i];
+
+		if (!th->known || !th->busy)
+			continue;
+		nbusy++;
+		if (th->job) {
+			njob++;
+			th->job_ns += dt;
+		}
+	}
+	if (njob == 0)
+		return;
+	if (nbusy > njob)
+		c->job_shared += dt;
+	else if (njob >= 2)
+		c->job_both += dt;
+	else
+		c->job_alone += dt;
+}
+
+void
 sched_core_advance(struct sched_core *c, uint64_t t)
 {
 	uint64_t dt;
@@ -60,6 +94,8 @@ sched_core_advance(struct sched_core *c, uint64_t t)
 	for (i = 0; nbusy == 1 && i < c->n; i++)
 		if (c->t[i].known && c->t[i].busy && c->t[i].pending)
 			c->t[i].solo_since += dt;
+	if (c->job != NULL && nbusy > 0)
+		count_job(c, dt);
 	c->at = t;
 }
 
@@ -178,6 +214,28 @@ sched_core_record(struct sched_core *c, unsigned i, uint64_t t, bool out, uint32
 		pend(th, other, t);
 }
 
+/* A silent task is never taken for the job's here: the job's tasks write
+ * their records. Should a pending task of the job's end unrecorded
+ * (resolve_in), its span's job time stays counted; that interval is
+ * already unsure or bounded as the busy time is. */
+void
+sched_core_record_job(struct sched_core *c, unsigned i, uint64_t t, bool out, uint32_t pid,
+    uint32_t tid, uint32_t opid, uint32_t other)
+{
+	const struct sched_job *j = c->job;
+	struct sched_thread *th;
+
+	if (j == NULL || i >= c->n) {
+		sched_core_record(c, i, t, out, tid, other);
+		return;
+	}
+	th = &c->t[i];
+	if (!th->known)
+		th->job = out ? j->is(j->ctx, pid, tid) : j->is(j->ctx, opid, other);
+	sched_core_record(c, i, t, out, tid, other);
+	th->job = out ? j->is(j->ctx, opid, other) : j->is(j->ctx, pid, tid);
+}
+
 void
 sched_core_cut(struct sched_core *c)
 {
@@ -262,6 +320,19 @@ get64(const unsigned char *p)
 /* The sample_id at the end: u32 pid, u32 tid, u64 time. */
 #define REC_ID 16u
 
+/* FORK and EXIT: u32 pid, ppid, tid, ptid; u64 time; then the sample_id. */
+static int
+parse_task(const unsigned char *rec, size_t size, uint32_t type, struct sched_rec *r)
+{
+	if (size < REC_HDR + 24 + REC_ID)
+		return -1;
+	r->kind = type == PERF_RECORD_FORK ? SCHED_REC_FORK : SCHED_REC_EXIT;
+	r->task_pid = get32(rec + REC_HDR);
+	r->ppid = get32(rec + REC_HDR + 4);
+	r->task_tid = get32(rec + REC_HDR + 8);
+	return 0;
+}
+
 int
 sched_rec_parse(const unsigned char *rec, size_t size, struct sched_rec *r)
 {
@@ -275,14 +346,19 @@ sched_rec_parse(const unsigned char *rec, size_t size, struct sched_rec *r)
 	memcpy(&misc, rec + 4, sizeof misc);
 	r->time = get64(rec + size - 8);
 	r->tid = get32(rec + size - 12);
+	r->pid = get32(rec + size - 16);
 	switch (type) {
 	case PERF_RECORD_SWITCH_CPU_WIDE:
 		if (size < REC_HDR + 8 + REC_ID)
 			return -1;
 		r->kind = SCHED_REC_SWITCH;
 		r->out = (misc & PERF_RECORD_MISC_SWITCH_OUT) != 0;
+		r->other_pid = get32(rec + REC_HDR);
 		r->other = get32(rec + REC_HDR + 4);
 		return 0;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		return parse_task(rec, size, type, r);
 	case PERF_RECORD_LOST:
 		if (size < REC_HDR + 16 + REC_ID)
 			return -1;
@@ -357,8 +433,14 @@ peek(struct sched_core *c, unsigned i, struct sched_ring *r, struct peeked *p, u
 static void
 apply(struct sched_core *c, unsigned i, const struct sched_rec *r, uint64_t *lost)
 {
+	const struct sched_job *j = c->job;
+
 	if (r->kind == SCHED_REC_SWITCH) {
-		sched_core_record(c, i, r->time, r->out, r->tid, r->other);
+		sched_core_record_job(c, i, r->time, r->out, r->pid, r->tid, r->other_pid, r->other);
+	} else if (r->kind == SCHED_REC_FORK && j != NULL && j->fork != NULL) {
+		j->fork(j->ctx, r->ppid, r->task_pid, r->task_tid);
+	} else if (r->kind == SCHED_REC_EXIT && j != NULL && j->exit != NULL) {
+		j->exit(j->ctx, r->task_pid, r->task_tid);
 	} else if (r->kind == SCHED_REC_LOST) {
 		*lost += r->lost;
 		sched_core_lost(c, i, r->time, r->lost);

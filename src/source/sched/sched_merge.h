@@ -67,6 +67,22 @@ struct sched_thread {
 	unsigned unsure;
 	uint64_t lost;     /* records the kernel lost, since the last take */
 	uint64_t ref;      /* ns busy, cumulative */
+	/* The job's figures (struct sched_job): the task on it is the job's
+	 * (meaningful while busy), and the ns it ran the job's, cumulative. */
+	bool job;
+	uint64_t job_ns;
+};
+
+/* The watched job's tasks, for the job's figures (the records carry the
+ * process and thread IDs of the tasks switched; src/watch/jobtask.c
+ * answers). `is` is asked once per record for the task that comes on,
+ * and for the task that ran before when a thread's state was not known;
+ * `fork` and `exit` (may be NULL) get perf's task records. */
+struct sched_job {
+	bool (*is)(void *ctx, uint32_t pid, uint32_t tid);
+	void (*fork)(void *ctx, uint32_t ppid, uint32_t pid, uint32_t tid);
+	void (*exit)(void *ctx, uint32_t pid, uint32_t tid);
+	void *ctx;
 };
 
 struct sched_core {
@@ -74,10 +90,21 @@ struct sched_core {
 	uint64_t at;       /* the counts hold the time up to here (ns) */
 	uint64_t any;      /* ns at least one thread was busy, cumulative */
 	struct sched_thread t[TOPO_MAX_SMT];
+	/* The job's split of the core's time (NULL job: not counted), ns,
+	 * cumulative: at least two threads run the job's tasks and no other
+	 * task runs (both); one runs the job's, the others idle (alone); a
+	 * thread runs the job's while a sibling runs another task (shared).
+	 * The rest of the time, no task of the job is on the core (none).
+	 * Threads whose state is not known count as idle (the interval is
+	 * unsure then, as for the other counts). */
+	const struct sched_job *job;
+	uint64_t job_both, job_alone, job_shared;
 };
 
 /* n threads, all unknown, counting from t0. */
 void sched_core_init(struct sched_core *c, unsigned n, uint64_t t0);
+/* Count the job's figures from now on (NULL: stop; the counts stay). */
+void sched_core_set_job(struct sched_core *c, const struct sched_job *job);
 /* Count the time up to t with the states as they are. A time before
  * `at` (a record the kernel committed after a read that had already
  * counted past it) counts as `at`. */
@@ -101,6 +128,14 @@ void sched_core_switch(struct sched_core *c, unsigned i, uint64_t t, bool before
  * a span that began before the last take is unsure instead. */
 void sched_core_record(struct sched_core *c, unsigned i, uint64_t t, bool out, uint32_t tid,
     uint32_t other);
+/* The same with the tasks' process IDs (`pid` of tid, `opid` of other),
+ * and the job's figures: from t on, thread i runs the job's when the
+ * task coming on is (the next of an out record, the tid of an in one);
+ * when i's state was not known, the gap before t is the task before's
+ * (the tid of an out record, the previous of an in one). Without a job,
+ * sched_core_record. */
+void sched_core_record_job(struct sched_core *c, unsigned i, uint64_t t, bool out, uint32_t pid,
+    uint32_t tid, uint32_t opid, uint32_t other);
 /* At a read's cut-off, after sched_drain and before the counts are
  * taken: a thread still pending is unsure (its task may have ended
  * unrecorded before the cut), unless the last drain saw its ring's next
@@ -141,13 +176,20 @@ enum sched_rec_kind {
 	SCHED_REC_OTHER = 0,   /* another kind: only its time is used */
 	SCHED_REC_SWITCH,      /* PERF_RECORD_SWITCH_CPU_WIDE */
 	SCHED_REC_LOST,        /* PERF_RECORD_LOST */
+	SCHED_REC_FORK,        /* PERF_RECORD_FORK (attr.task) */
+	SCHED_REC_EXIT,        /* PERF_RECORD_EXIT (attr.task) */
 };
 
 struct sched_rec {
 	enum sched_rec_kind kind;
 	bool out;              /* a switch out (PERF_RECORD_MISC_SWITCH_OUT) */
 	uint32_t tid;          /* the sample_id's thread: the task on the CPU */
+	uint32_t pid;          /* the sample_id's process (tid's) */
 	uint32_t other;        /* next_prev_tid: the next (out) or previous (in) */
+	uint32_t other_pid;    /* next_prev_pid: other's process */
+	/* FORK, EXIT: the task born or ended (the body's pid, tid) and the
+	 * parent's process (ppid); sample_id's pid/tid are the parent's. */
+	uint32_t task_pid, task_tid, ppid;
 	uint64_t lost;         /* PERF_RECORD_LOST: how many */
 	uint64_t time;         /* ns, the event's clock */
 };

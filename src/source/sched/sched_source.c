@@ -142,6 +142,11 @@ struct sched_src {
 	int64_t known_d[SCHED_KNOWN_SILENT];
 	unsigned nknown;
 	const char *proc;   /* "/proc" (tests: another tree) */
+	/* The watched job (sched_source_open_job): its tasks' figures are
+	 * counted per core (sched_merge.c) and read into the job's slots;
+	 * the events carry perf's task records too (fork, exit). */
+	struct sched_job job;
+	bool has_job;
 };
 
 static struct sched_src *
@@ -238,6 +243,7 @@ open_cpu(struct sched_src *ss, unsigned cpu, bool *mapfail)
 
 	*mapfail = false;
 	attr_for(&a, ss->data_pages * ss->page);
+	a.task = ss->has_job;
 	fd = sys_open(&a, cpu);
 	if (fd < 0)
 		return fd;
@@ -654,8 +660,10 @@ sched_program(struct source *s, const struct plan *p, bool force, struct errmsg 
 	visit_cpus(ss);
 	sched_rt_scan(&ss->rts, ss->proc);
 	t0 = now_ns();
-	for (ci = 0; ci < ss->ncores; ci++)
+	for (ci = 0; ci < ss->ncores; ci++) {
 		sched_core_init(&ss->core[ci], t->cores[ci].nthreads, t0);
+		sched_core_set_job(&ss->core[ci], ss->has_job ? &ss->job : NULL);
+	}
 	/* The thread, waiting on its pipe since the open, drains from now. */
 	pthread_mutex_lock(&ss->mu);
 	ss->last_cut = t0;
@@ -707,6 +715,10 @@ fill_row(struct sched_src *ss, struct sched_core *k, unsigned th, unsigned cpu, 
 		case SLOT_TSC: row[j] = cut; break;
 		case SLOT_REF: row[j] = k->t[th].ref; break;
 		case SLOT_ANY: row[j] = th == 0 ? k->any : 0; break;
+		case SLOT_JOB: row[j] = k->t[th].job_ns; break;
+		case SLOT_JOB_BOTH: row[j] = th == 0 ? k->job_both : 0; break;
+		case SLOT_JOB_ALONE: row[j] = th == 0 ? k->job_alone : 0; break;
+		case SLOT_JOB_SHARED: row[j] = th == 0 ? k->job_shared : 0; break;
 		default: row[j] = 0; break;
 		}
 	}
@@ -997,8 +1009,8 @@ mutex_init_pi(pthread_mutex_t *mu)
 	pthread_mutexattr_destroy(&a);
 }
 
-struct source *
-sched_source_open(struct machine *m, struct plan *plan, struct errmsg *e)
+static struct source *
+open_src(struct machine *m, struct plan *plan, const struct sched_job *job, struct errmsg *e)
 {
 	struct sched_src *ss;
 	unsigned cpu, ci, max_cpu = m->topo.max_cpu;
@@ -1013,6 +1025,10 @@ sched_source_open(struct machine *m, struct plan *plan, struct errmsg *e)
 	ss->src.needs_perfmon = true;
 	ss->src.force_moot = N_("the scheduler source reads no counter");
 	ss->src.m = m;
+	if (job != NULL) {
+		ss->job = *job;
+		ss->has_job = true;
+	}
 	ss->max_cpu = max_cpu;
 	ss->cpu = xcalloc(max_cpu ? max_cpu : 1, sizeof *ss->cpu);
 	for (cpu = 0; cpu < max_cpu; cpu++)
@@ -1059,7 +1075,40 @@ sched_source_open(struct machine *m, struct plan *plan, struct errmsg *e)
 		return NULL;
 	}
 	sched_plan(plan, m);
+	if (ss->has_job)
+		sched_plan_job(plan);
 	return &ss->src;
+}
+
+struct source *
+sched_source_open(struct machine *m, struct plan *plan, struct errmsg *e)
+{
+	return open_src(m, plan, NULL, e);
+}
+
+struct source *
+sched_source_open_job(struct machine *m, struct plan *plan, const struct sched_job *job,
+    struct errmsg *e)
+{
+	return open_src(m, plan, job, e);
+}
+
+void
+sched_plan_job(struct plan *p)
+{
+	static const enum slot_kind kinds[] = { SLOT_JOB, SLOT_JOB_BOTH, SLOT_JOB_ALONE,
+	    SLOT_JOB_SHARED };
+	size_t i;
+
+	for (i = 0; i < sizeof kinds / sizeof kinds[0] && p->nslots < PLAN_MAX_SLOTS; i++) {
+		struct plan_slot *s = &p->slots[p->nslots++];
+
+		memset(s, 0, sizeof *s);
+		s->kind = kinds[i];
+		s->thread_mask = kinds[i] == SLOT_JOB ? THREAD_ALL : THREAD_0;
+		s->width = 64;
+	}
+	plan_link(p);
 }
 
 void

@@ -29,6 +29,9 @@
  * core ran one) on thread 0; scale 1; the split exact on two threads per
  * core. */
 void sched_plan(struct plan *p, const struct machine *m);
+/* The job's slots added to a sched plan (sched_source_open_job): JOB on
+ * every thread, JOB_BOTH, JOB_ALONE, JOB_SHARED on thread 0, in ns. */
+void sched_plan_job(struct plan *p);
 /* Records read, wake-ups of the drain thread and records the kernel
  * lost, since the source was opened (the benchmark). Any pointer may be
  * NULL. */

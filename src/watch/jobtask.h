@@ -1,0 +1,51 @@
+/* jobtask.h: which tasks are a watched job's, for the scheduler's record
+ * (sched_merge.c's job attribution). A cache, task ID -> the job's or not,
+ * filled once per task when it first appears in a record:
+ * - by cgroup (--cgroup, --job): the task's process is the job's when a
+ *   line of /proc/PID/cgroup names the job's cgroup or one below it;
+ * - by ancestry (--pid, -- COMMAND): the process is one of the roots or
+ *   its parent (/proc/PID/stat) is the job's, resolved up the tree, each
+ *   process visited cached too.
+ * A thread's answer is its process's (the records carry both IDs), so
+ * /proc is read at most once per new process, never per switch. Forks and
+ * exits the caller learns (perf's task records) are applied exactly: a
+ * child of a known parent is answered without /proc, and an ended task
+ * leaves the cache (its ID may be reused). Not thread-safe: one caller
+ * (the scheduler source's drain) at a time. */
+#ifndef HTTOP_JOBTASK_H
+#define HTTOP_JOBTASK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct job_tasks;
+
+/* `proc_root` NULL: "/proc". `cgroup` non-NULL: by cgroup, the path as
+ * /proc/PID/cgroup prints it ("/system.slice/job_7"; "/" is refused:
+ * every task would be the job's); else by the ancestry of roots[0..n). */
+struct job_tasks *job_tasks_new(const char *proc_root, const pid_t *roots, size_t nroots,
+    const char *cgroup);
+/* Is task tid of process pid the job's? The idle task (0) never is. */
+bool job_tasks_is(struct job_tasks *jt, uint32_t pid, uint32_t tid);
+/* Task (pid, tid) was forked by process ppid: it is the job's exactly
+ * when ppid is (answered from the cache; unknown parents are left to the
+ * first lookup). */
+void job_tasks_fork(struct job_tasks *jt, uint32_t ppid, uint32_t pid, uint32_t tid);
+/* Task (pid, tid) ended: it leaves the cache (and its process with it
+ * when tid is the process's main thread). */
+void job_tasks_exit(struct job_tasks *jt, uint32_t pid, uint32_t tid);
+
+struct job_tasks_stats {
+	uint64_t lookups;       /* job_tasks_is calls */
+	uint64_t proc_reads;    /* files of /proc read */
+	uint64_t unresolved;    /* processes gone before they could be read:
+	                         * answered "not the job's" */
+	uint64_t forks;         /* children answered from a fork record */
+	size_t entries;         /* tasks in the cache */
+};
+void job_tasks_stats(const struct job_tasks *jt, struct job_tasks_stats *st);
+void job_tasks_free(struct job_tasks *jt);
+
+#endif
