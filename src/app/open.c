@@ -23,7 +23,7 @@
 #include "out/outfile.h"
 #include "out/record.h"
 #include "source/msr/msr_state.h"
-#include "source/sched_merge.h"
+#include "source/sched/sched_merge.h"
 #include "source/sources.h"
 #include "watch/job.h"
 #include "sim/sim.h"

@@ -530,7 +530,7 @@ core_threads(const struct metrics_ctx *c, const struct sample *cur, const struct
 }
 
 /* The job's split of the core's interval T (thread 0's): the counts of
- * the merge (src/source/sched_merge.c) over T, none the rest, so the four
+ * the merge (src/source/sched/sched_merge.c) over T, none the rest, so the four
  * sum to 1. Absent without the job's slots (R_NO_JOB) and on a core of
  * one thread (R_NO_SPLIT: no sibling to share it with; its job_util
  * says it all). */

@@ -47,7 +47,7 @@ enum slot_kind {
 	SLOT_STEAL,     /* time the hypervisor ran something else while this
 			 * virtual CPU wanted to run (/proc/stat's steal), in
 			 * the TSC slot's unit; no counter: procstat's plan */
-	/* The watched job's (sched's plan with a job, src/source/sched_merge.c),
+	/* The watched job's (sched's plan with a job, src/source/sched/sched_merge.c),
 	 * in the TSC slot's unit, cumulative: */
 	SLOT_JOB,       /* this thread ran the job's tasks */
 	SLOT_JOB_BOTH,  /* the core (thread 0's row): two threads ran the job's */

@@ -96,7 +96,7 @@ struct source *sched_source_open(struct machine *m, struct plan *plan, struct er
 /* The same watching a job: `job` (copied; its context must outlive the
  * source) says which tasks are the job's, and the plan gains the job's
  * slots (sched_plan_job): the job's time per thread, its split per core
- * (src/source/sched_merge.c). The events also carry perf's fork and exit
+ * (src/source/sched/sched_merge.c). The events also carry perf's fork and exit
  * records, handed to job->fork and job->exit. */
 struct sched_job;
 struct source *sched_source_open_job(struct machine *m, struct plan *plan,

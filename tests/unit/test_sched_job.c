@@ -1,5 +1,5 @@
 /* test_sched_job.c: the job's figures in the scheduler source's merge
- * (src/source/sched_merge.c: sched_core_record_job, count_job), with
+ * (src/source/sched/sched_merge.c: sched_core_record_job, count_job), with
  * records worked out by hand; the records' process IDs and perf's task
  * records (fork, exit) as the kernel lays them out. */
 #include "unit/testutil.h"
@@ -7,7 +7,7 @@
 #include <linux/perf_event.h>
 #include <string.h>
 
-#include "source/sched_merge.h"
+#include "source/sched/sched_merge.h"
 
 /* A fake job: a set of task IDs, a child of a member becomes one. */
 struct fake {
