@@ -73,7 +73,10 @@ for f in c["figures"]:
         assert f["agree"] == (abs(d) <= f["limit"]), f
     else:
         assert f["agree"] is None, f
-    assert 0 < f["limit"] < 0.2, f
+    # what two right records can differ by, widened by the steal the
+    # threads reported (a busy host took up to 10% of each)
+    steal = sum(t["os_steal"] for t in json.load(open(sys.argv[1]))["cases"][0]["threads"])
+    assert 0 < f["limit"] < 0.2 + steal, (f, steal)
 ' "$dir/out"
 if [ "$(jqv '.cases[0].beside.disturbed')" = null ] && [ "$(jqv '.cases[0].verdict')" != disturbed ]; then
 	check "... both threads busy: the scheduler's both above 95%, every figure agrees" \
