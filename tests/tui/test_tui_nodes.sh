@@ -36,7 +36,7 @@ job_ok() {
 	cap | grep '^job ' | sed -n 's/.*util \([0-9.]*\)%.*both threads \([0-9.]*\)% of busy core time.*/\1 \2/p' |
 	    awk '{ exit !($1 > 66.3 && $1 < 67.1 && $2 > 49.5 && $2 < 50.5) }'
 }
-wait_for '^job .*util 66\.[3-9]%\|^job .*util 67\.0%' 10
+wait_for '^job .*util (66\.[3-9]|67\.0)%' 10
 check "the job in the header: util 66.7%, both threads 50.0% of busy time ($(cap | grep '^job '))" \
     job_ok
 check "down is lost with ssh's words and its next try" \
