@@ -55,7 +55,7 @@ check "summary: the records say too short, with dashes for the figures" \
 timeout 30 "$HTTOP" --demo -b --format openmetrics -- true 2>out.om
 check "openmetrics: no share or utilisation sample, the interval invalid" \
 	sh -c '! grep -Eq "^httop_(node|core)_(share|utilization)_ratio" out.om &&
-	    grep -q "^httop_interval_valid{host=\"[^\"]*\"} 0" out.om'
+	    grep -q "^httop_interval_valid{host=\"[^\"]*\",jobid=\"[0-9]*\"} 0" out.om'
 
 # Longer than an interval: figures, its last (short) interval too.
 timeout 30 "$HTTOP" --demo -d 0.1 -b --format json -- sleep 0.35 2>long.json

@@ -70,12 +70,13 @@ EOF
 check_schema "$dir/ps.compact"
 
 "$HTTOP" --source procstat -b -n 2 -d 0.3 --format csv >"$dir/ps.csv" 2>/dev/null
-check "procstat csv: steal, steal_lo, steal_hi the last columns; each thread's steal in 0..1" \
+check "procstat csv: steal, steal_lo, steal_hi after the fixed columns, together; each thread's steal in 0..1" \
     python3 - "$dir/ps.csv" <<'EOF'
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))
 head = rows[0]
-assert head[-3:] == ["steal", "steal_lo", "steal_hi"], head[-4:]
+i = head.index("steal")
+assert head[i:i + 3] == ["steal", "steal_lo", "steal_hi"] and i > head.index("job"), head
 threads = [dict(zip(head, r)) for r in rows[1:] if r[0] == "thread"]
 assert threads
 for t in threads:
