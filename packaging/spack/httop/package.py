@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="1de597bc84b09386411f7facdea02355674f4d237ddf4f83e320dece45a8fd6d")
+    version("0.1.0", sha256="eb9ccfb5d3eab1aa3ae71f07a52d939cd77f953f6f1529455a2efdc9d9393909")
 
     variant("nls", default=True, description="Translated messages (gettext)")
 
