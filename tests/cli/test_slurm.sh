@@ -367,8 +367,10 @@ assert ("util %.1f%%;" % (n["util"] * 100)) in sys.argv[3], sys.argv[3]
 assert sys.argv[3].endswith("; CPI %.2f" % n["cpi"]), sys.argv[3]
 assert ("threads %.2f;" % n["active_threads"]) in sys.argv[3], sys.argv[3]
 ' "jobs/job-$j4.jsonl" "$j4" "$line"
+	# (httop's own command line: httop-acct, which the epilog runs after
+	# its line, names the record too)
 	check "... and the prolog's httop has ended" sh -c \
-	    '! pgrep -f "job-$1.jsonl" >/dev/null' sh "$j4"
+	    '! pgrep -f -- "--job $1 --format json" >/dev/null' sh "$j4"
 	stop_slurm
 else
 	for i in 1 2 3; do skip "Slurm did not start with the prolog and epilog"; done
