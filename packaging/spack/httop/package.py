@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="eb9ccfb5d3eab1aa3ae71f07a52d939cd77f953f6f1529455a2efdc9d9393909")
+    version("0.1.0", sha256="5308d74c63f8a4e364047e44aa41e51e7dd3b9b0e83dbb0df15fe67bf3f00082")
 
     variant("nls", default=True, description="Translated messages (gettext)")
 
