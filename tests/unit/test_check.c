@@ -1002,10 +1002,42 @@ test_rows_steal(void **state)
 	}
 }
 
+/* A source that counts a stolen moment as the task's (the scheduler:
+ * steal not hidden): the kernel's busy column leaves steal out, so other
+ * work hidden in it is found by busy + steal. CPU 3: the load ran its half
+ * (0.5 of the window); /proc/stat says 0.20 busy and 0.52 stolen (CI saw
+ * 19.7% and 51.6%): held 0.72, beyond the half by 0.22, more than the
+ * tolerance (the schedule's 0.01455 + two ticks 0.01): other work,
+ * disturbed, its value 0.72. With steal hidden (counters), the same
+ * readings are steal (15% and more disturb as CD_STEAL), not other work. */
+static void
+test_other_work_in_steal(void **state)
+{
+	struct check_meas m;
+	struct check_context x;
+	struct check_row r[CHECK_MAX_ROWS];
+	struct check_disturbance d;
+
+	(void)state;
+	half_meas(&m, &x);
+	m.t[0].load.os_busy = 0.20;
+	m.t[0].load.steal_known = true;
+	m.t[0].load.os_steal = 0.52;
+	(void)check_rows(check_case_find("half"), &m, &x, r, CHECK_MAX_ROWS, &d);
+	assert_int_equal(d.kind, CD_OTHER_WORK);
+	assert_int_equal(d.cpu, 3);
+	assert_near(d.value, 0.72, 1e-12);
+	x.steal_hidden = true;
+	(void)check_rows(check_case_find("half"), &m, &x, r, CHECK_MAX_ROWS, &d);
+	assert_int_equal(d.kind, CD_STEAL);
+	assert_near(d.value, 0.52, 1e-12);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_other_work_in_steal),
 		cmocka_unit_test(test_case_shares),
 		cmocka_unit_test(test_tolerances),
 		cmocka_unit_test(test_tol_ran),
