@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="5308d74c63f8a4e364047e44aa41e51e7dd3b9b0e83dbb0df15fe67bf3f00082")
+    version("0.1.0", sha256="52013cf7d41b5aac5ce7b143c329d37ef5746eb457459f50b3e283d76ae6c0a9")
 
     variant("nls", default=True, description="Translated messages (gettext)")
 
