@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="52013cf7d41b5aac5ce7b143c329d37ef5746eb457459f50b3e283d76ae6c0a9")
+    version("0.1.0", sha256="abe9ffb6165c7f0c578bac1ee90f3dac466e6d657fc7ee79a4d44af05efa62b0")
 
     variant("nls", default=True, description="Translated messages (gettext)")
 
