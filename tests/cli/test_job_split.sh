@@ -112,7 +112,7 @@ else
 fi
 
 # 3. the job forks a child onto CPU 1 after httop started
-timeout 10 taskset -c 0 sh -c 'sleep 0.8; taskset -c 1 sh -c "while :; do :; done" & while :; do :; done' &
+timeout 10 taskset -c 0 sh -c 'sleep 1.3; taskset -c 1 sh -c "while :; do :; done" & while :; do :; done' &
 job=$!; loads="$loads $job"
 sleep 0.1
 watch --pid "$job"
@@ -126,11 +126,23 @@ u1 = [next(t for t in l["threads"] if t["cpu"] == 1)["job_util"] for l in lines]
 print(" ".join("-" if u is None else "%.3f" % u for u in u1))
 PY
 echo "# 3: job_util of CPU 1 per interval: $(cat "$dir/late")"
-if [ "$(tr ' ' '\n' <"$dir/late" | grep -c '^[0-9]')" -ge 2 ]; then
-	check "a child forked onto CPU 1 counts as the job's (CPU 1's job_util: $(cat "$dir/late"))" \
-	    python3 -c 'import sys; u = [float(x) for x in open(sys.argv[1]).read().split() if x != "-"]; sys.exit(u[0] > 0.05 or u[-1] < 0.1)' "$dir/late"
+# The fork comes 1.3 s after the job started, httop 0.1 s after it with
+# 0.5 s intervals: the first interval is before the fork (even with a
+# slow start, as under the sanitizers), the third and later after it. An interval without the figure (an unrecorded switch,
+# lost records) is judged by none of the two parts.
+set -- $(cat "$dir/late")
+before=${1:--}
+if [ $# -ge 2 ]; then shift 2; else set --; fi
+after=-
+for u in "$@"; do [ "$u" = - ] || after=$u; done
+if [ "$after" = - ]; then
+	ok "# SKIP the machine is busy: no interval after the fork has CPU 1's job_util ($(cat "$dir/late"))"
+elif [ "$before" = - ]; then
+	check "a child forked onto CPU 1 counts as the job's: job_util $after after the fork (the interval before it has no figure: $(cat "$dir/late"))" \
+	    python3 -c 'import sys; sys.exit(float(sys.argv[1]) < 0.1)' "$after"
 else
-	ok "# SKIP the machine is busy: CPU 1's job_util had too few valid intervals ($(cat "$dir/late"))"
+	check "a child forked onto CPU 1 counts as the job's: job_util $before before the fork, $after after ($(cat "$dir/late"))" \
+	    python3 -c 'import sys; sys.exit(float(sys.argv[1]) > 0.05 or float(sys.argv[2]) < 0.1)' "$before" "$after"
 fi
 
 # 4. httop -- COMMAND beside a busy stranger on each CPU: the command
@@ -227,5 +239,14 @@ fi
 # its id.
 "$HTTOP" --source sched --topology "$dir/sib.xml" -b --format summary -d 0.3 -o "$dir/cmd.sum" \
     -- sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i + 1)); done' 2>>"$dir/cmd.err"
-check "summary: the job's own cpu and shared after its id: $(tail -n 1 "$dir/cmd.sum")" \
-    grep -Eq ' job [0-9]+  its own cpu [0-9]+\.[0-9]{3} s, shared [0-9]+\.[0-9]%  whole run$' "$dir/cmd.sum"
+sum=$(tail -n 1 "$dir/cmd.sum")
+if grep -Eq ' job [0-9]+  its own cpu [0-9]+\.[0-9]{3} s, shared [0-9]+\.[0-9]%  whole run$' "$dir/cmd.sum"; then
+	ok "summary: the job's own cpu and shared after its id: $sum"
+elif printf '%s\n' "$sum" | grep -Eq ' job [0-9]+  whole run  .*: (records lost|.*not known)'; then
+	# the record could not follow every switch (another program's flood
+	# of switches on this VM): the figures are absent and the line says why
+	ok "# SKIP summary: the run's record was not whole, the line says why: $sum"
+else
+	not_ok "summary: the job's own cpu and shared after its id: $sum"
+fi
+sed 's/^/# httop: /' "$dir/cmd.err"
