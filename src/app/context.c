@@ -280,6 +280,8 @@ app_open_all(struct app *a)
 	auto_said(a);
 	if (o->check)
 		app_open_beside(a);
+	else
+		app_open_job_record(a);
 	if (app_drop_privilege(a) != 0)
 		return EXIT_FAIL;
 	if (o->record != NULL && app_open_record(a) != 0)
@@ -300,6 +302,27 @@ app_open_all(struct app *a)
 		textfile_set_job(a->tf, &id);
 	}
 	return EXIT_OK;
+}
+
+/* context.h */
+void
+app_job_record(struct app *a, struct run *r)
+{
+	char note[sizeof a->beside_why.text + 160];
+
+	if (a->o->check || !a->beside_wanted)
+		return;
+	if (a->beside != NULL) {
+		snprintf(note, sizeof note, _("the job's own figures (job_util, the job's split, "
+		    "cpu_s) come from the scheduler's record beside the %s counters; CPI and GHz "
+		    "are the CPUs'"), a->src->name);
+		run_set_job_record(r, a->beside, &a->beside_plan, note);
+		return;
+	}
+	snprintf(note, sizeof note, _("the job's own figures are absent (no-record): the "
+	    "scheduler's record beside the %s counters did not open: %s"), a->src->name,
+	    a->beside_why.text);
+	run_set_job_absent(r, R_NO_RECORD, note);
 }
 
 void

@@ -55,9 +55,10 @@ struct app {
 	struct errmsg e;
 	struct errmsg bare_why;    /* httop -- COMMAND with no source (src NULL): why */
 	/* httop --check with a live source other than the scheduler's: the
-	 * scheduler's record of the same cases, read beside it (NULL: none;
-	 * beside_why says why when one was wanted). Opened while httop may
-	 * still hold privilege, as the main source is. */
+	 * scheduler's record of the same cases, read beside it; a watched job
+	 * under a counter source: the record that tells its tasks apart
+	 * (NULL: none; beside_why says why when one was wanted). Opened
+	 * while httop may still hold privilege, as the main source is. */
 	struct source *beside;
 	struct plan beside_plan;
 	bool beside_wanted;
@@ -126,6 +127,15 @@ int app_select_cpus(struct app *a);
  * and not the scheduler's; a failure is kept in beside_why, never an
  * error. */
 void app_open_beside(struct app *a);
+/* A watched job (--pid, --cgroup, --job, a command) under a live counter
+ * source (msr, msr-safe, perf): the scheduler's record beside it, which
+ * tells the job's tasks apart (a->beside; a failure is kept in beside_why
+ * and makes the job's figures absent, never an error). */
+void app_open_job_record(struct app *a);
+/* The run's job figures: from the record beside (app_open_job_record),
+ * or absent with the reason its failure gives; said once on standard
+ * error. Nothing without a job or under a source that has its own. */
+void app_job_record(struct app *a, struct run *r);
 int app_build_layout(struct app *a);
 int app_drop_privilege(struct app *a);
 int app_open_record(struct app *a);

@@ -159,6 +159,7 @@ app_run_batch(struct app *a)
 	memset(&job, 0, sizeof job);
 	app_run_config(a, &cfg);
 	run_init(&r, a->src, &a->plan, &cfg);
+	app_job_record(a, &r);
 	app_add_common_outputs(a, &r);
 	b = batch_new(a->o->format, app_out(a), a->src->m, &a->plan, a->src->name);
 	batch_set_layout(b, &a->layout);

@@ -43,6 +43,7 @@ struct cmdrun {
 	struct app *a;
 	struct run *r;
 	struct history *hist;       /* the whole run, through the metrics code */
+	struct history *jhist;      /* the same of the job's record beside (NULL: none) */
 	struct cpulist seen;        /* the job watch's last reading */
 	struct cpulist view;        /* what the outputs see: the last reading with a process */
 	struct cpulist ever;        /* every CPU the command's processes could run on */
@@ -214,6 +215,26 @@ open_out(struct cmdrun *c)
 	return 0;
 }
 
+/* The job's figures of the whole run from the record beside the counters
+ * (its own history), or absent with the reason it failed. */
+static void
+job_whole(struct cmdrun *c, struct interval *whole)
+{
+	struct run *r = c->r;
+	struct interval jw;
+
+	if (c->jhist != NULL && r->job.why == R_NONE) {
+		interval_init(&jw, r->m);
+		if (history_compute(c->jhist, &r->job.mc, AVG_RUN, 0.0, &jw) > 0.0)
+			metrics_take_job(&r->mc, &jw, R_NONE, whole);
+		else
+			metrics_take_job(&r->mc, NULL, R_NO_RECORD, whole);
+		interval_free(&jw);
+	} else if (r->job.why != R_NONE) {
+		metrics_take_job(&r->mc, NULL, r->job.why, whole);
+	}
+}
+
 /* Prepare, read the first sample, let the command go, loop. Returns the
  * exit status httop would have for itself (0, 1), or -2 when the command
  * could not be run (said). */
@@ -230,6 +251,11 @@ measure(struct cmdrun *c)
 		c->hist = history_new(c->a->src->m, c->a->src->plan, 2.0 * c->a->o->delay,
 		    c->a->o->delay);
 		run_add_output(r, &output_history, c->hist);
+		if (r->job.src != NULL) {
+			c->jhist = history_new(r->m, r->job.src->plan, 2.0 * c->a->o->delay,
+			    c->a->o->delay);
+			run_set_job_history(r, c->jhist);
+		}
 		if (command_release(&c->a->cmd, c->name, &r->e) != 0) {
 			app_report(&r->e);
 			return -2;
@@ -267,6 +293,7 @@ app_run_command(struct app *a)
 	list_init(&c.ever, max_cpu);
 	app_run_config(a, &cfg);
 	run_init(&r, a->src, &a->plan, &cfg);
+	app_job_record(a, &r);
 	app_add_common_outputs(a, &r);
 	if (c.b != NULL)
 		run_add_output(&r, &output_batch, c.b);
@@ -277,6 +304,7 @@ app_run_command(struct app *a)
 	interval_init(&whole, a->src->m);
 	if (status == EXIT_OK && c.hist != NULL) {
 		covered = history_compute(c.hist, &r.mc, AVG_RUN, 0.0, &whole);
+		job_whole(&c, &whole);
 		metrics_restrict(&r.mc, &c.ever, &whole);
 		if (covered > 0.0 && covered < PACER_DELAY_MIN)
 			metrics_too_short(&r.mc, &whole);
@@ -299,6 +327,8 @@ app_run_command(struct app *a)
 	interval_free(&whole);
 	if (c.hist != NULL)
 		history_free(c.hist);
+	if (c.jhist != NULL)
+		history_free(c.jhist);
 	cpulist_free(&c.seen);
 	cpulist_free(&c.view);
 	cpulist_free(&c.ever);

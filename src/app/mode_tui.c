@@ -449,6 +449,7 @@ app_run_tui(struct app *a)
 	l.r = &r;
 	app_run_config(a, &cfg);
 	run_init(&r, a->src, &a->plan, &cfg);
+	app_job_record(a, &r);
 	app_add_common_outputs(a, &r);
 	if (open_screen(&l) != 0) {
 		app_report(&a->e);

@@ -271,6 +271,41 @@ app_open_beside(struct app *a)
 	a->beside = sched_source_open(&a->m, &a->beside_plan, &a->beside_why);
 }
 
+/* context.h */
+void
+app_open_job_record(struct app *a)
+{
+	const struct source *src = a->src;
+	struct sched_job j = { tasks_is, tasks_fork, tasks_exit, NULL };
+	struct cpulist *sel;
+
+	/* The simulator's CPUs and a recording run no task of this machine;
+	 * the scheduler has the job's own; procstat counts no task apart. */
+	if (a->job == NULL || a->o->check || src->virtual_clock || src->recorded ||
+	    a->plan.basis != PLAN_BASIS_COUNTERS)
+		return;
+	a->beside_wanted = true;
+	if (a->tasks == NULL)
+		a->tasks = job_watch_tasks(a->job, NULL);
+	if (a->tasks == NULL) {
+		errmsg_set(&a->beside_why, _("the job's tasks cannot be told apart (its cgroup "
+		    "is not under this machine's cgroup tree)"));
+		return;
+	}
+	j.ctx = a->tasks;
+	a->beside = sched_source_open_job(&a->m, &a->beside_plan, &j, &a->beside_why);
+	if (a->beside == NULL)
+		return;
+	/* The same CPUs as the source. */
+	sel = &a->beside->selected;
+	cpulist_free(sel);
+	sel->n = src->selected.n;
+	if (sel->n > 0) {
+		sel->has = xcalloc(sel->n, sizeof(bool));
+		memcpy(sel->has, src->selected.has, sel->n * sizeof(bool));
+	}
+}
+
 /* --force takes over registers another program holds; where the source
  * holds none, say so rather than let it seem to have done something. */
 static void

@@ -202,6 +202,15 @@ void metrics_combine(const struct agg_fig *parts, const struct agg_weights *w, s
 void metrics_restrict(const struct metrics_ctx *c, const struct cpulist *cpus,
     struct interval *iv);
 
+/* The watched job's own figures (the cores' job split, the threads'
+ * job_util and job seconds, and so the aggregates' cpu_s) of every
+ * selected core of `iv` that has figures, taken from `from`: the interval
+ * of the scheduler's record read beside a counter source over the same
+ * machine (its cores and CPUs by the same index). With `from` NULL they
+ * are absent with `why` instead. The aggregates are computed again. */
+void metrics_take_job(const struct metrics_ctx *c, const struct interval *from, enum reason why,
+    struct interval *iv);
+
 /* Why `v`, one of t's figures, is V_NONE (R_NONE if it has a value): the
  * thread's own reason, or the zero denominator / missing counter / unknown
  * base frequency behind that figure. */

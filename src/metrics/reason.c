@@ -30,8 +30,11 @@ static const struct {
 	[R_TOO_SHORT] = { N_("too short to measure (under 0.05 s)"), "too-short" },
 	[R_NO_STEAL] = { N_("the source does not read steal time (--source procstat does)"),
 	    "no-steal" },
-	[R_NO_JOB] = { N_("no job's tasks told apart: a watched job and --source sched needed"),
-	    "no-job" },
+	[R_NO_JOB] = { N_("no job's tasks told apart: a watched job and the scheduler's record "
+	    "needed (--source sched, or msr or perf as root)"), "no-job" },
+	[R_NO_RECORD] = { N_("no job's tasks told apart: the scheduler's record beside the "
+	    "counters did not open or failed (root or perf_event_paranoid -1 needed)"),
+	    "no-record" },
 };
 
 const char *

@@ -71,3 +71,61 @@ metrics_restrict(const struct metrics_ctx *c, const struct cpulist *cpus, struct
 	}
 	interval_judge(c, iv);
 }
+
+/* The job's figures of core ci and its threads: from `from` (the
+ * scheduler's record's interval), or absent with `why` when from is NULL. */
+static void
+job_core(const struct topo_core *tc, unsigned ci, const struct interval *from, enum reason why,
+    struct interval *iv)
+{
+	struct core_fig *cf = &iv->cores[ci];
+	unsigned k;
+
+	if (from != NULL && ci < from->ncores) {
+		const struct core_fig *fc = &from->cores[ci];
+
+		cf->job_both = fc->job_both;
+		cf->job_alone = fc->job_alone;
+		cf->job_shared = fc->job_shared;
+		cf->job_none = fc->job_none;
+	} else {
+		cf->job_both = cf->job_alone = cf->job_shared = cf->job_none = val_absent(why);
+	}
+	for (k = 0; k < tc->nthreads && k < TOPO_MAX_SMT; k++) {
+		unsigned cpu = tc->cpus[k];
+		struct thread_fig *t;
+
+		if (cpu >= iv->max_cpu)
+			continue;
+		t = &iv->threads[cpu];
+		if (from != NULL && cpu < from->max_cpu) {
+			t->job_util = from->threads[cpu].job_util;
+			t->job_s = from->threads[cpu].job_s;
+			t->d_job = from->threads[cpu].d_job;
+			t->has_job = from->threads[cpu].has_job;
+		} else {
+			t->job_util = val_absent(why);
+			t->job_s = 0.0;
+			t->d_job = 0;
+			t->has_job = false;
+		}
+	}
+}
+
+/* metrics.h */
+void
+metrics_take_job(const struct metrics_ctx *c, const struct interval *from, enum reason why,
+    struct interval *iv)
+{
+	const struct topology *t = &c->m->topo;
+	unsigned ci;
+
+	for (ci = 0; ci < t->ncores && ci < iv->ncores; ci++) {
+		const struct core_fig *cf = &iv->cores[ci];
+
+		/* A core without figures keeps its reason for all of them. */
+		if (cf->selected && cf->reason == R_NONE)
+			job_core(&t->cores[ci], ci, from, why, iv);
+	}
+	interval_judge(c, iv);
+}

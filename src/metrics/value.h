@@ -33,6 +33,9 @@ enum reason {
 	R_NO_JOB,           /* the job's own figures: no job watched, or its
 			     * tasks not told apart (only the scheduler's
 			     * record, --source sched, tells them) */
+	R_NO_RECORD,        /* the job's own figures with a counter source:
+			     * the scheduler's record beside it did not open
+			     * or failed (its error said once) */
 	R_NREASONS
 };
 

@@ -249,7 +249,10 @@ own_part(FILE *fp, const struct interval *iv, const struct run_summary *s)
 		    _(metrics_reason_text(g->cpu_s.why)));
 		return;
 	}
-	text_wrapf(fp, INDENT_NOTE, _("  CPU %.2f s on its cores\n"), g->cpu_s.v);
+	/* Only the scheduler's record tells its tasks apart: the source
+	 * itself, or read beside the counters. */
+	text_wrapf(fp, INDENT_NOTE, _("  CPU %.2f s on its cores (the scheduler's record)\n"),
+	    g->cpu_s.v);
 	if (g->job_both.kind == V_NONE) {
 		text_wrapf(fp, hang(_("  its split: %s\n"), INDENT_NOTE), _("  its split: %s\n"),
 		    _(metrics_reason_text(g->job_both.why)));

@@ -7,8 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "metrics/history.h"
 #include "source/calibrate.h"
 #include "util/i18n.h"
+
+static int jobrec_prepare(struct run *r);
 
 void
 run_init(struct run *r, struct source *src, struct plan *plan, const struct run_config *cfg)
@@ -28,6 +31,28 @@ run_add_output(struct run *r, const struct output_ops *ops, void *self)
 		r->out[r->nout].self = self;
 		r->nout++;
 	}
+}
+
+void
+run_set_job_record(struct run *r, struct source *rec, struct plan *plan, const char *note)
+{
+	r->job.src = rec;
+	r->job.plan = plan;
+	r->job.why = R_NONE;
+	snprintf(r->job.note, sizeof r->job.note, "%s", note != NULL ? note : "");
+}
+
+void
+run_set_job_history(struct run *r, struct history *h)
+{
+	r->job.hist = h;
+}
+
+void
+run_set_job_absent(struct run *r, enum reason why, const char *note)
+{
+	r->job.why = why;
+	snprintf(r->job.note, sizeof r->job.note, "%s", note != NULL ? note : "");
 }
 
 void
@@ -129,6 +154,8 @@ run_prepare(struct run *r)
 	metrics_ctx_init(&r->mc, r->m, r->src->plan);
 	interval_init(&r->iv, r->m);
 	r->have_iv = true;
+	if (jobrec_prepare(r) != 0)
+		return -1;
 	for (i = 0; i < r->nout; i++) {
 		const struct output *o = &r->out[i];
 
@@ -136,7 +163,91 @@ run_prepare(struct run *r)
 			return -1;
 	}
 	r->started = true;
+	if (r->job.note[0] != '\0' && run_event(r, RUN_EV_NOTE, r->job.note) != 0)
+		return -1;
 	return scale_note(r) != 0 ? -1 : RUN_OK;
+}
+
+/* The record stops; the job's figures are absent from now on, said once
+ * (`why`: the record's error). */
+static int
+jobrec_fail(struct run *r, const char *why)
+{
+	char msg[sizeof r->e.text + 128];
+
+	r->job.ok = false;
+	r->job.src = NULL;
+	r->job.why = R_NO_RECORD;
+	snprintf(msg, sizeof msg, _("the job's own figures: the scheduler's record stopped (%s); "
+	    "they are absent from here on"), why);
+	return run_event(r, RUN_EV_NOTE, msg);
+}
+
+/* Program the record and allocate what its steps use. */
+static int
+jobrec_prepare(struct run *r)
+{
+	struct run_jobrec *j = &r->job;
+	const struct topology *t = &r->m->topo;
+	struct errmsg e;
+	unsigned i;
+
+	if (j->src == NULL)
+		return 0;
+	if (source_program(j->src, j->plan, false, &e) != 0)
+		return jobrec_fail(r, e.text);
+	for (i = 0; i < 2; i++)
+		sample_init(&j->s[i], t->max_cpu, j->src->plan->nslots, t->ncores, false);
+	j->prev = &j->s[0];
+	j->cur = &j->s[1];
+	metrics_ctx_init(&j->mc, r->m, j->src->plan);
+	interval_init(&j->iv, r->m);
+	j->have = true;
+	return 0;
+}
+
+/* The record's sample a run of intervals starts from. */
+static int
+jobrec_first(struct run *r)
+{
+	struct errmsg e;
+
+	if (r->job.src == NULL || !r->job.have)
+		return 0;
+	r->job.ok = source_read(r->job.src, r->job.prev, &e) == 0;
+	return r->job.ok ? 0 : jobrec_fail(r, e.text);
+}
+
+/* After the source's interval: the job's figures from the record's
+ * interval of the same moment, or absent with the reason. */
+static int
+jobrec_step(struct run *r)
+{
+	struct run_jobrec *j = &r->job;
+	struct sample *tmp;
+	struct errmsg e;
+
+	if (j->src != NULL && j->ok) {
+		if (source_read(j->src, j->cur, &e) != 0) {
+			if (jobrec_fail(r, e.text) != 0)
+				return -1;
+		} else {
+			metrics_compute(&j->mc, j->prev, j->cur, &j->iv);
+			metrics_take_job(&r->mc, &j->iv, R_NONE, &r->iv);
+			if (j->hist != NULL) {
+				if (r->view != NULL)
+					metrics_restrict(&j->mc, r->view, &j->iv);
+				history_add(j->hist, j->prev, j->cur, &j->iv);
+			}
+			tmp = j->prev;
+			j->prev = j->cur;
+			j->cur = tmp;
+			return 0;
+		}
+	}
+	if (j->why != R_NONE)
+		metrics_take_job(&r->mc, NULL, j->why, &r->iv);
+	return 0;
 }
 
 /* A first read in which no selected CPU could be read would only ever
@@ -179,6 +290,8 @@ run_first(struct run *r, const char *why, bool jumped, double elapsed)
 	if (rc != 0)
 		return rc > 0 ? RUN_END : -1;
 	if (why == NULL && check_first_read(r, r->prev) != 0)
+		return -1;
+	if (jobrec_first(r) != 0)
 		return -1;
 	if (jumped) {
 		conflict_free(r->conflict);
@@ -248,6 +361,8 @@ run_step(struct run *r, double elapsed)
 	if (rc < 0)
 		return -1;
 	metrics_compute(&r->mc, r->prev, r->cur, &r->iv);
+	if (jobrec_step(r) != 0)
+		return -1;
 	stop = conflict_check(r);
 	if (r->view != NULL)
 		metrics_restrict(&r->mc, r->view, &r->iv);
@@ -316,6 +431,12 @@ run_finish(struct run *r, int status, void (*report)(const struct errmsg *e))
 		sample_free(&r->s[1]);
 	}
 	r->have_samples = false;
+	if (r->job.have) {
+		sample_free(&r->job.s[0]);
+		sample_free(&r->job.s[1]);
+		interval_free(&r->job.iv);
+	}
+	r->job.have = false;
 	if (source_restore(r->src, &e) != 0) {
 		report(&e);
 		if (status == 0)

@@ -22,6 +22,8 @@
 
 #define RUN_MAX_OUTPUTS 8
 
+struct history;
+
 struct run_config {
 	bool force;                     /* --force: take a busy PMU over */
 	enum conflict_policy on_conflict;
@@ -44,6 +46,25 @@ enum {
 	RUN_INTERRUPTED = 3,  /* calibration was woken by an ending signal */
 };
 
+/* The scheduler's record read beside a counter source while a job is
+ * watched (run_set_job_record): its own samples and interval, from which
+ * each step takes the job's figures (metrics_take_job). */
+struct run_jobrec {
+	struct source *src;             /* NULL: none */
+	struct plan *plan;
+	struct sample s[2];
+	struct sample *prev, *cur;
+	bool have;                      /* allocated (run_prepare) */
+	bool ok;                        /* read, the previous sample in prev */
+	struct metrics_ctx mc;
+	struct interval iv;
+	/* R_NONE: the source's own job figures stand; else every step makes
+	 * them absent with it (no record, or the record failed). */
+	enum reason why;
+	struct history *hist;           /* fed the record's intervals (NULL: none) */
+	char note[sizeof ((struct errmsg *)0)->text + 160];   /* said at the start */
+};
+
 struct run {
 	struct source *src;
 	const struct machine *m;        /* src->m */
@@ -64,6 +85,7 @@ struct run {
 	 * the intervals narrowed to their cores. */
 	const struct cpulist *view;
 	uint64_t steps;                 /* intervals computed */
+	struct run_jobrec job;          /* the job's record beside (src NULL: none) */
 	struct errmsg e;
 };
 
@@ -77,6 +99,21 @@ void run_add_output(struct run *r, const struct output_ops *ops, void *self);
  * may change between steps (a job's CPUs). The conflict policy still
  * watches every CPU read. */
 void run_set_view(struct run *r, const struct cpulist *cpus);
+/* A watched job under a counter source: each step takes the job's own
+ * figures from `rec`, the scheduler's record over the same machine and
+ * CPUs, read right after the source (its plan `plan`); the run owns
+ * neither. A record that fails later makes them absent (R_NO_RECORD),
+ * said once as a note; `note` (what the figures are) is said when the
+ * run starts. */
+void run_set_job_record(struct run *r, struct source *rec, struct plan *plan,
+    const char *note);
+/* From the next step on, each of the record's intervals (narrowed to the
+ * run's view) also goes into `h`, a history over the record's plan: the
+ * job's figures over a window (a command's summary). */
+void run_set_job_history(struct run *r, struct history *h);
+/* A watched job whose figures no record gives: each step makes them
+ * absent with `why` (R_NONE: the source's own stand). */
+void run_set_job_absent(struct run *r, enum reason why, const char *note);
 /* Calibrate (live sources), program the plan, allocate what a step uses,
  * start the outputs. RUN_OK, RUN_INTERRUPTED, or -1 with r->e. */
 int run_prepare(struct run *r);
