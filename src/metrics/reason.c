@@ -33,7 +33,7 @@ static const struct {
 	[R_NO_JOB] = { N_("no job's tasks told apart: a watched job and the scheduler's record "
 	    "needed (--source sched, or msr or perf as root)"), "no-job" },
 	[R_NO_RECORD] = { N_("no job's tasks told apart: the scheduler's record beside the "
-	    "counters did not open or failed (root or perf_event_paranoid -1 needed)"),
+	    "counters did not open or failed (root, or perf_event_paranoid 0 or less)"),
 	    "no-record" },
 };
 
