@@ -37,6 +37,18 @@ real_open(struct perf_sys *sys, const struct perf_event_attr *attr, int cpu, int
 	return fd < 0 ? -errno : (int)fd;
 }
 
+static int
+real_open_cgroup(struct perf_sys *sys, const struct perf_event_attr *attr, int cgroup_fd,
+    int cpu, int group_fd)
+{
+	long fd;
+
+	(void)sys;
+	fd = syscall(SYS_perf_event_open, attr, cgroup_fd, cpu, group_fd,
+	    PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : (int)fd;
+}
+
 static ssize_t
 real_read(struct perf_sys *sys, int fd, void *buf, size_t len)
 {
@@ -165,6 +177,7 @@ perf_sys_real(const char *root)
 	struct perf_sys_real *r = xcalloc(1, sizeof *r);
 
 	r->sys.open = real_open;
+	r->sys.open_cgroup = real_open_cgroup;
 	r->sys.read = real_read;
 	r->sys.close = real_close;
 	r->sys.read_file = real_read_file;

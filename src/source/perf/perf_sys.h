@@ -23,6 +23,12 @@ struct perf_sys {
 	 * descriptor, or -errno. */
 	int (*open)(struct perf_sys *sys, const struct perf_event_attr *attr, int cpu,
 	    int group_fd);
+	/* perf_event_open(attr, cgroup_fd, cpu, group_fd, PERF_FLAG_PID_CGROUP |
+	 * FD_CLOEXEC): an event that counts only while a task of the cgroup
+	 * whose directory cgroup_fd is open runs on `cpu` (perf_cgroup.h). A
+	 * descriptor, or -errno. NULL: the kernel has none (-EOPNOTSUPP). */
+	int (*open_cgroup)(struct perf_sys *sys, const struct perf_event_attr *attr,
+	    int cgroup_fd, int cpu, int group_fd);
 	/* read(2): bytes read (0: a pinned group that lost the PMU), or -errno. */
 	ssize_t (*read)(struct perf_sys *sys, int fd, void *buf, size_t len);
 	void (*close)(struct perf_sys *sys, int fd);
