@@ -19,6 +19,7 @@
 #include "sys/privilege.h"
 #include "source/msr/msr_io.h"
 #include "source/msr/msr_state.h"
+#include "source/perf/perf_cgroup.h"
 #include "sys/signals.h"
 #include "util/i18n.h"
 #include "util/textesc.h"
@@ -146,6 +147,11 @@ app_end(struct app *a, int status)
 	if (a->beside != NULL)
 		source_close(a->beside);
 	a->beside = NULL;
+	perf_cgroup_close(a->jobcg);
+	a->jobcg = NULL;
+	if (a->jobcg_sys != NULL)
+		a->jobcg_sys->destroy(a->jobcg_sys);
+	a->jobcg_sys = NULL;
 	if (a->have_layout)
 		die_layout_free(&a->layout);
 	if (a->have_machine)
@@ -308,20 +314,26 @@ app_open_all(struct app *a)
 void
 app_job_record(struct app *a, struct run *r)
 {
-	char note[sizeof a->beside_why.text + 160];
+	char note[sizeof a->beside_why.text + sizeof a->jobcg_why.text + 240], rates[300];
 
 	if (a->o->check || !a->beside_wanted)
 		return;
+	run_set_job_counts(r, a->jobcg, R_NO_CGROUP_EVENTS);
+	if (a->jobcg != NULL)
+		snprintf(rates, sizeof rates, "%s", _("its own CPI and GHz from perf's cgroup events"));
+	else
+		snprintf(rates, sizeof rates, _("the job's CPI and GHz are the CPUs' (%s)"),
+		    a->jobcg_why.text);
 	if (a->beside != NULL) {
 		snprintf(note, sizeof note, _("the job's own figures (job_util, the job's split, "
-		    "cpu_s) come from the scheduler's record beside the %s counters; CPI and GHz "
-		    "are the CPUs'"), a->src->name);
+		    "cpu_s) come from the scheduler's record beside the %s counters; %s"),
+		    a->src->name, rates);
 		run_set_job_record(r, a->beside, &a->beside_plan, note);
 		return;
 	}
 	snprintf(note, sizeof note, _("the job's own figures are absent (no-record): the "
-	    "scheduler's record beside the %s counters did not open: %s"), a->src->name,
-	    a->beside_why.text);
+	    "scheduler's record beside the %s counters did not open: %s; %s"), a->src->name,
+	    a->beside_why.text, rates);
 	run_set_job_absent(r, R_NO_RECORD, note);
 }
 

@@ -25,6 +25,8 @@
 
 struct job_watch;
 struct job_tasks;
+struct perf_cgroup;
+struct perf_sys;
 struct msr_io;
 struct msr_state;
 struct recorder;
@@ -63,6 +65,12 @@ struct app {
 	struct plan beside_plan;
 	bool beside_wanted;
 	struct errmsg beside_why;
+	/* A watched job with a cgroup under the perf source: its own
+	 * instructions, cycles and reference cycles from perf's cgroup
+	 * events (NULL: none; jobcg_why says why when a job is watched). */
+	struct perf_cgroup *jobcg;
+	struct perf_sys *jobcg_sys;
+	struct errmsg jobcg_why;
 	char *auto_said;           /* --source auto's note on the sources that failed,
 				    * printed once the run's options are known good
 				    * (NULL: none) */

@@ -23,6 +23,7 @@
 #include "out/outfile.h"
 #include "out/record.h"
 #include "source/msr/msr_state.h"
+#include "source/perf/perf_cgroup.h"
 #include "source/sched/sched_merge.h"
 #include "source/sources.h"
 #include "watch/job.h"
@@ -271,6 +272,38 @@ app_open_beside(struct app *a)
 	a->beside = sched_source_open(&a->m, &a->beside_plan, &a->beside_why);
 }
 
+/* The job's cgroup events beside the perf source's counters: where the
+ * job has a cgroup, on the CPUs read; else jobcg_why says why not. */
+static void
+open_job_cgroup(struct app *a)
+{
+	static const enum perf_cg_event ev[] = { PERF_CG_INST, PERF_CG_CYCLES, PERF_CG_REF };
+	const struct topology *t = &a->m.topo;
+	struct job_ident id;
+	struct cpulist cpus;
+	unsigned cpu;
+
+	if (!a->src->cgroup_events) {
+		errmsg_set(&a->jobcg_why, _("the %s source programs the counters itself: cgroup "
+		    "events need --source perf"), a->src->name);
+		return;
+	}
+	job_watch_ident(a->job, &id);
+	if (id.cgroup[0] == '\0') {
+		errmsg_set(&a->jobcg_why, "%s", _("the job has no cgroup of its own: cgroup events "
+		    "need --cgroup or --job"));
+		return;
+	}
+	cpus.n = t->max_cpu;
+	cpus.has = xcalloc(t->max_cpu ? t->max_cpu : 1, sizeof *cpus.has);
+	for (cpu = 0; cpu < t->max_cpu; cpu++)
+		cpus.has[cpu] = t->cpus[cpu].present && t->cpus[cpu].online &&
+		    source_cpu_selected(a->src, cpu);
+	a->jobcg_sys = perf_sys_real(NULL);
+	a->jobcg = perf_cgroup_open(a->jobcg_sys, id.cgroup, &cpus, ev, 3, &a->jobcg_why);
+	cpulist_free(&cpus);
+}
+
 /* context.h */
 void
 app_open_job_record(struct app *a)
@@ -285,6 +318,7 @@ app_open_job_record(struct app *a)
 	    a->plan.basis != PLAN_BASIS_COUNTERS)
 		return;
 	a->beside_wanted = true;
+	open_job_cgroup(a);
 	if (a->tasks == NULL)
 		a->tasks = job_watch_tasks(a->job, NULL);
 	if (a->tasks == NULL) {

@@ -16,6 +16,7 @@ metrics_compute(const struct metrics_ctx *c, const struct sample *prev,
 	iv->time = cur->time;
 	iv->wall = cur->wall;
 	iv->dt = prev != NULL ? cur->time - prev->time : 0.0;
+	iv->job_cpi = iv->job_ghz = val_absent(R_NO_CGROUP_EVENTS);
 	for (cpu = 0; cpu < iv->max_cpu; cpu++) {
 		struct thread_fig *tf = &iv->threads[cpu];
 

@@ -45,6 +45,7 @@ interval_init(struct interval *iv, const struct machine *m)
 	iv->threads = xcalloc(t->max_cpu ? t->max_cpu : 1, sizeof *iv->threads);
 	iv->packages = xcalloc(t->npackages ? t->npackages : 1, sizeof *iv->packages);
 	iv->scratch = xcalloc(t->max_cpu ? t->max_cpu : 1, sizeof *iv->scratch);
+	iv->job_cpi = iv->job_ghz = val_absent(R_NO_CGROUP_EVENTS);
 	interval_offline(iv, t, NULL);
 }
 

@@ -134,6 +134,10 @@ struct interval {
 	struct thread_fig *threads;/* by OS CPU number; reason R_NOT_SELECTED if absent */
 	struct agg_fig *packages;  /* by package order in the topology */
 	struct agg_fig node;
+	/* The watched job's own CPI and GHz, from perf's cgroup events over
+	 * every CPU read (metrics_job_rates); absent R_NO_CGROUP_EVENTS where
+	 * there are none: the node's cpi and ghz are the CPUs'. */
+	struct val job_cpi, job_ghz;
 	bool *scratch;             /* max_cpu: a CPU list being built */
 };
 
@@ -209,6 +213,13 @@ void metrics_restrict(const struct metrics_ctx *c, const struct cpulist *cpus,
  * machine (its cores and CPUs by the same index). With `from` NULL they
  * are absent with `why` instead. The aggregates are computed again. */
 void metrics_take_job(const struct metrics_ctx *c, const struct interval *from, enum reason why,
+    struct interval *iv);
+
+/* The job's own CPI (cycles / instructions) and GHz (cycles / reference
+ * cycles x the base clock, as a thread's ghz) of the interval from its
+ * cgroup's counts over it (perf_cgroup.h: d[0] instructions, d[1] cycles,
+ * d[2] reference cycles); with `d` NULL both absent with `why`. */
+void metrics_job_rates(const struct metrics_ctx *c, const uint64_t *d, enum reason why,
     struct interval *iv);
 
 /* Why `v`, one of t's figures, is V_NONE (R_NONE if it has a value): the

@@ -35,6 +35,8 @@ static const struct {
 	[R_NO_RECORD] = { N_("no job's tasks told apart: the scheduler's record beside the "
 	    "counters did not open or failed (root, or perf_event_paranoid 0 or less)"),
 	    "no-record" },
+	[R_NO_CGROUP_EVENTS] = { N_("the job's CPI and GHz are the CPUs': no perf cgroup events "
+	    "count its tasks alone"), "no-cgroup-events" },
 };
 
 const char *

@@ -129,3 +129,21 @@ metrics_take_job(const struct metrics_ctx *c, const struct interval *from, enum 
 	}
 	interval_judge(c, iv);
 }
+
+/* metrics.h */
+void
+metrics_job_rates(const struct metrics_ctx *c, const uint64_t *d, enum reason why,
+    struct interval *iv)
+{
+	if (d == NULL) {
+		iv->job_cpi = iv->job_ghz = val_absent(why);
+		return;
+	}
+	iv->job_cpi = d[0] > 0 ? val_exact((double)d[1] / (double)d[0]) : val_absent(R_NO_INST);
+	if (c->base_hz <= 0.0)
+		iv->job_ghz = val_absent(R_NO_BASE);
+	else if (d[2] == 0)
+		iv->job_ghz = val_absent(R_NOT_HALTED_ZERO);
+	else
+		iv->job_ghz = val_exact((double)d[1] / (double)d[2] * c->base_hz / 1e9);
+}

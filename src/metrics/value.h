@@ -36,6 +36,10 @@ enum reason {
 	R_NO_RECORD,        /* the job's own figures with a counter source:
 			     * the scheduler's record beside it did not open
 			     * or failed (its error said once) */
+	R_NO_CGROUP_EVENTS, /* the job's own CPI and GHz: no perf cgroup events
+			     * count its tasks alone (a job without a cgroup,
+			     * a source other than perf, or the kernel refused
+			     * them: said once); its CPUs' CPI and GHz stand */
 	R_NREASONS
 };
 

@@ -213,8 +213,11 @@ write_weights(struct linebuf *b, const struct interval *iv, const struct topolog
  * place it. */
 /* The watched job: what names it; the node's figures are then its cores'. */
 static void
-write_job(struct linebuf *b, const struct job_ident *j, const struct val *cpu_s)
+write_job(struct linebuf *b, const struct job_ident *j, const struct interval *iv)
 {
+	const struct val *cpu_s = &iv->node.cpu_s;
+	const struct val *rate[2] = { &iv->job_cpi, &iv->job_ghz };
+	static const char *const rname[2] = { "cpi", "ghz" };
 	const char *const keys[] = { "kind", "id", "user", "name", "cgroup", "pid" };
 	const char *const vals[] = { j->kind, j->id, j->user, j->name, j->cgroup, j->pid };
 	size_t i;
@@ -239,6 +242,32 @@ write_job(struct linebuf *b, const struct job_ident *j, const struct val *cpu_s)
 		lb_sig(b, cpu_s->v, 6);
 	else
 		lb_lit(b, "null");
+	/* Its own CPI and GHz (perf's cgroup events), null with the reason
+	 * in "absent" where they are not had: the node's are the CPUs'. */
+	for (i = 0; i < 2; i++) {
+		lb_lit(b, ",\"");
+		lb_str(b, rname[i]);
+		lb_lit(b, "\":");
+		if (rate[i]->kind == V_EXACT)
+			lb_sig(b, rate[i]->v, 6);
+		else
+			lb_lit(b, "null");
+	}
+	if (rate[0]->kind != V_EXACT || rate[1]->kind != V_EXACT) {
+		lb_lit(b, ",\"absent\":{");
+		for (i = 0; i < 2; i++) {
+			if (rate[i]->kind == V_EXACT)
+				continue;
+			if (i == 1 && rate[0]->kind != V_EXACT)
+				lb_char(b, ',');
+			lb_char(b, '"');
+			lb_str(b, rname[i]);
+			lb_lit(b, "\":\"");
+			lb_str(b, metrics_reason_code(rate[i]->why));
+			lb_char(b, '"');
+		}
+		lb_char(b, '}');
+	}
 	lb_char(b, '}');
 }
 
@@ -703,7 +732,7 @@ out_json_write(struct batch *bt, const struct interval *iv)
 	b->len = 0;
 	write_head(b, bt, iv);
 	if (bt->has_job)
-		write_job(b, &bt->job, &iv->node.cpu_s);
+		write_job(b, &bt->job, iv);
 	if (bt->whole)
 		lb_lit(b, ",\"window\":\"run\"");
 	lb_lit(b, ",\"node\":{");

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "metrics/history.h"
+#include "source/perf/perf_cgroup.h"
 #include "source/calibrate.h"
 #include "util/i18n.h"
 
@@ -40,6 +41,14 @@ run_set_job_record(struct run *r, struct source *rec, struct plan *plan, const c
 	r->job.plan = plan;
 	r->job.why = R_NONE;
 	snprintf(r->job.note, sizeof r->job.note, "%s", note != NULL ? note : "");
+}
+
+void
+run_set_job_counts(struct run *r, struct perf_cgroup *cg, enum reason why)
+{
+	r->job.cg = cg;
+	r->job.cg_ok = false;
+	r->job.cg_why = cg != NULL ? R_NONE : why;
 }
 
 void
@@ -250,6 +259,48 @@ jobrec_step(struct run *r)
 	return 0;
 }
 
+/* The job's cgroup counts now; at the start of a run of intervals (first)
+ * only kept, else the interval's CPI and GHz from their deltas. */
+static int
+jobcg_read(struct run *r, bool first)
+{
+	struct run_jobrec *j = &r->job;
+	uint64_t now[3], d[3];
+	struct errmsg e;
+	char msg[sizeof e.text + 96];
+	bool scaled;
+	unsigned i;
+
+	if (j->cg == NULL) {
+		if (!first && j->cg_why != R_NONE)
+			metrics_job_rates(&r->mc, NULL, j->cg_why, &r->iv);
+		return 0;
+	}
+	if (perf_cgroup_read(j->cg, now, &scaled, &e) != 0) {
+		j->cg = NULL;
+		j->cg_why = R_READ_ERROR;
+		if (!first)
+			metrics_job_rates(&r->mc, NULL, j->cg_why, &r->iv);
+		snprintf(msg, sizeof msg, _("the job's CPI and GHz are the CPUs' from here on: %s"),
+		    e.text);
+		return run_event(r, RUN_EV_NOTE, msg);
+	}
+	if (!first && j->cg_ok) {
+		bool back = false;
+
+		/* Counts scaled up for multiplexing are estimates: one that
+		 * went back gives no figure. */
+		for (i = 0; i < 3; i++) {
+			back = back || now[i] < j->cg_prev[i];
+			d[i] = now[i] - j->cg_prev[i];
+		}
+		metrics_job_rates(&r->mc, back ? NULL : d, R_READ_ERROR, &r->iv);
+	}
+	memcpy(j->cg_prev, now, sizeof now);
+	j->cg_ok = true;
+	return 0;
+}
+
 /* A first read in which no selected CPU could be read would only ever
  * show errors: say why once instead (a wrong --msr-path, say). */
 static int
@@ -291,7 +342,7 @@ run_first(struct run *r, const char *why, bool jumped, double elapsed)
 		return rc > 0 ? RUN_END : -1;
 	if (why == NULL && check_first_read(r, r->prev) != 0)
 		return -1;
-	if (jobrec_first(r) != 0)
+	if (jobrec_first(r) != 0 || jobcg_read(r, true) != 0)
 		return -1;
 	if (jumped) {
 		conflict_free(r->conflict);
@@ -361,7 +412,7 @@ run_step(struct run *r, double elapsed)
 	if (rc < 0)
 		return -1;
 	metrics_compute(&r->mc, r->prev, r->cur, &r->iv);
-	if (jobrec_step(r) != 0)
+	if (jobrec_step(r) != 0 || jobcg_read(r, false) != 0)
 		return -1;
 	stop = conflict_check(r);
 	if (r->view != NULL)

@@ -23,6 +23,7 @@
 #define RUN_MAX_OUTPUTS 8
 
 struct history;
+struct perf_cgroup;
 
 struct run_config {
 	bool force;                     /* --force: take a busy PMU over */
@@ -62,6 +63,13 @@ struct run_jobrec {
 	 * them absent with it (no record, or the record failed). */
 	enum reason why;
 	struct history *hist;           /* fed the record's intervals (NULL: none) */
+	/* The job's cgroup events (perf_cgroup.h: instructions, cycles,
+	 * reference cycles), read after the source each step: the job's own
+	 * CPI and GHz (NULL: none, absent with cg_why). */
+	struct perf_cgroup *cg;
+	uint64_t cg_prev[3];
+	bool cg_ok;                     /* cg_prev holds the last read */
+	enum reason cg_why;
 	char note[sizeof ((struct errmsg *)0)->text + 160];   /* said at the start */
 };
 
@@ -111,6 +119,12 @@ void run_set_job_record(struct run *r, struct source *rec, struct plan *plan,
  * run's view) also goes into `h`, a history over the record's plan: the
  * job's figures over a window (a command's summary). */
 void run_set_job_history(struct run *r, struct history *h);
+/* The job's cgroup events (perf_cgroup_open with instructions, cycles and
+ * reference cycles; the run does not own them): each step gives the job's
+ * own CPI and GHz (metrics_job_rates). Without them (NULL) they are
+ * absent with `why`. A read that fails makes them absent from then on
+ * (R_READ_ERROR), said once. */
+void run_set_job_counts(struct run *r, struct perf_cgroup *cg, enum reason why);
 /* A watched job whose figures no record gives: each step makes them
  * absent with `why` (R_NONE: the source's own stand). */
 void run_set_job_absent(struct run *r, enum reason why, const char *note);

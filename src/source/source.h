@@ -117,6 +117,10 @@ struct source {
 	 * description it was given (sched: a --topology only declares
 	 * which of them are siblings), so --check loads them itself. */
 	bool own_cpus;
+	/* Its counters are perf's (perf): a watched job's cgroup events
+	 * (perf_cgroup.h) count beside them on the same PMU. The msr
+	 * engine's are not: it programs the PMU itself. */
+	bool cgroup_events;
 	const struct machine *m;   /* the machine as this source sees it: read-only */
 	const struct plan *plan;   /* the plan last programmed (or recorded) */
 	struct cpulist selected;   /* CPUs read; whole cores (empty: all) */

@@ -10,7 +10,9 @@
 #     kernel's share of its CPU time less 0.1), 0 on CPU 1, while the
 #     device's utilisation is 1 on both; the split and job_util agree
 #     (2 job_both + job_alone + job_shared = job_util 0 + job_util 1);
-#     standard error says where the job's figures come from;
+#     standard error says where the job's figures come from, and that its
+#     CPI and GHz are the CPUs' (the msr source has no cgroup events): the
+#     json job object's cpi and ghz are null, absent no-cgroup-events;
 #  2. httop -- COMMAND: the run's cpu_s within 10% of the command's own CPU
 #     time (getrusage), plus the CPUs' steal meanwhile (as
 #     test_job_split.sh); the summary for a person says the CPU time is
@@ -40,7 +42,7 @@ cat >"$work/busy.scen" <<'EOF'
 httop-scenario 1
 default busy ghz=10
 EOF
-plan 12
+plan 13
 
 # cputime PID: the process's user + system time in seconds (USER_HZ 100)
 cputime() { awk '{ printf "%.2f\n", ($14 + $15) / 100 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
@@ -59,8 +61,11 @@ c1=$(cputime "$job"); t1=$(date +%s.%N)
 stop_loads
 diag "exit $st: $(head -c 400 "$work/err")"
 check "msr and a watched job: exit 0" [ "$st" -eq 0 ]
-check "standard error: the job's figures come from the scheduler's record beside the msr counters" \
-    grep -q "the job's own figures (job_util, the job's split, cpu_s) come from the scheduler's record beside the msr counters; CPI and GHz are the CPUs'" "$work/err"
+check "standard error: the job's figures come from the scheduler's record beside the msr counters, its CPI and GHz are the CPUs'" \
+    grep -q "the job's own figures (job_util, the job's split, cpu_s) come from the scheduler's record beside the msr counters; the job's CPI and GHz are the CPUs' (the msr source programs the counters itself: cgroup events need --source perf)" "$work/err"
+check "json: the job object's cpi and ghz null, absent no-cgroup-events; the node's cpi (the CPUs') there" \
+    test "$(jq -r '[.job.cpi, .job.ghz, .job.absent.cpi, .job.absent.ghz, (.node.cpi != null)] | map(tostring) | join(" ")' "$work/out.json" | sort -u)" = \
+    "null null no-cgroup-events no-cgroup-events true"
 set -- $(python3 - "$work/out.json" <<'PY'
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][1:]

@@ -748,6 +748,55 @@ test_real_stampede2(void **state)
 	topology_free(&m.topo);
 }
 
+/* The job's own CPI and GHz from its cgroup's counts (metrics_job_rates),
+ * on the SKX rig (TSC 2.1 GHz): 1e9 instructions, 1.5e9 cycles, 1.05e9
+ * reference cycles: CPI 1.5e9 / 1e9 = 1.5, GHz 1.5e9 / 1.05e9 x 2.1 =
+ * 3.0. No instructions: CPI absent no-inst; no reference cycles: GHz
+ * absent never-active; no counts: both absent with the reason given.
+ * metrics_compute leaves them absent no-cgroup-events. And the job's
+ * figures taken from no record (metrics_take_job, NULL): absent with the
+ * reason given on every valid core, its threads and the node's cpu_s. */
+static void
+test_job_rates(void **state)
+{
+	struct rig r;
+	uint64_t d[3] = { 1000000000ull, 1500000000ull, 1050000000ull };
+	unsigned cpu;
+
+	(void)state;
+	skx_setup(&r, true);
+	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
+	assert_int_equal(r.iv.job_cpi.kind, V_NONE);
+	assert_int_equal(r.iv.job_cpi.why, R_NO_CGROUP_EVENTS);
+	assert_int_equal(r.iv.job_ghz.why, R_NO_CGROUP_EVENTS);
+	assert_near(r.c.base_hz, 2.1e9, 1.0);
+	metrics_job_rates(&r.c, d, R_NONE, &r.iv);
+	assert_val(r.iv.job_cpi, V_EXACT, 1.5, 1.5, 1e-12);
+	assert_val(r.iv.job_ghz, V_EXACT, 3.0, 3.0, 1e-9);
+	d[0] = 0;
+	d[2] = 0;
+	metrics_job_rates(&r.c, d, R_NONE, &r.iv);
+	assert_int_equal(r.iv.job_cpi.why, R_NO_INST);
+	assert_int_equal(r.iv.job_ghz.why, R_NOT_HALTED_ZERO);
+	metrics_job_rates(&r.c, NULL, R_READ_ERROR, &r.iv);
+	assert_int_equal(r.iv.job_cpi.why, R_READ_ERROR);
+	assert_int_equal(r.iv.job_ghz.why, R_READ_ERROR);
+	assert_string_equal(metrics_reason_code(R_NO_CGROUP_EVENTS), "no-cgroup-events");
+
+	metrics_take_job(&r.c, NULL, R_NO_RECORD, &r.iv);
+	assert_int_equal(r.iv.cores[0].reason, R_NONE);
+	assert_int_equal(r.iv.cores[0].job_both.why, R_NO_RECORD);
+	assert_int_equal(r.iv.cores[0].job_none.why, R_NO_RECORD);
+	for (cpu = 0; cpu < r.iv.max_cpu; cpu++)
+		if (r.iv.threads[cpu].reason == R_NONE)
+			assert_int_equal(r.iv.threads[cpu].job_util.why, R_NO_RECORD);
+	assert_int_equal(r.iv.node.cpu_s.kind, V_NONE);
+	assert_int_equal(r.iv.node.cpu_s.why, R_NO_RECORD);
+	assert_int_equal(r.iv.node.job_both.why, R_NO_RECORD);
+	assert_string_equal(metrics_reason_code(R_NO_RECORD), "no-record");
+	rig_free(&r);
+}
+
 static void
 test_reasons(void **state)
 {
@@ -776,6 +825,7 @@ main(void)
 		cmocka_unit_test(test_none_plan_skew),
 		cmocka_unit_test(test_real_stampede2),
 		cmocka_unit_test(test_reasons),
+		cmocka_unit_test(test_job_rates),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -682,6 +682,7 @@ perf_source_new(struct machine *m, struct plan *plan, struct perf_sys *sys, bool
 	ps->src.ops = &perf_ops;
 	ps->src.priv = ps;
 	ps->src.name = "perf";
+	ps->src.cgroup_events = true;
 	ps->src.force_moot = N_("the kernel shares the counters between programs");
 	ps->src.m = m;
 	ps->sys = sys;
