@@ -215,26 +215,6 @@ open_out(struct cmdrun *c)
 	return 0;
 }
 
-/* The job's figures of the whole run from the record beside the counters
- * (its own history), or absent with the reason it failed. */
-static void
-job_whole(struct cmdrun *c, struct interval *whole)
-{
-	struct run *r = c->r;
-	struct interval jw;
-
-	if (c->jhist != NULL && r->job.why == R_NONE) {
-		interval_init(&jw, r->m);
-		if (history_compute(c->jhist, &r->job.mc, AVG_RUN, 0.0, &jw) > 0.0)
-			metrics_take_job(&r->mc, &jw, R_NONE, whole);
-		else
-			metrics_take_job(&r->mc, NULL, R_NO_RECORD, whole);
-		interval_free(&jw);
-	} else if (r->job.why != R_NONE) {
-		metrics_take_job(&r->mc, NULL, r->job.why, whole);
-	}
-}
-
 /* Prepare, read the first sample, let the command go, loop. Returns the
  * exit status httop would have for itself (0, 1), or -2 when the command
  * could not be run (said). */
@@ -304,7 +284,7 @@ app_run_command(struct app *a)
 	interval_init(&whole, a->src->m);
 	if (status == EXIT_OK && c.hist != NULL) {
 		covered = history_compute(c.hist, &r.mc, AVG_RUN, 0.0, &whole);
-		job_whole(&c, &whole);
+		run_job_window(&r, AVG_RUN, 0.0, &whole);
 		metrics_restrict(&r.mc, &c.ever, &whole);
 		if (covered > 0.0 && covered < PACER_DELAY_MIN)
 			metrics_too_short(&r.mc, &whole);

@@ -41,6 +41,7 @@ struct live {
 	struct tui *tui;
 	struct ui_settings set;     /* the screen's settings (httoprc, keys) */
 	struct history *hist;       /* the averaging window */
+	struct history *jhist;      /* the job's record beside, the same (NULL: none) */
 	struct interval wiv;        /* figures over the window */
 	struct interval first;      /* "no previous sample yet": before the first interval */
 	bool have;                  /* the run has shown something: keys redraw */
@@ -86,6 +87,7 @@ figures(struct live *l, double *covered)
 	c = history_compute(l->hist, &l->r->mc, l->set.window, l->set.avg_seconds, &l->wiv);
 	if (!(c > 0.0))
 		return &l->r->iv;
+	run_job_window(l->r, l->set.window, l->set.avg_seconds, &l->wiv);
 	*covered = c;
 	return &l->wiv;
 }
@@ -385,6 +387,11 @@ loop(struct live *l)
 	l->hist = history_new(l->a->src->m, l->a->src->plan, l->set.avg_seconds, PACER_DELAY_MIN);
 	/* Added now, before the first interval: it had nothing to see yet. */
 	run_add_output(l->r, &output_history, l->hist);
+	if (l->r->job.src != NULL) {
+		l->jhist = history_new(l->r->m, l->r->job.src->plan, l->set.avg_seconds,
+		    PACER_DELAY_MIN);
+		run_set_job_history(l->r, l->jhist);
+	}
 	interval_init(&l->wiv, l->a->src->m);
 	if (l->a->job != NULL) {
 		snprintf(l->jv.label, sizeof l->jv.label, "%s", job_watch_label(l->a->job));
@@ -472,6 +479,8 @@ app_run_tui(struct app *a)
 	status = run_finish(&r, status, app_report);
 	if (l.hist != NULL)
 		history_free(l.hist);
+	if (l.jhist != NULL)
+		history_free(l.jhist);
 	interval_free(&l.wiv);
 	interval_free(&l.first);
 	cpulist_free(&l.jobcpus);

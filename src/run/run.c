@@ -58,6 +58,21 @@ run_set_job_history(struct run *r, struct history *h)
 }
 
 void
+run_job_window(struct run *r, enum avg_window w, double seconds, struct interval *iv)
+{
+	struct run_jobrec *j = &r->job;
+
+	if (j->hist != NULL && j->have && j->why == R_NONE) {
+		if (history_compute(j->hist, &j->mc, w, seconds, &j->wiv) > 0.0)
+			metrics_take_job(&r->mc, &j->wiv, R_NONE, iv);
+		else
+			metrics_take_job(&r->mc, NULL, R_NO_RECORD, iv);
+	} else if (j->why != R_NONE) {
+		metrics_take_job(&r->mc, NULL, j->why, iv);
+	}
+}
+
+void
 run_set_job_absent(struct run *r, enum reason why, const char *note)
 {
 	r->job.why = why;
@@ -211,6 +226,7 @@ jobrec_prepare(struct run *r)
 	j->cur = &j->s[1];
 	metrics_ctx_init(&j->mc, r->m, j->src->plan);
 	interval_init(&j->iv, r->m);
+	interval_init(&j->wiv, r->m);
 	j->have = true;
 	return 0;
 }
@@ -486,6 +502,7 @@ run_finish(struct run *r, int status, void (*report)(const struct errmsg *e))
 		sample_free(&r->job.s[0]);
 		sample_free(&r->job.s[1]);
 		interval_free(&r->job.iv);
+		interval_free(&r->job.wiv);
 	}
 	r->job.have = false;
 	if (source_restore(r->src, &e) != 0) {

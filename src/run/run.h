@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "machine/machine.h"
+#include "metrics/history.h"
 #include "metrics/metrics.h"
 #include "plan/plan.h"
 #include "run/conflict.h"
@@ -22,7 +23,6 @@
 
 #define RUN_MAX_OUTPUTS 8
 
-struct history;
 struct perf_cgroup;
 
 struct run_config {
@@ -59,6 +59,7 @@ struct run_jobrec {
 	bool ok;                        /* read, the previous sample in prev */
 	struct metrics_ctx mc;
 	struct interval iv;
+	struct interval wiv;            /* a window of hist (run_job_window) */
 	/* R_NONE: the source's own job figures stand; else every step makes
 	 * them absent with it (no record, or the record failed). */
 	enum reason why;
@@ -119,6 +120,11 @@ void run_set_job_record(struct run *r, struct source *rec, struct plan *plan,
  * run's view) also goes into `h`, a history over the record's plan: the
  * job's figures over a window (a command's summary). */
 void run_set_job_history(struct run *r, struct history *h);
+/* `iv` is window `w` (`seconds`) of the run's own history: its job's
+ * figures become the same window of the record's history
+ * (run_set_job_history), or absent with the reason the record gives
+ * none. Nothing where the source has its own (no record wanted). */
+void run_job_window(struct run *r, enum avg_window w, double seconds, struct interval *iv);
 /* The job's cgroup events (perf_cgroup_open with instructions, cycles and
  * reference cycles; the run does not own them): each step gives the job's
  * own CPI and GHz (metrics_job_rates). Without them (NULL) they are
