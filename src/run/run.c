@@ -178,8 +178,6 @@ run_prepare(struct run *r)
 	metrics_ctx_init(&r->mc, r->m, r->src->plan);
 	interval_init(&r->iv, r->m);
 	r->have_iv = true;
-	if (jobrec_prepare(r) != 0)
-		return -1;
 	for (i = 0; i < r->nout; i++) {
 		const struct output *o = &r->out[i];
 
@@ -187,7 +185,10 @@ run_prepare(struct run *r)
 			return -1;
 	}
 	r->started = true;
+	/* After the outputs started: a record that fails is said to them. */
 	if (r->job.note[0] != '\0' && run_event(r, RUN_EV_NOTE, r->job.note) != 0)
+		return -1;
+	if (jobrec_prepare(r) != 0)
 		return -1;
 	return scale_note(r) != 0 ? -1 : RUN_OK;
 }
