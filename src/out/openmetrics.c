@@ -173,11 +173,14 @@ struct famlist {
 	struct family f[FAM_MAX];
 	size_t n;
 };
-static struct famlist agg_families, core_families, thread_families;
+static struct famlist agg_families, job_families, core_families, thread_families;
 
+/* The job's own families (httop_job_X) are the node's, but for a figure
+ * whose name already says "job_" (job_both_ratio): its om_job there, not
+ * a doubled httop_job_job_both_ratio. */
 static void
 famlist_make(struct famlist *fl, enum fig_level l, const struct family *before, size_t nb,
-    const struct family *after, size_t na)
+    const struct family *after, size_t na, bool job)
 {
 	size_t i, n;
 	const struct figure *const *figs = figures_of(l, FIG_OM, &n);
@@ -188,7 +191,7 @@ famlist_make(struct famlist *fl, enum fig_level l, const struct family *before, 
 		struct family *f = &fl->f[fl->n++];
 
 		/* the shares of the split: one family (label state), the first's */
-		f->name = figs[i]->om_name;
+		f->name = job && figs[i]->om_job != NULL ? figs[i]->om_job : figs[i]->om_name;
 		f->unit = figs[i]->om_unit;
 		f->help = figs[i]->at[l].help;
 		f->what = figs[i]->state != 0 ? W_SHARE : W_VAL;
@@ -205,11 +208,13 @@ make_families(void)
 	if (agg_families.n > 0)
 		return;
 	famlist_make(&agg_families, FIG_AGG, agg_before, NFAM(agg_before), agg_after,
-	    NFAM(agg_after));
+	    NFAM(agg_after), false);
+	famlist_make(&job_families, FIG_AGG, agg_before, NFAM(agg_before), agg_after,
+	    NFAM(agg_after), true);
 	famlist_make(&core_families, FIG_CORE, core_before, NFAM(core_before), core_after,
-	    NFAM(core_after));
+	    NFAM(core_after), false);
 	famlist_make(&thread_families, FIG_THREAD, thread_before, NFAM(thread_before),
-	    thread_after, NFAM(thread_after));
+	    thread_after, NFAM(thread_after), false);
 }
 
 static const char *const state_labels[4] = {
@@ -627,8 +632,8 @@ write_job(struct om *o)
 	lb_mem(lb, o->ts, o->ts_len);
 	lb_char(lb, '\n');
 	escape_label(esc, sizeof esc, j->id);
-	for (i = 0; i < agg_families.n; i++) {
-		const struct family *f = &agg_families.f[i];
+	for (i = 0; i < job_families.n; i++) {
+		const struct family *f = &job_families.f[i];
 
 		if (!family_applies(o, f))
 			continue;
