@@ -562,7 +562,10 @@ write_interval(struct om *o)
 
 /* The job's own counters (--source sched with a watched job: the plan's
  * job slots): httop_job_core_state_seconds_total{state=both|alone|shared}
- * (core-seconds of the job's split) and httop_job_cpu_seconds_total. */
+ * (core-seconds of the job's split), httop_job_cpu_seconds_total and
+ * httop_job_cpu_uncovered_seconds_total (the intervals it leaves out:
+ * without it, a counter short of the job's CPU time could not be told
+ * from a job that ran less). */
 static void
 write_job_counters(struct om *o)
 {
@@ -572,6 +575,9 @@ write_job_counters(struct om *o)
 	    "the scheduler's record.", W_C_STATE, 0, 1 };
 	static const struct family cpu = { "cpu_seconds", "seconds", "CPU seconds the watched "
 	    "job's tasks ran since the start, from the scheduler's record.", W_C_BUSY, 0, 1 };
+	static const struct family unc = { "cpu_uncovered_seconds", "seconds", "Seconds since "
+	    "the start of the intervals without the watched job's CPU seconds (not valid: "
+	    "records lost), which cpu_seconds does not count.", W_C_UNCOVERED, 0, 1 };
 	static const char *const labels[3] = { ",state=\"both\"", ",state=\"alone\"",
 	    ",state=\"shared\"" };
 	const struct totals_set *t = &o->b->tot->node;
@@ -584,6 +590,8 @@ write_job_counters(struct om *o)
 		sample(o, "job", &state, labels[i], t->job_state[i]);
 	header(o, "job", &cpu);
 	sample(o, "job", &cpu, "", t->job_cpu);
+	header(o, "job", &unc);
+	sample(o, "job", &unc, "", t->job_uncovered);
 }
 
 /* The watched job: httop_job_info names it (labels where known), and the
