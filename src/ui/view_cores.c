@@ -3,7 +3,10 @@
  * follow the room there is, so a 68-core Xeon Phi or two 56-core Sapphire
  * Rapids fit 200 x 60 without scrolling; when nothing fits the rows
  * scroll. Cores of a machine without two threads per core show their
- * utilisation and mean active threads instead of the split. */
+ * utilisation and mean active threads instead of the split. With a
+ * watched job whose tasks the source tells apart (sched), each row ends in
+ * the job's own split of the core, a legend at the foot says what its
+ * columns mean; with a job where they cannot be, the foot says why. */
 #include "config.h"
 
 #include <curses.h>
