@@ -655,9 +655,9 @@ job_legend(const struct ui_frame *f, bool split, const char **label, char *text,
 		return false;
 	}
 	*label = _("job:");
-	snprintf(text, len, "%s", _("jboth% both threads ran its tasks, jalone% one did, its "
-	    "sibling idle, jshared% one did while the sibling ran another task (shared: the SMT "
-	    "interference), jnone% neither did"));
+	snprintf(text, len, _("jboth%% both threads ran its tasks, jalone%% one did, its "
+	    "sibling idle, jshared%% one did while the sibling ran another task (shared: the SMT "
+	    "interference), jnone%% neither did"));
 	return true;
 }
 
