@@ -67,6 +67,10 @@ struct figure {
 	 * order. */
 	bool late;
 	const char *om_name;       /* after "httop_<level>_" */
+	/* After "httop_job_" in the watched job's own families (the node's
+	 * under the job's label), where om_name's own "job_" would double
+	 * it (httop_job_job_both_ratio); NULL: om_name. */
+	const char *om_job;
 	const char *om_unit;       /* its last word, the OpenMetrics unit, or "" */
 	struct fig_at at[FIG_NLEVELS];
 };

@@ -145,7 +145,7 @@ add_thread(struct totals *tt, unsigned cpu, const struct thread_fig *th, double 
 }
 
 /* The job's counters: each shown core's exact job split times dt, and
- * the job's CPU seconds of the interval. */
+ * the job's CPU seconds of the interval, or its dt uncovered. */
 static void
 add_job(struct totals *tt, const struct interval *iv, double dt)
 {
@@ -163,6 +163,8 @@ add_job(struct totals *tt, const struct interval *iv, double dt)
 	}
 	if (iv->node.cpu_s.kind == V_EXACT && isfinite(iv->node.cpu_s.v))
 		tt->node.job_cpu += iv->node.cpu_s.v;
+	else
+		tt->node.job_uncovered += dt;
 }
 
 void

@@ -55,9 +55,12 @@ struct totals_set {
 	double thread_uncovered;   /* thread-seconds not in busy */
 	/* The watched job's (node only): core-seconds with the job on both
 	 * threads, alone, beside another task (exact intervals only), and
-	 * its own CPU seconds (cpu_s summed). */
+	 * its own CPU seconds (cpu_s summed), and the seconds of the
+	 * intervals without cpu_s (not valid: records lost), which job_cpu
+	 * does not cover. */
 	double job_state[3];
 	double job_cpu;
+	double job_uncovered;
 };
 
 struct totals {

@@ -173,11 +173,14 @@ struct famlist {
 	struct family f[FAM_MAX];
 	size_t n;
 };
-static struct famlist agg_families, core_families, thread_families;
+static struct famlist agg_families, job_families, core_families, thread_families;
 
+/* The job's own families (httop_job_X) are the node's, but for a figure
+ * whose name already says "job_" (job_both_ratio): its om_job there, not
+ * a doubled httop_job_job_both_ratio. */
 static void
 famlist_make(struct famlist *fl, enum fig_level l, const struct family *before, size_t nb,
-    const struct family *after, size_t na)
+    const struct family *after, size_t na, bool job)
 {
 	size_t i, n;
 	const struct figure *const *figs = figures_of(l, FIG_OM, &n);
@@ -188,7 +191,7 @@ famlist_make(struct famlist *fl, enum fig_level l, const struct family *before, 
 		struct family *f = &fl->f[fl->n++];
 
 		/* the shares of the split: one family (label state), the first's */
-		f->name = figs[i]->om_name;
+		f->name = job && figs[i]->om_job != NULL ? figs[i]->om_job : figs[i]->om_name;
 		f->unit = figs[i]->om_unit;
 		f->help = figs[i]->at[l].help;
 		f->what = figs[i]->state != 0 ? W_SHARE : W_VAL;
@@ -205,11 +208,13 @@ make_families(void)
 	if (agg_families.n > 0)
 		return;
 	famlist_make(&agg_families, FIG_AGG, agg_before, NFAM(agg_before), agg_after,
-	    NFAM(agg_after));
+	    NFAM(agg_after), false);
+	famlist_make(&job_families, FIG_AGG, agg_before, NFAM(agg_before), agg_after,
+	    NFAM(agg_after), true);
 	famlist_make(&core_families, FIG_CORE, core_before, NFAM(core_before), core_after,
-	    NFAM(core_after));
+	    NFAM(core_after), false);
 	famlist_make(&thread_families, FIG_THREAD, thread_before, NFAM(thread_before),
-	    thread_after, NFAM(thread_after));
+	    thread_after, NFAM(thread_after), false);
 }
 
 static const char *const state_labels[4] = {
@@ -557,7 +562,10 @@ write_interval(struct om *o)
 
 /* The job's own counters (--source sched with a watched job: the plan's
  * job slots): httop_job_core_state_seconds_total{state=both|alone|shared}
- * (core-seconds of the job's split) and httop_job_cpu_seconds_total. */
+ * (core-seconds of the job's split), httop_job_cpu_seconds_total and
+ * httop_job_cpu_uncovered_seconds_total (the intervals it leaves out:
+ * without it, a counter short of the job's CPU time could not be told
+ * from a job that ran less). */
 static void
 write_job_counters(struct om *o)
 {
@@ -567,6 +575,9 @@ write_job_counters(struct om *o)
 	    "the scheduler's record.", W_C_STATE, 0, 1 };
 	static const struct family cpu = { "cpu_seconds", "seconds", "CPU seconds the watched "
 	    "job's tasks ran since the start, from the scheduler's record.", W_C_BUSY, 0, 1 };
+	static const struct family unc = { "cpu_uncovered_seconds", "seconds", "Seconds since "
+	    "the start of the intervals without the watched job's CPU seconds (not valid: "
+	    "records lost), which cpu_seconds does not count.", W_C_UNCOVERED, 0, 1 };
 	static const char *const labels[3] = { ",state=\"both\"", ",state=\"alone\"",
 	    ",state=\"shared\"" };
 	const struct totals_set *t = &o->b->tot->node;
@@ -579,6 +590,8 @@ write_job_counters(struct om *o)
 		sample(o, "job", &state, labels[i], t->job_state[i]);
 	header(o, "job", &cpu);
 	sample(o, "job", &cpu, "", t->job_cpu);
+	header(o, "job", &unc);
+	sample(o, "job", &unc, "", t->job_uncovered);
 }
 
 /* The watched job: httop_job_info names it (labels where known), and the
@@ -627,8 +640,8 @@ write_job(struct om *o)
 	lb_mem(lb, o->ts, o->ts_len);
 	lb_char(lb, '\n');
 	escape_label(esc, sizeof esc, j->id);
-	for (i = 0; i < agg_families.n; i++) {
-		const struct family *f = &agg_families.f[i];
+	for (i = 0; i < job_families.n; i++) {
+		const struct family *f = &job_families.f[i];
 
 		if (!family_applies(o, f))
 			continue;

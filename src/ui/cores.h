@@ -26,14 +26,15 @@ struct cores_layout {
 };
 
 /* Fixed width of a row format (all but the bar); `split` machines show
- * the four shares, the others utilisation and active threads. */
-int cores_fmt_fixed(enum core_fmt f, bool split);
+ * the four shares, the others utilisation and active threads; `job`: and
+ * the watched job's own split (jboth% jalone% jshared% jnone%, 35 cells). */
+int cores_fmt_fixed(enum core_fmt f, bool split, bool job);
 /* Narrowest bar for a format. */
 int cores_fmt_minbar(enum core_fmt f);
 /* Lay out `npkg` packages of pkgcores[i] cores in width x height cells
  * (height includes the column heads' row): the fewest columns that fit,
  * else as many as the width allows (and the view scrolls). */
 void cores_layout(int width, int height, const unsigned *pkgcores, unsigned npkg, bool split,
-    struct cores_layout *l);
+    bool job, struct cores_layout *l);
 
 #endif

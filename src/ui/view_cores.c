@@ -3,7 +3,10 @@
  * follow the room there is, so a 68-core Xeon Phi or two 56-core Sapphire
  * Rapids fit 200 x 60 without scrolling; when nothing fits the rows
  * scroll. Cores of a machine without two threads per core show their
- * utilisation and mean active threads instead of the split. */
+ * utilisation and mean active threads instead of the split. With a
+ * watched job whose tasks the source tells apart (sched), each row ends in
+ * the job's own split of the core, a legend at the foot says what its
+ * columns mean; with a job where they cannot be, the foot says why. */
 #include "config.h"
 
 #include <curses.h>
@@ -20,7 +23,8 @@
 #include "util/numfmt.h"
 #include "util/xalloc.h"
 
-enum fig { FIG_BOTH, FIG_T0, FIG_T1, FIG_NEITHER, FIG_UTIL, FIG_THR, FIG_CPI, FIG_GHZ };
+enum fig { FIG_BOTH, FIG_T0, FIG_T1, FIG_NEITHER, FIG_UTIL, FIG_THR, FIG_CPI, FIG_GHZ,
+	FIG_JBOTH, FIG_JALONE, FIG_JSHARED, FIG_JNONE };
 
 struct col {
 	enum fig fig;
@@ -35,6 +39,7 @@ struct col {
 #define EDGES_W 2
 #define STATUS_W 10         /* " fallback" */
 #define MAX_COLS 8
+#define MAX_FIGS 12         /* a format's columns and the job's */
 
 static const struct col full_split[] = {
 	{ FIG_BOTH, 9, "%.0f", 100.0, N_("both%") },
@@ -73,6 +78,17 @@ static const struct col compact_nosplit[] = {
 	{ FIG_THR, 8, "%.1f", 1.0, N_("thr") },
 };
 
+/* The watched job's own split of each core (--source sched with a job on
+ * a machine with the split: its tasks told apart), after a format's
+ * columns in every format (a blank and room for the sort mark beside
+ * each head); the view's legend says what they are. */
+static const struct col job_cols[] = {
+	{ FIG_JBOTH, 8, "%.0f", 100.0, N_("jboth%") },
+	{ FIG_JALONE, 9, "%.0f", 100.0, N_("jalone%") },
+	{ FIG_JSHARED, 10, "%.0f", 100.0, N_("jshared%") },
+	{ FIG_JNONE, 8, "%.0f", 100.0, N_("jnone%") },
+};
+
 #define NCOLS(a) ((int)(sizeof (a) / sizeof (a)[0]))
 
 static const struct col *
@@ -93,13 +109,28 @@ fmt_cols(enum core_fmt f, bool split, int *n)
 	return t[f][split].c;
 }
 
-int
-cores_fmt_fixed(enum core_fmt f, bool split)
+/* A row's figure columns: the format's, then the job's when shown. */
+static int
+row_cols(enum core_fmt f, bool split, bool job, struct col out[MAX_FIGS])
 {
 	const struct col *c;
-	int n, i, w = ID_W + EDGES_W;
+	int n, i, k = 0;
 
 	c = fmt_cols(f, split, &n);
+	for (i = 0; i < n && k < MAX_FIGS; i++)
+		out[k++] = c[i];
+	for (i = 0; job && i < NCOLS(job_cols) && k < MAX_FIGS; i++)
+		out[k++] = job_cols[i];
+	return k;
+}
+
+int
+cores_fmt_fixed(enum core_fmt f, bool split, bool job)
+{
+	struct col c[MAX_FIGS];
+	int n, i, w = ID_W + EDGES_W;
+
+	n = row_cols(f, split, job, c);
 	for (i = 0; i < n; i++)
 		w += c[i].width;
 	if (f == CF_FULL)
@@ -117,11 +148,12 @@ cores_fmt_minbar(enum core_fmt f)
 
 void
 cores_layout(int width, int height, const unsigned *pkgcores, unsigned npkg, bool split,
-    struct cores_layout *l)
+    bool job, struct cores_layout *l)
 {
 	int room = height - 1;         /* below the column heads */
 	int k, best = 0, best_rows = 0;
-	int compact_min = cores_fmt_fixed(CF_COMPACT, split) + cores_fmt_minbar(CF_COMPACT);
+	int compact_min = cores_fmt_fixed(CF_COMPACT, split, job) +
+	    cores_fmt_minbar(CF_COMPACT);
 	enum core_fmt f;
 
 	memset(l, 0, sizeof *l);
@@ -143,11 +175,11 @@ cores_layout(int width, int height, const unsigned *pkgcores, unsigned npkg, boo
 	l->fits = best_rows <= room;
 	l->colw = (width + CORES_GAP) / best - CORES_GAP;
 	for (f = CF_FULL; f < CF_COMPACT; f++) {
-		if (l->colw >= cores_fmt_fixed(f, split) + cores_fmt_minbar(f))
+		if (l->colw >= cores_fmt_fixed(f, split, job) + cores_fmt_minbar(f))
 			break;
 	}
 	l->fmt = f;
-	l->bar = l->colw - cores_fmt_fixed(f, split);
+	l->bar = l->colw - cores_fmt_fixed(f, split, job);
 	if (l->bar > CORES_BAR_MAX)
 		l->bar = CORES_BAR_MAX;
 	if (l->bar < 1)
@@ -166,12 +198,12 @@ struct cores_view {
 	unsigned *pkgphys;      /* its physical id */
 	/* s and S: the rows of each package sorted by a column shown (sort <
 	 * 0: the core id, the default), a figure highest first; desc
-	 * reverses. fmt and split: the columns of the last frame, which s
-	 * goes through. */
+	 * reverses. fmt, split and job: the columns of the last frame,
+	 * which s goes through. */
 	int sort;
 	bool desc;
 	enum core_fmt fmt;
-	bool split;
+	bool split, job;
 	struct core_key *keys;  /* cap: the sort's scratch, allocated once */
 };
 
@@ -195,6 +227,10 @@ fig_val(const struct core_fig *c, enum fig g)
 	case FIG_THR: return &c->active_threads;
 	case FIG_CPI: return &c->cpi;
 	case FIG_GHZ: return &c->ghz;
+	case FIG_JBOTH: return &c->job_both;
+	case FIG_JALONE: return &c->job_alone;
+	case FIG_JSHARED: return &c->job_shared;
+	case FIG_JNONE: return &c->job_none;
 	}
 	return &c->util;
 }
@@ -211,6 +247,10 @@ agg_val(const struct agg_fig *a, enum fig g)
 	case FIG_THR: return &a->active_threads;
 	case FIG_CPI: return &a->cpi;
 	case FIG_GHZ: return &a->ghz;
+	case FIG_JBOTH: return &a->job_both;
+	case FIG_JALONE: return &a->job_alone;
+	case FIG_JSHARED: return &a->job_shared;
+	case FIG_JNONE: return &a->job_none;
 	}
 	return &a->util;
 }
@@ -400,12 +440,12 @@ head_text(char *text, size_t len, const char *label, int width, const char *mark
 
 static void
 draw_heads(struct ui_ctx *u, int y, const struct ui_area *a, const struct cores_layout *l,
-    bool split, const char *note, int sort, const char *mark)
+    bool split, bool job, const char *note, int sort, const char *mark)
 {
-	const struct col *cols;
+	struct col cols[MAX_FIGS];
 	int n, k, i, x;
 
-	cols = fmt_cols(l->fmt, split, &n);
+	n = row_cols(l->fmt, split, job, cols);
 	draw_text(u, y, a->left, a->cols, ROLE_LABEL, "");
 	for (k = 0; k < l->ncols; k++) {
 		char text[32];
@@ -448,7 +488,7 @@ draw_heads(struct ui_ctx *u, int y, const struct ui_area *a, const struct cores_
 
 		if (l->ncols == 1)
 			used = a->left + ID_W + (l->fmt == CF_FULL ? CPUS_W + STATUS_W : 0) +
-			    cores_fmt_fixed(l->fmt, split) + l->bar - ID_W;
+			    cores_fmt_fixed(l->fmt, split, job) + l->bar - ID_W;
 		if (nx > used)
 			draw_text(u, y, nx, len, ROLE_WARN, note);
 	}
@@ -458,9 +498,8 @@ draw_heads(struct ui_ctx *u, int y, const struct ui_area *a, const struct cores_
  * (numfmt_round_shares), in the columns' order (both, t0, t1, neither);
  * false when one is not exact (a bound prints its ends as they are). */
 static bool
-shares_rounded(const struct core_fig *c, struct val out[4])
+shares_rounded(const struct val *const v[4], struct val out[4])
 {
-	const struct val *v[4] = { &c->both, &c->t0_only, &c->t1_only, &c->neither };
 	double x[4];
 	long r[4];
 	int k;
@@ -476,19 +515,35 @@ shares_rounded(const struct core_fig *c, struct val out[4])
 	return true;
 }
 
+/* A figure of the row: a share of the split (full rows) or of the job's
+ * split as the rounded shares that add up to 100, else as it is. */
+static const struct val *
+row_val(const struct core_fig *c, enum fig g, const struct val sh[4], bool rounded,
+    const struct val jsh[4], bool jrounded)
+{
+	if (rounded && g <= FIG_NEITHER)
+		return &sh[g];
+	if (jrounded && g >= FIG_JBOTH)
+		return &jsh[g - FIG_JBOTH];
+	return fig_val(c, g);
+}
+
 static void
-draw_core(struct ui_ctx *u, int y, int x, const struct cores_layout *l, bool split,
+draw_core(struct ui_ctx *u, int y, int x, const struct cores_layout *l, bool split, bool job,
     const struct topo_core *tc, const struct core_fig *c)
 {
-	struct val sh[4];
-	bool rounded;
-	const struct col *cols;
+	const struct val *const sv[4] = { &c->both, &c->t0_only, &c->t1_only, &c->neither };
+	const struct val *const jv[4] = { &c->job_both, &c->job_alone, &c->job_shared,
+	    &c->job_none };
+	struct val sh[4], jsh[4];
+	bool rounded, jrounded;
+	struct col cols[MAX_FIGS];
 	char text[64];
 	int n, i, len = 0;
 	unsigned t;
 	bool two = tc->nthreads == 2 && split;
 
-	cols = fmt_cols(l->fmt, split, &n);
+	n = row_cols(l->fmt, split, job, cols);
 	snprintf(text, sizeof text, "%4u ", tc->core_id);
 	draw_text(u, y, x, ID_W, c->reason != R_NONE ? ROLE_INVALID : ROLE_PLAIN, text);
 	x += ID_W;
@@ -504,8 +559,8 @@ draw_core(struct ui_ctx *u, int y, int x, const struct cores_layout *l, bool spl
 	}
 	if (c->reason != R_NONE) {
 		/* No numbers for a core without figures: only why. */
-		int w = cores_fmt_fixed(l->fmt, split) - ID_W - (l->fmt == CF_FULL ? CPUS_W : 0) +
-		    l->bar - 1;
+		int w = cores_fmt_fixed(l->fmt, split, job) - ID_W -
+		    (l->fmt == CF_FULL ? CPUS_W : 0) + l->bar - 1;
 
 		draw_text(u, y, x, 1, ROLE_PLAIN, "");
 		draw_words(u, y, x + 1, w, ROLE_INVALID, _(metrics_reason_text(c->reason)));
@@ -517,12 +572,11 @@ draw_core(struct ui_ctx *u, int y, int x, const struct cores_layout *l, bool spl
 	else
 		draw_value_bar(u, y, x + 1, l->bar, &c->util, ROLE_UTIL);
 	x += l->bar + EDGES_W;
-	rounded = two && l->fmt == CF_FULL && shares_rounded(c, sh);
+	rounded = two && l->fmt == CF_FULL && shares_rounded(sv, sh);
+	jrounded = job && shares_rounded(jv, jsh);
 	for (i = 0; i < n; i++) {
-		const struct val *v = fig_val(c, cols[i].fig);
+		const struct val *v = row_val(c, cols[i].fig, sh, rounded, jsh, jrounded);
 
-		if (rounded && cols[i].fig <= FIG_NEITHER)
-			v = &sh[cols[i].fig];
 		draw_val(u, y, x, cols[i].width, fig_role(cols[i].fig), cols[i].fmt, v, cols[i].scale);
 		x += cols[i].width;
 	}
@@ -580,22 +634,76 @@ draw_package(struct ui_ctx *u, int y, const struct ui_area *a, const struct ui_f
 	flow_draw(&fl, u, y, a->left);
 }
 
+/* With a watched job: whether its own split is shown per core (the plan
+ * tells its tasks apart, --source sched with a job, on a machine with the
+ * split), and in `text` the legend of those columns, or why they are not
+ * there: said once, not a dash per row. No job: false and no text. */
+static bool
+job_legend(const struct ui_frame *f, bool split, const char **label, char *text, size_t len)
+{
+	text[0] = '\0';
+	*label = _("the job's own split:");
+	if (f->job == NULL || !f->job->active)
+		return false;
+	if (f->plan == NULL || plan_slot_index(f->plan, SLOT_JOB) < 0) {
+		snprintf(text, len, _("none here: %s"), _(metrics_reason_text(R_NO_JOB)));
+		return false;
+	}
+	if (!split) {
+		snprintf(text, len, _("none here: %s (the job's share of each CPU: job%% in the "
+		    "Threads view)"), _(metrics_reason_text(R_NO_SPLIT)));
+		return false;
+	}
+	*label = _("job:");
+	snprintf(text, len, _("jboth%% both threads ran its tasks, jalone%% one did, its "
+	    "sibling idle, jshared%% one did while the sibling ran another task (shared: the SMT "
+	    "interference), jnone%% neither did"));
+	return true;
+}
+
+/* The legend's rows at the foot of the area, at most 3; the rows it took
+ * (none when the area is too small for it and two rows of cores). */
+static int
+draw_legend(struct ui_ctx *u, const struct ui_area *a, const char *label, const char *text,
+    bool shown)
+{
+	struct flow fl;
+	int used;
+
+	if (text[0] == '\0' || a->rows < 6)
+		return 0;
+	flow_init(&fl);
+	flow_field(&fl, FLOW_KEEP);
+	flow_put(&fl, ROLE_LABEL, label);
+	flow_words(&fl, 1, shown ? ROLE_PLAIN : ROLE_INVALID, text);
+	used = flow_layout(&fl, a->cols, 3);
+	if (used <= 0)
+		return 0;
+	flow_draw(&fl, u, a->top + a->rows - used, a->left);
+	return used;
+}
+
 static void
-cores_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const struct ui_frame *f)
+cores_draw(struct view *v, struct ui_ctx *u, const struct ui_area *area, const struct ui_frame *f)
 {
 	struct cores_view *p = (struct cores_view *)v;
 	const struct topology *t = &f->m->topo;
 	const struct interval *iv = f->iv;
 	struct cores_layout l;
-	bool split = machine_split(f);
+	struct ui_area below = *area;
+	const struct ui_area *a = &below;
+	bool split = machine_split(f), job;
 	unsigned pk, j, base = 0, nbound = 0, nfall = 0;
 	int row = 0, visible, y;
-	char note[96];
+	char note[96], legend[512];
+	const char *label;
 
-	if (a->rows < 2 || a->cols < 10)
+	if (area->rows < 2 || area->cols < 10)
 		return;
+	job = job_legend(f, split, &label, legend, sizeof legend);
+	below.rows -= draw_legend(u, area, label, legend, job);
 	collect(p, f);
-	cores_layout(a->cols, a->rows, p->pkgn, p->npkg, split, &l);
+	cores_layout(a->cols, a->rows, p->pkgn, p->npkg, split, job, &l);
 	visible = a->rows - 1;
 	if (!l.fits && visible > 2)
 		visible--;          /* the last row says where the view is */
@@ -619,7 +727,8 @@ cores_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const stru
 		snprintf(note, sizeof note, _("bounds: lo-hi "));
 	p->fmt = l.fmt;
 	p->split = split;
-	draw_heads(u, a->top, a, &l, split, note, p->sort, sort_mark(p, u->utf8));
+	p->job = job;
+	draw_heads(u, a->top, a, &l, split, job, note, p->sort, sort_mark(p, u->utf8));
 	if (!l.fits && a->rows - 1 > visible)
 		view_scroll_where(u, a->top + a->rows - 1, a, v->scroll, visible, l.rows);
 
@@ -639,8 +748,8 @@ cores_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const stru
 			if (row + r < v->scroll || row + r - v->scroll >= visible)
 				continue;
 			y = a->top + 1 + row + r - v->scroll;
-			draw_core(u, y, a->left + k * (l.colw + CORES_GAP), &l, split, &t->cores[ci],
-			    &iv->cores[ci]);
+			draw_core(u, y, a->left + k * (l.colw + CORES_GAP), &l, split, job,
+			    &t->cores[ci], &iv->cores[ci]);
 		}
 		row += prow;
 		base += n;
@@ -666,7 +775,7 @@ static bool
 cores_key(struct view *v, int ch)
 {
 	struct cores_view *p = (struct cores_view *)v;
-	const struct col *cols;
+	struct col cols[MAX_FIGS];
 	int n, i;
 
 	if (ch == 'S') {
@@ -675,7 +784,7 @@ cores_key(struct view *v, int ch)
 	}
 	if (ch != 's')
 		return view_scroll_key(v, ch);
-	cols = fmt_cols(p->fmt, p->split, &n);
+	n = row_cols(p->fmt, p->split, p->job, cols);
 	for (i = 0; i < n && (int)cols[i].fig != p->sort; i++)
 		;
 	/* The id (or a column no longer shown) goes to the first column. */

@@ -1,7 +1,12 @@
 /* view_nodes.c: many nodes (httop --nodes), one row per node: its state,
  * the split bar of its node aggregate, utilisation, threads per busy
  * core, GHz, CPI and the share of busy core time with both threads
- * active. A node that is lost says why and when it is tried again. The
+ * active; when the nodes' lines carry the watched job's own figures
+ * (--source sched with a job), the job's CPU seconds and its shared share
+ * (a thread of the job's beside a sibling running another task) on each
+ * node, under heads that say they are the job's. Columns go, least
+ * useful first (CPI, GHz, thr), where the row would not fit. A node that
+ * is lost says why and when it is tried again. The
  * rows sort (s: next column, S: reverse) and scroll as the Cores view's;
  * Up and Down move the cursor, Enter opens the node's own views. */
 #include "config.h"
@@ -19,11 +24,12 @@
 #include "util/i18n.h"
 #include "util/xalloc.h"
 
-enum ncol { NC_ORDER = 0, NC_NAME, NC_STATE, NC_UTIL, NC_BUSY, NC_THR, NC_GHZ, NC_CPI, NC_COUNT };
+enum ncol { NC_ORDER = 0, NC_NAME, NC_STATE, NC_UTIL, NC_BUSY, NC_THR, NC_GHZ, NC_CPI,
+	NC_JCPU, NC_JSHARED, NC_COUNT };
 
 static const char *const ncol_names[NC_COUNT] = {
 	N_("list order"), N_("node"), N_("state"), N_("util%"), N_("both/busy%"), N_("thr"),
-	N_("GHz"), N_("CPI"),
+	N_("GHz"), N_("CPI"), N_("job CPU s"), N_("job shared%"),
 };
 
 #define STATE_W 9
@@ -39,14 +45,20 @@ struct figcol {
 	double scale;
 };
 
+/* The figure columns; the job's only when a node's line carries them. */
 static const struct figcol figcols[] = {
 	{ NC_UTIL, 7, "%.1f", 100.0 },
 	{ NC_THR, 6, "%.2f", 1.0 },
 	{ NC_GHZ, 6, "%.2f", 1.0 },
 	{ NC_CPI, 7, "%.2f", 1.0 },
 	{ NC_BUSY, 11, "%.1f", 100.0 },
+	{ NC_JCPU, 11, "%.2f", 1.0 },
+	{ NC_JSHARED, 13, "%.1f", 100.0 },
 };
 #define NFIG ((int)(sizeof figcols / sizeof figcols[0]))
+
+/* The columns that go first where the row does not fit, in that order. */
+static const enum ncol dropped_first[] = { NC_CPI, NC_GHZ, NC_THR };
 
 struct nodes_view {
 	struct view v;
@@ -57,27 +69,75 @@ struct nodes_view {
 	size_t cur;             /* the cursor: an index into order */
 	int chosen;             /* Enter: the node to open, -1 */
 	const struct cluster *c;  /* the last frame's, for the keys */
+	bool shown[NC_COUNT];   /* the last frame's columns, which s goes through */
 };
 
 static const struct cluster *sort_c;
 static int sort_col;
 
+static const struct val *
+col_val(const struct agg_fig *a, enum ncol col)
+{
+	switch (col) {
+	case NC_UTIL: return &a->util;
+	case NC_BUSY: return &a->both_of_busy;
+	case NC_THR: return &a->active_threads;
+	case NC_GHZ: return &a->ghz;
+	case NC_JCPU: return &a->cpu_s;
+	case NC_JSHARED: return &a->job_shared;
+	default: return &a->cpi;
+	}
+}
+
 static double
 fig_of(const struct node *nd, enum ncol col)
 {
-	const struct agg_fig *a = &nd->nv.iv.node;
 	const struct val *v;
 
 	if (!nd->have)
 		return -1.0;
-	switch (col) {
-	case NC_UTIL: v = &a->util; break;
-	case NC_BUSY: v = &a->both_of_busy; break;
-	case NC_THR: v = &a->active_threads; break;
-	case NC_GHZ: v = &a->ghz; break;
-	default: v = &a->cpi; break;
-	}
+	v = col_val(&nd->nv.iv.node, col);
 	return v->kind == V_EXACT ? v->v : v->kind == V_BOUND ? v->lo : -1.0;
+}
+
+/* Does any node's last line carry the job's own figures? */
+static bool
+job_figures(const struct cluster *c)
+{
+	size_t k;
+
+	for (k = 0; k < c->n; k++) {
+		const struct agg_fig *a = &c->nodes[k].nv.iv.node;
+
+		if (c->nodes[k].have && (a->cpu_s.kind != V_NONE || a->job_shared.kind != V_NONE))
+			return true;
+	}
+	return false;
+}
+
+/* The columns shown in `cols` cells beside a name of namew and a bar of
+ * at least BAR_MIN: the job's where the lines carry them, then as many
+ * as fit (CPI, GHz, thr go first); the figures' width in *figw. */
+static void
+columns_shown(struct nodes_view *p, const struct cluster *c, int cols, int namew, int *figw)
+{
+	int i, w = 0;
+	size_t d;
+
+	for (i = 0; i < NC_COUNT; i++)
+		p->shown[i] = true;
+	if (!job_figures(c))
+		p->shown[NC_JCPU] = p->shown[NC_JSHARED] = false;
+	for (i = 0; i < NFIG; i++)
+		w += p->shown[figcols[i].col] ? figcols[i].width : 0;
+	for (d = 0; d < sizeof dropped_first / sizeof dropped_first[0] &&
+	    namew + 1 + STATE_W + 2 + BAR_MIN + w > cols; d++) {
+		p->shown[dropped_first[d]] = false;
+		for (i = 0; i < NFIG; i++)
+			if (figcols[i].col == dropped_first[d])
+				w -= figcols[i].width;
+	}
+	*figw = w;
 }
 
 static int
@@ -175,7 +235,7 @@ invalid_shown(const struct node *nd)
 
 static void
 draw_node(struct ui_ctx *u, int y, int x, int cols, int namew, int bar, const struct node *nd,
-    bool cursor)
+    bool cursor, const bool *shown)
 {
 	const struct agg_fig *a = &nd->nv.iv.node;
 	bool bad = invalid_shown(nd);
@@ -208,12 +268,11 @@ draw_node(struct ui_ctx *u, int y, int x, int cols, int namew, int bar, const st
 		draw_value_bar(u, y, x + 1, bar, &a->util, ROLE_UTIL);
 	x += bar + 2;
 	for (i = 0; i < NFIG; i++) {
-		const struct val *v = figcols[i].col == NC_UTIL ? &a->util : figcols[i].col == NC_THR ?
-		    &a->active_threads : figcols[i].col == NC_GHZ ? &a->ghz : figcols[i].col == NC_CPI ?
-		    &a->cpi : &a->both_of_busy;
-
+		if (!shown[figcols[i].col])
+			continue;
 		draw_val(u, y, x, figcols[i].width, bad ? ROLE_INVALID : figcols[i].col == NC_BUSY ?
-		    ROLE_BOTH : ROLE_PLAIN, figcols[i].fmt, v, figcols[i].scale);
+		    ROLE_BOTH : ROLE_PLAIN, figcols[i].fmt, col_val(a, figcols[i].col),
+		    figcols[i].scale);
 		x += figcols[i].width;
 	}
 }
@@ -254,6 +313,8 @@ draw_heads(struct ui_ctx *u, const struct ui_area *a, const struct nodes_view *p
 	for (i = 0; i < NFIG; i++) {
 		bool on = p->col == (int)figcols[i].col;
 
+		if (!p->shown[figcols[i].col])
+			continue;
 		snprintf(text, sizeof text, "%*s%s", figcols[i].width - (on ? 1 : 0),
 		    _(ncol_names[figcols[i].col]), on ? mark : "");
 		draw_text(u, y, x, figcols[i].width, p->col == (int)figcols[i].col ? ROLE_TAB_ACTIVE :
@@ -294,7 +355,7 @@ nodes_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const stru
 {
 	struct nodes_view *p = (struct nodes_view *)v;
 	const struct cluster *c = f->cluster;
-	int namew, fixed, bar, visible, i;
+	int namew, fixed, figw, bar, visible, i;
 	char text[160];
 	bool bad;
 
@@ -303,9 +364,8 @@ nodes_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const stru
 		return;
 	collect(p, c);
 	namew = name_width(c);
-	fixed = namew + 1 + STATE_W + 2;
-	for (i = 0; i < NFIG; i++)
-		fixed += figcols[i].width;
+	columns_shown(p, c, a->cols, namew, &figw);
+	fixed = namew + 1 + STATE_W + 2 + figw;
 	bar = a->cols - fixed;
 	if (bar > BAR_MAX)
 		bar = BAR_MAX;
@@ -331,7 +391,7 @@ nodes_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const stru
 		size_t o = (size_t)(v->scroll + i);
 
 		draw_node(u, a->top + 1 + i, a->left, a->cols, namew, bar, &c->nodes[p->order[o]],
-		    o == p->cur);
+		    o == p->cur, p->shown);
 	}
 	if ((int)c->n > visible && a->rows - 1 - (bad ? 1 : 0) > visible) {
 		snprintf(text, sizeof text, _("nodes %d-%d of %zu: Up, Down, PgUp, PgDn; sorted by %s"),
@@ -352,7 +412,10 @@ nodes_key(struct view *v, int ch)
 
 	switch (ch) {
 	case 's':
-		p->col = (p->col + 1) % NC_COUNT;
+		/* the next column shown (the job's only where they are) */
+		do
+			p->col = (p->col + 1) % NC_COUNT;
+		while (!p->shown[p->col]);
 		return true;
 	case 'S':
 		p->reverse = !p->reverse;
@@ -412,6 +475,7 @@ struct view *
 view_nodes_new(struct ui_settings *s)
 {
 	struct nodes_view *p = xcalloc(1, sizeof *p);
+	int i;
 
 	p->v.id = VIEW_NODES;
 	p->v.draw = nodes_draw;
@@ -419,5 +483,7 @@ view_nodes_new(struct ui_settings *s)
 	p->v.free = nodes_free;
 	p->v.s = s;
 	p->chosen = -1;
+	for (i = 0; i < NC_COUNT; i++)
+		p->shown[i] = true;
 	return &p->v;
 }

@@ -29,20 +29,35 @@ check "httop_job_info names the job, its kind and PID" sh -c \
     '[ "$(grep -c "^httop_job_info{host=\"[^\"]*\",jobid=\"$1\",kind=\"pid\",pid=\"$1\"} 1 " j.om)" = 2 ]' \
     sh "$spid"
 # The job's aggregate is the node's under the job's label: every
-# httop_node_X sample has its httop_job_X twin with the same value.
-check "every node series has a job twin with the same value" python3 -c '
+# httop_node_X sample has its httop_job_X twin with the same value, and
+# every httop_node_X family its httop_job_X, but for the job's own
+# figures, whose "job_" the job's family does not double
+# (httop_node_job_both_ratio: httop_job_both_ratio, not
+# httop_job_job_both_ratio; the gauge of cpu_s httop_job_interval_cpu_seconds,
+# apart from the counter httop_job_cpu_seconds_total).
+check "every node series and family has a job twin, none named httop_job_job_" python3 -c '
 import re, sys
 pid = sys.argv[2]
-node, job = {}, {}
+own = {"job_cpu_seconds": "interval_cpu_seconds"}
+def twin(n):
+    return own.get(n, n[4:] if n.startswith("job_") else n)
+node, job, fam = {}, {}, {"node": set(), "job": set()}
 for l in open(sys.argv[1]):
+    assert not l.startswith(("httop_job_job_", "# TYPE httop_job_job_")), l
+    m = re.match(r"^# TYPE httop_(node|job)_(\w+) ", l)
+    if m:
+        fam[m.group(1)].add(twin(m.group(2)) if m.group(1) == "node" else m.group(2))
     m = re.match(r"^httop_(node|job)_(\w+)\{host=\"[^\"]*\"(,jobid=\"([^\"]*)\")?(.*)\} (\S+) ", l)
     if not m or m.group(2) == "info":
         continue
     if m.group(1) == "job":
         assert m.group(4) == pid, l
-    (node if m.group(1) == "node" else job).setdefault((m.group(2), m.group(5)), []).append(m.group(6))
+    name = twin(m.group(2)) if m.group(1) == "node" else m.group(2)
+    (node if m.group(1) == "node" else job).setdefault((name, m.group(5)), []).append(m.group(6))
 assert node and node == job, (len(node), len(job))
-print(len(node))
+assert "both_ratio" in fam["job"] and "interval_cpu_seconds" in fam["job"], fam["job"]
+assert fam["node"] <= fam["job"], fam["node"] - fam["job"]
+print(len(node), len(fam["job"]))
 ' j.om "$spid"
 run --format json >j.json
 check_schema j.json

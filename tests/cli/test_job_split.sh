@@ -192,7 +192,10 @@ PY
 ) && ok "--record/--replay: the job's cpu_s of each interval again: $r" ||
     not_ok "--record/--replay: the job's cpu_s of each interval again: $r"
 # OpenMetrics of a watched command: the job's counters, the CPU seconds
-# within 10% of the command's own CPU time, the three states there.
+# the sum of the intervals' (the first and the last, partial, included)
+# and within 10% of the command's own CPU time when every interval was
+# valid, the seconds of the intervals without them in the uncovered
+# counter, the three states there.
 st0=$(steal)
 "$HTTOP" --source sched --topology "$dir/sib.xml" -b --format openmetrics -d 0.5 \
     -o "$dir/cmd.om" -- python3 -c '
@@ -211,13 +214,38 @@ cpu = [float(v) for v in re.findall(r"^httop_job_cpu_seconds_total\{[^}]*\} (\S+
 st = re.findall(r'^httop_job_core_state_seconds_total\{[^}]*state="(\w+)"\} (\S+)', om, re.M)
 last = {k: float(v) for k, v in st}
 steal = float(sys.argv[4]) - float(sys.argv[3])
+# Each interval's exposition: valid or not, and the job's CPU seconds of
+# the interval (the gauge; none in an interval that is not valid). The
+# counter is their running sum, the first interval and the last, partial
+# one included: the run's record (window="run") ends with their sum, and
+# its gauge of the whole run (httop_job_interval_cpu_seconds, not a
+# doubled httop_job_job_) says the same.
+# The seconds of the intervals without it are the uncovered counter's.
+ivs, dts, run_gauge = [], [], None
+for x in om.split("# EOF"):
+    g = re.search(r'^httop_job_interval_cpu_seconds\{[^}]*\} (\S+)', x, re.M)
+    v = re.search(r"^httop_interval_valid\{[^}]*\} (\d)", x, re.M)
+    d = re.search(r"^httop_interval_seconds\{[^}]*\} (\S+)", x, re.M)
+    if 'window="run"' in x:
+        run_gauge = float(g.group(1)) if g else None
+    elif v and d:
+        ivs.append((v.group(1) == "1", float(g.group(1)) if g else None))
+        dts.append(float(d.group(1)))
+summed = sum(c for _, c in ivs if c is not None)
+unc = [float(v) for v in re.findall(r"^httop_job_cpu_uncovered_seconds_total\{[^}]*\} (\S+)", om, re.M)]
+unc_want = sum(dt for (_, c), dt in zip(ivs, dts) if c is None)
+shown = " ".join("%.3f" % c if c is not None else ("-" if ok else "invalid") for ok, c in ivs)
 # an interval the record could not follow (records lost on a busy
 # machine) adds nothing to the counters: then only their shape is judged
-whole = not re.search(r"^httop_interval_valid\{[^}]*\} 0", om, re.M)
-print("cpu_seconds_total %s, the command's own %.3f s, steal %.2f s; states %s%s" %
-      (cpu[-1:] or None, own, steal, last, "" if whole else " (an interval not valid: shape only)"))
-if (not cpu or cpu[-1] > 1.1 * own + steal or sorted(last) != ["alone", "both", "shared"]
-        or sum(last.values()) > cpu[-1] + 1e-6):
+whole = all(ok for ok, _ in ivs)
+print("cpu_seconds_total %s, the command's own %.3f s, steal %.2f s; states %s; intervals %s; "
+      "uncovered %s s%s" % (cpu[-1:] or None, own, steal, last, shown, unc[-1:] or None,
+                            "" if whole else " (an interval not valid: shape only)"))
+if (not cpu or not ivs or cpu[-1] > 1.1 * own + steal or sorted(last) != ["alone", "both", "shared"]
+        or sum(last.values()) > cpu[-1] + 1e-6 or abs(cpu[-1] - summed) > 1e-5 * len(ivs)
+        or run_gauge is None or abs(run_gauge - cpu[-1]) > 1e-5 * len(ivs)
+        or not unc or abs(unc[-1] - unc_want) > 1e-5 * len(ivs)
+        or "httop_job_job_" in om):
     sys.exit(1)
 # exit 2: the shape right, the CPU seconds short of the command's own
 sys.exit(2 if whole and cpu[-1] < 0.9 * own else 0)
@@ -226,10 +254,14 @@ PY
 if [ "$rc" = 0 ]; then
 	ok "openmetrics: the job's counters: $r"
 elif [ "$rc" = 2 ]; then
-	# Known and open (issue 33): in CI, beside the suite's other work, the
-	# counter held 0.38-0.46 of the command's 0.84-0.86 s while the end
-	# summary's cpu_s (check 8) agreed; not yet explained. Said, not
-	# hidden: TAP's TODO (XFAIL).
+	# Issue 33: in CI (CI4, before the intervals' validity was looked
+	# at) the counter held 0.38-0.46 of the command's 0.84-0.86 s. The
+	# counter is the sum of the intervals' cpu_s (checked above, the first
+	# and the last, partial, included) and an interval that is not valid
+	# adds nothing (httop_job_cpu_uncovered_seconds_total has its
+	# seconds); every short run seen since had one. A run short with
+	# every interval valid has not been seen: should it come, it is said,
+	# not hidden (TAP's TODO, XFAIL), with the intervals' figures.
 	echo "not ok $((tap_n + 1)) - openmetrics: the job's counters: $r # TODO the CPU seconds counter short of the command's own under load (issue 33)"
 	tap_n=$((tap_n + 1))
 else

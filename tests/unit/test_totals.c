@@ -151,6 +151,72 @@ test_totals(void **state)
 	topology_free(&m.topo);
 }
 
+/* The job's counters (--source sched with a job): its CPU seconds are the
+ * intervals' cpu_s summed, the first and the last, partial, included;
+ * an interval without cpu_s (not valid: records lost) adds its seconds
+ * to job_uncovered instead, so that a short counter says why. Core 0's
+ * job split adds its core-seconds where exact.
+ * F: time 1, 0.5 s, cpu_s 0.4, core 0 job both .2 alone .3 shared .1.
+ * G: time 1.5, 0.5 s, not valid: cpu_s absent, core 0 read error.
+ * H: time 1.75, 0.25 s (the last, partial), cpu_s 0.1, core 0 shared .4.
+ * Then H again (the whole-run record): nothing changes.
+ * job_cpu .5, job_uncovered .5; job_state .1 .15 .05 + .1 = .15. */
+static void
+test_totals_job(void **state)
+{
+	struct machine m;
+	struct interval iv;
+	struct totals tt;
+	const struct totals_set *n = &tt.node;
+
+	(void)state;
+	memset(&m, 0, sizeof m);
+	topology_synthetic(&m.topo, 1, 2, 2);
+	interval_init(&iv, &m);
+	totals_init(&tt, &m.topo);
+	unselect(&iv.cores[1]);
+
+	iv.time = 1.0;
+	iv.dt = 0.5;
+	split(&iv.cores[0], 0.0, 0.0, 0.0, 1.0);
+	iv.cores[0].job_both = val_exact(0.2);
+	iv.cores[0].job_alone = val_exact(0.3);
+	iv.cores[0].job_shared = val_exact(0.1);
+	iv.cores[0].job_none = val_exact(0.4);
+	iv.node.cpu_s = val_exact(0.4);
+	totals_add(&tt, &iv);
+
+	iv.time = 1.5;
+	iv.cores[0].reason = R_READ_ERROR;
+	iv.cores[0].job_both = iv.cores[0].job_alone = iv.cores[0].job_shared =
+	    iv.cores[0].job_none = val_absent(R_READ_ERROR);
+	iv.node.cpu_s = val_absent(R_READ_ERROR);
+	totals_add(&tt, &iv);
+	NEAR(n->job_cpu, 0.4);
+	NEAR(n->job_uncovered, 0.5);
+
+	iv.time = 1.75;
+	iv.dt = 0.25;
+	split(&iv.cores[0], 0.0, 0.0, 0.0, 1.0);
+	iv.cores[0].job_both = val_exact(0.0);
+	iv.cores[0].job_alone = val_exact(0.0);
+	iv.cores[0].job_shared = val_exact(0.4);
+	iv.cores[0].job_none = val_exact(0.6);
+	iv.node.cpu_s = val_exact(0.1);
+	totals_add(&tt, &iv);
+	totals_add(&tt, &iv);
+
+	NEAR(n->job_cpu, 0.5);
+	NEAR(n->job_uncovered, 0.5);
+	NEAR(n->job_state[0], 0.1);
+	NEAR(n->job_state[1], 0.15);
+	NEAR(n->job_state[2], 0.15);
+
+	totals_free(&tt);
+	interval_free(&iv);
+	topology_free(&m.topo);
+}
+
 static void
 counts(struct interval *iv, unsigned cpu, enum reason r, uint64_t inst, uint64_t cyc,
     uint64_t ref, uint64_t tsc)
@@ -249,6 +315,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_totals),
 		cmocka_unit_test(test_totals_counts),
+		cmocka_unit_test(test_totals_job),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

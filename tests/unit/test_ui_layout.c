@@ -51,8 +51,8 @@ test_layout_knl(void **state)
 	struct cores_layout l;
 
 	(void)state;
-	assert_int_equal(cores_fmt_fixed(CF_FULL, false), 64);
-	cores_layout(200, 55, pkg, 1, false, &l);
+	assert_int_equal(cores_fmt_fixed(CF_FULL, false, false), 64);
+	cores_layout(200, 55, pkg, 1, false, false, &l);
 	assert_int_equal(l.ncols, 2);
 	assert_int_equal(l.colw, 99);
 	assert_int_equal(l.rows, 35);
@@ -74,9 +74,9 @@ test_layout_spr(void **state)
 	struct cores_layout l;
 
 	(void)state;
-	assert_int_equal(cores_fmt_fixed(CF_FULL, true), 89);
-	assert_int_equal(cores_fmt_fixed(CF_MEDIUM, true), 47);
-	cores_layout(200, 55, pkg, 2, true, &l);
+	assert_int_equal(cores_fmt_fixed(CF_FULL, true, false), 89);
+	assert_int_equal(cores_fmt_fixed(CF_MEDIUM, true, false), 47);
+	cores_layout(200, 55, pkg, 2, true, false, &l);
 	assert_int_equal(l.ncols, 3);
 	assert_int_equal(l.colw, 65);
 	assert_int_equal(l.rows, 40);
@@ -98,7 +98,7 @@ test_layout_demo(void **state)
 	struct cores_layout l;
 
 	(void)state;
-	cores_layout(80, 19, pkg, 2, true, &l);
+	cores_layout(80, 19, pkg, 2, true, false, &l);
 	assert_int_equal(l.ncols, 2);
 	assert_int_equal(l.colw, 39);
 	assert_int_equal(l.rows, 20);
@@ -106,12 +106,38 @@ test_layout_demo(void **state)
 	assert_int_equal(l.fmt, CF_COMPACT);
 	assert_int_equal(l.bar, 20);
 
-	cores_layout(160, 45, pkg, 2, true, &l);
+	cores_layout(160, 45, pkg, 2, true, false, &l);
 	assert_int_equal(l.ncols, 1);
 	assert_int_equal(l.rows, 38);
 	assert_true(l.fits);
 	assert_int_equal(l.fmt, CF_FULL);
 	assert_int_equal(l.bar, CORES_BAR_MAX);
+}
+
+/* A watched job's own split (jboth% jalone% jshared% jnone%: 8 + 9 + 10
+ * + 8 = 35 cells, each with a blank and the sort mark's room) after the
+ * columns: one core of two threads in 80 x 15. The medium row 47 + 35 =
+ * 82 > 80; the compact one 19 + 35 = 54 + 8 <= 80: compact, its bar
+ * 80 - 54 = 26 cells. In 160 columns the full row 89 + 35 = 124 + 20
+ * fits, its bar 36. */
+static void
+test_layout_job(void **state)
+{
+	unsigned pkg[] = { 1 };
+	struct cores_layout l;
+
+	(void)state;
+	assert_int_equal(cores_fmt_fixed(CF_MEDIUM, true, true), 82);
+	assert_int_equal(cores_fmt_fixed(CF_COMPACT, true, true), 54);
+	assert_int_equal(cores_fmt_fixed(CF_FULL, true, true), 124);
+	cores_layout(80, 15, pkg, 1, true, true, &l);
+	assert_int_equal(l.ncols, 1);
+	assert_int_equal(l.fmt, CF_COMPACT);
+	assert_int_equal(l.bar, 26);
+	assert_true(l.fits);
+	cores_layout(160, 15, pkg, 1, true, true, &l);
+	assert_int_equal(l.fmt, CF_FULL);
+	assert_int_equal(l.bar, 36);
 }
 
 /* Both 50%, t0 25%, t1 12.5% over 10 cells = 80 eighths: edges at 40, 60
@@ -501,6 +527,7 @@ main(void)
 		cmocka_unit_test(test_layout_knl),
 		cmocka_unit_test(test_layout_spr),
 		cmocka_unit_test(test_layout_demo),
+		cmocka_unit_test(test_layout_job),
 		cmocka_unit_test(test_bar_split),
 		cmocka_unit_test(test_bar_eighths),
 		cmocka_unit_test(test_bar_bound),
