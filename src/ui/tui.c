@@ -38,6 +38,7 @@ struct tui {
 	bool keep;                  /* leave the last frame on the screen at the end */
 	bool has_job;               /* a job is watched: j toggles its cores */
 	bool replay;             /* the replay keys work */
+	bool recorded_pace;      /* a replay paced by its recording: + and - do nothing */
 	int speed;               /* TUI_SPEED_MIN .. TUI_SPEED_MAX */
 	struct tui_replay_req req;
 	struct view *views[VIEW_ALL];
@@ -115,9 +116,10 @@ tui_job_only(const struct tui *t)
 }
 
 void
-tui_set_replay(struct tui *t, bool replay)
+tui_set_replay(struct tui *t, bool replay, bool recorded_pace)
 {
 	t->replay = replay;
+	t->recorded_pace = replay && recorded_pace;
 }
 
 int
@@ -145,6 +147,15 @@ key_note(struct tui *t, const char *msg)
 {
 	snprintf(t->key_note, sizeof t->key_note, "%s", msg);
 	t->key_note_until = clock_mono() + NOTE_SECONDS;
+}
+
+/* A key changed what the last answer spoke of ("already at its
+ * minimum"): that answer is stale. */
+static void
+key_note_clear(struct tui *t)
+{
+	t->key_note[0] = '\0';
+	t->key_note_until = 0.0;
 }
 
 /* Keep the more important of two commands. */
@@ -240,6 +251,11 @@ change_delay(struct tui *t, int dir)
 	double d = tui_delay_step(t->s->delay, dir);
 	char msg[96];
 
+	if (t->recorded_pace) {
+		key_note(t, _("+ and - set the interval; a replay keeps its recorded pace: "
+		    "> and < change its speed (-d N paces it by N s)"));
+		return TUI_REDRAW;
+	}
 	if (d == t->s->delay) {
 		snprintf(msg, sizeof msg, _("the interval is already at its %s (%g s)"),
 		    dir < 0 ? _("minimum") : _("maximum"), d);
@@ -247,6 +263,7 @@ change_delay(struct tui *t, int dir)
 		return TUI_REDRAW;
 	}
 	t->s->delay = d;
+	key_note_clear(t);
 	return TUI_DELAY;
 }
 
@@ -283,6 +300,7 @@ replay_key(struct tui *t, int ch)
 			return TUI_REDRAW;
 		}
 		t->speed = want;
+		key_note_clear(t);
 		return TUI_SPEED;
 	}
 }
