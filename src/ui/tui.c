@@ -601,14 +601,13 @@ status_line(struct tui *t, const struct ui_frame *f)
 /* A blank that draw_wrapped does not break a line at (drawn as one). */
 #define GLUE '\x1f'
 
-/* `s` from the top left, broken at blanks into lines of the screen's
- * width, as many lines as there are rows: the request for more room must
- * be readable in a 20 x 5 pane. */
-static void
-draw_wrapped(struct ui_ctx *u, enum ui_role r, const char *s)
+/* `s` from the left of `row`, broken at blanks into lines of the
+ * screen's width, as many lines as there are rows: the request for more
+ * room must be readable in a 20 x 5 pane. Returns the row after it. */
+static int
+draw_wrapped(struct ui_ctx *u, int row, enum ui_role r, const char *s)
 {
 	char line[256];
-	int row = 0;
 	size_t n;
 
 	while (*s == ' ')
@@ -627,6 +626,7 @@ draw_wrapped(struct ui_ctx *u, enum ui_role r, const char *s)
 		while (*s == ' ')
 			s++;
 	}
+	return row;
 }
 
 /* The header's rows at most: a third of the screen and one, and never
@@ -660,7 +660,8 @@ tui_draw(struct tui *t, const struct ui_frame *f)
 		snprintf(now, sizeof now, "(%s%c%d%cx%c%d)", _("now"), GLUE, u->cols, GLUE, GLUE,
 		    u->rows);
 		snprintf(text, sizeof text, _("httop needs at least %s %s"), least, now);
-		draw_wrapped(u, ROLE_WARN, text);
+		/* and the one key that works here, on a line of its own */
+		draw_wrapped(u, draw_wrapped(u, 0, ROLE_WARN, text), ROLE_LABEL, _("q quits"));
 		refresh();
 		return;
 	}
