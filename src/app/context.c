@@ -21,6 +21,7 @@
 #include "source/msr/msr_state.h"
 #include "sys/signals.h"
 #include "util/i18n.h"
+#include "util/textwrap.h"
 #include "util/textesc.h"
 #include "watch/job.h"
 #include "watch/slurm.h"
@@ -33,7 +34,7 @@
 void
 app_report(const struct errmsg *e)
 {
-	fprintf(stderr, "httop: %s\n", e->text);
+	text_wrapf(stderr, TEXT_MSG_INDENT, "httop: %s\n", e->text);
 }
 
 void
@@ -242,7 +243,7 @@ static void
 auto_said(struct app *a)
 {
 	if (a->auto_said != NULL)
-		fputs(a->auto_said, stderr);
+		text_wrapf(stderr, TEXT_MSG_INDENT, "%s", a->auto_said);
 	free(a->auto_said);
 	a->auto_said = NULL;
 }

@@ -9,6 +9,9 @@
 #include <stdio.h>
 
 #define TEXT_WIDTH 80
+/* The continuation lines of httop's messages on standard error
+ * ("httop: ..." through text_wrapf). */
+#define TEXT_MSG_INDENT 2
 
 /* Columns of the first n bytes of the UTF-8 string s: one per character
  * (as the curses front end counts them). */
