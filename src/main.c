@@ -66,7 +66,7 @@ main(int argc, char **argv)
 		}
 		return EXIT_OK;
 	case OPTS_ERROR:
-		text_wrapf(stderr, TEXT_MSG_INDENT, "httop: %s\n", e.text);
+		text_msgf("httop: %s\n", e.text);
 		return EXIT_USAGE;
 	case OPTS_RUN:
 		break;

@@ -34,7 +34,7 @@
 void
 app_report(const struct errmsg *e)
 {
-	text_wrapf(stderr, TEXT_MSG_INDENT, "httop: %s\n", e->text);
+	text_msgf("httop: %s\n", e->text);
 }
 
 void
@@ -243,7 +243,7 @@ static void
 auto_said(struct app *a)
 {
 	if (a->auto_said != NULL)
-		text_wrapf(stderr, TEXT_MSG_INDENT, "%s", a->auto_said);
+		text_msgf("%s", a->auto_said);
 	free(a->auto_said);
 	a->auto_said = NULL;
 }

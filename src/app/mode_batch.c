@@ -127,7 +127,7 @@ loop(struct app *a, struct run *r, struct batch *b, struct batch_job *j)
 		rc = run_step(r, pacer_take(&p, clock_mono()));
 		if (rc == RUN_END && r->e.text[0] != '\0')
 			/* a trace cut off: where */
-			text_wrapf(stderr, TEXT_MSG_INDENT, "httop: %s\n", r->e.text);
+			text_msgf("httop: %s\n", r->e.text);
 		if (rc == RUN_END || rc == RUN_DONE)
 			return EXIT_OK;
 		if (rc < 0) {
@@ -138,7 +138,7 @@ loop(struct app *a, struct run *r, struct batch *b, struct batch_job *j)
 		pacer_stepped(&p, clock_mono(), r->prev->time);
 		n++;
 		if (j != NULL && j->ended) {
-			text_wrapf(stderr, TEXT_MSG_INDENT, "httop: %s\n", j->note);
+			text_msgf("httop: %s\n", j->note);
 			if (j->hist != NULL && job_summary(a, r, b, j) != 0) {
 				app_report(&r->e);
 				return EXIT_FAIL;

@@ -278,8 +278,7 @@ static void
 force_note(const struct app *a)
 {
 	if (a->o->force && a->src->force_moot != NULL)
-		text_wrapf(stderr, TEXT_MSG_INDENT,
-		    _("httop: --force has no effect with the %s source: %s\n"), a->src->name,
+		text_msgf(_("httop: --force has no effect with the %s source: %s\n"), a->src->name,
 		    _(a->src->force_moot));
 }
 
@@ -552,7 +551,7 @@ app_recover(struct app *a)
 	if (msr_source_recover(a->src, a->o->restore, note, sizeof note, &a->e) != 0)
 		return EXIT_FAIL;
 	if (note[0] != '\0')
-		text_wrapf(stderr, TEXT_MSG_INDENT, "httop: %s\n", note);
+		text_msgf("httop: %s\n", note);
 	return a->o->restore ? EXIT_OK : -1;
 }
 

@@ -1,23 +1,25 @@
 #!/bin/sh
 # test_msg_width.sh: httop's messages on standard error fit a terminal of
-# 80 columns: a long one is wrapped at blanks (util/textwrap.c), its
-# continuation lines indented by two blanks, and joined again it is the
-# whole message. The cases a new user met with lines of 130 to 330
-# columns: --source perf refused (a machine without hardware events),
-# -v's line of --source auto, a --cgroup that does not exist, a replay's
-# conflict note (a counter stopped: a trace of the demo with one counter
-# held), and the messages that say the fix: a missing trace, --job where
-# scontrol cannot reach a controller (a stand-in scontrol that says what
-# Debian's does without slurmctld) and where Slurm is not installed
-# (scontrol hidden in a private mount namespace, as root). The same cases
-# in German: the width only (display columns, UTF-8).
+# 80 columns: on a terminal (here a pty from script(1)) a long one is
+# wrapped at blanks (util/textwrap.c), its continuation lines indented by
+# two blanks, and joined again it is the whole message; into a file it
+# stays one line (logs, grep). The cases a new user met with lines of 130
+# to 330 columns: --source perf refused (a machine without hardware
+# events), -v's line of --source auto, a --cgroup that does not exist, a
+# replay's conflict note (a counter stopped: a trace of the demo with one
+# counter held), and the messages that say the fix: a missing trace,
+# --job where scontrol cannot reach a controller (a stand-in scontrol that
+# says what Debian's does without slurmctld) and where Slurm is not
+# installed (scontrol hidden in a private mount namespace, as root). The
+# same cases in German: the width only (display columns, UTF-8).
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/cli/i18nlib.sh"
 need python3 python3
+need script bsdutils
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 15
+plan 16
 
 # widest FILE: the display width of its widest line (a wide character
 # counts two, a combining one none).
@@ -78,20 +80,30 @@ exit 1
 SH
 chmod +x scontrol
 
-# run NAME ENV... -- ARGS...: httop's standard error in NAME.err.
+# Quote one word for sh.
+q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+
+# run NAME COMMAND...: the command's standard error on a terminal (a pty
+# of script(1); its standard output to /dev/null) in NAME.err.
 run() {
 	name=$1
 	shift
-	env "$@" >/dev/null 2>"$name.err"
+	cmd=
+	for a in "$@"; do cmd="$cmd $(q "$a")"; done
+	script -qec "$cmd >/dev/null" /dev/null </dev/null | tr -d '\r' >"$name.err"
 }
 
 # perf: refused where there are no hardware events (a VM); elsewhere it
 # runs and has little to say, which fits too.
 run perf "$HTTOP" --source perf -b -n 1 -d 0.1
 fits "--source perf" perf.err
+"$HTTOP" --source perf -b -n 1 -d 0.1 >/dev/null 2>perf.file
 if grep -q "no hardware performance events" perf.err; then
 	says "--source perf" perf.err "run httop on the node itself"
+	check "--source perf: into a file, one line ($(wc -l <perf.file))" \
+	    [ "$(wc -l <perf.file)" -eq 1 ]
 else
+	skip "--source perf opens here (hardware events)"
 	skip "--source perf opens here (hardware events)"
 fi
 run auto "$HTTOP" -v -b -n 1 -d 0.1
@@ -108,7 +120,7 @@ run missing "$HTTOP" --replay "$tmp/no-such.trace" -b
 fits "--replay of a missing file" missing.err
 says "--replay of a missing file" missing.err \
     "cannot open the trace $tmp/no-such.trace: No such file or directory; give the path of a file httop --record wrote"
-run noctld HTTOP_SCONTROL="$tmp/scontrol" "$HTTOP" --job 123 -b -n 1
+run noctld env HTTOP_SCONTROL="$tmp/scontrol" "$HTTOP" --job 123 -b -n 1
 fits "--job, no controller" noctld.err
 says "--job, no controller" noctld.err \
     "Unable to contact slurm controller (connect failure); is this a node of a Slurm cluster (scontrol ping)? Without Slurm, watch the job by --pid PID or --cgroup DIR"
@@ -123,7 +135,7 @@ if [ -z "$hide" ]; then
 	run noslurm "$HTTOP" --job 123 -b -n 1
 elif [ "$(id -u)" = 0 ] && command -v unshare >/dev/null 2>&1 &&
     unshare -m true 2>/dev/null; then
-	unshare -m sh -c "$hide exec \"\$0\" --job 123 -b -n 1" "$HTTOP" >/dev/null 2>noslurm.err
+	run noslurm unshare -m sh -c "$hide exec \"\$0\" --job 123 -b -n 1" "$HTTOP"
 fi
 if [ -f noslurm.err ]; then
 	fits "--job, Slurm not installed" noslurm.err
@@ -141,7 +153,8 @@ if i18n_setup "$tmp/de"; then
 	    "--cgroup /no-such-httop-test -b -n 1" "--replay held.trace -b -n 4" \
 	    "--replay $tmp/no-such.trace -b"; do
 		# shellcheck disable=SC2086 # the words of a case
-		env $i18n_env "$HTTOP" $c >/dev/null 2>>de.err
+		run de1 env $i18n_env "$HTTOP" $c
+		cat de1.err >>de.err
 	done
 	fits "German, the same cases" de.err
 else
