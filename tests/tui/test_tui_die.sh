@@ -241,7 +241,7 @@ ids_over_values() {
 	cap | awk '/^ c[0-9]+ +c[0-9]+/ && !seen { seen = 1; getline v; good = v ~ /^ [0-9]+% +[0-9]+% / }
 	    END { exit !(seen && good) }'
 }
-if wait_for '^ c[0-9]+ ' 3 && ids_over_values; then
+if wait_for 'rows 2-[0-9]+ of ' 3 && ids_over_values; then
 	ok "... one row down, each id over its value (NN%)"
 else
 	not_ok "... one row down, each id over its value (NN%)"; show_screen
