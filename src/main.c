@@ -14,6 +14,7 @@
 #include "sys/signals.h"
 #include "util/errmsg.h"
 #include "util/i18n.h"
+#include "util/textwrap.h"
 
 int
 main(int argc, char **argv)
@@ -65,7 +66,7 @@ main(int argc, char **argv)
 		}
 		return EXIT_OK;
 	case OPTS_ERROR:
-		fprintf(stderr, "httop: %s\n", e.text);
+		text_msgf("httop: %s\n", e.text);
 		return EXIT_USAGE;
 	case OPTS_RUN:
 		break;

@@ -36,6 +36,13 @@ summary_node() {
 	awk '$1 == "node" { for (i = 2; i <= NF; i++) printf "%s%s", (k++ ? " " : ""), $i }
 	    END { if (k) print "" }' "$1"
 }
+# msg_join FILE: httop's messages on standard error in FILE, one a line:
+# a message longer than 80 columns is wrapped, its continuation lines
+# indented by two blanks (util/textwrap.h); joined to it again here.
+msg_join() {
+	awk 'NR > 1 && /^  [^ ]/ { sub(/^  /, " "); printf "%s", $0; next }
+	    { if (NR > 1) print ""; printf "%s", $0 } END { if (NR) print "" }' "$1"
+}
 # skip_all REASON: the whole test cannot run (a tool is missing): say why in
 # the TAP plan and exit 77 (tests/tap-run turns that into a SKIP).
 skip_all() { echo "1..0 # SKIP $*"; exit 77; }

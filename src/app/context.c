@@ -22,6 +22,7 @@
 #include "source/perf/perf_cgroup.h"
 #include "sys/signals.h"
 #include "util/i18n.h"
+#include "util/textwrap.h"
 #include "util/textesc.h"
 #include "watch/job.h"
 #include "watch/slurm.h"
@@ -34,7 +35,7 @@
 void
 app_report(const struct errmsg *e)
 {
-	fprintf(stderr, "httop: %s\n", e->text);
+	text_msgf("httop: %s\n", e->text);
 }
 
 void
@@ -248,7 +249,7 @@ static void
 auto_said(struct app *a)
 {
 	if (a->auto_said != NULL)
-		fputs(a->auto_said, stderr);
+		text_msgf("%s", a->auto_said);
 	free(a->auto_said);
 	a->auto_said = NULL;
 }

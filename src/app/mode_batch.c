@@ -20,6 +20,7 @@
 #include "sys/signals.h"
 #include "util/clock.h"
 #include "util/i18n.h"
+#include "util/textwrap.h"
 #include "util/xalloc.h"
 #include "watch/job.h"
 
@@ -125,7 +126,8 @@ loop(struct app *a, struct run *r, struct batch *b, struct batch_job *j)
 			job_update(a, j);
 		rc = run_step(r, pacer_take(&p, clock_mono()));
 		if (rc == RUN_END && r->e.text[0] != '\0')
-			fprintf(stderr, "httop: %s\n", r->e.text);   /* a trace cut off: where */
+			/* a trace cut off: where */
+			text_msgf("httop: %s\n", r->e.text);
 		if (rc == RUN_END || rc == RUN_DONE)
 			return EXIT_OK;
 		if (rc < 0) {
@@ -136,7 +138,7 @@ loop(struct app *a, struct run *r, struct batch *b, struct batch_job *j)
 		pacer_stepped(&p, clock_mono(), r->prev->time);
 		n++;
 		if (j != NULL && j->ended) {
-			fprintf(stderr, "httop: %s\n", j->note);
+			text_msgf("httop: %s\n", j->note);
 			if (j->hist != NULL && job_summary(a, r, b, j) != 0) {
 				app_report(&r->e);
 				return EXIT_FAIL;

@@ -19,6 +19,7 @@
 #include "sys/signals.h"
 #include "util/clock.h"
 #include "util/i18n.h"
+#include "util/textwrap.h"
 #include "util/textesc.h"
 
 /* Until the command ends; SIGTERM to httop is passed on to it, the other
@@ -50,12 +51,12 @@ app_run_command_bare(struct app *a, const struct errmsg *why)
 
 	text_quote(name, sizeof name, o->command[0], 64);
 	/* The reason goes with the summary, once. */
-	fprintf(stderr, _("httop: no counter source opens; running %s without counters\n"), name);
+	text_msgf(_("httop: no counter source opens; running %s without counters\n"), name);
 	if (o->record != NULL)
-		fprintf(stderr, _("httop: --record %s: nothing is recorded without a counter "
+		text_msgf(_("httop: --record %s: nothing is recorded without a counter "
 		    "source\n"), o->record);
 	if (o->textfile != NULL)
-		fprintf(stderr, _("httop: --textfile %s: nothing is written without a counter "
+		text_msgf(_("httop: --textfile %s: nothing is written without a counter "
 		    "source\n"), o->textfile);
 	signals_defer();
 	if (command_release(&a->cmd, name, &e) != 0) {

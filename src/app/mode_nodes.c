@@ -18,6 +18,7 @@
 #include "sys/signals.h"
 #include "util/clock.h"
 #include "util/i18n.h"
+#include "util/textwrap.h"
 
 /* A write to standard output or -o FILE failed with `err`: 1 (the reader
  * went away: end quietly), or -1 after saying why. */
@@ -162,14 +163,14 @@ say_state(void *arg, const struct node *n)
 	 * -n), or at all (without: the nodes run until httop ends). */
 	if (n->state == NODE_ENDED) {
 		if (want <= 0 || (long long)n->total < want)
-			fprintf(stderr, ngettext("httop: node %s ended after %lu interval\n",
+			text_msgf(ngettext("httop: node %s ended after %lu interval\n",
 			    "httop: node %s ended after %lu intervals\n", n->total), n->name, n->total);
 		return;
 	}
 	if (n->failures > 0 && n->total > 0 && n->state == NODE_LOST)
-		fprintf(stderr, _("httop: node %s lost: %s\n"), n->name, n->why);
+		text_msgf(_("httop: node %s lost: %s\n"), n->name, n->why);
 	else
-		fprintf(stderr, _("httop: node %s: %s\n"), n->name, n->why);
+		text_msgf(_("httop: node %s: %s\n"), n->name, n->why);
 }
 
 /* A node that never answered makes the run a failure (each said why
@@ -183,7 +184,7 @@ never_answered(const struct cluster *c)
 		n += c->nodes[i].total == 0;
 	if (n == 0)
 		return EXIT_OK;
-	fprintf(stderr, ngettext("httop: %zu of %zu nodes gave no interval\n",
+	text_msgf(ngettext("httop: %zu of %zu nodes gave no interval\n",
 	    "httop: %zu of %zu nodes gave no interval\n", c->n), n, c->n);
 	return EXIT_FAIL;
 }

@@ -400,7 +400,7 @@ loop(struct live *l)
 		update_job(l);
 	}
 	if (l->a->src->seek != NULL) {
-		tui_set_replay(l->tui, true);
+		tui_set_replay(l->tui, true, !l->pacer.by_delay);
 		l->scanning = true;
 	}
 	pacer_start(&l->pacer, clock_mono(), FIRST_WAIT, l->r->prev->time);

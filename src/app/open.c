@@ -29,6 +29,7 @@
 #include "watch/job.h"
 #include "sim/sim.h"
 #include "util/i18n.h"
+#include "util/textwrap.h"
 #include "util/xalloc.h"
 
 #ifndef PATH_MAX
@@ -346,8 +347,8 @@ static void
 force_note(const struct app *a)
 {
 	if (a->o->force && a->src->force_moot != NULL)
-		fprintf(stderr, _("httop: --force has no effect with the %s source: %s\n"),
-		    a->src->name, _(a->src->force_moot));
+		text_msgf(_("httop: --force has no effect with the %s source: %s\n"), a->src->name,
+		    _(a->src->force_moot));
 }
 
 /* httop --check on the simulator: it plays the check's cases itself, every
@@ -619,7 +620,7 @@ app_recover(struct app *a)
 	if (msr_source_recover(a->src, a->o->restore, note, sizeof note, &a->e) != 0)
 		return EXIT_FAIL;
 	if (note[0] != '\0')
-		fprintf(stderr, "httop: %s\n", note);
+		text_msgf("httop: %s\n", note);
 	return a->o->restore ? EXIT_OK : -1;
 }
 

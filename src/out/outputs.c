@@ -8,6 +8,7 @@
 
 #include "run/run.h"
 #include "util/i18n.h"
+#include "util/textwrap.h"
 
 static int
 batch_interval(void *self, const struct run_step *st, struct errmsg *e)
@@ -15,11 +16,11 @@ batch_interval(void *self, const struct run_step *st, struct errmsg *e)
 	struct batch *b = self;
 
 	if (st->events[0] != '\0')
-		fprintf(stderr, _("httop: %s, %.3f s: %s\n"), st->source != NULL ? st->source : "?",
+		text_msgf(_("httop: %s, %.3f s: %s\n"), st->source != NULL ? st->source : "?",
 		    st->cur->time, st->events);
 	/* The policy's exit is said once, when the run ends. */
 	if (st->note[0] != '\0' && !st->stop)
-		fprintf(stderr, "httop: %s\n", st->note);
+		text_msgf("httop: %s\n", st->note);
 	if (batch_write(b, st->iv, e) == 0)
 		return 0;
 	/* The reader went away (httop -b | head): a normal end. */
@@ -33,9 +34,9 @@ batch_event(void *self, const struct run_event *ev, struct errmsg *e)
 	(void)e;
 	if (ev->kind == RUN_EV_NOTE && ev->text != NULL) {
 		if (ev->s != NULL)
-			fprintf(stderr, _("httop: replay, %.3f s: %s\n"), ev->s->time, ev->text);
+			text_msgf(_("httop: replay, %.3f s: %s\n"), ev->s->time, ev->text);
 		else
-			fprintf(stderr, "httop: %s\n", ev->text);
+			text_msgf("httop: %s\n", ev->text);
 	}
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "util/i18n.h"
+#include "util/textwrap.h"
 
 #ifndef HTTOP_DATADIR
 #define HTTOP_DATADIR "/usr/local/share/httop"
@@ -34,7 +35,7 @@ tell(const char *name, const char *path, const char *what)
 	const char *v = secure_getenv("HTTOP_DEBUG_DATA");
 
 	if (v != NULL && *v != '\0')
-		fprintf(stderr, _("httop: data file %s: %s (%s)\n"), name, path, what);
+		text_msgf(_("httop: data file %s: %s (%s)\n"), name, path, what);
 }
 
 /* When httop runs from a build tree, BUILD/src/httop with BUILD/config.status

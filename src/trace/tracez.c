@@ -154,7 +154,11 @@ tracez_open(const char *path, struct errmsg *e)
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer before it
 	 * can be refused. */
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0) {
-		errmsg_set(e, _("cannot open the trace %s: %s"), path, strerror(errno));
+		if (errno == ENOENT || errno == ENOTDIR)
+			errmsg_set(e, _("cannot open the trace %s: %s; give the path of a file "
+			    "httop --record wrote"), path, strerror(errno));
+		else
+			errmsg_set(e, _("cannot open the trace %s: %s"), path, strerror(errno));
 		return NULL;
 	}
 	if (fstat(fd, &st) != 0) {

@@ -15,7 +15,9 @@ const struct cell_fmt die_cell_fmts[] = {
 	{ 2, 1, 7, 12 },        /* id; value(s) */
 	{ 2, 0, 7, 12 },
 	{ 1, 0, 7, 12 },        /* "c12 47%" */
-	{ 1, 0, 4, 12 },        /* "47%": the last resort, scrolls */
+	/* The last resort, scrolls: the id over the value ("c12", "47%"),
+	 * never values without the cores they belong to. */
+	{ 2, 0, 4, 12 },
 };
 _Static_assert(sizeof die_cell_fmts / sizeof die_cell_fmts[0] == NFMTS,
     "NFMTS in die_view.h is the number of cell formats");

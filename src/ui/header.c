@@ -46,7 +46,12 @@ header_window_text(char *buf, size_t len, enum avg_window w, double seconds)
 		break;
 	case AVG_RUN:
 	default:
-		if (seconds < 120.0)
+		/* Under a second (a run that began again at a jump in a
+		 * replay: the one short interval since), as "last" says it,
+		 * not "run 0 s". */
+		if (seconds < 0.95)
+			snprintf(buf, len, _("run %.2g s"), seconds);
+		else if (seconds < 120.0)
 			snprintf(buf, len, _("run %.0f s"), seconds);
 		else if (seconds < 7200.0)
 			snprintf(buf, len, _("run %.0f min"), floor(seconds / 60.0));
@@ -189,7 +194,8 @@ header_window_label(char *buf, size_t len, const struct ui_frame *f)
 	if (f->window_seconds + 1.5 * (f->delay > 0.0 ? f->delay : 0.0) < f->window_length &&
 	    f->window_seconds + 0.05 < f->window_length) {
 		n = strlen(buf);
-		snprintf(buf + n, len - n, _(" (%.1f s so far)"), f->window_seconds);
+		snprintf(buf + n, len - n, f->window_seconds < 0.95 ? _(" (%.2g s so far)") :
+		    _(" (%.1f s so far)"), f->window_seconds);
 	}
 }
 

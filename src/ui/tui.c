@@ -38,6 +38,7 @@ struct tui {
 	bool keep;                  /* leave the last frame on the screen at the end */
 	bool has_job;               /* a job is watched: j toggles its cores */
 	bool replay;             /* the replay keys work */
+	bool recorded_pace;      /* a replay paced by its recording: + and - do nothing */
 	int speed;               /* TUI_SPEED_MIN .. TUI_SPEED_MAX */
 	struct tui_replay_req req;
 	struct view *views[VIEW_ALL];
@@ -115,9 +116,10 @@ tui_job_only(const struct tui *t)
 }
 
 void
-tui_set_replay(struct tui *t, bool replay)
+tui_set_replay(struct tui *t, bool replay, bool recorded_pace)
 {
 	t->replay = replay;
+	t->recorded_pace = replay && recorded_pace;
 }
 
 int
@@ -145,6 +147,15 @@ key_note(struct tui *t, const char *msg)
 {
 	snprintf(t->key_note, sizeof t->key_note, "%s", msg);
 	t->key_note_until = clock_mono() + NOTE_SECONDS;
+}
+
+/* A key changed what the last answer spoke of ("already at its
+ * minimum"): that answer is stale. */
+static void
+key_note_clear(struct tui *t)
+{
+	t->key_note[0] = '\0';
+	t->key_note_until = 0.0;
 }
 
 /* Keep the more important of two commands. */
@@ -240,6 +251,11 @@ change_delay(struct tui *t, int dir)
 	double d = tui_delay_step(t->s->delay, dir);
 	char msg[96];
 
+	if (t->recorded_pace) {
+		key_note(t, _("+ and - set the interval; a replay keeps its recorded pace: "
+		    "> and < change its speed (-d N paces it by N s)"));
+		return TUI_REDRAW;
+	}
 	if (d == t->s->delay) {
 		snprintf(msg, sizeof msg, _("the interval is already at its %s (%g s)"),
 		    dir < 0 ? _("minimum") : _("maximum"), d);
@@ -247,6 +263,7 @@ change_delay(struct tui *t, int dir)
 		return TUI_REDRAW;
 	}
 	t->s->delay = d;
+	key_note_clear(t);
 	return TUI_DELAY;
 }
 
@@ -283,6 +300,7 @@ replay_key(struct tui *t, int ch)
 			return TUI_REDRAW;
 		}
 		t->speed = want;
+		key_note_clear(t);
 		return TUI_SPEED;
 	}
 }
@@ -583,14 +601,13 @@ status_line(struct tui *t, const struct ui_frame *f)
 /* A blank that draw_wrapped does not break a line at (drawn as one). */
 #define GLUE '\x1f'
 
-/* `s` from the top left, broken at blanks into lines of the screen's
- * width, as many lines as there are rows: the request for more room must
- * be readable in a 20 x 5 pane. */
-static void
-draw_wrapped(struct ui_ctx *u, enum ui_role r, const char *s)
+/* `s` from the left of `row`, broken at blanks into lines of the
+ * screen's width, as many lines as there are rows: the request for more
+ * room must be readable in a 20 x 5 pane. Returns the row after it. */
+static int
+draw_wrapped(struct ui_ctx *u, int row, enum ui_role r, const char *s)
 {
 	char line[256];
-	int row = 0;
 	size_t n;
 
 	while (*s == ' ')
@@ -609,6 +626,7 @@ draw_wrapped(struct ui_ctx *u, enum ui_role r, const char *s)
 		while (*s == ' ')
 			s++;
 	}
+	return row;
 }
 
 /* The header's rows at most: a third of the screen and one, and never
@@ -642,7 +660,8 @@ tui_draw(struct tui *t, const struct ui_frame *f)
 		snprintf(now, sizeof now, "(%s%c%d%cx%c%d)", _("now"), GLUE, u->cols, GLUE, GLUE,
 		    u->rows);
 		snprintf(text, sizeof text, _("httop needs at least %s %s"), least, now);
-		draw_wrapped(u, ROLE_WARN, text);
+		/* and the one key that works here, on a line of its own */
+		draw_wrapped(u, draw_wrapped(u, 0, ROLE_WARN, text), ROLE_LABEL, _("q quits"));
 		refresh();
 		return;
 	}

@@ -49,8 +49,10 @@ void tui_set_nodes(struct tui *t, bool nodes);
 int tui_node(const struct tui *t);
 /* j's state: show only the watched job's cores (true at start). */
 bool tui_job_only(const struct tui *t);
-/* The replay keys work (a replay is on); elsewhere they say so. */
-void tui_set_replay(struct tui *t, bool replay);
+/* The replay keys work (a replay is on); elsewhere they say so. A replay
+ * paced by its recording (no -d) has no interval for + and - to change:
+ * they say so and point to the speed keys. */
+void tui_set_replay(struct tui *t, bool replay, bool recorded_pace);
 int tui_speed(const struct tui *t);
 /* Fills *r with what was asked and forgets it; false if nothing was. */
 bool tui_replay_take(struct tui *t, struct tui_replay_req *r);

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <string.h>
+#include <unistd.h>
 
 unsigned
 text_cols(const char *s, size_t n)
@@ -62,4 +63,19 @@ text_wrapf(FILE *fp, unsigned indent, const char *fmt, ...)
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
 	text_wrap(fp, indent, TEXT_WIDTH, buf);
+}
+
+void
+text_msgf(const char *fmt, ...)
+{
+	char buf[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (isatty(STDERR_FILENO))
+		text_wrap(stderr, TEXT_MSG_INDENT, TEXT_WIDTH, buf);
+	else
+		fputs(buf, stderr);
 }

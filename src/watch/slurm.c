@@ -67,8 +67,8 @@ tool_path(const char *name, const char *env_name, char *buf, size_t len, struct 
 			n += (size_t)snprintf(tried + n, sizeof tried - n, "%s%s", n ? ", " : "", buf);
 	}
 	return errmsg_set(e, _("Slurm's %s is not installed here (looked for %s); --job "
-	    "needs it: build httop with --with-scontrol=PATH where Slurm is elsewhere"), name,
-	    tried);
+	    "needs it: build httop with --with-scontrol=PATH where Slurm is elsewhere; "
+	    "without Slurm, watch the job by --pid PID or --cgroup DIR"), name, tried);
 }
 
 int
@@ -305,8 +305,13 @@ show_job(const char *id, bool exact, char *const envp[], struct slurm_job *j,
 		/* slurmctld forgets an ended job after MinJobAge (300 s). */
 		if (gone != NULL)
 			*gone = strstr(r.err, "Invalid job id") != NULL;
-		return errmsg_set(e, _("--job %s: scontrol show job says: %s"), qid,
-		    said(&r, msg, sizeof msg));
+		if (strstr(r.err, "Invalid job id") != NULL)
+			return errmsg_set(e, _("--job %s: scontrol show job says: %s"), qid,
+			    said(&r, msg, sizeof msg));
+		/* Not the job: Slurm itself (no controller, no slurm.conf). */
+		return errmsg_set(e, _("--job %s: scontrol show job says: %s; is this a node of a "
+		    "Slurm cluster (scontrol ping)? Without Slurm, watch the job by --pid PID or "
+		    "--cgroup DIR"), qid, said(&r, msg, sizeof msg));
 	}
 	n = slurm_parse_show_job(r.out, more, sizeof more / sizeof more[0], e);
 	free(r.out);
@@ -335,7 +340,9 @@ list_pids(const char *id, char *const envp[], size_t *n, struct errmsg *e)
 		return NULL;
 	rows = slurm_parse_listpids(r.out, n, e);
 	if (rows == NULL && e->text[0] != '\0' && r.status != 0)
-		errmsg_set(e, _("scontrol listpids says: %s"), said(&r, msg, sizeof msg));
+		errmsg_set(e, _("scontrol listpids says: %s; is this a node of a Slurm cluster "
+		    "(scontrol ping)? Without Slurm, watch the job by --pid PID or --cgroup DIR"),
+		    said(&r, msg, sizeof msg));
 	free(r.out);
 	return rows;
 }

@@ -8,7 +8,7 @@
 # "72 threads"); the Threads view's status at 80 columns ("the...").
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
-plan 7
+plan 8
 export XDG_CONFIG_HOME="$tui_dir/config"
 
 # die_title W H: the die grid's title line at W x H, in $title.
@@ -30,7 +30,8 @@ t120=$title
 check "die grid title at 120 columns: whole or cut at a word with a mark ($t120)" \
 	sh -c 'printf "%s\n" "$1" | grep -Eq "(…|tiles\)\")$"' sh "$t120"
 
-# The die grid at 40 x 10: one line per cell, the same form in each.
+# The die grid at 40 x 10: the smallest cells, the core's id over its
+# value, the same form in each (they showed values alone).
 tui_start 40 10 -- --demo -d 0.5
 wait_for 'both' 10
 keys 4
@@ -40,9 +41,15 @@ wait_for 'package 0.*' 5 && wait_gone 'no previous sample' 10
 sleep 0.3
 cells=$(cap | sed -n '/^package 0/{n;p;}')
 [ -n "$cells" ] || show_screen
-check "die cells at 40 x 10: every cell the same form, no bare number ($cells)" \
-	sh -c '[ -n "$1" ] && for w in $1; do case $w in off|MC|IO|LLC|-) ;; *%) ;; *) exit 1 ;; esac; done' \
+check "die cells at 40 x 10: every cell names its core, or what the tile is ($cells)" \
+	sh -c '[ -n "$1" ] && for w in $1; do case $w in off|MC|IO|LLC) ;; c[0-9]*) ;; *) exit 1 ;; esac; done' \
 	sh "$cells"
+keys Down
+wait_for 'rows 2-[0-9]+ of' 5
+vals=$(cap | sed -n '/^ c[0-9]/{n;p;}' | head -n 1)
+check "... under each id its value, the same form in each, no bare number ($vals)" \
+	sh -c '[ -n "$1" ] && for w in $1; do case $w in -) ;; *%) ;; *) exit 1 ;; esac; done' \
+	sh "$vals"
 keys q
 tui_wait_exit 10
 

@@ -30,7 +30,7 @@
 # (1,0), (1,7), (3,3), (3,7).
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
-plan 43
+plan 45
 
 export XDG_CONFIG_HOME="$tui_dir/config"
 F=$HTTOP_FIXTURES
@@ -233,6 +233,19 @@ stop
 # --- the smallest screen -------------------------------------------------
 tui_start 40 10 -- --sim demo --topology "$skx" --sysfs-root "$tui_dir/sys" -d 0.5
 wait_for ' 1 Cores' 10; keys 4; sleep 1
+# The smallest cells keep the cores' ids, each over its value (they
+# showed values alone: "77%   0%   11%", no core named).
+expect "40 x 10: the cells name their cores (c0 ...)" '^ c[0-9]+ +c[0-9]+ +' 3
+keys Down
+ids_over_values() {
+	cap | awk '/^ c[0-9]+ +c[0-9]+/ && !seen { seen = 1; getline v; good = v ~ /^ [0-9]+% +[0-9]+% / }
+	    END { exit !(seen && good) }'
+}
+if wait_for 'rows 2-[0-9]+ of ' 3 && ids_over_values; then
+	ok "... one row down, each id over its value (NN%)"
+else
+	not_ok "... one row down, each id over its value (NN%)"; show_screen
+fi
 keys NPage NPage End; sleep 0.6
 expect "40 x 10: the view still draws (and scrolls)" 'rows [0-9]+-[0-9]+ of ' 3
 keys q

@@ -13,16 +13,20 @@
 #   [     the first interval, 1/58 (1.0 s ...), its figures at once (it
 #         showed the first sample alone: 1/59, "figures last 0 s")
 #   p     PAUSED in the header; resumed, the position moves on its own
+#   > after "already at its minimum": the stale answer goes with the change
+#   + -   paced by the recording (no -d) they change nothing: they say so
+#   a a   after ], the run's window is the one interval since the jump:
+#         "run 0.037 s" (it said "run 0 s"), then back to "last"
 # Outside a replay the keys only say so.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
-plan 19
+plan 25
 
 export XDG_CONFIG_HOME="$tui_dir/config"
 lua=$HTTOP_FIXTURES/real/stampede2-c591-803/c591-803.perfcounts.lua
 trace=$tui_dir/c591-803.trace
 if [ ! -f "$lua" ]; then
-	i=0; while [ $i -lt 19 ]; do skip "no fixture $lua"; i=$((i + 1)); done
+	i=0; while [ $i -lt 25 ]; do skip "no fixture $lua"; i=$((i + 1)); done
 	exit 0
 fi
 "$HTTOP_BUILDDIR/tools/httop-ppc2trace" --sockets 2 --smt 2 "$lua" -o "$trace"
@@ -36,7 +40,7 @@ tui_start 160 50 -- --replay "$trace"
 if ! wait_for 'source replay [0-9]+/58 ' 10; then
 	not_ok "the replay comes up with its length counted"; show_screen
 	sed 's/^/# stderr: /' "$tui_dir/stderr"
-	i=2; while [ $i -lt 19 ]; do skip "no screen"; i=$((i + 1)); done
+	i=2; while [ $i -lt 25 ]; do skip "no screen"; i=$((i + 1)); done
 	exit 0
 fi
 ok "the replay comes up with its length counted in intervals (N/58)"
@@ -59,11 +63,28 @@ keys '<'
 expect "'<': back to x2" "58 \([0-9.]+ s of 57\.9 s\) x2 "
 keys '<' '<' '<' '<'
 expect "'<' stops at x1/4 and says so" 'already at its minimum \(x1/4\)'
+keys '>'
+expect "'>' after it: x1/2" "58 \([0-9.]+ s of 57\.9 s\) x1/2 "
+if cap | grep -q 'already at its minimum'; then
+	not_ok "... and the answer about the minimum is gone"; show_screen
+else
+	ok "... and the answer about the minimum is gone"
+fi
+keys '<'
+expect "'<': x1/4 again" "58 \([0-9.]+ s of 57\.9 s\) x1/4 "
+keys '+'
+expect "'+' in a replay paced by its recording says what changes the pace" \
+    'a replay keeps its recorded pace: > and < change its speed'
 
 keys ']'
 expect "']': the last interval, 58/58 (57.9 s of 57.9 s), end of replay" \
     'source replay 58/58 \(57\.9 s of 57\.9 s\) x1/4 end of replay'
 expect "... its interval computed (the node's split shown, not '-')" 'node .*both [0-9]'
+keys a a
+expect "a a after ']': the run's window is the last interval's 0.037 s, not 'run 0 s'" \
+    'figures run 0\.037 s '
+keys a
+expect "a: back to the last interval" 'figures last 0\.037 s '
 keys .
 sleep 0.3
 expect "'.' at the end stays at 58/58" 'source replay 58/58 '

@@ -65,7 +65,8 @@ else
 fi
 keys q; tui_wait_exit 5
 
-# Resize: below 40 x 10 the screen asks for room, wrapped to its width;
+# Resize: below 40 x 10 the screen asks for room, wrapped to its width,
+# and says that q quits (a line of its own, 7 columns: in a 20 x 5 pane);
 # 40 x 10 is enough; back to 160 x 50 the full screen returns. Then q
 # still restores the terminal.
 # request: the screen's text joined into one line.
@@ -74,13 +75,13 @@ tui_start 160 50 -- --demo -d 0.5
 if up; then
 	tm resize-window -t t -x 39 -y 10
 	check "39 x 10: a request for at least 40 x 10" wait_for 'at least 40 x' 5
-	check "... and nothing else: '$(request)'" \
-	    [ "$(request)" = "httop needs at least 40 x 10 (now 39 x 10)" ]
+	check "... and the key that quits, nothing else: '$(request)'" \
+	    [ "$(request)" = "httop needs at least 40 x 10 (now 39 x 10) q quits" ]
 	tm resize-window -t t -x 20 -y 5
 	wait_for '^40 x 10 \(now 20 x 5\)' 5
-	check "20 x 5: the whole request, wrapped at blanks: '$(request)'" \
+	check "20 x 5: the whole request, wrapped at blanks, and q quits: '$(request)'" \
 	    [ "$(cap | sed -n 1p)" = "httop needs at least" -a \
-	    "$(cap | sed -n 2p)" = "40 x 10 (now 20 x 5)" ]
+	    "$(cap | sed -n 2p)" = "40 x 10 (now 20 x 5)" -a "$(cap | sed -n 3p)" = "q quits" ]
 	tm resize-window -t t -x 60 -y 9
 	check "60 x 9: the request too" wait_for 'at least 40 x 10' 5
 	tm resize-window -t t -x 40 -y 10

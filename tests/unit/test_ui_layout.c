@@ -279,6 +279,12 @@ test_window_text(void **state)
 	assert_string_equal(buf, "run 90 s");
 	header_window_text(buf, sizeof buf, AVG_RUN, 7200.0);
 	assert_string_equal(buf, "run 2.0 h");
+	/* A run begun again at a replay's last interval (0.0372 s): its
+	 * length, as "last" says it, never "run 0 s". */
+	header_window_text(buf, sizeof buf, AVG_RUN, 0.0372);
+	assert_string_equal(buf, "run 0.037 s");
+	header_window_text(buf, sizeof buf, AVG_RUN, 3.0);
+	assert_string_equal(buf, "run 3 s");
 }
 
 /* Every key tui.c handles has a line in the help. */
@@ -389,6 +395,10 @@ test_window_label(void **state)
 	f.window_seconds = 4.0;
 	header_window_label(buf, sizeof buf, &f);
 	assert_string_equal(buf, "10 s average (4.0 s so far)");
+	/* one short interval so far (a jump to a replay's end): not "0.0 s" */
+	f.window_seconds = 0.0372;
+	header_window_label(buf, sizeof buf, &f);
+	assert_string_equal(buf, "10 s average (0.037 s so far)");
 	/* 8.4 + 1.5 x 1 = 9.9 < 10: still filling */
 	f.window_seconds = 8.4;
 	header_window_label(buf, sizeof buf, &f);

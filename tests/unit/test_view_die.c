@@ -197,14 +197,16 @@ test_geometry(void **state)
 	assert_true(geo.fits);
 
 	/* 40 x 10: room 5 - 2 = 3. Nothing fits; the smallest cells, 4 wide
-	 * at least: side by side needs 2 x (6 x 5 - 1) + 3 = 61 > 40, so one
-	 * grid per band, (40 + 1) / 6 - 1 = 5 wide; two bands of 1 + 5 rows
-	 * and a blank between: 13 rows, scrolled. */
+	 * at least, the id over the value (2 rows, no blank between): side
+	 * by side needs 2 x (6 x 5 - 1) + 3 = 61 > 40, so one grid per band,
+	 * (40 + 1) / 6 - 1 = 5 wide; two bands of 1 + 5 x 2 rows and a blank
+	 * between: 23 rows, scrolled. */
 	die_geom_pick(&l, 40, 3, 0, &geo);
 	assert_int_equal(geo.fmt, NFMTS - 1);
+	assert_int_equal(geo.ch, 2);
 	assert_int_equal(geo.per_band, 1);
 	assert_int_equal(geo.cw, 5);
-	assert_int_equal(geo.rows, 13);
+	assert_int_equal(geo.rows, 23);
 	assert_false(geo.fits);
 
 	/* The unplaced list's rows count: 15 + 3 = 18 still fit in 22. */
@@ -403,11 +405,15 @@ test_cells_both(void **state)
 	assert_string_equal(cell(g, 1, 0, 8), ":c0 47%");
 	assert_string_equal(cell(g, 2, 0, 8), "?c1 40+");
 
-	/* Two columns of text: "47" fits; no form of the bound does (the
-	 * shortest, "40+", is 3): stars, never a cut number. */
-	render_body(&r, g, DF_BOTH, 4, 3, 100);
-	assert_string_equal(cell(g, 1, 0, 3), ":47");
-	assert_string_equal(cell(g, 2, 0, 3), "?**");
+	/* The last resort, two columns of text: the id over the value, so
+	 * a value is never without its core: core 0 "c0" over "47" (rows 1
+	 * and 2), core 1 "c1" over the bound (rows 3 and 4), of which no form
+	 * fits (the shortest, "40+", is 3): stars, never a cut number. */
+	render_body(&r, g, DF_BOTH, NFMTS - 1, 3, 100);
+	assert_string_equal(cell(g, 1, 0, 3), ":c0");
+	assert_string_equal(cell(g, 2, 0, 3), ":47");
+	assert_string_equal(cell(g, 3, 0, 3), "?c1");
+	assert_string_equal(cell(g, 4, 0, 3), ":**");
 	rig_free(&r);
 	free(g);
 }
