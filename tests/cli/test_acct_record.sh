@@ -28,7 +28,7 @@ assert name == "n07", name
 f = dict(kv.split("=") for kv in fields.split(","))
 assert int(f["c"]) == n["ncores"] and abs(float(f["s"]) - last["interval"]) <= 0.05, f
 assert abs(float(f["u"]) - 100 * n["util"]) <= 0.005 and abs(float(f["cpi"]) - n["cpi"]) <= 0.0005, f
-# The job's own CPU seconds: the simulator does not tell its tasks apart.
+# The own CPU seconds of the job: the simulator does not tell its tasks apart.
 assert last["job"]["cpu_s"] is None and n["absent"]["cpu_s"] == "no-job", last["job"]
 assert f["cpu"] == "-no-job" and f["src"] == "sim", f
 '
