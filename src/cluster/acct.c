@@ -714,9 +714,10 @@ print_row(FILE *fp, const struct acct_node *n)
 	int f;
 
 	fprintf(fp, "%-16s %6lu %9.1f", text_escape(name, sizeof name, n->name), n->cores, n->secs);
+	/* Shares in percent with 1 decimal; GHz, CPI, threads and seconds 2. */
 	for (f = 0; f < AF_N; f++)
-		fprintf(fp, " %*s", width[f], val_text(&n->fig[f], f == AF_CPU || figs[f].dec == 3 ? 2 : 1, buf,
-		    sizeof buf));
+		fprintf(fp, " %*s", width[f], val_text(&n->fig[f],
+		    f == AF_CPU || figs[f].dec == 3 ? 2 : 1, buf, sizeof buf));
 	fprintf(fp, " %s\n", n->src[0] != '\0' ? n->src : "-");
 }
 
