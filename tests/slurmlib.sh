@@ -6,7 +6,8 @@
 # (slurm_cleanup) ends. Not a test itself.
 
 pids=
-ctld= sd=
+ctld=
+sd=
 
 # slurm_need [MORE...]: the programs every Slurm test needs, and root;
 # else the test is skipped (exit 77) saying what is missing.
@@ -161,6 +162,7 @@ slurm_end() {
 # slurm_stop: the jobs, then slurmctld and slurmd (a restart follows).
 slurm_stop() {
 	scancel --quiet --user=root >/dev/null 2>&1
+	# shellcheck disable=SC2086 # none when not started
 	slurm_end $ctld $sd
 }
 
