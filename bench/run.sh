@@ -141,6 +141,17 @@ else
 	echo "nodes at scale: not measured (needs tmux and python3)"
 fi
 
+# The Slurm epilog (issue 34): how long it takes once the job is over, and
+# where the record's whole job ends (bench/epilog.sh says how). A wall
+# time: measured here, not in make check.
+echo
+if command -v python3 >/dev/null 2>&1; then
+	sh "$here/epilog.sh" "$BUILD" 5 | tail -n 1
+	echo "target: the epilog returns within 1 s (the record's end within 0.5 s of its signal)"
+else
+	echo "the Slurm epilog: not measured (needs python3)"
+fi
+
 # The scheduler source (issue 27): its cost under a switching load, and a
 # flood beyond its rings (bench/sched.py says how).
 echo

@@ -5,7 +5,7 @@ JOB_TESTS = tests/cli/test_slurm.sh tests/cli/test_slurm_acct.sh tests/cli/test_
 	tests/cli/test_job_scope.sh tests/cli/test_runsum_width.sh \
 	tests/cli/test_job_absent.sh tests/cli/test_job_counters.sh
 TESTS += $(JOB_TESTS)
-EXTRA_DIST += $(JOB_TESTS)
+EXTRA_DIST += $(JOB_TESTS) tests/slurmlib.sh
 # --job: scontrol's recorded outputs parsed, and the job found with a
 # stand-in scontrol over fake cgroup trees
 check_PROGRAMS += tests/unit/test_slurm

@@ -30,8 +30,6 @@ app_acct_record(const struct options *o)
 		app_report(&e);
 		return EXIT_FAIL;
 	}
-	n.have_cpu = o->have_acct_cpu;
-	n.cpu = o->acct_cpu;
 	if (o->acct_merge != NULL &&
 	    acct_parse(o->acct_merge, strlen(o->acct_merge), &r, &e) != 0) {
 		errmsg_prefix(&e, _("--acct-merge: the text is not httop's record, it is left as "

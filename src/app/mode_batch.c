@@ -1,12 +1,15 @@
 /* mode_batch.c: the mode with -b, or when standard output is not a
  * terminal: the batch format (and --record, --textfile) every interval
  * until -n, the end of the data, the end of a watched job or a signal. It
- * waits only in evloop_wait, for the pacer's deadline or an ending signal.
+ * waits only in evloop_wait, for the pacer's deadline or an ending signal;
+ * a signal is answered at once with a last, partial interval read then
+ * and the watched job's whole run up to it (end_by_signal).
  * A watched job (--pid, --cgroup, --job) narrows every interval to its
  * cores, re-read before each step. */
 #include "config.h"
 #include "app/context.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -96,6 +99,42 @@ job_summary(struct app *a, struct run *r, struct batch *b, struct batch_job *j)
 	return rc;
 }
 
+/* An ending signal (SIGTERM from a batch system's epilog, Ctrl-C,
+ * SIGHUP): the counters are read once more at once, and that last,
+ * partial interval (its real length) goes to every output like any other;
+ * then the whole job up to the signal. A recording or the test clock has
+ * no real time since the last step: nothing more is read. After a
+ * hang-up the reader may be gone with the terminal: a write that fails
+ * then is no error of httop's. Returns the exit status. */
+static int
+end_by_signal(struct app *a, struct run *r, struct batch *b, struct batch_job *j,
+    struct pacer *p)
+{
+	int sig = signals_caught();
+	int rc = RUN_OK;
+
+	if (p->mode == PACE_WALL) {
+		if (j != NULL)
+			job_update(a, j);
+		/* The only interval, shorter than any httop takes: no figures. */
+		if (r->steps == 0)
+			r->cfg.min_dt = PACER_DELAY_MIN;
+		rc = run_step(r, pacer_take(p, clock_mono()));
+		if (rc < 0 && sig != SIGHUP) {
+			app_report(&r->e);
+			return EXIT_FAIL;
+		}
+	}
+	if (j != NULL && j->ended)
+		fprintf(stderr, "httop: %s\n", j->note);
+	if (rc == RUN_OK && j != NULL && j->hist != NULL && job_summary(a, r, b, j) != 0 &&
+	    sig != SIGHUP) {
+		app_report(&r->e);
+		return EXIT_FAIL;
+	}
+	return signals_exit_status(sig);
+}
+
 /* The loop proper; returns the exit status. */
 static int
 loop(struct app *a, struct run *r, struct batch *b, struct batch_job *j)
@@ -119,7 +158,7 @@ loop(struct app *a, struct run *r, struct batch *b, struct batch_job *j)
 	for (n = 0; a->o->iterations < 0 || n < a->o->iterations;) {
 		w.deadline = pacer_deadline(&p);
 		if (evloop_wait(&w) & WAKE_SIGNAL)
-			break;
+			return end_by_signal(a, r, b, j, &p);
 		if (!pacer_due(&p, clock_mono()))
 			continue;
 		if (j != NULL)

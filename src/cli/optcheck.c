@@ -217,9 +217,9 @@ static int
 check_acct(const struct options *o, struct errmsg *e)
 {
 	if (o->acct_record == NULL) {
-		if (o->acct_merge != NULL || o->have_acct_cpu)
+		if (o->acct_merge != NULL)
 			return errmsg_set(e, _("%s goes with --acct-record FILE; add it"),
-			    o->acct_merge != NULL ? "--acct-merge" : "--acct-cpu");
+			    "--acct-merge");
 		return 0;
 	}
 	if (o->job || o->nodes != NULL || o->command != NULL || o->check || o->output != NULL ||

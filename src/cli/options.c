@@ -622,16 +622,6 @@ opt_acct_record(struct optctx *x, const char *arg, struct errmsg *e)
 	return 0;
 }
 
-/* --acct-cpu SECONDS: httop's own CPU time to record. */
-static int
-opt_acct_cpu(struct optctx *x, const char *arg, struct errmsg *e)
-{
-	if (num_double(arg, 0, 0.0, 1e9, &x->o->acct_cpu) != NUM_OK)
-		return errmsg_set(e, _("--acct-cpu: '%s' is not a number of seconds"), arg);
-	x->o->have_acct_cpu = true;
-	return 0;
-}
-
 /* After the last option: the command, then what options exclude. */
 static int
 options_finish(struct optctx *x, struct errmsg *e)
@@ -827,8 +817,6 @@ static const struct optdef optdefs[] = {
 	    N_("print the compact record (httop1) of the whole job\nin FILE (httop's JSON lines) for Slurm's accounting,\nand exit (the Slurm epilog's work; httop(1), JOBS)"), NULL },
 	{ "acct-merge", 0, VAL_REQUIRED, "TEXT", opt_string, F(acct_merge), false,
 	    N_("with --acct-record: print TEXT (a job's AdminComment)\nwith this node's record added or replaced"), NULL },
-	{ "acct-cpu", 0, VAL_REQUIRED, "SECONDS", opt_acct_cpu, 0, false,
-	    N_("with --acct-record: httop's own CPU time to record"), NULL },
 	{ "output", 'o', VAL_REQUIRED, "FILE", opt_string, F(output), false,
 	    N_("write the batch output (or --check's report) to FILE,\nnot standard output; implies -b. With a command: its\nsummary (and, with -b or --format, its intervals)"), NULL },
 	{ "die-map", 0, VAL_REQUIRED, "FILE", opt_die_map, 0, true,

@@ -90,8 +90,6 @@ struct options {
 	 * record turned into the compact form of Slurm's accounting. */
 	const char *acct_record;    /* --acct-record FILE */
 	const char *acct_merge;     /* --acct-merge TEXT: the AdminComment so far */
-	bool have_acct_cpu;
-	double acct_cpu;            /* --acct-cpu SECONDS: httop's own CPU time */
 	/* The options given that the nodes' httop takes as they are: "--sim",
 	 * "busy", "--cpus", "0-3", ... (httop.1, MANY NODES). */
 	char **remote_args;

@@ -39,6 +39,8 @@ static const struct {
 	[AF_GHZ] = { "ghz", "ghz", 1.0, 3 },
 	[AF_CPI] = { "cpi", "cpi", 1.0, 3 },
 	[AF_THREADS] = { "at", "active_threads", 1.0, 3 },
+	/* The node's cpu_s is the job object's (json.c), with its reason. */
+	[AF_CPU] = { "cpu", "cpu_s", 1.0, 2 },
 };
 
 static bool
@@ -319,8 +321,6 @@ acct_format_node(const struct acct_node *n, char *buf, size_t len)
 	put(&s, "%s:c=%lu,s=%.1f", n->name, n->cores, n->secs);
 	for (f = 0; f < AF_N; f++)
 		put_val(&s, figs[f].key, &n->fig[f], figs[f].dec);
-	if (n->have_cpu)
-		put(&s, ",cpu=%.2f", n->cpu);
 	if (n->src[0] != '\0')
 		put(&s, ",src=%s", n->src);
 	return s.full ? -1 : (int)s.n;
@@ -417,17 +417,17 @@ parse_val(const char *s, struct acct_val *v)
 	return 0;
 }
 
-/* A field's key: its figure (0..AF_N-1), or AF_N + 0..4 for c, s, cpu, src. */
+/* A field's key: its figure (0..AF_N-1), or AF_N + 0..2 for c, s, src. */
 static int
 field_index(const char *key)
 {
-	static const char *const more[] = { "c", "s", "cpu", "src" };
+	static const char *const more[] = { "c", "s", "src" };
 	int f;
 
 	for (f = 0; f < AF_N; f++)
 		if (strcmp(key, figs[f].key) == 0)
 			return f;
-	for (f = 0; f < 4; f++)
+	for (f = 0; f < 3; f++)
 		if (strcmp(key, more[f]) == 0)
 			return AF_N + f;
 	return -1;
@@ -438,7 +438,7 @@ set_other(int f, const char *val, struct acct_node *n)
 {
 	double v;
 
-	if (f == AF_N + 3) {
+	if (f == AF_N + 2) {
 		if (!word_ok(val, strlen(val), sizeof n->src))
 			return -1;
 		snprintf(n->src, sizeof n->src, "%s", val);
@@ -450,11 +450,8 @@ set_other(int f, const char *val, struct acct_node *n)
 		if (v != floor(v))
 			return -1;
 		n->cores = (unsigned long)v;
-	} else if (f == AF_N + 1) {
-		n->secs = v;
 	} else {
-		n->have_cpu = true;
-		n->cpu = v;
+		n->secs = v;
 	}
 	return 0;
 }
@@ -642,6 +639,33 @@ combine_range(const struct acct_rec *r, enum acct_fig f, struct acct_val *out)
 	out->hi = hi;
 }
 
+/* The job's CPU seconds: the nodes' summed; a bound where any node's is
+ * one, absent where any node's is. */
+static void
+combine_sum(const struct acct_rec *r, enum acct_fig f, struct acct_val *out)
+{
+	bool bound = false;
+	size_t i;
+
+	memset(out, 0, sizeof *out);
+	for (i = 0; i < r->n; i++) {
+		const struct acct_val *v = &r->nodes[i].fig[f];
+
+		if (v->kind == AV_ABSENT) {
+			memset(out, 0, sizeof *out);
+			snprintf(out->why, sizeof out->why, "%s", v->why);
+			return;
+		}
+		out->lo += v->kind == AV_EXACT ? v->v : v->lo;
+		out->hi += v->kind == AV_EXACT ? v->v : v->hi;
+		bound = bound || v->kind == AV_BOUND;
+	}
+	if (r->n == 0)
+		return;
+	out->kind = bound ? AV_BOUND : AV_EXACT;
+	out->v = out->lo;
+}
+
 void
 acct_combine(const struct acct_rec *r, struct acct_node *job)
 {
@@ -650,21 +674,20 @@ acct_combine(const struct acct_rec *r, struct acct_node *job)
 
 	memset(job, 0, sizeof *job);
 	snprintf(job->name, sizeof job->name, "job");
-	job->have_cpu = r->n > 0;
 	for (i = 0; i < r->n; i++) {
 		const struct acct_node *n = &r->nodes[i];
 
 		job->cores += n->cores;
 		job->secs = fmax(job->secs, n->secs);
-		job->have_cpu = job->have_cpu && n->have_cpu;
-		job->cpu += n->cpu;
 		if (i == 0)
 			snprintf(job->src, sizeof job->src, "%s", n->src);
 		else if (strcmp(job->src, n->src) != 0)
 			snprintf(job->src, sizeof job->src, "mixed");
 	}
 	for (f = 0; f < AF_N; f++) {
-		if (f == AF_BOTH_BUSY || f == AF_GHZ || f == AF_CPI)
+		if (f == AF_CPU)
+			combine_sum(r, (enum acct_fig)f, &job->fig[f]);
+		else if (f == AF_BOTH_BUSY || f == AF_GHZ || f == AF_CPI)
 			combine_range(r, (enum acct_fig)f, &job->fig[f]);
 		else
 			combine_weighted(r, (enum acct_fig)f, &job->fig[f]);
@@ -686,18 +709,15 @@ val_text(const struct acct_val *v, int dec, char *buf, size_t len)
 static void
 print_row(FILE *fp, const struct acct_node *n)
 {
-	static const int width[AF_N] = { 8, 8, 8, 8, 8, 10, 6, 6, 7 };
+	static const int width[AF_N] = { 8, 8, 8, 8, 8, 10, 6, 6, 7, 9 };
 	char buf[64], name[ACCT_NAME_MAX * 4 + 1];
 	int f;
 
 	fprintf(fp, "%-16s %6lu %9.1f", text_escape(name, sizeof name, n->name), n->cores, n->secs);
+	/* Shares in percent with 1 decimal; GHz, CPI, threads and seconds 2. */
 	for (f = 0; f < AF_N; f++)
-		fprintf(fp, " %*s", width[f], val_text(&n->fig[f], figs[f].dec == 3 ? 2 : 1, buf,
-		    sizeof buf));
-	if (n->have_cpu)
-		fprintf(fp, " %9.2f", n->cpu);
-	else
-		fprintf(fp, " %9s", "-");
+		fprintf(fp, " %*s", width[f], val_text(&n->fig[f],
+		    f == AF_CPU || figs[f].dec == 3 ? 2 : 1, buf, sizeof buf));
 	fprintf(fp, " %s\n", n->src[0] != '\0' ? n->src : "-");
 }
 
@@ -713,7 +733,7 @@ acct_print(FILE *fp, const char *jobid, const struct acct_rec *r)
 	    "absent)\n"), text_quote(id, sizeof id, jobid, 32));
 	fprintf(fp, "%-16s %6s %9s %8s %8s %8s %8s %8s %10s %6s %6s %7s %9s %s\n", "NODE",
 	    "CORES", "SECONDS", "NEITHER", "T0ONLY", "T1ONLY", "BOTH", "UTIL", "BOTH/BUSY", "GHZ",
-	    "CPI", "THREADS", "HTTOP-CPU", "SOURCE");
+	    "CPI", "THREADS", "JOB-CPU", "SOURCE");
 	for (i = 0; i < r->n; i++)
 		print_row(fp, &r->nodes[i]);
 	acct_combine(r, &job);

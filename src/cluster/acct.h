@@ -11,8 +11,11 @@
  * required), s seconds of the whole job (required), n t0 t1 b the four
  * shares in percent (neither, thread 0 only, thread 1 only, both), u util
  * in percent, bb both of busy in percent, ghz, cpi, at the active threads
- * per core, cpu httop's own CPU seconds, src the source (a word). A figure is a number, a bound
- * "LO-HI", or absent: "-" or "-REASON" (httop's JSON absent code). The
+ * per core, cpu the job's own CPU seconds on the node (the whole run's
+ * cpu_s: its tasks' time on its cores, --source sched), src the source (a
+ * word). A figure is a number, a bound "LO-HI", or absent: "-" or
+ * "-REASON" (httop's JSON absent code: "-no-job" under a source that does
+ * not tell the job's tasks apart). The
  * whole text is at most ACCT_TEXT_MAX bytes. Everything read is
  * untrusted: anything else is an error with the byte offset, and the
  * parse costs no more than the text's length. */
@@ -33,7 +36,7 @@
 #define ACCT_NAME_MAX 64
 
 enum acct_fig { AF_NEITHER, AF_T0, AF_T1, AF_BOTH, AF_UTIL, AF_BOTH_BUSY, AF_GHZ, AF_CPI,
-	AF_THREADS, AF_N };
+	AF_THREADS, AF_CPU, AF_N };
 
 struct acct_val {
 	enum { AV_ABSENT = 0, AV_EXACT, AV_BOUND } kind;
@@ -45,9 +48,8 @@ struct acct_node {
 	char name[ACCT_NAME_MAX + 1];
 	unsigned long cores;
 	double secs;
-	struct acct_val fig[AF_N];  /* shares, util and both/busy in percent */
-	bool have_cpu;
-	double cpu;                 /* httop's own CPU seconds */
+	/* shares, util and both/busy in percent; AF_CPU the job's CPU seconds */
+	struct acct_val fig[AF_N];
 	char src[16];               /* "" when not said */
 };
 
@@ -81,7 +83,8 @@ void acct_free(struct acct_rec *r);
  * and util weighted by each node's cores and seconds (a bound where a
  * node's is one), both/busy, GHz and CPI exact when the nodes agree and
  * otherwise bounded by theirs (a ratio of sums lies between the nodes'
- * ratios), httop's CPU time summed. */
+ * ratios), the job's CPU seconds summed (a bound where a node's is one,
+ * absent where a node's is). */
 void acct_combine(const struct acct_rec *r, struct acct_node *job);
 
 /* The table: a line per node and one for the job. */

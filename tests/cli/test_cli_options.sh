@@ -5,7 +5,7 @@
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 77
+plan 76
 
 out=$("$HTTOP" --version); st=$?
 check "--version exits 0" [ "$st" -eq 0 ]
@@ -28,7 +28,7 @@ for o in --batch --capid6 --cgroup --check --check-case --cpuid --cpus --delay -
     --iterations --job --msr-batch-path --msr-path --msr-safe-path --on-conflict --output --pid --record \
     --record-compress --replay \
     --seed --sim --source --sysfs-root --textfile --textfile-level --topology --verbose --version \
-    --nodes --all-nodes --via --remote-httop --compact --acct-record --acct-merge --acct-cpu; do
+    --nodes --all-nodes --via --remote-httop --compact --acct-record --acct-merge; do
 	echo "$o"
 done | sort >want.opts
 if cmp -s want.opts help.opts; then ok "--help lists exactly the known long options"
@@ -60,9 +60,8 @@ bad() {
 		not_ok "httop $* -> exit $st, stderr: $(cat bad.err)"
 	fi
 }
-# --acct-merge and --acct-cpu go with --acct-record, which goes alone.
+# --acct-merge goes with --acct-record, which goes alone.
 bad "goes with --acct-record" --acct-merge 'httop1'
-bad "--acct-cpu: 'x1' is not a number" --acct-record r.jsonl --acct-cpu x1
 bad "drop the options of a run" --acct-record r.jsonl --job 12
 bad "-d/--delay" -d 0.01
 bad "-d/--delay" -d 0

@@ -10,7 +10,7 @@
 hup_ign=false
 hup_ignored && hup_ign=true
 
-plan 10
+plan 13
 
 fake_mount "$SKX_XML" "$SKX_CPUID" --scenario busy --realtime
 ctl poke 1 0x38F 0x2 >/dev/null
@@ -19,7 +19,7 @@ ctl dump >"$work/before"
 outs=
 for sig in TERM HUP INT; do
 	if [ "$sig" = HUP ] && $hup_ign; then
-		for c in "is running" "ended" "every register is back"; do
+		for c in "is running" "ended" "the last interval read then" "every register is back"; do
 			skip "SIG$sig: $c: $hup_skip_reason"
 		done
 		continue
@@ -38,6 +38,7 @@ for sig in TERM HUP INT; do
 		not_ok "SIG$sig: httop is running with the counters programmed"
 		sed 's/^/# /' "$work/err.$sig"
 	fi
+	t=$(date +%s.%N)
 	kill -"$sig" "$bg_pid"
 	wait "$bg_pid"
 	st=$?
@@ -46,6 +47,12 @@ for sig in TERM HUP INT; do
 	# 0 or 128 + the signal, as main decides; the registers are the test.
 	case $sig in TERM) n=15 ;; HUP) n=1 ;; INT) n=2 ;; esac
 	check "SIG$sig: httop ended (status $st)" test "$st" -eq 0 -o "$st" -eq $((128 + n))
+	# The window ends at the signal: the counters were read once more when
+	# it came (the last interval's time is after the signal was sent), a
+	# partial interval (-d 0.2).
+	check "SIG$sig: the last, partial interval was read when the signal came" \
+	    jq -se --argjson t "$t" 'length > 0 and (.[-1].unix_time >= $t) and
+	    (.[-1].interval > 0) and (.[-1].interval <= 0.25)' "$work/out.$sig"
 	ctl dump >"$work/after"
 	if cmp -s "$work/before" "$work/after"; then
 		ok "SIG$sig: every register is back to its value before httop"

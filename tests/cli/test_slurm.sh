@@ -14,28 +14,15 @@
 # task/cgroup: the cores httop writes are the job's cgroup cpuset.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/cli/promlib.sh"
-NTESTS=37
+NTESTS=39
 
-for p in slurmctld slurmd munged scontrol sbatch scancel sinfo taskset python3; do
-	command -v "$p" >/dev/null 2>&1 || skip_all "$p is not installed (Debian: slurm-wlm munge)"
-done
-[ "$(id -u)" = 0 ] || skip_all "slurmd and munged must run as root here"
+. "$HTTOP_SRCDIR/tests/slurmlib.sh"
+slurm_need
 
 tmp=$(mktemp -d) || exit 1
-pids=
 # Everything this test started, stopped: jobs first, then the daemons.
 cleanup() {
-	[ -n "$SLURM_CONF" ] && scancel --quiet --user=root >/dev/null 2>&1
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	for p in $pids; do
-		i=0
-		while kill -0 "$p" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-		kill -9 "$p" 2>/dev/null
-	done
-	# What the prolog started, if the epilog did not stop it.
-	for f in "$tmp"/jobs/*.pid; do
-		[ -f "$f" ] && kill -- "-$(cat "$f")" 2>/dev/null
-	done
+	slurm_cleanup
 	[ -n "$tui_sock" ] && tui_kill
 	[ -n "$tui_dir" ] && rm -rf "$tui_dir"
 	cgroup_cleanup
@@ -46,66 +33,21 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 cd "$tmp" || exit 1
 
-node=$(hostname -s 2>/dev/null || hostname)
-# The node as slurmd sees this machine (CPUs, sockets, cores, threads).
-hw=$(slurmd -C 2>/dev/null | head -n 1 | tr ' ' '\n' |
-	grep -E '^(CPUs|Boards|SocketsPerBoard|CoresPerSocket|ThreadsPerCore)=' | tr '\n' ' ')
-ncpu=$(printf '%s' "$hw" | sed -n 's/.*CPUs=\([0-9]*\).*/\1/p')
-[ -n "$ncpu" ] || skip_all "slurmd -C does not describe this machine"
-[ "$ncpu" -ge 2 ] || skip_all "the test pins a job to CPU 1: this machine has one CPU"
+slurm_node
 plan $NTESTS
-
-# A free port pair: not among the listening sockets in /proc/net/tcp*.
-listening() { cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | awk '$4 == "0A" { print $2 }' |
-	sed 's/.*://' | tr 'A-F' 'a-f'; }
-port=$((30000 + ($$ % 5000) * 2))
-while listening | grep -qix "$(printf '%04x' $port)\|$(printf '%04x' $((port + 1)))"; do
-	port=$((port + 2))
-done
-
-mkdir munge state spool log && chmod 755 munge
-dd if=/dev/urandom of=munge/munge.key bs=1024 count=1 2>/dev/null && chmod 400 munge/munge.key
-munged -F -f --key-file="$tmp/munge/munge.key" --socket="$tmp/munge/sock" \
-	--pid-file="$tmp/munge/pid" --log-file="$tmp/log/munged.log" \
-	--seed-file="$tmp/munge/seed" >log/munged.out 2>&1 &
-pids="$pids $!"
-i=0; while [ ! -S munge/sock ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+slurm_ports 2 30000
+slurm_munge
 
 # write_conf PROCTRACK TASKPLUGIN
 write_conf() {
-	cat >slurm.conf <<EOF
-ClusterName=httoptest
-SlurmctldHost=localhost
-SlurmUser=root
-SlurmdUser=root
-SlurmctldPort=$port
-SlurmdPort=$((port + 1))
-AuthType=auth/munge
-CredType=cred/munge
-AuthInfo=socket=$tmp/munge/sock
-StateSaveLocation=$tmp/state
-SlurmdSpoolDir=$tmp/spool
-SlurmctldPidFile=$tmp/slurmctld.pid
-SlurmdPidFile=$tmp/slurmd.pid
-SlurmctldLogFile=$tmp/log/slurmctld.log
-SlurmdLogFile=$tmp/log/slurmd.log
-ProctrackType=$1
-TaskPlugin=$2
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-MpiDefault=none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/none
-MailProg=/bin/true
-ReturnToService=2
-SchedulerType=sched/builtin
-NodeName=$node NodeHostname=$(hostname) $hw RealMemory=100 State=UNKNOWN
-PartitionName=test Nodes=$node Default=YES MaxTime=INFINITE State=UP
-EOF
-	if [ -n "$hooks" ]; then
-		printf 'Prolog=%s\nEpilog=%s\n' "$tmp/prolog.sh" "$tmp/epilog.sh" >>slurm.conf
-	fi
+	{
+		slurm_conf httoptest "$1" "$2"
+		echo "AccountingStorageType=accounting_storage/none"
+		if [ -n "$hooks" ]; then
+			printf 'Prolog=%s\nEpilog=%s\n' "$tmp/prolog.sh" "$tmp/epilog.sh"
+		fi
+		slurm_conf_node
+	} >slurm.conf
 	cat >cgroup.conf <<EOF
 CgroupPlugin=autodetect
 ConstrainCores=yes
@@ -113,31 +55,8 @@ IgnoreSystemdOnFailure=yes
 EOF
 }
 export SLURM_CONF="$tmp/slurm.conf"
-
-# start_slurm: the two daemons; 0 once the node is idle.
-start_slurm() {
-	rm -rf state/* spool/*
-	slurmctld -D -f "$SLURM_CONF" >>log/slurmctld.out 2>&1 &
-	ctld=$!
-	slurmd -D -f "$SLURM_CONF" >>log/slurmd.out 2>&1 &
-	sd=$!
-	pids="$pids $ctld $sd"
-	i=0
-	while [ $i -lt 150 ]; do
-		kill -0 "$sd" 2>/dev/null || return 1
-		[ "$(sinfo -h -n "$node" -o %t 2>/dev/null)" = idle ] && return 0
-		sleep 0.2; i=$((i + 1))
-	done
-	return 1
-}
-stop_slurm() {
-	scancel --quiet --user=root >/dev/null 2>&1
-	for p in $ctld $sd; do kill "$p" 2>/dev/null; done
-	for p in $ctld $sd; do
-		i=0; while kill -0 "$p" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-		kill -9 "$p" 2>/dev/null || :
-	done
-}
+start_slurm() { slurm_start; }
+stop_slurm() { slurm_stop; }
 # submit NAME COMMAND: a one-CPU batch job; its ID, once it runs.
 submit() {
 	id=$(sbatch --parsable -n 1 -J "$1" -o /dev/null --wrap "$2" 2>>log/sbatch.err) || return 1
@@ -327,27 +246,23 @@ stop_slurm
 # contrib/slurm: the prolog starts httop on the job (here on the
 # simulator), the epilog prints one seff-like line once the job is over,
 # its figures those of the record's last line (this machine's cores may
-# have one thread: then no split, "-").
-# Slurm runs them with its own environment: wrappers set httop's.
-mkdir jobs
-for h in prolog epilog; do
-	cat >"$h.sh" <<EOF
-#!/bin/sh
-export SLURM_CONF='$SLURM_CONF' HTTOP='$HTTOP' HTTOP_ARGS='--sim busy' HTTOP_INTERVAL=0.3
-export HTTOP_JOB_DIR='$tmp/jobs' HTTOP_JOB_LOG='$tmp/jobs.log' HTTOP_JOB_KEEP=1
-exec '$HTTOP_SRCDIR/contrib/slurm/httop-$h' "\$@"
-EOF
-	chmod 755 "$h.sh"
-done
+# have one thread: then no split, "-"). The interval is 30 s, far longer
+# than the job: the epilog's SIGTERM makes httop read the last, partial
+# interval at once and write the whole job, so the record's window is the
+# job's (within 0.5 s of the times the job's own script took) and the
+# epilog does not wait for an interval.
+# Slurm runs them with its own environment: wrappers set httop's
+# (tests/slurmlib.sh) and note their own start and end.
+slurm_hooks "export HTTOP_INTERVAL=30"
 hooks=1 write_conf proctrack/linuxproc task/affinity
 if start_slurm; then
-	j4=$(submit seffed "exec taskset -c 1 sleep 6")
+	j4=$(submit seffed "exec taskset -c 1 sh -c 'date +%s.%N >$tmp/j4.start; sleep 3; date +%s.%N >$tmp/j4.end'")
 	i=0
-	while [ -n "$(squeue -h -j "$j4" 2>/dev/null)" ] && [ $i -lt 300 ]; do
+	while [ -n "$(squeue -h -j "$j4" 2>/dev/null)" ] && [ $i -lt 600 ]; do
 		sleep 0.1; i=$((i + 1))
 	done
 	i=0
-	while ! grep -q "job $j4 " jobs.log 2>/dev/null && [ $i -lt 300 ]; do
+	while ! grep -q "job $j4 " jobs.log 2>/dev/null && [ $i -lt 600 ]; do
 		sleep 0.1; i=$((i + 1))
 	done
 	line=$(grep "job $j4 " jobs.log 2>/dev/null)
@@ -361,19 +276,37 @@ if start_slurm; then
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()
 last = json.loads(lines[-1])
-assert len(lines) >= 3 and last.get("window") == "run" and last["job"]["id"] == sys.argv[2]
+assert len(lines) >= 2 and last.get("window") == "run" and last["job"]["id"] == sys.argv[2]
 n = last["node"]
 assert ("util %.1f%%;" % (n["util"] * 100)) in sys.argv[3], sys.argv[3]
 assert sys.argv[3].endswith("; CPI %.2f" % n["cpi"]), sys.argv[3]
 assert ("threads %.2f;" % n["active_threads"]) in sys.argv[3], sys.argv[3]
 ' "jobs/job-$j4.jsonl" "$j4" "$line"
+	# The whole job's window: from its first sample to the epilog's
+	# signal, against the job's own start and end.
+	window=$(python3 -c '
+import json, sys
+last = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+t1 = last["unix_time"]
+t0 = t1 - last["interval"]
+print("%.3f %.3f" % (t0 - float(open(sys.argv[2]).read()), t1 - float(open(sys.argv[3]).read())))
+' "jobs/job-$j4.jsonl" j4.start j4.end 2>&1)
+	check "... its window is the job's within 0.5 s (start, end: $window s from the job's own)" \
+	    python3 -c 'import sys; assert all(abs(float(x)) <= 0.5 for x in sys.argv[1].split())' \
+	    "$window"
+	epilog=$(awk -v j="$j4" '$1 == j { printf "%.3f", $3 - $2 }' epilog.times 2>/dev/null)
+	diag "the epilog of job $j4 took ${epilog:-?} s"
+	# Not a timing (make check asserts no wall time): the epilog that
+	# waited for httop's next interval took 30 s.
+	check "... and the epilog did not wait for an interval (${epilog:-?} s of 30)" \
+	    awk -v t="${epilog:-99}" 'BEGIN { exit !(t < 10) }'
 	# (httop's own command line: httop-acct, which the epilog runs after
 	# its line, names the record too)
 	check "... and the prolog's httop has ended" sh -c \
 	    '! pgrep -f -- "--job $1 --format json" >/dev/null' sh "$j4"
 	stop_slurm
 else
-	for i in 1 2 3; do skip "Slurm did not start with the prolog and epilog"; done
+	for i in 1 2 3 4 5; do skip "Slurm did not start with the prolog and epilog"; done
 fi
 hooks=
 

@@ -13,54 +13,27 @@
 # job's nodes do) keep all four records; a job whose epilog stored
 # nothing, and an AdminComment that is not httop's (hostile), are said.
 . "$HTTOP_SRCDIR/tests/lib.sh"
-NTESTS=20
+NTESTS=22
 
-for p in slurmctld slurmd slurmdbd munged scontrol sbatch sacct sacctmgr mariadbd \
-    mariadb-install-db taskset python3; do
-	need "$p" "slurm-wlm slurmdbd mariadb-server munge python3"
-done
-[ "$(id -u)" = 0 ] || skip_all "slurmd, munged and mariadbd must run as root here"
+. "$HTTOP_SRCDIR/tests/slurmlib.sh"
+slurm_need slurmdbd sacct sacctmgr mariadbd mariadb-install-db
 
 tmp=$(mktemp -d) || exit 1
-pids=
 # Everything this test started, stopped: jobs first, then the daemons
 # (slurmd and slurmctld, slurmdbd, MariaDB, munged: the reverse order).
 cleanup() {
-	[ -n "$SLURM_CONF" ] && [ -n "$pids" ] && scancel --quiet --user=root >/dev/null 2>&1
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	for p in $pids; do
-		i=0
-		while kill -0 "$p" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-		kill -9 "$p" 2>/dev/null
-	done
-	for f in "$tmp"/jobs/*.pid; do
-		[ -f "$f" ] && kill -- "-$(cat "$f")" 2>/dev/null
-	done
+	slurm_cleanup
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 cd "$tmp" || exit 1
 
-node=$(hostname -s 2>/dev/null || hostname)
-hw=$(slurmd -C 2>/dev/null | head -n 1 | tr ' ' '\n' |
-	grep -E '^(CPUs|Boards|SocketsPerBoard|CoresPerSocket|ThreadsPerCore)=' | tr '\n' ' ')
-ncpu=$(printf '%s' "$hw" | sed -n 's/.*CPUs=\([0-9]*\).*/\1/p')
-[ -n "$ncpu" ] || skip_all "slurmd -C does not describe this machine"
-[ "$ncpu" -ge 2 ] || skip_all "the test pins a job to CPU 1: this machine has one CPU"
+slurm_node
 plan $NTESTS
 
 # Four free ports: slurmctld, slurmd, slurmdbd, MariaDB.
-listening() { cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | awk '$4 == "0A" { print $2 }' |
-	sed 's/.*://' | tr 'a-f' 'A-F'; }
-port=$((35000 + ($$ % 5000) * 4))
-busy_port() {
-	for q in 0 1 2 3; do
-		listening | grep -qx "$(printf '%04X' $(($1 + q)))" && return 0
-	done
-	return 1
-}
-while busy_port $port; do port=$((port + 4)); done
+slurm_ports 4 35000
 dbdport=$((port + 2))
 dbport=$((port + 3))
 
@@ -81,12 +54,8 @@ skip_rest() {
 	exit 0
 }
 
-mkdir munge state spool log jobs && chmod 755 munge
-dd if=/dev/urandom of=munge/munge.key bs=1024 count=1 2>/dev/null && chmod 400 munge/munge.key
-munged -F -f --key-file="$tmp/munge/munge.key" --socket="$tmp/munge/sock" \
-	--pid-file="$tmp/munge/pid" --log-file="$tmp/log/munged.log" \
-	--seed-file="$tmp/munge/seed" >log/munged.out 2>&1 &
-pids="$! $pids"
+mkdir jobs
+slurm_munge
 wait_for 5 test -S munge/sock
 
 # MariaDB: a data directory of its own, root without a password on
@@ -110,41 +79,18 @@ mariadb --no-defaults --socket="$tmp/db.sock" -uroot -e \
 	"CREATE USER IF NOT EXISTS 'root'@'127.0.0.1'; GRANT ALL ON *.* TO 'root'@'127.0.0.1';" \
 	>>log/mariadbd.out 2>&1
 
-cat >slurm.conf <<EOF2
-ClusterName=httopacct
-SlurmctldHost=localhost
-SlurmUser=root
-SlurmdUser=root
-SlurmctldPort=$port
-SlurmdPort=$((port + 1))
-AuthType=auth/munge
-CredType=cred/munge
-AuthInfo=socket=$tmp/munge/sock
-StateSaveLocation=$tmp/state
-SlurmdSpoolDir=$tmp/spool
-SlurmctldPidFile=$tmp/slurmctld.pid
-SlurmdPidFile=$tmp/slurmd.pid
-SlurmctldLogFile=$tmp/log/slurmctld.log
-SlurmdLogFile=$tmp/log/slurmd.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/affinity
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-MpiDefault=none
-JobAcctGatherType=jobacct_gather/none
+{
+	slurm_conf httopacct proctrack/linuxproc task/affinity
+	cat <<EOF2
 AccountingStorageType=accounting_storage/slurmdbd
 AccountingStorageHost=localhost
 AccountingStoragePort=$dbdport
 AccountingStoragePass=$tmp/munge/sock
-JobCompType=jobcomp/none
-MailProg=/bin/true
-ReturnToService=2
-SchedulerType=sched/builtin
 Prolog=$tmp/prolog.sh
 Epilog=$tmp/epilog.sh
-NodeName=$node NodeHostname=$(hostname) $hw RealMemory=100 State=UNKNOWN
-PartitionName=test Nodes=$node Default=YES MaxTime=INFINITE State=UP
 EOF2
+	slurm_conf_node
+} >slurm.conf
 # slurmdbd reads slurmdbd.conf beside slurm.conf; it holds the database's
 # password (none here) and must be the SlurmUser's, mode 600.
 cat >slurmdbd.conf <<EOF2
@@ -178,17 +124,11 @@ check "the cluster is registered (sacctmgr -i add cluster)" \
 	sh -c 'timeout 10 sacctmgr -n -P list cluster format=cluster | grep -qx httopacct'
 
 # The prolog and epilog as slurmd runs them, with httop's settings; the
-# epilog stores nothing while $tmp/noacct exists.
-for h in prolog epilog; do
-	cat >"$h.sh" <<EOF2
-#!/bin/sh
-export SLURM_CONF='$SLURM_CONF' HTTOP='$HTTOP' HTTOP_ARGS='--sim busy' HTTOP_INTERVAL=0.3
-export HTTOP_JOB_DIR='$tmp/jobs' HTTOP_JOB_LOG='$tmp/jobs.log' HTTOP_JOB_KEEP=1
-[ -e '$tmp/noacct' ] && export HTTOP_ACCT=0
-exec '$HTTOP_SRCDIR/contrib/slurm/httop-$h' "\$@"
-EOF2
-	chmod 755 "$h.sh"
-done
+# epilog stores nothing while $tmp/noacct exists; while $tmp/sched exists
+# the prolog's httop reads the scheduler's record (the job's own CPU
+# seconds).
+slurm_hooks "[ -e '$tmp/noacct' ] && export HTTOP_ACCT=0
+[ -e '$tmp/sched' ] && export HTTOP_ARGS='--source sched'"
 
 slurmctld -D -f "$SLURM_CONF" >log/slurmctld.out 2>&1 &
 pids="$! $pids"
@@ -240,7 +180,8 @@ for k, j in (("n", "neither"), ("t0", "t0_only"), ("t1", "t1_only"), ("b", "both
         assert rec[k].startswith("-"), (k, rec[k])
     else:
         assert abs(float(rec[k]) - n[j] * 100) <= 0.005, (k, rec[k], n[j])
-assert float(rec["cpu"]) >= 0, rec
+# The simulator does not tell the tasks of the job apart: no CPU seconds of it.
+assert rec["cpu"] == "-no-job" and last["job"]["cpu_s"] is None, (rec["cpu"], last["job"])
 ' "jobs/job-$j1.jsonl" j1.comment
 check "... and the epilog still wrote its line (no python): $(grep "job $j1 " jobs.log)" \
 	grep -Eq "^httop: job $j1 \(root\) on $node: [0-9]+ cores? over [0-9.]+ s; util 100\.0%;.*; CPI [0-9.]+\$" \
@@ -257,15 +198,47 @@ n = last["node"]
 rows = {l.split()[0]: l.split() for l in open(sys.argv[2]) if l.split() and l.split()[0] in (sys.argv[3], "job")}
 assert set(rows) == {sys.argv[3], "job"}, rows
 for r in rows.values():
-    # NODE CORES SECONDS NEITHER T0ONLY T1ONLY BOTH UTIL BOTH/BUSY GHZ CPI THREADS HTTOP-CPU SOURCE
+    # NODE CORES SECONDS NEITHER T0ONLY T1ONLY BOTH UTIL BOTH/BUSY GHZ CPI THREADS JOB-CPU SOURCE
     assert int(r[1]) == n["ncores"], r
     assert abs(float(r[2]) - last["interval"]) <= 0.051, r
     assert abs(float(r[7]) - n["util"] * 100) <= 0.051, r
     assert abs(float(r[9]) - n["ghz"]) <= 0.0051 and abs(float(r[10]) - n["cpi"]) <= 0.0051, r
     assert abs(float(r[11]) - n["active_threads"]) <= 0.0051, r
-    assert r[13] == "sim", r
+    assert r[12] == "-" and r[13] == "sim", r
 assert rows["job"][1:] == rows[sys.argv[3]][1:], rows
 ' "jobs/job-$j1.jsonl" j1.out "$node"
+
+# Under --source sched the record's cpu= is the job's own CPU seconds on
+# the node (the whole run's cpu_s): a job that burns CPU 1 for 2 s counts
+# what its own shell counts for its children (times), within the start of
+# httop's watch and steal; httop --job reads it back for the node and the
+# job.
+if "$HTTOP" --source sched -b -n 1 -d 0.1 >/dev/null 2>sched.err; then
+	: >sched
+	j5=$(run burn "exec taskset -c 1 sh -c 'timeout 2 sh -c \"while :; do :; done\"; times >$tmp/j5.times'")
+	rm -f sched
+	wait_for 20 has_comment "$j5"
+	comment "$j5" >j5.comment
+	timeout 60 "$HTTOP" --job "$j5" >j5.out 2>j5.err
+	sed 's/^/# /' j5.out
+	check "job $j5 under --source sched: cpu= is its whole run's cpu_s, near its own CPU time: $(cat j5.comment)" python3 -c '
+import json, sys
+last = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+rec = dict(kv.split("=") for kv in open(sys.argv[2]).read().strip().split(";")[1].split(":", 1)[1].split(","))
+cpu_s = last["job"]["cpu_s"]
+assert last["window"] == "run" and isinstance(cpu_s, (int, float)), last["job"]
+assert rec["cpu"] == "%.2f" % cpu_s and rec["src"] == "sched", (rec["cpu"], cpu_s)
+# times: its children'"'"'s user and system time on the second line ("0m1.93s 0m0.01s").
+own = sum(int(m) * 60 + float(x.rstrip("s")) for m, x in (f.split("m") for f in open(sys.argv[3]).read().split("\n")[1].split()))
+assert own > 0.2 and abs(cpu_s - own) <= 0.3 + 0.1 * own, (cpu_s, own)
+' "jobs/job-$j5.jsonl" j5.comment j5.times
+	check "... httop --job $j5 reads it back: the node's and the job's JOB-CPU are the record's" \
+	    awk -v n="$node" -v c="$(sed -n 's/.*,cpu=\([0-9.]*\),.*/\1/p' j5.comment)" '
+	    ($1 == n || $1 == "job") && $13 == c && c != "" { k++ } END { exit !(k == 2) }' j5.out
+else
+	skip "--source sched is not available here: $(tail -n 1 sched.err)"
+	skip "--source sched is not available here"
+fi
 
 # A job whose epilog stored nothing: httop says so.
 : >noacct
@@ -287,7 +260,7 @@ for k in 1 2 3 4; do
 done
 racers=
 for k in 1 2 3 4; do
-	HTTOP="$HTTOP" "$HTTOP_SRCDIR/contrib/slurm/httop-acct" "$j3" "race$k.jsonl" "0.$k" \
+	HTTOP="$HTTOP" "$HTTOP_SRCDIR/contrib/slurm/httop-acct" "$j3" "race$k.jsonl" \
 	    2>"race$k.err" &
 	racers="$racers $!"
 done
@@ -299,10 +272,10 @@ check "... sacct: the AdminComment holds the four nodes' records: $(nodes_of "$j
 	[ "$(nodes_of "$j3")" = "n01 n02 n03 n04 " ]
 timeout 60 "$HTTOP" --job "$j3" >j3.out 2>j3.err; st=$?
 sed 's/^/# /' j3.out
-check "... httop --job $j3: four node lines and the job's, its cores the sum, its CPU time too" \
+check "... httop --job $j3: four node lines and the job's, its cores the sum, no CPU time (the nodes' is absent)" \
 	awk -v c="$(awk '$1 == "'"$node"'" { print $2 }' j1.out)" '
 	$1 ~ /^n0[1-4]$/ { n++ }
-	$1 == "job" { job = ($2 == 4 * c && $13 == "1.00") }
+	$1 == "job" { job = ($2 == 4 * c && $13 == "-") }
 	END { exit !(n == 4 && job) }' j3.out
 
 # An AdminComment that is not httop's (set while the job ran, in the

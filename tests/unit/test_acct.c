@@ -11,21 +11,22 @@
 
 /* A whole run of node n01: 8 cores over 723.25 s; neither 6.8%, t0 only
  * 10%, t1 only 8.1% exact; both a bound 70-80%; util 93.2%; both/busy
- * absent (no-split); 2.48 GHz, CPI 0.81. */
+ * absent (no-split); 2.48 GHz, CPI 0.81; the job's own CPU seconds (cpu_s)
+ * 5730.126. */
 static const char run_line[] =
     "{\"time\":1,\"interval\":723.25,\"valid\":true,\"host\":\"n01\",\"source\":\"msr\","
     "\"window\":\"run\",\"node\":{\"ncores\":8,\"nvalid\":8,\"exact\":false,"
     "\"neither\":0.068,\"neither_lo\":null,\"neither_hi\":null,"
     "\"t0_only\":0.1,\"t1_only\":0.081,"
     "\"both\":null,\"both_lo\":0.7,\"both_hi\":0.8,"
-    "\"util\":0.932,\"ghz\":2.48,\"cpi\":0.81,\"active_threads\":1.74,"
+    "\"util\":0.932,\"ghz\":2.48,\"cpi\":0.81,\"active_threads\":1.74,\"cpu_s\":5730.126,"
     "\"both_of_busy\":null,\"both_of_busy_lo\":null,\"both_of_busy_hi\":null,"
     "\"absent\":{\"both_of_busy\":\"no-split\"}},"
     "\"packages\":[],\"cores\":[{\"x\":1}],\"threads\":[]}";
 
 static const char n01_text[] =
     "n01:c=8,s=723.2,n=6.80,t0=10.00,t1=8.10,b=70.00-80.00,u=93.20,bb=-no-split,"
-    "ghz=2.480,cpi=0.810,at=1.740,cpu=1.25,src=msr";
+    "ghz=2.480,cpi=0.810,at=1.740,cpu=5730.13,src=msr";
 
 static void
 test_from_json(void **state)
@@ -45,8 +46,8 @@ test_from_json(void **state)
 	assert_float_equal(n.fig[AF_BOTH].hi, 80.0, 1e-9);
 	assert_true(n.fig[AF_BOTH_BUSY].kind == AV_ABSENT);
 	assert_string_equal(n.fig[AF_BOTH_BUSY].why, "no-split");
-	n.have_cpu = true;
-	n.cpu = 1.25;
+	assert_true(n.fig[AF_CPU].kind == AV_EXACT);
+	assert_float_equal(n.fig[AF_CPU].v, 5730.126, 1e-9);
 	assert_int_equal(acct_format_node(&n, buf, sizeof buf), (int)strlen(n01_text));
 	assert_string_equal(buf, n01_text);
 	/* Too small a buffer: -1, never a cut record. */
@@ -92,14 +93,14 @@ test_parse_roundtrip(void **state)
 	assert_int_equal(acct_parse(text, strlen(text), &r, &e), 0);
 	assert_int_equal(r.n, 2);
 	assert_string_equal(r.nodes[1].name, "n02");
-	assert_false(r.nodes[1].have_cpu);
+	assert_true(r.nodes[1].fig[AF_CPU].kind == AV_ABSENT);  /* not given: absent */
 	assert_true(r.nodes[1].fig[AF_CPI].kind == AV_ABSENT);  /* not given: absent */
 	assert_float_equal(r.nodes[0].secs, 723.2, 1e-9);
-	assert_float_equal(r.nodes[0].cpu, 1.25, 1e-9);
+	assert_float_equal(r.nodes[0].fig[AF_CPU].v, 5730.13, 1e-9);
 	len = acct_format(&r, again, sizeof again);
 	assert_string_equal(again, "httop1;" "n01:c=8,s=723.2,n=6.80,t0=10.00,t1=8.10,"
-	    "b=70.00-80.00,u=93.20,bb=-no-split,ghz=2.480,cpi=0.810,at=1.740,cpu=1.25,src=msr;"
-	    "n02:c=2,s=10.0,n=-,t0=-,t1=-,b=-,u=50.00,bb=-,ghz=-,cpi=-,at=-");
+	    "b=70.00-80.00,u=93.20,bb=-no-split,ghz=2.480,cpi=0.810,at=1.740,cpu=5730.13,src=msr;"
+	    "n02:c=2,s=10.0,n=-,t0=-,t1=-,b=-,u=50.00,bb=-,ghz=-,cpi=-,at=-,cpu=-");
 	assert_int_equal(len, (int)strlen(again));
 	acct_free(&r);
 	/* Empty: no node; the version alone: no node either. */
@@ -221,8 +222,8 @@ test_merge(void **state)
 	assert_int_equal(acct_merge(&r, &n), 0);    /* added */
 	acct_format(&r, out, sizeof out);
 	assert_string_equal(out, "httop1;n01:c=4,s=11.0,n=-,t0=-,t1=-,b=-,u=70.00,bb=-,ghz=-,"
-	    "cpi=-,at=-;n02:c=8,s=10.0,n=-,t0=-,t1=-,b=-,u=60.00,bb=-,ghz=-,cpi=-,at=-;"
-	    "n03:c=4,s=11.0,n=-,t0=-,t1=-,b=-,u=70.00,bb=-,ghz=-,cpi=-,at=-");
+	    "cpi=-,at=-,cpu=-;n02:c=8,s=10.0,n=-,t0=-,t1=-,b=-,u=60.00,bb=-,ghz=-,cpi=-,at=-,"
+	    "cpu=-;n03:c=4,s=11.0,n=-,t0=-,t1=-,b=-,u=70.00,bb=-,ghz=-,cpi=-,at=-,cpu=-");
 	/* Too small for it all: -1. */
 	assert_int_equal(acct_format(&r, out, 40), -1);
 	acct_free(&r);
@@ -262,8 +263,8 @@ test_combine(void **state)
 	assert_true(job.fig[AF_GHZ].kind == AV_EXACT);
 	assert_true(job.fig[AF_BOTH].kind == AV_ABSENT);
 	assert_float_equal(job.fig[AF_THREADS].v, 1.75, 1e-9);
-	assert_true(job.have_cpu);
-	assert_float_equal(job.cpu, 0.75, 1e-9);
+	assert_true(job.fig[AF_CPU].kind == AV_EXACT);
+	assert_float_equal(job.fig[AF_CPU].v, 0.75, 1e-9);
 	assert_string_equal(job.src, "msr");
 	fp = open_memstream(&out, &len);
 	acct_print(fp, "42", &r);
@@ -274,6 +275,14 @@ test_combine(void **state)
 	    " 17.5-32.5        -        -        -     87.5          -   2.50 1.00-2.00"
 	    "    1.75      0.75 msr\n"));
 	free(out);
+	acct_free(&r);
+	/* A node whose job CPU time is absent (a source that does not tell
+	 * the job's tasks apart): the job's is absent too, with its reason. */
+	t = "httop1;a:c=2,s=10.0,cpu=0.25;b:c=6,s=10.0,cpu=-no-job";
+	assert_int_equal(acct_parse(t, strlen(t), &r, &e), 0);
+	acct_combine(&r, &job);
+	assert_true(job.fig[AF_CPU].kind == AV_ABSENT);
+	assert_string_equal(job.fig[AF_CPU].why, "no-job");
 	acct_free(&r);
 }
 
