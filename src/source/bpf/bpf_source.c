@@ -55,6 +55,7 @@ struct bpf_src {
 	struct sched_job job;
 	bool has_job;
 	uint64_t job_added;      /* processes httop put in the job's map */
+	bool *online;            /* per CPU, at the last read (max_cpu) */
 };
 
 static struct bpf_src *
@@ -218,13 +219,40 @@ fill_row(const struct bpf_src *bs, const struct bpf_core *k, unsigned th, uint64
 	}
 }
 
+/* Which CPUs are online now (/sys/devices/system/cpu/online, "0-3,5"),
+ * into bs->online; unchanged when the file cannot be read. */
+static void
+read_online(struct bpf_src *bs)
+{
+	unsigned max = bs->src.m->topo.max_cpu;
+	char buf[4096], *p = buf, *end;
+	unsigned long a, b, i;
+	FILE *fp = fopen("/sys/devices/system/cpu/online", "re");
+	size_t n = 0;
+
+	if (fp != NULL) {
+		n = fread(buf, 1, sizeof buf - 1, fp);
+		fclose(fp);
+	}
+	if (n == 0)
+		return;
+	buf[n] = '\0';
+	memset(bs->online, 0, max * sizeof *bs->online);
+	while (*p >= '0' && *p <= '9') {
+		a = b = strtoul(p, &end, 10);
+		if (*end == '-')
+			b = strtoul(end + 1, &end, 10);
+		for (i = a; i <= b && i < max; i++)
+			bs->online[i] = true;
+		p = *end == ',' ? end + 1 : end;
+	}
+}
+
 /* One CPU's state in a read of core k (copied, brought up to the cut). */
 static uint8_t
 cpu_state(struct bpf_src *bs, const struct bpf_core *k, unsigned th, unsigned cpu)
 {
-	const struct topology *t = &bs->src.m->topo;
-
-	if (!t->cpus[cpu].online)
+	if (!bs->online[cpu])
 		return CPU_OFFLINE;
 	if (k->known & (1u << th))
 		return CPU_READ_OK;
@@ -254,6 +282,8 @@ read_core(struct bpf_src *bs, unsigned ci, uint64_t cut, struct sample *out)
 			continue;
 		}
 		out->state[cpu] = cpu_state(bs, k, th, cpu);
+		if (out->state[cpu] == CPU_OFFLINE)
+			out->err[cpu] = ENXIO;
 		fill_row(bs, k, th, sample_row(out, cpu), out->nslots);
 	}
 }
@@ -281,6 +311,7 @@ bpf_read(struct source *s, struct sample *out, struct errmsg *e)
 	}
 	/* The cut after every copy: no copy's counts go past it. */
 	cut = now_ns();
+	read_online(bs);
 	for (ci = 0; ci < bs->ncores; ci++)
 		read_core(bs, ci, cut, out);
 	out->time = (double)cut / 1e9 - bs->start;
@@ -297,6 +328,7 @@ bpf_close(struct source *s)
 	if (bs->skel != NULL)
 		httop_bpf__destroy(bs->skel);
 	free(bs->snap);
+	free(bs->online);
 	free(bs);
 }
 
@@ -387,6 +419,9 @@ open_src(struct machine *m, struct plan *plan, const struct sched_job *job, stru
 	}
 	bs->ncores = m->topo.ncores;
 	bs->snap = xcalloc(bs->ncores, sizeof *bs->snap);
+	bs->online = xcalloc(m->topo.max_cpu, sizeof *bs->online);
+	for (ci = 0; ci < m->topo.max_cpu; ci++)
+		bs->online[ci] = m->topo.cpus[ci].online;
 	bs->start = clock_mono();
 	if (load(bs, m, e) != 0) {
 		bpf_close(&bs->src);
