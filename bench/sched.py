@@ -168,6 +168,39 @@ def whole_one(build, sib, obs, tmp):
             "rate": trips * 2.0 / wall / 2.0}
 
 
+def bpf_prog_ns(build, sib, tmp):
+    """The bpf source's program's own run time per switch (ns), from the
+    kernel's BPF statistics (kernel.bpf_stats_enabled on for one more
+    paced load, then put back): run_time_ns / run_cnt of httop_switch.
+    None where it cannot be read."""
+    knob = "/proc/sys/kernel/bpf_stats_enabled"
+    try:
+        old = open(knob).read().strip()
+        open(knob, "w").write("1")
+    except OSError:
+        return None
+    try:
+        cmd = observer_cmd(build, sib, "bpf", tmp)
+        op = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(2.0)
+        loads = [subprocess.Popen([os.path.join(build, "bench/httop-pingpong"), cpu, cpu,
+                                   "10000", "3"], stdout=subprocess.DEVNULL) for cpu in ("0", "1")]
+        for p in loads:
+            p.wait()
+        out = subprocess.run(["bpftool", "prog", "show", "-j"], capture_output=True,
+                             text=True).stdout
+        op.wait()
+        progs = [p for p in json.loads(out or "[]") if p.get("name") == "httop_switch" and
+                 p.get("run_cnt")]
+        if not progs:
+            return None
+        return progs[0]["run_time_ns"] / progs[0]["run_cnt"], progs[0]["run_cnt"]
+    except (OSError, ValueError):
+        return None
+    finally:
+        open(knob, "w").write(old)
+
+
 def httop_has(build, name):
     h = subprocess.run([os.path.join(build, "src/httop"), "--help"], capture_output=True,
                        text=True).stdout
@@ -212,6 +245,10 @@ def whole(build, sib, rounds):
                                                    "/".join(str(x["lost"]) for x in res[o])))
     print("(median [min, max]; whole = (load's growth over the round's load alone + "
           "observer's own) / 2 loaded CPUs)")
+    if "bpf" in obs:
+        r = bpf_prog_ns(build, sib, tmp)
+        print("bpf program's own run time per switch (kernel.bpf_stats_enabled, one more load): "
+              + ("%.0f ns over %d runs" % r if r else "not readable"))
     if "perf" in rows and rows["perf"] > 0:
         print("against the anchor (perf record): " + ", ".join(
             "%s %.2fx" % (o, rows[o] / rows["perf"]) for o in obs if o not in ("none", "perf")))
