@@ -375,9 +375,9 @@ load(struct bpf_src *bs, const struct machine *m, struct errmsg *e)
 	if ((bs->skel = httop_bpf__open()) == NULL)
 		return load_error(errno, e);
 	bs->skel->rodata->job_on = bs->has_job;
-	if (bpf_map__set_max_entries(bs->skel->maps.cpu_slot, m->topo.max_cpu) != 0 ||
-	    bpf_map__set_max_entries(bs->skel->maps.cores, bs->ncores) != 0)
-		return load_error(errno, e);
+	if ((err = bpf_map__set_max_entries(bs->skel->maps.cpu_slot, m->topo.max_cpu)) != 0 ||
+	    (err = bpf_map__set_max_entries(bs->skel->maps.cores, bs->ncores)) != 0)
+		return load_error(-err, e);
 	if ((err = httop_bpf__load(bs->skel)) != 0)
 		return load_error(-err, e);
 	bs->cores_fd = bpf_map__fd(bs->skel->maps.cores);
