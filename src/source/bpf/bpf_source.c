@@ -359,7 +359,8 @@ load_error(int err, struct errmsg *e)
 	if (err == EPERM || err == EACCES)
 		return errmsg_set(e, _("bpf: the kernel refused the program (%s): it needs "
 		    "CAP_BPF and CAP_PERFMON, or root, when httop starts (httop(1), PRIVILEGE); "
-		    "--source sched needs less"), strerror(err));
+		    "--source sched needs only CAP_PERFMON or perf_event_paranoid <= 0"),
+		    strerror(err));
 	return errmsg_set(e, _("bpf: the program did not load (%s%s%s): the kernel needs BPF "
 	    "with BTF (/sys/kernel/btf/vmlinux, Linux 5.11 or later); --source sched works "
 	    "without"), strerror(err), last_msg[0] ? ": " : "", last_msg);
