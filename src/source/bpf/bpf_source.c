@@ -55,6 +55,11 @@ struct bpf_src {
 	struct sched_job job;
 	bool has_job;
 	uint64_t job_added;      /* processes httop put in the job's map */
+	/* The processes in /proc at the last scan and at this one (sorted):
+	 * one gone since is told to the job (job.exit), so that its cache
+	 * forgets it and a new process given its ID is asked about again. */
+	uint32_t *pids, *prev;
+	size_t npids, nprev, cap;
 	bool *online;            /* per CPU, at the last read (max_cpu) */
 };
 
@@ -114,6 +119,35 @@ visit_cpus(const struct bpf_src *bs)
 	(void)sched_setaffinity(0, sizeof old, &old);
 }
 
+static int
+cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Tell the job of every process of the last scan that is not in this
+ * one (both sorted), then keep this one as the last. */
+static void
+job_gone(struct bpf_src *bs)
+{
+	size_t i = 0, j = 0;
+	uint32_t *t;
+
+	qsort(bs->pids, bs->npids, sizeof *bs->pids, cmp_u32);
+	for (; i < bs->nprev; i++) {
+		while (j < bs->npids && bs->pids[j] < bs->prev[i])
+			j++;
+		if ((j == bs->npids || bs->pids[j] != bs->prev[i]) && bs->job.exit != NULL)
+			bs->job.exit(bs->job.ctx, bs->prev[i], bs->prev[i]);
+	}
+	t = bs->prev;
+	bs->prev = bs->pids;
+	bs->pids = t;
+	bs->nprev = bs->npids;
+}
+
 /* The job's processes now in /proc, asked of the job (its cache reads
  * /proc once per new process), added to the program's map; the program
  * follows their forks from then on. */
@@ -129,17 +163,25 @@ job_scan(struct bpf_src *bs)
 
 	if (d == NULL)
 		return;
+	bs->npids = 0;
 	while ((de = readdir(d)) != NULL) {
 		pid = strtoul(de->d_name, &end, 10);
 		if (*end != '\0' || pid == 0 || pid > UINT32_MAX)
 			continue;
 		key = (__u32)pid;
+		if (bs->npids == bs->cap) {
+			bs->cap = bs->cap ? 2 * bs->cap : 1024;
+			bs->pids = xrealloc(bs->pids, bs->cap * sizeof *bs->pids);
+			bs->prev = xrealloc(bs->prev, bs->cap * sizeof *bs->prev);
+		}
+		bs->pids[bs->npids++] = key;
 		if (!bs->job.is(bs->job.ctx, key, key))
 			continue;
 		if (bpf_map_update_elem(bs->job_fd, &key, &one, BPF_NOEXIST) == 0)
 			bs->job_added++;
 	}
 	closedir(d);
+	job_gone(bs);
 }
 
 /* Each selected CPU's slot in the program's map (0 for the others), and
@@ -329,6 +371,8 @@ bpf_close(struct source *s)
 		httop_bpf__destroy(bs->skel);
 	free(bs->snap);
 	free(bs->online);
+	free(bs->pids);
+	free(bs->prev);
 	free(bs);
 }
 

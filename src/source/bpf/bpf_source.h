@@ -16,8 +16,9 @@ struct sched_job;   /* sched_merge.h */
  * (CAP_BPF and CAP_PERFMON, a kernel with BTF, a build without it). */
 struct source *bpf_source_open(struct machine *m, struct plan *plan, struct errmsg *e);
 /* The same watching a job (job->is asked once per process found in
- * /proc at the start and at every read; the program follows their forks;
- * its context must outlive the source): the plan gains the job's slots
+ * /proc at the start and at every read, job->exit told of one gone since
+ * the last; the program follows their forks; its context must outlive
+ * the source): the plan gains the job's slots
  * (sched_plan_job). */
 struct source *bpf_source_open_job(struct machine *m, struct plan *plan,
     const struct sched_job *job, struct errmsg *e);
