@@ -152,8 +152,9 @@ else
 	echo "the Slurm epilog: not measured (needs python3)"
 fi
 
-# The scheduler source (issue 27): its cost under a switching load, and a
-# flood beyond its rings (bench/sched.py says how).
+# The scheduler source (issue 27): its cost under a switching load, a
+# flood beyond its rings, and the whole cost beside the bpf source, perf
+# record and bpftrace (issue 37; bench/sched.py says how).
 echo
 if [ "$(id -u)" = 0 ] && command -v lstopo-no-graphics >/dev/null 2>&1; then
 	python3 "$here/sched.py" "$BUILD" 3

@@ -22,6 +22,7 @@
 #include "sys/privilege.h"
 #include "out/outfile.h"
 #include "out/record.h"
+#include "source/bpf/bpf_source.h"
 #include "source/msr/msr_state.h"
 #include "source/perf/perf_cgroup.h"
 #include "source/sched/sched_merge.h"
@@ -174,6 +175,20 @@ sched_open(struct app *a, struct errmsg *e)
 		return sched_source_open(&a->m, &a->plan, e);
 	j.ctx = a->tasks;
 	return sched_source_open_job(&a->m, &a->plan, &j, e);
+}
+
+/* The same counted in the kernel (bpf_source.c). */
+static struct source *
+bpf_open(struct app *a, struct errmsg *e)
+{
+	struct sched_job j = { tasks_is, tasks_fork, tasks_exit, NULL };
+
+	if (a->job != NULL && a->tasks == NULL)
+		a->tasks = job_watch_tasks(a->job, NULL);
+	if (a->tasks == NULL)
+		return bpf_source_open(&a->m, &a->plan, e);
+	j.ctx = a->tasks;
+	return bpf_source_open_job(&a->m, &a->plan, &j, e);
 }
 
 /* The line --source auto says once a step works: the source chosen, and
@@ -390,6 +405,8 @@ open_kind(struct app *a, enum source_kind k, bool in_auto, struct errmsg *e)
 		return procstat_source_open(&a->m, &a->plan, e);
 	case SRC_SCHED:
 		return sched_open(a, e);
+	case SRC_BPF:
+		return bpf_open(a, e);
 	case SRC_SIM:
 		return o->check ? open_check_sim(a) : sim_source_new(&a->m, o->scenario, o->seed, e);
 	case SRC_REPLAY:

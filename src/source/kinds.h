@@ -19,6 +19,7 @@ enum source_kind {
 	SRC_PERF,       /* perf_event_open(2) */
 	SRC_PROCSTAT,   /* /proc/stat: the kernel's busy time, no counters */
 	SRC_SCHED,      /* the scheduler's context switches (no counters) */
+	SRC_BPF,        /* the same counted in the kernel by an eBPF program */
 	SRC_NKINDS
 };
 

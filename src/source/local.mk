@@ -9,3 +9,4 @@ include $(srcdir)/src/source/replay/local.mk
 include $(srcdir)/src/source/perf/local.mk
 include $(srcdir)/src/source/procstat/local.mk
 include $(srcdir)/src/source/sched/local.mk
+include $(srcdir)/src/source/bpf/local.mk

@@ -1,6 +1,7 @@
 /* source.h: one interface for every way httop gets counter values: msr,
  * msr-safe (the msr engine over its msr_io backends), perf_event, the
- * scheduler's context switches (sched), /proc/stat's idle accounting
+ * scheduler's context switches (sched; bpf: the same counted in the
+ * kernel), /proc/stat's idle accounting
  * (procstat), the simulator (sim: the msr engine over the vpmu) and the
  * replay of a trace. Metrics and outputs never know which one is behind
  * it; what differs between them is said by the capability fields and the

@@ -249,18 +249,19 @@ else
 	not_ok "a topology of 128 CPUs: status $st: $(cat "$dir/big.err")"
 fi
 
-# --source auto: msr-safe, msr, perf, then sched.
+# --source auto: msr-safe, msr, perf, bpf, then sched (bpf where its
+# program loads: test_bpf.sh; here the same line with bpf).
 "$HTTOP" -b -n 1 -d 0.2 >"$dir/auto" 2>"$dir/auto.err"
-if grep -q 'source sched,' "$dir/auto"; then
-	ok "auto: sched here ($(tr '\n' ' ' <"$dir/auto.err" | cut -c1-300))"
-	check "auto: one short line, sched and the steps before it (their reasons with -v)" \
-	    grep -q '^httop: --source auto: using sched (.* did not work; -v says why)$' "$dir/auto.err"
+if grep -q 'source \(sched\|bpf\),' "$dir/auto"; then
+	ok "auto: sched or bpf here ($(tr '\n' ' ' <"$dir/auto.err" | cut -c1-300))"
+	check "auto: one short line, the source and the steps before it (their reasons with -v)" \
+	    grep -q '^httop: --source auto: using \(sched\|bpf\) (.* did not work; -v says why)$' "$dir/auto.err"
 	# (no split where the cores have one thread each: the meaning says so)
 	check "auto: the meaning in the header" grep -q '^meaning: \(split\|utilisation\) by the scheduler' "$dir/auto"
 else
 	skip "auto chose another source here: $(head -n 1 "$dir/auto")"
-	skip "auto: not sched"
-	skip "auto: not sched"
+	skip "auto: not sched or bpf"
+	skip "auto: not sched or bpf"
 fi
 
 # A flood beyond the rings (pairs passing a byte as fast as they go,

@@ -1,7 +1,7 @@
 /* test_source_kinds.c: the table of sources (src/source/kinds.c): every
  * kind has one row whose name parses back to it, auto's steps are
- * 1, 2, ... in the order httop(1) gives (msr-safe, msr, perf, sched,
- * procstat), the lists --help and --source's error print, and the
+ * 1, 2, ... in the order httop(1) gives (msr-safe, msr, perf, bpf,
+ * sched, procstat), the lists --help and --source's error print, and the
  * properties that replaced the comparisons of kinds (app/open.c,
  * cli/options.c, app/mode_check.c) hold for the kinds they were asked of. */
 #include "unit/testutil.h"
@@ -38,14 +38,14 @@ test_rows(void **state)
 static void
 test_auto_order(void **state)
 {
-	static const enum source_kind want[] = { SRC_MSR_SAFE, SRC_MSR, SRC_PERF, SRC_SCHED,
-	    SRC_PROCSTAT };
+	static const enum source_kind want[] = { SRC_MSR_SAFE, SRC_MSR, SRC_PERF, SRC_BPF,
+	    SRC_SCHED, SRC_PROCSTAT };
 	unsigned step;
 
 	(void)state;
-	for (step = 1; step <= 5; step++)
+	for (step = 1; step <= 6; step++)
 		assert_int_equal(source_kind_auto_step(step)->kind, want[step - 1]);
-	assert_null(source_kind_auto_step(6));
+	assert_null(source_kind_auto_step(7));
 	assert_null(source_kind_auto_step(0));
 }
 
@@ -56,12 +56,14 @@ test_lists(void **state)
 
 	(void)state;
 	source_kind_list(buf, sizeof buf);
-	assert_string_equal(buf, "auto, msr, msr-safe, perf, sched, procstat, sim or replay");
+	assert_string_equal(buf, "auto, msr, msr-safe, perf, bpf, sched, procstat, sim or replay");
 	source_kind_auto_list(buf, sizeof buf, 1, false);
-	assert_string_equal(buf, "msr-safe, msr, perf, sched, then procstat");
+	assert_string_equal(buf, "msr-safe, msr, perf, bpf, sched, then procstat");
 	source_kind_auto_list(buf, sizeof buf, 4, true);
-	assert_string_equal(buf, "sched, procstat");
+	assert_string_equal(buf, "bpf, sched, procstat");
 	source_kind_auto_list(buf, sizeof buf, 5, true);
+	assert_string_equal(buf, "sched, procstat");
+	source_kind_auto_list(buf, sizeof buf, 6, true);
 	assert_string_equal(buf, "procstat");
 	source_kind_list(buf, 12);
 	assert_string_equal(buf, "auto, msr, ");
@@ -81,7 +83,8 @@ test_properties(void **state)
 		assert_int_equal(r->msr_devices, k == SRC_AUTO || k == SRC_MSR);
 		assert_int_equal(r->writes_msrs, k == SRC_AUTO || k == SRC_MSR ||
 		    k == SRC_MSR_SAFE);
-		assert_int_equal(r->declares_topology, k == SRC_SCHED || k == SRC_PROCSTAT);
+		assert_int_equal(r->declares_topology, k == SRC_BPF || k == SRC_SCHED ||
+		    k == SRC_PROCSTAT);
 		assert_int_equal(r->simulated, k == SRC_SIM);
 		assert_int_equal(r->trace, k == SRC_REPLAY);
 	}

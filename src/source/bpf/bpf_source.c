@@ -1,0 +1,510 @@
+/* bpf_source.c: the bpf source (--source bpf): the figures of the
+ * scheduler source (sched_source.c's plan: TSC, REF, ANY in ns; the
+ * watched job's slots), counted in the kernel. A program on the
+ * sched_switch tracepoint (switch.bpf.c, carried in the binary as a
+ * bpftool skeleton) adds to each core's counts at every switch
+ * (bpf_core.h); httop copies every core's counts once per refresh. No
+ * record per switch reaches user space, so none can be lost and nothing
+ * is merged here: the cost is the program's run at each switch, in the
+ * kernel (BENCHMARKS.md, issue 37).
+ *
+ * Needs CAP_BPF and CAP_PERFMON (or root) when the source is opened: run
+ * by root, httop loads the program before it gives its privilege up;
+ * installed set-ID or with file capabilities it gives it up first
+ * (httop(1), PRIVILEGE), so the load then has the user's own rights.
+ *
+ * A thread's state is known from its first switch after the load: every
+ * selected CPU is visited then (sched_setaffinity) so that one comes
+ * at once. */
+#include "config.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "source/bpf/bpf_source.h"
+#include "source/sched/sched_merge.h"
+#include "source/sched/sched_source.h"
+#include "source/sources.h"
+#include "util/clock.h"
+#include "util/i18n.h"
+#include "util/xalloc.h"
+
+#ifdef HAVE_BPF
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <dirent.h>
+
+#include "source/bpf/bpf_core.h"
+#include "source/bpf/switch.skel.h"  /* generated in the build tree */
+
+struct bpf_src {
+	struct source src;  /* first */
+	struct httop_bpf *skel;
+	int cores_fd, slot_fd, job_fd;
+	unsigned ncores;
+	struct bpf_core *snap;   /* each core's counts at the last read */
+	bool open;
+	double start;
+	uint64_t seq;
+	struct sched_job job;
+	bool has_job;
+	uint64_t job_added;      /* processes httop put in the job's map */
+	/* The processes in /proc at the last scan and at this one (sorted):
+	 * one gone since is told to the job (job.exit), so that its cache
+	 * forgets it and a new process given its ID is asked about again. */
+	uint32_t *pids, *prev;
+	size_t npids, nprev, cap;
+	bool *online;            /* per CPU, at the last read (max_cpu) */
+};
+
+static struct bpf_src *
+bpf_of(const struct source *s)
+{
+	return s->priv;
+}
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* libbpf's messages: the last one kept for an error (the open says it). */
+static char last_msg[256];
+
+static int
+libbpf_say(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char buf[sizeof last_msg];
+	size_t n;
+
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	n = strlen(buf);
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	if (n > 0)
+		memcpy(last_msg, buf, n + 1);
+	return 0;
+}
+
+static void
+visit_cpus(const struct bpf_src *bs)
+{
+	const struct topology *t = &bs->src.m->topo;
+	cpu_set_t old, one;
+	unsigned cpu;
+
+	if (sched_getaffinity(0, sizeof old, &old) != 0)
+		return;
+	for (cpu = 0; cpu < t->max_cpu && cpu < CPU_SETSIZE; cpu++) {
+		if (!t->cpus[cpu].present || !t->cpus[cpu].online ||
+		    !source_cpu_selected(&bs->src, cpu))
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		if (sched_setaffinity(0, sizeof one, &one) == 0)
+			sched_yield();
+	}
+	(void)sched_setaffinity(0, sizeof old, &old);
+}
+
+static int
+cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Tell the job of every process of the last scan that is not in this
+ * one (both sorted), then keep this one as the last. */
+static void
+job_gone(struct bpf_src *bs)
+{
+	size_t i = 0, j = 0;
+	uint32_t *t;
+
+	qsort(bs->pids, bs->npids, sizeof *bs->pids, cmp_u32);
+	for (; i < bs->nprev; i++) {
+		while (j < bs->npids && bs->pids[j] < bs->prev[i])
+			j++;
+		if ((j == bs->npids || bs->pids[j] != bs->prev[i]) && bs->job.exit != NULL)
+			bs->job.exit(bs->job.ctx, bs->prev[i], bs->prev[i]);
+	}
+	t = bs->prev;
+	bs->prev = bs->pids;
+	bs->pids = t;
+	bs->nprev = bs->npids;
+}
+
+/* The job's processes now in /proc, asked of the job (its cache reads
+ * /proc once per new process), added to the program's map; the program
+ * follows their forks from then on. */
+static void
+job_scan(struct bpf_src *bs)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	__u8 one = 1;
+	char *end;
+	unsigned long pid;
+	__u32 key;
+
+	if (d == NULL)
+		return;
+	bs->npids = 0;
+	while ((de = readdir(d)) != NULL) {
+		pid = strtoul(de->d_name, &end, 10);
+		if (*end != '\0' || pid == 0 || pid > UINT32_MAX)
+			continue;
+		key = (__u32)pid;
+		if (bs->npids == bs->cap) {
+			bs->cap = bs->cap ? 2 * bs->cap : 1024;
+			bs->pids = xrealloc(bs->pids, bs->cap * sizeof *bs->pids);
+			bs->prev = xrealloc(bs->prev, bs->cap * sizeof *bs->prev);
+		}
+		bs->pids[bs->npids++] = key;
+		if (!bs->job.is(bs->job.ctx, key, key))
+			continue;
+		if (bpf_map_update_elem(bs->job_fd, &key, &one, BPF_NOEXIST) == 0)
+			bs->job_added++;
+	}
+	closedir(d);
+	job_gone(bs);
+}
+
+/* Each selected CPU's slot in the program's map (0 for the others), and
+ * every core's counts from t0 with its threads' states unknown. */
+static int
+set_maps(struct bpf_src *bs, uint64_t t0, struct errmsg *e)
+{
+	const struct topology *t = &bs->src.m->topo;
+	struct bpf_core c;
+	unsigned ci, th, cpu;
+	__u32 key, slot;
+
+	for (cpu = 0; cpu < t->max_cpu; cpu++) {
+		key = cpu;
+		slot = 0;
+		if (bpf_map_update_elem(bs->slot_fd, &key, &slot, BPF_ANY) != 0)
+			return errmsg_set(e, _("bpf: cannot set CPU %u's slot: %s"), cpu,
+			    strerror(errno));
+	}
+	for (ci = 0; ci < bs->ncores; ci++) {
+		memset(&c, 0, sizeof c);
+		c.nthreads = t->cores[ci].nthreads;
+		c.at = t0;
+		key = ci;
+		if (bpf_map_update_elem(bs->cores_fd, &key, &c, BPF_ANY) != 0)
+			return errmsg_set(e, _("bpf: cannot set core %u's counts: %s"), ci,
+			    strerror(errno));
+		bs->snap[ci] = c;
+		for (th = 0; th < t->cores[ci].nthreads; th++) {
+			cpu = t->cores[ci].cpus[th];
+			if (!source_cpu_selected(&bs->src, cpu))
+				continue;
+			key = cpu;
+			slot = BPF_SLOT(ci, th);
+			(void)bpf_map_update_elem(bs->slot_fd, &key, &slot, BPF_ANY);
+		}
+	}
+	return 0;
+}
+
+static int
+bpf_program(struct source *s, const struct plan *p, bool force, struct errmsg *e)
+{
+	struct bpf_src *bs = bpf_of(s);
+
+	(void)p;
+	(void)force;
+	if (bs->open)
+		return 0;
+	if (bs->has_job)
+		job_scan(bs);
+	if (set_maps(bs, now_ns(), e) != 0)
+		return -1;
+	visit_cpus(bs);
+	bs->open = true;
+	return 0;
+}
+
+static void
+fill_row(const struct bpf_src *bs, const struct bpf_core *k, unsigned th, uint64_t *row,
+    unsigned nslots)
+{
+	const struct plan *p = bs->src.plan;
+	unsigned j;
+
+	for (j = 0; j < nslots && p != NULL && j < p->nslots; j++) {
+		switch (p->slots[j].kind) {
+		case SLOT_TSC: row[j] = k->at; break;
+		case SLOT_REF: row[j] = k->ref[th]; break;
+		case SLOT_ANY: row[j] = th == 0 ? k->any : 0; break;
+		case SLOT_JOB: row[j] = k->job_ns[th]; break;
+		case SLOT_JOB_BOTH: row[j] = th == 0 ? k->job_both : 0; break;
+		case SLOT_JOB_ALONE: row[j] = th == 0 ? k->job_alone : 0; break;
+		case SLOT_JOB_SHARED: row[j] = th == 0 ? k->job_shared : 0; break;
+		default: row[j] = 0; break;
+		}
+	}
+}
+
+/* Which CPUs are online now (/sys/devices/system/cpu/online, "0-3,5"),
+ * into bs->online; unchanged when the file cannot be read. */
+static void
+read_online(struct bpf_src *bs)
+{
+	unsigned max = bs->src.m->topo.max_cpu;
+	char buf[4096], *p = buf, *end;
+	unsigned long a, b, i;
+	FILE *fp = fopen("/sys/devices/system/cpu/online", "re");
+	size_t n = 0;
+
+	if (fp != NULL) {
+		n = fread(buf, 1, sizeof buf - 1, fp);
+		fclose(fp);
+	}
+	if (n == 0)
+		return;
+	buf[n] = '\0';
+	memset(bs->online, 0, max * sizeof *bs->online);
+	while (*p >= '0' && *p <= '9') {
+		a = b = strtoul(p, &end, 10);
+		if (*end == '-')
+			b = strtoul(end + 1, &end, 10);
+		for (i = a; i <= b && i < max; i++)
+			bs->online[i] = true;
+		p = *end == ',' ? end + 1 : end;
+	}
+}
+
+/* One CPU's state in a read of core k (copied, brought up to the cut). */
+static uint8_t
+cpu_state(struct bpf_src *bs, const struct bpf_core *k, unsigned th, unsigned cpu)
+{
+	if (!bs->online[cpu])
+		return CPU_OFFLINE;
+	if (k->known & (1u << th))
+		return CPU_READ_OK;
+	snprintf(bs->src.events + strlen(bs->src.events),
+	    sizeof bs->src.events - strlen(bs->src.events), "%scpu %u: what ran was not known "
+	    "(no switch since the program was loaded)", bs->src.events[0] ? "; " : "", cpu);
+	return CPU_LOST;
+}
+
+static void
+read_core(struct bpf_src *bs, unsigned ci, uint64_t cut, struct sample *out)
+{
+	const struct topology *t = &bs->src.m->topo;
+	struct bpf_core *k = &bs->snap[ci];
+	unsigned th, cpu;
+
+	bpf_core_advance(k, cut);
+	for (th = 0; th < t->cores[ci].nthreads && th < BPF_CORE_SMT; th++) {
+		cpu = t->cores[ci].cpus[th];
+		if (cpu >= out->max_cpu)
+			continue;
+		out->scaled[cpu] = 0;
+		out->err[cpu] = 0;
+		if (!t->cpus[cpu].present || !source_cpu_selected(&bs->src, cpu)) {
+			out->state[cpu] = CPU_NOT_READ;
+			memset(sample_row(out, cpu), 0, out->nslots * sizeof(uint64_t));
+			continue;
+		}
+		out->state[cpu] = cpu_state(bs, k, th, cpu);
+		if (out->state[cpu] == CPU_OFFLINE)
+			out->err[cpu] = ENXIO;
+		fill_row(bs, k, th, sample_row(out, cpu), out->nslots);
+	}
+}
+
+static int
+bpf_read(struct source *s, struct sample *out, struct errmsg *e)
+{
+	struct bpf_src *bs = bpf_of(s);
+	uint64_t cut;
+	unsigned ci;
+
+	if (!bs->open)
+		return errmsg_set(e, _("internal error: the bpf source was read before it was "
+		    "programmed"));
+	if (bs->has_job)
+		job_scan(bs);
+	s->events[0] = '\0';
+	for (ci = 0; ci < bs->ncores; ci++) {
+		__u32 key = ci;
+
+		/* A core whose copy fails keeps its last counts (its threads'
+		 * figures then say nothing more for the interval: not known). */
+		if (bpf_map_lookup_elem_flags(bs->cores_fd, &key, &bs->snap[ci], BPF_F_LOCK) != 0)
+			bs->snap[ci].known = 0;
+	}
+	/* The cut after every copy: no copy's counts go past it. */
+	cut = now_ns();
+	read_online(bs);
+	for (ci = 0; ci < bs->ncores; ci++)
+		read_core(bs, ci, cut, out);
+	out->time = (double)cut / 1e9 - bs->start;
+	out->wall = clock_wall() - (double)(now_ns() - cut) / 1e9;
+	out->seq = bs->seq++;
+	return 0;
+}
+
+static void
+bpf_close(struct source *s)
+{
+	struct bpf_src *bs = bpf_of(s);
+
+	if (bs->skel != NULL)
+		httop_bpf__destroy(bs->skel);
+	free(bs->snap);
+	free(bs->online);
+	free(bs->pids);
+	free(bs->prev);
+	free(bs);
+}
+
+static void
+bpf_stats(const struct source *s, char *buf, size_t len)
+{
+	const struct bpf_src *bs = bpf_of(s);
+	uint64_t sw = 0;
+	unsigned ci;
+
+	for (ci = 0; ci < bs->ncores; ci++)
+		sw += bs->snap[ci].switches;
+	snprintf(buf, len, "switches=%llu lost=0 job_added=%llu", (unsigned long long)sw,
+	    (unsigned long long)bs->job_added);
+}
+
+static const struct source_ops bpf_ops = {
+	.program = bpf_program,
+	.read = bpf_read,
+	.close = bpf_close,
+	.stats = bpf_stats,
+};
+
+/* Why the load failed, with the fix. */
+static int
+load_error(int err, struct errmsg *e)
+{
+	if (err == EPERM || err == EACCES)
+		return errmsg_set(e, _("bpf: the kernel refused the program (%s): it needs "
+		    "CAP_BPF and CAP_PERFMON, or root, when httop starts (httop(1), PRIVILEGE); "
+		    "--source sched needs only CAP_PERFMON or perf_event_paranoid <= 0"),
+		    strerror(err));
+	return errmsg_set(e, _("bpf: the program did not load (%s%s%s): the kernel needs BPF "
+	    "with BTF (/sys/kernel/btf/vmlinux, Linux 5.11 or later); --source sched works "
+	    "without"), strerror(err), last_msg[0] ? ": " : "", last_msg);
+}
+
+static int
+load(struct bpf_src *bs, const struct machine *m, struct errmsg *e)
+{
+	int err;
+
+	last_msg[0] = '\0';
+	libbpf_set_print(libbpf_say);
+	if ((bs->skel = httop_bpf__open()) == NULL)
+		return load_error(errno, e);
+	bs->skel->rodata->job_on = bs->has_job;
+	if ((err = bpf_map__set_max_entries(bs->skel->maps.cpu_slot, m->topo.max_cpu)) != 0 ||
+	    (err = bpf_map__set_max_entries(bs->skel->maps.cores, bs->ncores)) != 0)
+		return load_error(-err, e);
+	if ((err = httop_bpf__load(bs->skel)) != 0)
+		return load_error(-err, e);
+	bs->cores_fd = bpf_map__fd(bs->skel->maps.cores);
+	bs->slot_fd = bpf_map__fd(bs->skel->maps.cpu_slot);
+	bs->job_fd = bpf_map__fd(bs->skel->maps.job_procs);
+	/* Nothing counted until program() fills the slots. */
+	if ((err = httop_bpf__attach(bs->skel)) != 0)
+		return load_error(-err, e);
+	return 0;
+}
+
+static struct source *
+open_src(struct machine *m, struct plan *plan, const struct sched_job *job, struct errmsg *e)
+{
+	struct bpf_src *bs;
+	unsigned ci;
+
+	for (ci = 0; ci < m->topo.ncores; ci++) {
+		if (m->topo.cores[ci].nthreads > BPF_CORE_SMT) {
+			errmsg_set(e, _("bpf: core %u has %u threads; the program counts at most %u"),
+			    ci, m->topo.cores[ci].nthreads, BPF_CORE_SMT);
+			return NULL;
+		}
+	}
+	if (m->topo.ncores == 0 || m->topo.max_cpu == 0) {
+		errmsg_set(e, _("bpf: the topology has no CPU"));
+		return NULL;
+	}
+	bs = xcalloc(1, sizeof *bs);
+	bs->src.ops = &bpf_ops;
+	bs->src.priv = bs;
+	bs->src.name = "bpf";
+	bs->src.own_cpus = true;
+	bs->src.force_moot = N_("the bpf source reads no counter");
+	bs->src.m = m;
+	if (job != NULL) {
+		bs->job = *job;
+		bs->has_job = true;
+	}
+	bs->ncores = m->topo.ncores;
+	bs->snap = xcalloc(bs->ncores, sizeof *bs->snap);
+	bs->online = xcalloc(m->topo.max_cpu, sizeof *bs->online);
+	for (ci = 0; ci < m->topo.max_cpu; ci++)
+		bs->online[ci] = m->topo.cpus[ci].online;
+	bs->start = clock_mono();
+	if (load(bs, m, e) != 0) {
+		bpf_close(&bs->src);
+		return NULL;
+	}
+	sched_plan(plan, m);
+	if (bs->has_job)
+		sched_plan_job(plan);
+	snprintf(plan->summary, sizeof plan->summary, "scheduler: context switches per CPU "
+	    "counted in the kernel (eBPF), %s; no counters (no CPI, no GHz)",
+	    plan->split == SPLIT_ANY ? "the split from each core's threads" : "no SMT split");
+	return &bs->src;
+}
+
+#else /* !HAVE_BPF */
+
+static struct source *
+open_src(struct machine *m, struct plan *plan, const struct sched_job *job, struct errmsg *e)
+{
+	(void)m;
+	(void)plan;
+	(void)job;
+	errmsg_set(e, _("bpf: this httop was built without the bpf source (%s); --source sched "
+	    "gives the same figures"), BPF_WHY_OFF);
+	return NULL;
+}
+
+#endif
+
+struct source *
+bpf_source_open(struct machine *m, struct plan *plan, struct errmsg *e)
+{
+	return open_src(m, plan, NULL, e);
+}
+
+struct source *
+bpf_source_open_job(struct machine *m, struct plan *plan, const struct sched_job *job,
+    struct errmsg *e)
+{
+	return open_src(m, plan, job, e);
+}

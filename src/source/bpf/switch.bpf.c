@@ -1,0 +1,114 @@
+/* switch.bpf.c: the bpf source's kernel program (bpf_source.c), built
+ * with clang -target bpf into the skeleton httop carries in its binary
+ * (bpftool gen skeleton): never loaded from a file.
+ *
+ * At every context switch (the sched_switch tracepoint, BTF-typed) it
+ * brings the counts of the CPU's core up to now and sets the thread's
+ * new state: busy unless the task coming in is the idle task (PID 0),
+ * the job's when its process is in job_procs. Nothing per switch goes to
+ * user space: httop reads each core's counts once per refresh, so no
+ * record can be lost, whatever the rate. The core's counts are shared by
+ * its threads' CPUs: a spin lock per core (held for a few additions).
+ *
+ * The task's fields are read through CO-RE (preserve_access_index): the
+ * offsets are this kernel's, from its BTF (/sys/kernel/btf/vmlinux), when
+ * libbpf loads the program; no vmlinux.h of the build machine. */
+#include <stdbool.h>
+
+#include "source/bpf/bpf_core.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+struct task_struct {
+	int pid;
+	int tgid;
+	struct task_struct *real_parent;
+} __attribute__((preserve_access_index));
+
+/* Per CPU: BPF_SLOT(core, thread), 0 not counted (max_entries: set by
+ * httop to the machine's CPU count before the load). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} cpu_slot SEC(".maps");
+
+/* Per core (max_entries: the cores). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bpf_core);
+} cores SEC(".maps");
+
+/* The watched job's processes (tgid -> 1), filled by httop; a process
+ * forked by one of them joins (sched_process_fork), one that ends leaves. */
+#define JOB_PROCS_MAX 16384
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, JOB_PROCS_MAX);
+	__type(key, __u32);
+	__type(value, __u8);
+} job_procs SEC(".maps");
+
+/* Set by httop before the load: a job is watched. */
+const volatile bool job_on = false;
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(httop_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	__u32 cpu = bpf_get_smp_processor_id(), *slot, key, tgid;
+	struct bpf_core *c;
+	bool busy, job = false;
+	__u64 now;
+
+	(void)preempt;
+	(void)prev;
+	slot = bpf_map_lookup_elem(&cpu_slot, &cpu);
+	if (slot == NULL || *slot == 0)
+		return 0;
+	key = (*slot - 1) >> 8;
+	c = bpf_map_lookup_elem(&cores, &key);
+	if (c == NULL)
+		return 0;
+	busy = next->pid != 0;
+	if (job_on && busy) {
+		tgid = (__u32)next->tgid;
+		job = bpf_map_lookup_elem(&job_procs, &tgid) != NULL;
+	}
+	now = bpf_ktime_get_ns();
+	bpf_spin_lock(&c->lock);
+	bpf_core_switch(c, (*slot - 1) & 0xffu, now, busy, job);
+	bpf_spin_unlock(&c->lock);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(httop_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 ptgid, ctgid;
+	__u8 one = 1;
+
+	if (!job_on)
+		return 0;
+	ptgid = (__u32)parent->tgid;
+	ctgid = (__u32)child->tgid;
+	if (ptgid != ctgid && bpf_map_lookup_elem(&job_procs, &ptgid) != NULL)
+		bpf_map_update_elem(&job_procs, &ctgid, &one, BPF_ANY);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(httop_exit, struct task_struct *p)
+{
+	__u32 tgid;
+
+	if (!job_on || p->pid != p->tgid)
+		return 0;
+	tgid = (__u32)p->tgid;
+	bpf_map_delete_elem(&job_procs, &tgid);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

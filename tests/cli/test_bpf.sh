@@ -1,0 +1,184 @@
+#!/bin/sh
+# test_bpf.sh: the bpf source (--source bpf, issue 37) on the real kernel,
+# as root, CPUs 0 and 1 declared siblings (tests/lib.sh sched_siblings):
+# in each case httop --source bpf and --source sched run side by side over
+# the same intervals (-d 1 -n 4, started together: their cuts are not the
+# same instants, so the means of intervals 2-4 agree within 0.05):
+#  1. a busy loop on CPU 0 and a load busy 10 ms of every 20 on CPU 1
+#     (sched_load.py): every figure against sched's; against the schedule
+#     (CPU 0 always busy: no neither, no t1 only, both = CPU 1's util;
+#     CPU 1 about half busy) where sched shows CPU 1 free of other work
+#     (the other developers' loads share these CPUs), else skipped;
+#  2. the busy loop watched as the job (--pid): the job's figures against
+#     sched's, and job_util 0 on CPU 1, job_both 0, and job_shared +
+#     job_alone = CPU 0's job_util, whatever else runs;
+#  3. a job that forks a busy child onto CPU 1 once httop runs: the
+#     kernel program follows the fork (CPU 1's job_util in the last
+#     interval as sched's within 0.1, and not 0);
+#  4. a run recorded (--record) and replayed: the same figures.
+# Skipped (exit 77, the reason) where the program cannot load: no root, a
+# kernel without BTF, or a build without the bpf source (configure).
+. "$HTTOP_SRCDIR/tests/lib.sh"
+need python3 python3
+need taskset taskset
+[ "$(id -u)" = 0 ] || skip_all "needs root (CAP_BPF and CAP_PERFMON)"
+online=$(cat /sys/devices/system/cpu/online 2>/dev/null)
+case $online in 0-[1-9]*) ;; *) skip_all "CPUs 0 and 1 are not both online ($online)" ;; esac
+dir=$(mktemp -d) || exit 1
+loads=
+stop_loads() {
+	for p in $loads; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	loads=
+}
+trap 'stop_loads; rm -rf "$dir"' EXIT
+trap 'exit 1' INT TERM HUP
+sched_siblings "$dir/sib.xml"
+if ! "$HTTOP" --source bpf --topology "$dir/sib.xml" -b -n 1 -d 0.1 >/dev/null 2>"$dir/probe"; then
+	# the source's own refusal (its messages start "bpf:") is a reason to
+	# skip; anything else is a bug
+	grep -q 'bpf: ' "$dir/probe" && skip_all "the bpf source does not open here: $(cat "$dir/probe")"
+	echo "1..1"
+	echo "not ok 1 - the bpf source: $(cat "$dir/probe")"
+	exit 1
+fi
+sched_opens "$dir/sib.xml" "$dir/sprobe" || skip_all "the sched source does not open here: $(cat "$dir/sprobe")"
+plan 10
+
+# figs FILE: the means over FILE's intervals but the first:
+# "u0 u1 neither t0_only t1_only both ju0 ju1 job_alone job_shared job_both"
+# (job figures 0 when absent); "none" when no interval had figures.
+figs() {
+	python3 - "$1" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+rows = [r for r in rows if "window" not in r][1:]
+keys = ("u0", "u1", "neither", "t0_only", "t1_only", "both", "ju0", "ju1", "job_alone",
+        "job_shared", "job_both")
+acc = dict.fromkeys(keys, 0.0)
+n = 0
+for r in rows:
+    c = next(c for c in r["cores"] if 0 in c["cpus"])
+    t = {x["cpu"]: x for x in r["threads"]}
+    got = [t[0]["util"], t[1]["util"]] + [c[k] for k in ("neither", "t0_only", "t1_only", "both")] + \
+        [t[0].get("job_util") or 0.0, t[1].get("job_util") or 0.0] + \
+        [c.get(k) or 0.0 for k in ("job_alone", "job_shared", "job_both")]
+    if any(v is None for v in got):
+        continue
+    for k, v in zip(keys, got):
+        acc[k] += v
+    n += 1
+print(" ".join("%.4f" % (acc[k] / n) for k in keys) if n else "none")
+PY
+}
+# within TOL A1 B1 A2 B2 ...: every |Ai - Bi| <= TOL
+within() {
+	python3 -c 'import sys
+t = float(sys.argv[1]); v = [float(x) for x in sys.argv[2:]]
+sys.exit(not v or any(abs(a - b) > t for a, b in zip(v[0::2], v[1::2])))' "$@"
+}
+# agree TOL BPF SCHED: every figure of the two figs lines within TOL
+agree() {
+	[ "$2" != none ] && [ "$3" != none ] || return 1
+	python3 -c 'import sys
+t = float(sys.argv[1]); a = sys.argv[2].split(); b = sys.argv[3].split()
+sys.exit(len(a) != len(b) or any(abs(float(x) - float(y)) > t for x, y in zip(a, b)))' "$@"
+}
+run() {
+	src=$1 out=$2
+	shift 2
+	HTTOP_PHASE_TIMES=1 "$HTTOP" --source "$src" --topology "$dir/sib.xml" -b --format json \
+	    -d 1 -n 4 "$@" >"$dir/$out.json" 2>"$dir/$out.err" || sed 's/^/# httop: /' "$dir/$out.err"
+}
+# both NAME ARGS...: bpf (NAME.bpf) and sched (NAME.sched) side by side
+both() {
+	name=$1
+	shift
+	run bpf "$name.bpf" "$@" & bp=$!
+	run sched "$name.sched" "$@"
+	wait "$bp"
+}
+
+# 1. both sources over one schedule
+timeout 12 taskset -c 0 sh -c 'while :; do :; done' & busy=$!; loads="$loads $busy"
+python3 "$HTTOP_SRCDIR/tests/cli/sched_load.py" 1 half 12 >/dev/null & loads="$loads $!"
+sleep 0.3
+both one
+B=$(figs "$dir/one.bpf.json")
+S=$(figs "$dir/one.sched.json")
+diag "u0 u1 neither t0_only t1_only both ju0 ju1 job_alone job_shared job_both"
+diag "bpf:   $B"
+diag "sched: $S"
+check "1 bpf: JSON says source bpf, basis scheduler, every interval valid" \
+    python3 -c 'import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+sys.exit(not rows or any(r["source"] != "bpf" or r.get("basis") != "scheduler" or
+                         not r["valid"] for r in rows))' "$dir/one.bpf.json"
+check "1 bpf against sched: every figure within 0.05" agree 0.05 "$B" "$S"
+set -- $B
+check "1 bpf: CPU 0 always busy (util $1), neither $3 and t1 only $5 about 0, both $6 = CPU 1's util $2" \
+    within 0.01 "$1" 1 "$3" 0 "$5" 0 "$6" "$2"
+su1=$(echo "$S" | cut -d' ' -f2)
+if within 0.2 "$su1" 0.5; then
+	check "1 bpf: CPU 1 about half busy as its schedule ($2)" within 0.2 "$2" 0.5
+else
+	skip "1 bpf: CPU 1 against its schedule: other work ran there (sched says util $su1)"
+fi
+check "1 bpf: nothing lost (its stats: $(grep -o 'switches=[0-9]* lost=[0-9]*' "$dir/one.bpf.err"))" \
+    grep -q 'switches=[1-9][0-9]* lost=0' "$dir/one.bpf.err"
+
+# 2. the busy loop watched as the job
+both job --pid "$busy"
+B=$(figs "$dir/job.bpf.json")
+S=$(figs "$dir/job.sched.json")
+diag "bpf:   $B"
+diag "sched: $S"
+check "2 job: bpf against sched: every figure within 0.05" agree 0.05 "$B" "$S"
+set -- $B
+# job_ok JU0 JU1 ALONE SHARED BOTH
+job_ok() {
+	python3 -c 'import sys
+ju0, ju1, alone, shared, both = map(float, sys.argv[1:])
+sys.exit(not (ju0 > 0.05 and abs(ju1) <= 0.01 and abs(both) <= 0.01 and
+              abs(alone + shared - ju0) <= 0.01))' "$@"
+}
+check "2 job: job_util $7 > 0 on CPU 0, 0 on CPU 1 ($8), job_both 0 (${11}), alone $9 + shared ${10} = CPU 0's job_util" \
+    job_ok "$7" "$8" "$9" "${10}" "${11}"
+stop_loads
+
+# 3. a job that forks a busy child onto CPU 1 after httop started
+sh -c 'sleep 1.2; exec timeout 6 taskset -c 1 sh -c "while :; do :; done"' & job=$!
+loads="$loads $job"
+both fork --pid "$job"
+last() {
+	python3 - "$1" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+t = {x["cpu"]: x for x in rows[-1]["threads"]}
+print(t[1].get("job_util") or 0.0)
+PY
+}
+jb=$(last "$dir/fork.bpf.json")
+js=$(last "$dir/fork.sched.json")
+# fork_ok BPF SCHED: BPF > 0.1 and within 0.1 of SCHED (one interval, not a mean)
+fork_ok() { python3 -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(not (a > 0.1 and abs(a - b) <= 0.1))' "$@"; }
+check "3 fork: the child counts: CPU 1's job_util in the last interval $jb > 0.1, as sched's $js within 0.1" \
+    fork_ok "$jb" "$js"
+check "3 fork: the job's processes found ($(grep -o 'job_added=[0-9]*' "$dir/fork.bpf.err"))" \
+    grep -q 'job_added=[1-9]' "$dir/fork.bpf.err"
+stop_loads
+
+# 4. recorded and replayed
+"$HTTOP" --source bpf --topology "$dir/sib.xml" -b -d 0.3 -n 3 --format json \
+    --record "$dir/r.trace" >"$dir/live.json" 2>"$dir/live.err" &&
+    "$HTTOP" --replay "$dir/r.trace" -b --format json >"$dir/rep.json" 2>"$dir/rep.err"
+check "4 recorded and replayed: every interval's utilisations and split the same" \
+    python3 -c 'import json, sys
+a = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+b = [json.loads(l) for l in open(sys.argv[2]) if l.strip()]
+def figs(r):
+    c = r["cores"][0]
+    return [t["util"] for t in r["threads"]] + [c[k] for k in ("neither", "t0_only", "t1_only", "both")]
+sys.exit(len(a) != 3 or len(b) != 3 or any(abs(x - y) > 1e-9 for p, q in zip(a, b)
+                                            for x, y in zip(figs(p), figs(q))))' \
+    "$dir/live.json" "$dir/rep.json"
