@@ -16,6 +16,9 @@
 
 const char *metrics_reason_text(enum reason r);   /* untranslated; outputs call _() */
 const char *metrics_reason_code(enum reason r);   /* stable token for csv/json */
+/* The source does not provide the figure's input (not-counted, no-steal,
+ * no-job, not-read): absent by what the source is, not by a trouble. */
+bool metrics_reason_not_read(enum reason r);
 
 /* Tolerances for the invariants, as fractions of the interval; documented
  * in httop.1 (VALIDITY). Beyond them an interval is invalid, within them

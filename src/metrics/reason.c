@@ -32,6 +32,7 @@ static const struct {
 	    "no-steal" },
 	[R_NO_JOB] = { N_("no job's tasks told apart: a watched job and --source sched needed"),
 	    "no-job" },
+	[R_NOT_READ] = { N_("not read by this source"), "not-read" },
 };
 
 const char *
@@ -40,6 +41,16 @@ metrics_reason_text(enum reason r)
 	if ((unsigned)r >= R_NREASONS)
 		return "?";
 	return reasons[r].text;
+}
+
+/* Absent because the running source does not provide the input (it
+ * counts no instructions or cycles, reads no steal time, tells no job's
+ * tasks apart, or reads nothing the figure is made from): no trouble of
+ * the interval, only what the source is. */
+bool
+metrics_reason_not_read(enum reason r)
+{
+	return r == R_NOT_COUNTED || r == R_NO_STEAL || r == R_NO_JOB || r == R_NOT_READ;
 }
 
 const char *

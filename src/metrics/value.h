@@ -33,6 +33,9 @@ enum reason {
 	R_NO_JOB,           /* the job's own figures: no job watched, or its
 			     * tasks not told apart (only the scheduler's
 			     * record, --source sched, tells them) */
+	R_NOT_READ,         /* the running source does not read what the
+			     * figure is made from (a figure's generic
+			     * reason: no new code for each new figure) */
 	R_NREASONS
 };
 
