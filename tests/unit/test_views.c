@@ -380,6 +380,43 @@ test_rows(void **state)
 	trig_free(&r);
 }
 
+/* A figure absent not-read (the source does not read its input) is no
+ * trouble of the row, as not-counted is: with a plan counted in ticks the
+ * row says what it is counted by; absent for another reason (stopped),
+ * it says that reason. */
+static void
+test_not_read(void **state)
+{
+	static struct grid g;
+	struct trig r;
+	struct sink k = { grid_text, grid_bar, &g };
+	struct twidths w;
+	struct tlayout l;
+	unsigned n;
+
+	(void)state;
+	assert_true(metrics_reason_not_read(R_NOT_READ));
+	assert_true(metrics_reason_not_read(R_NOT_COUNTED));
+	assert_false(metrics_reason_not_read(R_STOPPED));
+	assert_string_equal(metrics_reason_code(R_NOT_READ), "not-read");
+	trig_init(&r);
+	r.p.basis = PLAN_BASIS_TICKS;
+	r.f.plan = &r.p;
+	r.iv.threads[0].ipc = val_absent(R_NOT_READ);
+	threads_widths(&w);
+	threads_layout(240, &w, &l);
+	n = threads_sort(&r.f, TCOL_UTIL, false, r.rows, 8);
+	grid_clear(&g);
+	threads_lines(&k, &r.f, &l, TCOL_UTIL, false, false, r.rows, n, 0, 10);
+	assert_memory_equal(line(&g, 1), "    0", 5);
+	assert_string_equal(line(&g, 1) + l.status_x, "counted in ticks (/proc/stat); no CPI, GHz");
+	r.iv.threads[0].ipc = val_absent(R_STOPPED);
+	grid_clear(&g);
+	threads_lines(&k, &r.f, &l, TCOL_UTIL, false, false, r.rows, n, 0, 10);
+	assert_string_equal(line(&g, 1) + l.status_x, "counter stopped");
+	trig_free(&r);
+}
+
 /* --- topology ----------------------------------------------------------- */
 
 static int
@@ -518,6 +555,7 @@ main(void)
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_widths),
 		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_not_read),
 		cmocka_unit_test(test_topology_small),
 		cmocka_unit_test(test_topology_knl),
 	};
