@@ -31,10 +31,16 @@ else
 fi
 check "header: the job's own CPU seconds" wait_for 'its CPU [0-9]+\.[0-9]{2} s' 10
 keys 2
-check "threads view: the job% column" wait_for 'steal% +job% +status' 10
-# CPU 0's row: its job% (the last figure, before the status) a share
-# above 0: the job runs there.
-job0() { cap | grep -E '^ +0 +0 +0 +0 ' | head -n 1 | sed 's/ counted.*//' | awk '{print $NF}'; }
+check "threads view: the job% column" wait_for 'steal% +job%( +[^ ]+)* +status' 10
+# CPU 0's row: its job% (the number right-aligned under the column's
+# head; a figure added since may follow it) a share above 0: the job runs
+# there.
+job0() {
+	_c=$(cap)
+	_e=$(printf '%s\n' "$_c" | grep -m 1 'job%' | awk '{ print index($0, "job%") + 3 }')
+	printf '%s\n' "$_c" | grep -E '^ +0 +0 +0 +0 ' | head -n 1 | cut -c "1-${_e:-1}" |
+	    awk '{print $NF}'
+}
 i=0
 while [ $i -lt 20 ]; do
 	v=$(job0)
