@@ -5,7 +5,7 @@
 #    same JSON (but "source"); Xeon Phi machines have no L3 (l3=none);
 #  - a host name that is not UTF-8 still gives valid JSON, escaped as the
 #    OpenMetrics output does (a '?' for each bad byte);
-#  - every JSON line of all that is valid against data/httop.schema.json;
+#  - every JSON line of all that is valid against httop.schema.json;
 #    a figure that is a bound on one line and exact on another keeps one
 #    type per member (x, x_lo, x_hi: number or null) for typed readers;
 #  - CSV is RFC 4180 but for its LF line ends: python's csv module reads

@@ -36,10 +36,13 @@ check "threads view: the job% column" wait_for 'steal% +job%( +[^ ]+)* +status' 
 # head; a figure added since may follow it) a share above 0: the job runs
 # there.
 job0() {
-	_c=$(cap)
-	_e=$(printf '%s\n' "$_c" | grep -m 1 'job%' | awk '{ print index($0, "job%") + 3 }')
-	printf '%s\n' "$_c" | grep -E '^ +0 +0 +0 +0 ' | head -n 1 | cut -c "1-${_e:-1}" |
-	    awk '{print $NF}'
+	cap | python3 -c '
+import sys
+rows = sys.stdin.buffer.read().decode("utf-8", "replace").split("\n")
+head = [r for r in rows if "job%" in r][0]
+end = head.index("job%") + 4
+row = [r for r in rows if r.split()[:4] == ["0", "0", "0", "0"]][0]
+print(row[:end].split()[-1])' 2>/dev/null
 }
 i=0
 while [ $i -lt 20 ]; do
