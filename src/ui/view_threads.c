@@ -1,7 +1,8 @@
 /* view_threads.c: one row per logical CPU (only the job's when the view is
  * narrowed to it): where it sits (package, the hardware's core id, thread),
- * its utilisation as a bar, non-halted and nominal CPI, GHz while active,
- * net GHz, IPC. Sorted by any column (s, or a click on its head), ties by
+ * its utilisation as a bar, then the thread figures that have a column in
+ * the table of figures (metrics/figures.c, a row's col: util%, CPI,
+ * nomCPI, GHz, netGHz, IPC, steal%, job%, ...), in its order. Sorted by any column (s, or a click on its head), ties by
  * CPU number, absent figures last in either order; a figure sorts busiest
  * first when chosen, a position lowest first. The rows are laid out
  * through a small sink so the unit tests can read them without curses. */
@@ -115,8 +116,8 @@ threads_layout(int cols, const struct twidths *w, struct tlayout *l)
 	for (i = 0; i < nfig(); i++)
 		fixed += w->fig[i];
 	/* Too narrow for the bar and a status: the last figures are left
-	 * out (job, steal, IPC, net GHz, GHz), whole, before the status gets too narrow
-	 * for a reason's code. */
+	 * out (the table's last first: ..., job, steal, IPC, net GHz, GHz),
+	 * whole, before the status gets too narrow for a reason's code. */
 	for (shown = nfig(); shown > 3 && cols - fixed - 3 - STATUS_MIN < BAR_MIN; shown--)
 		fixed -= w->fig[shown - 1];
 	/* The bar's edges (drawn just outside it) with a blank before the
