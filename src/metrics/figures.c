@@ -119,6 +119,15 @@ const struct figure figures[] = {
 	      "threads in the interval.") },
 	    .desc = "CPU seconds the watched job's tasks ran on these cores' threads in the "
 	      "interval (the run's, in a summary)" JOB_NOTE },
+	/* Instructions retired per second of the interval: the thread's
+	 * throughput, IPC x net GHz (util x GHz x IPC). */
+	{ NAMES("gips"), FIG_GHZ, FIG_ALL, 0, true, "instructions_per_second", "",
+	    .at = { THR(gips, 9, 9, "Instructions retired per second of the interval, halted "
+	      "time included.") },
+	    .col = { N_("GIPS"), NULL, "%.2f", 1.0, 7, SLOT_INST },
+	    .desc = "instructions retired per second of the whole interval, halted time "
+	      "included, in billions (GIPS: IPC x net_ghz); null, with the reason in absent, "
+	      "where cpi is" },
 };
 
 const size_t nfigures = sizeof figures / sizeof figures[0];

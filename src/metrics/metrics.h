@@ -61,6 +61,8 @@ struct thread_fig {
 				    * this virtual CPU wanted to run */
 	struct val job_util;       /* d_job / d_tsc: the share of the interval
 				    * the watched job's tasks ran on it */
+	struct val gips;           /* d_inst / d_tsc * base GHz: instructions
+				    * retired per second of the interval, 1e9 */
 	/* The counts were multiplexed (perf source) and scaled up by
 	 * enabled/running: every figure is an estimate, not a count. */
 	bool scaled;
