@@ -61,10 +61,9 @@ thread_figures(const struct metrics_ctx *c, struct thread_fig *t)
 	double tsc = (double)t->d_tsc, inst = (double)t->d_inst;
 	double cyc = (double)t->d_cyc, ref = (double)t->d_ref, steal = (double)t->d_steal;
 	double base_ghz = c->base_hz / 1e9;
-	unsigned stopped = t->stopped;
 
-	thread_blank(t, R_NONE);
-	t->stopped = stopped;
+	/* Every figure is set below (or by the blank): no blank first. */
+	t->reason = R_NONE;
 	if (t->d_tsc == 0) {
 		thread_blank(t, R_NO_TIME);
 		return;
