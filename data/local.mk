@@ -1,8 +1,7 @@
 # data: the demo machine (topology + CPUID dump, with their license
 # notices), scenario files, die maps, the msr-safe allowlist, the systemd
 # unit for --textfile, and the JSON Schema of --format json
-dist_pkgdata_DATA += data/demo-skx.xml data/demo-skx.cpuid data/LICENSES \
-	data/httop.schema.json
+dist_pkgdata_DATA += data/demo-skx.xml data/demo-skx.cpuid data/LICENSES
 scenariosdir = $(pkgdatadir)/scenarios
 dist_scenarios_DATA = data/scenarios/example.scn
 EXTRA_DIST += data/README.md data/scenario-format.txt
@@ -25,6 +24,19 @@ distclean-local: data-unlink
 data-unlink:
 	@if test -L data; then rm -f data; fi
 .PHONY: data-link data-unlink
+
+# The JSON Schema of --format json: the template's figures put in from the
+# table of figures by tools/httop-schema (tools/schema.c), in the build
+# directory's top (data/ there may be the link to the read-only source
+# tree); the tests check lines against it (tests/lib.sh, check_schema) and
+# that it holds the table (tests/cli/test_schema.sh).
+nodist_pkgdata_DATA = httop.schema.json
+EXTRA_DIST += data/httop.schema.in.json
+CLEANFILES += httop.schema.json
+httop.schema.json: $(srcdir)/data/httop.schema.in.json tools/httop-schema$(EXEEXT)
+	$(AM_V_GEN)tools/httop-schema$(EXEEXT) $(srcdir)/data/httop.schema.in.json >$@.tmp && \
+	    mv $@.tmp $@
+all-local: httop.schema.json
 
 # The systemd unit for --textfile (httop(1), FILES), with the configured
 # bindir in ExecStart. Made in the build directory's top (data/ there may

@@ -5,7 +5,7 @@ CLI_TESTS = tests/cli/test_cli_options.sh tests/cli/test_cli_msr.sh tests/cli/te
 	tests/cli/test_cli_demo.sh tests/cli/test_cli_signals.sh tests/cli/test_signal_window.sh tests/cli/test_cli_replay.sh \
 	tests/cli/test_cli_scale.sh tests/cli/test_cli_inputs.sh tests/cli/test_docs.sh \
 	tests/cli/test_out_files.sh tests/cli/test_hwloc_plugins.sh tests/cli/test_cli_recover.sh \
-	tests/cli/test_gnu.sh tests/cli/test_msg_width.sh
+	tests/cli/test_gnu.sh tests/cli/test_msg_width.sh tests/cli/test_schema.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += $(CLI_TESTS)
 

@@ -14,15 +14,17 @@ check() { d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
 diag() { echo "# $*"; }
 skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n - # SKIP $*"; }
 # check_schema FILE...: one test: every line of the JSON Lines FILEs is
-# valid against data/httop.schema.json (tests/json_schema.py, no package
-# needed); the first problems are printed as diagnostics.
+# valid against httop.schema.json (made in the build directory's top from
+# data/httop.schema.in.json and the table of figures: tools/schema.c;
+# tests/json_schema.py, no package needed); the first problems are printed
+# as diagnostics.
 check_schema() {
 	if ! command -v python3 >/dev/null 2>&1; then
 		skip "python3 is not installed"
 		return
 	fi
 	if _cs=$(python3 "$HTTOP_SRCDIR/tests/json_schema.py" \
-	    "$HTTOP_SRCDIR/data/httop.schema.json" "$@" 2>&1); then
+	    "$HTTOP_BUILDDIR/httop.schema.json" "$@" 2>&1); then
 		ok "valid against httop.schema.json: $(printf '%s' "$_cs" | tail -n 1)"
 	else
 		printf '%s\n' "$_cs" | sed 's/^/# /'

@@ -1,5 +1,5 @@
 /* nodeiv.h: a node's interval read back from httop's own JSON line
- * (httop.1, OUTPUT FORMATS json; data/httop.schema.json), so that the
+ * (httop.1, OUTPUT FORMATS json; httop.schema.json), so that the
  * views made for this machine's intervals show a remote node's.
  *
  * A line carries figures, not counts: the reader fills struct interval's

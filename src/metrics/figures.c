@@ -5,6 +5,7 @@
 #include "metrics/figures.h"
 
 #include "metrics/metrics.h"
+#include "util/i18n.h"
 
 /* The JSON member names and their lengths, made at compile time. */
 #define NAMES(n) n, ",\"" n "\":", ",\"" n "_lo\":", ",\"" n "_hi\":", \
@@ -25,69 +26,108 @@
 	"tasks, its sibling idle."
 #define JOB_SHARED_HELP "Share of the interval with one thread running the watched job's " \
 	"tasks while a sibling ran another task."
+/* The schema's word on where the job's figures are (httop(1), JOBS). */
+#define JOB_NOTE ": --source sched with a watched job only (its tasks told apart by the " \
+	"scheduler's record); null, with absent \"no-job\", without"
 #define JOB_NONE_HELP "Share of the interval with no task of the watched job on the core."
 
 const struct figure figures[] = {
 	{ NAMES("neither"), FIG_SHARE, FIG_ALL, 1, false, "share_ratio", NULL, "ratio",
-	    { AGG(neither, 1, 1, SHARE_AGG_HELP), CORE(neither, 1, 1, SHARE_CORE_HELP) } },
+	    .at = { AGG(neither, 1, 1, SHARE_AGG_HELP), CORE(neither, 1, 1, SHARE_CORE_HELP) },
+	    .desc = "share of the time with neither SMT thread of the core active" },
 	{ NAMES("t0_only"), FIG_SHARE, FIG_ALL, 2, false, "share_ratio", NULL, "ratio",
-	    { AGG(t0_only, 2, 0, NULL), CORE(t0_only, 2, 0, NULL) } },
+	    .at = { AGG(t0_only, 2, 0, NULL), CORE(t0_only, 2, 0, NULL) },
+	    .desc = "share of the time with thread 0 of the core active, thread 1 not" },
 	{ NAMES("t1_only"), FIG_SHARE, FIG_ALL, 3, false, "share_ratio", NULL, "ratio",
-	    { AGG(t1_only, 3, 0, NULL), CORE(t1_only, 3, 0, NULL) } },
+	    .at = { AGG(t1_only, 3, 0, NULL), CORE(t1_only, 3, 0, NULL) },
+	    .desc = "share of the time with thread 1 of the core active, thread 0 not" },
 	{ NAMES("both"), FIG_SHARE, FIG_ALL, 4, false, "share_ratio", NULL, "ratio",
-	    { AGG(both, 4, 0, NULL), CORE(both, 4, 0, NULL) } },
+	    .at = { AGG(both, 4, 0, NULL), CORE(both, 4, 0, NULL) },
+	    .desc = "share of the time with both threads of the core active" },
 	{ NAMES("util"), FIG_SHARE, FIG_ALL, 0, false, "utilization_ratio", NULL, "ratio",
-	    { AGG(util, 5, 2, "Share of core time with any thread active."),
+	    .at = { AGG(util, 5, 2, "Share of core time with any thread active."),
 	      CORE(util, 5, 2, "Share of the interval with any thread active."),
-	      THR(util, 1, 1, "Share of the interval the thread was active (not halted).") } },
+	      THR(util, 1, 1, "Share of the interval the thread was active (not halted).") },
+	    .col = { N_("util%"), NULL, "%.1f", 100.0, 7, SLOT_TSC } },
 	{ NAMES("active_threads"), FIG_RATIO, FIG_ALL, 0, false, "active_threads", NULL, "",
-	    { AGG(active_threads, 6, 4, "Mean threads active while a core is active."),
-	      CORE(active_threads, 6, 3, "Mean threads active while the core is active.") } },
-	{ NAMES("issue_util"), FIG_FRACTION, FIG_ALL, 0, false, "issue_utilization_ratio",
-	    NULL, "ratio",
-	    { CORE(issue_util, 7, 4, "Instructions per core cycle over the issue width.") } },
+	    .at = { AGG(active_threads, 6, 4, "Mean threads active while a core is active."),
+	      CORE(active_threads, 6, 3, "Mean threads active while the core is active.") },
+	    .desc = "mean number of threads active while the core is active" },
+	{ NAMES("issue_util"), FIG_FRACTION, FIG_ALL, 0, false, "issue_utilization_ratio", NULL, "ratio",
+	    .at = { CORE(issue_util, 7, 4, "Instructions per core cycle over the issue width.") },
+	    .desc = "share of the issue slots used (a ratio of counts: macro-fused instructions can "
+	      "take it above 1)" },
 	{ NAMES("cpi"), FIG_RATIO, FIG_ALL, 0, false, "cpi", NULL, "",
-	    { AGG(cpi, 8, 6, "Core cycles per instruction."),
+	    .at = { AGG(cpi, 8, 6, "Core cycles per instruction."),
 	      CORE(cpi, 8, 5, "Core cycles per instruction."),
-	      THR(cpi, 2, 2, "Cycles per instruction while active (non-halted CPI).") } },
+	      THR(cpi, 2, 2, "Cycles per instruction while active (non-halted CPI).") },
+	    .col = { N_("CPI"), NULL, "%.2f", 1.0, 8, SLOT_TSC },
+	    .desc = "core cycles per instruction while active (non-halted CPI)" },
 	{ NAMES("nominal_cpi"), FIG_RATIO, FIG_ALL, 0, false, "nominal_cpi", NULL, "",
-	    { THR(nominal_cpi, 3, 3, "Nominal (TSC) cycles per instruction.") } },
+	    .at = { THR(nominal_cpi, 3, 3, "Nominal (TSC) cycles per instruction.") },
+	    .col = { N_("nomCPI"), NULL, "%.2f", 1.0, 8, SLOT_TSC },
+	    .desc = "TSC ticks per instruction (nominal CPI)" },
 	{ NAMES("ghz"), FIG_GHZ, FIG_ALL, 0, false, "frequency_hertz", NULL, "hertz",
-	    { AGG(ghz, 7, 5, "Mean core frequency while active."),
+	    .at = { AGG(ghz, 7, 5, "Mean core frequency while active."),
 	      CORE(ghz, 9, 6, "Mean frequency while active."),
-	      THR(ghz, 4, 4, "Mean frequency while active.") } },
+	      THR(ghz, 4, 4, "Mean frequency while active.") },
+	    .col = { N_("GHz"), NULL, "%.2f", 1.0, 7, SLOT_TSC },
+	    .desc = "mean clock while active, GHz" },
 	{ NAMES("net_ghz"), FIG_GHZ, FIG_ALL, 0, false, "net_frequency_hertz", NULL, "hertz",
-	    { THR(net_ghz, 5, 5, "Cycles over the whole interval, halted time included.") } },
+	    .at = { THR(net_ghz, 5, 5, "Cycles over the whole interval, halted time included.") },
+	    .col = { N_("netGHz"), NULL, "%.2f", 1.0, 7, SLOT_TSC },
+	    .desc = "cycles per second of the whole interval, halted time included, GHz" },
 	{ NAMES("ipc"), FIG_RATIO, FIG_ALL, 0, false, "ipc", NULL, "",
-	    { THR(ipc, 6, 6, "Instructions per cycle while active.") } },
-	{ NAMES("both_of_busy"), FIG_SHARE, FIG_ALL, 0, false, "both_of_busy_ratio", NULL,
-	    "ratio",
-	    { AGG(both_of_busy, 9, 3, "Share of busy core time with both threads active.") } },
+	    .at = { THR(ipc, 6, 6, "Instructions per cycle while active.") },
+	    .col = { N_("IPC"), NULL, "%.2f", 1.0, 6, SLOT_TSC },
+	    .desc = "instructions per cycle while active" },
+	{ NAMES("both_of_busy"), FIG_SHARE, FIG_ALL, 0, false, "both_of_busy_ratio", NULL, "ratio",
+	    .at = { AGG(both_of_busy, 9, 3, "Share of busy core time with both threads active.") },
+	    .desc = "share of the busy core time (any thread active) with both threads active" },
 	{ NAMES("steal"), FIG_SHARE, FIG_ALL, 0, true, "steal_ratio", NULL, "ratio",
-	    { THR(steal, 7, 7, "Share of the interval a hypervisor ran something else while "
+	    .at = { THR(steal, 7, 7, "Share of the interval a hypervisor ran something else while "
 	      "this virtual CPU wanted to run (steal time, from /proc/stat: --source procstat "
-	      "only).") } },
+	      "only).") },
+	    .col = { N_("steal%"), NULL, "%.1f", 100.0, 7, SLOT_TSC },
+	    .desc = "share of the interval a hypervisor ran something else while this virtual CPU "
+	      "wanted to run (steal time, /proc/stat): --source procstat only; null, with "
+	      "absent steal \"no-steal\", for the other sources" },
 	/* The watched job's own figures (--source sched with a job: its
 	 * tasks told apart by the scheduler's record; absent no-job else). */
-	{ NAMES("job_both"), FIG_SHARE, FIG_ALL, 0, true, "job_both_ratio",
-	    "both_ratio", "ratio",
-	    { AGG(job_both, 10, 7, JOB_BOTH_HELP), CORE(job_both, 10, 7, JOB_BOTH_HELP) } },
-	{ NAMES("job_alone"), FIG_SHARE, FIG_ALL, 0, true, "job_alone_ratio",
-	    "alone_ratio", "ratio",
-	    { AGG(job_alone, 11, 8, JOB_ALONE_HELP), CORE(job_alone, 11, 8, JOB_ALONE_HELP) } },
-	{ NAMES("job_shared"), FIG_SHARE, FIG_ALL, 0, true, "job_shared_ratio",
-	    "shared_ratio", "ratio",
-	    { AGG(job_shared, 12, 9, JOB_SHARED_HELP), CORE(job_shared, 12, 9, JOB_SHARED_HELP) } },
-	{ NAMES("job_none"), FIG_SHARE, FIG_ALL, 0, true, "job_none_ratio",
-	    "none_ratio", "ratio",
-	    { AGG(job_none, 13, 10, JOB_NONE_HELP), CORE(job_none, 13, 10, JOB_NONE_HELP) } },
+	{ NAMES("job_both"), FIG_SHARE, FIG_ALL, 0, true, "job_both_ratio", "both_ratio", "ratio",
+	    .at = { AGG(job_both, 10, 7, JOB_BOTH_HELP), CORE(job_both, 10, 7, JOB_BOTH_HELP) },
+	    .desc = "share of the time with two threads of a core running the watched job's "
+	      "tasks" JOB_NOTE },
+	{ NAMES("job_alone"), FIG_SHARE, FIG_ALL, 0, true, "job_alone_ratio", "alone_ratio", "ratio",
+	    .at = { AGG(job_alone, 11, 8, JOB_ALONE_HELP), CORE(job_alone, 11, 8, JOB_ALONE_HELP) },
+	    .desc = "share of the time with one thread of a core running the watched job's tasks, "
+	      "its sibling idle" JOB_NOTE },
+	{ NAMES("job_shared"), FIG_SHARE, FIG_ALL, 0, true, "job_shared_ratio", "shared_ratio", "ratio",
+	    .at = { AGG(job_shared, 12, 9, JOB_SHARED_HELP), CORE(job_shared, 12, 9, JOB_SHARED_HELP) },
+	    .desc = "share of the time with one thread of a core running the watched job's tasks "
+	      "while a sibling ran another task" JOB_NOTE },
+	{ NAMES("job_none"), FIG_SHARE, FIG_ALL, 0, true, "job_none_ratio", "none_ratio", "ratio",
+	    .at = { AGG(job_none, 13, 10, JOB_NONE_HELP), CORE(job_none, 13, 10, JOB_NONE_HELP) },
+	    .desc = "share of the time with no task of the watched job on the core" JOB_NOTE },
 	{ NAMES("job_util"), FIG_SHARE, FIG_ALL, 0, true, "job_utilization_ratio", NULL, "ratio",
-	    { THR(job_util, 8, 8, "Share of the interval the watched job's tasks ran on the "
-	      "thread.") } },
-	{ NAMES("cpu_s"), FIG_RATIO, FIG_ALL, 0, true, "job_cpu_seconds",
-	    "interval_cpu_seconds", "seconds",
-	    { AGG(cpu_s, 14, 11, "CPU seconds the watched job's tasks ran on these cores' "
-	      "threads in the interval.") } },
+	    .at = { THR(job_util, 8, 8, "Share of the interval the watched job's tasks ran on the "
+	      "thread.") },
+	    .col = { N_("job%"), "job", "%.1f", 100.0, 6, SLOT_JOB },
+	    .desc = "share of the interval the watched job's tasks ran on this thread" JOB_NOTE },
+	{ NAMES("cpu_s"), FIG_RATIO, FIG_ALL, 0, true, "job_cpu_seconds", "interval_cpu_seconds", "seconds",
+	    .at = { AGG(cpu_s, 14, 11, "CPU seconds the watched job's tasks ran on these cores' "
+	      "threads in the interval.") },
+	    .desc = "CPU seconds the watched job's tasks ran on these cores' threads in the "
+	      "interval (the run's, in a summary)" JOB_NOTE },
+	/* Instructions retired per second of the interval: the thread's
+	 * throughput, IPC x net GHz (util x GHz x IPC). */
+	{ NAMES("gips"), FIG_GHZ, FIG_ALL, 0, true, "instructions_per_second", NULL, "",
+	    .at = { THR(gips, 9, 9, "Instructions retired per second of the interval, halted "
+	      "time included.") },
+	    .col = { N_("GIPS"), NULL, "%.2f", 1.0, 7, SLOT_INST },
+	    .desc = "instructions retired per second of the whole interval, halted time "
+	      "included, in billions (GIPS: IPC x net_ghz); null, with the reason in absent, "
+	      "where cpi is" },
 };
 
 const size_t nfigures = sizeof figures / sizeof figures[0];
@@ -96,6 +136,8 @@ const size_t nfigures = sizeof figures / sizeof figures[0];
 static const unsigned formats[3] = { FIG_JSON, FIG_CSV, FIG_OM };
 const struct figure *figures_list[FIG_NLEVELS][3][FIG_MAX];
 size_t figures_count[FIG_NLEVELS][3];
+const struct figure *figures_cols[FIG_MAX];
+size_t figures_ncols;
 bool figures_made;
 
 /* Its place at level l in format k's order; 0: not there. */
@@ -121,5 +163,9 @@ figures_make(void)
 					if (place(&figures[i], l, k) == pos)
 						figures_list[l][k][figures_count[l][k]++] = &figures[i];
 		}
+	figures_ncols = 0;
+	for (i = 0; i < figures_count[FIG_THREAD][0]; i++)
+		if (figures_list[FIG_THREAD][0][i]->col.head != NULL)
+			figures_cols[figures_ncols++] = figures_list[FIG_THREAD][0][i];
 	figures_made = true;
 }

@@ -47,6 +47,20 @@ struct fig_at {
 	const char *help;
 };
 
+/* Its column in the Threads view (src/ui/view_threads.c), after the
+ * bar, in the thread level's JSON order; head NULL: no column. The
+ * column's name in the settings file's `sort` key is `key`, else the
+ * figure's name. Shown unless the plan lacks the slot `needs` (SLOT_TSC,
+ * 0: every plan has it): a column the source never fills is left out. */
+struct fig_col {
+	const char *head;          /* marked N_(): the view translates it */
+	const char *key;
+	const char *fmt;           /* printf format of the number */
+	double scale;              /* the value times this (100: a percentage) */
+	int width;                 /* at least this many cells, the blank before it included */
+	int needs;                 /* enum slot_kind */
+};
+
 struct figure {
 	const char *name;          /* JSON member and CSV column */
 	/* The JSON members, written as they stand: ,"name": ,"name_lo": ,"name_hi": */
@@ -73,6 +87,11 @@ struct figure {
 	const char *om_job;
 	const char *om_unit;       /* its last word, the OpenMetrics unit, or "" */
 	struct fig_at at[FIG_NLEVELS];
+	struct fig_col col;        /* the Threads view's column (thread level) */
+	/* What it is, for the JSON Schema's description of its members
+	 * (data/httop.schema.in.json, tools/schema.c); NULL: the level's
+	 * OpenMetrics help. */
+	const char *desc;
 };
 
 extern const struct figure figures[];
@@ -95,6 +114,20 @@ figures_of(enum fig_level l, unsigned format, size_t *n)
 		figures_make();
 	*n = figures_count[l][k];
 	return figures_list[l][k];
+}
+
+/* The Threads view's figure columns (rows with col.head), in the thread
+ * level's JSON order. */
+extern const struct figure *figures_cols[FIG_MAX];
+extern size_t figures_ncols;
+
+static inline const struct figure *const *
+figures_columns(size_t *n)
+{
+	if (!figures_made)
+		figures_make();
+	*n = figures_ncols;
+	return figures_cols;
 }
 
 /* How many of a level's list (figures_of) come before the late ones. */

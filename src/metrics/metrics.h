@@ -16,6 +16,9 @@
 
 const char *metrics_reason_text(enum reason r);   /* untranslated; outputs call _() */
 const char *metrics_reason_code(enum reason r);   /* stable token for csv/json */
+/* The source does not provide the figure's input (not-counted, no-steal,
+ * no-job, not-read): absent by what the source is, not by a trouble. */
+bool metrics_reason_not_read(enum reason r);
 
 /* Tolerances for the invariants, as fractions of the interval; documented
  * in httop.1 (VALIDITY). Beyond them an interval is invalid, within them
@@ -58,6 +61,8 @@ struct thread_fig {
 				    * this virtual CPU wanted to run */
 	struct val job_util;       /* d_job / d_tsc: the share of the interval
 				    * the watched job's tasks ran on it */
+	struct val gips;           /* d_inst / d_tsc * base GHz: instructions
+				    * retired per second of the interval, 1e9 */
 	/* The counts were multiplexed (perf source) and scaled up by
 	 * enabled/running: every figure is an estimate, not a count. */
 	bool scaled;

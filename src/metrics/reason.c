@@ -37,6 +37,7 @@ static const struct {
 	    "no-record" },
 	[R_NO_CGROUP_EVENTS] = { N_("the job's CPI and GHz are the CPUs': no perf cgroup events "
 	    "count its tasks alone"), "no-cgroup-events" },
+	[R_NOT_READ] = { N_("not read by this source"), "not-read" },
 };
 
 const char *
@@ -45,6 +46,17 @@ metrics_reason_text(enum reason r)
 	if ((unsigned)r >= R_NREASONS)
 		return "?";
 	return reasons[r].text;
+}
+
+/* Absent because the running source does not provide the input (it
+ * counts no instructions or cycles, reads no steal time, tells no job's
+ * tasks apart, or reads nothing the figure is made from): no trouble of
+ * the interval, only what the source is. */
+bool
+metrics_reason_not_read(enum reason r)
+{
+	return r == R_NOT_COUNTED || r == R_NO_STEAL || r == R_NO_JOB || r == R_NO_RECORD ||
+	    r == R_NOT_READ;
 }
 
 const char *

@@ -10,6 +10,7 @@ thread_blank(struct thread_fig *t, enum reason r)
 	t->reason = r;
 	t->util = t->cpi = t->nominal_cpi = val_absent(r);
 	t->ghz = t->net_ghz = t->ipc = t->steal = t->job_util = val_absent(r);
+	t->gips = val_absent(r);
 }
 
 static bool
@@ -60,10 +61,9 @@ thread_figures(const struct metrics_ctx *c, struct thread_fig *t)
 	double tsc = (double)t->d_tsc, inst = (double)t->d_inst;
 	double cyc = (double)t->d_cyc, ref = (double)t->d_ref, steal = (double)t->d_steal;
 	double base_ghz = c->base_hz / 1e9;
-	unsigned stopped = t->stopped;
 
-	thread_blank(t, R_NONE);
-	t->stopped = stopped;
+	/* Every figure is set below (or by the blank): no blank first. */
+	t->reason = R_NONE;
 	if (t->d_tsc == 0) {
 		thread_blank(t, R_NO_TIME);
 		return;
@@ -76,6 +76,9 @@ thread_figures(const struct metrics_ctx *c, struct thread_fig *t)
 	t->ghz = ratio(c, t, SLOT_CYCLES, SLOT_REF, cyc, ref, base_ghz, R_NOT_HALTED_ZERO);
 	t->net_ghz = ratio(c, t, SLOT_CYCLES, SLOT_TSC, cyc, tsc, base_ghz, R_NOT_HALTED_ZERO);
 	t->ipc = ratio(c, t, SLOT_INST, SLOT_CYCLES, inst, cyc, 1.0, R_NOT_HALTED_ZERO);
+	/* Instructions per second of the whole interval (halted time
+	 * included), in billions: dinst / dTSC x base = IPC x net GHz. */
+	t->gips = ratio(c, t, SLOT_INST, SLOT_TSC, inst, tsc, base_ghz, R_NO_TIME);
 	/* Steal time: only a source that reads it (procstat) has it; a
 	 * reading's rounding to the tick may put it a hair above the
 	 * interval, as the busy time. */

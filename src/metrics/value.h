@@ -40,6 +40,9 @@ enum reason {
 			     * count its tasks alone (a job without a cgroup,
 			     * a source other than perf, or the kernel refused
 			     * them: said once); its CPUs' CPI and GHz stand */
+	R_NOT_READ,         /* the running source does not read what the
+			     * figure is made from (a figure's generic
+			     * reason: no new code for each new figure) */
 	R_NREASONS
 };
 

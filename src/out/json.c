@@ -1,5 +1,6 @@
 /* json.c: one JSON object per interval, on one line (JSON Lines), built in
- * one buffer and written at once, as data/httop.schema.json describes it.
+ * one buffer and written at once, as httop.schema.json describes it (made
+ * from data/httop.schema.in.json and the table of figures: tools/schema.c).
  * A figure that may be exact, a bound or absent is three members, x, x_lo
  * and x_hi (json_val); absent is null, and a non-finite number can never
  * be printed (it would make the line invalid JSON).

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "metrics/figures.h"
 #include "util/i18n.h"
 #include "util/infile.h"
 #include "util/numparse.h"
@@ -29,11 +30,17 @@ static const char *const order_names[] = { "ascending", "descending" };
 static const char *const window_names[] = { "last", "window", "run" };
 static const char *const die_fig_names[DF_COUNT] = { "both", "util", "ghz", "cpi" };
 
-/* Index TCOL_CPU + 1 = 0: the CPU number. */
-static const char *const column_names[TCOL_COUNT + 1] = {
-	"cpu", "package", "core", "thread", "util", "cpi", "nominal_cpi", "ghz", "net_ghz",
-	"ipc", "steal", "job",
-};
+/* Index TCOL_CPU + 1 = 0: the CPU number; the figures' from the table. */
+static const char *const place_names[TCOL_UTIL + 1] = { "cpu", "package", "core", "thread" };
+
+int
+ui_thread_ncolumns(void)
+{
+	size_t n;
+
+	(void)figures_columns(&n);
+	return TCOL_UTIL + (int)n;
+}
 
 void
 ui_settings_default(struct ui_settings *s)
@@ -52,9 +59,15 @@ ui_settings_default(struct ui_settings *s)
 const char *
 ui_thread_column_name(int col)
 {
-	if (col < TCOL_CPU || col >= TCOL_COUNT)
+	size_t n;
+	const struct figure *const *fl = figures_columns(&n);
+
+	if (col < TCOL_CPU || col >= ui_thread_ncolumns())
 		return NULL;
-	return column_names[col + 1];
+	if (col < TCOL_UTIL)
+		return place_names[col + 1];
+	return fl[col - TCOL_UTIL]->col.key != NULL ? fl[col - TCOL_UTIL]->col.key :
+	    fl[col - TCOL_UTIL]->name;
 }
 
 int
@@ -62,10 +75,24 @@ ui_thread_column_parse(const char *name)
 {
 	int i;
 
-	for (i = TCOL_CPU; i < TCOL_COUNT; i++)
-		if (strcmp(name, column_names[i + 1]) == 0)
+	for (i = TCOL_CPU; i < ui_thread_ncolumns(); i++)
+		if (strcmp(name, ui_thread_column_name(i)) == 0)
 			return i;
-	return -2;
+	return TCOL_NONE;
+}
+
+/* The columns' names, ", " between them, into buf. */
+static const char *
+column_list(char *buf, size_t len)
+{
+	size_t n = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = TCOL_CPU; i < ui_thread_ncolumns() && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i > TCOL_CPU ? ", " : "",
+		    ui_thread_column_name(i));
+	return buf;
 }
 
 /* Running as root, or given privilege by the exec (set-user-ID,
@@ -139,7 +166,7 @@ seconds(const char *v, double lo, double hi, double *out)
 static int
 parse_line(char *line, struct ui_settings *s, struct errmsg *e)
 {
-	char *eq = strchr(line, '='), *key, *val;
+	char *eq = strchr(line, '='), *key, *val, names[512];
 	int i;
 
 	if (eq == NULL)
@@ -161,8 +188,8 @@ parse_line(char *line, struct ui_settings *s, struct errmsg *e)
 		s->colour = (enum colour_mode)i;
 	} else if (strcmp(key, "sort") == 0) {
 		if ((i = ui_thread_column_parse(val)) < TCOL_CPU)
-			return errmsg_set(e, _("sort: '%s' is not a column of the threads view (cpu, "
-			    "package, core, thread, util, cpi, nominal_cpi, ghz, net_ghz, ipc)"), val);
+			return errmsg_set(e, _("sort: '%s' is not a column of the threads view (%s)"),
+			    val, column_list(names, sizeof names));
 		s->sort_column = i;
 	} else if (strcmp(key, "sort_order") == 0) {
 		if ((i = pick(val, order_names, 2)) < 0)

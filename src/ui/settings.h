@@ -19,26 +19,25 @@
 #define UI_AVG_MAX 86400.0
 
 /* Columns of the threads view, in screen order; ui_settings.sort_column
- * holds one of them (TCOL_CPU = -1 is the CPU number, the default). */
+ * holds one of them (TCOL_CPU = -1 is the CPU number, the default). The
+ * figures after the bar are the table's (metrics/figures.c, a row's
+ * col): TCOL_UTIL + i is the i-th, up to ui_thread_ncolumns(). */
 enum thread_col {
+	TCOL_NONE = -2,
 	TCOL_CPU = -1,
 	TCOL_PACKAGE = 0,
 	TCOL_CORE,
 	TCOL_THREAD,
-	TCOL_UTIL,
-	TCOL_CPI,
-	TCOL_NOMINAL_CPI,
-	TCOL_GHZ,
-	TCOL_NET_GHZ,
-	TCOL_IPC,
-	TCOL_STEAL,
-	TCOL_JOB,       /* the watched job's share of the thread (job_util) */
-	TCOL_COUNT
+	TCOL_UTIL,      /* the first figure's column */
 };
 
-/* "cpu", "package", ..., "ipc", "steal", "job"; NULL outside the range. */
+/* The number of columns after TCOL_CPU: the place ones and the figures'. */
+int ui_thread_ncolumns(void);
+/* "cpu", "package", "core", "thread", then the figures' names (a row's
+ * col.key, else its name: "util", ..., "steal", "job"); NULL outside the
+ * range. */
 const char *ui_thread_column_name(int col);
-/* The column of a name, or -2 if there is none. */
+/* The column of a name, or TCOL_NONE if there is none. */
 int ui_thread_column_parse(const char *name);
 
 /* The file's path into buf: $XDG_CONFIG_HOME/httop/httoprc when that is

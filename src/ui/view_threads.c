@@ -1,7 +1,8 @@
 /* view_threads.c: one row per logical CPU (only the job's when the view is
  * narrowed to it): where it sits (package, the hardware's core id, thread),
- * its utilisation as a bar, non-halted and nominal CPI, GHz while active,
- * net GHz, IPC. Sorted by any column (s, or a click on its head), ties by
+ * its utilisation as a bar, then the thread figures that have a column in
+ * the table of figures (metrics/figures.c, a row's col: util%, CPI,
+ * nomCPI, GHz, netGHz, IPC, steal%, job%, ...), in its order. Sorted by any column (s, or a click on its head), ties by
  * CPU number, absent figures last in either order; a figure sorts busiest
  * first when chosen, a position lowest first. The rows are laid out
  * through a small sink so the unit tests can read them without curses. */
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics/figures.h"
 #include "metrics/metrics.h"
 #include "ui/screen.h"
 #include "ui/settings.h"
@@ -31,30 +33,38 @@ struct sink {
 struct tcol {
 	int col;                /* enum thread_col */
 	int width;              /* at least this many cells, the blank before it included */
-	const char *fmt;
-	double scale;
 	const char *label;
 };
 
-/* Where the CPU sits, then the figures after the bar, in screen order. */
+/* Where the CPU sits; the figures after the bar are the table's columns
+ * (metrics/figures.c: a row's col), column TCOL_UTIL + i the i-th. */
 static const struct tcol id_cols[] = {
-	{ TCOL_CPU, 5, NULL, 0, N_("CPU") },
-	{ TCOL_PACKAGE, 4, NULL, 0, N_("pkg") },
-	{ TCOL_CORE, 5, NULL, 0, N_("core") },
-	{ TCOL_THREAD, 3, NULL, 0, N_("t") },
-};
-static const struct tcol fig_cols[] = {
-	{ TCOL_UTIL, 7, "%.1f", 100.0, N_("util%") },
-	{ TCOL_CPI, 8, "%.2f", 1.0, N_("CPI") },
-	{ TCOL_NOMINAL_CPI, 8, "%.2f", 1.0, N_("nomCPI") },
-	{ TCOL_GHZ, 7, "%.2f", 1.0, N_("GHz") },
-	{ TCOL_NET_GHZ, 7, "%.2f", 1.0, N_("netGHz") },
-	{ TCOL_IPC, 6, "%.2f", 1.0, N_("IPC") },
-	{ TCOL_STEAL, 7, "%.1f", 100.0, N_("steal%") },
-	{ TCOL_JOB, 6, "%.1f", 100.0, N_("job%") },
+	{ TCOL_CPU, 5, N_("CPU") },
+	{ TCOL_PACKAGE, 4, N_("pkg") },
+	{ TCOL_CORE, 5, N_("core") },
+	{ TCOL_THREAD, 3, N_("t") },
 };
 #define NID (sizeof id_cols / sizeof id_cols[0])
-#define NFIG (sizeof fig_cols / sizeof fig_cols[0])
+#define NFIG FIG_MAX
+
+/* The figure of column i after the bar, its count. */
+static const struct figure *
+fig_col(size_t i)
+{
+	size_t n;
+	const struct figure *const *fl = figures_columns(&n);
+
+	return i < n ? fl[i] : NULL;
+}
+
+static int
+nfig(void)
+{
+	size_t n;
+
+	(void)figures_columns(&n);
+	return (int)n;
+}
 
 #define BAR_MIN 6
 #define BAR_MAX 40
@@ -77,9 +87,11 @@ threads_widths(struct twidths *w)
 		need = text_width(_(id_cols[i].label)) + 2;
 		w->id[i] = need > id_cols[i].width ? need : id_cols[i].width;
 	}
-	for (i = 0; i < NFIG; i++) {
-		need = text_width(_(fig_cols[i].label)) + 2;
-		w->fig[i] = need > fig_cols[i].width ? need : fig_cols[i].width;
+	for (i = 0; i < (unsigned)nfig(); i++) {
+		const struct fig_col *c = &fig_col(i)->col;
+
+		need = text_width(_(c->head)) + 2;
+		w->fig[i] = need > c->width ? need : c->width;
 	}
 }
 
@@ -101,12 +113,12 @@ threads_layout(int cols, const struct twidths *w, struct tlayout *l)
 		x += w->id[i];
 	}
 	fixed = x;
-	for (i = 0; i < (int)NFIG; i++)
+	for (i = 0; i < nfig(); i++)
 		fixed += w->fig[i];
 	/* Too narrow for the bar and a status: the last figures are left
-	 * out (job, steal, IPC, net GHz, GHz), whole, before the status gets too narrow
-	 * for a reason's code. */
-	for (shown = (int)NFIG; shown > 3 && cols - fixed - 3 - STATUS_MIN < BAR_MIN; shown--)
+	 * out (the table's last first: ..., job, steal, IPC, net GHz, GHz),
+	 * whole, before the status gets too narrow for a reason's code. */
+	for (shown = nfig(); shown > 3 && cols - fixed - 3 - STATUS_MIN < BAR_MIN; shown--)
 		fixed -= w->fig[shown - 1];
 	/* The bar's edges (drawn just outside it) with a blank before the
 	 * left one, so that the thread number never touches it. */
@@ -117,7 +129,7 @@ threads_layout(int cols, const struct twidths *w, struct tlayout *l)
 		l->bar_w = BAR_MIN;
 	l->bar_x = x + 2;
 	x = l->bar_x + l->bar_w + 1;
-	for (i = 0; i < (int)NFIG; i++) {
+	for (i = 0; i < nfig(); i++) {
 		l->fig_x[i] = x;
 		l->fig_w[i] = i < shown ? w->fig[i] : 0;
 		x += l->fig_w[i];
@@ -135,20 +147,13 @@ struct tsort {
 	bool has;               /* the CPU has a value in the column */
 };
 
+/* The figure of column `col` (TCOL_UTIL on), or NULL. */
 static const struct val *
 fig_of(const struct thread_fig *t, int col)
 {
-	switch (col) {
-	case TCOL_UTIL: return &t->util;
-	case TCOL_CPI: return &t->cpi;
-	case TCOL_NOMINAL_CPI: return &t->nominal_cpi;
-	case TCOL_GHZ: return &t->ghz;
-	case TCOL_NET_GHZ: return &t->net_ghz;
-	case TCOL_IPC: return &t->ipc;
-	case TCOL_STEAL: return &t->steal;
-	case TCOL_JOB: return &t->job_util;
-	default: return NULL;
-	}
+	const struct figure *f = col >= TCOL_UTIL ? fig_col((size_t)(col - TCOL_UTIL)) : NULL;
+
+	return f != NULL ? fig_val(f, FIG_THREAD, t) : NULL;
 }
 
 /* The hardware's core id (as lstopo and /proc/cpuinfo give it), or -1. */
@@ -291,10 +296,10 @@ threads_heads(const struct sink *k, int row, const struct tlayout *l, int col, b
 	/* The bar's head whole, or none (a narrow bar). */
 	k->text(k->arg, row, l->bar_x, l->bar_w, ROLE_LABEL,
 	    text_width(_("utilisation")) <= l->bar_w ? _("utilisation") : "");
-	for (i = 0; i < (int)NFIG; i++)
+	for (i = 0; i < nfig(); i++)
 		if (l->fig_w[i] > 0)
-			head(k, row, l->fig_x[i], l->fig_w[i], _(fig_cols[i].label),
-			    col == fig_cols[i].col, mark);
+			head(k, row, l->fig_x[i], l->fig_w[i], _(fig_col((size_t)i)->col.head),
+			    col == TCOL_UTIL + i, mark);
 	if (l->status_w > 0)
 		k->text(k->arg, row, l->status_x, l->status_w, ROLE_LABEL, _("status"));
 }
@@ -311,13 +316,13 @@ absent_why(char *buf, size_t len, const struct thread_fig *tf, bool brief, bool 
 
 	buf[0] = '\0';
 	*counted = false;
-	for (i = 0; i < (int)NFIG; i++) {
-		const struct val *v = fig_of(tf, fig_cols[i].col);
+	for (i = 0; i < nfig(); i++) {
+		const struct val *v = fig_of(tf, TCOL_UTIL + i);
 
-		/* steal time only procstat reads, the job's share only sched
-		 * with a watched job: no trouble of the row either */
-		if (v != NULL && v->kind == V_NONE && (v->why == R_NOT_COUNTED ||
-		    v->why == R_NO_STEAL || v->why == R_NO_JOB)) {
+		/* what the source does not read (steal time only procstat
+		 * reads, the job's share only sched with a watched job): no
+		 * trouble of the row either */
+		if (v != NULL && v->kind == V_NONE && metrics_reason_not_read(v->why)) {
 			*counted = true;
 		} else if (v != NULL && v->kind == V_NONE && v->why != R_NONE) {
 			snprintf(buf, len, "%s", brief ? metrics_reason_code(v->why) :
@@ -346,7 +351,7 @@ counted_by(char *buf, size_t len, const struct plan *p, bool brief)
 }
 
 /* The column whose head covers x (the bar's is utilisation's), or
- * TCOL_COUNT for none. */
+ * TCOL_NONE for none. */
 static int
 threads_col_at(const struct tlayout *l, int x)
 {
@@ -357,10 +362,10 @@ threads_col_at(const struct tlayout *l, int x)
 			return id_cols[i].col;
 	if (x >= l->bar_x && x < l->bar_x + l->bar_w)
 		return TCOL_UTIL;
-	for (i = 0; i < (int)NFIG; i++)
+	for (i = 0; i < nfig(); i++)
 		if (x >= l->fig_x[i] && x < l->fig_x[i] + l->fig_w[i])
-			return fig_cols[i].col;
-	return TCOL_COUNT;
+			return TCOL_UTIL + i;
+	return TCOL_NONE;
 }
 
 /* The thread's stopped counter, then the core's trouble, then why a
@@ -441,8 +446,9 @@ threads_row(const struct sink *k, int row, const struct tlayout *l, const struct
 		return;
 	}
 	k->bar(k->arg, row, l->bar_x, l->bar_w, &tf->util);
-	for (i = 0; i < (int)NFIG; i++) {
-		const struct tcol *c = &fig_cols[i];
+	for (i = 0; i < nfig(); i++) {
+		const struct fig_col *c = &fig_col((size_t)i)->col;
+		const struct val *v = fig_of(tf, TCOL_UTIL + i);
 		char num[64];
 
 		if (l->fig_w[i] == 0)
@@ -450,9 +456,9 @@ threads_row(const struct sink *k, int row, const struct tlayout *l, const struct
 		/* A blank before every number, so that two never run
 		 * together (nomCPI 10970.04 beside CPI 5.30): a number too wide
 		 * loses its decimals, then shows as "*"; never a cut one. */
-		val_text(num, sizeof num, c->fmt, fig_of(tf, c->col), c->scale);
+		val_text(num, sizeof num, c->fmt, v, c->scale);
 		if ((int)strlen(num) >= l->fig_w[i])
-			val_text(num, sizeof num, "%.0f", fig_of(tf, c->col), c->scale);
+			val_text(num, sizeof num, "%.0f", v, c->scale);
 		if ((int)strlen(num) >= l->fig_w[i])
 			snprintf(num, sizeof num, "*");
 		snprintf(buf, sizeof buf, "%*s", l->fig_w[i], num);
@@ -523,21 +529,21 @@ screen_bar(void *arg, int row, int x, int width, const struct val *v)
 static int
 sort_col(const struct ui_settings *s)
 {
-	return s->sort_column >= TCOL_CPU && s->sort_column < TCOL_COUNT ? s->sort_column :
-	    TCOL_CPU;
+	return s->sort_column >= TCOL_CPU && s->sort_column < ui_thread_ncolumns() ?
+	    s->sort_column : TCOL_CPU;
 }
 
-/* The job's column (job%) only where the plan counts a watched job's
- * time (--source sched with a job): elsewhere it would be dashes only. */
+/* A column only where the plan has the slot its figure needs (job%: the
+ * watched job's time, --source sched with a job): elsewhere it would be
+ * dashes only. */
 static void
-job_column(struct twidths *w, const struct plan *plan)
+needed_columns(struct twidths *w, const struct plan *plan)
 {
-	unsigned i;
+	int i;
 
-	if (plan != NULL && plan_slot_index(plan, SLOT_JOB) >= 0)
-		return;
-	for (i = 0; i < NFIG; i++)
-		if (fig_cols[i].col == TCOL_JOB)
+	for (i = 0; i < nfig(); i++)
+		if (fig_col((size_t)i)->col.needs != SLOT_TSC &&
+		    (plan == NULL || plan_slot_index(plan, (enum slot_kind)fig_col((size_t)i)->col.needs) < 0))
 			w->fig[i] = 0;
 }
 
@@ -567,7 +573,7 @@ threads_draw(struct view *v, struct ui_ctx *u, const struct ui_area *a, const st
 		visible_rows--;
 	view_scroll_set(v, visible_rows, (int)n - visible_rows);
 	threads_widths(&p->widths);
-	job_column(&p->widths, f->plan);
+	needed_columns(&p->widths, f->plan);
 	threads_layout(a->cols, &p->widths, &p->layout);
 	for (y = 0; y < a->rows; y++)
 		draw_text(u, a->top + y, a->left, a->cols, ROLE_LABEL, "");
@@ -584,7 +590,7 @@ threads_key(struct view *v, int ch)
 
 	switch (ch) {
 	case 's':
-		sort_by_col(s, s->sort_column + 1 >= TCOL_COUNT || s->sort_column < TCOL_CPU ?
+		sort_by_col(s, s->sort_column + 1 >= ui_thread_ncolumns() || s->sort_column < TCOL_CPU ?
 		    TCOL_CPU : s->sort_column + 1);
 		return true;
 	case 'S':
@@ -605,7 +611,7 @@ threads_click(struct view *v, int y, int x)
 	if (y != 0)
 		return false;
 	col = threads_col_at(&p->layout, x);
-	if (col == TCOL_COUNT)
+	if (col == TCOL_NONE)
 		return false;
 	sort_by_col(v->s, col);
 	return true;

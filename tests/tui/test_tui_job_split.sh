@@ -31,10 +31,19 @@ else
 fi
 check "header: the job's own CPU seconds" wait_for 'its CPU [0-9]+\.[0-9]{2} s' 10
 keys 2
-check "threads view: the job% column" wait_for 'steal% +job% +status' 10
-# CPU 0's row: its job% (the last figure, before the status) a share
-# above 0: the job runs there.
-job0() { cap | grep -E '^ +0 +0 +0 +0 ' | head -n 1 | sed 's/ counted.*//' | awk '{print $NF}'; }
+check "threads view: the job% column" wait_for 'steal% +job%( +[^ ]+)* +status' 10
+# CPU 0's row: its job% (the number right-aligned under the column's
+# head; a figure added since may follow it) a share above 0: the job runs
+# there.
+job0() {
+	cap | python3 -c '
+import sys
+rows = sys.stdin.buffer.read().decode("utf-8", "replace").split("\n")
+head = [r for r in rows if "job%" in r][0]
+end = head.index("job%") + 4
+row = [r for r in rows if r.split()[:4] == ["0", "0", "0", "0"]][0]
+print(row[:end].split()[-1])' 2>/dev/null
+}
 i=0
 while [ $i -lt 20 ]; do
 	v=$(job0)

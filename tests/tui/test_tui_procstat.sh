@@ -33,9 +33,9 @@ fi
 # (the warning's colour, 214, is not on its row).
 keys 2
 expect "threads view: a CPU's status: counted in ticks, no CPI, GHz" \
-    '^ +[0-9]+ +[0-9]+ +[0-9]+ +0.* - +[0-9]+\.[0-9] counted in ticks \(/proc/stat\); no CPI, GHz *$'
+    '^ +[0-9]+ +[0-9]+ +[0-9]+ +0.* - +[0-9]+\.[0-9]( +-)* counted in ticks \(/proc/stat\); no CPI, GHz *$'
 expect "threads view: the steal column (steal%), a share for each CPU /proc/stat counts" \
-    'IPC +steal% +status'
+    'IPC +steal%( +[^ ]+)* +status'
 expect_gone "threads view: no row says 'the source counts no instructions or cycles'" \
     'the source counts no instructions'
 row=$(cape | grep 'counted in ticks' | head -n 1)
@@ -46,7 +46,7 @@ else
 fi
 tm resize-window -t t -x 110 -y 40
 expect "threads view, 110 columns: the status's code, ticks" \
-    '^ +[0-9]+ +[0-9]+ +[0-9]+ +0.* - +([0-9]+\.[0-9] )?ticks *$'
+    '^ +[0-9]+ +[0-9]+ +[0-9]+ +0.* - +([0-9]+\.[0-9] +)?(- +)*ticks *$'
 keys q
 tui_wait_exit 10
 check "q: exit status 0 (got $tui_status)" [ "$tui_status" = 0 ]

@@ -97,11 +97,18 @@ test_defaults(void **state)
 	assert_true(s.avg_seconds == 10.0);
 	assert_int_equal(s.die_figure, DF_BOTH);
 	/* every column name reads back as its column */
-	for (c = TCOL_CPU; c < TCOL_COUNT; c++)
+	for (c = TCOL_CPU; c < ui_thread_ncolumns(); c++)
 		assert_int_equal(ui_thread_column_parse(ui_thread_column_name(c)), c);
 	assert_string_equal(ui_thread_column_name(TCOL_CPU), "cpu");
-	assert_string_equal(ui_thread_column_name(TCOL_NET_GHZ), "net_ghz");
-	assert_null(ui_thread_column_name(TCOL_COUNT));
+	/* the figures' columns come from the table (metrics/figures.c),
+	 * in its thread order: util first, net_ghz fifth; the job's
+	 * share is named job in the file */
+	assert_int_equal(ui_thread_column_parse("util"), TCOL_UTIL);
+	assert_int_equal(ui_thread_column_parse("net_ghz"), TCOL_UTIL + 4);
+	assert_string_equal(ui_thread_column_name(TCOL_UTIL + 4), "net_ghz");
+	assert_true(ui_thread_column_parse("job") > TCOL_UTIL);
+	assert_int_equal(ui_thread_column_parse("job_util"), TCOL_NONE);
+	assert_null(ui_thread_column_name(ui_thread_ncolumns()));
 	assert_int_equal(ui_thread_column_parse("GHz"), -2);
 }
 
@@ -150,7 +157,7 @@ test_round_trip(void **state)
 	s.view = VIEW_TOPOLOGY;
 	s.delay = 0.1;           /* not exact in binary: must read back the same */
 	s.colour = COLOUR_OFF;
-	s.sort_column = TCOL_GHZ;
+	s.sort_column = ui_thread_column_parse("ghz");
 	s.sort_descending = true;
 	s.window = AVG_WINDOW;
 	s.avg_seconds = 30.0;

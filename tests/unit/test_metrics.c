@@ -147,6 +147,56 @@ test_thread(void **state)
 	rig_free(&r);
 }
 
+/* The thread's instruction rate, GIPS = dinst / dTSC x base: billions of
+ * instructions retired per second of the interval (halted time
+ * included), = IPC x net GHz. skx_setup's 1 s interval (dTSC 2.1e9 at a
+ * base of 2.1 GHz):
+ *   CPU 2: dinst 2.6e9 -> 2.6e9 / 2.1e9 x 2.1 = 2.6 (IPC 2 x net 1.3)
+ *   CPU 0: dinst 1.56e9 -> 1.56 (IPC 1 x net 1.56)
+ *   CPU 1: dinst 2.1e9 -> 2.1
+ *   CPU 3: halted, no instruction -> 0, a value (the interval had time)
+ * Then CPU 2's instructions stand still while its cycles advance (another
+ * program stopped the counter): absent, the same reason as its CPI
+ * (stopped); and no base clock: absent no-base, as net GHz. */
+static void
+test_gips(void **state)
+{
+	struct rig r;
+	const struct thread_fig *t;
+
+	(void)state;
+	skx_setup(&r, false);
+	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
+	t = &r.iv.threads[2];
+	assert_val(t->gips, V_EXACT, 2.6, 2.6, 1e-12);
+	assert_near(t->gips.v, t->ipc.v * t->net_ghz.v, 1e-12);
+	assert_val(r.iv.threads[0].gips, V_EXACT, 1.56, 1.56, 1e-12);
+	assert_val(r.iv.threads[1].gips, V_EXACT, 2.1, 2.1, 1e-12);
+	assert_val(r.iv.threads[3].gips, V_EXACT, 0.0, 0.0, 0.0);
+	assert_int_equal(metrics_thread_reason(&r.c, &r.iv.threads[3], &r.iv.threads[3].gips),
+	    R_NONE);
+	rig_free(&r);
+
+	skx_setup(&r, false);
+	thread(&r, 2, 2100000000ull, 0, 1300000000ull, 1050000000ull);
+	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
+	t = &r.iv.threads[2];
+	assert_int_equal(t->stopped, KIND_BIT(SLOT_INST));
+	assert_int_equal(t->gips.kind, V_NONE);
+	assert_int_equal(t->gips.why, R_STOPPED);
+	assert_int_equal(t->gips.why, t->cpi.why);
+	assert_val(r.iv.threads[0].gips, V_EXACT, 1.56, 1.56, 1e-12);
+	rig_free(&r);
+
+	skx_setup(&r, false);
+	r.c.base_hz = 0.0;
+	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
+	assert_int_equal(r.iv.threads[2].gips.kind, V_NONE);
+	assert_int_equal(r.iv.threads[2].gips.why, R_NO_BASE);
+	assert_int_equal(r.iv.threads[2].net_ghz.why, R_NO_BASE);
+	rig_free(&r);
+}
+
 static void
 test_skx(void **state)
 {
@@ -815,6 +865,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_thread),
+		cmocka_unit_test(test_gips),
 		cmocka_unit_test(test_skx),
 		cmocka_unit_test(test_skx_skew),
 		cmocka_unit_test(test_icx),

@@ -177,17 +177,17 @@ test_sort(void **state)
 	assert_order(&r, TCOL_UTIL, false, 4, (const unsigned[]){ 1, 0, 2, 3 });
 	assert_order(&r, TCOL_UTIL, true, 4, (const unsigned[]){ 2, 0, 1, 3 });
 	/* GHz 2.0 (2) < 2.4 = 2.4 (0, 1: tie by CPU number, also descending) */
-	assert_order(&r, TCOL_GHZ, false, 4, (const unsigned[]){ 2, 0, 1, 3 });
-	assert_order(&r, TCOL_GHZ, true, 4, (const unsigned[]){ 0, 1, 2, 3 });
+	assert_order(&r, ui_thread_column_parse("ghz"), false, 4, (const unsigned[]){ 2, 0, 1, 3 });
+	assert_order(&r, ui_thread_column_parse("ghz"), true, 4, (const unsigned[]){ 0, 1, 2, 3 });
 	/* CPI 1.25 (0) < 2.0 (1); cpus 2 and 3 have none: last, by number */
-	assert_order(&r, TCOL_CPI, false, 4, (const unsigned[]){ 0, 1, 2, 3 });
-	assert_order(&r, TCOL_CPI, true, 4, (const unsigned[]){ 1, 0, 2, 3 });
+	assert_order(&r, ui_thread_column_parse("cpi"), false, 4, (const unsigned[]){ 0, 1, 2, 3 });
+	assert_order(&r, ui_thread_column_parse("cpi"), true, 4, (const unsigned[]){ 1, 0, 2, 3 });
 	/* nominal CPI 2.5 (0) < 8 (1) */
-	assert_order(&r, TCOL_NOMINAL_CPI, true, 4, (const unsigned[]){ 1, 0, 2, 3 });
+	assert_order(&r, ui_thread_column_parse("nominal_cpi"), true, 4, (const unsigned[]){ 1, 0, 2, 3 });
 	/* net GHz .6 (1) < 1.2 (0) < 1.5 (2) */
-	assert_order(&r, TCOL_NET_GHZ, false, 4, (const unsigned[]){ 1, 0, 2, 3 });
+	assert_order(&r, ui_thread_column_parse("net_ghz"), false, 4, (const unsigned[]){ 1, 0, 2, 3 });
 	/* IPC .5 (1) < .8 (0) */
-	assert_order(&r, TCOL_IPC, false, 4, (const unsigned[]){ 1, 0, 2, 3 });
+	assert_order(&r, ui_thread_column_parse("ipc"), false, 4, (const unsigned[]){ 1, 0, 2, 3 });
 	/* core: cpus 0,2 are core 0, cpus 1,3 core 1 */
 	assert_order(&r, TCOL_CORE, false, 4, (const unsigned[]){ 0, 2, 1, 3 });
 	assert_order(&r, TCOL_CORE, true, 4, (const unsigned[]){ 1, 3, 0, 2 });
@@ -236,7 +236,7 @@ test_keys(void **state)
 	p = (struct threads_view *)v;
 	/* s walks package, core, ..., ipc and back to the CPU number; a
 	 * position starts lowest first, a figure highest (busiest) first */
-	for (i = 0; i < TCOL_COUNT; i++) {
+	for (i = 0; i < ui_thread_ncolumns(); i++) {
 		assert_true(v->key(v, 's'));
 		assert_int_equal(s.sort_column, i);
 		assert_int_equal(s.sort_descending, i >= TCOL_UTIL);
@@ -252,7 +252,7 @@ test_keys(void **state)
 	 * other way; row 1 is no head; the view keeps the layout it drew */
 	threads_layout(140, &p->widths, &p->layout);
 	assert_true(v->click(v, 0, p->layout.fig_x[3] + 2));     /* GHz */
-	assert_int_equal(s.sort_column, TCOL_GHZ);
+	assert_int_equal(s.sort_column, ui_thread_column_parse("ghz"));
 	assert_true(s.sort_descending);
 	assert_true(v->click(v, 0, p->layout.fig_x[3]));
 	assert_false(s.sort_descending);
@@ -294,11 +294,12 @@ test_widths(void **state)
 	assert_int_equal(w.fig[4], 8);  /* netGHz: 6 + 2, default 7 */
 }
 
-/* Rows at 140 columns. Layout: CPU 5, pkg 5, core 6, t 3 = 19; a blank,
- * the bar's left edge at 20 and the bar at 21, its width 140 - (19 + 58
- * figures) - 3 - 16 = 44, capped at 40; figures from 21 + 40 + 1 = 62:
- * util% 7, CPI 8, nomCPI 8, GHz 7, netGHz 8, IPC 6, steal% 8, job% 6 (to
- * 120); status from 121 (19 columns). */
+/* Rows at 200 columns. Layout: CPU 5, pkg 5, core 6, t 3 = 19; a blank,
+ * the bar's left edge at 20 and the bar at 21, its width capped at 40;
+ * figures from 21 + 40 + 1 = 62: util% 7, CPI 8, nomCPI 8, GHz 7, netGHz
+ * 8, IPC 6, steal% 8, job% 6 (to 120), then the table's later columns
+ * (metrics/figures.c), each as wide as threads_widths says; the status
+ * after them. */
 static void
 test_rows(void **state)
 {
@@ -308,16 +309,20 @@ test_rows(void **state)
 	struct twidths w;
 	struct tlayout l;
 	unsigned n;
+	int i, end = 62;
 	const char *s;
 
 	(void)state;
 	trig_init(&r);
 	threads_widths(&w);
-	threads_layout(140, &w, &l);
+	threads_layout(200, &w, &l);
+	for (i = 0; i < nfig(); i++)
+		end += w.fig[i];
 	assert_int_equal(l.bar_x, 21);
 	assert_int_equal(l.bar_w, 40);
 	assert_int_equal(l.fig_x[0], 62);
-	assert_int_equal(l.status_x, 121);
+	assert_int_equal(l.fig_x[7], 114);
+	assert_int_equal(l.status_x, end + 1);
 	grid_clear(&g);
 	n = threads_sort(&r.f, TCOL_UTIL, false, r.rows, 8);
 	threads_lines(&k, &r.f, &l, TCOL_UTIL, false, false, r.rows, n, 0, 10);
@@ -325,15 +330,23 @@ test_rows(void **state)
 	 * before every head */
 	s = line(&g, -1);
 	assert_memory_equal(s, "  CPU  pkg  core  t", 19);
-	assert_non_null(strstr(s, " util%^     CPI  nomCPI    GHz  netGHz   IPC  steal%  job% status"));
+	assert_non_null(strstr(s, " util%^     CPI  nomCPI    GHz  netGHz   IPC  steal%  job% "));
+	assert_memory_equal(s + l.status_x, "status", 6);
 	/* row 0 is cpu 1: util 25% -> 10 of 40 cells; CPI 2.00, nominal
 	 * 8.00, 2.40 GHz, net .60, IPC .50, no steal (not read), no job's
 	 * share (none watched); its core (1) had a read error, said by its
-	 * code in the status's 19 columns */
+	 * code in the status's columns */
 	s = line(&g, 0);
 	assert_memory_equal(s, "    1    0     1  0  ##########..............................", 61);
 	assert_memory_equal(s + 61, "    25.0    2.00    8.00   2.40    0.60  0.50       -     - ", 60);
-	assert_string_equal(s + 121, "core: read-error");
+	assert_string_equal(s + l.status_x, "core: reading a counter failed");
+	/* the same layout with 19 columns for the status: the reason's code */
+	threads_layout(end + 20, &w, &l);
+	assert_int_equal(l.bar_w, 40);
+	assert_int_equal(l.status_w, 19);
+	grid_clear(&g);
+	threads_lines(&k, &r.f, &l, TCOL_UTIL, false, false, r.rows, n, 0, 10);
+	assert_string_equal(line(&g, 0) + l.status_x, "core: read-error");
 	/* row 1, cpu 0: 20 of 40 cells */
 	s = line(&g, 1);
 	assert_memory_equal(s + 61, "    50.0    1.25    2.50   2.40    1.20  0.80", 45);
@@ -364,6 +377,43 @@ test_rows(void **state)
 	grid_clear(&g);
 	threads_lines(&k, &r.f, &l, TCOL_UTIL, false, false, r.rows, n, 0, 10);
 	assert_memory_equal(line(&g, 0) + 61, "    25.0    5.30   10970      *", 31);
+	trig_free(&r);
+}
+
+/* A figure absent not-read (the source does not read its input) is no
+ * trouble of the row, as not-counted is: with a plan counted in ticks the
+ * row says what it is counted by; absent for another reason (stopped),
+ * it says that reason. */
+static void
+test_not_read(void **state)
+{
+	static struct grid g;
+	struct trig r;
+	struct sink k = { grid_text, grid_bar, &g };
+	struct twidths w;
+	struct tlayout l;
+	unsigned n;
+
+	(void)state;
+	assert_true(metrics_reason_not_read(R_NOT_READ));
+	assert_true(metrics_reason_not_read(R_NOT_COUNTED));
+	assert_false(metrics_reason_not_read(R_STOPPED));
+	assert_string_equal(metrics_reason_code(R_NOT_READ), "not-read");
+	trig_init(&r);
+	r.p.basis = PLAN_BASIS_TICKS;
+	r.f.plan = &r.p;
+	r.iv.threads[0].ipc = val_absent(R_NOT_READ);
+	threads_widths(&w);
+	threads_layout(240, &w, &l);
+	n = threads_sort(&r.f, TCOL_UTIL, false, r.rows, 8);
+	grid_clear(&g);
+	threads_lines(&k, &r.f, &l, TCOL_UTIL, false, false, r.rows, n, 0, 10);
+	assert_memory_equal(line(&g, 1), "    0", 5);
+	assert_string_equal(line(&g, 1) + l.status_x, "counted in ticks (/proc/stat); no CPI, GHz");
+	r.iv.threads[0].ipc = val_absent(R_STOPPED);
+	grid_clear(&g);
+	threads_lines(&k, &r.f, &l, TCOL_UTIL, false, false, r.rows, n, 0, 10);
+	assert_string_equal(line(&g, 1) + l.status_x, "counter stopped");
 	trig_free(&r);
 }
 
@@ -505,6 +555,7 @@ main(void)
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_widths),
 		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_not_read),
 		cmocka_unit_test(test_topology_small),
 		cmocka_unit_test(test_topology_knl),
 	};
