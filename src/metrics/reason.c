@@ -37,6 +37,8 @@ static const struct {
 	    "no-record" },
 	[R_NO_CGROUP_EVENTS] = { N_("the job's CPI and GHz are the CPUs': no perf cgroup events "
 	    "count its tasks alone"), "no-cgroup-events" },
+	[R_JOB_UNTRACKED] = { N_("the job has more processes than the bpf source tracks "
+	    "(16,384)"), "job-untracked" },
 };
 
 const char *

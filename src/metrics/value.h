@@ -40,6 +40,9 @@ enum reason {
 			     * count its tasks alone (a job without a cgroup,
 			     * a source other than perf, or the kernel refused
 			     * them: said once); its CPUs' CPI and GHz stand */
+	R_JOB_UNTRACKED,    /* the job's own figures with --source bpf: a process
+			     * of the job found the program's map of them full
+			     * (BPF_JOB_PROCS_MAX) in the interval */
 	R_NREASONS
 };
 

@@ -15,7 +15,13 @@
 #  3. a job that forks a busy child onto CPU 1 once httop runs: the
 #     kernel program follows the fork (CPU 1's job_util in the last
 #     interval as sched's within 0.1, and not 0);
-#  4. a run recorded (--record) and replayed: the same figures.
+#  4. a run recorded (--record) and replayed: the same figures;
+#  5. the job's map made small (HTTOP_TEST_BPF_JOB_MAX=3, a test hook a
+#     set-ID or file-capability httop never reads) and a job that forks 6
+#     short children at once 2.5 s in: the kernel program cannot add 4 of
+#     them; that interval's job figures are absent, reason job-untracked,
+#     said once on stderr; the first and last intervals' are there; the
+#     same job with the map's full size has every interval's.
 # Skipped (exit 77, the reason) where the program cannot load: no root, a
 # kernel without BTF, or a build without the bpf source (configure).
 . "$HTTOP_SRCDIR/tests/lib.sh"
@@ -43,7 +49,7 @@ if ! "$HTTOP" --source bpf --topology "$dir/sib.xml" -b -n 1 -d 0.1 >/dev/null 2
 	exit 1
 fi
 sched_opens "$dir/sib.xml" "$dir/sprobe" || skip_all "the sched source does not open here: $(cat "$dir/sprobe")"
-plan 10
+plan 15
 
 # figs FILE: the means over FILE's intervals but the first:
 # "u0 u1 neither t0_only t1_only both ju0 ju1 job_alone job_shared job_both"
@@ -182,3 +188,49 @@ def figs(r):
 sys.exit(len(a) != 3 or len(b) != 3 or any(abs(x - y) > 1e-9 for p, q in zip(a, b)
                                             for x, y in zip(figs(p), figs(q))))' \
     "$dir/live.json" "$dir/rep.json"
+
+# 5. more processes than the job's map holds
+sh -c 'sleep 2.5; for i in 1 2 3 4 5 6; do sleep 0.05 & done; wait; sleep 5' & job=$!
+loads="$loads $job"
+sleep 0.1
+runu() {
+	HTTOP_PHASE_TIMES=1 "$HTTOP" --source bpf --topology "$dir/sib.xml" -b --format json \
+	    -d 1 -n 5 --pid "$job" >"$dir/$1.json" 2>"$dir/$1.err" || sed 's/^/# httop: /' "$dir/$1.err"
+}
+HTTOP_TEST_BPF_JOB_MAX=3 runu small & sp=$!
+runu full
+wait "$sp"
+stop_loads
+# untracked FILE: per interval, CPU 0's job_util or its absent reason
+untracked() {
+	python3 - "$1" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+out = []
+for r in rows:
+    t = next(x for x in r["threads"] if x["cpu"] == 0)
+    c = next(c for c in r["cores"] if 0 in c["cpus"])
+    v = t.get("job_util")
+    why = t.get("absent", {}).get("job_util")
+    cw = c.get("absent", {}).get("job_alone")
+    out.append("%.3f" % v if v is not None else "%s/%s" % (why, cw))
+print(" ".join(out))
+PY
+}
+U=$(untracked "$dir/small.json")
+F=$(untracked "$dir/full.json")
+diag "small map: $U"
+diag "full map:  $F"
+diag "$(grep -o 'job_added=[0-9]* job_untracked=[0-9]*' "$dir/small.err")"
+check "5 small map: an interval's job figures absent, job-untracked (thread and core): $U" \
+    sh -c 'echo "$1" | grep -q "job-untracked/job-untracked"' - "$U"
+set -- $U
+check "5 small map: the first interval's and the last's job_util there ($1, $5)" \
+    sh -c 'case "$1$2" in *job-untracked*|*None*) exit 1 ;; esac; [ $# = 2 ]' - "$1" "$5"
+check "5 small map: the kernel program counted what it could not add ($(grep -o 'job_untracked=[0-9]*' "$dir/small.err"))" \
+    grep -q 'job_untracked=[1-9]' "$dir/small.err"
+check "5 small map: said once on stderr" \
+    [ "$(grep -c 'the job has more processes than the bpf source tracks (3)' "$dir/small.err")" = 1 ]
+check "5 full map: every interval's job figures there ($F), nothing untracked" \
+    sh -c 'case "$1" in *job-untracked*|*None*) exit 1 ;; esac
+        [ $(echo "$1" | wc -w) = 5 ] && grep -q "job_untracked=0" "$2"' - "$F" "$dir/full.err"

@@ -55,6 +55,13 @@ struct bpf_src {
 	struct sched_job job;
 	bool has_job;
 	uint64_t job_added;      /* processes httop put in the job's map */
+	/* The job's processes not tracked (the map full): httop's own
+	 * failures at the last scan and at this one, all of them so far, and
+	 * the program's count (its .bss) at the last read. An interval with
+	 * any is the job's figures absent (src.job_untracked), said once. */
+	uint64_t scan_fail, prev_fail, user_untracked, kern_untracked;
+	unsigned job_max;        /* job_procs' size (BPF_JOB_PROCS_MAX) */
+	bool untracked_said;
 	/* The processes in /proc at the last scan and at this one (sorted):
 	 * one gone since is told to the job (job.exit), so that its cache
 	 * forgets it and a new process given its ID is asked about again. */
@@ -161,6 +168,8 @@ job_scan(struct bpf_src *bs)
 	unsigned long pid;
 	__u32 key;
 
+	bs->prev_fail = bs->scan_fail;
+	bs->scan_fail = 0;
 	if (d == NULL)
 		return;
 	bs->npids = 0;
@@ -179,6 +188,8 @@ job_scan(struct bpf_src *bs)
 			continue;
 		if (bpf_map_update_elem(bs->job_fd, &key, &one, BPF_NOEXIST) == 0)
 			bs->job_added++;
+		else if (errno != EEXIST)
+			bs->scan_fail++;   /* E2BIG: full; ENOMEM */
 	}
 	closedir(d);
 	job_gone(bs);
@@ -330,6 +341,29 @@ read_core(struct bpf_src *bs, unsigned ci, uint64_t cut, struct sample *out)
 	}
 }
 
+/* Did a process of the job go untracked in the interval ending now: the
+ * program's count moved, or httop's scan could not add one (this one: it
+ * ran in the interval unseen; the last one: it still may have)? Said
+ * once in the events. */
+static void
+job_untracked(struct bpf_src *bs)
+{
+	uint64_t k = bs->skel->bss->job_untracked;
+	char *ev = bs->src.events;
+	size_t n = strlen(ev);
+
+	bs->user_untracked += bs->scan_fail;
+	bs->src.job_untracked = k != bs->kern_untracked || bs->scan_fail > 0 ||
+	    bs->prev_fail > 0;
+	bs->kern_untracked = k;
+	if (!bs->src.job_untracked || bs->untracked_said)
+		return;
+	bs->untracked_said = true;
+	snprintf(ev + n, sizeof bs->src.events - n, _("%sthe job has more processes than the bpf "
+	    "source tracks (%u): its own figures are absent in every interval where one of them "
+	    "was not tracked"), n > 0 ? "; " : "", bs->job_max);
+}
+
 static int
 bpf_read(struct source *s, struct sample *out, struct errmsg *e)
 {
@@ -356,6 +390,8 @@ bpf_read(struct source *s, struct sample *out, struct errmsg *e)
 	read_online(bs);
 	for (ci = 0; ci < bs->ncores; ci++)
 		read_core(bs, ci, cut, out);
+	if (bs->has_job)
+		job_untracked(bs);
 	out->time = (double)cut / 1e9 - bs->start;
 	out->wall = clock_wall() - (double)(now_ns() - cut) / 1e9;
 	out->seq = bs->seq++;
@@ -385,8 +421,9 @@ bpf_stats(const struct source *s, char *buf, size_t len)
 
 	for (ci = 0; ci < bs->ncores; ci++)
 		sw += bs->snap[ci].switches;
-	snprintf(buf, len, "switches=%llu lost=0 job_added=%llu", (unsigned long long)sw,
-	    (unsigned long long)bs->job_added);
+	snprintf(buf, len, "switches=%llu lost=0 job_added=%llu job_untracked=%llu",
+	    (unsigned long long)sw, (unsigned long long)bs->job_added,
+	    (unsigned long long)(bs->user_untracked + bs->kern_untracked));
 }
 
 static const struct source_ops bpf_ops = {
@@ -410,6 +447,23 @@ load_error(int err, struct errmsg *e)
 	    "without"), strerror(err), last_msg[0] ? ": " : "", last_msg);
 }
 
+/* The size of the job's map: BPF_JOB_PROCS_MAX, or for the tests
+ * HTTOP_TEST_BPF_JOB_MAX (1 to it), which a set-ID or file-capability
+ * httop never reads (secure_getenv). */
+static unsigned
+job_max(void)
+{
+	const char *v = secure_getenv("HTTOP_TEST_BPF_JOB_MAX");
+	unsigned long n;
+	char *end;
+
+	if (v == NULL)
+		return BPF_JOB_PROCS_MAX;
+	n = strtoul(v, &end, 10);
+	return *end == '\0' && end != v && n >= 1 && n <= BPF_JOB_PROCS_MAX ? (unsigned)n :
+	    BPF_JOB_PROCS_MAX;
+}
+
 static int
 load(struct bpf_src *bs, const struct machine *m, struct errmsg *e)
 {
@@ -421,7 +475,9 @@ load(struct bpf_src *bs, const struct machine *m, struct errmsg *e)
 		return load_error(errno, e);
 	bs->skel->rodata->job_on = bs->has_job;
 	if ((err = bpf_map__set_max_entries(bs->skel->maps.cpu_slot, m->topo.max_cpu)) != 0 ||
-	    (err = bpf_map__set_max_entries(bs->skel->maps.cores, bs->ncores)) != 0)
+	    (err = bpf_map__set_max_entries(bs->skel->maps.cores, bs->ncores)) != 0 ||
+	    (err = bpf_map__set_max_entries(bs->skel->maps.job_procs,
+	    bs->job_max = job_max())) != 0)
 		return load_error(-err, e);
 	if ((err = httop_bpf__load(bs->skel)) != 0)
 		return load_error(-err, e);

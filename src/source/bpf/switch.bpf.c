@@ -43,17 +43,23 @@ struct {
 } cores SEC(".maps");
 
 /* The watched job's processes (tgid -> 1), filled by httop; a process
- * forked by one of them joins (sched_process_fork), one that ends leaves. */
-#define JOB_PROCS_MAX 16384
+ * forked by one of them joins (sched_process_fork), one that ends leaves.
+ * At most BPF_JOB_PROCS_MAX (bpf_core.h): a process that finds it full is
+ * not tracked, and said (job_untracked). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, JOB_PROCS_MAX);
+	__uint(max_entries, BPF_JOB_PROCS_MAX);
 	__type(key, __u32);
 	__type(value, __u8);
 } job_procs SEC(".maps");
 
 /* Set by httop before the load: a job is watched. */
 const volatile bool job_on = false;
+
+/* Forks of a job's process whose child could not be put in job_procs
+ * (the map full): httop reads it each refresh (the skeleton's .bss), and
+ * an interval in which it moved has the job's figures absent. */
+__u64 job_untracked = 0;
 
 SEC("tp_btf/sched_switch")
 int BPF_PROG(httop_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
@@ -94,8 +100,9 @@ int BPF_PROG(httop_fork, struct task_struct *parent, struct task_struct *child)
 		return 0;
 	ptgid = (__u32)parent->tgid;
 	ctgid = (__u32)child->tgid;
-	if (ptgid != ctgid && bpf_map_lookup_elem(&job_procs, &ptgid) != NULL)
-		bpf_map_update_elem(&job_procs, &ctgid, &one, BPF_ANY);
+	if (ptgid != ctgid && bpf_map_lookup_elem(&job_procs, &ptgid) != NULL &&
+	    bpf_map_update_elem(&job_procs, &ctgid, &one, BPF_ANY) != 0)
+		__sync_fetch_and_add(&job_untracked, 1);
 	return 0;
 }
 
