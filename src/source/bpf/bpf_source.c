@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "source/bpf/bpf_source.h"
 #include "source/sched/sched_merge.h"
@@ -39,6 +40,9 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <dirent.h>
+#include <linux/magic.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 
 #include "source/bpf/bpf_core.h"
 #include "source/bpf/switch.skel.h"  /* generated in the build tree */
@@ -61,6 +65,11 @@ struct bpf_src {
 	 * any is the job's figures absent (src.job_untracked), said once. */
 	uint64_t scan_fail, prev_fail, user_untracked, kern_untracked;
 	unsigned job_max;        /* job_procs' size (BPF_JOB_PROCS_MAX) */
+	/* A job by a cgroup v2 directory: its ID (inode number), which the
+	 * program compares each task's cgroup with at each switch (exact:
+	 * no map, no scan); 0: the job is job_procs'. */
+	uint64_t job_cgid;
+	bool job_cg_cpuset;      /* it is the v1 cpuset hierarchy's */
 	bool untracked_said;
 	/* The processes in /proc at the last scan and at this one (sorted):
 	 * one gone since is told to the job (job.exit), so that its cache
@@ -242,7 +251,7 @@ bpf_program(struct source *s, const struct plan *p, bool force, struct errmsg *e
 	(void)force;
 	if (bs->open)
 		return 0;
-	if (bs->has_job)
+	if (bs->has_job && bs->job_cgid == 0)
 		job_scan(bs);
 	if (set_maps(bs, now_ns(), e) != 0)
 		return -1;
@@ -374,7 +383,7 @@ bpf_read(struct source *s, struct sample *out, struct errmsg *e)
 	if (!bs->open)
 		return errmsg_set(e, _("internal error: the bpf source was read before it was "
 		    "programmed"));
-	if (bs->has_job)
+	if (bs->has_job && bs->job_cgid == 0)
 		job_scan(bs);
 	s->events[0] = '\0';
 	for (ci = 0; ci < bs->ncores; ci++) {
@@ -390,7 +399,7 @@ bpf_read(struct source *s, struct sample *out, struct errmsg *e)
 	read_online(bs);
 	for (ci = 0; ci < bs->ncores; ci++)
 		read_core(bs, ci, cut, out);
-	if (bs->has_job)
+	if (bs->has_job && bs->job_cgid == 0)
 		job_untracked(bs);
 	out->time = (double)cut / 1e9 - bs->start;
 	out->wall = clock_wall() - (double)(now_ns() - cut) / 1e9;
@@ -421,9 +430,10 @@ bpf_stats(const struct source *s, char *buf, size_t len)
 
 	for (ci = 0; ci < bs->ncores; ci++)
 		sw += bs->snap[ci].switches;
-	snprintf(buf, len, "switches=%llu lost=0 job_added=%llu job_untracked=%llu",
+	snprintf(buf, len, "switches=%llu lost=0 job_added=%llu job_untracked=%llu job_cgid=%llu",
 	    (unsigned long long)sw, (unsigned long long)bs->job_added,
-	    (unsigned long long)(bs->user_untracked + bs->kern_untracked));
+	    (unsigned long long)(bs->user_untracked + bs->kern_untracked),
+	    (unsigned long long)bs->job_cgid);
 }
 
 static const struct source_ops bpf_ops = {
@@ -464,6 +474,29 @@ job_max(void)
 	    BPF_JOB_PROCS_MAX;
 }
 
+/* The ID of the job's cgroup directory (its inode number: the kernel's
+ * cgroup ID) when it is cgroup v2's or the v1 cpuset hierarchy's
+ * (*cpuset), which the program can ask of a task; else 0 (or dir NULL):
+ * the job is then followed by its processes (job_procs). */
+static uint64_t
+cgroup_id(const char *dir, bool *cpuset)
+{
+	char path[4096];
+	struct statfs sf;
+	struct stat st;
+
+	*cpuset = false;
+	if (dir == NULL || statfs(dir, &sf) != 0 || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	if (sf.f_type == CGROUP2_SUPER_MAGIC)
+		return (uint64_t)st.st_ino;
+	snprintf(path, sizeof path, "%s/cpuset.cpus", dir);
+	if (sf.f_type != CGROUP_SUPER_MAGIC || access(path, F_OK) != 0)
+		return 0;
+	*cpuset = true;
+	return (uint64_t)st.st_ino;
+}
+
 static int
 load(struct bpf_src *bs, const struct machine *m, struct errmsg *e)
 {
@@ -474,6 +507,8 @@ load(struct bpf_src *bs, const struct machine *m, struct errmsg *e)
 	if ((bs->skel = httop_bpf__open()) == NULL)
 		return load_error(errno, e);
 	bs->skel->rodata->job_on = bs->has_job;
+	bs->skel->rodata->job_cgid = bs->job_cgid;
+	bs->skel->rodata->job_cg_cpuset = bs->job_cg_cpuset;
 	if ((err = bpf_map__set_max_entries(bs->skel->maps.cpu_slot, m->topo.max_cpu)) != 0 ||
 	    (err = bpf_map__set_max_entries(bs->skel->maps.cores, bs->ncores)) != 0 ||
 	    (err = bpf_map__set_max_entries(bs->skel->maps.job_procs,
@@ -517,6 +552,7 @@ open_src(struct machine *m, struct plan *plan, const struct sched_job *job, stru
 	if (job != NULL) {
 		bs->job = *job;
 		bs->has_job = true;
+		bs->job_cgid = cgroup_id(job->cgroup_dir, &bs->job_cg_cpuset);
 	}
 	bs->ncores = m->topo.ncores;
 	bs->snap = xcalloc(bs->ncores, sizeof *bs->snap);
