@@ -21,7 +21,12 @@
 #     short children at once 2.5 s in: the kernel program cannot add 4 of
 #     them; that interval's job figures are absent, reason job-untracked,
 #     said once on stderr; the first and last intervals' are there; the
-#     same job with the map's full size has every interval's.
+#     same job with the map's full size has every interval's;
+#  6. a job by cgroup (a v1 cpuset made for the test, or v2 where cpuset
+#     is there): a busy loop on CPU 1 moved into it 1.5 s after httop
+#     starts and out 2 s later counts exactly while it is in (the program
+#     asks the task's cgroup at each switch): CPU 1's job_util 0 in the
+#     first and last intervals, > 0.3 in the third.
 # Skipped (exit 77, the reason) where the program cannot load: no root, a
 # kernel without BTF, or a build without the bpf source (configure).
 . "$HTTOP_SRCDIR/tests/lib.sh"
@@ -49,7 +54,7 @@ if ! "$HTTOP" --source bpf --topology "$dir/sib.xml" -b -n 1 -d 0.1 >/dev/null 2
 	exit 1
 fi
 sched_opens "$dir/sib.xml" "$dir/sprobe" || skip_all "the sched source does not open here: $(cat "$dir/sprobe")"
-plan 15
+plan 17
 
 # figs FILE: the means over FILE's intervals but the first:
 # "u0 u1 neither t0_only t1_only both ju0 ju1 job_alone job_shared job_both"
@@ -234,3 +239,50 @@ check "5 small map: said once on stderr" \
 check "5 full map: every interval's job figures there ($F), nothing untracked" \
     sh -c 'case "$1" in *job-untracked*|*None*) exit 1 ;; esac
         [ $(echo "$1" | wc -w) = 5 ] && grep -q "job_untracked=0" "$2"' - "$F" "$dir/full.err"
+
+# 6. a process moved into the job's cgroup, then out
+cg=
+for root in /sys/fs/cgroup/cpuset /sys/fs/cgroup; do
+	[ -f "$root/cpuset.cpus.effective" ] || [ -f "$root/cpuset.effective_cpus" ] ||
+	    [ -f "$root/cpuset.cpus" ] || continue
+	mkdir "$root/httop-test-bpf.$$" 2>/dev/null || continue
+	cg=$root/httop-test-bpf.$$
+	for f in cpus mems; do
+		[ -f "$cg/cpuset.$f" ] && cat "$root/cpuset.$f" >"$cg/cpuset.$f" 2>/dev/null
+	done
+	cgroot=$root
+	break
+done
+if [ -z "$cg" ]; then
+	skip "6 cgroup: no cpuset cgroup could be made here"
+	skip "6 cgroup: no cpuset cgroup could be made here"
+else
+	trap 'stop_loads; [ -n "$cg" ] && rmdir "$cg" 2>/dev/null; rm -rf "$dir"' EXIT
+	# (not under timeout: its child would be the loop; stop_loads ends it)
+	taskset -c 1 sh -c 'while :; do :; done' & mv=$!; loads="$loads $mv"
+	# the job's cpuset needs a task at the start: a sleeper, on CPU 0
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec sleep 7' - "$cg" & loads="$loads $!"
+	sleep 0.2
+	(sleep 1.5; echo "$mv" >"$cg/cgroup.procs"; sleep 2; echo "$mv" >"$cgroot/cgroup.procs") &
+	mover=$!
+	HTTOP_PHASE_TIMES=1 "$HTTOP" --source bpf --topology "$dir/sib.xml" -b --format json \
+	    -d 1 -n 5 --cgroup "$cg" >"$dir/cg.json" 2>"$dir/cg.err" || sed 's/^/# httop: /' "$dir/cg.err"
+	wait "$mover"
+	stop_loads
+	J=$(python3 - "$dir/cg.json" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+print(" ".join(str(next(t for t in r["threads"] if t["cpu"] == 1).get("job_util")) for r in rows))
+PY
+)
+	diag "cgroup $cg: CPU 1's job_util per interval: $J"
+	diag "$(grep -o 'job_cgid=[0-9]*' "$dir/cg.err")"
+	set -- $J
+	check "6 cgroup: the program asks the kernel the task's cgroup ($(grep -o 'job_cgid=[0-9]*' "$dir/cg.err"))" \
+	    grep -q 'job_cgid=[1-9]' "$dir/cg.err"
+	check "6 cgroup: moved in then out: CPU 1's job_util 0 before ($1), > 0.3 while in (${3:-}), 0 after (${5:-})" \
+	    python3 -c 'import sys
+v = sys.argv[1:]
+sys.exit(len(v) != 5 or "None" in v or float(v[0]) != 0 or float(v[2]) <= 0.3 or float(v[4]) != 0)' "$@"
+	rmdir "$cg" 2>/dev/null && cg=
+fi
