@@ -484,8 +484,17 @@ cgroup_id(const char *dir, bool *cpuset)
 	char path[4096];
 	struct statfs sf;
 	struct stat st;
+	const char *p;
+	unsigned depth = 0;
 
 	*cpuset = false;
+	for (p = dir; p != NULL && *p != '\0'; p++)
+		depth += *p == '/';
+	/* The program looks 64 levels down (switch.bpf.c, JOB_CG_DEPTH): the
+	 * path's slashes, the mount point's with them, are more than its
+	 * level. */
+	if (depth >= 64)
+		return 0;
 	if (dir == NULL || statfs(dir, &sf) != 0 || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
 		return 0;
 	if (sf.f_type == CGROUP2_SUPER_MAGIC)

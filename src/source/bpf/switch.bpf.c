@@ -5,7 +5,9 @@
  * At every context switch (the sched_switch tracepoint, BTF-typed) it
  * brings the counts of the CPU's core up to now and sets the thread's
  * new state: busy unless the task coming in is the idle task (PID 0),
- * the job's when its process is in job_procs. Nothing per switch goes to
+ * the job's when its cgroup is the job's or below it (a job by cgroup:
+ * asked of the kernel at each switch) or its process is in job_procs (a
+ * job by its processes). Nothing per switch goes to
  * user space: httop reads each core's counts once per refresh, so no
  * record can be lost, whatever the rate. The core's counts are shared by
  * its threads' CPUs: a spin lock per core (held for a few additions).
