@@ -21,7 +21,8 @@
 #     short children at once 2.5 s in: the kernel program cannot add 4 of
 #     them; that interval's job figures are absent, reason job-untracked,
 #     said once on stderr; the first and last intervals' are there; the
-#     same job with the map's full size has every interval's;
+#     same job with the map's full size has every interval's; the small
+#     map's run recorded and replayed has the same intervals absent;
 #  6. a job by cgroup (a v1 cpuset made for the test, or v2 where cpuset
 #     is there): a busy loop on CPU 1 moved into it 1.5 s after httop
 #     starts and out 2 s later counts exactly while it is in (the program
@@ -54,7 +55,7 @@ if ! "$HTTOP" --source bpf --topology "$dir/sib.xml" -b -n 1 -d 0.1 >/dev/null 2
 	exit 1
 fi
 sched_opens "$dir/sib.xml" "$dir/sprobe" || skip_all "the sched source does not open here: $(cat "$dir/sprobe")"
-plan 17
+plan 18
 
 # figs FILE: the means over FILE's intervals but the first:
 # "u0 u1 neither t0_only t1_only both ju0 ju1 job_alone job_shared job_both"
@@ -199,10 +200,12 @@ sh -c 'sleep 2.5; for i in 1 2 3 4 5 6; do sleep 0.05 & done; wait; sleep 5' & j
 loads="$loads $job"
 sleep 0.1
 runu() {
+	n=$1
+	shift
 	HTTOP_PHASE_TIMES=1 "$HTTOP" --source bpf --topology "$dir/sib.xml" -b --format json \
-	    -d 1 -n 5 --pid "$job" >"$dir/$1.json" 2>"$dir/$1.err" || sed 's/^/# httop: /' "$dir/$1.err"
+	    -d 1 -n 5 --pid "$job" "$@" >"$dir/$n.json" 2>"$dir/$n.err" || sed 's/^/# httop: /' "$dir/$n.err"
 }
-HTTOP_TEST_BPF_JOB_MAX=3 runu small & sp=$!
+HTTOP_TEST_BPF_JOB_MAX=3 runu small --record "$dir/small.trace" & sp=$!
 runu full
 wait "$sp"
 stop_loads
@@ -236,6 +239,9 @@ check "5 small map: the kernel program counted what it could not add ($(grep -o 
     grep -q 'job_untracked=[1-9]' "$dir/small.err"
 check "5 small map: said once on stderr" \
     [ "$(grep -c 'the job has more processes than the bpf source tracks (3)' "$dir/small.err")" = 1 ]
+"$HTTOP" --replay "$dir/small.trace" -b --format json >"$dir/rep5.json" 2>"$dir/rep5.err"
+R=$(untracked "$dir/rep5.json")
+check "5 small map recorded and replayed: the same intervals absent ($R)" [ "$R" = "$U" ]
 check "5 full map: every interval's job figures there ($F), nothing untracked" \
     sh -c 'case "$1" in *job-untracked*|*None*) exit 1 ;; esac
         [ $(echo "$1" | wc -w) = 5 ] && grep -q "job_untracked=0" "$2"' - "$F" "$dir/full.err"
