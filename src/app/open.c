@@ -167,7 +167,7 @@ tasks_exit(void *ctx, uint32_t pid, uint32_t tid)
 static struct source *
 sched_open(struct app *a, struct errmsg *e)
 {
-	struct sched_job j = { tasks_is, tasks_fork, tasks_exit, NULL };
+	struct sched_job j = { tasks_is, tasks_fork, tasks_exit, NULL, NULL };
 
 	if (a->job != NULL && a->tasks == NULL)
 		a->tasks = job_watch_tasks(a->job, NULL);
@@ -181,13 +181,14 @@ sched_open(struct app *a, struct errmsg *e)
 static struct source *
 bpf_open(struct app *a, struct errmsg *e)
 {
-	struct sched_job j = { tasks_is, tasks_fork, tasks_exit, NULL };
+	struct sched_job j = { tasks_is, tasks_fork, tasks_exit, NULL, NULL };
 
 	if (a->job != NULL && a->tasks == NULL)
 		a->tasks = job_watch_tasks(a->job, NULL);
 	if (a->tasks == NULL)
 		return bpf_source_open(&a->m, &a->plan, e);
 	j.ctx = a->tasks;
+	j.cgroup_dir = a->job != NULL ? job_watch_cgroup_dir(a->job) : NULL;
 	return bpf_source_open_job(&a->m, &a->plan, &j, e);
 }
 
@@ -325,7 +326,7 @@ void
 app_open_job_record(struct app *a)
 {
 	const struct source *src = a->src;
-	struct sched_job j = { tasks_is, tasks_fork, tasks_exit, NULL };
+	struct sched_job j = { tasks_is, tasks_fork, tasks_exit, NULL, NULL };
 	struct cpulist *sel;
 
 	/* The simulator's CPUs and a recording run no task of this machine;

@@ -38,6 +38,8 @@ static const struct {
 	[R_NO_CGROUP_EVENTS] = { N_("the job's CPI and GHz are the CPUs': no perf cgroup events "
 	    "count its tasks alone"), "no-cgroup-events" },
 	[R_NOT_READ] = { N_("not read by this source"), "not-read" },
+	[R_JOB_UNTRACKED] = { N_("the job has more processes than the bpf source tracks "
+	    "(16,384)"), "job-untracked" },
 };
 
 const char *

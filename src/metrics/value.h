@@ -43,6 +43,9 @@ enum reason {
 	R_NOT_READ,         /* the running source does not read what the
 			     * figure is made from (a figure's generic
 			     * reason: no new code for each new figure) */
+	R_JOB_UNTRACKED,    /* the job's own figures with --source bpf: a process
+			     * of the job found the program's map of them full
+			     * (BPF_JOB_PROCS_MAX) in the interval */
 	R_NREASONS
 };
 

@@ -130,6 +130,21 @@ stopped(struct recorder *r, struct errmsg *e)
 	    (unsigned long long)n);
 }
 
+/* Were the job's own figures of the interval absent because the source
+ * could not follow a process of it (R_JOB_UNTRACKED)? A replay cannot
+ * tell it from the counts: an event says it (replay_source.c). */
+static bool
+job_untracked(const struct interval *iv)
+{
+	unsigned ci;
+
+	for (ci = 0; iv != NULL && ci < iv->ncores; ci++)
+		if (iv->cores[ci].job_both.kind == V_NONE &&
+		    iv->cores[ci].job_both.why == R_JOB_UNTRACKED)
+			return true;
+	return false;
+}
+
 /* The events, then the sample: one block, one write. */
 static int
 put_sample(struct recorder *r, const struct sample *s, const struct interval *iv,
@@ -148,6 +163,9 @@ put_sample(struct recorder *r, const struct sample *s, const struct interval *iv
 		if (trace_write_event(r->w, s->time, ev, e) != 0)
 			return stopped(r, e);
 	}
+	if (job_untracked(iv) && trace_write_event(r->w, s->time, TRACE_EVENT_JOB_UNTRACKED ": "
+	    "the job's own figures absent: a process of it was not tracked", e) != 0)
+		return stopped(r, e);
 	if (conflict_note != NULL && *conflict_note != '\0') {
 		snprintf(ev, sizeof ev, "reprogrammed: %s", conflict_note);
 		if (trace_write_event(r->w, s->time, ev, e) != 0)

@@ -431,6 +431,8 @@ run_step(struct run *r, double elapsed)
 	metrics_compute(&r->mc, r->prev, r->cur, &r->iv);
 	if (jobrec_step(r) != 0 || jobcg_read(r, false) != 0)
 		return -1;
+	if (r->src->job_untracked)
+		metrics_take_job(&r->mc, NULL, R_JOB_UNTRACKED, &r->iv);
 	stop = conflict_check(r);
 	if (r->view != NULL)
 		metrics_restrict(&r->mc, r->view, &r->iv);

@@ -136,6 +136,10 @@ struct source {
 	/* What the data recorded just before the sample last read ("offline
 	 * cpu 5", "reprogrammed: ..."): never NULL, "" if nothing. */
 	char events[512];
+	/* The job's own figures of the interval ending at the sample last
+	 * read miss processes of the job the source could not follow (the
+	 * bpf source's map of them full): the run makes them absent. */
+	bool job_untracked;
 };
 
 /* Convenience wrappers (NULL ops are no-ops returning 0). */

@@ -43,6 +43,10 @@ struct trace_reader *trace_open_stream(FILE *fp, const char *name, struct machin
  * malformed line (message names the line). Events in between are
  * returned through trace_last_event(). */
 int trace_next(struct trace_reader *r, struct sample *s, struct errmsg *e);
+/* The start of the event that says the job's own figures of the interval
+ * that follows were absent (the source lost track of a process of the
+ * job: R_JOB_UNTRACKED); a replay makes them absent again. */
+#define TRACE_EVENT_JOB_UNTRACKED "job-untracked"
 /* Text of the events (e.g. "reprogrammed cpu 3 PERFEVTSEL1") met before
  * the sample last returned; "" if none. */
 const char *trace_last_event(const struct trace_reader *r);

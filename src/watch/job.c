@@ -722,6 +722,12 @@ job_watch_tasks(const struct job_watch *w, const char *proc_root)
 	return job_tasks_new(proc_root, w->pids, w->npids_given, NULL);
 }
 
+const char *
+job_watch_cgroup_dir(const struct job_watch *w)
+{
+	return w->cgroup;
+}
+
 void
 job_watch_free(struct job_watch *w)
 {

@@ -66,6 +66,8 @@ void job_watch_ident(const struct job_watch *w, struct job_ident *id);
  * given (--pid, a command). NULL when it cannot be said (a cgroup outside
  * the mount point, or the root cgroup). */
 struct job_tasks *job_watch_tasks(const struct job_watch *w, const char *proc_root);
+/* The job's cgroup directory (--cgroup, --job), or NULL (PIDs). */
+const char *job_watch_cgroup_dir(const struct job_watch *w);
 void job_watch_free(struct job_watch *w);
 
 #endif

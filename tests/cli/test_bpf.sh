@@ -15,7 +15,19 @@
 #  3. a job that forks a busy child onto CPU 1 once httop runs: the
 #     kernel program follows the fork (CPU 1's job_util in the last
 #     interval as sched's within 0.1, and not 0);
-#  4. a run recorded (--record) and replayed: the same figures.
+#  4. a run recorded (--record) and replayed: the same figures;
+#  5. the job's map made small (HTTOP_TEST_BPF_JOB_MAX=3, a test hook a
+#     set-ID or file-capability httop never reads) and a job that forks 6
+#     short children at once 2.5 s in: the kernel program cannot add 4 of
+#     them; that interval's job figures are absent, reason job-untracked,
+#     said once on stderr; the first and last intervals' are there; the
+#     same job with the map's full size has every interval's; the small
+#     map's run recorded and replayed has the same intervals absent;
+#  6. a job by cgroup (a v1 cpuset made for the test, or v2 where cpuset
+#     is there): a busy loop on CPU 1 moved into it 1.5 s after httop
+#     starts and out 2 s later counts exactly while it is in (the program
+#     asks the task's cgroup at each switch): CPU 1's job_util 0 in the
+#     first and last intervals, > 0.3 in the third.
 # Skipped (exit 77, the reason) where the program cannot load: no root, a
 # kernel without BTF, or a build without the bpf source (configure).
 . "$HTTOP_SRCDIR/tests/lib.sh"
@@ -43,7 +55,7 @@ if ! "$HTTOP" --source bpf --topology "$dir/sib.xml" -b -n 1 -d 0.1 >/dev/null 2
 	exit 1
 fi
 sched_opens "$dir/sib.xml" "$dir/sprobe" || skip_all "the sched source does not open here: $(cat "$dir/sprobe")"
-plan 10
+plan 18
 
 # figs FILE: the means over FILE's intervals but the first:
 # "u0 u1 neither t0_only t1_only both ju0 ju1 job_alone job_shared job_both"
@@ -182,3 +194,101 @@ def figs(r):
 sys.exit(len(a) != 3 or len(b) != 3 or any(abs(x - y) > 1e-9 for p, q in zip(a, b)
                                             for x, y in zip(figs(p), figs(q))))' \
     "$dir/live.json" "$dir/rep.json"
+
+# 5. more processes than the job's map holds
+sh -c 'sleep 2.5; for i in 1 2 3 4 5 6; do sleep 0.05 & done; wait; sleep 5' & job=$!
+loads="$loads $job"
+sleep 0.1
+runu() {
+	n=$1
+	shift
+	HTTOP_PHASE_TIMES=1 "$HTTOP" --source bpf --topology "$dir/sib.xml" -b --format json \
+	    -d 1 -n 5 --pid "$job" "$@" >"$dir/$n.json" 2>"$dir/$n.err" || sed 's/^/# httop: /' "$dir/$n.err"
+}
+HTTOP_TEST_BPF_JOB_MAX=3 runu small --record "$dir/small.trace" & sp=$!
+runu full
+wait "$sp"
+stop_loads
+# untracked FILE: per interval, CPU 0's job_util or its absent reason
+untracked() {
+	python3 - "$1" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+out = []
+for r in rows:
+    t = next(x for x in r["threads"] if x["cpu"] == 0)
+    c = next(c for c in r["cores"] if 0 in c["cpus"])
+    v = t.get("job_util")
+    why = t.get("absent", {}).get("job_util")
+    cw = c.get("absent", {}).get("job_alone")
+    out.append("%.3f" % v if v is not None else "%s/%s" % (why, cw))
+print(" ".join(out))
+PY
+}
+U=$(untracked "$dir/small.json")
+F=$(untracked "$dir/full.json")
+diag "small map: $U"
+diag "full map:  $F"
+diag "$(grep -o 'job_added=[0-9]* job_untracked=[0-9]*' "$dir/small.err")"
+check "5 small map: an interval's job figures absent, job-untracked (thread and core): $U" \
+    sh -c 'echo "$1" | grep -q "job-untracked/job-untracked"' - "$U"
+set -- $U
+check "5 small map: the first interval's and the last's job_util there ($1, $5)" \
+    sh -c 'case "$1$2" in *job-untracked*|*None*) exit 1 ;; esac; [ $# = 2 ]' - "$1" "$5"
+check "5 small map: the kernel program counted what it could not add ($(grep -o 'job_untracked=[0-9]*' "$dir/small.err"))" \
+    grep -q 'job_untracked=[1-9]' "$dir/small.err"
+check "5 small map: said once on stderr" \
+    [ "$(grep -c 'the job has more processes than the bpf source tracks (3)' "$dir/small.err")" = 1 ]
+"$HTTOP" --replay "$dir/small.trace" -b --format json >"$dir/rep5.json" 2>"$dir/rep5.err"
+R=$(untracked "$dir/rep5.json")
+check "5 small map recorded and replayed: the same intervals absent ($R)" [ "$R" = "$U" ]
+check "5 full map: every interval's job figures there ($F), nothing untracked" \
+    sh -c 'case "$1" in *job-untracked*|*None*) exit 1 ;; esac
+        [ $(echo "$1" | wc -w) = 5 ] && grep -q "job_untracked=0" "$2"' - "$F" "$dir/full.err"
+
+# 6. a process moved into the job's cgroup, then out
+cg=
+for root in /sys/fs/cgroup/cpuset /sys/fs/cgroup; do
+	[ -f "$root/cpuset.cpus.effective" ] || [ -f "$root/cpuset.effective_cpus" ] ||
+	    [ -f "$root/cpuset.cpus" ] || continue
+	mkdir "$root/httop-test-bpf.$$" 2>/dev/null || continue
+	cg=$root/httop-test-bpf.$$
+	for f in cpus mems; do
+		[ -f "$cg/cpuset.$f" ] && cat "$root/cpuset.$f" >"$cg/cpuset.$f" 2>/dev/null
+	done
+	cgroot=$root
+	break
+done
+if [ -z "$cg" ]; then
+	skip "6 cgroup: no cpuset cgroup could be made here"
+	skip "6 cgroup: no cpuset cgroup could be made here"
+else
+	trap 'stop_loads; [ -n "$cg" ] && rmdir "$cg" 2>/dev/null; rm -rf "$dir"' EXIT
+	# (not under timeout: its child would be the loop; stop_loads ends it)
+	taskset -c 1 sh -c 'while :; do :; done' & mv=$!; loads="$loads $mv"
+	# the job's cpuset needs a task at the start: a sleeper, on CPU 0
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec sleep 7' - "$cg" & loads="$loads $!"
+	sleep 0.2
+	(sleep 1.5; echo "$mv" >"$cg/cgroup.procs"; sleep 2; echo "$mv" >"$cgroot/cgroup.procs") &
+	mover=$!
+	HTTOP_PHASE_TIMES=1 "$HTTOP" --source bpf --topology "$dir/sib.xml" -b --format json \
+	    -d 1 -n 5 --cgroup "$cg" >"$dir/cg.json" 2>"$dir/cg.err" || sed 's/^/# httop: /' "$dir/cg.err"
+	wait "$mover"
+	stop_loads
+	J=$(python3 - "$dir/cg.json" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+print(" ".join(str(next(t for t in r["threads"] if t["cpu"] == 1).get("job_util")) for r in rows))
+PY
+)
+	diag "cgroup $cg: CPU 1's job_util per interval: $J"
+	diag "$(grep -o 'job_cgid=[0-9]*' "$dir/cg.err")"
+	set -- $J
+	check "6 cgroup: the program asks the kernel the task's cgroup ($(grep -o 'job_cgid=[0-9]*' "$dir/cg.err"))" \
+	    grep -q 'job_cgid=[1-9]' "$dir/cg.err"
+	check "6 cgroup: moved in then out: CPU 1's job_util 0 before ($1), > 0.3 while in (${3:-}), 0 after (${5:-})" \
+	    python3 -c 'import sys
+v = sys.argv[1:]
+sys.exit(len(v) != 5 or "None" in v or float(v[0]) != 0 or float(v[2]) <= 0.3 or float(v[4]) != 0)' "$@"
+	rmdir "$cg" 2>/dev/null && cg=
+fi

@@ -12,6 +12,9 @@
 
 /* Threads of a core counted (more are not read: the open refuses). */
 #define BPF_CORE_SMT 4
+/* The watched job's processes the program tracks (its map job_procs):
+ * with more, the job's figures are absent (bpf_source.c). */
+#define BPF_JOB_PROCS_MAX 16384
 /* A map's CPU slot: 0 not counted, else 1 + core << 8 | thread. */
 #define BPF_SLOT(core, th) (1u + ((__u32)(core) << 8 | (__u32)(th)))
 

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "source/bpf/bpf_source.h"
 #include "source/sched/sched_merge.h"
@@ -39,6 +40,9 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <dirent.h>
+#include <linux/magic.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 
 #include "source/bpf/bpf_core.h"
 #include "source/bpf/switch.skel.h"  /* generated in the build tree */
@@ -55,6 +59,18 @@ struct bpf_src {
 	struct sched_job job;
 	bool has_job;
 	uint64_t job_added;      /* processes httop put in the job's map */
+	/* The job's processes not tracked (the map full): httop's own
+	 * failures at the last scan and at this one, all of them so far, and
+	 * the program's count (its .bss) at the last read. An interval with
+	 * any is the job's figures absent (src.job_untracked), said once. */
+	uint64_t scan_fail, prev_fail, user_untracked, kern_untracked;
+	unsigned job_max;        /* job_procs' size (BPF_JOB_PROCS_MAX) */
+	/* A job by a cgroup v2 directory: its ID (inode number), which the
+	 * program compares each task's cgroup with at each switch (exact:
+	 * no map, no scan); 0: the job is job_procs'. */
+	uint64_t job_cgid;
+	bool job_cg_cpuset;      /* it is the v1 cpuset hierarchy's */
+	bool untracked_said;
 	/* The processes in /proc at the last scan and at this one (sorted):
 	 * one gone since is told to the job (job.exit), so that its cache
 	 * forgets it and a new process given its ID is asked about again. */
@@ -161,6 +177,8 @@ job_scan(struct bpf_src *bs)
 	unsigned long pid;
 	__u32 key;
 
+	bs->prev_fail = bs->scan_fail;
+	bs->scan_fail = 0;
 	if (d == NULL)
 		return;
 	bs->npids = 0;
@@ -179,6 +197,8 @@ job_scan(struct bpf_src *bs)
 			continue;
 		if (bpf_map_update_elem(bs->job_fd, &key, &one, BPF_NOEXIST) == 0)
 			bs->job_added++;
+		else if (errno != EEXIST)
+			bs->scan_fail++;   /* E2BIG: full; ENOMEM */
 	}
 	closedir(d);
 	job_gone(bs);
@@ -231,7 +251,7 @@ bpf_program(struct source *s, const struct plan *p, bool force, struct errmsg *e
 	(void)force;
 	if (bs->open)
 		return 0;
-	if (bs->has_job)
+	if (bs->has_job && bs->job_cgid == 0)
 		job_scan(bs);
 	if (set_maps(bs, now_ns(), e) != 0)
 		return -1;
@@ -330,6 +350,29 @@ read_core(struct bpf_src *bs, unsigned ci, uint64_t cut, struct sample *out)
 	}
 }
 
+/* Did a process of the job go untracked in the interval ending now: the
+ * program's count moved, or httop's scan could not add one (this one: it
+ * ran in the interval unseen; the last one: it still may have)? Said
+ * once in the events. */
+static void
+job_untracked(struct bpf_src *bs)
+{
+	uint64_t k = bs->skel->bss->job_untracked;
+	char *ev = bs->src.events;
+	size_t n = strlen(ev);
+
+	bs->user_untracked += bs->scan_fail;
+	bs->src.job_untracked = k != bs->kern_untracked || bs->scan_fail > 0 ||
+	    bs->prev_fail > 0;
+	bs->kern_untracked = k;
+	if (!bs->src.job_untracked || bs->untracked_said)
+		return;
+	bs->untracked_said = true;
+	snprintf(ev + n, sizeof bs->src.events - n, _("%sthe job has more processes than the bpf "
+	    "source tracks (%u): its own figures are absent in every interval where one of them "
+	    "was not tracked"), n > 0 ? "; " : "", bs->job_max);
+}
+
 static int
 bpf_read(struct source *s, struct sample *out, struct errmsg *e)
 {
@@ -340,7 +383,7 @@ bpf_read(struct source *s, struct sample *out, struct errmsg *e)
 	if (!bs->open)
 		return errmsg_set(e, _("internal error: the bpf source was read before it was "
 		    "programmed"));
-	if (bs->has_job)
+	if (bs->has_job && bs->job_cgid == 0)
 		job_scan(bs);
 	s->events[0] = '\0';
 	for (ci = 0; ci < bs->ncores; ci++) {
@@ -356,6 +399,8 @@ bpf_read(struct source *s, struct sample *out, struct errmsg *e)
 	read_online(bs);
 	for (ci = 0; ci < bs->ncores; ci++)
 		read_core(bs, ci, cut, out);
+	if (bs->has_job && bs->job_cgid == 0)
+		job_untracked(bs);
 	out->time = (double)cut / 1e9 - bs->start;
 	out->wall = clock_wall() - (double)(now_ns() - cut) / 1e9;
 	out->seq = bs->seq++;
@@ -385,8 +430,10 @@ bpf_stats(const struct source *s, char *buf, size_t len)
 
 	for (ci = 0; ci < bs->ncores; ci++)
 		sw += bs->snap[ci].switches;
-	snprintf(buf, len, "switches=%llu lost=0 job_added=%llu", (unsigned long long)sw,
-	    (unsigned long long)bs->job_added);
+	snprintf(buf, len, "switches=%llu lost=0 job_added=%llu job_untracked=%llu job_cgid=%llu",
+	    (unsigned long long)sw, (unsigned long long)bs->job_added,
+	    (unsigned long long)(bs->user_untracked + bs->kern_untracked),
+	    (unsigned long long)bs->job_cgid);
 }
 
 static const struct source_ops bpf_ops = {
@@ -410,6 +457,55 @@ load_error(int err, struct errmsg *e)
 	    "without"), strerror(err), last_msg[0] ? ": " : "", last_msg);
 }
 
+/* The size of the job's map: BPF_JOB_PROCS_MAX, or for the tests
+ * HTTOP_TEST_BPF_JOB_MAX (1 to it), which a set-ID or file-capability
+ * httop never reads (secure_getenv). */
+static unsigned
+job_max(void)
+{
+	const char *v = secure_getenv("HTTOP_TEST_BPF_JOB_MAX");
+	unsigned long n;
+	char *end;
+
+	if (v == NULL)
+		return BPF_JOB_PROCS_MAX;
+	n = strtoul(v, &end, 10);
+	return *end == '\0' && end != v && n >= 1 && n <= BPF_JOB_PROCS_MAX ? (unsigned)n :
+	    BPF_JOB_PROCS_MAX;
+}
+
+/* The ID of the job's cgroup directory (its inode number: the kernel's
+ * cgroup ID) when it is cgroup v2's or the v1 cpuset hierarchy's
+ * (*cpuset), which the program can ask of a task; else 0 (or dir NULL):
+ * the job is then followed by its processes (job_procs). */
+static uint64_t
+cgroup_id(const char *dir, bool *cpuset)
+{
+	char path[4096];
+	struct statfs sf;
+	struct stat st;
+	const char *p;
+	unsigned depth = 0;
+
+	*cpuset = false;
+	for (p = dir; p != NULL && *p != '\0'; p++)
+		depth += *p == '/';
+	/* The program looks 64 levels down (switch.bpf.c, JOB_CG_DEPTH): the
+	 * path's slashes, the mount point's with them, are more than its
+	 * level. */
+	if (depth >= 64)
+		return 0;
+	if (dir == NULL || statfs(dir, &sf) != 0 || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	if (sf.f_type == CGROUP2_SUPER_MAGIC)
+		return (uint64_t)st.st_ino;
+	snprintf(path, sizeof path, "%s/cpuset.cpus", dir);
+	if (sf.f_type != CGROUP_SUPER_MAGIC || access(path, F_OK) != 0)
+		return 0;
+	*cpuset = true;
+	return (uint64_t)st.st_ino;
+}
+
 static int
 load(struct bpf_src *bs, const struct machine *m, struct errmsg *e)
 {
@@ -420,8 +516,12 @@ load(struct bpf_src *bs, const struct machine *m, struct errmsg *e)
 	if ((bs->skel = httop_bpf__open()) == NULL)
 		return load_error(errno, e);
 	bs->skel->rodata->job_on = bs->has_job;
+	bs->skel->rodata->job_cgid = bs->job_cgid;
+	bs->skel->rodata->job_cg_cpuset = bs->job_cg_cpuset;
 	if ((err = bpf_map__set_max_entries(bs->skel->maps.cpu_slot, m->topo.max_cpu)) != 0 ||
-	    (err = bpf_map__set_max_entries(bs->skel->maps.cores, bs->ncores)) != 0)
+	    (err = bpf_map__set_max_entries(bs->skel->maps.cores, bs->ncores)) != 0 ||
+	    (err = bpf_map__set_max_entries(bs->skel->maps.job_procs,
+	    bs->job_max = job_max())) != 0)
 		return load_error(-err, e);
 	if ((err = httop_bpf__load(bs->skel)) != 0)
 		return load_error(-err, e);
@@ -461,6 +561,7 @@ open_src(struct machine *m, struct plan *plan, const struct sched_job *job, stru
 	if (job != NULL) {
 		bs->job = *job;
 		bs->has_job = true;
+		bs->job_cgid = cgroup_id(job->cgroup_dir, &bs->job_cg_cpuset);
 	}
 	bs->ncores = m->topo.ncores;
 	bs->snap = xcalloc(bs->ncores, sizeof *bs->snap);

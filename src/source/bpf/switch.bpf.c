@@ -5,7 +5,9 @@
  * At every context switch (the sched_switch tracepoint, BTF-typed) it
  * brings the counts of the CPU's core up to now and sets the thread's
  * new state: busy unless the task coming in is the idle task (PID 0),
- * the job's when its process is in job_procs. Nothing per switch goes to
+ * the job's when its cgroup is the job's or below it (a job by cgroup:
+ * asked of the kernel at each switch) or its process is in job_procs (a
+ * job by its processes). Nothing per switch goes to
  * user space: httop reads each core's counts once per refresh, so no
  * record can be lost, whatever the rate. The core's counts are shared by
  * its threads' CPUs: a spin lock per core (held for a few additions).
@@ -16,13 +18,39 @@
 #include <stdbool.h>
 
 #include "source/bpf/bpf_core.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+
+struct kernfs_node {
+	__u64 id;          /* a cgroup v2 directory's inode number */
+} __attribute__((preserve_access_index));
+
+struct cgroup {
+	int level;         /* 0: the root */
+	struct kernfs_node *kn;
+	struct cgroup *ancestors[];   /* [0]: the root ... [level]: itself */
+} __attribute__((preserve_access_index));
+
+struct cgroup_subsys_state {
+	struct cgroup *cgroup;
+} __attribute__((preserve_access_index));
+
+/* The controllers' IDs: the value is this kernel's (CO-RE). */
+enum cgroup_subsys_id {
+	cpuset_cgrp_id = 0,
+};
+
+struct css_set {
+	struct cgroup_subsys_state *subsys[1];   /* per controller */
+	struct cgroup *dfl_cgrp;      /* the task's cgroup v2 */
+} __attribute__((preserve_access_index));
 
 struct task_struct {
 	int pid;
 	int tgid;
 	struct task_struct *real_parent;
+	struct css_set *cgroups;
 } __attribute__((preserve_access_index));
 
 /* Per CPU: BPF_SLOT(core, thread), 0 not counted (max_entries: set by
@@ -43,22 +71,83 @@ struct {
 } cores SEC(".maps");
 
 /* The watched job's processes (tgid -> 1), filled by httop; a process
- * forked by one of them joins (sched_process_fork), one that ends leaves. */
-#define JOB_PROCS_MAX 16384
+ * forked by one of them joins (sched_process_fork), one that ends leaves.
+ * At most BPF_JOB_PROCS_MAX (bpf_core.h): a process that finds it full is
+ * not tracked, and said (job_untracked). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, JOB_PROCS_MAX);
+	__uint(max_entries, BPF_JOB_PROCS_MAX);
 	__type(key, __u32);
 	__type(value, __u8);
 } job_procs SEC(".maps");
 
-/* Set by httop before the load: a job is watched. */
+/* Set by httop before the load: a job is watched; a job by a cgroup v2
+ * directory, its ID (the directory's inode number; 0: the job is
+ * job_procs'). */
 const volatile bool job_on = false;
+const volatile __u64 job_cgid = 0;
+/* job_cgid is a cgroup of the v1 cpuset hierarchy, not v2's. */
+const volatile bool job_cg_cpuset = false;
+
+/* The depth of cgroup the program looks up for job_cgid: a task in a
+ * cgroup deeper than this is not the job's (httop(1) says so). */
+#define JOB_CG_DEPTH 64
+
+/* Is task t in the cgroup v2 job_cgid or one below it, now? Read at each
+ * switch, so a task moved in or out counts from its next switch. */
+static __always_inline bool
+in_job_cgroup(struct task_struct *t)
+{
+	struct css_set *cs = BPF_CORE_READ(t, cgroups);
+	struct cgroup_subsys_state *css = NULL;
+	struct cgroup *cg = NULL, *anc;
+	int level, i;
+
+	if (cs == NULL)
+		return false;
+	if (job_cg_cpuset) {
+		if (bpf_core_read(&css, sizeof css,
+		    &cs->subsys[bpf_core_enum_value(enum cgroup_subsys_id, cpuset_cgrp_id)]) != 0 ||
+		    css == NULL)
+			return false;
+		cg = BPF_CORE_READ(css, cgroup);
+	} else {
+		cg = BPF_CORE_READ(cs, dfl_cgrp);
+	}
+	if (cg == NULL)
+		return false;
+	level = BPF_CORE_READ(cg, level);
+	for (i = 0; i < JOB_CG_DEPTH && i <= level; i++) {
+		anc = NULL;
+		if (bpf_core_read(&anc, sizeof anc, &cg->ancestors[i]) != 0 || anc == NULL)
+			return false;
+		if (BPF_CORE_READ(anc, kn, id) == job_cgid)
+			return true;
+	}
+	return false;
+}
+
+/* Is the task coming in the job's? */
+static __always_inline bool
+is_job(struct task_struct *t)
+{
+	__u32 tgid;
+
+	if (job_cgid != 0)
+		return in_job_cgroup(t);
+	tgid = (__u32)t->tgid;
+	return bpf_map_lookup_elem(&job_procs, &tgid) != NULL;
+}
+
+/* Forks of a job's process whose child could not be put in job_procs
+ * (the map full): httop reads it each refresh (the skeleton's .bss), and
+ * an interval in which it moved has the job's figures absent. */
+__u64 job_untracked = 0;
 
 SEC("tp_btf/sched_switch")
 int BPF_PROG(httop_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	__u32 cpu = bpf_get_smp_processor_id(), *slot, key, tgid;
+	__u32 cpu = bpf_get_smp_processor_id(), *slot, key;
 	struct bpf_core *c;
 	bool busy, job = false;
 	__u64 now;
@@ -73,10 +162,8 @@ int BPF_PROG(httop_switch, bool preempt, struct task_struct *prev, struct task_s
 	if (c == NULL)
 		return 0;
 	busy = next->pid != 0;
-	if (job_on && busy) {
-		tgid = (__u32)next->tgid;
-		job = bpf_map_lookup_elem(&job_procs, &tgid) != NULL;
-	}
+	if (job_on && busy)
+		job = is_job(next);
 	now = bpf_ktime_get_ns();
 	bpf_spin_lock(&c->lock);
 	bpf_core_switch(c, (*slot - 1) & 0xffu, now, busy, job);
@@ -90,12 +177,13 @@ int BPF_PROG(httop_fork, struct task_struct *parent, struct task_struct *child)
 	__u32 ptgid, ctgid;
 	__u8 one = 1;
 
-	if (!job_on)
+	if (!job_on || job_cgid != 0)
 		return 0;
 	ptgid = (__u32)parent->tgid;
 	ctgid = (__u32)child->tgid;
-	if (ptgid != ctgid && bpf_map_lookup_elem(&job_procs, &ptgid) != NULL)
-		bpf_map_update_elem(&job_procs, &ctgid, &one, BPF_ANY);
+	if (ptgid != ctgid && bpf_map_lookup_elem(&job_procs, &ptgid) != NULL &&
+	    bpf_map_update_elem(&job_procs, &ctgid, &one, BPF_ANY) != 0)
+		__sync_fetch_and_add(&job_untracked, 1);
 	return 0;
 }
 
@@ -104,7 +192,7 @@ int BPF_PROG(httop_exit, struct task_struct *p)
 {
 	__u32 tgid;
 
-	if (!job_on || p->pid != p->tgid)
+	if (!job_on || job_cgid != 0 || p->pid != p->tgid)
 		return 0;
 	tgid = (__u32)p->tgid;
 	bpf_map_delete_elem(&job_procs, &tgid);

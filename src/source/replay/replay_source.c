@@ -166,6 +166,7 @@ replay_read(struct source *s, struct sample *out, struct errmsg *e)
 		return rc > 0 && rp->pos < 2 ? no_interval(rp, e) : rc;
 	}
 	rp->pos++;
+	s->job_untracked = strstr(s->events, TRACE_EVENT_JOB_UNTRACKED ":") != NULL;
 	if (rp->pos == 1)
 		rp->t_first = out->time;
 	/* A trace still being recorded grows past what the scan saw. */

@@ -83,6 +83,10 @@ struct sched_job {
 	void (*fork)(void *ctx, uint32_t ppid, uint32_t pid, uint32_t tid);
 	void (*exit)(void *ctx, uint32_t pid, uint32_t tid);
 	void *ctx;
+	/* A job by cgroup: its directory (the bpf source asks the kernel
+	 * whether a task is in it when the directory is cgroup v2's), else
+	 * NULL. */
+	const char *cgroup_dir;
 };
 
 struct sched_core {
