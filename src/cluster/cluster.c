@@ -189,8 +189,10 @@ node_line_read(struct cluster *c, struct node *nd, const char *s, size_t len)
 		node_keep_whole(nd);
 	else
 		job_place(c, nd, nd->nv.unix_time >= 0.0 ? nd->nv.unix_time : clock_wall());
-	if (nd->light)
+	if (nd->light) {
 		nodeiv_cores_unread(&nd->nv);
+		nodeiv_shed_rows(&nd->nv);
+	}
 	if (c->cfg.on_line != NULL && c->error == 0)
 		c->error = c->cfg.on_line(c->cfg.arg, nd, s, len);
 }
@@ -429,6 +431,9 @@ cluster_want_full(struct cluster *c, int k)
 
 	for (i = 0; i < c->n; i++)
 		c->nodes[i].want_full = (int)i == k;
+	/* its views are drawn from its interval's cores and threads */
+	if (k >= 0 && (size_t)k < c->n)
+		nodeiv_unshed_rows(&c->nodes[k].nv);
 }
 
 void

@@ -15,6 +15,7 @@
 #include "util/i18n.h"
 #include "util/textesc.h"
 #include "util/xalloc.h"
+#include "util/xalloc.h"
 
 /* The notional clock the rebuilt counts run at (nodeiv.h). */
 #define NOTIONAL_HZ 1e9
@@ -78,6 +79,7 @@ nodeiv_drop_machine(struct nodeiv *n)
 	if (n->have_machine)
 		machine_free(&n->m);
 	n->have_iv = n->have_layout = n->have_machine = false;
+	n->rows_shed = false;
 	free(n->core_of);
 	n->core_of = NULL;
 	n->ncore_of = 0;
@@ -94,7 +96,7 @@ nodeiv_cores_unread(struct nodeiv *n)
 {
 	unsigned k;
 
-	if (n->rows_kept && n->unread_done)
+	if ((n->rows_kept && n->unread_done) || n->rows_shed)
 		return;
 	n->unread_done = true;
 	for (k = 0; k < n->ncore_of && n->have_iv; k++)
@@ -677,7 +679,7 @@ clear(struct nodeiv *n, bool rows)
 		iv->threads[i].cpu = i;
 		iv->threads[i].reason = R_NOT_SELECTED;
 	}
-	for (i = 0; i < iv->npackages; i++)
+	for (i = 0; !n->rows_shed && i < iv->npackages; i++)
 		memset(&iv->packages[i], 0, sizeof iv->packages[i]);
 	iv->stopped = 0;
 	iv->scaled = false;
@@ -719,16 +721,12 @@ read_packages(struct nodeiv *n, const struct jdoc *d, int arr, struct errmsg *e)
 /* Without the cores (light): every core of the last full line valid, its
  * figures not read ("no previous sample yet" if shown), which the node's
  * aggregate must confirm: as many valid cores as that line had. */
-static int
-light_cores(struct nodeiv *n)
+static void
+light_rows(struct nodeiv *n)
 {
 	unsigned k;
 
-	if (n->iv.node.ncores != n->ncore_of || n->iv.node.nvalid != n->ncore_of)
-		return NODEIV_FULL;
-	/* kept from the last light line (clear): as this would make them,
-	 * with nodeiv_cores_unread's "no previous sample yet" */
-	for (k = 0; !n->rows_kept && k < n->ncore_of; k++) {
+	for (k = 0; k < n->ncore_of; k++) {
 		struct core_fig *c = &n->iv.cores[n->core_of[k]];
 
 		c->selected = true;
@@ -737,7 +735,59 @@ light_cores(struct nodeiv *n)
 		c->neither = c->t0_only = c->t1_only = c->both = val_absent(R_FIRST);
 		c->util = c->active_threads = c->issue_util = c->cpi = c->ghz = val_absent(R_FIRST);
 	}
+}
+
+static int
+light_cores(struct nodeiv *n)
+{
+	if (n->iv.node.ncores != n->ncore_of || n->iv.node.nvalid != n->ncore_of)
+		return NODEIV_FULL;
+	/* kept from the last light line (clear), or let go (shed): as this
+	 * would make them, with nodeiv_cores_unread's "no previous sample
+	 * yet" */
+	if (!n->rows_kept && !n->rows_shed)
+		light_rows(n);
 	return 0;
+}
+
+void
+nodeiv_shed_rows(struct nodeiv *n)
+{
+	struct interval *iv = &n->iv;
+
+	if (!n->have_iv || n->rows_shed || !n->rows_light || !n->threads_unread ||
+	    !n->unread_done)
+		return;
+	free(iv->cores);
+	free(iv->threads);
+	free(iv->packages);
+	free(iv->scratch);
+	iv->cores = NULL;
+	iv->threads = NULL;
+	iv->packages = NULL;
+	iv->scratch = NULL;
+	n->rows_shed = true;
+}
+
+void
+nodeiv_unshed_rows(struct nodeiv *n)
+{
+	struct interval *iv = &n->iv;
+	const struct topology *t = &n->m.topo;
+
+	if (!n->rows_shed)
+		return;
+	iv->cores = xcalloc(t->ncores ? t->ncores : 1, sizeof *iv->cores);
+	iv->threads = xcalloc(t->max_cpu ? t->max_cpu : 1, sizeof *iv->threads);
+	iv->packages = xcalloc(t->npackages ? t->npackages : 1, sizeof *iv->packages);
+	iv->scratch = xcalloc(t->max_cpu ? t->max_cpu : 1, sizeof *iv->scratch);
+	n->rows_shed = false;
+	/* as the light line that let them go left them */
+	clear(n, true);
+	light_rows(n);
+	n->rows_kept = false;
+	nodeiv_cores_unread(n);
+	n->rows_kept = true;
 }
 
 /* Does a figure have a value above 0 (its high end, for a bound)? */
@@ -910,7 +960,7 @@ nodeiv_read(struct nodeiv *n, const struct jdoc *d, struct errmsg *e)
 	double ut;
 	char s[16];
 	int rebuilt, rc;
-	bool was_light, light;
+	bool was_light, light, rows;
 
 	if (d->n == 0 || jobj_open(&root, d, 0) != 0)
 		return errmsg_set(e, _("the line is not a JSON object of httop's"));
@@ -925,7 +975,11 @@ nodeiv_read(struct nodeiv *n, const struct jdoc *d, struct errmsg *e)
 	if (rebuilt < 0 || rebuilt == NODEIV_FULL)
 		return rebuilt;
 	light = rows_skipped(d, &root);
-	rc = read_figures(n, d, &root, !(light && was_light && rebuilt == 0), e);
+	rows = !(light && was_light && rebuilt == 0);
+	/* a line that reads them: they are made again first */
+	if (n->rows_shed && (rows || !is(d, jobj_peek(&root, "packages"), J_SKIP)))
+		nodeiv_unshed_rows(n);
+	rc = read_figures(n, d, &root, rows, e);
 	if (rc != 0)
 		return rc;
 	n->rows_light = light;
