@@ -189,10 +189,10 @@ node_line_read(struct cluster *c, struct node *nd, const char *s, size_t len)
 		node_keep_whole(nd);
 	else
 		job_place(c, nd, nd->nv.unix_time >= 0.0 ? nd->nv.unix_time : clock_wall());
-	if (nd->light) {
+	if (nd->light)
 		nodeiv_cores_unread(&nd->nv);
+	if (!nd->want_full)
 		nodeiv_shed_rows(&nd->nv);
-	}
 	if (c->cfg.on_line != NULL && c->error == 0)
 		c->error = c->cfg.on_line(c->cfg.arg, nd, s, len);
 }
@@ -449,13 +449,16 @@ cluster_counts(const struct cluster *c, unsigned count[5])
 void
 cluster_free(struct cluster *c)
 {
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < c->n; i++) {
 		free(c->nodes[i].name);
 		linesplit_free(&c->nodes[i].out);
 		linesplit_free(&c->nodes[i].err);
 		nodeiv_free(&c->nodes[i].nv);
+		for (k = 0; k < NODE_RING; k++)
+			free(c->nodes[i].rec[k].reason);
+		free(c->nodes[i].whole.reason);
 	}
 	free(c->nodes);
 	jdoc_free(&c->doc);

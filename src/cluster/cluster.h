@@ -49,7 +49,8 @@ struct node_rec {
 	double time, dt;           /* the node's own */
 	double wall;               /* its wall-clock stamp (unix_time) */
 	bool valid;
-	char reason[256];
+	char *reason;              /* its reason (node_rec_reason): NULL for
+				    * none, most intervals (255 bytes at most) */
 	struct agg_fig agg;        /* the node's aggregate */
 	struct agg_weights w;      /* and its weights (metrics_node_weights) */
 };
@@ -239,6 +240,12 @@ void cluster_want_full(struct cluster *c, int k);
 void cluster_counts(const struct cluster *c, unsigned count[5]);
 /* The node's interval that belongs to job interval `slot`, or NULL. */
 const struct node_rec *cluster_rec(const struct node *n, long slot);
+/* A node's interval's reason, "" for none. */
+static inline const char *
+node_rec_reason(const struct node_rec *r)
+{
+	return r->reason != NULL ? r->reason : "";
+}
 /* Close every job interval that has any interval now (the end). */
 void cluster_flush(struct cluster *c);
 /* End every node's process: SIGTERM to its group, up to 2 s, then

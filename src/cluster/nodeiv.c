@@ -80,6 +80,8 @@ nodeiv_drop_machine(struct nodeiv *n)
 		machine_free(&n->m);
 	n->have_iv = n->have_layout = n->have_machine = false;
 	n->rows_shed = false;
+	free(n->plan);
+	n->plan = NULL;
 	free(n->core_of);
 	n->core_of = NULL;
 	n->ncore_of = 0;
@@ -399,7 +401,7 @@ read_core(struct nodeiv *n, const struct jdoc *d, int i, unsigned idx, struct er
 	else if (c->reason == R_NONE)
 		c->reason = R_READ_ERROR;
 	fix_absent(&o, fl, nf, FIG_CORE, c);
-	c->split = tc->nthreads == 2 ? n->plan.split : SPLIT_NONE;
+	c->split = tc->nthreads == 2 ? n->split : SPLIT_NONE;
 	c->stopped = get_stopped(&o);
 	get_num(&o, "inconsistency", false, &c->inconsistency, e);
 	if (isnan(c->inconsistency))
@@ -617,7 +619,7 @@ read_core_compact(struct nodeiv *n, const struct jdoc *d, int i, unsigned idx,
 	c->scaled = (el.flags & 2u) != 0;
 	if (compact_more(d, &el, &c->reason, &c->fallback, &c->stopped, e) != 0)
 		return -1;
-	c->split = n->m.topo.cores[idx].nthreads == 2 ? n->plan.split : SPLIT_NONE;
+	c->split = n->m.topo.cores[idx].nthreads == 2 ? n->split : SPLIT_NONE;
 	return 0;
 }
 
@@ -731,7 +733,7 @@ light_rows(struct nodeiv *n)
 
 		c->selected = true;
 		c->reason = R_NONE;
-		c->split = n->plan.split;
+		c->split = n->split;
 		c->neither = c->t0_only = c->t1_only = c->both = val_absent(R_FIRST);
 		c->util = c->active_threads = c->issue_util = c->cpi = c->ghz = val_absent(R_FIRST);
 	}
@@ -755,8 +757,9 @@ nodeiv_shed_rows(struct nodeiv *n)
 {
 	struct interval *iv = &n->iv;
 
-	if (!n->have_iv || n->rows_shed || !n->rows_light || !n->threads_unread ||
-	    !n->unread_done)
+	/* without weights a light line reads the threads (they weigh the
+	 * node's aggregate): kept */
+	if (!n->have_iv || n->rows_shed || !n->have_weights)
 		return;
 	free(iv->cores);
 	free(iv->threads);
@@ -766,7 +769,13 @@ nodeiv_shed_rows(struct nodeiv *n)
 	iv->threads = NULL;
 	iv->packages = NULL;
 	iv->scratch = NULL;
+	free(n->plan);
+	n->plan = NULL;
 	n->rows_shed = true;
+	/* as after a light line: the next one need not make them again */
+	n->rows_light = true;
+	n->threads_unread = true;
+	n->unread_done = true;
 }
 
 void
@@ -782,6 +791,7 @@ nodeiv_unshed_rows(struct nodeiv *n)
 	iv->packages = xcalloc(t->npackages ? t->npackages : 1, sizeof *iv->packages);
 	iv->scratch = xcalloc(t->max_cpu ? t->max_cpu : 1, sizeof *iv->scratch);
 	n->rows_shed = false;
+	nodeiv_make_plan(n);
 	/* as the light line that let them go left them */
 	clear(n, true);
 	light_rows(n);

@@ -45,7 +45,12 @@
 
 struct nodeiv {
 	struct machine m;          /* from the line: read-only for the views */
-	struct plan plan;          /* group, split and scale; no slots */
+	struct plan *plan;         /* group, split and scale; no slots. NULL
+				    * while the rows are let go (rows_shed):
+				    * split, basis and scale make it again */
+	enum split_method split;   /* the plan's, kept while it is let go */
+	enum plan_basis basis;
+	unsigned scale;            /* 0: none (null) */
 	struct die_layout layout;  /* the cores' tiles, when the line has a layout */
 	bool have_machine, have_layout, have_iv;
 	struct interval iv;        /* the last line's figures */

@@ -150,8 +150,8 @@ test_two_cores(void **state)
 	assert_string_equal(n.m.hostname, "h1");
 	assert_string_equal(n.source, "sim");
 	assert_int_equal(n.m.group, UARCH_SKX);
-	assert_int_equal(n.plan.split, SPLIT_ANY);
-	assert_int_equal(n.plan.scale, 120);
+	assert_int_equal(n.plan->split, SPLIT_ANY);
+	assert_int_equal(n.plan->scale, 120);
 	assert_true(n.unix_time == 1700000000.25);
 	assert_int_equal(t->npackages, 1);
 	assert_int_equal(t->ncores, 2);
@@ -276,9 +276,9 @@ test_split_basis(void **state)
 		struct errmsg e;
 
 		read_spliced(key, cases[i].with, &d, &n, &e);
-		assert_int_equal(n.plan.split, cases[i].split);
-		assert_int_equal(n.plan.basis, cases[i].basis);
-		assert_string_equal(plan_split_name(&n.plan), cases[i].name);
+		assert_int_equal(n.plan->split, cases[i].split);
+		assert_int_equal(n.plan->basis, cases[i].basis);
+		assert_string_equal(plan_split_name(n.plan), cases[i].name);
 		nodeiv_free(&n);
 		jdoc_free(&d);
 	}
@@ -309,8 +309,8 @@ test_scale_null(void **state)
 
 		read_spliced(key, with[i], &d, &n, &e);
 		assert_string_equal(e.text, "");
-		assert_int_equal(plan_has_scale(&n.plan), i == 2);
-		assert_int_equal(n.plan.scale, i == 2 ? 120 : 0);
+		assert_int_equal(plan_has_scale(n.plan), i == 2);
+		assert_int_equal(n.plan->scale, i == 2 ? 120 : 0);
 		nodeiv_free(&n);
 		jdoc_free(&d);
 	}
@@ -951,8 +951,8 @@ same_node(const struct nodeiv *a, const struct nodeiv *b)
 
 	assert_string_equal(a->m.hostname, b->m.hostname);
 	assert_string_equal(a->source, b->source);
-	assert_int_equal(a->plan.split, b->plan.split);
-	assert_int_equal(a->plan.scale, b->plan.scale);
+	assert_int_equal(a->plan->split, b->plan->split);
+	assert_int_equal(a->plan->scale, b->plan->scale);
 	assert_true(a->unix_time == b->unix_time && a->whole == b->whole);
 	assert_int_equal(ta->ncores, tb->ncores);
 	assert_int_equal(ta->ncpus, tb->ncpus);
