@@ -72,6 +72,7 @@ cluster_init(struct cluster *c, char *const *names, size_t n, const struct clust
 	for (k = 0; k < NODE_RING; k++)
 		c->ring_slot[k] = -1;
 	c->active_hint = n;
+	c->may_wait = true;
 }
 
 /* --- its lines ------------------------------------------------------------- */

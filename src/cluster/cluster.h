@@ -213,6 +213,9 @@ struct cluster {
 	double dl_nodes;           /* the nodes' next deadline (cluster_deadline) */
 	bool dl_valid;             /* ... still holds: no node changed state */
 	bool fell_back;            /* fallback_word was dropped */
+	bool may_wait;             /* a node may be waiting to start (no
+				    * process): the step's start looks at each
+				    * node only then, not on every wake */
 };
 
 /* Everything allocated; nothing started yet. */

@@ -40,8 +40,10 @@ step_start(struct cluster *c, double now)
 	int out[2], err[2];
 	pid_t pid;
 
-	if (c->nsteps > 0 && now - c->last_step < CLUSTER_FANOUT_HOLD)
+	if (!c->may_wait || (c->nsteps > 0 && now - c->last_step < CLUSTER_FANOUT_HOLD))
 		return;
+	/* every node found waiting is started below (or lost) */
+	c->may_wait = false;
 	for (i = 0; i < c->n; i++)
 		k += c->nodes[i].state == NODE_WAITING && c->nodes[i].pid == 0;
 	if (k == 0)

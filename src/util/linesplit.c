@@ -36,6 +36,9 @@ room_for(struct linesplit *ls, size_t need)
 
 	if (!ls->grown || need <= ls->cap)
 		return;
+	/* a new line's first room: what the last one needed */
+	if (ls->cap == 0 && ls->last > cap)
+		cap = ls->last;
 	cap = cap > need ? cap : need;
 	ls->cap = cap < ls->max ? cap : ls->max;
 	ls->part = xrealloc(ls->part, ls->cap);
@@ -58,6 +61,8 @@ hand_on(struct linesplit *ls, linesplit_fn *fn, void *arg)
 {
 	if (!ls->grown)
 		ls->part[ls->len] = '\0';
+	else
+		ls->last = ls->len < LINESPLIT_HINT_MAX ? ls->len : LINESPLIT_HINT_MAX;
 	fn(arg, ls->part, ls->len);
 	let_go(ls);
 }

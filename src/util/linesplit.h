@@ -30,7 +30,16 @@ struct linesplit {
 	size_t max;                /* the longest part kept */
 	enum linesplit_over over;
 	bool grown;                /* part grows as lines need (else fixed) */
+	size_t last;               /* grown: the last line kept in pieces, its
+				    * length (up to LINESPLIT_HINT_MAX): the
+				    * next one's first room */
 };
+
+/* A grown room starts at most this large from the last line's length: a
+ * stream of lines that come in pieces (srun's of 1 KiB) is not copied
+ * anew at each growth, and a stream whose last line was huge holds no
+ * more than this for a part of the next. */
+#define LINESPLIT_HINT_MAX (64u << 10)
 
 /* A line, len bytes at s (a room's lines have a NUL after them). */
 typedef void linesplit_fn(void *arg, const char *s, size_t len);
