@@ -115,7 +115,7 @@ struct cluster_step {
 	size_t *task;              /* task k: node index */
 	size_t ntask;
 	struct linesplit out;      /* a labelled piece so far (cut at
-				    * SRUN_PIECE + 64 bytes) */
+				    * SRUN_PIECE + 64 bytes; grown) */
 	struct linesplit err;      /* standard error: the line so far (a line
 				    * of more than 511 bytes in pieces) */
 	char err_last[256];        /* srun's own last line, not a task's */

@@ -112,11 +112,16 @@ nodeiv_cores_unread(struct nodeiv *n)
 enum reason
 nodeiv_reason(const char *code)
 {
+	/* a line says the same few codes again and again ("no-job" for each
+	 * of the job's figures): the last one found is looked at first */
+	static enum reason last = R_NREASONS;
 	int r;
 
+	if (last < R_NREASONS && strcmp(metrics_reason_code(last), code) == 0)
+		return last;
 	for (r = 0; r < R_NREASONS; r++)
 		if (strcmp(metrics_reason_code((enum reason)r), code) == 0)
-			return (enum reason)r;
+			return last = (enum reason)r;
 	return R_NREASONS;
 }
 

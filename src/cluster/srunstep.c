@@ -53,8 +53,9 @@ step_start(struct cluster *c, double now)
 	memset(st, 0, sizeof *st);
 	/* srun's pieces of SRUN_PIECE, a label before them: a longer one is
 	 * not srun's, cut; a line of srun's own longer than 511 bytes comes
-	 * in pieces */
-	linesplit_fixed(&st->out, SRUN_PIECE + 64, LINESPLIT_CUT);
+	 * in pieces. The pieces whole in a read are handed on from it (a
+	 * grown room), not each copied through a room first. */
+	linesplit_grown(&st->out, SRUN_PIECE + 64, LINESPLIT_CUT);
 	linesplit_fixed(&st->err, 511, LINESPLIT_SPLIT);
 	st->out_fd = st->err_fd = -1;
 	st->task = xcalloc(k, sizeof *st->task);
