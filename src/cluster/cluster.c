@@ -192,7 +192,11 @@ node_line_read(struct cluster *c, struct node *nd, const char *s, size_t len)
 		job_place(c, nd, nd->nv.unix_time >= 0.0 ? nd->nv.unix_time : clock_wall());
 	if (nd->light)
 		nodeiv_cores_unread(&nd->nv);
-	if (!nd->want_full)
+	/* a node not shown lets its rows go after its first line, or a
+	 * light one (the next light one needs none); one whose lines are
+	 * each read whole (a core not valid) keeps them, not made anew for
+	 * each */
+	if (!nd->want_full && (nd->nv.rows_light || nd->lines == 1))
 		nodeiv_shed_rows(&nd->nv);
 	if (c->cfg.on_line != NULL && c->error == 0)
 		c->error = c->cfg.on_line(c->cfg.arg, nd, s, len);
@@ -231,17 +235,32 @@ out_line(void *arg, const char *s, size_t len)
 /* What one read gave: whole lines at once from the shared buffer, the
  * rest kept in the node's own (util/linesplit.h); a line longer than
  * NODE_LINE_MAX makes the node lost at once. */
+static void
+line_too_long(struct cluster *c, struct node *nd)
+{
+	struct errmsg e;
+
+	errmsg_set(&e, _("a line longer than %u MiB"), NODE_LINE_MAX >> 20);
+	nd->bad = NODE_BAD_LINES - 1;
+	node_bad_line(c, nd, &e);
+}
+
 void
 node_take_out(struct cluster *c, struct node *nd, const char *buf, size_t n)
 {
 	struct node_to to = { c, nd };
-	struct errmsg e;
 
-	if (linesplit_feed(&nd->out, buf, n, out_line, &to) == 0)
-		return;
-	errmsg_set(&e, _("a line longer than %u MiB"), NODE_LINE_MAX >> 20);
-	nd->bad = NODE_BAD_LINES - 1;
-	node_bad_line(c, nd, &e);
+	if (linesplit_feed(&nd->out, buf, n, out_line, &to) != 0)
+		line_too_long(c, nd);
+}
+
+void
+node_take_piece(struct cluster *c, struct node *nd, const char *buf, size_t n)
+{
+	struct node_to to = { c, nd };
+
+	if (linesplit_feed_piece(&nd->out, buf, n, out_line, &to) != 0)
+		line_too_long(c, nd);
 }
 
 /* A line of its standard error: kept, escaped, when it is not empty. */

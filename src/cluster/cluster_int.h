@@ -30,6 +30,9 @@ typedef void pipe_take_fn(struct cluster *c, void *to, const char *buf, size_t n
 void pipe_drain(struct cluster *c, int *fd, unsigned max, pipe_take_fn *take, void *to);
 /* A node's standard output and standard error as they come. */
 void node_take_out(struct cluster *c, struct node *nd, const char *buf, size_t n);
+/* The same for bytes that hold no '\n' (a piece srun cut): not looked
+ * through for one. */
+void node_take_piece(struct cluster *c, struct node *nd, const char *buf, size_t n);
 void node_take_err(struct node *nd, const char *buf, size_t n);
 /* A node's pipe read until it is empty (or READS_PER_WAKE); at the end of
  * its output, the node finished once reaped. */

@@ -147,7 +147,7 @@ step_piece(struct cluster *c, size_t si, const char *s, size_t len)
 	nd = step_task_of(c, si, s, len, &skip);
 	if (nd == NULL)
 		return;
-	node_take_out(c, nd, s + skip, len - skip);
+	node_take_piece(c, nd, s + skip, len - skip);
 	if (len - skip != SRUN_PIECE && nd->step == (int)si)
 		node_take_out(c, nd, "\n", 1);
 }

@@ -114,6 +114,13 @@ linesplit_feed(struct linesplit *ls, const char *buf, size_t n, linesplit_fn *fn
 	return p < end ? keep(ls, p, (size_t)(end - p), fn, arg) : 0;
 }
 
+int
+linesplit_feed_piece(struct linesplit *ls, const char *buf, size_t n, linesplit_fn *fn,
+    void *arg)
+{
+	return n > 0 ? keep(ls, buf, n, fn, arg) : 0;
+}
+
 void
 linesplit_reset(struct linesplit *ls)
 {

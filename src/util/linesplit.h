@@ -51,6 +51,11 @@ void linesplit_grown(struct linesplit *ls, size_t max, enum linesplit_over over)
 /* The n bytes of one read: each line ended in them handed to fn(arg, ...);
  * 0, or -1 (LINESPLIT_FAIL) when a line ran past max. */
 int linesplit_feed(struct linesplit *ls, const char *buf, size_t n, linesplit_fn *fn, void *arg);
+/* n bytes that hold no '\n' (a piece of a line its caller cut out of a
+ * stream of its own, srun's): what linesplit_feed does with them, without
+ * looking for one. */
+int linesplit_feed_piece(struct linesplit *ls, const char *buf, size_t n, linesplit_fn *fn,
+    void *arg);
 /* The part of a line kept, dropped (a stream started again). */
 void linesplit_reset(struct linesplit *ls);
 /* The part not ended (the stream's end), NUL-terminated in a fixed
