@@ -309,10 +309,13 @@ static const unsigned char stop[256] = {
 static bool
 skipped(const struct parser *p)
 {
+	const struct jtok *t = &p->d->t[p->d->n - 1];
+	const char *name = p->s + t->start;
 	const char *const *k;
 
+	/* every member's name is looked at: its first byte before the rest */
 	for (k = p->skip; k != NULL && *k != NULL; k++)
-		if (jstr_is(p->d, (int)p->d->n - 1, *k))
+		if (t->len > 0 && name[0] == (*k)[0] && jstr_is(p->d, (int)p->d->n - 1, *k))
 			return true;
 	return false;
 }
