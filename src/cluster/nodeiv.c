@@ -979,7 +979,8 @@ nodeiv_read(struct nodeiv *n, const struct jdoc *d, struct errmsg *e)
 
 	if (d->n == 0 || jobj_open(&root, d, 0) != 0)
 		return errmsg_set(e, _("the line is not a JSON object of httop's"));
-	if (!is(d, jobj_get(&root, "host"), J_STR) || !is(d, jobj_get(&root, "node"), J_OBJ))
+	/* peeked: the figures are then read in the order they are written */
+	if (!is(d, jobj_peek(&root, "host"), J_STR) || !is(d, jobj_peek(&root, "node"), J_OBJ))
 		return errmsg_set(e, _("the line has no \"host\" or \"node\": not an interval of "
 		    "httop --format json"));
 	if (check_host(n, d, jobj_peek(&root, "host"), e) != 0)
