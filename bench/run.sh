@@ -45,6 +45,8 @@ if [ -n "$short" ]; then
 	echo "ir_read_metrics_skx96 $(( $(kv "$l" read) + $(kv "$l" metrics) ))"
 	l=$(lastline sh "$here/instr.sh" "$BUILD" skx96 tui 3) || exit 1
 	echo "ir_draw_skx96 $(kv "$l" draw)"
+	l=$(lastline sh "$here/nodes-instr.sh" "$BUILD" 256) || exit 1
+	echo "ir_node_line_srun $(kv "$l" line)"
 	FIXTURES="$FIXTURES" python3 "$here/targets.py" "$BUILD" --short --rounds 5 || exit 1
 	exit 0
 fi
@@ -140,6 +142,7 @@ if command -v tmux >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
 	# One srun stream (issue 37): 4,096 nodes' CPU (the process's own
 	# time, median of 3) within 4 % of one CPU, 16,384 nodes' peak
 	# memory within 256 MB.
+	l=$(lastline sh "$here/nodes-instr.sh" "$BUILD" 256) && echo "instructions per node line (bench/nodes-instr.sh): $l"
 	l=$(VIA=srun sh "$here/nodes-scale.sh" "$BUILD" 4096 3 15 | tail -n 1)
 	echo "$l"
 	cpu=$(printf '%s\n' "$l" | sed -n 's/.*cpu [0-9.]* \/ \([0-9.]*\) %.*/\1/p')

@@ -21,7 +21,6 @@
 #define READ_CHUNK (256u << 10)
 /* A pipe holds 64 KiB (Linux's default): a node that gave this much in
  * one wake may have found its pipe full and be waiting to write. */
-#define PIPE_ROOM (64u << 10)
 /* A node's "unix_time" is taken as a time from 1970 up to the end of
  * 9999; any other (1e300, inf, -5) refuses its line: a number that far
  * out would place it billions of job intervals away (a loop over them),
@@ -73,6 +72,7 @@ cluster_init(struct cluster *c, char *const *names, size_t n, const struct clust
 		c->ring_slot[k] = -1;
 	c->active_hint = n;
 	c->may_wait = true;
+	c->hold = INFINITY;
 }
 
 /* --- its lines ------------------------------------------------------------- */
@@ -287,8 +287,8 @@ node_take_err(struct node *nd, const char *buf, size_t n)
 	linesplit_feed(&nd->err, buf, n, err_line, nd);
 }
 
-void
-pipe_drain(struct cluster *c, int *fd, unsigned max, pipe_take_fn *take, void *to)
+size_t
+pipe_drain(struct cluster *c, int *fd, unsigned max, size_t room, pipe_take_fn *take, void *to)
 {
 	size_t got = 0;
 	unsigned k;
@@ -309,8 +309,9 @@ pipe_drain(struct cluster *c, int *fd, unsigned max, pipe_take_fn *take, void *t
 	}
 	/* past a pipe's worth, the writer may be waiting: a wait before the
 	 * next read would cap what it can send */
-	if (got >= PIPE_ROOM)
+	if (got >= room)
 		c->busy = true;
+	return got;
 }
 
 static void
@@ -329,7 +330,8 @@ take_err(struct cluster *c, void *nd, const char *buf, size_t n)
 void
 node_read(struct cluster *c, struct node *nd, bool err)
 {
-	pipe_drain(c, err ? &nd->err_fd : &nd->out_fd, READS_PER_WAKE, err ? take_err : take_out, nd);
+	pipe_drain(c, err ? &nd->err_fd : &nd->out_fd, READS_PER_WAKE, PIPE_ROOM,
+	    err ? take_err : take_out, nd);
 	if (nd->out_fd < 0 && nd->err_fd < 0 && nd->reaped && nd->pid > 0)
 		node_finish(c, nd);
 }
@@ -375,12 +377,19 @@ cluster_pollfds(struct cluster *c, struct pollfd **pfd)
 	return k;
 }
 
+double
+cluster_hold(const struct cluster *c)
+{
+	return c->hold;
+}
+
 void
 cluster_io(struct cluster *c)
 {
 	size_t k;
 
 	c->busy = false;
+	c->hold = INFINITY;
 	for (k = 0; k < c->npfd; k++) {
 		struct node *nd;
 		size_t i = c->pfd_node[k];

@@ -122,6 +122,8 @@ struct cluster_step {
 	double kill_at;            /* ended by httop (no task of it is read any
 				    * more): SIGKILL then; 0 none */
 	bool ending;               /* ... SIGTERM sent */
+	double last_read;          /* its output last read (clock_mono); 0 never */
+	size_t room;               /* its output pipe's size */
 };
 
 /* A job interval: the nodes' intervals of one period combined. */
@@ -195,6 +197,8 @@ struct cluster {
 	bool have_t0;
 	long next_slot;            /* the next job interval to close */
 	bool busy;                 /* cluster_io: a node's pipe may have been full */
+	double hold;               /* cluster_io: how long the pipes may be left
+				    * unread (cluster_hold) */
 	struct cluster_job job;    /* the last one closed */
 	bool have_job;
 	unsigned long jobs;        /* closed so far */
@@ -232,6 +236,10 @@ size_t cluster_pollfds(struct cluster *c, struct pollfd **pfd);
 void cluster_io(struct cluster *c);
 /* A child ended (SIGCHLD): reap every node that ended, without waiting. */
 void cluster_reap(struct cluster *c);
+/* After cluster_io: how long the next wait may leave the pipes unread
+ * (a busy srun stream: the time to fill half its pipe at its rate);
+ * INFINITY when nothing says. */
+double cluster_hold(const struct cluster *c);
 /* When cluster_tick has something to do next (clock_mono); INFINITY none. */
 double cluster_deadline(struct cluster *c);
 /* Every node ended (-n) or, without retries, lost: nothing more comes. */

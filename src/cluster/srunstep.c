@@ -106,6 +106,15 @@ step_start(struct cluster *c, double now)
 	 * the privilege to go past /proc/sys/fs/pipe-max-size, as it is) */
 	fcntl(out[0], F_SETPIPE_SZ, STEP_PIPE);
 #endif
+	st->room = PIPE_ROOM;
+#ifdef F_GETPIPE_SZ
+	{
+		int room = fcntl(out[0], F_GETPIPE_SZ);
+
+		if (room > 0)
+			st->room = (size_t)room;
+	}
+#endif
 	st->pid = pid;
 	st->out_fd = out[0];
 	st->err_fd = err[0];
@@ -258,10 +267,27 @@ step_read(struct cluster *c, size_t si, bool err)
 {
 	struct cluster_step *st = &c->steps[si];
 	struct step_to to = { c, si };
+	double now;
+	size_t got;
 
-	/* one pipe for every node: more reads a wake than a node's */
-	pipe_drain(c, err ? &st->err_fd : &st->out_fd, 4 * READS_PER_WAKE,
-	    err ? step_take_err : step_take_out, &to);
+	/* one pipe for every node: more reads a wake than a node's; its
+	 * writer may wait once it is half full */
+	got = pipe_drain(c, err ? &st->err_fd : &st->out_fd, 4 * READS_PER_WAKE,
+	    err ? PIPE_ROOM : st->room / 2, err ? step_take_err : step_take_out, &to);
+	/* How long the stream may be left unread: the time it takes to fill
+	 * half the pipe at the rate it came since the last read. Thousands of
+	 * nodes' lines are then read in reads of half a pipe, not woken for
+	 * as each piece comes (which slowed the writer on a busy machine, and
+	 * cost a wake each). */
+	now = clock_mono();
+	if (!err && st->last_read > 0.0 && now > st->last_read && got > 0) {
+		double hold = (double)(st->room / 2) / ((double)got / (now - st->last_read));
+
+		if (hold < c->hold)
+			c->hold = hold;
+	}
+	if (!err)
+		st->last_read = now;
 	if (st->out_fd < 0 && st->err_fd < 0 && st->reaped && st->pid > 0)
 		step_finish(c, si);
 }
