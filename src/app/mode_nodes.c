@@ -132,7 +132,7 @@ on_job(void *arg, const struct cluster *c, const struct cluster_job *j)
 			continue;
 		batch_set_scope(na->sum, OUT_SCOPE_NODE);
 		rc = summary_line(na, nd->nv.m.hostname[0] ? nd->nv.m.hostname : nd->name, r->time,
-		    r->wall, r->valid, r->reason, &r->agg, false);
+		    r->wall, r->valid, node_rec_reason(r), &r->agg, false);
 		if (rc != 0)
 			return rc;
 	}

@@ -235,9 +235,11 @@ app_nodes_wait(struct nodes_app *na, struct evwait *w, unsigned last, double unt
 	 * poll over every pipe takes many lines, not one; not after a node
 	 * gave a pipe's worth (its writer may be waiting). */
 	if (last == WAKE_FDS && !c->busy) {
+		double hold = cluster_hold(c) < NODES_COALESCE ? cluster_hold(c) : NODES_COALESCE;
+
 		w->nfds = 0;
-		if (w->deadline > clock_mono() + NODES_COALESCE)
-			w->deadline = clock_mono() + NODES_COALESCE;
+		if (w->deadline > clock_mono() + hold)
+			w->deadline = clock_mono() + hold;
 	}
 	if (until < w->deadline)
 		w->deadline = until;

@@ -58,7 +58,7 @@ draw(struct nodes_live *l)
 
 		f.node = k;
 		f.m = &nd->nv.m;
-		f.plan = &nd->nv.plan;
+		f.plan = nd->nv.plan;
 		f.iv = &nd->nv.iv;
 		f.layout = nd->nv.have_layout ? &nd->nv.layout : NULL;
 		f.source_name = nd->nv.source;

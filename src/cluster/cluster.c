@@ -21,7 +21,6 @@
 #define READ_CHUNK (256u << 10)
 /* A pipe holds 64 KiB (Linux's default): a node that gave this much in
  * one wake may have found its pipe full and be waiting to write. */
-#define PIPE_ROOM (64u << 10)
 /* A node's "unix_time" is taken as a time from 1970 up to the end of
  * 9999; any other (1e300, inf, -5) refuses its line: a number that far
  * out would place it billions of job intervals away (a loop over them),
@@ -72,6 +71,8 @@ cluster_init(struct cluster *c, char *const *names, size_t n, const struct clust
 	for (k = 0; k < NODE_RING; k++)
 		c->ring_slot[k] = -1;
 	c->active_hint = n;
+	c->may_wait = true;
+	c->hold = INFINITY;
 }
 
 /* --- its lines ------------------------------------------------------------- */
@@ -191,6 +192,12 @@ node_line_read(struct cluster *c, struct node *nd, const char *s, size_t len)
 		job_place(c, nd, nd->nv.unix_time >= 0.0 ? nd->nv.unix_time : clock_wall());
 	if (nd->light)
 		nodeiv_cores_unread(&nd->nv);
+	/* a node not shown lets its rows go after its first line, or a
+	 * light one (the next light one needs none); one whose lines are
+	 * each read whole (a core not valid) keeps them, not made anew for
+	 * each */
+	if (!nd->want_full && (nd->nv.rows_light || nd->lines == 1))
+		nodeiv_shed_rows(&nd->nv);
 	if (c->cfg.on_line != NULL && c->error == 0)
 		c->error = c->cfg.on_line(c->cfg.arg, nd, s, len);
 }
@@ -228,17 +235,32 @@ out_line(void *arg, const char *s, size_t len)
 /* What one read gave: whole lines at once from the shared buffer, the
  * rest kept in the node's own (util/linesplit.h); a line longer than
  * NODE_LINE_MAX makes the node lost at once. */
+static void
+line_too_long(struct cluster *c, struct node *nd)
+{
+	struct errmsg e;
+
+	errmsg_set(&e, _("a line longer than %u MiB"), NODE_LINE_MAX >> 20);
+	nd->bad = NODE_BAD_LINES - 1;
+	node_bad_line(c, nd, &e);
+}
+
 void
 node_take_out(struct cluster *c, struct node *nd, const char *buf, size_t n)
 {
 	struct node_to to = { c, nd };
-	struct errmsg e;
 
-	if (linesplit_feed(&nd->out, buf, n, out_line, &to) == 0)
-		return;
-	errmsg_set(&e, _("a line longer than %u MiB"), NODE_LINE_MAX >> 20);
-	nd->bad = NODE_BAD_LINES - 1;
-	node_bad_line(c, nd, &e);
+	if (linesplit_feed(&nd->out, buf, n, out_line, &to) != 0)
+		line_too_long(c, nd);
+}
+
+void
+node_take_piece(struct cluster *c, struct node *nd, const char *buf, size_t n)
+{
+	struct node_to to = { c, nd };
+
+	if (linesplit_feed_piece(&nd->out, buf, n, out_line, &to) != 0)
+		line_too_long(c, nd);
 }
 
 /* A line of its standard error: kept, escaped, when it is not empty. */
@@ -265,8 +287,8 @@ node_take_err(struct node *nd, const char *buf, size_t n)
 	linesplit_feed(&nd->err, buf, n, err_line, nd);
 }
 
-void
-pipe_drain(struct cluster *c, int *fd, unsigned max, pipe_take_fn *take, void *to)
+size_t
+pipe_drain(struct cluster *c, int *fd, unsigned max, size_t room, pipe_take_fn *take, void *to)
 {
 	size_t got = 0;
 	unsigned k;
@@ -287,8 +309,9 @@ pipe_drain(struct cluster *c, int *fd, unsigned max, pipe_take_fn *take, void *t
 	}
 	/* past a pipe's worth, the writer may be waiting: a wait before the
 	 * next read would cap what it can send */
-	if (got >= PIPE_ROOM)
+	if (got >= room)
 		c->busy = true;
+	return got;
 }
 
 static void
@@ -307,7 +330,8 @@ take_err(struct cluster *c, void *nd, const char *buf, size_t n)
 void
 node_read(struct cluster *c, struct node *nd, bool err)
 {
-	pipe_drain(c, err ? &nd->err_fd : &nd->out_fd, READS_PER_WAKE, err ? take_err : take_out, nd);
+	pipe_drain(c, err ? &nd->err_fd : &nd->out_fd, READS_PER_WAKE, PIPE_ROOM,
+	    err ? take_err : take_out, nd);
 	if (nd->out_fd < 0 && nd->err_fd < 0 && nd->reaped && nd->pid > 0)
 		node_finish(c, nd);
 }
@@ -353,12 +377,19 @@ cluster_pollfds(struct cluster *c, struct pollfd **pfd)
 	return k;
 }
 
+double
+cluster_hold(const struct cluster *c)
+{
+	return c->hold;
+}
+
 void
 cluster_io(struct cluster *c)
 {
 	size_t k;
 
 	c->busy = false;
+	c->hold = INFINITY;
 	for (k = 0; k < c->npfd; k++) {
 		struct node *nd;
 		size_t i = c->pfd_node[k];
@@ -429,6 +460,9 @@ cluster_want_full(struct cluster *c, int k)
 
 	for (i = 0; i < c->n; i++)
 		c->nodes[i].want_full = (int)i == k;
+	/* its views are drawn from its interval's cores and threads */
+	if (k >= 0 && (size_t)k < c->n)
+		nodeiv_unshed_rows(&c->nodes[k].nv);
 }
 
 void
@@ -444,13 +478,16 @@ cluster_counts(const struct cluster *c, unsigned count[5])
 void
 cluster_free(struct cluster *c)
 {
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < c->n; i++) {
 		free(c->nodes[i].name);
 		linesplit_free(&c->nodes[i].out);
 		linesplit_free(&c->nodes[i].err);
 		nodeiv_free(&c->nodes[i].nv);
+		for (k = 0; k < NODE_RING; k++)
+			free(c->nodes[i].rec[k].reason);
+		free(c->nodes[i].whole.reason);
 	}
 	free(c->nodes);
 	jdoc_free(&c->doc);

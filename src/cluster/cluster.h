@@ -49,7 +49,8 @@ struct node_rec {
 	double time, dt;           /* the node's own */
 	double wall;               /* its wall-clock stamp (unix_time) */
 	bool valid;
-	char reason[256];
+	char *reason;              /* its reason (node_rec_reason): NULL for
+				    * none, most intervals (255 bytes at most) */
 	struct agg_fig agg;        /* the node's aggregate */
 	struct agg_weights w;      /* and its weights (metrics_node_weights) */
 };
@@ -114,13 +115,15 @@ struct cluster_step {
 	size_t *task;              /* task k: node index */
 	size_t ntask;
 	struct linesplit out;      /* a labelled piece so far (cut at
-				    * SRUN_PIECE + 64 bytes) */
+				    * SRUN_PIECE + 64 bytes; grown) */
 	struct linesplit err;      /* standard error: the line so far (a line
 				    * of more than 511 bytes in pieces) */
 	char err_last[256];        /* srun's own last line, not a task's */
 	double kill_at;            /* ended by httop (no task of it is read any
 				    * more): SIGKILL then; 0 none */
 	bool ending;               /* ... SIGTERM sent */
+	double last_read;          /* its output last read (clock_mono); 0 never */
+	size_t room;               /* its output pipe's size */
 };
 
 /* A job interval: the nodes' intervals of one period combined. */
@@ -194,6 +197,8 @@ struct cluster {
 	bool have_t0;
 	long next_slot;            /* the next job interval to close */
 	bool busy;                 /* cluster_io: a node's pipe may have been full */
+	double hold;               /* cluster_io: how long the pipes may be left
+				    * unread (cluster_hold) */
 	struct cluster_job job;    /* the last one closed */
 	bool have_job;
 	unsigned long jobs;        /* closed so far */
@@ -212,6 +217,9 @@ struct cluster {
 	double dl_nodes;           /* the nodes' next deadline (cluster_deadline) */
 	bool dl_valid;             /* ... still holds: no node changed state */
 	bool fell_back;            /* fallback_word was dropped */
+	bool may_wait;             /* a node may be waiting to start (no
+				    * process): the step's start looks at each
+				    * node only then, not on every wake */
 };
 
 /* Everything allocated; nothing started yet. */
@@ -228,6 +236,10 @@ size_t cluster_pollfds(struct cluster *c, struct pollfd **pfd);
 void cluster_io(struct cluster *c);
 /* A child ended (SIGCHLD): reap every node that ended, without waiting. */
 void cluster_reap(struct cluster *c);
+/* After cluster_io: how long the next wait may leave the pipes unread
+ * (a busy srun stream: the time to fill half its pipe at its rate);
+ * INFINITY when nothing says. */
+double cluster_hold(const struct cluster *c);
 /* When cluster_tick has something to do next (clock_mono); INFINITY none. */
 double cluster_deadline(struct cluster *c);
 /* Every node ended (-n) or, without retries, lost: nothing more comes. */
@@ -239,6 +251,12 @@ void cluster_want_full(struct cluster *c, int k);
 void cluster_counts(const struct cluster *c, unsigned count[5]);
 /* The node's interval that belongs to job interval `slot`, or NULL. */
 const struct node_rec *cluster_rec(const struct node *n, long slot);
+/* A node's interval's reason, "" for none. */
+static inline const char *
+node_rec_reason(const struct node_rec *r)
+{
+	return r->reason != NULL ? r->reason : "";
+}
 /* Close every job interval that has any interval now (the end). */
 void cluster_flush(struct cluster *c);
 /* End every node's process: SIGTERM to its group, up to 2 s, then

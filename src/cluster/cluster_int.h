@@ -15,6 +15,8 @@
 /* Reads per node per wake (4 MiB): one busy node cannot starve the
  * others, whose pipes the next poll looks at. */
 #define READS_PER_WAKE 16
+/* A pipe's room as the kernel makes it */
+#define PIPE_ROOM (64u << 10)
 /* After its end, how long its output may still come (a grandchild that
  * holds the pipe): then the pipes are closed. */
 #define DRAIN_SECONDS 1.0
@@ -27,9 +29,15 @@
 typedef void pipe_take_fn(struct cluster *c, void *to, const char *buf, size_t n);
 /* Read *fd until it is empty (or `max` reads), each read handed to take;
  * the descriptor closed at its end; c->busy past a pipe's worth. */
-void pipe_drain(struct cluster *c, int *fd, unsigned max, pipe_take_fn *take, void *to);
+/* `room`: c->busy when a drain gave that much (the writer may be
+ * waiting); the bytes it gave. */
+size_t pipe_drain(struct cluster *c, int *fd, unsigned max, size_t room, pipe_take_fn *take,
+    void *to);
 /* A node's standard output and standard error as they come. */
 void node_take_out(struct cluster *c, struct node *nd, const char *buf, size_t n);
+/* The same for bytes that hold no '\n' (a piece srun cut): not looked
+ * through for one. */
+void node_take_piece(struct cluster *c, struct node *nd, const char *buf, size_t n);
 void node_take_err(struct node *nd, const char *buf, size_t n);
 /* A node's pipe read until it is empty (or READS_PER_WAKE); at the end of
  * its output, the node finished once reaped. */

@@ -7,9 +7,11 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/clock.h"
+#include "util/xalloc.h"
 
 /* A node's clock is taken as not synchronised with the others' when its
  * first stamp is off by an interval and this much more (the lines' own
@@ -74,6 +76,18 @@ job_set_t0(struct cluster *c, double t, double since, double d)
 	c->origin = t - since;
 	c->have_t0 = true;
 	c->next_slot = 0;
+}
+
+/* The interval's reason kept with it: allocated only when there is one
+ * (thousands of nodes' rings, most intervals valid), and not again while
+ * it stays the same. */
+static void
+rec_reason(struct node_rec *r, const char *reason)
+{
+	if (r->reason != NULL && strcmp(r->reason, reason) == 0)
+		return;
+	free(r->reason);
+	r->reason = reason[0] != '\0' ? xstrdup(reason) : NULL;
 }
 
 void
@@ -146,7 +160,7 @@ job_place(struct cluster *c, struct node *nd, double t)
 	r->wall = t + nd->clock_off;
 	r->dt = iv->dt;
 	r->valid = iv->valid;
-	snprintf(r->reason, sizeof r->reason, "%s", iv->reason_c);
+	rec_reason(r, iv->reason_c);
 	r->agg = iv->node;
 	if (nd->nv.have_weights)
 		r->w = nd->nv.w;
@@ -166,7 +180,7 @@ node_keep_whole(struct node *nd)
 	r->dt = iv->dt;
 	r->wall = nd->nv.unix_time;
 	r->valid = iv->valid;
-	snprintf(r->reason, sizeof r->reason, "%s", iv->reason_c);
+	rec_reason(r, iv->reason_c);
 	r->agg = iv->node;
 	if (nd->nv.have_weights)
 		r->w = nd->nv.w;
@@ -227,7 +241,7 @@ job_close(struct cluster *c, long s)
 		    miss, nmiss > 4 ? ", ..." : "");
 	else if (first_bad >= 0)
 		snprintf(j->reason, sizeof j->reason, "%.60s: %.190s", c->nodes[first_bad].name,
-		    cluster_rec(&c->nodes[first_bad], s)->reason);
+		    node_rec_reason(cluster_rec(&c->nodes[first_bad], s)));
 	c->have_job = true;
 	c->jobs++;
 	if (c->cfg.on_job != NULL && c->error == 0)

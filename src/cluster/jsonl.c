@@ -309,10 +309,13 @@ static const unsigned char stop[256] = {
 static bool
 skipped(const struct parser *p)
 {
+	const struct jtok *t = &p->d->t[p->d->n - 1];
+	const char *name = p->s + t->start;
 	const char *const *k;
 
+	/* every member's name is looked at: its first byte before the rest */
 	for (k = p->skip; k != NULL && *k != NULL; k++)
-		if (jstr_is(p->d, (int)p->d->n - 1, *k))
+		if (t->len > 0 && name[0] == (*k)[0] && jstr_is(p->d, (int)p->d->n - 1, *k))
 			return true;
 	return false;
 }
@@ -393,18 +396,27 @@ skip_tail(struct parser *p)
  * and on a name written with escapes, so a line with either is not
  * httop's. A 128-bit filter of the names so far (`seen`) spares the
  * comparisons for all but a few. */
+static unsigned
+name_bit(const char *name, size_t len)
+{
+	unsigned h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)name[i]) * 16777619u;
+	return h & 127;
+}
+
 static int
 new_name(struct parser *p, unsigned obj, unsigned key, uint64_t seen[2])
 {
 	const struct jtok *t = p->d->t;
 	const char *name = p->s + t[key].start;
-	unsigned len = t[key].len, k, h = 2166136261u, i;
+	unsigned len = t[key].len, k, h;
 
 	if (t[key].escaped)
 		return fail(p, _("a member name with an escape"));
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)name[i]) * 16777619u;
-	h &= 127;
+	h = name_bit(name, len);
 	if ((seen[h >> 6] & (1ull << (h & 63))) == 0) {
 		seen[h >> 6] |= 1ull << (h & 63);
 		return 0;
@@ -478,6 +490,10 @@ container(struct parser *p, unsigned depth, bool obj)
 	}
 	p->d->t[i].len = (unsigned)(p->pos - p->d->t[i].start);
 	p->d->t[i].next = p->d->n;
+	if (obj && i == 0) {
+		p->d->names[0] = seen[0];
+		p->d->names[1] = seen[1];
+	}
 	return 0;
 }
 
@@ -541,6 +557,7 @@ parse(struct jdoc *d, const char *text, size_t len, const char *const *skip, boo
 		return errmsg_set(e, _("a line of %zu bytes is too long"), len);
 	d->text = text;
 	d->n = 0;
+	d->names[0] = d->names[1] = 0;
 	if (d->max == 0 || d->max > len / 2 + 2)
 		d->max = (unsigned)(len / 2 + 2);
 	if (value(&p, 0) != 0) {
@@ -606,6 +623,14 @@ look(const struct jobj *o, const char *key, unsigned *kk, bool wrap)
 
 	if (o->obj < 0)
 		return 0;
+	/* the top-level object: a name not among its members is not looked
+	 * for (thousands of nodes' lines asked for the members they lack) */
+	if (o->obj == 0) {
+		unsigned h = name_bit(key, n);
+
+		if ((d->names[h >> 6] & (1ull << (h & 63))) == 0)
+			return 0;
+	}
 	size = d->t[o->obj].size;
 	for (pass = 0; pass < (wrap ? 2u : 1u); pass++) {
 		i = pass == 0 ? o->at : o->first;

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util/errmsg.h"
 
@@ -35,6 +36,9 @@ struct jdoc {
 	struct jtok *t;
 	unsigned n, cap;
 	unsigned max;              /* tokens a line may have */
+	uint64_t names[2];         /* the top-level object's member names, as
+				    * a 128-bit filter: a name it lacks is
+				    * known absent without a look at each */
 };
 
 /* `max_tokens`: the limit (0: one per two bytes of the line, which no

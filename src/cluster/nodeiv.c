@@ -15,6 +15,7 @@
 #include "util/i18n.h"
 #include "util/textesc.h"
 #include "util/xalloc.h"
+#include "util/xalloc.h"
 
 /* The notional clock the rebuilt counts run at (nodeiv.h). */
 #define NOTIONAL_HZ 1e9
@@ -78,6 +79,9 @@ nodeiv_drop_machine(struct nodeiv *n)
 	if (n->have_machine)
 		machine_free(&n->m);
 	n->have_iv = n->have_layout = n->have_machine = false;
+	n->rows_shed = false;
+	free(n->plan);
+	n->plan = NULL;
 	free(n->core_of);
 	n->core_of = NULL;
 	n->ncore_of = 0;
@@ -94,7 +98,7 @@ nodeiv_cores_unread(struct nodeiv *n)
 {
 	unsigned k;
 
-	if (n->rows_kept && n->unread_done)
+	if ((n->rows_kept && n->unread_done) || n->rows_shed)
 		return;
 	n->unread_done = true;
 	for (k = 0; k < n->ncore_of && n->have_iv; k++)
@@ -108,11 +112,16 @@ nodeiv_cores_unread(struct nodeiv *n)
 enum reason
 nodeiv_reason(const char *code)
 {
+	/* a line says the same few codes again and again ("no-job" for each
+	 * of the job's figures): the last one found is looked at first */
+	static enum reason last = R_NREASONS;
 	int r;
 
+	if (last < R_NREASONS && strcmp(metrics_reason_code(last), code) == 0)
+		return last;
 	for (r = 0; r < R_NREASONS; r++)
 		if (strcmp(metrics_reason_code((enum reason)r), code) == 0)
-			return (enum reason)r;
+			return last = (enum reason)r;
 	return R_NREASONS;
 }
 
@@ -397,7 +406,7 @@ read_core(struct nodeiv *n, const struct jdoc *d, int i, unsigned idx, struct er
 	else if (c->reason == R_NONE)
 		c->reason = R_READ_ERROR;
 	fix_absent(&o, fl, nf, FIG_CORE, c);
-	c->split = tc->nthreads == 2 ? n->plan.split : SPLIT_NONE;
+	c->split = tc->nthreads == 2 ? n->split : SPLIT_NONE;
 	c->stopped = get_stopped(&o);
 	get_num(&o, "inconsistency", false, &c->inconsistency, e);
 	if (isnan(c->inconsistency))
@@ -615,7 +624,7 @@ read_core_compact(struct nodeiv *n, const struct jdoc *d, int i, unsigned idx,
 	c->scaled = (el.flags & 2u) != 0;
 	if (compact_more(d, &el, &c->reason, &c->fallback, &c->stopped, e) != 0)
 		return -1;
-	c->split = n->m.topo.cores[idx].nthreads == 2 ? n->plan.split : SPLIT_NONE;
+	c->split = n->m.topo.cores[idx].nthreads == 2 ? n->split : SPLIT_NONE;
 	return 0;
 }
 
@@ -677,7 +686,7 @@ clear(struct nodeiv *n, bool rows)
 		iv->threads[i].cpu = i;
 		iv->threads[i].reason = R_NOT_SELECTED;
 	}
-	for (i = 0; i < iv->npackages; i++)
+	for (i = 0; !n->rows_shed && i < iv->npackages; i++)
 		memset(&iv->packages[i], 0, sizeof iv->packages[i]);
 	iv->stopped = 0;
 	iv->scaled = false;
@@ -719,25 +728,81 @@ read_packages(struct nodeiv *n, const struct jdoc *d, int arr, struct errmsg *e)
 /* Without the cores (light): every core of the last full line valid, its
  * figures not read ("no previous sample yet" if shown), which the node's
  * aggregate must confirm: as many valid cores as that line had. */
-static int
-light_cores(struct nodeiv *n)
+static void
+light_rows(struct nodeiv *n)
 {
 	unsigned k;
 
-	if (n->iv.node.ncores != n->ncore_of || n->iv.node.nvalid != n->ncore_of)
-		return NODEIV_FULL;
-	/* kept from the last light line (clear): as this would make them,
-	 * with nodeiv_cores_unread's "no previous sample yet" */
-	for (k = 0; !n->rows_kept && k < n->ncore_of; k++) {
+	for (k = 0; k < n->ncore_of; k++) {
 		struct core_fig *c = &n->iv.cores[n->core_of[k]];
 
 		c->selected = true;
 		c->reason = R_NONE;
-		c->split = n->plan.split;
+		c->split = n->split;
 		c->neither = c->t0_only = c->t1_only = c->both = val_absent(R_FIRST);
 		c->util = c->active_threads = c->issue_util = c->cpi = c->ghz = val_absent(R_FIRST);
 	}
+}
+
+static int
+light_cores(struct nodeiv *n)
+{
+	if (n->iv.node.ncores != n->ncore_of || n->iv.node.nvalid != n->ncore_of)
+		return NODEIV_FULL;
+	/* kept from the last light line (clear), or let go (shed): as this
+	 * would make them, with nodeiv_cores_unread's "no previous sample
+	 * yet" */
+	if (!n->rows_kept && !n->rows_shed)
+		light_rows(n);
 	return 0;
+}
+
+void
+nodeiv_shed_rows(struct nodeiv *n)
+{
+	struct interval *iv = &n->iv;
+
+	/* without weights a light line reads the threads (they weigh the
+	 * node's aggregate): kept */
+	if (!n->have_iv || n->rows_shed || !n->have_weights)
+		return;
+	free(iv->cores);
+	free(iv->threads);
+	free(iv->packages);
+	free(iv->scratch);
+	iv->cores = NULL;
+	iv->threads = NULL;
+	iv->packages = NULL;
+	iv->scratch = NULL;
+	free(n->plan);
+	n->plan = NULL;
+	n->rows_shed = true;
+	/* as after a light line: the next one need not make them again */
+	n->rows_light = true;
+	n->threads_unread = true;
+	n->unread_done = true;
+}
+
+void
+nodeiv_unshed_rows(struct nodeiv *n)
+{
+	struct interval *iv = &n->iv;
+	const struct topology *t = &n->m.topo;
+
+	if (!n->rows_shed)
+		return;
+	iv->cores = xcalloc(t->ncores ? t->ncores : 1, sizeof *iv->cores);
+	iv->threads = xcalloc(t->max_cpu ? t->max_cpu : 1, sizeof *iv->threads);
+	iv->packages = xcalloc(t->npackages ? t->npackages : 1, sizeof *iv->packages);
+	iv->scratch = xcalloc(t->max_cpu ? t->max_cpu : 1, sizeof *iv->scratch);
+	n->rows_shed = false;
+	nodeiv_make_plan(n);
+	/* as the light line that let them go left them */
+	clear(n, true);
+	light_rows(n);
+	n->rows_kept = false;
+	nodeiv_cores_unread(n);
+	n->rows_kept = true;
 }
 
 /* Does a figure have a value above 0 (its high end, for a bound)? */
@@ -910,11 +975,12 @@ nodeiv_read(struct nodeiv *n, const struct jdoc *d, struct errmsg *e)
 	double ut;
 	char s[16];
 	int rebuilt, rc;
-	bool was_light, light;
+	bool was_light, light, rows;
 
 	if (d->n == 0 || jobj_open(&root, d, 0) != 0)
 		return errmsg_set(e, _("the line is not a JSON object of httop's"));
-	if (!is(d, jobj_get(&root, "host"), J_STR) || !is(d, jobj_get(&root, "node"), J_OBJ))
+	/* peeked: the figures are then read in the order they are written */
+	if (!is(d, jobj_peek(&root, "host"), J_STR) || !is(d, jobj_peek(&root, "node"), J_OBJ))
 		return errmsg_set(e, _("the line has no \"host\" or \"node\": not an interval of "
 		    "httop --format json"));
 	if (check_host(n, d, jobj_peek(&root, "host"), e) != 0)
@@ -925,7 +991,11 @@ nodeiv_read(struct nodeiv *n, const struct jdoc *d, struct errmsg *e)
 	if (rebuilt < 0 || rebuilt == NODEIV_FULL)
 		return rebuilt;
 	light = rows_skipped(d, &root);
-	rc = read_figures(n, d, &root, !(light && was_light && rebuilt == 0), e);
+	rows = !(light && was_light && rebuilt == 0);
+	/* a line that reads them: they are made again first */
+	if (n->rows_shed && (rows || !is(d, jobj_peek(&root, "packages"), J_SKIP)))
+		nodeiv_unshed_rows(n);
+	rc = read_figures(n, d, &root, rows, e);
 	if (rc != 0)
 		return rc;
 	n->rows_light = light;

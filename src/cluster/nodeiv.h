@@ -45,7 +45,12 @@
 
 struct nodeiv {
 	struct machine m;          /* from the line: read-only for the views */
-	struct plan plan;          /* group, split and scale; no slots */
+	struct plan *plan;         /* group, split and scale; no slots. NULL
+				    * while the rows are let go (rows_shed):
+				    * split, basis and scale make it again */
+	enum split_method split;   /* the plan's, kept while it is let go */
+	enum plan_basis basis;
+	unsigned scale;            /* 0: none (null) */
 	struct die_layout layout;  /* the cores' tiles, when the line has a layout */
 	bool have_machine, have_layout, have_iv;
 	struct interval iv;        /* the last line's figures */
@@ -62,6 +67,8 @@ struct nodeiv {
 	bool rows_kept;            /* and this one did not: they are as the
 				    * last one left them */
 	bool unread_done;          /* nodeiv_cores_unread ran since they were */
+	bool rows_shed;            /* the interval's cores, threads and packages
+				    * are let go (nodeiv_shed_rows): NULL */
 	uint64_t shape;            /* what the machine description was built from */
 	uint64_t cores_shape;      /* and its cores' part (a compact line's
 				    * "core_list", kept for the lines without) */
@@ -97,6 +104,15 @@ int nodeiv_read(struct nodeiv *n, const struct jdoc *d, struct errmsg *e);
  * a full line. */
 void nodeiv_cores_unread(struct nodeiv *n);
 void nodeiv_free(struct nodeiv *n);
+/* A node whose views are not shown keeps its machine and its aggregates,
+ * not its interval's cores, threads and packages (48 KB for a node of 72
+ * CPUs: most of the memory of thousands of nodes): after a light line
+ * whose threads were passed over (nodeiv_cores_unread done), they are let
+ * go; they are only what such a line leaves (cores and threads "no
+ * previous sample yet", packages absent), which nodeiv_unshed_rows makes
+ * again when the node is shown, or nodeiv_read when a line reads them. */
+void nodeiv_shed_rows(struct nodeiv *n);
+void nodeiv_unshed_rows(struct nodeiv *n);
 
 /* The reason whose code (metrics_reason_code) is `code`; R_NREASONS for
  * none. */

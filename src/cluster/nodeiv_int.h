@@ -34,6 +34,8 @@ passed_over(const struct jdoc *d, const struct jobj *root)
 	for ((i) = jfirst((d), (arr)); (i) >= 0 && (unsigned)(i) < (d)->t[(arr)].next; \
 	    (i) = (int)(d)->t[(i)].next)
 
+/* The node's plan (n->plan) made from its split, basis and scale. */
+void nodeiv_make_plan(struct nodeiv *n);
 /* Forget the machine of the last line (and its interval). */
 void nodeiv_drop_machine(struct nodeiv *n);
 /* The machine the line's figures are of: that of the last line (0), made

@@ -263,19 +263,34 @@ build_topology(struct nodeiv *n, const struct jdoc *d, int cores, bool compact,
 /* The node's split and what it rests on: "sched" and "ticks" say it, an
  * older httop wrote "any" or "bound" with "basis" beside. */
 static void
-split_parse(struct plan *p, const char *s, const char *basis)
+split_parse(struct nodeiv *n, const char *s, const char *basis)
 {
 	enum plan_basis b;
 
-	p->basis = PLAN_BASIS_COUNTERS;
-	if (plan_split_parse(s, &p->split, &b) != 0) {
-		p->split = SPLIT_NONE;
+	n->basis = PLAN_BASIS_COUNTERS;
+	if (plan_split_parse(s, &n->split, &b) != 0) {
+		n->split = SPLIT_NONE;
 		return;
 	}
 	if (b == PLAN_NBASES)
 		b = plan_basis_parse(basis);
 	if (b != PLAN_NBASES)
-		p->basis = b;
+		n->basis = b;
+}
+
+void
+nodeiv_make_plan(struct nodeiv *n)
+{
+	struct plan *p;
+
+	free(n->plan);
+	n->plan = p = xcalloc(1, sizeof *p);
+	p->group = n->m.group;
+	p->split = n->split;
+	p->basis = n->basis;
+	p->scale = p->scale_expected = n->scale;
+	p->scale_measured = true;
+	snprintf(p->summary, sizeof p->summary, "%s", _("figures computed on the node"));
 }
 static enum layout_basis
 basis_parse(const char *s)
@@ -438,17 +453,15 @@ build(struct nodeiv *n, const struct jdoc *d, struct jobj *root, int cores, bool
 	n->m.id.family = n->m.id.model = -1;
 	n->m.remote = true;
 	n->m.topo.l3_unknown = true;
-	memset(&n->plan, 0, sizeof n->plan);
-	n->plan.group = n->m.group;
 	jstr(d, jobj_get(root, "basis"), b, sizeof b);
-	split_parse(&n->plan, jstr(d, jobj_get(root, "split"), s, sizeof s), b);
+	split_parse(n, jstr(d, jobj_get(root, "split"), s, sizeof s), b);
 	/* null: a source without counters (sched, procstat) has no scale;
 	 * plan_has_scale() then says so from the basis. */
+	n->scale = 0;
 	if (!is(d, jobj_get(root, "scale"), J_NULL) &&
 	    nodeiv_get_uint(root, "scale", 1u << 20, &scale, e) == 0)
-		n->plan.scale = n->plan.scale_expected = scale;
-	n->plan.scale_measured = true;
-	snprintf(n->plan.summary, sizeof n->plan.summary, "%s", _("figures computed on the node"));
+		n->scale = scale;
+	nodeiv_make_plan(n);
 	if (is(d, jobj_get(root, "layout"), J_STR))
 		build_layout(n, d, root, cores, compact);
 	interval_init(&n->iv, &n->m);

@@ -111,6 +111,7 @@ node_fall_back(struct cluster *c, struct node *nd)
 		c->cfg.on_state(c->cfg.arg, nd);
 	/* started again even where lost nodes are not (-n): it gave nothing */
 	nd->state = NODE_WAITING;
+	c->may_wait = true;
 	return true;
 }
 
@@ -240,6 +241,7 @@ node_finish(struct cluster *c, struct node *nd)
 	fd_close(&nd->err_fd);
 	nd->pid = 0;
 	c->dl_valid = false;
+	c->may_wait = true;
 	rest = linesplit_rest(&nd->err, &len);
 	if (len > 0) {
 		text_escape(nd->err_last, sizeof nd->err_last, rest);
@@ -379,8 +381,10 @@ nodes_tick(struct cluster *c, double now)
 		if (nd->pid > 0 && nd->reaped && now - nd->reaped_at >= DRAIN_SECONDS)
 			node_finish(c, nd);
 		node_stall_check(c, nd, now);
-		if (nd->state == NODE_LOST && c->cfg.retry && nd->pid == 0 && now >= nd->retry_at)
+		if (nd->state == NODE_LOST && c->cfg.retry && nd->pid == 0 && now >= nd->retry_at) {
 			nd->state = NODE_WAITING;
+			c->may_wait = true;
+		}
 		active += nd->state == NODE_UP || nd->state == NODE_STARTING;
 		if (nd->state == NODE_WAITING && nd->pid == 0 && !c->cfg.one_step &&
 		    (c->cfg.fanout == 0 || busy < c->cfg.fanout)) {

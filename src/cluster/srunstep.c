@@ -40,8 +40,10 @@ step_start(struct cluster *c, double now)
 	int out[2], err[2];
 	pid_t pid;
 
-	if (c->nsteps > 0 && now - c->last_step < CLUSTER_FANOUT_HOLD)
+	if (!c->may_wait || (c->nsteps > 0 && now - c->last_step < CLUSTER_FANOUT_HOLD))
 		return;
+	/* every node found waiting is started below (or lost) */
+	c->may_wait = false;
 	for (i = 0; i < c->n; i++)
 		k += c->nodes[i].state == NODE_WAITING && c->nodes[i].pid == 0;
 	if (k == 0)
@@ -51,8 +53,9 @@ step_start(struct cluster *c, double now)
 	memset(st, 0, sizeof *st);
 	/* srun's pieces of SRUN_PIECE, a label before them: a longer one is
 	 * not srun's, cut; a line of srun's own longer than 511 bytes comes
-	 * in pieces */
-	linesplit_fixed(&st->out, SRUN_PIECE + 64, LINESPLIT_CUT);
+	 * in pieces. The pieces whole in a read are handed on from it (a
+	 * grown room), not each copied through a room first. */
+	linesplit_grown(&st->out, SRUN_PIECE + 64, LINESPLIT_CUT);
 	linesplit_fixed(&st->err, 511, LINESPLIT_SPLIT);
 	st->out_fd = st->err_fd = -1;
 	st->task = xcalloc(k, sizeof *st->task);
@@ -103,6 +106,15 @@ step_start(struct cluster *c, double now)
 	 * the privilege to go past /proc/sys/fs/pipe-max-size, as it is) */
 	fcntl(out[0], F_SETPIPE_SZ, STEP_PIPE);
 #endif
+	st->room = PIPE_ROOM;
+#ifdef F_GETPIPE_SZ
+	{
+		int room = fcntl(out[0], F_GETPIPE_SZ);
+
+		if (room > 0)
+			st->room = (size_t)room;
+	}
+#endif
 	st->pid = pid;
 	st->out_fd = out[0];
 	st->err_fd = err[0];
@@ -144,7 +156,7 @@ step_piece(struct cluster *c, size_t si, const char *s, size_t len)
 	nd = step_task_of(c, si, s, len, &skip);
 	if (nd == NULL)
 		return;
-	node_take_out(c, nd, s + skip, len - skip);
+	node_take_piece(c, nd, s + skip, len - skip);
 	if (len - skip != SRUN_PIECE && nd->step == (int)si)
 		node_take_out(c, nd, "\n", 1);
 }
@@ -255,10 +267,27 @@ step_read(struct cluster *c, size_t si, bool err)
 {
 	struct cluster_step *st = &c->steps[si];
 	struct step_to to = { c, si };
+	double now;
+	size_t got;
 
-	/* one pipe for every node: more reads a wake than a node's */
-	pipe_drain(c, err ? &st->err_fd : &st->out_fd, 4 * READS_PER_WAKE,
-	    err ? step_take_err : step_take_out, &to);
+	/* one pipe for every node: more reads a wake than a node's; its
+	 * writer may wait once it is half full */
+	got = pipe_drain(c, err ? &st->err_fd : &st->out_fd, 4 * READS_PER_WAKE,
+	    err ? PIPE_ROOM : st->room / 2, err ? step_take_err : step_take_out, &to);
+	/* How long the stream may be left unread: the time it takes to fill
+	 * half the pipe at the rate it came since the last read. Thousands of
+	 * nodes' lines are then read in reads of half a pipe, not woken for
+	 * as each piece comes (which slowed the writer on a busy machine, and
+	 * cost a wake each). */
+	now = clock_mono();
+	if (!err && st->last_read > 0.0 && now > st->last_read && got > 0) {
+		double hold = (double)(st->room / 2) / ((double)got / (now - st->last_read));
+
+		if (hold < c->hold)
+			c->hold = hold;
+	}
+	if (!err)
+		st->last_read = now;
 	if (st->out_fd < 0 && st->err_fd < 0 && st->reaped && st->pid > 0)
 		step_finish(c, si);
 }

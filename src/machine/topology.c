@@ -276,6 +276,16 @@ topology_finish(struct topology *t)
 			v[n++] = t->cores[i].l3;
 	t->nl3 = count_distinct(v, n);
 	free(v);
+	/* No room kept past what was built: thousands of nodes' machines
+	 * (httop --nodes) each had cores[] doubled to 64 for 36 cores. */
+	if (t->ncores > 0 && t->cores_cap > t->ncores) {
+		t->cores = xreallocarray(t->cores, t->ncores, sizeof *t->cores);
+		t->cores_cap = t->ncores;
+	}
+	if (t->max_cpu > 0 && t->cpus_cap > t->max_cpu) {
+		t->cpus = xreallocarray(t->cpus, t->max_cpu, sizeof *t->cpus);
+		t->cpus_cap = t->max_cpu;
+	}
 }
 
 void

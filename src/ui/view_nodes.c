@@ -198,7 +198,7 @@ collect(struct nodes_view *p, const struct cluster *c)
 static bool
 split_of(const struct node *nd)
 {
-	return nd->nv.m.topo.max_smt == 2 && nd->nv.plan.split != SPLIT_NONE;
+	return nd->nv.m.topo.max_smt == 2 && nd->nv.split != SPLIT_NONE;
 }
 
 /* A lost node's reason and its next try in `width` columns: the next try

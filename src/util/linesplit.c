@@ -26,6 +26,13 @@ linesplit_grown(struct linesplit *ls, size_t max, enum linesplit_over over)
 	ls->grown = true;
 }
 
+/* One grown room let go, kept for the next line that starts in pieces,
+ * of any stream: thousands of nodes' lines through one srun stream then
+ * allocate nothing a line. At most LINESPLIT_HINT_MAX: a huge line's room
+ * is let go. */
+static char *spare;
+static size_t spare_cap;
+
 /* Room for `need` bytes: grown by half again at least, so that a line
  * that comes in many reads (or srun's pieces of 1 KiB) is not copied anew
  * on each; never past max. */
@@ -36,6 +43,16 @@ room_for(struct linesplit *ls, size_t need)
 
 	if (!ls->grown || need <= ls->cap)
 		return;
+	if (ls->cap == 0 && spare != NULL && spare_cap >= need && spare_cap >= ls->last) {
+		ls->part = spare;
+		ls->cap = spare_cap;
+		spare = NULL;
+		spare_cap = 0;
+		return;
+	}
+	/* a new line's first room: what the last one needed */
+	if (ls->cap == 0 && ls->last > cap)
+		cap = ls->last;
 	cap = cap > need ? cap : need;
 	ls->cap = cap < ls->max ? cap : ls->max;
 	ls->part = xrealloc(ls->part, ls->cap);
@@ -47,7 +64,13 @@ let_go(struct linesplit *ls)
 	ls->len = 0;
 	if (!ls->grown)
 		return;
-	free(ls->part);
+	if (ls->part != NULL && ls->cap <= LINESPLIT_HINT_MAX && ls->cap > spare_cap) {
+		free(spare);
+		spare = ls->part;
+		spare_cap = ls->cap;
+	} else {
+		free(ls->part);
+	}
 	ls->part = NULL;
 	ls->cap = 0;
 }
@@ -58,6 +81,8 @@ hand_on(struct linesplit *ls, linesplit_fn *fn, void *arg)
 {
 	if (!ls->grown)
 		ls->part[ls->len] = '\0';
+	else
+		ls->last = ls->len < LINESPLIT_HINT_MAX ? ls->len : LINESPLIT_HINT_MAX;
 	fn(arg, ls->part, ls->len);
 	let_go(ls);
 }
@@ -107,6 +132,13 @@ linesplit_feed(struct linesplit *ls, const char *buf, size_t n, linesplit_fn *fn
 		p = nl + 1;
 	}
 	return p < end ? keep(ls, p, (size_t)(end - p), fn, arg) : 0;
+}
+
+int
+linesplit_feed_piece(struct linesplit *ls, const char *buf, size_t n, linesplit_fn *fn,
+    void *arg)
+{
+	return n > 0 ? keep(ls, buf, n, fn, arg) : 0;
 }
 
 void

@@ -30,7 +30,16 @@ struct linesplit {
 	size_t max;                /* the longest part kept */
 	enum linesplit_over over;
 	bool grown;                /* part grows as lines need (else fixed) */
+	size_t last;               /* grown: the last line kept in pieces, its
+				    * length (up to LINESPLIT_HINT_MAX): the
+				    * next one's first room */
 };
+
+/* A grown room starts at most this large from the last line's length: a
+ * stream of lines that come in pieces (srun's of 1 KiB) is not copied
+ * anew at each growth, and a stream whose last line was huge holds no
+ * more than this for a part of the next. */
+#define LINESPLIT_HINT_MAX (64u << 10)
 
 /* A line, len bytes at s (a room's lines have a NUL after them). */
 typedef void linesplit_fn(void *arg, const char *s, size_t len);
@@ -42,6 +51,11 @@ void linesplit_grown(struct linesplit *ls, size_t max, enum linesplit_over over)
 /* The n bytes of one read: each line ended in them handed to fn(arg, ...);
  * 0, or -1 (LINESPLIT_FAIL) when a line ran past max. */
 int linesplit_feed(struct linesplit *ls, const char *buf, size_t n, linesplit_fn *fn, void *arg);
+/* n bytes that hold no '\n' (a piece of a line its caller cut out of a
+ * stream of its own, srun's): what linesplit_feed does with them, without
+ * looking for one. */
+int linesplit_feed_piece(struct linesplit *ls, const char *buf, size_t n, linesplit_fn *fn,
+    void *arg);
 /* The part of a line kept, dropped (a stream started again). */
 void linesplit_reset(struct linesplit *ls);
 /* The part not ended (the stream's end), NUL-terminated in a fixed

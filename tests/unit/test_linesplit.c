@@ -128,6 +128,51 @@ test_split(void **state)
 	linesplit_free(&ls);
 }
 
+static void
+count(void *arg, const char *s, size_t len)
+{
+	(void)s;
+	(void)len;
+	(*(size_t *)arg)++;
+}
+
+/* A line that came in pieces (srun's of 1 KiB): the next one's first
+ * piece gets the room the last line needed at once, not grown piece by
+ * piece (each growth a copy of the line so far); a huge last line gives
+ * no more than LINESPLIT_HINT_MAX. */
+static void
+test_grown_hint(void **state)
+{
+	static char big[(LINESPLIT_HINT_MAX + 4096) + 1];
+	struct linesplit ls;
+	size_t n = 0;
+	size_t k;
+
+	(void)state;
+	linesplit_grown(&ls, 1u << 20, LINESPLIT_FAIL);
+	for (k = 0; k < 10; k++)
+		assert_int_equal(linesplit_feed(&ls, "0123456789", 10, count, &n), 0);
+	assert_int_equal(linesplit_feed(&ls, "\n", 1, count, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(ls.cap, 0);   /* let go after the line */
+	/* the room the last line needed at once (the last one's, kept) */
+	assert_int_equal(linesplit_feed(&ls, "ab", 2, count, &n), 0);
+	assert_true(ls.cap >= 100 && ls.cap <= LINESPLIT_HINT_MAX);
+	assert_int_equal(linesplit_feed(&ls, "\n", 1, count, &n), 0);
+	assert_int_equal(linesplit_feed(&ls, "abc", 3, count, &n), 0);
+	assert_true(ls.cap >= 100 && ls.cap <= LINESPLIT_HINT_MAX);
+	assert_int_equal(linesplit_feed(&ls, "\n", 1, count, &n), 0);
+	memset(big, 'x', sizeof big - 1);
+	assert_int_equal(linesplit_feed(&ls, big, sizeof big - 1, count, &n), 0);
+	assert_int_equal(linesplit_feed(&ls, "\n", 1, count, &n), 0);
+	/* a huge line's room is let go: the next starts at the hint's most */
+	assert_int_equal(ls.cap, 0);
+	assert_int_equal(linesplit_feed(&ls, "ab", 2, count, &n), 0);
+	assert_int_equal(ls.cap, LINESPLIT_HINT_MAX);
+	assert_int_equal(n, 4);
+	linesplit_free(&ls);
+}
+
 int
 main(void)
 {
@@ -136,6 +181,7 @@ main(void)
 		cmocka_unit_test(test_fail),
 		cmocka_unit_test(test_cut),
 		cmocka_unit_test(test_split),
+		cmocka_unit_test(test_grown_hint),
 	};
 
 	return cmocka_run_group_tests_name("linesplit", tests, NULL, NULL);

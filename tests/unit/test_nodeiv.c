@@ -150,8 +150,8 @@ test_two_cores(void **state)
 	assert_string_equal(n.m.hostname, "h1");
 	assert_string_equal(n.source, "sim");
 	assert_int_equal(n.m.group, UARCH_SKX);
-	assert_int_equal(n.plan.split, SPLIT_ANY);
-	assert_int_equal(n.plan.scale, 120);
+	assert_int_equal(n.plan->split, SPLIT_ANY);
+	assert_int_equal(n.plan->scale, 120);
 	assert_true(n.unix_time == 1700000000.25);
 	assert_int_equal(t->npackages, 1);
 	assert_int_equal(t->ncores, 2);
@@ -276,9 +276,9 @@ test_split_basis(void **state)
 		struct errmsg e;
 
 		read_spliced(key, cases[i].with, &d, &n, &e);
-		assert_int_equal(n.plan.split, cases[i].split);
-		assert_int_equal(n.plan.basis, cases[i].basis);
-		assert_string_equal(plan_split_name(&n.plan), cases[i].name);
+		assert_int_equal(n.plan->split, cases[i].split);
+		assert_int_equal(n.plan->basis, cases[i].basis);
+		assert_string_equal(plan_split_name(n.plan), cases[i].name);
 		nodeiv_free(&n);
 		jdoc_free(&d);
 	}
@@ -309,8 +309,8 @@ test_scale_null(void **state)
 
 		read_spliced(key, with[i], &d, &n, &e);
 		assert_string_equal(e.text, "");
-		assert_int_equal(plan_has_scale(&n.plan), i == 2);
-		assert_int_equal(n.plan.scale, i == 2 ? 120 : 0);
+		assert_int_equal(plan_has_scale(n.plan), i == 2);
+		assert_int_equal(n.plan->scale, i == 2 ? 120 : 0);
 		nodeiv_free(&n);
 		jdoc_free(&d);
 	}
@@ -367,6 +367,84 @@ test_demo(void **state)
 /* A line read light (its cores passed over) gives the node's figures and
  * the weights a full read gives; a node whose aggregate does not count
  * every core valid, or before any full line, must be read whole. */
+/* A node not shown lets go of its interval's rows after a light line
+ * (nodeiv_shed_rows: most of the memory of thousands of nodes), reads
+ * light lines without them, and makes them again when it is shown
+ * (nodeiv_unshed_rows) as a light line leaves them: the same as a node
+ * that kept them; a line read whole makes them first. */
+static void
+test_shed(void **state)
+{
+	static const char *const skip[] = { "packages", "cores", "core_figs", NULL };
+	struct jdoc d;
+	struct nodeiv kept, shed;
+	struct errmsg e;
+	size_t len, n[3], k;
+	char *text = slurp("tests/data/nodes/zen-compact.jsonl", &len), *l[3];
+	struct nodeiv *both[2] = { &kept, &shed };
+	unsigned i, c;
+
+	(void)state;
+	l[0] = text;
+	for (k = 0; k < 3; k++) {
+		n[k] = (size_t)(strchr(l[k], '\n') - l[k]);
+		if (k < 2)
+			l[k + 1] = l[k] + n[k] + 1;
+	}
+	jdoc_init(&d, 0);
+	for (i = 0; i < 2; i++) {
+		nodeiv_init(both[i]);
+		assert_int_equal(jdoc_parse(&d, l[0], n[0], &e), 0);
+		assert_int_equal(nodeiv_read(both[i], &d, &e), 1);
+		assert_int_equal(jdoc_parse_head(&d, l[1], n[1], skip, &e), 0);
+		assert_int_equal(nodeiv_read(both[i], &d, &e), 0);
+		nodeiv_cores_unread(both[i]);
+	}
+	nodeiv_shed_rows(&shed);
+	assert_true(shed.rows_shed && shed.iv.cores == NULL && shed.iv.threads == NULL &&
+	    shed.iv.packages == NULL && shed.plan == NULL);
+	/* a light line needs none */
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(jdoc_parse_head(&d, l[2], n[2], skip, &e), 0);
+		assert_int_equal(nodeiv_read(both[i], &d, &e), 0);
+		nodeiv_cores_unread(both[i]);
+	}
+	assert_true(shed.rows_shed);
+	assert_true(shed.iv.node.both.v == kept.iv.node.both.v && shed.iv.valid == kept.iv.valid);
+	assert_int_equal(shed.split, kept.split);
+	/* shown: as the light line left them */
+	nodeiv_unshed_rows(&shed);
+	assert_false(shed.rows_shed);
+	assert_non_null(shed.plan);
+	assert_int_equal(shed.plan->split, kept.plan->split);
+	assert_int_equal(shed.plan->scale, kept.plan->scale);
+	assert_int_equal(shed.plan->basis, kept.plan->basis);
+	for (c = 0; c < kept.iv.ncores; c++) {
+		assert_int_equal(shed.iv.cores[c].reason, kept.iv.cores[c].reason);
+		assert_int_equal(shed.iv.cores[c].selected, kept.iv.cores[c].selected);
+		assert_int_equal(shed.iv.cores[c].split, kept.iv.cores[c].split);
+		assert_int_equal(shed.iv.cores[c].util.kind, kept.iv.cores[c].util.kind);
+		assert_int_equal(shed.iv.cores[c].util.why, kept.iv.cores[c].util.why);
+	}
+	assert_int_equal(kept.iv.cores[0].reason, R_FIRST);
+	for (c = 0; c < kept.iv.max_cpu; c++) {
+		assert_int_equal(shed.iv.threads[c].reason, kept.iv.threads[c].reason);
+		assert_int_equal(shed.iv.threads[c].cpu, kept.iv.threads[c].cpu);
+	}
+	for (c = 0; c < kept.iv.npackages; c++)
+		assert_int_equal(shed.iv.packages[c].ncores, kept.iv.packages[c].ncores);
+	/* let go again, then a line read whole makes them first */
+	nodeiv_shed_rows(&shed);
+	assert_int_equal(jdoc_parse(&d, l[2], n[2], &e), 0);
+	assert_int_equal(nodeiv_read(&shed, &d, &e), 0);
+	assert_false(shed.rows_shed);
+	assert_int_equal(shed.iv.cores[0].reason, R_NONE);
+	nodeiv_free(&kept);
+	nodeiv_free(&shed);
+	jdoc_free(&d);
+	free(text);
+}
+
 static void
 test_light(void **state)
 {
@@ -951,8 +1029,8 @@ same_node(const struct nodeiv *a, const struct nodeiv *b)
 
 	assert_string_equal(a->m.hostname, b->m.hostname);
 	assert_string_equal(a->source, b->source);
-	assert_int_equal(a->plan.split, b->plan.split);
-	assert_int_equal(a->plan.scale, b->plan.scale);
+	assert_int_equal(a->plan->split, b->plan->split);
+	assert_int_equal(a->plan->scale, b->plan->scale);
 	assert_true(a->unix_time == b->unix_time && a->whole == b->whole);
 	assert_int_equal(ta->ncores, tb->ncores);
 	assert_int_equal(ta->ncpus, tb->ncpus);
@@ -1206,6 +1284,7 @@ main(void)
 		cmocka_unit_test(test_scale_null),
 		cmocka_unit_test(test_demo),
 		cmocka_unit_test(test_light),
+		cmocka_unit_test(test_shed),
 		cmocka_unit_test(test_weights),
 		cmocka_unit_test(test_claims),
 		cmocka_unit_test(test_bad_lines),
