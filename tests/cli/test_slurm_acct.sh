@@ -13,7 +13,7 @@
 # job's nodes do) keep all four records; a job whose epilog stored
 # nothing, and an AdminComment that is not httop's (hostile), are said.
 . "$HTTOP_SRCDIR/tests/lib.sh"
-NTESTS=22
+NTESTS=23
 
 . "$HTTOP_SRCDIR/tests/slurmlib.sh"
 slurm_need slurmdbd sacct sacctmgr mariadbd mariadb-install-db
@@ -161,6 +161,14 @@ wait_for 20 has_comment "$j1"
 comment "$j1" >j1.comment
 check "sacct -j $j1 -o AdminComment: one httop1 record of node $node: $(cat j1.comment)" \
 	grep -Eq "^httop1;$node:c=[0-9]+,s=[0-9.]+,[^;]*,src=sim\$" j1.comment
+# The epilog stores the record apart (in a session of its own): it
+# returns without waiting for slurmdbd to show the record back (seconds).
+# Its time is printed; the guard is not a timing (make check asserts no
+# wall time), only that nothing waited for the store's confirmations.
+epilog=$(awk -v j="$j1" '$1 == j { printf "%.3f", $3 - $2 }' epilog.times 2>/dev/null)
+diag "the epilog of job $j1 (its record stored in the accounting) took ${epilog:-?} s"
+check "... the epilog did not wait for the store (${epilog:-?} s)" \
+	awk -v t="${epilog:-99}" 'BEGIN { exit !(t < 10) }'
 [ -s j1.comment ] || sed 's/^/# /' "jobs/job-$j1.jsonl.err" | sort | uniq -c | head
 # The record's figures are the whole-job JSON record's, rounded as the
 # form says (percent: 2 decimals, GHz, CPI, threads: 3).
