@@ -122,7 +122,7 @@ def httop():
   # Every library and tool configure.ac checks for (not the test-only ones),
   # by its Spack name.
   spack_name = {"hwloc": "hwloc@2.1:", "libcpuid": "libcpuid", "ncursesw": "ncurses",
-                "zlib": "zlib-api"}
+                "zlib": "zlib-api", "libbpf": "libbpf"}
   text = open(configure_ac).read()
   build_part = text.split("AC_ARG_ENABLE([tests]")[0]
   mods = re.findall(r"PKG_CHECK_MODULES\(\[\w+\], \[(\w+)", build_part)
@@ -145,6 +145,14 @@ def httop():
       assert flag in args, "%s: %s" % (spec, args)
       assert "--disable-tests" in args, args
       assert "--with-bash-completion-dir=/opt/h/share/bash-completion/completions" in args, args
+  # libbpf, clang and bpftool only with +bpf, which configure then needs
+  for n in ("libbpf", "llvm+clang", "bpftool"):
+      assert deps.get(n, {}).get("when") == "+bpf", "%s is needed only with +bpf" % n
+  for spec, flag in (("+bpf", "--enable-bpf"), ("~bpf", "--disable-bpf")):
+      p = m.Httop()
+      p.spec = spec
+      p.prefix = types.SimpleNamespace(share="/opt/h/share")
+      assert flag in p.configure_args(), "%s: %s" % (spec, p.configure_args())
 
 def libcpuid():
   m, calls = load(libcpuid_py, "libcpuid_pkg")

@@ -70,15 +70,16 @@ else
 	not_ok "q: status '$tui_status', or the terminal not restored"
 fi
 
-# httop with no option: --source auto comes to sched where msr-safe, msr
-# and perf do not work (a VM without a PMU, as the tests' machine).
+# httop with no option: --source auto comes to bpf (where this httop was
+# built with it and the kernel loads it) or sched where msr-safe, msr and
+# perf do not work (a VM without a PMU, as the tests' machine).
 tui_start 160 40 --
 if wait_for 'source (msr|msr-safe|perf) ' 5; then
 	skip "auto chose a counter source here"
 	skip "auto chose a counter source here"
 else
-	check "no option: header: source sched, and what its figures mean" \
-	    wait_for 'source sched .*meaning (split|utilisation) by the scheduler' 10
+	check "no option: header: source bpf or sched, and what its figures mean" \
+	    wait_for 'source (bpf|sched) .*meaning (split|utilisation) by the scheduler' 10
 	keys q
 	tui_wait_exit 5
 	check "no option: q: status 0" [ "$tui_status" = 0 ]

@@ -37,12 +37,15 @@ class Httop(AutotoolsPackage):
     version("0.1.0", sha256="abe9ffb6165c7f0c578bac1ee90f3dac466e6d657fc7ee79a4d44af05efa62b0")
 
     variant("nls", default=True, description="Translated messages (gettext)")
+    variant("bpf", default=True,
+            description="--source bpf: the scheduler's figures counted by an eBPF program")
 
     # It reads x86 model-specific registers and CPUID.
     requires("target=x86_64:", msg="httop reads x86 performance counters")
 
     # configure.ac: a C11 compiler, pkg-config, hwloc >= 2.1, libcpuid,
-    # ncursesw, zlib; gettext only for the translations.
+    # ncursesw, zlib; gettext only for the translations; libbpf, with clang
+    # and bpftool to build the kernel program, only for --source bpf.
     depends_on("c", type="build")
     depends_on("pkgconfig", type="build")
     depends_on("hwloc@2.1:")
@@ -50,6 +53,9 @@ class Httop(AutotoolsPackage):
     depends_on("ncurses")
     depends_on("zlib-api")
     depends_on("gettext", when="+nls")
+    depends_on("libbpf", when="+bpf")
+    depends_on("llvm+clang", type="build", when="+bpf")
+    depends_on("bpftool", type="build", when="+bpf")
 
     def configure_args(self):
         # The test programs and their fixtures are for the project's CI; the
@@ -61,6 +67,7 @@ class Httop(AutotoolsPackage):
             + join_path(self.prefix.share, "bash-completion", "completions"),
         ]
         args.extend(self.enable_or_disable("nls"))
+        args.extend(self.enable_or_disable("bpf"))
         return args
 
     def check(self):
