@@ -69,7 +69,7 @@ static void
 test_job_split(void **state)
 {
 	struct fake f = { { 100, 101 }, 2, 0, 0 };
-	struct sched_job j = { fake_is, fake_fork, fake_exit, &f, NULL };
+	struct sched_job j = { fake_is, fake_fork, fake_exit, &f, NULL, NULL };
 	struct sched_core c;
 	uint64_t none;
 
@@ -107,7 +107,7 @@ static void
 test_job_gap_and_none(void **state)
 {
 	struct fake f = { { 100 }, 1, 0, 0 };
-	struct sched_job j = { fake_is, NULL, NULL, &f, NULL };
+	struct sched_job j = { fake_is, NULL, NULL, &f, NULL, NULL };
 	struct sched_core c;
 
 	(void)state;
@@ -222,7 +222,7 @@ test_job_fork_ring(void **state)
 {
 	unsigned char ring0[256], ring1[256];
 	struct fake f = { { 100 }, 1, 0, 0 };
-	struct sched_job j = { fake_is, fake_fork, fake_exit, &f, NULL };
+	struct sched_job j = { fake_is, fake_fork, fake_exit, &f, NULL, NULL };
 	struct sched_ring r[2];
 	struct sched_core c;
 	uint64_t lost = 0;
