@@ -334,6 +334,14 @@ def mm(xs):
     return xs[0], xs[len(xs) // 2]
 
 
+def print_cost(cost):
+    if cost and min(cost) > 0:
+        lo, med = mm(cost)
+        print("%-44s %.0f / %.0f" % ("cost per record, ns ((load - idle) / records)", lo, med))
+    else:
+        print("%-44s unmeasurable" % "cost per record, ns")
+
+
 def job_costs(res):
     """The cost per record with a watched job, by ancestry and by cgroup."""
     for key, label in (("job", "a watched job"), ("cgjob", "a job by cgroup")):
@@ -365,6 +373,8 @@ def main():
             if x is not None:
                 res[mode].append(x)
     if job_only:
+        print_cost([(l["cpu_pct"] - i["cpu_pct"]) / 100.0 * l["wall"] / l["records"] * 1e9
+                    for l, i in zip(res["load"], res["idle"]) if l["records"] > 0])
         job_costs(res)
         return
     flood = one(build, sib, "flood")
@@ -383,11 +393,7 @@ def main():
         print("%-44s %.1f / %.1f" % (label.replace("%%", "%"), lo, med))
     lo, med = mm([x["cpu_pct"] for x in res["idle"]])
     print("%-44s %.2f / %.2f" % ("httop CPU % of one CPU, idle", lo, med))
-    if cost and min(cost) > 0:
-        lo, med = mm(cost)
-        print("%-44s %.0f / %.0f" % ("cost per record, ns ((load - idle) / records)", lo, med))
-    else:
-        print("%-44s unmeasurable" % "cost per record, ns")
+    print_cost(cost)
     job_costs(res)
     print("flood: %.0f switches/s per CPU, %d records read, %d lost, %d of %d intervals invalid, "
           "'lost' said %d times, httop CPU %.1f%%" % (flood["rate"], flood["records"],
