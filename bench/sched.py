@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""sched.py BUILD [ROUNDS] (HTTOP_BENCH_WHOLE_ONLY=1: the whole cost alone): the cost of the scheduler source (--source sched,
+"""sched.py BUILD [ROUNDS] (HTTOP_BENCH_WHOLE_ONLY=1: the whole cost alone;
+HTTOP_BENCH_JOB_ONLY=1: the cost per record alone, without and with a job): the cost of the scheduler source (--source sched,
 issue 27) on this machine's CPUs 0 and 1, declared siblings of one core
 (hwloc's synthetic "pack:1 core:1 pu:2"). Needs root (CPU-wide perf
 events) and lstopo-no-graphics.
@@ -16,12 +17,16 @@ its wall time, its records read and lost (HTTOP_PHASE_TIMES=1 makes it say
 them at exit), the intervals it marked invalid, and its peak RSS. Then
   job    the load again, httop watching one pair as a job (--pid): the
          job's figures counted from every record (issue 33);
+  cgjob  the same, the pair watched by its cgroup (--cgroup, a v1 cpuset
+         or v2 cgroup made for the bench, the pair moved into it): each
+         task's cgroup read again once per interval (watch/jobtask.c);
   flood  the same pairs unpaced (as fast as they go), to show what a rate
          beyond the rings does: records lost and said, memory the same.
 Prints min / median over the rounds of: the switch rate per CPU (records
 read / 2 / s / 2 CPUs: a switch writes an out and an in record), httop's
 CPU % of one CPU under the load and idle, the cost per record ((CPU load -
-CPU idle) / records) without and with a watched job, records lost,
+CPU idle) / records) without and with a watched job (by ancestry, by
+cgroup), records lost,
 invalid intervals, peak RSS.
 
 Then the whole cost (issue 37), side by side in one run: the same paced
@@ -71,6 +76,43 @@ def maxrss_children():
     return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 
 
+def make_cgroup():
+    """A cpuset cgroup (v1, or v2 where cpuset is there) for the cgjob
+    mode: (its directory, its parent's), or (None, None)."""
+    for root in ("/sys/fs/cgroup/cpuset", "/sys/fs/cgroup"):
+        if not any(os.path.exists(os.path.join(root, f)) for f in
+                   ("cpuset.cpus.effective", "cpuset.effective_cpus", "cpuset.cpus")):
+            continue
+        cg = os.path.join(root, "httop-bench-sched.%d" % os.getpid())
+        try:
+            os.mkdir(cg)
+        except OSError:
+            continue
+        for f in ("cpus", "mems"):
+            try:
+                with open(os.path.join(root, "cpuset." + f)) as src:
+                    v = src.read()
+                with open(os.path.join(cg, "cpuset." + f), "w") as dst:
+                    dst.write(v)
+            except OSError:
+                pass
+        return cg, root
+    return None, None
+
+
+def move_tree(pid, cg):
+    """pid and its children into cgroup cg (cgroup.procs)."""
+    pids = [pid]
+    try:
+        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+            pids += [int(x) for x in f.read().split()]
+    except OSError:
+        pass
+    for p in pids:
+        with open(os.path.join(cg, "cgroup.procs"), "w") as f:
+            f.write(str(p))
+
+
 def one(build, sib, mode):
     env = dict(os.environ, HTTOP_PHASE_TIMES="1")
     loads = []
@@ -86,6 +128,16 @@ def one(build, sib, mode):
         # record then asks the job's tasks (watch/jobtask.c) and counts the
         # job's split.
         extra = ["--pid", str(loads[0].pid)]
+    cg = None
+    if mode == "cgjob":
+        cg, _ = make_cgroup()
+        if cg is None:
+            for p in loads:
+                p.kill()
+                p.wait()
+            return None
+        move_tree(loads[0].pid, cg)
+        extra = ["--cgroup", cg]
     # The CPU of httop alone: os.times() sums the reaped children, so take
     # the difference around httop (the loads are reaped afterwards).
     c0 = children_cpu()
@@ -93,6 +145,11 @@ def one(build, sib, mode):
     cpu = children_cpu() - c0
     for p in loads:
         p.wait()
+    if cg is not None:
+        try:
+            os.rmdir(cg)
+        except OSError:
+            pass
     m = re.search(r"source stats: records=(\d+) drains=(\d+) lost=(\d+)", err)
     records, drains, lost = (int(x) for x in m.groups()) if m else (0, 0, 0)
     invalid = sum(1 for l in out.splitlines() if not json.loads(l)["valid"])
@@ -277,6 +334,26 @@ def mm(xs):
     return xs[0], xs[len(xs) // 2]
 
 
+def print_cost(cost):
+    if cost and min(cost) > 0:
+        lo, med = mm(cost)
+        print("%-44s %.0f / %.0f" % ("cost per record, ns ((load - idle) / records)", lo, med))
+    else:
+        print("%-44s unmeasurable" % "cost per record, ns")
+
+
+def job_costs(res):
+    """The cost per record with a watched job, by ancestry and by cgroup."""
+    for key, label in (("job", "a watched job"), ("cgjob", "a job by cgroup")):
+        jcost = [(j["cpu_pct"] - i["cpu_pct"]) / 100.0 * j["wall"] / j["records"] * 1e9
+                 for j, i in zip(res[key], res["idle"]) if j["records"] > 0]
+        if jcost and min(jcost) > 0:
+            lo, med = mm(jcost)
+            print("%-44s %.0f / %.0f" % ("cost per record, ns, " + label, lo, med))
+        else:
+            print("%-44s unmeasurable" % ("cost per record, ns, " + label))
+
+
 def main():
     build = os.path.abspath(sys.argv[1])
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
@@ -287,11 +364,19 @@ def main():
     if os.environ.get("HTTOP_BENCH_WHOLE_ONLY"):
         whole(build, sib, rounds)
         return
-    res = {"load": [], "idle": [], "job": []}
+    job_only = bool(os.environ.get("HTTOP_BENCH_JOB_ONLY"))
+    res = {"load": [], "idle": [], "job": [], "cgjob": []}
     for r in range(rounds):
-        order = ["load", "idle", "job"] if r % 2 == 0 else ["job", "idle", "load"]
-        for mode in order:
-            res[mode].append(one(build, sib, mode))
+        order = ["load", "idle", "job", "cgjob"]
+        for mode in order if r % 2 == 0 else order[::-1]:
+            x = one(build, sib, mode)
+            if x is not None:
+                res[mode].append(x)
+    if job_only:
+        print_cost([(l["cpu_pct"] - i["cpu_pct"]) / 100.0 * l["wall"] / l["records"] * 1e9
+                    for l, i in zip(res["load"], res["idle"]) if l["records"] > 0])
+        job_costs(res)
+        return
     flood = one(build, sib, "flood")
     cost = [(l["cpu_pct"] - i["cpu_pct"]) / 100.0 * l["wall"] / l["records"] * 1e9
             for l, i in zip(res["load"], res["idle"]) if l["records"] > 0]
@@ -308,18 +393,8 @@ def main():
         print("%-44s %.1f / %.1f" % (label.replace("%%", "%"), lo, med))
     lo, med = mm([x["cpu_pct"] for x in res["idle"]])
     print("%-44s %.2f / %.2f" % ("httop CPU % of one CPU, idle", lo, med))
-    if cost and min(cost) > 0:
-        lo, med = mm(cost)
-        print("%-44s %.0f / %.0f" % ("cost per record, ns ((load - idle) / records)", lo, med))
-    else:
-        print("%-44s unmeasurable" % "cost per record, ns")
-    jcost = [(j["cpu_pct"] - i["cpu_pct"]) / 100.0 * j["wall"] / j["records"] * 1e9
-             for j, i in zip(res["job"], res["idle"]) if j["records"] > 0]
-    if jcost and min(jcost) > 0:
-        lo, med = mm(jcost)
-        print("%-44s %.0f / %.0f" % ("cost per record, ns, a watched job", lo, med))
-    else:
-        print("%-44s unmeasurable" % "cost per record, ns, a watched job")
+    print_cost(cost)
+    job_costs(res)
     print("flood: %.0f switches/s per CPU, %d records read, %d lost, %d of %d intervals invalid, "
           "'lost' said %d times, httop CPU %.1f%%" % (flood["rate"], flood["records"],
                                                       flood["lost"], flood["invalid"], N,

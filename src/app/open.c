@@ -162,12 +162,18 @@ tasks_exit(void *ctx, uint32_t pid, uint32_t tid)
 	job_tasks_exit(ctx, pid, tid);
 }
 
+static void
+tasks_tick(void *ctx)
+{
+	job_tasks_tick(ctx);
+}
+
 /* The scheduler's record, with the watched job's tasks told apart when a
  * job is watched (its own figures: sched_merge.c). */
 static struct source *
 sched_open(struct app *a, struct errmsg *e)
 {
-	struct sched_job j = { tasks_is, tasks_fork, tasks_exit, NULL, NULL };
+	struct sched_job j = { tasks_is, tasks_fork, tasks_exit, NULL, NULL, tasks_tick };
 
 	if (a->job != NULL && a->tasks == NULL)
 		a->tasks = job_watch_tasks(a->job, NULL);
@@ -181,7 +187,7 @@ sched_open(struct app *a, struct errmsg *e)
 static struct source *
 bpf_open(struct app *a, struct errmsg *e)
 {
-	struct sched_job j = { tasks_is, tasks_fork, tasks_exit, NULL, NULL };
+	struct sched_job j = { tasks_is, tasks_fork, tasks_exit, NULL, NULL, tasks_tick };
 
 	if (a->job != NULL && a->tasks == NULL)
 		a->tasks = job_watch_tasks(a->job, NULL);
@@ -326,7 +332,7 @@ void
 app_open_job_record(struct app *a)
 {
 	const struct source *src = a->src;
-	struct sched_job j = { tasks_is, tasks_fork, tasks_exit, NULL, NULL };
+	struct sched_job j = { tasks_is, tasks_fork, tasks_exit, NULL, NULL, tasks_tick };
 	struct cpulist *sel;
 
 	/* The simulator's CPUs and a recording run no task of this machine;

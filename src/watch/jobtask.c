@@ -25,6 +25,9 @@
 struct slot {
 	uint32_t tid;      /* 0: empty */
 	bool job;
+	/* By cgroup: the refresh generation whose /proc read gave `job`
+	 * (an answer of an earlier one is read again when next asked). */
+	uint32_t gen;
 };
 
 struct job_tasks {
@@ -35,6 +38,7 @@ struct job_tasks {
 	struct slot *tab;
 	size_t cap;        /* a power of two */
 	size_t n;
+	uint32_t gen;      /* job_tasks_tick's count */
 	struct job_tasks_stats st;
 	char buf[FILE_MAX];
 };
@@ -56,7 +60,7 @@ find(const struct job_tasks *jt, uint32_t tid)
 	return NULL;
 }
 
-static void put(struct job_tasks *jt, uint32_t tid, bool job);
+static void put_gen(struct job_tasks *jt, uint32_t tid, bool job, uint32_t gen);
 
 static void
 grow(struct job_tasks *jt)
@@ -69,12 +73,12 @@ grow(struct job_tasks *jt)
 	jt->n = 0;
 	for (i = 0; i < oldcap; i++)
 		if (old[i].tid != 0)
-			put(jt, old[i].tid, old[i].job);
+			put_gen(jt, old[i].tid, old[i].job, old[i].gen);
 	free(old);
 }
 
 static void
-put(struct job_tasks *jt, uint32_t tid, bool job)
+put_gen(struct job_tasks *jt, uint32_t tid, bool job, uint32_t gen)
 {
 	struct slot *s;
 	size_t i;
@@ -84,6 +88,7 @@ put(struct job_tasks *jt, uint32_t tid, bool job)
 	s = find(jt, tid);
 	if (s != NULL) {
 		s->job = job;
+		s->gen = gen;
 		return;
 	}
 	if (jt->n >= ENTRIES_MAX)
@@ -94,7 +99,28 @@ put(struct job_tasks *jt, uint32_t tid, bool job)
 		;
 	jt->tab[i].tid = tid;
 	jt->tab[i].job = job;
+	jt->tab[i].gen = gen;
 	jt->n++;
+}
+
+/* An answer of this generation. */
+static void
+put(struct job_tasks *jt, uint32_t tid, bool job)
+{
+	put_gen(jt, tid, job, jt->gen);
+}
+
+/* The entry of tid when its answer still holds: by ancestry always (a
+ * process's parents do not change), by cgroup when read in this
+ * generation (a process may be moved between cgroups). */
+static struct slot *
+fresh(const struct job_tasks *jt, uint32_t tid)
+{
+	struct slot *s = find(jt, tid);
+
+	if (s != NULL && jt->cgroup != NULL && s->gen != jt->gen)
+		return NULL;
+	return s;
 }
 
 /* Remove tid; the entries after it in its run move back where their
@@ -278,9 +304,11 @@ process_is(struct job_tasks *jt, uint32_t pid)
 
 	if (jt->cgroup == NULL)
 		return ancestry_is(jt, pid, 0);
-	s = find(jt, pid);
+	s = fresh(jt, pid);
 	if (s != NULL)
 		return s->job;
+	if (find(jt, pid) != NULL)
+		jt->st.rereads++;
 	r = cgroup_is(jt, pid);
 	if (r < 0)
 		jt->st.unresolved++;
@@ -297,7 +325,7 @@ job_tasks_is(struct job_tasks *jt, uint32_t pid, uint32_t tid)
 	jt->st.lookups++;
 	if (tid == 0)
 		return false;
-	s = find(jt, tid);
+	s = fresh(jt, tid);
 	if (s != NULL)
 		return s->job;
 	job = process_is(jt, pid != 0 ? pid : tid);
@@ -309,6 +337,7 @@ void
 job_tasks_fork(struct job_tasks *jt, uint32_t ppid, uint32_t pid, uint32_t tid)
 {
 	struct slot *s;
+	uint32_t gen;
 	bool job;
 
 	if (tid == 0 || pid == 0)
@@ -318,10 +347,19 @@ job_tasks_fork(struct job_tasks *jt, uint32_t ppid, uint32_t pid, uint32_t tid)
 	s = find(jt, pid != tid ? pid : ppid);
 	if (s == NULL)
 		return;
+	/* The parent's answer, as old as it is: read again as the parent's
+	 * would be. */
 	job = s->job;
+	gen = s->gen;
 	jt->st.forks++;
-	put(jt, pid, job);
-	put(jt, tid, job);
+	put_gen(jt, pid, job, gen);
+	put_gen(jt, tid, job, gen);
+}
+
+void
+job_tasks_tick(struct job_tasks *jt)
+{
+	jt->gen++;
 }
 
 void

@@ -6,8 +6,14 @@
  * - by ancestry (--pid, -- COMMAND): the process is one of the roots or
  *   its parent (/proc/PID/stat) is the job's, resolved up the tree, each
  *   process visited cached too.
- * A thread's answer is its process's (the records carry both IDs), so
- * /proc is read at most once per new process, never per switch. Forks and
+ * A thread's answer is its process's (the records carry both IDs). By
+ * ancestry /proc is read at most once per new process, never per switch.
+ * By cgroup a process may be moved in or out at any time (Slurm's
+ * slurmstepd and systemd fork, then move the child): each answer carries
+ * the refresh generation it was read in (job_tasks_tick), and one of an
+ * earlier generation is read again the first time its task is asked in
+ * the new one: at most one read per process per interval, never per
+ * switch. Forks and
  * exits the caller learns (perf's task records) are applied exactly: a
  * child of a known parent is answered without /proc, and an ended task
  * leaves the cache (its ID may be reused). Not thread-safe: one caller
@@ -37,12 +43,18 @@ void job_tasks_fork(struct job_tasks *jt, uint32_t ppid, uint32_t pid, uint32_t 
  * when tid is the process's main thread). */
 void job_tasks_exit(struct job_tasks *jt, uint32_t pid, uint32_t tid);
 
+/* A new refresh interval begins: by cgroup, every answer is read again
+ * when next asked (by ancestry, nothing changes). */
+void job_tasks_tick(struct job_tasks *jt);
+
 struct job_tasks_stats {
 	uint64_t lookups;       /* job_tasks_is calls */
 	uint64_t proc_reads;    /* files of /proc read */
 	uint64_t unresolved;    /* processes gone before they could be read:
 	                         * answered "not the job's" */
 	uint64_t forks;         /* children answered from a fork record */
+	uint64_t rereads;       /* by cgroup: processes read again in a new
+	                         * interval (counted in proc_reads too) */
 	size_t entries;         /* tasks in the cache */
 };
 void job_tasks_stats(const struct job_tasks *jt, struct job_tasks_stats *st);

@@ -13,6 +13,13 @@
 #     at most the time a hypervisor stole from the CPUs meanwhile (the
 #     record sees a task on its CPU; the kernel's CPU time leaves steal
 #     out: on this VM, steal is often 10-20%).
+#  5. a job by cgroup (--cgroup, a v1 cpuset made for the test, or v2
+#     where cpuset is there, as tests/cli/test_bpf.sh case 6): a busy loop
+#     on CPU 1 moved into it 1.5 s after httop starts and out 2 s later
+#     (as Slurm and systemd place tasks: fork, then move) counts while it
+#     is in (a task's cgroup is read again in each interval): CPU 1's
+#     job_util about 0 in the first and last intervals (of 1 s), > 0.3 in
+#     the third. Skipped where no such cgroup can be made.
 # "About": within 0.2, the CPUs being shared with whatever else runs.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 need python3 python3
@@ -31,7 +38,7 @@ trap 'stop_loads; rm -rf "$dir"' EXIT
 trap 'exit 1' INT TERM HUP
 sched_siblings "$dir/sib.xml"
 sched_opens "$dir/sib.xml" "$dir/probe" || skip_all "the sched source does not open here: $(cat "$dir/probe")"
-plan 11
+plan 12
 
 # mean FILE: the mean over FILE's intervals but the first of the core 0's
 # job figures, CPUs 0 and 1's job_util and CPU 1's util (every task's),
@@ -282,3 +289,54 @@ else
 	not_ok "summary: the job's own cpu and shared after its id: $sum"
 fi
 sed 's/^/# httop: /' "$dir/cmd.err"
+
+# 5. a process moved into the job's cgroup, then out
+cg=
+for root in /sys/fs/cgroup/cpuset /sys/fs/cgroup; do
+	[ -f "$root/cpuset.cpus.effective" ] || [ -f "$root/cpuset.effective_cpus" ] ||
+	    [ -f "$root/cpuset.cpus" ] || continue
+	mkdir "$root/httop-test-jobsplit.$$" 2>/dev/null || continue
+	cg=$root/httop-test-jobsplit.$$
+	for f in cpus mems; do
+		[ -f "$cg/cpuset.$f" ] && cat "$root/cpuset.$f" >"$cg/cpuset.$f" 2>/dev/null
+	done
+	cgroot=$root
+	break
+done
+if [ -z "$cg" ]; then
+	skip "5 cgroup: no cpuset cgroup could be made here"
+else
+	trap 'stop_loads; [ -n "$cg" ] && rmdir "$cg" 2>/dev/null; rm -rf "$dir"' EXIT
+	# (not under timeout: its child would be the loop; stop_loads ends it)
+	taskset -c 1 sh -c 'while :; do :; done' & mv=$!; loads="$loads $mv"
+	# the job's cpuset needs a task at the start: a sleeper, on CPU 0
+	taskset -c 0 sh -c 'echo $$ >"$1/cgroup.procs" && exec sleep 7' - "$cg" & loads="$loads $!"
+	sleep 0.2
+	(sleep 1.5; echo "$mv" >"$cg/cgroup.procs"; sleep 2; echo "$mv" >"$cgroot/cgroup.procs") &
+	mover=$!
+	"$HTTOP" --source sched --topology "$dir/sib.xml" -b --format json -d 1 -n 5 \
+	    --cgroup "$cg" >"$dir/cg.json" 2>"$dir/cg.err" || sed 's/^/# httop: /' "$dir/cg.err"
+	wait "$mover"
+	stop_loads
+	J=$(python3 - "$dir/cg.json" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+rows = [r for r in rows if "window" not in r]
+print(" ".join(str(next(t for t in r["threads"] if t["cpu"] == 1).get("job_util")) for r in rows))
+PY
+)
+	echo "# 5: cgroup $cg: CPU 1's job_util per interval: $J"
+	set -- $J
+	case " $1 ${3:-} ${5:-} " in
+	*" None "*)
+		# an interval without the figure (records lost on a busy
+		# machine) cannot be judged
+		ok "# SKIP the machine is busy: an interval judged has no job_util ($J)" ;;
+	*)
+		check "5 cgroup: moved in then out: CPU 1's job_util about 0 before ($1), > 0.3 while in (${3:-}), about 0 after (${5:-})" \
+		    python3 -c 'import sys
+v = sys.argv[1:]
+sys.exit(len(v) != 5 or float(v[0]) > 0.05 or float(v[2]) <= 0.3 or float(v[4]) > 0.05)' "$@" ;;
+	esac
+	rmdir "$cg" 2>/dev/null && cg=
+fi

@@ -1,7 +1,9 @@
 /* test_jobtask.c: the job's tasks (src/watch/jobtask.c) over a fake /proc
  * in a temporary directory: by ancestry and by cgroup, each process read
- * once, threads answered by their process, forks and exits applied, and
- * the table's deletions with many entries. */
+ * once, threads answered by their process, forks and exits applied, a
+ * process moved into or out of the job's cgroup read again once per
+ * interval (job_tasks_tick), and the table's deletions with many
+ * entries. */
 #define _GNU_SOURCE
 #include "unit/testutil.h"
 
@@ -137,6 +139,56 @@ test_cgroup(void **state)
 	assert_null(job_tasks_new(root, NULL, 0, NULL));
 }
 
+/* A process moved into the job's cgroup, then out (Slurm's and systemd's
+ * way: fork, then move): within an interval its answer holds (no read per
+ * switch); after a tick it is read again, once for the process and its
+ * threads. By ancestry a tick reads nothing. */
+static void
+test_moved(void **state)
+{
+	struct job_tasks *jt = job_tasks_new(root, NULL, 0, "/job/3");
+	pid_t roots[] = { 10 };
+	struct job_tasks_stats st;
+
+	(void)state;
+	assert_false(job_tasks_is(jt, 21, 21));
+	assert_false(job_tasks_is(jt, 21, 2101));
+	proc(21, 20, "/job/3/step_1");
+	assert_false(job_tasks_is(jt, 21, 21));     /* this interval: as read */
+	job_tasks_stats(jt, &st);
+	assert_int_equal(st.proc_reads, 1);
+	job_tasks_tick(jt);
+	assert_true(job_tasks_is(jt, 21, 2101));    /* read again: moved in */
+	assert_true(job_tasks_is(jt, 21, 21));
+	assert_true(job_tasks_is(jt, 21, 2101));
+	job_tasks_fork(jt, 21, 60, 60);             /* a child of the moved */
+	assert_true(job_tasks_is(jt, 60, 60));
+	job_tasks_stats(jt, &st);
+	assert_int_equal(st.proc_reads, 2);
+	assert_int_equal(st.rereads, 1);
+	job_tasks_tick(jt);
+	job_tasks_tick(jt);                         /* nothing asked: no read */
+	job_tasks_stats(jt, &st);
+	assert_int_equal(st.proc_reads, 2);
+	proc(21, 20, "/user.slice");
+	job_tasks_tick(jt);
+	assert_false(job_tasks_is(jt, 21, 21));     /* moved out */
+	assert_false(job_tasks_is(jt, 21, 2101));
+	job_tasks_stats(jt, &st);
+	assert_int_equal(st.proc_reads, 3);
+	assert_int_equal(st.rereads, 2);
+	job_tasks_free(jt);
+
+	jt = job_tasks_new(root, roots, 1, NULL);
+	assert_false(job_tasks_is(jt, 21, 21));     /* reads 21, 20 */
+	job_tasks_tick(jt);
+	assert_false(job_tasks_is(jt, 21, 21));
+	job_tasks_stats(jt, &st);
+	assert_int_equal(st.proc_reads, 2);
+	assert_int_equal(st.rereads, 0);
+	job_tasks_free(jt);
+}
+
 static void
 test_fork_exit(void **state)
 {
@@ -202,6 +254,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ancestry),
 		cmocka_unit_test(test_cgroup),
+		cmocka_unit_test(test_moved),
 		cmocka_unit_test(test_fork_exit),
 		cmocka_unit_test(test_table),
 	};

@@ -69,7 +69,7 @@ static void
 test_job_split(void **state)
 {
 	struct fake f = { { 100, 101 }, 2, 0, 0 };
-	struct sched_job j = { fake_is, fake_fork, fake_exit, &f, NULL };
+	struct sched_job j = { fake_is, fake_fork, fake_exit, &f, NULL, NULL };
 	struct sched_core c;
 	uint64_t none;
 
@@ -107,7 +107,7 @@ static void
 test_job_gap_and_none(void **state)
 {
 	struct fake f = { { 100 }, 1, 0, 0 };
-	struct sched_job j = { fake_is, NULL, NULL, &f, NULL };
+	struct sched_job j = { fake_is, NULL, NULL, &f, NULL, NULL };
 	struct sched_core c;
 
 	(void)state;
@@ -127,6 +127,43 @@ test_job_gap_and_none(void **state)
 	assert_int_equal(c.t[0].job_ns, 30);
 	/* asked twice: the gap's task (100) and the next (idle) */
 	assert_int_equal(f.asked, 2);
+}
+
+/* A task moved into the job's cgroup while on a CPU: at the cut the job
+ * is told a new interval begins and the tasks on the CPUs are asked again,
+ * their answer counting from the cut, not before. Thread 0 runs the
+ * stranger 300 from 0, thread 1 is idle; 300 becomes the job's (moved in)
+ * before the cut at 50; thread 0 switches to idle at 90: the job ran
+ * [50,90) = 40 ns, alone; only thread 0's task is asked at the tick. */
+static void
+test_job_tick(void **state)
+{
+	struct fake f = { { 100 }, 1, 0, 0 };
+	struct sched_job j = { fake_is, NULL, NULL, &f, NULL, NULL };
+	struct sched_core c;
+	unsigned asked;
+
+	(void)state;
+	sched_core_init(&c, 2, 0);
+	sched_core_set_job(&c, &j);
+	sched_core_record_job(&c, 0, 0, false, 300, 300, 0, 0);
+	sched_core_record_job(&c, 1, 0, true, 200, 200, 0, 0);
+	f.member[f.n++] = 300;
+	sched_core_advance(&c, 50);
+	assert_int_equal(c.t[0].job_ns, 0);         /* asked at 0: not yet */
+	asked = f.asked;
+	sched_core_job_tick(&c);
+	assert_int_equal(f.asked, asked + 1);
+	sched_core_record_job(&c, 0, 90, true, 300, 300, 0, 0);
+	sched_core_advance(&c, 100);
+	assert_int_equal(c.t[0].job_ns, 40);
+	assert_int_equal(c.job_alone, 40);
+	assert_int_equal(c.t[1].job_ns + c.job_both + c.job_shared, 0);
+	/* Without a job the tick asks nothing. */
+	sched_core_set_job(&c, NULL);
+	asked = f.asked;
+	sched_core_job_tick(&c);
+	assert_int_equal(f.asked, asked);
 }
 
 static void
@@ -222,7 +259,7 @@ test_job_fork_ring(void **state)
 {
 	unsigned char ring0[256], ring1[256];
 	struct fake f = { { 100 }, 1, 0, 0 };
-	struct sched_job j = { fake_is, fake_fork, fake_exit, &f, NULL };
+	struct sched_job j = { fake_is, fake_fork, fake_exit, &f, NULL, NULL };
 	struct sched_ring r[2];
 	struct sched_core c;
 	uint64_t lost = 0;
@@ -257,6 +294,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_job_split),
 		cmocka_unit_test(test_job_gap_and_none),
+		cmocka_unit_test(test_job_tick),
 		cmocka_unit_test(test_job_parse),
 		cmocka_unit_test(test_job_fork_ring),
 	};

@@ -233,7 +233,23 @@ sched_core_record_job(struct sched_core *c, unsigned i, uint64_t t, bool out, ui
 	if (!th->known)
 		th->job = out ? j->is(j->ctx, pid, tid) : j->is(j->ctx, opid, other);
 	sched_core_record(c, i, t, out, tid, other);
-	th->job = out ? j->is(j->ctx, opid, other) : j->is(j->ctx, pid, tid);
+	th->on_pid = out ? opid : pid;
+	th->on_tid = out ? other : tid;
+	th->job = j->is(j->ctx, th->on_pid, th->on_tid);
+}
+
+void
+sched_core_job_tick(struct sched_core *c)
+{
+	const struct sched_job *j = c->job;
+	unsigned i;
+
+	for (i = 0; j != NULL && i < c->n; i++) {
+		struct sched_thread *th = &c->t[i];
+
+		if (th->known && th->busy && th->on_tid != 0)
+			th->job = j->is(j->ctx, th->on_pid, th->on_tid);
+	}
 }
 
 void

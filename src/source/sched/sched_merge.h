@@ -71,13 +71,20 @@ struct sched_thread {
 	 * (meaningful while busy), and the ns it ran the job's, cumulative. */
 	bool job;
 	uint64_t job_ns;
+	/* With a job: the task on it since its last record (0: none). */
+	uint32_t on_pid, on_tid;
 };
 
 /* The watched job's tasks, for the job's figures (the records carry the
  * process and thread IDs of the tasks switched; src/watch/jobtask.c
  * answers). `is` is asked once per record for the task that comes on,
  * and for the task that ran before when a thread's state was not known;
- * `fork` and `exit` (may be NULL) get perf's task records. */
+ * `fork` and `exit` (may be NULL) get perf's task records. `tick` (may
+ * be NULL) is told at each read's cut, after the records up to it were
+ * merged, that a new interval begins: answers that may have changed (a
+ * task moved between cgroups) are to be asked again; the tasks on the
+ * CPUs then are asked at once (sched_core_job_tick), the others at their
+ * next record. */
 struct sched_job {
 	bool (*is)(void *ctx, uint32_t pid, uint32_t tid);
 	void (*fork)(void *ctx, uint32_t ppid, uint32_t pid, uint32_t tid);
@@ -87,6 +94,7 @@ struct sched_job {
 	 * whether a task is in it when the directory is cgroup v2's), else
 	 * NULL. */
 	const char *cgroup_dir;
+	void (*tick)(void *ctx);
 };
 
 struct sched_core {
@@ -140,6 +148,10 @@ void sched_core_record(struct sched_core *c, unsigned i, uint64_t t, bool out, u
  * sched_core_record. */
 void sched_core_record_job(struct sched_core *c, unsigned i, uint64_t t, bool out, uint32_t pid,
     uint32_t tid, uint32_t opid, uint32_t other);
+/* After the job's tick, with the core counted up to the cut (sched_drain):
+ * each busy thread's task is asked again whether it is the job's, its
+ * answer counting from the cut. Nothing without a job. */
+void sched_core_job_tick(struct sched_core *c);
 /* At a read's cut-off, after sched_drain and before the counts are
  * taken: a thread still pending is unsure (its task may have ended
  * unrecorded before the cut), unless the last drain saw its ring's next

@@ -809,6 +809,20 @@ cpu_state(struct sched_src *ss, unsigned cpu, struct sched_core *k, unsigned th,
 	return CPU_LOST;
 }
 
+/* A new interval from the cut: the job's answers that may have changed are
+ * asked again (struct sched_job's tick), the tasks on the CPUs now. */
+static void
+job_tick(struct sched_src *ss)
+{
+	unsigned ci;
+
+	if (!ss->has_job || ss->job.tick == NULL)
+		return;
+	ss->job.tick(ss->job.ctx);
+	for (ci = 0; ci < ss->ncores; ci++)
+		sched_core_job_tick(&ss->core[ci]);
+}
+
 static int
 sched_read(struct source *s, struct sample *out, struct errmsg *e)
 {
@@ -824,6 +838,7 @@ sched_read(struct source *s, struct sample *out, struct errmsg *e)
 	pthread_mutex_lock(&ss->mu);
 	cut = cut_now(ss);
 	drain_all(ss, cut);
+	job_tick(ss);
 	known_refresh(ss);
 	s->events[0] = '\0';
 	for (ci = 0; ci < ss->ncores; ci++) {
