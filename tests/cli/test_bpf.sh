@@ -59,7 +59,9 @@ plan 18
 
 # figs FILE: the means over FILE's intervals but the first:
 # "u0 u1 neither t0_only t1_only both ju0 ju1 job_alone job_shared job_both"
-# (job figures 0 when absent); "none" when no interval had figures.
+# (job figures 0 where no job is watched: absent no-job); an interval
+# whose figures are absent (null: its reason in "absent") is left out of
+# the mean, not counted as nothing; "none" when no interval had figures.
 figs() {
 	python3 - "$1" <<'PY'
 import json, sys
@@ -69,18 +71,37 @@ keys = ("u0", "u1", "neither", "t0_only", "t1_only", "both", "ju0", "ju1", "job_
         "job_shared", "job_both")
 acc = dict.fromkeys(keys, 0.0)
 n = 0
+def jv(x, k):
+    # no job watched (no-job): 0; another reason: absent (None)
+    v = x.get(k)
+    return 0.0 if v is None and x.get("absent", {}).get(k) == "no-job" else v
 for r in rows:
     c = next(c for c in r["cores"] if 0 in c["cpus"])
     t = {x["cpu"]: x for x in r["threads"]}
     got = [t[0]["util"], t[1]["util"]] + [c[k] for k in ("neither", "t0_only", "t1_only", "both")] + \
-        [t[0].get("job_util") or 0.0, t[1].get("job_util") or 0.0] + \
-        [c.get(k) or 0.0 for k in ("job_alone", "job_shared", "job_both")]
+        [jv(t[0], "job_util"), jv(t[1], "job_util")] + \
+        [jv(c, k) for k in ("job_alone", "job_shared", "job_both")]
     if any(v is None for v in got):
         continue
     for k, v in zip(keys, got):
         acc[k] += v
     n += 1
 print(" ".join("%.4f" % (acc[k] / n) for k in keys) if n else "none")
+PY
+}
+# per FILE: each interval's CPU 0 job_util, or its absent reason
+per() {
+	python3 - "$1" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+out = []
+for r in rows:
+    if "window" in r:
+        continue
+    t = next(x for x in r["threads"] if x["cpu"] == 0)
+    v = t.get("job_util")
+    out.append("%.3f" % v if v is not None else "-(%s)" % t.get("absent", {}).get("job_util", "?"))
+print(" ".join(out))
 PY
 }
 # within TOL A1 B1 A2 B2 ...: every |Ai - Bi| <= TOL
@@ -145,6 +166,7 @@ B=$(figs "$dir/job.bpf.json")
 S=$(figs "$dir/job.sched.json")
 diag "bpf:   $B"
 diag "sched: $S"
+diag "CPU 0's job_util per interval: bpf $(per "$dir/job.bpf.json"); sched $(per "$dir/job.sched.json")"
 check "2 job: bpf against sched: every figure within 0.05" agree 0.05 "$B" "$S"
 set -- $B
 # job_ok JU0 JU1 ALONE SHARED BOTH
@@ -267,9 +289,15 @@ else
 	# (not under timeout: its child would be the loop; stop_loads ends it)
 	taskset -c 1 sh -c 'while :; do :; done' & mv=$!; loads="$loads $mv"
 	# the job's cpuset needs a task at the start: a sleeper, on CPU 0
-	sh -c 'echo $$ >"$1/cgroup.procs" && exec sleep 7' - "$cg" & loads="$loads $!"
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec sleep 12' - "$cg" & loads="$loads $!"
 	sleep 0.2
-	(sleep 1.5; echo "$mv" >"$cg/cgroup.procs"; sleep 2; echo "$mv" >"$cgroot/cgroup.procs") &
+	# moved in once httop wrote its first interval (its start is slow on
+	# a busy machine: the intervals, not the clock, place the move), out
+	# 2 s later: the first interval without it, the last (the fifth)
+	# without it again
+	(i=0
+	while [ ! -s "$dir/cg.json" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+	echo "$mv" >"$cg/cgroup.procs"; sleep 2; echo "$mv" >"$cgroot/cgroup.procs") &
 	mover=$!
 	HTTOP_PHASE_TIMES=1 "$HTTOP" --source bpf --topology "$dir/sib.xml" -b --format json \
 	    -d 1 -n 5 --cgroup "$cg" >"$dir/cg.json" 2>"$dir/cg.err" || sed 's/^/# httop: /' "$dir/cg.err"
@@ -286,9 +314,10 @@ PY
 	set -- $J
 	check "6 cgroup: the program asks the kernel the task's cgroup ($(grep -o 'job_cgid=[0-9]*' "$dir/cg.err"))" \
 	    grep -q 'job_cgid=[1-9]' "$dir/cg.err"
-	check "6 cgroup: moved in then out: CPU 1's job_util 0 before ($1), > 0.3 while in (${3:-}), 0 after (${5:-})" \
+	check "6 cgroup: moved in then out: CPU 1's job_util 0 before ($1), > 0.3 while in (${2:-} ${3:-} ${4:-}), 0 after (${5:-})" \
 	    python3 -c 'import sys
 v = sys.argv[1:]
-sys.exit(len(v) != 5 or "None" in v or float(v[0]) != 0 or float(v[2]) <= 0.3 or float(v[4]) != 0)' "$@"
+sys.exit(len(v) != 5 or "None" in v or float(v[0]) != 0 or
+         max(float(x) for x in v[1:4]) <= 0.3 or float(v[4]) != 0)' "$@"
 	rmdir "$cg" 2>/dev/null && cg=
 fi
