@@ -55,7 +55,7 @@ if ! "$HTTOP" --source bpf --topology "$dir/sib.xml" -b -n 1 -d 0.1 >/dev/null 2
 	exit 1
 fi
 sched_opens "$dir/sib.xml" "$dir/sprobe" || skip_all "the sched source does not open here: $(cat "$dir/sprobe")"
-plan 18
+plan 19
 
 # figs FILE: the means over FILE's intervals but the first:
 # "u0 u1 neither t0_only t1_only both ju0 ju1 job_alone job_shared job_both"
@@ -320,4 +320,28 @@ v = sys.argv[1:]
 sys.exit(len(v) != 5 or "None" in v or float(v[0]) != 0 or
          max(float(x) for x in v[1:4]) <= 0.3 or float(v[4]) != 0)' "$@"
 	rmdir "$cg" 2>/dev/null && cg=
+fi
+
+# 7. nothing left in the kernel when httop ends, SIGKILL included: the
+# program is not pinned, so its last file descriptor going (the process
+# ending) unloads it and frees its maps. Checked by the programs' names in
+# bpftool's list (bpftool is in the README's install line; skipped
+# without it).
+progs() { bpftool prog list 2>/dev/null | grep -c 'name httop_' ; }
+if command -v bpftool >/dev/null 2>&1; then
+	before=$(progs)
+	"$HTTOP" --source bpf --topology "$dir/sib.xml" -b --format json -d 30 >/dev/null 2>&1 &
+	hp=$!
+	i=0
+	while [ "$(progs)" -le "$before" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+	during=$(progs)
+	kill -KILL "$hp" 2>/dev/null
+	wait "$hp" 2>/dev/null
+	i=0
+	while [ "$(progs)" -gt "$before" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+	after=$(progs)
+	check "7 SIGKILL: httop's programs loaded while it ran ($during, $before before), none left after ($after)" \
+	    sh -c '[ "$1" -gt "$2" ] && [ "$3" -eq "$2" ]' - "$during" "$before" "$after"
+else
+	skip "7 SIGKILL: bpftool is not installed (the programs left would be unseen)"
 fi
