@@ -166,9 +166,11 @@ fi
 # the healthy node is in every job interval from its first line on (those
 # before it come while its process starts, later on a busy machine), never
 # lost; the hostile ones' lines are read too (no layout)
-check "... the healthy node is in every job interval from its first, never lost ($(grep -c '^steady1 ' hostile.txt) of $(grep -c '^job ' hostile.txt)); the hostile ones read" \
+# (a job interval without its line, late on a busy machine, names it
+# missing: when an interval closes is a matter of time)
+check "... the healthy node is in every job interval from its first or named missing there, never lost ($(grep -c '^steady1 ' hostile.txt) of $(grep -c '^job ' hostile.txt)); the hostile ones read" \
     awk '$1 == "steady1" { s++; in_iv = 1 } $1 == "hostile3" { h++ }
-        $1 == "job" { if (s > 0) { j++; if (!in_iv) miss++ } in_iv = 0 }
+        $1 == "job" { if (s > 0) { j++; if (!in_iv && $0 !~ /missing: .*steady1/) miss++ } in_iv = 0 }
         END { exit !(j >= 5 && miss == 0 && h >= 2) }' hostile.txt
 check "... and the viewer said nothing of it" [ ! -s hostile.err ]
 

@@ -10,7 +10,7 @@ need python3
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 12
+plan 13
 
 export NODES_RUN=$tmp
 export NODES_LOADS="h1=busy h2=one-per-core h3=idle crash=crash pad=pad"
@@ -75,9 +75,15 @@ check "it was started again alone, h1 only in the first step: $(tr '\n' ' ' <ste
     sh -c '[ "$(head -1 steps)" = h1,crash ] && [ "$(sed 1d steps | sort -u)" = crash ]'
 # (the whole job's line at the end, "whole run", is not an interval)
 counts=$(awk '!/whole run/ { n[$1]++ } END { printf "h1 %d, job %d, crash %d", n["h1"], n["job"], n["crash"] }' crash.txt)
-check "h1 went on: a line of it in every job interval ($counts)" \
-    awk '/whole run/ { next } $1 == "h1" { h++ } $1 == "job" { j++ } $1 == "crash" { c++ }
-	END { exit !(h >= 8 && h == j) }' crash.txt
+# A job interval without h1's line (late on a busy machine: when the
+# interval closes is a matter of time) names it missing; it is never lost.
+late=$(awk '/whole run/ { next } $1 == "h1" { in_iv = 1 }
+	$1 == "job" { if (!in_iv && $0 ~ /missing: .*h1/) n++; in_iv = 0 } END { print n + 0 }' crash.txt)
+check "h1 went on: a line of it in every job interval, or the interval names it missing ($counts; $late said late)" \
+    awk '/whole run/ { next } $1 == "h1" { h++; in_iv = 1 }
+	$1 == "job" { if (!in_iv && $0 !~ /missing: .*h1/) miss++; in_iv = 0 }
+	END { exit !(h >= 8 && miss == 0) }' crash.txt
+check "... and h1 never lost" sh -c '! grep -q "node h1 lost" crash.err' 
 
 # 11-12: one step holds two pipes whatever the number of nodes: 300 nodes
 # under a limit of 64 open files start (here an srun that fails at once),
