@@ -297,26 +297,38 @@ busy_child(const char *procs)
 	return p;
 }
 
-/* The process's utime + stime, seconds (USER_HZ). */
+/* The process's time on a CPU, seconds: /proc/PID/schedstat's first
+ * field (nanoseconds; utime + stime are ticks, sampled: 10 ms steps). */
 static double
 cpu_seconds(pid_t p)
 {
-	char path[64], buf[1024], *s;
-	unsigned long ut = 0, st = 0;
+	char path[64];
+	unsigned long long ns;
 	FILE *fp;
-	size_t n;
+	int n;
 
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)p);
+	snprintf(path, sizeof path, "/proc/%d/schedstat", (int)p);
 	if ((fp = fopen(path, "re")) == NULL)
 		return -1.0;
-	n = fread(buf, 1, sizeof buf - 1, fp);
+	n = fscanf(fp, "%llu", &ns);
 	fclose(fp);
-	buf[n] = '\0';
-	/* After the command's closing parenthesis: state is field 3, utime 14. */
-	if ((s = strrchr(buf, ')')) == NULL ||
-	    sscanf(s + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
-		return -1.0;
-	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+	return n == 1 ? (double)ns / 1e9 : -1.0;
+}
+
+/* Whether pid is in the cgroup (its cgroup.procs lists it). */
+static bool
+in_cgroup(const char *procs, pid_t pid)
+{
+	FILE *fp = fopen(procs, "re");
+	int p;
+	bool found = false;
+
+	if (fp == NULL)
+		return false;
+	while (!found && fscanf(fp, "%d", &p) == 1)
+		found = p == (int)pid;
+	fclose(fp);
+	return found;
 }
 
 static void
@@ -378,8 +390,15 @@ test_real_task_clock(void **state)
 	cpus_of(&cpus, "0");
 	mine = busy_child(procs);
 	stranger = busy_child(NULL);
-	/* Let the child move itself in. */
-	usleep(100000);
+	/* Let the child move itself in (at most 5 s on a busy machine). */
+	for (int i = 0; i < 500 && !in_cgroup(procs, mine); i++)
+		usleep(10000);
+	if (!in_cgroup(procs, mine)) {
+		stop(mine);
+		stop(stranger);
+		rmdir(dir);
+		fail_msg("the loop did not move itself into %s in 5 s", dir);
+	}
 	pc = perf_cgroup_open(sys, dir, &cpus, tc, 1, &e);
 	if (pc == NULL) {
 		stop(mine);
