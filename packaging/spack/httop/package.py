@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="abe9ffb6165c7f0c578bac1ee90f3dac466e6d657fc7ee79a4d44af05efa62b0")
+    version("0.1.0", sha256="e8c70ddfadbabe3723e61d6c88210ca03f5b70996ed4bc3631d7d7f84879d242")
 
     variant("nls", default=True, description="Translated messages (gettext)")
     variant("bpf", default=True,
