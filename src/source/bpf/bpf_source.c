@@ -385,6 +385,12 @@ bpf_read(struct source *s, struct sample *out, struct errmsg *e)
 		    "programmed"));
 	if (bs->has_job && bs->job_cgid == 0)
 		job_scan(bs);
+	/* A job by cgroup is asked at each switch: a task moved in or out
+	 * while it runs alone on its CPU (no switch for seconds) is asked
+	 * again when httop's visit switches it out and in, so a move counts
+	 * from the refresh after it at the latest. */
+	if (bs->has_job && bs->job_cgid != 0)
+		visit_cpus(bs);
 	s->events[0] = '\0';
 	for (ci = 0; ci < bs->ncores; ci++) {
 		__u32 key = ci;

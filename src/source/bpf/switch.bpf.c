@@ -94,7 +94,8 @@ const volatile bool job_cg_cpuset = false;
 #define JOB_CG_DEPTH 64
 
 /* Is task t in the cgroup v2 job_cgid or one below it, now? Read at each
- * switch, so a task moved in or out counts from its next switch. */
+ * switch, so a task moved in or out counts from its next switch (httop
+ * visits each CPU at every refresh: at the latest from then). */
 static __always_inline bool
 in_job_cgroup(struct task_struct *t)
 {
