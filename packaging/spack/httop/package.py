@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="e8c70ddfadbabe3723e61d6c88210ca03f5b70996ed4bc3631d7d7f84879d242")
+    version("0.1.0", sha256="5321b9657d3d4b0fc4007a35b2fe7fc8dfd204b13364214987d80c84c762ede3")
 
     variant("nls", default=True, description="Translated messages (gettext)")
     variant("bpf", default=True,
