@@ -32,22 +32,25 @@ slurm_node() {
 }
 
 # slurm_ports N BASE: $port, the first of N consecutive ports that no
-# socket listens on (/proc/net/tcp*), from BASE + a share of the test's
-# PID, so that two tests started together take different ones.
-slurm_listening() {
-	cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | awk '$4 == "0A" { print $2 }' |
+# socket uses (/proc/net/tcp*, listening or connected), from BASE + a
+# share of the test's PID, so that two tests started together take
+# different ones; below 32768, where the kernel takes no port for an
+# outgoing connection (ip_local_port_range starts there: a port picked
+# free above it was once taken by a connection before slurmdbd bound it).
+slurm_used() {
+	cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | awk 'NR > 1 { print $2 }' |
 		sed 's/.*://' | tr 'a-f' 'A-F'
 }
 slurm_busy_port() {
 	_q=0
 	while [ $_q -lt "$2" ]; do
-		slurm_listening | grep -qx "$(printf '%04X' $(($1 + _q)))" && return 0
+		slurm_used | grep -qx "$(printf '%04X' $(($1 + _q)))" && return 0
 		_q=$((_q + 1))
 	done
 	return 1
 }
 slurm_ports() {
-	port=$(($2 + ($$ % 5000) * $1))
+	port=$(($2 + ($$ % ((32768 - $2) / $1 - 1)) * $1))
 	while slurm_busy_port $port "$1"; do port=$((port + $1)); done
 }
 

@@ -33,7 +33,7 @@ slurm_node
 plan $NTESTS
 
 # Four free ports: slurmctld, slurmd, slurmdbd, MariaDB.
-slurm_ports 4 35000
+slurm_ports 4 20000
 dbdport=$((port + 2))
 dbport=$((port + 3))
 
