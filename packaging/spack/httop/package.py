@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="5321b9657d3d4b0fc4007a35b2fe7fc8dfd204b13364214987d80c84c762ede3")
+    version("0.1.0", sha256="fb16119aefb1d1699bc11289822e8c34f5609979dc25819b9fad0f76b00027ef")
 
     variant("nls", default=True, description="Translated messages (gettext)")
     variant("bpf", default=True,
