@@ -13,6 +13,15 @@ clock_mono(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+unsigned long long
+clock_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+
 double
 clock_wall(void)
 {

@@ -85,15 +85,6 @@ bpf_of(const struct source *s)
 	return s->priv;
 }
 
-static uint64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* libbpf's messages: the last one kept for an error (the open says it). */
 static char last_msg[256];
 
@@ -253,7 +244,7 @@ bpf_program(struct source *s, const struct plan *p, bool force, struct errmsg *e
 		return 0;
 	if (bs->has_job && bs->job_cgid == 0)
 		job_scan(bs);
-	if (set_maps(bs, now_ns(), e) != 0)
+	if (set_maps(bs, (uint64_t)clock_mono_ns(), e) != 0)
 		return -1;
 	visit_cpus(bs);
 	bs->open = true;
@@ -401,14 +392,14 @@ bpf_read(struct source *s, struct sample *out, struct errmsg *e)
 			bs->snap[ci].known = 0;
 	}
 	/* The cut after every copy: no copy's counts go past it. */
-	cut = now_ns();
+	cut = (uint64_t)clock_mono_ns();
 	read_online(bs);
 	for (ci = 0; ci < bs->ncores; ci++)
 		read_core(bs, ci, cut, out);
 	if (bs->has_job && bs->job_cgid == 0)
 		job_untracked(bs);
 	out->time = (double)cut / 1e9 - bs->start;
-	out->wall = clock_wall() - (double)(now_ns() - cut) / 1e9;
+	out->wall = clock_wall() - (double)((uint64_t)clock_mono_ns() - cut) / 1e9;
 	out->seq = bs->seq++;
 	return 0;
 }

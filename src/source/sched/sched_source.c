@@ -155,15 +155,6 @@ sched_of(const struct source *s)
 	return s->priv;
 }
 
-static uint64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void
 attr_for(struct perf_event_attr *a, size_t ring_bytes)
 {
@@ -326,7 +317,7 @@ skip_ring(struct sched_cpu *c)
 static uint64_t
 cut_now(const struct sched_src *ss)
 {
-	uint64_t t = now_ns();
+	uint64_t t = (uint64_t)clock_mono_ns();
 
 	t = t > SCHED_CUT_LAG ? t - SCHED_CUT_LAG : 0;
 	return t > ss->last_cut ? t : ss->last_cut;
@@ -659,7 +650,7 @@ sched_program(struct source *s, const struct plan *p, bool force, struct errmsg 
 	 * the first interval starts with every state known. */
 	visit_cpus(ss);
 	sched_rt_scan(&ss->rts, ss->proc);
-	t0 = now_ns();
+	t0 = (uint64_t)clock_mono_ns();
 	for (ci = 0; ci < ss->ncores; ci++) {
 		sched_core_init(&ss->core[ci], t->cores[ci].nthreads, t0);
 		sched_core_set_job(&ss->core[ci], ss->has_job ? &ss->job : NULL);
@@ -687,11 +678,11 @@ sched_program(struct source *s, const struct plan *p, bool force, struct errmsg 
 static bool
 still_on(struct sched_cpu *c)
 {
-	uint64_t v[2], before = now_ns(), after, gap;
+	uint64_t v[2], before = (uint64_t)clock_mono_ns(), after, gap;
 
 	if (read(c->fd, v, sizeof v) != (ssize_t)sizeof v)
 		return false;
-	after = now_ns();
+	after = (uint64_t)clock_mono_ns();
 	if (c->last_en != 0) {
 		gap = before > c->last_rd ? before - c->last_rd : 0;
 		if (v[1] <= c->last_en || v[1] - c->last_en + SCHED_EN_SLACK_NS + gap / 1000 < gap)
@@ -880,7 +871,7 @@ sched_read(struct source *s, struct sample *out, struct errmsg *e)
 		visit_cpus(ss);
 	}
 	out->time = (double)cut / 1e9 - ss->start;
-	out->wall = clock_wall() - (double)(now_ns() - cut) / 1e9;
+	out->wall = clock_wall() - (double)((uint64_t)clock_mono_ns() - cut) / 1e9;
 	out->seq = ss->seq++;
 	return 0;
 }
