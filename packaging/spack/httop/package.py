@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="fb16119aefb1d1699bc11289822e8c34f5609979dc25819b9fad0f76b00027ef")
+    version("0.1.0", sha256="d42ddc7c044272bd3a090f06aa6e7834d4bb82f9b9a5765f179a98ae2afffce7")
 
     variant("nls", default=True, description="Translated messages (gettext)")
     variant("bpf", default=True,
