@@ -13,7 +13,8 @@ tests_unit_test_sched_job_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_sched_job_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_sched_job
 SCHED_TESTS = tests/tui/test_tui_sched.sh tests/cli/test_split_label.sh \
-	tests/cli/test_scale_absent.sh tests/cli/test_perfmon_cap.sh tests/cli/test_bpf_cap.sh
+	tests/cli/test_scale_absent.sh tests/cli/test_perfmon_cap.sh tests/cli/test_bpf_cap.sh \
+	tests/cli/test_bpf_off.sh
 TESTS += $(SCHED_TESTS)
 EXTRA_DIST += $(SCHED_TESTS) tests/cli/sched_load.py
 # the bpf source's arithmetic (kernel program and reads alike), by hand

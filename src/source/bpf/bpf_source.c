@@ -587,7 +587,7 @@ open_src(struct machine *m, struct plan *plan, const struct sched_job *job, stru
 	(void)m;
 	(void)plan;
 	(void)job;
-	errmsg_set(e, _("bpf: this httop was built without the bpf source (%s); --source sched "
+	errmsg_set(e, _("bpf: this httop was built without the bpf source: %s; --source sched "
 	    "gives the same figures"), BPF_WHY_OFF);
 	return NULL;
 }
