@@ -555,20 +555,13 @@ silent_ok(struct sched_src *ss, const struct sched_thread *th, unsigned cpu, uin
 static void
 visit_cpus(struct sched_src *ss)
 {
-	cpu_set_t old, one;
+	bool *v = xcalloc(ss->max_cpu ? ss->max_cpu : 1, sizeof *v);
 	unsigned cpu;
 
-	if (sched_getaffinity(0, sizeof old, &old) != 0)
-		return;
-	for (cpu = 0; cpu < ss->max_cpu && cpu < CPU_SETSIZE; cpu++) {
-		if (ss->cpu[cpu].state != SC_OPEN)
-			continue;
-		CPU_ZERO(&one);
-		CPU_SET(cpu, &one);
-		if (sched_setaffinity(0, sizeof one, &one) == 0)
-			sched_yield();
-	}
-	(void)sched_setaffinity(0, sizeof old, &old);
+	for (cpu = 0; cpu < ss->max_cpu; cpu++)
+		v[cpu] = ss->cpu[cpu].state == SC_OPEN;
+	source_visit_cpus(v, ss->max_cpu);
+	free(v);
 }
 
 static void
