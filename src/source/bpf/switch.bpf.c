@@ -152,20 +152,47 @@ is_job(struct task_struct *t)
  * an interval in which it moved has the job's figures absent. */
 __u64 job_untracked = 0;
 
-/* When task t, leaving its CPU now, came on: its run time in this stay
- * (the fair class's sum less its value when it was picked, both the
- * scheduler's own, brought up to now before the tracepoint), or 0 where
- * it is not known (another class: real-time, the idle task). */
+/* A task of another class than the fair one (real-time, deadline): its
+ * run time (se.sum_exec_runtime) when it last left a CPU, kept at each
+ * of its switches out (rare: few tasks are of these classes). */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, __u64);
+} left_at SEC(".maps");
+
+/* The fair class: SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE. */
+static __always_inline bool
+fair(struct task_struct *t)
+{
+	unsigned int pol = BPF_CORE_READ(t, policy);
+
+	return pol == 0 || pol == 3 || pol == 5;
+}
+
+/* When task t, leaving its CPU now, came on: now less its run time in
+ * this stay, the scheduler's own (brought up to now before the
+ * tracepoint): for the fair class its sum less its value when it was
+ * picked, for another its sum less its value when it last left a CPU
+ * (left_at); 0 where it is not known (the idle task; a task of another
+ * class never seen leaving). */
 static __always_inline __u64
 came_on(struct task_struct *t, __u64 now)
 {
-	unsigned int pol = BPF_CORE_READ(t, policy);
-	__u64 run;
+	__u64 sum, *was, run;
 
-	/* SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE: the fair class */
-	if (t->pid == 0 || (pol != 0 && pol != 3 && pol != 5))
+	if (t->pid == 0)
 		return 0;
-	run = BPF_CORE_READ(t, se.sum_exec_runtime) - BPF_CORE_READ(t, se.prev_sum_exec_runtime);
+	sum = BPF_CORE_READ(t, se.sum_exec_runtime);
+	if (fair(t)) {
+		run = sum - BPF_CORE_READ(t, se.prev_sum_exec_runtime);
+	} else {
+		was = bpf_task_storage_get(&left_at, t, 0, 0);
+		if (was == NULL || *was > sum)
+			return 0;
+		run = sum - *was;
+	}
 	return run < now ? now - run : 0;
 }
 
@@ -207,6 +234,13 @@ int BPF_PROG(httop_switch, bool preempt, struct task_struct *prev, struct task_s
 	c->cur[th] = (__u32)next->pid + 1;
 	c->since[th] = c->at;
 	bpf_spin_unlock(&c->lock);
+	if (prev->pid != 0 && !fair(prev)) {
+		__u64 *was = bpf_task_storage_get(&left_at, prev, 0,
+		    BPF_LOCAL_STORAGE_GET_F_CREATE);
+
+		if (was != NULL)
+			*was = BPF_CORE_READ(prev, se.sum_exec_runtime);
+	}
 	return 0;
 }
 
