@@ -160,6 +160,17 @@ test_unseen_unknown(void **state)
 	bpf_core_advance(&c, 100);
 	assert_int_equal(c.job_ns[0], 50);
 	assert_int_equal(c.unk[0], 30);
+
+	/* The same where the task found was in the same state (busy, not
+	 * the job's) as the one seen: nothing was counted wrong, unk 0. */
+	core2(&c, 0);
+	bpf_core_switch(&c, 0, 10, 1, 0);
+	c.since[0] = 10;
+	bpf_core_switch(&c, 1, 50, 1, 0);
+	bpf_core_unseen(&c, 0, 0, 100, 1, 0);
+	bpf_core_advance(&c, 100);
+	assert_int_equal(c.ref[0], 90);
+	assert_int_equal(c.unk[0], 0);
 }
 
 int

@@ -127,28 +127,34 @@ bpf_core_switch(struct bpf_core *c, unsigned th, __u64 t, int busy, int job)
 /* Thread th's switch out of the task seen coming on at since[th] was not
  * seen; the task found on it now (busy, job) came on at t_in: known from
  * its own run time (exact), or, where it is not (t_in 0), at since[th]:
- * its whole span is then counted as the task found, and added to unk[th].
- * The core's counts up to t_in keep the state as it was; a t_in before
- * c->at (a sibling's switch counted past it already) counts from c->at,
- * the difference added to unk[th]. */
+ * its whole span is then counted as the task found. The core's counts up
+ * to t_in keep the state as it was; a t_in before c->at (a sibling's
+ * switch counted past it already) counts from c->at. Where the two tasks'
+ * states differ (busy, the job's), the span whose state may be wrong (all
+ * of it when t_in is not known, c->at - t_in when counted past) is added
+ * to unk[th]; where they are the same nothing was counted wrong. */
 BPF_CORE_INLINE void
 bpf_core_unseen(struct bpf_core *c, unsigned th, __u64 t_in, __u64 now, int busy, int job)
 {
 	unsigned i = th & (BPF_CORE_SMT - 1);
 	__u32 bit = 1u << i;
 	__u64 from = c->since[i];
+	__u32 nb = busy ? c->busy | bit : c->busy & ~bit;
+	__u32 nj = busy && job ? c->job | bit : c->job & ~bit;
+	int same = nb == c->busy && nj == c->job;
 
 	if (t_in == 0 || t_in < from) {
-		c->unk[i] += now > from ? now - from : 0;
+		if (!same)
+			c->unk[i] += now > from ? now - from : 0;
 		t_in = from;
 	} else if (t_in > now) {
 		t_in = now;
 	}
-	if (t_in < c->at)
+	if (t_in < c->at && !same)
 		c->unk[i] += (now < c->at ? now : c->at) - t_in;
 	bpf_core_advance(c, t_in);
-	c->busy = busy ? c->busy | bit : c->busy & ~bit;
-	c->job = busy && job ? c->job | bit : c->job & ~bit;
+	c->busy = nb;
+	c->job = nj;
 	c->unseen++;
 }
 

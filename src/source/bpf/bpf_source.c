@@ -604,7 +604,20 @@ open_src(struct machine *m, struct plan *plan, const struct sched_job *job, stru
 	return &bs->src;
 }
 
+uint64_t
+bpf_source_cut(const struct source *s)
+{
+	return bpf_of(s)->last_cut;
+}
+
 #else /* !HAVE_BPF */
+
+uint64_t
+bpf_source_cut(const struct source *s)
+{
+	(void)s;
+	return 0;
+}
 
 static struct source *
 open_src(struct machine *m, struct plan *plan, const struct sched_job *job, struct errmsg *e)
