@@ -133,8 +133,8 @@ both() {
 }
 
 # 1. both sources over one schedule
-timeout 12 taskset -c 0 sh -c 'while :; do :; done' & busy=$!; loads="$loads $busy"
-python3 "$HTTOP_SRCDIR/tests/cli/sched_load.py" 1 half 12 >/dev/null & loads="$loads $!"
+timeout 60 taskset -c 0 sh -c 'while :; do :; done' & busy=$!; loads="$loads $busy"
+python3 "$HTTOP_SRCDIR/tests/cli/sched_load.py" 1 half 60 >/dev/null & loads="$loads $!"
 sleep 0.3
 both one
 B=$(figs "$dir/one.bpf.json")
