@@ -23,3 +23,9 @@ tests_unit_test_bpf_core_SOURCES = tests/unit/test_bpf_core.c
 tests_unit_test_bpf_core_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_bpf_core_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_bpf_core
+# the bpf and sched sources in one process over the same windows (issue
+# 37): tests/cli/bpf_window.c, driven by test_bpf_window.sh (serial)
+check_PROGRAMS += tests/cli/bpf_window
+tests_cli_bpf_window_SOURCES = tests/cli/bpf_window.c
+tests_cli_bpf_window_CFLAGS = $(AM_CFLAGS)
+tests_cli_bpf_window_LDADD = $(HTTOP_LIBS)

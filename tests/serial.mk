@@ -8,7 +8,8 @@
 # those comparisons were skipped as "the machine is busy".
 SERIAL_TESTS = tests/cli/test_sched_hotplug.sh tests/cli/test_sched.sh \
 	tests/cli/test_check_beside.sh tests/cli/test_check_hotplug.sh \
-	tests/cli/test_sched_busy.sh tests/cli/test_job_split.sh tests/cli/test_bpf.sh
+	tests/cli/test_sched_busy.sh tests/cli/test_job_split.sh tests/cli/test_bpf.sh \
+	tests/cli/test_bpf_window.sh
 EXTRA_DIST += $(SERIAL_TESTS) tests/cli/hotplug_check.py
 CLEANFILES += test-suite-serial.log $(SERIAL_TESTS:.sh=.log) $(SERIAL_TESTS:.sh=.trs)
 # Automake writes a .log rule only for the tests in TESTS: this one is
@@ -61,6 +62,13 @@ check-serial: all
 tests/cli/test_bpf.sh.log: tests/cli/test_bpf.sh
 	@p='tests/cli/test_bpf.sh'; \
 	b='tests/cli/test_bpf.sh'; \
+	$(am__check_pre) $(LOG_DRIVER) --test-name "$$f" \
+	--log-file $$b.log --trs-file $$b.trs \
+	$(am__common_driver_flags) $(AM_LOG_DRIVER_FLAGS) $(LOG_DRIVER_FLAGS) -- $(LOG_COMPILE) \
+	"$$tst" $(AM_TESTS_FD_REDIRECT)
+tests/cli/test_bpf_window.sh.log: tests/cli/test_bpf_window.sh
+	@p='tests/cli/test_bpf_window.sh'; \
+	b='tests/cli/test_bpf_window.sh'; \
 	$(am__check_pre) $(LOG_DRIVER) --test-name "$$f" \
 	--log-file $$b.log --trs-file $$b.trs \
 	$(am__common_driver_flags) $(AM_LOG_DRIVER_FLAGS) $(LOG_DRIVER_FLAGS) -- $(LOG_COMPILE) \

@@ -1,6 +1,7 @@
 #include "config.h"
 #include "source/source.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,25 @@ source_close(struct source *s)
 	cpulist_free(&s->selected);
 	if (s->ops->close != NULL)
 		s->ops->close(s);
+}
+
+void
+source_visit_cpus(const bool *visit, unsigned n)
+{
+	cpu_set_t old, one;
+	unsigned cpu;
+
+	if (sched_getaffinity(0, sizeof old, &old) != 0)
+		return;
+	for (cpu = 0; cpu < n && cpu < CPU_SETSIZE; cpu++) {
+		if (!visit[cpu])
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		if (sched_setaffinity(0, sizeof one, &one) == 0)
+			sched_yield();
+	}
+	(void)sched_setaffinity(0, sizeof old, &old);
 }
 
 bool

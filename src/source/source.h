@@ -175,6 +175,13 @@ void source_pos(const struct source *s, struct source_pos *p);
 /* ops->stats into buf; false (buf "") when the source has none. */
 bool source_stats(const struct source *s, char *buf, size_t len);
 
+/* Move the calling thread onto each CPU i < n with visit[i] in turn, yield
+ * there, and put its affinity back: each CPU visited switches (its task
+ * out, the thread in, and back), so what runs there is said by a switch
+ * (the sched and bpf sources). A CPU the thread may not run on (cpuset)
+ * is passed over. */
+void source_visit_cpus(const bool *visit, unsigned n);
+
 /* Is this CPU read? (selected list empty means all present CPUs) */
 bool source_cpu_selected(const struct source *s, unsigned cpu);
 

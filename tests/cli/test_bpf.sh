@@ -133,8 +133,8 @@ both() {
 }
 
 # 1. both sources over one schedule
-timeout 12 taskset -c 0 sh -c 'while :; do :; done' & busy=$!; loads="$loads $busy"
-python3 "$HTTOP_SRCDIR/tests/cli/sched_load.py" 1 half 12 >/dev/null & loads="$loads $!"
+timeout 60 taskset -c 0 sh -c 'while :; do :; done' & busy=$!; loads="$loads $busy"
+python3 "$HTTOP_SRCDIR/tests/cli/sched_load.py" 1 half 60 >/dev/null & loads="$loads $!"
 sleep 0.3
 both one
 B=$(figs "$dir/one.bpf.json")
@@ -167,16 +167,11 @@ S=$(figs "$dir/job.sched.json")
 diag "bpf:   $B"
 diag "sched: $S"
 diag "CPU 0's job_util per interval: bpf $(per "$dir/job.bpf.json"); sched $(per "$dir/job.sched.json")"
-# Known and open (issue 37): at times bpf counts 13-16% of CPU 0 as not
-# the job's where sched counts 0.5% (util 1.0 in both, one busy loop the
-# job's): which source is wrong is not yet found. Said, not hidden: TAP's
-# TODO (XFAIL) when they disagree.
-if agree 0.05 "$B" "$S"; then
-	ok "2 job: bpf against sched: every figure within 0.05"
-else
-	tap_n=$((tap_n + 1))
-	echo "not ok $tap_n - 2 job: bpf against sched: every figure within 0.05 # TODO bpf and sched disagree on the job's share of CPU 0 (issue 37)"
-fi
+# (Issue 37: bpf once counted 13-16% of CPU 0 as not the job's where sched
+# counted 0.5%: the kernel runs no program at a switch out of the VM's
+# agent's threads, and the program kept the agent on CPU 0 while the job's
+# loop ran; bpf_core.h's unseen switches.)
+check "2 job: bpf against sched: every figure within 0.05" agree 0.05 "$B" "$S"
 set -- $B
 # job_ok JU0 JU1 ALONE SHARED BOTH
 job_ok() {

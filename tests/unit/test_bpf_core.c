@@ -104,6 +104,75 @@ test_job(void **state)
 	assert_int_equal(c.ref[1], 50);
 }
 
+/* A switch out of a task the kernel runs no program for (issue 37: the
+ * VM's agent): one thread (t0 of two, t1 idle) from 0:
+ *   0   the job's loop comes on (seen)       [0,10)  job: 10
+ *   10  the agent comes on (seen: the loop's switch out)
+ *   12  the agent leaves, the loop comes on: not seen
+ *   100 the loop leaves (seen): the task leaving is not the agent, so
+ *       12 -> 100 was the loop's: placed at 12 by its run time (88)
+ * busy 100; job 10 + 88 = 98; nothing unknown. Before the fix the agent's
+ * state stayed until 100: job 10. */
+static void
+test_unseen_placed(void **state)
+{
+	struct bpf_core c;
+
+	(void)state;
+	core2(&c, 0);
+	bpf_core_switch(&c, 0, 0, 1, 1);
+	c.since[0] = 0;
+	bpf_core_switch(&c, 0, 10, 1, 0);   /* the agent */
+	c.since[0] = 10;
+	bpf_core_unseen(&c, 0, 12, 100, 1, 1);
+	bpf_core_switch(&c, 0, 100, 0, 0);
+	assert_int_equal(c.ref[0], 100);
+	assert_int_equal(c.job_ns[0], 98);
+	assert_int_equal(c.job_alone, 98);
+	assert_int_equal(c.unk[0], 0);
+	assert_int_equal(c.unseen, 1);
+}
+
+/* The same where the task found has no run time of its own to place it
+ * (t_in 0: real-time, idle): 10 -> 100 counted as the task found (the
+ * loop's), and those 90 ns are unknown (the agent's 2 among them). A
+ * sibling that counted past the moment placed (at = 50 > t_in 20) leaves
+ * 20 -> 50 as counted, and unknown: 30. */
+static void
+test_unseen_unknown(void **state)
+{
+	struct bpf_core c;
+
+	(void)state;
+	core2(&c, 0);
+	bpf_core_switch(&c, 0, 10, 1, 0);
+	c.since[0] = 10;
+	bpf_core_unseen(&c, 0, 0, 100, 1, 1);
+	bpf_core_advance(&c, 100);
+	assert_int_equal(c.job_ns[0], 90);
+	assert_int_equal(c.unk[0], 90);
+
+	core2(&c, 0);
+	bpf_core_switch(&c, 0, 10, 1, 0);
+	c.since[0] = 10;
+	bpf_core_switch(&c, 1, 50, 1, 0);
+	bpf_core_unseen(&c, 0, 20, 100, 1, 1);
+	bpf_core_advance(&c, 100);
+	assert_int_equal(c.job_ns[0], 50);
+	assert_int_equal(c.unk[0], 30);
+
+	/* The same where the task found was in the same state (busy, not
+	 * the job's) as the one seen: nothing was counted wrong, unk 0. */
+	core2(&c, 0);
+	bpf_core_switch(&c, 0, 10, 1, 0);
+	c.since[0] = 10;
+	bpf_core_switch(&c, 1, 50, 1, 0);
+	bpf_core_unseen(&c, 0, 0, 100, 1, 0);
+	bpf_core_advance(&c, 100);
+	assert_int_equal(c.ref[0], 90);
+	assert_int_equal(c.unk[0], 0);
+}
+
 int
 main(void)
 {
@@ -111,6 +180,8 @@ main(void)
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_late_reading),
 		cmocka_unit_test(test_job),
+		cmocka_unit_test(test_unseen_placed),
+		cmocka_unit_test(test_unseen_unknown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -41,6 +41,20 @@ struct bpf_core {
 	 * job's while another runs another task (shared). */
 	__u64 job_both, job_alone, job_shared;
 	__u64 switches;  /* switches counted on the core's threads */
+	/* Switches the program did not see (the kernel runs no program at a
+	 * switch out of some tasks: on Linux 6.18 in a Firecracker VM every
+	 * thread of PID 1, the VM's agent, as the scheduler source finds no
+	 * record of theirs): 1 + the PID of the task last seen coming on
+	 * thread i (0: none yet), and when. A switch whose task leaving is
+	 * not that one, or the CPU found idling when that one is not the
+	 * idle task, says one went unseen (bpf_core_unseen). */
+	__u32 cur[BPF_CORE_SMT];
+	__u64 since[BPF_CORE_SMT];
+	/* ns of thread i counted as the task found on it after an unseen
+	 * switch whose moment is not known: at most this much of its counts
+	 * may be another task's (httop's read judges it). */
+	__u64 unk[BPF_CORE_SMT];
+	__u64 unseen;    /* unseen switches placed */
 };
 
 BPF_CORE_INLINE unsigned
@@ -108,6 +122,40 @@ bpf_core_switch(struct bpf_core *c, unsigned th, __u64 t, int busy, int job)
 	c->job = busy && job ? c->job | bit : c->job & ~bit;
 	c->known |= bit;
 	c->switches++;
+}
+
+/* Thread th's switch out of the task seen coming on at since[th] was not
+ * seen; the task found on it now (busy, job) came on at t_in: known from
+ * its own run time (exact), or, where it is not (t_in 0), at since[th]:
+ * its whole span is then counted as the task found. The core's counts up
+ * to t_in keep the state as it was; a t_in before c->at (a sibling's
+ * switch counted past it already) counts from c->at. Where the two tasks'
+ * states differ (busy, the job's), the span whose state may be wrong (all
+ * of it when t_in is not known, c->at - t_in when counted past) is added
+ * to unk[th]; where they are the same nothing was counted wrong. */
+BPF_CORE_INLINE void
+bpf_core_unseen(struct bpf_core *c, unsigned th, __u64 t_in, __u64 now, int busy, int job)
+{
+	unsigned i = th & (BPF_CORE_SMT - 1);
+	__u32 bit = 1u << i;
+	__u64 from = c->since[i];
+	__u32 nb = busy ? c->busy | bit : c->busy & ~bit;
+	__u32 nj = busy && job ? c->job | bit : c->job & ~bit;
+	int same = nb == c->busy && nj == c->job;
+
+	if (t_in == 0 || t_in < from) {
+		if (!same)
+			c->unk[i] += now > from ? now - from : 0;
+		t_in = from;
+	} else if (t_in > now) {
+		t_in = now;
+	}
+	if (t_in < c->at && !same)
+		c->unk[i] += (now < c->at ? now : c->at) - t_in;
+	bpf_core_advance(c, t_in);
+	c->busy = nb;
+	c->job = nj;
+	c->unseen++;
 }
 
 #endif

@@ -55,6 +55,7 @@ struct bpf_src {
 	struct bpf_core *snap;   /* each core's counts at the last read */
 	bool open;
 	double start;
+	uint64_t last_cut;       /* the last read's cut (ns), or the program's start */
 	uint64_t seq;
 	struct sched_job job;
 	bool has_job;
@@ -77,6 +78,10 @@ struct bpf_src {
 	uint32_t *pids, *prev;
 	size_t npids, nprev, cap;
 	bool *online;            /* per CPU, at the last read (max_cpu) */
+	bool *visit;             /* per CPU: visited (visit_cpus) */
+	/* Per core and thread (BPF_CORE_SMT each): the program's unk at
+	 * the last read (the ns whose task is not known, bpf_core.h). */
+	uint64_t *last_unk;
 };
 
 static struct bpf_src *
@@ -105,25 +110,18 @@ libbpf_say(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
+/* Visit every selected online CPU (source_visit_cpus): its task is
+ * switched out and in again, so the program sees what runs there. */
 static void
 visit_cpus(const struct bpf_src *bs)
 {
 	const struct topology *t = &bs->src.m->topo;
-	cpu_set_t old, one;
 	unsigned cpu;
 
-	if (sched_getaffinity(0, sizeof old, &old) != 0)
-		return;
-	for (cpu = 0; cpu < t->max_cpu && cpu < CPU_SETSIZE; cpu++) {
-		if (!t->cpus[cpu].present || !t->cpus[cpu].online ||
-		    !source_cpu_selected(&bs->src, cpu))
-			continue;
-		CPU_ZERO(&one);
-		CPU_SET(cpu, &one);
-		if (sched_setaffinity(0, sizeof one, &one) == 0)
-			sched_yield();
-	}
-	(void)sched_setaffinity(0, sizeof old, &old);
+	for (cpu = 0; cpu < t->max_cpu; cpu++)
+		bs->visit[cpu] = t->cpus[cpu].present && bs->online[cpu] &&
+		    source_cpu_selected(&bs->src, cpu);
+	source_visit_cpus(bs->visit, t->max_cpu);
 }
 
 static int
@@ -244,7 +242,8 @@ bpf_program(struct source *s, const struct plan *p, bool force, struct errmsg *e
 		return 0;
 	if (bs->has_job && bs->job_cgid == 0)
 		job_scan(bs);
-	if (set_maps(bs, (uint64_t)clock_mono_ns(), e) != 0)
+	bs->last_cut = (uint64_t)clock_mono_ns();
+	if (set_maps(bs, bs->last_cut, e) != 0)
 		return -1;
 	visit_cpus(bs);
 	bs->open = true;
@@ -301,22 +300,37 @@ read_online(struct bpf_src *bs)
 	}
 }
 
-/* One CPU's state in a read of core k (copied, brought up to the cut). */
+/* One CPU's state in a read of core k (copied, brought up to the cut);
+ * len: the interval's ns. Thread th's counts whose task was not known
+ * for more than SCHED_SILENT_TOL of the interval (a switch unseen, its
+ * moment not known: bpf_core.h) make it unsure, said. */
 static uint8_t
-cpu_state(struct bpf_src *bs, const struct bpf_core *k, unsigned th, unsigned cpu)
+cpu_state(struct bpf_src *bs, const struct bpf_core *k, unsigned ci, unsigned th, unsigned cpu,
+    uint64_t len)
 {
+	uint64_t *last = &bs->last_unk[ci * BPF_CORE_SMT + th], unk = k->unk[th] - *last;
+	char *ev = bs->src.events;
+	size_t n = strlen(ev);
+
+	*last = k->unk[th];
 	if (!bs->online[cpu])
 		return CPU_OFFLINE;
-	if (k->known & (1u << th))
+	if (!(k->known & (1u << th))) {
+		snprintf(ev + n, sizeof bs->src.events - n, "%scpu %u: what ran was not known "
+		    "(no switch since the program was loaded)", n ? "; " : "", cpu);
+		return CPU_LOST;
+	}
+	if ((double)unk <= SCHED_SILENT_TOL * (double)len)
 		return CPU_READ_OK;
-	snprintf(bs->src.events + strlen(bs->src.events),
-	    sizeof bs->src.events - strlen(bs->src.events), "%scpu %u: what ran was not known "
-	    "(no switch since the program was loaded)", bs->src.events[0] ? "; " : "", cpu);
+	snprintf(ev + n, sizeof bs->src.events - n, "%scpu %u: a switch the kernel ran no "
+	    "program for (out of a task hidden from tracing) came at a moment not known: up to "
+	    "%.1f ms of this interval counted as the task found after it", n ? "; " : "", cpu,
+	    (double)unk / 1e6);
 	return CPU_LOST;
 }
 
 static void
-read_core(struct bpf_src *bs, unsigned ci, uint64_t cut, struct sample *out)
+read_core(struct bpf_src *bs, unsigned ci, uint64_t cut, uint64_t len, struct sample *out)
 {
 	const struct topology *t = &bs->src.m->topo;
 	struct bpf_core *k = &bs->snap[ci];
@@ -334,7 +348,7 @@ read_core(struct bpf_src *bs, unsigned ci, uint64_t cut, struct sample *out)
 			memset(sample_row(out, cpu), 0, out->nslots * sizeof(uint64_t));
 			continue;
 		}
-		out->state[cpu] = cpu_state(bs, k, th, cpu);
+		out->state[cpu] = cpu_state(bs, k, ci, th, cpu, len);
 		if (out->state[cpu] == CPU_OFFLINE)
 			out->err[cpu] = ENXIO;
 		fill_row(bs, k, th, sample_row(out, cpu), out->nslots);
@@ -376,12 +390,15 @@ bpf_read(struct source *s, struct sample *out, struct errmsg *e)
 		    "programmed"));
 	if (bs->has_job && bs->job_cgid == 0)
 		job_scan(bs);
-	/* A job by cgroup is asked at each switch: a task moved in or out
-	 * while it runs alone on its CPU (no switch for seconds) is asked
-	 * again when httop's visit switches it out and in, so a move counts
-	 * from the refresh after it at the latest. */
-	if (bs->has_job && bs->job_cgid != 0)
-		visit_cpus(bs);
+	/* Every CPU visited before the copies: its task is switched out and
+	 * in again, so the program's state of each thread is what runs there
+	 * now. A switch out of a task the kernel runs no program for went
+	 * unseen (bpf_core.h): the visit places it at the latest here, so an
+	 * interval never ends on a state that is not so. A job by cgroup is
+	 * asked at each switch: a task moved in or out while it runs alone on
+	 * its CPU (no switch for seconds) is asked again at the visit, so a
+	 * move counts from the refresh after it at the latest. */
+	visit_cpus(bs);
 	s->events[0] = '\0';
 	for (ci = 0; ci < bs->ncores; ci++) {
 		__u32 key = ci;
@@ -395,7 +412,8 @@ bpf_read(struct source *s, struct sample *out, struct errmsg *e)
 	cut = (uint64_t)clock_mono_ns();
 	read_online(bs);
 	for (ci = 0; ci < bs->ncores; ci++)
-		read_core(bs, ci, cut, out);
+		read_core(bs, ci, cut, cut > bs->last_cut ? cut - bs->last_cut : 0, out);
+	bs->last_cut = cut;
 	if (bs->has_job && bs->job_cgid == 0)
 		job_untracked(bs);
 	out->time = (double)cut / 1e9 - bs->start;
@@ -413,6 +431,8 @@ bpf_close(struct source *s)
 		httop_bpf__destroy(bs->skel);
 	free(bs->snap);
 	free(bs->online);
+	free(bs->visit);
+	free(bs->last_unk);
 	free(bs->pids);
 	free(bs->prev);
 	free(bs);
@@ -422,13 +442,16 @@ static void
 bpf_stats(const struct source *s, char *buf, size_t len)
 {
 	const struct bpf_src *bs = bpf_of(s);
-	uint64_t sw = 0;
+	uint64_t sw = 0, unseen = 0;
 	unsigned ci;
 
 	for (ci = 0; ci < bs->ncores; ci++)
 		sw += bs->snap[ci].switches;
-	snprintf(buf, len, "switches=%llu lost=0 job_added=%llu job_untracked=%llu job_cgid=%llu",
-	    (unsigned long long)sw, (unsigned long long)bs->job_added,
+	for (ci = 0; ci < bs->ncores; ci++)
+		unseen += bs->snap[ci].unseen;
+	snprintf(buf, len, "switches=%llu lost=0 unseen=%llu job_added=%llu job_untracked=%llu "
+	    "job_cgid=%llu", (unsigned long long)sw, (unsigned long long)unseen,
+	    (unsigned long long)bs->job_added,
 	    (unsigned long long)(bs->user_untracked + bs->kern_untracked),
 	    (unsigned long long)bs->job_cgid);
 }
@@ -563,6 +586,8 @@ open_src(struct machine *m, struct plan *plan, const struct sched_job *job, stru
 	bs->ncores = m->topo.ncores;
 	bs->snap = xcalloc(bs->ncores, sizeof *bs->snap);
 	bs->online = xcalloc(m->topo.max_cpu, sizeof *bs->online);
+	bs->visit = xcalloc(m->topo.max_cpu, sizeof *bs->visit);
+	bs->last_unk = xcalloc((size_t)bs->ncores * BPF_CORE_SMT, sizeof *bs->last_unk);
 	for (ci = 0; ci < m->topo.max_cpu; ci++)
 		bs->online[ci] = m->topo.cpus[ci].online;
 	bs->start = clock_mono();
@@ -579,7 +604,20 @@ open_src(struct machine *m, struct plan *plan, const struct sched_job *job, stru
 	return &bs->src;
 }
 
+uint64_t
+bpf_source_cut(const struct source *s)
+{
+	return bpf_of(s)->last_cut;
+}
+
 #else /* !HAVE_BPF */
+
+uint64_t
+bpf_source_cut(const struct source *s)
+{
+	(void)s;
+	return 0;
+}
 
 static struct source *
 open_src(struct machine *m, struct plan *plan, const struct sched_job *job, struct errmsg *e)

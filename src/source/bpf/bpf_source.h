@@ -6,6 +6,8 @@
 #ifndef HTTOP_BPF_SOURCE_H
 #define HTTOP_BPF_SOURCE_H
 
+#include <stdint.h>
+
 #include "machine/machine.h"
 #include "plan/plan.h"
 #include "source/source.h"
@@ -22,5 +24,10 @@ struct source *bpf_source_open(struct machine *m, struct plan *plan, struct errm
  * (sched_plan_job). */
 struct source *bpf_source_open_job(struct machine *m, struct plan *plan,
     const struct sched_job *job, struct errmsg *e);
+/* Where the last read cut its interval (CLOCK_MONOTONIC ns; before the
+ * first read, the program's start; 0 without the bpf source): with
+ * sched_source_cut_at(), the tests read the sched source over the same
+ * window (tests/cli/bpf_window.c). */
+uint64_t bpf_source_cut(const struct source *s);
 
 #endif

@@ -46,9 +46,16 @@ struct css_set {
 	struct cgroup *dfl_cgrp;      /* the task's cgroup v2 */
 } __attribute__((preserve_access_index));
 
+struct sched_entity {
+	__u64 sum_exec_runtime;       /* ns the task ran, all told */
+	__u64 prev_sum_exec_runtime;  /* the same when it last came on (fair class) */
+} __attribute__((preserve_access_index));
+
 struct task_struct {
 	int pid;
 	int tgid;
+	unsigned int policy;
+	struct sched_entity se;
 	struct task_struct *real_parent;
 	struct css_set *cgroups;
 } __attribute__((preserve_access_index));
@@ -145,20 +152,64 @@ is_job(struct task_struct *t)
  * an interval in which it moved has the job's figures absent. */
 __u64 job_untracked = 0;
 
+/* A task of another class than the fair one (real-time, deadline): its
+ * run time (se.sum_exec_runtime) when it last left a CPU, kept at each
+ * of its switches out (rare: few tasks are of these classes). */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, __u64);
+} left_at SEC(".maps");
+
+/* The fair class: SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE. */
+static __always_inline bool
+fair(struct task_struct *t)
+{
+	unsigned int pol = BPF_CORE_READ(t, policy);
+
+	return pol == 0 || pol == 3 || pol == 5;
+}
+
+/* When task t, leaving its CPU now, came on: now less its run time in
+ * this stay, the scheduler's own (brought up to now before the
+ * tracepoint): for the fair class its sum less its value when it was
+ * picked, for another its sum less its value when it last left a CPU
+ * (left_at); 0 where it is not known (the idle task; a task of another
+ * class never seen leaving). */
+static __always_inline __u64
+came_on(struct task_struct *t, __u64 now)
+{
+	__u64 sum, *was, run;
+
+	if (t->pid == 0)
+		return 0;
+	sum = BPF_CORE_READ(t, se.sum_exec_runtime);
+	if (fair(t)) {
+		run = sum - BPF_CORE_READ(t, se.prev_sum_exec_runtime);
+	} else {
+		was = bpf_task_storage_get(&left_at, t, 0, 0);
+		if (was == NULL || *was > sum)
+			return 0;
+		run = sum - *was;
+	}
+	return run < now ? now - run : 0;
+}
+
 SEC("tp_btf/sched_switch")
 int BPF_PROG(httop_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	__u32 cpu = bpf_get_smp_processor_id(), *slot, key;
+	__u32 cpu = bpf_get_smp_processor_id(), *slot, key, th;
 	struct bpf_core *c;
-	bool busy, job = false;
-	__u64 now;
+	bool busy, job = false, pbusy, pjob = false, unseen;
+	__u64 now, t_in = 0;
 
 	(void)preempt;
-	(void)prev;
 	slot = bpf_map_lookup_elem(&cpu_slot, &cpu);
 	if (slot == NULL || *slot == 0)
 		return 0;
 	key = (*slot - 1) >> 8;
+	th = (*slot - 1) & (BPF_CORE_SMT - 1);
 	c = bpf_map_lookup_elem(&cores, &key);
 	if (c == NULL)
 		return 0;
@@ -166,8 +217,60 @@ int BPF_PROG(httop_switch, bool preempt, struct task_struct *prev, struct task_s
 	if (job_on && busy)
 		job = is_job(next);
 	now = bpf_ktime_get_ns();
+	/* cur[th] is written by this CPU alone: read before the lock. A
+	 * task leaving that is not the one seen coming on: the switch out
+	 * of that one was not seen (bpf_core.h). */
+	unseen = c->cur[th] != 0 && c->cur[th] != (__u32)prev->pid + 1;
+	if (unseen) {
+		pbusy = prev->pid != 0;
+		if (job_on && pbusy)
+			pjob = is_job(prev);
+		t_in = came_on(prev, now);
+	}
 	bpf_spin_lock(&c->lock);
-	bpf_core_switch(c, (*slot - 1) & 0xffu, now, busy, job);
+	if (unseen)
+		bpf_core_unseen(c, th, t_in, now, pbusy, pjob);
+	bpf_core_switch(c, th, now, busy, job);
+	c->cur[th] = (__u32)next->pid + 1;
+	c->since[th] = c->at;
+	bpf_spin_unlock(&c->lock);
+	if (prev->pid != 0 && !fair(prev)) {
+		__u64 *was = bpf_task_storage_get(&left_at, prev, 0,
+		    BPF_LOCAL_STORAGE_GET_F_CREATE);
+
+		if (was != NULL)
+			*was = BPF_CORE_READ(prev, se.sum_exec_runtime);
+	}
+	return 0;
+}
+
+/* The CPU enters its idle state: when the task seen on it last is not the
+ * idle task, the switch to idle was not seen (a switch out of a task the
+ * kernel runs no program for): it is placed now, within the microseconds
+ * between the switch and this call. */
+SEC("tp_btf/cpu_idle")
+int BPF_PROG(httop_idle, unsigned int state, unsigned int cpu_id)
+{
+	__u32 cpu = bpf_get_smp_processor_id(), *slot, key, th;
+	struct bpf_core *c;
+	__u64 now;
+
+	(void)cpu_id;
+	if (state == (unsigned int)-1)   /* PWR_EVENT_EXIT: leaving idle */
+		return 0;
+	slot = bpf_map_lookup_elem(&cpu_slot, &cpu);
+	if (slot == NULL || *slot == 0)
+		return 0;
+	key = (*slot - 1) >> 8;
+	th = (*slot - 1) & (BPF_CORE_SMT - 1);
+	c = bpf_map_lookup_elem(&cores, &key);
+	if (c == NULL || c->cur[th] == 0 || c->cur[th] == 1)
+		return 0;
+	now = bpf_ktime_get_ns();
+	bpf_spin_lock(&c->lock);
+	bpf_core_unseen(c, th, now, now, 0, 0);
+	c->cur[th] = 1;
+	c->since[th] = c->at;
 	bpf_spin_unlock(&c->lock);
 	return 0;
 }

@@ -135,6 +135,7 @@ struct sched_src {
 	int paranoid;
 	bool paranoid_known;
 	uint64_t last_cut;  /* the previous read's cut-off */
+	uint64_t hold;      /* sched_source_cut_at's cut (0: none) */
 	struct task_rts rts; /* every task's run time when last read */
 	/* Tasks found silent so far: their run time since the last read,
 	 * read again at every read (-1: not readable). */
@@ -320,6 +321,8 @@ cut_now(const struct sched_src *ss)
 	uint64_t t = (uint64_t)clock_mono_ns();
 
 	t = t > SCHED_CUT_LAG ? t - SCHED_CUT_LAG : 0;
+	if (ss->hold != 0 && t > ss->hold)
+		t = ss->hold;
 	return t > ss->last_cut ? t : ss->last_cut;
 }
 
@@ -555,20 +558,13 @@ silent_ok(struct sched_src *ss, const struct sched_thread *th, unsigned cpu, uin
 static void
 visit_cpus(struct sched_src *ss)
 {
-	cpu_set_t old, one;
+	bool *v = xcalloc(ss->max_cpu ? ss->max_cpu : 1, sizeof *v);
 	unsigned cpu;
 
-	if (sched_getaffinity(0, sizeof old, &old) != 0)
-		return;
-	for (cpu = 0; cpu < ss->max_cpu && cpu < CPU_SETSIZE; cpu++) {
-		if (ss->cpu[cpu].state != SC_OPEN)
-			continue;
-		CPU_ZERO(&one);
-		CPU_SET(cpu, &one);
-		if (sched_setaffinity(0, sizeof one, &one) == 0)
-			sched_yield();
-	}
-	(void)sched_setaffinity(0, sizeof old, &old);
+	for (cpu = 0; cpu < ss->max_cpu; cpu++)
+		v[cpu] = ss->cpu[cpu].state == SC_OPEN;
+	source_visit_cpus(v, ss->max_cpu);
+	free(v);
 }
 
 static void
@@ -814,6 +810,23 @@ job_tick(struct sched_src *ss)
 		sched_core_job_tick(&ss->core[ci]);
 }
 
+/* A read held at a cut (sched_source_cut_at) waits until the records up
+ * to it are in the rings. */
+static void
+hold_wait(const struct sched_src *ss)
+{
+	struct timespec ts;
+	uint64_t until;
+
+	if (ss->hold == 0)
+		return;
+	until = ss->hold + SCHED_CUT_LAG;
+	ts.tv_sec = (time_t)(until / 1000000000u);
+	ts.tv_nsec = (long)(until % 1000000000u);
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
 static int
 sched_read(struct source *s, struct sample *out, struct errmsg *e)
 {
@@ -826,8 +839,10 @@ sched_read(struct source *s, struct sample *out, struct errmsg *e)
 	if (!ss->open)
 		return errmsg_set(e, _("internal error: the sched source was read before it was "
 		    "programmed"));
+	hold_wait(ss);
 	pthread_mutex_lock(&ss->mu);
 	cut = cut_now(ss);
+	ss->hold = 0;
 	drain_all(ss, cut);
 	job_tick(ss);
 	known_refresh(ss);
@@ -1115,6 +1130,22 @@ sched_plan_job(struct plan *p)
 		s->width = 64;
 	}
 	plan_link(p);
+}
+
+void
+sched_source_cut_at(struct source *s, uint64_t ns)
+{
+	struct sched_src *ss = sched_of(s);
+
+	pthread_mutex_lock(&ss->mu);
+	ss->hold = ns;
+	pthread_mutex_unlock(&ss->mu);
+}
+
+uint64_t
+sched_source_cut(const struct source *s)
+{
+	return sched_of(s)->last_cut;
 }
 
 void

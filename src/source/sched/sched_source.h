@@ -37,5 +37,13 @@ void sched_plan_job(struct plan *p);
  * NULL. */
 void sched_source_stats(const struct source *s, uint64_t *records, uint64_t *wakeups,
     uint64_t *lost);
+/* The tests' way to read two sources over one window
+ * (tests/cli/bpf_window.c): from now on no drain goes past `ns`
+ * (CLOCK_MONOTONIC), and the next read cuts there, waiting until the
+ * clock is SCHED_CUT_LAG past it, rather than SCHED_CUT_LAG behind the
+ * clock; a cut before the last is the last. Only that read. */
+void sched_source_cut_at(struct source *s, uint64_t ns);
+/* Where the last read cut its interval (CLOCK_MONOTONIC ns). */
+uint64_t sched_source_cut(const struct source *s);
 
 #endif
