@@ -333,24 +333,36 @@ fi
 
 # 7. nothing left in the kernel when httop ends, SIGKILL included: the
 # program is not pinned, so its last file descriptor going (the process
-# ending) unloads it and frees its maps. Checked by the programs' names in
-# bpftool's list (bpftool is in the README's install line; skipped
-# without it).
-progs() { bpftool prog list 2>/dev/null | grep -c 'name httop_' ; }
+# ending) unloads it and frees its maps. The programs are this httop's own
+# (the prog_id of its file descriptors, /proc/PID/fdinfo), each looked up
+# by ID in bpftool's list after the kill: another httop starting or ending
+# beside the test (another run of the suite) changes nothing (bpftool is in
+# the README's install line; skipped without it).
+# An ID is "prog:N" or "map:N" (the maps are the process's too).
+prog_ids() {
+	cat /proc/"$1"/fdinfo/* 2>/dev/null |
+	    sed -n 's/^\(prog\|map\)_id:[[:space:]]*\([0-9]*\)$/\1:\2/p' | sort -u | tr '\n' ' '
+}
+prog_alive() { bpftool "${1%%:*}" show id "${1#*:}" >/dev/null 2>&1; }
 if command -v bpftool >/dev/null 2>&1; then
-	before=$(progs)
 	"$HTTOP" --source bpf --topology "$dir/sib.xml" -b --format json -d 30 >/dev/null 2>&1 &
 	hp=$!
-	i=0
-	while [ "$(progs)" -le "$before" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-	during=$(progs)
+	ids= i=0
+	while ! case $ids in *prog:*) true ;; *) false ;; esac && [ $i -lt 200 ]; do sleep 0.05; ids=$(prog_ids "$hp"); i=$((i + 1)); done
+	sleep 0.2
+	ids=$(prog_ids "$hp")
+	during=0
+	for id in $ids; do prog_alive "$id" && during=$((during + 1)); done
 	kill -KILL "$hp" 2>/dev/null
 	wait "$hp" 2>/dev/null
-	i=0
-	while [ "$(progs)" -gt "$before" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-	after=$(progs)
-	check "7 SIGKILL: httop's programs loaded while it ran ($during, $before before), none left after ($after)" \
-	    sh -c '[ "$1" -gt "$2" ] && [ "$3" -eq "$2" ]' - "$during" "$before" "$after"
+	left=1 i=0
+	while [ "$left" -gt 0 ] && [ $i -lt 200 ]; do
+		left=0
+		for id in $ids; do prog_alive "$id" && left=$((left + 1)); done
+		[ "$left" -gt 0 ] && sleep 0.05; i=$((i + 1))
+	done
+	check "7 SIGKILL: httop's programs and maps (${ids% }) loaded while it ran ($during), none left after ($left)" \
+	    sh -c '[ "$1" -gt 0 ] && [ "$2" -eq 0 ]' - "$during" "$left"
 else
 	skip "7 SIGKILL: bpftool is not installed (the programs left would be unseen)"
 fi
