@@ -155,6 +155,29 @@ add_seen(struct sched_thread *th, uint32_t tid, uint64_t ns)
 	th->seen_ns[k] += ns;
 }
 
+/* The pending task's span, counted busy from `since`, is counted as idle
+ * instead: take back what it added; the task is a silent one of this
+ * interval. */
+static void
+idle_since(struct sched_core *c, struct sched_thread *th)
+{
+	th->silent_ns += th->ref_since;
+	th->ref -= th->ref_since;
+	c->any -= th->solo_since;
+	th->busy = false;
+	add_silent(th, th->task);
+}
+
+/* An unended span (struct sched_thread), counted idle up to `at`: the
+ * silent task may have run any part of it. */
+static void
+count_unended(struct sched_core *c, struct sched_thread *th)
+{
+	th->silent_ns += c->at - th->unended_at;
+	th->unended_at = c->at;
+	add_silent(th, th->task);
+}
+
 /* Thread i was believed to run the pending task, and an in record at t
  * says what ran before it: the pending task itself (it ran until t), or
  * another task (the pending one switched to it unrecorded: busy all
@@ -170,12 +193,7 @@ resolve_in(struct sched_core *c, unsigned i, uint32_t prev)
 		th->unsure |= SCHED_U_CROSSED;
 		return;
 	}
-	/* Counted as idle from `since`: take back what it added. */
-	th->silent_ns += th->ref_since;
-	th->ref -= th->ref_since;
-	c->any -= th->solo_since;
-	th->busy = false;
-	add_silent(th, th->task);
+	idle_since(c, th);
 }
 
 static void
@@ -199,6 +217,14 @@ sched_core_record(struct sched_core *c, unsigned i, uint64_t t, bool out, uint32
 		return;
 	th = &c->t[i];
 	sched_switch_states(out, tid, other, &before, &after);
+	if (th->known && th->unended) {
+		/* What ran since the cut was not known: the record's `before`
+		 * contradicts nothing. */
+		sched_core_advance(c, t);
+		count_unended(c, th);
+		th->unended = false;
+		th->busy = before;
+	}
 	if (th->known && th->pending) {
 		sched_core_advance(c, t);
 		if (!out && tid != th->task && other != th->task)
@@ -260,10 +286,19 @@ sched_core_cut(struct sched_core *c)
 	for (i = 0; i < c->n; i++) {
 		struct sched_thread *th = &c->t[i];
 
+		if (th->unended) {
+			count_unended(c, th);
+			continue;
+		}
 		if (!th->pending)
 			continue;
-		if (!th->held)
-			th->unsure |= SCHED_U_PENDING;
+		if (!th->held) {
+			idle_since(c, th);
+			th->pending = false;
+			th->unended = true;
+			th->unended_at = c->at;
+			continue;
+		}
 		th->crossed = true;
 		th->ref_since = th->solo_since = 0;
 	}
@@ -277,7 +312,7 @@ sched_core_lost(struct sched_core *c, unsigned i, uint64_t t, uint64_t n)
 	sched_core_advance(c, t);
 	c->t[i].known = false;
 	c->t[i].unsure |= SCHED_U_LOST;
-	c->t[i].pending = false;
+	c->t[i].pending = c->t[i].unended = false;
 	c->t[i].lost += n;
 }
 
@@ -289,7 +324,7 @@ sched_core_forget(struct sched_core *c, unsigned i, uint64_t t)
 	sched_core_advance(c, t);
 	c->t[i].known = false;
 	c->t[i].unsure |= SCHED_U_UNKNOWN;
-	c->t[i].pending = false;
+	c->t[i].pending = c->t[i].unended = false;
 }
 
 void
