@@ -10,6 +10,9 @@
 #     kernel's share of its CPU time less 0.1), 0 on CPU 1, while the
 #     device's utilisation is 1 on both; the split and job_util agree
 #     (2 job_both + job_alone + job_shared = job_util 0 + job_util 1);
+#     an interval without the job's figures has its cause on standard
+#     error (the record's event), one of a busy machine's only (records
+#     lost, a task without records of its own that ran too long);
 #     standard error says where the job's figures come from, and that its
 #     CPI and GHz are the CPUs' (the msr source has no cgroup events): the
 #     json job object's cpi and ghz are null, absent no-cgroup-events;
@@ -85,27 +88,42 @@ PY
 )
 echo "# 1: $1 intervals: both $2 alone $3 shared $4 job_util cpu0 $5 cpu1 $6; the device's util $7 $8"
 share=$(python3 -c 'import sys; print("%.2f" % ((float(sys.argv[2]) - float(sys.argv[1])) / (float(sys.argv[4]) - float(sys.argv[3]))))' "$c0" "$c1" "$t0" "$t1")
-# An interval the record could not follow (a task it saw no switch of,
-# lost records: the machine's doing) has the job's figures absent with a
-# reason; too few intervals with them is a busy machine's, said with the
-# reasons, when every one without them says why.
-why=$(python3 - "$work/out.json" <<'PY'
-import json, sys
+# An interval the record is unsure of has the job's figures absent
+# (reason lost), and standard error says why, as the record's event. Two
+# causes are the machine's, not httop's: records the kernel lost (a flood
+# of switches) and a task that writes no records of its own (the VM
+# agent's threads) whose end went unrecorded and which ran more than 0.5%
+# of the interval. Any other (a read that fell in such a task's span, on a
+# quiet CPU whose next record was the next refresh's: "had written no
+# record of its own yet", then "ended unrecorded", which made 3 of 4
+# intervals unsure in CI; a CPU not known; a contradicted record) or an
+# interval without its event fails.
+why=$(python3 - "$work/out.json" "$work/err" <<'PY'
+import json, re, sys
 lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][1:]
-out = []
-for l in lines:
-    t = next(x for x in l["threads"] if x["cpu"] == 0)
-    if t["job_util"] is None:
-        out.append(t.get("absent", {}).get("job_util") or l.get("reason") or "NONE")
-print(", ".join(out))
+events = [l.split(" s: ", 1)[1].strip() for l in open(sys.argv[2])
+          if "the scheduler's record beside the msr counters, " in l and " s: " in l]
+absent = sum(1 for l in lines
+             if next(x for x in l["threads"] if x["cpu"] == 0)["job_util"] is None)
+machine = re.compile(r"^(lost ([0-9]+ )?records on cpu [0-9]+.*|cpu [0-9]+: the kernel recorded "
+                     r"no switch out of task [0-9]+ .*which writes no records of its own: "
+                     r"up to [0-9.]+ ms of this interval not known)$")
+parts = [p for e in events for p in e.split("; ")]
+if absent == 0:
+    print("none absent")
+elif len(events) < absent or any(not machine.match(p) for p in parts):
+    print("NOT THE MACHINE'S: %d absent, events: %s" % (absent, " | ".join(events) or "none"))
+else:
+    print(" | ".join(events))
 PY
 )
-if [ "$1" -ge 2 ]; then
-	ok "intervals with the job's figures ($1 of 4)"
-elif [ -n "$why" ] && ! printf '%s\n' "$why" | grep -q NONE; then
-	ok "# SKIP intervals with the job's figures: $1 of 4, the others absent with their reason ($why)"
+diag "intervals without the job's figures: $why"
+if printf '%s\n' "$why" | grep -q "NOT THE MACHINE'S"; then
+	not_ok "intervals with the job's figures ($1 of 4; $why)"
+elif [ "$1" -ge 2 ]; then
+	ok "intervals with the job's figures ($1 of 4), any other absent for the machine's cause"
 else
-	not_ok "intervals with the job's figures ($1 of 4; without: ${why:-?})"
+	ok "# SKIP intervals with the job's figures: $1 of 4, the others the machine's ($why)"
 fi
 check "the job never on CPU 1 (job_util $6) while the device says CPU 1 busy (util $8)" \
     python3 -c 'import sys; sys.exit(not (float(sys.argv[1]) <= 0.05 and float(sys.argv[2]) > 0.99))' "$6" "$8"
