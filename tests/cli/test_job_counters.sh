@@ -3,8 +3,8 @@
 # its own figures come from the scheduler's record opened beside the
 # counters, as --check's; the CPUs' figures stay the counters'. The
 # counters are the FUSE fake MSR device's (msr source, "every CPU busy"),
-# the record is this kernel's (root), CPUs 0 and 1 declared siblings
-# (tests/lib.sh sched_siblings), the loads real and pinned with taskset:
+# the record is this kernel's (root), CPUs 0 and 1 declared siblings, the
+# loads real and pinned with taskset (tests/schedlib.sh):
 #  1. the job busy on CPU 0: job_util about 1 on CPU 0 (judged when the
 #     kernel gave the job 90% of the CPU or more; never below the
 #     kernel's share of its CPU time less 0.1), 0 on CPU 1, while the
@@ -25,22 +25,11 @@
 #     the CPUs' under the job's name), the CPUs' figures there, and
 #     standard error says why.
 . "${HTTOP_SRCDIR:-.}/tests/cli/fakemsrlib.sh"
+. "$HTTOP_SRCDIR/tests/schedlib.sh"
 
 need python3 python3
-need taskset taskset
-need lstopo-no-graphics hwloc "to write the topology that declares CPUs 0 and 1 siblings"
-[ "$(id -u)" = 0 ] || skip_all "needs root: the scheduler's record (CPU-wide perf events)"
-online=$(cat /sys/devices/system/cpu/online 2>/dev/null)
-case $online in 0-[1-9]*) ;; *) skip_all "CPUs 0 and 1 are not both online ($online)" ;; esac
-loads=
-stop_loads() {
-	for p in $loads; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	loads=
-}
 trap 'stop_loads; fake_cleanup' EXIT
-sched_siblings "$work/sib.xml"
-sched_opens "$work/sib.xml" "$work/probe" || skip_all "the sched source does not open here: $(cat "$work/probe")"
+sched_setup "$work" "the scheduler's record (CPU-wide perf events)"
 cat >"$work/busy.scen" <<'EOF'
 httop-scenario 1
 default busy ghz=10
@@ -51,13 +40,13 @@ plan 13
 cputime() { awk '{ printf "%.2f\n", ($14 + $15) / 100 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
 steal() { awk '/^cpu /{printf "%.2f\n", $9 / 100}' /proc/stat; }
 
-fake_mount "$work/sib.xml" "$SKX_CPUID" --scenario "$work/busy.scen" --realtime
+fake_mount "$sib" "$SKX_CPUID" --scenario "$work/busy.scen" --realtime
 
 # 1. the job busy on CPU 0
-taskset -c 0 sh -c 'while :; do :; done' & job=$!; loads="$loads $job"
+load_busy 0; job=$load
 sleep 0.3
 c0=$(cputime "$job"); t0=$(date +%s.%N)
-httop_msr "$work/sib.xml" "$SKX_CPUID" --pid "$job" -b --format json -d 0.5 -n 5 \
+httop_msr "$sib" "$SKX_CPUID" --pid "$job" -b --format json -d 0.5 -n 5 \
     >"$work/out.json" 2>"$work/err"
 st=$?
 c1=$(cputime "$job"); t1=$(date +%s.%N)
@@ -143,7 +132,7 @@ fi
 
 # 2. httop -- COMMAND: the run's cpu_s is the command's own
 st0=$(steal)
-httop_msr "$work/sib.xml" "$SKX_CPUID" -b --format json -d 0.5 -o "$work/cmd.json" -- \
+httop_msr "$sib" "$SKX_CPUID" -b --format json -d 0.5 -o "$work/cmd.json" -- \
     taskset -c 1 python3 -c '
 import resource, sys, time
 t = time.process_time()
@@ -168,7 +157,7 @@ PY
     not_ok "the run's cpu_s within 10% of the command's own CPU time (plus steal): $r"
 
 # The summary for a person says whose CPU time it is.
-httop_msr "$work/sib.xml" "$SKX_CPUID" -d 0.2 -- taskset -c 1 python3 -c '
+httop_msr "$sib" "$SKX_CPUID" -d 0.2 -- taskset -c 1 python3 -c '
 import time
 t = time.process_time()
 while time.process_time() - t < 0.5:
