@@ -494,9 +494,9 @@ test_silent_cut(void **state)
  * silent, silent_ns 900; cut at 2000 with no record between: the whole
  * interval counted idle, 68 its silent task, silent_ns 1000, ref still
  * 100, neither cut unsure (68's run time bounds both). An out record of
- * 68 itself at 2500 (68 was on: a busy `before`) contradicts nothing,
- * since what ran was not known: not MISSED; silent_ns 500, the thread idle
- * after it. */
+ * 68 itself at 2500 says 68 ran all along: [2000,2500) is counted busy
+ * after all, exactly (ref 600, any 600, no silent task in this
+ * interval), and it contradicts nothing (not MISSED); idle after it. */
 static void
 test_quiet_cpu(void **state)
 {
@@ -521,11 +521,68 @@ test_quiet_cpu(void **state)
 	sched_core_take(&c);
 	sched_core_record(&c, 0, 2500, true, 68, 0);
 	assert_int_equal(c.t[0].unsure, 0);
-	assert_int_equal(c.t[0].silent_ns, 500);
+	assert_int_equal(c.t[0].nsilent, 0);
+	assert_int_equal(c.t[0].silent_ns, 0);
+	assert_int_equal(c.t[0].ref, 600);
+	assert_int_equal(c.any, 600);
 	assert_false(c.t[0].busy || c.t[0].unended || c.t[0].pending);
 	sched_core_advance(&c, 3000);
+	assert_int_equal(c.t[0].ref, 600);
+	assert_int_equal(c.any, 600);
+}
+
+static bool
+never_job(void *ctx, uint32_t pid, uint32_t tid)
+{
+	(void)ctx;
+	(void)pid;
+	(void)tid;
+	return false;
+}
+
+/* The unended span of a core whose other thread runs the job: thread 1
+ * runs the job's task all along (from 0), thread 0 runs task 5 (not the
+ * job's), then out 5 -> 68 at 100, cut at 1000. [0,100) shared 100;
+ * [100,1000) was counted busy while pending, so shared (the pending span's
+ * job split stays as counted, as when a pending task ends unrecorded):
+ * shared 1000 at the cut, ref0 100. [1000,1500): thread 0 unended, idle,
+ * so the job alone: alone 500, until "in 7 after 68" at 1500 says 68 ran
+ * all along: ref0 += 500 (600), any unchanged (thread 1 busy: 1500), and
+ * the 500 the split counted alone were shared: alone 0, shared 1500;
+ * 7 runs on to 2000: ref0 1100, shared 2000; thread 1's job time 2000. */
+static void
+test_quiet_job(void **state)
+{
+	struct sched_job j = { never_job, NULL, NULL, NULL, NULL, NULL };
+	struct sched_core c;
+
+	(void)state;
+	sched_core_init(&c, 2, 0);
+	sched_core_set_job(&c, &j);
+	c.t[0].known = c.t[0].busy = true;
+	c.t[1].known = c.t[1].busy = c.t[1].job = true;
+	sched_core_record(&c, 0, 100, true, 5, 68);
+	sched_core_advance(&c, 1000);
+	sched_core_cut(&c);
 	assert_int_equal(c.t[0].ref, 100);
-	assert_int_equal(c.any, 100);
+	assert_int_equal(c.job_shared, 1000);
+	assert_int_equal(c.job_alone, 0);
+	assert_true(c.t[0].unended);
+	sched_core_take(&c);
+	sched_core_advance(&c, 1500);
+	assert_int_equal(c.job_alone, 500);
+	sched_core_record(&c, 0, 1500, false, 7, 68);
+	assert_int_equal(c.t[0].unsure, 0);
+	assert_int_equal(c.t[0].nsilent, 0);
+	assert_int_equal(c.t[0].ref, 600);
+	assert_int_equal(c.any, 1500);
+	assert_int_equal(c.job_alone, 0);
+	assert_int_equal(c.job_shared, 1500);
+	assert_int_equal(c.job_both, 0);
+	sched_core_advance(&c, 2000);
+	assert_int_equal(c.t[0].ref, 1100);
+	assert_int_equal(c.job_shared, 2000);
+	assert_int_equal(c.t[1].job_ns, 2000);
 }
 
 /* The counts of test_merge through the metrics with the source's plan on
@@ -662,6 +719,7 @@ main(void)
 		cmocka_unit_test(test_silent),
 		cmocka_unit_test(test_silent_cut),
 		cmocka_unit_test(test_quiet_cpu),
+		cmocka_unit_test(test_quiet_job),
 		cmocka_unit_test(test_metrics),
 	};
 

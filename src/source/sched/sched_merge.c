@@ -66,6 +66,35 @@ count_job(struct sched_core *c, uint64_t dt)
 		c->job_alone += dt;
 }
 
+/* dt more ns of the core's unended threads (struct sched_thread), counted
+ * idle: what counting them busy would have changed. */
+static void
+unended_keep(struct sched_core *c, uint64_t dt, unsigned nbusy)
+{
+	unsigned i, njob = 0, nun = 0;
+
+	for (i = 0; i < c->n; i++) {
+		const struct sched_thread *th = &c->t[i];
+
+		nun += th->known && th->unended;
+		njob += c->job != NULL && th->known && th->busy && th->job;
+	}
+	for (i = 0; nun > 0 && i < c->n; i++) {
+		struct sched_thread *th = &c->t[i];
+
+		if (!th->known || !th->unended)
+			continue;
+		th->unended_ns += dt;
+		th->unended_mixed = th->unended_mixed || nun > 1;
+		if (nbusy == 0)
+			th->unended_solo += dt;
+		if (njob > 0 && nbusy == njob && njob >= 2)
+			th->unended_both += dt;
+		else if (njob > 0 && nbusy == njob)
+			th->unended_alone += dt;
+	}
+}
+
 void
 sched_core_advance(struct sched_core *c, uint64_t t)
 {
@@ -96,6 +125,7 @@ sched_core_advance(struct sched_core *c, uint64_t t)
 			c->t[i].solo_since += dt;
 	if (c->job != NULL && nbusy > 0)
 		count_job(c, dt);
+	unended_keep(c, dt, nbusy);
 	c->at = t;
 }
 
@@ -175,7 +205,31 @@ count_unended(struct sched_core *c, struct sched_thread *th)
 {
 	th->silent_ns += c->at - th->unended_at;
 	th->unended_at = c->at;
+	th->unended_ns = th->unended_solo = th->unended_both = th->unended_alone = 0;
+	th->unended_mixed = false;
 	add_silent(th, th->task);
+}
+
+/* The unended span ends at a record (at `at`) whose `before` is busy:
+ * the task, or one it switched to unrecorded, ran all along, so the span
+ * since the cut is counted busy after all, exactly, as the job's split
+ * would have (a task of the job's is never left unended so: its records
+ * say it). Another thread of the core unended meanwhile, or the job's
+ * task: the span is a silent task's, bounded, as when it went idle. */
+static void
+end_unended(struct sched_core *c, struct sched_thread *th, bool busy)
+{
+	if (!busy || th->unended_mixed || (c->job != NULL && th->job)) {
+		count_unended(c, th);
+	} else {
+		th->ref += th->unended_ns;
+		c->any += th->unended_solo;
+		c->job_both -= th->unended_both;
+		c->job_alone -= th->unended_alone;
+		c->job_shared += th->unended_both + th->unended_alone;
+	}
+	th->unended = false;
+	th->busy = busy;
 }
 
 /* Thread i was believed to run the pending task, and an in record at t
@@ -219,11 +273,9 @@ sched_core_record(struct sched_core *c, unsigned i, uint64_t t, bool out, uint32
 	sched_switch_states(out, tid, other, &before, &after);
 	if (th->known && th->unended) {
 		/* What ran since the cut was not known: the record's `before`
-		 * contradicts nothing. */
+		 * says it, and contradicts nothing. */
 		sched_core_advance(c, t);
-		count_unended(c, th);
-		th->unended = false;
-		th->busy = before;
+		end_unended(c, th, before);
 	}
 	if (th->known && th->pending) {
 		sched_core_advance(c, t);
@@ -297,6 +349,7 @@ sched_core_cut(struct sched_core *c)
 			th->pending = false;
 			th->unended = true;
 			th->unended_at = c->at;
+			count_unended(c, th);
 			continue;
 		}
 		th->crossed = true;

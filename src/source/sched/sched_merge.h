@@ -72,6 +72,14 @@ struct sched_thread {
 	 * interval it reaches into (sched_core_cut), from `unended_at`. */
 	bool unended;
 	uint64_t unended_at;
+	/* Since unended_at, what counting the span busy would have added: ns
+	 * (ref), ns with no thread of the core busy (any), and ns the job's
+	 * split counted as both or alone that would have been shared; mixed:
+	 * another thread of the core was unended too meanwhile. A record
+	 * whose `before` is busy (the task, or one it switched to
+	 * unrecorded, ran all along) adds them back (sched_core_record). */
+	uint64_t unended_ns, unended_solo, unended_both, unended_alone;
+	bool unended_mixed;
 	/* Since the last sched_core_take: why its and its core's counts of
 	 * that interval are not exact (enum sched_unsure, one bit a cause;
 	 * 0 when they are). */
@@ -170,7 +178,10 @@ void sched_core_job_tick(struct sched_core *c);
  * on into the next interval (`crossed`). One not held names a task that
  * writes no records of its own: its span is counted as idle and the task
  * is one of the interval's silent tasks (their run time bounds the
- * error), and the thread goes on `unended` until its next record. (On a
+ * error), and the thread goes on `unended` until its next record: if
+ * that record says the CPU was busy all along, the span since the cut is
+ * counted busy after all (exact); if idle, the task is one of that
+ * interval's silent tasks too. (On a
  * quiet CPU the next record may be a whole interval away: before this, a
  * read that fell in such a span made two intervals unsure.) */
 void sched_core_cut(struct sched_core *c);
