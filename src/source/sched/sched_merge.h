@@ -69,7 +69,8 @@ struct sched_thread {
 	 * counted as idle from `since`, as a silent task's whose end went
 	 * unrecorded, and goes on, idle, until the thread's next record,
 	 * which says what was on; `task` is one of the silent tasks of every
-	 * interval it reaches into (sched_core_cut), from `unended_at`. */
+	 * interval it reaches into (sched_core_cut; unended_at: the last
+	 * cut), unless that record says the CPU was busy all along. */
 	bool unended;
 	uint64_t unended_at;
 	/* Since unended_at, what counting the span busy would have added: ns
@@ -181,9 +182,9 @@ void sched_core_job_tick(struct sched_core *c);
  * error), and the thread goes on `unended` until its next record: if
  * that record says the CPU was busy all along, the span since the cut is
  * counted busy after all (exact); if idle, the task is one of that
- * interval's silent tasks too. (On a
- * quiet CPU the next record may be a whole interval away: before this, a
- * read that fell in such a span made two intervals unsure.) */
+ * interval's silent tasks too. (On a quiet CPU the next record may be a
+ * whole interval away: before this, a read that fell in such a span made
+ * two intervals unsure.) */
 void sched_core_cut(struct sched_core *c);
 /* The kernel lost `n` records of thread i before t: its state is unknown
  * until its next record, and this interval unsure. */
