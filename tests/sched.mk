@@ -16,7 +16,7 @@ SCHED_TESTS = tests/tui/test_tui_sched.sh tests/cli/test_split_label.sh \
 	tests/cli/test_scale_absent.sh tests/cli/test_perfmon_cap.sh tests/cli/test_bpf_cap.sh \
 	tests/cli/test_bpf_off.sh
 TESTS += $(SCHED_TESTS)
-EXTRA_DIST += $(SCHED_TESTS) tests/cli/sched_load.py
+EXTRA_DIST += $(SCHED_TESTS) tests/cli/sched_load.py tests/schedlib.sh
 # the bpf source's arithmetic (kernel program and reads alike), by hand
 check_PROGRAMS += tests/unit/test_bpf_core
 tests_unit_test_bpf_core_SOURCES = tests/unit/test_bpf_core.c

@@ -244,6 +244,23 @@ jobrec_first(struct run *r)
 	return r->job.ok ? 0 : jobrec_fail(r, e.text);
 }
 
+/* Why the record's interval is unsure (the job's figures then absent,
+ * reason lost), or anything else it said of it: said with the interval,
+ * as a source's own events are, so that no absent figure goes unexplained
+ * (httop(1), JOBS). */
+static int
+jobrec_events(struct run *r)
+{
+	const struct source *rec = r->job.src;
+	char msg[sizeof rec->events + 160];
+
+	if (rec->events[0] == '\0')
+		return 0;
+	snprintf(msg, sizeof msg, _("the scheduler's record beside the %s counters, %.3f s: %s"),
+	    r->src->name, r->job.cur->time, rec->events);
+	return run_event(r, RUN_EV_NOTE, msg);
+}
+
 /* After the source's interval: the job's figures from the record's
  * interval of the same moment, or absent with the reason. */
 static int
@@ -258,6 +275,8 @@ jobrec_step(struct run *r)
 			if (jobrec_fail(r, e.text) != 0)
 				return -1;
 		} else {
+			if (jobrec_events(r) != 0)
+				return -1;
 			metrics_compute(&j->mc, j->prev, j->cur, &j->iv);
 			metrics_take_job(&r->mc, &j->iv, R_NONE, &r->iv);
 			if (j->hist != NULL) {

@@ -3,13 +3,16 @@
 # its own figures come from the scheduler's record opened beside the
 # counters, as --check's; the CPUs' figures stay the counters'. The
 # counters are the FUSE fake MSR device's (msr source, "every CPU busy"),
-# the record is this kernel's (root), CPUs 0 and 1 declared siblings
-# (tests/lib.sh sched_siblings), the loads real and pinned with taskset:
+# the record is this kernel's (root), CPUs 0 and 1 declared siblings, the
+# loads real and pinned with taskset (tests/schedlib.sh):
 #  1. the job busy on CPU 0: job_util about 1 on CPU 0 (judged when the
 #     kernel gave the job 90% of the CPU or more; never below the
 #     kernel's share of its CPU time less 0.1), 0 on CPU 1, while the
 #     device's utilisation is 1 on both; the split and job_util agree
 #     (2 job_both + job_alone + job_shared = job_util 0 + job_util 1);
+#     an interval without the job's figures has its cause on standard
+#     error (the record's event), one of a busy machine's only (records
+#     lost, a task without records of its own that ran too long);
 #     standard error says where the job's figures come from, and that its
 #     CPI and GHz are the CPUs' (the msr source has no cgroup events): the
 #     json job object's cpi and ghz are null, absent no-cgroup-events;
@@ -22,22 +25,11 @@
 #     the CPUs' under the job's name), the CPUs' figures there, and
 #     standard error says why.
 . "${HTTOP_SRCDIR:-.}/tests/cli/fakemsrlib.sh"
+. "$HTTOP_SRCDIR/tests/schedlib.sh"
 
 need python3 python3
-need taskset taskset
-need lstopo-no-graphics hwloc "to write the topology that declares CPUs 0 and 1 siblings"
-[ "$(id -u)" = 0 ] || skip_all "needs root: the scheduler's record (CPU-wide perf events)"
-online=$(cat /sys/devices/system/cpu/online 2>/dev/null)
-case $online in 0-[1-9]*) ;; *) skip_all "CPUs 0 and 1 are not both online ($online)" ;; esac
-loads=
-stop_loads() {
-	for p in $loads; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	loads=
-}
 trap 'stop_loads; fake_cleanup' EXIT
-sched_siblings "$work/sib.xml"
-sched_opens "$work/sib.xml" "$work/probe" || skip_all "the sched source does not open here: $(cat "$work/probe")"
+sched_setup "$work" "the scheduler's record (CPU-wide perf events)"
 cat >"$work/busy.scen" <<'EOF'
 httop-scenario 1
 default busy ghz=10
@@ -48,13 +40,13 @@ plan 13
 cputime() { awk '{ printf "%.2f\n", ($14 + $15) / 100 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
 steal() { awk '/^cpu /{printf "%.2f\n", $9 / 100}' /proc/stat; }
 
-fake_mount "$work/sib.xml" "$SKX_CPUID" --scenario "$work/busy.scen" --realtime
+fake_mount "$sib" "$SKX_CPUID" --scenario "$work/busy.scen" --realtime
 
 # 1. the job busy on CPU 0
-taskset -c 0 sh -c 'while :; do :; done' & job=$!; loads="$loads $job"
+load_busy 0; job=$load
 sleep 0.3
 c0=$(cputime "$job"); t0=$(date +%s.%N)
-httop_msr "$work/sib.xml" "$SKX_CPUID" --pid "$job" -b --format json -d 0.5 -n 5 \
+httop_msr "$sib" "$SKX_CPUID" --pid "$job" -b --format json -d 0.5 -n 5 \
     >"$work/out.json" 2>"$work/err"
 st=$?
 c1=$(cputime "$job"); t1=$(date +%s.%N)
@@ -85,47 +77,71 @@ PY
 )
 echo "# 1: $1 intervals: both $2 alone $3 shared $4 job_util cpu0 $5 cpu1 $6; the device's util $7 $8"
 share=$(python3 -c 'import sys; print("%.2f" % ((float(sys.argv[2]) - float(sys.argv[1])) / (float(sys.argv[4]) - float(sys.argv[3]))))' "$c0" "$c1" "$t0" "$t1")
-# An interval the record could not follow (a task it saw no switch of,
-# lost records: the machine's doing) has the job's figures absent with a
-# reason; too few intervals with them is a busy machine's, said with the
-# reasons, when every one without them says why.
-why=$(python3 - "$work/out.json" <<'PY'
-import json, sys
+# An interval the record is unsure of has the job's figures absent
+# (reason lost), and standard error says why, as the record's event. Two
+# causes are the machine's, not httop's: records the kernel lost (a flood
+# of switches) and a task that writes no records of its own (the VM
+# agent's threads) whose end went unrecorded and which ran more than 0.5%
+# of the interval. Any other (a read that fell in such a task's span, on a
+# quiet CPU whose next record was the next refresh's: "had written no
+# record of its own yet", then "ended unrecorded", which made 3 of 4
+# intervals unsure in CI; a CPU not known; a contradicted record) or an
+# interval without its event fails.
+why=$(python3 - "$work/out.json" "$work/err" <<'PY'
+import json, re, sys
 lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][1:]
-out = []
-for l in lines:
-    t = next(x for x in l["threads"] if x["cpu"] == 0)
-    if t["job_util"] is None:
-        out.append(t.get("absent", {}).get("job_util") or l.get("reason") or "NONE")
-print(", ".join(out))
+events = [l.split(" s: ", 1)[1].strip() for l in open(sys.argv[2])
+          if "the scheduler's record beside the msr counters, " in l and " s: " in l]
+absent = sum(1 for l in lines
+             if next(x for x in l["threads"] if x["cpu"] == 0)["job_util"] is None)
+machine = re.compile(r"^(lost ([0-9]+ )?records on cpu [0-9]+.*|cpu [0-9]+: the kernel recorded "
+                     r"no switch out of task [0-9]+ .*which writes no records of its own: "
+                     r"up to [0-9.]+ ms of this interval not known)$")
+parts = [p for e in events for p in e.split("; ")]
+if absent == 0:
+    print("none absent")
+elif len(events) < absent or any(not machine.match(p) for p in parts):
+    print("NOT THE MACHINE'S: %d absent, events: %s" % (absent, " | ".join(events) or "none"))
+else:
+    print(" | ".join(events))
 PY
 )
-if [ "$1" -ge 2 ]; then
-	ok "intervals with the job's figures ($1 of 4)"
-elif [ -n "$why" ] && ! printf '%s\n' "$why" | grep -q NONE; then
-	ok "# SKIP intervals with the job's figures: $1 of 4, the others absent with their reason ($why)"
+diag "intervals without the job's figures: $why"
+if printf '%s\n' "$why" | grep -q "NOT THE MACHINE'S"; then
+	not_ok "intervals with the job's figures ($1 of 4; $why)"
+elif [ "$1" -ge 2 ]; then
+	ok "intervals with the job's figures ($1 of 4), any other absent for the machine's cause"
 else
-	not_ok "intervals with the job's figures ($1 of 4; without: ${why:-?})"
+	ok "# SKIP intervals with the job's figures: $1 of 4, the others the machine's ($why)"
 fi
-check "the job never on CPU 1 (job_util $6) while the device says CPU 1 busy (util $8)" \
-    python3 -c 'import sys; sys.exit(not (float(sys.argv[1]) <= 0.05 and float(sys.argv[2]) > 0.99))' "$6" "$8"
-check "2 job_both + job_alone + job_shared = job_util of CPU 0 + CPU 1 ($2 $3 $4 / $5 $6)" \
-    python3 -c 'import sys; a = [float(x) for x in sys.argv[1:]]; sys.exit(abs(2 * a[0] + a[1] + a[2] - a[3] - a[4]) > 0.01)' \
-    "$2" "$3" "$4" "$5" "$6"
-# The record counts the time the job is on the CPU, a hypervisor's steal
-# included, which the kernel's CPU time leaves out: never less.
-check "job_util of CPU 0 $5 at least the kernel's share of the job $share less 0.1" \
-    python3 -c 'import sys; sys.exit(not float(sys.argv[2]) - 0.1 <= float(sys.argv[1]) <= 1)' "$5" "$share"
-if python3 -c 'import sys; sys.exit(float(sys.argv[1]) < 0.9)' "$share"; then
-	check "job_util of CPU 0 $5 about 1 (the kernel gave the job $share of a CPU)" \
-	    python3 -c 'import sys; sys.exit(abs(float(sys.argv[1]) - 1) > 0.2)' "$5"
+# Judged over the intervals with the job's figures; none (all absent for
+# the machine's cause, above): nothing to judge.
+if [ "$1" -eq 0 ]; then
+	for what in "the job never on CPU 1" "2 job_both + job_alone + job_shared = job_util" \
+	    "job_util of CPU 0 at least the kernel's share" "job_util of CPU 0 about 1"; do
+		skip "$what: no interval with the job's figures"
+	done
 else
-	ok "# SKIP the machine is busy: the kernel gave the job $share of CPU 0 (job_util $5)"
+	check "the job never on CPU 1 (job_util $6) while the device says CPU 1 busy (util $8)" \
+	    python3 -c 'import sys; sys.exit(not (float(sys.argv[1]) <= 0.05 and float(sys.argv[2]) > 0.99))' "$6" "$8"
+	check "2 job_both + job_alone + job_shared = job_util of CPU 0 + CPU 1 ($2 $3 $4 / $5 $6)" \
+	    python3 -c 'import sys; a = [float(x) for x in sys.argv[1:]]; sys.exit(abs(2 * a[0] + a[1] + a[2] - a[3] - a[4]) > 0.01)' \
+	    "$2" "$3" "$4" "$5" "$6"
+	# The record counts the time the job is on the CPU, a hypervisor's steal
+	# included, which the kernel's CPU time leaves out: never less.
+	check "job_util of CPU 0 $5 at least the kernel's share of the job $share less 0.1" \
+	    python3 -c 'import sys; sys.exit(not float(sys.argv[2]) - 0.1 <= float(sys.argv[1]) <= 1)' "$5" "$share"
+	if python3 -c 'import sys; sys.exit(float(sys.argv[1]) < 0.9)' "$share"; then
+		check "job_util of CPU 0 $5 about 1 (the kernel gave the job $share of a CPU)" \
+		    python3 -c 'import sys; sys.exit(abs(float(sys.argv[1]) - 1) > 0.2)' "$5"
+	else
+		ok "# SKIP the machine is busy: the kernel gave the job $share of CPU 0 (job_util $5)"
+	fi
 fi
 
 # 2. httop -- COMMAND: the run's cpu_s is the command's own
 st0=$(steal)
-httop_msr "$work/sib.xml" "$SKX_CPUID" -b --format json -d 0.5 -o "$work/cmd.json" -- \
+httop_msr "$sib" "$SKX_CPUID" -b --format json -d 0.5 -o "$work/cmd.json" -- \
     taskset -c 1 python3 -c '
 import resource, sys, time
 t = time.process_time()
@@ -150,7 +166,7 @@ PY
     not_ok "the run's cpu_s within 10% of the command's own CPU time (plus steal): $r"
 
 # The summary for a person says whose CPU time it is.
-httop_msr "$work/sib.xml" "$SKX_CPUID" -d 0.2 -- taskset -c 1 python3 -c '
+httop_msr "$sib" "$SKX_CPUID" -d 0.2 -- taskset -c 1 python3 -c '
 import time
 t = time.process_time()
 while time.process_time() - t < 0.5:

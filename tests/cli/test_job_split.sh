@@ -1,7 +1,7 @@
 #!/bin/sh
 # test_job_split.sh: the watched job's own figures from the scheduler's
-# record (issue 33), on the real kernel, CPUs 0 and 1 declared siblings
-# (tests/lib.sh sched_siblings), loads pinned with taskset:
+# record (issue 33), on the real kernel, CPUs 0 and 1 declared siblings,
+# loads pinned with taskset (tests/schedlib.sh):
 #  1. the job busy on CPU 0, a stranger busy 10 ms of every 20 on CPU 1:
 #     job_alone and job_shared about 0.5 each, job_both and job_none
 #     about 0; job_util about 1 on CPU 0 and 0 on CPU 1;
@@ -22,22 +22,12 @@
 #     the third. Skipped where no such cgroup can be made.
 # "About": within 0.2, the CPUs being shared with whatever else runs.
 . "$HTTOP_SRCDIR/tests/lib.sh"
+. "$HTTOP_SRCDIR/tests/schedlib.sh"
 need python3 python3
-need taskset taskset
-[ "$(id -u)" = 0 ] || skip_all "needs root: CPU-wide perf events (or perf_event_paranoid <= 0)"
-online=$(cat /sys/devices/system/cpu/online 2>/dev/null)
-case $online in 0-[1-9]*) ;; *) skip_all "CPUs 0 and 1 are not both online ($online)" ;; esac
 dir=$(mktemp -d) || exit 1
-loads=
-stop_loads() {
-	for p in $loads; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	loads=
-}
 trap 'stop_loads; rm -rf "$dir"' EXIT
 trap 'exit 1' INT TERM HUP
-sched_siblings "$dir/sib.xml"
-sched_opens "$dir/sib.xml" "$dir/probe" || skip_all "the sched source does not open here: $(cat "$dir/probe")"
+sched_setup "$dir" "CPU-wide perf events (or perf_event_paranoid <= 0)"
 plan 12
 
 # mean FILE: the mean over FILE's intervals but the first of the core 0's
@@ -72,13 +62,13 @@ near() { python3 -c 'import sys; sys.exit(abs(float(sys.argv[1]) - float(sys.arg
 # steal: the CPUs' steal ticks (/proc/stat), summed, in seconds (USER_HZ 100)
 steal() { awk '/^cpu /{printf "%.2f\n", $9 / 100}' /proc/stat; }
 watch() {
-	"$HTTOP" --source sched --topology "$dir/sib.xml" -b --format json -d 0.5 -n 5 "$@" \
+	"$HTTOP" --source sched --topology "$sib" -b --format json -d 0.5 -n 5 "$@" \
 	    >"$dir/out.json" 2>"$dir/err" || sed 's/^/# httop: /' "$dir/err"
 }
 
 # 1. the job alone on CPU 0 beside a stranger on CPU 1 half the time
-timeout 10 taskset -c 0 sh -c 'while :; do :; done' & job=$!; loads="$loads $job"
-python3 "$HTTOP_SRCDIR/tests/cli/sched_load.py" 1 half 10 >/dev/null & loads="$loads $!"
+load_busy 0 10; job=$load
+load_half 10
 sleep 0.3
 watch --pid "$job"
 stop_loads
@@ -103,7 +93,7 @@ fi
 
 # 2. two children of the job, one on each CPU
 timeout 10 sh -c 'taskset -c 0 sh -c "while :; do :; done" & taskset -c 1 sh -c "while :; do :; done" & wait' &
-job=$!; loads="$loads $job"
+job=$!; load_add "$job"
 sleep 0.3
 watch --pid "$job"
 stop_loads
@@ -120,7 +110,7 @@ fi
 
 # 3. the job forks a child onto CPU 1 after httop started
 timeout 10 taskset -c 0 sh -c 'sleep 1.3; taskset -c 1 sh -c "while :; do :; done" & while :; do :; done' &
-job=$!; loads="$loads $job"
+job=$!; load_add "$job"
 sleep 0.1
 watch --pid "$job"
 stop_loads
@@ -154,9 +144,8 @@ fi
 
 # 4. httop -- COMMAND beside a busy stranger on each CPU: the command
 # reports its own CPU time (user + system, getrusage) when it ends.
-for c in 0 1; do
-	timeout 10 taskset -c "$c" sh -c 'while :; do :; done' & loads="$loads $!"
-done
+load_busy 0 10
+load_busy 1 10
 st0=$(steal)
 "$HTTOP" --source sched -b --format json -d 0.5 -o "$dir/cmd.json" --record "$dir/cmd.trace" -- python3 -c '
 import resource, sys, time
@@ -204,7 +193,7 @@ PY
 # valid, the seconds of the intervals without them in the uncovered
 # counter, the three states there.
 st0=$(steal)
-"$HTTOP" --source sched --topology "$dir/sib.xml" -b --format openmetrics -d 0.5 \
+"$HTTOP" --source sched --topology "$sib" -b --format openmetrics -d 0.5 \
     -o "$dir/cmd.om" -- python3 -c '
 import resource, sys, time
 t = time.process_time()
@@ -276,7 +265,7 @@ else
 fi
 # The summary format: the job's own CPU seconds and shared share after
 # its id.
-"$HTTOP" --source sched --topology "$dir/sib.xml" -b --format summary -d 0.3 -o "$dir/cmd.sum" \
+"$HTTOP" --source sched --topology "$sib" -b --format summary -d 0.3 -o "$dir/cmd.sum" \
     -- sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i + 1)); done' 2>>"$dir/cmd.err"
 sum=$(tail -n 1 "$dir/cmd.sum")
 if grep -Eq ' job [0-9]+  its own cpu [0-9]+\.[0-9]{3} s, shared [0-9]+\.[0-9]%  whole run$' "$dir/cmd.sum"; then
@@ -308,9 +297,9 @@ if [ -z "$cg" ]; then
 else
 	trap 'stop_loads; [ -n "$cg" ] && rmdir "$cg" 2>/dev/null; rm -rf "$dir"' EXIT
 	# (not under timeout: its child would be the loop; stop_loads ends it)
-	taskset -c 1 sh -c 'while :; do :; done' & mv=$!; loads="$loads $mv"
+	load_busy 1; mv=$load
 	# the job's cpuset needs a task at the start: a sleeper, on CPU 0
-	taskset -c 0 sh -c 'echo $$ >"$1/cgroup.procs" && exec sleep 12' - "$cg" & loads="$loads $!"
+	taskset -c 0 sh -c 'echo $$ >"$1/cgroup.procs" && exec sleep 12' - "$cg" & load_add $!
 	sleep 0.2
 	# moved in once httop wrote its first interval (its start is slow on
 	# a busy machine: the intervals, not the clock, place the move), out
@@ -320,7 +309,7 @@ else
 	while [ ! -s "$dir/cg.json" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
 	echo "$mv" >"$cg/cgroup.procs"; sleep 2; echo "$mv" >"$cgroot/cgroup.procs") &
 	mover=$!
-	"$HTTOP" --source sched --topology "$dir/sib.xml" -b --format json -d 1 -n 5 \
+	"$HTTOP" --source sched --topology "$sib" -b --format json -d 1 -n 5 \
 	    --cgroup "$cg" >"$dir/cg.json" 2>"$dir/cg.err" || sed 's/^/# httop: /' "$dir/cg.err"
 	wait "$mover"
 	stop_loads

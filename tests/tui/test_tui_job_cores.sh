@@ -9,22 +9,15 @@
 # counters: no job's tasks told apart) the view says why once, and has
 # no job columns.
 . "$HTTOP_SRCDIR/tests/lib.sh"
-need lstopo-no-graphics hwloc "to write the topology that declares CPUs 0 and 1 siblings"
-need taskset taskset
-[ "$(id -u)" = 0 ] || skip_all "needs root: CPU-wide perf events (or perf_event_paranoid <= 0)"
+. "$HTTOP_SRCDIR/tests/schedlib.sh"
 . "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
-sib=$tui_dir/sib.xml
-sched_siblings "$sib"
-sched_opens "$sib" "$tui_dir/probe" ||
-    skip_all "the sched source does not open here: $(cat "$tui_dir/probe")"
+trap 'stop_loads; tui_kill; rm -rf "$tui_dir"' EXIT
+sched_setup "$tui_dir" "CPU-wide perf events (or perf_event_paranoid <= 0)"
 plan 8
 export XDG_CONFIG_HOME="$tui_dir/config"
 
-timeout 60 taskset -c 0 sh -c 'while :; do :; done' &
-job=$!
-timeout 60 taskset -c 1 sh -c 'while :; do :; done' &
-stranger=$!
-trap 'kill "$job" "$stranger" 2>/dev/null; tui_kill; rm -rf "$tui_dir"' EXIT
+load_busy 0 60; job=$load
+load_busy 1 60
 tui_start 80 24 -- --source sched --topology "$sib" -d 0.3 --pid "$job"
 expect "80 columns: the job's columns after the core's" \
     'both% +GHz +jboth% +jalone% +jshared% +jnone%$'
@@ -58,10 +51,10 @@ keys s s s
 expect "s goes through the job's columns too (sorted by jboth%)" 'jboth%[▼v]' 5
 keys q
 tui_wait_exit 10
-kill "$job" "$stranger" 2>/dev/null
+stop_loads
 # No job's tasks told apart (the demo's counters): why, once; no column.
 sleep 60 &
-job=$!
+job=$!; load_add "$job"
 tui_start 80 24 -- --demo -d 0.3 --pid "$job"
 expect "no split of the job's own: why, said once" \
     "job's own split: +none here: no job's tasks told apart"
@@ -70,4 +63,4 @@ check "... once, not per row" sh -c \
 expect_gone "... and no job column" 'jboth%'
 keys q
 tui_wait_exit 10
-kill "$job" 2>/dev/null
+stop_loads

@@ -7,20 +7,14 @@
 # means said) and CPU seconds after the CPUs' figures; without a job the
 # column is not there (it would be dashes only).
 . "$HTTOP_SRCDIR/tests/lib.sh"
-need lstopo-no-graphics hwloc "to write the topology that declares CPUs 0 and 1 siblings"
-need taskset taskset
-[ "$(id -u)" = 0 ] || skip_all "needs root: CPU-wide perf events (or perf_event_paranoid <= 0)"
+. "$HTTOP_SRCDIR/tests/schedlib.sh"
 . "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
-sib=$tui_dir/sib.xml
-sched_siblings "$sib"
-sched_opens "$sib" "$tui_dir/probe" ||
-    skip_all "the sched source does not open here: $(cat "$tui_dir/probe")"
+trap 'stop_loads; tui_kill; rm -rf "$tui_dir"' EXIT
+sched_setup "$tui_dir" "CPU-wide perf events (or perf_event_paranoid <= 0)"
 plan 6
 export XDG_CONFIG_HOME="$tui_dir/config"
 
-timeout 30 taskset -c 0 sh -c 'while :; do :; done' &
-job=$!
-trap 'kill "$job" 2>/dev/null; tui_kill; rm -rf "$tui_dir"' EXIT
+load_busy 0 30; job=$load
 tui_start 200 40 -- --source sched --topology "$sib" -d 0.3 --pid "$job"
 check "header: source sched" wait_for 'source sched' 10
 if wait_for 'its own tasks: both [0-9.]+% alone [0-9.]+% shared [0-9.]+%' 10 &&
@@ -58,7 +52,7 @@ else
 fi
 keys q
 tui_wait_exit 10
-kill "$job" 2>/dev/null
+stop_loads
 tui_start 160 40 -- --source sched --topology "$sib" -d 0.3
 wait_for 'source sched' 10
 keys 2

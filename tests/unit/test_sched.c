@@ -422,12 +422,22 @@ test_silent(void **state)
 }
 
 /* A read's cut while a task is pending. Thread 0 busy from 0 (known);
- * out 5 -> 68 at 100, cut at 1000: nothing after it says 68 still runs,
- * so the interval is unsure and the span crosses into the next one,
- * where "in 7 after idle" at 1500 cannot be taken back before 1000: that
- * interval is unsure too (its counts keep [1000,1500) busy). With the
- * next record after the cut already in the ring and saying 68 ran on
- * (in 7 after 68 at 1200), the first interval stays exact. */
+ * out 5 -> 68 at 100, cut at 1000, and no record after it (a quiet CPU,
+ * whose idle task writes no records either: nothing comes until the
+ * next task with records of its own): 68 wrote no record of its own by
+ * the cut, which a task that writes them does microseconds after the
+ * out record (the source cuts 20 ms behind the clock), so it is a silent
+ * task; its span [100,1000) is counted as idle and 68 is a silent task
+ * of the interval, the error bounded by 68's run time (the source's
+ * silent_ok), not unsure: ref 100, any 100, silent_ns 900. The thread
+ * goes on unended: "in 7 after idle" at 1500 says 68 ended somewhere
+ * before; [1000,1500) was counted idle and 68 is a silent task of that
+ * interval too: silent_ns 500, ref still 100, not unsure; 7 runs on, ref
+ * 600 at 2000. (Before: both intervals unsure, the first "pending", the
+ * second "crossed", whenever a quiet machine's read fell in such a
+ * span.) With the next record after the cut already in the ring and
+ * saying 68 ran on (in 7 after 68 at 1200), the first interval stays
+ * exact, 68 busy to the cut. */
 static void
 test_silent_cut(void **state)
 {
@@ -442,13 +452,24 @@ test_silent_cut(void **state)
 	sched_core_record(&c, 0, 100, true, 5, 68);
 	sched_core_advance(&c, 1000);
 	sched_core_cut(&c);
-	assert_true(c.t[0].unsure);
+	assert_int_equal(c.t[0].unsure, 0);
+	assert_int_equal(c.t[0].ref, 100);
+	assert_int_equal(c.any, 100);
+	assert_int_equal(c.t[0].nsilent, 1);
+	assert_int_equal(c.t[0].silent[0], 68);
+	assert_int_equal(c.t[0].silent_ns, 900);
+	assert_true(c.t[0].unended && !c.t[0].pending && !c.t[0].busy);
 	sched_core_take(&c);
 	assert_false(c.t[0].unsure);
 	sched_core_record(&c, 0, 1500, false, 7, 0);
-	assert_true(c.t[0].unsure);
-	assert_int_equal(c.t[0].ref, 1500);
-	assert_int_equal(c.t[0].nsilent, 0);
+	assert_int_equal(c.t[0].unsure, 0);
+	assert_int_equal(c.t[0].ref, 100);
+	assert_int_equal(c.t[0].nsilent, 1);
+	assert_int_equal(c.t[0].silent[0], 68);
+	assert_int_equal(c.t[0].silent_ns, 500);
+	assert_true(c.t[0].busy && !c.t[0].unended);
+	sched_core_advance(&c, 2000);
+	assert_int_equal(c.t[0].ref, 600);
 
 	memset(r, 0, sizeof r);
 	r[0].data = ring0;
@@ -466,6 +487,102 @@ test_silent_cut(void **state)
 	assert_int_equal(sched_drain(&c, r, 2000, &lost), 1);
 	assert_false(c.t[0].pending || c.t[0].unsure);
 	assert_int_equal(c.t[0].ref, 2000);
+}
+
+/* A quiet CPU: nothing after a silent task's span for two cuts. Thread 0
+ * busy from 0; out 5 -> 68 at 100; cut at 1000: [100,1000) idle, 68
+ * silent, silent_ns 900; cut at 2000 with no record between: the whole
+ * interval counted idle, 68 its silent task, silent_ns 1000, ref still
+ * 100, neither cut unsure (68's run time bounds both). An out record of
+ * 68 itself at 2500 says 68 ran all along: [2000,2500) is counted busy
+ * after all, exactly (ref 600, any 600, no silent task in this
+ * interval), and it contradicts nothing (not MISSED); idle after it. */
+static void
+test_quiet_cpu(void **state)
+{
+	struct sched_core c;
+
+	(void)state;
+	sched_core_init(&c, 1, 0);
+	c.t[0].known = c.t[0].busy = true;
+	sched_core_record(&c, 0, 100, true, 5, 68);
+	sched_core_advance(&c, 1000);
+	sched_core_cut(&c);
+	assert_int_equal(c.t[0].silent_ns, 900);
+	assert_int_equal(c.t[0].unsure, 0);
+	sched_core_take(&c);
+	sched_core_advance(&c, 2000);
+	sched_core_cut(&c);
+	assert_int_equal(c.t[0].unsure, 0);
+	assert_int_equal(c.t[0].nsilent, 1);
+	assert_int_equal(c.t[0].silent[0], 68);
+	assert_int_equal(c.t[0].silent_ns, 1000);
+	assert_int_equal(c.t[0].ref, 100);
+	sched_core_take(&c);
+	sched_core_record(&c, 0, 2500, true, 68, 0);
+	assert_int_equal(c.t[0].unsure, 0);
+	assert_int_equal(c.t[0].nsilent, 0);
+	assert_int_equal(c.t[0].silent_ns, 0);
+	assert_int_equal(c.t[0].ref, 600);
+	assert_int_equal(c.any, 600);
+	assert_false(c.t[0].busy || c.t[0].unended || c.t[0].pending);
+	sched_core_advance(&c, 3000);
+	assert_int_equal(c.t[0].ref, 600);
+	assert_int_equal(c.any, 600);
+}
+
+static bool
+never_job(void *ctx, uint32_t pid, uint32_t tid)
+{
+	(void)ctx;
+	(void)pid;
+	(void)tid;
+	return false;
+}
+
+/* The unended span of a core whose other thread runs the job: thread 1
+ * runs the job's task all along (from 0), thread 0 runs task 5 (not the
+ * job's), then out 5 -> 68 at 100, cut at 1000. [0,100) shared 100;
+ * [100,1000) was counted busy while pending, so shared (the pending span's
+ * job split stays as counted, as when a pending task ends unrecorded):
+ * shared 1000 at the cut, ref0 100. [1000,1500): thread 0 unended, idle,
+ * so the job alone: alone 500, until "in 7 after 68" at 1500 says 68 ran
+ * all along: ref0 += 500 (600), any unchanged (thread 1 busy: 1500), and
+ * the 500 the split counted alone were shared: alone 0, shared 1500;
+ * 7 runs on to 2000: ref0 1100, shared 2000; thread 1's job time 2000. */
+static void
+test_quiet_job(void **state)
+{
+	struct sched_job j = { never_job, NULL, NULL, NULL, NULL, NULL };
+	struct sched_core c;
+
+	(void)state;
+	sched_core_init(&c, 2, 0);
+	sched_core_set_job(&c, &j);
+	c.t[0].known = c.t[0].busy = true;
+	c.t[1].known = c.t[1].busy = c.t[1].job = true;
+	sched_core_record(&c, 0, 100, true, 5, 68);
+	sched_core_advance(&c, 1000);
+	sched_core_cut(&c);
+	assert_int_equal(c.t[0].ref, 100);
+	assert_int_equal(c.job_shared, 1000);
+	assert_int_equal(c.job_alone, 0);
+	assert_true(c.t[0].unended);
+	sched_core_take(&c);
+	sched_core_advance(&c, 1500);
+	assert_int_equal(c.job_alone, 500);
+	sched_core_record(&c, 0, 1500, false, 7, 68);
+	assert_int_equal(c.t[0].unsure, 0);
+	assert_int_equal(c.t[0].nsilent, 0);
+	assert_int_equal(c.t[0].ref, 600);
+	assert_int_equal(c.any, 1500);
+	assert_int_equal(c.job_alone, 0);
+	assert_int_equal(c.job_shared, 1500);
+	assert_int_equal(c.job_both, 0);
+	sched_core_advance(&c, 2000);
+	assert_int_equal(c.t[0].ref, 1100);
+	assert_int_equal(c.job_shared, 2000);
+	assert_int_equal(c.t[1].job_ns, 2000);
 }
 
 /* The counts of test_merge through the metrics with the source's plan on
@@ -553,7 +670,8 @@ test_metrics(void **state)
  *   taken, known idle: an out record of task 5 at 200 says it was busy,
  *     a switch went unrecorded -> SCHED_U_MISSED;
  *   taken, busy with task 5: out 5 -> next 9 at 300, and at the cut no
- *     record of task 9 yet (not held) -> SCHED_U_PENDING;
+ *     record of task 9 yet (not held): not unsure, 9 is a silent task of
+ *     the interval (its run time bounds the error: test_silent_cut);
  *   the same with task 9's in record after the cut seen (held): none. */
 static void
 test_unsure_causes(void **state)
@@ -576,9 +694,11 @@ test_unsure_causes(void **state)
 	assert_true(c.t[0].pending);
 	c.t[0].held = false;
 	sched_core_cut(&c);
-	assert_int_equal(c.t[0].unsure, SCHED_U_PENDING);
+	assert_int_equal(c.t[0].unsure, 0);   /* 9 is a silent task (test_silent_cut) */
+	assert_int_equal(c.t[0].nsilent, 1);
 	sched_core_take(&c);
-	sched_core_record(&c, 0, 400, false, 9, 5);   /* task 9 came */
+	sched_core_record(&c, 0, 400, false, 9, 5);   /* task 9 came after all */
+	assert_int_equal(c.t[0].unsure, 0);
 	sched_core_record(&c, 0, 500, true, 9, 11);
 	c.t[0].held = true;
 	sched_core_cut(&c);
@@ -598,6 +718,8 @@ main(void)
 		cmocka_unit_test(test_unsure_causes),
 		cmocka_unit_test(test_silent),
 		cmocka_unit_test(test_silent_cut),
+		cmocka_unit_test(test_quiet_cpu),
+		cmocka_unit_test(test_quiet_job),
 		cmocka_unit_test(test_metrics),
 	};
 

@@ -66,6 +66,35 @@ count_job(struct sched_core *c, uint64_t dt)
 		c->job_alone += dt;
 }
 
+/* dt more ns of the core's unended threads (struct sched_thread), counted
+ * idle: what counting them busy would have changed. */
+static void
+unended_keep(struct sched_core *c, uint64_t dt, unsigned nbusy)
+{
+	unsigned i, njob = 0, nun = 0;
+
+	for (i = 0; i < c->n; i++) {
+		const struct sched_thread *th = &c->t[i];
+
+		nun += th->known && th->unended;
+		njob += c->job != NULL && th->known && th->busy && th->job;
+	}
+	for (i = 0; nun > 0 && i < c->n; i++) {
+		struct sched_thread *th = &c->t[i];
+
+		if (!th->known || !th->unended)
+			continue;
+		th->unended_ns += dt;
+		th->unended_mixed = th->unended_mixed || nun > 1;
+		if (nbusy == 0)
+			th->unended_solo += dt;
+		if (njob > 0 && nbusy == njob && njob >= 2)
+			th->unended_both += dt;
+		else if (njob > 0 && nbusy == njob)
+			th->unended_alone += dt;
+	}
+}
+
 void
 sched_core_advance(struct sched_core *c, uint64_t t)
 {
@@ -96,6 +125,7 @@ sched_core_advance(struct sched_core *c, uint64_t t)
 			c->t[i].solo_since += dt;
 	if (c->job != NULL && nbusy > 0)
 		count_job(c, dt);
+	unended_keep(c, dt, nbusy);
 	c->at = t;
 }
 
@@ -155,6 +185,53 @@ add_seen(struct sched_thread *th, uint32_t tid, uint64_t ns)
 	th->seen_ns[k] += ns;
 }
 
+/* The pending task's span, counted busy from `since`, is counted as idle
+ * instead: take back what it added; the task is a silent one of this
+ * interval. */
+static void
+idle_since(struct sched_core *c, struct sched_thread *th)
+{
+	th->silent_ns += th->ref_since;
+	th->ref -= th->ref_since;
+	c->any -= th->solo_since;
+	th->busy = false;
+	add_silent(th, th->task);
+}
+
+/* An unended span (struct sched_thread), counted idle up to `at`: the
+ * silent task may have run any part of it. */
+static void
+count_unended(struct sched_core *c, struct sched_thread *th)
+{
+	th->silent_ns += c->at - th->unended_at;
+	th->unended_at = c->at;
+	th->unended_ns = th->unended_solo = th->unended_both = th->unended_alone = 0;
+	th->unended_mixed = false;
+	add_silent(th, th->task);
+}
+
+/* The unended span ends at a record (at `at`) whose `before` is busy:
+ * the task, or one it switched to unrecorded, ran all along, so the span
+ * since the cut is counted busy after all, exactly, as the job's split
+ * would have (a task of the job's is never left unended so: its records
+ * say it). Another thread of the core unended meanwhile, or the job's
+ * task: the span is a silent task's, bounded, as when it went idle. */
+static void
+end_unended(struct sched_core *c, struct sched_thread *th, bool busy)
+{
+	if (!busy || th->unended_mixed || (c->job != NULL && th->job)) {
+		count_unended(c, th);
+	} else {
+		th->ref += th->unended_ns;
+		c->any += th->unended_solo;
+		c->job_both -= th->unended_both;
+		c->job_alone -= th->unended_alone;
+		c->job_shared += th->unended_both + th->unended_alone;
+	}
+	th->unended = false;
+	th->busy = busy;
+}
+
 /* Thread i was believed to run the pending task, and an in record at t
  * says what ran before it: the pending task itself (it ran until t), or
  * another task (the pending one switched to it unrecorded: busy all
@@ -170,12 +247,7 @@ resolve_in(struct sched_core *c, unsigned i, uint32_t prev)
 		th->unsure |= SCHED_U_CROSSED;
 		return;
 	}
-	/* Counted as idle from `since`: take back what it added. */
-	th->silent_ns += th->ref_since;
-	th->ref -= th->ref_since;
-	c->any -= th->solo_since;
-	th->busy = false;
-	add_silent(th, th->task);
+	idle_since(c, th);
 }
 
 static void
@@ -199,6 +271,12 @@ sched_core_record(struct sched_core *c, unsigned i, uint64_t t, bool out, uint32
 		return;
 	th = &c->t[i];
 	sched_switch_states(out, tid, other, &before, &after);
+	if (th->known && th->unended) {
+		/* What ran since the cut was not known: the record's `before`
+		 * says it, and contradicts nothing. */
+		sched_core_advance(c, t);
+		end_unended(c, th, before);
+	}
 	if (th->known && th->pending) {
 		sched_core_advance(c, t);
 		if (!out && tid != th->task && other != th->task)
@@ -260,10 +338,20 @@ sched_core_cut(struct sched_core *c)
 	for (i = 0; i < c->n; i++) {
 		struct sched_thread *th = &c->t[i];
 
+		if (th->unended) {
+			count_unended(c, th);
+			continue;
+		}
 		if (!th->pending)
 			continue;
-		if (!th->held)
-			th->unsure |= SCHED_U_PENDING;
+		if (!th->held) {
+			idle_since(c, th);
+			th->pending = false;
+			th->unended = true;
+			th->unended_at = c->at;
+			count_unended(c, th);
+			continue;
+		}
 		th->crossed = true;
 		th->ref_since = th->solo_since = 0;
 	}
@@ -277,7 +365,7 @@ sched_core_lost(struct sched_core *c, unsigned i, uint64_t t, uint64_t n)
 	sched_core_advance(c, t);
 	c->t[i].known = false;
 	c->t[i].unsure |= SCHED_U_LOST;
-	c->t[i].pending = false;
+	c->t[i].pending = c->t[i].unended = false;
 	c->t[i].lost += n;
 }
 
@@ -289,7 +377,7 @@ sched_core_forget(struct sched_core *c, unsigned i, uint64_t t)
 	sched_core_advance(c, t);
 	c->t[i].known = false;
 	c->t[i].unsure |= SCHED_U_UNKNOWN;
-	c->t[i].pending = false;
+	c->t[i].pending = c->t[i].unended = false;
 }
 
 void

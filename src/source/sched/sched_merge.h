@@ -26,11 +26,12 @@ enum sched_unsure {
 	                             * the cut: counted in the next interval) */
 	SCHED_U_MISSED = 1u << 2,   /* a record contradicts the state: a switch
 	                             * went unrecorded */
-	SCHED_U_PENDING = 1u << 3,  /* at the cut, the task a switch-out record
-	                             * named had no record of its own yet */
 	SCHED_U_CROSSED = 1u << 4,  /* a task without records of its own, on
 	                             * since before the last read, ended
-	                             * unrecorded */
+	                             * unrecorded (cannot happen: a span goes
+	                             * on past a cut only when the record after
+	                             * the cut showed the task on, and that
+	                             * record ends it; kept as a guard) */
 	SCHED_U_SILENT = 1u << 5,   /* more such tasks than can be bounded */
 	SCHED_U_BROKEN = 1u << 6,   /* its ring held a broken record */
 };
@@ -61,6 +62,25 @@ struct sched_thread {
 	uint64_t seen_ns[SCHED_SILENT_MAX];
 	unsigned nseen;
 	bool held;         /* the last drain's next record shows `task` on */
+	/* A pending task whose own record had not come by a read's cut, nor
+	 * did any record after the cut show it on: it writes none (a task
+	 * that does writes its in record microseconds after the out record
+	 * that names it, and the cut is well behind the clock). Its span is
+	 * counted as idle from `since`, as a silent task's whose end went
+	 * unrecorded, and goes on, idle, until the thread's next record,
+	 * which says what was on; `task` is one of the silent tasks of every
+	 * interval it reaches into (sched_core_cut; unended_at: the last
+	 * cut), unless that record says the CPU was busy all along. */
+	bool unended;
+	uint64_t unended_at;
+	/* Since unended_at, what counting the span busy would have added: ns
+	 * (ref), ns with no thread of the core busy (any), and ns the job's
+	 * split counted as both or alone that would have been shared; mixed:
+	 * another thread of the core was unended too meanwhile. A record
+	 * whose `before` is busy (the task, or one it switched to
+	 * unrecorded, ran all along) adds them back (sched_core_record). */
+	uint64_t unended_ns, unended_solo, unended_both, unended_alone;
+	bool unended_mixed;
 	/* Since the last sched_core_take: why its and its core's counts of
 	 * that interval are not exact (enum sched_unsure, one bit a cause;
 	 * 0 when they are). */
@@ -153,11 +173,18 @@ void sched_core_record_job(struct sched_core *c, unsigned i, uint64_t t, bool ou
  * answer counting from the cut. Nothing without a job. */
 void sched_core_job_tick(struct sched_core *c);
 /* At a read's cut-off, after sched_drain and before the counts are
- * taken: a thread still pending is unsure (its task may have ended
- * unrecorded before the cut), unless the last drain saw its ring's next
- * record, after the cut, show the pending task still on the CPU (a
- * record of it, or an in record whose previous task was it). The pending
- * span goes on into the next interval, `crossed`. */
+ * taken: a thread still pending whose ring's next record, after the cut,
+ * showed the pending task still on the CPU (a record of it, or an in
+ * record whose previous task was it: `held`) stays busy, its span going
+ * on into the next interval (`crossed`). One not held names a task that
+ * writes no records of its own: its span is counted as idle and the task
+ * is one of the interval's silent tasks (their run time bounds the
+ * error), and the thread goes on `unended` until its next record: if
+ * that record says the CPU was busy all along, the span since the cut is
+ * counted busy after all (exact); if idle, the task is one of that
+ * interval's silent tasks too. (On a quiet CPU the next record may be a
+ * whole interval away: before this, a read that fell in such a span made
+ * two intervals unsure.) */
 void sched_core_cut(struct sched_core *c);
 /* The kernel lost `n` records of thread i before t: its state is unknown
  * until its next record, and this interval unsure. */

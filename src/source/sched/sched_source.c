@@ -751,9 +751,6 @@ say_unsure(const struct sched_thread *t, unsigned cpu, char *ev, size_t evlen)
 	if (u & SCHED_U_MISSED)
 		say(ev, evlen, "cpu %u: a switch record contradicts the one before it (a switch went "
 		    "unrecorded)", cpu);
-	if (u & SCHED_U_PENDING)
-		say(ev, evlen, "cpu %u: at the end of the interval, task %u, named by a switch "
-		    "record, had written no record of its own yet", cpu, t->task);
 	if (u & SCHED_U_CROSSED)
 		say(ev, evlen, "cpu %u: a task that writes no records of its own, on since the "
 		    "previous interval, ended unrecorded", cpu);
