@@ -12,7 +12,7 @@
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 46
+plan 47
 
 DEMO="--topology $HTTOP_SRCDIR/data/demo-skx.xml --cpuid $HTTOP_SRCDIR/data/demo-skx.cpuid"
 
@@ -224,3 +224,9 @@ for src in sched bpf; do
 			! grep -q "record" err'
 	fi
 done
+# Where no source tells the command's tasks apart (procstat), the summary
+# names every source that would: bpf too (it named sched, msr and perf).
+"$HTTOP" --source procstat -- sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i + 1)); done' \
+    >out 2>err
+check "procstat: 'not measured' names --source sched or bpf ($(grep -A1 'not measured' err | tr -s ' ' | tr '\n' ' '))" \
+    sh -c 'tr -s " \n" "  " <err | grep -q "not measured: .*(--source sched or bpf, or msr or perf as root)"'
