@@ -7,6 +7,7 @@ tests_unit_test_replay_seek_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_replay_seek_LDADD = $(TEST_LIBS) $(NCURSESW_LIBS)
 TESTS += tests/unit/test_replay_seek
 E2_TESTS = tests/cli/test_replay_identity.sh tests/tui/test_tui_replay_controls.sh \
+	tests/tui/test_tui_replay_cut.sh \
 	tests/cli/test_replay_cut.sh
 TESTS += $(E2_TESTS)
 EXTRA_DIST += $(E2_TESTS)

@@ -13,7 +13,11 @@
  * terminal itself (the same process group); httop lets them be and waits
  * for the command's end, so that it can still print the summary and put
  * the counters back. SIGTERM sent to httop (kill, a batch system's time
- * limit) is passed on to the command. */
+ * limit) is passed on to the command. A hang-up reaches only the session
+ * leader: where httop is that (ssh HOST 'httop -- CMD', a login shell's
+ * exec), it passes the SIGHUP on to its process group once, as the
+ * terminal does to a foreground job (the command ran on, and httop waited
+ * for it, after the ssh connection dropped). */
 #include "config.h"
 #include "app/context.h"
 
@@ -51,6 +55,7 @@ struct cmdrun {
 	FILE *out;                  /* -o FILE, or standard error */
 	struct batch *b;            /* -b or --format: the intervals */
 	char name[96];              /* the command's name, quoted for messages */
+	bool hup_passed;            /* a hang-up passed on to the process group */
 };
 
 /* Sized for the machine once. */
@@ -124,6 +129,11 @@ signalled(struct cmdrun *c)
 
 	if (sig == SIGTERM)
 		command_signal(&c->a->cmd, SIGTERM);
+	/* httop's own copy comes back to it, taken here and let be. */
+	if (sig == SIGHUP && !c->hup_passed && getsid(0) == getpid()) {
+		c->hup_passed = true;
+		kill(0, SIGHUP);
+	}
 }
 
 /* Until the command ends; returns 0, or -1 with the reason in r->e. */

@@ -184,7 +184,16 @@ live_event(void *self, const struct run_event *ev, struct errmsg *e)
 		tui_note(l->tui, ev->text);
 		break;
 	case RUN_EV_END:
-		tui_note(l->tui, _("end of replay: q quits"));
+		/* Where the trace is cut off, the reader's words (batch mode
+		 * prints them on standard error). */
+		if (ev->text != NULL && ev->text[0] != '\0') {
+			char note[sizeof ((struct errmsg *)0)->text + 64];
+
+			snprintf(note, sizeof note, _("end of replay: %s; q quits"), ev->text);
+			tui_note(l->tui, note);
+		} else {
+			tui_note(l->tui, _("end of replay: q quits"));
+		}
 		pacer_set_ended(&l->pacer, true);
 		break;
 	case RUN_EV_FIRST:
@@ -362,7 +371,8 @@ step(struct live *l)
 	if (rc == RUN_OK)
 		pacer_stepped(p, clock_mono(), l->r->prev->time);
 	/* The pacer looked ahead: nothing after this interval. */
-	if (rc == RUN_OK && p->ended && run_event(l->r, RUN_EV_END, NULL) != 0)
+	if (rc == RUN_OK && p->ended && run_event(l->r, RUN_EV_END,
+	    p->end_note[0] != '\0' ? p->end_note : NULL) != 0)
 		return -1;
 	replay_status(l);
 	update_job(l);

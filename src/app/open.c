@@ -700,6 +700,11 @@ app_open_output(struct app *a)
 	    rs.st_dev == ws.st_dev && rs.st_ino == ws.st_ino)
 		return errmsg_set(&a->e, _("-o %s is the trace being replayed; give another file"),
 		    o->output);
+	/* The --record file (opened just before), under another name. */
+	if (o->record != NULL && stat(o->record, &rs) == 0 && stat(o->output, &ws) == 0 &&
+	    rs.st_dev == ws.st_dev && rs.st_ino == ws.st_ino && S_ISREG(ws.st_mode))
+		return errmsg_set(&a->e, _("-o %s is the --record file %s; give two files"),
+		    o->output, o->record);
 	if ((fd = outfile_open("-o", o->output, privilege_held(), &a->e)) < 0)
 		return -1;
 	if ((a->out = fdopen(fd, "w")) == NULL) {

@@ -31,7 +31,7 @@ static const struct {
 	[R_NO_STEAL] = { N_("the source does not read steal time (--source procstat does)"),
 	    "no-steal" },
 	[R_NO_JOB] = { N_("no job's tasks told apart: a watched job and the scheduler's record "
-	    "needed (--source sched, or msr or perf as root)"), "no-job" },
+	    "needed (--source sched or bpf, or msr or perf as root)"), "no-job" },
 	[R_NO_RECORD] = { N_("no job's tasks told apart: the scheduler's record beside the "
 	    "counters did not open or failed (root, or perf_event_paranoid 0 or less)"),
 	    "no-record" },

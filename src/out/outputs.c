@@ -66,8 +66,9 @@ record_start_out(void *self, const struct run *r, struct errmsg *e)
 	char note[sizeof r->src->detail + 64];
 
 	/* The plan as programmed: after calibration, with its scale. */
-	snprintf(note, sizeof note, "recorded from the %s source %s", r->src->name,
-	    r->src->detail);
+	/* The detail only where the source has one (bpf has none). */
+	snprintf(note, sizeof note, "recorded from the %s source%s%s", r->src->name,
+	    r->src->detail[0] != '\0' ? " " : "", r->src->detail);
 	return record_start(self, r->m, r->src->plan, r->src->has_truth, note, e);
 }
 

@@ -249,10 +249,15 @@ own_part(FILE *fp, const struct interval *iv, const struct run_summary *s)
 		    _(metrics_reason_text(g->cpu_s.why)));
 		return;
 	}
-	/* Only the scheduler's record tells its tasks apart: the source
-	 * itself, or read beside the counters. */
-	text_wrapf(fp, INDENT_NOTE, _("  CPU %.2f s on its cores (the scheduler's record)\n"),
-	    g->cpu_s.v);
+	/* Only the scheduler tells its tasks apart: its record (the sched
+	 * source, or read beside the counters), or the bpf source's program
+	 * counting in the kernel, which reads no record. */
+	if (s->source != NULL && strcmp(s->source, "bpf") == 0)
+		text_wrapf(fp, INDENT_NOTE, _("  CPU %.2f s on its cores (counted in the kernel at "
+		    "each switch)\n"), g->cpu_s.v);
+	else
+		text_wrapf(fp, INDENT_NOTE, _("  CPU %.2f s on its cores (the scheduler's record)\n"),
+		    g->cpu_s.v);
 	if (g->job_both.kind == V_NONE) {
 		text_wrapf(fp, hang(_("  its split: %s\n"), INDENT_NOTE), _("  its split: %s\n"),
 		    _(metrics_reason_text(g->job_both.why)));

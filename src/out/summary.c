@@ -47,8 +47,8 @@ out_summary_write(struct batch *b, const struct interval *iv)
 	 * seconds and the share of its cores' time a sibling ran another
 	 * task beside it. */
 	if (b->has_job && n->cpu_s.kind == V_EXACT)
-		fprintf(b->fp, _("  its own cpu %.3f s, shared %s%%"), n->cpu_s.v,
-		    out_fig(s[0], sizeof s[0], n->job_shared, 100.0, 1, ""));
+		fprintf(b->fp, _("  its own cpu %.3f s, shared %s"), n->cpu_s.v,
+		    out_fig(s[0], sizeof s[0], n->job_shared, 100.0, 1, "%"));
 	/* The whole run's record (batch_write_whole), after the intervals. */
 	if (b->whole)
 		fputs("  whole run", b->fp);

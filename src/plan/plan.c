@@ -586,13 +586,13 @@ plan_slot_reading(const struct plan *p, const struct plan_slot *s)
 		switch (s->kind) {
 		case SLOT_TSC:
 			return N_("CLOCK_MONOTONIC at the read, in ns");
+		/* The sched and bpf sources' plan alike: how the switches
+		 * reach httop is in the plan's summary (its Plan row). */
 		case SLOT_REF:
-			return N_("ns the CPU ran a task other than idle, from its context-switch "
-			    "records (a CPU-wide perf software event, dummy with context_switch, "
-			    "one ring buffer per CPU)");
+			return N_("ns the CPU ran a task other than idle, from its context switches");
 		case SLOT_ANY:
-			return N_("ns any thread of the core ran a task: its threads' "
-			    "context-switch records merged in time");
+			return N_("ns any thread of the core ran a task, from its threads' context "
+			    "switches in time order");
 		default:
 			return NULL;
 		}

@@ -3,6 +3,7 @@
 #include "run/pacer.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 void
@@ -23,12 +24,15 @@ pacer_init(struct pacer *p, enum pace_mode mode, double delay, struct source *sr
 static double
 recorded_pace(struct pacer *p, double t)
 {
-	struct errmsg e;
+	struct errmsg e = { { 0 } };
 	double next, dt = -1.0;
 	int rc = source_peek_time(p->src, &next, &e);
 
-	if (rc > 0)
+	if (rc > 0) {
 		p->ended = true;
+		/* a trace cut off: the reader says where, and what it replayed */
+		snprintf(p->end_note, sizeof p->end_note, "%s", e.text);
+	}
 	if (rc == 0 && !p->by_delay)
 		dt = next - t;
 	if (!(dt > 0.0) || !isfinite(dt))
@@ -117,6 +121,7 @@ pacer_restart(struct pacer *p, double now, double t)
 	p->last = now;
 	p->shown = t;
 	p->ended = false;
+	p->end_note[0] = '\0';
 	schedule(p);
 }
 

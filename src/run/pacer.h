@@ -46,6 +46,8 @@ struct pacer {
 	double shown;              /* PACE_RECORDED: recorded time of the sample shown last */
 	bool paused;
 	bool ended;                /* PACE_RECORDED: the data has no next sample */
+	char end_note[512];        /* ... and why, where the data does not simply end
+				    * (a trace cut off inside a sample); "" */
 	unsigned steps;            /* PACE_RECORDED: steps to take now (. n ]) */
 };
 

@@ -444,7 +444,8 @@ run_step(struct run *r, double elapsed)
 	rc = source_read(r->src, r->cur, &r->e);
 	add(r, PHASE_READ);
 	if (rc > 0)
-		return run_event(r, RUN_EV_END, NULL) != 0 ? -1 : RUN_END;
+		return run_event(r, RUN_EV_END, r->e.text[0] != '\0' ? r->e.text : NULL) != 0 ? -1 :
+		    RUN_END;
 	if (rc < 0)
 		return -1;
 	metrics_compute(&r->mc, r->prev, r->cur, &r->iv);

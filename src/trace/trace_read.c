@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "trace/tracefmt.h"
 #include "trace/tracez.h"
@@ -564,6 +565,19 @@ header_line(struct trace_reader *r, struct header *h, const char *kw, char *rest
 	return 0;
 }
 
+/* Not one line: an empty file, or a compressed one whose data stops
+ * before its first line ends (a plain file of any size has a line). */
+static int
+no_line(const struct trace_reader *r, struct errmsg *e)
+{
+	struct stat st;
+
+	if (stat(r->path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+		return errmsg_set(e, _("%s: the compressed data is cut off before the trace's first "
+		    "line: it is truncated, or not an httop trace"), r->path);
+	return errmsg_set(e, _("%s: empty file: not an httop trace"), r->path);
+}
+
 static int
 read_version(struct trace_reader *r, struct errmsg *e)
 {
@@ -574,7 +588,7 @@ read_version(struct trace_reader *r, struct errmsg *e)
 	if (rc == LINE_ERR)
 		return -1;
 	if (rc == LINE_EOF)
-		return errmsg_set(e, _("%s: empty file: not an httop trace"), r->path);
+		return no_line(r, e);
 	if (rc == LINE_PARTIAL && strncmp(r->line, "httop-trace ", strlen(r->line) < 12 ?
 	    strlen(r->line) : 12) == 0)
 		return bad(r, e, _("the file ends inside the header: it is truncated"));

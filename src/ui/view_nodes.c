@@ -4,8 +4,9 @@
  * active; when the nodes' lines carry the watched job's own figures
  * (--source sched with a job), the job's CPU seconds and its shared share
  * (a thread of the job's beside a sibling running another task) on each
- * node, under heads that say they are the job's. Columns go, least
- * useful first (CPI, GHz, thr), where the row would not fit. A node that
+ * node, under heads that say they are the job's. Columns go whole,
+ * least useful first (CPI, GHz, thr, ..., util% last), where the row
+ * would not fit. A node that
  * is lost says why and when it is tried again. The
  * rows sort (s: next column, S: reverse) and scroll as the Cores view's;
  * Up and Down move the cursor, Enter opens the node's own views. */
@@ -57,8 +58,11 @@ static const struct figcol figcols[] = {
 };
 #define NFIG ((int)(sizeof figcols / sizeof figcols[0]))
 
-/* The columns that go first where the row does not fit, in that order. */
-static const enum ncol dropped_first[] = { NC_CPI, NC_GHZ, NC_THR };
+/* The columns that go first where the row does not fit, in that order:
+ * a column shows whole or not at all (at 40 columns both/busy% was cut to
+ * "both/b"), util% last. */
+static const enum ncol dropped_first[] = { NC_CPI, NC_GHZ, NC_THR, NC_JCPU, NC_BUSY,
+	NC_JSHARED, NC_UTIL };
 
 struct nodes_view {
 	struct view v;
@@ -117,7 +121,8 @@ job_figures(const struct cluster *c)
 
 /* The columns shown in `cols` cells beside a name of namew and a bar of
  * at least BAR_MIN: the job's where the lines carry them, then as many
- * as fit (CPI, GHz, thr go first); the figures' width in *figw. */
+ * as fit (CPI, GHz, thr go first, util% last); the figures' width in
+ * *figw. */
 static void
 columns_shown(struct nodes_view *p, const struct cluster *c, int cols, int namew, int *figw)
 {

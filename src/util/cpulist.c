@@ -154,15 +154,17 @@ cpulist_check_within(const struct cpulist *want, unsigned long long beyond, cons
 {
 	char has[200];
 	size_t cpu, k = 0;
-	bool out = beyond != 0;
+	bool out = false;
 
+	/* The lowest CPU it lacks: one in the list first, then the first
+	 * number past the list's limit. */
 	for (cpu = 0; !out && cpu < want->n; cpu++) {
 		if (want->has[cpu] && (cpu >= n || !present[cpu])) {
 			beyond = cpu;
 			out = true;
 		}
 	}
-	if (!out)
+	if (!out && beyond == 0)
 		return 0;
 	has[0] = '\0';
 	cpulist_append(has, sizeof has, present, n);

@@ -9,7 +9,7 @@
 . "$HTTOP_SRCDIR/tests/lib.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-plan 16
+plan 17
 
 if ! command -v python3 >/dev/null 2>&1; then
 	i=0; while [ $i -lt 16 ]; do skip "python3 is not installed"; i=$((i + 1)); done
@@ -96,3 +96,8 @@ check_schema "$tmp/s"
 "$HTTOP" -b -n 1 --demo --cpus 1,36 >"$tmp/st"
 check "--cpus 1,36 text shows 2 core rows" \
 	[ "$(grep -c '^ *[0-9][0-9]* *[0-9][0-9]* [0-9][0-9]*,[0-9]' "$tmp/st")" -eq 2 ]
+# Without -b, standard output a file: batch mode all the same (httop(1),
+# -b), the text format, ended by -n.
+HTTOP_CLOCK=virtual "$HTTOP" -n 2 --demo >"$tmp/nob" 2>/dev/null </dev/null; st=$?
+check "without -b into a file: status 0, two intervals as text ($st)" \
+	sh -c '[ "$1" -eq 0 ] && [ "$(grep -c "^time " "$2")" -eq 2 ]' sh "$st" "$tmp/nob"

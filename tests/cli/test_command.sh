@@ -12,7 +12,7 @@
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 44
+plan 47
 
 DEMO="--topology $HTTOP_SRCDIR/data/demo-skx.xml --cpuid $HTTOP_SRCDIR/data/demo-skx.cpuid"
 
@@ -206,3 +206,27 @@ bad "is not a Slurm job ID" --job=12x --sim demo
 timeout 10 "$HTTOP" --sim demo -n 1 -b --host -- >out 2>err; st=$?
 check "--host --: the value of --host, refused as a host name, no command (exit $st)" \
 	sh -c "[ $st -eq 2 ] && grep -q \"^httop: --host: '--' is not a host name\" err && [ ! -s out ]"
+
+# Where the command's own CPU seconds come from, in the summary's words:
+# the scheduler's record with sched, counted in the kernel with bpf (it
+# said "the scheduler's record" with bpf too, which reads no record).
+for src in sched bpf; do
+	"$HTTOP" --source "$src" -- sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i + 1)); done' \
+	    >out 2>err; st=$?
+	if [ "$st" -ne 0 ] || ! grep -q "source $src;" err; then
+		skip "--source $src does not run here: $(head -c 200 err)"
+	elif [ "$src" = sched ]; then
+		check "sched: the command's CPU on its cores from the scheduler's record" \
+		    grep -q "CPU [0-9.]* s on its cores (the scheduler's record)" err
+	else
+		check "bpf: the command's CPU on its cores counted in the kernel, no record" \
+		    sh -c 'grep -q "CPU [0-9.]* s on its cores (counted in the kernel at each switch)" err &&
+			! grep -q "record" err'
+	fi
+done
+# Where no source tells the command's tasks apart (procstat), the summary
+# names every source that would: bpf too (it named sched, msr and perf).
+"$HTTOP" --source procstat -- sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i + 1)); done' \
+    >out 2>err
+check "procstat: 'not measured' names --source sched or bpf ($(grep -A1 'not measured' err | tr -s ' ' | tr '\n' ' '))" \
+    sh -c 'tr -s " \n" "  " <err | grep -q "not measured: .*(--source sched or bpf, or msr or perf as root)"'

@@ -28,7 +28,7 @@ dir=$(mktemp -d) || exit 1
 trap 'stop_loads; rm -rf "$dir"' EXIT
 trap 'exit 1' INT TERM HUP
 sched_setup "$dir" "CPU-wide perf events (or perf_event_paranoid <= 0)"
-plan 12
+plan 13
 
 # mean FILE: the mean over FILE's intervals but the first of the core 0's
 # job figures, CPUs 0 and 1's job_util and CPU 1's util (every task's),
@@ -278,6 +278,18 @@ else
 	not_ok "summary: the job's own cpu and shared after its id: $sum"
 fi
 sed 's/^/# httop: /' "$dir/cmd.err"
+# Cores of one thread (no --topology here): no split, so the shared share
+# is absent, a dash as every absent figure is ("shared -%" it said).
+"$HTTOP" --source sched -b --format summary -d 0.3 -o "$dir/one.sum" \
+    -- sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i + 1)); done' 2>>"$dir/one.err"
+sum=$(tail -n 1 "$dir/one.sum")
+if grep -Eq ' job [0-9]+  its own cpu [0-9]+\.[0-9]{3} s, shared -  whole run$' "$dir/one.sum"; then
+	ok "summary, one thread a core: the shared share a dash: $sum"
+elif printf '%s\n' "$sum" | grep -Eq ' job [0-9]+  whole run  .*: (records lost|.*not known)'; then
+	ok "# SKIP summary, one thread a core: the run's record was not whole, the line says why: $sum"
+else
+	not_ok "summary, one thread a core: the shared share a dash: $sum"
+fi
 
 # 5. a process moved into the job's cgroup, then out
 cg=

@@ -24,7 +24,7 @@ cleanup() {
 trap cleanup EXIT
 cd "$tmp" || exit 1
 export HTTOP_CLOCK=virtual
-plan 31
+plan 33
 
 for f in text csv json openmetrics summary; do
 	"$HTTOP" --demo -b -n 3 --format "$f" >"std.$f" 2>/dev/null
@@ -146,6 +146,20 @@ bad() {
 }
 bad "-o with an empty name" -o ""
 bad "-o the --record file" -o same.trace --record same.trace
+# The --record file under another name (./other.trace, a link to it, which
+# a privileged httop refuses as a link): both wrote into one file, and
+# neither the trace nor the output was left (its replay said "not an
+# httop trace").
+for name in ./other.trace link.trace; do
+	rm -f other.trace link.trace
+	[ "$name" = link.trace ] && : >other.trace && ln -s other.trace link.trace
+	"$HTTOP" --demo -n 2 -d 0.1 --format json -o "$name" --record other.trace >same.out 2>same.err
+	st=$?
+	check "-o $name, the --record file under another name: status 1, one line, no output ($st: $(head -c 120 same.err))" \
+	    sh -c '[ "$1" -eq 1 ] && [ "$(wc -l <"$2")" -eq 1 ] && grep -Eq -- "--record|symbolic link" "$2" && [ ! -s "$3" ]' \
+	    sh "$st" same.err same.out
+done
+rm -f other.trace link.trace
 bad "--level without --format openmetrics" --format json --level core
 bad "--textfile-level without --textfile" --textfile-level node
 bad "--level with an unknown level" --format openmetrics --level cores

@@ -17,7 +17,7 @@ cleanup() {
 }
 trap cleanup EXIT
 cd "$tmp" || exit 1
-plan 34
+plan 36
 
 # The figures of every interval, without the source's name.
 figures() {
@@ -46,6 +46,18 @@ done
 check "run.trace.gz is gzip (1f 8b), run.trace is text" sh -c \
     '[ "$(od -An -tx1 -N2 run.trace.gz | tr -d " ")" = 1f8b ] && head -1 run.trace | grep -q "^httop-trace 1\."'
 "$HTTOP" --demo -b -n 2 --record plain.name --record-compress >/dev/null 2>&1
+# The trace's note names the source, and its detail only where it has one
+# (the sim's scenario): the bpf source has none, and its note ended in a
+# blank ("recorded from the bpf source ").
+"$HTTOP" --demo -b -n 1 --record sim.trace >/dev/null 2>&1
+check "the note of a demo recording names the source and its scenario" \
+    grep -qx 'note text="recorded from the sim source demo"' sim.trace
+if "$HTTOP" --source bpf -b -n 1 -d 0.1 --record bpf.trace >/dev/null 2>bpf.err; then
+	check "the note of a bpf recording: no blank at its end ($(grep '^note' bpf.trace))" \
+	    grep -qx 'note text="recorded from the bpf source"' bpf.trace
+else
+	skip "the bpf source does not run here: $(head -c 200 bpf.err)"
+fi
 check "--record-compress writes gzip whatever the name" \
     [ "$(od -An -tx1 -N2 plain.name | tr -d " ")" = 1f8b ]
 check "--record-compress without --record is a usage error (2)" \

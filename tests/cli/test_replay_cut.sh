@@ -12,7 +12,7 @@ need gzip gzip
 need python3 python3
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-plan 11
+plan 12
 
 good=$HTTOP_SRCDIR/tests/data/trace/good.trace
 # byte offsets: just after "header-end\n", and after the second "end" line
@@ -135,4 +135,12 @@ check "a gzip stream cut in the fifth sample's part: 'inside sample 5' ($(cat "$
     sh -c '[ "$1" -eq 0 ] && [ "$(grep -c "^node," "$2")" -eq 3 ] &&
 	grep -q "the trace is cut off inside sample 5; replayed the 3 intervals before it" "$3"' \
     sh "$st" "$tmp/outc" "$tmp/errc"
+# A gzip file cut before its first line is whole (its header and a few
+# bytes): not "empty file", which it is not (it said "empty file: not an
+# httop trace" of a 20-byte file).
+gzip -c "$good" | head -c 20 >"$tmp/head.trace.gz"
+"$HTTOP" --replay "$tmp/head.trace.gz" -b >"$tmp/outh" 2>"$tmp/errh"; st=$?
+check "a gzip file cut before its first line: status 1, says it is cut off ($(cat "$tmp/errh"))" \
+    sh -c '[ "$1" -eq 1 ] && [ ! -s "$2" ] && ! grep -q "empty file" "$3" && grep -q "cut off" "$3"' \
+    sh "$st" "$tmp/outh" "$tmp/errh"
 exit 0

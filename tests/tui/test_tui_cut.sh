@@ -5,10 +5,12 @@
 # chip) an"); its one-line cells at 40 x 10 (ids and % dropped unevenly:
 # "0 77", "3 0%", "13%"); the too-small message at 39 x 10 (it broke
 # "(now 39 x" / "10)"); the header at 100 columns (it broke "36 cores," /
-# "72 threads"); the Threads view's status at 80 columns ("the...").
+# "72 threads"); the Threads view's status at 80 columns ("the...");
+# the Nodes view at 40 x 10 (its both/busy% head cut to "both/b", the
+# values under it cut too).
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
-plan 8
+plan 10
 export XDG_CONFIG_HOME="$tui_dir/config"
 
 # die_title W H: the die grid's title line at W x H, in $title.
@@ -82,5 +84,29 @@ check "Threads view at 80 columns: no status cut to 'the…'" \
 	sh -c '! printf "%s\n" "$1" | grep -Eq "the(…|\.\.\.)$"' sh "$s"
 check "... an idle thread's status is its reason's code, never-active" \
 	sh -c 'printf "%s\n" "$1" | grep -Eq "^ +[0-9]+ +[01] +[0-9]+ +[01].* never-active$"' sh "$s"
+keys q
+tui_wait_exit 10
+
+# The Nodes view at 40 x 10, the smallest size httop draws: a column
+# shows whole or not at all (its head was cut to "both/b" and the values
+# under it to their first digits).
+via="env NODES_RUN=tui-cut-$$ $HTTOP_SRCDIR/tests/nodes/as-host.sh %h"
+tui_start 40 10 HTTOP_CLOCK= HTTOP_HOSTLIST=builtin "NODES_LOADS=h1=busy h2=busy" -- \
+    --nodes 'h[1-2]' --via "$via" --remote-httop "$HTTOP" -d 0.5
+wait_for '^h2 +up .*[0-9]' 15
+s=$(cap)
+heads=$(printf '%s\n' "$s" | grep -m1 '^node ')
+check "Nodes view at 40 x 10: every head whole ($heads)" \
+    sh -c '[ -n "$1" ] && for w in $1; do case $w in node|state|split|"(both|t0|t1)"|util%|both/busy%|thr|GHz|CPI) ;; *) exit 1 ;; esac; done' \
+    sh "$heads"
+# As many figures after h1's bar as heads after "state" (the bar's head
+# may be left out where it does not fit).
+row=$(printf '%s\n' "$s" | grep -m1 '^h1 ')
+check "... and under them h1's figures, one whole value a head ($row)" \
+    sh -c 'nh=$(printf "%s\n" "$1" | sed "s/.*state//; s/split (both|t0|t1)//" | wc -w)
+	nv=$(printf "%s\n" "$2" | sed "s/.*[]▏]//" | wc -w)
+	[ "$nh" -ge 1 ] && [ "$nh" = "$nv" ] &&
+	    printf "%s\n" "$2" | sed "s/.*[]▏]//" | grep -Eq "^( +([0-9]+\.[0-9]+|-))+ *$"' \
+    sh "$heads" "$row"
 keys q
 tui_wait_exit 10

@@ -29,13 +29,13 @@ if wait_for ' 0,1 .* [0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]\.[0-9]{2} ' 10; then
 else
 	not_ok "the core's split"; show_screen
 fi
-# The Topology view says what this source reads: the context-switch
-# records, not a register.
+# The Topology view says what this source reads: the context switches,
+# not a register (in words the bpf source's plan, the same, shares).
 keys 3
-expect "topology view: the plan reads the context-switch records" \
-    'read  ref +ns the CPU ran a task other than idle, from its context-switch'
-expect "topology view: the merged records for 'any'" \
-    'read  any +ns any thread of the core ran a task: its threads'
+expect "topology view: the plan reads the context switches" \
+    'read  ref +ns the CPU ran a task other than idle, from its context switches'
+expect "topology view: the threads' switches in time order for 'any'" \
+    'read  any +ns any thread of the core ran a task, from its threads. context'
 expect "topology view: the plan's split is sched" '^Plan +sched: scheduler: context switches'
 if cap | grep -q 'MSR'; then
 	not_ok "topology view: no MSR among what the sched source reads"; show_screen

@@ -131,6 +131,15 @@ test_beyond(void **state)
 	assert_string_equal(e.text, "--cpus: CPU 2 is not in this machine, which has "
 	    "CPUs 0-1,3-71; give CPUs it has");
 	cpulist_free(&l);
+	/* 0-1000000 on a machine of 0-71: the first CPU it lacks is 72, not
+	 * the list's first number past the limit (it said "CPU 65536") */
+	present[2] = true;
+	assert_int_equal(cpulist_parse_any("0-1000000", &l, &beyond, &e), 0);
+	assert_int_equal(beyond, 65536);
+	assert_int_equal(cpulist_check_within(&l, beyond, present, 72, "--cpus", &e), -1);
+	assert_string_equal(e.text, "--cpus: CPU 72 is not in this machine, which has "
+	    "CPUs 0-71; give CPUs it has");
+	cpulist_free(&l);
 	/* more digits than any integer: not a number of CPUs at all */
 	assert_int_equal(cpulist_parse_any("99999999999999999999999", &l, &beyond, &e), -1);
 	assert_non_null(strstr(e.text, "far too large"));

@@ -281,6 +281,43 @@ test_split_names(void **state)
 	assert_int_equal(plan_split_parse("", &m, &b), -1);
 }
 
+/* What a plan without registers says it reads (the Topology view's Plan
+ * rows): the sched and bpf sources share the plan of the scheduler's
+ * switches (sched_plan), so its readings name neither source's own way of
+ * getting them. The bpf source's Plan rows said "a CPU-wide perf software
+ * event, dummy with context_switch, one ring buffer per CPU", which is the
+ * sched source's alone (bpf adds the times up in the kernel); the plan's
+ * summary says which. */
+static void
+test_sched_readings(void **state)
+{
+	static const char *const alone[] = { "perf", "ring", "dummy", "eBPF", "records" };
+	static const enum slot_kind kinds[] = { SLOT_TSC, SLOT_REF, SLOT_ANY };
+	struct plan p;
+	unsigned i, k;
+
+	(void)state;
+	memset(&p, 0, sizeof p);
+	p.basis = PLAN_BASIS_SCHED;
+	for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		struct plan_slot s = { .kind = kinds[k] };
+		const char *what = plan_slot_reading(&p, &s);
+
+		assert_non_null(what);
+		for (i = 0; i < sizeof alone / sizeof alone[0]; i++)
+			if (strstr(what, alone[i]) != NULL)
+				fail_msg("slot %s: \"%s\" names \"%s\"", slot_kind_name(kinds[k]),
+				    what, alone[i]);
+	}
+	/* Still what it counts: busy time of the CPU, of the core. */
+	{
+		struct plan_slot ref = { .kind = SLOT_REF }, any = { .kind = SLOT_ANY };
+
+		assert_non_null(strstr(plan_slot_reading(&p, &ref), "context switches"));
+		assert_non_null(strstr(plan_slot_reading(&p, &any), "any thread of the core"));
+	}
+}
+
 int
 main(void)
 {
@@ -292,6 +329,7 @@ main(void)
 		cmocka_unit_test(test_nhm_snb),
 		cmocka_unit_test(test_knl_zen_unknown),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_sched_readings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
