@@ -23,10 +23,13 @@
 #include "out/format.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "metrics/figures.h"
 #include "out/runsum.h"
 #include "util/jsonstr.h"
+#include "util/xalloc.h"
 
 #define FRAC_DECIMALS 10
 #define NUM_DIGITS 6
@@ -69,26 +72,6 @@ json_time(struct linebuf *b, double x)
 		lb_lit(b, "null");
 }
 
-/* A figure as three members: `,"key":v,"key_lo":lo,"key_hi":hi`. Exact:
- * v, with lo and hi null; a bound: v null, lo and hi the bound; absent:
- * all null. So each member always holds a number or null, which typed
- * readers (pandas, DuckDB) need: the old [lo, hi] array in place of the
- * number made them fail. */
-static void
-json_val(struct linebuf *b, const char *kx, size_t nx, const char *klo, size_t nlo,
-    const char *khi, size_t nhi, enum numkind k, struct val v)
-{
-	double x = NAN, lo = NAN, hi = NAN;
-
-	out_shape(v, &x, &lo, &hi);
-	lb_mem(b, kx, nx);
-	json_num(b, k, x);
-	lb_mem(b, klo, nlo);
-	json_num(b, k, lo);
-	lb_mem(b, khi, nhi);
-	json_num(b, k, hi);
-}
-
 
 static void
 json_bool(struct linebuf *b, bool x)
@@ -105,54 +88,211 @@ fig_numkind(const struct figure *f)
 	return fig_is_frac(f) ? FRAC : NUM;
 }
 
-/* The figures fl[from..to) of `obj`, each as its three members. */
-static void
-write_figs(struct linebuf *b, const struct figure *const *fl, size_t from, size_t to,
-    enum fig_level l, const void *obj, bool split)
-{
-	size_t i;
+/* --- the full form's figures, made once ---------------------------------
+ * A figure is three members, x, x_lo and x_hi: exact, x with lo and hi
+ * null; a bound, x null and lo and hi the bound; absent, all null. So each
+ * member always holds a number or null, which typed readers (pandas,
+ * DuckDB) need: the old [lo, hi] array in place of the number made them
+ * fail. The text around the numbers of each figure's three forms, the
+ * absent object's member names and the reason codes as JSON strings are
+ * made on the first line (jplan_make) and copied whole after that: a
+ * line's figures are one copy and at most two numbers each, with one check
+ * of the buffer's room per object (most of a JSON line is these). */
 
-	for (i = from; i < to; i++)
-		json_val(b, fl[i]->jx, fl[i]->njx, fl[i]->jlo, fl[i]->njlo, fl[i]->jhi, fl[i]->njhi,
-		    fig_numkind(fl[i]), fig_value(fl[i], l, obj, split));
+/* Bytes copied past a piece's end (its copy then has a size known when
+ * compiled); every piece has that much room after it. */
+#define JP_PAD 96
+
+struct jfig {
+	size_t off;             /* the struct val in its level's struct */
+	bool frac, state;       /* 10 decimals; one of the split's shares */
+	const char *nul, *tail, *head, *x, *hi, *name;
+	size_t nnul, ntail, nhead, nx, nhi, nname;
+};
+
+struct jlevel {
+	size_t n, nstates, room;   /* room: the most one figure takes */
+	struct jfig f[FIG_MAX];
+};
+
+static struct jlevel jplan[FIG_NLEVELS];
+static const char *jreason[R_NREASONS];
+static size_t njreason[R_NREASONS];
+static bool jplan_made;
+
+/* A piece: the strings of parts[] one after the other (NULL: none), the
+ * one at `quoted` as a JSON string, padded for jput; kept for the run. */
+static const char *
+jpiece(size_t *len, const char *const *parts, size_t nparts, size_t quoted)
+{
+	struct linebuf t = { 0 };
+	size_t i;
+	char *p;
+
+	for (i = 0; i < nparts; i++)
+		if (i == quoted)
+			jsonstr_put(lb_sink, &t, parts[i]);
+		else if (parts[i] != NULL)
+			lb_str(&t, parts[i]);
+	p = xcalloc(1, t.len + JP_PAD);
+	if (t.len > 0)
+		memcpy(p, t.p, t.len);
+	*len = t.len;
+	lb_free(&t);
+	return p;
 }
 
-/* How many of the list's first figures are the shares of the split. */
-static size_t
-nstates(const struct figure *const *fl, size_t n)
+#define JPIECE(len, quoted, ...) \
+	jpiece((len), (const char *const[]){ __VA_ARGS__ }, \
+	    sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(const char *), (quoted))
+#define JNONE ((size_t)-1)
+#define JMAX(a, b) ((a) > (b) ? (a) : (b))
+
+static void
+jfig_make(struct jfig *j, const struct figure *f, enum fig_level l)
+{
+	j->off = f->at[l].off;
+	j->frac = fig_is_frac(f);
+	j->state = f->state != 0;
+	j->x = JPIECE(&j->nx, JNONE, f->jx);
+	j->hi = JPIECE(&j->nhi, JNONE, f->jhi);
+	j->nul = JPIECE(&j->nnul, JNONE, f->jx, "null", f->jlo, "null", f->jhi, "null");
+	j->tail = JPIECE(&j->ntail, JNONE, f->jlo, "null", f->jhi, "null");
+	j->head = JPIECE(&j->nhead, JNONE, f->jx, "null", f->jlo);
+	j->name = JPIECE(&j->nname, 0, f->name, ":");
+}
+
+static void
+jplan_make(void)
+{
+	size_t i, n, r;
+	unsigned l;
+
+	for (l = 0; l < FIG_NLEVELS; l++) {
+		const struct figure *const *fl = figures_of((enum fig_level)l, FIG_JSON, &n);
+		struct jlevel *jl = &jplan[l];
+
+		jl->n = n;
+		for (i = 0; i < n && fl[i]->state != 0; i++)
+			;
+		jl->nstates = i;
+		jl->room = 0;
+		for (i = 0; i < n; i++) {
+			struct jfig *j = &jl->f[i];
+
+			jfig_make(j, fl[i], (enum fig_level)l);
+			r = JMAX(j->nnul, JMAX(j->nx + j->ntail, j->nhead + j->nhi + NUMFMT_MAX));
+			r += NUMFMT_MAX + JP_PAD;
+			jl->room = JMAX(jl->room, r);
+		}
+	}
+	for (r = 0; r < R_NREASONS; r++)
+		jreason[r] = JPIECE(&njreason[r], 0, metrics_reason_code((enum reason)r));
+	jplan_made = true;
+}
+
+static const struct jlevel *
+jlevel_of(enum fig_level l)
+{
+	if (!jplan_made)
+		jplan_make();
+	return &jplan[l];
+}
+
+/* A piece at the end of the line, whose room was made: one copy of a size
+ * known when compiled for the usual piece (the bytes past its end are
+ * written over next). */
+static inline void
+jput(struct linebuf *b, const char *s, size_t n)
+{
+	char *d = b->p + b->len;
+
+	if (n <= JP_PAD)
+		memcpy(d, s, JP_PAD);
+	else
+		memcpy(d, s, n);
+	b->len += n;
+}
+
+/* A finite number at the end of the line, whose room was made. */
+static inline void
+jnum(struct linebuf *b, bool frac, double x)
+{
+	char *d = b->p + b->len;
+
+	d = frac ? numfmt_fixed(d, x, FRAC_DECIMALS) : numfmt_sig(d, x, NUM_DIGITS);
+	b->len = (size_t)(d - b->p);
+}
+
+/* The figures absent with a reason, for the object's "absent". */
+struct jabsent {
+	size_t n;
+	unsigned char fig[FIG_MAX];
+	unsigned char why[FIG_MAX];
+};
+
+static inline void
+jabsent_add(struct jabsent *a, size_t fig, enum reason why)
+{
+	if (a->n < FIG_MAX && (unsigned)why < R_NREASONS) {
+		a->fig[a->n] = (unsigned char)fig;
+		a->why[a->n++] = (unsigned char)why;
+	}
+}
+
+/* The figures [from, to) of `obj`, a struct of jl's level, each as its
+ * three members (`split` false: a share of the split is absent,
+ * R_NO_SPLIT: the four-way split exists only for cores of two threads);
+ * those absent with a reason noted in *a. */
+static void
+write_figs(struct linebuf *b, const struct jlevel *jl, size_t from, size_t to,
+    const void *obj, bool split, struct jabsent *a)
 {
 	size_t i;
 
-	for (i = 0; i < n && fl[i]->state != 0; i++)
-		;
-	return i;
+	lb_room(b, (to - from) * jl->room);
+	for (i = from; i < to; i++) {
+		const struct jfig *f = &jl->f[i];
+		const struct val *v = (const struct val *)(const void *)((const char *)obj + f->off);
+
+		if (f->state && !split) {
+			jput(b, f->nul, f->nnul);
+			jabsent_add(a, i, R_NO_SPLIT);
+		} else if (v->kind == V_EXACT && isfinite(v->v)) {
+			jput(b, f->x, f->nx);
+			jnum(b, f->frac, v->v);
+			jput(b, f->tail, f->ntail);
+		} else if (v->kind == V_BOUND && isfinite(v->lo) && isfinite(v->hi)) {
+			jput(b, f->head, f->nhead);
+			jnum(b, f->frac, v->lo);
+			jput(b, f->hi, f->nhi);
+			jnum(b, f->frac, v->hi);
+		} else {
+			jput(b, f->nul, f->nnul);
+			if (v->kind == V_NONE && v->why != R_NONE)
+				jabsent_add(a, i, v->why);
+		}
+	}
 }
 
 /* Why a valid object's figures are absent: ,"absent":{"cpi":"stopped"}
  * with the reason codes, only when one is. */
 static void
-write_absent(struct linebuf *b, const struct figure *const *fl, size_t n, enum fig_level l,
-    const void *obj, bool split)
+write_absent(struct linebuf *b, const struct jlevel *jl, const struct jabsent *a)
 {
-	bool any = false;
-	struct val v;
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		v = fig_value(fl[i], l, obj, split);
-		if (v.kind != V_NONE || v.why == R_NONE)
-			continue;
-		if (any)
-			lb_char(b, ',');
-		else
-			lb_lit(b, ",\"absent\":{");
-		any = true;
-		json_str(b, fl[i]->name);
-		lb_char(b, ':');
-		json_str(b, metrics_reason_code(v.why));
+	if (a->n == 0)
+		return;
+	lb_room(b, 16 + a->n * (jl->room + JP_PAD));
+	lb_lit(b, ",\"absent\":{");
+	for (i = 0; i < a->n; i++) {
+		if (i > 0)
+			b->p[b->len++] = ',';
+		jput(b, jl->f[a->fig[i]].name, jl->f[a->fig[i]].nname);
+		lb_mem(b, jreason[a->why[i]], njreason[a->why[i]]);
 	}
-	if (any)
-		lb_char(b, '}');
+	lb_char(b, '}');
 }
 
 /* The counters another program stopped: ,"stopped":["inst"]. */
@@ -179,17 +319,18 @@ write_stopped(struct linebuf *b, unsigned mask)
 static void
 write_agg(struct linebuf *b, const struct agg_fig *a)
 {
-	size_t n;
-	const struct figure *const *fl = figures_of(FIG_AGG, FIG_JSON, &n);
+	const struct jlevel *jl = jlevel_of(FIG_AGG);
+	struct jabsent ab;
 
+	ab.n = 0;
 	lb_lit(b, "\"ncores\":");
 	lb_u64(b, a->ncores);
 	lb_lit(b, ",\"nvalid\":");
 	lb_u64(b, a->nvalid);
 	lb_lit(b, ",\"exact\":");
 	json_bool(b, a->exact);
-	write_figs(b, fl, 0, n, FIG_AGG, a, true);
-	write_absent(b, fl, n, FIG_AGG, a, true);
+	write_figs(b, jl, 0, jl->n, a, true, &ab);
+	write_absent(b, jl, &ab);
 }
 
 /* The node's weights (metrics_node_weights): what a viewer of many nodes
@@ -327,10 +468,10 @@ write_core(struct linebuf *b, const struct die_layout *l, const struct topo_core
 {
 	/* The four-way split exists only for cores of exactly two threads. */
 	bool two = tc->nthreads == 2;
-	size_t n, ns;
-	const struct figure *const *fl = figures_of(FIG_CORE, FIG_JSON, &n);
+	const struct jlevel *jl = jlevel_of(FIG_CORE);
+	struct jabsent ab;
 
-	ns = nstates(fl, n);
+	ab.n = 0;
 
 	lb_lit(b, "{\"package\":");
 	lb_u64(b, tc->package);
@@ -339,10 +480,10 @@ write_core(struct linebuf *b, const struct die_layout *l, const struct topo_core
 	lb_lit(b, ",\"cpus\":");
 	cpus_value(b, tc);
 	write_tile(b, l, tc->index);
-	write_figs(b, fl, 0, ns, FIG_CORE, c, two);
+	write_figs(b, jl, 0, jl->nstates, c, two, &ab);
 	lb_lit(b, ",\"exact\":");
 	json_bool(b, c->exact);
-	write_figs(b, fl, ns, n, FIG_CORE, c, two);
+	write_figs(b, jl, jl->nstates, jl->n, c, two, &ab);
 	lb_lit(b, ",\"valid\":");
 	json_bool(b, c->reason == R_NONE);
 	if (c->reason != R_NONE) {
@@ -356,7 +497,7 @@ write_core(struct linebuf *b, const struct die_layout *l, const struct topo_core
 		json_str(b, metrics_reason_code(c->fallback));
 	}
 	if (c->reason == R_NONE)
-		write_absent(b, fl, n, FIG_CORE, c, two);
+		write_absent(b, jl, &ab);
 	write_stopped(b, c->stopped);
 	lb_lit(b, ",\"inconsistency\":");
 	json_num(b, FRAC, c->inconsistency);
@@ -382,9 +523,10 @@ write_thread(struct linebuf *b, const struct topology *topo, unsigned cpu,
     const struct thread_fig *th)
 {
 	const struct topo_cpu *tc = &topo->cpus[cpu];
-	size_t n;
-	const struct figure *const *fl = figures_of(FIG_THREAD, FIG_JSON, &n);
+	const struct jlevel *jl = jlevel_of(FIG_THREAD);
+	struct jabsent ab;
 
+	ab.n = 0;
 	lb_lit(b, "{\"cpu\":");
 	lb_u64(b, cpu);
 	lb_lit(b, ",\"package\":");
@@ -399,9 +541,9 @@ write_thread(struct linebuf *b, const struct topology *topo, unsigned cpu,
 		lb_lit(b, ",\"reason\":");
 		json_str(b, metrics_reason_code(th->reason));
 	}
-	write_figs(b, fl, 0, n, FIG_THREAD, th, true);
+	write_figs(b, jl, 0, jl->n, th, true, &ab);
 	if (th->reason == R_NONE) {
-		write_absent(b, fl, n, FIG_THREAD, th, true);
+		write_absent(b, jl, &ab);
 		write_stopped(b, th->stopped);
 	}
 	if (th->scaled)
