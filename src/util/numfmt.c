@@ -300,35 +300,42 @@ sig_exact(char *p, double x, unsigned digits)
 }
 
 /* m's `digits` digits (10^(digits-1) <= m < 10^digits) as a number whose
- * first digit is at 10^e: 0.000123457, 2.67509, 1234570. */
+ * first digit is at 10^e (-4 <= e <= 15): 0.000123457, 2.67509, 1234570.
+ * Copies of a size known when compiled, of at most NUMFMT_MAX bytes in
+ * all, then the trailing zeros of a fraction taken off. */
 static char *
 put_sig(char *p, uint64_t m, unsigned digits, int e)
 {
-	char d[16];
-	unsigned nd = digits, lead;
+	char d[32], *q;
+	unsigned lead;
 
-	if (digits == 6)
+	memset(d + 16, '0', 16);
+	if (digits == 6) {
 		put6(d, (uint32_t)m);
-	else
+		memset(d + 6, '0', 10);
+	} else {
 		put_digits(d, m, digits);
-	while (nd > 1 && d[nd - 1] == '0')
-		nd--;
+		memset(d + digits, '0', 16 - digits);
+	}
 	if (e < 0) {
-		memcpy(p, "0.0000", (size_t)(1 - e));
-		p += 1 - e;
-		memcpy(p, d, nd);
-		return p + nd;
-	}
-	lead = (unsigned)e + 1;
-	if (lead >= nd) {
-		memcpy(p, d, nd);
-		memset(p + nd, '0', lead - nd);
+		memcpy(p, "0.000000", 8);
+		q = p + 1 - e;
+		memcpy(q, d, 16);
+		q += digits;
+	} else if ((lead = (unsigned)e + 1) >= digits) {
+		memcpy(p, d, 16);
 		return p + lead;
+	} else {
+		memcpy(p, d, 16);
+		p[lead] = '.';
+		memcpy(p + lead + 1, d + lead, 16);
+		q = p + digits + 1;
 	}
-	memcpy(p, d, lead);
-	p[lead] = '.';
-	memcpy(p + lead + 1, d + lead, nd - lead);
-	return p + nd + 1;
+	while (q[-1] == '0')
+		q--;
+	if (q[-1] == '.')
+		q--;
+	return q;
 }
 
 char *
