@@ -68,6 +68,21 @@ static const char pairs[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
+/* "000" .. "999": three digits per division by 1000 (4 bytes may be read
+ * at 3 x i: the last one's fourth is the terminating NUL). */
+#define T3_D(a, b) a b "0" a b "1" a b "2" a b "3" a b "4" a b "5" a b "6" a b "7" a b "8" a b "9"
+#define T3_C(a) T3_D(a, "0") T3_D(a, "1") T3_D(a, "2") T3_D(a, "3") T3_D(a, "4") \
+	T3_D(a, "5") T3_D(a, "6") T3_D(a, "7") T3_D(a, "8") T3_D(a, "9")
+static const char triples[3001] = T3_C("0") T3_C("1") T3_C("2") T3_C("3") T3_C("4")
+	T3_C("5") T3_C("6") T3_C("7") T3_C("8") T3_C("9");
+
+/* How many of u's three digits (u < 1000) end it as zeros. */
+static inline unsigned
+tz3(unsigned u)
+{
+	return u % 10 != 0 ? 0 : u % 100 != 0 ? 1 : u != 0 ? 2 : 3;
+}
+
 /* The n lowest decimal digits of u, leading zeros included, at p. */
 static void
 put_digits(char *p, uint64_t u, unsigned n)
@@ -139,6 +154,37 @@ numfmt_u64(char *p, uint64_t u)
 /* The k decimals of f (< 10^k) after a point, trailing zeros dropped
  * unless `keep` (then nothing when k is 0); none at all when they are all
  * zeros. */
+/* After the point at p: six decimals of f (< 10^6), their trailing zeros
+ * dropped unless `keep`; f is not 0 unless `keep`. */
+static inline char *
+put_dec6(char *p, unsigned f, bool keep)
+{
+	unsigned a = f / 1000u, b = f % 1000u;
+
+	memcpy(p + 1, triples + 3 * a, 4);
+	memcpy(p + 4, triples + 3 * b, 3);
+	if (keep)
+		return p + 7;
+	return p + 7 - (b != 0 ? tz3(b) : 3 + tz3(a));
+}
+
+/* The same for ten decimals (f < 10^10). */
+static inline char *
+put_dec10(char *p, uint64_t f, bool keep)
+{
+	unsigned a = (unsigned)(f / 1000000u), b = (unsigned)(f % 1000000u);
+	unsigned a1 = a / 1000u, a2 = a % 1000u, b1 = b / 1000u, b2 = b % 1000u, tz;
+
+	p[1] = (char)('0' + a1);
+	memcpy(p + 2, triples + 3 * a2, 4);
+	memcpy(p + 5, triples + 3 * b1, 4);
+	memcpy(p + 8, triples + 3 * b2, 3);
+	if (keep)
+		return p + 11;
+	tz = b2 != 0 ? tz3(b2) : b1 != 0 ? 3 + tz3(b1) : a2 != 0 ? 6 + tz3(a2) : 9;
+	return p + 11 - tz;
+}
+
 static char *
 put_decimals(char *p, uint64_t f, unsigned k, bool keep)
 {
@@ -148,11 +194,10 @@ put_decimals(char *p, uint64_t f, unsigned k, bool keep)
 		return p;
 	*p = '.';
 	if (k == 10)
-		put10(p + 1, f);
-	else if (k == 6)
-		put6(p + 1, (uint32_t)f);
-	else
-		put_digits(p + 1, f, k);
+		return put_dec10(p, f, keep);
+	if (k == 6)
+		return put_dec6(p, (unsigned)f, keep);
+	put_digits(p + 1, f, k);
 	e = p + 1 + k;
 	if (!keep)
 		while (e[-1] == '0')
@@ -338,6 +383,32 @@ put_sig(char *p, uint64_t m, unsigned digits, int e)
 	return q;
 }
 
+/* Six significant digits, m (10^5 <= m < 10^6) with its first digit at
+ * 10^e, -4 <= e <= 5: put_sig's text by two table lookups. */
+static inline char *
+put_sig6(char *p, unsigned m, int e)
+{
+	char d[16] = { 0 };
+	unsigned hi = m / 1000u, lo = m % 1000u, tz, lead;
+
+	memcpy(d, triples + 3 * hi, 4);
+	memcpy(d + 3, triples + 3 * lo, 4);
+	tz = lo != 0 ? tz3(lo) : 3 + tz3(hi);
+	if (e < 0) {
+		memcpy(p, "0.000000", 8);
+		p += 1 - e;
+		memcpy(p, d, 8);
+		return p + 6 - tz;
+	}
+	lead = (unsigned)e + 1;
+	memcpy(p, d, 8);
+	if (lead + tz >= 6)
+		return p + lead;
+	p[lead] = '.';
+	memcpy(p + lead + 1, d + lead, 8);
+	return p + 7 - tz;
+}
+
 char *
 numfmt_sig(char *p, double x, unsigned digits)
 {
@@ -371,5 +442,7 @@ numfmt_sig(char *p, double x, unsigned digits)
 		return sig_exact(p, x, digits);
 	if (x < 0)
 		*p++ = '-';
+	if (digits == 6 && e <= 5)
+		return put_sig6(p, (unsigned)m, e);
 	return put_sig(p, m, digits, e);
 }
