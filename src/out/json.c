@@ -463,8 +463,8 @@ cpus_value(struct linebuf *b, const struct topo_core *tc)
 }
 
 static void
-write_core(struct linebuf *b, const struct die_layout *l, const struct topo_core *tc,
-    const struct core_fig *c)
+write_core(struct linebuf *b, const char *head, size_t nhead, const struct die_layout *l,
+    const struct topo_core *tc, const struct core_fig *c)
 {
 	/* The four-way split exists only for cores of exactly two threads. */
 	bool two = tc->nthreads == 2;
@@ -472,13 +472,7 @@ write_core(struct linebuf *b, const struct die_layout *l, const struct topo_core
 	struct jabsent ab;
 
 	ab.n = 0;
-
-	lb_lit(b, "{\"package\":");
-	lb_u64(b, tc->package);
-	lb_lit(b, ",\"core\":");
-	lb_u64(b, tc->core_id);
-	lb_lit(b, ",\"cpus\":");
-	cpus_value(b, tc);
+	lb_mem(b, head, nhead);
 	write_tile(b, l, tc->index);
 	write_figs(b, jl, 0, jl->nstates, c, two, &ab);
 	lb_lit(b, ",\"exact\":");
@@ -519,23 +513,14 @@ write_core(struct linebuf *b, const struct die_layout *l, const struct topo_core
 }
 
 static void
-write_thread(struct linebuf *b, const struct topology *topo, unsigned cpu,
-    const struct thread_fig *th)
+write_thread(struct linebuf *b, const struct linebuf *head, const size_t *head_at,
+    unsigned cpu, const struct thread_fig *th)
 {
-	const struct topo_cpu *tc = &topo->cpus[cpu];
 	const struct jlevel *jl = jlevel_of(FIG_THREAD);
 	struct jabsent ab;
 
 	ab.n = 0;
-	lb_lit(b, "{\"cpu\":");
-	lb_u64(b, cpu);
-	lb_lit(b, ",\"package\":");
-	lb_u64(b, tc->package);
-	lb_lit(b, ",\"core\":");
-	lb_u64(b, topo->cores[tc->core].core_id);
-	lb_lit(b, ",\"thread\":");
-	lb_u64(b, tc->thread);
-	lb_lit(b, ",\"valid\":");
+	lb_mem(b, head->p + head_at[cpu], head_at[cpu + 1] - head_at[cpu]);
 	json_bool(b, th->reason == R_NONE);
 	if (th->reason != R_NONE) {
 		lb_lit(b, ",\"reason\":");
@@ -864,11 +849,58 @@ write_head(struct linebuf *b, const struct batch *bt, const struct interval *iv)
 	}
 }
 
+/* The first members of each thread's object ({"cpu":..,"package":..,
+ * "core":..,"thread":..,"valid":) and each core's ({"package":..,"core":..,
+ * "cpus":[..]), which only the topology gives, made on the first line:
+ * thread i's at bt->heads.p + head_at[i] up to head_at[i + 1], then the
+ * cores' from head_at[max_cpu + 1] on. */
+static void
+json_heads_make(struct batch *bt)
+{
+	const struct topology *topo = &bt->m->topo;
+	struct linebuf *h = &bt->heads;
+	size_t *at = xcalloc((size_t)topo->max_cpu + topo->ncores + 2, sizeof *at);
+	unsigned i;
+
+	h->len = 0;
+	for (i = 0; i < topo->max_cpu; i++) {
+		const struct topo_cpu *tc = &topo->cpus[i];
+
+		at[i] = h->len;
+		if (!tc->present)
+			continue;
+		lb_lit(h, "{\"cpu\":");
+		lb_u64(h, i);
+		lb_lit(h, ",\"package\":");
+		lb_u64(h, tc->package);
+		lb_lit(h, ",\"core\":");
+		lb_u64(h, topo->cores[tc->core].core_id);
+		lb_lit(h, ",\"thread\":");
+		lb_u64(h, tc->thread);
+		lb_lit(h, ",\"valid\":");
+	}
+	at[topo->max_cpu] = h->len;
+	for (i = 0; i < topo->ncores; i++) {
+		const struct topo_core *tc = &topo->cores[i];
+
+		at[topo->max_cpu + 1 + i] = h->len;
+		lb_lit(h, "{\"package\":");
+		lb_u64(h, tc->package);
+		lb_lit(h, ",\"core\":");
+		lb_u64(h, tc->core_id);
+		lb_lit(h, ",\"cpus\":");
+		cpus_value(h, tc);
+	}
+	at[topo->max_cpu + 1 + topo->ncores] = h->len;
+	bt->head_at = at;
+}
+
 void
 out_json_write(struct batch *bt, const struct interval *iv)
 {
 	struct linebuf *b = &bt->line;
 	const struct topology *topo = &bt->m->topo;
+	const size_t *core_at;
 	unsigned i;
 	bool first;
 
@@ -906,6 +938,9 @@ out_json_write(struct batch *bt, const struct interval *iv)
 		lb_flush(b, bt->fp);
 		return;
 	}
+	if (bt->head_at == NULL)
+		json_heads_make(bt);
+	core_at = bt->head_at + topo->max_cpu + 1;
 	lb_lit(b, ",\"cores\":[");
 	first = true;
 	for (i = 0; i < iv->ncores && i < topo->ncores; i++) {
@@ -914,7 +949,8 @@ out_json_write(struct batch *bt, const struct interval *iv)
 		if (!first)
 			lb_char(b, ',');
 		first = false;
-		write_core(b, bt->layout, &topo->cores[i], &iv->cores[i]);
+		write_core(b, bt->heads.p + core_at[i], core_at[i + 1] - core_at[i], bt->layout,
+		    &topo->cores[i], &iv->cores[i]);
 	}
 	lb_lit(b, "],\"threads\":[");
 	first = true;
@@ -924,7 +960,7 @@ out_json_write(struct batch *bt, const struct interval *iv)
 		if (!first)
 			lb_char(b, ',');
 		first = false;
-		write_thread(b, topo, i, &iv->threads[i]);
+		write_thread(b, &bt->heads, bt->head_at, i, &iv->threads[i]);
 	}
 	lb_lit(b, "]}\n");
 	lb_flush(b, bt->fp);
