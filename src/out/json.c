@@ -224,74 +224,190 @@ jnum(struct linebuf *b, bool frac, double x)
 	b->len = (size_t)(d - b->p);
 }
 
-/* The figures absent with a reason, for the object's "absent". */
-struct jabsent {
-	size_t n;
-	unsigned char fig[FIG_MAX];
-	unsigned char why[FIG_MAX];
+/* --- shapes --------------------------------------------------------------
+ * The form of each figure of an object (exact, a bound, null, absent with
+ * a reason) is most often the same from one object and one line to the
+ * next: a shape, made when first met (jshape_make), holds the text between
+ * its numbers as whole pieces and its absent members, so that an object
+ * of a known shape is its pieces and numbers. A few shapes are kept per
+ * level (and per range of a core's figures), the last one met tried
+ * first. */
+enum { JF_EXACT = 1, JF_BOUND, JF_NULL, JF_WHY /* + the reason */ };
+
+#define JS_NUMS (2 * FIG_MAX)
+#define JS_SLOTS 8
+#define JS_KEYW ((FIG_MAX + 7) / 8)
+
+struct jshape {
+	uint64_t key[JS_KEYW];        /* the forms, a byte each; 0: none */
+	bool used;
+	size_t nnum, room;
+	unsigned char fig[JS_NUMS];   /* each number's figure */
+	unsigned char part[JS_NUMS];  /* and which: 0 the value, 1 lo, 2 hi */
+	size_t at[JS_NUMS + 1], len[JS_NUMS + 1];   /* the pieces in text */
+	struct linebuf text;          /* the pieces, each padded for jput */
+	struct linebuf absent;        /* "name":"code",... (no braces) */
 };
 
-static inline void
-jabsent_add(struct jabsent *a, size_t fig, enum reason why)
+struct jcache {
+	struct jshape s[JS_SLOTS];
+	unsigned last, next;
+};
+
+/* [level][0: figures from the first, 1: from the first after the split's
+ * shares (a core's second range)] */
+static struct jcache jcache[FIG_NLEVELS][2];
+
+/* The form of one figure, as write_figs writes it. */
+static inline unsigned
+jform(const struct jfig *f, const struct val *v, bool split)
 {
-	if (a->n < FIG_MAX && (unsigned)why < R_NREASONS) {
-		a->fig[a->n] = (unsigned char)fig;
-		a->why[a->n++] = (unsigned char)why;
+	if (f->state && !split)
+		return JF_WHY + R_NO_SPLIT;
+	if (v->kind == V_EXACT && isfinite(v->v))
+		return JF_EXACT;
+	if (v->kind == V_BOUND && isfinite(v->lo) && isfinite(v->hi))
+		return JF_BOUND;
+	if (v->kind == V_NONE && v->why != R_NONE && (unsigned)v->why < R_NREASONS)
+		return JF_WHY + (unsigned)v->why;
+	return JF_NULL;
+}
+
+static const struct val *
+jval(const struct jfig *f, const void *obj)
+{
+	return (const struct val *)(const void *)((const char *)obj + f->off);
+}
+
+/* Close the piece being made in sh->text (pad it) and start the next. */
+static void
+jshape_cut(struct jshape *sh, size_t *k)
+{
+	sh->len[*k] = sh->text.len - sh->at[*k];
+	lb_room(&sh->text, JP_PAD);
+	memset(sh->text.p + sh->text.len, 0, JP_PAD);
+	sh->text.len += JP_PAD;
+	sh->at[++*k] = sh->text.len;
+}
+
+static void
+jshape_num(struct jshape *sh, size_t *k, size_t fig, unsigned part)
+{
+	jshape_cut(sh, k);
+	sh->fig[sh->nnum] = (unsigned char)fig;
+	sh->part[sh->nnum++] = (unsigned char)part;
+}
+
+static void
+jshape_make(struct jshape *sh, const struct jlevel *jl, size_t from, size_t to,
+    const unsigned char *form)
+{
+	size_t i, k = 0;
+
+	memcpy(sh->key, form, sizeof sh->key);
+	sh->used = true;
+	sh->nnum = 0;
+	sh->text.len = sh->absent.len = 0;
+	sh->at[0] = 0;
+	for (i = from; i < to; i++) {
+		const struct jfig *f = &jl->f[i];
+		unsigned fm = form[i - from];
+
+		if (fm == JF_EXACT) {
+			lb_mem(&sh->text, f->x, f->nx);
+			jshape_num(sh, &k, i, 0);
+			lb_mem(&sh->text, f->tail, f->ntail);
+		} else if (fm == JF_BOUND) {
+			lb_mem(&sh->text, f->head, f->nhead);
+			jshape_num(sh, &k, i, 1);
+			lb_mem(&sh->text, f->hi, f->nhi);
+			jshape_num(sh, &k, i, 2);
+		} else {
+			lb_mem(&sh->text, f->nul, f->nnul);
+		}
+		if (fm >= JF_WHY) {
+			if (sh->absent.len > 0)
+				lb_char(&sh->absent, ',');
+			lb_mem(&sh->absent, f->name, f->nname);
+			lb_mem(&sh->absent, jreason[fm - JF_WHY], njreason[fm - JF_WHY]);
+		}
 	}
+	jshape_cut(sh, &k);
+	sh->room = sh->text.len + sh->nnum * NUMFMT_MAX;
+}
+
+/* The shape of figures [from, to) of obj: one kept, or made. */
+static const struct jshape *
+jshape_of(const struct jlevel *jl, size_t from, size_t to, const void *obj, bool split)
+{
+	struct jcache *c = &jcache[jl - jplan][from > 0];
+	union {
+		uint64_t w[JS_KEYW];
+		unsigned char b[JS_KEYW * 8];
+	} key;
+	struct jshape *sh;
+	size_t i;
+	unsigned k, w;
+
+	memset(&key, 0, sizeof key);
+	for (i = from; i < to && i - from < FIG_MAX; i++)
+		key.b[i - from] = (unsigned char)jform(&jl->f[i], jval(&jl->f[i], obj), split);
+	for (k = 0; k < JS_SLOTS; k++) {
+		sh = &c->s[(c->last + k) % JS_SLOTS];
+		for (w = 0; w < JS_KEYW && sh->key[w] == key.w[w]; w++)
+			;
+		if (sh->used && w == JS_KEYW) {
+			c->last = (c->last + k) % JS_SLOTS;
+			return sh;
+		}
+	}
+	sh = &c->s[c->next];
+	c->last = c->next;
+	c->next = (c->next + 1) % JS_SLOTS;
+	jshape_make(sh, jl, from, to, key.b);
+	return sh;
 }
 
 /* The figures [from, to) of `obj`, a struct of jl's level, each as its
  * three members (`split` false: a share of the split is absent,
  * R_NO_SPLIT: the four-way split exists only for cores of two threads);
- * those absent with a reason noted in *a. */
-static void
+ * their shape, whose absent members write_absent writes. */
+static const struct jshape *
 write_figs(struct linebuf *b, const struct jlevel *jl, size_t from, size_t to,
-    const void *obj, bool split, struct jabsent *a)
+    const void *obj, bool split)
 {
-	size_t i;
+	const struct jshape *sh = jshape_of(jl, from, to, obj, split);
+	size_t k;
 
-	lb_room(b, (to - from) * jl->room);
-	for (i = from; i < to; i++) {
-		const struct jfig *f = &jl->f[i];
-		const struct val *v = (const struct val *)(const void *)((const char *)obj + f->off);
+	lb_room(b, sh->room);
+	for (k = 0; k < sh->nnum; k++) {
+		const struct jfig *f = &jl->f[sh->fig[k]];
+		const struct val *v = jval(f, obj);
 
-		if (f->state && !split) {
-			jput(b, f->nul, f->nnul);
-			jabsent_add(a, i, R_NO_SPLIT);
-		} else if (v->kind == V_EXACT && isfinite(v->v)) {
-			jput(b, f->x, f->nx);
-			jnum(b, f->frac, v->v);
-			jput(b, f->tail, f->ntail);
-		} else if (v->kind == V_BOUND && isfinite(v->lo) && isfinite(v->hi)) {
-			jput(b, f->head, f->nhead);
-			jnum(b, f->frac, v->lo);
-			jput(b, f->hi, f->nhi);
-			jnum(b, f->frac, v->hi);
-		} else {
-			jput(b, f->nul, f->nnul);
-			if (v->kind == V_NONE && v->why != R_NONE)
-				jabsent_add(a, i, v->why);
-		}
+		jput(b, sh->text.p + sh->at[k], sh->len[k]);
+		jnum(b, f->frac, sh->part[k] == 0 ? v->v : sh->part[k] == 1 ? v->lo : v->hi);
 	}
+	jput(b, sh->text.p + sh->at[k], sh->len[k]);
+	return sh;
 }
 
 /* Why a valid object's figures are absent: ,"absent":{"cpi":"stopped"}
- * with the reason codes, only when one is. */
+ * with the reason codes, only when one is: the absent members of its
+ * shapes a and b (NULL: none). */
 static void
-write_absent(struct linebuf *b, const struct jlevel *jl, const struct jabsent *a)
+write_absent(struct linebuf *b, const struct jshape *a, const struct jshape *c)
 {
-	size_t i;
+	size_t na = a != NULL ? a->absent.len : 0, nc = c != NULL ? c->absent.len : 0;
 
-	if (a->n == 0)
+	if (na + nc == 0)
 		return;
-	lb_room(b, 16 + a->n * (jl->room + JP_PAD));
 	lb_lit(b, ",\"absent\":{");
-	for (i = 0; i < a->n; i++) {
-		if (i > 0)
-			b->p[b->len++] = ',';
-		jput(b, jl->f[a->fig[i]].name, jl->f[a->fig[i]].nname);
-		lb_mem(b, jreason[a->why[i]], njreason[a->why[i]]);
-	}
+	if (na > 0)
+		lb_mem(b, a->absent.p, na);
+	if (na > 0 && nc > 0)
+		lb_char(b, ',');
+	if (nc > 0)
+		lb_mem(b, c->absent.p, nc);
 	lb_char(b, '}');
 }
 
@@ -320,17 +436,16 @@ static void
 write_agg(struct linebuf *b, const struct agg_fig *a)
 {
 	const struct jlevel *jl = jlevel_of(FIG_AGG);
-	struct jabsent ab;
+	const struct jshape *sh;
 
-	ab.n = 0;
 	lb_lit(b, "\"ncores\":");
 	lb_u64(b, a->ncores);
 	lb_lit(b, ",\"nvalid\":");
 	lb_u64(b, a->nvalid);
 	lb_lit(b, ",\"exact\":");
 	json_bool(b, a->exact);
-	write_figs(b, jl, 0, jl->n, a, true, &ab);
-	write_absent(b, jl, &ab);
+	sh = write_figs(b, jl, 0, jl->n, a, true);
+	write_absent(b, sh, NULL);
 }
 
 /* The node's weights (metrics_node_weights): what a viewer of many nodes
@@ -469,15 +584,14 @@ write_core(struct linebuf *b, const char *head, size_t nhead, const struct die_l
 	/* The four-way split exists only for cores of exactly two threads. */
 	bool two = tc->nthreads == 2;
 	const struct jlevel *jl = jlevel_of(FIG_CORE);
-	struct jabsent ab;
+	const struct jshape *s1, *s2;
 
-	ab.n = 0;
 	lb_mem(b, head, nhead);
 	write_tile(b, l, tc->index);
-	write_figs(b, jl, 0, jl->nstates, c, two, &ab);
+	s1 = write_figs(b, jl, 0, jl->nstates, c, two);
 	lb_lit(b, ",\"exact\":");
 	json_bool(b, c->exact);
-	write_figs(b, jl, jl->nstates, jl->n, c, two, &ab);
+	s2 = write_figs(b, jl, jl->nstates, jl->n, c, two);
 	lb_lit(b, ",\"valid\":");
 	json_bool(b, c->reason == R_NONE);
 	if (c->reason != R_NONE) {
@@ -491,7 +605,7 @@ write_core(struct linebuf *b, const char *head, size_t nhead, const struct die_l
 		json_str(b, metrics_reason_code(c->fallback));
 	}
 	if (c->reason == R_NONE)
-		write_absent(b, jl, &ab);
+		write_absent(b, s1, s2);
 	write_stopped(b, c->stopped);
 	lb_lit(b, ",\"inconsistency\":");
 	json_num(b, FRAC, c->inconsistency);
@@ -517,18 +631,17 @@ write_thread(struct linebuf *b, const struct linebuf *head, const size_t *head_a
     unsigned cpu, const struct thread_fig *th)
 {
 	const struct jlevel *jl = jlevel_of(FIG_THREAD);
-	struct jabsent ab;
+	const struct jshape *sh;
 
-	ab.n = 0;
 	lb_mem(b, head->p + head_at[cpu], head_at[cpu + 1] - head_at[cpu]);
 	json_bool(b, th->reason == R_NONE);
 	if (th->reason != R_NONE) {
 		lb_lit(b, ",\"reason\":");
 		json_str(b, metrics_reason_code(th->reason));
 	}
-	write_figs(b, jl, 0, jl->n, th, true, &ab);
+	sh = write_figs(b, jl, 0, jl->n, th, true);
 	if (th->reason == R_NONE) {
-		write_absent(b, jl, &ab);
+		write_absent(b, sh, NULL);
 		write_stopped(b, th->stopped);
 	}
 	if (th->scaled)
