@@ -626,14 +626,34 @@ write_core(struct linebuf *b, const char *head, size_t nhead, const struct die_l
 	lb_char(b, '}');
 }
 
+/* A thread's first members: {"cpu":..,"package":..,"core":..,"thread":..,"valid": */
 static void
-write_thread(struct linebuf *b, const struct linebuf *head, const size_t *head_at,
-    unsigned cpu, const struct thread_fig *th)
+thread_head(struct linebuf *h, const struct topology *topo, unsigned cpu)
+{
+	const struct topo_cpu *tc = &topo->cpus[cpu];
+
+	lb_lit(h, "{\"cpu\":");
+	lb_u64(h, cpu);
+	lb_lit(h, ",\"package\":");
+	lb_u64(h, tc->package);
+	lb_lit(h, ",\"core\":");
+	lb_u64(h, topo->cores[tc->core].core_id);
+	lb_lit(h, ",\"thread\":");
+	lb_u64(h, tc->thread);
+	lb_lit(h, ",\"valid\":");
+}
+
+static void
+write_thread(struct linebuf *b, const struct topology *topo, const struct linebuf *head,
+    const size_t *head_at, unsigned cpu, const struct thread_fig *th)
 {
 	const struct jlevel *jl = jlevel_of(FIG_THREAD);
 	const struct jshape *sh;
 
-	lb_mem(b, head->p + head_at[cpu], head_at[cpu + 1] - head_at[cpu]);
+	if (head_at[cpu + 1] > head_at[cpu])
+		lb_mem(b, head->p + head_at[cpu], head_at[cpu + 1] - head_at[cpu]);
+	else
+		thread_head(b, topo, cpu);
 	json_bool(b, th->reason == R_NONE);
 	if (th->reason != R_NONE) {
 		lb_lit(b, ",\"reason\":");
@@ -980,17 +1000,9 @@ json_heads_make(struct batch *bt)
 		const struct topo_cpu *tc = &topo->cpus[i];
 
 		at[i] = h->len;
-		if (!tc->present)
-			continue;
-		lb_lit(h, "{\"cpu\":");
-		lb_u64(h, i);
-		lb_lit(h, ",\"package\":");
-		lb_u64(h, tc->package);
-		lb_lit(h, ",\"core\":");
-		lb_u64(h, topo->cores[tc->core].core_id);
-		lb_lit(h, ",\"thread\":");
-		lb_u64(h, tc->thread);
-		lb_lit(h, ",\"valid\":");
+		/* an offline CPU whose core is not known: none */
+		if (tc->present && tc->core < topo->ncores)
+			thread_head(h, topo, i);
 	}
 	at[topo->max_cpu] = h->len;
 	for (i = 0; i < topo->ncores; i++) {
@@ -1073,7 +1085,7 @@ out_json_write(struct batch *bt, const struct interval *iv)
 		if (!first)
 			lb_char(b, ',');
 		first = false;
-		write_thread(b, &bt->heads, bt->head_at, i, &iv->threads[i]);
+		write_thread(b, topo, &bt->heads, bt->head_at, i, &iv->threads[i]);
 	}
 	lb_lit(b, "]}\n");
 	lb_flush(b, bt->fp);
