@@ -837,14 +837,18 @@ hex_word(const char *s, uint64_t *out)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	uint64_t v = 0;
-	unsigned n, d;
+	unsigned d;
 
-	for (n = 0; n < 16 && (d = hexval[p[n]]) < 16; n++)
+	/* the line's NUL ends the run (hexval['\0'] is 16) */
+	while ((d = hexval[*p]) < 16) {
 		v = v << 4 | d;
-	if (n == 0 || (p[n] != ' ' && p[n] != '\0'))
+		p++;
+	}
+	if (p == (const unsigned char *)s || p - (const unsigned char *)s > 16 ||
+	    (*p != ' ' && *p != '\0'))
 		return NULL;
 	*out = v;
-	return s + n;
+	return (const char *)p;
 }
 
 /* The usual cpu line, "CPU ok V1 ... Vn" with single spaces, a present CPU
