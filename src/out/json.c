@@ -254,8 +254,7 @@ struct jcache {
 	unsigned last, next;
 };
 
-/* [level][0: figures from the first, 1: from the first after the split's
- * shares (a core's second range)] */
+/* [level][range: 0, or 1 for a core's figures after the split's shares] */
 static struct jcache jcache[FIG_NLEVELS][2];
 
 /* The form of one figure, as write_figs writes it. */
@@ -338,9 +337,10 @@ jshape_make(struct jshape *sh, const struct jlevel *jl, size_t from, size_t to,
 
 /* The shape of figures [from, to) of obj: one kept, or made. */
 static const struct jshape *
-jshape_of(const struct jlevel *jl, size_t from, size_t to, const void *obj, bool split)
+jshape_of(const struct jlevel *jl, unsigned range, size_t from, size_t to, const void *obj,
+    bool split)
 {
-	struct jcache *c = &jcache[jl - jplan][from > 0];
+	struct jcache *c = &jcache[jl - jplan][range];
 	union {
 		uint64_t w[JS_KEYW];
 		unsigned char b[JS_KEYW * 8];
@@ -371,12 +371,14 @@ jshape_of(const struct jlevel *jl, size_t from, size_t to, const void *obj, bool
 /* The figures [from, to) of `obj`, a struct of jl's level, each as its
  * three members (`split` false: a share of the split is absent,
  * R_NO_SPLIT: the four-way split exists only for cores of two threads);
- * their shape, whose absent members write_absent writes. */
+ * their shape, whose absent members write_absent writes. `range` (0, 1)
+ * tells an object's ranges apart: each has shapes of its own, so the
+ * first's stays while the second's is made. */
 static const struct jshape *
-write_figs(struct linebuf *b, const struct jlevel *jl, size_t from, size_t to,
+write_figs(struct linebuf *b, const struct jlevel *jl, unsigned range, size_t from, size_t to,
     const void *obj, bool split)
 {
-	const struct jshape *sh = jshape_of(jl, from, to, obj, split);
+	const struct jshape *sh = jshape_of(jl, range, from, to, obj, split);
 	size_t k;
 
 	lb_room(b, sh->room);
@@ -444,7 +446,7 @@ write_agg(struct linebuf *b, const struct agg_fig *a)
 	lb_u64(b, a->nvalid);
 	lb_lit(b, ",\"exact\":");
 	json_bool(b, a->exact);
-	sh = write_figs(b, jl, 0, jl->n, a, true);
+	sh = write_figs(b, jl, 0, 0, jl->n, a, true);
 	write_absent(b, sh, NULL);
 }
 
@@ -588,10 +590,10 @@ write_core(struct linebuf *b, const char *head, size_t nhead, const struct die_l
 
 	lb_mem(b, head, nhead);
 	write_tile(b, l, tc->index);
-	s1 = write_figs(b, jl, 0, jl->nstates, c, two);
+	s1 = write_figs(b, jl, 0, 0, jl->nstates, c, two);
 	lb_lit(b, ",\"exact\":");
 	json_bool(b, c->exact);
-	s2 = write_figs(b, jl, jl->nstates, jl->n, c, two);
+	s2 = write_figs(b, jl, 1, jl->nstates, jl->n, c, two);
 	lb_lit(b, ",\"valid\":");
 	json_bool(b, c->reason == R_NONE);
 	if (c->reason != R_NONE) {
@@ -659,7 +661,7 @@ write_thread(struct linebuf *b, const struct topology *topo, const struct linebu
 		lb_lit(b, ",\"reason\":");
 		json_str(b, metrics_reason_code(th->reason));
 	}
-	sh = write_figs(b, jl, 0, jl->n, th, true);
+	sh = write_figs(b, jl, 0, 0, jl->n, th, true);
 	if (th->reason == R_NONE) {
 		write_absent(b, sh, NULL);
 		write_stopped(b, th->stopped);
