@@ -864,7 +864,8 @@ data_cpu_fast(struct trace_reader *r, struct sample *s, const char *p)
 
 	for (n = 0; n < 6 && p[n] >= '0' && p[n] <= '9'; n++)
 		cpu = cpu * 10 + (unsigned)(p[n] - '0');
-	if (n == 0 || (p[0] == '0' && n > 1) || memcmp(p + n, " ok ", 4) != 0)
+	if (n == 0 || (p[0] == '0' && n > 1) || !(p[n] == ' ' && p[n + 1] == 'o' &&
+	    p[n + 2] == 'k' && p[n + 3] == ' '))
 		return false;
 	if (cpu >= TRACE_MAX_CPU || cpu >= t->max_cpu || !t->cpus[cpu].present || r->seen[cpu] ||
 	    s->nslots > PLAN_MAX_SLOTS)
