@@ -222,7 +222,10 @@ put_scaled(char *p, uint64_t m, unsigned k, bool keep)
 		ip = m / p10u[k];
 		f = m % p10u[k];
 	}
-	p = numfmt_u64(p, ip);
+	if (ip < 10)
+		*p++ = (char)('0' + ip);
+	else
+		p = numfmt_u64(p, ip);
 	return put_decimals(p, f, k, keep);
 }
 
