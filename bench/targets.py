@@ -12,7 +12,8 @@ rounds; a figure that cannot be measured says why instead of a number.
            Target 1.3.
   replay   a gzip trace (KNL, 272 CPUs, 500 intervals) replayed to JSON
            and to the summary format, over `gzip -dc` of the same file:
-           process CPU time (user + system, wait4). Targets 2.5 and 1.5.
+           process CPU time (user + system, wait4). Targets 1.5 and 1.5 (issue
+           37: the JSON's was 2.5).
   frame    the first frame of the live view of --sim (160 x 50 pseudo-
            terminal) on KNL and on 1024 CPUs over that on 2 CPUs: the
            process's CPU time when the frame's tabs have arrived
@@ -450,7 +451,7 @@ def run(httop, mach, n, work, short):
         g = "(gzip -dc %s s)" % mm(got["gzip"], "%.3f")
         lines.append(("replay to json / gzip -dc (KNL, 500 intervals)",
                       "httop --replay T.gz -b --format json >/dev/null; gzip -dc T.gz",
-                      "%s %s" % (mm(rj), g), "<= 2.5", verdict(rj, 2.5)))
+                      "%s %s" % (mm(rj), g), "<= 1.5", verdict(rj, 1.5)))
         lines.append(("replay to summary / gzip -dc",
                       "httop --replay T.gz -b --format summary >/dev/null",
                       mm(rs), "<= 1.5", verdict(rs, 1.5)))

@@ -227,6 +227,8 @@ batch_free(struct batch *b)
 	lb_free(&b->line);
 	lb_free(&b->desc);
 	lb_free(&b->last_desc);
+	lb_free(&b->heads);
+	free(b->head_at);
 	ommerge_free(b->merge);
 	free(b);
 }

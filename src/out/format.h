@@ -81,6 +81,11 @@ struct batch {
 	struct linebuf desc;       /* json compact: this interval's "core_list" */
 	struct linebuf last_desc;  /* and the last one written */
 	bool have_desc;
+	/* json: each thread's and core's first members, which only the
+	 * topology gives (it does not change), made on the first line
+	 * (json.c's json_heads_make); NULL: not yet. */
+	struct linebuf heads;
+	size_t *head_at;
 	/* openmetrics with -n N: the intervals kept for one exposition,
 	 * written by batch_end (ommerge.h); NULL: a stream, each interval
 	 * an exposition of its own ending "# EOF". */

@@ -23,10 +23,13 @@
 #include "out/format.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "metrics/figures.h"
 #include "out/runsum.h"
 #include "util/jsonstr.h"
+#include "util/xalloc.h"
 
 #define FRAC_DECIMALS 10
 #define NUM_DIGITS 6
@@ -69,26 +72,6 @@ json_time(struct linebuf *b, double x)
 		lb_lit(b, "null");
 }
 
-/* A figure as three members: `,"key":v,"key_lo":lo,"key_hi":hi`. Exact:
- * v, with lo and hi null; a bound: v null, lo and hi the bound; absent:
- * all null. So each member always holds a number or null, which typed
- * readers (pandas, DuckDB) need: the old [lo, hi] array in place of the
- * number made them fail. */
-static void
-json_val(struct linebuf *b, const char *kx, size_t nx, const char *klo, size_t nlo,
-    const char *khi, size_t nhi, enum numkind k, struct val v)
-{
-	double x = NAN, lo = NAN, hi = NAN;
-
-	out_shape(v, &x, &lo, &hi);
-	lb_mem(b, kx, nx);
-	json_num(b, k, x);
-	lb_mem(b, klo, nlo);
-	json_num(b, k, lo);
-	lb_mem(b, khi, nhi);
-	json_num(b, k, hi);
-}
-
 
 static void
 json_bool(struct linebuf *b, bool x)
@@ -105,54 +88,329 @@ fig_numkind(const struct figure *f)
 	return fig_is_frac(f) ? FRAC : NUM;
 }
 
-/* The figures fl[from..to) of `obj`, each as its three members. */
-static void
-write_figs(struct linebuf *b, const struct figure *const *fl, size_t from, size_t to,
-    enum fig_level l, const void *obj, bool split)
-{
-	size_t i;
+/* --- the full form's figures, made once ---------------------------------
+ * A figure is three members, x, x_lo and x_hi: exact, x with lo and hi
+ * null; a bound, x null and lo and hi the bound; absent, all null. So each
+ * member always holds a number or null, which typed readers (pandas,
+ * DuckDB) need: the old [lo, hi] array in place of the number made them
+ * fail. The text around the numbers of each figure's three forms, the
+ * absent object's member names and the reason codes as JSON strings are
+ * made on the first line (jplan_make) and copied whole after that: a
+ * line's figures are one copy and at most two numbers each, with one check
+ * of the buffer's room per object (most of a JSON line is these). */
 
-	for (i = from; i < to; i++)
-		json_val(b, fl[i]->jx, fl[i]->njx, fl[i]->jlo, fl[i]->njlo, fl[i]->jhi, fl[i]->njhi,
-		    fig_numkind(fl[i]), fig_value(fl[i], l, obj, split));
+/* Bytes copied past a piece's end (its copy then has a size known when
+ * compiled); every piece has that much room after it. */
+#define JP_PAD 96
+
+struct jfig {
+	size_t off;             /* the struct val in its level's struct */
+	bool frac, state;       /* 10 decimals; one of the split's shares */
+	const char *nul, *tail, *head, *x, *hi, *name;
+	size_t nnul, ntail, nhead, nx, nhi, nname;
+};
+
+struct jlevel {
+	size_t n, nstates, room;   /* room: the most one figure takes */
+	struct jfig f[FIG_MAX];
+};
+
+static struct jlevel jplan[FIG_NLEVELS];
+static const char *jreason[R_NREASONS];
+static size_t njreason[R_NREASONS];
+static bool jplan_made;
+
+/* A piece: the strings of parts[] one after the other (NULL: none), the
+ * one at `quoted` as a JSON string, padded for jput; kept for the run. */
+static const char *
+jpiece(size_t *len, const char *const *parts, size_t nparts, size_t quoted)
+{
+	struct linebuf t = { 0 };
+	size_t i;
+	char *p;
+
+	for (i = 0; i < nparts; i++)
+		if (i == quoted)
+			jsonstr_put(lb_sink, &t, parts[i]);
+		else if (parts[i] != NULL)
+			lb_str(&t, parts[i]);
+	p = xcalloc(1, t.len + JP_PAD);
+	if (t.len > 0)
+		memcpy(p, t.p, t.len);
+	*len = t.len;
+	lb_free(&t);
+	return p;
 }
 
-/* How many of the list's first figures are the shares of the split. */
-static size_t
-nstates(const struct figure *const *fl, size_t n)
-{
-	size_t i;
+#define JPIECE(len, quoted, ...) \
+	jpiece((len), (const char *const[]){ __VA_ARGS__ }, \
+	    sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(const char *), (quoted))
+#define JNONE ((size_t)-1)
+#define JMAX(a, b) ((a) > (b) ? (a) : (b))
 
-	for (i = 0; i < n && fl[i]->state != 0; i++)
-		;
-	return i;
+static void
+jfig_make(struct jfig *j, const struct figure *f, enum fig_level l)
+{
+	j->off = f->at[l].off;
+	j->frac = fig_is_frac(f);
+	j->state = f->state != 0;
+	j->x = JPIECE(&j->nx, JNONE, f->jx);
+	j->hi = JPIECE(&j->nhi, JNONE, f->jhi);
+	j->nul = JPIECE(&j->nnul, JNONE, f->jx, "null", f->jlo, "null", f->jhi, "null");
+	j->tail = JPIECE(&j->ntail, JNONE, f->jlo, "null", f->jhi, "null");
+	j->head = JPIECE(&j->nhead, JNONE, f->jx, "null", f->jlo);
+	j->name = JPIECE(&j->nname, 0, f->name, ":");
+}
+
+static void
+jplan_make(void)
+{
+	size_t i, n, r;
+	unsigned l;
+
+	for (l = 0; l < FIG_NLEVELS; l++) {
+		const struct figure *const *fl = figures_of((enum fig_level)l, FIG_JSON, &n);
+		struct jlevel *jl = &jplan[l];
+
+		jl->n = n;
+		for (i = 0; i < n && fl[i]->state != 0; i++)
+			;
+		jl->nstates = i;
+		jl->room = 0;
+		for (i = 0; i < n; i++) {
+			struct jfig *j = &jl->f[i];
+
+			jfig_make(j, fl[i], (enum fig_level)l);
+			r = JMAX(j->nnul, JMAX(j->nx + j->ntail, j->nhead + j->nhi + NUMFMT_MAX));
+			r += NUMFMT_MAX + JP_PAD;
+			jl->room = JMAX(jl->room, r);
+		}
+	}
+	for (r = 0; r < R_NREASONS; r++)
+		jreason[r] = JPIECE(&njreason[r], 0, metrics_reason_code((enum reason)r));
+	jplan_made = true;
+}
+
+static const struct jlevel *
+jlevel_of(enum fig_level l)
+{
+	if (!jplan_made)
+		jplan_make();
+	return &jplan[l];
+}
+
+/* A piece at the end of the line, whose room was made: one copy of a size
+ * known when compiled for the usual piece (the bytes past its end are
+ * written over next). */
+static inline void
+jput(struct linebuf *b, const char *s, size_t n)
+{
+	char *d = b->p + b->len;
+
+	if (n <= JP_PAD)
+		memcpy(d, s, JP_PAD);
+	else
+		memcpy(d, s, n);
+	b->len += n;
+}
+
+/* A finite number at the end of the line, whose room was made. */
+static inline void
+jnum(struct linebuf *b, bool frac, double x)
+{
+	char *d = b->p + b->len;
+
+	d = frac ? numfmt_fixed(d, x, FRAC_DECIMALS) : numfmt_sig(d, x, NUM_DIGITS);
+	b->len = (size_t)(d - b->p);
+}
+
+/* --- shapes --------------------------------------------------------------
+ * The form of each figure of an object (exact, a bound, null, absent with
+ * a reason) is most often the same from one object and one line to the
+ * next: a shape, made when first met (jshape_make), holds the text between
+ * its numbers as whole pieces and its absent members, so that an object
+ * of a known shape is its pieces and numbers. A few shapes are kept per
+ * level (and per range of a core's figures), the last one met tried
+ * first. */
+enum { JF_EXACT = 1, JF_BOUND, JF_NULL, JF_WHY /* + the reason */ };
+
+#define JS_NUMS (2 * FIG_MAX)
+#define JS_SLOTS 8
+#define JS_KEYW ((FIG_MAX + 7) / 8)
+
+struct jshape {
+	uint64_t key[JS_KEYW];        /* the forms, a byte each; 0: none */
+	bool used;
+	size_t nnum, room;
+	unsigned char fig[JS_NUMS];   /* each number's figure */
+	unsigned char part[JS_NUMS];  /* and which: 0 the value, 1 lo, 2 hi */
+	size_t at[JS_NUMS + 1], len[JS_NUMS + 1];   /* the pieces in text */
+	struct linebuf text;          /* the pieces, each padded for jput */
+	struct linebuf absent;        /* "name":"code",... (no braces) */
+};
+
+struct jcache {
+	struct jshape s[JS_SLOTS];
+	unsigned last, next;
+};
+
+/* [level][range: 0, or 1 for a core's figures after the split's shares] */
+static struct jcache jcache[FIG_NLEVELS][2];
+
+/* The form of one figure, as write_figs writes it. */
+static inline unsigned
+jform(const struct jfig *f, const struct val *v, bool split)
+{
+	if (f->state && !split)
+		return JF_WHY + R_NO_SPLIT;
+	if (v->kind == V_EXACT && isfinite(v->v))
+		return JF_EXACT;
+	if (v->kind == V_BOUND && isfinite(v->lo) && isfinite(v->hi))
+		return JF_BOUND;
+	if (v->kind == V_NONE && v->why != R_NONE && (unsigned)v->why < R_NREASONS)
+		return JF_WHY + (unsigned)v->why;
+	return JF_NULL;
+}
+
+static const struct val *
+jval(const struct jfig *f, const void *obj)
+{
+	return (const struct val *)(const void *)((const char *)obj + f->off);
+}
+
+/* Close the piece being made in sh->text (pad it) and start the next. */
+static void
+jshape_cut(struct jshape *sh, size_t *k)
+{
+	sh->len[*k] = sh->text.len - sh->at[*k];
+	lb_room(&sh->text, JP_PAD);
+	memset(sh->text.p + sh->text.len, 0, JP_PAD);
+	sh->text.len += JP_PAD;
+	sh->at[++*k] = sh->text.len;
+}
+
+static void
+jshape_num(struct jshape *sh, size_t *k, size_t fig, unsigned part)
+{
+	jshape_cut(sh, k);
+	sh->fig[sh->nnum] = (unsigned char)fig;
+	sh->part[sh->nnum++] = (unsigned char)part;
+}
+
+static void
+jshape_make(struct jshape *sh, const struct jlevel *jl, size_t from, size_t to,
+    const unsigned char *form)
+{
+	size_t i, k = 0;
+
+	memcpy(sh->key, form, sizeof sh->key);
+	sh->used = true;
+	sh->nnum = 0;
+	sh->text.len = sh->absent.len = 0;
+	sh->at[0] = 0;
+	for (i = from; i < to; i++) {
+		const struct jfig *f = &jl->f[i];
+		unsigned fm = form[i - from];
+
+		if (fm == JF_EXACT) {
+			lb_mem(&sh->text, f->x, f->nx);
+			jshape_num(sh, &k, i, 0);
+			lb_mem(&sh->text, f->tail, f->ntail);
+		} else if (fm == JF_BOUND) {
+			lb_mem(&sh->text, f->head, f->nhead);
+			jshape_num(sh, &k, i, 1);
+			lb_mem(&sh->text, f->hi, f->nhi);
+			jshape_num(sh, &k, i, 2);
+		} else {
+			lb_mem(&sh->text, f->nul, f->nnul);
+		}
+		if (fm >= JF_WHY) {
+			if (sh->absent.len > 0)
+				lb_char(&sh->absent, ',');
+			lb_mem(&sh->absent, f->name, f->nname);
+			lb_mem(&sh->absent, jreason[fm - JF_WHY], njreason[fm - JF_WHY]);
+		}
+	}
+	jshape_cut(sh, &k);
+	sh->room = sh->text.len + sh->nnum * NUMFMT_MAX;
+}
+
+/* The shape of figures [from, to) of obj: one kept, or made. */
+static const struct jshape *
+jshape_of(const struct jlevel *jl, unsigned range, size_t from, size_t to, const void *obj,
+    bool split)
+{
+	struct jcache *c = &jcache[jl - jplan][range];
+	union {
+		uint64_t w[JS_KEYW];
+		unsigned char b[JS_KEYW * 8];
+	} key;
+	struct jshape *sh;
+	size_t i;
+	unsigned k, w;
+
+	memset(&key, 0, sizeof key);
+	for (i = from; i < to && i - from < FIG_MAX; i++)
+		key.b[i - from] = (unsigned char)jform(&jl->f[i], jval(&jl->f[i], obj), split);
+	for (k = 0; k < JS_SLOTS; k++) {
+		sh = &c->s[(c->last + k) % JS_SLOTS];
+		for (w = 0; w < JS_KEYW && sh->key[w] == key.w[w]; w++)
+			;
+		if (sh->used && w == JS_KEYW) {
+			c->last = (c->last + k) % JS_SLOTS;
+			return sh;
+		}
+	}
+	sh = &c->s[c->next];
+	c->last = c->next;
+	c->next = (c->next + 1) % JS_SLOTS;
+	jshape_make(sh, jl, from, to, key.b);
+	return sh;
+}
+
+/* The figures [from, to) of `obj`, a struct of jl's level, each as its
+ * three members (`split` false: a share of the split is absent,
+ * R_NO_SPLIT: the four-way split exists only for cores of two threads);
+ * their shape, whose absent members write_absent writes. `range` (0, 1)
+ * tells an object's ranges apart: each has shapes of its own, so the
+ * first's stays while the second's is made. */
+static const struct jshape *
+write_figs(struct linebuf *b, const struct jlevel *jl, unsigned range, size_t from, size_t to,
+    const void *obj, bool split)
+{
+	const struct jshape *sh = jshape_of(jl, range, from, to, obj, split);
+	size_t k;
+
+	lb_room(b, sh->room);
+	for (k = 0; k < sh->nnum; k++) {
+		const struct jfig *f = &jl->f[sh->fig[k]];
+		const struct val *v = jval(f, obj);
+
+		jput(b, sh->text.p + sh->at[k], sh->len[k]);
+		jnum(b, f->frac, sh->part[k] == 0 ? v->v : sh->part[k] == 1 ? v->lo : v->hi);
+	}
+	jput(b, sh->text.p + sh->at[k], sh->len[k]);
+	return sh;
 }
 
 /* Why a valid object's figures are absent: ,"absent":{"cpi":"stopped"}
- * with the reason codes, only when one is. */
+ * with the reason codes, only when one is: the absent members of its
+ * shapes a and b (NULL: none). */
 static void
-write_absent(struct linebuf *b, const struct figure *const *fl, size_t n, enum fig_level l,
-    const void *obj, bool split)
+write_absent(struct linebuf *b, const struct jshape *a, const struct jshape *c)
 {
-	bool any = false;
-	struct val v;
-	size_t i;
+	size_t na = a != NULL ? a->absent.len : 0, nc = c != NULL ? c->absent.len : 0;
 
-	for (i = 0; i < n; i++) {
-		v = fig_value(fl[i], l, obj, split);
-		if (v.kind != V_NONE || v.why == R_NONE)
-			continue;
-		if (any)
-			lb_char(b, ',');
-		else
-			lb_lit(b, ",\"absent\":{");
-		any = true;
-		json_str(b, fl[i]->name);
-		lb_char(b, ':');
-		json_str(b, metrics_reason_code(v.why));
-	}
-	if (any)
-		lb_char(b, '}');
+	if (na + nc == 0)
+		return;
+	lb_lit(b, ",\"absent\":{");
+	if (na > 0)
+		lb_mem(b, a->absent.p, na);
+	if (na > 0 && nc > 0)
+		lb_char(b, ',');
+	if (nc > 0)
+		lb_mem(b, c->absent.p, nc);
+	lb_char(b, '}');
 }
 
 /* The counters another program stopped: ,"stopped":["inst"]. */
@@ -179,8 +437,8 @@ write_stopped(struct linebuf *b, unsigned mask)
 static void
 write_agg(struct linebuf *b, const struct agg_fig *a)
 {
-	size_t n;
-	const struct figure *const *fl = figures_of(FIG_AGG, FIG_JSON, &n);
+	const struct jlevel *jl = jlevel_of(FIG_AGG);
+	const struct jshape *sh;
 
 	lb_lit(b, "\"ncores\":");
 	lb_u64(b, a->ncores);
@@ -188,8 +446,8 @@ write_agg(struct linebuf *b, const struct agg_fig *a)
 	lb_u64(b, a->nvalid);
 	lb_lit(b, ",\"exact\":");
 	json_bool(b, a->exact);
-	write_figs(b, fl, 0, n, FIG_AGG, a, true);
-	write_absent(b, fl, n, FIG_AGG, a, true);
+	sh = write_figs(b, jl, 0, 0, jl->n, a, true);
+	write_absent(b, sh, NULL);
 }
 
 /* The node's weights (metrics_node_weights): what a viewer of many nodes
@@ -322,27 +580,20 @@ cpus_value(struct linebuf *b, const struct topo_core *tc)
 }
 
 static void
-write_core(struct linebuf *b, const struct die_layout *l, const struct topo_core *tc,
-    const struct core_fig *c)
+write_core(struct linebuf *b, const char *head, size_t nhead, const struct die_layout *l,
+    const struct topo_core *tc, const struct core_fig *c)
 {
 	/* The four-way split exists only for cores of exactly two threads. */
 	bool two = tc->nthreads == 2;
-	size_t n, ns;
-	const struct figure *const *fl = figures_of(FIG_CORE, FIG_JSON, &n);
+	const struct jlevel *jl = jlevel_of(FIG_CORE);
+	const struct jshape *s1, *s2;
 
-	ns = nstates(fl, n);
-
-	lb_lit(b, "{\"package\":");
-	lb_u64(b, tc->package);
-	lb_lit(b, ",\"core\":");
-	lb_u64(b, tc->core_id);
-	lb_lit(b, ",\"cpus\":");
-	cpus_value(b, tc);
+	lb_mem(b, head, nhead);
 	write_tile(b, l, tc->index);
-	write_figs(b, fl, 0, ns, FIG_CORE, c, two);
+	s1 = write_figs(b, jl, 0, 0, jl->nstates, c, two);
 	lb_lit(b, ",\"exact\":");
 	json_bool(b, c->exact);
-	write_figs(b, fl, ns, n, FIG_CORE, c, two);
+	s2 = write_figs(b, jl, 1, jl->nstates, jl->n, c, two);
 	lb_lit(b, ",\"valid\":");
 	json_bool(b, c->reason == R_NONE);
 	if (c->reason != R_NONE) {
@@ -356,7 +607,7 @@ write_core(struct linebuf *b, const struct die_layout *l, const struct topo_core
 		json_str(b, metrics_reason_code(c->fallback));
 	}
 	if (c->reason == R_NONE)
-		write_absent(b, fl, n, FIG_CORE, c, two);
+		write_absent(b, s1, s2);
 	write_stopped(b, c->stopped);
 	lb_lit(b, ",\"inconsistency\":");
 	json_num(b, FRAC, c->inconsistency);
@@ -377,31 +628,42 @@ write_core(struct linebuf *b, const struct die_layout *l, const struct topo_core
 	lb_char(b, '}');
 }
 
+/* A thread's first members: {"cpu":..,"package":..,"core":..,"thread":..,"valid": */
 static void
-write_thread(struct linebuf *b, const struct topology *topo, unsigned cpu,
-    const struct thread_fig *th)
+thread_head(struct linebuf *h, const struct topology *topo, unsigned cpu)
 {
 	const struct topo_cpu *tc = &topo->cpus[cpu];
-	size_t n;
-	const struct figure *const *fl = figures_of(FIG_THREAD, FIG_JSON, &n);
 
-	lb_lit(b, "{\"cpu\":");
-	lb_u64(b, cpu);
-	lb_lit(b, ",\"package\":");
-	lb_u64(b, tc->package);
-	lb_lit(b, ",\"core\":");
-	lb_u64(b, topo->cores[tc->core].core_id);
-	lb_lit(b, ",\"thread\":");
-	lb_u64(b, tc->thread);
-	lb_lit(b, ",\"valid\":");
+	lb_lit(h, "{\"cpu\":");
+	lb_u64(h, cpu);
+	lb_lit(h, ",\"package\":");
+	lb_u64(h, tc->package);
+	lb_lit(h, ",\"core\":");
+	lb_u64(h, topo->cores[tc->core].core_id);
+	lb_lit(h, ",\"thread\":");
+	lb_u64(h, tc->thread);
+	lb_lit(h, ",\"valid\":");
+}
+
+static void
+write_thread(struct linebuf *b, const struct topology *topo, const struct linebuf *head,
+    const size_t *head_at, unsigned cpu, const struct thread_fig *th)
+{
+	const struct jlevel *jl = jlevel_of(FIG_THREAD);
+	const struct jshape *sh;
+
+	if (head_at[cpu + 1] > head_at[cpu])
+		lb_mem(b, head->p + head_at[cpu], head_at[cpu + 1] - head_at[cpu]);
+	else
+		thread_head(b, topo, cpu);
 	json_bool(b, th->reason == R_NONE);
 	if (th->reason != R_NONE) {
 		lb_lit(b, ",\"reason\":");
 		json_str(b, metrics_reason_code(th->reason));
 	}
-	write_figs(b, fl, 0, n, FIG_THREAD, th, true);
+	sh = write_figs(b, jl, 0, 0, jl->n, th, true);
 	if (th->reason == R_NONE) {
-		write_absent(b, fl, n, FIG_THREAD, th, true);
+		write_absent(b, sh, NULL);
 		write_stopped(b, th->stopped);
 	}
 	if (th->scaled)
@@ -722,11 +984,50 @@ write_head(struct linebuf *b, const struct batch *bt, const struct interval *iv)
 	}
 }
 
+/* The first members of each thread's object ({"cpu":..,"package":..,
+ * "core":..,"thread":..,"valid":) and each core's ({"package":..,"core":..,
+ * "cpus":[..]), which only the topology gives, made on the first line:
+ * thread i's at bt->heads.p + head_at[i] up to head_at[i + 1], then the
+ * cores' from head_at[max_cpu + 1] on. */
+static void
+json_heads_make(struct batch *bt)
+{
+	const struct topology *topo = &bt->m->topo;
+	struct linebuf *h = &bt->heads;
+	size_t *at = xcalloc((size_t)topo->max_cpu + topo->ncores + 2, sizeof *at);
+	unsigned i;
+
+	h->len = 0;
+	for (i = 0; i < topo->max_cpu; i++) {
+		const struct topo_cpu *tc = &topo->cpus[i];
+
+		at[i] = h->len;
+		/* an offline CPU whose core is not known: none */
+		if (tc->present && tc->core < topo->ncores)
+			thread_head(h, topo, i);
+	}
+	at[topo->max_cpu] = h->len;
+	for (i = 0; i < topo->ncores; i++) {
+		const struct topo_core *tc = &topo->cores[i];
+
+		at[topo->max_cpu + 1 + i] = h->len;
+		lb_lit(h, "{\"package\":");
+		lb_u64(h, tc->package);
+		lb_lit(h, ",\"core\":");
+		lb_u64(h, tc->core_id);
+		lb_lit(h, ",\"cpus\":");
+		cpus_value(h, tc);
+	}
+	at[topo->max_cpu + 1 + topo->ncores] = h->len;
+	bt->head_at = at;
+}
+
 void
 out_json_write(struct batch *bt, const struct interval *iv)
 {
 	struct linebuf *b = &bt->line;
 	const struct topology *topo = &bt->m->topo;
+	const size_t *core_at;
 	unsigned i;
 	bool first;
 
@@ -764,6 +1065,9 @@ out_json_write(struct batch *bt, const struct interval *iv)
 		lb_flush(b, bt->fp);
 		return;
 	}
+	if (bt->head_at == NULL)
+		json_heads_make(bt);
+	core_at = bt->head_at + topo->max_cpu + 1;
 	lb_lit(b, ",\"cores\":[");
 	first = true;
 	for (i = 0; i < iv->ncores && i < topo->ncores; i++) {
@@ -772,7 +1076,8 @@ out_json_write(struct batch *bt, const struct interval *iv)
 		if (!first)
 			lb_char(b, ',');
 		first = false;
-		write_core(b, bt->layout, &topo->cores[i], &iv->cores[i]);
+		write_core(b, bt->heads.p + core_at[i], core_at[i + 1] - core_at[i], bt->layout,
+		    &topo->cores[i], &iv->cores[i]);
 	}
 	lb_lit(b, "],\"threads\":[");
 	first = true;
@@ -782,7 +1087,7 @@ out_json_write(struct batch *bt, const struct interval *iv)
 		if (!first)
 			lb_char(b, ',');
 		first = false;
-		write_thread(b, topo, i, &iv->threads[i]);
+		write_thread(b, topo, &bt->heads, bt->head_at, i, &iv->threads[i]);
 	}
 	lb_lit(b, "]}\n");
 	lb_flush(b, bt->fp);

@@ -844,6 +844,64 @@ sample_no(const struct trace_reader *r)
 	return r->ncomplete + 1;
 }
 
+/* Up to 16 hex digits ending at a blank or the line's end, in one pass:
+ * the end, or NULL when it is not that (the strict parser then decides). */
+static const char *
+hex_word(const char *s, uint64_t *out)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	uint64_t v = 0;
+	unsigned d;
+
+	/* the line's NUL ends the run (hexval['\0'] is 16) */
+	while ((d = hexval[*p]) < 16) {
+		v = v << 4 | d;
+		p++;
+	}
+	if (p == (const unsigned char *)s || p - (const unsigned char *)s > 16 ||
+	    (*p != ' ' && *p != '\0'))
+		return NULL;
+	*out = v;
+	return (const char *)p;
+}
+
+/* The usual cpu line, "CPU ok V1 ... Vn" with single spaces, a present CPU
+ * not seen before in the sample and the plan's count of values, read in
+ * one pass without changing it: true when it was that (and the sample has
+ * it), false for the general reader, which decides and says what is wrong. */
+static bool
+data_cpu_fast(struct trace_reader *r, struct sample *s, const char *p)
+{
+	const struct topology *t = &r->m->topo;
+	uint64_t v[PLAN_MAX_SLOTS], *row;
+	unsigned cpu = 0, n, i;
+
+	for (n = 0; n < 6 && p[n] >= '0' && p[n] <= '9'; n++)
+		cpu = cpu * 10 + (unsigned)(p[n] - '0');
+	if (n == 0 || (p[0] == '0' && n > 1) || !(p[n] == ' ' && p[n + 1] == 'o' &&
+	    p[n + 2] == 'k' && p[n + 3] == ' '))
+		return false;
+	if (cpu >= TRACE_MAX_CPU || cpu >= t->max_cpu || !t->cpus[cpu].present || r->seen[cpu] ||
+	    s->nslots > PLAN_MAX_SLOTS)
+		return false;
+	p += n + 4;
+	for (i = 0; i < s->nslots; i++) {
+		if (i > 0 && *p++ != ' ')
+			return false;
+		if ((p = hex_word(p, &v[i])) == NULL)
+			return false;
+	}
+	if (*p != '\0')
+		return false;
+	r->seen[cpu] = true;
+	s->state[cpu] = (uint8_t)CPU_READ_OK;
+	s->err[cpu] = 0;
+	row = sample_row(s, cpu);
+	for (i = 0; i < s->nslots; i++)
+		row[i] = v[i];
+	return true;
+}
+
 static int
 data_cpu(struct trace_reader *r, struct sample *s, char *rest, uint64_t seq, struct errmsg *e)
 {
@@ -853,6 +911,8 @@ data_cpu(struct trace_reader *r, struct sample *s, char *rest, uint64_t seq, str
 	long v;
 	uint64_t *row;
 
+	if (data_cpu_fast(r, s, rest))
+		return 0;
 	if (split_words(rest, tok, PLAN_MAX_SLOTS + 2, &ntok) != 0)
 		return bad(r, e, _("too many values on a cpu line (the plan has %u slots)"),
 		    s->nslots);
@@ -881,13 +941,34 @@ data_cpu(struct trace_reader *r, struct sample *s, char *rest, uint64_t seq, str
 	return 0;
 }
 
-/* "t CORE N A B C": simulator ground truth, hex TSC ticks. */
-static int
-data_truth(struct trace_reader *r, struct sample *s, char *rest, struct errmsg *e)
+/* The usual truth line, "CORE A B C D" (a decimal without a leading
+ * zero, four hex numbers, single spaces), in one pass without changing it;
+ * false for the general reader, which decides. */
+static bool
+truth_fast(const char *p, uint64_t *v)
 {
-	uint64_t v[5];
+	unsigned n, i;
+
+	v[0] = 0;
+	for (n = 0; n < 9 && p[n] >= '0' && p[n] <= '9'; n++)
+		v[0] = v[0] * 10 + (unsigned)(p[n] - '0');
+	if (n == 0 || (p[0] == '0' && n > 1))
+		return false;
+	p += n;
+	for (i = 1; i < 5; i++)
+		if (*p++ != ' ' || (p = hex_word(p, &v[i])) == NULL)
+			return false;
+	return *p == '\0';
+}
+
+/* "t CORE N A B C": simulator ground truth, hex TSC ticks. */
+/* A truth line the general way: words split at blanks, each number by
+ * the strict parser when it is not plain. */
+static int
+truth_words(struct trace_reader *r, char *rest, uint64_t *v, struct errmsg *e)
+{
 	char *p = rest, *tok;
-	unsigned n = 0, i;
+	unsigned n = 0;
 
 	while ((tok = strtok_r(p, " \t", &p)) != NULL) {
 		if (n == 5 || !(n == 0 ? tracefmt_u64(tok, 10, &v[n]) : hex_u64(tok, &v[n])))
@@ -896,6 +977,17 @@ data_truth(struct trace_reader *r, struct sample *s, char *rest, struct errmsg *
 	}
 	if (n != 5)
 		return bad(r, e, _("a truth line is \"t CORE N A B C\" (numbers in hex)"));
+	return 0;
+}
+
+static int
+data_truth(struct trace_reader *r, struct sample *s, char *rest, struct errmsg *e)
+{
+	uint64_t v[5];
+	unsigned i;
+
+	if (!truth_fast(rest, v) && truth_words(r, rest, v, e) != 0)
+		return -1;
 	if (v[0] >= r->m->topo.ncores)
 		return bad(r, e, _("truth for core %" PRIu64 ", the topology has %u cores"), v[0],
 		    r->m->topo.ncores);

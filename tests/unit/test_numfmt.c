@@ -1,11 +1,14 @@
 /* test_numfmt.c: the number formatter of the batch outputs (util/numfmt.c)
- * and the UTF-8 check (util/utf8.c). Hand-checked values first, then
- * agreement with printf over many values: a fixed-point number within half
- * a unit of its last place, a significant-digit one equal to %.Ng's value
- * or one unit of its last digit away (a tie rounded the other way). */
+ * and the UTF-8 check (util/utf8.c). Hand-checked values first, then the
+ * same characters as printf over millions of values, at every precision
+ * the outputs use (fixed 6 and 10 places, 6, 12 and 15 significant
+ * digits): random ones over 24 decades, and ones next to a tie of the last
+ * digit (the exact binary value a few ulps either side of it, and exact
+ * ties, which printf rounds to even). */
 #include "unit/testutil.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "util/numfmt.h"
@@ -48,16 +51,37 @@ test_hand(void **state)
 	assert_string_equal(fx(0.219760575351, 10), "0.2197605754");
 	/* 1e-11 rounds to 0 at 10 places, and has no sign left */
 	assert_string_equal(fx(-1e-11, 10), "0");
-	assert_string_equal(fx(0.00000000015, 10), "0.0000000002");   /* 1.5 -> 2 */
+	/* 1.5e-10 is 1.49999999999999999002e-10 as a double: x 10^10 =
+	 * 1.4999999999999999900 -> 1, as printf's %.10f says */
+	assert_string_equal(fx(0.00000000015, 10), "0.0000000001");
+	/* 1.00000000005 is 1.00000000005000000414 as a double: up */
+	assert_string_equal(fx(1.00000000005, 10), "1.0000000001");
 	assert_string_equal(fx(1.101837, 6), "1.101837");
-	assert_string_equal(fx(2.5, 0), "3");
+	assert_string_equal(fx(2.5, 0), "2");   /* an exact tie: to even, as printf */
+	assert_string_equal(fx(3.5, 0), "4");
 	*numfmt_fixed_all(buf, 2, 6) = '\0';
 	assert_string_equal(buf, "2.000000");
 	*numfmt_fixed_all(buf, -1.0000004, 6) = '\0';   /* 1000000.4 -> 1000000 */
 	assert_string_equal(buf, "-1.000000");
 	*numfmt_fixed_all(buf, 7, 0) = '\0';
 	assert_string_equal(buf, "7");
-	assert_string_equal(fx(-12.125, 2), "-12.13");   /* 1212.5 -> 1213 (exact tie, up) */
+	/* 12.125 is exact in binary: 1212.5, a tie, to even 1212 (printf) */
+	assert_string_equal(fx(-12.125, 2), "-12.12");
+	assert_string_equal(fx(-12.375, 2), "-12.38");   /* 1237.5 -> 1238 (even) */
+	/* 0.00048828125 = 2^-11 exactly: 4882812.5 at 10 places, to even */
+	assert_string_equal(fx(0x1p-11, 10), "0.0004882812");
+	assert_string_equal(fx(-0x1p-11, 10), "-0.0004882812");
+	/* 0.1 + 0.2 = 0.30000000000000004441: 0.3 at 10 places */
+	assert_string_equal(fx(0.1 + 0.2, 10), "0.3");
+	/* 999999.99999999995 at 10 places: the double is 1000000 exactly */
+	assert_string_equal(fx(999999.99999999995, 10), "1000000");
+	/* 123456.78901234567 (123456.789012345671 as a double) at 10 places:
+	 * 1234567890123456.71 -> ...457: past 2^52, printf's digits */
+	assert_string_equal(fx(123456.78901234567, 10), "123456.7890123457");
+	*numfmt_fixed_all(buf, -0.0000004, 6) = '\0';   /* rounds to 0: no sign */
+	assert_string_equal(buf, "0.000000");
+	*numfmt_fixed_all(buf, 1704067201.0032649, 6) = '\0';
+	assert_string_equal(buf, "1704067201.003265");
 	/* too large for 10 places (x 10^10 > 9e18): 15 significant digits */
 	assert_string_equal(fx(1e9, 10), "1000000000");
 	/* significant digits: 2.675094 at 6 -> 2.67509; 1234567 -> 1234570 */
@@ -71,6 +95,24 @@ test_hand(void **state)
 	assert_string_equal(sg(1e-5, 6), "1e-05");         /* outside: printf's %g */
 	assert_string_equal(sg(2e15, 6), "2e+15");
 	assert_string_equal(sg(0, 6), "0");
+	assert_string_equal(sg(-0.0, 6), "0");
+	/* 2.0000005 is 2.00000049999999990573 as a double: down */
+	assert_string_equal(sg(2.0000005, 6), "2");
+	/* 0.0001234565 is 1.23456500000000013060e-4: up to 0.000123457 */
+	assert_string_equal(sg(0.0001234565, 6), "0.000123457");
+	/* 1234565 exactly: a tie at the tens, to even: 1234560 */
+	assert_string_equal(sg(1234565, 6), "1234560");
+	assert_string_equal(sg(1234575, 6), "1234580");
+	/* 999999.5: a tie, up to even 1000000 (a digit more) */
+	assert_string_equal(sg(999999.5, 6), "1000000");
+	assert_string_equal(sg(-999999.4, 6), "-999999");
+	assert_string_equal(sg(0.30000000000000004, 12), "0.3");
+	assert_string_equal(sg(4858379682.9099998474, 12), "4858379682.91");
+	/* 812658628.4725 is 812658628.47249996662 as a double: .472 */
+	assert_string_equal(sg(812658628.4725, 12), "812658628.472");
+	assert_string_equal(sg(999999999999999.9, 15), "1000000000000000");
+	assert_string_equal(sg(0.0001, 6), "0.0001");
+	assert_string_equal(sg(123456789012.345, 6), "123457000000");
 }
 
 static double
@@ -80,33 +122,151 @@ rnd(uint64_t *s)
 	return (double)(*s >> 11) * 0x1.0p-53;
 }
 
-/* 200,000 values over 20 decades, both signs. */
+/* printf's %.*f, trailing zeros (and a bare point) dropped unless `keep`,
+ * no sign on a zero ("-0.000" is "0.000"): what numfmt_fixed(_all) says. */
+static const char *
+ref_fixed(double x, unsigned d, bool keep)
+{
+	static char r[400];
+	int n = snprintf(r, sizeof r, "%.*f", (int)d, x);
+	char *s = r;
+
+	if (!keep && strchr(r, '.') != NULL) {
+		while (r[n - 1] == '0')
+			r[--n] = '\0';
+		if (r[n - 1] == '.')
+			r[--n] = '\0';
+	}
+	if (r[0] == '-' && strspn(r + 1, "0.") == strlen(r + 1))
+		s++;
+	return s;
+}
+
+/* numfmt_sig's form of printf: the exponent X of %.*e (after rounding);
+ * with k = digits - 1 - X >= 0 decimals that is %.*f's number at k
+ * places, trailing zeros dropped; with k < 0 the %.*e digits and -k
+ * zeros. Outside 1e-4 <= |x| < 1e15, %.*g itself. */
+static const char *
+ref_sig(double x, unsigned d)
+{
+	static char r[400];
+	char e[64], *p;
+	int X, k;
+	size_t n = 0;
+
+	if (!(fabs(x) >= 1e-4 && fabs(x) < 1e15)) {
+		snprintf(r, sizeof r, "%.*g", (int)d, x);
+		return x == 0 ? "0" : r;
+	}
+	snprintf(e, sizeof e, "%.*e", (int)d - 1, x);
+	X = atoi(strchr(e, 'e') + 1);
+	k = (int)d - 1 - X;
+	if (k >= 0)
+		return ref_fixed(x, (unsigned)k, false);
+	for (p = e; *p != 'e'; p++)
+		if (*p != '.')
+			r[n++] = *p;
+	while (k++ < 0)
+		r[n++] = '0';
+	r[n] = '\0';
+	return r;
+}
+
+static void
+check_fixed(double x, unsigned d)
+{
+	char got[NUMFMT_MAX + 1];
+
+	/* past 9e18 at this scale numfmt_fixed writes 15 digits instead */
+	if (!(fabs(x) * pow(10, d) < 8.9e18))
+		return;
+	*numfmt_fixed(got, x, d) = '\0';
+	if (strcmp(got, ref_fixed(x, d, false)) != 0)
+		fail_msg("%.17g at %u places: %s, printf %s", x, d, got, ref_fixed(x, d, false));
+	*numfmt_fixed_all(got, x, d) = '\0';
+	if (strcmp(got, ref_fixed(x, d, true)) != 0)
+		fail_msg("%.17g at %u places (all): %s, printf %s", x, d, got,
+		    ref_fixed(x, d, true));
+}
+
+static void
+check_sig(double x, unsigned d)
+{
+	char got[NUMFMT_MAX + 1];
+
+	*numfmt_sig(got, x, d) = '\0';
+	if (strcmp(got, ref_sig(x, d)) != 0)
+		fail_msg("%.17g at %u digits: %s, printf %s", x, d, got, ref_sig(x, d));
+}
+
+static void
+check_all(double x)
+{
+	check_fixed(x, 6);
+	check_fixed(x, 10);
+	check_sig(x, 6);
+	check_sig(x, 12);
+	check_sig(x, 15);
+}
+
+/* 400,000 values over 24 decades, both signs, at every precision. */
 static void
 test_against_printf(void **state)
 {
-	char ref[64];
 	uint64_t s = 1;
-	unsigned i, d;
-	double x, got, want, ulp;
+	unsigned i;
 
 	(void)state;
-	for (i = 0; i < 200000; i++) {
-		x = pow(10, rnd(&s) * 20 - 5) * (rnd(&s) < 0.5 ? -1 : 1);
-		for (d = 1; d <= 15; d += 7) {
-			got = strtod(sg(x, d), NULL);
-			snprintf(ref, sizeof ref, "%.*g", (int)d, x);
-			want = strtod(ref, NULL);
-			/* one unit of the last digit (1.5: the difference itself
-			 * is a double, inexact at 15 digits; two units fail) */
-			ulp = pow(10, floor(log10(fabs(want))) - (d - 1));
-			if (!(fabs(got - want) <= ulp * 1.5))
-				fail_msg("%.17g at %u digits: %s, printf %s", x, d, sg(x, d), ref);
+	for (i = 0; i < 400000; i++)
+		check_all(pow(10, rnd(&s) * 24 - 8) * (rnd(&s) < 0.5 ? -1 : 1));
+	/* shares and fractions, where most of the outputs' numbers are */
+	for (i = 0; i < 300000; i++) {
+		check_fixed(rnd(&s), 10);
+		check_sig(rnd(&s) * 4, 6);
+	}
+}
+
+/* Next to a tie: (n + 1/2) / 10^places for random n, and the doubles a
+ * few ulps either side; exact binary ties (odd / 2^k); the edges. */
+static void
+test_ties(void **state)
+{
+	static const double edge[] = { 0.0, -0.0, 1.0, -1.0, 0.5, 0.05, 5e-7, 5e-11, 9.5,
+	    99.5, 999999.5, 9.9999995, 0.99999999995, 1e-4, 0.99999e-4, 1e15,
+	    999999999999999.5, 1e15 - 0.125, 0x1p52, 0x1p53, 0x1p52 / 1e6, 0x1p52 / 1e10,
+	    8.9e18 / 1e6, 8.9e18 / 1e10, 0x1p-1074, 2.2250738585072014e-308, 1e300,
+	    -1e300, 123456.5, 0.1, 0.2, 0.3, 1.0 / 3.0, 2.0 / 3.0 };
+	static const unsigned places[] = { 6, 10 };
+	uint64_t s = 7;
+	unsigned i, j, k;
+	int u;
+	double t, x;
+
+	(void)state;
+	for (i = 0; i < sizeof edge / sizeof edge[0]; i++)
+		for (t = edge[i], u = 0; u < 9; u++, t = nextafter(t, INFINITY)) {
+			check_all(t);
+			check_all(-t);
 		}
-		if (fabs(x) < 1e8) {
-			got = strtod(fx(x, 10), NULL);
-			if (!(fabs(got - x) <= 0.5e-10 * 1.0001 + fabs(x) * 1e-15))
-				fail_msg("%.17g at 10 places: %s", x, fx(x, 10));
+	for (i = 0; i < 100000; i++) {
+		for (j = 0; j < 2; j++) {
+			t = ((double)(uint64_t)(rnd(&s) * pow(10, 1 + (unsigned)(rnd(&s) * 9))) + 0.5) /
+			    pow(10, places[j]);
+			for (x = t, u = 0; u < 3; u++)
+				x = nextafter(x, 0);
+			for (u = 0; u < 7; u++, x = nextafter(x, INFINITY))
+				check_fixed(rnd(&s) < 0.5 ? x : -x, places[j]);
 		}
+		/* six significant digits' tie, from 1e-4 to 1e14 */
+		k = (unsigned)(rnd(&s) * 19);
+		t = (100000.0 + (double)(uint64_t)(rnd(&s) * 900000) + 0.5) * pow(10, (int)k - 9);
+		for (x = t, u = 0; u < 3; u++)
+			x = nextafter(x, 0);
+		for (u = 0; u < 7; u++, x = nextafter(x, INFINITY))
+			check_sig(x, 6);
+		/* exact binary ties: odd / 2^k, k = 1..40 */
+		t = (double)(2 * (uint64_t)(rnd(&s) * 1e6) + 1) / (double)(1ull << (1 + i % 40));
+		check_all(t);
 	}
 }
 
@@ -174,6 +334,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hand),
 		cmocka_unit_test(test_against_printf),
+		cmocka_unit_test(test_ties),
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_round_shares),
 	};

@@ -525,6 +525,108 @@ test_json(void **state)
 	free(f);
 }
 
+/* One figure as the full form writes it, worked out here apart from
+ * json.c: form 0 exact 0.5, 1 a bound 0.25 to 0.75, 2 null without a
+ * reason, 3 absent "stopped" (noted in *absent). */
+static void
+shape_member(char *w, size_t len, const struct figure *fg, unsigned form, char *absent,
+    size_t alen)
+{
+	size_t n = strlen(w);
+
+	if (form == 0)
+		snprintf(w + n, len - n, ",\"%s\":0.5,\"%s\":null,\"%s\":null", fg->name, fg->lo,
+		    fg->hi);
+	else if (form == 1)
+		snprintf(w + n, len - n, ",\"%s\":null,\"%s\":0.25,\"%s\":0.75", fg->name, fg->lo,
+		    fg->hi);
+	else
+		snprintf(w + n, len - n, ",\"%s\":null,\"%s\":null,\"%s\":null", fg->name, fg->lo,
+		    fg->hi);
+	if (form == 3) {
+		n = strlen(absent);
+		snprintf(absent + n, alen - n, "%s\"%s\":\"stopped\"", n > 0 ? "," : "", fg->name);
+	}
+}
+
+static struct val
+shape_val(unsigned form)
+{
+	struct val v = val_absent(R_NONE);
+
+	if (form == 0)
+		v = val_exact(0.5);
+	else if (form == 1)
+		v = val_bound(0.25, 0.75);
+	else if (form == 3)
+		v = val_absent(R_STOPPED);
+	return v;
+}
+
+/* The JSON writer keeps the shapes of objects it met (json.c's jshape:
+ * the forms of an object's figures) and writes an object of a known shape
+ * from its pieces. Each line here gives each thread of the fixture
+ * another shape (the forms by a hash of line, CPU and figure: 5 threads x
+ * 6 lines, far more shapes than it keeps, some met again), and each
+ * thread's object must be what the forms say, worked out here. */
+static void
+test_json_shapes(void **state)
+{
+	static const unsigned cpu[] = { 0, 1, 2, 4, 5 };
+	struct fixture *f = build();
+	char *buf = NULL, w[4096], absent[1024];
+	size_t len = 0, start, n, i, c;
+	const struct figure *const *fl = figures_of(FIG_THREAD, FIG_JSON, &n);
+	FILE *fp = open_memstream(&buf, &len);
+	struct batch *b;
+	struct errmsg e;
+	unsigned line, form[MAXCPU][FIG_MAX];
+	const char *at;
+
+	(void)state;
+	assert_non_null(fp);
+	b = batch_new(FMT_JSON, fp, &f->m, &f->p, "sim");
+	for (line = 0; line < 6; line++) {
+		for (c = 0; c < sizeof cpu / sizeof cpu[0]; c++) {
+			struct thread_fig *t = &f->tf[cpu[c]];
+
+			t->reason = R_NONE;
+			t->stopped = 0;
+			t->scaled = false;
+			for (i = 0; i < n; i++) {
+				form[cpu[c]][i] = (line * 7 + cpu[c] * 3 + i * (line + 1)) % 4;
+				*fig_val_w(fl[i], FIG_THREAD, t) = shape_val(form[cpu[c]][i]);
+			}
+		}
+		fflush(fp);
+		start = len;
+		assert_int_equal(batch_write(b, &f->iv, &e), 0);
+		fflush(fp);
+		for (c = 0; c < sizeof cpu / sizeof cpu[0]; c++) {
+			const struct topo_cpu *tc = &f->cpus[cpu[c]];
+
+			snprintf(w, sizeof w, "{\"cpu\":%u,\"package\":%u,\"core\":%u,\"thread\":%u,"
+			    "\"valid\":true", cpu[c], tc->package, f->cores[tc->core].core_id, tc->thread);
+			absent[0] = '\0';
+			for (i = 0; i < n; i++)
+				shape_member(w, sizeof w, fl[i], form[cpu[c]][i], absent, sizeof absent);
+			if (absent[0] != '\0') {
+				strncat(w, ",\"absent\":{", sizeof w - strlen(w) - 1);
+				strncat(w, absent, sizeof w - strlen(w) - 1);
+				strncat(w, "}", sizeof w - strlen(w) - 1);
+			}
+			strncat(w, "}", sizeof w - strlen(w) - 1);
+			at = strstr(buf + start, w);
+			if (at == NULL)
+				fail_msg("line %u, cpu %u: not in the output: %s", line, cpu[c], w);
+		}
+	}
+	batch_free(b);
+	fclose(fp);
+	free(buf);
+	free(f);
+}
+
 /* A string with characters a terminal acts on but JSON may hold raw (C1
  * CSI U+009B, RIGHT-TO-LEFT OVERRIDE U+202E, TAG LATIN SMALL LETTER A
  * U+E0061: 0xe0061 - 0x10000 = 0xd0061, high
@@ -854,6 +956,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_checker_itself),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_json_shapes),
 		cmocka_unit_test(test_json_controls),
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_text),
