@@ -16,4 +16,5 @@ EXTRA_DIST += \
 	tests/data/trace/bad-hex.trace tests/data/trace/value-count.trace \
 	tests/data/trace/bad-host.trace \
 	tests/data/trace/garbage.trace tests/data/trace/dup-cpu.trace \
-	tests/data/trace/cpu-range.trace tests/data/trace/no-end.trace
+	tests/data/trace/cpu-range.trace tests/data/trace/no-end.trace \
+	tests/data/trace/huge-time.trace

@@ -445,7 +445,10 @@ core_unusable(const struct metrics_ctx *c, const struct sample *prev, const stru
 	r = read_reason(t, tc, prev, cur);
 	if (r == R_NONE && c->slot[SLOT_TSC] < 0)
 		r = R_UNAVAILABLE;
-	if (r == R_NONE && tsc_backwards(c, prev, cur, tc, n))
+	/* Samples out of order: their counters, or their times (a trace's
+	 * time= edited or spliced: the interval would be shown negative or
+	 * empty beside figures of the counters' own time). */
+	if (r == R_NONE && (tsc_backwards(c, prev, cur, tc, n) || !(cur->time > prev->time)))
 		r = R_TIME_BACK;
 	return r;
 }

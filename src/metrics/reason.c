@@ -22,7 +22,7 @@ static const struct {
 	[R_NO_BASE] = { N_("base frequency unknown"), "no-base" },
 	[R_NO_SPLIT] = { N_("no SMT split on this CPU"), "no-split" },
 	[R_UNAVAILABLE] = { N_("counter not available on this CPU"), "unavailable" },
-	[R_TIME_BACK] = { N_("the time stamp counter went backwards (samples out of order)"),
+	[R_TIME_BACK] = { N_("time went backwards (samples out of order: their time stamp counters or times)"),
 	    "time-backwards" },
 	[R_STOPPED] = { N_("counter stopped"), "stopped" },
 	[R_NOT_COUNTED] = { N_("the source counts no instructions or cycles"), "not-counted" },

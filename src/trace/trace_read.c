@@ -30,6 +30,10 @@
  * with room to spare, so a refill brings in many lines. */
 #define TRACE_BUF (64u * 1024)
 
+/* A sample's time= is seconds since the recording began: more than about
+ * 31 years is no recording's. */
+#define TRACE_MAX_TIME 1e9
+
 enum line_rc { LINE_OK, LINE_EOF, LINE_PARTIAL, LINE_ERR };
 
 struct trace_reader {
@@ -1047,7 +1051,7 @@ interval_fields(struct trace_reader *r, const char *kw, char *rest, uint64_t *se
 		return bad(r, e, _("'%s' line without a valid seq="), kw);
 	if (time != NULL) {
 		v = tracefmt_get(f, n, "time");
-		if (!tracefmt_double(v, time) || *time < 0)
+		if (!tracefmt_double(v, time) || *time < 0 || *time > TRACE_MAX_TIME)
 			return bad(r, e, _("'%s' line without a valid time="), kw);
 		v = tracefmt_get(f, n, "wall");
 		if (v == NULL)

@@ -15,7 +15,7 @@
 need jq jq
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-plan 21
+plan 22
 
 "$HTTOP" --replay "$tmp/missing.trace" -b >"$tmp/out" 2>"$tmp/err"; st=$?
 check "a missing trace is an error, status 1 (got $st)" [ "$st" -eq 1 ]
@@ -73,6 +73,15 @@ check "... its backward interval is invalid: time-backwards, no valid core" \
     sh -c 'jq -e "select(.interval < 0) | .valid == false and .node.nvalid == 0 and
         .cores[0].reason == \"time-backwards\"" "$1" >/dev/null' sh "$tmp/b.json"
 check_schema "$tmp/b.json"
+# Only a sample's time= edited back (its counters intact): the interval
+# it ends would be -1.5 s beside figures of the counters' own time; it is
+# invalid the same way.
+sed '40s/time=2.5/time=0.5/' "$trace" >"$tmp/edited.trace"
+"$HTTOP" --replay "$tmp/edited.trace" -b --format json >"$tmp/e.json" 2>/dev/null; st=$?
+check "a sample's time= edited back: that interval invalid, time-backwards (exit $st)" \
+    sh -c '[ "$1" -eq 0 ] && jq -se "[.[] | select(.interval <= 0)] | length == 1 and
+        (.[0].valid == false and .[0].cores[0].reason == \"time-backwards\")" "$2" >/dev/null' \
+    sh "$st" "$tmp/e.json"
 "$HTTOP" --replay "$trace" -b --force >/dev/null 2>"$tmp/f.err"; st=$?
 check "--force on a replay: exit 0 and one line saying it has no effect" \
     sh -c '[ "$1" -eq 0 ] && grep -q "^httop: --force has no effect with the replay source: a replay programs no counters$" "$2"' sh "$st" "$tmp/f.err"

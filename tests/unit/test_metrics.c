@@ -490,7 +490,7 @@ test_states(void **state)
 	assert_near(r.iv.dt, -1.0, 1e-12);
 	/* Both cores have it: both are named, not core 0 alone. */
 	assert_string_equal(r.iv.reason_c,
-	    "all 2 cores (cpus 0-3): the time stamp counter went backwards (samples out of order)");
+	    "all 2 cores (cpus 0-3): time went backwards (samples out of order: their time stamp counters or times)");
 	assert_string_equal(metrics_reason_code(R_TIME_BACK), "time-backwards");
 	/* Only one thread's TSC back (cpu 3: its read came from another
 	 * sample): still the whole core. */

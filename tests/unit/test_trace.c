@@ -361,6 +361,8 @@ static const struct {
 	{ "cpu-range.trace", false, "cpu-range.trace:38: cpu 7 is not in the trace's topology" },
 	{ "no-end.trace", false, "no-end.trace:39: sample 2 (seq=1) has no 'end' line before "
 	    "the next 'sample'" },
+	/* beyond any recording's length (an interval of centuries) */
+	{ "huge-time.trace", false, "huge-time.trace:33: 'sample' line without a valid time=" },
 };
 
 /* Read a whole trace: the number of samples, and the last return code. */
