@@ -20,7 +20,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 httop=$BUILD/src/httop
 command -v valgrind >/dev/null 2>&1 || { echo "valgrind is not installed" >&2; exit 77; }
 tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+trap '[ -n "${KEEP:-}" ] && cp "$tmp/cg.out" "$KEEP"; rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM HUP
 mkdir -p "$tmp/compact"
 k=0
