@@ -21,7 +21,7 @@
 # Prints one line per round,
 #   round R: nodes N -d D httop_cpu C % first_frame F s peak_rss M MB replayer_cpu P %
 # ("never" for a frame that did not come in 30 s), and last the min /
-# median of ROUNDS (3) of each.
+# median / max of ROUNDS (3) of each.
 # The lines are compact (--compact) when BUILD's httop asks its nodes for
 # them, else full.
 # TRACE=1: the screen's first 3 lines on standard error, with the time,
@@ -182,8 +182,8 @@ EOF2
 	echo "round $r: nodes $n -d $d httop_cpu $cpu % first_frame ${first:-never} s peak_rss $mem MB replayer_cpu $rcpu %"
 	echo "${first:-999} $cpu $mem $rcpu" >>"$tmp/results"
 done
-stat() {   # stat COLUMN: min / median
+stat() {   # stat COLUMN: min / median / max
 	awk -v c="$1" '{ print $c }' "$tmp/results" | sort -n |
-	    awk '{ v[NR] = $1 } END { printf "%s / %s", v[1], v[int((NR + 1) / 2)] }'
+	    awk '{ v[NR] = $1 } END { printf "%s / %s / %s", v[1], v[int((NR + 1) / 2)], v[NR] }'
 }
-echo "nodes $n -d $d ($via, $form lines of $(sed -n 2p "$recs/rec-0.jsonl" | wc -c) bytes): httop cpu $(stat 2) % of one CPU; first full frame $(stat 1) s; peak memory $(stat 3) MB; replayer cpu $(stat 4) % (min / median of $rounds)"
+echo "nodes $n -d $d ($via, $form lines of $(sed -n 2p "$recs/rec-0.jsonl" | wc -c) bytes): httop cpu $(stat 2) % of one CPU; first full frame $(stat 1) s; peak memory $(stat 3) MB; replayer cpu $(stat 4) % (min / median / max of $rounds)"
