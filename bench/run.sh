@@ -47,6 +47,7 @@ if [ -n "$short" ]; then
 	echo "ir_draw_skx96 $(kv "$l" draw)"
 	l=$(lastline sh "$here/nodes-instr.sh" "$BUILD" 256) || exit 1
 	echo "ir_node_line_srun $(kv "$l" line)"
+	echo "ir_node_first_line_srun $(kv "$l" first)"
 	FIXTURES="$FIXTURES" python3 "$here/targets.py" "$BUILD" --short --rounds 5 || exit 1
 	exit 0
 fi
