@@ -136,8 +136,14 @@ node_line_parse(struct cluster *c, struct node *nd, const char *s, size_t len, s
 	 * without its threads, which httop writes after them, when its lines
 	 * carry the node's weights (as the last one did: an older httop's do
 	 * not): then the line's head is parsed and the rest not looked at. */
-	nd->light = !nd->want_full && nd->nv.have_machine;
-	if ((!nd->light ? jdoc_parse(&c->doc, s, len, e) : nd->nv.have_weights ?
+	/* Its first line too: a compact line's machine ("core_list") comes
+	 * before "packages", and its rows would be let go after it (the
+	 * first line of thousands of nodes read whole was most of the time
+	 * to the first full frame). A full line's cores, or a line without
+	 * weights, are read whole again (nodeiv_read's NODEIV_FULL). */
+	nd->light = !nd->want_full;
+	if ((!nd->light ? jdoc_parse(&c->doc, s, len, e) :
+	    nd->nv.have_weights || !nd->nv.have_machine ?
 	    jdoc_parse_head(&c->doc, s, len, skip_cores, e) :
 	    jdoc_parse_skip(&c->doc, s, len, skip_cores, e)) != 0)
 		return -1;

@@ -179,14 +179,17 @@ digits(struct parser *p)
 	return n;
 }
 
-/* A JSON number of up to 19 significant digits and a small exponent,
- * read exactly: the digits as an integer (exact below 2^53), then one
- * multiplication or division by an exact power of ten (10^22 at most), so
- * the result is correctly rounded, as strtod's. Anything else (more
- * digits, a larger exponent) goes to strtod. httop writes at most 10
- * decimals: every number it writes takes the fast way. */
+/* A JSON number whose significant digits make an integer of at most 2^53
+ * and a small exponent, read exactly: the digits as an integer (exact in
+ * a double up to 2^53), then one multiplication or division by an exact
+ * power of ten (10^22 at most), so the result is correctly rounded, as
+ * strtod's. Anything else (a larger integer, a larger exponent) goes to
+ * strtod. httop writes at most 10 decimals, and its "unix_time" 16
+ * digits (1.8e15 in 2027, under 2^53 = 9.0e15 until the year 2255):
+ * every number it writes takes the fast way. */
 /* Digits at s[*i] into *m (leading zeros skipped, `frac` counts the
- * fraction's into *exp10); false past 15 significant digits. */
+ * fraction's into *exp10); false past 19 significant digits (10^19 fits
+ * in 64 bits). */
 static bool
 fast_digits(const char *s, size_t n, size_t *i, uint64_t *m, int *digits, int *exp10, bool frac)
 {
@@ -195,7 +198,7 @@ fast_digits(const char *s, size_t n, size_t *i, uint64_t *m, int *digits, int *e
 			(*exp10)--;
 		if (*m == 0 && s[*i] == '0')
 			continue;
-		if (++*digits > 15)
+		if (++*digits > 19)
 			return false;
 		*m = *m * 10 + (uint64_t)(s[*i] - '0');
 	}
@@ -229,7 +232,7 @@ fast_number(const char *s, size_t n, double *out)
 		*out = neg ? -0.0 : 0.0;
 		return true;
 	}
-	if (exp10 < -22 || exp10 > 22)
+	if (exp10 < -22 || exp10 > 22 || m > (UINT64_C(1) << 53))
 		return false;
 	*out = exp10 < 0 ? (double)m / p10[-exp10] : (double)m * p10[exp10];
 	*out = neg ? -*out : *out;
@@ -396,14 +399,23 @@ skip_tail(struct parser *p)
  * and on a name written with escapes, so a line with either is not
  * httop's. A 128-bit filter of the names so far (`seen`) spares the
  * comparisons for all but a few. */
+/* The name's bit: of its length and its first, middle and last bytes,
+ * mixed (httop's 26 top-level names take 24 bits; a name that shares one
+ * costs a comparison, not a wrong answer), not of every byte: a line's
+ * names are hashed once each, thousands of lines a second. */
 static unsigned
 name_bit(const char *name, size_t len)
 {
-	unsigned h = 2166136261u;
-	size_t i;
+	const unsigned char *s = (const unsigned char *)name;
+	unsigned h;
 
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)name[i]) * 16777619u;
+	if (len == 0)
+		return 0;
+	h = (unsigned)len * 0x9e3779b1u ^ s[0] * 0x85ebca6bu ^ s[len - 1] * 0xc2b2ae35u ^
+	    s[len / 2] * 0x27d4eb2fu;
+	h ^= h >> 15;
+	h *= 0x2c1b3c6du;
+	h ^= h >> 12;
 	return h & 127;
 }
 

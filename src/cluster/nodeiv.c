@@ -109,23 +109,71 @@ nodeiv_cores_unread(struct nodeiv *n)
 			n->iv.threads[k].reason = R_FIRST;
 }
 
+/* Is reason r's code the n bytes at s? */
+static bool
+code_is(enum reason r, const char *s, size_t n)
+{
+	const char *c = r < R_NREASONS ? metrics_reason_code(r) : "";
+
+	return n > 0 && c[0] == s[0] && strncmp(c, s, n) == 0 && c[n] == '\0';
+}
+
+/* The reason whose code is the n bytes at s, or R_NREASONS. */
+static enum reason
+reason_n(const char *s, size_t n)
+{
+	/* a line says the same few codes again and again ("no-job" for each
+	 * of the job's figures, "never-active" between them): the last two
+	 * found are looked at first */
+	static enum reason last = R_NREASONS, prev = R_NREASONS;
+	enum reason r;
+
+	if (code_is(last, s, n))
+		return last;
+	if (!code_is((r = prev), s, n))
+		for (r = 0; r < R_NREASONS && !code_is(r, s, n); r++)
+			;
+	if (r < R_NREASONS) {
+		prev = last;
+		last = r;
+	}
+	return r;
+}
+
 enum reason
 nodeiv_reason(const char *code)
 {
-	/* a line says the same few codes again and again ("no-job" for each
-	 * of the job's figures): the last one found is looked at first */
-	static enum reason last = R_NREASONS;
-	int r;
+	return reason_n(code, strlen(code));
+}
 
-	if (last < R_NREASONS && strcmp(metrics_reason_code(last), code) == 0)
-		return last;
-	for (r = 0; r < R_NREASONS; r++)
-		if (strcmp(metrics_reason_code((enum reason)r), code) == 0)
-			return last = (enum reason)r;
-	return R_NREASONS;
+/* The reason of string token i: its bytes as they are when it has no
+ * escape (no copy), else as jstr reads them. */
+static enum reason
+tok_reason(const struct jdoc *d, int i)
+{
+	char code[64];
+
+	if (!d->t[i].escaped)
+		return reason_n(d->text + d->t[i].start, d->t[i].len);
+	return nodeiv_reason(jstr(d, i, code, sizeof code));
 }
 
 /* --- members ------------------------------------------------------------ */
+
+bool
+nodeiv_opt_uint(struct jobj *o, const char *key, unsigned max, unsigned *v)
+{
+	int i = jobj_get(o, key);
+	double x;
+
+	if (!is(o->d, i, J_NUM))
+		return false;
+	x = o->d->t[i].num;
+	if (!(x >= 0.0 && x <= (double)max && x == floor(x)))
+		return false;
+	*v = (unsigned)x;
+	return true;
+}
 
 /* A whole number member within [0, max]. */
 int
@@ -480,7 +528,6 @@ static int
 compact_val(const struct jdoc *d, int i, enum figkind k, struct val *v, struct errmsg *e)
 {
 	const struct jtok *t = &d->t[i];
-	char code[64];
 
 	switch (t->type) {
 	case J_NUM:
@@ -507,7 +554,7 @@ compact_val(const struct jdoc *d, int i, enum figkind k, struct val *v, struct e
 		return 0;
 	}
 	case J_STR:
-		*v = val_absent(nodeiv_reason(jstr(d, i, code, sizeof code)));
+		*v = val_absent(tok_reason(d, i));
 		if (v->why == R_NREASONS)
 			v->why = R_NONE;
 		return 0;

@@ -16,6 +16,9 @@ is(const struct jdoc *d, int i, enum jtype t)
 /* A whole number member within [0, max]. */
 int nodeiv_get_uint(struct jobj *o, const char *key, unsigned max, unsigned *v,
     struct errmsg *e);
+/* A whole number member within [0, max] into *v: true, or false (absent,
+ * or not one) with no message made (an optional member). */
+bool nodeiv_opt_uint(struct jobj *o, const char *key, unsigned max, unsigned *v);
 /* A whole number token within [0, max]. */
 int nodeiv_tok_uint(const struct jdoc *d, int i, const char *key, unsigned max, unsigned *v,
     struct errmsg *e);

@@ -5,6 +5,7 @@
 #include "cluster/nodeiv_int.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,7 +209,8 @@ build_topology(struct nodeiv *n, const struct jdoc *d, int cores, bool compact,
 {
 	struct topology *t = &n->m.topo;
 	unsigned k = 0, j, nc, cpus[TOPO_MAX_SMT], pkg, id, dup;
-	bool *used = xcalloc(NODEIV_CPU_MAX, sizeof *used);
+	/* a bit a CPU: 8 KB to clear for each machine made, not 64 */
+	uint64_t *used = xcalloc(NODEIV_CPU_MAX / 64, sizeof *used);
 	struct dup_table seen;
 	int i, rc = 0;
 
@@ -229,11 +231,11 @@ build_topology(struct nodeiv *n, const struct jdoc *d, int cores, bool compact,
 		/* Two cores of one package with one core id (two dies) stay two. */
 		dup = dup_count(&seen, pkg, id);
 		for (j = 0; j < nc; j++) {
-			if (used[cpus[j]]) {
+			if (used[cpus[j] / 64] & (UINT64_C(1) << (cpus[j] % 64))) {
 				rc = errmsg_set(e, _("CPU %u is in two cores"), cpus[j]);
 				break;
 			}
-			used[cpus[j]] = true;
+			used[cpus[j] / 64] |= UINT64_C(1) << (cpus[j] % 64);
 			topology_add_cpu(t, cpus[j], pkg, dup, 0, id, j, true);
 		}
 		if (rc != 0)
@@ -310,15 +312,16 @@ static bool
 tile_of(const struct jdoc *d, int tile, unsigned *row, unsigned *col, int *id, int *cha)
 {
 	struct jobj o;
-	struct errmsg ignore;
 	unsigned v;
 
+	/* optional members: no message made for one absent (a core's "cha"
+	 * is absent on most machines: 36 messages a node's first line) */
 	if (tile < 0 || jobj_open(&o, d, tile) != 0 ||
-	    nodeiv_get_uint(&o, "row", TILE_MAX - 1, row, &ignore) != 0 ||
-	    nodeiv_get_uint(&o, "col", TILE_MAX - 1, col, &ignore) != 0)
+	    !nodeiv_opt_uint(&o, "row", TILE_MAX - 1, row) ||
+	    !nodeiv_opt_uint(&o, "col", TILE_MAX - 1, col))
 		return false;
-	*id = nodeiv_get_uint(&o, "id", NODEIV_CPU_MAX, &v, &ignore) == 0 ? (int)v : -1;
-	*cha = nodeiv_get_uint(&o, "cha", NODEIV_CPU_MAX, &v, &ignore) == 0 ? (int)v : -1;
+	*id = nodeiv_opt_uint(&o, "id", NODEIV_CPU_MAX, &v) ? (int)v : -1;
+	*cha = nodeiv_opt_uint(&o, "cha", NODEIV_CPU_MAX, &v) ? (int)v : -1;
 	return true;
 }
 

@@ -26,10 +26,10 @@ grep -q '^SAN_CFLAGS = .*-fsanitize' "$HTTOP_BUILDDIR/Makefile" 2>/dev/null && s
 plan 5
 out=$(sh "$HTTOP_SRCDIR/bench/nodes-scale.sh" "$HTTOP_BUILDDIR" 512 1 5 2>&1)
 printf '%s\n' "$out" | sed 's/^/# /'
-line=$(printf '%s\n' "$out" | grep '^round 1:')
-first=$(echo "$line" | sed -n 's/.*first full frame \([0-9.]*\) s.*/\1/p')
-mem=$(echo "$line" | sed -n 's/.*peak memory \([0-9.]*\) MB.*/\1/p')
-cpu=$(echo "$line" | sed -n 's/.*cpu \([0-9.]*\) % .*/\1/p')
+line=$(printf '%s\n' "$out" | grep '^round 1: nodes ')
+first=$(echo "$line" | sed -n 's/.* first_frame \([0-9.]*\) s .*/\1/p')
+mem=$(echo "$line" | sed -n 's/.* peak_rss \([0-9.]*\) MB .*/\1/p')
+cpu=$(echo "$line" | sed -n 's/.* httop_cpu \([0-9.]*\) % .*/\1/p')
 check "512 nodes came up and were shown whole (first full frame: ${first:-never})" [ -n "$first" ]
 diag "first full frame: ${first:-never} s (not asserted: make bench measures it)"
 if $san; then
@@ -45,9 +45,9 @@ else
 fi
 out=$(VIA=srun sh "$HTTOP_SRCDIR/bench/nodes-scale.sh" "$HTTOP_BUILDDIR" 4096 1 3 2>&1)
 printf '%s\n' "$out" | sed 's/^/# /'
-line=$(printf '%s\n' "$out" | grep '^round 1:')
-first=$(echo "$line" | sed -n 's/.*first full frame \([0-9.]*\) s.*/\1/p')
-mem=$(echo "$line" | sed -n 's/.*peak memory \([0-9.]*\) MB.*/\1/p')
+line=$(printf '%s\n' "$out" | grep '^round 1: nodes ')
+first=$(echo "$line" | sed -n 's/.* first_frame \([0-9.]*\) s .*/\1/p')
+mem=$(echo "$line" | sed -n 's/.* peak_rss \([0-9.]*\) MB .*/\1/p')
 check "4096 nodes in one srun stream came up and were shown whole (first full frame: ${first:-never})" \
     [ -n "$first" ]
 if $san; then

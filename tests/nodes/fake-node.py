@@ -19,6 +19,10 @@
 #            at tile row 255, column 255
 #   zeros    one line of 14 MiB: an object whose "cores" are 7 million 0s,
 #            then silence
+#   mute     no line ever: a node whose httop has not started yet, or
+#            hangs (it runs until it is ended)
+#   byhost   the mode the HOST's name starts with, up to its first digit
+#            (steady1, mute1): nodes of different modes in one view
 #   big      $FAKE_LINES (40) lines of 270 KB (the line padded with blanks)
 #            as fast as the pipe takes them, then the seconds that took in
 #            $FAKE_DIR/HOST.took, then silence
@@ -74,6 +78,8 @@ def paced(r, d, back_after=None, lag=0.0):
 
 def main():
     mode, host, words = sys.argv[1], sys.argv[2], sys.argv[3:]
+    if mode == "byhost":
+        mode = host.rstrip("0123456789")
     d = delay(words)
     r = template(host)
     state = os.path.join(os.environ.get("FAKE_DIR", "."), host)
@@ -94,6 +100,8 @@ def main():
         open(state + ".once", "w").close()
         emit(r)
         sys.exit(1)
+    elif mode == "mute":
+        time.sleep(600)
     elif mode == "stall":
         emit(r)
         s = json.dumps(r, separators=(",", ":"))

@@ -107,6 +107,40 @@ test_json(void **state)
 	jdoc_free(&d);
 }
 
+/* Numbers read as strtod reads them, bit for bit, on either side of the
+ * fast way's limits: 2^53 = 9007199254740992 as the digits' integer (a
+ * "unix_time" of 16 digits, 1.7e15, is under it: fast; 2^53 + 1 and 17
+ * digits above it go to strtod), 19 and 20 digits, 10^22 and 10^23. */
+static void
+test_json_numbers(void **state)
+{
+	static const char *const nums[] = {
+		"1704067202.102161", "-1704067202.102161", "1704067202.1021614",
+		"9007199254740992", "9007199254740993", "9007199254740995", "900719925474099.3",
+		"9007199254740993e-3", "0.30000000000000004", "0.1", "4.35", "2.675094",
+		"123456789012345678", "1234567890123456789", "12345678901234567890",
+		"0.0000001234567890123456", "1e22", "1e23", "1.5e-22", "100000000000000000000e2",
+		"0", "-0", "0.000", "108034992000", "130710438300", "0.2609705371",
+	};
+	struct jdoc d;
+	struct errmsg e;
+	char text[64];
+	size_t i;
+
+	(void)state;
+	jdoc_init(&d, 0);
+	for (i = 0; i < sizeof nums / sizeof nums[0]; i++) {
+		double want = strtod(nums[i], NULL);
+
+		snprintf(text, sizeof text, "[%s]", nums[i]);
+		assert_int_equal(parse(&d, text, &e), 0);
+		assert_int_equal(d.t[1].type, J_NUM);
+		if (memcmp(&d.t[1].num, &want, sizeof want) != 0)
+			fail_msg("%s: read %.17g, strtod %.17g", nums[i], d.t[1].num, want);
+	}
+	jdoc_free(&d);
+}
+
 static void
 test_jobj(void **state)
 {
@@ -1278,6 +1312,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_json_numbers),
 		cmocka_unit_test(test_jobj),
 		cmocka_unit_test(test_two_cores),
 		cmocka_unit_test(test_split_basis),
