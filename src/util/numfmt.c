@@ -412,8 +412,8 @@ put_sig6(char *p, unsigned m, int e)
 	return p + 7 - tz;
 }
 
-char *
-numfmt_sig(char *p, double x, unsigned digits)
+static char *
+sig_general(char *p, double x, unsigned digits)
 {
 	double ax = fabs(x), s;
 	uint64_t m;
@@ -448,4 +448,40 @@ numfmt_sig(char *p, double x, unsigned digits)
 	if (digits == 6 && e <= 5)
 		return put_sig6(p, (unsigned)m, e);
 	return put_sig(p, m, digits, e);
+}
+
+/* Six significant digits of x where 10^-4 <= |x| < 10^6 (the JSON
+ * writer's figures): sig_general's steps for that range alone, without
+ * its clamps and its other widths, so that the common call is short. The
+ * decade is found from 1 up or down by the same doubles, the scaling is
+ * the same one multiplication, the same values go to sig_exact. */
+static char *
+sig6(char *p, double x)
+{
+	double ax = fabs(x), s;
+	uint64_t m;
+	int e;
+
+	if (!(ax >= 1e-4 && ax < 1e6))
+		return sig_general(p, x, 6);
+	if (ax >= 1.0)
+		for (e = 0; e < 5 && ax >= decade[e + 5]; e++)
+			;
+	else
+		for (e = -1; e > -4 && ax < decade[e + 4]; e--)
+			;
+	s = ax * p10d[5 - e];
+	if (!(s >= 1e5 && s < 1e6) || !round_scaled(s, &m) || m >= 1000000u)
+		return sig_exact(p, x, 6);
+	if (x < 0)
+		*p++ = '-';
+	return put_sig6(p, (unsigned)m, e);
+}
+
+char *
+numfmt_sig(char *p, double x, unsigned digits)
+{
+	if (digits == 6)
+		return sig6(p, x);
+	return sig_general(p, x, digits);
 }
