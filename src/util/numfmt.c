@@ -296,9 +296,34 @@ fixed(char *p, double x, unsigned decimals, bool keep)
 	return put_scaled(p, m, decimals, keep);
 }
 
+/* Ten decimals, trailing zeros dropped, of |x| < 1 (the JSON writer's
+ * fractions): fixed's steps for that range alone. */
+static char *
+fixed10(char *p, double x)
+{
+	double s = fabs(x) * 1e10;
+	uint64_t m, ip;
+
+	if (!(s < 1e10))
+		return fixed(p, x, 10, false);
+	if (!round_scaled(s, &m))
+		return fixed_exact(p, x, 10, false);
+	ip = m >= 10000000000ull;       /* m <= 10^10 */
+	m -= ip * 10000000000ull;
+	if (x < 0 && (m != 0 || ip != 0))
+		*p++ = '-';
+	*p++ = (char)('0' + ip);
+	if (m == 0)
+		return p;
+	*p = '.';
+	return put_dec10(p, m, false);
+}
+
 char *
 numfmt_fixed(char *p, double x, unsigned decimals)
 {
+	if (decimals == 10)
+		return fixed10(p, x);
 	return fixed(p, x, decimals, false);
 }
 
