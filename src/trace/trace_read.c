@@ -857,10 +857,18 @@ hex_word(const char *s, uint64_t *out)
 	uint64_t v = 0;
 	unsigned d;
 
-	/* the line's NUL ends the run (hexval['\0'] is 16) */
-	while ((d = hexval[*p]) < 16) {
-		v = v << 4 | d;
-		p++;
+	/* the line's NUL ends the run (hexval['\0'] is 16); two digits a
+	 * turn (p[1] is read only after a digit at p[0], so within the line) */
+	while ((d = hexval[p[0]]) < 16) {
+		unsigned d1 = hexval[p[1]];
+
+		if (d1 >= 16) {
+			v = v << 4 | d;
+			p++;
+			break;
+		}
+		v = v << 8 | d << 4 | d1;
+		p += 2;
 	}
 	if (p == (const unsigned char *)s || p - (const unsigned char *)s > 16 ||
 	    (*p != ' ' && *p != '\0'))

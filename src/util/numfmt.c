@@ -296,9 +296,34 @@ fixed(char *p, double x, unsigned decimals, bool keep)
 	return put_scaled(p, m, decimals, keep);
 }
 
+/* Ten decimals, trailing zeros dropped, of |x| < 1 (the JSON writer's
+ * fractions): fixed's steps for that range alone. */
+static char *
+fixed10(char *p, double x)
+{
+	double s = fabs(x) * 1e10;
+	uint64_t m, ip;
+
+	if (!(s < 1e10))
+		return fixed(p, x, 10, false);
+	if (!round_scaled(s, &m))
+		return fixed_exact(p, x, 10, false);
+	ip = m >= 10000000000ull;       /* m <= 10^10 */
+	m -= ip * 10000000000ull;
+	if (x < 0 && (m != 0 || ip != 0))
+		*p++ = '-';
+	*p++ = (char)('0' + ip);
+	if (m == 0)
+		return p;
+	*p = '.';
+	return put_dec10(p, m, false);
+}
+
 char *
 numfmt_fixed(char *p, double x, unsigned decimals)
 {
+	if (decimals == 10)
+		return fixed10(p, x);
 	return fixed(p, x, decimals, false);
 }
 
@@ -412,8 +437,8 @@ put_sig6(char *p, unsigned m, int e)
 	return p + 7 - tz;
 }
 
-char *
-numfmt_sig(char *p, double x, unsigned digits)
+static char *
+sig_general(char *p, double x, unsigned digits)
 {
 	double ax = fabs(x), s;
 	uint64_t m;
@@ -448,4 +473,40 @@ numfmt_sig(char *p, double x, unsigned digits)
 	if (digits == 6 && e <= 5)
 		return put_sig6(p, (unsigned)m, e);
 	return put_sig(p, m, digits, e);
+}
+
+/* Six significant digits of x where 10^-4 <= |x| < 10^6 (the JSON
+ * writer's figures): sig_general's steps for that range alone, without
+ * its clamps and its other widths, so that the common call is short. The
+ * decade is found from 1 up or down by the same doubles, the scaling is
+ * the same one multiplication, the same values go to sig_exact. */
+static char *
+sig6(char *p, double x)
+{
+	double ax = fabs(x), s;
+	uint64_t m;
+	int e;
+
+	if (!(ax >= 1e-4 && ax < 1e6))
+		return sig_general(p, x, 6);
+	if (ax >= 1.0)
+		for (e = 0; e < 5 && ax >= decade[e + 5]; e++)
+			;
+	else
+		for (e = -1; e > -4 && ax < decade[e + 4]; e--)
+			;
+	s = ax * p10d[5 - e];
+	if (!(s >= 1e5 && s < 1e6) || !round_scaled(s, &m) || m >= 1000000u)
+		return sig_exact(p, x, 6);
+	if (x < 0)
+		*p++ = '-';
+	return put_sig6(p, (unsigned)m, e);
+}
+
+char *
+numfmt_sig(char *p, double x, unsigned digits)
+{
+	if (digits == 6)
+		return sig6(p, x);
+	return sig_general(p, x, digits);
 }

@@ -226,6 +226,31 @@ test_against_printf(void **state)
 	}
 }
 
+/* Six digits (the JSON writer's figures have their own short path for
+ * 10^-4 <= |x| < 10^6): every power of ten from 10^-6 to 10^8, the doubles
+ * 40 ulps either side, and the six-digit values that round up to it. */
+static void
+test_sig6_decades(void **state)
+{
+	double t, x;
+	int e, u;
+
+	(void)state;
+	for (e = -6; e <= 8; e++) {
+		t = pow(10, e);
+		for (x = t, u = 0; u < 40; u++)
+			x = nextafter(x, 0);
+		for (u = 0; u < 81; u++, x = nextafter(x, INFINITY)) {
+			check_sig(x, 6);
+			check_sig(-x, 6);
+		}
+		for (x = t * 0.9999994, u = 0; u < 20; u++, x = nextafter(x, INFINITY))
+			check_sig(x, 6);
+		for (x = t * 0.9999995, u = 0; u < 20; u++, x = nextafter(x, 0))
+			check_sig(x, 6);
+	}
+}
+
 /* Next to a tie: (n + 1/2) / 10^places for random n, and the doubles a
  * few ulps either side; exact binary ties (odd / 2^k); the edges. */
 static void
@@ -335,6 +360,7 @@ main(void)
 		cmocka_unit_test(test_hand),
 		cmocka_unit_test(test_against_printf),
 		cmocka_unit_test(test_ties),
+		cmocka_unit_test(test_sig6_decades),
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_round_shares),
 	};
