@@ -1,6 +1,6 @@
 /* openmetrics.c: the figures of an interval as metric families, in the
- * OpenMetrics text format (--format openmetrics: with -n N, one exposition
- * of the N intervals, each family once, put together by ommerge.c and
+ * OpenMetrics text format (--format openmetrics: with -n N or a command's
+ * run, whose end is known, one exposition of the intervals, each family once, put together by ommerge.c and
  * written with its "# EOF" by batch_end(), so that strict parsers and
  * Prometheus's TSDB load it whole; without -n a stream: one complete
  * exposition per interval, each starting with the httop_source info
