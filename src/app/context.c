@@ -268,6 +268,12 @@ app_open_all(struct app *a)
 		return EXIT_FAIL;
 	if (privilege_gained() && app_drop_privilege(a) != 0)
 		return EXIT_FAIL;
+	/* A bad --textfile is a usage error before the job, the command or
+	 * the source is opened (httop(1), EXIT STATUS: nothing was touched).
+	 * A file is tried where httop now has the rights it keeps; root's,
+	 * kept until the source is open, are tried again below. */
+	if (o->textfile != NULL && textfile_check(o->textfile, !privilege_held(), &a->e) != 0)
+		return EXIT_USAGE;
 	if ((status = open_job(a)) != EXIT_OK)
 		return status;
 	if (app_open_source(a) != 0)

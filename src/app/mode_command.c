@@ -215,6 +215,9 @@ open_out(struct cmdrun *c)
 		batch_set_compact(c->b, o->compact);
 		batch_set_header(c->b, isatty(fileno(c->out)));
 		batch_set_scope(c->b, OUT_SCOPE_JOB);
+		/* The run's end is known (the command's), as with -n N: one
+		 * OpenMetrics exposition, its "# EOF" once at the end. */
+		batch_set_one_exposition(c->b, true);
 		if (c->a->job != NULL) {
 			struct job_ident id;
 

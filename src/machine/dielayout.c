@@ -903,6 +903,19 @@ package_ranges(const struct topology *t, struct pkg_range *pr)
 	return np;
 }
 
+/* A Skylake-SP or Cascade Lake that is not the machine httop runs on (a
+ * replay, a recorded topology without --sysfs-root): its CAPID6 cannot be
+ * read here, so why the layout is logical, and how to get the physical. */
+static void
+recorded_note(struct die_layout *l)
+{
+	snprintf(l->note, sizeof l->note, "%s",
+	    _("this Skylake-SP or Cascade Lake is a recorded machine (a replay, or --topology "
+	    "without --sysfs-root), whose CAPID6 cannot be read here: give it with --capid6 (as "
+	    "root on that machine: setpci -s BUS:1e.3 9c.l), or give --die-map; showing the "
+	    "logical layout"));
+}
+
 int
 die_layout_build(struct die_layout *l, const struct machine *m, const struct die_inputs *in,
     struct errmsg *e)
@@ -936,6 +949,8 @@ die_layout_build(struct die_layout *l, const struct machine *m, const struct die
 	} else if (!(in != NULL && (in->sysfs_root != NULL || b.given != NULL) && is_skx(m) &&
 	    try_capid6(&b, in))) {
 		build_logical(&b);
+		if (is_skx(m) && l->note[0] == '\0')
+			recorded_note(l);
 	}
 	free(b.pr);
 	return rc;

@@ -34,7 +34,7 @@ int batch_write_whole(struct batch *b, const struct interval *iv, struct errmsg 
  * batch_write; -1 with a message on a write error other than EPIPE. */
 int batch_end(struct batch *b, struct errmsg *e);
 void batch_free(struct batch *b);
-/* --format openmetrics with -n N: one exposition of the N intervals,
+/* --format openmetrics with -n N or a command's run: one exposition of the intervals,
  * each family once (kept in memory until batch_end writes it); without,
  * a stream of expositions, one per interval, each ending "# EOF". */
 void batch_set_one_exposition(struct batch *b, bool on);

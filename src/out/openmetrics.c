@@ -1,6 +1,6 @@
 /* openmetrics.c: the figures of an interval as metric families, in the
- * OpenMetrics text format (--format openmetrics: with -n N, one exposition
- * of the N intervals, each family once, put together by ommerge.c and
+ * OpenMetrics text format (--format openmetrics: with -n N or a command's
+ * run, whose end is known, one exposition of the intervals, each family once, put together by ommerge.c and
  * written with its "# EOF" by batch_end(), so that strict parsers and
  * Prometheus's TSDB load it whole; without -n a stream: one complete
  * exposition per interval, each starting with the httop_source info
@@ -560,8 +560,23 @@ write_interval(struct om *o)
 	}
 }
 
-/* The job's own counters (--source sched with a watched job: the plan's
- * job slots): httop_job_core_state_seconds_total{state=both|alone|shared}
+/* Where the job's own counters come from, in the source's words: the
+ * scheduler's record (--source sched), or the bpf source's program, which
+ * counts in the kernel at each switch and reads no record; a replay's
+ * (the trace of either) names both. */
+static const char *
+job_origin(const struct batch *b)
+{
+	if (strcmp(b->source_name, "sched") == 0)
+		return "from the scheduler's record";
+	if (strcmp(b->source_name, "bpf") == 0)
+		return "counted in the kernel at each context switch (--source bpf)";
+	return "from the scheduler's context switches (its record with --source sched, counted "
+	    "in the kernel with --source bpf)";
+}
+
+/* The job's own counters (--source sched or bpf with a watched job: the
+ * plan's job slots): httop_job_core_state_seconds_total{state=both|alone|shared}
  * (core-seconds of the job's split), httop_job_cpu_seconds_total and
  * httop_job_cpu_uncovered_seconds_total (the intervals it leaves out:
  * without it, a counter short of the job's CPU time could not be told
@@ -569,15 +584,15 @@ write_interval(struct om *o)
 static void
 write_job_counters(struct om *o)
 {
-	static const struct family state = { "core_state_seconds", "seconds", "Core-seconds "
-	    "since the start with the watched job's tasks on both threads, on one with the "
-	    "sibling idle (alone), or on one while the sibling ran another task (shared), from "
-	    "the scheduler's record.", W_C_STATE, 0, 1 };
-	static const struct family cpu = { "cpu_seconds", "seconds", "CPU seconds the watched "
-	    "job's tasks ran since the start, from the scheduler's record.", W_C_BUSY, 0, 1 };
-	static const struct family unc = { "cpu_uncovered_seconds", "seconds", "Seconds since "
-	    "the start of the intervals without the watched job's CPU seconds (not valid: "
-	    "records lost), which cpu_seconds does not count.", W_C_UNCOVERED, 0, 1 };
+	char state_help[400], cpu_help[300];
+	struct family state = { "core_state_seconds", "seconds", state_help, W_C_STATE, 0, 1 };
+	struct family cpu = { "cpu_seconds", "seconds", cpu_help, W_C_BUSY, 0, 1 };
+	/* Only the scheduler's record loses records: bpf reads none. */
+	struct family unc = { "cpu_uncovered_seconds", "seconds", strcmp(o->b->source_name,
+	    "bpf") == 0 ? "Seconds since the start of the intervals without the watched job's "
+	    "CPU seconds (not valid), which cpu_seconds does not count." : "Seconds since the "
+	    "start of the intervals without the watched job's CPU seconds (not valid: records "
+	    "lost), which cpu_seconds does not count.", W_C_UNCOVERED, 0, 1 };
 	static const char *const labels[3] = { ",state=\"both\"", ",state=\"alone\"",
 	    ",state=\"shared\"" };
 	const struct totals_set *t = &o->b->tot->node;
@@ -585,6 +600,11 @@ write_job_counters(struct om *o)
 
 	if (plan_slot_index(o->b->p, SLOT_JOB) < 0)
 		return;
+	snprintf(state_help, sizeof state_help, "Core-seconds since the start with the watched "
+	    "job's tasks on both threads, on one with the sibling idle (alone), or on one while "
+	    "the sibling ran another task (shared), %s.", job_origin(o->b));
+	snprintf(cpu_help, sizeof cpu_help, "CPU seconds the watched job's tasks ran since the "
+	    "start, %s.", job_origin(o->b));
 	header(o, "job", &state);
 	for (i = 0; i < 3; i++)
 		sample(o, "job", &state, labels[i], t->job_state[i]);

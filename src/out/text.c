@@ -26,6 +26,35 @@ num(char *buf, size_t len, struct val v)
 	return out_fig(buf, len, v, 1.0, 2, "");
 }
 
+/* The watched job: its id and kind, then its own figures, each absent
+ * with its reason: its CPU seconds and its split of its cores' time
+ * (where its tasks are told apart: sched, bpf), its CPI and GHz (perf's
+ * cgroup events). The line above gives its cores' figures. */
+static void
+write_job(struct batch *b, const struct interval *iv)
+{
+	FILE *fp = b->fp;
+	const struct agg_fig *n = &iv->node;
+	char id[160], s[4][32];
+
+	fprintf(fp, _("job %s (%s): its own"), text_quote(id, sizeof id, b->job.id, 64),
+	    b->job.kind);
+	if (n->cpu_s.kind != V_EXACT)
+		fprintf(fp, _(" CPU seconds and split - (%s)"), _(metrics_reason_text(n->cpu_s.why)));
+	else
+		fprintf(fp, _(" CPU %.3f s, both %s, alone %s, shared %s, none %s"), n->cpu_s.v,
+		    pct(s[0], sizeof s[0], n->job_both), pct(s[1], sizeof s[1], n->job_alone),
+		    pct(s[2], sizeof s[2], n->job_shared), pct(s[3], sizeof s[3], n->job_none));
+	if (n->cpu_s.kind == V_EXACT && n->job_both.kind == V_NONE)
+		fprintf(fp, " (%s)", _(metrics_reason_text(n->job_both.why)));
+	if (iv->job_cpi.kind == V_EXACT && iv->job_ghz.kind == V_EXACT)
+		fprintf(fp, _("; CPI %s, GHz %s\n"), num(s[0], sizeof s[0], iv->job_cpi),
+		    num(s[1], sizeof s[1], iv->job_ghz));
+	else
+		fprintf(fp, _("; CPI and GHz - (%s)\n"), _(metrics_reason_text(
+		    iv->job_cpi.kind != V_EXACT ? iv->job_cpi.why : iv->job_ghz.why)));
+}
+
 static void
 write_header(struct batch *b, const struct interval *iv)
 {
@@ -59,6 +88,8 @@ write_header(struct batch *b, const struct interval *iv)
 	fprintf(fp, _(", %s threads, %s GHz, CPI %s\n"),
 	    num(s[0], sizeof s[0], n->active_threads), num(s[1], sizeof s[1], n->ghz),
 	    num(s[2], sizeof s[2], n->cpi));
+	if (b->has_job)
+		write_job(b, iv);
 	if (!iv->valid)
 		fprintf(fp, _("INVALID: %s\n"), reason);
 	fprintf(fp, "%3s %4s %-12s %11s %11s %11s %11s %11s %9s %9s %9s  %s\n",

@@ -149,6 +149,28 @@ remove_stale(struct textfile *t)
 	closedir(dp);
 }
 
+/* textfile.h */
+int
+textfile_check(const char *dir, bool create, struct errmsg *e)
+{
+	struct textfile t;
+	int fd;
+
+	memset(&t, 0, sizeof t);
+	t.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (t.dirfd < 0)
+		return errmsg_set(e, _("--textfile: cannot open the directory %s: %s; give the "
+		    "node exporter's --collector.textfile.directory"), dir, strerror(errno));
+	t.dir = (char *)dir;
+	fd = create ? create_tmp(&t, e) : -2;
+	if (fd >= 0) {
+		close(fd);
+		drop_tmp(&t);
+	}
+	close(t.dirfd);
+	return fd == -1 ? -1 : 0;
+}
+
 struct textfile *
 textfile_open(const char *dir, const struct machine *m, const struct plan *p,
     const char *source_name, struct errmsg *e)

@@ -17,6 +17,10 @@
 
 struct textfile;
 
+/* Before anything is opened: DIR is a directory that opens and, with
+ * `create`, one in which a file can be created (a temporary file, removed
+ * at once). 0, or -1 with textfile_open's message. */
+int textfile_check(const char *dir, bool create, struct errmsg *e);
 /* Open DIR and check that a file can be created in it (with the
  * privilege httop keeps: call after it is dropped). Temporary files left
  * by an httop that died (a process that no longer exists) are removed.

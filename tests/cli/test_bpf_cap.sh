@@ -6,7 +6,9 @@
 # through it; the message says what it needs. --source auto then goes on
 # past bpf (to a source the user may open). With CAP_BPF and CAP_PERFMON
 # in its ambient set (setpriv), as httop(1) says, the same user's plain
-# copy opens the bpf source.
+# copy opens the bpf source. The refusal says why: httop had them from the
+# file and gave them up by design (as the sched source's message does), and
+# the fix (root, or ambient capabilities); a plain copy is told the same fix.
 # Needs root, setcap, setpriv, lstopo-no-graphics and a kernel where the
 # bpf source loads for root; skips otherwise.
 . "$HTTOP_SRCDIR/tests/lib.sh"
@@ -32,7 +34,7 @@ chmod 755 "$work"/httop-*
 if ! setcap cap_bpf,cap_perfmon+ep "$work/httop-caps" 2>"$work/setcap.err"; then
 	skip_all "setcap cap_bpf,cap_perfmon+ep failed here: $(cat "$work/setcap.err")"
 fi
-plan 5
+plan 9
 
 as_nobody() {
 	setpriv --reuid=nobody --regid="$group" --clear-groups -- "$@"
@@ -45,6 +47,22 @@ check "cap_bpf,cap_perfmon+ep, nobody, --source bpf: refused (status $st)" [ "$s
 check "... the kernel refused the program, and what it needs: $(cat "$work/caps.err")" \
     grep -q 'bpf: the kernel refused the program (Operation not permitted): it needs CAP_BPF and CAP_PERFMON' \
     "$work/caps.err"
+# It had them (from the file) and gave them up by design: the message
+# says so, and never sends the user to get what httop had.
+check "... that httop, with file capabilities, gave them up before it opened a source" \
+    grep -qF 'and httop, installed set-ID or with file capabilities, gives its privilege up before it opens a source' \
+    "$work/caps.err"
+check "... the fix: root or ambient capabilities, not file capabilities" \
+    grep -qF 'run httop as root or with CAP_BPF and CAP_PERFMON as ambient capabilities (setpriv --inh-caps +bpf,+perfmon --ambient-caps +bpf,+perfmon), not file capabilities' \
+    "$work/caps.err"
+check "... not 'or root, when httop starts', which it met" \
+    sh -c "! grep -qF 'or root, when httop starts' '$work/caps.err'"
+# A plain copy (no privilege gained) is told what to give it.
+as_nobody "$work/httop-plain" --source bpf --topology "$work/sib.xml" -b -n 1 -d 0.1 \
+    >/dev/null 2>"$work/plain.err"
+check "a plain copy, nobody: root or ambient capabilities: $(cat "$work/plain.err")" \
+    grep -qF 'it needs CAP_BPF and CAP_PERFMON, or root, when httop starts: run httop as root or with them as ambient capabilities' \
+    "$work/plain.err"
 as_nobody "$work/httop-caps" --topology "$work/sib.xml" -b -n 1 -d 0.1 >"$work/auto.out" \
     2>"$work/auto.err"
 check "... --source auto goes on past bpf: $(head -n 1 "$work/auto.err")" \

@@ -5,7 +5,7 @@
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 76
+plan 80
 
 out=$("$HTTOP" --version); st=$?
 check "--version exits 0" [ "$st" -eq 0 ]
@@ -190,3 +190,31 @@ check "a directory that is no cgroup is named as such" grep -q \
 
 "$HTTOP" --source msr --msr-path "$tmp/nonexistent/%u/msr" -b -n 1 2>/dev/null; st=$?
 check "--msr-path with one %u is not a usage error (exit $st)" [ "$st" -ne 2 ]
+
+# A bad --textfile is a usage error found before the job, the command or
+# any source is opened (httop(1), EXIT STATUS 2: nothing was touched).
+# Before, the source came first: msr's failure (status 1) hid it, --source
+# auto loaded its choice and said so, then status 2.
+"$HTTOP" --source msr --msr-path "$tmp/nonexistent/%u/msr" --textfile "$tmp/nodir" -b -n 1 \
+    >/dev/null 2>tf.err; st=$?
+check "--textfile missing, a source that would fail: status 2 ($st), the textfile's message alone" \
+    sh -c '[ "$1" -eq 2 ] && [ "$(wc -l <tf.err)" = 1 ] &&
+      grep -q "^httop: --textfile: cannot open the directory .*nodir" tf.err' sh "$st"
+"$HTTOP" --textfile "$tmp/nodir" -b -n 1 -d 0.1 -v >/dev/null 2>auto.err; st=$?
+check "--textfile missing, --source auto: status 2 ($st), no source tried or chosen" \
+    sh -c '[ "$1" -eq 2 ] && ! grep -q "source auto" auto.err' sh "$st"
+"$HTTOP" --demo --textfile "$tmp/nodir" -b -- touch "$tmp/ran" >/dev/null 2>&1; st=$?
+check "--textfile missing with a command: status 2 ($st), the command not run" \
+    sh -c '[ "$1" -eq 2 ] && [ ! -e "$2" ]' sh "$st" "$tmp/ran"
+# Without privilege a directory the user cannot write to is found as early.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
+	mkdir -p rootdir && chmod 755 rootdir "$tmp"
+	setpriv --reuid=nobody --regid="$(id -gn nobody)" --clear-groups -- "$HTTOP" --source msr \
+	    --msr-path "$tmp/nonexistent/%u/msr" --textfile "$tmp/rootdir" -b -n 1 \
+	    >/dev/null 2>ro.err; st=$?
+	check "--textfile not writable, nobody: status 2 ($st) before the source: $(cat ro.err)" \
+	    sh -c '[ "$1" -eq 2 ] && [ "$(wc -l <ro.err)" = 1 ] &&
+	      grep -q "^httop: --textfile: cannot create a file in .*rootdir" ro.err' sh "$st"
+else
+	skip "needs root, setpriv and a user nobody"
+fi

@@ -206,29 +206,39 @@ r=$(python3 - "$dir/cmd.om" "$dir/own2" "$st0" "$st1" <<'PY'
 import re, sys
 om = open(sys.argv[1]).read()
 own = float(open(sys.argv[2]).read())
-cpu = [float(v) for v in re.findall(r"^httop_job_cpu_seconds_total\{[^}]*\} (\S+)", om, re.M)]
 st = re.findall(r'^httop_job_core_state_seconds_total\{[^}]*state="(\w+)"\} (\S+)', om, re.M)
 last = {k: float(v) for k, v in st}
 steal = float(sys.argv[4]) - float(sys.argv[3])
-# Each interval's exposition: valid or not, and the job's CPU seconds of
-# the interval (the gauge; none in an interval that is not valid). The
-# counter is their running sum, the first interval and the last, partial
-# one included: the run's record (window="run") ends with their sum, and
-# its gauge of the whole run (httop_job_interval_cpu_seconds, not a
-# doubled httop_job_job_) says the same.
-# The seconds of the intervals without it are the uncovered counter's.
-ivs, dts, run_gauge = [], [], None
-for x in om.split("# EOF"):
-    g = re.search(r'^httop_job_interval_cpu_seconds\{[^}]*\} (\S+)', x, re.M)
-    v = re.search(r"^httop_interval_valid\{[^}]*\} (\d)", x, re.M)
-    d = re.search(r"^httop_interval_seconds\{[^}]*\} (\S+)", x, re.M)
-    if 'window="run"' in x:
-        run_gauge = float(g.group(1)) if g else None
-    elif v and d:
-        ivs.append((v.group(1) == "1", float(g.group(1)) if g else None))
-        dts.append(float(d.group(1)))
+# Each interval: valid or not, and the job's CPU seconds of the interval
+# (the gauge; none in an interval that is not valid). The counter is
+# their running sum, the first interval and the last, partial one
+# included: the run's record (window="run") ends with their sum, and its
+# gauge of the whole run (httop_job_interval_cpu_seconds, not a doubled
+# httop_job_job_) says the same. The seconds of the intervals without it
+# are the uncovered counter's. A command's run is one exposition (each
+# series' samples in time order, each with its interval's timestamp):
+# the intervals are told apart by their timestamps.
+per, run_gauge = {}, None
+for m in re.finditer(r"^(httop_job_interval_cpu_seconds|httop_interval_valid|httop_interval_seconds)"
+                     r"\{([^}]*)\} (\S+) (\S+)$", om, re.M):
+    name, labels, val, ts = m.groups()
+    if 'window="run"' in labels:
+        if name == "httop_job_interval_cpu_seconds":
+            run_gauge = float(val)
+        continue
+    per.setdefault(float(ts), {})[name] = float(val)
+ivs, dts = [], []
+for ts in sorted(per):
+    x = per[ts]
+    if "httop_interval_valid" in x and "httop_interval_seconds" in x:
+        g = x.get("httop_job_interval_cpu_seconds")
+        ivs.append((x["httop_interval_valid"] == 1, g))
+        dts.append(x["httop_interval_seconds"])
+cpu = [float(m.group(2)) for m in re.finditer(
+    r"^httop_job_cpu_seconds_total\{([^}]*)\} (\S+)", om, re.M) if 'window="run"' not in m.group(1)]
 summed = sum(c for _, c in ivs if c is not None)
-unc = [float(v) for v in re.findall(r"^httop_job_cpu_uncovered_seconds_total\{[^}]*\} (\S+)", om, re.M)]
+unc = [float(m.group(2)) for m in re.finditer(r"^httop_job_cpu_uncovered_seconds_total\{([^}]*)\} (\S+)",
+                                              om, re.M) if 'window="run"' not in m.group(1)]
 unc_want = sum(dt for (_, c), dt in zip(ivs, dts) if c is None)
 shown = " ".join("%.3f" % c if c is not None else ("-" if ok else "invalid") for ok, c in ivs)
 # an interval the record could not follow (records lost on a busy

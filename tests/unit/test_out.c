@@ -861,6 +861,83 @@ test_text(void **state)
 	free(f);
 }
 
+/* A watched job's interval in text (FMT_TEXT) as `fmt` gives it. */
+static char *
+render_job(struct fixture *f, enum out_format fmt)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	struct job_ident j;
+	struct batch *b;
+	struct errmsg e;
+
+	assert_non_null(fp);
+	memset(&j, 0, sizeof j);
+	snprintf(j.kind, sizeof j.kind, "slurm");
+	snprintf(j.id, sizeof j.id, "4711\033x");
+	b = batch_new(fmt, fp, &f->m, &f->p, "sched");
+	batch_set_job(b, &j);
+	batch_set_scope(b, OUT_SCOPE_JOB);
+	assert_int_equal(batch_write(b, &f->iv, &e), 0);
+	batch_free(b);
+	fclose(fp);
+	return buf;
+}
+
+/* Text names the watched job and gives its own figures, as json, csv and
+ * the summary do (it gave neither): its id (escaped) and kind, its CPU
+ * seconds and its split in percent (a bound lo-hi), CPI and GHz; each
+ * absent one with its reason. */
+static void
+test_text_job(void **state)
+{
+	struct fixture *f = build();
+	char l[1024], *out;
+
+	(void)state;
+	f->iv.node.cpu_s = val_exact(1.2346);
+	f->iv.node.job_both = val_exact(0.25);
+	f->iv.node.job_alone = val_exact(0.5);
+	f->iv.node.job_shared = val_bound(0.1, 0.2);
+	f->iv.node.job_none = val_exact(0.05);
+	f->iv.job_cpi = val_exact(1.5);
+	f->iv.job_ghz = val_exact(2.25);
+	out = render_job(f, FMT_TEXT);
+	line_with(out, "job: util 70.0%", l, sizeof l);
+	line_with(out, "job 4711", l, sizeof l);
+	assert_string_equal(l, "job 4711\\x1bx (slurm): its own CPU 1.235 s, both 25.0%, "
+	    "alone 50.0%, shared 10.0-20.0%, none 5.0%; CPI 1.50, GHz 2.25");
+	assert_null(strchr(out, '\033'));
+	free(out);
+
+	/* Its tasks not told apart, no cgroup events: dashes and reasons. */
+	f->iv.node.cpu_s = val_absent(R_NO_JOB);
+	f->iv.node.job_both = val_absent(R_NO_JOB);
+	f->iv.job_cpi = val_absent(R_NO_CGROUP_EVENTS);
+	f->iv.job_ghz = val_absent(R_NO_CGROUP_EVENTS);
+	out = render_job(f, FMT_TEXT);
+	line_with(out, "job 4711", l, sizeof l);
+	assert_non_null(strstr(l, "its own CPU seconds and split - ("));
+	assert_non_null(strstr(l, metrics_reason_text(R_NO_JOB)));
+	assert_non_null(strstr(l, "; CPI and GHz - ("));
+	assert_non_null(strstr(l, metrics_reason_text(R_NO_CGROUP_EVENTS)));
+	free(out);
+
+	/* CPU seconds known, no split (one thread a core): the reason. */
+	f->iv.node.cpu_s = val_exact(0.5);
+	f->iv.node.job_both = val_absent(R_NO_SPLIT);
+	f->iv.node.job_alone = val_absent(R_NO_SPLIT);
+	f->iv.node.job_shared = val_absent(R_NO_SPLIT);
+	f->iv.node.job_none = val_absent(R_NO_SPLIT);
+	out = render_job(f, FMT_TEXT);
+	line_with(out, "job 4711", l, sizeof l);
+	assert_non_null(strstr(l, "its own CPU 0.500 s, both -, alone -, shared -, none - ("));
+	assert_non_null(strstr(l, metrics_reason_text(R_NO_SPLIT)));
+	free(out);
+	free(f);
+}
+
 static void
 test_write_error(void **state)
 {
@@ -960,6 +1037,7 @@ main(void)
 		cmocka_unit_test(test_json_controls),
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_text_job),
 		cmocka_unit_test(test_write_error),
 		cmocka_unit_test(test_format_names),
 		cmocka_unit_test(test_walltime),

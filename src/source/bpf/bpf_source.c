@@ -40,7 +40,11 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <dirent.h>
+#include <linux/capability.h>
 #include <linux/magic.h>
+#include <stdint.h>
+#include <sys/auxv.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 
@@ -463,15 +467,62 @@ static const struct source_ops bpf_ops = {
 	.stats = bpf_stats,
 };
 
+#ifndef CAP_BPF
+#define CAP_BPF 39  /* Linux 5.8; older headers lack it */
+#endif
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+
+/* Whether this process holds, effective, what the kernel asks of a
+ * tracing program: CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN. */
+static bool
+bpf_caps_held(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+	uint64_t eff, both = 1ull << CAP_BPF | 1ull << CAP_PERFMON;
+
+	memset(d, 0, sizeof d);
+	if (syscall(SYS_capget, &h, d) != 0)
+		return false;
+	eff = (uint64_t)d[1].effective << 32 | d[0].effective;
+	return (eff & both) == both || (eff & 1ull << CAP_SYS_ADMIN) != 0;
+}
+
+/* Why the kernel refused the program, with the fix: a privilege held
+ * and refused all the same (a security module, lockdown), one the exec
+ * gave and httop gave up by design before it opened a source (httop(1),
+ * PRIVILEGE), or none. */
+static int
+refused_error(int err, struct errmsg *e)
+{
+	if (bpf_caps_held())
+		return errmsg_set(e, _("bpf: the kernel refused the program (%s) although httop "
+		    "holds CAP_BPF and CAP_PERFMON or CAP_SYS_ADMIN: a security module (SELinux, "
+		    "AppArmor) or lockdown forbids it; ask the administrator, or use --source "
+		    "sched"), strerror(err));
+	if (getauxval(AT_SECURE) != 0)
+		return errmsg_set(e, _("bpf: the kernel refused the program (%s): it needs "
+		    "CAP_BPF and CAP_PERFMON when it loads, and httop, installed set-ID or with "
+		    "file capabilities, gives its privilege up before it opens a source (httop(1), "
+		    "PRIVILEGE); run httop as root or with CAP_BPF and CAP_PERFMON as ambient "
+		    "capabilities (setpriv --inh-caps +bpf,+perfmon --ambient-caps +bpf,+perfmon), "
+		    "not file capabilities; --source sched needs only CAP_PERFMON or "
+		    "perf_event_paranoid <= 0"), strerror(err));
+	return errmsg_set(e, _("bpf: the kernel refused the program (%s): it needs CAP_BPF and "
+	    "CAP_PERFMON, or root, when httop starts: run httop as root or with them as ambient "
+	    "capabilities (setpriv --inh-caps +bpf,+perfmon --ambient-caps +bpf,+perfmon), not "
+	    "file capabilities (httop(1), PRIVILEGE); --source sched needs only CAP_PERFMON or "
+	    "perf_event_paranoid <= 0"), strerror(err));
+}
+
 /* Why the load failed, with the fix. */
 static int
 load_error(int err, struct errmsg *e)
 {
 	if (err == EPERM || err == EACCES)
-		return errmsg_set(e, _("bpf: the kernel refused the program (%s): it needs "
-		    "CAP_BPF and CAP_PERFMON, or root, when httop starts (httop(1), PRIVILEGE); "
-		    "--source sched needs only CAP_PERFMON or perf_event_paranoid <= 0"),
-		    strerror(err));
+		return refused_error(err, e);
 	return errmsg_set(e, _("bpf: the program did not load (%s%s%s): the kernel needs BPF "
 	    "with BTF (/sys/kernel/btf/vmlinux, Linux 5.11 or later); --source sched works "
 	    "without"), strerror(err), last_msg[0] ? ": " : "", last_msg);
