@@ -9,6 +9,8 @@
 
 #include "out/ommerge.h"
 #include "util/i18n.h"
+#include "util/numparse.h"
+#include "util/textwrap.h"
 #include "util/xalloc.h"
 
 /* The formats, by enum out_format: the name --format takes and the writer
@@ -136,6 +138,9 @@ batch_end(struct batch *b, struct errmsg *e)
 {
 	if (b == NULL || b->merge == NULL || b->nwritten == 0 || b->ended)
 		return 0;
+	/* all written by batch_om_spill already: no empty exposition */
+	if (b->om_spilled && ommerge_fed(b->merge) == 0)
+		return 0;
 	b->ended = true;
 	errno = 0;
 	(void)ommerge_write(b->merge, b->fp);
@@ -150,11 +155,50 @@ batch_end(struct batch *b, struct errmsg *e)
 	return 0;
 }
 
+/* The one exposition is held in memory until the end: at the default
+ * --level about 0.5 MB an interval on 272 CPUs, so a command's run of a
+ * day at -d 1 would hold tens of GB. Past OM_HOLD bytes what is held is
+ * written as an exposition of its own and a new one begins: the output
+ * is then a stream of a few large expositions (said once), the memory
+ * bounded. HTTOP_TEST_OM_HOLD (bytes) is a test hook a set-ID or
+ * file-capability httop never reads (secure_getenv). */
+#define OM_HOLD (64u << 20)
+
+static size_t
+om_hold(void)
+{
+	const char *v = secure_getenv("HTTOP_TEST_OM_HOLD");
+	unsigned long long n;
+
+	if (v != NULL && num_uint(v, OM_HOLD, &n) == NUM_OK && n > 0)
+		return (size_t)n;
+	return OM_HOLD;
+}
+
 void
 batch_set_one_exposition(struct batch *b, bool on)
 {
-	if (on && b->merge == NULL && b->fmt == FMT_OPENMETRICS)
+	if (on && b->merge == NULL && b->fmt == FMT_OPENMETRICS) {
 		b->merge = ommerge_new();
+		b->om_hold = om_hold();
+	}
+}
+
+void
+batch_om_spill(struct batch *b)
+{
+	if (b->merge == NULL || ommerge_fed(b->merge) <= b->om_hold)
+		return;
+	(void)ommerge_write(b->merge, b->fp);
+	fputs("# EOF\n", b->fp);
+	ommerge_free(b->merge);
+	b->merge = ommerge_new();
+	if (!b->om_spilled)
+		text_msgf(_("httop: openmetrics: the one exposition outgrew the %.3g MiB httop holds "
+		    "in memory: written, and a new one begun; the output is a stream of expositions "
+		    "(each ends \"# EOF\"; give a lower --level to hold more intervals)\n"),
+		    (double)b->om_hold / 1048576.0);
+	b->om_spilled = true;
 }
 
 int

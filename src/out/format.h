@@ -90,7 +90,12 @@ struct batch {
 	 * written by batch_end (ommerge.h); NULL: a stream, each interval
 	 * an exposition of its own ending "# EOF". */
 	struct ommerge *merge;
+	size_t om_hold;            /* the most bytes merge may hold (OM_HOLD) */
+	bool om_spilled;           /* it was written before the end: said once */
 };
+/* openmetrics: past b->om_hold bytes the exposition held so far is
+ * written with its "# EOF" and a new one begins (batch.c). */
+void batch_om_spill(struct batch *b);
 void out_text_write(struct batch *b, const struct interval *iv);
 void out_csv_write(struct batch *b, const struct interval *iv);
 void out_json_write(struct batch *b, const struct interval *iv);

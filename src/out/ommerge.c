@@ -33,6 +33,7 @@ struct ommerge {
 	struct family *f;
 	size_t nf, capf, cur;
 	bool have_cur;
+	size_t fed;           /* bytes fed: a bound of the memory kept */
 };
 
 struct ommerge *
@@ -172,6 +173,7 @@ ommerge_feed(struct ommerge *m, const char *text, size_t len)
 	const char *p = text, *end = text + len, *nl;
 
 	m->have_cur = false;
+	m->fed += len;
 	while (p < end) {
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (nl == NULL)
@@ -223,4 +225,10 @@ ommerge_free(struct ommerge *m)
 	}
 	free(m->f);
 	free(m);
+}
+
+size_t
+ommerge_fed(const struct ommerge *m)
+{
+	return m != NULL ? m->fed : 0;
 }

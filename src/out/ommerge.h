@@ -29,5 +29,7 @@ void ommerge_feed(struct ommerge *m, const char *text, size_t len);
  * is the caller's. Returns the bytes kept (a measure of the memory). */
 size_t ommerge_write(const struct ommerge *m, FILE *fp);
 void ommerge_free(struct ommerge *m);
+/* The bytes fed so far: the memory kept is at most about this. */
+size_t ommerge_fed(const struct ommerge *m);
 
 #endif

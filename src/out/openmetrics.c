@@ -933,6 +933,7 @@ out_prom_write(struct batch *b, const struct interval *iv, bool openmetrics)
 	if (openmetrics && b->merge != NULL) {
 		ommerge_feed(b->merge, o.lb->p, o.lb->len);
 		o.lb->len = 0;
+		batch_om_spill(b);
 		return;
 	}
 	if (openmetrics)

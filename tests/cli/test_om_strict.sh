@@ -27,7 +27,7 @@ trap 'kill $spid 2>/dev/null; wait $spid 2>/dev/null; rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM HUP
 cd "$tmp" || exit 1
 export HTTOP_CLOCK=virtual
-plan 16
+plan 19
 
 "$HTTOP" --demo --seed 7 -b -n 3 --format openmetrics >n3.om 2>err; st=$?
 check "-n 3 exits 0" [ "$st" -eq 0 ]
@@ -52,6 +52,20 @@ for line in open(sys.argv[1]):
 ' n3.om
 check "om_check takes it: 3 intervals" sh -c \
     '[ "$("$1" "$2" openmetrics n3.om | grep -c "^exposition")" = 3 ]' sh "$PY" "$CHECK"
+# The one exposition is held in memory up to a bound (64 MiB; the test
+# hook HTTOP_TEST_OM_HOLD makes it 300 kB here, one and a half intervals of the
+# demo): past it what is held is written with its "# EOF" and a new one
+# begins, said once; every interval is in one of them, no empty one.
+HTTOP_TEST_OM_HOLD=300000 "$HTTOP" --demo --seed 7 -b -n 6 --format openmetrics >hold.om 2>hold.err; st=$?
+"$PY" "$STRICT" hold.om >hold.out 2>&1; pst=$?
+check "held past its bound: exit $st, the strict parser takes each part ($(head -n 1 hold.out))" \
+    sh -c '[ "$1" -eq 0 ] && [ "$2" -eq 0 ]' sh "$st" "$pst"
+check "... 3 parts of 2 intervals: their times 6 in all, none empty" sh -c \
+    '[ "$(grep -c "^[0-9]*: .* 2 times$" hold.out)" = 3 ] &&
+     [ "$(awk "/^[0-9]*: / { n += \$(NF - 1) } END { print n }" hold.out)" = 6 ] &&
+     ! grep -q "^[0-9]*: .* 0 times$" hold.out'
+check "... said once on standard error: $(cat hold.err)" sh -c \
+    '[ "$(grep -c "outgrew the .* MiB httop holds in memory" hold.err)" = 1 ]'
 # A watched job's families and a procstat run's (no counters) the same way.
 "$HTTOP" --demo --seed 3 -b -n 2 --pid "$spid" --format openmetrics >job.om 2>>err
 check "the strict parser takes a watched job's -n 2" "$PY" "$STRICT" job.om
