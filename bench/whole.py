@@ -31,8 +31,8 @@ SIGINT) once the load is over:
 in turns, the order turned every round. A round's whole cost of an
 observer is what the load's CPU time (wait4 of each pair: user +
 system; the kernel's work at a switch is charged to the task switching)
-grew by over the mean of the round's two runs of the load alone, plus
-the observer's own CPU time over the load's window (the sum of
+grew by over the mean of the round's two runs of the load alone (per round
+trip, times the trips of the schedule), plus the observer's own CPU time over the load's window (the sum of
 /proc/PID/task/*/schedstat), as % of one CPU per loaded CPU (the sum
 over the 2 CPUs / 2). Work at a switch done while the idle task runs
 shows in neither, for every observer alike. The figure is the median
@@ -377,23 +377,29 @@ def median_interval(xs, level=0.90):
     return best
 
 
+def load_cpu(x):
+    """The load's CPU time per second of its paced schedule (% of one
+    CPU, per loaded CPU): its CPU time per round trip times the trips it
+    is paced at (RATE per pair), so a round whose load dropped trips
+    after a stall (pingpong.c) compares like with like."""
+    return 100.0 * x["load_ns"] / max(x["trips"], 1) * RATE * 2 / 1e9 / 2
+
+
 def per_round(res):
-    """key -> the round's whole cost (% of a CPU per CPU), and the
+    """key -> the rounds' whole cost (% of a CPU per CPU), and the
     load's growth and the observer's own, each per loaded CPU."""
-    base = []
-    for a, b in zip(res["rows"]["none"], res["rows"][NONE2]):
-        base.append((a["load_ns"] / a["wall"] + b["load_ns"] / b["wall"]) / 2.0)
+    base = [(load_cpu(a) + load_cpu(b)) / 2.0
+            for a, b in zip(res["rows"]["none"], res["rows"][NONE2])]
     out = {}
     for key, runs in res["rows"].items():
         grow, own, tot = [], [], []
         for i, x in enumerate(runs):
             if "error" in x:
                 continue
-            if key == NONE2:
-                a = res["rows"]["none"][i]
-                g = 100.0 * (x["load_ns"] / x["wall"] - a["load_ns"] / a["wall"]) / 1e9 / 2
-            else:
-                g = 100.0 * (x["load_ns"] / x["wall"] - base[i]) / 1e9 / 2
+            # The A/A row: the round's second run of the load alone
+            # against its first.
+            ref = load_cpu(res["rows"]["none"][i]) if key == NONE2 else base[i]
+            g = load_cpu(x) - ref
             w = 100.0 * x["obs_ns"] / 1e9 / x["wall"] / 2
             grow.append(g)
             own.append(w)
@@ -556,7 +562,11 @@ def report(res):
 
 
 def main():
-    args = sys.argv[1:]
+    return main_args(sys.argv[1:])
+
+
+def main_args(args):
+    args = list(args)
     save = None
     if "--save" in args:
         i = args.index("--save")
