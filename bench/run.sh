@@ -182,7 +182,8 @@ fi
 # bpf sources with and without a job by cgroup, side by side in one run,
 # as markdown rows for BENCHMARKS.md, and its targets' verdicts
 # (bench/whole.py says how). Its status is make bench's: 1 when a target
-# is not met. HTTOP_BENCH_WHOLE_ROUNDS: its rounds (default 10).
+# is not met. HTTOP_BENCH_WHOLE_ROUNDS: its rounds (default 20, about 22 minutes:
+# BENCHMARKS.md's figure is python3 bench/whole.py BUILD 20).
 bench_whole() {
 	echo
 	if [ "$(id -u)" != 0 ]; then
@@ -193,7 +194,7 @@ bench_whole() {
 		echo "whole cost (issue 37): not measured: needs lstopo-no-graphics"
 		return 0
 	fi
-	python3 "$here/whole.py" "$BUILD" "${HTTOP_BENCH_WHOLE_ROUNDS:-10}"
+	python3 "$here/whole.py" "$BUILD" "${HTTOP_BENCH_WHOLE_ROUNDS:-20}"
 }
 status=0
 bench_whole || status=1

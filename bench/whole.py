@@ -195,6 +195,11 @@ def lost_of(key, err, out_path):
         return 0, 0
     m = re.search(r"source stats: .*\blost=(\d+)", err)
     lost = int(m.group(1)) if m else None
+    # The sched source's records read: with the lost, what every task on
+    # the CPUs switched (ours and the machine's other work).
+    r = re.search(r"source stats: records=(\d+)", err)
+    if r and lost is not None:
+        lost = (lost, int(r.group(1)))
     ivs = 0
     try:
         with open(out_path) as f:
@@ -243,8 +248,15 @@ def run_one(ctx, key):
         with open(err_path) as f:
             err = f.read()
     lost, lost_ivs = lost_of(key, err, out_path)
+    seen = None
+    if isinstance(lost, tuple):
+        lost, seen = lost
+        # Records an out and an in a switch, over 2 CPUs, over the
+        # monitor's life (START_S before the load, the load, its end).
+        seen = (seen + lost) / 2.0 / 2.0 / (time.monotonic() - t0 + START_S)
     return {"load_ns": load_ns, "obs_ns": o1 - o0, "wall": wall, "trips": trips,
-            "dropped": dropped, "late_ms": late, "lost": lost, "lost_ivs": lost_ivs}
+            "dropped": dropped, "late_ms": late, "lost": lost, "lost_ivs": lost_ivs,
+            "switch_rate": seen}
 
 
 def last_line(text):
@@ -420,11 +432,15 @@ def fmt_lost(runs):
         return "not said (no source stats line)"
     total = sum(vals)
     ivs = sum(x.get("lost_ivs", 0) for x in runs if "error" not in x)
-    late = [x.get("late_ms", 0.0) for x in runs if "error" not in x and x.get("lost")]
-    return "%d (%d of %d rounds; %d intervals marked lost)%s" % (
+    lossy = [x for x in runs if "error" not in x and x.get("lost")]
+    late = [x.get("late_ms", 0.0) for x in lossy]
+    seen = [x["switch_rate"] for x in lossy if x.get("switch_rate")]
+    return "%d (%d of %d rounds; %d intervals marked lost)%s%s" % (
         total, sum(1 for v in vals if v), len(vals), ivs,
         "; in those rounds the load started a batch up to %.0f ms late" % max(late)
-        if late else "")
+        if late else "",
+        ", the CPUs switched up to %.0f times a second each (every task's, read + lost)"
+        % max(seen) if seen else "")
 
 
 def row_errors(runs):
@@ -537,10 +553,16 @@ def extras(res, pr):
     meta = res["meta"]
     lines = []
     if meta.get("bpf_ns"):
+        # At 20,000 switches a second per CPU (RATE round trips a second,
+        # two switches each): ns per run x runs a second, % of a CPU.
+        per = 2 * RATE / 1e9 * 100
         lines.append("- the bpf program's own run time per switch (kernel.bpf_stats_enabled, one "
-                     "more load): %.0f ns over %d runs" % tuple(meta["bpf_ns"]) +
-                     ("; with the job by cgroup %.0f ns over %d runs" % tuple(meta["bpf_cg_ns"])
-                      if meta.get("bpf_cg_ns") else ""))
+                     "more load; a precise count, the statistics' own two clock reads "
+                     "included): %.0f ns over %d runs, %.2f%% of a CPU per CPU at 20,000 switches"
+                     " a second" % (meta["bpf_ns"][0], meta["bpf_ns"][1], meta["bpf_ns"][0] * per)
+                     + ("; with the job by cgroup %.0f ns over %d runs, %.2f%%" % (
+                         meta["bpf_cg_ns"][0], meta["bpf_cg_ns"][1], meta["bpf_cg_ns"][0] * per)
+                        if meta.get("bpf_cg_ns") else ""))
     if pr.get("perf", {}).get("whole"):
         p = med(pr["perf"]["whole"])
         if p > 0:
@@ -579,7 +601,7 @@ def main_args(args):
     if not args:
         raise SystemExit(__doc__.split("\n\n")[0])
     build = os.path.abspath(args[0])
-    rounds = int(args[1]) if len(args) > 1 else 10
+    rounds = int(args[1]) if len(args) > 1 else 20
     if os.geteuid() != 0:
         print("Whole cost (issue 37): not measured: needs root (CPU-wide switch events, "
               "eBPF programs, a cgroup)")
