@@ -198,5 +198,5 @@ bench_whole() {
 }
 status=0
 bench_whole || status=1
-[ "$status" -eq 0 ] || echo "make bench: a target above is NOT met"
+[ "$status" -eq 0 ] || echo "make bench: a target above is NOT met (or bench/whole.py failed: its message above)"
 exit "$status"
