@@ -91,8 +91,10 @@ const volatile __u64 job_cgid = 0;
 /* job_cgid is a cgroup of the v1 cpuset hierarchy, not v2's. */
 const volatile bool job_cg_cpuset = false;
 
-/* The depth of cgroup the program looks up for job_cgid: a task in a
- * cgroup deeper than this is not the job's (httop(1) says so). */
+/* The levels the program walks up from a task's cgroup for job_cgid: a
+ * task in a cgroup this many levels or more below the job's is not the
+ * job's, and httop watches a job's cgroup this deep or deeper by its
+ * processes (bpf_source.c; httop(1) says both). */
 #define JOB_CG_DEPTH 64
 
 /* Is task t in the cgroup job_cgid or one below it, now? Read at each
