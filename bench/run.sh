@@ -161,12 +161,35 @@ else
 	echo "the Slurm epilog: not measured (needs python3)"
 fi
 
-# The scheduler source (issue 27): its cost under a switching load, a
-# flood beyond its rings, and the whole cost beside the bpf source, perf
-# record and bpftrace (issue 37; bench/sched.py says how).
+# The scheduler source (issue 27): its cost under a switching load and a
+# flood beyond its rings (bench/sched.py says how).
 echo
 if [ "$(id -u)" = 0 ] && command -v lstopo-no-graphics >/dev/null 2>&1; then
 	python3 "$here/sched.py" "$BUILD" 3
 else
 	echo "scheduler source: not measured (needs root and lstopo-no-graphics)"
 fi
+
+# bench_whole: the whole cost of watching switches (issue 37): no monitor,
+# the floor (an empty bpftrace program), perf record, httop's sched and
+# bpf sources with and without a job by cgroup, side by side in one run,
+# as markdown rows for BENCHMARKS.md, and its targets' verdicts
+# (bench/whole.py says how). Its status is make bench's: 1 when a target
+# is not met. HTTOP_BENCH_WHOLE_ROUNDS: its rounds (default 20, about 22 minutes:
+# BENCHMARKS.md's figure is python3 bench/whole.py BUILD 20).
+bench_whole() {
+	echo
+	if [ "$(id -u)" != 0 ]; then
+		echo "whole cost (issue 37): not measured: needs root"
+		return 0
+	fi
+	if ! command -v lstopo-no-graphics >/dev/null 2>&1; then
+		echo "whole cost (issue 37): not measured: needs lstopo-no-graphics"
+		return 0
+	fi
+	python3 "$here/whole.py" "$BUILD" "${HTTOP_BENCH_WHOLE_ROUNDS:-20}"
+}
+status=0
+bench_whole || status=1
+[ "$status" -eq 0 ] || echo "make bench: a target above is NOT met (or bench/whole.py failed: its message above)"
+exit "$status"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""sched.py BUILD [ROUNDS] (HTTOP_BENCH_WHOLE_ONLY=1: the whole cost alone;
+"""sched.py BUILD [ROUNDS] (HTTOP_BENCH_WHOLE_ONLY=1: bench/whole.py, the whole cost;
 HTTOP_BENCH_JOB_ONLY=1: the cost per record alone, without and with a job): the cost of the scheduler source (--source sched,
 issue 27) on this machine's CPUs 0 and 1, declared siblings of one core
 (hwloc's synthetic "pack:1 core:1 pu:2"). Needs root (CPU-wide perf
@@ -29,21 +29,9 @@ CPU idle) / records) without and with a watched job (by ancestry, by
 cgroup), records lost,
 invalid intervals, peak RSS.
 
-Then the whole cost (issue 37), side by side in one run: the same paced
-load (WHOLE_S seconds), in turns (the order turned every round) with no
-observer, with `httop --source sched`, with `httop --source bpf` (where
-httop has it), with `perf record -e dummy -a --switch-events` (the
-anchor: the kernel's switch records written to a file, no merging) and,
-where bpftrace is installed, an empty bpftrace program on sched_switch
-(the floor of a program run at each switch). The whole cost of an
-observer is what the load's own CPU time grew by over the same load
-alone in that round (wait4: the kernel's work at each switch is charged
-to the task switching) plus the observer's own CPU time over the load's
-window (/proc/PID/task/*/schedstat, ns), as % of one CPU, per loaded CPU
-(the sum over 2). Work done at a switch to or from the idle task while
-idle shows in neither (it is the idle task's time), for every observer
-alike. Prints the median and the range over the rounds, and the
-records each lost."""
+The whole cost (issue 37: the load's own CPU growth with each observer,
+next to perf record and an empty bpftrace program) is bench/whole.py's;
+HTTOP_BENCH_WHOLE_ONLY=1 runs it alone (whole.py BUILD ROUNDS)."""
 import json
 import os
 import re
@@ -159,167 +147,6 @@ def one(build, sib, mode):
             "rate": records / 2.0 / wall / 2.0}
 
 
-WHOLE_S = 8.0
-
-
-def task_ns(pid):
-    """CPU time (ns) of every thread of pid so far (schedstat's first field)."""
-    total = 0
-    try:
-        for t in os.listdir("/proc/%d/task" % pid):
-            try:
-                with open("/proc/%d/task/%s/schedstat" % (pid, t)) as f:
-                    total += int(f.read().split()[0])
-            except (OSError, ValueError, IndexError):
-                pass
-    except OSError:
-        pass
-    return total
-
-
-def observer_cmd(build, sib, obs, tmp):
-    secs = str(int(WHOLE_S) + 4)
-    if obs in ("sched", "bpf"):
-        return [os.path.join(build, "src/httop"), "--source", obs, "--topology", sib, "-b",
-                "-d", "1", "-n", secs, "--format", "json"]
-    if obs == "perf":
-        return ["perf", "record", "-e", "dummy", "-a", "--switch-events", "-o",
-                os.path.join(tmp, "perf.data"), "--", "sleep", secs]
-    if obs == "bpftrace":
-        return ["bpftrace", "-e", "tracepoint:sched:sched_switch { } interval:s:%s { exit(); }"
-                % secs]
-    return None
-
-
-def whole_one(build, sib, obs, tmp):
-    """One paced load under observer `obs` ("none" for the load alone)."""
-    env = dict(os.environ, HTTOP_PHASE_TIMES="1")
-    cmd = observer_cmd(build, sib, obs, tmp)
-    op = None
-    if cmd is not None:
-        op = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-        time.sleep(2.0)   # opened, attached (bpftrace compiles its program)
-    o0 = task_ns(op.pid) if op else 0
-    t0 = time.monotonic()
-    loads = [subprocess.Popen([os.path.join(build, "bench/httop-pingpong"), cpu, cpu, "10000",
-                               str(WHOLE_S)], stdout=subprocess.PIPE) for cpu in ("0", "1")]
-    load_ns, trips = 0, 0
-    for p in loads:
-        out = p.stdout.read().decode()
-        _, _, ru = os.wait4(p.pid, 0)
-        p.returncode = 0
-        load_ns += int((ru.ru_utime + ru.ru_stime) * 1e9)
-        m = re.search(r"trips=(\d+)", out)
-        trips += int(m.group(1)) if m else 0
-    wall = time.monotonic() - t0
-    o1 = task_ns(op.pid) if op else 0
-    lost = 0
-    if op is not None:
-        if obs == "perf":
-            op.send_signal(2)
-        err = op.communicate()[1].decode()
-        m = re.search(r"lost=(\d+)", err) or re.search(r"lost (\d+) chunks", err)
-        lost = int(m.group(1)) if m else 0
-    # A round trip is two switches on each CPU of its pair (to and from idle).
-    return {"load_ns": load_ns, "obs_ns": o1 - o0, "wall": wall, "lost": lost,
-            "rate": trips * 2.0 / wall / 2.0}
-
-
-def bpf_prog_ns(build, sib, tmp):
-    """The bpf source's program's own run time per switch (ns), from the
-    kernel's BPF statistics (kernel.bpf_stats_enabled on for one more
-    paced load, then put back): run_time_ns / run_cnt of httop_switch.
-    None where it cannot be read."""
-    knob = "/proc/sys/kernel/bpf_stats_enabled"
-    try:
-        old = open(knob).read().strip()
-        open(knob, "w").write("1")
-    except OSError:
-        return None
-    try:
-        cmd = observer_cmd(build, sib, "bpf", tmp)
-        op = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(2.0)
-        loads = [subprocess.Popen([os.path.join(build, "bench/httop-pingpong"), cpu, cpu,
-                                   "10000", "3"], stdout=subprocess.DEVNULL) for cpu in ("0", "1")]
-        for p in loads:
-            p.wait()
-        out = subprocess.run(["bpftool", "prog", "show", "-j"], capture_output=True,
-                             text=True).stdout
-        op.wait()
-        progs = [p for p in json.loads(out or "[]") if p.get("name") == "httop_switch" and
-                 p.get("run_cnt")]
-        if not progs:
-            return None
-        return progs[0]["run_time_ns"] / progs[0]["run_cnt"], progs[0]["run_cnt"]
-    except (OSError, ValueError):
-        return None
-    finally:
-        open(knob, "w").write(old)
-
-
-def httop_has(build, name):
-    h = subprocess.run([os.path.join(build, "src/httop"), "--help"], capture_output=True,
-                       text=True).stdout
-    return re.search(r"\b%s\b" % name, h) is not None
-
-
-def whole(build, sib, rounds):
-    obs = ["none", "sched", "perf"]
-    if httop_has(build, "bpf"):
-        obs.insert(2, "bpf")
-    if subprocess.run(["sh", "-c", "command -v bpftrace"], capture_output=True).returncode == 0:
-        obs.append("bpftrace")
-    tmp = tempfile.mkdtemp()
-    res = {o: [] for o in obs}
-    for r in range(rounds):
-        order = obs if r % 2 == 0 else obs[::-1]
-        for o in order:
-            res[o].append(whole_one(build, sib, o, tmp))
-    try:
-        os.unlink(os.path.join(tmp, "perf.data"))
-    except OSError:
-        pass
-    print()
-    print("whole cost, %d rounds: load %.0f s, 2 pairs paced at 10,000 round trips/s; "
-          "load average %s" % (rounds, WHOLE_S, open("/proc/loadavg").read().split()[0]))
-    print("%-10s %-22s %-22s %-22s %-24s %s" % ("observer", "switches/s per CPU",
-                                               "load's CPU growth %", "observer's CPU %",
-                                               "whole, % of a CPU, per CPU", "lost"))
-    rows = {}
-    for o in obs:
-        grow, own, tot, rate = [], [], [], []
-        for x, base in zip(res[o], res["none"]):
-            g = 100.0 * (x["load_ns"] - base["load_ns"]) / 1e9 / x["wall"]
-            w = 100.0 * x["obs_ns"] / 1e9 / x["wall"]
-            grow.append(g)
-            own.append(w)
-            tot.append((g + w) / 2.0)
-            rate.append(x["rate"])
-        rows[o] = med(tot)
-        print("%-10s %-22s %-22s %-22s %-24s %s" % (o, span(rate, "%.0f"), span(grow, "%.2f"),
-                                                   span(own, "%.2f"), span(tot, "%.2f"),
-                                                   "/".join(str(x["lost"]) for x in res[o])))
-    print("(median [min, max]; whole = (load's growth over the round's load alone + "
-          "observer's own) / 2 loaded CPUs)")
-    if "bpf" in obs:
-        r = bpf_prog_ns(build, sib, tmp)
-        print("bpf program's own run time per switch (kernel.bpf_stats_enabled, one more load): "
-              + ("%.0f ns over %d runs" % r if r else "not readable"))
-    if "perf" in rows and rows["perf"] > 0:
-        print("against the anchor (perf record): " + ", ".join(
-            "%s %.2fx" % (o, rows[o] / rows["perf"]) for o in obs if o not in ("none", "perf")))
-
-
-def med(xs):
-    xs = sorted(xs)
-    return xs[len(xs) // 2]
-
-
-def span(xs, fmt):
-    return (fmt + " [" + fmt + ", " + fmt + "]") % (med(xs), min(xs), max(xs))
-
-
 def rss_of(build, sib, mode):
     """Peak RSS (KiB) of one httop run under `mode`, in a child of its own."""
     code = ("import sys, resource; sys.path.insert(0, %r); import sched as s; "
@@ -362,8 +189,9 @@ def main():
     subprocess.run(["lstopo-no-graphics", "--input", "pack:1 core:1 pu:2", "--of", "xml", sib],
                    check=True, capture_output=True)
     if os.environ.get("HTTOP_BENCH_WHOLE_ONLY"):
-        whole(build, sib, rounds)
-        return
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import whole
+        sys.exit(whole.main_args([build, str(rounds)]))
     job_only = bool(os.environ.get("HTTOP_BENCH_JOB_ONLY"))
     res = {"load": [], "idle": [], "job": [], "cgjob": []}
     for r in range(rounds):
@@ -402,7 +230,6 @@ def main():
     print("peak RSS, KiB: idle %d, load %d, flood %d" % (rss_of(build, sib, "idle"),
                                                          rss_of(build, sib, "load"),
                                                          rss_of(build, sib, "flood")))
-    whole(build, sib, rounds)
 
 
 if __name__ == "__main__":

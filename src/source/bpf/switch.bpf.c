@@ -26,14 +26,16 @@ struct kernfs_node {
 	__u64 id;          /* a cgroup v2 directory's inode number */
 } __attribute__((preserve_access_index));
 
-struct cgroup {
-	int level;         /* 0: the root */
-	struct kernfs_node *kn;
-	struct cgroup *ancestors[];   /* [0]: the root ... [level]: itself */
-} __attribute__((preserve_access_index));
+struct cgroup;
 
 struct cgroup_subsys_state {
 	struct cgroup *cgroup;
+	struct cgroup_subsys_state *parent;   /* NULL at the root */
+} __attribute__((preserve_access_index));
+
+struct cgroup {
+	struct cgroup_subsys_state self;      /* self.parent: the parent's */
+	struct kernfs_node *kn;
 } __attribute__((preserve_access_index));
 
 /* The controllers' IDs: the value is this kernel's (CO-RE). */
@@ -96,41 +98,41 @@ const volatile __u64 job_cgid = 0;
 /* job_cgid is a cgroup of the v1 cpuset hierarchy, not v2's. */
 const volatile bool job_cg_cpuset = false;
 
-/* The depth of cgroup the program looks up for job_cgid: a task in a
- * cgroup deeper than this is not the job's (httop(1) says so). */
+/* The levels the program walks up from a task's cgroup for job_cgid: a
+ * task in a cgroup this many levels or more below the job's is not the
+ * job's, and httop watches a job's cgroup this deep or deeper by its
+ * processes (bpf_source.c; httop(1) says both). */
 #define JOB_CG_DEPTH 64
 
-/* Is task t in the cgroup v2 job_cgid or one below it, now? Read at each
+/* Is task t in the cgroup job_cgid or one below it, now? Read at each
  * switch, so a task moved in or out counts from its next switch (httop
- * visits each CPU at every refresh: at the latest from then). */
+ * visits each CPU at every refresh: at the latest from then). The walk
+ * goes from the task's cgroup up its parents, by direct loads of the
+ * BTF-typed pointers (no helper call a field: that made the job's part
+ * of the program's run time most of it, bench/whole.py). */
 static __always_inline bool
 in_job_cgroup(struct task_struct *t)
 {
-	struct css_set *cs = BPF_CORE_READ(t, cgroups);
-	struct cgroup_subsys_state *css = NULL;
-	struct cgroup *cg = NULL, *anc;
-	int level, i;
+	struct css_set *cs = t->cgroups;
+	struct cgroup_subsys_state *css;
+	struct cgroup *cg;
+	int i;
 
 	if (cs == NULL)
 		return false;
 	if (job_cg_cpuset) {
-		if (bpf_core_read(&css, sizeof css,
-		    &cs->subsys[bpf_core_enum_value(enum cgroup_subsys_id, cpuset_cgrp_id)]) != 0 ||
-		    css == NULL)
-			return false;
-		cg = BPF_CORE_READ(css, cgroup);
+		css = cs->subsys[bpf_core_enum_value(enum cgroup_subsys_id, cpuset_cgrp_id)];
+		cg = css != NULL ? css->cgroup : NULL;
 	} else {
-		cg = BPF_CORE_READ(cs, dfl_cgrp);
+		cg = cs->dfl_cgrp;
 	}
-	if (cg == NULL)
-		return false;
-	level = BPF_CORE_READ(cg, level);
-	for (i = 0; i < JOB_CG_DEPTH && i <= level; i++) {
-		anc = NULL;
-		if (bpf_core_read(&anc, sizeof anc, &cg->ancestors[i]) != 0 || anc == NULL)
-			return false;
-		if (BPF_CORE_READ(anc, kn, id) == job_cgid)
+	for (i = 0; i < JOB_CG_DEPTH && cg != NULL; i++) {
+		struct kernfs_node *kn = cg->kn;
+
+		if (kn != NULL && kn->id == job_cgid)
 			return true;
+		css = cg->self.parent;
+		cg = css != NULL ? css->cgroup : NULL;
 	}
 	return false;
 }
