@@ -230,7 +230,11 @@ aggregate_all(const struct metrics_ctx *c, struct interval *iv)
 	const struct topology *t = &c->m->topo;
 	struct acc node, pkg;
 	unsigned ci, p = 0;
+	bool one = true;
 
+	/* One package: the node's sums are its, added in the same order. */
+	for (ci = 1; ci < t->ncores && one; ci++)
+		one = t->cores[ci].package == t->cores[0].package;
 	acc_reset(&node);
 	acc_reset(&pkg);
 	for (ci = 0; ci < t->ncores; ci++) {
@@ -246,11 +250,12 @@ aggregate_all(const struct metrics_ctx *c, struct interval *iv)
 			acc_reset(&pkg);
 		}
 		acc_add(&pkg, iv, tc, cf);
-		acc_add(&node, iv, tc, cf);
+		if (!one)
+			acc_add(&node, iv, tc, cf);
 	}
 	if (t->ncores > 0 && p < iv->npackages)
 		acc_store(&pkg, &iv->packages[p]);
-	acc_store(&node, &iv->node);
+	acc_store(one ? &pkg : &node, &iv->node);
 }
 
 void

@@ -335,6 +335,17 @@ jshape_make(struct jshape *sh, const struct jlevel *jl, size_t from, size_t to,
 	sh->room = sh->text.len + sh->nnum * NUMFMT_MAX;
 }
 
+/* The forms of figures [from, end) of obj, a byte each. */
+static inline void
+jkey(unsigned char *kb, const struct jlevel *jl, size_t from, size_t end, const void *obj,
+    bool split)
+{
+	size_t i;
+
+	for (i = from; i < end; i++)
+		kb[i - from] = (unsigned char)jform(&jl->f[i], jval(&jl->f[i], obj), split);
+}
+
 /* The shape of figures [from, to) of obj: one kept, or made. */
 static const struct jshape *
 jshape_of(const struct jlevel *jl, unsigned range, size_t from, size_t to, const void *obj,
@@ -346,12 +357,15 @@ jshape_of(const struct jlevel *jl, unsigned range, size_t from, size_t to, const
 		unsigned char b[JS_KEYW * 8];
 	} key;
 	struct jshape *sh;
-	size_t i;
+	size_t end;
 	unsigned k, w;
 
 	memset(&key, 0, sizeof key);
-	for (i = from; i < to && i - from < FIG_MAX; i++)
-		key.b[i - from] = (unsigned char)jform(&jl->f[i], jval(&jl->f[i], obj), split);
+	end = to <= from ? from : to - from > FIG_MAX ? from + FIG_MAX : to;
+	if (split)      /* the usual call: jform's test of split made here */
+		jkey(key.b, jl, from, end, obj, true);
+	else
+		jkey(key.b, jl, from, end, obj, false);
 	for (k = 0; k < JS_SLOTS; k++) {
 		sh = &c->s[(c->last + k) % JS_SLOTS];
 		for (w = 0; w < JS_KEYW && sh->key[w] == key.w[w]; w++)

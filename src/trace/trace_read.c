@@ -27,8 +27,11 @@
 #define TRACE_MAX_ID  (1L << 24)
 
 /* The block buffer: a line (TRACE_LINE_MAX) and its newline must fit
- * with room to spare, so a refill brings in many lines. */
+ * with room to spare, so a refill brings in many lines. TRACE_BUF_TAIL
+ * bytes more, zeroed, follow it: hex_word loads sixteen bytes at a time
+ * from anywhere in a line, up to fifteen past its terminating NUL. */
 #define TRACE_BUF (64u * 1024)
+#define TRACE_BUF_TAIL 16u
 
 /* A sample's time= is seconds since the recording began: more than about
  * 31 years is no recording's. */
@@ -712,7 +715,7 @@ open_reader(struct tracez *z, const char *name, struct machine *m, struct plan *
 	r = xcalloc(1, sizeof *r);
 	copy_str(r->path, sizeof r->path, name);
 	r->z = z;
-	r->buf = xmalloc(TRACE_BUF);
+	r->buf = xcalloc(1, TRACE_BUF + TRACE_BUF_TAIL);
 	hexval_init();
 	r->line = r->buf;
 	r->buf[0] = '\0';
@@ -848,6 +851,42 @@ sample_no(const struct trace_reader *r)
 	return r->ncomplete + 1;
 }
 
+#if defined(__SSE2__) && defined(__x86_64__) && defined(__GNUC__)
+#include <emmintrin.h>
+
+/* Up to 16 hex digits ending at a blank or the line's end: the end, or
+ * NULL when it is not that (the strict parser then decides). s is in a
+ * line of the reader's buffer: its sixteen bytes are loaded at once
+ * (TRACE_BUF_TAIL), each tested and turned into its digit's value
+ * together, the digits joined in pairs; the bytes after the last digit
+ * are shifted out. */
+static const char *
+hex_word(const char *s, uint64_t *out)
+{
+	const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)s);
+	/* a digit: x - '0' in 0..9; a letter: (x | 0x20) - 'a' in 0..5
+	 * (the ranges moved to the bottom of the signed bytes) */
+	__m128i dig = _mm_cmplt_epi8(_mm_add_epi8(x, _mm_set1_epi8((char)(0x80 - '0'))),
+	    _mm_set1_epi8((char)(0x80 + 10)));
+	__m128i let = _mm_cmplt_epi8(_mm_add_epi8(_mm_or_si128(x, _mm_set1_epi8(0x20)),
+	    _mm_set1_epi8((char)(0x80 - 'a'))), _mm_set1_epi8((char)(0x80 + 6)));
+	unsigned n = (unsigned)__builtin_ctz(~(unsigned)_mm_movemask_epi8(_mm_or_si128(dig, let)));
+	__m128i v;
+	uint64_t w;
+
+	if (n == 0 || n > 16 || (s[n] != ' ' && s[n] != '\0'))
+		return NULL;
+	/* each byte its value (the low four bits, 9 more for a letter),
+	 * then each pair of bytes one byte, the first digit the highest */
+	v = _mm_add_epi8(_mm_and_si128(x, _mm_set1_epi8(0x0f)), _mm_and_si128(let, _mm_set1_epi8(9)));
+	v = _mm_and_si128(_mm_or_si128(_mm_slli_epi16(v, 4), _mm_srli_epi16(v, 8)),
+	    _mm_set1_epi16(0xff));
+	v = _mm_packus_epi16(v, v);
+	w = __builtin_bswap64((uint64_t)_mm_cvtsi128_si64(v));
+	*out = w >> (4 * (16 - n));
+	return s + n;
+}
+#else
 /* Up to 16 hex digits ending at a blank or the line's end, in one pass:
  * the end, or NULL when it is not that (the strict parser then decides). */
 static const char *
@@ -876,6 +915,7 @@ hex_word(const char *s, uint64_t *out)
 	*out = v;
 	return (const char *)p;
 }
+#endif
 
 /* The usual cpu line, "CPU ok V1 ... Vn" with single spaces, a present CPU
  * not seen before in the sample and the plan's count of values, read in

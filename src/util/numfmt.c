@@ -296,23 +296,26 @@ fixed(char *p, double x, unsigned decimals, bool keep)
 	return put_scaled(p, m, decimals, keep);
 }
 
-/* Ten decimals, trailing zeros dropped, of |x| < 1 (the JSON writer's
- * fractions): fixed's steps for that range alone. */
+/* Ten decimals, trailing zeros dropped, of |x| < 10 (the JSON writer's
+ * fractions, and their bounds of 1): fixed's steps for that range alone. */
 static char *
 fixed10(char *p, double x)
 {
 	double s = fabs(x) * 1e10;
 	uint64_t m, ip;
 
-	if (!(s < 1e10))
+	if (!(s < 1e11))
 		return fixed(p, x, 10, false);
 	if (!round_scaled(s, &m))
 		return fixed_exact(p, x, 10, false);
-	ip = m >= 10000000000ull;       /* m <= 10^10 */
-	m -= ip * 10000000000ull;
-	if (x < 0 && (m != 0 || ip != 0))
+	if (x < 0 && m != 0)
 		*p++ = '-';
-	*p++ = (char)('0' + ip);
+	ip = m / 10000000000ull;        /* m <= 10^11 */
+	m -= ip * 10000000000ull;
+	if (ip < 10)
+		*p++ = (char)('0' + ip);
+	else
+		p = numfmt_u64(p, ip);
 	if (m == 0)
 		return p;
 	*p = '.';

@@ -56,6 +56,13 @@ test_hand(void **state)
 	assert_string_equal(fx(0.00000000015, 10), "0.0000000001");
 	/* 1.00000000005 is 1.00000000005000000414 as a double: up */
 	assert_string_equal(fx(1.00000000005, 10), "1.0000000001");
+	/* 1 <= |x| < 10 at 10 places (a fraction's bound): its own path,
+	 * up to a rounding to 10 */
+	assert_string_equal(fx(2.5, 10), "2.5");
+	assert_string_equal(fx(-3.25, 10), "-3.25");
+	assert_string_equal(fx(9.99999999999, 10), "10");
+	assert_string_equal(fx(-9.99999999999, 10), "-10");
+	assert_string_equal(fx(7.12345678904, 10), "7.123456789");
 	assert_string_equal(fx(1.101837, 6), "1.101837");
 	assert_string_equal(fx(2.5, 0), "2");   /* an exact tie: to even, as printf */
 	assert_string_equal(fx(3.5, 0), "4");

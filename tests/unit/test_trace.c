@@ -482,6 +482,77 @@ test_generated_variants(void **state)
 	free(buf);
 }
 
+/* The values of cpu 1 in the second sample of a trace. */
+static void
+second_row(const char *path, uint64_t *v, unsigned nv)
+{
+	struct machine m;
+	struct plan p;
+	struct sample s;
+	struct errmsg e;
+	struct trace_reader *tr = trace_open(path, &m, &p, &e);
+	unsigned i;
+
+	assert_non_null(tr);
+	assert_true(p.nslots >= nv);
+	sample_init(&s, m.topo.max_cpu, p.nslots, m.topo.ncores, false);
+	for (i = 0; i < 2; i++)
+		assert_int_equal(trace_next(tr, &s, &e), 0);
+	memcpy(v, sample_row(&s, 1), nv * sizeof *v);
+	trace_close(tr);
+	sample_free(&s);
+	machine_free(&m);
+}
+
+/* Hex values in upper case, with leading zeros up to 16 digits, or of 16
+ * digits at the end of a line read as the same numbers (the reader takes
+ * sixteen bytes at a time); a value past 64 bits is refused. */
+static void
+test_hex_forms(void **state)
+{
+	static const char *const line = "c 1 ok 107d2b7500 3e95ba91 7d2b7521 7d2b7531 17d7881\n";
+	static const char *const forms[] = {
+		"c 1 ok 107D2B7500 3E95BA91 7d2B7521 7D2b7531 17D7881\n",
+		"c 1 ok 000000107d2b7500 000000003e95ba91 7d2b7521 7d2b7531 00000000017d7881\n",
+		"c 1 ok 107d2b7500 3e95ba91 7d2b7521 7d2b7531 00000000017d7881\r\n",
+	};
+	const char *path = tmppath("hex.trace");
+	uint64_t want[5], got[5];
+	char *buf, *out, *p;
+	size_t len, o, i;
+	unsigned n;
+	struct errmsg e;
+
+	(void)state;
+	second_row(srcfile("tests/data/trace/good.trace"), want, 5);
+	assert_true(want[0] == 0x107d2b7500ull && want[4] == 0x17d7881ull);
+	buf = slurp(srcfile("tests/data/trace/good.trace"), &len);
+	p = strstr(buf, line);
+	assert_non_null(p);
+	o = (size_t)(p - buf);
+	out = malloc(len + 200);
+	assert_non_null(out);
+	for (i = 0; i < sizeof forms / sizeof forms[0] + 1; i++) {
+		const char *f = i < sizeof forms / sizeof forms[0] ? forms[i] :
+		    "c 1 ok 107d2b7500 3e95ba91 7d2b7521 7d2b7531 100000000017d7881\n";
+		size_t nf = strlen(f);
+
+		memcpy(out, buf, o);
+		memcpy(out + o, f, nf);
+		memcpy(out + o + nf, p + strlen(line), len - o - strlen(line));
+		spill(path, out, len - strlen(line) + nf);
+		if (i < sizeof forms / sizeof forms[0]) {
+			second_row(path, got, 5);
+			assert_memory_equal(got, want, sizeof want);
+		} else {
+			assert_int_equal(read_all(path, &n, &e), -1);
+			assert_non_null(strstr(e.text, "is not a hexadecimal number"));
+		}
+	}
+	free(out);
+	free(buf);
+}
+
 /* A full disk is reported, naming the cause. */
 static void
 test_write_error(void **state)
@@ -819,6 +890,7 @@ main(void)
 		cmocka_unit_test(test_malformed_files),
 		cmocka_unit_test(test_good_and_truncated),
 		cmocka_unit_test(test_generated_variants),
+		cmocka_unit_test(test_hex_forms),
 		cmocka_unit_test(test_write_error),
 		cmocka_unit_test(test_created_out_of_range),
 		cmocka_unit_test(test_wall_time),
