@@ -26,7 +26,8 @@ static const struct {
 	    "time-backwards" },
 	[R_STOPPED] = { N_("counter stopped"), "stopped" },
 	[R_NOT_COUNTED] = { N_("the source counts no instructions or cycles"), "not-counted" },
-	[R_LOST] = { N_("records lost: what the CPU did is not known exactly"), "lost" },
+	[R_LOST] = { N_("records lost, or what the CPU did is not known exactly (a switch the kernel did not "
+	    "record: the source's events say which)"), "lost" },
 	[R_TOO_SHORT] = { N_("too short to measure (under 0.05 s)"), "too-short" },
 	[R_NO_STEAL] = { N_("the source does not read steal time (--source procstat does)"),
 	    "no-steal" },

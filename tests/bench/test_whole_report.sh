@@ -12,7 +12,7 @@ need python3 python3
 W="$HTTOP_SRCDIR/bench/whole.py"
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
-plan 19
+plan 20
 
 # rounds NAME BPF_OWN_NS FLOOR_GROW_NS SCHED_LOST [DROP...]: 5 rounds of
 # 6 s; the load alone burns 1.2 s of CPU (twice a round: 1.19 and 1.21),
@@ -38,10 +38,14 @@ for r in range(5):
     for k, (g, own) in obs.items():
         if k in drop:
             continue
-        lost = sched_lost if (k == "sched" and r == 3) else 0
+        # SCHED_LOST < 0: no record lost, -SCHED_LOST intervals marked
+        # "lost" (switches the kernel did not record)
+        lost = max(sched_lost, 0) if (k == "sched" and r == 3) else 0
+        ivs = (1 if lost else 0) if sched_lost >= 0 else \
+            (-sched_lost if (k == "sched" and r == 3) else 0)
         rows.setdefault(k, []).append({"load_ns": 1.2e9 + shift + g, "obs_ns": own,
                                        "wall": 6.0, "trips": 120000, "lost": lost,
-                                       "lost_ivs": 1 if lost else 0, "late_ms": 250.0})
+                                       "lost_ivs": ivs, "late_ms": 250.0})
 why = {k: "%s is not installed" % k for k in drop}
 json.dump({"rows": rows, "why": why,
            "meta": {"date": "2026-12-02", "rounds": 5, "load_s": 6.0, "rate": 10000,
@@ -92,6 +96,12 @@ check "floor 1.20%, bpf 1.26%: met against 1.25x the floor (status $st)" sh -c '
 rounds lost 24e6 12e6 4096
 report lost
 check "sched lost 4096 in a round: NOT met, exit 1 (status $st)" sh -c '[ "$2" -eq 1 ] && printf "%s\n" "$1" | grep -q "httop sched: no record lost.*: 4096 lost, 1 intervals: \*\*NOT met\*\*"' - "$out" "$st"
+
+# 4b. No record lost, but 2 intervals marked "lost" (switches the kernel
+# did not record: a task hidden from tracing): met, the intervals said.
+rounds hidden 24e6 12e6 -2
+report hidden
+check "sched: 0 lost, 2 intervals marked lost: met, said (status $st)" sh -c '[ "$2" -eq 0 ] && printf "%s\n" "$1" | grep -q "httop sched: no record lost.*: 0 lost, 2 intervals: \*\*met\*\*; the 2 intervals marked \"lost\" with no record lost are switches the kernel did not record"' - "$out" "$st"
 
 # 5. No bpftrace, no bpf: rows say why; the default judged is sched
 # (0.95%: met), the target 1% without a floor.
