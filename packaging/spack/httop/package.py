@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="d42ddc7c044272bd3a090f06aa6e7834d4bb82f9b9a5765f179a98ae2afffce7")
+    version("0.1.0", sha256="f2078e49d4cfe71571b14a3ca86e039fe1f960adf917f1f3bf34c6c9cdec6570")
 
     variant("nls", default=True, description="Translated messages (gettext)")
     variant("bpf", default=True,
