@@ -93,7 +93,9 @@ tui_wait_exit 10
 via="env NODES_RUN=tui-cut-$$ $HTTOP_SRCDIR/tests/nodes/as-host.sh %h"
 tui_start 40 10 HTTOP_CLOCK= HTTOP_HOSTLIST=builtin "NODES_LOADS=h1=busy h2=busy" -- \
     --nodes 'h[1-2]' --via "$via" --remote-httop "$HTTOP" -d 0.5
+# (both nodes' figures: each node's first line comes in its own time)
 wait_for '^h2 +up .*[0-9]' 15
+wait_for '^h1 +up .*[0-9]' 15
 s=$(cap)
 heads=$(printf '%s\n' "$s" | grep -m1 '^node ')
 check "Nodes view at 40 x 10: every head whole ($heads)" \
