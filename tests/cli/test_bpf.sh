@@ -100,7 +100,8 @@ for r in rows:
         continue
     t = next(x for x in r["threads"] if x["cpu"] == 0)
     v = t.get("job_util")
-    out.append("%.3f" % v if v is not None else "-(%s)" % t.get("absent", {}).get("job_util", "?"))
+    why = t.get("absent", {}).get("job_util") or t.get("reason") or "?"
+    out.append("%.3f" % v if v is not None else "-(%s)" % why)
 print(" ".join(out))
 PY
 }
@@ -171,6 +172,17 @@ diag "CPU 0's job_util per interval: bpf $(per "$dir/job.bpf.json"); sched $(per
 # counted 0.5%: the kernel runs no program at a switch out of the VM's
 # agent's threads, and the program kept the agent on CPU 0 while the job's
 # loop ran; bpf_core.h's unseen switches.)
+# A source with no interval to compare (each absent, with its reason:
+# seen once in CI's sanitizer pass, bpf's CPU 0 lost in all 4 intervals,
+# the hypervisor taking a third of CPU 0) says why and is not judged; an
+# absent interval without a reason fails.
+PB=$(per "$dir/job.bpf.json") PS=$(per "$dir/job.sched.json")
+if { [ "$B" = none ] || [ "$S" = none ]; } &&
+    ! printf '%s %s\n' "$PB" "$PS" | grep -q -- '-(?)' && [ -n "$PB" ] && [ -n "$PS" ]; then
+	why=$(cat "$dir/job.bpf.err" "$dir/job.sched.err" | grep -v '^httop: source stats\|phase' | head -n 2 | tr '\n' ' ')
+	skip "2 job: bpf against sched: no interval of one source to compare (bpf $PB; sched $PS): $why"
+	skip "2 job: the job's figures: no interval of one source to compare (bpf $PB; sched $PS)"
+else
 check "2 job: bpf against sched: every figure within 0.05" agree 0.05 "$B" "$S"
 set -- $B
 # job_ok JU0 JU1 ALONE SHARED BOTH
@@ -182,6 +194,7 @@ sys.exit(not (ju0 > 0.05 and abs(ju1) <= 0.01 and abs(both) <= 0.01 and
 }
 check "2 job: job_util $7 > 0 on CPU 0, 0 on CPU 1 ($8), job_both 0 (${11}), alone $9 + shared ${10} = CPU 0's job_util" \
     job_ok "$7" "$8" "$9" "${10}" "${11}"
+fi
 stop_loads
 
 # 3. a job that forks a busy child onto CPU 1 after httop started
