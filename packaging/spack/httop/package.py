@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="f2078e49d4cfe71571b14a3ca86e039fe1f960adf917f1f3bf34c6c9cdec6570")
+    version("0.1.0", sha256="2405ca7d0fe28a49b7bbaf96d3f8a008fe42de0701334f493ba5b67e2c011d23")
 
     variant("nls", default=True, description="Translated messages (gettext)")
     variant("bpf", default=True,
