@@ -57,15 +57,23 @@ HTTOP_CHECK_BUSY_MAX=1 run --seconds 1 -b --format json
 check "load: the check ran (status 0 or 1, a report)" test "$(jqv '.httop_check')" = 1
 check "load: httop's threads played the case" \
     test "$(jqv '.load + " " + (.cases[0].threads[0].load | tostring)')" = "threads true"
-check "load: the kernel saw the CPU busy (above 80%)" \
-    test "$(jqv '.cases[0].threads[0].os_busy > 0.8')" = true
+# (busy, or taken by the hypervisor: stolen time is neither the load's
+# nor idle, and a VM's host took up to a quarter of it in CI)
+check "load: the kernel saw the CPU busy or stolen (above 80%: $(jqv '.cases[0].threads[0] | [.os_busy, .os_steal] | tostring'))" \
+    test "$(jqv '.cases[0].threads[0] | .os_busy + (.os_steal // 0) > 0.8')" = true
 check "load: the loop ran more than a million iterations (9e6 instructions)" \
     test "$(jqv '.cases[0].figures[] | select(.figure == "instructions") | .expected[0] > 9e6')" = true
 check "load: its clock bound is a plausible clock (0.05 to 10 GHz)" \
     test "$(jqv '.cases[0].figures[] | select(.figure == "ghz" and .basis == "loop") |
 	.expected > 0.05 and .expected < 10')" = true
-check "load: the device's utilisation passes" \
-    test "$(jqv '.cases[0].figures[] | select(.figure == "util") | .verdict')" = pass
+# The check's own word where the machine would not let it judge
+# (disturbed: steal or other work beyond its tolerance) is a skip, said.
+v=$(jqv '.cases[0].figures[] | select(.figure == "util") | .verdict')
+if [ "$v" = disturbed ]; then
+	skip "load: the device's utilisation: the check said disturbed (the machine is busy: $(jqv '.cases[0].figures[] | select(.figure == "util") | .tolerance_parts | tostring'))"
+else
+	check "load: the device's utilisation passes ($v)" test "$v" = pass
+fi
 # Against what the load ran (its own record of bursts), not the schedule
 # (issue 35): the row says so (basis loads), keeps the schedule's 1
 # beside, and its tolerance is the sum of the parts it lists.
