@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="2405ca7d0fe28a49b7bbaf96d3f8a008fe42de0701334f493ba5b67e2c011d23")
+    version("0.1.0", sha256="4695c34773aecc08d583cf9abc8f2bee32d28b8ebf4c564a08ff2a828cbc0409")
 
     variant("nls", default=True, description="Translated messages (gettext)")
     variant("bpf", default=True,
