@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="4695c34773aecc08d583cf9abc8f2bee32d28b8ebf4c564a08ff2a828cbc0409")
+    version("0.1.0", sha256="8cb6cc8fb86944a42d42d49a0e3dbf5321de6677264950788a8364194bb23ba8")
 
     variant("nls", default=True, description="Translated messages (gettext)")
     variant("bpf", default=True,
