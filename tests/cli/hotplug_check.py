@@ -108,10 +108,12 @@ def main():
     check("CPU 1 valid again within three intervals after it came back (%s)" %
           ", ".join("%.2f" % d["time"] for d in back), len(back) > 0)
 
-    load = [cpu1(d).get("util") for d in ivs
+    # busy plus stolen (the host's share, which procstat reads apart: a
+    # sanitizer pass in CI saw 0.874 busy under a VM's steal)
+    load = [cpu1(d).get("util") + (cpu1(d).get("steal") or 0.0) for d in ivs
             if d["unix_time"] - d["interval"] >= load0 + 0.05 and d["unix_time"] <= load1
-            and cpu1(d) is not None and cpu1(d).get("valid")]
-    check("CPU 1's utilisation back under the busy loop: %s" %
+            and cpu1(d) is not None and cpu1(d).get("valid") and cpu1(d).get("util") is not None]
+    check("CPU 1's utilisation (with its steal) back under the busy loop: %s" %
           ", ".join("%.3f" % u for u in load),
           len(load) > 0 and max(load) >= 0.9)
     print("\n".join(res))
