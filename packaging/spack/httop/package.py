@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="8cb6cc8fb86944a42d42d49a0e3dbf5321de6677264950788a8364194bb23ba8")
+    version("0.1.0", sha256="afe6334336b0c11096cc79851dc5ef39e79537053d6adfbf333c879bffe747f5")
 
     variant("nls", default=True, description="Translated messages (gettext)")
     variant("bpf", default=True,
