@@ -399,8 +399,13 @@ test_half_busy(void)
 	    at.nbursts, (unsigned long long)at.windows);
 	near("the load's record: its bursts' time is its time in the loop", at.bursts_s,
 	    at.busy_s, 0.5e-9 * at.blocks + 1e-9 * (double)at.nbursts + 1e-9);
-	/* About one window a period: the load kept to its schedule. */
-	near("a window every 5 ms", (double)at.windows, at.span / PERIOD, 2.0);
+	/* About one window a period: the load kept to its schedule (where
+	 * other work took its CPU, windows can pass unbegun: CI's distcheck
+	 * under a VM's steal). */
+	if (cpu != NULL)
+		skip_tap(cpu);
+	else
+		near("a window every 5 ms", (double)at.windows, at.span / PERIOD, 2.0);
 	/* Its own account: each window moves by its mean lateness and overrun
 	 * (edge / period of the share), the last window may be cut (period /
 	 * span); 0.5% for the clock reads between blocks. */
