@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="afe6334336b0c11096cc79851dc5ef39e79537053d6adfbf333c879bffe747f5")
+    version("0.1.0", sha256="98f8bb11e8dec2823370587d034b325e30c7b4122036496ae7f04f0cf9d0314b")
 
     variant("nls", default=True, description="Translated messages (gettext)")
     variant("bpf", default=True,
