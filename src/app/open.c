@@ -144,42 +144,18 @@ open_msr(struct app *a, struct errmsg *e)
 	return msr_source_open(&a->m, a->o->msr_path, e);
 }
 
-static bool
-tasks_is(void *ctx, uint32_t pid, uint32_t tid)
-{
-	return job_tasks_is(ctx, pid, tid);
-}
-
-static void
-tasks_fork(void *ctx, uint32_t ppid, uint32_t pid, uint32_t tid)
-{
-	job_tasks_fork(ctx, ppid, pid, tid);
-}
-
-static void
-tasks_exit(void *ctx, uint32_t pid, uint32_t tid)
-{
-	job_tasks_exit(ctx, pid, tid);
-}
-
-static void
-tasks_tick(void *ctx)
-{
-	job_tasks_tick(ctx);
-}
-
 /* The scheduler's record, with the watched job's tasks told apart when a
  * job is watched (its own figures: sched_merge.c). */
 static struct source *
 sched_open(struct app *a, struct errmsg *e)
 {
-	struct sched_job j = { tasks_is, tasks_fork, tasks_exit, NULL, NULL, tasks_tick };
+	struct sched_job j = { 0 };
 
 	if (a->job != NULL && a->tasks == NULL)
 		a->tasks = job_watch_tasks(a->job, NULL);
 	if (a->tasks == NULL)
 		return sched_source_open(&a->m, &a->plan, e);
-	j.ctx = a->tasks;
+	job_tasks_sched_job(a->tasks, &j);
 	return sched_source_open_job(&a->m, &a->plan, &j, e);
 }
 
@@ -187,13 +163,13 @@ sched_open(struct app *a, struct errmsg *e)
 static struct source *
 bpf_open(struct app *a, struct errmsg *e)
 {
-	struct sched_job j = { tasks_is, tasks_fork, tasks_exit, NULL, NULL, tasks_tick };
+	struct sched_job j = { 0 };
 
 	if (a->job != NULL && a->tasks == NULL)
 		a->tasks = job_watch_tasks(a->job, NULL);
 	if (a->tasks == NULL)
 		return bpf_source_open(&a->m, &a->plan, e);
-	j.ctx = a->tasks;
+	job_tasks_sched_job(a->tasks, &j);
 	j.cgroup_dir = a->job != NULL ? job_watch_cgroup_dir(a->job) : NULL;
 	return bpf_source_open_job(&a->m, &a->plan, &j, e);
 }
@@ -332,7 +308,7 @@ void
 app_open_job_record(struct app *a)
 {
 	const struct source *src = a->src;
-	struct sched_job j = { tasks_is, tasks_fork, tasks_exit, NULL, NULL, tasks_tick };
+	struct sched_job j = { 0 };
 	struct cpulist *sel;
 
 	/* The simulator's CPUs and a recording run no task of this machine;
@@ -349,7 +325,7 @@ app_open_job_record(struct app *a)
 		    "is not under this machine's cgroup tree)"));
 		return;
 	}
-	j.ctx = a->tasks;
+	job_tasks_sched_job(a->tasks, &j);
 	a->beside = sched_source_open_job(&a->m, &a->beside_plan, &j, &a->beside_why);
 	if (a->beside == NULL)
 		return;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "source/sched/sched_merge.h"
 #include "util/infile.h"
 #include "util/xalloc.h"
 
@@ -374,6 +375,41 @@ job_tasks_stats(const struct job_tasks *jt, struct job_tasks_stats *st)
 {
 	*st = jt->st;
 	st->entries = jt->n;
+}
+
+/* struct sched_job's callbacks: jt as their void *ctx. */
+static bool
+sj_is(void *ctx, uint32_t pid, uint32_t tid)
+{
+	return job_tasks_is(ctx, pid, tid);
+}
+
+static void
+sj_fork(void *ctx, uint32_t ppid, uint32_t pid, uint32_t tid)
+{
+	job_tasks_fork(ctx, ppid, pid, tid);
+}
+
+static void
+sj_exit(void *ctx, uint32_t pid, uint32_t tid)
+{
+	job_tasks_exit(ctx, pid, tid);
+}
+
+static void
+sj_tick(void *ctx)
+{
+	job_tasks_tick(ctx);
+}
+
+void
+job_tasks_sched_job(struct job_tasks *jt, struct sched_job *j)
+{
+	j->is = sj_is;
+	j->fork = sj_fork;
+	j->exit = sj_exit;
+	j->tick = sj_tick;
+	j->ctx = jt;
 }
 
 void

@@ -27,6 +27,7 @@
 #include <sys/types.h>
 
 struct job_tasks;
+struct sched_job;  /* source/sched/sched_merge.h */
 
 /* `proc_root` NULL: "/proc". `cgroup` non-NULL: by cgroup, the path as
  * /proc/PID/cgroup prints it ("/system.slice/job_7"; "/" is refused:
@@ -58,6 +59,10 @@ struct job_tasks_stats {
 	size_t entries;         /* tasks in the cache */
 };
 void job_tasks_stats(const struct job_tasks *jt, struct job_tasks_stats *st);
+/* The scheduler's record asks jt: j's is, fork, exit and tick become
+ * job_tasks_is, _fork, _exit and _tick over jt (its ctx); j's cgroup_dir
+ * is left as it is. */
+void job_tasks_sched_job(struct job_tasks *jt, struct sched_job *j);
 void job_tasks_free(struct job_tasks *jt);
 
 #endif

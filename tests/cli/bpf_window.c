@@ -82,30 +82,6 @@ on_interval(void *self, const struct run_step *st, struct errmsg *e)
 
 static const struct output_ops capture = { .name = "window", .interval = on_interval };
 
-static bool
-tasks_is(void *ctx, uint32_t pid, uint32_t tid)
-{
-	return job_tasks_is(ctx, pid, tid);
-}
-
-static void
-tasks_fork(void *ctx, uint32_t ppid, uint32_t pid, uint32_t tid)
-{
-	job_tasks_fork(ctx, ppid, pid, tid);
-}
-
-static void
-tasks_exit(void *ctx, uint32_t pid, uint32_t tid)
-{
-	job_tasks_exit(ctx, pid, tid);
-}
-
-static void
-tasks_tick(void *ctx)
-{
-	job_tasks_tick(ctx);
-}
-
 static int
 sys_cpus(const char *file, struct cpulist *l)
 {
@@ -150,14 +126,14 @@ skip_out(const char *what, const char *why)
 static void
 open_side(struct side *sd, struct machine *m, struct job_watch *w, bool bpf)
 {
-	struct sched_job j = { tasks_is, tasks_fork, tasks_exit, NULL, NULL, tasks_tick };
+	struct sched_job j = { 0 };
 	struct run_config cfg;
 	struct errmsg e;
 
 	sd->name = bpf ? "bpf" : "sched";
 	if (w != NULL)
 		sd->tasks = job_watch_tasks(w, NULL);
-	j.ctx = sd->tasks;
+	job_tasks_sched_job(sd->tasks, &j);
 	if (bpf)
 		sd->src = sd->tasks ? bpf_source_open_job(m, &sd->plan, &j, &e) :
 		    bpf_source_open(m, &sd->plan, &e);

@@ -2,8 +2,9 @@
  * in a temporary directory: by ancestry and by cgroup, each process read
  * once, threads answered by their process, forks and exits applied, a
  * process moved into or out of the job's cgroup read again once per
- * interval (job_tasks_tick), and the table's deletions with many
- * entries. */
+ * interval (job_tasks_tick), the table's deletions with many
+ * entries, and the scheduler's record's callbacks over the cache
+ * (job_tasks_sched_job). */
 #define _GNU_SOURCE
 #include "unit/testutil.h"
 
@@ -13,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "source/sched/sched_merge.h"
 #include "watch/jobtask.h"
 
 static char root[PATH_MAX];
@@ -248,6 +250,41 @@ test_table(void **state)
 	job_tasks_free(jt);
 }
 
+/* The callbacks of struct sched_job that job_tasks_sched_job fills ask
+ * the cache itself (its counts move as with direct calls); the job's
+ * cgroup directory, set by the caller, stays. */
+static void
+test_sched_job(void **state)
+{
+	struct job_tasks *jt = job_tasks_new(root, NULL, 0, "/job/3");
+	struct sched_job j = { 0 };
+	struct job_tasks_stats st;
+
+	(void)state;
+	j.cgroup_dir = "/sys/fs/cgroup/job/3";
+	job_tasks_sched_job(jt, &j);
+	assert_ptr_equal(j.ctx, jt);
+	assert_string_equal(j.cgroup_dir, "/sys/fs/cgroup/job/3");
+	assert_true(j.is(j.ctx, 12, 12));           /* read 12 */
+	assert_false(j.is(j.ctx, 20, 20));          /* read 20 */
+	j.fork(j.ctx, 12, 60, 60);                  /* 12's child: the job's */
+	assert_true(j.is(j.ctx, 60, 60));
+	job_tasks_stats(jt, &st);
+	assert_int_equal(st.lookups, 3);
+	assert_int_equal(st.proc_reads, 2);
+	assert_int_equal(st.forks, 1);
+	assert_int_equal(st.entries, 3);
+	j.exit(j.ctx, 60, 60);
+	job_tasks_stats(jt, &st);
+	assert_int_equal(st.entries, 2);
+	j.tick(j.ctx);
+	assert_true(j.is(j.ctx, 12, 12));           /* a new interval: read again */
+	job_tasks_stats(jt, &st);
+	assert_int_equal(st.proc_reads, 3);
+	assert_int_equal(st.rereads, 1);
+	job_tasks_free(jt);
+}
+
 int
 main(void)
 {
@@ -257,6 +294,7 @@ main(void)
 		cmocka_unit_test(test_moved),
 		cmocka_unit_test(test_fork_exit),
 		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_sched_job),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
