@@ -40,6 +40,9 @@ import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True   # bench/lib.py: nothing written into the source tree
+import lib  # noqa: E402
+
 N = 10
 
 
@@ -64,30 +67,6 @@ def maxrss_children():
     return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 
 
-def make_cgroup():
-    """A cpuset cgroup (v1, or v2 where cpuset is there) for the cgjob
-    mode: (its directory, its parent's), or (None, None)."""
-    for root in ("/sys/fs/cgroup/cpuset", "/sys/fs/cgroup"):
-        if not any(os.path.exists(os.path.join(root, f)) for f in
-                   ("cpuset.cpus.effective", "cpuset.effective_cpus", "cpuset.cpus")):
-            continue
-        cg = os.path.join(root, "httop-bench-sched.%d" % os.getpid())
-        try:
-            os.mkdir(cg)
-        except OSError:
-            continue
-        for f in ("cpus", "mems"):
-            try:
-                with open(os.path.join(root, "cpuset." + f)) as src:
-                    v = src.read()
-                with open(os.path.join(cg, "cpuset." + f), "w") as dst:
-                    dst.write(v)
-            except OSError:
-                pass
-        return cg, root
-    return None, None
-
-
 def move_tree(pid, cg):
     """pid and its children into cgroup cg (cgroup.procs)."""
     pids = [pid]
@@ -106,10 +85,7 @@ def one(build, sib, mode):
     loads = []
     extra = []
     if mode != "idle":
-        rate = "0" if mode == "flood" else "10000"
-        for cpu in ("0", "1"):
-            loads.append(subprocess.Popen([os.path.join(build, "bench/httop-pingpong"), cpu, cpu,
-                                           rate, str(N + 3)], stdout=subprocess.PIPE))
+        loads = lib.start_pairs(build, 0 if mode == "flood" else 10000, N + 3)
         time.sleep(0.5)
     if mode == "job":
         # One pair watched as the job (--pid: it and its descendants): every
@@ -118,8 +94,9 @@ def one(build, sib, mode):
         extra = ["--pid", str(loads[0].pid)]
     cg = None
     if mode == "cgjob":
-        cg, _ = make_cgroup()
-        if cg is None:
+        try:
+            cg = lib.make_cpuset("httop-bench-sched")
+        except OSError:
             for p in loads:
                 p.kill()
                 p.wait()
@@ -149,7 +126,8 @@ def one(build, sib, mode):
 
 def rss_of(build, sib, mode):
     """Peak RSS (KiB) of one httop run under `mode`, in a child of its own."""
-    code = ("import sys, resource; sys.path.insert(0, %r); import sched as s; "
+    code = ("import sys, resource; sys.dont_write_bytecode = True; sys.path.insert(0, %r); "
+            "import sched as s; "
             "s.one(%r, %r, %r); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
             % (os.path.dirname(os.path.abspath(__file__)), build, sib, mode))
     return int(subprocess.run([sys.executable, "-c", code], capture_output=True,
@@ -186,8 +164,7 @@ def main():
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     d = tempfile.mkdtemp()
     sib = os.path.join(d, "sib.xml")
-    subprocess.run(["lstopo-no-graphics", "--input", "pack:1 core:1 pu:2", "--of", "xml", sib],
-                   check=True, capture_output=True)
+    lib.siblings_xml(sib)
     if os.environ.get("HTTOP_BENCH_WHOLE_ONLY"):
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         import whole

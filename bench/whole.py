@@ -66,6 +66,9 @@ import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True   # bench/lib.py: nothing written into the source tree
+import lib  # noqa: E402
+
 LOAD_S = float(os.environ.get("HTTOP_BENCH_WHOLE_S", "6"))
 RATE = 10000          # round trips a second per pair
 START_S = 1.5         # an observer's time to open before the load
@@ -104,32 +107,6 @@ def task_ns(pid):
     return total
 
 
-def make_cgroup():
-    """A cpuset cgroup for the CPU 0 pair (v1 cpuset, or v2 with cpuset):
-    its directory, or raise OSError saying why not."""
-    why = "no cpuset controller mounted (v1 cpuset or v2 with cpuset)"
-    for root in ("/sys/fs/cgroup/cpuset", "/sys/fs/cgroup"):
-        if not any(os.path.exists(os.path.join(root, f)) for f in
-                   ("cpuset.cpus.effective", "cpuset.effective_cpus", "cpuset.cpus")):
-            continue
-        cg = os.path.join(root, "httop-bench-whole.%d" % os.getpid())
-        try:
-            os.mkdir(cg)
-        except OSError as e:
-            why = "cannot make %s: %s" % (cg, e.strerror)
-            continue
-        for f in ("cpus", "mems"):
-            try:
-                with open(os.path.join(root, "cpuset." + f)) as src:
-                    v = src.read()
-                with open(os.path.join(cg, "cpuset." + f), "w") as dst:
-                    dst.write(v)
-            except OSError:
-                pass
-        return cg
-    raise OSError(why)
-
-
 def observer_cmd(ctx, key):
     httop = os.path.join(ctx["build"], "src/httop")
     base = [httop, "--topology", ctx["sib"], "-b", "-d", "1", "-n", "100000",
@@ -155,18 +132,8 @@ def observer_cmd(ctx, key):
 
 
 def start_load(ctx):
-    """The two paced pairs; the CPU 0 pair in the bench's cgroup (it
-    moves itself in before its exec: its child is forked inside)."""
-    pp = os.path.join(ctx["build"], "bench/httop-pingpong")
-    cg = ctx.get("cg")
-
-    def into_cg():
-        if cg is not None:
-            with open(os.path.join(cg, "cgroup.procs"), "w") as f:
-                f.write(str(os.getpid()))
-    return [subprocess.Popen([pp, cpu, cpu, str(RATE), str(LOAD_S)], stdout=subprocess.PIPE,
-                             preexec_fn=into_cg if cpu == "0" else None)
-            for cpu in ("0", "1")]
+    """The two paced pairs; the CPU 0 pair in the bench's cgroup."""
+    return lib.start_pairs(ctx["build"], RATE, LOAD_S, ctx.get("cg"))
 
 
 def wait_load(loads):
@@ -289,10 +256,9 @@ def measure(build, rounds):
     "meta": {...}}."""
     d = tempfile.mkdtemp(prefix="httop-whole.")
     ctx = {"build": build, "tmp": d, "sib": os.path.join(d, "sib.xml"), "cg": None}
-    subprocess.run(["lstopo-no-graphics", "--input", "pack:1 core:1 pu:2", "--of", "xml",
-                    ctx["sib"]], check=True, capture_output=True)
+    lib.siblings_xml(ctx["sib"])
     try:
-        ctx["cg"] = make_cgroup()
+        ctx["cg"] = lib.make_cpuset("httop-bench-whole")
     except OSError as e:
         ctx["cg_why"] = str(e)
     why = {}
