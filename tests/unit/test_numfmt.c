@@ -14,23 +14,113 @@
 #include "util/numfmt.h"
 #include "util/utf8.h"
 
-static const char *
-fx(double x, unsigned d)
-{
-	static char buf[NUMFMT_MAX + 1];
+/* Values worked out by hand: a number, its places (numfmt_fixed,
+ * numfmt_fixed_all) or significant digits (numfmt_sig), and what httop
+ * writes. */
+struct hand {
+	double x;
+	unsigned d;
+	const char *want;
+};
 
-	*numfmt_fixed(buf, x, d) = '\0';
-	return buf;
+static const struct hand hand_fixed[] = {
+	/* 0.4 at 10 places is 4000000000 / 10^10, zeros dropped */
+	{ 0.4, 10, "0.4" },
+	{ 1, 10, "1" },
+	{ 0, 10, "0" },
+	{ -0.0, 10, "0" },
+	/* 0.219760575351 x 10^10 = 2197605753.51 -> 2197605754 */
+	{ 0.219760575351, 10, "0.2197605754" },
+	/* 1e-11 rounds to 0 at 10 places, and has no sign left */
+	{ -1e-11, 10, "0" },
+	/* 1.5e-10 is 1.49999999999999999002e-10 as a double: x 10^10 =
+	 * 1.4999999999999999900 -> 1, as printf's %.10f says */
+	{ 0.00000000015, 10, "0.0000000001" },
+	/* 1.00000000005 is 1.00000000005000000414 as a double: up */
+	{ 1.00000000005, 10, "1.0000000001" },
+	/* 1 <= |x| < 10 at 10 places (a fraction's bound): its own path,
+	 * up to a rounding to 10 */
+	{ 2.5, 10, "2.5" },
+	{ -3.25, 10, "-3.25" },
+	{ 9.99999999999, 10, "10" },
+	{ -9.99999999999, 10, "-10" },
+	{ 7.12345678904, 10, "7.123456789" },
+	{ 1.101837, 6, "1.101837" },
+	{ 2.5, 0, "2" },                                /* an exact tie: to even, as printf */
+	{ 3.5, 0, "4" },
+	/* 12.125 is exact in binary: 1212.5, a tie, to even 1212 (printf) */
+	{ -12.125, 2, "-12.12" },
+	{ -12.375, 2, "-12.38" },                       /* 1237.5 -> 1238 (even) */
+	/* 0.00048828125 = 2^-11 exactly: 4882812.5 at 10 places, to even */
+	{ 0x1p-11, 10, "0.0004882812" },
+	{ -0x1p-11, 10, "-0.0004882812" },
+	/* 0.1 + 0.2 = 0.30000000000000004441: 0.3 at 10 places */
+	{ 0.1 + 0.2, 10, "0.3" },
+	/* 999999.99999999995 at 10 places: the double is 1000000 exactly */
+	{ 999999.99999999995, 10, "1000000" },
+	/* 123456.78901234567 (123456.789012345671 as a double) at 10 places:
+	 * 1234567890123456.71 -> ...457: past 2^52, printf's digits */
+	{ 123456.78901234567, 10, "123456.7890123457" },
+	/* too large for 10 places (x 10^10 > 9e18): 15 significant digits */
+	{ 1e9, 10, "1000000000" },
+};
+
+/* numfmt_fixed_all: the same, its trailing zeros kept */
+static const struct hand hand_fixed_all[] = {
+	{ 2, 6, "2.000000" },
+	{ -1.0000004, 6, "-1.000000" },                 /* 1000000.4 -> 1000000 */
+	{ 7, 0, "7" },
+	{ -0.0000004, 6, "0.000000" },                  /* rounds to 0: no sign */
+	{ 1704067201.0032649, 6, "1704067201.003265" },
+};
+
+static const struct hand hand_sig[] = {
+	/* significant digits: 2.675094 at 6 -> 2.67509; 1234567 -> 1234570 */
+	{ 2.675094, 6, "2.67509" },
+	{ 1234567, 6, "1234570" },
+	{ 0.000123456789, 6, "0.000123457" },
+	{ 9.9999996, 6, "10" },                         /* rounding carries a digit */
+	{ -0.5, 6, "-0.5" },
+	{ 100, 6, "100" },
+	{ 0.1, 6, "0.1" },
+	{ 1e-5, 6, "1e-05" },                           /* outside: printf's %g */
+	{ 2e15, 6, "2e+15" },
+	{ 0, 6, "0" },
+	{ -0.0, 6, "0" },
+	/* 2.0000005 is 2.00000049999999990573 as a double: down */
+	{ 2.0000005, 6, "2" },
+	/* 0.0001234565 is 1.23456500000000013060e-4: up to 0.000123457 */
+	{ 0.0001234565, 6, "0.000123457" },
+	/* 1234565 exactly: a tie at the tens, to even: 1234560 */
+	{ 1234565, 6, "1234560" },
+	{ 1234575, 6, "1234580" },
+	/* 999999.5: a tie, up to even 1000000 (a digit more) */
+	{ 999999.5, 6, "1000000" },
+	{ -999999.4, 6, "-999999" },
+	{ 0.30000000000000004, 12, "0.3" },
+	{ 4858379682.9099998474, 12, "4858379682.91" },
+	/* 812658628.4725 is 812658628.47249996662 as a double: .472 */
+	{ 812658628.4725, 12, "812658628.472" },
+	{ 999999999999999.9, 15, "1000000000000000" },
+	{ 0.0001, 6, "0.0001" },
+	{ 123456789012.345, 6, "123457000000" },
+};
+
+static void
+check_hand(const char *what, char *(*f)(char *, double, unsigned), const struct hand *h,
+    size_t n)
+{
+	char got[NUMFMT_MAX + 1];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		*f(got, h[i].x, h[i].d) = '\0';
+		if (strcmp(got, h[i].want) != 0)
+			fail_msg("%s(%.17g, %u): %s, not %s", what, h[i].x, h[i].d, got, h[i].want);
+	}
 }
 
-static const char *
-sg(double x, unsigned d)
-{
-	static char buf[NUMFMT_MAX + 1];
-
-	*numfmt_sig(buf, x, d) = '\0';
-	return buf;
-}
+#define CHECK_HAND(f, h) check_hand(#f, f, h, sizeof h / sizeof h[0])
 
 static void
 test_hand(void **state)
@@ -42,84 +132,9 @@ test_hand(void **state)
 	assert_string_equal(buf, "0");
 	*numfmt_u64(buf, UINT64_MAX) = '\0';
 	assert_string_equal(buf, "18446744073709551615");
-	/* fixed: 0.4 at 10 places is 4000000000 / 10^10, zeros dropped */
-	assert_string_equal(fx(0.4, 10), "0.4");
-	assert_string_equal(fx(1, 10), "1");
-	assert_string_equal(fx(0, 10), "0");
-	assert_string_equal(fx(-0.0, 10), "0");
-	/* 0.219760575351 x 10^10 = 2197605753.51 -> 2197605754 */
-	assert_string_equal(fx(0.219760575351, 10), "0.2197605754");
-	/* 1e-11 rounds to 0 at 10 places, and has no sign left */
-	assert_string_equal(fx(-1e-11, 10), "0");
-	/* 1.5e-10 is 1.49999999999999999002e-10 as a double: x 10^10 =
-	 * 1.4999999999999999900 -> 1, as printf's %.10f says */
-	assert_string_equal(fx(0.00000000015, 10), "0.0000000001");
-	/* 1.00000000005 is 1.00000000005000000414 as a double: up */
-	assert_string_equal(fx(1.00000000005, 10), "1.0000000001");
-	/* 1 <= |x| < 10 at 10 places (a fraction's bound): its own path,
-	 * up to a rounding to 10 */
-	assert_string_equal(fx(2.5, 10), "2.5");
-	assert_string_equal(fx(-3.25, 10), "-3.25");
-	assert_string_equal(fx(9.99999999999, 10), "10");
-	assert_string_equal(fx(-9.99999999999, 10), "-10");
-	assert_string_equal(fx(7.12345678904, 10), "7.123456789");
-	assert_string_equal(fx(1.101837, 6), "1.101837");
-	assert_string_equal(fx(2.5, 0), "2");   /* an exact tie: to even, as printf */
-	assert_string_equal(fx(3.5, 0), "4");
-	*numfmt_fixed_all(buf, 2, 6) = '\0';
-	assert_string_equal(buf, "2.000000");
-	*numfmt_fixed_all(buf, -1.0000004, 6) = '\0';   /* 1000000.4 -> 1000000 */
-	assert_string_equal(buf, "-1.000000");
-	*numfmt_fixed_all(buf, 7, 0) = '\0';
-	assert_string_equal(buf, "7");
-	/* 12.125 is exact in binary: 1212.5, a tie, to even 1212 (printf) */
-	assert_string_equal(fx(-12.125, 2), "-12.12");
-	assert_string_equal(fx(-12.375, 2), "-12.38");   /* 1237.5 -> 1238 (even) */
-	/* 0.00048828125 = 2^-11 exactly: 4882812.5 at 10 places, to even */
-	assert_string_equal(fx(0x1p-11, 10), "0.0004882812");
-	assert_string_equal(fx(-0x1p-11, 10), "-0.0004882812");
-	/* 0.1 + 0.2 = 0.30000000000000004441: 0.3 at 10 places */
-	assert_string_equal(fx(0.1 + 0.2, 10), "0.3");
-	/* 999999.99999999995 at 10 places: the double is 1000000 exactly */
-	assert_string_equal(fx(999999.99999999995, 10), "1000000");
-	/* 123456.78901234567 (123456.789012345671 as a double) at 10 places:
-	 * 1234567890123456.71 -> ...457: past 2^52, printf's digits */
-	assert_string_equal(fx(123456.78901234567, 10), "123456.7890123457");
-	*numfmt_fixed_all(buf, -0.0000004, 6) = '\0';   /* rounds to 0: no sign */
-	assert_string_equal(buf, "0.000000");
-	*numfmt_fixed_all(buf, 1704067201.0032649, 6) = '\0';
-	assert_string_equal(buf, "1704067201.003265");
-	/* too large for 10 places (x 10^10 > 9e18): 15 significant digits */
-	assert_string_equal(fx(1e9, 10), "1000000000");
-	/* significant digits: 2.675094 at 6 -> 2.67509; 1234567 -> 1234570 */
-	assert_string_equal(sg(2.675094, 6), "2.67509");
-	assert_string_equal(sg(1234567, 6), "1234570");
-	assert_string_equal(sg(0.000123456789, 6), "0.000123457");
-	assert_string_equal(sg(9.9999996, 6), "10");      /* rounding carries a digit */
-	assert_string_equal(sg(-0.5, 6), "-0.5");
-	assert_string_equal(sg(100, 6), "100");
-	assert_string_equal(sg(0.1, 6), "0.1");
-	assert_string_equal(sg(1e-5, 6), "1e-05");         /* outside: printf's %g */
-	assert_string_equal(sg(2e15, 6), "2e+15");
-	assert_string_equal(sg(0, 6), "0");
-	assert_string_equal(sg(-0.0, 6), "0");
-	/* 2.0000005 is 2.00000049999999990573 as a double: down */
-	assert_string_equal(sg(2.0000005, 6), "2");
-	/* 0.0001234565 is 1.23456500000000013060e-4: up to 0.000123457 */
-	assert_string_equal(sg(0.0001234565, 6), "0.000123457");
-	/* 1234565 exactly: a tie at the tens, to even: 1234560 */
-	assert_string_equal(sg(1234565, 6), "1234560");
-	assert_string_equal(sg(1234575, 6), "1234580");
-	/* 999999.5: a tie, up to even 1000000 (a digit more) */
-	assert_string_equal(sg(999999.5, 6), "1000000");
-	assert_string_equal(sg(-999999.4, 6), "-999999");
-	assert_string_equal(sg(0.30000000000000004, 12), "0.3");
-	assert_string_equal(sg(4858379682.9099998474, 12), "4858379682.91");
-	/* 812658628.4725 is 812658628.47249996662 as a double: .472 */
-	assert_string_equal(sg(812658628.4725, 12), "812658628.472");
-	assert_string_equal(sg(999999999999999.9, 15), "1000000000000000");
-	assert_string_equal(sg(0.0001, 6), "0.0001");
-	assert_string_equal(sg(123456789012.345, 6), "123457000000");
+	CHECK_HAND(numfmt_fixed, hand_fixed);
+	CHECK_HAND(numfmt_fixed_all, hand_fixed_all);
+	CHECK_HAND(numfmt_sig, hand_sig);
 }
 
 static double
@@ -206,14 +221,19 @@ check_sig(double x, unsigned d)
 		fail_msg("%.17g at %u digits: %s, printf %s", x, d, got, ref_sig(x, d));
 }
 
+/* The precisions the outputs use: fixed places, significant digits. */
+static const unsigned places[] = { 6, 10 };
+static const unsigned digits[] = { 6, 12, 15 };
+
 static void
 check_all(double x)
 {
-	check_fixed(x, 6);
-	check_fixed(x, 10);
-	check_sig(x, 6);
-	check_sig(x, 12);
-	check_sig(x, 15);
+	size_t i;
+
+	for (i = 0; i < sizeof places / sizeof places[0]; i++)
+		check_fixed(x, places[i]);
+	for (i = 0; i < sizeof digits / sizeof digits[0]; i++)
+		check_sig(x, digits[i]);
 }
 
 /* 400,000 values over 24 decades, both signs, at every precision. */
@@ -268,7 +288,6 @@ test_ties(void **state)
 	    999999999999999.5, 1e15 - 0.125, 0x1p52, 0x1p53, 0x1p52 / 1e6, 0x1p52 / 1e10,
 	    8.9e18 / 1e6, 8.9e18 / 1e10, 0x1p-1074, 2.2250738585072014e-308, 1e300,
 	    -1e300, 123456.5, 0.1, 0.2, 0.3, 1.0 / 3.0, 2.0 / 3.0 };
-	static const unsigned places[] = { 6, 10 };
 	uint64_t s = 7;
 	unsigned i, j, k;
 	int u;
@@ -281,7 +300,7 @@ test_ties(void **state)
 			check_all(-t);
 		}
 	for (i = 0; i < 100000; i++) {
-		for (j = 0; j < 2; j++) {
+		for (j = 0; j < sizeof places / sizeof places[0]; j++) {
 			t = ((double)(uint64_t)(rnd(&s) * pow(10, 1 + (unsigned)(rnd(&s) * 9))) + 0.5) /
 			    pow(10, places[j]);
 			for (x = t, u = 0; u < 3; u++)
@@ -306,17 +325,28 @@ test_ties(void **state)
 static void
 test_utf8(void **state)
 {
+	static const struct {
+		const char *s;
+		size_t len;
+	} c[] = {
+		{ "a", 1 },
+		{ "\xc3\xa9", 2 },          /* e acute */
+		{ "\xe2\x96\x88", 3 },      /* full block */
+		{ "\xf0\x9f\x98\x80", 4 },
+		{ "\xff", 0 },
+		{ "\x80", 0 },              /* stray continuation */
+		{ "\xc0\xaf", 0 },          /* overlong '/' */
+		{ "\xed\xa0\x80", 0 },      /* surrogate */
+		{ "\xf4\x90\x80\x80", 0 },  /* > U+10FFFF */
+		{ "\xe2\x96", 0 },          /* cut by the end */
+	};
+	size_t i;
+
 	(void)state;
-	assert_int_equal(utf8_len((const unsigned char *)"a"), 1);
-	assert_int_equal(utf8_len((const unsigned char *)"\xc3\xa9"), 2);         /* e acute */
-	assert_int_equal(utf8_len((const unsigned char *)"\xe2\x96\x88"), 3);     /* full block */
-	assert_int_equal(utf8_len((const unsigned char *)"\xf0\x9f\x98\x80"), 4);
-	assert_int_equal(utf8_len((const unsigned char *)"\xff"), 0);
-	assert_int_equal(utf8_len((const unsigned char *)"\x80"), 0);             /* stray continuation */
-	assert_int_equal(utf8_len((const unsigned char *)"\xc0\xaf"), 0);         /* overlong '/' */
-	assert_int_equal(utf8_len((const unsigned char *)"\xed\xa0\x80"), 0);     /* surrogate */
-	assert_int_equal(utf8_len((const unsigned char *)"\xf4\x90\x80\x80"), 0); /* > U+10FFFF */
-	assert_int_equal(utf8_len((const unsigned char *)"\xe2\x96"), 0);         /* cut by the end */
+	for (i = 0; i < sizeof c / sizeof c[0]; i++)
+		if (utf8_len((const unsigned char *)c[i].s) != c[i].len)
+			fail_msg("utf8_len of case %zu: %zu, not %zu", i,
+			    utf8_len((const unsigned char *)c[i].s), c[i].len);
 }
 
 /* The four shares as whole percent that add up to 100. By hand:
