@@ -120,8 +120,6 @@ app_end(struct app *a, int status)
 	a->rec = NULL;
 	if (a->job != NULL)
 		job_watch_free(a->job);
-	job_tasks_free(a->tasks);
-	a->tasks = NULL;
 	/* A command that did not start is stopped before its exec; one that
 	 * runs still is waited for: httop leaves none behind. */
 	command_wait(&a->cmd);
@@ -148,6 +146,10 @@ app_end(struct app *a, int status)
 	if (a->beside != NULL)
 		source_close(a->beside);
 	a->beside = NULL;
+	/* After the sources that ask it: a scheduler source's drain thread
+	 * (the source's or the record beside) runs until its close. */
+	job_tasks_free(a->tasks);
+	a->tasks = NULL;
 	perf_cgroup_close(a->jobcg);
 	a->jobcg = NULL;
 	if (a->jobcg_sys != NULL)
