@@ -215,9 +215,7 @@ set_maps(struct bpf_src *bs, uint64_t t0, struct errmsg *e)
 			    strerror(errno));
 	}
 	for (ci = 0; ci < bs->ncores; ci++) {
-		memset(&c, 0, sizeof c);
-		c.nthreads = t->cores[ci].nthreads;
-		c.at = t0;
+		bpf_core_init(&c, t->cores[ci].nthreads, t0);
 		key = ci;
 		if (bpf_map_update_elem(bs->cores_fd, &key, &c, BPF_ANY) != 0)
 			return errmsg_set(e, _("bpf: cannot set core %u's counts: %s"), ci,
@@ -340,6 +338,10 @@ read_core(struct bpf_src *bs, unsigned ci, uint64_t cut, uint64_t len, struct sa
 	struct bpf_core *k = &bs->snap[ci];
 	unsigned th, cpu;
 
+	/* A span the program had still to recount when copied: recounted
+	 * here as it will be (bpf_core_settle). */
+	for (th = 0; th < BPF_CORE_SMT; th++)
+		bpf_core_settle(k, th);
 	bpf_core_advance(k, cut);
 	for (th = 0; th < t->cores[ci].nthreads && th < BPF_CORE_SMT; th++) {
 		cpu = t->cores[ci].cpus[th];
