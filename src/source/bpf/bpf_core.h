@@ -57,6 +57,7 @@ struct bpf_core {
 	 * may be another task's (httop's read judges it). */
 	__u64 unk[BPF_CORE_SMT];
 	__u64 unseen;    /* unseen switches placed */
+	__u64 recounted; /* spans recounted (bpf_core_settle) */
 	/* The core's last BPF_CORE_LOG states (busy, job), each from a
 	 * time on: change q (of the log_n so far, from 0; slot q &
 	 * (BPF_CORE_LOG - 1)) set the states busy | job << 4 (log_m) at
@@ -202,6 +203,7 @@ bpf_core_settle(struct bpf_core *c, unsigned th)
 	if (end == 0)
 		return;
 	c->rp_hi[i] = 0;
+	c->recounted++;
 #ifdef __clang__
 #pragma clang loop unroll(disable)
 #endif

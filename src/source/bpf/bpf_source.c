@@ -448,15 +448,17 @@ static void
 bpf_stats(const struct source *s, char *buf, size_t len)
 {
 	const struct bpf_src *bs = bpf_of(s);
-	uint64_t sw = 0, unseen = 0;
+	uint64_t sw = 0, unseen = 0, rec = 0;
 	unsigned ci;
 
-	for (ci = 0; ci < bs->ncores; ci++)
+	for (ci = 0; ci < bs->ncores; ci++) {
 		sw += bs->snap[ci].switches;
-	for (ci = 0; ci < bs->ncores; ci++)
 		unseen += bs->snap[ci].unseen;
-	snprintf(buf, len, "switches=%llu lost=0 unseen=%llu job_added=%llu job_untracked=%llu "
-	    "job_cgid=%llu", (unsigned long long)sw, (unsigned long long)unseen,
+		rec += bs->snap[ci].recounted;
+	}
+	snprintf(buf, len, "switches=%llu lost=0 unseen=%llu recounted=%llu job_added=%llu "
+	    "job_untracked=%llu job_cgid=%llu", (unsigned long long)sw,
+	    (unsigned long long)unseen, (unsigned long long)rec,
 	    (unsigned long long)bs->job_added,
 	    (unsigned long long)(bs->user_untracked + bs->kern_untracked),
 	    (unsigned long long)bs->job_cgid);
