@@ -326,7 +326,8 @@ cpu_state(struct bpf_src *bs, const struct bpf_core *k, unsigned ci, unsigned th
 		return CPU_READ_OK;
 	snprintf(ev + n, sizeof bs->src.events - n, "%scpu %u: a switch the kernel ran no "
 	    "program for (out of a task hidden from tracing) came at a moment not known: up to "
-	    "%.1f ms of this interval counted as the task found after it", n ? "; " : "", cpu,
+	    "%.1f ms of this interval may be counted as the wrong one of the two tasks",
+	    n ? "; " : "", cpu,
 	    (double)unk / 1e6);
 	return CPU_LOST;
 }
