@@ -11,26 +11,18 @@
 #  1. a busy loop on CPU 0, a load busy 10 ms of every 20 on CPU 1;
 #  2. the same, the busy loop watched as the job (--pid).
 # Skipped (exit 77, the reason) where either source cannot open: no root,
-# no BTF, a build without the bpf source.
+# no BTF, a build without the bpf source. The set-up and the loads are
+# tests/schedlib.sh's.
 . "$HTTOP_SRCDIR/tests/lib.sh"
+. "$HTTOP_SRCDIR/tests/schedlib.sh"
 need python3 python3
-need taskset taskset
-[ "$(id -u)" = 0 ] || skip_all "needs root (CAP_BPF and CAP_PERFMON)"
-online=$(cat /sys/devices/system/cpu/online 2>/dev/null)
-case $online in 0-[1-9]*) ;; *) skip_all "CPUs 0 and 1 are not both online ($online)" ;; esac
 W="$HTTOP_BUILDDIR/tests/cli/bpf_window"
 [ -x "$W" ] || skip_all "tests/cli/bpf_window is not built"
 dir=$(mktemp -d) || exit 1
-loads=
-stop_loads() {
-	for p in $loads; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	loads=
-}
 trap 'stop_loads; rm -rf "$dir"' EXIT
 trap 'exit 1' INT TERM HUP
-sched_siblings "$dir/sib.xml"
-"$W" "$dir/sib.xml" 1 0.2 >"$dir/probe" 2>&1
+sched_setup "$dir" "CAP_BPF and CAP_PERFMON for the bpf source"
+"$W" "$sib" 1 0.2 >"$dir/probe" 2>&1
 case $? in
 77) skip_all "$(sed -n 's/^1\.\.0 # SKIP //p' "$dir/probe")" ;;
 0|1) ;;
@@ -38,8 +30,9 @@ case $? in
 esac
 N=4
 plan $((2 * N))
-timeout 30 taskset -c 0 sh -c 'while :; do :; done' & busy=$!; loads="$loads $busy"
-python3 "$HTTOP_SRCDIR/tests/cli/sched_load.py" 1 half 30 >/dev/null & loads="$loads $!"
+load_busy 0 30
+busy=$load
+load_half 30
 sleep 0.3
 # one TAP line per interval, numbered after the cases before it
 window() {

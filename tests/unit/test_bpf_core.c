@@ -11,9 +11,7 @@
 static void
 core2(struct bpf_core *c, __u64 t0)
 {
-	memset(c, 0, sizeof *c);
-	c->nthreads = 2;
-	c->at = t0;
+	bpf_core_init(c, 2, t0);
 }
 
 /* Two threads from t=100, idle and unknown:
@@ -136,8 +134,10 @@ test_unseen_placed(void **state)
 /* The same where the task found has no run time of its own to place it
  * (t_in 0: real-time, idle): 10 -> 100 counted as the task found (the
  * loop's), and those 90 ns are unknown (the agent's 2 among them). A
- * sibling that counted past the moment placed (at = 50 > t_in 20) leaves
- * 20 -> 50 as counted, and unknown: 30. */
+ * sibling that counted past the moment placed (at = 50 > t_in 20): 20 ->
+ * 50, counted as the agent's, is recounted as the loop's from the log
+ * (bpf_core_settle): job 80, nothing unknown (before: job 50, 30 ns
+ * unknown, the interval's figures absent). */
 static void
 test_unseen_unknown(void **state)
 {
@@ -157,9 +157,13 @@ test_unseen_unknown(void **state)
 	c.since[0] = 10;
 	bpf_core_switch(&c, 1, 50, 1, 0);
 	bpf_core_unseen(&c, 0, 20, 100, 1, 1);
+	bpf_core_settle(&c, 0);
 	bpf_core_advance(&c, 100);
-	assert_int_equal(c.job_ns[0], 50);
-	assert_int_equal(c.unk[0], 30);
+	assert_int_equal(c.job_ns[0], 80);
+	assert_int_equal(c.unk[0], 0);
+	assert_int_equal(c.job_alone, 30);    /* [20,50): t1 idle */
+	assert_int_equal(c.job_shared, 50);   /* [50,100): t1 a stranger */
+	assert_int_equal(c.recounted, 1);
 
 	/* The same where the task found was in the same state (busy, not
 	 * the job's) as the one seen: nothing was counted wrong, unk 0. */
@@ -173,6 +177,96 @@ test_unseen_unknown(void **state)
 	assert_int_equal(c.unk[0], 0);
 }
 
+/* Issue 37 under load: the job's loop on t0 came on unseen (out of the
+ * agent) while its sibling t1 switched often, which counted the core past
+ * that moment with t0 as the agent's. Two threads from 0:
+ *   10  t0: the agent comes on (seen)
+ *   20  t1: a stranger (busy)
+ *   30  t0: the agent leaves, the loop comes on: not seen
+ *   40  t1: a task of the job
+ *   60  t1: idle
+ *   70  t1: a stranger
+ *   100 t0: the loop leaves (seen; idle after): the loop came on at 30
+ *       (its run time); the core counted to 70 with t0 the agent's
+ *   read at 120
+ * By hand, segment by segment (t0, t1):
+ *   [10,20) agent, idle: -          [20,30) agent, stranger: -
+ *   [30,40) loop, stranger: shared 10   [40,60) loop, job: both 20
+ *   [60,70) loop, idle: alone 10     [70,100) loop, stranger: shared 30
+ *   [100,120) idle, stranger: -
+ * ref0 = 90, ref1 = 10 + 20 + 20 ... = [20,60) + [70,120) = 90; any =
+ * [10,120) = 110; all = [20,60) + [70,100) = 70; job_ns0 = 70, job_ns1 =
+ * 20; both 20, alone 10, shared 40 (job_ns0 + job_ns1 = 2 both + alone +
+ * shared = 90); nothing unknown. Before the fix: [30,70) stayed the
+ * agent's (job_ns0 30, shared 20 + 30, both 0) and 40 ns unknown. httop
+ * reading before the program recounted recounts its copy alike. */
+static void
+test_unseen_busy_sibling(void **state)
+{
+	struct bpf_core c, copy;
+
+	(void)state;
+	core2(&c, 0);
+	bpf_core_switch(&c, 0, 10, 1, 0);
+	c.since[0] = c.at;
+	bpf_core_switch(&c, 1, 20, 1, 0);
+	bpf_core_switch(&c, 1, 40, 1, 1);
+	bpf_core_switch(&c, 1, 60, 0, 0);
+	bpf_core_switch(&c, 1, 70, 1, 0);
+	bpf_core_unseen(&c, 0, 30, 100, 1, 1);
+	bpf_core_switch(&c, 0, 100, 0, 0);
+	copy = c;
+	bpf_core_settle(&c, 0);
+	bpf_core_settle(&copy, 0);
+	bpf_core_advance(&c, 120);
+	bpf_core_advance(&copy, 120);
+	assert_memory_equal(&c, &copy, sizeof c);
+	assert_int_equal(c.ref[0], 90);
+	assert_int_equal(c.ref[1], 90);
+	assert_int_equal(c.any, 110);
+	assert_int_equal(c.all, 70);
+	assert_int_equal(c.job_ns[0], 70);
+	assert_int_equal(c.job_ns[1], 20);
+	assert_int_equal(c.job_both, 20);
+	assert_int_equal(c.job_alone, 10);
+	assert_int_equal(c.job_shared, 40);
+	assert_int_equal(c.unk[0], 0);
+	assert_int_equal(c.unk[1], 0);
+	/* settled once: a second call recounts nothing */
+	bpf_core_settle(&c, 0);
+	assert_int_equal(c.job_ns[0], 70);
+	assert_int_equal(c.recounted, 1);
+}
+
+/* The log does not reach back to the moment placed: t0 the agent's from
+ * 10, the loop on unseen at 20; t1 changed state BPF_CORE_LOG + 9 times,
+ * at 30, 31, ... (busy, idle, ...), the last at L + 38 (L = BPF_CORE_LOG);
+ * the loop leaves at L + 48. The log (L slots, the placement's and the
+ * switch out's own among them) holds t1's changes from 41 on: [41, L + 38]
+ * is recounted as the loop's, [20,41) stays the agent's and is unknown
+ * (21 ns, said by httop's read). job_ns0 = L + 48 - 41 = L + 7. */
+static void
+test_unseen_log_short(void **state)
+{
+	struct bpf_core c;
+	unsigned k, n = BPF_CORE_LOG + 9;
+
+	(void)state;
+	core2(&c, 0);
+	bpf_core_switch(&c, 0, 10, 1, 0);
+	c.since[0] = c.at;
+	for (k = 0; k < n; k++)
+		bpf_core_switch(&c, 1, 30 + k, !(k & 1), 0);
+	assert_int_equal(c.at, BPF_CORE_LOG + 38);
+	bpf_core_unseen(&c, 0, 20, BPF_CORE_LOG + 48, 1, 1);
+	bpf_core_switch(&c, 0, BPF_CORE_LOG + 48, 0, 0);
+	bpf_core_settle(&c, 0);
+	assert_int_equal(c.job_ns[0], BPF_CORE_LOG + 7);
+	assert_int_equal(c.unk[0], 21);
+	assert_int_equal(c.job_ns[0] + c.job_ns[1], 2 * c.job_both + c.job_alone + c.job_shared);
+	assert_int_equal(c.ref[0], BPF_CORE_LOG + 38);
+}
+
 int
 main(void)
 {
@@ -182,6 +276,8 @@ main(void)
 		cmocka_unit_test(test_job),
 		cmocka_unit_test(test_unseen_placed),
 		cmocka_unit_test(test_unseen_unknown),
+		cmocka_unit_test(test_unseen_busy_sibling),
+		cmocka_unit_test(test_unseen_log_short),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

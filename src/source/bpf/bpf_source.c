@@ -215,9 +215,7 @@ set_maps(struct bpf_src *bs, uint64_t t0, struct errmsg *e)
 			    strerror(errno));
 	}
 	for (ci = 0; ci < bs->ncores; ci++) {
-		memset(&c, 0, sizeof c);
-		c.nthreads = t->cores[ci].nthreads;
-		c.at = t0;
+		bpf_core_init(&c, t->cores[ci].nthreads, t0);
 		key = ci;
 		if (bpf_map_update_elem(bs->cores_fd, &key, &c, BPF_ANY) != 0)
 			return errmsg_set(e, _("bpf: cannot set core %u's counts: %s"), ci,
@@ -328,7 +326,8 @@ cpu_state(struct bpf_src *bs, const struct bpf_core *k, unsigned ci, unsigned th
 		return CPU_READ_OK;
 	snprintf(ev + n, sizeof bs->src.events - n, "%scpu %u: a switch the kernel ran no "
 	    "program for (out of a task hidden from tracing) came at a moment not known: up to "
-	    "%.1f ms of this interval counted as the task found after it", n ? "; " : "", cpu,
+	    "%.1f ms of this interval may be counted as the wrong one of the two tasks",
+	    n ? "; " : "", cpu,
 	    (double)unk / 1e6);
 	return CPU_LOST;
 }
@@ -340,6 +339,10 @@ read_core(struct bpf_src *bs, unsigned ci, uint64_t cut, uint64_t len, struct sa
 	struct bpf_core *k = &bs->snap[ci];
 	unsigned th, cpu;
 
+	/* A span the program had still to recount when copied: recounted
+	 * here as it will be (bpf_core_settle). */
+	for (th = 0; th < BPF_CORE_SMT; th++)
+		bpf_core_settle(k, th);
 	bpf_core_advance(k, cut);
 	for (th = 0; th < t->cores[ci].nthreads && th < BPF_CORE_SMT; th++) {
 		cpu = t->cores[ci].cpus[th];
@@ -446,15 +449,17 @@ static void
 bpf_stats(const struct source *s, char *buf, size_t len)
 {
 	const struct bpf_src *bs = bpf_of(s);
-	uint64_t sw = 0, unseen = 0;
+	uint64_t sw = 0, unseen = 0, rec = 0;
 	unsigned ci;
 
-	for (ci = 0; ci < bs->ncores; ci++)
+	for (ci = 0; ci < bs->ncores; ci++) {
 		sw += bs->snap[ci].switches;
-	for (ci = 0; ci < bs->ncores; ci++)
 		unseen += bs->snap[ci].unseen;
-	snprintf(buf, len, "switches=%llu lost=0 unseen=%llu job_added=%llu job_untracked=%llu "
-	    "job_cgid=%llu", (unsigned long long)sw, (unsigned long long)unseen,
+		rec += bs->snap[ci].recounted;
+	}
+	snprintf(buf, len, "switches=%llu lost=0 unseen=%llu recounted=%llu job_added=%llu "
+	    "job_untracked=%llu job_cgid=%llu", (unsigned long long)sw,
+	    (unsigned long long)unseen, (unsigned long long)rec,
 	    (unsigned long long)bs->job_added,
 	    (unsigned long long)(bs->user_untracked + bs->kern_untracked),
 	    (unsigned long long)bs->job_cgid);

@@ -198,6 +198,21 @@ came_on(struct task_struct *t, __u64 now)
 	return run < now ? now - run : 0;
 }
 
+/* A span an unseen switch left to recount (bpf_core_unseen): recounted
+ * in a lock of its own, after the switch's, where the verifier walks its
+ * loop once (in the switch's lock, once per path to it: too many). A read
+ * by httop in between recounts it on its copy alike. rp_hi[th] is
+ * written under the lock by this CPU alone: read before it. */
+static __always_inline void
+settle(struct bpf_core *c, __u32 th)
+{
+	if (c->rp_hi[th & (BPF_CORE_SMT - 1)] == 0)
+		return;
+	bpf_spin_lock(&c->lock);
+	bpf_core_settle(c, th);
+	bpf_spin_unlock(&c->lock);
+}
+
 SEC("tp_btf/sched_switch")
 int BPF_PROG(httop_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
@@ -243,6 +258,7 @@ int BPF_PROG(httop_switch, bool preempt, struct task_struct *prev, struct task_s
 		if (was != NULL)
 			*was = BPF_CORE_READ(prev, se.sum_exec_runtime);
 	}
+	settle(c, th);
 	return 0;
 }
 
@@ -274,6 +290,7 @@ int BPF_PROG(httop_idle, unsigned int state, unsigned int cpu_id)
 	c->cur[th] = 1;
 	c->since[th] = c->at;
 	bpf_spin_unlock(&c->lock);
+	settle(c, th);
 	return 0;
 }
 
