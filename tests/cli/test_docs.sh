@@ -15,12 +15,14 @@
 #   the schema says what the source and a thread's cpu are.
 # - Every manual page is clean under mandoc -Tlint -W warning (a macro
 #   inside a table is dropped, an unparsable date printed as it is).
+# - httop(1)'s --source auto names the sources in the order --help gives
+#   (from the code's table; the manual had left bpf out).
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/cli/i18nlib.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 10
+plan 11
 
 # The tag lines of ENVIRONMENT (the line after each .TP), one variable a line.
 sed -n '/^\.SH ENVIRONMENT/,/^\.SH [^E]/p' "$HTTOP_SRCDIR/man/httop.1" |
@@ -118,3 +120,13 @@ else
 	env $(printf '%s\n' $i18n_env | grep '^LOCPATH=') sh -e recipe.sh >out 2>err
 	check "the HACKING.md recipe prints httop's help in German" grep -q '^Aufruf: httop' out
 fi
+
+# --source auto's order: --help's (made from source/kinds.c's table) and
+# the manual's paragraph under --source, one name a line each.
+"$HTTOP" --help | tr '\n' ' ' | sed 's/  */ /g; s/.*(default auto: \([^)]*\)).*/\1/' |
+	sed 's/,//g; s/ then / /g; s/ and / /g' | tr ' ' '\n' | grep . >auto.help
+sed -n '/^\\fB\\-\\-source\\fR/,/that works/p' "$HTTOP_SRCDIR/man/httop.1" |
+	sed -n '/^\.B auto$/,/that works/p' | grep -E '^\.BR? ' |
+	sed '1d; s/^\.BR* //; s/\\-/-/g; s/ *,$//' >auto.man
+check "httop(1) --source auto: the order of --help ($(tr '\n' ' ' <auto.help)), not ($(tr '\n' ' ' <auto.man))" \
+    sh -c '[ -s auto.help ] && cmp -s auto.help auto.man'
