@@ -208,6 +208,8 @@ acc_store(const struct acc *a, struct agg_fig *g)
 	 * ran on the others: absent with their reason, not a smaller figure. */
 	if (a->job_any && a->job_gap != R_NONE)
 		g->cpu_s = val_absent(a->job_gap);
+	else if (a->job_any && a->job_why != R_NONE)
+		g->cpu_s = val_absent(a->job_why);
 	else
 		g->cpu_s = a->job_any ? val_exact(a->job_ticks) :
 		    val_absent(a->job_why != R_NONE ? a->job_why : none);
