@@ -42,6 +42,7 @@ struct acc {
 	double job_ticks;          /* the job's time on the threads, s */
 	bool job_any;              /* a thread had the job's time */
 	enum reason job_why;       /* else why not */
+	enum reason job_gap;       /* a core without figures: the sum leaves it out */
 };
 
 static void
@@ -161,6 +162,8 @@ acc_add(struct acc *a, const struct interval *iv, const struct topo_core *tc,
 	if (cf->reason != R_NONE) {
 		if (a->first == R_NONE)
 			a->first = cf->reason;
+		if (a->job_gap == R_NONE)
+			a->job_gap = cf->reason;
 		return;
 	}
 	a->nvalid++;
@@ -201,8 +204,15 @@ acc_store(const struct acc *a, struct agg_fig *g)
 	g->job_alone = vacc_val(&a->v[A_JALONE], none);
 	g->job_shared = vacc_val(&a->v[A_JSHARED], none);
 	g->job_none = vacc_val(&a->v[A_JNONE], none);
-	g->cpu_s = a->job_any ? val_exact(a->job_ticks) :
-	    val_absent(a->job_why != R_NONE ? a->job_why : none);
+	/* A sum over the valid cores alone would be short by whatever the job
+	 * ran on the others: absent with their reason, not a smaller figure. */
+	if (a->job_any && a->job_gap != R_NONE)
+		g->cpu_s = val_absent(a->job_gap);
+	else if (a->job_any && a->job_why != R_NONE)
+		g->cpu_s = val_absent(a->job_why);
+	else
+		g->cpu_s = a->job_any ? val_exact(a->job_ticks) :
+		    val_absent(a->job_why != R_NONE ? a->job_why : none);
 	g->exact = a->exact && g->both.kind == V_EXACT;
 	/* Share of busy core time with both threads active. C / (u0 + u1 - C)
 	 * grows with C, and a bound's low (high) ends of both and neither
@@ -298,6 +308,8 @@ metrics_combine(const struct agg_fig *parts, const struct agg_weights *w, size_t
 		const struct agg_fig *p = &parts[i];
 
 		a.ncores += p->ncores;
+		if (p->nvalid < p->ncores && p->cpu_s.kind == V_NONE && a.job_gap == R_NONE)
+			a.job_gap = p->cpu_s.why;
 		if (p->nvalid == 0) {
 			if (a.first == R_NONE && p->ncores > 0)
 				a.first = p->util.kind == V_NONE && p->util.why != R_NONE ? p->util.why :

@@ -69,6 +69,7 @@ struct history {
 	uint64_t *tsums;             /* running truth sums, tlen */
 	uint64_t *zero;              /* the AVG_RUN start: all zero, rowlen + tlen */
 	enum reason *last_reason;    /* per core: latest invalid interval's reason */
+	double *bad_time;            /* per core: mtime at its end, or -1 */
 	uint8_t *latest_state;       /* per CPU: CPU_NOT_READ or CPU_READ_OK */
 	uint8_t *last_read;          /* per CPU: the latest sample's state, as read */
 	uint8_t *ok_state;           /* per CPU: CPU_READ_OK */
@@ -121,6 +122,7 @@ history_new(const struct machine *m, const struct plan *p, double max_seconds,
 	h->tsums = xcalloc(h->tlen + 1, sizeof *h->tsums);
 	h->zero = xcalloc(h->rowlen + h->tlen + 1, sizeof *h->zero);
 	h->last_reason = xcalloc(h->ncores + 1, sizeof *h->last_reason);
+	h->bad_time = xcalloc(h->ncores + 1, sizeof *h->bad_time);
 	h->latest_state = xcalloc(h->max_cpu + 1, sizeof *h->latest_state);
 	h->last_read = xcalloc(h->max_cpu + 1, sizeof *h->last_read);
 	h->ok_state = xcalloc(h->max_cpu + 1, sizeof *h->ok_state);
@@ -132,8 +134,10 @@ history_new(const struct machine *m, const struct plan *p, double max_seconds,
 	h->ring_time = xcalloc(cap, sizeof *h->ring_time);
 	h->ring_v = xcalloc(cap * h->rowlen + 1, sizeof *h->ring_v);
 	h->ring_t = xcalloc(cap * h->tlen + 1, sizeof *h->ring_t);
-	for (i = 0; i < h->ncores; i++)
+	for (i = 0; i < h->ncores; i++) {
 		h->last_reason[i] = R_FIRST;
+		h->bad_time[i] = -1.0;
+	}
 	/* Until the first sample every core waits for its first interval. */
 	memset(h->latest_state, CPU_READ_OK, h->max_cpu);
 	memset(h->ok_state, CPU_READ_OK, h->max_cpu);
@@ -157,8 +161,10 @@ history_reset(struct history *h)
 	h->n = h->head = 0;
 	memset(h->sums, 0, h->rowlen * sizeof *h->sums);
 	memset(h->tsums, 0, h->tlen * sizeof *h->tsums);
-	for (i = 0; i < h->ncores; i++)
+	for (i = 0; i < h->ncores; i++) {
 		h->last_reason[i] = R_FIRST;
+		h->bad_time[i] = -1.0;
+	}
 	memset(h->latest_state, CPU_READ_OK, h->max_cpu);
 }
 
@@ -263,8 +269,10 @@ history_add(struct history *h, const struct sample *prev, const struct sample *c
 		const struct core_fig *cf = &last->cores[ci];
 
 		if (cf->reason != R_NONE) {
-			if (cf->reason != R_NOT_SELECTED)
+			if (cf->reason != R_NOT_SELECTED) {
 				h->last_reason[ci] = cf->reason;
+				h->bad_time[ci] = h->mtime;
+			}
 			continue;
 		}
 		add_core(h, &t->cores[ci], prev, cur, cf->fallback != R_NONE);
@@ -353,6 +361,41 @@ explain_empty(const struct history *h, const struct sample *a, const struct samp
 	}
 }
 
+/* A core valid over part of the window covers the job's time on it over
+ * that part only: its threads' job seconds would make the window's sum
+ * (cpu_s) short, so they are absent with the reason of its latest invalid
+ * interval; its shares and the job's split of it still cover its valid
+ * time. */
+static void
+job_gaps(const struct history *h, const struct metrics_ctx *c, struct interval *iv)
+{
+	const struct topology *t = &h->m->topo;
+	unsigned ci, i;
+	bool changed = false;
+
+	for (ci = 0; ci < t->ncores && ci < iv->ncores; ci++) {
+		const struct topo_core *tc = &t->cores[ci];
+		const struct core_fig *cf = &iv->cores[ci];
+
+		if (!cf->selected || cf->reason != R_NONE || h->bad_time[ci] <= h->a.time)
+			continue;
+		for (i = 0; i < tc->nthreads && i < TOPO_MAX_SMT; i++) {
+			struct thread_fig *th;
+
+			if (tc->cpus[i] >= iv->max_cpu)
+				continue;
+			th = &iv->threads[tc->cpus[i]];
+			if (th->job_util.kind == V_NONE)
+				continue;
+			th->job_util = val_absent(h->last_reason[ci]);
+			th->job_s = 0.0;
+			changed = true;
+		}
+	}
+	if (changed)
+		interval_judge(c, iv);
+}
+
 double
 history_compute(struct history *h, const struct metrics_ctx *c, enum avg_window w,
     double seconds, struct interval *iv)
@@ -397,6 +440,7 @@ history_compute(struct history *h, const struct metrics_ctx *c, enum avg_window 
 	c64.stopped_in = h->stop_in;
 	metrics_compute(&c64, &h->a, &h->b, iv);
 	explain_empty(h, &h->a, &h->b, iv);
+	job_gaps(h, &c64, iv);
 	offline_now(h, iv);
 	return h->b.time - h->a.time;
 }
@@ -410,6 +454,7 @@ history_free(struct history *h)
 	free(h->tsums);
 	free(h->zero);
 	free(h->last_reason);
+	free(h->bad_time);
 	free(h->latest_state);
 	free(h->last_read);
 	free(h->ok_state);

@@ -104,14 +104,21 @@ batch_new(enum out_format f, FILE *fp, const struct machine *m, const struct pla
 int
 batch_write(struct batch *b, const struct interval *iv, struct errmsg *e)
 {
+	int werr;
+
 	walltime_format(&b->wt, iv->wall);
+	errno = 0;
 	formats[b->fmt].write(b, iv);
+	/* A write that failed inside an fprintf above (stdio's buffer filled
+	 * mid-interval) left its errno; the rest of that fprintf is dropped,
+	 * so the flush below may have nothing to write and set none. */
+	werr = ferror(b->fp) ? errno : 0;
 	b->nwritten++;
 	/* One flush per interval: a reader of a pipe sees each interval whole
 	 * and at once; the error of any fprintf above shows up here too. */
 	errno = 0;
 	if (fflush(b->fp) != 0 || ferror(b->fp)) {
-		b->err = b->line.err != 0 ? b->line.err : errno != 0 ? errno : EIO;
+		b->err = b->line.err != 0 ? b->line.err : werr != 0 ? werr : errno != 0 ? errno : EIO;
 		b->line.err = 0;
 		clearerr(b->fp);
 		return errmsg_set(e, _("writing the %s output failed: %s; check the disk or the program "

@@ -15,12 +15,17 @@
 #   the schema says what the source and a thread's cpu are.
 # - Every manual page is clean under mandoc -Tlint -W warning (a macro
 #   inside a table is dropped, an unparsable date printed as it is).
+# - httop(1)'s --source auto names the sources in the order --help gives
+#   (from the code's table; the manual had left bpf out).
+# - httop(1) REPLAY's example header is the shipped Stampede2 trace's:
+#   its position N/M is the interval ending at the time it gives, of the
+#   trace's M intervals (it said 17/59 for 18/58).
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/cli/i18nlib.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 10
+plan 12
 
 # The tag lines of ENVIRONMENT (the line after each .TP), one variable a line.
 sed -n '/^\.SH ENVIRONMENT/,/^\.SH [^E]/p' "$HTTOP_SRCDIR/man/httop.1" |
@@ -118,3 +123,24 @@ else
 	env $(printf '%s\n' $i18n_env | grep '^LOCPATH=') sh -e recipe.sh >out 2>err
 	check "the HACKING.md recipe prints httop's help in German" grep -q '^Aufruf: httop' out
 fi
+
+# --source auto's order: --help's (made from source/kinds.c's table) and
+# the manual's paragraph under --source, one name a line each.
+"$HTTOP" --help | tr '\n' ' ' | sed 's/  */ /g; s/.*(default auto: \([^)]*\)).*/\1/' |
+	sed 's/,//g; s/ then / /g; s/ and / /g' | tr ' ' '\n' | grep . >auto.help
+sed -n '/^\\fB\\-\\-source\\fR/,/that works/p' "$HTTOP_SRCDIR/man/httop.1" |
+	sed -n '/^\.B auto$/,/that works/p' | grep -E '^\.BR? ' |
+	sed '1d; s/^\.BR* //; s/\\-/-/g; s/ *,$//' >auto.man
+check "httop(1) --source auto: the order of --help ($(tr '\n' ' ' <auto.help)), not ($(tr '\n' ' ' <auto.man))" \
+    sh -c '[ -s auto.help ] && cmp -s auto.help auto.man'
+
+# REPLAY's example: "source replay N/M (T s of L s)". The summary of the
+# shipped trace gives each interval's end time; N is the one at T, M how many.
+ex=$(sed -n 's/^\.B "source replay \([0-9]*\/[0-9]* ([0-9.]* s of [0-9.]* s)\).*/\1/p' \
+    "$HTTOP_SRCDIR/man/httop.1")
+"$HTTOP" --replay "$HTTOP_SRCDIR/data/traces/stampede2-c591-803.trace.gz" --format summary \
+    2>/dev/null >replay.sum
+got=$(awk -v ex="$ex" 'BEGIN { split(ex, w, "[ (/]+"); t = w[3] }
+	{ n++; if (sprintf("%.1f", $2) == t && !at) at = n; last = $2 }
+	END { printf "%d/%d (%s s of %.1f s)", at, n, t, last }' replay.sum)
+check "httop(1) REPLAY's example is the Stampede2 trace's: '$ex' (the trace: '$got')" [ "${ex:-none}" = "$got" ]

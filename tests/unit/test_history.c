@@ -13,6 +13,10 @@
 #define SCALE 84ull          /* TSC ticks per REF_XCLK:ANY count */
 #define NS 8                 /* samples kept by the rig */
 
+/* The rig's plan with the scheduler's job slot (time in TSC ticks): the
+ * job ran whenever a thread of core 0 did. */
+static bool with_job;
+
 /* What core 0 does in one interval (TSC ticks, counts); thread 1 runs at
  * the base clock with IPC 1 (cyc1 = inst1 = ref1). Core 1 is idle. */
 struct step {
@@ -56,6 +60,16 @@ rig_init(struct rig *r, uint64_t start, double max_seconds, double min_delay)
 	plan_for_machine(&r->p, &r->m);
 	assert_int_equal(r->p.scale, SCALE);
 	assert_int_equal(r->p.split, SPLIT_ANY);
+	if (with_job) {
+		struct plan_slot *s = &r->p.slots[r->p.nslots++];
+
+		memset(s, 0, sizeof *s);
+		s->kind = SLOT_JOB;
+		s->thread_mask = THREAD_ALL;
+		s->width = 64;
+		plan_link(&r->p);
+		r->p.clock_hz = (double)D;
+	}
 	metrics_ctx_init(&r->c, &r->m, &r->p);
 	for (i = 0; i < NS; i++)
 		sample_init(&r->s[i], r->m.topo.max_cpu, r->p.nslots, r->m.topo.ncores, false);
@@ -111,6 +125,8 @@ step(struct rig *r, const struct step *st)
 	add(r, 2, SLOT_REF, st->ref1);
 	add(r, 2, SLOT_CYCLES, st->ref1);
 	add(r, 2, SLOT_INST, st->ref1);
+	add(r, 0, SLOT_JOB, st->ref0);
+	add(r, 2, SLOT_JOB, st->ref1);
 	for (cpu = 0; cpu < 4; cpu++) {
 		cur->state[cpu] = CPU_READ_OK;
 		for (i = 0; i < r->p.nslots; i++) {
@@ -322,6 +338,38 @@ test_invalid_left_out(void **state)
 	rig_free(&r);
 }
 
+/* The job's CPU seconds over a window are a sum: where a core of the job
+ * was invalid in an interval of the window, that interval's job time is
+ * missing from it (the core's figures cover its valid time), so the sum
+ * is absent with that interval's reason, not a smaller number. Interval
+ * 1: the job ran .5D on each thread of core 0 (1 s in all); interval 2
+ * (invalid, as above) 1 s more; interval 3 idle. The whole run: absent
+ * (reprogrammed), not 1 s; the last interval alone: exactly 0 s. */
+static void
+test_job_cpu_left_out(void **state)
+{
+	struct rig r;
+	struct step bad = { D / 2, D / 2, D / 4 * 3, 100 * (D / 2), D / 2 };
+
+	(void)state;
+	with_job = true;
+	rig_init(&r, 123456789ull, 10.0, 1.0);
+	step(&r, &three[0]);
+	assert_val(r.last.node.cpu_s, V_EXACT, 1.0, 1e-12);
+	step(&r, &bad);
+	assert_int_equal(r.last.node.cpu_s.kind, V_NONE);
+	step(&r, &three[2]);
+	history_compute(r.h, &r.c, AVG_RUN, 0.0, &r.win);
+	assert_true(r.win.valid);
+	assert_int_equal(r.win.cores[0].reason, R_NONE);
+	assert_int_equal(r.win.node.cpu_s.kind, V_NONE);
+	assert_int_equal(r.win.node.cpu_s.why, R_REPROGRAMMED);
+	history_compute(r.h, &r.c, AVG_LAST, 0.0, &r.win);
+	assert_val(r.win.node.cpu_s, V_EXACT, 0.0, 1e-12);
+	rig_free(&r);
+	with_job = false;
+}
+
 /* Ring limit: history_new(2 s, 1 s) keeps 2/1 + 2 = 4 (+1) = 5 snapshots,
  * so after 6 intervals a 10 s window covers the last 4 s; AVG_RUN still
  * covers all 6 s from its zero start. Six intervals of step 1 (any = .75D,
@@ -434,6 +482,7 @@ main(void)
 		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_two_wraps),
 		cmocka_unit_test(test_invalid_left_out),
+		cmocka_unit_test(test_job_cpu_left_out),
 		cmocka_unit_test(test_run_and_ring),
 		cmocka_unit_test(test_fallback),
 		cmocka_unit_test(test_stopped_window),

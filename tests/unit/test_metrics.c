@@ -847,6 +847,42 @@ test_job_rates(void **state)
 	rig_free(&r);
 }
 
+/* The job's CPU seconds (cpu_s) are a sum over its cores' threads: with a
+ * core without figures (records lost on it) a sum over the others would
+ * be short by whatever the job ran there, shown as exact ("CPU 0.00 s"
+ * for a command that used 2 s). The SKX rig's 2 cores, each of its 4
+ * threads 0.5 s of the job's: 2 s; core 1 lost: absent, reason lost. */
+static void
+test_job_cpu_gap(void **state)
+{
+	struct rig r;
+	struct interval from;
+	unsigned cpu;
+
+	(void)state;
+	skx_setup(&r, false);
+	metrics_compute(&r.c, &r.a, &r.b, &r.iv);
+	interval_init(&from, &r.m);
+	metrics_compute(&r.c, &r.a, &r.b, &from);
+	for (cpu = 0; cpu < from.max_cpu; cpu++) {
+		from.threads[cpu].job_util = val_exact(0.5 / 1.0);
+		from.threads[cpu].job_s = 0.5;
+		from.threads[cpu].has_job = true;
+	}
+	metrics_take_job(&r.c, &from, R_NONE, &r.iv);
+	assert_val(r.iv.node.cpu_s, V_EXACT, 2.0, 2.0, 1e-12);
+
+	r.iv.cores[1].reason = R_LOST;
+	metrics_take_job(&r.c, &from, R_NONE, &r.iv);
+	assert_false(r.iv.valid);
+	assert_int_equal(r.iv.node.nvalid, 1);
+	assert_int_equal(r.iv.node.cpu_s.kind, V_NONE);
+	assert_int_equal(r.iv.node.cpu_s.why, R_LOST);
+	assert_int_equal(r.iv.packages[0].cpu_s.kind, V_NONE);
+	interval_free(&from);
+	rig_free(&r);
+}
+
 static void
 test_reasons(void **state)
 {
@@ -865,6 +901,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_thread),
+		cmocka_unit_test(test_job_cpu_gap),
 		cmocka_unit_test(test_gips),
 		cmocka_unit_test(test_skx),
 		cmocka_unit_test(test_skx_skew),
