@@ -10,6 +10,9 @@
 #include "metrics/metrics.h"
 #include "source/sched/sched_merge.h"
 #include "source/sched/sched_source.h"
+/* Twice: the whole header is inside its guard (its ring part once was
+ * not, and a second include failed to compile). */
+#include "source/sched/sched_merge.h"
 
 /* One core, two threads, from t0 = 1000 ns; both states known at 1000
  * (the visits' records), then:

@@ -211,7 +211,6 @@ void sched_core_take(struct sched_core *c);
  * task otherwise (sched_core_record). */
 void sched_switch_states(bool out, uint32_t tid, uint32_t other, bool *before, bool *after);
 
-#endif
 
 /* One record of the ring, as the source asks for it: sample_id_all with
  * sample_type TID | TIME, so every record ends in {pid, tid, time}. */
@@ -272,3 +271,5 @@ uint64_t sched_drain(struct sched_core *c, struct sched_ring *r, uint64_t cut, u
 /* The bytes of one record, `size` long (its header's size). -1 when the
  * record is too short for what its type carries. */
 int sched_rec_parse(const unsigned char *rec, size_t size, struct sched_rec *r);
+
+#endif
