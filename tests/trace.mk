@@ -11,6 +11,9 @@ tests_unit_test_tracez_SOURCES = tests/unit/test_tracez.c
 tests_unit_test_tracez_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_tracez_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_trace tests/unit/test_realtrace tests/unit/test_tracez
+# the two inflaters of gzip traces (ISA-L, zlib: --without-isal) alike
+TESTS += tests/cli/test_isal_off.sh
+EXTRA_DIST += tests/cli/test_isal_off.sh
 EXTRA_DIST += \
 	tests/data/trace/good.trace tests/data/trace/truncated.trace \
 	tests/data/trace/future-version.trace tests/data/trace/not-a-trace.trace \
