@@ -31,14 +31,17 @@ static size_t ntext;
 
 struct buf {
 	unsigned char *p;
-	size_t n;
+	size_t n, cap;
 };
 
 static void
 put(struct buf *b, const void *p, size_t n)
 {
-	b->p = realloc(b->p, b->n + n + 1);
-	assert_non_null(b->p);
+	if (b->n + n + 1 > b->cap) {
+		b->cap = (b->n + n + 1) * 2;
+		b->p = realloc(b->p, b->cap);
+		assert_non_null(b->p);
+	}
 	memcpy(b->p + b->n, p, n);
 	b->n += n;
 }
@@ -156,7 +159,7 @@ read_steps(size_t step, int *err)
 {
 	struct errmsg e;
 	struct tracez *z = tracez_open(tpath(), &e);
-	struct buf got = { NULL, 0 };
+	struct buf got = { NULL, 0, 0 };
 	char *piece = malloc(step);
 	long n;
 
@@ -204,7 +207,7 @@ expect(const unsigned char *want, size_t nwant, int err, const char *what)
 static int
 setup(void **state)
 {
-	struct buf t = { NULL, 0 };
+	struct buf t = { NULL, 0, 0 };
 	char line[128];
 	unsigned long x = 12345;
 
@@ -241,7 +244,7 @@ test_clean(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++) {
-		struct buf b = { NULL, 0 };
+		struct buf b = { NULL, 0, 0 };
 		char what[64];
 
 		put_member(&b, text, ntext, levels[i]);
@@ -257,7 +260,7 @@ test_clean(void **state)
 static void
 test_members(void **state)
 {
-	struct buf b = { NULL, 0 };
+	struct buf b = { NULL, 0, 0 };
 
 	(void)state;
 	put_member(&b, text, 1000, 6);
@@ -290,7 +293,7 @@ test_trailing(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++) {
-		struct buf b = { NULL, 0 };
+		struct buf b = { NULL, 0, 0 };
 		char what[64];
 
 		put_member(&b, text, ntext, 6);
@@ -308,7 +311,7 @@ test_trailer(void **state)
 {
 	(void)state;
 	for (int k = 8; k >= 1; k -= 4) {
-		struct buf b = { NULL, 0 };
+		struct buf b = { NULL, 0, 0 };
 
 		put_member(&b, text, ntext, 6);
 		b.p[b.n - (size_t)k] ^= 1;
@@ -339,7 +342,7 @@ test_header(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof hs / sizeof hs[0]; i++) {
-		struct buf b = { NULL, 0 };
+		struct buf b = { NULL, 0, 0 };
 		char what[64];
 
 		put_header(&b, &hs[i].h);
@@ -359,7 +362,7 @@ test_header(void **state)
 static void
 test_damaged(void **state)
 {
-	struct buf b = { NULL, 0 };
+	struct buf b = { NULL, 0, 0 };
 	struct hdr h = { .method = 8 };
 	size_t cut = 200001, flush_end = 0;
 
@@ -384,7 +387,7 @@ test_damaged(void **state)
 static void
 test_cuts(void **state)
 {
-	struct buf b = { NULL, 0 };
+	struct buf b = { NULL, 0, 0 };
 	size_t last = 0, len;
 	int err;
 
