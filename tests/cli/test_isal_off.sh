@@ -6,7 +6,9 @@
 # (copy_source_tree) is configured --without-isal, so that zlib inflates,
 # and httop alone is built:
 #  1. configure says so ("no: --without-isal; zlib inflates them"), the
-#     build succeeds and links no libisal (this one does);
+#     build succeeds and links no libisal (this one does); where
+#     libisal-dev is missing configure goes on with zlib and says why,
+#     and --with-isal stops there;
 #  2. every trace below replays, to JSON and to the summary, to the same
 #     standard output, standard error and exit status with both, and to
 #     what the case expects: a clean recording, the same in 3 gzip members
@@ -112,7 +114,7 @@ expect_of() {
 }
 cases=$(cd "$tmp/t" && ls | sed 's/\.trace.*//' | sort)
 ncases=$(echo "$cases" | wc -l)
-plan $((3 + 2 * ncases))
+plan $((5 + 2 * ncases))
 
 copy_source_tree "$tmp/httop" || exit 1
 mkdir "$tmp/httop/b" || exit 1
@@ -129,6 +131,23 @@ st=$?
 check "httop builds with zlib's inflate (status $st)" [ "$st" -eq 0 ]
 [ "$st" -eq 0 ] || { sed 's/^/# /' "$tmp/make.out" | tail -n 15; exit 1; }
 ZHTTOP="$tmp/httop/b/src/httop"
+# configure where libisal-dev is missing (a pkg-config that does not know
+# it): auto goes on with zlib and says why; --with-isal stops and says why
+printf '%s\n' '#!/bin/sh' 'for a; do case $a in libisal*) exit 1 ;; esac; done' \
+    'exec pkg-config "$@"' >"$tmp/pc-noisal"
+chmod +x "$tmp/pc-noisal"
+mkdir "$tmp/httop/n" && cd "$tmp/httop/n" || exit 1
+../configure --disable-tests --disable-bpf PKG_CONFIG="$tmp/pc-noisal" >"$tmp/conf2.out" 2>&1
+st=$?
+line=$(grep 'whether to inflate gzip traces with ISA-L' "$tmp/conf2.out")
+want="checking whether to inflate gzip traces with ISA-L (--with-isal)... no: libisal-dev is missing (Debian: libisal-dev); zlib inflates them"
+check "configure without libisal-dev goes on (status $st) and says why: $line" \
+	holds '[ "$st" -eq 0 ] && [ "$line" = "$want" ]'
+../configure --disable-tests --disable-bpf --with-isal PKG_CONFIG="$tmp/pc-noisal" >"$tmp/conf3.out" 2>&1
+st=$?
+line=$(tail -n 1 "$tmp/conf3.out")
+check "configure --with-isal without libisal-dev stops (status $st): $line" \
+	holds '[ "$st" -ne 0 ] && [ "$line" = "configure: error: --with-isal: libisal-dev is missing (Debian: libisal-dev)" ]'
 if command -v ldd >/dev/null 2>&1; then
 	check "this build links libisal, the other does not" sh -c \
 	    'ldd "$1" | grep -q libisal && ! ldd "$2" | grep -q libisal' sh "$HTTOP" "$ZHTTOP"
