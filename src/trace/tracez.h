@@ -1,6 +1,7 @@
 /* tracez.h: the bytes of a trace, read a block at a time: a plain file
- * (read(2)), a gzip one (zlib's inflate; told by the magic bytes, not the
- * name) or a caller's stream. Private to src/trace. */
+ * (read(2)), a gzip one (told by the magic bytes, not the name; inflated
+ * by ISA-L where configure found it, else by zlib, to the same bytes and
+ * errors) or a caller's stream. Private to src/trace. */
 #ifndef HTTOP_TRACEZ_H
 #define HTTOP_TRACEZ_H
 
@@ -19,9 +20,12 @@ struct tracez *tracez_open(const char *path, struct errmsg *e);
 struct tracez *tracez_stream(FILE *fp);
 /* Up to len bytes of the trace's text into buf: the count, 0 at the end,
  * -1 with errno set. A gzip stream that simply stops (a recorder killed
- * between two sync flushes: no trailer) reads as ending there; corrupt
- * compressed data (or a wrong checksum) is errno EBADMSG, any other
- * failure EIO or the system's errno. */
+ * between two sync flushes: no trailer) reads as ending there; gzip
+ * members one after another read as one stream, and bytes after the last
+ * one are ignored unless they start with 1f (then read as a member);
+ * corrupt compressed data (or a wrong checksum, or a header zlib refuses)
+ * is errno EBADMSG after every byte before it, any other failure EIO or
+ * the system's errno. */
 long tracez_read(struct tracez *z, char *buf, size_t len);
 void tracez_close(struct tracez *z);
 

@@ -85,6 +85,9 @@ class _Package:
     def enable_or_disable(self, name):
         on = "+" + name in self.spec
         return ["--%s-%s" % ("enable" if on else "disable", name)]
+    def with_or_without(self, name):
+        on = "+" + name in self.spec
+        return ["--%s-%s" % ("with" if on else "without", name)]
     def define(self, name, value):
         return "-D%s=%s" % (name, "ON" if value is True else "OFF" if value is False else value)
 class AutotoolsPackage(_Package):
@@ -122,7 +125,7 @@ def httop():
   # Every library and tool configure.ac checks for (not the test-only ones),
   # by its Spack name.
   spack_name = {"hwloc": "hwloc@2.1:", "libcpuid": "libcpuid", "ncursesw": "ncurses",
-                "zlib": "zlib-api", "libbpf": "libbpf"}
+                "zlib": "zlib-api", "libbpf": "libbpf", "libisal": "isa-l"}
   text = open(configure_ac).read()
   build_part = text.split("AC_ARG_ENABLE([tests]")[0]
   mods = re.findall(r"PKG_CHECK_MODULES\(\[\w+\], \[(\w+)", build_part)
@@ -149,6 +152,13 @@ def httop():
   for n in ("libbpf", "llvm+clang", "bpftool"):
       assert deps.get(n, {}).get("when") == "+bpf", "%s is needed only with +bpf" % n
   for spec, flag in (("+bpf", "--enable-bpf"), ("~bpf", "--disable-bpf")):
+      p = m.Httop()
+      p.spec = spec
+      p.prefix = types.SimpleNamespace(share="/opt/h/share")
+      assert flag in p.configure_args(), "%s: %s" % (spec, p.configure_args())
+  # ISA-L only with +isal, which configure then needs; zlib inflates without
+  assert deps.get("isa-l", {}).get("when") == "+isal", "isa-l is needed only with +isal"
+  for spec, flag in (("+isal", "--with-isal"), ("~isal", "--without-isal")):
       p = m.Httop()
       p.spec = spec
       p.prefix = types.SimpleNamespace(share="/opt/h/share")

@@ -39,13 +39,17 @@ class Httop(AutotoolsPackage):
     variant("nls", default=True, description="Translated messages (gettext)")
     variant("bpf", default=True,
             description="--source bpf: the scheduler's figures counted by an eBPF program")
+    variant("isal", default=True,
+            description="gzip traces inflated by Intel ISA-L (a replay's inflate in a fifth "
+            "of zlib's time); zlib's inflate without it")
 
     # It reads x86 model-specific registers and CPUID.
     requires("target=x86_64:", msg="httop reads x86 performance counters")
 
     # configure.ac: a C11 compiler, pkg-config, hwloc >= 2.1, libcpuid,
     # ncursesw, zlib; gettext only for the translations; libbpf, with clang
-    # and bpftool to build the kernel program, only for --source bpf.
+    # and bpftool to build the kernel program, only for --source bpf; ISA-L
+    # (libisal) only for +isal.
     depends_on("c", type="build")
     depends_on("pkgconfig", type="build")
     depends_on("hwloc@2.1:")
@@ -56,6 +60,7 @@ class Httop(AutotoolsPackage):
     depends_on("libbpf", when="+bpf")
     depends_on("llvm+clang", type="build", when="+bpf")
     depends_on("bpftool", type="build", when="+bpf")
+    depends_on("isa-l", when="+isal")
 
     def configure_args(self):
         # The test programs and their fixtures are for the project's CI; the
@@ -68,6 +73,7 @@ class Httop(AutotoolsPackage):
         ]
         args.extend(self.enable_or_disable("nls"))
         args.extend(self.enable_or_disable("bpf"))
+        args.extend(self.with_or_without("isal"))
         return args
 
     def check(self):
