@@ -39,7 +39,7 @@ src/httop --source bpf -b -n 1 -d 0.1 >"$tmp/out" 2>"$tmp/err"
 st=$?
 lines=$(wc -l <"$tmp/err")
 msg=$(cat "$tmp/err")
-check "--source bpf: exit 1 ($st), one line ($lines)" [ "$st" -eq 1 ] && [ "$lines" -eq 1 ]
+check "--source bpf: exit 1 ($st), one line ($lines)" sh -c '[ "$1" -eq 1 ] && [ "$2" -eq 1 ]' sh "$st" "$lines"
 case $msg in
 *"built without the bpf source: clang is missing (Debian: clang)"*"--source sched gives the same figures"*)
 	ok "--source bpf names the cause, the fix and the other source: $msg" ;;

@@ -33,7 +33,7 @@ dist() { (cd "$src/b" && rm -f httop-*.tar.gz && make -s dist >"$tmp/dist.out" 2
 dist "$tmp/one.tar.gz"; s1=$?
 sleep 2
 TZ=Asia/Kolkata dist "$tmp/two.tar.gz"; s2=$?
-check "make dist works twice (status $s1, $s2)" [ "$s1" -eq 0 ] && [ "$s2" -eq 0 ]
+check "make dist works twice (status $s1, $s2)" sh -c '[ "$1" -eq 0 ] && [ "$2" -eq 0 ]' sh "$s1" "$s2"
 check "the two tarballs are the same bytes" cmp -s "$tmp/one.tar.gz" "$tmp/two.tar.gz"
 sums "$tmp/after"
 changed=$(diff "$tmp/before" "$tmp/after" | sed -n 's/^> [0-9a-f]*  \.\///p' | tr '\n' ' ')

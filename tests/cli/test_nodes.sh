@@ -156,7 +156,7 @@ check "... status 2 ($st)" [ "$st" -eq 2 ]
 # stays empty.
 "$HTTOP" --nodes 'h[1-2]' --via "$via" --remote-httop "$HTTOP" -n 2 -o o.jsonl >o.out 2>o.err
 st=$?
-check "-o FILE with --nodes: exit 0 ($st), nothing on standard output" [ "$st" -eq 0 ] && [ ! -s o.out ]
+check "-o FILE with --nodes: exit 0 ($st), nothing on standard output" sh -c '[ "$1" -eq 0 ] && [ ! -s o.out ]' sh "$st"
 check "... four JSON lines in the file, two of each host" \
     [ "$(grep -c '"host":"h1"' o.jsonl)" -eq 2 -a "$(grep -c '"host":"h2"' o.jsonl)" -eq 2 ]
 "$HTTOP" --nodes 'h[1-2]' --via "$via" --remote-httop "$HTTOP" --format summary -n 2 \
