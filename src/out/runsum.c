@@ -251,8 +251,12 @@ own_part(FILE *fp, const struct interval *iv, const struct run_summary *s)
 	}
 	/* Only the scheduler tells its tasks apart: its record (the sched
 	 * source, or read beside the counters), or the bpf source's program
-	 * counting in the kernel, which reads no record. */
-	if (s->source != NULL && strcmp(s->source, "bpf") == 0)
+	 * counting in the kernel, which reads no record. A bound where part
+	 * of its cores' time was not counted (records lost). */
+	if (g->cpu_s.kind == V_BOUND)
+		text_wrapf(fp, INDENT_NOTE, _("  CPU %.2f-%.2f s on its cores (a bound: part of its "
+		    "cores' time was not counted)\n"), g->cpu_s.lo, g->cpu_s.hi);
+	else if (s->source != NULL && strcmp(s->source, "bpf") == 0)
 		text_wrapf(fp, INDENT_NOTE, _("  CPU %.2f s on its cores (counted in the kernel at "
 		    "each switch)\n"), g->cpu_s.v);
 	else
