@@ -207,7 +207,9 @@ void metrics_node_weights(const struct interval *iv, const struct topology *t,
     struct agg_weights *w);
 /* The aggregate of `n` aggregates (the nodes of a job), each weighed as
  * its own cores were (w[i]): the same as one aggregate over all their
- * cores. Parts with no valid core count in ncores only. */
+ * cores. Parts with no valid core count in ncores only. cpu_s is the sum
+ * of the parts' (ends added: a bound where any is one), absent where a
+ * part of cores has none (its uncounted time is not known). */
 void metrics_combine(const struct agg_fig *parts, const struct agg_weights *w, size_t n,
     struct agg_fig *out);
 
