@@ -136,7 +136,7 @@ acc_job(struct acc *a, const struct interval *iv, const struct topo_core *tc,
 		if (t->job_util.kind == V_NONE) {
 			if (a->job_why == R_NONE)
 				a->job_why = t->job_util.why;
-			a->job_unc += iv->dt;
+			a->job_unc += iv->dt > 0.0 ? iv->dt : 0.0;
 			continue;
 		}
 		a->job_ticks += t->job_s;
