@@ -40,9 +40,12 @@ struct acc {
 	struct vacc v[A_N];
 	struct actacc act;
 	double job_ticks;          /* the job's time on the threads, s */
+	double job_unc;            /* thread-seconds job_ticks does not cover */
+	/* A part (metrics_combine) without cpu_s: its threads and interval
+	 * unknown, the sum has no upper end and is absent with this. */
+	enum reason job_gap;
 	bool job_any;              /* a thread had the job's time */
 	enum reason job_why;       /* else why not */
-	enum reason job_gap;       /* a core without figures: the sum leaves it out */
 };
 
 static void
@@ -112,7 +115,8 @@ actacc_val(const struct actacc *a, enum reason none)
 }
 
 /* The job's split of core tc, weighted by its T, and its threads' job
- * seconds (cpu_s, a sum). */
+ * seconds (cpu_s, a sum): a thread without job_util leaves the whole
+ * interval uncovered, one with adds what its window left out. */
 static void
 acc_job(struct acc *a, const struct interval *iv, const struct topo_core *tc,
     const struct core_fig *cf, double w)
@@ -132,11 +136,25 @@ acc_job(struct acc *a, const struct interval *iv, const struct topo_core *tc,
 		if (t->job_util.kind == V_NONE) {
 			if (a->job_why == R_NONE)
 				a->job_why = t->job_util.why;
+			a->job_unc += iv->dt > 0.0 ? iv->dt : 0.0;
 			continue;
 		}
 		a->job_ticks += t->job_s;
+		a->job_unc += t->job_unc_s;
 		a->job_any = true;
 	}
+}
+
+/* A selected core without figures: none of its threads' job time over
+ * the interval is counted. */
+static void
+acc_uncovered(struct acc *a, const struct interval *iv, const struct topo_core *tc)
+{
+	unsigned i;
+
+	for (i = 0; i < tc->nthreads && i < TOPO_MAX_SMT; i++)
+		if (tc->cpus[i] < iv->max_cpu)
+			a->job_unc += iv->dt > 0.0 ? iv->dt : 0.0;
 }
 
 /* The weights of core tc: w its T, ref and inst its threads' summed dref
@@ -162,8 +180,7 @@ acc_add(struct acc *a, const struct interval *iv, const struct topo_core *tc,
 	if (cf->reason != R_NONE) {
 		if (a->first == R_NONE)
 			a->first = cf->reason;
-		if (a->job_gap == R_NONE)
-			a->job_gap = cf->reason;
+		acc_uncovered(a, iv, tc);
 		return;
 	}
 	a->nvalid++;
@@ -204,15 +221,12 @@ acc_store(const struct acc *a, struct agg_fig *g)
 	g->job_alone = vacc_val(&a->v[A_JALONE], none);
 	g->job_shared = vacc_val(&a->v[A_JSHARED], none);
 	g->job_none = vacc_val(&a->v[A_JNONE], none);
-	/* A sum over the valid cores alone would be short by whatever the job
-	 * ran on the others: absent with their reason, not a smaller figure. */
-	if (a->job_any && a->job_gap != R_NONE)
-		g->cpu_s = val_absent(a->job_gap);
-	else if (a->job_any && a->job_why != R_NONE)
-		g->cpu_s = val_absent(a->job_why);
-	else
-		g->cpu_s = a->job_any ? val_exact(a->job_ticks) :
-		    val_absent(a->job_why != R_NONE ? a->job_why : none);
+	/* Exact only when every selected thread's job time was counted over
+	 * the whole interval; else lo what was, hi lo plus the rest. */
+	g->cpu_s = !a->job_any ? val_absent(a->job_why != R_NONE ? a->job_why : none) :
+	    a->job_gap != R_NONE ? val_absent(a->job_gap) :
+	    a->job_unc > 0.0 ? val_bound(a->job_ticks, a->job_ticks + a->job_unc) :
+	    val_exact(a->job_ticks);
 	g->exact = a->exact && g->both.kind == V_EXACT;
 	/* Share of busy core time with both threads active. C / (u0 + u1 - C)
 	 * grows with C, and a bound's low (high) ends of both and neither
@@ -308,8 +322,8 @@ metrics_combine(const struct agg_fig *parts, const struct agg_weights *w, size_t
 		const struct agg_fig *p = &parts[i];
 
 		a.ncores += p->ncores;
-		if (p->nvalid < p->ncores && p->cpu_s.kind == V_NONE && a.job_gap == R_NONE)
-			a.job_gap = p->cpu_s.why;
+		if (p->ncores > 0 && p->cpu_s.kind == V_NONE && a.job_gap == R_NONE)
+			a.job_gap = p->cpu_s.why != R_NONE ? p->cpu_s.why : R_READ_ERROR;
 		if (p->nvalid == 0) {
 			if (a.first == R_NONE && p->ncores > 0)
 				a.first = p->util.kind == V_NONE && p->util.why != R_NONE ? p->util.why :
@@ -335,7 +349,8 @@ metrics_combine(const struct agg_fig *parts, const struct agg_weights *w, size_t
 		vacc_add(&a.v[A_JSHARED], p->job_shared, w[i].time);
 		vacc_add(&a.v[A_JNONE], p->job_none, w[i].time);
 		if (p->cpu_s.kind != V_NONE) {
-			a.job_ticks += p->cpu_s.v;   /* seconds add up */
+			a.job_ticks += p->cpu_s.lo;   /* seconds add up */
+			a.job_unc += p->cpu_s.hi - p->cpu_s.lo;
 			a.job_any = true;
 		} else if (a.job_why == R_NONE) {
 			a.job_why = p->cpu_s.why;

@@ -19,6 +19,12 @@
  * when it was not; an exact split is never made up for time it was not
  * measured.
  *
+ * The seconds of the intervals a selected core was not valid in are summed
+ * per core as well (lost): over a window, their difference is the time the
+ * core's sums leave out, which its threads' job_unc_s say (the job's cpu_s
+ * is then a bound, aggregate.c). Its TSC sum would say it too, but only to
+ * the read skew between the sample's time and the core's clock.
+ *
  * A core with no valid interval in the window has no TSC sum there: it is
  * given the reason of its latest invalid interval instead of "TSC did not
  * advance".
@@ -67,9 +73,10 @@ struct history {
 
 	uint64_t *sums;              /* running sums, rowlen */
 	uint64_t *tsums;             /* running truth sums, tlen */
+	double *lost;                /* per core: seconds of the intervals it
+				      * was selected and not valid in */
 	uint64_t *zero;              /* the AVG_RUN start: all zero, rowlen + tlen */
 	enum reason *last_reason;    /* per core: latest invalid interval's reason */
-	double *bad_time;            /* per core: mtime at its end, or -1 */
 	uint8_t *latest_state;       /* per CPU: CPU_NOT_READ or CPU_READ_OK */
 	uint8_t *last_read;          /* per CPU: the latest sample's state, as read */
 	uint8_t *ok_state;           /* per CPU: CPU_READ_OK */
@@ -83,6 +90,7 @@ struct history {
 	double *ring_time;
 	uint64_t *ring_v;            /* cap * rowlen */
 	uint64_t *ring_t;            /* cap * tlen */
+	double *ring_l;              /* cap * ncores */
 
 	struct sample a, b;          /* what metrics_compute is given */
 };
@@ -111,7 +119,7 @@ history_new(const struct machine *m, const struct plan *p, double max_seconds,
 		min_delay = 0.05;
 	want = max_seconds > 0.0 ? max_seconds / min_delay + 2.0 : 2.0;
 	cap = want > (double)HISTORY_MAX_SNAPS ? HISTORY_MAX_SNAPS : (size_t)want + 1;
-	per = (h->rowlen + h->tlen) * sizeof(uint64_t) + sizeof(double);
+	per = (h->rowlen + h->tlen) * sizeof(uint64_t) + (h->ncores + 1) * sizeof(double);
 	if (cap * per > HISTORY_MAX_BYTES)
 		cap = HISTORY_MAX_BYTES / per;
 	if (cap < 3)
@@ -120,9 +128,9 @@ history_new(const struct machine *m, const struct plan *p, double max_seconds,
 
 	h->sums = xcalloc(h->rowlen + 1, sizeof *h->sums);
 	h->tsums = xcalloc(h->tlen + 1, sizeof *h->tsums);
+	h->lost = xcalloc(h->ncores + 1, sizeof *h->lost);
 	h->zero = xcalloc(h->rowlen + h->tlen + 1, sizeof *h->zero);
 	h->last_reason = xcalloc(h->ncores + 1, sizeof *h->last_reason);
-	h->bad_time = xcalloc(h->ncores + 1, sizeof *h->bad_time);
 	h->latest_state = xcalloc(h->max_cpu + 1, sizeof *h->latest_state);
 	h->last_read = xcalloc(h->max_cpu + 1, sizeof *h->last_read);
 	h->ok_state = xcalloc(h->max_cpu + 1, sizeof *h->ok_state);
@@ -134,10 +142,9 @@ history_new(const struct machine *m, const struct plan *p, double max_seconds,
 	h->ring_time = xcalloc(cap, sizeof *h->ring_time);
 	h->ring_v = xcalloc(cap * h->rowlen + 1, sizeof *h->ring_v);
 	h->ring_t = xcalloc(cap * h->tlen + 1, sizeof *h->ring_t);
-	for (i = 0; i < h->ncores; i++) {
+	h->ring_l = xcalloc(cap * h->ncores + 1, sizeof *h->ring_l);
+	for (i = 0; i < h->ncores; i++)
 		h->last_reason[i] = R_FIRST;
-		h->bad_time[i] = -1.0;
-	}
 	/* Until the first sample every core waits for its first interval. */
 	memset(h->latest_state, CPU_READ_OK, h->max_cpu);
 	memset(h->ok_state, CPU_READ_OK, h->max_cpu);
@@ -161,10 +168,9 @@ history_reset(struct history *h)
 	h->n = h->head = 0;
 	memset(h->sums, 0, h->rowlen * sizeof *h->sums);
 	memset(h->tsums, 0, h->tlen * sizeof *h->tsums);
-	for (i = 0; i < h->ncores; i++) {
+	memset(h->lost, 0, h->ncores * sizeof *h->lost);
+	for (i = 0; i < h->ncores; i++)
 		h->last_reason[i] = R_FIRST;
-		h->bad_time[i] = -1.0;
-	}
 	memset(h->latest_state, CPU_READ_OK, h->max_cpu);
 }
 
@@ -176,6 +182,7 @@ push(struct history *h, double time)
 	h->ring_time[i] = time;
 	memcpy(h->ring_v + i * h->rowlen, h->sums, h->rowlen * sizeof *h->sums);
 	memcpy(h->ring_t + i * h->tlen, h->tsums, h->tlen * sizeof *h->tsums);
+	memcpy(h->ring_l + i * h->ncores, h->lost, h->ncores * sizeof *h->lost);
 	h->head = i;
 	if (h->n < h->cap)
 		h->n++;
@@ -247,6 +254,7 @@ history_add(struct history *h, const struct sample *prev, const struct sample *c
 {
 	const struct topology *t = &h->m->topo;
 	unsigned ci, cpu, k;
+	double dt;
 	bool truth;
 
 	if (!h->started) {
@@ -262,8 +270,8 @@ history_add(struct history *h, const struct sample *prev, const struct sample *c
 	if (prev == NULL || cur->nslots != h->nslots || prev->nslots != h->nslots)
 		return;
 
-	if (cur->time > prev->time)
-		h->mtime += cur->time - prev->time;
+	dt = cur->time > prev->time ? cur->time - prev->time : 0.0;
+	h->mtime += dt;
 	truth = prev->truth != NULL && cur->truth != NULL;
 	for (ci = 0; ci < t->ncores && ci < last->ncores; ci++) {
 		const struct core_fig *cf = &last->cores[ci];
@@ -271,7 +279,7 @@ history_add(struct history *h, const struct sample *prev, const struct sample *c
 		if (cf->reason != R_NONE) {
 			if (cf->reason != R_NOT_SELECTED) {
 				h->last_reason[ci] = cf->reason;
-				h->bad_time[ci] = h->mtime;
+				h->lost[ci] += dt;
 			}
 			continue;
 		}
@@ -361,39 +369,25 @@ explain_empty(const struct history *h, const struct sample *a, const struct samp
 	}
 }
 
-/* A core valid over part of the window covers the job's time on it over
- * that part only: its threads' job seconds would make the window's sum
- * (cpu_s) short, so they are absent with the reason of its latest invalid
- * interval; its shares and the job's split of it still cover its valid
- * time. */
+/* Each thread's job_unc_s: the seconds of the window its core's sums
+ * leave out (lost at the window's end less lost at its start, `from`;
+ * NULL: the run's start, zero). */
 static void
-job_gaps(const struct history *h, const struct metrics_ctx *c, struct interval *iv)
+window_lost(const struct history *h, const double *from, struct interval *iv)
 {
 	const struct topology *t = &h->m->topo;
+	const double *to = h->ring_l + h->head * h->ncores;
 	unsigned ci, i;
-	bool changed = false;
 
 	for (ci = 0; ci < t->ncores && ci < iv->ncores; ci++) {
 		const struct topo_core *tc = &t->cores[ci];
-		const struct core_fig *cf = &iv->cores[ci];
+		double u = to[ci] - (from != NULL ? from[ci] : 0.0);
 
-		if (!cf->selected || cf->reason != R_NONE || h->bad_time[ci] <= h->a.time)
-			continue;
-		for (i = 0; i < tc->nthreads && i < TOPO_MAX_SMT; i++) {
-			struct thread_fig *th;
-
-			if (tc->cpus[i] >= iv->max_cpu)
-				continue;
-			th = &iv->threads[tc->cpus[i]];
-			if (th->job_util.kind == V_NONE)
-				continue;
-			th->job_util = val_absent(h->last_reason[ci]);
-			th->job_s = 0.0;
-			changed = true;
-		}
+		u = u < 0.0 ? 0.0 : u > iv->dt ? iv->dt : u;
+		for (i = 0; i < tc->nthreads && i < TOPO_MAX_SMT; i++)
+			if (tc->cpus[i] < iv->max_cpu)
+				iv->threads[tc->cpus[i]].job_unc_s = u;
 	}
-	if (changed)
-		interval_judge(c, iv);
 }
 
 double
@@ -401,6 +395,7 @@ history_compute(struct history *h, const struct metrics_ctx *c, enum avg_window 
     double seconds, struct interval *iv)
 {
 	struct metrics_ctx c64 = *c;
+	const double *lost_from = NULL;
 	unsigned s;
 	size_t i;
 
@@ -435,13 +430,15 @@ history_compute(struct history *h, const struct metrics_ctx *c, enum avg_window 
 		h->a.v = h->ring_v + i * h->rowlen;
 		h->a.truth = h->truth ? h->ring_t + i * h->tlen : NULL;
 		h->a.time = h->ring_time[i];
+		lost_from = h->ring_l + i * h->ncores;
 	}
 	stopped_since(h, h->a.time);
 	c64.stopped_in = h->stop_in;
 	metrics_compute(&c64, &h->a, &h->b, iv);
 	explain_empty(h, &h->a, &h->b, iv);
-	job_gaps(h, &c64, iv);
 	offline_now(h, iv);
+	window_lost(h, lost_from, iv);
+	aggregate_all(&c64, iv);
 	return h->b.time - h->a.time;
 }
 
@@ -452,9 +449,10 @@ history_free(struct history *h)
 		return;
 	free(h->sums);
 	free(h->tsums);
+	free(h->lost);
+	free(h->ring_l);
 	free(h->zero);
 	free(h->last_reason);
-	free(h->bad_time);
 	free(h->latest_state);
 	free(h->last_read);
 	free(h->ok_state);

@@ -3,7 +3,9 @@
  * are accumulated into 64-bit running sums (so no wrap is ever lost), and
  * a ring of snapshots of those sums gives any window up to the longest
  * kept. A core's invalid intervals are left out of its sums, so its
- * window figures cover the time it was valid. */
+ * window figures cover the time it was valid; the time left out is kept
+ * too (thread_fig.job_unc_s: the job's cpu_s over the window is then a
+ * bound). */
 #ifndef HTTOP_HISTORY_H
 #define HTTOP_HISTORY_H
 

@@ -44,6 +44,10 @@ struct thread_fig {
 	uint64_t d_job;            /* the job's tasks ran on it, TSC slot's unit */
 	bool has_job;              /* the plan reads the job's time (sched, a job) */
 	double job_s;              /* d_job in seconds (the plan's clock_hz) */
+	/* Seconds of a window its core was not valid in, so job_s does not
+	 * cover them (history.c: intervals left out of the sums); 0 for one
+	 * interval. The aggregates' cpu_s is a bound when any is > 0. */
+	double job_unc_s;
 	/* The split counter's delta on this thread, in TSC ticks: the
 	 * AnyThread count (SPLIT_ANY, thread 0) or ONE_THREAD_ACTIVE
 	 * (SPLIT_OTA, each thread); has_split false where the plan reads none
@@ -118,7 +122,11 @@ struct agg_fig {
 	 * (1 - neither.hi)]); absent when the cores were never busy. */
 	struct val both_of_busy;
 	/* The job's split over the cores, weighted by time (core_fig's), and
-	 * the seconds its tasks ran on the cores' threads (cpu_s). */
+	 * the seconds its tasks ran on the cores' threads (cpu_s): exact when
+	 * every thread of every selected core had its job time over the whole
+	 * interval (window); else a bound, lo what was counted, hi lo plus
+	 * the thread-seconds not covered (an invalid core's threads x dt, a
+	 * thread without job_util x dt, job_unc_s); absent when nothing was. */
 	struct val job_both, job_alone, job_shared, job_none, cpu_s;
 };
 
@@ -199,7 +207,9 @@ void metrics_node_weights(const struct interval *iv, const struct topology *t,
     struct agg_weights *w);
 /* The aggregate of `n` aggregates (the nodes of a job), each weighed as
  * its own cores were (w[i]): the same as one aggregate over all their
- * cores. Parts with no valid core count in ncores only. */
+ * cores. Parts with no valid core count in ncores only. cpu_s is the sum
+ * of the parts' (ends added: a bound where any is one), absent where a
+ * part of cores has none (its uncounted time is not known). */
 void metrics_combine(const struct agg_fig *parts, const struct agg_weights *w, size_t n,
     struct agg_fig *out);
 

@@ -101,11 +101,13 @@ job_core(const struct topo_core *tc, unsigned ci, const struct interval *from, e
 		if (from != NULL && cpu < from->max_cpu) {
 			t->job_util = from->threads[cpu].job_util;
 			t->job_s = from->threads[cpu].job_s;
+			t->job_unc_s = from->threads[cpu].job_unc_s;
 			t->d_job = from->threads[cpu].d_job;
 			t->has_job = from->threads[cpu].has_job;
 		} else {
 			t->job_util = val_absent(why);
 			t->job_s = 0.0;
+			t->job_unc_s = 0.0;
 			t->d_job = 0;
 			t->has_job = false;
 		}

@@ -509,12 +509,19 @@ write_job(struct linebuf *b, const struct job_ident *j, const struct interval *i
 	}
 	/* The job's own CPU seconds (the node's cpu_s: the job's cores),
 	 * null where its tasks are not told apart (the node's absent says
-	 * why). */
+	 * why), or a bound (cpu_s_lo, cpu_s_hi: part of its cores' time
+	 * not counted). */
 	lb_lit(b, ",\"cpu_s\":");
-	if (cpu_s->kind == V_EXACT)
+	if (cpu_s->kind == V_EXACT) {
 		lb_sig(b, cpu_s->v, 6);
-	else
+	} else if (cpu_s->kind == V_BOUND) {
+		lb_lit(b, "null,\"cpu_s_lo\":");
+		lb_sig(b, cpu_s->lo, 6);
+		lb_lit(b, ",\"cpu_s_hi\":");
+		lb_sig(b, cpu_s->hi, 6);
+	} else {
 		lb_lit(b, "null");
+	}
 	/* Its own CPI and GHz (perf's cgroup events), null with the reason
 	 * in "absent" where they are not had: the node's are the CPUs'. */
 	for (i = 0; i < 2; i++) {

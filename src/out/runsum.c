@@ -232,6 +232,29 @@ pct(char *buf, size_t len, struct val v)
 		snprintf(buf, len, "-");
 }
 
+/* Its CPU seconds and whose count they are: only the scheduler tells its
+ * tasks apart, its record (the sched source, or read beside the counters)
+ * or the bpf source's program counting in the kernel, which reads no
+ * record. A bound where part of its cores' time was not counted (a core
+ * not valid in part of the run: records lost). */
+static void
+own_cpu(FILE *fp, const struct val *v, bool bpf)
+{
+	if (v->kind == V_BOUND && bpf)
+		text_wrapf(fp, INDENT_NOTE, _("  CPU %.2f-%.2f s on its cores (counted in the kernel "
+		    "at each switch; a bound: part of its cores' time was not counted)\n"), v->lo,
+		    v->hi);
+	else if (v->kind == V_BOUND)
+		text_wrapf(fp, INDENT_NOTE, _("  CPU %.2f-%.2f s on its cores (the scheduler's record; "
+		    "a bound: part of its cores' time was not counted)\n"), v->lo, v->hi);
+	else if (bpf)
+		text_wrapf(fp, INDENT_NOTE, _("  CPU %.2f s on its cores (counted in the kernel at "
+		    "each switch)\n"), v->v);
+	else
+		text_wrapf(fp, INDENT_NOTE, _("  CPU %.2f s on its cores (the scheduler's record)\n"),
+		    v->v);
+}
+
 /* The command's (or job's) own figures first, from its tasks alone (the
  * scheduler's record): its CPU seconds and the split of its cores' time;
  * absent with the reason where its tasks are not told apart. */
@@ -249,15 +272,7 @@ own_part(FILE *fp, const struct interval *iv, const struct run_summary *s)
 		    _(metrics_reason_text(g->cpu_s.why)));
 		return;
 	}
-	/* Only the scheduler tells its tasks apart: its record (the sched
-	 * source, or read beside the counters), or the bpf source's program
-	 * counting in the kernel, which reads no record. */
-	if (s->source != NULL && strcmp(s->source, "bpf") == 0)
-		text_wrapf(fp, INDENT_NOTE, _("  CPU %.2f s on its cores (counted in the kernel at "
-		    "each switch)\n"), g->cpu_s.v);
-	else
-		text_wrapf(fp, INDENT_NOTE, _("  CPU %.2f s on its cores (the scheduler's record)\n"),
-		    g->cpu_s.v);
+	own_cpu(fp, &g->cpu_s, s->source != NULL && strcmp(s->source, "bpf") == 0);
 	if (g->job_both.kind == V_NONE) {
 		text_wrapf(fp, hang(_("  its split: %s\n"), INDENT_NOTE), _("  its split: %s\n"),
 		    _(metrics_reason_text(g->job_both.why)));

@@ -46,8 +46,10 @@ out_summary_write(struct batch *b, const struct interval *iv)
 	/* Its own figures, where its tasks are told apart (sched): its CPU
 	 * seconds and the share of its cores' time a sibling ran another
 	 * task beside it. */
-	if (b->has_job && n->cpu_s.kind == V_EXACT)
-		fprintf(b->fp, _("  its own cpu %.3f s, shared %s"), n->cpu_s.v,
+	if (b->has_job && n->cpu_s.kind != V_NONE)
+		fprintf(b->fp, _("  its own cpu %s s%s, shared %s"),
+		    out_fig(s[1], sizeof s[1], n->cpu_s, 1.0, 3, ""),
+		    n->cpu_s.kind == V_BOUND ? _(" (a bound)") : "",
 		    out_fig(s[0], sizeof s[0], n->job_shared, 100.0, 1, "%"));
 	/* The whole run's record (batch_write_whole), after the intervals. */
 	if (b->whole)

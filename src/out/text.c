@@ -35,17 +35,20 @@ write_job(struct batch *b, const struct interval *iv)
 {
 	FILE *fp = b->fp;
 	const struct agg_fig *n = &iv->node;
-	char id[160], s[4][32];
+	char id[160], s[5][32];
 
 	fprintf(fp, _("job %s (%s): its own"), text_quote(id, sizeof id, b->job.id, 64),
 	    b->job.kind);
-	if (n->cpu_s.kind != V_EXACT)
+	/* A bound (part of its cores' time not counted) says so. */
+	if (n->cpu_s.kind == V_NONE)
 		fprintf(fp, _(" CPU seconds and split - (%s)"), _(metrics_reason_text(n->cpu_s.why)));
 	else
-		fprintf(fp, _(" CPU %.3f s, both %s, alone %s, shared %s, none %s"), n->cpu_s.v,
+		fprintf(fp, _(" CPU %s s%s, both %s, alone %s, shared %s, none %s"),
+		    out_fig(s[4], sizeof s[4], n->cpu_s, 1.0, 3, ""), n->cpu_s.kind == V_BOUND ?
+		    _(" (a bound: not all of its cores' time counted)") : "",
 		    pct(s[0], sizeof s[0], n->job_both), pct(s[1], sizeof s[1], n->job_alone),
 		    pct(s[2], sizeof s[2], n->job_shared), pct(s[3], sizeof s[3], n->job_none));
-	if (n->cpu_s.kind == V_EXACT && n->job_both.kind == V_NONE)
+	if (n->cpu_s.kind != V_NONE && n->job_both.kind == V_NONE)
 		fprintf(fp, " (%s)", _(metrics_reason_text(n->job_both.why)));
 	if (iv->job_cpi.kind == V_EXACT && iv->job_ghz.kind == V_EXACT)
 		fprintf(fp, _("; CPI %s, GHz %s\n"), num(s[0], sizeof s[0], iv->job_cpi),

@@ -273,7 +273,9 @@ job_own(struct flow *fl, const struct agg_fig *a)
 		    "(shared: a sibling ran another task)"), b, al, sh);
 		flow_words(fl, P_JOB_SHARES, ROLE_PLAIN, text);
 	}
-	snprintf(text, sizeof text, _("its CPU %.2f s"), a->cpu_s.v);
+	val_text(b, sizeof b, "%.2f", &a->cpu_s, 1.0);
+	snprintf(text, sizeof text, a->cpu_s.kind == V_BOUND ? _("its CPU %s s (a bound)") :
+	    _("its CPU %s s"), b);
 	flow_words(fl, P_JOB_SHARES, ROLE_PLAIN, text);
 }
 

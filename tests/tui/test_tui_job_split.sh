@@ -23,7 +23,7 @@ if wait_for 'its own tasks: both [0-9.]+% alone [0-9.]+% shared [0-9.]+%' 10 &&
 else
 	not_ok "header: the job's own split, 'shared' said in words"; show_screen
 fi
-check "header: the job's own CPU seconds" wait_for 'its CPU [0-9]+\.[0-9]{2} s' 10
+check "header: the job's own CPU seconds" wait_for 'its CPU [0-9]+\.[0-9]{2}(-[0-9]+\.[0-9]{2})? s' 10
 keys 2
 check "threads view: the job% column" wait_for 'steal% +job%( +[^ ]+)* +status' 10
 # CPU 0's row: its job% (the number right-aligned under the column's

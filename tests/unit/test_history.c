@@ -8,6 +8,8 @@
 
 #include "metrics/history.h"
 #include "metrics/metrics.h"
+#include "source/sched/sched_source.h"
+#include "util/cpulist.h"
 
 #define D 2100000000ull      /* TSC ticks per interval: 1 s at 2.1 GHz */
 #define SCALE 84ull          /* TSC ticks per REF_XCLK:ANY count */
@@ -341,10 +343,12 @@ test_invalid_left_out(void **state)
 /* The job's CPU seconds over a window are a sum: where a core of the job
  * was invalid in an interval of the window, that interval's job time is
  * missing from it (the core's figures cover its valid time), so the sum
- * is absent with that interval's reason, not a smaller number. Interval
- * 1: the job ran .5D on each thread of core 0 (1 s in all); interval 2
- * (invalid, as above) 1 s more; interval 3 idle. The whole run: absent
- * (reprogrammed), not 1 s; the last interval alone: exactly 0 s. */
+ * is a bound, not a smaller exact number. Interval 1: the job ran .5D on
+ * each thread of core 0 (1 s in all); interval 2 (core 0 invalid, as
+ * above) 1 s more, not counted; interval 3 idle. Interval 2 alone: core 0's
+ * two threads not counted for 1 s, core 1 counted 0: [0, 2]. The whole
+ * run: 1 s counted, core 0's two threads 1 s each not: [1, 3]; the last
+ * interval alone: exactly 0 s. */
 static void
 test_job_cpu_left_out(void **state)
 {
@@ -357,13 +361,16 @@ test_job_cpu_left_out(void **state)
 	step(&r, &three[0]);
 	assert_val(r.last.node.cpu_s, V_EXACT, 1.0, 1e-12);
 	step(&r, &bad);
-	assert_int_equal(r.last.node.cpu_s.kind, V_NONE);
+	assert_int_equal(r.last.node.cpu_s.kind, V_BOUND);
+	assert_near(r.last.node.cpu_s.lo, 0.0, 1e-12);
+	assert_near(r.last.node.cpu_s.hi, 2.0, 1e-12);
 	step(&r, &three[2]);
 	history_compute(r.h, &r.c, AVG_RUN, 0.0, &r.win);
 	assert_true(r.win.valid);
 	assert_int_equal(r.win.cores[0].reason, R_NONE);
-	assert_int_equal(r.win.node.cpu_s.kind, V_NONE);
-	assert_int_equal(r.win.node.cpu_s.why, R_REPROGRAMMED);
+	assert_int_equal(r.win.node.cpu_s.kind, V_BOUND);
+	assert_near(r.win.node.cpu_s.lo, 1.0, 1e-9);
+	assert_near(r.win.node.cpu_s.hi, 3.0, 1e-9);
 	history_compute(r.h, &r.c, AVG_LAST, 0.0, &r.win);
 	assert_val(r.win.node.cpu_s, V_EXACT, 0.0, 1e-12);
 	rig_free(&r);
@@ -474,6 +481,147 @@ test_stopped_window(void **state)
 	rig_free(&r);
 }
 
+/* The job's cpu_s (the scheduler's plan with the job's slots, clock 1 GHz:
+ * nanoseconds) on 1 package of 2 cores, HT: core 0 = cpus 0,2, core 1 =
+ * cpus 1,3. Every 1 s interval each thread is busy .5 s (any .75 s), and
+ * the job ran cpu 0 .4 s, cpu 2 .2 s (core 0: .6 s), cpu 1 .1 s, cpu 3
+ * .3 s (core 1: .4 s): an exact cpu_s of 1 s. Intervals 1 2 3, core 1's
+ * records lost in 2 (cpu 3 CPU_LOST at its end):
+ *   interval 2 alone: core 0's .6 s counted, core 1's 2 threads x 1 s
+ *     not: the bound [.6, 2.6] (exact .6 before: too small, called exact);
+ *   interval 3 (after the loss: valid again): exact 1;
+ *   the run, 3 s: core 0 3 x .6 = 1.8, core 1 2 x .4 = .8 counted, core 1
+ *     left out 1 s x 2 threads: [2.6, 4.6];
+ *   the last 2 s (intervals 2, 3): 1.2 + .4 = 1.6, [1.6, 3.6];
+ *   the last 1 s: exact 1.
+ * metrics_combine adds the parts' ends: exact 1 and [2.6, 4.6] give
+ * [3.6, 5.6]; a part of cores without cpu_s makes the sum absent with
+ * its reason (its threads and interval are not known: no upper end). */
+struct jrig {
+	struct machine m;
+	struct plan p;
+	struct metrics_ctx c;
+	struct sample s[2];
+	unsigned n;
+	uint64_t cum[4][SLOT_NKINDS];
+	struct interval iv, win;
+	struct history *h;
+};
+
+static void
+jstep(struct jrig *r, int lost_cpu)
+{
+	static const uint64_t job[4] = { 400000000ull, 100000000ull, 200000000ull, 300000000ull };
+	struct sample *prev = &r->s[(r->n + 1) % 2], *cur = &r->s[r->n % 2];
+	unsigned cpu, i;
+
+	for (cpu = 0; cpu < 4; cpu++) {
+		r->cum[cpu][SLOT_TSC] += 1000000000ull;
+		r->cum[cpu][SLOT_REF] += 500000000ull;
+		r->cum[cpu][SLOT_JOB] += job[cpu];
+		if (cpu < 2)
+			r->cum[cpu][SLOT_ANY] += 750000000ull;
+		cur->state[cpu] = (int)cpu == lost_cpu ? CPU_LOST : CPU_READ_OK;
+		for (i = 0; i < r->p.nslots; i++)
+			sample_row(cur, cpu)[i] = r->cum[cpu][r->p.slots[i].kind];
+	}
+	cur->time = 10.0 + r->n;
+	metrics_compute(&r->c, prev, cur, &r->iv);
+	history_add(r->h, prev, cur, &r->iv);
+	r->n++;
+}
+
+static void
+assert_bound(struct val v, double lo, double hi)
+{
+	assert_int_equal(v.kind, V_BOUND);
+	assert_near(v.lo, lo, 1e-9);
+	assert_near(v.hi, hi, 1e-9);
+}
+
+static void
+test_job_cpu_bound(void **state)
+{
+	struct jrig r;
+	struct agg_fig parts[2], out;
+	struct agg_weights w[2];
+	unsigned cpu, i;
+
+	(void)state;
+	memset(&r, 0, sizeof r);
+	topology_synthetic(&r.m.topo, 1, 2, 2);
+	r.m.group = UARCH_UNKNOWN;
+	sched_plan(&r.p, &r.m);
+	sched_plan_job(&r.p);
+	metrics_ctx_init(&r.c, &r.m, &r.p);
+	for (i = 0; i < 2; i++)
+		sample_init(&r.s[i], r.m.topo.max_cpu, r.p.nslots, r.m.topo.ncores, false);
+	interval_init(&r.iv, &r.m);
+	interval_init(&r.win, &r.m);
+	r.h = history_new(&r.m, &r.p, 10.0, 1.0);
+	/* The first read at t = 10 s: every counter 0. */
+	for (cpu = 0; cpu < 4; cpu++)
+		r.s[0].state[cpu] = CPU_READ_OK;
+	r.s[0].time = 10.0;
+	r.n = 1;
+
+	jstep(&r, -1);
+	assert_true(r.iv.valid);
+	assert_val(r.iv.node.cpu_s, V_EXACT, 1.0, 1e-9);
+	jstep(&r, 3);
+	assert_int_equal(r.iv.cores[1].reason, R_LOST);
+	assert_int_equal(r.iv.cores[0].reason, R_NONE);
+	assert_bound(r.iv.node.cpu_s, 0.6, 2.6);
+	assert_bound(r.iv.packages[0].cpu_s, 0.6, 2.6);
+	jstep(&r, -1);
+	assert_int_equal(r.iv.cores[1].reason, R_NONE);
+	assert_val(r.iv.node.cpu_s, V_EXACT, 1.0, 1e-9);
+
+	assert_near(history_compute(r.h, &r.c, AVG_RUN, 0.0, &r.win), 3.0, 1e-12);
+	assert_int_equal(r.win.cores[1].reason, R_NONE);
+	assert_int_equal(r.win.threads[1].d_tsc, 2000000000ull);
+	assert_near(r.win.threads[3].job_unc_s, 1.0, 1e-12);
+	assert_near(r.win.threads[0].job_unc_s, 0.0, 0.0);
+	assert_bound(r.win.node.cpu_s, 2.6, 4.6);
+	assert_near(history_compute(r.h, &r.c, AVG_WINDOW, 2.0, &r.win), 2.0, 1e-12);
+	assert_bound(r.win.node.cpu_s, 1.6, 3.6);
+	assert_near(history_compute(r.h, &r.c, AVG_WINDOW, 1.0, &r.win), 1.0, 1e-12);
+	assert_val(r.win.node.cpu_s, V_EXACT, 1.0, 1e-9);
+	/* The whole run narrowed to core 0 (a command's CPUs): no time left
+	 * out, exact 1.8. */
+	history_compute(r.h, &r.c, AVG_RUN, 0.0, &r.win);
+	{
+		struct cpulist only0;
+		struct errmsg e;
+
+		assert_int_equal(cpulist_parse("0", &only0, &e), 0);
+		metrics_restrict(&r.c, &only0, &r.win);
+		cpulist_free(&only0);
+	}
+	assert_val(r.win.node.cpu_s, V_EXACT, 1.8, 1e-9);
+
+	memset(parts, 0, sizeof parts);
+	memset(w, 0, sizeof w);
+	parts[0].ncores = parts[0].nvalid = 2;
+	parts[0].cpu_s = val_exact(1.0);
+	parts[1].ncores = parts[1].nvalid = 2;
+	parts[1].cpu_s = val_bound(2.6, 4.6);
+	metrics_combine(parts, w, 2, &out);
+	assert_bound(out.cpu_s, 3.6, 5.6);
+	parts[1].nvalid = 0;
+	parts[1].cpu_s = val_absent(R_LOST);
+	metrics_combine(parts, w, 2, &out);
+	assert_int_equal(out.cpu_s.kind, V_NONE);
+	assert_int_equal(out.cpu_s.why, R_LOST);
+
+	history_free(r.h);
+	interval_free(&r.iv);
+	interval_free(&r.win);
+	for (i = 0; i < 2; i++)
+		sample_free(&r.s[i]);
+	topology_free(&r.m.topo);
+}
+
 int
 main(void)
 {
@@ -486,6 +634,7 @@ main(void)
 		cmocka_unit_test(test_run_and_ring),
 		cmocka_unit_test(test_fallback),
 		cmocka_unit_test(test_stopped_window),
+		cmocka_unit_test(test_job_cpu_bound),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -851,7 +851,7 @@ test_job_rates(void **state)
  * core without figures (records lost on it) a sum over the others would
  * be short by whatever the job ran there, shown as exact ("CPU 0.00 s"
  * for a command that used 2 s). The SKX rig's 2 cores, each of its 4
- * threads 0.5 s of the job's: 2 s; core 1 lost: absent, reason lost. */
+ * threads 0.5 s of the job's: 2 s; core 1 lost: a bound, [1, 3]. */
 static void
 test_job_cpu_gap(void **state)
 {
@@ -876,9 +876,12 @@ test_job_cpu_gap(void **state)
 	metrics_take_job(&r.c, &from, R_NONE, &r.iv);
 	assert_false(r.iv.valid);
 	assert_int_equal(r.iv.node.nvalid, 1);
-	assert_int_equal(r.iv.node.cpu_s.kind, V_NONE);
-	assert_int_equal(r.iv.node.cpu_s.why, R_LOST);
-	assert_int_equal(r.iv.packages[0].cpu_s.kind, V_NONE);
+	/* core 0's two threads counted (1 s), core 1's two not for the
+	 * interval's 1 s: a bound [1, 1 + 2] */
+	assert_int_equal(r.iv.node.cpu_s.kind, V_BOUND);
+	assert_near(r.iv.node.cpu_s.lo, 1.0, 1e-12);
+	assert_near(r.iv.node.cpu_s.hi, 3.0, 1e-12);
+	assert_int_equal(r.iv.packages[0].cpu_s.kind, V_BOUND);
 	interval_free(&from);
 	rig_free(&r);
 }

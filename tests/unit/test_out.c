@@ -935,6 +935,22 @@ test_text_job(void **state)
 	assert_non_null(strstr(l, "its own CPU 0.500 s, both -, alone -, shared -, none - ("));
 	assert_non_null(strstr(l, metrics_reason_text(R_NO_SPLIT)));
 	free(out);
+
+	/* CPU seconds a bound (a core's records lost): lo-hi, said to be
+	 * one, in text and the summary; json's job object null with cpu_s_lo
+	 * and cpu_s_hi (it gave the reason of no absence, and null alone). */
+	f->iv.node.cpu_s = val_bound(0.6, 2.6);
+	out = render_job(f, FMT_TEXT);
+	line_with(out, "job 4711", l, sizeof l);
+	assert_non_null(strstr(l, "its own CPU 0.600-2.600 s (a bound: not all of its cores' time "
+	    "counted), both -"));
+	free(out);
+	out = render_job(f, FMT_SUMMARY);
+	assert_non_null(strstr(out, "its own cpu 0.600-2.600 s (a bound), shared"));
+	free(out);
+	out = render_job(f, FMT_JSON);
+	assert_non_null(strstr(out, "\"cpu_s\":null,\"cpu_s_lo\":0.6,\"cpu_s_hi\":2.6,\"cpi\""));
+	free(out);
 	free(f);
 }
 

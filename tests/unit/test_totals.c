@@ -160,7 +160,9 @@ test_totals(void **state)
  * G: time 1.5, 0.5 s, not valid: cpu_s absent, core 0 read error.
  * H: time 1.75, 0.25 s (the last, partial), cpu_s 0.1, core 0 shared .4.
  * Then H again (the whole-run record): nothing changes.
- * job_cpu .5, job_uncovered .5; job_state .1 .15 .05 + .1 = .15. */
+ * job_cpu .5, job_uncovered .5; job_state .1 .15 .05 + .1 = .15.
+ * I: time 2, 0.25 s, cpu_s a bound [.05, .3] (a core's records lost): as
+ * G, nothing to job_cpu, its .25 s to job_uncovered (.75). */
 static void
 test_totals_job(void **state)
 {
@@ -211,6 +213,12 @@ test_totals_job(void **state)
 	NEAR(n->job_state[0], 0.1);
 	NEAR(n->job_state[1], 0.15);
 	NEAR(n->job_state[2], 0.15);
+
+	iv.time = 2.0;
+	iv.node.cpu_s = val_bound(0.05, 0.3);
+	totals_add(&tt, &iv);
+	NEAR(n->job_cpu, 0.5);
+	NEAR(n->job_uncovered, 0.75);
 
 	totals_free(&tt);
 	interval_free(&iv);
