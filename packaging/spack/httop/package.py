@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="98f8bb11e8dec2823370587d034b325e30c7b4122036496ae7f04f0cf9d0314b")
+    version("0.1.0", sha256="6b8d495d33c20c4adcdb206cb0d77b9d1f75577b7b6680f414b48ed8b57128c8")
 
     variant("nls", default=True, description="Translated messages (gettext)")
     variant("bpf", default=True,
