@@ -371,23 +371,27 @@ explain_empty(const struct history *h, const struct sample *a, const struct samp
 
 /* Each thread's job_unc_s: the seconds of the window its core's sums
  * leave out (lost at the window's end less lost at its start, `from`;
- * NULL: the run's start, zero). */
-static void
+ * NULL: the run's start, zero). Whether any is not zero: only then do the
+ * aggregates (cpu_s) need computing again. */
+static bool
 window_lost(const struct history *h, const double *from, struct interval *iv)
 {
 	const struct topology *t = &h->m->topo;
 	const double *to = h->ring_l + h->head * h->ncores;
 	unsigned ci, i;
+	bool any = false;
 
 	for (ci = 0; ci < t->ncores && ci < iv->ncores; ci++) {
 		const struct topo_core *tc = &t->cores[ci];
 		double u = to[ci] - (from != NULL ? from[ci] : 0.0);
 
 		u = u < 0.0 ? 0.0 : u > iv->dt ? iv->dt : u;
+		any = any || u > 0.0;
 		for (i = 0; i < tc->nthreads && i < TOPO_MAX_SMT; i++)
 			if (tc->cpus[i] < iv->max_cpu)
 				iv->threads[tc->cpus[i]].job_unc_s = u;
 	}
+	return any;
 }
 
 double
@@ -437,8 +441,8 @@ history_compute(struct history *h, const struct metrics_ctx *c, enum avg_window 
 	metrics_compute(&c64, &h->a, &h->b, iv);
 	explain_empty(h, &h->a, &h->b, iv);
 	offline_now(h, iv);
-	window_lost(h, lost_from, iv);
-	aggregate_all(&c64, iv);
+	if (window_lost(h, lost_from, iv))
+		aggregate_all(&c64, iv);
 	return h->b.time - h->a.time;
 }
 
