@@ -9,7 +9,7 @@ EXTRA_DIST += bench/lib.sh bench/run.sh bench/reads.sh bench/instr.sh \
 
 # The whole cost of watching context switches (issue 37; run.sh's bench_whole),
 # and what it and sched.py share (the switching load, the bench's cpuset).
-EXTRA_DIST += bench/whole.py bench/lib.py
+EXTRA_DIST += bench/whole.py bench/lib.py bench/replay-builds.py
 
 # The CPU time of reading + metrics per refresh, measured on a tape of the
 # engine's reads (no system call in the timed loop).
