@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="6b8d495d33c20c4adcdb206cb0d77b9d1f75577b7b6680f414b48ed8b57128c8")
+    version("0.1.0", sha256="79eb0d613b277295cc57b0682a7b203107a06b42875d4bc864450781fed74862")
 
     variant("nls", default=True, description="Translated messages (gettext)")
     variant("bpf", default=True,
