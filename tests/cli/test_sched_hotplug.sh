@@ -158,13 +158,24 @@ ivs = [json.loads(l, parse_constant=bad) for l in open(sys.argv[1])]
 def t1(d):
     return [t for t in d["threads"] if t["cpu"] == 1][0]
 first, last = ivs[0], ivs[-1]
-core = last["cores"][0]
-shares = [core[k] if core[k] is not None else core[k + "_lo"] for k in ("neither", "t0_only", "t1_only", "both")]
-print("%d intervals; CPU 1 first %s/%s, last valid %s; last core %s %s" % (len(ivs), t1(first)["valid"],
-      t1(first).get("reason"), t1(last)["valid"], core["cpus"], core["valid"]))
+def shares(core):
+    return [core[k] if core[k] is not None else core[k + "_lo"]
+            for k in ("neither", "t0_only", "t1_only", "both")]
+def whole(d):
+    core = d["cores"][0]
+    return t1(d)["valid"] and core["cpus"] == [0, 1] and core["valid"] and \
+        all(v is not None and 0 <= v <= 1 for v in shares(core))
+# Read once back: an interval after the first with CPU 1 valid and the
+# core's split whole, and the last one whole too, unless the source
+# said its CPU's time is not known there ("lost": a task hidden from
+# tracing, this VM's agent, as a sanitizer CI pass once found).
+back = [i for i, d in enumerate(ivs) if i > 0 and whole(d)]
+lr = last["cores"][0].get("reason")
+print("%d intervals; CPU 1 first %s/%s; whole again in %d (from interval %s); last CPU 1 %s, "
+      "core %s" % (len(ivs), t1(first)["valid"], t1(first).get("reason"), len(back),
+                   back[0] + 1 if back else "-", t1(last).get("reason") or "valid", lr or "valid"))
 sys.exit(0 if len(ivs) == 10 and not t1(first)["valid"] and t1(first).get("reason") == "offline"
-         and t1(last)["valid"] and core["cpus"] == [0, 1] and core["valid"]
-         and all(v is not None and 0 <= v <= 1 for v in shares) else 1)
+         and back and (whole(last) or lr == "lost") else 1)
 EOF
 	prc=$?
 	check "declared-$src: CPU 1 offline at start, declared: status $st, offline first, read when back: $(cat "$dir/declared-$src.res") $(head -c 200 "$dir/declared-$src.err")" \
