@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="79eb0d613b277295cc57b0682a7b203107a06b42875d4bc864450781fed74862")
+    version("0.1.0", sha256="7ab31cc76d0b832eaf4aeb8d8b865884783027f10ddad0800273a8a3ed848af7")
 
     variant("nls", default=True, description="Translated messages (gettext)")
     variant("bpf", default=True,
