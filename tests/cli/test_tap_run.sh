@@ -15,7 +15,7 @@ need setsid util-linux
 tmp=$(mktemp -d) || exit 1
 tag="HTTOP_TAPRUN_TEST=$$"
 trap 'rm -rf "$tmp"' EXIT
-plan 14
+plan 18
 TAPRUN="$HTTOP_SRCDIR/tests/tap-run"
 
 cat >"$tmp/hang.sh" <<'EOT'
@@ -35,6 +35,21 @@ cat >"$tmp/nest.sh" <<EOT
 #!/bin/sh
 # time-limit: 2
 sh "$TAPRUN" "$tmp/hang_long.sh"
+EOT
+# A test that ends leaving a daemon behind (another session, reparented
+# to init: out of reach of its process group), and one whose child ends
+# by itself a moment after it.
+cat >"$tmp/leave.sh" <<'EOT'
+#!/bin/sh
+echo 1..1
+setsid sleep 3000 </dev/null >/dev/null 2>&1 &
+echo ok 1
+EOT
+cat >"$tmp/linger.sh" <<'EOT'
+#!/bin/sh
+echo 1..1
+setsid sleep 2 </dev/null >/dev/null 2>&1 &
+echo ok 1
 EOT
 printf '#!/bin/sh\necho "1..0 # SKIP not here"\nexit 77\n' >"$tmp/skip.sh"
 printf '#!/bin/sh\necho 1..1\necho ok 1\nexit 3\n' >"$tmp/three.sh"
@@ -78,6 +93,15 @@ left=$(procs_tagged "$tag")
 check "... none of the inner test's processes is left: $left left" [ "$left" -eq 0 ]
 [ "$left" -eq 0 ] || ps -eo pid,pgid,args | grep 'sleep 3000' | grep -v grep | sed 's/^/# /'
 
+taprun leave
+sed 's/^/# /' "$tmp/leave.out"
+check "a test that leaves a process running fails (status $st)" [ "$st" -eq 1 ]
+check "... by name, the process named: Bail out! processes left running by .../leave.sh (ended now): PID S sleep 3000" \
+    grep -q "^Bail out! processes left running by $tmp/leave.sh (ended now): *[0-9][0-9]* [A-Za-z+]* sleep 3000" "$tmp/leave.out"
+left=$(procs_tagged "$tag")
+check "... and it is ended: $left left" [ "$left" -eq 0 ]
+taprun linger
+check "a child that ends by itself 2 s after its test is no failure (status $st)" [ "$st" -eq 0 ]
 taprun skip
 check "a skip (exit 77) is status 0 (got $st)" [ "$st" -eq 0 ]
 check "... with its plan" grep -qxF "1..0 # SKIP not here" "$tmp/skip.out"

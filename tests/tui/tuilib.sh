@@ -22,13 +22,30 @@ tui_n=0
 tui_sock=$tui_base-$tui_n
 tui_dir=$(mktemp -d) || exit 1
 tui_status=
+tui_quitting=
+tui_pid=
 trap 'tui_kill; rm -rf "$tui_dir"' EXIT
 trap 'exit 1' INT TERM HUP
 
 tm() { tmux -L "$tui_sock" "$@"; }
 # The server and its socket: tmux may leave the socket file behind in
 # /tmp/tmux-UID (thousands over the suite's runs).
+#
+# An httop asked to quit (q, Ctrl-C, F10) may still be ending: in the
+# sanitizer build LeakSanitizer stops it with ptrace at exit, and the
+# SIGCONT of a terminal's hang-up arriving then discards the stop and
+# leaves both waiting forever (its tracer in waitpid, httop spinning in
+# sched_yield; seen once in CI). So its end is awaited first.
 tui_kill() {
+	if [ -n "$tui_quitting" ] && [ -n "$tui_pid" ]; then
+		_n=$((100 * ${HTTOP_TEST_TIME_FACTOR:-1}))
+		while [ ! -f "$tui_dir/status" ] && kill -0 "$tui_pid" 2>/dev/null &&
+		    [ $_n -gt 0 ]; do
+			sleep 0.1
+			_n=$((_n - 1))
+		done
+	fi
+	tui_quitting=
 	tm kill-server >/dev/null 2>&1
 	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$tui_sock"
 }
@@ -79,7 +96,12 @@ EOF
 
 cap() { tm capture-pane -p -t t 2>/dev/null; }
 cape() { tm capture-pane -p -e -t t 2>/dev/null; }
-keys() { tm send-keys -t t "$@"; }
+keys() {
+	for _k in "$@"; do
+		case $_k in q|C-c|F10) tui_quitting=1 ;; esac
+	done
+	tm send-keys -t t "$@"
+}
 
 # wait_for RE [SECONDS]: 0 once the screen matches, 1 after the timeout.
 wait_for() {
