@@ -133,12 +133,19 @@ then ok "each host's figures over ssh are its own output's"
 else not_ok "merged against own: $(tail -3 cmp.out)"; fi
 
 # 4: the summary's job line (h1 busy, h2 a thread a core, h3 idle: see
-# test_nodes.sh for the working): util 66.7, both/busy 50.0, 1.50, 3.00, 0.67
+# test_nodes.sh for the working): util 66.7, both/busy 50.0, 1.50, 3.00, 0.67.
+# The nodes run on the test clock, whose stamps (2024) are far from this
+# viewer's: each is placed by when its lines come, so a node whose ssh and
+# httop start half an interval later than the others' (a loaded CI
+# machine) has its two intervals in the job's second and third: then the
+# first and last job lines say which node is missing. Every job line
+# with all three nodes has the figures; one at least has all three.
 "$HTTOP" --nodes 'h[1-3]' --via ssh --remote-httop "$HTTOP" --format summary -n 2 -d 1 \
     >sum.txt 2>/dev/null
-check "the job's line over ssh: $(grep '^job' sum.txt | tail -1)" \
-    [ "$(grep '^job ' sum.txt | tail -1 | awk '{ print $4, $5, $6, $7, $8, $9 }')" = \
-    "1 66.7 50.0 1.50 3.00 0.67" ]
+whole=$(grep '^job ' sum.txt | awk '$4 == 1 { print $4, $5, $6, $7, $8, $9 }' | sort -u)
+part=$(grep '^job ' sum.txt | awk '$4 != 1' | grep -vc 'nodes missing: ')
+check "the job's line over ssh: $(grep '^job' sum.txt | tr -s ' ' | tr '\n' '|')" \
+    [ "$whole|$part" = "1 66.7 50.0 1.50 3.00 0.67|0" ]
 
 # 5-6: a node nothing answers for: ssh's message, the status
 "$HTTOP" --nodes 'h1,h4' --via ssh --remote-httop "$HTTOP" --format summary -n 2 -d 0.2 \
