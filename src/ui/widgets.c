@@ -16,9 +16,12 @@
 #include "util/textesc.h"
 #include "util/xalloc.h"
 
-/* Left eighth blocks, 1/8 to 7/8 of a cell. */
+/* Left blocks for a solid run that ends 1/8 to 7/8 into a cell. 1/8 is
+ * drawn as 2/8: the left one-eighth block (U+258F) is the bar's right
+ * edge (BAR_EDGE_RIGHT), and a bar at 1/8 drawn with it looked like an
+ * empty bar's edge. A run that short still shows, an eighth too long. */
 static const char *const eighth[8] = {
-	"", "\u258f", "\u258e", "\u258d", "\u258c", "\u258b", "\u258a", "\u2589",
+	"", "\u258e", "\u258e", "\u258d", "\u258c", "\u258b", "\u258a", "\u2589",
 };
 
 /* --- text --------------------------------------------------------------- */
@@ -494,8 +497,8 @@ draw_bar_edges(struct ui_ctx *u, int y, int x, int width)
 	/* Grey with colours, plain without: the edge is a frame, not data.
 	 * Two cells of every row: made once, like a bar's. */
 	enum ui_role r = screen_heat_colour(u) ? ROLE_INVALID : ROLE_PLAIN;
-	struct bar_cell left = { u->utf8 ? "\u2595" : "[", r };
-	struct bar_cell right = { u->utf8 ? "\u258f" : "]", r };
+	struct bar_cell left = { u->utf8 ? BAR_EDGE_LEFT : "[", r };
+	struct bar_cell right = { u->utf8 ? BAR_EDGE_RIGHT : "]", r };
 
 	if (x > 0)
 		draw_cells(u, y, x - 1, 1, &left);

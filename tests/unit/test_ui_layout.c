@@ -191,6 +191,47 @@ test_bar_eighths(void **state)
 	assert_string_equal(glyphs(c, 4), "#000");
 }
 
+/* Every partial cell differs from the bar's edges. Over 4 cells (32
+ * eighths) both = k/32 is k eighths, k = 1..7: a run ending k/8 into
+ * cell 0. k = 1 (the trial user's "bar at 1/8") is the quarter block
+ * U+258E, not U+258F, which is BAR_EDGE_RIGHT; 2..7 are U+258E..U+2589;
+ * 8 is the full block. With t0 after it the partial cell stays both's. */
+static void
+test_bar_partial_not_edge(void **state)
+{
+	static const char *const want[8] = { "", "\u258e", "\u258e", "\u258d", "\u258c",
+	    "\u258b", "\u258a", "\u2589" };
+	struct ui_ctx u;
+	struct bar_cell c[4];
+	enum ui_role roles[] = { ROLE_BOTH, ROLE_T0 };
+	double fr[2];
+	int k;
+
+	(void)state;
+	ctx(&u, true);
+	for (k = 1; k < 8; k++) {
+		fr[0] = k / 32.0;
+		fr[1] = 1.0;      /* t0 to the end */
+		bar_cells(&u, 4, roles, fr, 1, c);
+		assert_string_equal(c[0].glyph, want[k]);
+		assert_int_equal(c[0].role, ROLE_BOTH);
+		assert_string_not_equal(c[0].glyph, BAR_EDGE_RIGHT);
+		assert_string_not_equal(c[0].glyph, BAR_EDGE_LEFT);
+		assert_string_equal(glyphs(c + 1, 3), "   ");
+		bar_cells(&u, 4, roles, fr, 2, c);
+		assert_string_equal(c[0].glyph, want[k]);
+		assert_string_equal(glyphs(c + 1, 3), "\u2593\u2593\u2593");
+	}
+	fr[0] = 8 / 32.0;
+	bar_cells(&u, 4, roles, fr, 1, c);
+	assert_string_equal(glyphs(c, 4), "\u2588   ");
+	/* the utilisation bar (one solid run) the same */
+	roles[0] = ROLE_UTIL;
+	fr[0] = 1 / 32.0;
+	bar_cells(&u, 4, roles, fr, 1, c);
+	assert_string_equal(glyphs(c, 4), "\u258e   ");
+}
+
 /* A bound from utilisations u0 = 0.5, u1 = 0.6: both in [0.1, 0.5],
  * t0 only = u0 - both in [0, 0.4], t1 only in [0.1, 0.5]. Drawn: both's
  * certain 0.1, the doubt 0.4, t0's certain 0, t1's certain 0.1: they add
@@ -540,6 +581,7 @@ main(void)
 		cmocka_unit_test(test_layout_job),
 		cmocka_unit_test(test_bar_split),
 		cmocka_unit_test(test_bar_eighths),
+		cmocka_unit_test(test_bar_partial_not_edge),
 		cmocka_unit_test(test_bar_bound),
 		cmocka_unit_test(test_bar_clamp),
 		cmocka_unit_test(test_val_text),
