@@ -177,6 +177,21 @@ text_fit(char *dst, size_t len, const char *s, int width, bool utf8)
 	return text_width(dst);
 }
 
+int
+text_fit_forms(char *dst, size_t len, const char *forms, int width, bool utf8)
+{
+	char form[1024];
+	const char *p = forms, *nl;
+
+	while ((nl = strchr(p, '\n')) != NULL) {
+		snprintf(form, sizeof form, "%.*s", (int)(nl - p), p);
+		if (text_width(form) <= width)
+			return text_fit(dst, len, form, width, utf8);
+		p = nl + 1;
+	}
+	return text_fit(dst, len, p, width, utf8);
+}
+
 void
 draw_words(struct ui_ctx *u, int y, int x, int width, enum ui_role r, const char *s)
 {

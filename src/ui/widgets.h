@@ -24,6 +24,11 @@ size_t text_line_len(const char *s, int cols);
  * the words that fit and an ellipsis ("\u2026" under UTF-8, else "..."),
  * or nothing. Returns its columns. */
 int text_fit(char *dst, size_t len, const char *s, int width, bool utf8);
+/* The same for a message said in several forms, longest first, separated
+ * by newlines ("j: no job is watched; start httop with ...\nno job: ..."):
+ * the first form that fits `width` whole, else the last (the shortest)
+ * as text_fit cuts it. A message without a newline is text_fit's. */
+int text_fit_forms(char *dst, size_t len, const char *forms, int width, bool utf8);
 /* `width` cells at (y, x) in the role's look: `s` cut to the width (UTF-8
  * aware), padded with blanks, what a terminal would act on shown escaped
  * (textesc.h: \xHH). The one way text reaches the screen. */

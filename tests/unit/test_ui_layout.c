@@ -232,6 +232,46 @@ test_bar_partial_not_edge(void **state)
 	assert_string_equal(glyphs(c, 4), "\u258e   ");
 }
 
+/* A message in forms, longest first: the first that fits whole. The j
+ * key's answer without a job is 75, 58 and 38 columns: at 80 the whole,
+ * at 60 and 58 the second, at 57 and at 40 the third; at 30 the third
+ * cut at a word with an ellipsis (never the first form's start, which
+ * lost the options: "j: no job is watched; start httop with..."). */
+static void
+test_fit_forms(void **state)
+{
+	const char *j = "j: no job is watched; start httop with --pid, --cgroup, --job or -- COMMAND\n"
+	    "j: no job; start httop with --pid, --cgroup, --job, -- CMD\n"
+	    "no job: --pid, --cgroup, --job, -- CMD";
+	char out[256];
+
+	(void)state;
+	assert_int_equal(text_fit_forms(out, sizeof out, j, 80, true), 75);
+	assert_string_equal(out, "j: no job is watched; start httop with --pid, --cgroup, --job "
+	    "or -- COMMAND");
+	assert_int_equal(text_fit_forms(out, sizeof out, j, 75, true), 75);
+	assert_int_equal(text_fit_forms(out, sizeof out, j, 74, true), 58);
+	assert_string_equal(out, "j: no job; start httop with --pid, --cgroup, --job, -- CMD");
+	assert_int_equal(text_fit_forms(out, sizeof out, j, 60, true), 58);
+	assert_int_equal(text_fit_forms(out, sizeof out, j, 58, true), 58);
+	assert_int_equal(text_fit_forms(out, sizeof out, j, 57, true), 38);
+	assert_string_equal(out, "no job: --pid, --cgroup, --job, -- CMD");
+	assert_int_equal(text_fit_forms(out, sizeof out, j, 40, true), 38);
+	assert_string_equal(out, "no job: --pid, --cgroup, --job, -- CMD");
+	assert_int_equal(text_fit_forms(out, sizeof out, j, 30, true), 25);
+	assert_string_equal(out, "no job: --pid, --cgroup,\u2026");
+	assert_int_equal(text_fit_forms(out, sizeof out, j, 30, false), 27);
+	assert_string_equal(out, "no job: --pid, --cgroup,...");
+	/* one form: text_fit's */
+	assert_int_equal(text_fit_forms(out, sizeof out, "aa bb cc", 7, true), 6);
+	assert_string_equal(out, "aa bb\u2026");
+	assert_int_equal(text_fit_forms(out, sizeof out, "aa bb cc", 8, true), 8);
+	assert_int_equal(text_fit_forms(out, sizeof out, "aa\nb", 1, true), 1);
+	assert_string_equal(out, "b");
+	assert_int_equal(text_fit_forms(out, sizeof out, "aa\nbbb", 1, true), 0);
+	assert_string_equal(out, "");
+}
+
 /* A bound from utilisations u0 = 0.5, u1 = 0.6: both in [0.1, 0.5],
  * t0 only = u0 - both in [0, 0.4], t1 only in [0.1, 0.5]. Drawn: both's
  * certain 0.1, the doubt 0.4, t0's certain 0, t1's certain 0.1: they add
@@ -582,6 +622,7 @@ main(void)
 		cmocka_unit_test(test_bar_split),
 		cmocka_unit_test(test_bar_eighths),
 		cmocka_unit_test(test_bar_partial_not_edge),
+		cmocka_unit_test(test_fit_forms),
 		cmocka_unit_test(test_bar_bound),
 		cmocka_unit_test(test_bar_clamp),
 		cmocka_unit_test(test_val_text),
