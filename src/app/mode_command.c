@@ -55,7 +55,7 @@ struct cmdrun {
 	FILE *out;                  /* -o FILE, or standard error */
 	bool out_lost;              /* a write to standard error failed: nothing more goes there */
 	struct batch *b;            /* -b or --format: the intervals */
-	struct output_ops b_ops;    /* the batch output, as out_written() sees it */
+	struct output_ops b_ops;    /* the batch output, through intervals() */
 	char name[96];              /* the command's name, quoted for messages */
 	bool hup_passed;            /* a hang-up passed on to the process group */
 };
@@ -188,9 +188,9 @@ out_written(struct cmdrun *c, int err)
 	return err == EPIPE ? 0 : -1;
 }
 
-/* The batch output's interval, through out_written(): on standard error
- * a failed write stops the intervals, not the run (the recording, the
- * textfile and the summary's history go on). */
+/* The batch output's interval. On standard error a failed write (a
+ * reader gone included) cannot be said, as out_written() says: it stops
+ * the intervals there, not the run (--record and --textfile go on). */
 static int
 intervals(void *self, const struct run_step *st, struct errmsg *e)
 {
