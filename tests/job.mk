@@ -2,7 +2,7 @@
 # (httop -- COMMAND)
 JOB_TESTS = tests/cli/test_slurm.sh tests/cli/test_slurm_acct.sh tests/cli/test_acct_record.sh tests/cli/test_command.sh tests/cli/test_command_msr.sh \
 	tests/cli/test_command_priv.sh tests/cli/test_command_short.sh tests/tui/test_command_hangup.sh \
-	tests/cli/test_job_scope.sh tests/cli/test_runsum_width.sh \
+	tests/cli/test_job_scope.sh tests/cli/test_runsum_width.sh tests/cli/test_command_stderr.sh \
 	tests/cli/test_job_absent.sh tests/cli/test_job_counters.sh
 TESTS += $(JOB_TESTS)
 EXTRA_DIST += $(JOB_TESTS) tests/slurmlib.sh

@@ -53,7 +53,9 @@ struct cmdrun {
 	struct cpulist ever;        /* every CPU the command's processes could run on */
 	bool viewed;                /* view holds a reading */
 	FILE *out;                  /* -o FILE, or standard error */
+	bool out_lost;              /* a write to standard error failed: nothing more goes there */
 	struct batch *b;            /* -b or --format: the intervals */
+	struct output_ops b_ops;    /* the batch output, through intervals() */
 	char name[96];              /* the command's name, quoted for messages */
 	bool hup_passed;            /* a hang-up passed on to the process group */
 };
@@ -168,6 +170,62 @@ loop(struct cmdrun *c)
 	}
 }
 
+/* A write to c->out that failed with `err` (0: none): -1 when it is
+ * httop's failure, 0 when not. Standard error (no -o) is where the
+ * message would go: a write that fails there (closed, full) cannot be
+ * said, and must not turn the command's status into httop's; nothing
+ * more is written there. A reader that went away (EPIPE) is a normal
+ * end, as in every mode. -o FILE or -o - (the data) keeps its errors. */
+static int
+out_written(struct cmdrun *c, int err)
+{
+	if (err == 0)
+		return 0;
+	if (c->out == stderr) {
+		c->out_lost = true;
+		return 0;
+	}
+	return err == EPIPE ? 0 : -1;
+}
+
+/* The batch output's interval. On standard error a failed write (a
+ * reader gone included) cannot be said, as out_written() says: it stops
+ * the intervals there, not the run (--record and --textfile go on). */
+static int
+intervals(void *self, const struct run_step *st, struct errmsg *e)
+{
+	struct cmdrun *c = self;
+	int rc;
+
+	if (c->out_lost)
+		return 0;
+	rc = output_batch.interval(c->b, st, e);
+	if (rc != 0 && c->out == stderr) {
+		c->out_lost = true;
+		return 0;
+	}
+	return rc;
+}
+
+/* The batch output's other operations, on c->b. */
+static int
+b_start(void *self, const struct run *r, struct errmsg *e)
+{
+	return output_batch.start(((struct cmdrun *)self)->b, r, e);
+}
+
+static int
+b_event(void *self, const struct run_event *ev, struct errmsg *e)
+{
+	return output_batch.event(((struct cmdrun *)self)->b, ev, e);
+}
+
+static int
+b_close(void *self, struct errmsg *e)
+{
+	return output_batch.close(((struct cmdrun *)self)->b, e);
+}
+
 /* The whole run, narrowed to every CPU the command could use, to c->out:
  * one more record in the batch format, or the summary for a person. */
 static int
@@ -176,10 +234,15 @@ summary(struct cmdrun *c, struct interval *whole, double covered, struct errmsg 
 	const struct command *cmd = &c->a->cmd;
 	struct run_summary s;
 	char ended[128], cpus[256];
+	int err;
 
+	if (c->out_lost)
+		return 0;
 	if (c->b != NULL && c->a->o->format != FMT_TEXT) {
 		batch_set_scope(c->b, OUT_SCOPE_RUN);
-		return batch_write_whole(c->b, whole, e);
+		if (batch_write_whole(c->b, whole, e) == 0)
+			return 0;
+		return out_written(c, batch_errno(c->b));
 	}
 	command_describe(cmd, ended, sizeof ended);
 	cpus[0] = '\0';
@@ -194,9 +257,13 @@ summary(struct cmdrun *c, struct interval *whole, double covered, struct errmsg 
 	s.meaning = plan_meaning(c->a->src->plan);
 	s.have_cpu = command_cpu_time(cmd, &s.user, &s.system);
 	s.cpus = cpus;
-	out_run_summary(c->out, c->a->src->m, whole, &s);
-	if (ferror(c->out))
-		return errmsg_set(e, _("writing the summary: %s"), strerror(errno));
+	/* The errno of the write that failed, not one an earlier call left. */
+	err = out_run_summary(c->out, c->a->src->m, whole, &s);
+	if (out_written(c, err) != 0) {
+		/* Said here: not once more when -o FILE is closed. */
+		clearerr(c->out);
+		return errmsg_set(e, _("writing the summary: %s"), strerror(err));
+	}
 	return 0;
 }
 
@@ -288,8 +355,14 @@ app_run_command(struct app *a)
 	run_init(&r, a->src, &a->plan, &cfg);
 	app_job_record(a, &r);
 	app_add_common_outputs(a, &r);
-	if (c.b != NULL)
-		run_add_output(&r, &output_batch, c.b);
+	if (c.b != NULL) {
+		c.b_ops = output_batch;
+		c.b_ops.interval = intervals;
+		c.b_ops.start = output_batch.start != NULL ? b_start : NULL;
+		c.b_ops.event = output_batch.event != NULL ? b_event : NULL;
+		c.b_ops.close = output_batch.close != NULL ? b_close : NULL;
+		run_add_output(&r, &c.b_ops, &c);
+	}
 	run_set_view(&r, &c.view);
 	/* From here an ending signal is only noted: the loop decides. */
 	signals_defer();
@@ -309,7 +382,7 @@ app_run_command(struct app *a)
 		app_report(&e);
 		status = EXIT_FAIL;
 	}
-	if (batch_end(c.b, &e) != 0) {
+	if (!c.out_lost && batch_end(c.b, &e) != 0 && out_written(&c, batch_errno(c.b)) != 0) {
 		app_report(&e);
 		status = EXIT_FAIL;
 	}

@@ -4,10 +4,13 @@
  * its end on the one wait (SIGCHLD's pipe, as mode_command.c does), and the
  * summary says what could be measured without counters (the wall-clock
  * time, and its CPU time from wait4(2)) and why the rest could not. The
- * exit status is the command's. */
+ * exit status is the command's, or 1 where it succeeded and the summary
+ * could not be written to -o FILE (standard error's failure cannot be
+ * said, as in mode_command.c). */
 #include "config.h"
 #include "app/context.h"
 
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -48,6 +51,7 @@ app_run_command_bare(struct app *a, const struct errmsg *why)
 	struct run_bare r;
 	char name[96], ended[128];
 	struct errmsg e;
+	int err;
 
 	text_quote(name, sizeof name, o->command[0], 64);
 	/* The reason goes with the summary, once. */
@@ -77,8 +81,19 @@ app_run_command_bare(struct app *a, const struct errmsg *why)
 	r.unix_time = clock_wall();
 	r.why = why->text;
 	if (o->batch && o->format == FMT_JSON)
-		out_run_bare_json(out, &r);
+		err = out_run_bare_json(out, &r);
 	else
-		out_run_bare(out, &r);
+		err = out_run_bare(out, &r);
+	/* On standard error a failed write cannot be said (the message would
+	 * go there too) and is no failure of httop's; a reader that went away
+	 * is a normal end. -o FILE or -o - (the data): httop's failure where
+	 * the command succeeded, as with a source (mode_command.c). */
+	if (err != 0 && err != EPIPE && out != stderr) {
+		clearerr(out);
+		errmsg_set(&e, _("writing the summary: %s"), strerror(err));
+		app_report(&e);
+		if (r.status == 0)
+			return EXIT_FAIL;
+	}
 	return command_status(cmd);
 }

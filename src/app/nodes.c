@@ -129,8 +129,10 @@ open_output(struct nodes_app *na)
 	if ((fd = outfile_open("-o", na->o->output, privilege_held(), &na->e)) < 0)
 		return -1;
 	if ((na->out = fdopen(fd, "w")) == NULL) {
+		int err = errno;   /* fdopen's, before close can change it */
+
 		close(fd);
-		return errmsg_set(&na->e, _("-o %s: %s"), na->o->output, strerror(errno));
+		return errmsg_set(&na->e, _("-o %s: %s"), na->o->output, strerror(err));
 	}
 	return 0;
 }

@@ -684,8 +684,10 @@ app_open_output(struct app *a)
 	if ((fd = outfile_open("-o", o->output, privilege_held(), &a->e)) < 0)
 		return -1;
 	if ((a->out = fdopen(fd, "w")) == NULL) {
+		int err = errno;   /* fdopen's, before close can change it */
+
 		close(fd);
-		return errmsg_set(&a->e, _("-o %s: %s"), o->output, strerror(errno));
+		return errmsg_set(&a->e, _("-o %s: %s"), o->output, strerror(err));
 	}
 	return 0;
 }

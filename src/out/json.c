@@ -22,6 +22,7 @@
 #include "config.h"
 #include "out/format.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1114,13 +1115,14 @@ out_json_write(struct batch *bt, const struct interval *iv)
 	lb_flush(b, bt->fp);
 }
 
-void
+int
 out_run_bare_json(FILE *fp, const struct run_bare *r)
 {
 	static const char *const unmeasured[] = { "neither", "t0_only", "t1_only", "both", "util",
 	    "active_threads", "ghz", "cpi" };
 	struct linebuf b;
 	size_t i;
+	int err;
 
 	memset(&b, 0, sizeof b);
 	lb_lit(&b, "{\"command\":[");
@@ -1166,7 +1168,12 @@ out_run_bare_json(FILE *fp, const struct run_bare *r)
 	lb_lit(&b, "],\"reason\":");
 	json_str(&b, r->why != NULL ? r->why : "");
 	lb_lit(&b, "}\n");
+	errno = 0;
 	lb_flush(&b, fp);
+	err = b.err;
 	lb_free(&b);
-	fflush(fp);
+	errno = 0;
+	if (err == 0 && fflush(fp) != 0)
+		err = errno != 0 ? errno : EIO;
+	return err;
 }

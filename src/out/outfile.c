@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -80,4 +82,38 @@ outfile_open(const char *opt, const char *path, bool privileged, struct errmsg *
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGXFSZ, &sa, NULL);
 	return fd;
+}
+
+int
+memout_open(struct memout *mo)
+{
+	mo->buf = NULL;
+	mo->len = 0;
+	errno = 0;
+	mo->fp = open_memstream(&mo->buf, &mo->len);
+	return mo->fp != NULL ? 0 : errno != 0 ? errno : ENOMEM;
+}
+
+int
+memout_write(struct memout *mo, FILE *to)
+{
+	int err = 0;
+
+	errno = 0;
+	if (fclose(mo->fp) != 0) {
+		err = errno != 0 ? errno : ENOMEM;
+	} else {
+		/* Each call's errno taken at once: nothing runs in between. */
+		errno = 0;
+		if (mo->len > 0 && fwrite(mo->buf, 1, mo->len, to) != mo->len)
+			err = errno != 0 ? errno : EIO;
+		errno = 0;
+		if (err == 0 && fflush(to) != 0)
+			err = errno != 0 ? errno : EIO;
+	}
+	free(mo->buf);
+	mo->fp = NULL;
+	mo->buf = NULL;
+	mo->len = 0;
+	return err;
 }

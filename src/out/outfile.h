@@ -1,9 +1,12 @@
 /* outfile.h: a file httop writes for other programs to read (--record,
- * -o), opened with care: it may be root that writes it. */
+ * -o), opened with care: it may be root that writes it; a text for a
+ * person written to a stream in one go (memout). */
 #ifndef HTTOP_OUTFILE_H
 #define HTTOP_OUTFILE_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
 
 #include "util/errmsg.h"
 
@@ -19,5 +22,21 @@
  * up. Returns the descriptor (close-on-exec), or -1 with a message naming
  * the option, the file, the cause and the fix. */
 int outfile_open(const char *opt, const char *path, bool privileged, struct errmsg *e);
+
+/* A text for a person (a summary) written a piece at a time into memory,
+ * then to its stream in one go, so that a write that fails is one call
+ * whose errno is the cause: not whatever an earlier call, or a later one
+ * of the many fprintf, left in errno. */
+struct memout {
+	FILE *fp;                   /* write the text here */
+	char *buf;
+	size_t len;
+};
+
+/* 0, or the errno of open_memstream. */
+int memout_open(struct memout *mo);
+/* The text to `to`, flushed; `mo` is freed either way. 0, or the errno
+ * of the call that failed (EIO when it gave none). */
+int memout_write(struct memout *mo, FILE *to);
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "out/format.h"
+#include "out/outfile.h"
 #include "util/i18n.h"
 #include "util/textesc.h"
 #include "util/textput.h"
@@ -288,8 +289,8 @@ own_part(FILE *fp, const struct interval *iv, const struct run_summary *s)
 	    "another task)\n"));
 }
 
-void
-out_run_summary(FILE *fp, const struct machine *m, const struct interval *iv,
+static void
+summary_text(FILE *fp, const struct machine *m, const struct interval *iv,
     const struct run_summary *s)
 {
 	fputc('\n', fp);
@@ -308,11 +309,23 @@ out_run_summary(FILE *fp, const struct machine *m, const struct interval *iv,
 	absent_line(fp, &iv->node);
 	if (!iv->valid)
 		text_wrapf(fp, INDENT_NOTE, _("  not valid over the whole run: %s\n"), iv->reason);
-	fflush(fp);
 }
 
-void
-out_run_bare(FILE *fp, const struct run_bare *r)
+int
+out_run_summary(FILE *fp, const struct machine *m, const struct interval *iv,
+    const struct run_summary *s)
+{
+	struct memout mo;
+	int err;
+
+	if ((err = memout_open(&mo)) != 0)
+		return err;
+	summary_text(mo.fp, m, iv, s);
+	return memout_write(&mo, fp);
+}
+
+static void
+bare_text(FILE *fp, const struct run_bare *r)
 {
 	char cmd[256];
 
@@ -331,5 +344,16 @@ out_run_bare(FILE *fp, const struct run_bare *r)
 	    r->host != NULL && r->host[0] != '\0' ? r->host : "-");
 	text_wrapf(fp, hang(_("  why: %s\n"), INDENT_NOTE), _("  why: %s\n"),
 	    r->why != NULL ? r->why : "-");
-	fflush(fp);
+}
+
+int
+out_run_bare(FILE *fp, const struct run_bare *r)
+{
+	struct memout mo;
+	int err;
+
+	if ((err = memout_open(&mo)) != 0)
+		return err;
+	bare_text(mo.fp, r);
+	return memout_write(&mo, fp);
 }

@@ -28,8 +28,9 @@ struct run_summary {
 	double user, system;        /* its CPU time and its waited-for children's, s */
 };
 
-/* Write it to fp (translated: it is for a person). */
-void out_run_summary(FILE *fp, const struct machine *m, const struct interval *iv,
+/* Write it to fp (translated: it is for a person), in one write: 0, or
+ * the errno of the write or flush that failed. */
+int out_run_summary(FILE *fp, const struct machine *m, const struct interval *iv,
     const struct run_summary *s);
 
 /* A command run without any counter source (httop -- COMMAND where none
@@ -48,10 +49,11 @@ struct run_bare {
 	const char *why;            /* why no source works (the sources' errors) */
 };
 
-/* For a person (translated). */
-void out_run_bare(FILE *fp, const struct run_bare *r);
+/* For a person (translated). Both: 0, or the errno of the write or
+ * flush that failed. */
+int out_run_bare(FILE *fp, const struct run_bare *r);
 /* One JSON object on one line (untranslated; httop(1), A command from
  * start to end). */
-void out_run_bare_json(FILE *fp, const struct run_bare *r);
+int out_run_bare_json(FILE *fp, const struct run_bare *r);
 
 #endif

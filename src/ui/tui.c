@@ -149,6 +149,17 @@ key_note(struct tui *t, const char *msg)
 	t->key_note_until = clock_mono() + NOTE_SECONDS;
 }
 
+/* An answer said in forms for the width: the whole, then shorter ones
+ * with the key information first, for a narrow terminal where the whole
+ * would be cut before what to do (the status line takes the first that
+ * fits: text_fit_forms). */
+static void
+key_note_forms(struct tui *t, const char *whole, const char *shorter, const char *shortest)
+{
+	snprintf(t->key_note, sizeof t->key_note, "%s\n%s\n%s", whole, shorter, shortest);
+	t->key_note_until = clock_mono() + NOTE_SECONDS;
+}
+
 /* A key changed what the last answer spoke of ("already at its
  * minimum"): that answer is stale. */
 static void
@@ -435,8 +446,10 @@ screen_key(struct tui *t, int ch)
 		return TUI_REDRAW;
 	case 'j':
 		if (!t->has_job) {
-			key_note(t, _("j: no job is watched; start httop with --pid, --cgroup, --job "
-			    "or -- COMMAND"));
+			key_note_forms(t, _("j: no job is watched; start httop with --pid, --cgroup, "
+			    "--job or -- COMMAND"),
+			    _("j: no job; start httop with --pid, --cgroup, --job, -- CMD"),
+			    _("no job: --pid, --cgroup, --job, -- CMD"));
 			return TUI_REDRAW;
 		}
 		t->job_only = !t->job_only;
@@ -515,12 +528,13 @@ tui_input(struct tui *t)
 /* --- the status line ---------------------------------------------------- */
 
 /* One message of the status line at x, whole, or as many words as fit and
- * an ellipsis; returns the columns used (0: none fit). */
+ * an ellipsis (a message in several forms: the first that fits whole);
+ * returns the columns used (0: none fit). */
 static int
 status_message(struct ui_ctx *u, int y, int x, int room, enum ui_role r, const char *msg)
 {
 	char text[700];
-	int w = text_fit(text, sizeof text, msg, room, u->utf8);
+	int w = text_fit_forms(text, sizeof text, msg, room, u->utf8);
 
 	if (w > 0)
 		draw_text(u, y, x, w, r, text);

@@ -16,9 +16,12 @@
 #include "util/textesc.h"
 #include "util/xalloc.h"
 
-/* Left eighth blocks, 1/8 to 7/8 of a cell. */
+/* Left blocks for a solid run that ends 1/8 to 7/8 into a cell. 1/8 is
+ * drawn as 2/8: the left one-eighth block (U+258F) is the bar's right
+ * edge (BAR_EDGE_RIGHT), and a bar at 1/8 drawn with it looked like an
+ * empty bar's edge. A run that short still shows, an eighth too long. */
 static const char *const eighth[8] = {
-	"", "\u258f", "\u258e", "\u258d", "\u258c", "\u258b", "\u258a", "\u2589",
+	"", "\u258e", "\u258e", "\u258d", "\u258c", "\u258b", "\u258a", "\u2589",
 };
 
 /* --- text --------------------------------------------------------------- */
@@ -172,6 +175,21 @@ text_fit(char *dst, size_t len, const char *s, int width, bool utf8)
 		return 0;
 	snprintf(dst, len, "%.*s%s", (int)n, s, more);
 	return text_width(dst);
+}
+
+int
+text_fit_forms(char *dst, size_t len, const char *forms, int width, bool utf8)
+{
+	char form[1024];
+	const char *p = forms, *nl;
+
+	while ((nl = strchr(p, '\n')) != NULL) {
+		snprintf(form, sizeof form, "%.*s", (int)(nl - p), p);
+		if (text_width(form) <= width)
+			return text_fit(dst, len, form, width, utf8);
+		p = nl + 1;
+	}
+	return text_fit(dst, len, p, width, utf8);
 }
 
 void
@@ -494,8 +512,8 @@ draw_bar_edges(struct ui_ctx *u, int y, int x, int width)
 	/* Grey with colours, plain without: the edge is a frame, not data.
 	 * Two cells of every row: made once, like a bar's. */
 	enum ui_role r = screen_heat_colour(u) ? ROLE_INVALID : ROLE_PLAIN;
-	struct bar_cell left = { u->utf8 ? "\u2595" : "[", r };
-	struct bar_cell right = { u->utf8 ? "\u258f" : "]", r };
+	struct bar_cell left = { u->utf8 ? BAR_EDGE_LEFT : "[", r };
+	struct bar_cell right = { u->utf8 ? BAR_EDGE_RIGHT : "]", r };
 
 	if (x > 0)
 		draw_cells(u, y, x - 1, 1, &left);

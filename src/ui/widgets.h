@@ -24,6 +24,11 @@ size_t text_line_len(const char *s, int cols);
  * the words that fit and an ellipsis ("\u2026" under UTF-8, else "..."),
  * or nothing. Returns its columns. */
 int text_fit(char *dst, size_t len, const char *s, int width, bool utf8);
+/* The same for a message said in several forms, longest first, separated
+ * by newlines ("j: no job is watched; start httop with ...\nno job: ..."):
+ * the first form that fits `width` whole, else the last (the shortest)
+ * as text_fit cuts it. A message without a newline is text_fit's. */
+int text_fit_forms(char *dst, size_t len, const char *forms, int width, bool utf8);
 /* `width` cells at (y, x) in the role's look: `s` cut to the width (UTF-8
  * aware), padded with blanks, what a terminal would act on shown escaped
  * (textesc.h: \xHH). The one way text reaches the screen. */
@@ -46,8 +51,10 @@ void draw_val(struct ui_ctx *u, int y, int x, int width, enum ui_role r, const c
  * use it): `n` segments of roles[i] covering fracs[i] of the width, in
  * order; the rest is ROLE_NEITHER. Widths are rounded at eighth-cell
  * boundaries. A cell where a solid run (ROLE_BOTH, ROLE_UTIL) ends gets a
- * left eighth block under UTF-8; any other mixed cell shows the role that
- * covers most of it. */
+ * left block under UTF-8, 2/8 to 7/8 of the cell (a run ending 1/8 into
+ * it shows 2/8: the left one-eighth block is the bar's right edge,
+ * BAR_EDGE_RIGHT, and a bar at 1/8 would read as an empty bar's edge);
+ * any other mixed cell shows the role that covers most of it. */
 struct bar_cell {
 	const char *glyph;      /* one column, UTF-8 or ASCII */
 	enum ui_role role;      /* its colour */
@@ -72,7 +79,10 @@ void draw_value_bar(struct ui_ctx *u, int y, int x, int width, const struct val 
     enum ui_role r);
 /* The edges that frame a bar of `width` cells at (y, x): drawn in the cell
  * before x and the cell after the bar, so an idle bar still shows its
- * length without colour. */
+ * length without colour. Under UTF-8 the right and left one-eighth
+ * blocks, hugging the bar; no cell inside a bar is either. */
+#define BAR_EDGE_LEFT "\u2595"
+#define BAR_EDGE_RIGHT "\u258f"
 void draw_bar_edges(struct ui_ctx *u, int y, int x, int width);
 /* A frame of h x w cells at (top, left) in the role's look, box-drawing
  * characters under UTF-8, else - | +; the inside is blanked. */

@@ -33,11 +33,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "unit/testutil.h"
 
 #include "metrics/figures.h"
 #include "out/batch.h"
+#include "out/runsum.h"
 
 #define NCORES 5
 #define MAXCPU 10
@@ -974,6 +976,75 @@ test_write_error(void **state)
 	free(f);
 }
 
+/* The summaries for a person (out/runsum.c) and the bare command's JSON
+ * return the errno of the write that failed: ENOSPC on /dev/full, EBADF
+ * on a descriptor closed under the stream, whatever errno held before
+ * (EILSEQ here, as a conversion may leave it). A stream whose error flag
+ * an earlier failure set (a read on a write-only stream: EBADF) but that
+ * writes now is no failure: the summary is all there, 0. */
+static void
+test_summary_write_error(void **state)
+{
+	struct fixture *f = build();
+	char *const argv[] = { "true", NULL };
+	struct run_summary s;
+	struct run_bare r;
+	char path[] = "/tmp/httop-test-out.XXXXXX", line[256];
+	FILE *fp;
+	int fd, found = 0;
+
+	(void)state;
+	memset(&s, 0, sizeof s);
+	s.argv = argv;
+	s.pid = 42;
+	s.ended = "exit status 0";
+	s.seconds = 1.0;
+	s.covered = 1.0;
+	s.source = "sim";
+	s.cpus = "0-9";
+	memset(&r, 0, sizeof r);
+	r.argv = argv;
+	r.pid = 42;
+	r.ended = "exit status 0";
+	r.why = "none";
+	if ((fp = fopen("/dev/full", "w")) == NULL)
+		skip_because("no /dev/full here");
+	errno = EILSEQ;
+	assert_int_equal(out_run_summary(fp, &f->m, &f->iv, &s), ENOSPC);
+	errno = EILSEQ;
+	assert_int_equal(out_run_bare(fp, &r), ENOSPC);
+	errno = EILSEQ;
+	assert_int_equal(out_run_bare_json(fp, &r), ENOSPC);
+	fclose(fp);
+
+	fd = dup(STDOUT_FILENO);
+	assert_true(fd >= 0);
+	fp = fdopen(fd, "w");
+	assert_non_null(fp);
+	close(fd);
+	errno = EILSEQ;
+	assert_int_equal(out_run_summary(fp, &f->m, &f->iv, &s), EBADF);
+	fclose(fp);
+
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	fp = fdopen(fd, "w");
+	assert_non_null(fp);
+	assert_int_equal(fgetc(fp), EOF);
+	assert_true(ferror(fp));
+	errno = EILSEQ;
+	assert_int_equal(out_run_summary(fp, &f->m, &f->iv, &s), 0);
+	fclose(fp);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	while (fgets(line, sizeof line, fp) != NULL)
+		found += strstr(line, "httop: true (pid 42): exit status 0 after 1.00 s") != NULL;
+	fclose(fp);
+	unlink(path);
+	assert_int_equal(found, 1);
+	free(f);
+}
+
 static void
 test_format_names(void **state)
 {
@@ -1055,6 +1126,7 @@ main(void)
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_text_job),
 		cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_summary_write_error),
 		cmocka_unit_test(test_format_names),
 		cmocka_unit_test(test_walltime),
 	};

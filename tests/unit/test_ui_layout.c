@@ -191,6 +191,87 @@ test_bar_eighths(void **state)
 	assert_string_equal(glyphs(c, 4), "#000");
 }
 
+/* Every partial cell differs from the bar's edges. Over 4 cells (32
+ * eighths) both = k/32 is k eighths, k = 1..7: a run ending k/8 into
+ * cell 0. k = 1 (the trial user's "bar at 1/8") is the quarter block
+ * U+258E, not U+258F, which is BAR_EDGE_RIGHT; 2..7 are U+258E..U+2589;
+ * 8 is the full block. With t0 after it the partial cell stays both's. */
+static void
+test_bar_partial_not_edge(void **state)
+{
+	static const char *const want[8] = { "", "\u258e", "\u258e", "\u258d", "\u258c",
+	    "\u258b", "\u258a", "\u2589" };
+	struct ui_ctx u;
+	struct bar_cell c[4];
+	enum ui_role roles[] = { ROLE_BOTH, ROLE_T0 };
+	double fr[2];
+	int k;
+
+	(void)state;
+	ctx(&u, true);
+	for (k = 1; k < 8; k++) {
+		fr[0] = k / 32.0;
+		fr[1] = 1.0;      /* t0 to the end */
+		bar_cells(&u, 4, roles, fr, 1, c);
+		assert_string_equal(c[0].glyph, want[k]);
+		assert_int_equal(c[0].role, ROLE_BOTH);
+		assert_string_not_equal(c[0].glyph, BAR_EDGE_RIGHT);
+		assert_string_not_equal(c[0].glyph, BAR_EDGE_LEFT);
+		assert_string_equal(glyphs(c + 1, 3), "   ");
+		bar_cells(&u, 4, roles, fr, 2, c);
+		assert_string_equal(c[0].glyph, want[k]);
+		assert_string_equal(glyphs(c + 1, 3), "\u2593\u2593\u2593");
+	}
+	fr[0] = 8 / 32.0;
+	bar_cells(&u, 4, roles, fr, 1, c);
+	assert_string_equal(glyphs(c, 4), "\u2588   ");
+	/* the utilisation bar (one solid run) the same */
+	roles[0] = ROLE_UTIL;
+	fr[0] = 1 / 32.0;
+	bar_cells(&u, 4, roles, fr, 1, c);
+	assert_string_equal(glyphs(c, 4), "\u258e   ");
+}
+
+/* A message in forms, longest first: the first that fits whole. The j
+ * key's answer without a job is 75, 58 and 38 columns: at 80 the whole,
+ * at 60 and 58 the second, at 57 and at 40 the third; at 30 the third
+ * cut at a word with an ellipsis (never the first form's start, which
+ * lost the options: "j: no job is watched; start httop with..."). */
+static void
+test_fit_forms(void **state)
+{
+	const char *j = "j: no job is watched; start httop with --pid, --cgroup, --job or -- COMMAND\n"
+	    "j: no job; start httop with --pid, --cgroup, --job, -- CMD\n"
+	    "no job: --pid, --cgroup, --job, -- CMD";
+	char out[256];
+
+	(void)state;
+	assert_int_equal(text_fit_forms(out, sizeof out, j, 80, true), 75);
+	assert_string_equal(out, "j: no job is watched; start httop with --pid, --cgroup, --job "
+	    "or -- COMMAND");
+	assert_int_equal(text_fit_forms(out, sizeof out, j, 75, true), 75);
+	assert_int_equal(text_fit_forms(out, sizeof out, j, 74, true), 58);
+	assert_string_equal(out, "j: no job; start httop with --pid, --cgroup, --job, -- CMD");
+	assert_int_equal(text_fit_forms(out, sizeof out, j, 60, true), 58);
+	assert_int_equal(text_fit_forms(out, sizeof out, j, 58, true), 58);
+	assert_int_equal(text_fit_forms(out, sizeof out, j, 57, true), 38);
+	assert_string_equal(out, "no job: --pid, --cgroup, --job, -- CMD");
+	assert_int_equal(text_fit_forms(out, sizeof out, j, 40, true), 38);
+	assert_string_equal(out, "no job: --pid, --cgroup, --job, -- CMD");
+	assert_int_equal(text_fit_forms(out, sizeof out, j, 30, true), 25);
+	assert_string_equal(out, "no job: --pid, --cgroup,\u2026");
+	assert_int_equal(text_fit_forms(out, sizeof out, j, 30, false), 27);
+	assert_string_equal(out, "no job: --pid, --cgroup,...");
+	/* one form: text_fit's */
+	assert_int_equal(text_fit_forms(out, sizeof out, "aa bb cc", 7, true), 6);
+	assert_string_equal(out, "aa bb\u2026");
+	assert_int_equal(text_fit_forms(out, sizeof out, "aa bb cc", 8, true), 8);
+	assert_int_equal(text_fit_forms(out, sizeof out, "aa\nb", 1, true), 1);
+	assert_string_equal(out, "b");
+	assert_int_equal(text_fit_forms(out, sizeof out, "aa\nbbb", 1, true), 0);
+	assert_string_equal(out, "");
+}
+
 /* A bound from utilisations u0 = 0.5, u1 = 0.6: both in [0.1, 0.5],
  * t0 only = u0 - both in [0, 0.4], t1 only in [0.1, 0.5]. Drawn: both's
  * certain 0.1, the doubt 0.4, t0's certain 0, t1's certain 0.1: they add
@@ -540,6 +621,8 @@ main(void)
 		cmocka_unit_test(test_layout_job),
 		cmocka_unit_test(test_bar_split),
 		cmocka_unit_test(test_bar_eighths),
+		cmocka_unit_test(test_bar_partial_not_edge),
+		cmocka_unit_test(test_fit_forms),
 		cmocka_unit_test(test_bar_bound),
 		cmocka_unit_test(test_bar_clamp),
 		cmocka_unit_test(test_val_text),
