@@ -6,7 +6,8 @@
  * Built twice: target trace reads the bytes as a stream (trace_open_stream,
  * the text parser alone); target tracez (FUZZ_TRACE_FILE) puts them in a
  * memory file and opens it by name (trace_open), so gzip input goes through
- * the magic check and zlib (src/trace/tracez.c): corrupt or cut compressed
+ * the magic check and the inflater the build has (src/trace/tracez.c,
+ * tracez_isal.c or tracez_zlib.c): corrupt or cut compressed
  * data must end in a message, never in a crash or a hang. */
 #include "config.h"
 

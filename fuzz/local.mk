@@ -19,7 +19,7 @@ noinst_PROGRAMS += fuzz/fuzz_trace fuzz/fuzz_tracez fuzz/fuzz_ppc fuzz/fuzz_diem
 fuzz_fuzz_trace_SOURCES = fuzz/fuzz_trace.c fuzz/fuzz.h
 fuzz_fuzz_trace_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
 fuzz_fuzz_trace_LDADD = $(HTTOP_LIBS)
-# The same harness through trace_open: gzip traces (src/trace/tracez.c).
+# The same harness through trace_open: gzip traces (src/trace/tracez*.c).
 fuzz_fuzz_tracez_SOURCES = fuzz/fuzz_trace.c fuzz/fuzz.h
 fuzz_fuzz_tracez_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_TRACE_FILE
 fuzz_fuzz_tracez_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer

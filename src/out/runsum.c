@@ -237,23 +237,39 @@ pct(char *buf, size_t len, struct val v)
  * tasks apart, its record (the sched source, or read beside the counters)
  * or the bpf source's program counting in the kernel, which reads no
  * record. A bound where part of its cores' time was not counted (a core
- * not valid in part of the run: records lost). */
+ * not valid in part of the run: records lost). One sentence for the four
+ * cases, the phrases in it translated on their own. */
 static void
 own_cpu(FILE *fp, const struct val *v, bool bpf)
 {
-	if (v->kind == V_BOUND && bpf)
-		text_wrapf(fp, INDENT_NOTE, _("  CPU %.2f-%.2f s on its cores (counted in the kernel "
-		    "at each switch; a bound: part of its cores' time was not counted)\n"), v->lo,
-		    v->hi);
-	else if (v->kind == V_BOUND)
-		text_wrapf(fp, INDENT_NOTE, _("  CPU %.2f-%.2f s on its cores (the scheduler's record; "
-		    "a bound: part of its cores' time was not counted)\n"), v->lo, v->hi);
-	else if (bpf)
-		text_wrapf(fp, INDENT_NOTE, _("  CPU %.2f s on its cores (counted in the kernel at "
-		    "each switch)\n"), v->v);
+	const char *whose, *note = "";
+	char secs[64];
+
+	if (v->kind == V_BOUND)
+		snprintf(secs, sizeof secs, "%.2f-%.2f", v->lo, v->hi);
 	else
-		text_wrapf(fp, INDENT_NOTE, _("  CPU %.2f s on its cores (the scheduler's record)\n"),
-		    v->v);
+		snprintf(secs, sizeof secs, "%.2f", v->v);
+	if (bpf)
+		/* TRANSLATORS: whose count a job's CPU seconds are with the bpf
+		 * source (its program counts them in the kernel): the second %s
+		 * of "  CPU %s s on its cores (%s%s)\n" */
+		whose = _("counted in the kernel at each switch");
+	else
+		/* TRANSLATORS: whose count a job's CPU seconds are (the sched
+		 * source's, or its record read beside the counters): the second
+		 * %s of "  CPU %s s on its cores (%s%s)\n" */
+		whose = _("the scheduler's record");
+	if (v->kind == V_BOUND)
+		/* TRANSLATORS: the third %s of "  CPU %s s on its cores
+		 * (%s%s)\n" when the seconds are a bound (lo-hi), right after
+		 * whose count they are: it starts with its separator */
+		note = _("; a bound: part of its cores' time was not counted");
+	/* TRANSLATORS: a command's or job's own CPU seconds on its cores: the
+	 * seconds ("12.34", or a bound "12.30-12.40"); whose count they are
+	 * ("the scheduler's record" or "counted in the kernel at each
+	 * switch"); then "; a bound: part of its cores' time was not counted"
+	 * for a bound, else nothing */
+	text_wrapf(fp, INDENT_NOTE, _("  CPU %s s on its cores (%s%s)\n"), secs, whose, note);
 }
 
 /* The command's (or job's) own figures first, from its tasks alone (the

@@ -1,6 +1,7 @@
 #!/bin/sh
 # time-limit: 1200 (tests/tap-run: one build of httop)
-# test_isal_off.sh: the two inflaters of gzip traces (src/trace/tracez.c)
+# test_isal_off.sh: the two inflaters of gzip traces (src/trace/tracez_isal.c,
+# tracez_zlib.c)
 # read the same traces to the same bytes. This build inflates with Intel
 # ISA-L (configure found libisal); a copy of the source tree
 # (copy_source_tree) is configured --without-isal, so that zlib inflates,

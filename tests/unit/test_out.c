@@ -1111,6 +1111,76 @@ test_walltime(void **state)
 	assert_false(w.known);
 }
 
+/* The summary of a command's run (out/runsum.c): the command's own CPU
+ * seconds, exact or a bound, from the scheduler's record (sched, or read
+ * beside the counters) or counted in the kernel (bpf): one sentence with
+ * whose count they are and, for a bound, its note; the bound's line wraps
+ * at 80 columns (the first line below is 80), continued 4 in. */
+static char *
+run_summary_text(struct fixture *f, const char *source)
+{
+	char *argv[] = { "sleep", "1", NULL };
+	struct run_summary s = {
+		.argv = argv, .pid = 42, .ended = "exit status 0", .seconds = 1.5,
+		.covered = 1.5, .source = source, .cpus = "0-8",
+	};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	assert_non_null(fp);
+	out_run_summary(fp, &f->m, &f->iv, &s);
+	fclose(fp);
+	return buf;
+}
+
+/* The lines from the one that starts with "  CPU " up to the next one not
+ * indented more (its continuation lines), into want's length. */
+static void
+assert_cpu_para(const char *out, const char *want)
+{
+	const char *p = strstr(out, "\n  CPU ");
+	const char *end;
+
+	assert_non_null(p);
+	p++;
+	assert_null(strstr(p + 1, "\n  CPU "));
+	for (end = strchr(p, '\n'); end != NULL && strncmp(end, "\n   ", 4) == 0;
+	    end = strchr(end + 1, '\n'))
+		;
+	assert_non_null(end);
+	if ((size_t)(end + 1 - p) != strlen(want) || strncmp(p, want, strlen(want)) != 0)
+		fail_msg("got %.*s, want %s", (int)(end + 1 - p), p, want);
+}
+
+static void
+test_run_summary_cpu(void **state)
+{
+	struct fixture *f = build();
+	char *out;
+
+	(void)state;
+	f->iv.node.job_both = val_absent(R_NOT_READ);
+	f->iv.node.cpu_s = val_exact(12.25);
+	out = run_summary_text(f, "sched");
+	assert_cpu_para(out, "  CPU 12.25 s on its cores (the scheduler's record)\n");
+	free(out);
+	out = run_summary_text(f, "bpf");
+	assert_cpu_para(out, "  CPU 12.25 s on its cores (counted in the kernel at each switch)\n");
+	free(out);
+	/* a bound, and a source other than bpf (the record beside msr) */
+	f->iv.node.cpu_s = val_bound(12.5, 13.75);
+	out = run_summary_text(f, "msr");
+	assert_cpu_para(out, "  CPU 12.50-13.75 s on its cores (the scheduler's record; a bound: "
+	    "part of its\n    cores' time was not counted)\n");
+	free(out);
+	out = run_summary_text(f, "bpf");
+	assert_cpu_para(out, "  CPU 12.50-13.75 s on its cores (counted in the kernel at each "
+	    "switch; a bound:\n    part of its cores' time was not counted)\n");
+	free(out);
+	free(f);
+}
+
 int
 main(void)
 {
@@ -1129,6 +1199,7 @@ main(void)
 		cmocka_unit_test(test_summary_write_error),
 		cmocka_unit_test(test_format_names),
 		cmocka_unit_test(test_walltime),
+		cmocka_unit_test(test_run_summary_cpu),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,6 @@
 /* test_tracez.c: the gzip reader of traces (src/trace/tracez.c), with the
- * inflater this build has (ISA-L or zlib: configure --with-isal), on
+ * inflater this build has (tracez_isal.c or tracez_zlib.c: configure
+ * --with-isal), on
  * streams made here with zlib's deflate: read in pieces of 1 byte to
  * 1 MiB, the same bytes; gzip members one after another read as one;
  * what follows the last member ignored unless it starts like one; a wrong
