@@ -23,8 +23,10 @@ check "header: what the figures mean" wait_for 'split by the scheduler: time a t
 # The split method is the scheduler's, not the counters' AnyThread "any".
 check "header: split sched" wait_for 'split sched( |$)' 5
 expect_gone "header: no 'split any'" 'split any'
-# The core's row: its CPUs and four shares (the split is exact: no bound).
-if wait_for ' 0,1 .* [0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]\.[0-9]{2} ' 10; then
+# The core's row: its CPUs, four shares and thr, and no CPI or GHz after
+# them (the source has none: not a column of dashes); the split is
+# exact: no bound.
+if wait_for ' 0,1 .* [0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]\.[0-9]{2} *$' 10; then
 	ok "the core of CPUs 0,1 shows its split: $(cap | grep ' 0,1 ' | head -n 1)"
 else
 	not_ok "the core's split"; show_screen
