@@ -24,7 +24,7 @@ TUI_TESTS = tests/tui/test_tui_demo.sh tests/tui/test_tui_term.sh \
 	tests/tui/test_readme_sample.sh tests/tui/test_tui_ux.sh tests/tui/test_tui_cut.sh \
 	tests/tui/test_tui_huge.sh tests/tui/test_tui_config_priv.sh tests/tui/test_tui_reads.sh \
 	tests/tui/test_tui_job_split.sh tests/tui/test_tui_job_cores.sh \
-	tests/tui/test_tui_nodes_job.sh tests/tui/test_tui_cores_unread.sh
+	tests/tui/test_tui_nodes_job.sh tests/tui/test_tui_unread.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += $(TUI_TESTS) tests/tui/tuilib.sh tests/tui/gen-topology.sh bench/term-bytes.sh \
 	tools/readme-sample.sh

@@ -50,15 +50,14 @@ struct fig_at {
 /* Its column in the Threads view (src/ui/view_threads.c), after the
  * bar, in the thread level's JSON order; head NULL: no column. The
  * column's name in the settings file's `sort` key is `key`, else the
- * figure's name. Shown unless the plan lacks the slot `needs` (SLOT_TSC,
- * 0: every plan has it): a column the source never fills is left out. */
+ * figure's name. Shown unless the source never gives the figure (the
+ * row's `needs`, figure_read): a column of dashes is left out. */
 struct fig_col {
 	const char *head;          /* marked N_(): the view translates it */
 	const char *key;
 	const char *fmt;           /* printf format of the number */
 	double scale;              /* the value times this (100: a percentage) */
 	int width;                 /* at least this many cells, the blank before it included */
-	int needs;                 /* enum slot_kind */
 };
 
 /* A slot kind (enum slot_kind, plan/plan.h) as a bit of a figure's
