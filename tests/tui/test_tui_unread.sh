@@ -14,7 +14,8 @@
 # at the foot says which figures and why ("not shown: CPI, GHz (the
 # source counts no instructions or cycles)"); in the Threads view util%
 # is the last figure before the status (steal% with procstat), which says
-# the row is counted by the source, no CPI or GHz.
+# the row is counted by the source, no CPI or GHz; the header's node line
+# has no "- GHz" or "CPI -" (the demo's has both figures).
 . "$HTTOP_SRCDIR/tests/lib.sh"
 need lstopo-no-graphics hwloc "to write the topology that declares CPUs 0 and 1 siblings"
 . "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
@@ -30,7 +31,7 @@ elif ! sched_opens "$sib" "$tui_dir/probe"; then
 else
 	sched_why=
 fi
-plan 34
+plan 37
 export XDG_CONFIG_HOME="$tui_dir/config"
 
 # heads W RE DESC: at W columns the column heads' row ends as RE says.
@@ -62,6 +63,7 @@ said() {
 desc=demo height=50
 tui_start 140 50 -- --demo -d 0.3
 wait_for 'source sim' 10
+expect "demo: the header's node line has GHz and CPI" '[0-9]\.[0-9]{2} GHz +CPI [0-9]'
 heads 140 'both% +t0% +t1% +neither% +thr +CPI +GHz status' "full rows, CPI and GHz"
 for w in 100 80 60; do
 	heads "$w" 'both% +util% +thr +CPI +GHz' "medium rows, CPI and GHz"
@@ -85,6 +87,8 @@ unread_source() {
 	shift 3
 	tui_start 140 16 -- "$@" --topology "$sib" -d 0.3
 	wait_for "source $desc" 10
+	wait_for 'node ' 10
+	expect_gone "$desc: the header's node line has no '- GHz' or 'CPI -'" '(^| )- GHz|CPI -( |$)'
 	heads 140 'both% +t0% +t1% +neither% +thr status' "full rows, no CPI or GHz"
 	no_counts 140
 	said 140
@@ -107,7 +111,7 @@ unread_source() {
 unread_source procstat " and steal%" "steal% +" --source procstat
 
 if [ -n "$sched_why" ]; then
-	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13; do skip "sched: $sched_why"; done
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do skip "sched: $sched_why"; done
 else
 	unread_source sched "" "" --source sched
 fi
