@@ -340,12 +340,13 @@ unread_legend(const struct cores_view *p, bool split, char *text, size_t len)
 		}
 		if (used > 0 && used + 2 < len)
 			used += (size_t)snprintf(text + used, len - used, "; ");
+		if (used + 1 >= len)
+			break;
 		/* TRANSLATORS: the Cores view's columns a source never fills,
 		 * then why: "CPI, GHz (the source counts no instructions or
 		 * cycles)". */
-		if (used < len)
-			used += (size_t)snprintf(text + used, len - used, _("%s (%s)"), heads,
-			    _(metrics_reason_text(p->unread_why[cols[i]])));
+		used += (size_t)snprintf(text + used, len - used, _("%s (%s)"), heads,
+		    _(metrics_reason_text(p->unread_why[cols[i]])));
 		if (used >= len)
 			used = len - 1;
 	}
