@@ -25,7 +25,7 @@ TUI_TESTS = tests/tui/test_tui_demo.sh tests/tui/test_tui_term.sh \
 	tests/tui/test_tui_huge.sh tests/tui/test_tui_config_priv.sh tests/tui/test_tui_reads.sh \
 	tests/tui/test_tui_job_split.sh tests/tui/test_tui_job_cores.sh \
 	tests/tui/test_tui_nodes_job.sh tests/tui/test_tui_bar_eighth.sh tests/tui/test_tui_job_note.sh \
-	tests/tui/test_tui_topo_brand.sh
+	tests/tui/test_tui_topo_brand.sh tests/tui/test_tui_unread.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += $(TUI_TESTS) tests/tui/tuilib.sh tests/tui/gen-topology.sh bench/term-bytes.sh \
 	tools/readme-sample.sh

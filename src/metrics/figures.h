@@ -50,16 +50,19 @@ struct fig_at {
 /* Its column in the Threads view (src/ui/view_threads.c), after the
  * bar, in the thread level's JSON order; head NULL: no column. The
  * column's name in the settings file's `sort` key is `key`, else the
- * figure's name. Shown unless the plan lacks the slot `needs` (SLOT_TSC,
- * 0: every plan has it): a column the source never fills is left out. */
+ * figure's name. Shown unless the source never gives the figure (the
+ * row's `needs`, figure_read): a column of dashes is left out. */
 struct fig_col {
 	const char *head;          /* marked N_(): the view translates it */
 	const char *key;
 	const char *fmt;           /* printf format of the number */
 	double scale;              /* the value times this (100: a percentage) */
 	int width;                 /* at least this many cells, the blank before it included */
-	int needs;                 /* enum slot_kind */
 };
+
+/* A slot kind (enum slot_kind, plan/plan.h) as a bit of a figure's
+ * `needs`. */
+#define FIG_NEED(k) (1u << (k))
 
 struct figure {
 	const char *name;          /* JSON member and CSV column */
@@ -88,6 +91,12 @@ struct figure {
 	const char *om_unit;       /* its last word, the OpenMetrics unit, or "" */
 	struct fig_at at[FIG_NLEVELS];
 	struct fig_col col;        /* the Threads view's column (thread level) */
+	/* The plan slots it is computed from beyond those every plan has
+	 * (the time and the busy time: SLOT_TSC, SLOT_REF), FIG_NEED bits: a
+	 * source whose plan lacks one never gives the figure (figure_read),
+	 * so a view leaves its column out. The split's shares are the
+	 * plan's split method's, not a slot's: 0 here. */
+	unsigned needs;
 	/* What it is, for the JSON Schema's description of its members
 	 * (data/httop.schema.in.json, tools/schema.c); NULL: the level's
 	 * OpenMetrics help. */
@@ -162,6 +171,24 @@ fig_value(const struct figure *f, enum fig_level l, const void *obj, bool split)
 {
 	return f->state != 0 && !split ? val_absent(R_NO_SPLIT) : *fig_val(f, l, obj);
 }
+
+/* The row named `name` (a JSON member), NULL for none. */
+const struct figure *figure_named(const char *name);
+
+struct plan;
+
+/* Whether a run of plan `p` can ever give figure f: the plan has every
+ * slot f->needs. A node's plan (httop --nodes: no slots, its figures
+ * come computed) is known by its basis only: counters give the counter
+ * figures, the scheduler's and the idle accounting's do not; the idle
+ * accounting's gives the steal share. NULL: not known, true. Known when
+ * the source opens: what it never fills, not what an interval lacks. */
+bool figure_read(const struct figure *f, const struct plan *p);
+/* Why f is absent in every interval of a plan that cannot give it
+ * (figure_read false): the reason its value carries (not-counted: no
+ * instructions or cycles at all; unavailable: that counter is missing;
+ * no-steal; no-job); R_NONE when the plan gives it. */
+enum reason figure_unread_why(const struct figure *f, const struct plan *p);
 
 /* Written with 10 decimals (a share or a fraction), else 6 significant
  * digits. */

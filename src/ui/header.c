@@ -236,7 +236,7 @@ line_node(struct flow *fl, const struct ui_ctx *u, const struct ui_frame *f)
 	flow_put(fl, ROLE_LABEL, _("node"));
 	if (f->m->topo.max_smt == 2 && f->plan != NULL && f->plan->split != SPLIT_NONE) {
 		shares(fl, u, P_SHARES, n);
-		header_figures(fl, n, P_UTIL);
+		header_figures(fl, n, P_UTIL, f->plan);
 		return;
 	}
 	snprintf(text, sizeof text, ngettext("no four-way split (%u thread per core)",
@@ -252,7 +252,7 @@ line_node(struct flow *fl, const struct ui_ctx *u, const struct ui_frame *f)
 	flow_put(fl, ROLE_PLAIN, text);
 	if (n->util.kind != V_NONE)
 		flow_put(fl, ROLE_PLAIN, "%");
-	header_figures(fl, n, -1);
+	header_figures(fl, n, -1, f->plan);
 }
 
 /* The job's own figures (--source sched with a job: its tasks told

@@ -64,7 +64,11 @@ void header_share(struct flow *fl, const struct ui_ctx *u, int prio, enum ui_rol
 #define HEADER_PRIO_FIGS 5
 /* A field of a label and its value: "util 77.5%". */
 void header_labelled(struct flow *fl, int prio, const char *label, const char *value);
-/* An aggregate's util (at `util_prio`; < 0: left out), thr, GHz and CPI. */
-void header_figures(struct flow *fl, const struct agg_fig *n, int util_prio);
+struct plan;
+/* An aggregate's util (at `util_prio`; < 0: left out), thr, GHz and CPI;
+ * GHz and CPI not where plan `p`'s source never gives them (figure_read:
+ * no dashes where there can be no figure; NULL: not known, shown). */
+void header_figures(struct flow *fl, const struct agg_fig *n, int util_prio,
+    const struct plan *p);
 
 #endif

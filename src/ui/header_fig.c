@@ -6,6 +6,8 @@
 
 #include <stdio.h>
 
+#include "metrics/figures.h"
+
 #include "util/i18n.h"
 
 void
@@ -31,11 +33,17 @@ header_share(struct flow *fl, const struct ui_ctx *u, int prio, enum ui_role r,
 }
 
 /* util (unless util_prio < 0: shown already), thr, GHz, CPI of an
- * aggregate. */
+ * aggregate; GHz and CPI only where the source can give them. */
 void
-header_figures(struct flow *fl, const struct agg_fig *n, int util_prio)
+header_figures(struct flow *fl, const struct agg_fig *n, int util_prio, const struct plan *p)
 {
+	static const struct figure *ghz, *cpi;
 	char a[48], text[96];
+
+	if (ghz == NULL) {
+		ghz = figure_named("ghz");
+		cpi = figure_named("cpi");
+	}
 
 	if (util_prio >= 0) {
 		val_text(a, sizeof a, "%.1f", &n->util, 100.0);
@@ -44,11 +52,15 @@ header_figures(struct flow *fl, const struct agg_fig *n, int util_prio)
 	}
 	val_text(a, sizeof a, "%.2f", &n->active_threads, 1.0);
 	header_labelled(fl, HEADER_PRIO_FIGS, _("thr"), a);
-	val_text(a, sizeof a, "%.2f", &n->ghz, 1.0);
-	/* TRANSLATORS: a frequency, "2.10 GHz" */
-	snprintf(text, sizeof text, _("%s GHz"), a);
-	flow_field(fl, HEADER_PRIO_FIGS);
-	flow_put(fl, ROLE_PLAIN, text);
-	val_text(a, sizeof a, "%.2f", &n->cpi, 1.0);
-	header_labelled(fl, HEADER_PRIO_FIGS, _("CPI"), a);
+	if (figure_read(ghz, p)) {
+		val_text(a, sizeof a, "%.2f", &n->ghz, 1.0);
+		/* TRANSLATORS: a frequency, "2.10 GHz" */
+		snprintf(text, sizeof text, _("%s GHz"), a);
+		flow_field(fl, HEADER_PRIO_FIGS);
+		flow_put(fl, ROLE_PLAIN, text);
+	}
+	if (figure_read(cpi, p)) {
+		val_text(a, sizeof a, "%.2f", &n->cpi, 1.0);
+		header_labelled(fl, HEADER_PRIO_FIGS, _("CPI"), a);
+	}
 }

@@ -91,7 +91,8 @@ line_job(struct flow *fl, const struct ui_ctx *u, const struct ui_frame *f)
 	header_share(fl, u, P_SHARES, ROLE_T0, _("t0 only"), &a->t0_only);
 	header_share(fl, u, P_SHARES, ROLE_T1, _("t1 only"), &a->t1_only);
 	header_share(fl, u, P_SHARES, ROLE_NEITHER, _("neither"), &a->neither);
-	header_figures(fl, a, P_UTIL);
+	/* The nodes' sources may differ: every figure, a dash where none. */
+	header_figures(fl, a, P_UTIL, NULL);
 	if (a->both_of_busy.kind != V_NONE) {
 		val_text(num, sizeof num, "%.1f", &a->both_of_busy, 100.0);
 		strncat(num, "%", sizeof num - strlen(num) - 1);

@@ -6,7 +6,11 @@
  * utilisation and mean active threads instead of the split. With a
  * watched job whose tasks the source tells apart (sched), each row ends in
  * the job's own split of the core, a legend at the foot says what its
- * columns mean; with a job where they cannot be, the foot says why. */
+ * columns mean; with a job where they cannot be, the foot says why. The
+ * columns whose figure the source never gives (the figures table says
+ * which, from the plan: no CPI or GHz without counters) are left out at
+ * every width, a narrow row keeping a figure with values in their place,
+ * and a line at the foot says which and why. */
 #include "config.h"
 
 #include <curses.h>
@@ -14,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics/figures.h"
 #include "ui/cores.h"
 #include "ui/flow.h"
 #include "ui/header.h"
@@ -23,11 +28,18 @@
 #include "util/numfmt.h"
 #include "util/xalloc.h"
 
-enum fig { FIG_BOTH, FIG_T0, FIG_T1, FIG_NEITHER, FIG_UTIL, FIG_THR, FIG_CPI, FIG_GHZ,
-	FIG_JBOTH, FIG_JALONE, FIG_JSHARED, FIG_JNONE };
+/* The figures table's row of each column (metrics/figures.h): where its
+ * value is at the core and package levels, and what it needs of the
+ * plan. */
+static const char *const col_names[CC_COUNT] = {
+	[CC_BOTH] = "both", [CC_T0] = "t0_only", [CC_T1] = "t1_only", [CC_NEITHER] = "neither",
+	[CC_UTIL] = "util", [CC_THR] = "active_threads", [CC_CPI] = "cpi", [CC_GHZ] = "ghz",
+	[CC_JBOTH] = "job_both", [CC_JALONE] = "job_alone", [CC_JSHARED] = "job_shared",
+	[CC_JNONE] = "job_none",
+};
 
 struct col {
-	enum fig fig;
+	enum cores_col fig;
 	int width;              /* including the blank before the number */
 	const char *fmt;
 	double scale;
@@ -42,40 +54,44 @@ struct col {
 #define MAX_FIGS 12         /* a format's columns and the job's */
 
 static const struct col full_split[] = {
-	{ FIG_BOTH, 9, "%.0f", 100.0, N_("both%") },
-	{ FIG_T0, 9, "%.0f", 100.0, N_("t0%") },
-	{ FIG_T1, 9, "%.0f", 100.0, N_("t1%") },
-	{ FIG_NEITHER, 9, "%.0f", 100.0, N_("neither%") },
-	{ FIG_THR, 10, "%.2f", 1.0, N_("thr") },
-	{ FIG_CPI, 10, "%.2f", 1.0, N_("CPI") },
-	{ FIG_GHZ, 6, "%.2f", 1.0, N_("GHz") },
+	{ CC_BOTH, 9, "%.0f", 100.0, N_("both%") },
+	{ CC_T0, 9, "%.0f", 100.0, N_("t0%") },
+	{ CC_T1, 9, "%.0f", 100.0, N_("t1%") },
+	{ CC_NEITHER, 9, "%.0f", 100.0, N_("neither%") },
+	{ CC_THR, 10, "%.2f", 1.0, N_("thr") },
+	{ CC_CPI, 10, "%.2f", 1.0, N_("CPI") },
+	{ CC_GHZ, 6, "%.2f", 1.0, N_("GHz") },
 };
 static const struct col medium_split[] = {
-	{ FIG_BOTH, 7, "%.0f", 100.0, N_("both%") },
-	{ FIG_UTIL, 7, "%.0f", 100.0, N_("util%") },
-	{ FIG_THR, 10, "%.2f", 1.0, N_("thr") },
-	{ FIG_CPI, 10, "%.2f", 1.0, N_("CPI") },
-	{ FIG_GHZ, 6, "%.2f", 1.0, N_("GHz") },
+	{ CC_BOTH, 7, "%.0f", 100.0, N_("both%") },
+	{ CC_UTIL, 7, "%.0f", 100.0, N_("util%") },
+	{ CC_THR, 10, "%.2f", 1.0, N_("thr") },
+	{ CC_CPI, 10, "%.2f", 1.0, N_("CPI") },
+	{ CC_GHZ, 6, "%.2f", 1.0, N_("GHz") },
 };
+/* Both, then GHz: of the figures after both, the two that say most of
+ * a core at a glance. A source that gives no GHz (cores_unread) shows
+ * util% in its place (the two first the source fills: most below). */
 static const struct col compact_split[] = {
-	{ FIG_BOTH, 7, "%.0f", 100.0, N_("both%") },
-	{ FIG_GHZ, 5, "%.1f", 1.0, N_("GHz") },
+	{ CC_BOTH, 7, "%.0f", 100.0, N_("both%") },
+	{ CC_GHZ, 5, "%.1f", 1.0, N_("GHz") },
+	{ CC_UTIL, 7, "%.0f", 100.0, N_("util%") },
 };
 static const struct col full_nosplit[] = {
-	{ FIG_UTIL, 11, "%.1f", 100.0, N_("util%") },
-	{ FIG_THR, 10, "%.2f", 1.0, N_("thr") },
-	{ FIG_CPI, 10, "%.2f", 1.0, N_("CPI") },
-	{ FIG_GHZ, 6, "%.2f", 1.0, N_("GHz") },
+	{ CC_UTIL, 11, "%.1f", 100.0, N_("util%") },
+	{ CC_THR, 10, "%.2f", 1.0, N_("thr") },
+	{ CC_CPI, 10, "%.2f", 1.0, N_("CPI") },
+	{ CC_GHZ, 6, "%.2f", 1.0, N_("GHz") },
 };
 static const struct col medium_nosplit[] = {
-	{ FIG_UTIL, 7, "%.0f", 100.0, N_("util%") },
-	{ FIG_THR, 10, "%.2f", 1.0, N_("thr") },
-	{ FIG_CPI, 10, "%.2f", 1.0, N_("CPI") },
-	{ FIG_GHZ, 6, "%.2f", 1.0, N_("GHz") },
+	{ CC_UTIL, 7, "%.0f", 100.0, N_("util%") },
+	{ CC_THR, 10, "%.2f", 1.0, N_("thr") },
+	{ CC_CPI, 10, "%.2f", 1.0, N_("CPI") },
+	{ CC_GHZ, 6, "%.2f", 1.0, N_("GHz") },
 };
 static const struct col compact_nosplit[] = {
-	{ FIG_UTIL, 7, "%.0f", 100.0, N_("util%") },
-	{ FIG_THR, 8, "%.1f", 1.0, N_("thr") },
+	{ CC_UTIL, 7, "%.0f", 100.0, N_("util%") },
+	{ CC_THR, 8, "%.1f", 1.0, N_("thr") },
 };
 
 /* The watched job's own split of each core (--source sched with a job on
@@ -83,54 +99,91 @@ static const struct col compact_nosplit[] = {
  * columns in every format (a blank and room for the sort mark beside
  * each head); the view's legend says what they are. */
 static const struct col job_cols[] = {
-	{ FIG_JBOTH, 8, "%.0f", 100.0, N_("jboth%") },
-	{ FIG_JALONE, 9, "%.0f", 100.0, N_("jalone%") },
-	{ FIG_JSHARED, 10, "%.0f", 100.0, N_("jshared%") },
-	{ FIG_JNONE, 8, "%.0f", 100.0, N_("jnone%") },
+	{ CC_JBOTH, 8, "%.0f", 100.0, N_("jboth%") },
+	{ CC_JALONE, 9, "%.0f", 100.0, N_("jalone%") },
+	{ CC_JSHARED, 10, "%.0f", 100.0, N_("jshared%") },
+	{ CC_JNONE, 8, "%.0f", 100.0, N_("jnone%") },
 };
 
 #define NCOLS(a) ((int)(sizeof (a) / sizeof (a)[0]))
 
-static const struct col *
-fmt_cols(enum core_fmt f, bool split, int *n)
+/* A format's columns, in the order shown, and how many at most: the
+ * first `most` of them the source fills (0: all it fills). */
+struct fmt_cols {
+	const struct col *c;
+	int n, most;
+};
+
+static const struct fmt_cols *
+fmt_cols(enum core_fmt f, bool split)
 {
-	static const struct {
-		const struct col *c;
-		int n;
-	} t[CF_COUNT][2] = {
-		[CF_FULL] = { { full_nosplit, NCOLS(full_nosplit) }, { full_split, NCOLS(full_split) } },
-		[CF_MEDIUM] = { { medium_nosplit, NCOLS(medium_nosplit) },
-		    { medium_split, NCOLS(medium_split) } },
-		[CF_COMPACT] = { { compact_nosplit, NCOLS(compact_nosplit) },
-		    { compact_split, NCOLS(compact_split) } },
+	static const struct fmt_cols t[CF_COUNT][2] = {
+		[CF_FULL] = { { full_nosplit, NCOLS(full_nosplit), 0 },
+		    { full_split, NCOLS(full_split), 0 } },
+		[CF_MEDIUM] = { { medium_nosplit, NCOLS(medium_nosplit), 0 },
+		    { medium_split, NCOLS(medium_split), 0 } },
+		[CF_COMPACT] = { { compact_nosplit, NCOLS(compact_nosplit), 2 },
+		    { compact_split, NCOLS(compact_split), 2 } },
 	};
 
-	*n = t[f][split].n;
-	return t[f][split].c;
+	return &t[f][split];
 }
 
-/* A row's figure columns: the format's, then the job's when shown. */
+/* A row's figure columns: the format's that the source fills (none in
+ * `unread`), then the job's when shown. */
 static int
-row_cols(enum core_fmt f, bool split, bool job, struct col out[MAX_FIGS])
+row_cols(enum core_fmt f, bool split, bool job, unsigned unread, struct col out[MAX_FIGS])
 {
-	const struct col *c;
-	int n, i, k = 0;
+	const struct fmt_cols *fc = fmt_cols(f, split);
+	int i, shown = 0, k = 0;
 
-	c = fmt_cols(f, split, &n);
-	for (i = 0; i < n && k < MAX_FIGS; i++)
-		out[k++] = c[i];
+	for (i = 0; i < fc->n && k < MAX_FIGS && (fc->most == 0 || shown < fc->most); i++) {
+		if (unread & CC_BIT(fc->c[i].fig))
+			continue;
+		out[k++] = fc->c[i];
+		shown++;
+	}
 	for (i = 0; job && i < NCOLS(job_cols) && k < MAX_FIGS; i++)
-		out[k++] = job_cols[i];
+		if (!(unread & CC_BIT(job_cols[i].fig)))
+			out[k++] = job_cols[i];
 	return k;
 }
 
+/* The figures table's row of a column. */
+static const struct figure *
+col_fig(enum cores_col g)
+{
+	static const struct figure *rows[CC_COUNT];
+	static bool made;
+	int i;
+
+	if (!made) {
+		for (i = 0; i < CC_COUNT; i++)
+			rows[i] = figure_named(col_names[i]);
+		made = true;
+	}
+	return rows[g];
+}
+
+unsigned
+cores_unread(const struct plan *p)
+{
+	unsigned unread = 0;
+	int i;
+
+	for (i = 0; i < CC_COUNT; i++)
+		if (!figure_read(col_fig((enum cores_col)i), p))
+			unread |= CC_BIT(i);
+	return unread;
+}
+
 int
-cores_fmt_fixed(enum core_fmt f, bool split, bool job)
+cores_fmt_fixed(enum core_fmt f, bool split, bool job, unsigned unread)
 {
 	struct col c[MAX_FIGS];
 	int n, i, w = ID_W + EDGES_W;
 
-	n = row_cols(f, split, job, c);
+	n = row_cols(f, split, job, unread, c);
 	for (i = 0; i < n; i++)
 		w += c[i].width;
 	if (f == CF_FULL)
@@ -148,11 +201,11 @@ cores_fmt_minbar(enum core_fmt f)
 
 void
 cores_layout(int width, int height, const unsigned *pkgcores, unsigned npkg, bool split,
-    bool job, struct cores_layout *l)
+    bool job, unsigned unread, struct cores_layout *l)
 {
 	int room = height - 1;         /* below the column heads */
 	int k, best = 0, best_rows = 0;
-	int compact_min = cores_fmt_fixed(CF_COMPACT, split, job) +
+	int compact_min = cores_fmt_fixed(CF_COMPACT, split, job, unread) +
 	    cores_fmt_minbar(CF_COMPACT);
 	enum core_fmt f;
 
@@ -175,11 +228,11 @@ cores_layout(int width, int height, const unsigned *pkgcores, unsigned npkg, boo
 	l->fits = best_rows <= room;
 	l->colw = (width + CORES_GAP) / best - CORES_GAP;
 	for (f = CF_FULL; f < CF_COMPACT; f++) {
-		if (l->colw >= cores_fmt_fixed(f, split, job) + cores_fmt_minbar(f))
+		if (l->colw >= cores_fmt_fixed(f, split, job, unread) + cores_fmt_minbar(f))
 			break;
 	}
 	l->fmt = f;
-	l->bar = l->colw - cores_fmt_fixed(f, split, job);
+	l->bar = l->colw - cores_fmt_fixed(f, split, job, unread);
 	if (l->bar > CORES_BAR_MAX)
 		l->bar = CORES_BAR_MAX;
 	if (l->bar < 1)
@@ -205,7 +258,100 @@ struct cores_view {
 	enum core_fmt fmt;
 	bool split, job;
 	struct core_key *keys;  /* cap: the sort's scratch, allocated once */
+	/* The columns the source never fills (cores_unread) and why each,
+	 * made again only for another plan (a node's, Enter in the Nodes
+	 * view). */
+	unsigned unread;
+	enum reason unread_why[CC_COUNT];
+	bool unread_made;
+	const struct plan *unread_plan;
+	unsigned unread_nslots;
+	enum plan_basis unread_basis;
 };
+
+static void
+unread_of(struct cores_view *p, const struct plan *plan)
+{
+	int i;
+
+	p->unread = cores_unread(plan);
+	for (i = 0; i < CC_COUNT; i++)
+		p->unread_why[i] = figure_unread_why(col_fig((enum cores_col)i), plan);
+	p->unread_plan = plan;
+	p->unread_nslots = plan != NULL ? plan->nslots : 0;
+	p->unread_basis = plan != NULL ? plan->basis : PLAN_BASIS_COUNTERS;
+	p->unread_made = true;
+}
+
+/* A column's head (untranslated) as one of two formats has it. */
+static const char *
+label_of(enum cores_col c, const struct fmt_cols *x, const struct fmt_cols *y)
+{
+	int i;
+
+	for (i = 0; i < x->n; i++)
+		if (x->c[i].fig == c)
+			return x->c[i].label;
+	for (i = 0; i < y->n; i++)
+		if (y->c[i].fig == c)
+			return y->c[i].label;
+	return "";
+}
+
+/* The columns a row would show at some width (the full and medium
+ * formats') that the source never fills, in `text`: their heads and why,
+ * grouped by the reason ("CPI, GHz (the source counts no instructions or
+ * cycles)"); said once at the foot, not a column of dashes (the job's
+ * columns have their own legend). False: none left out. */
+static bool
+unread_legend(const struct cores_view *p, bool split, char *text, size_t len)
+{
+	const struct fmt_cols *fc[2] = { fmt_cols(CF_FULL, split), fmt_cols(CF_MEDIUM, split) };
+	enum cores_col cols[CC_COUNT];
+	unsigned seen = 0, done = 0;
+	int n = 0, i, k, g;
+	size_t used = 0;
+
+	text[0] = '\0';
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < fc[k]->n; i++) {
+			enum cores_col c = fc[k]->c[i].fig;
+
+			if ((p->unread & CC_BIT(c)) && !(seen & CC_BIT(c)) && n < CC_COUNT) {
+				seen |= CC_BIT(c);
+				cols[n++] = c;
+			}
+		}
+	for (i = 0; i < n; i++) {
+		char heads[96];
+		size_t hl = 0;
+
+		if (done & CC_BIT(cols[i]))
+			continue;
+		heads[0] = '\0';
+		for (g = i; g < n; g++) {
+			if (p->unread_why[cols[g]] != p->unread_why[cols[i]])
+				continue;
+			done |= CC_BIT(cols[g]);
+			hl += (size_t)snprintf(heads + hl, hl < sizeof heads ? sizeof heads - hl : 0,
+			    "%s%s", hl > 0 ? ", " : "", _(label_of(cols[g], fc[0], fc[1])));
+			if (hl >= sizeof heads)
+				hl = sizeof heads - 1;
+		}
+		if (used > 0 && used + 2 < len)
+			used += (size_t)snprintf(text + used, len - used, "; ");
+		if (used + 1 >= len)
+			break;
+		/* TRANSLATORS: the Cores view's columns a source never fills,
+		 * then why: "CPI, GHz (the source counts no instructions or
+		 * cycles)". */
+		used += (size_t)snprintf(text + used, len - used, _("%s (%s)"), heads,
+		    _(metrics_reason_text(p->unread_why[cols[i]])));
+		if (used >= len)
+			used = len - 1;
+	}
+	return n > 0;
+}
 
 /* One row to sort: its value (a bound by its middle), whether it has one
  * (rows without go last either way), and its place in core-id order. */
@@ -216,43 +362,15 @@ struct core_key {
 };
 
 static const struct val *
-fig_val(const struct core_fig *c, enum fig g)
+core_val(const struct core_fig *c, enum cores_col g)
 {
-	switch (g) {
-	case FIG_BOTH: return &c->both;
-	case FIG_T0: return &c->t0_only;
-	case FIG_T1: return &c->t1_only;
-	case FIG_NEITHER: return &c->neither;
-	case FIG_UTIL: return &c->util;
-	case FIG_THR: return &c->active_threads;
-	case FIG_CPI: return &c->cpi;
-	case FIG_GHZ: return &c->ghz;
-	case FIG_JBOTH: return &c->job_both;
-	case FIG_JALONE: return &c->job_alone;
-	case FIG_JSHARED: return &c->job_shared;
-	case FIG_JNONE: return &c->job_none;
-	}
-	return &c->util;
+	return fig_val(col_fig(g), FIG_CORE, c);
 }
 
 static const struct val *
-agg_val(const struct agg_fig *a, enum fig g)
+pkg_val(const struct agg_fig *a, enum cores_col g)
 {
-	switch (g) {
-	case FIG_BOTH: return &a->both;
-	case FIG_T0: return &a->t0_only;
-	case FIG_T1: return &a->t1_only;
-	case FIG_NEITHER: return &a->neither;
-	case FIG_UTIL: return &a->util;
-	case FIG_THR: return &a->active_threads;
-	case FIG_CPI: return &a->cpi;
-	case FIG_GHZ: return &a->ghz;
-	case FIG_JBOTH: return &a->job_both;
-	case FIG_JALONE: return &a->job_alone;
-	case FIG_JSHARED: return &a->job_shared;
-	case FIG_JNONE: return &a->job_none;
-	}
-	return &a->util;
+	return fig_val(col_fig(g), FIG_AGG, a);
 }
 
 /* The both share's number in the both colour, like the legend: it changes
@@ -262,9 +380,9 @@ agg_val(const struct agg_fig *a, enum fig g)
  * changes than they save where t0% and t1% sit side by side (the demo's
  * full rows: 0.239 coloured, 0.226 plain). */
 static enum ui_role
-fig_role(enum fig g)
+fig_role(enum cores_col g)
 {
-	return g == FIG_BOTH ? ROLE_BOTH : ROLE_PLAIN;
+	return g == CC_BOTH ? ROLE_BOTH : ROLE_PLAIN;
 }
 
 static int
@@ -294,7 +412,7 @@ sort_rows(struct cores_view *p, const struct interval *iv)
 		for (j = 0; j < n; j++) {
 			struct core_key *k = &p->keys[j];
 			const struct val *v = p->sort < 0 ? NULL :
-			    fig_val(&iv->cores[p->order[base + j]], (enum fig)p->sort);
+			    core_val(&iv->cores[p->order[base + j]], (enum cores_col)p->sort);
 
 			k->ci = p->order[base + j];
 			k->pos = j;
@@ -440,12 +558,12 @@ head_text(char *text, size_t len, const char *label, int width, const char *mark
 
 static void
 draw_heads(struct ui_ctx *u, int y, const struct ui_area *a, const struct cores_layout *l,
-    bool split, bool job, const char *note, int sort, const char *mark)
+    bool split, bool job, unsigned unread, const char *note, int sort, const char *mark)
 {
 	struct col cols[MAX_FIGS];
 	int n, k, i, x;
 
-	n = row_cols(l->fmt, split, job, cols);
+	n = row_cols(l->fmt, split, job, unread, cols);
 	draw_text(u, y, a->left, a->cols, ROLE_LABEL, "");
 	for (k = 0; k < l->ncols; k++) {
 		char text[32];
@@ -488,7 +606,7 @@ draw_heads(struct ui_ctx *u, int y, const struct ui_area *a, const struct cores_
 
 		if (l->ncols == 1)
 			used = a->left + ID_W + (l->fmt == CF_FULL ? CPUS_W + STATUS_W : 0) +
-			    cores_fmt_fixed(l->fmt, split, job) + l->bar - ID_W;
+			    cores_fmt_fixed(l->fmt, split, job, unread) + l->bar - ID_W;
 		if (nx > used)
 			draw_text(u, y, nx, len, ROLE_WARN, note);
 	}
@@ -518,19 +636,19 @@ shares_rounded(const struct val *const v[4], struct val out[4])
 /* A figure of the row: a share of the split (full rows) or of the job's
  * split as the rounded shares that add up to 100, else as it is. */
 static const struct val *
-row_val(const struct core_fig *c, enum fig g, const struct val sh[4], bool rounded,
+row_val(const struct core_fig *c, enum cores_col g, const struct val sh[4], bool rounded,
     const struct val jsh[4], bool jrounded)
 {
-	if (rounded && g <= FIG_NEITHER)
+	if (rounded && g <= CC_NEITHER)
 		return &sh[g];
-	if (jrounded && g >= FIG_JBOTH)
-		return &jsh[g - FIG_JBOTH];
-	return fig_val(c, g);
+	if (jrounded && g >= CC_JBOTH)
+		return &jsh[g - CC_JBOTH];
+	return core_val(c, g);
 }
 
 static void
 draw_core(struct ui_ctx *u, int y, int x, const struct cores_layout *l, bool split, bool job,
-    const struct topo_core *tc, const struct core_fig *c)
+    unsigned unread, const struct topo_core *tc, const struct core_fig *c)
 {
 	const struct val *const sv[4] = { &c->both, &c->t0_only, &c->t1_only, &c->neither };
 	const struct val *const jv[4] = { &c->job_both, &c->job_alone, &c->job_shared,
@@ -543,7 +661,7 @@ draw_core(struct ui_ctx *u, int y, int x, const struct cores_layout *l, bool spl
 	unsigned t;
 	bool two = tc->nthreads == 2 && split;
 
-	n = row_cols(l->fmt, split, job, cols);
+	n = row_cols(l->fmt, split, job, unread, cols);
 	snprintf(text, sizeof text, "%4u ", tc->core_id);
 	draw_text(u, y, x, ID_W, c->reason != R_NONE ? ROLE_INVALID : ROLE_PLAIN, text);
 	x += ID_W;
@@ -559,7 +677,7 @@ draw_core(struct ui_ctx *u, int y, int x, const struct cores_layout *l, bool spl
 	}
 	if (c->reason != R_NONE) {
 		/* No numbers for a core without figures: only why. */
-		int w = cores_fmt_fixed(l->fmt, split, job) - ID_W -
+		int w = cores_fmt_fixed(l->fmt, split, job, unread) - ID_W -
 		    (l->fmt == CF_FULL ? CPUS_W : 0) + l->bar - 1;
 
 		draw_text(u, y, x, 1, ROLE_PLAIN, "");
@@ -589,16 +707,17 @@ draw_core(struct ui_ctx *u, int y, int x, const struct cores_layout *l, bool spl
 }
 
 /* A package's line: its cores and the package's figures, whole fields
- * only (flow.h): the shares go last, the CPI, GHz and thr first. */
+ * only (flow.h): the shares go last, the CPI, GHz and thr first; CPI and
+ * GHz not at all where the source never gives them (`unread`). */
 static void
 draw_package(struct ui_ctx *u, int y, const struct ui_area *a, const struct ui_frame *f,
-    unsigned order_pkg, unsigned pkgid, unsigned ncores, bool split)
+    unsigned order_pkg, unsigned pkgid, unsigned ncores, bool split, unsigned unread)
 {
 	const struct interval *iv = f->iv;
 	const struct agg_fig *g = order_pkg < iv->npackages ? &iv->packages[order_pkg] : NULL;
 	const struct job_view *j = f->job;
 	struct agg_fig job;
-	static const enum fig sfigs[] = { FIG_BOTH, FIG_T0, FIG_T1, FIG_NEITHER };
+	static const enum cores_col sfigs[] = { CC_BOTH, CC_T0, CC_T1, CC_NEITHER };
 	static const enum ui_role sroles[] = { ROLE_BOTH, ROLE_T0, ROLE_T1, ROLE_NEITHER };
 	static const char *const snames[] = { N_("both"), N_("t0"), N_("t1"), N_("neither") };
 	struct flow fl;
@@ -617,17 +736,22 @@ draw_package(struct ui_ctx *u, int y, const struct ui_area *a, const struct ui_f
 	flow_put(&fl, ROLE_LABEL, text);
 	if (g != NULL) {
 		for (i = 0; split && i < 4; i++)
-			header_share(&fl, u, 1, sroles[i], _(snames[i]), agg_val(g, sfigs[i]));
+			header_share(&fl, u, 1, sroles[i], _(snames[i]), pkg_val(g, sfigs[i]));
 		val_text(num, sizeof num, "%.1f", &g->util, 100.0);
 		snprintf(text, sizeof text, "%s%s", num, g->util.kind == V_NONE ? "" : "%");
 		package_fig(&fl, 2, _("util"), text);
 		val_text(num, sizeof num, "%.2f", &g->active_threads, 1.0);
 		package_fig(&fl, 3, _("thr"), num);
-		val_text(num, sizeof num, "%.2f", &g->ghz, 1.0);
-		snprintf(text, sizeof text, _("%s GHz"), num);
-		package_fig(&fl, 3, NULL, text);
-		val_text(num, sizeof num, "%.2f", &g->cpi, 1.0);
-		package_fig(&fl, 3, _("CPI"), num);
+		/* What the rows leave out, the line leaves out too. */
+		if (!(unread & CC_BIT(CC_GHZ))) {
+			val_text(num, sizeof num, "%.2f", &g->ghz, 1.0);
+			snprintf(text, sizeof text, _("%s GHz"), num);
+			package_fig(&fl, 3, NULL, text);
+		}
+		if (!(unread & CC_BIT(CC_CPI))) {
+			val_text(num, sizeof num, "%.2f", &g->cpi, 1.0);
+			package_fig(&fl, 3, _("CPI"), num);
+		}
 	}
 	draw_text(u, y, a->left, a->cols, ROLE_PLAIN, "");
 	flow_layout(&fl, a->cols, 1);
@@ -700,10 +824,17 @@ cores_draw(struct view *v, struct ui_ctx *u, const struct ui_area *area, const s
 
 	if (area->rows < 2 || area->cols < 10)
 		return;
+	if (!p->unread_made || f->plan != p->unread_plan ||
+	    (f->plan != NULL && (f->plan->nslots != p->unread_nslots ||
+	    f->plan->basis != p->unread_basis))) {
+		unread_of(p, f->plan);
+	}
 	job = job_legend(f, split, &label, legend, sizeof legend);
 	below.rows -= draw_legend(u, area, label, legend, job);
+	if (unread_legend(p, split, legend, sizeof legend))
+		below.rows -= draw_legend(u, &below, _("not shown:"), legend, false);
 	collect(p, f);
-	cores_layout(a->cols, a->rows, p->pkgn, p->npkg, split, job, &l);
+	cores_layout(a->cols, a->rows, p->pkgn, p->npkg, split, job, p->unread, &l);
 	visible = a->rows - 1;
 	if (!l.fits && visible > 2)
 		visible--;          /* the last row says where the view is */
@@ -728,7 +859,8 @@ cores_draw(struct view *v, struct ui_ctx *u, const struct ui_area *area, const s
 	p->fmt = l.fmt;
 	p->split = split;
 	p->job = job;
-	draw_heads(u, a->top, a, &l, split, job, note, p->sort, sort_mark(p, u->utf8));
+	draw_heads(u, a->top, a, &l, split, job, p->unread, note, p->sort,
+	    sort_mark(p, u->utf8));
 	if (!l.fits && a->rows - 1 > visible)
 		view_scroll_where(u, a->top + a->rows - 1, a, v->scroll, visible, l.rows);
 
@@ -739,7 +871,8 @@ cores_draw(struct view *v, struct ui_ctx *u, const struct ui_area *area, const s
 
 		y = a->top + 1 + row - v->scroll;
 		if (row >= v->scroll && row - v->scroll < visible)
-			draw_package(u, y, a, f, p->pkgidx[pk], p->pkgphys[pk], n, split);
+			draw_package(u, y, a, f, p->pkgidx[pk], p->pkgphys[pk], n, split,
+			    p->unread);
 		row++;
 		for (j = 0; j < n; j++) {
 			int r = (int)j % prow, k = (int)j / prow;
@@ -749,7 +882,7 @@ cores_draw(struct view *v, struct ui_ctx *u, const struct ui_area *area, const s
 				continue;
 			y = a->top + 1 + row + r - v->scroll;
 			draw_core(u, y, a->left + k * (l.colw + CORES_GAP), &l, split, job,
-			    &t->cores[ci], &iv->cores[ci]);
+			    p->unread, &t->cores[ci], &iv->cores[ci]);
 		}
 		row += prow;
 		base += n;
@@ -784,7 +917,7 @@ cores_key(struct view *v, int ch)
 	}
 	if (ch != 's')
 		return view_scroll_key(v, ch);
-	n = row_cols(p->fmt, p->split, p->job, cols);
+	n = row_cols(p->fmt, p->split, p->job, p->unread, cols);
 	for (i = 0; i < n && (int)cols[i].fig != p->sort; i++)
 		;
 	/* The id (or a column no longer shown) goes to the first column. */

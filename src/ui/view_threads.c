@@ -533,17 +533,18 @@ sort_col(const struct ui_settings *s)
 	    s->sort_column : TCOL_CPU;
 }
 
-/* A column only where the plan has the slot its figure needs (job%: the
- * watched job's time, --source sched with a job): elsewhere it would be
- * dashes only. */
+/* A column only where the source can give its figure (the figures
+ * table's needs, figure_read): no CPI, GHz, IPC or GIPS without counters,
+ * steal% only from /proc/stat, job% only from the scheduler's record of a
+ * watched job. Elsewhere it would be dashes only; the status says what a
+ * row of a source without counters is counted by. */
 static void
 needed_columns(struct twidths *w, const struct plan *plan)
 {
 	int i;
 
 	for (i = 0; i < nfig(); i++)
-		if (fig_col((size_t)i)->col.needs != SLOT_TSC &&
-		    (plan == NULL || plan_slot_index(plan, (enum slot_kind)fig_col((size_t)i)->col.needs) < 0))
+		if (!figure_read(fig_col((size_t)i), plan))
 			w->fig[i] = 0;
 }
 

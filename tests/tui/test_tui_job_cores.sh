@@ -4,7 +4,8 @@
 # with --source sched and --pid of a loop pinned to CPU 0 beside a
 # stranger's loop pinned to CPU 1, each core's row has jboth% jalone%
 # jshared% jnone% (whole percent that add up to 100; shared above 0: the
-# job ran while its sibling ran the stranger) in 80 columns, and the
+# job ran while its sibling ran the stranger) in 80 columns, after the
+# core's both% util% thr (no CPI or GHz: the source has none), and the
 # legend says what shared means. Where the figures cannot be (the demo's
 # counters: no job's tasks told apart) the view says why once, and has
 # no job columns.
@@ -20,7 +21,7 @@ load_busy 0 60; job=$load
 load_busy 1 60
 tui_start 80 24 -- --source sched --topology "$sib" -d 0.3 --pid "$job"
 expect "80 columns: the job's columns after the core's" \
-    'both% +GHz +jboth% +jalone% +jshared% +jnone%$'
+    'both% +util% +thr +jboth% +jalone% +jshared% +jnone%$'
 # Core 0's row: its last four numbers, the job's split.
 row0() { cap | grep -E '^ +0 ' | head -n 1 | awk '{print $(NF-3), $(NF-2), $(NF-1), $NF}'; }
 i=0
@@ -47,7 +48,7 @@ case $legend in
 esac
 check "the rows stay within 80 columns" sh -c \
     '[ "$(printf "%s\n" "$1" | awk "length > 80" | wc -l)" = 0 ]' sh "$(cap)"
-keys s s s
+keys s s s s
 expect "s goes through the job's columns too (sorted by jboth%)" 'jboth%[▼v]' 5
 keys q
 tui_wait_exit 10

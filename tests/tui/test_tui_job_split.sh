@@ -25,7 +25,8 @@ else
 fi
 check "header: the job's own CPU seconds" wait_for 'its CPU [0-9]+\.[0-9]{2}(-[0-9]+\.[0-9]{2})? s' 10
 keys 2
-check "threads view: the job% column" wait_for 'steal% +job%( +[^ ]+)* +status' 10
+check "threads view: the job% column after util% (no CPI, GHz or steal%: the source has none)" \
+    wait_for 'util% +job%( +[^ ]+)* +status' 10
 # CPU 0's row: its job% (the number right-aligned under the column's
 # head; a figure added since may follow it) a share above 0: the job runs
 # there.
@@ -56,7 +57,7 @@ stop_loads
 tui_start 160 40 -- --source sched --topology "$sib" -d 0.3
 wait_for 'source sched' 10
 keys 2
-wait_for 'steal% ' 10
+wait_for 'util% +status' 10
 expect_gone "without a job: no job% column" 'job%'
 keys q
 tui_wait_exit 10

@@ -3,8 +3,8 @@
 # tmux pane: the header names the source and says what its figures mean
 # (the plan's meaning: the kernel's idle accounting, no CPI or GHz), the
 # Topology view says what it reads (/proc/stat, no MSR), the Threads view
-# gives each counted CPU its steal share (steal%) and the status of one:
-# counted in ticks, no CPI or GHz
+# gives each counted CPU its steal share (steal%), no column of CPI or
+# GHz, and the status of one: counted in ticks, no CPI or GHz
 # (not the warning "the source counts no instructions or cycles", which
 # every row showed), "ticks" where the words do not fit, and q ends it with
 # status 0.
@@ -28,14 +28,15 @@ if cap | grep -q 'MSR'; then
 else
 	ok "topology view: no MSR among what the procstat source reads"
 fi
-# The Threads view: a CPU the kernel counted is counted, in ticks; its
-# dashes (CPI, GHz) are the source's, said in its status, not a warning
-# (the warning's colour, 214, is not on its row).
+# The Threads view: a CPU the kernel counted is counted, in ticks; the
+# figures it cannot give (CPI, GHz, IPC) have no column, and are the
+# source's, said in its status, not a warning (the warning's colour, 214,
+# is not on its row).
 keys 2
 expect "threads view: a CPU's status: counted in ticks, no CPI, GHz" \
-    '^ +[0-9]+ +[0-9]+ +[0-9]+ +0.* - +[0-9]+\.[0-9]( +-)* counted in ticks \(/proc/stat\); no CPI, GHz *$'
-expect "threads view: the steal column (steal%), a share for each CPU /proc/stat counts" \
-    'IPC +steal%( +[^ ]+)* +status'
+    '^ +[0-9]+ +[0-9]+ +[0-9]+ +0 .* [0-9]+\.[0-9] +[0-9]+\.[0-9] counted in ticks \(/proc/stat\); no CPI, GHz *$'
+expect "threads view: util%, the steal column (steal%), a share for each CPU /proc/stat counts, the status" \
+    'util% +steal% +status *$'
 expect_gone "threads view: no row says 'the source counts no instructions or cycles'" \
     'the source counts no instructions'
 row=$(cape | grep 'counted in ticks' | head -n 1)
@@ -46,7 +47,7 @@ else
 fi
 tm resize-window -t t -x 110 -y 40
 expect "threads view, 110 columns: the status's code, ticks" \
-    '^ +[0-9]+ +[0-9]+ +[0-9]+ +0.* - +([0-9]+\.[0-9] +)?(- +)*ticks *$'
+    '^ +[0-9]+ +[0-9]+ +[0-9]+ +0 .* [0-9]+\.[0-9] +[0-9]+\.[0-9] ticks *$'
 keys q
 tui_wait_exit 10
 check "q: exit status 0 (got $tui_status)" [ "$tui_status" = 0 ]

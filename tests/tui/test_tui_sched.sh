@@ -4,7 +4,8 @@
 # "pack:1 core:1 pu:2"); the header names the source and says what its
 # figures mean, the core shows a split, the Topology view says what the
 # source reads (no MSR), the Threads view's status of a counted CPU
-# (counted by the scheduler, no CPI or GHz: not a warning), the die grid's titles are whole at 120 and 80
+# (counted by the scheduler, no CPI or GHz: not a warning) and no column
+# of dashes, the core's row without them either, the die grid's titles are whole at 120 and 80
 # columns, q ends it and restores the terminal; then httop with no option.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 need lstopo-no-graphics hwloc "to write the topology that declares CPUs 0 and 1 siblings"
@@ -14,7 +15,7 @@ sib=$tui_dir/sib.xml
 sched_siblings "$sib"
 sched_opens "$sib" "$tui_dir/probe" ||
     skip_all "the sched source does not open here: $(cat "$tui_dir/probe")"
-plan 19
+plan 20
 export XDG_CONFIG_HOME="$tui_dir/config"
 
 tui_start 160 40 -- --source sched --topology "$sib" -d 0.3
@@ -23,8 +24,10 @@ check "header: what the figures mean" wait_for 'split by the scheduler: time a t
 # The split method is the scheduler's, not the counters' AnyThread "any".
 check "header: split sched" wait_for 'split sched( |$)' 5
 expect_gone "header: no 'split any'" 'split any'
-# The core's row: its CPUs and four shares (the split is exact: no bound).
-if wait_for ' 0,1 .* [0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]\.[0-9]{2} ' 10; then
+# The core's row: its CPUs, four shares and thr, and no CPI or GHz after
+# them (the source has none: not a column of dashes); the split is
+# exact: no bound.
+if wait_for ' 0,1 .* [0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]\.[0-9]{2} *$' 10; then
 	ok "the core of CPUs 0,1 shows its split: $(cap | grep ' 0,1 ' | head -n 1)"
 else
 	not_ok "the core's split"; show_screen
@@ -47,11 +50,13 @@ fi
 expect "topology view: Scale not used, the counts are time" \
     '^Scale +not used: the source counts time, not reference-clock cycles'
 expect_gone "topology view: no 'TSC ticks per count'" 'TSC ticks per count'
-# The Threads view: a CPU the scheduler counted says so; its dashes (CPI,
-# GHz) are the source's, not the row's trouble.
+# The Threads view: a CPU the scheduler counted says so; the figures it
+# cannot give (CPI, GHz, IPC, steal%) have no column, and are the source's,
+# not the row's trouble.
 keys 2
 expect "threads view: a CPU's status: counted by the scheduler, no CPI, GHz" \
-    '^ +[0-9]+ +[0-9]+ +[0-9]+ +[01].* - counted by the scheduler; no CPI, GHz *$'
+    '^ +[0-9]+ +[0-9]+ +[0-9]+ +[01] .* [0-9]+\.[0-9] counted by the scheduler; no CPI, GHz *$'
+expect "threads view: util%, then the status: no column of dashes" 'util% +status *$'
 # The die grid's titles whole at 120 and 80 columns: the view's, and the
 # package's over a grid of one core (the grid is narrower than its title).
 keys 4

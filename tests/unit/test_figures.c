@@ -7,7 +7,10 @@
  *   them and the fixed columns;
  * - the OpenMetrics output has each row's family at each level where it
  *   is (the shares of the split: one family, share_ratio);
- * - the table's orders are each level's 1..n.
+ * - the table's orders are each level's 1..n;
+ * - what each source's plan can give (figure_read, figure_unread_why):
+ *   the scheduler's and /proc/stat's plans no CPI or GHz, a node's plan
+ *   by its basis.
  *
  * The machine: one package, cores 0 (CPUs 0,2) and 1 (CPUs 1,3), every
  * object valid. The value of row i at level l (k = i + l):
@@ -27,6 +30,8 @@
 #include "cluster/nodeiv.h"
 #include "metrics/figures.h"
 #include "out/batch.h"
+#include "source/sched/sched_source.h"
+#include "source/sources.h"
 
 #define NCORES 2
 #define MAXCPU 4
@@ -372,6 +377,85 @@ test_orders(void **state)
 	}
 }
 
+/* read: whether plan p gives the figure; why: the reason it never does. */
+static void
+gives(const struct plan *p, const char *name, bool read, enum reason why)
+{
+	const struct figure *f = figure_named(name);
+
+	assert_non_null(f);
+	if (figure_read(f, p) != read || figure_unread_why(f, p) != why)
+		fail_msg("%s: read %d, why %s; want %d, %s", name, figure_read(f, p),
+		    metrics_reason_code(figure_unread_why(f, p)), read, metrics_reason_code(why));
+}
+
+/* The plans of the sources without counters (sched and bpf share
+ * sched_plan; procstat), one with cycles but no instructions, a node's
+ * (no slots: its basis), and none. */
+static void
+test_read_by_plan(void **state)
+{
+	struct fixture *fx = build();
+	struct plan p;
+
+	(void)state;
+	assert_null(figure_named("no_such_figure"));
+	/* The scheduler: time only; the job's slots with a job. */
+	sched_plan(&p, &fx->m);
+	gives(&p, "util", true, R_NONE);
+	gives(&p, "both", true, R_NONE);
+	gives(&p, "active_threads", true, R_NONE);
+	gives(&p, "ghz", false, R_NOT_COUNTED);
+	gives(&p, "cpi", false, R_NOT_COUNTED);
+	gives(&p, "net_ghz", false, R_NOT_COUNTED);
+	gives(&p, "ipc", false, R_NOT_COUNTED);
+	gives(&p, "gips", false, R_NOT_COUNTED);
+	gives(&p, "issue_util", false, R_NOT_COUNTED);
+	gives(&p, "steal", false, R_NO_STEAL);
+	gives(&p, "job_util", false, R_NO_JOB);
+	gives(&p, "job_both", false, R_NO_JOB);
+	sched_plan_job(&p);
+	gives(&p, "job_util", true, R_NONE);
+	gives(&p, "job_both", true, R_NONE);
+	gives(&p, "cpu_s", true, R_NONE);
+	gives(&p, "ghz", false, R_NOT_COUNTED);
+	/* /proc/stat: busy time and steal, no counter. */
+	procstat_plan(&p, &fx->m, 100);
+	gives(&p, "util", true, R_NONE);
+	gives(&p, "steal", true, R_NONE);
+	gives(&p, "ghz", false, R_NOT_COUNTED);
+	gives(&p, "cpi", false, R_NOT_COUNTED);
+	gives(&p, "job_none", false, R_NO_JOB);
+	/* Cycles without instructions: the frequency, no CPI (the
+	 * counter missing, not a source without counters). */
+	memset(&p, 0, sizeof p);
+	p.nslots = 3;
+	p.slots[0].kind = SLOT_TSC;
+	p.slots[1].kind = SLOT_REF;
+	p.slots[2].kind = SLOT_CYCLES;
+	gives(&p, "ghz", true, R_NONE);
+	gives(&p, "net_ghz", true, R_NONE);
+	gives(&p, "cpi", false, R_UNAVAILABLE);
+	gives(&p, "nominal_cpi", false, R_UNAVAILABLE);
+	gives(&p, "gips", false, R_UNAVAILABLE);
+	/* A node's plan: its basis. */
+	memset(&p, 0, sizeof p);
+	p.basis = PLAN_BASIS_COUNTERS;
+	gives(&p, "ghz", true, R_NONE);
+	gives(&p, "cpi", true, R_NONE);
+	gives(&p, "steal", false, R_NO_STEAL);
+	gives(&p, "job_util", false, R_NO_JOB);
+	p.basis = PLAN_BASIS_SCHED;
+	gives(&p, "ghz", false, R_NOT_COUNTED);
+	gives(&p, "util", true, R_NONE);
+	p.basis = PLAN_BASIS_TICKS;
+	gives(&p, "cpi", false, R_NOT_COUNTED);
+	gives(&p, "steal", true, R_NONE);
+	/* No plan: not known, shown. */
+	gives(NULL, "ghz", true, R_NONE);
+	free(fx);
+}
+
 int
 main(void)
 {
@@ -381,6 +465,7 @@ main(void)
 		cmocka_unit_test(test_compact_roundtrip),
 		cmocka_unit_test(test_csv_columns),
 		cmocka_unit_test(test_om_families),
+		cmocka_unit_test(test_read_by_plan),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "source/sched/sched_source.h"
 #include "ui/cores.h"
 #include "ui/flow.h"
 #include "ui/header.h"
@@ -51,8 +52,8 @@ test_layout_knl(void **state)
 	struct cores_layout l;
 
 	(void)state;
-	assert_int_equal(cores_fmt_fixed(CF_FULL, false, false), 64);
-	cores_layout(200, 55, pkg, 1, false, false, &l);
+	assert_int_equal(cores_fmt_fixed(CF_FULL, false, false, 0), 64);
+	cores_layout(200, 55, pkg, 1, false, false, 0, &l);
 	assert_int_equal(l.ncols, 2);
 	assert_int_equal(l.colw, 99);
 	assert_int_equal(l.rows, 35);
@@ -74,9 +75,9 @@ test_layout_spr(void **state)
 	struct cores_layout l;
 
 	(void)state;
-	assert_int_equal(cores_fmt_fixed(CF_FULL, true, false), 89);
-	assert_int_equal(cores_fmt_fixed(CF_MEDIUM, true, false), 47);
-	cores_layout(200, 55, pkg, 2, true, false, &l);
+	assert_int_equal(cores_fmt_fixed(CF_FULL, true, false, 0), 89);
+	assert_int_equal(cores_fmt_fixed(CF_MEDIUM, true, false, 0), 47);
+	cores_layout(200, 55, pkg, 2, true, false, 0, &l);
 	assert_int_equal(l.ncols, 3);
 	assert_int_equal(l.colw, 65);
 	assert_int_equal(l.rows, 40);
@@ -98,7 +99,7 @@ test_layout_demo(void **state)
 	struct cores_layout l;
 
 	(void)state;
-	cores_layout(80, 19, pkg, 2, true, false, &l);
+	cores_layout(80, 19, pkg, 2, true, false, 0, &l);
 	assert_int_equal(l.ncols, 2);
 	assert_int_equal(l.colw, 39);
 	assert_int_equal(l.rows, 20);
@@ -106,7 +107,7 @@ test_layout_demo(void **state)
 	assert_int_equal(l.fmt, CF_COMPACT);
 	assert_int_equal(l.bar, 20);
 
-	cores_layout(160, 45, pkg, 2, true, false, &l);
+	cores_layout(160, 45, pkg, 2, true, false, 0, &l);
 	assert_int_equal(l.ncols, 1);
 	assert_int_equal(l.rows, 38);
 	assert_true(l.fits);
@@ -127,17 +128,73 @@ test_layout_job(void **state)
 	struct cores_layout l;
 
 	(void)state;
-	assert_int_equal(cores_fmt_fixed(CF_MEDIUM, true, true), 82);
-	assert_int_equal(cores_fmt_fixed(CF_COMPACT, true, true), 54);
-	assert_int_equal(cores_fmt_fixed(CF_FULL, true, true), 124);
-	cores_layout(80, 15, pkg, 1, true, true, &l);
+	assert_int_equal(cores_fmt_fixed(CF_MEDIUM, true, true, 0), 82);
+	assert_int_equal(cores_fmt_fixed(CF_COMPACT, true, true, 0), 54);
+	assert_int_equal(cores_fmt_fixed(CF_FULL, true, true, 0), 124);
+	cores_layout(80, 15, pkg, 1, true, true, 0, &l);
 	assert_int_equal(l.ncols, 1);
 	assert_int_equal(l.fmt, CF_COMPACT);
 	assert_int_equal(l.bar, 26);
 	assert_true(l.fits);
-	cores_layout(160, 15, pkg, 1, true, true, &l);
+	cores_layout(160, 15, pkg, 1, true, true, 0, &l);
 	assert_int_equal(l.fmt, CF_FULL);
 	assert_int_equal(l.bar, 36);
+}
+
+/* A source without counters (the scheduler's plan: sched and bpf) never
+ * gives CPI or GHz: those columns are left out of every format, so a
+ * row is narrower and a narrow one keeps util% where GHz was. The split
+ * rows: compact 5 + 2 + (both 7 + util 7) = 21 (the counters' both and
+ * GHz: 19), medium 5 + 2 + (7 + 7 + 10) = 31 (47 less CPI 10 and GHz 6),
+ * full 89 - 16 = 73; without the split full 64 - 16 = 48 and compact
+ * util and thr as before, 5 + 2 + 7 + 8 = 22. One core of two threads:
+ * in 40 columns medium needs 31 + 12 = 43 > 40: compact, bar 40 - 21 =
+ * 19; in 60 full needs 73 + 20 = 93 > 60, medium 43 <= 60: medium, bar
+ * 60 - 31 = 29; in 100 full, bar 100 - 73 = 27. The demo's 2 x 18 cores
+ * in 80 x 19 as test_layout_demo: two columns of 39 cells, compact (43 >
+ * 39), bar 39 - 21 = 18. */
+static void
+test_layout_unread(void **state)
+{
+	unsigned one[] = { 1 }, demo[] = { 18, 18 };
+	unsigned no = CC_BIT(CC_CPI) | CC_BIT(CC_GHZ);
+	struct cores_layout l;
+	struct machine m;
+	struct plan p;
+
+	(void)state;
+	memset(&m, 0, sizeof m);
+	m.topo.max_smt = 2;
+	sched_plan(&p, &m);
+	/* The job's columns too, until a watched job adds its slots. */
+	assert_int_equal(cores_unread(&p), no | CC_BIT(CC_JBOTH) | CC_BIT(CC_JALONE) |
+	    CC_BIT(CC_JSHARED) | CC_BIT(CC_JNONE));
+	sched_plan_job(&p);
+	assert_int_equal(cores_unread(&p), no);
+	assert_int_equal(cores_unread(NULL), 0);
+
+	assert_int_equal(cores_fmt_fixed(CF_COMPACT, true, false, 0), 19);
+	assert_int_equal(cores_fmt_fixed(CF_COMPACT, true, false, no), 21);
+	assert_int_equal(cores_fmt_fixed(CF_MEDIUM, true, false, no), 31);
+	assert_int_equal(cores_fmt_fixed(CF_FULL, true, false, no), 73);
+	assert_int_equal(cores_fmt_fixed(CF_FULL, false, false, no), 48);
+	assert_int_equal(cores_fmt_fixed(CF_COMPACT, false, false, no), 22);
+	assert_int_equal(cores_fmt_fixed(CF_COMPACT, false, false, 0), 22);
+
+	cores_layout(40, 15, one, 1, true, false, no, &l);
+	assert_int_equal(l.fmt, CF_COMPACT);
+	assert_int_equal(l.bar, 19);
+	cores_layout(60, 15, one, 1, true, false, no, &l);
+	assert_int_equal(l.fmt, CF_MEDIUM);
+	assert_int_equal(l.bar, 29);
+	cores_layout(100, 15, one, 1, true, false, no, &l);
+	assert_int_equal(l.fmt, CF_FULL);
+	assert_int_equal(l.bar, 27);
+	cores_layout(80, 19, demo, 2, true, false, no, &l);
+	assert_int_equal(l.ncols, 2);
+	assert_int_equal(l.colw, 39);
+	assert_int_equal(l.fmt, CF_COMPACT);
+	assert_int_equal(l.bar, 18);
 }
 
 /* Both 50%, t0 25%, t1 12.5% over 10 cells = 80 eighths: edges at 40, 60
@@ -619,6 +676,7 @@ main(void)
 		cmocka_unit_test(test_layout_spr),
 		cmocka_unit_test(test_layout_demo),
 		cmocka_unit_test(test_layout_job),
+		cmocka_unit_test(test_layout_unread),
 		cmocka_unit_test(test_bar_split),
 		cmocka_unit_test(test_bar_eighths),
 		cmocka_unit_test(test_bar_partial_not_edge),
