@@ -27,12 +27,16 @@
 #   sched too, though a run of either writes its name there).
 # - --textfile-level's series per thread is the number OUTPUT FORMATS
 #   gives (it said 14, the table and a run 15).
+# - httop(1) FILES names every data file make install puts in the data
+#   directory (data/local.mk; the licence texts and READMEs beside them
+#   apart): the Stampede2 trace, the die map and the msr-safe allowlist
+#   were installed with no word of where.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/cli/i18nlib.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 17
+plan 18
 
 # The tag lines of ENVIRONMENT (the line after each .TP), one variable a line.
 sed -n '/^\.SH ENVIRONMENT/,/^\.SH [^E]/p' "$HTTOP_SRCDIR/man/httop.1" |
@@ -185,3 +189,13 @@ opt=$(sed -n 's/^(everything: 22 per core and \([0-9]*\) per thread).*/\1/p' "$H
 tab=$(sed -n 's/^thread *+ \([0-9]*\) per thread.*/\1/p' "$HTTOP_SRCDIR/man/httop.1")
 check "--textfile-level's series per thread ($opt) are the table's ($tab)" \
     sh -c '[ -n "$1" ] && [ "$1" = "$2" ]' sh "$opt" "$tab"
+
+# FILES: each file data/local.mk installs, by its name.
+MANWIDTH=1000 man -l "$HTTOP_SRCDIR/man/httop.1" 2>/dev/null | col -b |
+	sed -n '/^FILES$/,/^ENVIRONMENT$/p' >files.man
+sed -n 's/^dist_[a-z]*_DATA *+*= *//p' "$HTTOP_SRCDIR/data/local.mk" | tr ' ' '\n' |
+	grep . | sed 's,.*/,,' | grep -v -e '^LICENSES$' -e '^README' >data.files
+missing=
+while read -r f; do grep -qF -- "$f" files.man || missing="$missing $f"; done <data.files
+check "httop(1) FILES names each of the $(wc -l <data.files) data files (missing:${missing:- none})" \
+    sh -c '[ -s data.files ] && [ -z "$1" ]' sh "$missing"
