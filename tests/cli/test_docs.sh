@@ -31,12 +31,16 @@
 #   directory (data/local.mk; the licence texts and READMEs beside them
 #   apart): the Stampede2 trace, the die map and the msr-safe allowlist
 #   were installed with no word of where.
+# - httop(1)'s list of reasons ("The reasons, with the codes used in csv
+#   and json") has an entry (.TP, then the code) for every code of
+#   src/metrics/reason.c but ok: not-read ran into the entry before it and
+#   job-untracked, which json's absent can give, was not in the list.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/cli/i18nlib.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 18
+plan 19
 
 # The tag lines of ENVIRONMENT (the line after each .TP), one variable a line.
 sed -n '/^\.SH ENVIRONMENT/,/^\.SH [^E]/p' "$HTTOP_SRCDIR/man/httop.1" |
@@ -199,3 +203,11 @@ missing=
 while read -r f; do grep -qF -- "$f" files.man || missing="$missing $f"; done <data.files
 check "httop(1) FILES names each of the $(wc -l <data.files) data files (missing:${missing:- none})" \
     sh -c '[ -s data.files ] && [ -z "$1" ]' sh "$missing"
+
+# The reasons: each code a tagged entry of the list.
+sed -n 's/.*"\([a-z][a-z-]*\)" },$/\1/p' "$HTTOP_SRCDIR/src/metrics/reason.c" | grep -vx ok >codes
+sed -n '/^The reasons, with the codes used in csv and json:$/,/^\.SH /p' "$HTTOP_SRCDIR/man/httop.1" |
+	sed 's/\\-/-/g' | awk 'prev ~ /^\.TP/ && /^\.B [a-z-]*$/ { print $2 } { prev = $0 }' >codes.man
+missing=$(grep -vxF -f codes.man codes | tr '\n' ' ')
+check "httop(1) lists each of the $(wc -l <codes) reason codes as an entry (missing: ${missing:-none})" \
+    sh -c '[ "$(wc -l <codes)" -ge 20 ] && [ -z "$1" ]' sh "$missing"
