@@ -35,12 +35,15 @@
 #   and json") has an entry (.TP, then the code) for every code of
 #   src/metrics/reason.c but ok: not-read ran into the entry before it and
 #   job-untracked, which json's absent can give, was not in the list.
+# - httop(1)'s example of a command's summary has each line a summary
+#   starts with a label (httop -- COMMAND on the demo): it lacked the CPU
+#   time: line and the command's own figures.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/cli/i18nlib.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 19
+plan 20
 
 # The tag lines of ENVIRONMENT (the line after each .TP), one variable a line.
 sed -n '/^\.SH ENVIRONMENT/,/^\.SH [^E]/p' "$HTTOP_SRCDIR/man/httop.1" |
@@ -211,3 +214,13 @@ sed -n '/^The reasons, with the codes used in csv and json:$/,/^\.SH /p' "$HTTOP
 missing=$(grep -vxF -f codes.man codes | tr '\n' ' ')
 check "httop(1) lists each of the $(wc -l <codes) reason codes as an entry (missing: ${missing:-none})" \
     sh -c '[ "$(wc -l <codes)" -ge 20 ] && [ -z "$1" ]' sh "$missing"
+
+# A command's summary: the labels of its unindented lines, in the example.
+"$HTTOP" --demo -d 0.1 -- sleep 0.3 2>&1 >/dev/null | grep -E '^ [a-zA-Z]' |
+	sed -E "s/^ (httop:|CPU time:|host|the command's own figures|the CPUs' figures).*/\\1/" |
+	sort -u >sum.labels
+sed -n '/^\.SS A command from start to end/,/^\.fi/p' "$HTTOP_SRCDIR/man/httop.1" >sum.man
+missing=
+while read -r l; do grep -q "^ $l" sum.man || missing="$missing '$l'"; done <sum.labels
+check "httop(1)'s example summary has the $(wc -l <sum.labels) labelled lines of a run's (missing:${missing:- none})" \
+    sh -c '[ "$(wc -l <sum.labels)" -ge 5 ] && [ -z "$1" ]' sh "$missing"
