@@ -482,6 +482,13 @@ opt_replay(struct optctx *x, const char *arg, struct errmsg *e)
 	if (*arg == '\0')
 		return errmsg_set(e, _("--replay: empty file name; give the trace file --record "
 		    "wrote, e.g. --replay run.trace"));
+	/* "-" is standard output for -o; a replay cannot read a pipe (it
+	 * counts the trace's length and goes back by reading it again), so
+	 * say that rather than "cannot open the trace -". */
+	if (strcmp(arg, "-") == 0)
+		return errmsg_set(e, _("--replay -: a trace is replayed from a file, not from "
+		    "standard input (the replay reads it again to go back); save it to a file "
+		    "first, or give ./- for a file named -"));
 	if (imply_source(x, SRC_REPLAY, "--replay", e) != 0)
 		return -1;
 	x->o->replay = arg;

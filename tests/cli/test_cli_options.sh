@@ -5,7 +5,7 @@
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 84
+plan 85
 
 out=$("$HTTOP" --version); st=$?
 check "--version exits 0" [ "$st" -eq 0 ]
@@ -97,6 +97,9 @@ bad "--sim" --sim ''
 # --record, -o and --die-map; these three were "cannot open the trace :
 # No such file or directory" (status 1), and --cpus '' said no fix.
 bad "^httop: --replay: empty file name; give the trace file --record wrote" --replay ''
+# "-" is standard output for -o, but a replay cannot read a pipe: said so
+# (it was "cannot open the trace -: No such file or directory", status 1).
+bad "^httop: --replay -: a trace is replayed from a file, not from standard input" --replay -
 bad "^httop: --topology: empty path; give an hwloc XML file" --source procstat --topology=
 bad "^httop: --cpuid: empty file name; give a libcpuid raw dump" --sim busy --cpuid ''
 bad "^httop: --cpus: empty CPU list; give CPUs in the kernel's list syntax, such as 0-3,8" \
