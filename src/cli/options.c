@@ -299,6 +299,9 @@ opt_cpus(struct optctx *x, const char *arg, struct errmsg *e)
 	if (o->have_cpus)
 		cpulist_free(&o->cpus);
 	o->have_cpus = false;
+	if (arg[strspn(arg, " \t\n")] == '\0')
+		return errmsg_set(e, _("--cpus: empty CPU list; give CPUs in the kernel's list "
+		    "syntax, such as 0-3,8"));
 	if (cpulist_parse_any(arg, &o->cpus, &o->cpus_beyond, e) != 0)
 		return errmsg_prefix(e, "--cpus");
 	o->have_cpus = true;
@@ -476,6 +479,16 @@ opt_source(struct optctx *x, const char *arg, struct errmsg *e)
 static int
 opt_replay(struct optctx *x, const char *arg, struct errmsg *e)
 {
+	if (*arg == '\0')
+		return errmsg_set(e, _("--replay: empty file name; give the trace file --record "
+		    "wrote, e.g. --replay run.trace"));
+	/* "-" is standard output for -o; a replay cannot read a pipe (it
+	 * counts the trace's length and goes back by reading it again), so
+	 * say that rather than "cannot open the trace -". */
+	if (strcmp(arg, "-") == 0)
+		return errmsg_set(e, _("--replay -: a trace is replayed from a file, not from "
+		    "standard input (the replay reads it again to go back); save it to a file "
+		    "first, or give ./- for a file named -"));
 	if (imply_source(x, SRC_REPLAY, "--replay", e) != 0)
 		return -1;
 	x->o->replay = arg;
@@ -554,6 +567,26 @@ opt_die_map(struct optctx *x, const char *arg, struct errmsg *e)
 	x->o->die_map = arg;
 	if (*arg == '\0')
 		return errmsg_set(e, _("--die-map: empty file name; give a die map file (httop-diemap(5))"));
+	return 0;
+}
+
+static int
+opt_topology(struct optctx *x, const char *arg, struct errmsg *e)
+{
+	x->o->topology = arg;
+	if (*arg == '\0')
+		return errmsg_set(e, _("--topology: empty path; give an hwloc XML file "
+		    "(lstopo-no-graphics --of xml FILE) or a sysfs root directory"));
+	return 0;
+}
+
+static int
+opt_cpuid(struct optctx *x, const char *arg, struct errmsg *e)
+{
+	x->o->cpuid = arg;
+	if (*arg == '\0')
+		return errmsg_set(e, _("--cpuid: empty file name; give a libcpuid raw dump "
+		    "(cpuid_tool --save=FILE)"));
 	return 0;
 }
 
@@ -773,9 +806,9 @@ static const struct optdef optdefs[] = {
 	    N_("write a trace of the run to FILE while monitoring\n(gzip when FILE ends in .gz; format: httop-trace(5))"), NULL },
 	{ "record-compress", 0, VAL_NONE, NULL, opt_flag, F(record_compress), false,
 	    N_("gzip the --record trace whatever its name"), NULL },
-	{ "topology", 0, VAL_REQUIRED, "PATH", opt_string, F(topology), true,
+	{ "topology", 0, VAL_REQUIRED, "PATH", opt_topology, 0, true,
 	    N_("read the topology from an hwloc XML file, or from a\ndirectory with a copy of a machine's /sys and /proc\n(made by hwloc-gather-topology)"), NULL },
-	{ "cpuid", 0, VAL_REQUIRED, "FILE", opt_string, F(cpuid), true,
+	{ "cpuid", 0, VAL_REQUIRED, "FILE", opt_cpuid, 0, true,
 	    N_("read the CPU identity from a libcpuid raw dump"), NULL },
 	{ "msr-path", 0, VAL_REQUIRED, "TMPL", opt_msr_path, 0, true,
 	    N_("MSR device path with one %u for the CPU number\n(default %s)"), dflt_msr_path },

@@ -5,7 +5,7 @@
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 80
+plan 85
 
 out=$("$HTTOP" --version); st=$?
 check "--version exits 0" [ "$st" -eq 0 ]
@@ -93,6 +93,17 @@ bad "--cpus" --cpus 3-1
 bad "--cpus" --cpus 'a,b'
 bad "--cpus" --demo --cpus 4096
 bad "--sim" --sim ''
+# An empty file name is a usage error that says what to give, as for
+# --record, -o and --die-map; these three were "cannot open the trace :
+# No such file or directory" (status 1), and --cpus '' said no fix.
+bad "^httop: --replay: empty file name; give the trace file --record wrote" --replay ''
+# "-" is standard output for -o, but a replay cannot read a pipe: said so
+# (it was "cannot open the trace -: No such file or directory", status 1).
+bad "^httop: --replay -: a trace is replayed from a file, not from standard input" --replay -
+bad "^httop: --topology: empty path; give an hwloc XML file" --source procstat --topology=
+bad "^httop: --cpuid: empty file name; give a libcpuid raw dump" --sim busy --cpuid ''
+bad "^httop: --cpus: empty CPU list; give CPUs in the kernel's list syntax, such as 0-3,8" \
+    --demo --cpus ''
 bad "--replay" --replay x.trace --source msr
 bad "--replay" --source msr --replay x.trace
 bad "--demo" --demo --source msr

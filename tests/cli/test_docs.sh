@@ -20,12 +20,30 @@
 # - httop(1) REPLAY's example header is the shipped Stampede2 trace's:
 #   its position N/M is the interval ending at the time it gives, of the
 #   trace's M intervals (it said 17/59 for 18/58).
+# - httop(1) SEE ALSO names every other manual page of httop's (it left
+#   out httop-diemap(5), which the README and --die-map send readers to).
+# - The json member source, in httop(1) and the schema, names every
+#   source --source takes but auto (both had left out bpf, the manual
+#   sched too, though a run of either writes its name there).
+# - --textfile-level's series per thread is the number OUTPUT FORMATS
+#   gives (it said 14, the table and a run 15).
+# - httop(1) FILES names every data file make install puts in the data
+#   directory (data/local.mk; the licence texts and READMEs beside them
+#   apart): the Stampede2 trace, the die map and the msr-safe allowlist
+#   were installed with no word of where.
+# - httop(1)'s list of reasons ("The reasons, with the codes used in csv
+#   and json") has an entry (.TP, then the code) for every code of
+#   src/metrics/reason.c but ok: not-read ran into the entry before it and
+#   job-untracked, which json's absent can give, was not in the list.
+# - httop(1)'s example of a command's summary has each line a summary
+#   starts with a label (httop -- COMMAND on the demo): it lacked the CPU
+#   time: line and the command's own figures.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/cli/i18nlib.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 12
+plan 20
 
 # The tag lines of ENVIRONMENT (the line after each .TP), one variable a line.
 sed -n '/^\.SH ENVIRONMENT/,/^\.SH [^E]/p' "$HTTOP_SRCDIR/man/httop.1" |
@@ -144,3 +162,65 @@ got=$(awk -v ex="$ex" 'BEGIN { split(ex, w, "[ (/]+"); t = w[3] }
 	{ n++; if (sprintf("%.1f", $2) == t && !at) at = n; last = $2 }
 	END { printf "%d/%d (%s s of %.1f s)", at, n, t, last }' replay.sum)
 check "httop(1) REPLAY's example is the Stampede2 trace's: '$ex' (the trace: '$got')" [ "${ex:-none}" = "$got" ]
+
+# SEE ALSO: every page in man/ but httop(1) itself.
+sed -n '/^\.SH SEE ALSO/,/^\.SH /p' "$HTTOP_SRCDIR/man/httop.1" | sed 's/\\-/-/g' >seealso.man
+missing=
+for f in "$HTTOP_SRCDIR"/man/*.[0-9]; do
+	b=${f##*/}; name=${b%.*}; sec=${b##*.}
+	[ "$name" = httop ] && continue
+	grep -q "^\.BR $name ($sec)" seealso.man || missing="$missing $name($sec)"
+done
+check "httop(1) SEE ALSO names every other page of man/ (missing:${missing:- none})" [ -z "$missing" ]
+
+# The sources json's source can name: those of --source but auto.
+"$HTTOP" --help | tr '\n' ' ' | sed 's/  */ /g' |
+	sed 's/.*--source SRC counter source: \([^(]*\) (default.*/\1/' |
+	sed 's/,//g; s/ or / /g' | tr ' ' '\n' | grep . | grep -vx auto >src.help
+man_src=$(grep '^\.BR source " (' "$HTTOP_SRCDIR/man/httop.1" | sed 's/\\-/-/g')
+schema_src=$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["properties"]["source"]["description"])' \
+    "$HTTOP_SRCDIR/data/httop.schema.in.json")
+miss_man= miss_schema=
+while read -r k; do
+	printf '%s\n' "$man_src" | grep -q -- "[ (]$k[,)]" || miss_man="$miss_man $k"
+	printf '%s\n' "$schema_src" | grep -q -- " $k[, ]" || miss_schema="$miss_schema $k"
+done <src.help
+check "the source list of --help has 8 names but auto ($(tr '\n' ' ' <src.help))" \
+    [ "$(wc -l <src.help)" -eq 8 ]
+check "httop(1) json: source names every source (missing:${miss_man:- none})" [ -z "$miss_man" ]
+check "the schema's source names every source (missing:${miss_schema:- none})" [ -z "$miss_schema" ]
+
+# Series per thread: OPTIONS (--textfile-level) and the table agree.
+opt=$(sed -n 's/^(everything: 22 per core and \([0-9]*\) per thread).*/\1/p' "$HTTOP_SRCDIR/man/httop.1")
+tab=$(sed -n 's/^thread *+ \([0-9]*\) per thread.*/\1/p' "$HTTOP_SRCDIR/man/httop.1")
+check "--textfile-level's series per thread ($opt) are the table's ($tab)" \
+    sh -c '[ -n "$1" ] && [ "$1" = "$2" ]' sh "$opt" "$tab"
+
+# FILES: each file data/local.mk installs, by its name.
+MANWIDTH=1000 man -l "$HTTOP_SRCDIR/man/httop.1" 2>/dev/null | col -b |
+	sed -n '/^FILES$/,/^ENVIRONMENT$/p' >files.man
+sed -n 's/^dist_[a-z]*_DATA *+*= *//p' "$HTTOP_SRCDIR/data/local.mk" | tr ' ' '\n' |
+	grep . | sed 's,.*/,,' | grep -v -e '^LICENSES$' -e '^README' >data.files
+missing=
+while read -r f; do grep -qF -- "$f" files.man || missing="$missing $f"; done <data.files
+check "httop(1) FILES names each of the $(wc -l <data.files) data files (missing:${missing:- none})" \
+    sh -c '[ -s data.files ] && [ -z "$1" ]' sh "$missing"
+
+# The reasons: each code a tagged entry of the list.
+sed -n 's/.*"\([a-z][a-z-]*\)" },$/\1/p' "$HTTOP_SRCDIR/src/metrics/reason.c" | grep -vx ok >codes
+sed -n '/^The reasons, with the codes used in csv and json:$/,/^\.SH /p' "$HTTOP_SRCDIR/man/httop.1" |
+	sed 's/\\-/-/g' | awk 'prev ~ /^\.TP/ && /^\.B [a-z-]*$/ { print $2 } { prev = $0 }' >codes.man
+missing=$(grep -vxF -f codes.man codes | tr '\n' ' ')
+check "httop(1) lists each of the $(wc -l <codes) reason codes as an entry (missing: ${missing:-none})" \
+    sh -c '[ "$(wc -l <codes)" -ge 20 ] && [ -z "$1" ]' sh "$missing"
+
+# A command's summary: the labels of its unindented lines, in the example.
+"$HTTOP" --demo -d 0.1 -- sleep 0.3 2>&1 >/dev/null | grep -E '^ [a-zA-Z]' |
+	sed -E "s/^ (httop:|CPU time:|host|the command's own figures|the CPUs' figures).*/\\1/" |
+	sort -u >sum.labels
+sed -n '/^\.SS A command from start to end/,/^\.fi/p' "$HTTOP_SRCDIR/man/httop.1" >sum.man
+missing=
+while read -r l; do grep -q "^ $l" sum.man || missing="$missing '$l'"; done <sum.labels
+check "httop(1)'s example summary has the $(wc -l <sum.labels) labelled lines of a run's (missing:${missing:- none})" \
+    sh -c '[ "$(wc -l <sum.labels)" -ge 5 ] && [ -z "$1" ]' sh "$missing"
