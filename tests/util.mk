@@ -47,3 +47,9 @@ tests_unit_test_numparse_SOURCES = tests/unit/test_numparse.c
 tests_unit_test_numparse_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
 tests_unit_test_numparse_LDADD = $(TEST_LIBS) -lm
 TESTS += tests/unit/test_numparse
+# the one wait: a resize held outside it wakes it (the live view)
+check_PROGRAMS += tests/unit/test_evloop
+tests_unit_test_evloop_SOURCES = tests/unit/test_evloop.c src/sys/evloop.c src/sys/signals.c
+tests_unit_test_evloop_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests -I$(top_srcdir)/src/sys
+tests_unit_test_evloop_LDADD = $(TEST_LIBS) -lm
+TESTS += tests/unit/test_evloop

@@ -217,6 +217,7 @@ live_close(void *self, struct errmsg *e)
 	if (l->tui != NULL) {
 		tui_free(l->tui);
 		signals_set_screen(NULL);
+		signals_hold_winch(false);
 		l->tui = NULL;
 	}
 	return 0;
@@ -262,6 +263,7 @@ open_screen(struct live *l)
 	if (l->tui == NULL)
 		return -1;
 	signals_set_screen(screen_emergency_restore);
+	signals_hold_winch(true);
 	if (note[0] != '\0')
 		tui_note(l->tui, note);
 	interval_init(&l->first, l->a->src->m);

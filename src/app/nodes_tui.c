@@ -192,6 +192,7 @@ app_nodes_tui(struct nodes_app *na)
 		return EXIT_FAIL;
 	}
 	signals_set_screen(screen_emergency_restore);
+	signals_hold_winch(true);
 	tui_set_nodes(l.tui, true);
 	app_nodes_config(na, &cfg);
 	cfg.on_state = note_state;
@@ -201,6 +202,7 @@ app_nodes_tui(struct nodes_app *na)
 	status = loop(&l);
 	tui_free(l.tui);
 	signals_set_screen(NULL);
+	signals_hold_winch(false);
 	free(l.label);
 	return status;
 }

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "signals.h"
@@ -129,7 +130,14 @@ evloop_wait(const struct evwait *w)
 		return WAKE_SIGNAL;
 	for (i = 0; i < n; i++)
 		p[i].revents = 0;
-	rc = poll(p, n, ms);
+	if (signals_wait_mask() == NULL) {
+		rc = poll(p, n, ms);
+	} else {
+		/* The live view: a held SIGWINCH can come only here. */
+		struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+		rc = ppoll(p, n, ms < 0 ? NULL : &ts, signals_wait_mask());
+	}
 	/* Any other failure leaves nothing to wait on: end as on a hang-up
 	 * rather than spin. */
 	if (rc < 0)

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -149,6 +150,34 @@ signals_init(void)
 	/* A parent may have started us with them blocked (some job
 	 * launchers do): they must reach the handler. */
 	return sigprocmask(SIG_UNBLOCK, &unblock, NULL);
+}
+
+static sigset_t winch_wait_mask;
+static bool winch_held;
+
+int
+signals_hold_winch(bool hold)
+{
+	sigset_t winch, old;
+
+	if (hold == winch_held)
+		return 0;
+	sigemptyset(&winch);
+	sigaddset(&winch, SIGWINCH);
+	if (sigprocmask(hold ? SIG_BLOCK : SIG_UNBLOCK, &winch, &old) != 0)
+		return -1;
+	if (hold) {
+		winch_wait_mask = old;
+		sigdelset(&winch_wait_mask, SIGWINCH);
+	}
+	winch_held = hold;
+	return 0;
+}
+
+const sigset_t *
+signals_wait_mask(void)
+{
+	return winch_held ? &winch_wait_mask : NULL;
 }
 
 void

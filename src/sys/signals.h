@@ -11,6 +11,7 @@
 #ifndef HTTOP_SIGNALS_H
 #define HTTOP_SIGNALS_H
 
+#include <signal.h>
 #include <stdbool.h>
 
 /* Install the handlers and make the pipe. Call once, first thing. */
@@ -27,6 +28,13 @@ void signals_set_restore(void (*restore)(void *), void *arg);
 /* The terminal restore a fatal signal, or an ending one during start-up,
  * runs first (NULL: none); async-signal-safe (screen_emergency_restore). */
 void signals_set_screen(void (*restore)(void));
+/* While the live view is up (hold true), SIGWINCH is blocked except
+ * inside evloop_wait's ppoll: curses' handler for it then always runs
+ * there and wakes the wait, so a resize that came while httop was
+ * drawing or reading is never left until the next key. 0, or -1. */
+int signals_hold_winch(bool hold);
+/* The mask evloop_wait waits with: NULL when SIGWINCH is not held. */
+const sigset_t *signals_wait_mask(void);
 /* The ending signal received so far, or 0. */
 int signals_caught(void);
 /* Note an ending cause found by the program itself (a terminal that went
