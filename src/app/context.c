@@ -207,6 +207,7 @@ open_job(struct app *a)
 		if (a->job == NULL)
 			return EXIT_FAIL;
 		job_watch_follow(a->job);
+		job_watch_set_command(a->job, o->command[0]);
 		return EXIT_OK;
 	}
 	if (o->job) {

@@ -12,7 +12,7 @@
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 56
+plan 59
 
 DEMO="--topology $HTTOP_SRCDIR/data/demo-skx.xml --cpuid $HTTOP_SRCDIR/data/demo-skx.cpuid"
 
@@ -201,6 +201,33 @@ print(" ".join(sorted({",".join(str(c) for k in r["cores"] for c in k["cpus"]) f
 else
 	i=0; while [ $i -lt 6 ]; do skip "needs taskset and two CPUs"; i=$((i + 1)); done
 fi
+
+# --- the job a command is, in json and openmetrics ---------------------------
+# kind "command", its name the argv[0] as given (a quote, a backslash, an
+# escape and UTF-8 in it, escaped and read back the same), its id and pid
+# its PID as with --pid, in every record and the whole run's; valid
+# against the schema.
+nm=$(printf './r"q\\b\033[1m\303\251')
+cp bin/hx "$nm"
+timeout 30 "$HTTOP" --sim demo -d 0.25 --format json -o named.json -- "$nm" x >/dev/null 2>err; st=$?
+check "json: the job is kind command, named by its argv[0] (escaped, read back whole), id and pid its PID (status $st)" \
+	python3 -c '
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+assert len(recs) >= 2 and recs[-1].get("window") == "run", len(recs)
+jobs = {json.dumps(r["job"], sort_keys=True) for r in recs
+        for r["job"] in [{k: r["job"][k] for k in ("kind", "id", "name", "pid", "user", "cgroup")}]}
+assert len(jobs) == 1, jobs
+j = json.loads(jobs.pop())
+assert j["kind"] == "command" and j["name"] == sys.argv[2], j
+assert j["pid"] == j["id"] and j["pid"].isdigit() and j["user"] is None and j["cgroup"] is None, j
+' named.json "$nm"
+check_schema named.json
+timeout 30 "$HTTOP" --sim demo -d 0.25 --format openmetrics -o named.om -- sleep 0.5 >/dev/null 2>err
+check "openmetrics: httop_job_info{jobid=PID,kind=\"command\",name=\"sleep\",pid=PID} in every exposition" \
+	sh -c 'n=$(grep -c "^httop_job_info{host=\"[^\"]*\",\(window=\"run\",\)\{0,1\}jobid=\"\([0-9]*\)\",kind=\"command\",name=\"sleep\",pid=\"\2\"} 1 " named.om)
+	    [ "$n" -ge 2 ] && [ "$n" -eq "$(grep -c "^httop_job_info" named.om)" ]'
+rm -f "$nm"
 
 # --- the whole run as the last record, the mean of the intervals ------------
 # shellcheck disable=SC2086
