@@ -207,6 +207,7 @@ open_job(struct app *a)
 		if (a->job == NULL)
 			return EXIT_FAIL;
 		job_watch_follow(a->job);
+		job_watch_set_command(a->job, o->command[0]);
 		return EXIT_OK;
 	}
 	if (o->job) {
@@ -260,8 +261,17 @@ int
 app_open_all(struct app *a)
 {
 	const struct options *o = a->o;
+	char name[96];
 	int status;
 
+	/* A command that cannot be run ends httop here, before anything is
+	 * opened (no source, no file, no process), with a shell's status:
+	 * looked up as the command's own exec will, with the rights of the
+	 * user it runs as (command_lookup). The exec still says its own
+	 * error where this could not tell. */
+	if (o->command != NULL && (status = command_lookup(o->command[0], text_quote(name,
+	    sizeof name, o->command[0], 64), o->user_env, &a->e)) != 0)
+		return status;
 	/* Installed set-ID or with file capabilities: open what needs the
 	 * privilege, give it up, and only then read what the user names
 	 * (httop(1), SECURITY). Otherwise it is given up once the source and

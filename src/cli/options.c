@@ -953,9 +953,21 @@ options_usage(FILE *fp)
 	struct options d;
 	size_t i;
 
+	/* A line for each way of running httop (its modes, app.c; many
+	 * nodes, --acct-record, --restore): httop(1)'s SYNOPSIS has the same
+	 * lines (tests/cli/test_docs.sh). */
 	fputs(_("Usage: httop [options]\n"
-	    "       httop [options] -- COMMAND [ARGS...]\n"
-	    "Show, for every physical core, how its time splits between neither, one or\n"
+	    "       httop -b [--format FMT] [-d SECS] [-n N] [options]\n"
+	    "       httop --demo [options]\n"
+	    "       httop --replay FILE [options]\n"
+	    "       httop {--pid PID | --cgroup PATH | --job [ID]} [options]\n"
+	    "       httop --nodes LIST [options]\n"
+	    "       httop --job ID --all-nodes [options]\n"
+	    "       httop --check [options]\n"
+	    "       httop --restore [options]\n"
+	    "       httop --acct-record FILE [--acct-merge TEXT]\n"
+	    "       httop [options] -- COMMAND [ARGS...]\n"), fp);
+	fputs(_("Show, for every physical core, how its time splits between neither, one or\n"
 	    "both SMT threads active, with per-thread utilisation, CPI and frequency,\n"
 	    "from the performance counters. With a command: run it, watch the cores its\n"
 	    "processes may run on, and print a summary of the whole run when it ends.\n"), fp);

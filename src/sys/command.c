@@ -8,12 +8,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "privilege.h"
 #include "signals.h"
 #include "util/clock.h"
 #include "util/i18n.h"
@@ -44,6 +47,92 @@ child_main(int go, int err, char *const argv[], char *const envp[])
 	en = errno;
 	(void)!write(err, &en, sizeof en);
 	_exit(en == ENOENT ? 127 : 126);
+}
+
+/* One file execvp would try: 0 (it may run, or cannot be judged: -1),
+ * ENOENT or ENOTDIR (nothing there), EACCES (there, but the user may
+ * not run it). access(X_OK) lets a directory pass (search permission),
+ * execve(2) refuses one: "FILE/" names it, with the same rights. A
+ * device or a pipe with an execute bit passes: its exec says no. */
+static int
+probe(const char *path, bool trust_denied)
+{
+	char dir[PATH_MAX];
+	int n;
+
+	if (access(path, X_OK) == 0) {
+		n = snprintf(dir, sizeof dir, "%s/", path);
+		if (n > 0 && (size_t)n < sizeof dir && access(dir, F_OK) == 0)
+			return EACCES;
+		return 0;
+	}
+	if (errno == ENOENT || errno == ENOTDIR)
+		return errno;
+	if (errno == EACCES && trust_denied)
+		return EACCES;
+	return -1;
+}
+
+/* PATH as the child's execvp reads it: envp's first, else httop's. */
+static const char *
+env_path(char *const envp[])
+{
+	size_t i;
+
+	if (envp == NULL)
+		return getenv("PATH");
+	for (i = 0; envp[i] != NULL; i++)
+		if (strncmp(envp[i], "PATH=", 5) == 0)
+			return envp[i] + 5;
+	return NULL;
+}
+
+int
+command_lookup(const char *file, const char *name, char *const envp[], struct errmsg *e)
+{
+	/* A set-ID httop's command runs without the privilege, so access(2)
+	 * judges for it; else it has this process's capabilities. */
+	bool trust = privilege_gained() || !privilege_access_understates();
+	const char *path, *p, *end;
+	char cand[PATH_MAX];
+	bool denied = false;
+	int r, n;
+
+	if (file[0] == '\0') {
+		errmsg_set(e, _("cannot run %s: %s"), name, strerror(ENOENT));
+		return 127;
+	}
+	if (strchr(file, '/') != NULL) {
+		if ((r = probe(file, trust)) <= 0)
+			return 0;
+		errmsg_set(e, _("cannot run %s: %s"), name, strerror(r));
+		return r == ENOENT ? 127 : 126;
+	}
+	if ((path = env_path(envp)) == NULL)
+		return 0;
+	for (p = path;; p = end + 1) {
+		end = strchrnul(p, ':');
+		/* An empty entry is the current directory: the name alone. */
+		if (end == p)
+			n = snprintf(cand, sizeof cand, "%s", file);
+		else
+			n = snprintf(cand, sizeof cand, "%.*s/%s", (int)(end - p), p, file);
+		if (n < 0 || (size_t)n >= sizeof cand)
+			return 0;
+		if ((r = probe(cand, trust)) <= 0)
+			return 0;
+		denied = denied || r == EACCES;
+		if (*end == '\0')
+			break;
+	}
+	/* As a shell: one it may not run is 126, none at all 127. */
+	if (denied) {
+		errmsg_set(e, _("cannot run %s: %s"), name, strerror(EACCES));
+		return 126;
+	}
+	errmsg_set(e, _("cannot run %s: not found in PATH; give the command's path, or add its "
+	    "directory to PATH"), name);
+	return 127;
 }
 
 int

@@ -29,6 +29,21 @@ struct command {
 	bool have_ru;
 };
 
+/* Would execvp(3) find `file` (argv[0]) and be let run it, with the
+ * PATH of `envp` (NULL: httop's own environment), as the command runs?
+ * Asked before anything is opened, so that a command that cannot run
+ * ends httop at once, as a shell says it: 0 (it may run: the exec
+ * decides, and says its own error), else 127 (not found) or 126 (found,
+ * not executable), with "cannot run NAME: ..." (`name`: file quoted for
+ * a message). It follows execvp: a name with a slash is the file, else
+ * each directory of PATH in turn (an empty one: the current directory),
+ * a file it may not run passed over for a later one. Each file is judged
+ * by access(2), as the real user (the one the command runs as: a set-ID
+ * httop gives its IDs up before the fork), so it learns nothing that
+ * user could not. Where it cannot be sure (no PATH: the C libraries'
+ * defaults differ; a capability access(2) leaves out; an error other
+ * than not found or not permitted) it answers 0. */
+int command_lookup(const char *file, const char *name, char *const envp[], struct errmsg *e);
 /* Fork the process that will run argv (argv[0] looked up in the PATH of
  * `envp`, the environment it gets). It waits for command_release. Call
  * after signals_watch_children. 0, or -1 with a message. */

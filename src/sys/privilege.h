@@ -21,6 +21,13 @@ bool privilege_gained(void);
  * plugin path, XML file or sysfs root while httop holds privilege.
  * Call first thing in main, before any library is initialised. */
 void privilege_scrub_env(void);
+/* Does access(2) understate what this process's own calls may do? It
+ * judges as the real user, and a user other than root with no
+ * capability; a process of such a user whose effective set holds
+ * CAP_DAC_OVERRIDE or CAP_DAC_READ_SEARCH (an ambient capability, say)
+ * may open or run more than it says. True then, or when the set cannot
+ * be read. */
+bool privilege_access_understates(void);
 
 /* What privilege_drop may keep, where it was permitted. */
 #define PRIV_KEEP_RAWIO   1u   /* CAP_SYS_RAWIO */

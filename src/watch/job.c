@@ -46,6 +46,7 @@ struct job_watch {
 	char job_user[64];       /* job_watch_set_job's, raw */
 	char job_name[128];
 	char *job_id;            /* the job's name for the label (job_watch_set_job) */
+	char *command;           /* job_watch_set_command's name, raw */
 	char job_text[LABEL_MAX];/* "(user, name" for the label */
 	double job_started;      /* clock_mono() when it started */
 	char *cgroup;            /* the directory whose cpuset applies */
@@ -577,6 +578,30 @@ job_watch_set_job(struct job_watch *w, const char *id, const char *user, const c
 	    text_quote(n, sizeof n, name, 40));
 }
 
+void
+job_watch_set_command(struct job_watch *w, const char *name)
+{
+	free(w->command);
+	w->command = xstrdup(name);
+}
+
+/* src into dst (size bytes), cut short, if it must be, where a UTF-8
+ * character ends, not inside one. */
+static void
+copy_whole_chars(char *dst, size_t size, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= size) {
+		n = size - 1;
+		/* Back over the continuation bytes of a character cut. */
+		while (n > 0 && ((unsigned char)src[n] & 0xc0) == 0x80)
+			n--;
+	}
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
 /* "3 (alice, my run, 1:02:03)": the job, and how long it has run. */
 static void
 job_label(struct job_watch *w)
@@ -688,8 +713,12 @@ job_watch_ident(const struct job_watch *w, struct job_ident *id)
 		snprintf(id->kind, sizeof id->kind, "cgroup");
 		snprintf(id->id, sizeof id->id, "%s", w->cgroup);
 	} else {
-		snprintf(id->kind, sizeof id->kind, "pid");
+		/* A command: a kind of its own, named; its id and pid stay the
+		 * PID's, as for --pid (the label a query by job uses). */
+		snprintf(id->kind, sizeof id->kind, "%s", w->command != NULL ? "command" : "pid");
 		snprintf(id->id, sizeof id->id, "%s", id->pid);
+		if (w->command != NULL)
+			copy_whole_chars(id->name, sizeof id->name, w->command);
 	}
 }
 
@@ -739,5 +768,6 @@ job_watch_free(struct job_watch *w)
 	free(w->cgroup);
 	free(w->cpuset_file);
 	free(w->job_id);
+	free(w->command);
 	free(w);
 }

@@ -43,6 +43,10 @@ void job_watch_follow(struct job_watch *w);
  * for the terminal. */
 void job_watch_set_job(struct job_watch *w, const char *id, const char *user, const char *name,
     double started);
+/* The watch is of a command httop started (httop -- COMMAND): the job's
+ * kind is "command", its name `name` (its argv[0] as given, raw), its id
+ * and pid the command's PID as for --pid. */
+void job_watch_set_command(struct job_watch *w, const char *name);
 /* "pid 1234, 5678", the cgroup path, or the job (job_watch_set_job; its
  * elapsed time as of the last update). */
 const char *job_watch_label(const struct job_watch *w);
@@ -51,11 +55,12 @@ const char *job_watch_label(const struct job_watch *w);
  * "job", csv's job column, the summaries). Raw text, not escaped: each
  * output escapes it as its format asks. "" where not known. */
 struct job_ident {
-	char kind[16];             /* "slurm", "cgroup" or "pid" */
+	char kind[16];             /* "slurm", "cgroup", "pid" or "command" */
 	char id[256];              /* the job label: the Slurm job id, else the
-				    * cgroup or the PIDs as given */
+				    * cgroup or the PIDs as given (a command's PID) */
 	char user[64];             /* Slurm's user name */
-	char name[128];            /* Slurm's job name */
+	char name[128];            /* Slurm's job name, a command's argv[0] (cut
+				    * short at a character's end) */
 	char cgroup[256];          /* the cgroup whose cpuset is read */
 	char pid[128];             /* the PIDs given ("1234,5678"), --pid and a command */
 };

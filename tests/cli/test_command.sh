@@ -12,7 +12,7 @@
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 47
+plan 59
 
 DEMO="--topology $HTTOP_SRCDIR/data/demo-skx.xml --cpuid $HTTOP_SRCDIR/data/demo-skx.cpuid"
 
@@ -56,13 +56,66 @@ check "... the command as typed, quoted" grep -q "sh -c 'exit 3' (pid" err
 timeout 30 "$HTTOP" --sim demo -d 0.2 -- sh -c 'sleep 0.5; kill -9 $$' >/dev/null 2>err; st=$?
 check "a command killed by SIGKILL: exit status 137 (got $st)" [ "$st" -eq 137 ]
 check "... summary: killed by signal 9" grep -q 'killed by signal 9' err
-timeout 30 "$HTTOP" --sim demo -- ./no-such-command >/dev/null 2>err; st=$?
+
+# --- a command that cannot run: found out before anything is opened ---------
+# Looked up as its exec will (execvp: the file, or each directory of PATH),
+# before the source, -o FILE or --record are opened and before it is
+# forked: one message, a shell's status, nothing made. A source that
+# cannot open (--topology that does not exist) would otherwise run it
+# without counters, and say so: that it does not shows the source was
+# never opened.
+# oneline FILE TEXT: FILE is that one line.
+oneline() { [ "$(wc -l <"$1")" -eq 1 ] && [ "$(cat "$1")" = "$2" ]; }
+timeout 30 "$HTTOP" --sim demo --record rec.trace -o out.txt -- ./no-such-command \
+	>/dev/null 2>err; st=$?
 check "a command that does not exist: exit status 127 (got $st)" [ "$st" -eq 127 ]
-check "... 'cannot run ./no-such-command', no summary" \
-	sh -c 'grep -q "cannot run ./no-such-command: No such file" err && ! grep -q "figures over" err'
+check "... one line: 'cannot run ./no-such-command: No such file or directory'" \
+	oneline err "httop: cannot run ./no-such-command: No such file or directory"
+check "... neither --record's trace nor -o's file was made (nothing was opened)" \
+	sh -c '[ ! -e rec.trace ] && [ ! -e out.txt ]'
+timeout 30 "$HTTOP" -- ./no-such-command >/dev/null 2>err; st=$?
+check "--source auto: 127 (got $st), and no source chosen (no 'using' note): one line" \
+	oneline err "httop: cannot run ./no-such-command: No such file or directory"
+mkdir -p nx bin dirs/hx
+timeout 30 env PATH="$tmp/nx" "$HTTOP" --topology "$tmp/no.xml" --sim demo -- no-such-command \
+	>/dev/null 2>err; st=$?
+check "not in PATH: 127 (got $st), the source never opened (it would run it without counters)" \
+	oneline err "httop: cannot run no-such-command: not found in PATH; give the command's path, or add its directory to PATH"
 printf 'data\n' >notexec
-timeout 30 "$HTTOP" --sim demo -- ./notexec >/dev/null 2>err; st=$?
+timeout 30 "$HTTOP" --sim demo --record rec.trace -- ./notexec >/dev/null 2>err; st=$?
 check "a file that is not executable: exit status 126 (got $st)" [ "$st" -eq 126 ]
+check "... one line: 'cannot run ./notexec: Permission denied', no trace made" \
+	sh -c 'oneline() { [ "$(wc -l <"$1")" -eq 1 ] && [ "$(cat "$1")" = "$2" ]; }
+	    oneline err "httop: cannot run ./notexec: Permission denied" && [ ! -e rec.trace ]'
+timeout 30 "$HTTOP" --sim demo -- "$tmp/dirs" >/dev/null 2>err; st=$?
+check "a directory: 126 (got $st), 'Permission denied' (execve refuses one)" \
+	oneline err "httop: cannot run $tmp/dirs: Permission denied"
+# PATH as execvp walks it: a file it may not run, or a directory, is passed
+# over for a later one; only such ones is 126; an empty entry is the
+# current directory.
+printf 'data\n' >nx/hx
+printf '#!/bin/sh\necho "ran bin/hx $1"\n' >bin/hx
+chmod 755 bin/hx
+timeout 30 env PATH="$tmp/nx:$tmp/dirs:$tmp/bin:/usr/bin:/bin" "$HTTOP" --sim demo -- hx a \
+	>out 2>err; st=$?
+check "PATH: a file not executable and a directory passed over for a later one: it runs (status $st)" \
+	sh -c '[ "$1" -eq 0 ] && [ "$(cat out)" = "ran bin/hx a" ]' sh "$st"
+timeout 30 env PATH="$tmp/nx:$tmp/dirs" "$HTTOP" --sim demo -- hx >/dev/null 2>err; st=$?
+check "PATH with only those: 126 (got $st), 'cannot run hx: Permission denied'" \
+	oneline err "httop: cannot run hx: Permission denied"
+cp bin/hx ./hx
+timeout 30 env PATH="$tmp/nx/none::/usr/bin:/bin" "$HTTOP" --sim demo -- hx b \
+	>out 2>err; st=$?
+check "PATH's empty entry is the current directory: it runs (status $st)" \
+	sh -c '[ "$1" -eq 0 ] && [ "$(cat out)" = "ran bin/hx b" ]' sh "$st"
+rm -f hx
+# No PATH: the C library's default search path is its own (it differs
+# between them): the lookup leaves it to the exec, whose error is said as
+# before.
+timeout 30 env -u PATH "$HTTOP" --sim demo -- no-such-command-3ab >/dev/null 2>err; st=$?
+check "no PATH: the exec's own error, 127 (got $st), 'No such file or directory'" \
+	sh -c '[ "$1" -eq 127 ] && grep -q "cannot run no-such-command-3ab: No such file or directory" err &&
+	    ! grep -q "figures over" err' sh "$st"
 
 # --- the command's standard streams and environment ---------------------------
 HTTOP_TEST_VAR=kept timeout 30 "$HTTOP" --sim demo -- sh -c 'echo "out $HTTOP_TEST_VAR"; read l; echo "in $l"' \
@@ -148,6 +201,33 @@ print(" ".join(sorted({",".join(str(c) for k in r["cores"] for c in k["cpus"]) f
 else
 	i=0; while [ $i -lt 6 ]; do skip "needs taskset and two CPUs"; i=$((i + 1)); done
 fi
+
+# --- the job a command is, in json and openmetrics ---------------------------
+# kind "command", its name the argv[0] as given (a quote, a backslash, an
+# escape and UTF-8 in it, escaped and read back the same), its id and pid
+# its PID as with --pid, in every record and the whole run's; valid
+# against the schema.
+nm=$(printf './r"q\\b\033[1m\303\251')
+cp bin/hx "$nm"
+timeout 30 "$HTTOP" --sim demo -d 0.25 --format json -o named.json -- "$nm" x >/dev/null 2>err; st=$?
+check "json: the job is kind command, named by its argv[0] (escaped, read back whole), id and pid its PID (status $st)" \
+	python3 -c '
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+assert len(recs) >= 2 and recs[-1].get("window") == "run", len(recs)
+jobs = {json.dumps(r["job"], sort_keys=True) for r in recs
+        for r["job"] in [{k: r["job"][k] for k in ("kind", "id", "name", "pid", "user", "cgroup")}]}
+assert len(jobs) == 1, jobs
+j = json.loads(jobs.pop())
+assert j["kind"] == "command" and j["name"] == sys.argv[2], j
+assert j["pid"] == j["id"] and j["pid"].isdigit() and j["user"] is None and j["cgroup"] is None, j
+' named.json "$nm"
+check_schema named.json
+timeout 30 "$HTTOP" --sim demo -d 0.25 --format openmetrics -o named.om -- sleep 0.5 >/dev/null 2>err
+check "openmetrics: httop_job_info{jobid=PID,kind=\"command\",name=\"sleep\",pid=PID} in every exposition" \
+	sh -c 'n=$(grep -c "^httop_job_info{host=\"[^\"]*\",\(window=\"run\",\)\{0,1\}jobid=\"\([0-9]*\)\",kind=\"command\",name=\"sleep\",pid=\"\2\"} 1 " named.om)
+	    [ "$n" -ge 2 ] && [ "$n" -eq "$(grep -c "^httop_job_info" named.om)" ]'
+rm -f "$nm"
 
 # --- the whole run as the last record, the mean of the intervals ------------
 # shellcheck disable=SC2086

@@ -8,7 +8,10 @@
 #  - --job runs scontrol from the fixed directories only: a scontrol first
 #    in the user's PATH, or named by HTTOP_SCONTROL, is never run (its
 #    marker file does not appear; run by root without privilege gained,
-#    HTTOP_SCONTROL is used, so the check means something).
+#    HTTOP_SCONTROL is used, so the check means something);
+#  - a command that cannot run is found out before anything opens, with
+#    the user's rights: 126 for what only root may reach or run, a PATH
+#    directory the user cannot search passed over.
 # And root running a plain httop: the command keeps root's capabilities
 # (httop gives its own up after the command is forked).
 # Needs root, useradd, runuser and setcap; skips otherwise.
@@ -38,7 +41,7 @@ if ! setcap cap_sys_rawio+ep "$work/httop-caps" 2>"$work/setcap.err"; then
 fi
 chown root:root "$work/httop-setuid" && chmod 4755 "$work/httop-setuid"
 
-plan 11
+plan 18
 
 # The user's own tools: "mytool" on their PATH, a scontrol that leaves a
 # marker if it is ever run.
@@ -63,6 +66,52 @@ for v in setuid caps; do
 	check "$v: ... with the user's environment (their variable, their PATH)" \
 		sh -c "grep -qx var=kept '$work/out.$v' && grep -qx mytool-ran '$work/out.$v'"
 done
+
+# A command that cannot run is found out before anything is opened, with
+# the user's rights, not the privilege httop holds then: behind a
+# directory only root may search it is "Permission denied" (126), never
+# root's "No such file" (127); a file only root may run is 126 at once
+# (no --record trace: the source never opened); such a directory in PATH
+# is passed over for the user's own tool.
+mkdir -m 700 "$work/secret"
+printf '#!/bin/sh\necho root-only\n' >"$work/rootonly"
+chmod 700 "$work/rootonly"
+for v in setuid caps; do
+	runuser -u "$user" -- env PATH="$work/bin:/usr/bin:/bin" "$work/httop-$v" --sim busy \
+	    --record "$work/marks/rec.$v" -- "$work/secret/nothing" >/dev/null 2>"$work/lerr.$v"
+	st=$?
+	check "$v: a command behind a directory the user cannot search: 126 (got $st), 'Permission denied', one line, no trace" \
+		sh -c '[ "$1" -eq 126 ] && [ "$(cat "$2")" = "httop: cannot run $3/secret/nothing: Permission denied" ] &&
+		    [ ! -e "$3/marks/rec.$4" ]' sh "$st" "$work/lerr.$v" "$work" "$v"
+	runuser -u "$user" -- env PATH="$work/bin:/usr/bin:/bin" "$work/httop-$v" --sim busy \
+	    --record "$work/marks/rec.$v" -- "$work/rootonly" >/dev/null 2>"$work/lerr.$v"
+	st=$?
+	check "$v: a file only root may run: 126 (got $st) at once, no trace" \
+		sh -c '[ "$1" -eq 126 ] && [ "$(cat "$2")" = "httop: cannot run $3/rootonly: Permission denied" ] &&
+		    [ ! -e "$3/marks/rec.$4" ]' sh "$st" "$work/lerr.$v" "$work" "$v"
+	runuser -u "$user" -- env PATH="$work/secret:$work/bin:/usr/bin:/bin" "$work/httop-$v" \
+	    --sim busy -- mytool >"$work/lout.$v" 2>"$work/lerr.$v"
+	st=$?
+	check "$v: a PATH directory the user cannot search is passed over: mytool runs (status $st)" \
+		sh -c '[ "$1" -eq 0 ] && grep -qx mytool-ran "$2"' sh "$st" "$work/lout.$v"
+done
+
+# A user of their own with CAP_DAC_OVERRIDE (ambient: a plain httop
+# gains nothing) may run the file only root may: access(2), which judges
+# without the capability, must not turn that down (the lookup leaves it
+# to the exec).
+if command -v setpriv >/dev/null 2>&1 &&
+    setpriv --reuid="$uid" --regid="$uid" --clear-groups --inh-caps=+dac_override \
+    --ambient-caps=+dac_override true 2>/dev/null; then
+	setpriv --reuid="$uid" --regid="$uid" --clear-groups --inh-caps=+dac_override \
+	    --ambient-caps=+dac_override "$HTTOP" --sim busy -- "$work/rootonly" \
+	    >"$work/aout" 2>"$work/aerr"
+	st=$?
+	check "a user with ambient CAP_DAC_OVERRIDE runs the file only root may (status $st)" \
+		sh -c '[ "$1" -eq 0 ] && grep -qx root-only "$2"' sh "$st" "$work/aout"
+else
+	skip "setpriv with ambient capabilities is not available here"
+fi
 
 # --job: never the user's scontrol.
 for v in setuid; do

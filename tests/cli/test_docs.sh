@@ -38,12 +38,19 @@
 # - httop(1)'s example of a command's summary has each line a summary
 #   starts with a label (httop -- COMMAND on the demo): it lacked the CPU
 #   time: line and the command's own figures.
+# - httop(1) SYNOPSIS is --help's usage lines, one for one, word for word
+#   (the manual's placeholders in lower case aside), and those lines name
+#   every way of running httop: each mode of app.c's table and
+#   app_run's (-b, --replay, a watched job, --nodes, --all-nodes,
+#   --check, --restore, --acct-record, -- COMMAND), and every option
+#   --help says ends in "exit" but --help and --version (SYNOPSIS lacked
+#   --replay, --check and --nodes).
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/cli/i18nlib.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 20
+plan 22
 
 # The tag lines of ENVIRONMENT (the line after each .TP), one variable a line.
 sed -n '/^\.SH ENVIRONMENT/,/^\.SH [^E]/p' "$HTTOP_SRCDIR/man/httop.1" |
@@ -224,3 +231,27 @@ missing=
 while read -r l; do grep -q "^ $l" sum.man || missing="$missing '$l'"; done <sum.labels
 check "httop(1)'s example summary has the $(wc -l <sum.labels) labelled lines of a run's (missing:${missing:- none})" \
     sh -c '[ "$(wc -l <sum.labels)" -ge 5 ] && [ -z "$1" ]' sh "$missing"
+
+# SYNOPSIS and --help's usage lines: the same lines, and every mode there.
+LC_ALL=C LANGUAGE='' "$HTTOP" --help |
+	awk 'NR == 1 { if (!sub(/^Usage: /, "")) exit; print; next }
+	    /^       httop / { sub(/^ +/, ""); print; next } { exit }' | tr 'A-Z' 'a-z' >usage.help
+LC_ALL=C MANWIDTH=1000 man -l "$HTTOP_SRCDIR/man/httop.1" 2>/dev/null | col -b |
+	sed -n '/^SYNOPSIS$/,/^DESCRIPTION$/p' | sed '1d; $d; s/^ *//; s/  */ /g; /^$/d' |
+	tr 'A-Z' 'a-z' >usage.man
+diff usage.help usage.man | sed 's/^/# /'
+check "httop(1) SYNOPSIS is --help's $(wc -l <usage.help) usage lines, one for one" \
+    sh -c '[ "$(wc -l <usage.help)" -ge 10 ] && cmp -s usage.help usage.man'
+# The options whose --help text ends the run ("... and exit", "then exit").
+LC_ALL=C LANGUAGE='' "$HTTOP" --help |
+	awk '/^  -|^      --/ { if (e != "") print e; e = $0; next }
+	    /^ {20,}/ && e != "" { e = e " " $0; next } { if (e != "") print e; e = "" }' |
+	grep -E '(and|then) exit' | sed -E 's/^ *(-[a-zA-Z], )?(--[a-z-]+).*/\2/' |
+	grep -vx -e --help -e --version >exits
+missing=
+for m in -b --replay --pid --cgroup --job --nodes --all-nodes --check --restore --acct-record -- \
+    $(cat exits); do
+	tr ' {}[]|' '\n' <usage.help | grep -qx -- "$m" || missing="$missing $m"
+done
+check "--help's usage lines name every way of running httop ($(wc -l <exits) options that exit among them; missing:${missing:- none})" \
+    sh -c '[ "$(wc -l <exits)" -ge 3 ] && [ -z "$1" ]' sh "$missing"

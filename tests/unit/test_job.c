@@ -565,6 +565,54 @@ test_job_label(void **state)
 	cpulist_free(&cpus);
 }
 
+/* What names the job in the outputs: a PID as given is kind "pid"; the
+ * same PID as a command httop started is kind "command" with the
+ * command's name, its id and pid still the PID. A name too long for the
+ * field is cut where a character ends: 125 a's and "\xc3\xa9" (e acute,
+ * 2 bytes) are 127 bytes and fit the 128 whole; 126 a's and it are 128,
+ * and the cut at 127 would split it: 126 a's alone. */
+static void
+test_command_ident(void **state)
+{
+	const pid_t pid = 420;
+	struct job_ident id;
+	struct job_watch *w;
+	struct errmsg e;
+	char name[160];
+
+	(void)state;
+	task("proc/420/status", 'S', "0");
+	task("proc/420/task/420/status", 'S', "0");
+	w = job_watch_new(&pid, 1, NULL, at("proc"), &e);
+	assert_non_null(w);
+	job_watch_ident(w, &id);
+	assert_string_equal(id.kind, "pid");
+	assert_string_equal(id.id, "420");
+	assert_string_equal(id.name, "");
+	job_watch_set_command(w, "./my \"run\"");
+	job_watch_ident(w, &id);
+	assert_string_equal(id.kind, "command");
+	assert_string_equal(id.id, "420");
+	assert_string_equal(id.pid, "420");
+	assert_string_equal(id.name, "./my \"run\"");
+	assert_string_equal(id.user, "");
+	assert_string_equal(id.cgroup, "");
+
+	memset(name, 'a', 125);
+	strcpy(name + 125, "\xc3\xa9");
+	job_watch_set_command(w, name);
+	job_watch_ident(w, &id);
+	assert_int_equal(strlen(id.name), 127);
+	assert_string_equal(id.name, name);
+	memset(name, 'a', 126);
+	strcpy(name + 126, "\xc3\xa9");
+	job_watch_set_command(w, name);
+	job_watch_ident(w, &id);
+	assert_int_equal(strlen(id.name), 126);
+	assert_int_equal(strspn(id.name, "a"), 126);
+	job_watch_free(w);
+}
+
 int
 main(void)
 {
@@ -572,6 +620,7 @@ main(void)
 		cmocka_unit_test(test_pids),
 		cmocka_unit_test(test_beyond_machine),
 		cmocka_unit_test(test_no_cpus),
+		cmocka_unit_test(test_command_ident),
 		cmocka_unit_test(test_pid_errors),
 		cmocka_unit_test(test_cgroup),
 		cmocka_unit_test(test_union),
