@@ -83,7 +83,7 @@ bad(struct trace_reader *r, struct errmsg *e, const char *fmt, ...)
 static int
 bad(struct trace_reader *r, struct errmsg *e, const char *fmt, ...)
 {
-	char what[400];
+	char what[sizeof e->text];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -600,8 +600,10 @@ read_version(struct trace_reader *r, struct errmsg *e)
 	    strlen(r->line) : 12) == 0)
 		return bad(r, e, _("the file ends inside the header: it is truncated"));
 	if (strncmp(r->line, "httop-trace ", 12) != 0)
-		return bad(r, e, _("not an httop trace (the first line is not \"httop-trace %d.%d\")"),
-		    TRACE_VERSION, TRACE_MINOR);
+		return bad(r, e, _("not an httop trace: its first line is not \"httop-trace %d.N\" "
+		    "(this httop reads versions %d.0 to %d.%d, and a later %d.N without what it "
+		    "adds)"), TRACE_VERSION, TRACE_VERSION, TRACE_VERSION, TRACE_MINOR,
+		    TRACE_VERSION);
 	p = r->line + 12;
 	errno = 0;
 	major = strtoul(p, &end, 10);
@@ -731,8 +733,8 @@ open_reader(struct tracez *z, const char *name, struct machine *m, struct plan *
 	return r;
 }
 
-struct trace_reader *
-trace_open(const char *path, struct machine *m, struct plan *plan, struct errmsg *e)
+static struct trace_reader *
+open_path(const char *path, bool once, struct machine *m, struct plan *plan, struct errmsg *e)
 {
 	struct tracez *z;
 
@@ -740,12 +742,24 @@ trace_open(const char *path, struct machine *m, struct plan *plan, struct errmsg
 	memset(plan, 0, sizeof *plan);
 	topology_init(&m->topo);
 	/* Plain or gzip: told by the magic bytes (tracez.c). */
-	if ((z = tracez_open(path, e)) == NULL) {
+	if ((z = tracez_open(path, once, e)) == NULL) {
 		topology_free(&m->topo);
 		memset(m, 0, sizeof *m);
 		return NULL;
 	}
 	return open_reader(z, path, m, plan, e);
+}
+
+struct trace_reader *
+trace_open(const char *path, struct machine *m, struct plan *plan, struct errmsg *e)
+{
+	return open_path(path, false, m, plan, e);
+}
+
+struct trace_reader *
+trace_open_once(const char *path, struct machine *m, struct plan *plan, struct errmsg *e)
+{
+	return open_path(path, true, m, plan, e);
 }
 
 struct trace_reader *
@@ -1188,6 +1202,32 @@ data_line(struct trace_reader *r, struct sample *s, const char *kw, char *rest, 
 	return STEP_MORE;
 }
 
+/* Where a gzip stream stops without its trailer, after n intervals: in a
+ * line (partial; inside a sample or not) or after a whole sample. One
+ * line naming the cause and what was replayed. */
+static void
+cut_gzip(struct trace_reader *r, struct errmsg *e, bool partial, bool inside, uint64_t n)
+{
+	const char *why = _("the gzip data stops without its trailer, so the recording was cut "
+	    "short (httop was killed, or the disk filled, while it recorded; or it is still "
+	    "recording)");
+
+	if (inside)
+		bad(r, e, ngettext("the trace is cut off inside sample %" PRIu64 ": %s; replayed "
+		    "the %" PRIu64 " interval before it", "the trace is cut off inside sample %"
+		    PRIu64 ": %s; replayed the %" PRIu64 " intervals before it", (unsigned long)n),
+		    sample_no(r), why, n);
+	else if (partial)
+		bad(r, e, ngettext("the last line is cut off: %s; replayed the %" PRIu64
+		    " interval before it", "the last line is cut off: %s; replayed the %" PRIu64
+		    " intervals before it", (unsigned long)n), why, n);
+	else
+		bad(r, e, ngettext("the trace ends after sample %" PRIu64 ": %s; replayed its %"
+		    PRIu64 " interval, up to there", "the trace ends after sample %" PRIu64
+		    ": %s; replayed its %" PRIu64 " intervals, up to there", (unsigned long)n),
+		    r->ncomplete, why, n);
+}
+
 int
 trace_next(struct trace_reader *r, struct sample *s, struct errmsg *e)
 {
@@ -1210,8 +1250,13 @@ trace_next(struct trace_reader *r, struct sample *s, struct errmsg *e)
 		rc = read_line(r, e);
 		if (rc == LINE_ERR)
 			return stop(r, -1);
-		if (rc == LINE_EOF && !inside)
+		if (rc == LINE_EOF && !inside) {
+			/* A gzip stream that stops after a whole sample: no
+			 * trailer, so the recording was cut (or goes on). */
+			if (r->ncomplete >= 2 && tracez_cut(r->z))
+				cut_gzip(r, e, false, false, r->ncomplete - 1);
 			return stop(r, 1);
+		}
 		if (rc != LINE_OK) {
 			/* Not an error: a recorder killed mid-write leaves this.
 			 * An interval is the difference of two samples: n
@@ -1233,6 +1278,8 @@ trace_next(struct trace_reader *r, struct sample *s, struct errmsg *e)
 				bad(r, e, _("the last line is cut off, before the trace's first "
 				    "interval was complete: there is nothing to replay; record again "
 				    "and let the recording run for two intervals at least"));
+			else if (tracez_cut(r->z))
+				cut_gzip(r, e, true, inside, n);
 			else if (inside)
 				bad(r, e, ngettext("the trace is cut off inside sample %" PRIu64
 				    "; replayed the %" PRIu64 " interval before it",

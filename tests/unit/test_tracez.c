@@ -159,7 +159,7 @@ static struct buf
 read_steps(size_t step, int *err)
 {
 	struct errmsg e;
-	struct tracez *z = tracez_open(tpath(), &e);
+	struct tracez *z = tracez_open(tpath(), false, &e);
 	struct buf got = { NULL, 0, 0 };
 	char *piece = malloc(step);
 	long n;
