@@ -1202,30 +1202,20 @@ data_line(struct trace_reader *r, struct sample *s, const char *kw, char *rest, 
 	return STEP_MORE;
 }
 
-/* Where a gzip stream stops without its trailer, after n intervals: in a
- * line (partial; inside a sample or not) or after a whole sample. One
- * line naming the cause and what was replayed. */
+/* After the note of where the trace ends (n intervals replayed): why,
+ * where a gzip stream stopped without its trailer. The where and the
+ * count come first: a narrow status line keeps them. */
 static void
-cut_gzip(struct trace_reader *r, struct errmsg *e, bool partial, bool inside, uint64_t n)
+cut_why(const struct trace_reader *r, struct errmsg *e)
 {
-	const char *why = _("the gzip data stops without its trailer, so the recording was cut "
-	    "short (httop was killed, or the disk filled, while it recorded; or it is still "
-	    "recording)");
+	size_t k;
 
-	if (inside)
-		bad(r, e, ngettext("the trace is cut off inside sample %" PRIu64 ": %s; replayed "
-		    "the %" PRIu64 " interval before it", "the trace is cut off inside sample %"
-		    PRIu64 ": %s; replayed the %" PRIu64 " intervals before it", (unsigned long)n),
-		    sample_no(r), why, n);
-	else if (partial)
-		bad(r, e, ngettext("the last line is cut off: %s; replayed the %" PRIu64
-		    " interval before it", "the last line is cut off: %s; replayed the %" PRIu64
-		    " intervals before it", (unsigned long)n), why, n);
-	else
-		bad(r, e, ngettext("the trace ends after sample %" PRIu64 ": %s; replayed its %"
-		    PRIu64 " interval, up to there", "the trace ends after sample %" PRIu64
-		    ": %s; replayed its %" PRIu64 " intervals, up to there", (unsigned long)n),
-		    r->ncomplete, why, n);
+	if (e == NULL || !tracez_cut(r->z))
+		return;
+	k = strlen(e->text);
+	snprintf(e->text + k, sizeof e->text - k, "; %s", _("the gzip data stops without its "
+	    "trailer, so the recording was cut short (httop was killed, or the disk filled, "
+	    "while it recorded; or it is still recording)"));
 }
 
 int
@@ -1253,8 +1243,13 @@ trace_next(struct trace_reader *r, struct sample *s, struct errmsg *e)
 		if (rc == LINE_EOF && !inside) {
 			/* A gzip stream that stops after a whole sample: no
 			 * trailer, so the recording was cut (or goes on). */
-			if (r->ncomplete >= 2 && tracez_cut(r->z))
-				cut_gzip(r, e, false, false, r->ncomplete - 1);
+			if (r->ncomplete >= 2 && tracez_cut(r->z)) {
+				bad(r, e, ngettext("the trace ends after sample %" PRIu64 "; replayed "
+				    "its %" PRIu64 " interval", "the trace ends after sample %" PRIu64
+				    "; replayed its %" PRIu64 " intervals",
+				    (unsigned long)(r->ncomplete - 1)), r->ncomplete, r->ncomplete - 1);
+				cut_why(r, e);
+			}
 			return stop(r, 1);
 		}
 		if (rc != LINE_OK) {
@@ -1278,8 +1273,6 @@ trace_next(struct trace_reader *r, struct sample *s, struct errmsg *e)
 				bad(r, e, _("the last line is cut off, before the trace's first "
 				    "interval was complete: there is nothing to replay; record again "
 				    "and let the recording run for two intervals at least"));
-			else if (tracez_cut(r->z))
-				cut_gzip(r, e, true, inside, n);
 			else if (inside)
 				bad(r, e, ngettext("the trace is cut off inside sample %" PRIu64
 				    "; replayed the %" PRIu64 " interval before it",
@@ -1290,6 +1283,8 @@ trace_next(struct trace_reader *r, struct sample *s, struct errmsg *e)
 				bad(r, e, ngettext("the last line is cut off; replayed the %" PRIu64
 				    " interval before it", "the last line is cut off; replayed the %"
 				    PRIu64 " intervals before it", (unsigned long)n), n);
+			if (n > 0)
+				cut_why(r, e);
 			return stop(r, 1);
 		}
 		if ((rest = keyword(r->line, &kw)) == NULL)
