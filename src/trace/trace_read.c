@@ -573,13 +573,15 @@ header_line(struct trace_reader *r, struct header *h, const char *kw, char *rest
 }
 
 /* Not one line: an empty file, or a compressed one whose data stops
- * before its first line ends (a plain file of any size has a line). */
+ * before its first line ends (a plain file of any size has a line; a
+ * pipe's size is not known, its cut gzip stream is). */
 static int
 no_line(const struct trace_reader *r, struct errmsg *e)
 {
 	struct stat st;
 
-	if (stat(r->path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+	if (tracez_cut(r->z) || (stat(r->path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size > 0))
 		return errmsg_set(e, _("%s: the compressed data is cut off before the trace's first "
 		    "line: it is truncated, or not an httop trace"), r->path);
 	return errmsg_set(e, _("%s: empty file: not an httop trace"), r->path);

@@ -22,7 +22,7 @@ tmp=$(mktemp -d) || exit 1
 rpid=
 trap '[ -n "$rpid" ] && kill -9 "$rpid" 2>/dev/null; rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM HUP
-plan 15
+plan 16
 
 why="the gzip data stops without its trailer, so the recording was cut short (httop was killed, or the disk filled, while it recorded; or it is still recording)"
 # intervals FILE: the CSV's intervals (one "node" row each)
@@ -123,6 +123,11 @@ check "a plain trace cut inside sample 5 through a pipe: 3 intervals, status 0, 
     sh -c '[ "$1" -eq 0 ] && [ "$(grep -c "^node," "$2")" -eq 3 ] &&
 	grep -q "^httop: /dev/stdin:[0-9]*: the trace is cut off inside sample 5; replayed the 3 intervals before it$" "$3"' \
     sh "$st" "$tmp/pp.csv" "$tmp/pp.err"
+# a gzip stream cut before its first line, through a pipe: cut, not empty
+head -c 20 "$tmp/r.trace.gz" | "$HTTOP" --replay /dev/stdin -b >"$tmp/h.out" 2>"$tmp/h.err"; st=$?
+check "a gzip stream cut before its first line through a pipe: status 1, cut off, not empty ($(cat "$tmp/h.err"))" \
+    sh -c '[ "$1" -eq 1 ] && [ ! -s "$2" ] && [ "$(cat "$3")" = "httop: /dev/stdin: the compressed data is cut off before the trace'"'"'s first line: it is truncated, or not an httop trace" ]' \
+    sh "$st" "$tmp/h.out" "$tmp/h.err"
 # not a trace, through a pipe: refused like a file
 echo hello | "$HTTOP" --replay /dev/stdin -b >"$tmp/nt.out" 2>"$tmp/nt.err"; st=$?
 check "a pipe of something else: status 1, one line ($(cat "$tmp/nt.err"))" \
