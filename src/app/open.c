@@ -393,7 +393,11 @@ open_kind(struct app *a, enum source_kind k, bool in_auto, struct errmsg *e)
 	case SRC_SIM:
 		return o->check ? open_check_sim(a) : sim_source_new(&a->m, o->scenario, o->seed, e);
 	case SRC_REPLAY:
-		/* The trace brings its machine and plan. */
+		/* The trace brings its machine and plan. Batch mode reads it
+		 * once, forward only: a pipe will do; the live view goes
+		 * back by opening it again. */
+		if (!app_wants_screen(o) && !o->check)
+			return replay_source_once(o->replay, &a->m, &a->plan, e);
 		return replay_source_new(o->replay, &a->m, &a->plan, e);
 	case SRC_AUTO:
 	case SRC_NKINDS:

@@ -217,8 +217,9 @@ opt_iterations(struct optctx *x, const char *arg, struct errmsg *e)
 		return errmsg_set(e, _("-n/--iterations: %s is too large: at most %llu intervals; "
 		    "leave -n out to run until stopped"), arg, OPT_ITERATIONS_MAX);
 	if (r != NUM_OK)
-		return errmsg_set(e, _("-n/--iterations: '%s' is not a whole number; give e.g. -n 10"),
-		    arg);
+		return errmsg_set(e, _("-n/--iterations: '%s' is not a whole number of intervals from "
+		    "1 to %llu; give e.g. -n 10, or leave -n out to run until stopped"), arg,
+		    OPT_ITERATIONS_MAX);
 	if (u == 0)
 		return errmsg_set(e, _("-n/--iterations: 0 intervals would show nothing; give 1 or more, "
 		    "or leave -n out to run until stopped"));
@@ -482,13 +483,15 @@ opt_replay(struct optctx *x, const char *arg, struct errmsg *e)
 	if (*arg == '\0')
 		return errmsg_set(e, _("--replay: empty file name; give the trace file --record "
 		    "wrote, e.g. --replay run.trace"));
-	/* "-" is standard output for -o; a replay cannot read a pipe (it
-	 * counts the trace's length and goes back by reading it again), so
-	 * say that rather than "cannot open the trace -". */
+	/* "-" is standard output for -o; the live view cannot read a pipe
+	 * (it counts the trace's length and goes back by reading it again),
+	 * batch mode reads one as /dev/stdin: say that rather than "cannot
+	 * open the trace -". */
 	if (strcmp(arg, "-") == 0)
-		return errmsg_set(e, _("--replay -: a trace is replayed from a file, not from "
-		    "standard input (the replay reads it again to go back); save it to a file "
-		    "first, or give ./- for a file named -"));
+		return errmsg_set(e, _("--replay -: a trace is replayed from a file; to replay "
+		    "standard input in batch mode give --replay /dev/stdin -b (the live view reads "
+		    "the trace again to go back: save it to a file first), or give ./- for a file "
+		    "named -"));
 	if (imply_source(x, SRC_REPLAY, "--replay", e) != 0)
 		return -1;
 	x->o->replay = arg;

@@ -105,5 +105,10 @@ struct source *sched_source_open_job(struct machine *m, struct plan *plan,
  * points at them, so they must outlive it. */
 struct source *replay_source_new(const char *path, struct machine *m, struct plan *plan,
     struct errmsg *e);
+/* The same read once, forward only (batch mode): the trace may also be a
+ * FIFO (a pipe), and the source has no seek operations (going back opens
+ * the file again). */
+struct source *replay_source_once(const char *path, struct machine *m, struct plan *plan,
+    struct errmsg *e);
 
 #endif

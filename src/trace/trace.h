@@ -32,6 +32,11 @@ struct trace_writer;
  * failed open leaves nothing to free. */
 struct trace_reader *trace_open(const char *path, struct machine *m, struct plan *plan,
     struct errmsg *e);
+/* The same where the trace may also be a FIFO (a pipe), read once,
+ * forward only: a batch replay (the live view opens it again to go
+ * back). */
+struct trace_reader *trace_open_once(const char *path, struct machine *m, struct plan *plan,
+    struct errmsg *e);
 /* The same from an open stream (a pipe, fmemopen, a fuzzer's input);
  * `name` is used in messages. The stream stays the caller's: trace_close
  * does not close it. */

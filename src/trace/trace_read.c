@@ -83,7 +83,7 @@ bad(struct trace_reader *r, struct errmsg *e, const char *fmt, ...)
 static int
 bad(struct trace_reader *r, struct errmsg *e, const char *fmt, ...)
 {
-	char what[400];
+	char what[sizeof e->text];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -573,13 +573,15 @@ header_line(struct trace_reader *r, struct header *h, const char *kw, char *rest
 }
 
 /* Not one line: an empty file, or a compressed one whose data stops
- * before its first line ends (a plain file of any size has a line). */
+ * before its first line ends (a plain file of any size has a line; a
+ * pipe's size is not known, its cut gzip stream is). */
 static int
 no_line(const struct trace_reader *r, struct errmsg *e)
 {
 	struct stat st;
 
-	if (stat(r->path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+	if (tracez_cut(r->z) || (stat(r->path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size > 0))
 		return errmsg_set(e, _("%s: the compressed data is cut off before the trace's first "
 		    "line: it is truncated, or not an httop trace"), r->path);
 	return errmsg_set(e, _("%s: empty file: not an httop trace"), r->path);
@@ -600,8 +602,10 @@ read_version(struct trace_reader *r, struct errmsg *e)
 	    strlen(r->line) : 12) == 0)
 		return bad(r, e, _("the file ends inside the header: it is truncated"));
 	if (strncmp(r->line, "httop-trace ", 12) != 0)
-		return bad(r, e, _("not an httop trace (the first line is not \"httop-trace %d.%d\")"),
-		    TRACE_VERSION, TRACE_MINOR);
+		return bad(r, e, _("not an httop trace: its first line is not \"httop-trace %d.N\" "
+		    "(this httop reads versions %d.0 to %d.%d, and a later %d.N without what it "
+		    "adds)"), TRACE_VERSION, TRACE_VERSION, TRACE_VERSION, TRACE_MINOR,
+		    TRACE_VERSION);
 	p = r->line + 12;
 	errno = 0;
 	major = strtoul(p, &end, 10);
@@ -731,8 +735,8 @@ open_reader(struct tracez *z, const char *name, struct machine *m, struct plan *
 	return r;
 }
 
-struct trace_reader *
-trace_open(const char *path, struct machine *m, struct plan *plan, struct errmsg *e)
+static struct trace_reader *
+open_path(const char *path, bool once, struct machine *m, struct plan *plan, struct errmsg *e)
 {
 	struct tracez *z;
 
@@ -740,12 +744,24 @@ trace_open(const char *path, struct machine *m, struct plan *plan, struct errmsg
 	memset(plan, 0, sizeof *plan);
 	topology_init(&m->topo);
 	/* Plain or gzip: told by the magic bytes (tracez.c). */
-	if ((z = tracez_open(path, e)) == NULL) {
+	if ((z = tracez_open(path, once, e)) == NULL) {
 		topology_free(&m->topo);
 		memset(m, 0, sizeof *m);
 		return NULL;
 	}
 	return open_reader(z, path, m, plan, e);
+}
+
+struct trace_reader *
+trace_open(const char *path, struct machine *m, struct plan *plan, struct errmsg *e)
+{
+	return open_path(path, false, m, plan, e);
+}
+
+struct trace_reader *
+trace_open_once(const char *path, struct machine *m, struct plan *plan, struct errmsg *e)
+{
+	return open_path(path, true, m, plan, e);
 }
 
 struct trace_reader *
@@ -1188,6 +1204,22 @@ data_line(struct trace_reader *r, struct sample *s, const char *kw, char *rest, 
 	return STEP_MORE;
 }
 
+/* After the note of where the trace ends (n intervals replayed): why,
+ * where a gzip stream stopped without its trailer. The where and the
+ * count come first: a narrow status line keeps them. */
+static void
+cut_why(const struct trace_reader *r, struct errmsg *e)
+{
+	size_t k;
+
+	if (e == NULL || !tracez_cut(r->z))
+		return;
+	k = strlen(e->text);
+	snprintf(e->text + k, sizeof e->text - k, "; %s", _("the gzip data stops without its "
+	    "trailer, so the recording was cut short (httop was killed, or the disk filled, "
+	    "while it recorded; or it is still recording)"));
+}
+
 int
 trace_next(struct trace_reader *r, struct sample *s, struct errmsg *e)
 {
@@ -1210,8 +1242,18 @@ trace_next(struct trace_reader *r, struct sample *s, struct errmsg *e)
 		rc = read_line(r, e);
 		if (rc == LINE_ERR)
 			return stop(r, -1);
-		if (rc == LINE_EOF && !inside)
+		if (rc == LINE_EOF && !inside) {
+			/* A gzip stream that stops after a whole sample: no
+			 * trailer, so the recording was cut (or goes on). */
+			if (r->ncomplete >= 2 && tracez_cut(r->z)) {
+				bad(r, e, ngettext("the trace ends after sample %" PRIu64 "; replayed "
+				    "its %" PRIu64 " interval", "the trace ends after sample %" PRIu64
+				    "; replayed its %" PRIu64 " intervals",
+				    (unsigned long)(r->ncomplete - 1)), r->ncomplete, r->ncomplete - 1);
+				cut_why(r, e);
+			}
 			return stop(r, 1);
+		}
 		if (rc != LINE_OK) {
 			/* Not an error: a recorder killed mid-write leaves this.
 			 * An interval is the difference of two samples: n
@@ -1243,6 +1285,8 @@ trace_next(struct trace_reader *r, struct sample *s, struct errmsg *e)
 				bad(r, e, ngettext("the last line is cut off; replayed the %" PRIu64
 				    " interval before it", "the last line is cut off; replayed the %"
 				    PRIu64 " intervals before it", (unsigned long)n), n);
+			if (n > 0)
+				cut_why(r, e);
 			return stop(r, 1);
 		}
 		if ((rest = keyword(r->line, &kw)) == NULL)

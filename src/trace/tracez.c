@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -30,6 +31,10 @@ struct tracez {
 	FILE *fp;               /* a caller's stream, or NULL */
 	bool gz;
 	struct tz_inflater *inf;        /* gzip: the inflater */
+	/* A FIFO: its first bytes, read to tell gzip from plain (a FIFO
+	 * has no pread), handed out first. */
+	unsigned char head[2];
+	unsigned nhead, head_at;
 };
 
 static long
@@ -65,7 +70,11 @@ tz_input_over(struct tz_input *in)
 {
 	if (in->avail == 0 && !in->eof && refill(in) != 0)
 		return -1;
-	return in->avail == 0 && in->eof && !in->full;
+	if (in->avail == 0 && in->eof && !in->full) {
+		in->cut = true;
+		return 1;
+	}
+	return 0;
 }
 
 bool
@@ -104,7 +113,21 @@ tracez_read(struct tracez *z, char *buf, size_t len)
 		}
 		return (long)got;
 	}
+	if (z->head_at < z->nhead) {
+		got = z->nhead - z->head_at;
+		if (got > len)
+			got = len;
+		memcpy(buf, z->head + z->head_at, got);
+		z->head_at += (unsigned)got;
+		return (long)got;
+	}
 	return read_fd(z->in.fd, buf, len);
+}
+
+bool
+tracez_cut(const struct tracez *z)
+{
+	return z->gz && z->in.cut;
 }
 
 static const char *
@@ -121,16 +144,41 @@ file_kind(mode_t mode)
 	return _("not a regular file");
 }
 
+/* The first two bytes of a FIFO (fewer where it ends first), after
+ * waiting for its writer: opened without blocking, a FIFO reads as
+ * ended until a writer opens it. -1 with errno on a read error. */
+static int
+fifo_head(struct tracez *z)
+{
+	struct pollfd pfd = { .fd = z->in.fd, .events = POLLIN, .revents = 0 };
+	long n;
+
+	(void)fcntl(z->in.fd, F_SETFL, fcntl(z->in.fd, F_GETFL) & ~O_NONBLOCK);
+	while (poll(&pfd, 1, -1) < 0)
+		if (errno != EINTR)
+			return -1;
+	while (z->nhead < sizeof z->head) {
+		if ((n = read_fd(z->in.fd, z->head + z->nhead, sizeof z->head - z->nhead)) < 0)
+			return -1;
+		if (n == 0)
+			break;
+		z->nhead += (unsigned)n;
+	}
+	return 0;
+}
+
 struct tracez *
-tracez_open(const char *path, struct errmsg *e)
+tracez_open(const char *path, bool once, struct errmsg *e)
 {
 	unsigned char magic[2];
 	struct tracez *z;
 	struct stat st;
+	bool fifo;
 	int fd;
 
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer before it
-	 * can be refused. */
+	 * can be refused. The file is opened with the rights httop runs
+	 * with then (a set-ID httop has given its privilege up). */
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			errmsg_set(e, _("cannot open the trace %s: %s; give the path of a file "
@@ -144,25 +192,48 @@ tracez_open(const char *path, struct errmsg *e)
 		close(fd);
 		return NULL;
 	}
-	if (!S_ISREG(st.st_mode)) {
+	fifo = S_ISFIFO(st.st_mode);
+	if (fifo && !once) {
+		errmsg_set(e, _("%s is a FIFO (a pipe): the live view cannot replay it, as it "
+		    "reads the trace again to go back; save the trace to a file and replay that, "
+		    "or replay the pipe in batch mode (-b)"), path);
+		close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode) && !fifo) {
 		errmsg_set(e, _("%s is %s, not a trace file: give the file --record wrote "
 		    "(a compressed one is read as it is)"), path, file_kind(st.st_mode));
 		close(fd);
 		return NULL;
 	}
-	(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	z = xcalloc(1, sizeof *z);
 	z->in.fd = fd;
-	if (pread(fd, magic, 2, 0) != 2 || magic[0] != 0x1f || magic[1] != 0x8b)
-		return z;
+	if (fifo) {
+		if (fifo_head(z) != 0) {
+			errmsg_set(e, _("cannot read the trace %s: %s"), path, strerror(errno));
+			tracez_close(z);
+			return NULL;
+		}
+		memcpy(magic, z->head, sizeof magic);
+		if (z->nhead != 2 || magic[0] != 0x1f || magic[1] != 0x8b)
+			return z;
+	} else {
+		(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+		if (pread(fd, magic, 2, 0) != 2 || magic[0] != 0x1f || magic[1] != 0x8b)
+			return z;
+	}
 	if ((z->inf = tz_inflater_new()) == NULL) {
 		errmsg_set(e, _("cannot read the compressed trace %s: out of memory"), path);
-		close(fd);
-		free(z);
+		tracez_close(z);
 		return NULL;
 	}
 	z->gz = true;
 	z->in.buf = xmalloc(GZ_IN);
+	/* A FIFO's magic bytes, read already: the inflater's first input */
+	z->in.next = z->in.buf;
+	z->in.avail = z->nhead;
+	memcpy(z->in.buf, z->head, z->nhead);
+	z->head_at = z->nhead;
 	return z;
 }
 

@@ -25,6 +25,8 @@ struct tz_input {
 	unsigned avail;
 	bool eof;       /* read(2) said end of file */
 	bool done;      /* the compressed data ended (or stopped) */
+	bool cut;       /* ... stopped: the file ends inside a member,
+	                 * before its trailer (a recording cut short) */
 	bool full;      /* the last inflate call filled its output: it may
 	                 * hold more without another input byte */
 	int err;        /* an error met after some bytes were handed out */
@@ -32,8 +34,10 @@ struct tz_input {
 
 /* Whether the input is used up: the file stops inside the stream (no
  * trailer) once the inflater has nothing more for want of output room.
- * A writer killed after a sync flush: the data so far is good. Refills
- * first: 1 used up, 0 not, -1 a read error (in->err). */
+ * A writer killed after a sync flush: the data so far is good, and
+ * in->cut says the stream stopped (the inflaters call this inside a
+ * member only). Refills first: 1 used up, 0 not, -1 a read error
+ * (in->err). */
 int tz_input_over(struct tz_input *in);
 /* After a member's trailer: true when another gzip member starts
  * (concatenated files); anything else after it is ignored, as gzip -d

@@ -71,8 +71,8 @@ bad "-d/--delay" --delay abc
 bad "-d/--delay" -d 1e9
 bad "-d/--delay" -d nan
 bad "-n/--iterations" -n 0
-bad "-n/--iterations" -n -3
-bad "-n/--iterations" --iterations 2x
+bad "^httop: -n/--iterations: '-3' is not a whole number of intervals from 1 to 1000000000000; give e.g. -n 10, or leave -n out to run until stopped$" -n -3
+bad "^httop: -n/--iterations: '2x' is not a whole number of intervals from 1 to 1000000000000; give e.g. -n 10, or leave -n out to run until stopped$" --iterations 2x
 bad "--format" -b --format xml
 bad "--source" --source bogus
 bad "--on-conflict" --on-conflict ignore
@@ -99,7 +99,7 @@ bad "--sim" --sim ''
 bad "^httop: --replay: empty file name; give the trace file --record wrote" --replay ''
 # "-" is standard output for -o, but a replay cannot read a pipe: said so
 # (it was "cannot open the trace -: No such file or directory", status 1).
-bad "^httop: --replay -: a trace is replayed from a file, not from standard input" --replay -
+bad "^httop: --replay -: a trace is replayed from a file; to replay standard input in batch mode give --replay /dev/stdin -b" --replay -
 bad "^httop: --topology: empty path; give an hwloc XML file" --source procstat --topology=
 bad "^httop: --cpuid: empty file name; give a libcpuid raw dump" --sim busy --cpuid ''
 bad "^httop: --cpus: empty CPU list; give CPUs in the kernel's list syntax, such as 0-3,8" \

@@ -15,7 +15,7 @@
 need jq jq
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-plan 22
+plan 21
 
 "$HTTOP" --replay "$tmp/missing.trace" -b >"$tmp/out" 2>"$tmp/err"; st=$?
 check "a missing trace is an error, status 1 (got $st)" [ "$st" -eq 1 ]
@@ -101,10 +101,10 @@ gzip -c "$cut" | head -c -9 >"$tmp/cut.trace.gz"
 check "the same gzip-compressed, its trailer cut too: same intervals and line" sh -c '[ "$1" -eq 0 ] &&
     cmp -s "$2" "$3" && [ "$(grep -c "cut off inside sample 3" "$4")" -eq 1 ]' \
     sh "$st" "$tmp/cut.csv" "$tmp/cutz.csv" "$tmp/cutz.err"
-# Not a file: a FIFO (it must not hang waiting for a writer), a device, a
-# directory: one line each, status 1.
-mkfifo "$tmp/fifo"
-for f in "$tmp/fifo" /dev/null "$tmp"; do
+# Not a file: a device, a directory: one line each, status 1. (A FIFO is
+# read in batch mode, refused at once by the live view:
+# test_replay_gzcut.sh, tests/tui/test_tui_replay_cut.sh.)
+for f in /dev/null "$tmp"; do
 	timeout 10 "$HTTOP" --replay "$f" -b >"$tmp/nf.out" 2>"$tmp/nf.err"; st=$?
 	check "--replay $(basename "$f"): refused in one line, status 1 (got $st: $(cat "$tmp/nf.err"))" \
 	    sh -c '[ "$1" -eq 1 ] && [ "$(wc -l <"$2")" -eq 1 ] && [ ! -s "$3" ] &&

@@ -14,7 +14,8 @@
 #     standard output, standard error and exit status with both, and to
 #     what the case expects: a clean recording, the same in 3 gzip members
 #     (and an empty one), at level 9, plain; cut in the header, in the
-#     data, in the trailer; the stored block of a sync flush damaged; a
+#     data, after a sync flush, in the trailer (a note that the gzip data
+#     stops without its trailer, after the intervals read); the stored block of a sync flush damaged; a
 #     wrong CRC-32 and a wrong length; bytes after the last member
 #     (ignored, or refused where they start like a member); a header with
 #     every optional field, a wrong header CRC, a method other than
@@ -80,6 +81,9 @@ put("cut-header.trace.gz", raw[:7])
 put("cut-early.trace.gz", raw[:len(raw) // 5])
 put("cut-middle.trace.gz", raw[:len(raw) // 2 + 3])
 put("cut-trailer.trace.gz", raw[:-4])
+# cut right after the last sample's sync flush (a recorder killed
+# between two intervals): every interval, no trailer
+put("cut-flush.trace.gz", raw[:raw.rfind(b"\0\0\xff\xff", 0, len(raw) - 8) + 4])
 # a sync flush's empty stored block (00 00 ff ff) with its length's
 # complement damaged, half way through
 flushed = mem(text, flush_at=n // 2 + 7)
@@ -100,14 +104,17 @@ put("header-fields.trace.gz", mem(text, flags=2 | 4 | 8 | 16, extra=b"e" * 300,
 put("header-crc.trace.gz", mem(text, flags=2 | 8, name=b"name", hcrc_bad=True))
 put("method.trace.gz", mem(text, method=9))
 EOF
-# what each case ends with: 0 (all intervals: a trailer cut off comes
-# after them), cut (exit 0, a note that the trace is cut off), head (exit
-# 1: cut before its first line), corrupt (exit 1, the gzip data is
-# corrupt)
+# what each case ends with: 0 (all intervals), stops (exit 0, all
+# intervals, one line: the gzip data stops without its trailer: a
+# trailer cut off, or a member started after the last and cut, as gzip
+# -d says "unexpected end of file"), cut (exit 0, a note that the trace is
+# cut off), head (exit 1: cut before its first line), corrupt (exit 1,
+# the gzip data is corrupt)
 expect_of() {
 	case $1 in
-	clean|plain|level9|members|after-zeros|after-text|after-1f) echo 0 ;;
-	header-fields|cut-trailer) echo 0 ;;
+	clean|plain|level9|members|after-zeros|after-text) echo 0 ;;
+	header-fields) echo 0 ;;
+	cut-trailer|cut-flush|after-1f) echo stops ;;
 	cut-header) echo head ;;
 	cut-*) echo cut ;;
 	*) echo corrupt ;;
@@ -172,8 +179,13 @@ for c in $cases; do
 	case $want in
 	0) check "$f: exit 0, 12 intervals, nothing on standard error (status $st, $lines lines: $err)" \
 	    holds '[ "$st" -eq 0 ] && [ "$lines" -eq 12 ] && [ -z "$err" ]' ;;
-	cut) check "$f: exit 0, fewer intervals, says it is cut off ($st, $lines lines: $err)" \
-	    sh -c '[ "$1" -eq 0 ] && [ "$2" -lt 12 ] && case $3 in *"cut off"*) ;; *) exit 1 ;; esac' \
+	stops) check "$f: exit 0, 12 intervals, one line: ends after sample 13, the gzip data stops ($st, $lines lines: $err)" \
+	    sh -c '[ "$1" -eq 0 ] && [ "$2" -eq 12 ] && [ "$(printf "%s\n" "$3" | wc -l)" -eq 1 ] &&
+		case $3 in *": the trace ends after sample 13; replayed its 12 intervals; the gzip data stops without its trailer, so the recording was cut short"*) ;; *) exit 1 ;; esac' \
+	    sh "$st" "$lines" "$err" ;;
+	cut) check "$f: exit 0, fewer intervals, says it is cut off and why ($st, $lines lines: $err)" \
+	    sh -c '[ "$1" -eq 0 ] && [ "$2" -lt 12 ] && [ "$(printf "%s\n" "$3" | wc -l)" -eq 1 ] &&
+		case $3 in *"cut off"*"; the gzip data stops without its trailer"*) ;; *) exit 1 ;; esac' \
 	    sh "$st" "$lines" "$err" ;;
 	head) check "$f: exit 1, no interval, one line: cut off before the first line ($st, $err)" \
 	    sh -c '[ "$1" -eq 1 ] && [ "$2" -eq 0 ] && [ "$(printf "%s\n" "$3" | wc -l)" -eq 1 ] &&

@@ -131,9 +131,9 @@ EOF
 )
 head -c "$zoff" "$tmp/fivez.trace.gz" >"$tmp/fivecut.trace.gz"
 "$HTTOP" --replay "$tmp/fivecut.trace.gz" -b --format csv >"$tmp/outc" 2>"$tmp/errc"; st=$?
-check "a gzip stream cut in the fifth sample's part: 'inside sample 5' ($(cat "$tmp/errc"))" \
-    sh -c '[ "$1" -eq 0 ] && [ "$(grep -c "^node," "$2")" -eq 3 ] &&
-	grep -q "the trace is cut off inside sample 5; replayed the 3 intervals before it" "$3"' \
+check "a gzip stream cut in the fifth sample's part: 'inside sample 5', the cause ($(cat "$tmp/errc"))" \
+    sh -c '[ "$1" -eq 0 ] && [ "$(grep -c "^node," "$2")" -eq 3 ] && [ "$(wc -l <"$3")" -eq 1 ] &&
+	grep -qF "the trace is cut off inside sample 5; replayed the 3 intervals before it; the gzip data stops without its trailer, so the recording was cut short (httop was killed, or the disk filled, while it recorded; or it is still recording)" "$3"' \
     sh "$st" "$tmp/outc" "$tmp/errc"
 # A gzip file cut before its first line is whole (its header and a few
 # bytes): not "empty file", which it is not (it said "empty file: not an

@@ -6,13 +6,18 @@
  * what follows the last member ignored unless it starts like one; a wrong
  * CRC or length, damaged data and refused headers are EBADMSG after every
  * byte before them; a stream cut anywhere reads as its longest prefix,
- * whatever the pieces. tests/cli/test_isal_off.sh compares the two
- * inflaters' replays. */
+ * whatever the pieces, and says it was cut (tracez_cut), a whole one
+ * does not; a FIFO is refused unless read once, and then read as the
+ * file is. tests/cli/test_isal_off.sh compares the two inflaters'
+ * replays. */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -29,6 +34,7 @@
 static char tmpdir[256];
 static unsigned char *text;     /* the trace text the streams hold */
 static size_t ntext;
+static bool last_cut;           /* tracez_cut after the last read_steps' end */
 
 struct buf {
 	unsigned char *p;
@@ -159,7 +165,7 @@ static struct buf
 read_steps(size_t step, int *err)
 {
 	struct errmsg e;
-	struct tracez *z = tracez_open(tpath(), &e);
+	struct tracez *z = tracez_open(tpath(), false, &e);
 	struct buf got = { NULL, 0, 0 };
 	char *piece = malloc(step);
 	long n;
@@ -179,6 +185,7 @@ read_steps(size_t step, int *err)
 	/* after the end (or the error) it stays there */
 	if (*err == 0)
 		assert_int_equal(tracez_read(z, piece, step), 0);
+	last_cut = tracez_cut(z);
 	tracez_close(z);
 	free(piece);
 	return got;
@@ -252,6 +259,7 @@ test_clean(void **state)
 		write_file(b.p, b.n);
 		snprintf(what, sizeof what, "a whole member at level %d", levels[i]);
 		expect(text, ntext, 0, what);
+		assert_false(last_cut);
 		free(b.p);
 	}
 }
@@ -270,6 +278,7 @@ test_members(void **state)
 	put_member(&b, text + 201000, ntext - 201000, 0);
 	write_file(b.p, b.n);
 	expect(text, ntext, 0, "four members");
+	assert_false(last_cut);
 	free(b.p);
 }
 
@@ -282,14 +291,16 @@ test_trailing(void **state)
 		const char *tail;
 		size_t n;
 		int err;
+		bool cut;       /* a member that starts and stops (gzip -d: "unexpected
+		                 * end of file") */
 	} tails[] = {
-		{ "\0\0\0\0\0\0\0\0", 8, 0 },
-		{ "hello\n", 6, 0 },
-		{ "\x1f", 1, 0 },                       /* a member's start, cut */
-		{ "\x1f\x8b\x08", 3, 0 },               /* the same */
-		{ "\x1fhello", 6, EBADMSG },            /* not gzip's magic */
-		{ "\x1f\x8b\x09\x00", 4, EBADMSG },     /* not deflate */
-		{ "\x1f\x8b\x08\xe0", 4, EBADMSG },     /* reserved flags */
+		{ "\0\0\0\0\0\0\0\0", 8, 0, false },
+		{ "hello\n", 6, 0, false },
+		{ "\x1f", 1, 0, true },                 /* a member's start, cut */
+		{ "\x1f\x8b\x08", 3, 0, true },         /* the same */
+		{ "\x1fhello", 6, EBADMSG, false },     /* not gzip's magic */
+		{ "\x1f\x8b\x09\x00", 4, EBADMSG, false }, /* not deflate */
+		{ "\x1f\x8b\x08\xe0", 4, EBADMSG, false }, /* reserved flags */
 	};
 
 	(void)state;
@@ -302,6 +313,8 @@ test_trailing(void **state)
 		write_file(b.p, b.n);
 		snprintf(what, sizeof what, "trailing bytes #%zu", i);
 		expect(text, ntext, tails[i].err, what);
+		if (tails[i].err == 0 && last_cut != tails[i].cut)
+			fail_msg("%s: cut %d, %d expected", what, last_cut, tails[i].cut);
 		free(b.p);
 	}
 }
@@ -411,6 +424,9 @@ test_cuts(void **state)
 		if (big.n < last || big.n > 40000 || memcmp(big.p, text, big.n) != 0)
 			fail_msg("cut at %zu of %zu: %zu bytes, not a prefix after %zu", len, b.n,
 			    big.n, last);
+		/* cut anywhere before the second member's trailer ends: cut */
+		if (last_cut != (len < b.n))
+			fail_msg("cut at %zu of %zu: tracez_cut says %d", len, b.n, last_cut);
 		last = big.n;
 		free(one.p);
 		free(big.p);
@@ -438,9 +454,72 @@ test_plain(void **state)
 	assert_int_equal(n, (long)ntext);
 	assert_memory_equal(piece, text, ntext);
 	assert_int_equal(tracez_read(z, piece, ntext), 0);
+	assert_false(tracez_cut(z));
 	tracez_close(z);
 	assert_int_equal(fclose(fp), 0);
 	free(piece);
+	/* a plain file ending anywhere: no gzip, no cut */
+	write_file(text, 1000);
+	expect(text, 1000, 0, "a plain file cut");
+	assert_false(last_cut);
+}
+
+/* A FIFO: refused at once (no writer waited on) unless read once; then
+ * its bytes, gzip told by its first two (read, as a FIFO has no pread):
+ * a whole member, one cut before its trailer, a plain text, and one byte. */
+static void
+test_fifo(void **state)
+{
+	static const size_t lens[] = { 0, 8, 0, 1 };    /* bytes dropped at the end */
+	char fifo[300];
+	struct errmsg e;
+	struct buf b = { NULL, 0, 0 };
+
+	(void)state;
+	snprintf(fifo, sizeof fifo, "%s/f", tmpdir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	e.text[0] = '\0';
+	assert_null(tracez_open(fifo, false, &e));
+	assert_non_null(strstr(e.text, "is a FIFO (a pipe): the live view cannot replay it, as "
+	    "it reads the trace again to go back; save the trace to a file and replay that, or "
+	    "replay the pipe in batch mode (-b)"));
+	put_member(&b, text, 50000, 6);
+	for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+		const unsigned char *p = i < 2 ? b.p : text;
+		size_t n = i < 2 ? b.n - lens[i] : i == 2 ? 50000 : 1;
+		struct tracez *z;
+		struct buf got = { NULL, 0, 0 };
+		char piece[4096];
+		pid_t pid;
+		long k;
+		int st;
+
+		/* the writer comes after the reader opened it */
+		if ((pid = fork()) == 0) {
+			int fd;
+
+			usleep(100000);
+			fd = open(fifo, O_WRONLY);
+			_exit(fd < 0 || write(fd, p, n) != (ssize_t)n ? 1 : 0);
+		}
+		assert_true(pid > 0);
+		z = tracez_open(fifo, true, &e);
+		if (z == NULL)
+			fail_msg("%s", e.text);
+		put(&got, "", 0);
+		while ((k = tracez_read(z, piece, sizeof piece)) > 0)
+			put(&got, piece, (size_t)k);
+		assert_int_equal(k, 0);
+		assert_int_equal(tracez_cut(z), i == 1);
+		tracez_close(z);
+		assert_int_equal(waitpid(pid, &st, 0), pid);
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		assert_int_equal(got.n, i < 2 ? 50000 : n);
+		assert_memory_equal(got.p, text, got.n);
+		free(got.p);
+	}
+	free(b.p);
+	unlink(fifo);
 }
 
 int
@@ -454,6 +533,7 @@ main(void)
 		cmocka_unit_test(test_header),
 		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_cuts),
+		cmocka_unit_test(test_fifo),
 		cmocka_unit_test(test_plain),
 	};
 

@@ -347,14 +347,15 @@ static const struct source_seek_ops replay_seek_ops = {
 	.pos = replay_pos,
 };
 
-struct source *
-replay_source_new(const char *path, struct machine *m, struct plan *plan, struct errmsg *e)
+static struct source *
+replay_open(const char *path, bool once, struct machine *m, struct plan *plan, struct errmsg *e)
 {
 	struct trace_reader *r;
 	struct replay *rp;
 	struct source *s;
 
-	if ((r = trace_open(path, m, plan, e)) == NULL)
+	r = once ? trace_open_once(path, m, plan, e) : trace_open(path, m, plan, e);
+	if (r == NULL)
 		return NULL;
 	rp = xcalloc(1, sizeof *rp);
 	snprintf(rp->path, sizeof rp->path, "%s", path);
@@ -362,7 +363,8 @@ replay_source_new(const char *path, struct machine *m, struct plan *plan, struct
 	rp->rd = r;
 	s = xcalloc(1, sizeof *s);
 	s->ops = &replay_ops;
-	s->seek = &replay_seek_ops;
+	/* Read once: no going back, no second reading for the length. */
+	s->seek = once ? NULL : &replay_seek_ops;
 	s->priv = rp;
 	s->name = "replay";
 	s->force_moot = N_("a replay programs no counters");
@@ -374,4 +376,16 @@ replay_source_new(const char *path, struct machine *m, struct plan *plan, struct
 	s->plan = plan;
 	snprintf(s->detail, sizeof s->detail, "%s (%s)", path, trace_producer(r));
 	return s;
+}
+
+struct source *
+replay_source_new(const char *path, struct machine *m, struct plan *plan, struct errmsg *e)
+{
+	return replay_open(path, false, m, plan, e);
+}
+
+struct source *
+replay_source_once(const char *path, struct machine *m, struct plan *plan, struct errmsg *e)
+{
+	return replay_open(path, true, m, plan, e);
 }
