@@ -807,6 +807,42 @@ draw_legend(struct ui_ctx *u, const struct ui_area *a, const char *label, const 
 	return used;
 }
 
+/* The columns the source never fills are worked out again only for
+ * another plan (a replay's, a restart's). */
+static bool
+unread_stale(const struct cores_view *p, const struct plan *plan)
+{
+	return !p->unread_made || plan != p->unread_plan ||
+	    (plan != NULL && (plan->nslots != p->unread_nslots ||
+	    plan->basis != p->unread_basis));
+}
+
+/* The heads' note: how many shown cores are on the fallback bound, or
+ * that the split is a bound (lo-hi); "" when every core is exact. */
+static void
+bounds_note(const struct cores_view *p, const struct interval *iv, bool split, char *note,
+    size_t size)
+{
+	unsigned pk, j, n = 0, nbound = 0, nfall = 0;
+
+	for (pk = 0; pk < p->npkg; pk++)
+		n += p->pkgn[pk];
+	for (j = 0; j < n; j++) {
+		const struct core_fig *c = &iv->cores[p->order[j]];
+
+		if (c->reason == R_NONE && !c->exact && split)
+			nbound++;
+		if (c->reason == R_NONE && c->fallback != R_NONE)
+			nfall++;
+	}
+	note[0] = '\0';
+	if (nfall > 0)
+		snprintf(note, size, ngettext("%u core on the fallback bound ",
+		    "%u cores on the fallback bound ", nfall), nfall);
+	else if (nbound > 0)
+		snprintf(note, size, _("bounds: lo-hi "));
+}
+
 static void
 cores_draw(struct view *v, struct ui_ctx *u, const struct ui_area *area, const struct ui_frame *f)
 {
@@ -817,18 +853,15 @@ cores_draw(struct view *v, struct ui_ctx *u, const struct ui_area *area, const s
 	struct ui_area below = *area;
 	const struct ui_area *a = &below;
 	bool split = machine_split(f), job;
-	unsigned pk, j, base = 0, nbound = 0, nfall = 0;
+	unsigned pk, j, base = 0;
 	int row = 0, visible, y;
 	char note[96], legend[512];
 	const char *label;
 
 	if (area->rows < 2 || area->cols < 10)
 		return;
-	if (!p->unread_made || f->plan != p->unread_plan ||
-	    (f->plan != NULL && (f->plan->nslots != p->unread_nslots ||
-	    f->plan->basis != p->unread_basis))) {
+	if (unread_stale(p, f->plan))
 		unread_of(p, f->plan);
-	}
 	job = job_legend(f, split, &label, legend, sizeof legend);
 	below.rows -= draw_legend(u, area, label, legend, job);
 	if (unread_legend(p, split, legend, sizeof legend))
@@ -840,22 +873,7 @@ cores_draw(struct view *v, struct ui_ctx *u, const struct ui_area *area, const s
 		visible--;          /* the last row says where the view is */
 	view_scroll_set(v, visible, l.rows - visible);
 
-	for (pk = 0; pk < p->npkg; pk++)
-		base += p->pkgn[pk];
-	for (j = 0; j < base; j++) {
-		const struct core_fig *c = &iv->cores[p->order[j]];
-
-		if (c->reason == R_NONE && !c->exact && split)
-			nbound++;
-		if (c->reason == R_NONE && c->fallback != R_NONE)
-			nfall++;
-	}
-	note[0] = '\0';
-	if (nfall > 0)
-		snprintf(note, sizeof note, ngettext("%u core on the fallback bound ",
-		    "%u cores on the fallback bound ", nfall), nfall);
-	else if (nbound > 0)
-		snprintf(note, sizeof note, _("bounds: lo-hi "));
+	bounds_note(p, iv, split, note, sizeof note);
 	p->fmt = l.fmt;
 	p->split = split;
 	p->job = job;
