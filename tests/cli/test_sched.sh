@@ -288,10 +288,17 @@ at = {round(float(t), 3) for t in re.findall(r"^httop: sched, ([0-9.]+) s: ", er
 unsaid = sum(1 for l in lines if not l["valid"] and round(l["time"], 3) not in at)
 print("%d records lost, %d of %d intervals invalid (records lost), said %d times, "
       "%d invalid without a line" % (lost, invalid, len(lines), said, unsaid))
+# Nothing lost and nothing invalid: the pairs did not overrun the rings
+# (other work took the CPUs: seen in CI with the machine shared), so
+# there was nothing to judge.
+if lost == 0 and invalid == 0 and unsaid == 0:
+    sys.exit(2)
 sys.exit(0 if lost > 0 and invalid > 0 and said > 0 and unsaid == 0 else 1)
 EOF
 	); then
 		ok "flood: $r"
+	elif [ $? -eq 2 ]; then
+		skip "flood: the pairs did not overrun the rings here (the machine is busy): $r; $(grep -o 'source stats: records=[0-9]*' "$dir/flood.err")"
 	else
 		not_ok "flood: $r"
 	fi
