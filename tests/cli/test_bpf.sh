@@ -183,6 +183,16 @@ if { [ "$B" = none ] || [ "$S" = none ]; } &&
 	why=$(cat "$dir/job.bpf.err" "$dir/job.sched.err" | grep -v '^httop: source stats\|phase' | head -n 2 | tr '\n' ' ')
 	skip "2 job: bpf against sched: no interval of one source to compare (bpf $PB; sched $PS): $why"
 	skip "2 job: the job's figures: no interval of one source to compare (bpf $PB; sched $PS)"
+elif python3 -c 'import sys
+v = [float(x) for x in sys.argv[1:] if x.replace(".", "", 1).isdigit()]
+sys.exit(not (len(v) > 1 and max(v) - min(v) > 0.1))' $PS; then
+	# The two runs' intervals are not the same windows: where other work
+	# took a varying share of CPU 0 (sched's job_util per interval apart
+	# by more than 0.1: seen in a CI run beside other builds) their means
+	# differ by that much. One cut of both (test_bpf_window) is judged
+	# there.
+	skip "2 job: bpf against sched: other work took a varying share of CPU 0 (sched's job_util per interval: $PS)"
+	skip "2 job: the job's figures: other work took a varying share of CPU 0"
 else
 check "2 job: bpf against sched: every figure within 0.05" agree 0.05 "$B" "$S"
 set -- $B
