@@ -39,7 +39,7 @@ header_window_text(char *buf, size_t len, enum avg_window w, double seconds)
 		seconds = 0.0;
 	switch (w) {
 	case AVG_LAST:
-		snprintf(buf, len, _("last %.2g s"), seconds);
+		snprintf(buf, len, _("last %.3g s"), seconds);
 		break;
 	case AVG_WINDOW:
 		snprintf(buf, len, _("%.0f s average"), seconds);
@@ -50,7 +50,7 @@ header_window_text(char *buf, size_t len, enum avg_window w, double seconds)
 		 * replay: the one short interval since), as "last" says it,
 		 * not "run 0 s". */
 		if (seconds < 0.95)
-			snprintf(buf, len, _("run %.2g s"), seconds);
+			snprintf(buf, len, _("run %.3g s"), seconds);
 		else if (seconds < 120.0)
 			snprintf(buf, len, _("run %.0f s"), seconds);
 		else if (seconds < 7200.0)

@@ -16,7 +16,7 @@
 #   > after "already at its minimum": the stale answer goes with the change
 #   + -   paced by the recording (no -d) they change nothing: they say so
 #   a a   after ], the run's window is the one interval since the jump:
-#         "run 0.037 s" (it said "run 0 s"), then back to "last"
+#         "run 0.0372 s" (it said "run 0 s"), then back to "last"
 # Outside a replay the keys only say so.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
@@ -81,10 +81,10 @@ expect "']': the last interval, 58/58 (57.9 s of 57.9 s), end of replay" \
     'source replay 58/58 \(57\.9 s of 57\.9 s\) x1/4 end of replay'
 expect "... its interval computed (the node's split shown, not '-')" 'node .*both [0-9]'
 keys a a
-expect "a a after ']': the run's window is the last interval's 0.037 s, not 'run 0 s'" \
-    'figures run 0\.037 s '
+expect "a a after ']': the run's window is the last interval's 0.0372 s (as the interval's length is shown), not 'run 0 s'" \
+    'interval 0\.0372 s +figures run 0\.0372 s '
 keys a
-expect "a: back to the last interval" 'figures last 0\.037 s '
+expect "a: back to the last interval, its length as the interval's" 'interval 0\.0372 s +figures last 0\.0372 s '
 keys .
 sleep 0.3
 expect "'.' at the end stays at 58/58" 'source replay 58/58 '

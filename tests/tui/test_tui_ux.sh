@@ -153,10 +153,10 @@ check "... and its last frame stays on the terminal (the node line, the cores)" 
 	sh "$(cap)"
 
 # --- a watched process ends: said once ------------------------------------------------
-sleep 1 &
+sleep 3 &
 sp=$!
 tui_start 160 40 -- --demo -d 0.3 --pid "$sp"
-if wait_for "pid $sp has ended" 10; then
+if wait_for "pid $sp has ended" 15; then
 	jl=$(cap | grep -m1 "^job ")
 	check "the job line says the end once: 'job pid N  pid N has ended; nothing left to watch: all cores shown'" \
 		[ "$jl" = "job pid $sp  pid $sp has ended; nothing left to watch: all cores shown" ]
