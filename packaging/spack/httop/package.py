@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="7ab31cc76d0b832eaf4aeb8d8b865884783027f10ddad0800273a8a3ed848af7")
+    version("0.1.0", sha256="a2ab1bb3bd0bade4e32a06ab05c9608e6bde633d8cc93fb8508808ebec91546c")
 
     variant("nls", default=True, description="Translated messages (gettext)")
     variant("bpf", default=True,
