@@ -84,8 +84,15 @@ fi
 # and it keeps none of them once the program is loaded (httop(1), PRIVILEGE)
 setpriv --reuid=nobody --regid="$group" --clear-groups --inh-caps=+bpf,+perfmon \
     --ambient-caps=+bpf,+perfmon -- "$work/httop-plain" --source bpf \
-    --topology "$work/sib.xml" -b -n 20 -d 0.1 >/dev/null 2>&1 & hp=$!
-sleep 1
+    --topology "$work/sib.xml" -b -n 20 -d 0.1 >"$work/held.out" 2>"$work/held.err" & hp=$!
+# Loaded once its first interval is out (the verifier's time varies: a
+# fixed second was not enough in a CI run beside other builds).
+i=0
+while [ ! -s "$work/held.out" ] && kill -0 "$hp" 2>/dev/null &&
+    [ $i -lt $((300 * ${HTTOP_TEST_TIME_FACTOR:-1})) ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 caps=$(awk '/^CapEff:/ { print $2 }' "/proc/$hp/status" 2>/dev/null)
 wait "$hp"
 check "... and keeps no capability once it is loaded (CapEff ${caps:-unread})" \
