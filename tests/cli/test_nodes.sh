@@ -125,16 +125,20 @@ gaps=$(awk 'NR > 1 { printf "%.0f ", $2 - prev } { prev = $2 }' starts)
 check "started four times, 1, 2 and 4 s apart ($gaps)" [ "$gaps" = "1 2 4 " ]
 
 # 22-23: a node whose clock is an hour ahead (no NTP), in real time: it
-# is placed by when its lines come, so every job interval has both nodes;
-# its lines keep its own time.
+# is placed by when its lines come, so the job intervals have both nodes
+# (all three when the two start within a quarter interval of each other;
+# on a loaded machine one may start later, and then the first and last
+# job intervals have one node each and say which is missing); its lines
+# keep its own time.
 HTTOP_CLOCK= "$HTTOP" --nodes 'h1,skew' --via "$via" --remote-httop "$HTTOP" --format summary \
     -n 3 -d 0.5 >skew.txt 2>skew.err
-check "an hour's skew: three valid job intervals of both nodes ($(grep '^job' skew.txt | tr -s ' ' | tr '\n' '|'))" \
-    [ "$(awk '$1 == "job" && $4 == 1' skew.txt | wc -l)" -eq 3 -a \
-    "$(awk '{ printf "%s ", $1 }' skew.txt)" = "h1 skew job h1 skew job h1 skew job " ]
-check "the skewed node's lines keep its clock (an hour ahead), the job's is h1's" \
-    awk '$1 == "skew" { s = $3 } $1 == "h1" { h = $3 } $1 == "job" { j = $3 }
-        END { d = s - j; e = j - h; exit !(d > 3598 && d < 3602 && e > -0.5 && e < 0.5) }' \
+check "an hour's skew: valid job intervals of both nodes, 2 or 3, the others at the edges saying which node is missing ($(grep '^job' skew.txt | tr -s ' ' | tr '\n' '|'))" \
+    awk '$1 == "job" && $4 == 1 { v++; if (bad) mid = 1 } $1 == "job" && $4 != 1 {
+            if (!/nodes missing: (h1|skew)/) odd = 1; if (v) bad = 1 }
+        END { exit !(v >= 2 && v <= 3 && !odd && !mid) }' skew.txt
+check "the skewed node's lines keep its clock (an hour ahead), a valid job interval's is h1's" \
+    awk '$1 == "skew" { s = $3 } $1 == "h1" { h = $3 } $1 == "job" && $4 == 1 { j = $3; d = s - j; e = j - h }
+        END { exit !(d > 3598 && d < 3602 && e > -0.5 && e < 0.5) }' \
     skew.txt
 
 # 24-29: what many nodes cannot go with, and bad lists (a bad value:
