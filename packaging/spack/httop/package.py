@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="a2ab1bb3bd0bade4e32a06ab05c9608e6bde633d8cc93fb8508808ebec91546c")
+    version("0.1.0", sha256="dc2902d6f7d7c2c507ff482f40c7e9d8f36724bb26fa7eeaf261c54fc98d1b67")
 
     variant("nls", default=True, description="Translated messages (gettext)")
     variant("bpf", default=True,
