@@ -418,9 +418,14 @@ test_window_text(void **state)
 	header_window_text(buf, sizeof buf, AVG_RUN, 7200.0);
 	assert_string_equal(buf, "run 2.0 h");
 	/* A run begun again at a replay's last interval (0.0372 s): its
-	 * length, as "last" says it, never "run 0 s". */
+	 * length, as "last" says it, never "run 0 s"; to the interval's
+	 * own precision (the header's "interval 0.0372 s"). */
 	header_window_text(buf, sizeof buf, AVG_RUN, 0.0372);
-	assert_string_equal(buf, "run 0.037 s");
+	assert_string_equal(buf, "run 0.0372 s");
+	header_window_text(buf, sizeof buf, AVG_LAST, 0.0372);
+	assert_string_equal(buf, "last 0.0372 s");
+	header_window_text(buf, sizeof buf, AVG_LAST, 1.02);
+	assert_string_equal(buf, "last 1.02 s");
 	header_window_text(buf, sizeof buf, AVG_RUN, 3.0);
 	assert_string_equal(buf, "run 3 s");
 }
