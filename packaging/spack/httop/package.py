@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="dc2902d6f7d7c2c507ff482f40c7e9d8f36724bb26fa7eeaf261c54fc98d1b67")
+    version("0.1.0", sha256="03037856fa55e17947feffcf4f685f54ecc8b22afd2c3b7386ee6ed105c1ee71")
 
     variant("nls", default=True, description="Translated messages (gettext)")
     variant("bpf", default=True,
