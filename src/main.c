@@ -12,6 +12,7 @@
 #include "cli/options.h"
 #include "sys/privilege.h"
 #include "sys/signals.h"
+#include "trace/trace.h"
 #include "util/errmsg.h"
 #include "util/i18n.h"
 #include "util/textwrap.h"
@@ -40,6 +41,7 @@ main(int argc, char **argv)
 		perror("httop: installing signal handlers");
 		return EXIT_FAIL;
 	}
+	trace_wake_fd(signals_fd());
 	setlocale(LC_ALL, "");
 	/* Messages follow the locale; numbers must not: csv and json need a
 	 * decimal point whatever the user's language. */

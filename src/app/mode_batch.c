@@ -145,6 +145,9 @@ loop(struct app *a, struct run *r, struct batch *b, struct batch_job *j)
 	int rc;
 
 	rc = run_first(r, NULL, false, 0.0);
+	if (rc < 0 && signals_caught() != 0)
+		/* a replayed pipe's wait, woken by the signal */
+		return signals_exit_status(signals_caught());
 	if (rc != RUN_OK)
 		return rc == RUN_END ? EXIT_OK : (app_report(&r->e), EXIT_FAIL);
 	if (j != NULL && !a->src->recorded) {
@@ -169,6 +172,10 @@ loop(struct app *a, struct run *r, struct batch *b, struct batch_job *j)
 			text_msgf("httop: %s\n", r->e.text);
 		if (rc == RUN_END || rc == RUN_DONE)
 			return EXIT_OK;
+		if (rc < 0 && signals_caught() != 0)
+			/* a replayed pipe's wait, woken by the signal: what was
+			 * read is out; nothing more comes */
+			return end_by_signal(a, r, b, j, &p);
 		if (rc < 0) {
 			/* The interval is written first: it shows what happened. */
 			app_report(&r->e);

@@ -42,6 +42,10 @@ struct trace_reader *trace_open_once(const char *path, struct machine *m, struct
  * does not close it. */
 struct trace_reader *trace_open_stream(FILE *fp, const char *name, struct machine *m,
     struct plan *plan, struct errmsg *e);
+/* A descriptor whose readability ends a wait for a pipe's writer (main
+ * passes signals_fd(): a stalled writer never holds up an ending signal);
+ * the read waiting then fails with EINTR. -1 (the default): none. */
+void trace_wake_fd(int fd);
 /* Next sample (s must be sample_init'ed for m and plan). Returns 0, 1 at
  * the end of data (also after a truncated final interval, which is
  * reported in *e with its line number but is not an error), -1 on a

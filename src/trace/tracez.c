@@ -13,6 +13,7 @@
 #include "config.h"
 #include "trace/tracez.h"
 #include "trace/tracez_inflate.h"
+#include "trace/trace.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -37,13 +38,42 @@ struct tracez {
 	unsigned nhead, head_at;
 };
 
-static long
-read_fd(int fd, void *buf, size_t len)
+/* A pipe's writer may stall for good (a recording paused, a remote end
+ * hung): the wait for its bytes is also woken by wake_fd (an ending
+ * signal), which is then a read error EINTR (the caller asks
+ * signals_caught()). A file never waits. */
+static int wake_fd = -1;
+
+void
+trace_wake_fd(int fd)
 {
+	wake_fd = fd;
+}
+
+static long
+read_fd(const struct tz_input *in, void *buf, size_t len)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = in->fd, .events = POLLIN, .revents = 0 },
+		{ .fd = wake_fd, .events = POLLIN, .revents = 0 },
+	};
 	ssize_t n;
 
+	while (in->pipe) {
+		if (poll(pfd, pfd[1].fd >= 0 ? 2 : 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (pfd[1].revents & POLLIN) {
+			errno = EINTR;
+			return -1;
+		}
+		if (pfd[0].revents != 0)
+			break;
+	}
 	do
-		n = read(fd, buf, len);
+		n = read(in->fd, buf, len);
 	while (n < 0 && errno == EINTR);
 	return (long)n;
 }
@@ -53,7 +83,7 @@ read_fd(int fd, void *buf, size_t len)
 static int
 refill(struct tz_input *in)
 {
-	long n = read_fd(in->fd, in->buf, GZ_IN);
+	long n = read_fd(in, in->buf, GZ_IN);
 
 	if (n < 0) {
 		in->err = errno;
@@ -63,6 +93,16 @@ refill(struct tz_input *in)
 	in->next = in->buf;
 	in->avail = (unsigned)n;
 	return 0;
+}
+
+bool
+tz_input_dry(const struct tz_input *in)
+{
+	struct pollfd pfd = { .fd = in->fd, .events = POLLIN, .revents = 0 };
+
+	if (!in->pipe || in->avail > 0 || in->eof)
+		return false;
+	return poll(&pfd, 1, 0) == 0;
 }
 
 int
@@ -121,7 +161,7 @@ tracez_read(struct tracez *z, char *buf, size_t len)
 		z->head_at += (unsigned)got;
 		return (long)got;
 	}
-	return read_fd(z->in.fd, buf, len);
+	return read_fd(&z->in, buf, len);
 }
 
 bool
@@ -150,15 +190,12 @@ file_kind(mode_t mode)
 static int
 fifo_head(struct tracez *z)
 {
-	struct pollfd pfd = { .fd = z->in.fd, .events = POLLIN, .revents = 0 };
 	long n;
 
 	(void)fcntl(z->in.fd, F_SETFL, fcntl(z->in.fd, F_GETFL) & ~O_NONBLOCK);
-	while (poll(&pfd, 1, -1) < 0)
-		if (errno != EINTR)
-			return -1;
+	z->in.pipe = true;
 	while (z->nhead < sizeof z->head) {
-		if ((n = read_fd(z->in.fd, z->head + z->nhead, sizeof z->head - z->nhead)) < 0)
+		if ((n = read_fd(&z->in, z->head + z->nhead, sizeof z->head - z->nhead)) < 0)
 			return -1;
 		if (n == 0)
 			break;

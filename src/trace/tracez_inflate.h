@@ -30,8 +30,14 @@ struct tz_input {
 	bool full;      /* the last inflate call filled its output: it may
 	                 * hold more without another input byte */
 	int err;        /* an error met after some bytes were handed out */
+	bool pipe;      /* a FIFO or pipe: a read may wait for its writer,
+	                 * so it waits woken by an ending signal too */
 };
 
+/* A pipe with no byte to read now (its writer slower than the reader, or
+ * stalled): an inflater that has some output hands it out rather than
+ * wait, so what came is replayed as it comes. Never for a file. */
+bool tz_input_dry(const struct tz_input *in);
 /* Whether the input is used up: the file stops inside the stream (no
  * trailer) once the inflater has nothing more for want of output room.
  * A writer killed after a sync flush: the data so far is good, and

@@ -218,6 +218,9 @@ tz_inflater_read(struct tz_inflater *f, struct tz_input *in, char *buf, size_t l
 		}
 		if (in->done || in->err != 0)
 			break;
+		/* what came so far, rather than wait for a pipe's writer */
+		if (n > 0 && tz_input_dry(in))
+			break;
 		isal_step(f, in);
 	}
 	return n;

@@ -44,6 +44,9 @@ tz_inflater_read(struct tz_inflater *f, struct tz_input *in, char *buf, size_t l
 	zs->next_out = (unsigned char *)buf;
 	zs->avail_out = (uInt)len;
 	while (zs->avail_out > 0 && !in->done && in->err == 0) {
+		/* what came so far, rather than wait for a pipe's writer */
+		if (zs->avail_out < len && !in->full && tz_input_dry(in))
+			break;
 		if ((over = tz_input_over(in)) != 0) {
 			in->done = over > 0;
 			break;

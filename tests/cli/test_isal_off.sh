@@ -19,7 +19,11 @@
 #     wrong CRC-32 and a wrong length; bytes after the last member
 #     (ignored, or refused where they start like a member); a header with
 #     every optional field, a wrong header CRC, a method other than
-#     deflate.
+#     deflate;
+#  3. a recording cut after a sync flush, through a FIFO whose writer then
+#     stalls (a recording still going): each inflater hands out the 12
+#     intervals that came without waiting for more input, and SIGTERM
+#     ends the wait (status 0, nothing on standard error).
 # Damage at random places is read alike too, but not always: where it
 # falls in a block's code tables that zlib refuses (an incomplete code),
 # ISA-L inflates wrong bytes until a wrong code or the CRC stops it, and
@@ -31,6 +35,7 @@
 grep -q '^#define HAVE_ISAL 1' "$HTTOP_BUILDDIR/config.h" ||
 	skip_all "this build inflates gzip traces with zlib: configure found no ISA-L (Debian: libisal-dev) or was given --without-isal"
 need python3 python3
+need timeout timeout
 # holds CONDITION: check's command for a condition of several tests
 holds() { eval "$1"; }
 tmp=$(mktemp -d) || exit 1
@@ -122,7 +127,7 @@ expect_of() {
 }
 cases=$(cd "$tmp/t" && ls | sed 's/\.trace.*//' | sort)
 ncases=$(echo "$cases" | wc -l)
-plan $((5 + 2 * ncases))
+plan $((7 + 2 * ncases))
 
 copy_source_tree "$tmp/httop" || exit 1
 mkdir "$tmp/httop/b" || exit 1
@@ -201,4 +206,25 @@ for c in $cases; do
 	done
 	check "$f: ISA-L and zlib replay it alike (json, summary: output, errors, status): $same" \
 		[ "$same" = yes ]
+done
+
+# 3. a stalled writer: what came is replayed, SIGTERM ends the wait
+for who in "$HTTOP" "$ZHTTOP"; do
+	rm -f "$tmp/sfifo"
+	mkfifo "$tmp/sfifo"
+	{ cat "$tmp/t/cut-flush.trace.gz"; exec sleep 600; } >"$tmp/sfifo" &
+	wpid=$!
+	timeout -s KILL 60 "$who" --replay "$tmp/sfifo" -b --format csv >"$tmp/s.csv" 2>"$tmp/s.err" &
+	rpid=$!
+	i=0
+	while [ "$(grep -c '^node,' "$tmp/s.csv")" -lt 12 ] && [ $i -lt 300 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	kill -TERM "$(pgrep -P "$rpid")" 2>/dev/null
+	wait "$rpid"; st=$?
+	kill "$wpid" 2>/dev/null; wait "$wpid" 2>/dev/null
+	case $who in "$ZHTTOP") name=zlib ;; *) name=ISA-L ;; esac
+	check "$name: cut-flush through a stalled FIFO: its 12 intervals out before SIGTERM, which ends it (status $st: $(head -c 200 "$tmp/s.err"))" \
+	    sh -c '[ "$1" -eq 0 ] && [ "$(grep -c "^node," "$2")" -eq 12 ] && [ ! -s "$3" ]' \
+	    sh "$st" "$tmp/s.csv" "$tmp/s.err"
 done

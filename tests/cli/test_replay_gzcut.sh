@@ -12,17 +12,23 @@
 #    from a named FIFO whose writer comes later, to the same output as from
 #    the file, in every format; a cut gzip stream through a pipe gets the
 #    same note; "--replay -" says to give /dev/stdin;
+#  - a pipe whose writer stalls (a paused recording, a hung remote end):
+#    SIGTERM ends the replay waiting for it, status 0, the intervals read
+#    out and nothing on standard error (it waited in read(2) for data that
+#    never came); plain and gzip, and a FIFO whose writer never came;
 #  - a file that is not a trace: the message says which versions are read.
 # (The live view's refusal of a FIFO and its note of the cut:
 # tests/tui/test_tui_replay_cut.sh; both inflaters: test_isal_off.sh.)
 . "$HTTOP_SRCDIR/tests/lib.sh"
 need gzip gzip
 need python3 python3
+need timeout timeout
 tmp=$(mktemp -d) || exit 1
-rpid=
-trap '[ -n "$rpid" ] && kill -9 "$rpid" 2>/dev/null; rm -rf "$tmp"' EXIT
+rpid= wpid=
+trap '[ -n "$rpid" ] && kill -9 "$rpid" 2>/dev/null; [ -n "$wpid" ] && kill "$wpid" 2>/dev/null
+    rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM HUP
-plan 16
+plan 19
 
 why="the gzip data stops without its trailer, so the recording was cut short (httop was killed, or the disk filled, while it recorded; or it is still recording)"
 # intervals FILE: the CSV's intervals (one "node" row each)
@@ -142,7 +148,44 @@ check "--replay -: a usage error naming /dev/stdin and the file for the live vie
 check "a device in batch mode: still refused, status 1 ($(cat "$tmp/dev.err"))" \
     sh -c '[ "$1" -eq 1 ] && grep -q "/dev/null is a device, not a trace file" "$2"' sh "$st" "$tmp/dev.err"
 
-# --- 4. not a trace: the versions read ------------------------------------
+# --- 4. a stalled writer, then SIGTERM ------------------------------------
+# stalled NAME FILE N: FILE through a FIFO whose writer then waits for good;
+# once httop wrote N intervals (it writes each as it comes), SIGTERM. The
+# guard (timeout) kills an httop deaf to it: status 137.
+stalled() {
+	rm -f "$tmp/sfifo"
+	mkfifo "$tmp/sfifo"
+	{ [ -n "$2" ] && cat "$2"; exec sleep 600; } >"$tmp/sfifo" &
+	wpid=$!
+	timeout -s KILL 60 "$HTTOP" --replay "$tmp/sfifo" -b --format csv >"$tmp/$1.csv" \
+	    2>"$tmp/$1.err" &
+	rpid=$!
+	i=0
+	while [ "$(grep -c '^node,' "$tmp/$1.csv")" -lt "$3" ] && [ $i -lt 300 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	# (no writer yet: httop waits for one, opening the FIFO)
+	[ "$3" -eq 0 ] && sleep 0.5
+	kill -TERM "$(pgrep -P "$rpid" -x httop)" 2>/dev/null
+	wait "$rpid"; echo $? >"$tmp/$1.st"
+	rpid=
+	kill "$wpid" 2>/dev/null; wait "$wpid" 2>/dev/null
+	wpid=
+}
+head -c -20 "$tmp/r.trace" >"$tmp/s.trace"
+stalled splain "$tmp/s.trace" 3
+check "a plain pipe stalled after 3 intervals: SIGTERM ends it, status 0, its 3 intervals, nothing on standard error (status $(cat "$tmp/splain.st"): $(head -c 200 "$tmp/splain.err"))" \
+    sh -c '[ "$(cat "$1.st")" -eq 0 ] && [ "$(grep -c "^node," "$1.csv")" -eq 3 ] && [ ! -s "$1.err" ]' \
+    sh "$tmp/splain"
+stalled sgz "$tmp/c.trace.gz" 4
+check "a gzip pipe stalled after 4 intervals: SIGTERM ends it, status 0, the 4 intervals, nothing on standard error (status $(cat "$tmp/sgz.st"): $(head -c 200 "$tmp/sgz.err"))" \
+    sh -c '[ "$(cat "$1.st")" -eq 0 ] && cmp -s "$1.csv" "$2" && [ ! -s "$1.err" ]' \
+    sh "$tmp/sgz" "$tmp/c.csv"
+stalled snone "" 0
+check "a FIFO whose writer never writes: SIGTERM ends it, status 0, nothing written (status $(cat "$tmp/snone.st"): $(head -c 200 "$tmp/snone.err"))" \
+    sh -c '[ "$(cat "$1.st")" -eq 0 ] && [ ! -s "$1.csv" ] && [ ! -s "$1.err" ]' sh "$tmp/snone"
+
+# --- 5. not a trace: the versions read ------------------------------------
 "$HTTOP" --replay "$HTTOP_SRCDIR/tests/data/trace/not-a-trace.trace" -b >/dev/null 2>"$tmp/v.err"; st=$?
 check "not a trace: status 1, says which versions are read ($(cat "$tmp/v.err"))" \
     sh -c '[ "$1" -eq 1 ] && [ "$(cat "$2")" = "httop: $3/tests/data/trace/not-a-trace.trace:1: not an httop trace: its first line is not \"httop-trace 1.N\" (this httop reads versions 1.0 to 1.5, and a later 1.N without what it adds)" ]' \
