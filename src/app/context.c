@@ -63,8 +63,19 @@ app_test_clock(const struct source *src)
 void
 app_add_common_outputs(struct app *a, struct run *r)
 {
-	if (a->rec != NULL)
+	if (a->rec != NULL) {
+		struct job_ident id;
+
+		/* The job's name in the trace's header; its CPUs go with each
+		 * sample (run_set_job_cpus, or a replayed job's own). */
+		if (a->job != NULL) {
+			job_watch_ident(a->job, &id);
+			record_set_job(a->rec, &id);
+		} else {
+			record_set_job(a->rec, a->src->recorded_job);
+		}
 		run_add_output(r, &output_record, a->rec);
+	}
 	if (a->tf != NULL)
 		run_add_output(r, &output_textfile, a->tf);
 }
@@ -354,6 +365,23 @@ app_job_record(struct app *a, struct run *r)
 	    "scheduler's record beside the %s counters did not open: %s; %s"), a->src->name,
 	    a->beside_why.text, rates);
 	run_set_job_absent(r, R_NO_RECORD, note);
+}
+
+void
+app_recorded_job_label(const struct job_ident *j, char *buf, size_t len)
+{
+	const char *pid = strcmp(j->kind, "command") == 0 || strcmp(j->kind, "pid") == 0 ?
+	    "pid " : "";
+	char id[40], a[32], b[40];
+
+	text_quote(id, sizeof id, j->id, 32);
+	text_quote(a, sizeof a, j->user, 24);
+	text_quote(b, sizeof b, j->name, 32);
+	if (a[0] != '\0' || b[0] != '\0')
+		snprintf(buf, len, "%s%s (%s%s%s)", pid, id, a, a[0] != '\0' && b[0] != '\0' ?
+		    ", " : "", b);
+	else
+		snprintf(buf, len, "%s%s", pid, id);
 }
 
 void

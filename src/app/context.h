@@ -144,6 +144,9 @@ void app_open_job_record(struct app *a);
  * or absent with the reason its failure gives; said once on standard
  * error. Nothing without a job or under a source that has its own. */
 void app_job_record(struct app *a, struct run *r);
+/* A recorded job's label, as a live one reads: "3 (alice, my run)",
+ * "pid 4242 (make)", the cgroup; escaped (it comes from a file). */
+void app_recorded_job_label(const struct job_ident *j, char *buf, size_t len);
 int app_build_layout(struct app *a);
 int app_drop_privilege(struct app *a);
 int app_open_record(struct app *a);

@@ -37,21 +37,33 @@ struct batch_job {
 	double started;             /* clock_mono() at the first sample */
 	bool ended;
 	char note[256];
+	/* A replay of a job's recording: its CPUs from each sample, its
+	 * length by the trace's clock (t0: the first sample's time). */
+	bool recorded;
+	double t0;
+	char label[128];
 };
 
 /* Re-read the job's CPUs; once nothing is left the last ones stay for
- * the interval that covers the end. */
+ * the interval that covers the end. A recorded job: the CPUs the sample
+ * last read carries, added to ever. */
 static void
-job_update(struct app *a, struct batch_job *j)
+job_update(struct app *a, struct run *r, struct batch_job *j)
 {
 	unsigned n = a->src->m->topo.max_cpu;
-
+	const struct cpulist *rec;
 	unsigned i;
 
 	if (j->view.has == NULL) {
 		j->view.n = j->ever.n = n;
 		j->view.has = xcalloc(n > 0 ? n : 1, sizeof *j->view.has);
 		j->ever.has = xcalloc(n > 0 ? n : 1, sizeof *j->ever.has);
+	}
+	if (j->recorded) {
+		if ((rec = run_sample_job(r)) != NULL)
+			for (i = 0; i < n; i++)
+				j->ever.has[i] = j->ever.has[i] || cpulist_has(rec, i);
+		return;
 	}
 	if (job_watch_update(a->job, n, &j->seen, j->note, sizeof j->note) == 0) {
 		j->ended = true;
@@ -87,9 +99,9 @@ job_summary(struct app *a, struct run *r, struct batch *b, struct batch_job *j)
 		cpus[0] = '\0';
 		cpulist_append(cpus, sizeof cpus, j->ever.has, j->ever.n);
 		memset(&s, 0, sizeof s);
-		s.job = job_watch_label(a->job);
+		s.job = j->recorded ? j->label : job_watch_label(a->job);
 		s.ended = _("ended");
-		s.seconds = clock_mono() - j->started;
+		s.seconds = j->recorded ? r->prev->time - j->t0 : clock_mono() - j->started;
 		s.covered = covered;
 		s.source = a->src->name;
 		s.cpus = cpus;
@@ -115,7 +127,7 @@ end_by_signal(struct app *a, struct run *r, struct batch *b, struct batch_job *j
 
 	if (p->mode == PACE_WALL) {
 		if (j != NULL)
-			job_update(a, j);
+			job_update(a, r, j);
 		/* The only interval, shorter than any httop takes: no figures. */
 		if (r->steps == 0)
 			r->cfg.min_dt = PACER_DELAY_MIN;
@@ -150,10 +162,11 @@ loop(struct app *a, struct run *r, struct batch *b, struct batch_job *j)
 		return signals_exit_status(signals_caught());
 	if (rc != RUN_OK)
 		return rc == RUN_END ? EXIT_OK : (app_report(&r->e), EXIT_FAIL);
-	if (j != NULL && !a->src->recorded) {
+	if (j != NULL) {
 		/* The whole job (job_summary), from here to its end. */
 		j->hist = history_new(a->src->m, a->src->plan, 2.0 * a->o->delay, a->o->delay);
 		j->started = clock_mono();
+		j->t0 = r->prev->time;
 		run_add_output(r, &output_history, j->hist);
 	}
 	app_pacer_init(a, &p, APP_PACE_BATCH, a->o->delay);
@@ -164,12 +177,17 @@ loop(struct app *a, struct run *r, struct batch *b, struct batch_job *j)
 			return end_by_signal(a, r, b, j, &p);
 		if (!pacer_due(&p, clock_mono()))
 			continue;
-		if (j != NULL)
-			job_update(a, j);
+		if (j != NULL && !j->recorded)
+			job_update(a, r, j);
 		rc = run_step(r, pacer_take(&p, clock_mono()));
 		if (rc == RUN_END && r->e.text[0] != '\0')
 			/* a trace cut off: where */
 			text_msgf("httop: %s\n", r->e.text);
+		if ((rc == RUN_END || rc == RUN_DONE) && j != NULL && j->recorded &&
+		    job_summary(a, r, b, j) != 0) {
+			app_report(&r->e);
+			return EXIT_FAIL;
+		}
 		if (rc == RUN_END || rc == RUN_DONE)
 			return EXIT_OK;
 		if (rc < 0 && signals_caught() != 0)
@@ -182,6 +200,8 @@ loop(struct app *a, struct run *r, struct batch *b, struct batch_job *j)
 			return EXIT_FAIL;
 		}
 		pacer_stepped(&p, clock_mono(), r->prev->time);
+		if (j != NULL && j->recorded)
+			job_update(a, r, j);
 		n++;
 		if (j != NULL && j->ended) {
 			text_msgf("httop: %s\n", j->note);
@@ -221,18 +241,27 @@ app_run_batch(struct app *a)
 
 		job_watch_ident(a->job, &id);
 		batch_set_job(b, &id);
+	} else if (a->src->recorded_job != NULL) {
+		/* A job's recording: its name, and its CPUs from each sample,
+		 * as the live run narrowed them. */
+		batch_set_job(b, a->src->recorded_job);
+		batch_set_scope(b, OUT_SCOPE_JOB);
+		run_view_from_samples(&r, true);
+		job.recorded = true;
+		app_recorded_job_label(a->src->recorded_job, job.label, sizeof job.label);
 	}
 	run_add_output(&r, &output_batch, b);
 	/* From here an ending signal ends the loop, which restores. */
 	signals_defer();
 	rc = run_prepare(&r);
 	if (rc == RUN_OK && a->job != NULL) {
-		job_update(a, &job);
+		job_update(a, &r, &job);
 		run_set_view(&r, &job.view);
+		run_set_job_cpus(&r, &job.view);
 		batch_set_scope(b, OUT_SCOPE_JOB);
 	}
 	if (rc == RUN_OK)
-		status = loop(a, &r, b, a->job != NULL ? &job : NULL);
+		status = loop(a, &r, b, a->job != NULL || job.recorded ? &job : NULL);
 	else if (rc == RUN_INTERRUPTED)
 		status = signals_exit_status(signals_caught());
 	else

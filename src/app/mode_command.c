@@ -364,6 +364,7 @@ app_run_command(struct app *a)
 		run_add_output(&r, &c.b_ops, &c);
 	}
 	run_set_view(&r, &c.view);
+	run_set_job_cpus(&r, &c.view);
 	/* From here an ending signal is only noted: the loop decides. */
 	signals_defer();
 	status = measure(&c);

@@ -110,18 +110,24 @@ draw(struct live *l)
 	f.window_length = l->set.avg_seconds;
 	f.delay = pacer_interval(&l->pacer, l->have && !l->fresh ? l->r->iv.dt : 0.0);
 	f.paused = l->pacer.paused;
-	f.job = l->a->job != NULL ? &l->jv : NULL;
+	f.job = l->jv.active ? &l->jv : NULL;
 	f.replay_pos = src->seek != NULL ? l->replay_pos : NULL;
 	f.layout = &l->a->layout;
 	tui_draw(l->tui, &f);
 }
 
-/* Re-read the job's CPUs; with nothing left to watch, all cores. */
+/* Re-read the job's CPUs; with nothing left to watch, all cores. A
+ * recorded job's are those of the sample last read. */
 static void
 update_job(struct live *l)
 {
 	int live;
 
+	if (l->a->job == NULL && l->a->src->recorded_job != NULL) {
+		l->jv.cpus = run_sample_job(l->r);
+		l->jv.only = tui_job_only(l->tui) && l->jv.cpus != NULL;
+		return;
+	}
 	if (l->a->job == NULL)
 		return;
 	live = job_watch_update(l->a->job, l->a->src->m->topo.max_cpu, &l->jobcpus, l->jv.note,
@@ -367,6 +373,10 @@ step(struct live *l)
 	struct phases *ph = &l->a->ph;
 	int rc;
 
+	/* A live job's CPUs before the read (the sample carries them, as in
+	 * batch mode); a recorded job's come with the sample. */
+	if (l->a->job != NULL)
+		update_job(l);
 	rc = run_step(l->r, pacer_take(p, clock_mono()));
 	if (rc < 0)
 		return -1;
@@ -377,7 +387,8 @@ step(struct live *l)
 	    p->end_note[0] != '\0' ? p->end_note : NULL) != 0)
 		return -1;
 	replay_status(l);
-	update_job(l);
+	if (l->a->job == NULL)
+		update_job(l);
 	phases_mark(ph);
 	draw(l);
 	phases_add(ph, PHASE_DRAW);
@@ -407,6 +418,11 @@ loop(struct live *l)
 	interval_init(&l->wiv, l->a->src->m);
 	if (l->a->job != NULL) {
 		snprintf(l->jv.label, sizeof l->jv.label, "%s", job_watch_label(l->a->job));
+		l->jv.active = true;
+		tui_set_job(l->tui, true);
+		update_job(l);
+	} else if (l->a->src->recorded_job != NULL) {
+		app_recorded_job_label(l->a->src->recorded_job, l->jv.label, sizeof l->jv.label);
 		l->jv.active = true;
 		tui_set_job(l->tui, true);
 		update_job(l);
@@ -470,6 +486,8 @@ app_run_tui(struct app *a)
 	run_init(&r, a->src, &a->plan, &cfg);
 	app_job_record(a, &r);
 	app_add_common_outputs(a, &r);
+	if (a->job != NULL)
+		run_set_job_cpus(&r, &l.jobcpus);
 	if (open_screen(&l) != 0) {
 		app_report(&a->e);
 		return run_finish(&r, EXIT_FAIL, app_report);

@@ -30,6 +30,8 @@ struct recorder {
 	bool *offline;             /* per CPU, as last recorded */
 	bool *changed;             /* scratch: the CPUs of one event */
 	char text[EVENT_MAX + 1];
+	bool has_job;
+	struct job_ident job;
 };
 
 bool
@@ -59,6 +61,14 @@ record_open(const char *path, bool compress, bool privileged, struct errmsg *e)
 	return r;
 }
 
+void
+record_set_job(struct recorder *r, const struct job_ident *job)
+{
+	r->has_job = job != NULL;
+	if (job != NULL)
+		r->job = *job;
+}
+
 int
 record_start(struct recorder *r, const struct machine *m, const struct plan *plan, bool truth,
     const char *note, struct errmsg *e)
@@ -71,6 +81,7 @@ record_start(struct recorder *r, const struct machine *m, const struct plan *pla
 	o.note = note;
 	o.gzip = r->gzip;
 	o.truth = truth;
+	o.job = r->has_job ? &r->job : NULL;
 	r->w = trace_writer_open_fd(r->fd, &o, m, plan, e);
 	r->fd = -1;                /* the writer's now, closed even on failure */
 	if (r->w == NULL) {

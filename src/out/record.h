@@ -14,6 +14,7 @@
 #include "machine/machine.h"
 #include "metrics/metrics.h"
 #include "plan/plan.h"
+#include "sample/jobident.h"
 #include "sample/sample.h"
 #include "util/errmsg.h"
 
@@ -36,6 +37,10 @@ struct recorder *record_open(const char *path, bool compress, bool privileged,
  * (record_close still frees it). */
 int record_start(struct recorder *r, const struct machine *m, const struct plan *plan,
     bool truth, const char *note, struct errmsg *e);
+/* The watched job, named in the header (trace 1.6 "job"): call before
+ * record_start; the samples then carry its CPUs (run_set_job_cpus). A
+ * copy is kept. NULL: none. */
+void record_set_job(struct recorder *r, const struct job_ident *job);
 /* A sample that starts a run of intervals: the first, or the fresh read
  * after a pause (`why` becomes an event, NULL for none). */
 int record_first(struct recorder *r, const struct sample *s, const char *why,

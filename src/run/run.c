@@ -5,12 +5,15 @@
 #include "run/run.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "metrics/history.h"
 #include "source/perf/perf_cgroup.h"
 #include "source/calibrate.h"
+#include "util/cpulist.h"
 #include "util/i18n.h"
+#include "util/xalloc.h"
 
 static int jobrec_prepare(struct run *r);
 
@@ -83,6 +86,52 @@ void
 run_set_view(struct run *r, const struct cpulist *cpus)
 {
 	r->view = cpus;
+}
+
+void
+run_set_job_cpus(struct run *r, const struct cpulist *cpus)
+{
+	r->jobcpus = cpus;
+}
+
+void
+run_view_from_samples(struct run *r, bool narrow)
+{
+	r->view_from_samples = narrow;
+	if (!narrow)
+		r->view = NULL;
+}
+
+const struct cpulist *
+run_sample_job(const struct run *r)
+{
+	return r->have_sjob ? &r->sjob : NULL;
+}
+
+/* The sample just read and the job: a live job's CPUs go into it (for
+ * the recording), a recorded job's come out of it (for the view). */
+static void
+sample_job(struct run *r, struct sample *s)
+{
+	unsigned i, n = s->max_cpu;
+
+	if (r->jobcpus != NULL && s->job != NULL) {
+		s->has_job = true;
+		for (i = 0; i < n; i++)
+			s->job[i] = cpulist_has(r->jobcpus, i);
+	}
+	r->have_sjob = s->has_job;
+	if (r->view_from_samples)
+		r->view = s->has_job ? &r->sjob : NULL;
+	if (!s->has_job)
+		return;
+	if (r->sjob.n != n) {
+		free(r->sjob.has);
+		r->sjob.n = n;
+		r->sjob.has = xcalloc(n > 0 ? n : 1, sizeof *r->sjob.has);
+	}
+	for (i = 0; i < n; i++)
+		r->sjob.has[i] = s->job[i] != 0;
 }
 
 static void
@@ -376,6 +425,7 @@ run_first(struct run *r, const char *why, bool jumped, double elapsed)
 	rc = source_read(r->src, r->prev, &r->e);
 	if (rc != 0)
 		return rc > 0 ? RUN_END : -1;
+	sample_job(r, r->prev);
 	if (why == NULL && check_first_read(r, r->prev) != 0)
 		return -1;
 	if (jobrec_first(r) != 0 || jobcg_read(r, true) != 0)
@@ -448,6 +498,7 @@ run_step(struct run *r, double elapsed)
 		    RUN_END;
 	if (rc < 0)
 		return -1;
+	sample_job(r, r->cur);
 	metrics_compute(&r->mc, r->prev, r->cur, &r->iv);
 	if (jobrec_step(r) != 0 || jobcg_read(r, false) != 0)
 		return -1;
@@ -520,6 +571,10 @@ run_finish(struct run *r, int status, void (*report)(const struct errmsg *e))
 		sample_free(&r->s[0]);
 		sample_free(&r->s[1]);
 	}
+	cpulist_free(&r->sjob);
+	r->have_sjob = false;
+	if (r->view == &r->sjob)
+		r->view = NULL;
 	r->have_samples = false;
 	if (r->job.have) {
 		sample_free(&r->job.s[0]);

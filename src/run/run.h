@@ -93,6 +93,13 @@ struct run {
 	/* A watched job's CPUs (run_set_view), or NULL: every output sees
 	 * the intervals narrowed to their cores. */
 	const struct cpulist *view;
+	/* The job's CPUs at each step (run_set_job_cpus), kept with the
+	 * sample so that a recording has them; or, replaying a job's
+	 * recording (run_view_from_samples), read back from each sample. */
+	const struct cpulist *jobcpus;
+	bool view_from_samples;
+	struct cpulist sjob;            /* the last sample's, when it has them */
+	bool have_sjob;
 	uint64_t steps;                 /* intervals computed */
 	struct run_jobrec job;          /* the job's record beside (src NULL: none) */
 	struct errmsg e;
@@ -108,6 +115,18 @@ void run_add_output(struct run *r, const struct output_ops *ops, void *self);
  * may change between steps (a job's CPUs). The conflict policy still
  * watches every CPU read. */
 void run_set_view(struct run *r, const struct cpulist *cpus);
+/* The watched job's CPUs, re-read by the caller before each step (the
+ * list stays the caller's): each sample read carries them (sample.h's
+ * job), and a recording keeps them. Independent of the view: the live
+ * view narrows in its drawing, batch mode through run_set_view. */
+void run_set_job_cpus(struct run *r, const struct cpulist *cpus);
+/* Replaying a watched job's recording: every output sees the intervals
+ * narrowed to the CPUs each sample recorded for the job (when `narrow`),
+ * as the live run's were. */
+void run_view_from_samples(struct run *r, bool narrow);
+/* The job's CPUs the last sample read carries (a live job's as set, or a
+ * recording's), or NULL when it carries none. */
+const struct cpulist *run_sample_job(const struct run *r);
 /* A watched job under a counter source: each step takes the job's own
  * figures from `rec`, the scheduler's record over the same machine and
  * CPUs, read right after the source (its plan `plan`); the run owns

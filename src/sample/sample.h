@@ -37,6 +37,12 @@ struct sample {
 	 * by enabled/running, so they are estimates. 0 for exact counts and
 	 * for every source that does not multiplex. */
 	uint8_t *scaled;
+	/* A replay of a watched job's recording (trace 1.6 "job-cpus"): per
+	 * cpu, 1 where the job could run in the interval ending here, the
+	 * CPUs the live run narrowed its outputs to. has_job false: not said
+	 * (every live source, an older trace). */
+	uint8_t *job;
+	bool has_job;
 
 	/* Simulator only: cumulative ground truth per core in TSC ticks,
 	 * truth[core * 4 + k] for k = neither, t0 only, t1 only, both.

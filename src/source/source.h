@@ -15,6 +15,7 @@
 
 #include "machine/machine.h"
 #include "plan/plan.h"
+#include "sample/jobident.h"
 #include "sample/sample.h"
 #include "util/cpulist.h"
 #include "util/errmsg.h"
@@ -140,6 +141,9 @@ struct source {
 	 * read miss processes of the job the source could not follow (the
 	 * bpf source's map of them full): the run makes them absent. */
 	bool job_untracked;
+	/* A replay of a watched job's recording: what named the job (its
+	 * samples carry its CPUs); NULL for any other data. */
+	const struct job_ident *recorded_job;
 };
 
 /* Convenience wrappers (NULL ops are no-ops returning 0). */

@@ -14,14 +14,16 @@
 
 #include "machine/machine.h"
 #include "plan/plan.h"
+#include "sample/jobident.h"
 #include "sample/sample.h"
 #include "util/errmsg.h"
 
 #define TRACE_VERSION 1   /* major: a reader refuses a newer one */
-#define TRACE_MINOR 5     /* minor: new line types, fields or values (1.2: l3=none,
+#define TRACE_MINOR 6     /* minor: new line types, fields or values (1.2: l3=none,
 			   * 1.3: the sample line's wall=, 1.4: the plan's basis=
 			   * and clock_hz=, the CPU state lost, 1.5: split=sched
-			   * and split=ticks) */
+			   * and split=ticks, 1.6: the header's job line, the
+			   * sample's job-cpus lines) */
 
 struct trace_reader;
 struct trace_writer;
@@ -93,6 +95,7 @@ struct trace_wopts {
 	const char *note;          /* header note, or NULL */
 	bool gzip;                 /* gzip stream (RFC 1952) */
 	bool truth;                /* samples carry the simulator's truth */
+	const struct job_ident *job; /* the watched job (a "job" line), or NULL */
 };
 struct trace_writer *trace_writer_open_fd(int fd, const struct trace_wopts *o,
     const struct machine *m, const struct plan *plan, struct errmsg *e);
@@ -101,5 +104,9 @@ uint64_t trace_writer_count(const struct trace_writer *w);
 /* Does the trace announce simulator truth ("truth" header line)? A replay
  * then gives its samples room for the t lines. */
 bool trace_has_truth(const struct trace_reader *r);
+/* The watched job the recording names (its header's "job" line), or NULL;
+ * valid until trace_close. Its samples then carry the job's CPUs
+ * (sample.h's job) where the recorder knew them. */
+const struct job_ident *trace_job(const struct trace_reader *r);
 
 #endif

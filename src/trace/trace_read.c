@@ -19,6 +19,7 @@
 #include "util/hostname.h"
 #include "util/i18n.h"
 #include "util/textesc.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 /* Far above any machine Linux supports (NR_CPUS <= 8192), low enough that a
@@ -61,6 +62,8 @@ struct trace_reader {
 	double created;
 	char producer[128];
 	char note[512];
+	bool has_job;              /* 1.6: a "job" header line */
+	struct job_ident job;
 	char what[PLAN_MAX_WRITES][128];
 };
 
@@ -260,6 +263,26 @@ static void
 copy_str(char *dst, size_t len, const char *src)
 {
 	text_escape(dst, len, src != NULL ? src : "");
+}
+
+/* 1.6 "job": what named the watched job, raw as the outputs take it
+ * (each escapes it as its format asks), cut where a character ends. */
+static void
+header_job(struct trace_reader *r, const struct tracefmt_field *f, int n)
+{
+	struct job_ident *j = &r->job;
+	const char *v;
+
+#define JOB_FIELD(name) \
+	utf8_copy_whole(j->name, sizeof j->name, (v = tracefmt_get(f, n, #name)) != NULL ? v : "")
+	JOB_FIELD(kind);
+	JOB_FIELD(id);
+	JOB_FIELD(user);
+	JOB_FIELD(name);
+	JOB_FIELD(cgroup);
+	JOB_FIELD(pid);
+#undef JOB_FIELD
+	r->has_job = true;
 }
 
 /* "host name=": empty (unknown) or a host name (hostname.h); anything else
@@ -528,7 +551,7 @@ static bool
 is_data_keyword(const char *kw)
 {
 	return strcmp(kw, "sample") == 0 || strcmp(kw, "c") == 0 || strcmp(kw, "t") == 0 ||
-	    strcmp(kw, "end") == 0 || strcmp(kw, "event") == 0;
+	    strcmp(kw, "end") == 0 || strcmp(kw, "event") == 0 || strcmp(kw, "job-cpus") == 0;
 }
 
 static int
@@ -554,6 +577,8 @@ header_line(struct trace_reader *r, struct header *h, const char *kw, char *rest
 		r->created = parse_created(tracefmt_get(f, n, "time"));
 	else if (strcmp(kw, "host") == 0)
 		return header_host(r, f, n, e);
+	else if (strcmp(kw, "job") == 0)
+		header_job(r, f, n);
 	else if (strcmp(kw, "identity") == 0)
 		return header_identity(r, h, f, n, e);
 	else if (strcmp(kw, "clock") == 0)
@@ -1089,6 +1114,7 @@ start_interval(struct trace_reader *r, struct sample *s, uint64_t seq, double ti
 	memset(r->seen, 0, r->m->topo.max_cpu * sizeof *r->seen);
 	s->seq = seq;
 	s->time = time;
+	s->has_job = false;
 }
 
 static int
@@ -1167,6 +1193,38 @@ event_line(struct trace_reader *r, char *rest, struct errmsg *e)
 	return STEP_MORE;
 }
 
+/* 1.6 "job-cpus 0-3,8": CPUs of the watched job at this sample, added to
+ * those of the sample's earlier job-cpus lines; none after the keyword:
+ * the job had none. A CPU beyond the topology is refused. */
+static int
+job_cpus_line(struct trace_reader *r, struct sample *s, char *rest, struct errmsg *e)
+{
+	unsigned max = r->m->topo.max_cpu;
+	uint64_t lo, hi, c;
+	char *tok, *dash, *save = NULL;
+
+	if (!s->has_job) {
+		memset(s->job, 0, s->max_cpu);
+		s->has_job = true;
+	}
+	while (*rest == ' ')
+		rest++;
+	for (tok = strtok_r(rest, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		if ((dash = strchr(tok, '-')) != NULL)
+			*dash = '\0';
+		if (!tracefmt_u64(tok, 10, &lo) || !tracefmt_u64(dash != NULL ? dash + 1 : tok, 10,
+		    &hi) || hi < lo)
+			return bad(r, e, _("'job-cpus' line: \"%s\" is not a CPU or a range of CPUs"),
+			    tok);
+		if (hi >= max)
+			return bad(r, e, _("'job-cpus' line: CPU %" PRIu64 ", the topology has %u "
+			    "CPUs"), hi, max);
+		for (c = lo; c <= hi; c++)
+			s->job[c] = 1;
+	}
+	return 0;
+}
+
 /* One line of the data part; *inside and *seq follow the interval. */
 static enum step
 data_line(struct trace_reader *r, struct sample *s, const char *kw, char *rest, bool *inside,
@@ -1174,6 +1232,12 @@ data_line(struct trace_reader *r, struct sample *s, const char *kw, char *rest, 
 {
 	double time, wall;
 
+	if (strcmp(kw, "job-cpus") == 0) {
+		if (!*inside)
+			return bad(r, e, _("'%s' line outside an interval (no 'sample' line before "
+			    "it)"), kw), STEP_ERR;
+		return job_cpus_line(r, s, rest, e) != 0 ? STEP_ERR : STEP_MORE;
+	}
 	if (strcmp(kw, "c") == 0 || strcmp(kw, "t") == 0 || strcmp(kw, "end") == 0) {
 		if (!*inside)
 			return bad(r, e, _("'%s' line outside an interval (no 'sample' line before "
@@ -1311,6 +1375,12 @@ bool
 trace_has_truth(const struct trace_reader *r)
 {
 	return r->has_truth;
+}
+
+const struct job_ident *
+trace_job(const struct trace_reader *r)
+{
+	return r->has_job ? &r->job : NULL;
 }
 
 const char *

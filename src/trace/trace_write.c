@@ -42,6 +42,7 @@ struct trace_writer {
 	const struct machine *m;
 	unsigned nslots;
 	uint64_t nsamples;
+	const struct job_ident *job;    /* the header's job line (NULL: none) */
 };
 
 /* The message for a failed write: the cause and the fix. */
@@ -138,6 +139,51 @@ put_kv_str(FILE *fp, const char *key, const char *val)
 {
 	fprintf(fp, " %s=", key);
 	tracefmt_put_quoted(fp, val);
+}
+
+/* 1.6: what named the watched job, each field as the outputs have it. */
+static void
+write_job(FILE *fp, const struct job_ident *j)
+{
+	fputs("job", fp);
+	put_kv_str(fp, "kind", j->kind);
+	put_kv_str(fp, "id", j->id);
+	put_kv_str(fp, "user", j->user);
+	put_kv_str(fp, "name", j->name);
+	put_kv_str(fp, "cgroup", j->cgroup);
+	put_kv_str(fp, "pid", j->pid);
+	fputc('\n', fp);
+}
+
+/* 1.6: the job's CPUs at this sample as "job-cpus" lines of ranges, a
+ * line again after JOB_CPUS_LINE characters (a reader's line is at most
+ * TRACE_LINE_MAX); one empty line for none. */
+#define JOB_CPUS_LINE 2000
+static void
+write_job_cpus(FILE *fp, const struct sample *s)
+{
+	unsigned cpu = 0, end, n = s->max_cpu;
+	size_t len = 0;
+	int w;
+
+	fputs("job-cpus", fp);
+	while (cpu < n) {
+		if (!s->job[cpu]) {
+			cpu++;
+			continue;
+		}
+		for (end = cpu; end + 1 < n && s->job[end + 1]; end++)
+			;
+		if (len > JOB_CPUS_LINE) {
+			fputs("\njob-cpus", fp);
+			len = 0;
+		}
+		w = end > cpu ? fprintf(fp, "%s%u-%u", len > 0 ? "," : " ", cpu, end) :
+		    fprintf(fp, "%s%u", len > 0 ? "," : " ", cpu);
+		len += w > 0 ? (size_t)w : 0;
+		cpu = end + 1;
+	}
+	fputc('\n', fp);
 }
 
 static void
@@ -282,6 +328,8 @@ writer_start(struct trace_writer *w, const struct machine *m, const struct plan 
 		put_kv_str(fp, "text", note);
 		fputc('\n', fp);
 	}
+	if (w->job != NULL)
+		write_job(fp, w->job);
 	write_identity(fp, &m->id);
 	write_topology(fp, &m->topo);
 	write_plan(fp, plan);
@@ -342,6 +390,7 @@ trace_writer_open_fd(int fd, const struct trace_wopts *o, const struct machine *
 		}
 		w->zready = true;
 	}
+	w->job = o->job;
 	return writer_start(w, m, plan, NULL, 0, o->note, o->truth, e);
 }
 
@@ -406,6 +455,8 @@ trace_write_sample(struct trace_writer *w, const struct sample *s, struct errmsg
 			fputc('\n', fp);
 		}
 	}
+	if (s->has_job && s->job != NULL)
+		write_job_cpus(fp, s);
 	fprintf(fp, "end seq=%" PRIu64 "\n", s->seq);
 	if (send_block(w, e) != 0)
 		return -1;

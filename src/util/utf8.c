@@ -2,6 +2,8 @@
 #include "config.h"
 #include "util/utf8.h"
 
+#include <string.h>
+
 size_t
 utf8_len(const unsigned char *p)
 {
@@ -27,4 +29,19 @@ utf8_len(const unsigned char *p)
 	    (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))
 		return 0;
 	return n;
+}
+
+void
+utf8_copy_whole(char *dst, size_t size, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= size) {
+		n = size - 1;
+		/* Back over the continuation bytes of a character cut. */
+		while (n > 0 && ((unsigned char)src[n] & 0xc0) == 0x80)
+			n--;
+	}
+	memcpy(dst, src, n);
+	dst[n] = '\0';
 }

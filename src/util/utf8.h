@@ -9,5 +9,8 @@
  * (a stray continuation byte, an overlong form, a surrogate, a code point
  * beyond U+10FFFF, a sequence cut by the end of the string). */
 size_t utf8_len(const unsigned char *p);
+/* src into dst (size bytes, size > 0), cut short, if it must be, where a
+ * UTF-8 character ends, not inside one. */
+void utf8_copy_whole(char *dst, size_t size, const char *src);
 
 #endif

@@ -26,6 +26,7 @@
 #include "util/i18n.h"
 #include "util/infile.h"
 #include "util/textesc.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 #define CGROUP_ROOT "/sys/fs/cgroup"
@@ -585,23 +586,6 @@ job_watch_set_command(struct job_watch *w, const char *name)
 	w->command = xstrdup(name);
 }
 
-/* src into dst (size bytes), cut short, if it must be, where a UTF-8
- * character ends, not inside one. */
-static void
-copy_whole_chars(char *dst, size_t size, const char *src)
-{
-	size_t n = strlen(src);
-
-	if (n >= size) {
-		n = size - 1;
-		/* Back over the continuation bytes of a character cut. */
-		while (n > 0 && ((unsigned char)src[n] & 0xc0) == 0x80)
-			n--;
-	}
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
 /* "3 (alice, my run, 1:02:03)": the job, and how long it has run. */
 static void
 job_label(struct job_watch *w)
@@ -718,7 +702,7 @@ job_watch_ident(const struct job_watch *w, struct job_ident *id)
 		snprintf(id->kind, sizeof id->kind, "%s", w->command != NULL ? "command" : "pid");
 		snprintf(id->id, sizeof id->id, "%s", id->pid);
 		if (w->command != NULL)
-			copy_whole_chars(id->name, sizeof id->name, w->command);
+			utf8_copy_whole(id->name, sizeof id->name, w->command);
 	}
 }
 

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "sample/jobident.h"
 #include "util/cpulist.h"
 #include "watch/jobtask.h"
 #include "util/errmsg.h"
@@ -51,19 +52,7 @@ void job_watch_set_command(struct job_watch *w, const char *name);
  * elapsed time as of the last update). */
 const char *job_watch_label(const struct job_watch *w);
 
-/* What names the watched job in the outputs (httop_job_info, json's
- * "job", csv's job column, the summaries). Raw text, not escaped: each
- * output escapes it as its format asks. "" where not known. */
-struct job_ident {
-	char kind[16];             /* "slurm", "cgroup", "pid" or "command" */
-	char id[256];              /* the job label: the Slurm job id, else the
-				    * cgroup or the PIDs as given (a command's PID) */
-	char user[64];             /* Slurm's user name */
-	char name[128];            /* Slurm's job name, a command's argv[0] (cut
-				    * short at a character's end) */
-	char cgroup[256];          /* the cgroup whose cpuset is read */
-	char pid[128];             /* the PIDs given ("1234,5678"), --pid and a command */
-};
+/* What names the watched job (sample/jobident.h). */
 void job_watch_ident(const struct job_watch *w, struct job_ident *id);
 /* The job's tasks for the scheduler's record (watch/jobtask.h): by the
  * cgroup's path as /proc/PID/cgroup prints it (its directory less the

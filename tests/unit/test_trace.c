@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -730,7 +731,7 @@ test_wall_time(void **state)
 	}
 	assert_int_equal(trace_writer_close(w, &e), 0);
 	fclose(fp);
-	assert_non_null(strstr(buf, "httop-trace 1.5\n"));
+	assert_non_null(strstr(buf, "httop-trace 1.6\n"));
 	assert_non_null(strstr(buf, "\nsample seq=0 time=0.5 wall=1795255757.1234567\n"));
 	assert_non_null(strstr(buf, "\nsample seq=2 time=2.75\n"));
 	spill(tmppath("wall.trace"), buf, len);
@@ -815,6 +816,104 @@ test_wall_time(void **state)
  *     0x3e95b980 - 0xffffffffff00 mod 2^48 = 0x3e95b980 + 0x100 =
  *     1,050,000,000: IPC = 1.05e9 / 2.1e9 = 0.5.
  *   Interval 1 -> 2: cpu 3 offline, cpu 1 read error: core 1 is R_OFFLINE. */
+/* 1.6: a watched job's name (awkward strings) in the header and its CPUs
+ * with each sample, read back as written: every other CPU of 2048, a
+ * list too long for one line (several job-cpus lines, each within the
+ * reader's limit), none, all; a sample without them has none said. */
+static void
+test_job_round_trip(void **state)
+{
+	static const char *const name = "r\xc3\xa9sum\xc3\xa9 \"x\" \\ \n\x1b[31m";
+	const char *path = tmppath("job.trace");
+	struct job_ident id, *back;
+	struct trace_wopts o;
+	struct trace_writer *w;
+	struct trace_reader *tr;
+	struct machine m, m2;
+	struct plan p, p2;
+	struct sample s, r;
+	struct errmsg e;
+	unsigned i, cpu, lines = 0, longest = 0, len;
+	FILE *fp;
+	char line[8192];
+	int fd;
+
+	(void)state;
+	make_machine(&m, &p);
+	topology_free(&m.topo);
+	topology_synthetic(&m.topo, 1, 1024, 2);
+	memset(&id, 0, sizeof id);
+	snprintf(id.kind, sizeof id.kind, "slurm");
+	snprintf(id.id, sizeof id.id, "4242_7");
+	snprintf(id.user, sizeof id.user, "al\tice");
+	snprintf(id.name, sizeof id.name, "%s", name);
+	snprintf(id.cgroup, sizeof id.cgroup, "/system.slice/slurmstepd.scope/job_4242");
+	memset(&o, 0, sizeof o);
+	o.name = path;
+	o.job = &id;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	w = trace_writer_open_fd(fd, &o, &m, &p, &e);
+	if (w == NULL)
+		fail_msg("%s", e.text);
+	sample_init(&s, m.topo.max_cpu, p.nslots, m.topo.ncores, false);
+	for (i = 0; i < 4; i++) {
+		s.seq = i;
+		s.time = i;
+		s.state[0] = CPU_READ_OK;
+		/* every other CPU; none; all; not said */
+		s.has_job = i < 3;
+		for (cpu = 0; cpu < m.topo.max_cpu; cpu++)
+			s.job[cpu] = i == 0 ? cpu % 2 == 0 : i == 2;
+		assert_int_equal(trace_write_sample(w, &s, &e), 0);
+	}
+	assert_int_equal(trace_writer_close(w, &e), 0);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	while (fgets(line, sizeof line, fp) != NULL) {
+		len = (unsigned)strlen(line);
+		if (strncmp(line, "job-cpus", 8) == 0) {
+			lines++;
+			longest = len > longest ? len : longest;
+		}
+	}
+	fclose(fp);
+	/* sample 0's list is cut into lines; 1 and 2 have one each */
+	assert_true(lines >= 5);
+	assert_true(longest < 4096);
+
+	tr = trace_open(path, &m2, &p2, &e);
+	if (tr == NULL)
+		fail_msg("%s", e.text);
+	back = (struct job_ident *)trace_job(tr);
+	assert_non_null(back);
+	assert_string_equal(back->kind, "slurm");
+	assert_string_equal(back->id, "4242_7");
+	assert_string_equal(back->user, "al\tice");
+	assert_string_equal(back->name, name);
+	assert_string_equal(back->cgroup, id.cgroup);
+	assert_string_equal(back->pid, "");
+	sample_init(&r, m2.topo.max_cpu, p2.nslots, m2.topo.ncores, false);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(trace_next(tr, &r, &e), 0);
+		assert_int_equal(r.has_job, i < 3);
+		for (cpu = 0; i < 3 && cpu < m2.topo.max_cpu; cpu++)
+			assert_int_equal(r.job[cpu], i == 0 ? cpu % 2 == 0 : i == 2);
+	}
+	trace_close(tr);
+	machine_free(&m2);
+	sample_free(&r);
+	sample_free(&s);
+	topology_free(&m.topo);
+
+	/* A trace without a job line: none. */
+	tr = trace_open(srcfile("tests/data/trace/good.trace"), &m2, &p2, &e);
+	assert_non_null(tr);
+	assert_null(trace_job(tr));
+	trace_close(tr);
+	machine_free(&m2);
+}
+
 static void
 test_replay_metrics(void **state)
 {
@@ -896,6 +995,7 @@ main(void)
 		cmocka_unit_test(test_wall_time),
 		cmocka_unit_test(test_sched_plan),
 		cmocka_unit_test(test_replay_metrics),
+		cmocka_unit_test(test_job_round_trip),
 	};
 
 	return cmocka_run_group_tests(tests, setup_dir, remove_dir);

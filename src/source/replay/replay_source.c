@@ -54,6 +54,7 @@ struct replay {
 	int ahead_rc;
 	struct errmsg ahead_e;
 	char ahead_events[512];
+	struct job_ident job;       /* the trace's job line (source's recorded_job) */
 };
 
 static void
@@ -372,6 +373,10 @@ replay_open(const char *path, bool once, struct machine *m, struct plan *plan, s
 	s->recorded = true;
 	/* A replay of a simulator's recording brings its truth along. */
 	s->has_truth = trace_has_truth(r);
+	if (trace_job(r) != NULL) {
+		rp->job = *trace_job(r);
+		s->recorded_job = &rp->job;
+	}
 	s->m = m;
 	s->plan = plan;
 	snprintf(s->detail, sizeof s->detail, "%s (%s)", path, trace_producer(r));
