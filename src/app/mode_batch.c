@@ -147,6 +147,39 @@ end_by_signal(struct app *a, struct run *r, struct batch *b, struct batch_job *j
 	return signals_exit_status(sig);
 }
 
+/* What a step's result `rc` means: -1 go on, else the exit status. */
+static int
+stepped(struct app *a, struct run *r, struct batch *b, struct batch_job *j, struct pacer *p,
+    int rc)
+{
+	if (rc == RUN_END && r->e.text[0] != '\0')
+		/* a trace cut off: where */
+		text_msgf("httop: %s\n", r->e.text);
+	if (rc == RUN_END || rc == RUN_DONE) {
+		/* A job's recording ended: its whole run, as the live run's. */
+		if (j != NULL && j->recorded && job_summary(a, r, b, j) != 0)
+			return (app_report(&r->e), EXIT_FAIL);
+		return EXIT_OK;
+	}
+	if (rc < 0 && signals_caught() != 0)
+		/* a replayed pipe's wait, woken by the signal: what was read
+		 * is out; nothing more comes */
+		return end_by_signal(a, r, b, j, p);
+	if (rc < 0)
+		/* The interval is written first: it shows what happened. */
+		return (app_report(&r->e), EXIT_FAIL);
+	pacer_stepped(p, clock_mono(), r->prev->time);
+	if (j != NULL && j->recorded)
+		job_update(a, r, j);
+	if (j != NULL && j->ended) {
+		text_msgf("httop: %s\n", j->note);
+		if (j->hist != NULL && job_summary(a, r, b, j) != 0)
+			return (app_report(&r->e), EXIT_FAIL);
+		return EXIT_OK;
+	}
+	return -1;
+}
+
 /* The loop proper; returns the exit status. */
 static int
 loop(struct app *a, struct run *r, struct batch *b, struct batch_job *j)
@@ -179,38 +212,10 @@ loop(struct app *a, struct run *r, struct batch *b, struct batch_job *j)
 			continue;
 		if (j != NULL && !j->recorded)
 			job_update(a, r, j);
-		rc = run_step(r, pacer_take(&p, clock_mono()));
-		if (rc == RUN_END && r->e.text[0] != '\0')
-			/* a trace cut off: where */
-			text_msgf("httop: %s\n", r->e.text);
-		if ((rc == RUN_END || rc == RUN_DONE) && j != NULL && j->recorded &&
-		    job_summary(a, r, b, j) != 0) {
-			app_report(&r->e);
-			return EXIT_FAIL;
-		}
-		if (rc == RUN_END || rc == RUN_DONE)
-			return EXIT_OK;
-		if (rc < 0 && signals_caught() != 0)
-			/* a replayed pipe's wait, woken by the signal: what was
-			 * read is out; nothing more comes */
-			return end_by_signal(a, r, b, j, &p);
-		if (rc < 0) {
-			/* The interval is written first: it shows what happened. */
-			app_report(&r->e);
-			return EXIT_FAIL;
-		}
-		pacer_stepped(&p, clock_mono(), r->prev->time);
-		if (j != NULL && j->recorded)
-			job_update(a, r, j);
+		rc = stepped(a, r, b, j, &p, run_step(r, pacer_take(&p, clock_mono())));
+		if (rc >= 0)
+			return rc;
 		n++;
-		if (j != NULL && j->ended) {
-			text_msgf("httop: %s\n", j->note);
-			if (j->hist != NULL && job_summary(a, r, b, j) != 0) {
-				app_report(&r->e);
-				return EXIT_FAIL;
-			}
-			return EXIT_OK;
-		}
 	}
 	return signals_exit_status(signals_caught());
 }

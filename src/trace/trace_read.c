@@ -1210,12 +1210,15 @@ job_cpus_line(struct trace_reader *r, struct sample *s, char *rest, struct errms
 	while (*rest == ' ')
 		rest++;
 	for (tok = strtok_r(rest, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		char what[64];
+
+		text_quote(what, sizeof what, tok, 40);
 		if ((dash = strchr(tok, '-')) != NULL)
 			*dash = '\0';
 		if (!tracefmt_u64(tok, 10, &lo) || !tracefmt_u64(dash != NULL ? dash + 1 : tok, 10,
 		    &hi) || hi < lo)
 			return bad(r, e, _("'job-cpus' line: \"%s\" is not a CPU or a range of CPUs"),
-			    tok);
+			    what);
 		if (hi >= max)
 			return bad(r, e, _("'job-cpus' line: CPU %" PRIu64 ", the topology has %u "
 			    "CPUs"), hi, max);
