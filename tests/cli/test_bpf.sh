@@ -5,10 +5,10 @@
 # the same intervals (-d 1 -n 4, started together: their cuts are not the
 # same instants, so the means of intervals 2-4 agree within 0.05):
 #  1. a busy loop on CPU 0 and a load busy 10 ms of every 20 on CPU 1
-#     (sched_load.py): every figure against sched's; against the schedule
-#     (CPU 0 always busy: no neither, no t1 only, both = CPU 1's util;
-#     CPU 1 about half busy) where sched shows CPU 1 free of other work
-#     (the other developers' loads share these CPUs), else skipped;
+#     (sched_load.py): every figure against sched's and CPU 1 about half
+#     busy as its schedule, where sched shows CPU 1 free of other work
+#     (the other developers' loads share these CPUs), else skipped; CPU 0
+#     always busy: no neither, no t1 only, both = CPU 1's util;
 #  2. the busy loop watched as the job (--pid): the job's figures against
 #     sched's, and job_util 0 on CPU 1, job_both 0, and job_shared +
 #     job_alone = CPU 0's job_util, whatever else runs;
@@ -149,11 +149,20 @@ check "1 bpf: JSON says source bpf, basis scheduler, every interval valid" \
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 sys.exit(not rows or any(r["source"] != "bpf" or r.get("basis") != "scheduler" or
                          not r["valid"] for r in rows))' "$dir/one.bpf.json"
-check "1 bpf against sched: every figure within 0.05" agree 0.05 "$B" "$S"
+su1=$(echo "$S" | cut -d' ' -f2)
+# The two runs' intervals are not the same windows: where other work ran
+# on CPU 1 beside the half load (sched's util of it not about 0.5: seen in
+# a CI run, bpf 0.856 and sched 0.798 over the same four seconds) their
+# means differ by more than the share it took in one window and not the
+# other. One cut of both (test_bpf_window) is judged there.
+if within 0.2 "$su1" 0.5; then
+	check "1 bpf against sched: every figure within 0.05" agree 0.05 "$B" "$S"
+else
+	skip "1 bpf against sched: other work ran on CPU 1 beside the load (sched says util $su1): two runs' windows differ"
+fi
 set -- $B
 check "1 bpf: CPU 0 always busy (util $1), neither $3 and t1 only $5 about 0, both $6 = CPU 1's util $2" \
     within 0.01 "$1" 1 "$3" 0 "$5" 0 "$6" "$2"
-su1=$(echo "$S" | cut -d' ' -f2)
 if within 0.2 "$su1" 0.5; then
 	check "1 bpf: CPU 1 about half busy as its schedule ($2)" within 0.2 "$2" 0.5
 else
