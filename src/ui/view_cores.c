@@ -267,6 +267,9 @@ struct cores_view {
 	const struct plan *unread_plan;
 	unsigned unread_nslots;
 	enum plan_basis unread_basis;
+	/* Their foot line (unread_legend), made once per plan and split. */
+	char unread_text[512];
+	bool unread_has, unread_text_made, unread_text_split;
 };
 
 static void
@@ -281,6 +284,7 @@ unread_of(struct cores_view *p, const struct plan *plan)
 	p->unread_nslots = plan != NULL ? plan->nslots : 0;
 	p->unread_basis = plan != NULL ? plan->basis : PLAN_BASIS_COUNTERS;
 	p->unread_made = true;
+	p->unread_text_made = false;
 }
 
 /* A column's head (untranslated) as one of two formats has it. */
@@ -862,10 +866,15 @@ cores_draw(struct view *v, struct ui_ctx *u, const struct ui_area *area, const s
 		return;
 	if (unread_stale(p, f->plan))
 		unread_of(p, f->plan);
+	if (!p->unread_text_made || p->unread_text_split != split) {
+		p->unread_has = unread_legend(p, split, p->unread_text, sizeof p->unread_text);
+		p->unread_text_split = split;
+		p->unread_text_made = true;
+	}
 	job = job_legend(f, split, &label, legend, sizeof legend);
 	below.rows -= draw_legend(u, area, label, legend, job);
-	if (unread_legend(p, split, legend, sizeof legend))
-		below.rows -= draw_legend(u, &below, _("not shown:"), legend, false);
+	if (p->unread_has)
+		below.rows -= draw_legend(u, &below, _("not shown:"), p->unread_text, false);
 	collect(p, f);
 	cores_layout(a->cols, a->rows, p->pkgn, p->npkg, split, job, p->unread, &l);
 	visible = a->rows - 1;
