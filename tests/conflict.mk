@@ -23,3 +23,10 @@ EXTRA_DIST += tests/cli/test_fakemsr_hotplug.sh
 # and descriptors.
 TESTS += tests/cli/test_soak.sh
 EXTRA_DIST += tests/cli/test_soak.sh
+
+# the pacer's deadlines: --align on the wall clock's grid
+check_PROGRAMS += tests/unit/test_pacer
+tests_unit_test_pacer_SOURCES = tests/unit/test_pacer.c
+tests_unit_test_pacer_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests
+tests_unit_test_pacer_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_pacer

@@ -21,6 +21,7 @@
 #include "source/msr/msr_state.h"
 #include "source/perf/perf_cgroup.h"
 #include "sys/signals.h"
+#include "util/clock.h"
 #include "util/i18n.h"
 #include "util/textwrap.h"
 #include "util/textesc.h"
@@ -408,6 +409,10 @@ app_pacer_init(const struct app *a, struct pacer *p, enum app_pace how, double d
 		break;
 	}
 	pacer_init(p, mode, delay, a->src, how == APP_PACE_SCREEN && a->o->have_delay);
+	/* --align: batch mode's and a command's readings on the wall
+	 * clock's grid (a node of many, or the user's wish) */
+	if (a->o->align && how != APP_PACE_SCREEN && how != APP_PACE_CHECK)
+		pacer_set_align(p, clock_wall() - clock_mono());
 	/* The test clock on the screen: real deadlines, the simulator's
 	 * figures exact. */
 	if (how == APP_PACE_SCREEN)

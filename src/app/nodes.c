@@ -33,6 +33,7 @@
 
 /* The remote httop's option for compact lines. */
 #define NODES_COMPACT "--compact"
+#define NODES_ALIGN "--align"
 
 /* Two descriptors a node: raise the soft limit as far as the hard one
  * allows, or say how many nodes fit. */
@@ -88,6 +89,10 @@ remote_words(const struct options *o, size_t *n)
 	snprintf(num, sizeof num, "%g", o->delay);
 	w[k++] = xstrdup("-d");
 	w[k++] = xstrdup(num);
+	/* Every node reads at the same wall-clock instants: the job's
+	 * intervals are the same windows on each (an older httop without
+	 * it is started again without it: node_fall_back). */
+	w[k++] = xstrdup(NODES_ALIGN);
 	if (o->iterations > 0 && (o->batch || !isatty(STDOUT_FILENO))) {
 		snprintf(num, sizeof num, "%lld", o->iterations);
 		w[k++] = xstrdup("-n");
@@ -196,7 +201,8 @@ app_nodes_config(struct nodes_app *na, struct cluster_config *cfg)
 	/* srun: one job step for all the nodes, a second for those lost */
 	cfg->one_step = na->tr.via == VIA_SRUN;
 	cfg->retry = true;
-	cfg->fallback_word = nodes_compact(na->o) ? NODES_COMPACT : NULL;
+	cfg->fallback_word[0] = NODES_ALIGN;
+	cfg->fallback_word[1] = nodes_compact(na->o) ? NODES_COMPACT : NULL;
 	cfg->envp = na->o->user_env;
 	cfg->child_setup = signals_inherit;
 	cfg->arg = na;

@@ -4,6 +4,7 @@
 #include "cli/optcheck.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #include "util/i18n.h"
 
@@ -212,6 +213,25 @@ check_output_options(struct options *o, struct errmsg *e)
 	return 0;
 }
 
+/* --align: where live counters are read in batch mode (or a command's
+ * run); after check_output_options (-o implies -b). */
+static int
+check_align(const struct options *o, struct errmsg *e)
+{
+	if (!o->align)
+		return 0;
+	if (o->nodes != NULL || o->all_nodes)
+		return errmsg_set(e, _("--align: many nodes ask their nodes for it themselves; "
+		    "drop it"));
+	if (o->replay != NULL || o->check)
+		return errmsg_set(e, _("--align paces the reading of live counters: a replay goes "
+		    "at its recording's pace, --check at its own; drop --align"));
+	if (!o->batch && o->command == NULL && isatty(STDOUT_FILENO))
+		return errmsg_set(e, _("--align paces batch mode's readings; the live view "
+		    "refreshes from its start: add -b, or drop --align"));
+	return 0;
+}
+
 /* --acct-record is all a run does: the others need it, it goes alone. */
 static int
 check_acct(const struct options *o, struct errmsg *e)
@@ -234,7 +254,7 @@ int
 options_check(struct options *o, struct errmsg *e)
 {
 	if (check_job_command(o, e) != 0 || check_output_options(o, e) != 0 ||
-	    check_nodes(o, e) != 0 || check_acct(o, e) != 0)
+	    check_align(o, e) != 0 || check_nodes(o, e) != 0 || check_acct(o, e) != 0)
 		return -1;
 	return check_combination(o, e);
 }

@@ -791,6 +791,8 @@ static const struct optdef optdefs[] = {
 	    N_("stop after N intervals (default: until stopped)"), NULL },
 	{ "batch", 'b', VAL_NONE, NULL, opt_flag, F(batch), false,
 	    N_("write each interval to standard output, no screen"), NULL },
+	{ "align", 0, VAL_NONE, NULL, opt_flag, F(align), false,
+	    N_("in batch mode read the counters when the wall clock is\nat a multiple of -d (many nodes ask their nodes for it)"), NULL },
 	{ "format", 0, VAL_REQUIRED, "FMT", opt_format, 0, false,
 	    N_("batch output format: text, csv, json, openmetrics or\nsummary (default %s); implies -b"), dflt_format },
 	{ "textfile", 0, VAL_REQUIRED, "DIR", opt_textfile, 0, false,

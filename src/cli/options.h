@@ -32,6 +32,7 @@ struct options {
 	bool have_delay;            /* -d given: it overrides the settings file */
 	long long iterations;       /* -n; -1: until stopped */
 	bool batch;                 /* -b */
+	bool align;                 /* --align: samples on the wall clock's grid of -d */
 	enum out_format format;     /* --format */
 	enum source_kind source;    /* --source, or implied by --replay/--sim/--demo */
 	const char *replay;         /* --replay FILE */

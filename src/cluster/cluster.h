@@ -141,6 +141,8 @@ struct cluster_job {
 
 struct cluster;
 
+#define CLUSTER_FALLBACK_WORDS 2
+
 struct cluster_config {
 	struct transport *tr;      /* its remote words lose fallback_word on a fallback */
 	double delay;              /* the nodes' -d */
@@ -148,11 +150,12 @@ struct cluster_config {
 	bool one_step;             /* srun: one step for the nodes (transport_step_argv),
 				    * a second one for those lost */
 	bool retry;                /* a lost node is started again (back-off) */
-	/* A word of the remote httop's (--compact) that an older httop does
-	 * not know: a node lost before its first interval whose last words
-	 * name it is started again at once, and every node started after it,
-	 * without the word (the word dropped from cfg.tr). NULL: none. */
-	const char *fallback_word;
+	/* Words of the remote httop's (--compact, --align) that an older
+	 * httop does not know: a node lost before its first interval whose
+	 * last words name one is started again at once, and every node
+	 * started after it, without that word (dropped from cfg.tr). NULL:
+	 * none (a slot used up). */
+	const char *fallback_word[CLUSTER_FALLBACK_WORDS];
 	/* -n: the intervals each node gives (0: no end). A node that has
 	 * given them and goes on (an httop that ignores -n), or does not end
 	 * within an interval and KILL_GRACE, is ended by httop and counts
@@ -216,7 +219,7 @@ struct cluster {
 	size_t active_hint;        /* nodes up or starting, at the last full tick */
 	double dl_nodes;           /* the nodes' next deadline (cluster_deadline) */
 	bool dl_valid;             /* ... still holds: no node changed state */
-	bool fell_back;            /* fallback_word was dropped */
+	bool fell_back;            /* a fallback word was dropped */
 	bool may_wait;             /* a node may be waiting to start (no
 				    * process): the step's start looks at each
 				    * node only then, not on every wake */

@@ -90,22 +90,31 @@ child_exec(struct cluster *c, char **argv, int out, int err)
 	_exit(127);
 }
 
-/* A node whose httop does not know cfg.fallback_word (an older httop:
- * "unknown option '--compact'", before any interval): the word is dropped
- * for every node started from now on, and this one is started again at
- * once (even with -n: its count has not begun), not counted as a loss. */
+/* A node whose httop does not know one of cfg.fallback_word (an older
+ * httop: "unknown option '--compact'", before any interval): the word is
+ * dropped for every node started from now on, and this one is started
+ * again at once (even with -n: its count has not begun), not counted as
+ * a loss. */
 static bool
 node_fall_back(struct cluster *c, struct node *nd)
 {
-	const char *w = c->cfg.fallback_word;
+	const char *w = NULL;
+	unsigned i;
 
-	if (w == NULL || nd->lines > 0 || nd->pid != 0 || strstr(nd->why, w) == NULL)
+	if (nd->lines > 0 || nd->pid != 0)
+		return false;
+	for (i = 0; i < CLUSTER_FALLBACK_WORDS; i++) {
+		w = c->cfg.fallback_word[i];
+		if (w != NULL && strstr(nd->why, w) != NULL)
+			break;
+	}
+	if (i == CLUSTER_FALLBACK_WORDS)
 		return false;
 	transport_drop_word(c->cfg.tr, w);
-	c->cfg.fallback_word = NULL;
+	c->cfg.fallback_word[i] = NULL;
 	c->fell_back = true;
 	snprintf(nd->why, sizeof nd->why, _("its httop does not know %s (an older httop): "
-	    "started again with full lines"), w);
+	    "started again without it"), w);
 	nd->retry_at = clock_mono();
 	if (c->cfg.on_state != NULL)
 		c->cfg.on_state(c->cfg.arg, nd);

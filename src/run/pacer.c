@@ -50,6 +50,23 @@ schedule(struct pacer *p)
 }
 
 void
+pacer_set_align(struct pacer *p, double wall_off)
+{
+	p->align = p->mode == PACE_WALL;
+	p->wall_off = wall_off;
+}
+
+/* --align: the clock_mono() time of the first wall-clock multiple of the
+ * delay at least half a delay after `now`. */
+static double
+grid_next(const struct pacer *p, double now)
+{
+	double w = now + p->wall_off + p->delay / 2.0;
+
+	return ceil(w / p->delay) * p->delay - p->wall_off;
+}
+
+void
 pacer_start(struct pacer *p, double now, double first, double t)
 {
 	p->last = now;
@@ -57,6 +74,8 @@ pacer_start(struct pacer *p, double now, double first, double t)
 	schedule(p);
 	if (p->next > now + first)
 		p->next = now + first;
+	if (p->align)
+		p->next = grid_next(p, now);
 }
 
 double
@@ -104,7 +123,12 @@ pacer_stepped(struct pacer *p, double now, double t)
 		break;
 	case PACE_WALL:
 		/* Fixed deadlines; after a refresh that took longer than the
-		 * delay, the next comes a full delay after now. */
+		 * delay, the next comes a full delay after now. Aligned: the
+		 * next grid point, skipping those the refresh overran. */
+		if (p->align) {
+			p->next = grid_next(p, now);
+			break;
+		}
 		p->next += p->delay;
 		if (p->next < now)
 			p->next = now + p->delay;

@@ -49,10 +49,21 @@ struct pacer {
 	char end_note[512];        /* ... and why, where the data does not simply end
 				    * (a trace cut off inside a sample); "" */
 	unsigned steps;            /* PACE_RECORDED: steps to take now (. n ]) */
+	/* PACE_WALL with --align: each step when the wall clock is at a
+	 * multiple of `delay`; wall_off is the wall clock less clock_mono(). */
+	bool align;
+	double wall_off;
 };
 
 void pacer_init(struct pacer *p, enum pace_mode mode, double delay, struct source *src,
     bool by_delay);
+/* --align (PACE_WALL only): every step at a wall-clock multiple of the
+ * delay (..., 12:00:01.0, 12:00:02.0 for -d 1) at least half a delay
+ * after the step before, so that every node of a job samples at the same
+ * instants (their clocks synchronised) and its intervals are the same
+ * windows everywhere. `wall_off`: clock_wall() - clock_mono() now (both
+ * advance alike; the grid is taken from the wall clock at each step). */
+void pacer_set_align(struct pacer *p, double wall_off);
 /* The first sample was read at `now` (recorded time `t` for a replay);
  * the first step comes `first` seconds later (the live view shows its
  * first figures sooner than a long -d). */

@@ -5,7 +5,7 @@
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 85
+plan 89
 
 out=$("$HTTOP" --version); st=$?
 check "--version exits 0" [ "$st" -eq 0 ]
@@ -28,7 +28,7 @@ for o in --batch --capid6 --cgroup --check --check-case --cpuid --cpus --delay -
     --iterations --job --msr-batch-path --msr-path --msr-safe-path --on-conflict --output --pid --record \
     --record-compress --replay \
     --seed --sim --source --sysfs-root --textfile --textfile-level --topology --verbose --version \
-    --nodes --all-nodes --via --remote-httop --compact --acct-record --acct-merge; do
+    --nodes --all-nodes --via --remote-httop --compact --acct-record --acct-merge --align; do
 	echo "$o"
 done | sort >want.opts
 if cmp -s want.opts help.opts; then ok "--help lists exactly the known long options"
@@ -229,3 +229,24 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && id nobody >/dev/n
 else
 	skip "needs root, setpriv and a user nobody"
 fi
+
+# --align goes where live counters are read in batch mode (or a command's
+# run): a usage error with a replay, --check, many nodes (they ask their
+# nodes for it) and the live view, each naming why.
+"$HTTOP" --replay "$HTTOP_SRCDIR/tests/data/trace/good.trace" -b --align >/dev/null 2>al.err; st=$?
+check "--align with --replay: status 2 ($st): $(cat al.err)" \
+    sh -c '[ "$1" -eq 2 ] && grep -q "^httop: --align paces the reading of live counters" al.err' sh "$st"
+"$HTTOP" --check --demo --align >/dev/null 2>al.err; st=$?
+check "--align with --check: status 2 ($st)" \
+    sh -c '[ "$1" -eq 2 ] && grep -q "^httop: --align paces the reading of live counters" al.err' sh "$st"
+"$HTTOP" --nodes h1 --align -b -n 1 >/dev/null 2>al.err; st=$?
+check "--align with --nodes: status 2 ($st): $(cat al.err)" \
+    sh -c '[ "$1" -eq 2 ] && grep -q "^httop: --align: many nodes ask their nodes for it themselves" al.err' sh "$st"
+if command -v script >/dev/null 2>&1; then
+	TERM=xterm script -qec "'$HTTOP' --demo --align -n 1" /dev/null >al.tty 2>&1; st=$?
+	check "--align on a terminal without -b: status 2 ($st), says to add -b" \
+	    sh -c '[ "$1" -eq 2 ] && grep -q "add -b, or drop --align" al.tty' sh "$st"
+else
+	skip "script (bsdutils) is not installed"
+fi
+exit 0

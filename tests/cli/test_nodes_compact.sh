@@ -7,15 +7,17 @@
 # NODEIV_PAIRS: the demo, a burst load, a Zen node's bounds, a real
 # replay); a viewer asks its nodes for compact lines in the summary and
 # passes full ones on with -b --format json; its summary is byte for byte
-# the one it writes from full lines; a node whose older httop does not
-# know --compact is started again without it (ssh-like and srun); the
+# the one it writes from full lines; every node is asked for --align; a
+# node whose older httop does not know --compact and --align is started
+# again without each in turn (ssh-like and srun), one that knows
+# --compact but not --align without --align only, still compact; the
 # options --compact does not go with.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 need python3
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 18
+plan 22
 
 data=$HTTOP_SRCDIR/data
 demo="--topology $data/demo-skx.xml --cpuid $data/demo-skx.cpuid"
@@ -71,7 +73,7 @@ check "full and compact lines give the same intervals ($(echo $pairs | wc -w) fi
 # 6-9: a viewer of many nodes
 export NODES_RUN=$tmp
 export HTTOP_HOSTLIST=builtin
-export NODES_LOADS="h1=busy h2=one-per-core h3=idle h4=demo old=old"
+export NODES_LOADS="h1=busy h2=one-per-core h3=idle h4=demo old=old oldal=old-align"
 cat >via.sh <<EOF
 #!/bin/sh
 # the remote command's words, then the stand-in node
@@ -85,6 +87,8 @@ left() { procs_tagged "NODES_RUN=$tmp"; }
 st=$?
 check "summary from compact lines: exit 0 ($st: $(tail -1 err.txt))" [ "$st" -eq 0 ]
 check "the nodes were asked for --compact" [ "$(grep -c -- '--compact' words)" -eq 4 ]
+check "... and for --align, after -d ($(head -n 1 words))" \
+    [ "$(grep -c -- ' -d 1 --align ' words)" -eq 4 ]
 NODES_FULL=1 "$HTTOP" --nodes 'h[1-4]' --via "$tmp/via.sh %h" --remote-httop "$HTTOP" \
     --format summary -n 3 >sum-full.txt 2>err.txt
 # the job lines' wall time is the viewer's clock: the rest is the same
@@ -99,26 +103,46 @@ rm -f words
 check "-b --format json: full lines asked for and passed on" \
     [ "$(grep -c -- '--compact' words)" -eq 0 -a "$(grep -c '"cores":\[' merged.jsonl)" -eq 4 ]
 
-# 10-14: an older httop on a node (it does not know --compact): started
-# again at once with full lines, said once; the run goes on whole.
+# 11-18: an older httop on a node (it does not know --align, then
+# --compact): started again at once without each, said once each; the
+# run goes on whole.
+rm -f words
 "$HTTOP" --nodes 'h1,old' --via "$tmp/via.sh %h" --remote-httop "$HTTOP" --format summary \
     -n 2 >old.txt 2>old.err
 st=$?
 check "an older node: exit 0 ($st: $(tail -1 old.err))" [ "$st" -eq 0 ]
 check "... it gave its two intervals, the job two valid lines" \
     [ "$(grep -c '^old ' old.txt)" -eq 2 -a "$(grep '^job ' old.txt | awk '$4 == 1' | wc -l)" -eq 2 ]
-check "... said why: $(cat old.err)" grep -q "old: its httop does not know --compact" old.err
-# srun: the task ends, the node is started in a second step without it
+check "... said why, each word once: $(tr '\n' ' ' <old.err)" sh -c '
+	[ "$(grep -c "old: its httop does not know --align (an older httop): started again without it" old.err)" -eq 1 ] &&
+	[ "$(grep -c "old: its httop does not know --compact (an older httop): started again without it" old.err)" -eq 1 ]'
+check "... its last start had neither word, h1's both ($(grep '^old ' words | tail -n 1 | cut -c1-80))" \
+    sh -c 'grep "^old " words | tail -n 1 | grep -qv -- "--align\|--compact" &&
+	grep "^h1 " words | head -n 1 | grep -q -- "--align.*--compact"'
+# srun: the task ends, the node is started in a step without each word
 HTTOP_SRUN=$HTTOP_SRCDIR/tests/nodes/fake-srun.py SRUN_LOG=$tmp/steps \
     "$HTTOP" --job 42 --nodes 'h1,old' --via srun --remote-httop "$HTTOP" --format summary \
     -n 2 >srun.txt 2>srun.err
 st=$?
-check "srun, an older node: exit 0 ($st), its intervals, two steps ($(tr '\n' ' ' <steps))" \
+check "srun, an older node: exit 0 ($st), its intervals, three steps ($(tr '\n' ' ' <steps))" \
     [ "$st" -eq 0 -a "$(grep -c '^old ' srun.txt)" -ge 1 -a "$(cat steps)" = "h1,old
+old
 old" ]
+# the release before --align: started again without it, its lines still
+# compact (its words keep --compact)
+rm -f words
+"$HTTOP" --nodes 'h1,oldal' --via "$tmp/via.sh %h" --remote-httop "$HTTOP" --format summary \
+    -n 2 >oa.txt 2>oa.err
+st=$?
+check "a node without --align: exit 0 ($st), its two intervals, the job two valid lines" \
+    [ "$st" -eq 0 -a "$(grep -c '^oldal ' oa.txt)" -eq 2 -a "$(grep '^job ' oa.txt | awk '$4 == 1' | wc -l)" -eq 2 ]
+check "... said once, started again with --compact, without --align: $(tr '\n' ' ' <oa.err)" sh -c '
+	[ "$(grep -c "oldal: its httop does not know --align" oa.err)" -eq 1 ] &&
+	! grep -q "does not know --compact" oa.err &&
+	grep "^oldal " words | tail -n 1 | grep -- "--compact" | grep -qv -- "--align"'
 check "nothing left running" [ "$(left)" -eq 0 ]
 
-# 15-18: what --compact does not go with
+# 19-22: what --compact does not go with
 "$HTTOP" --demo -b --format summary --compact -n 1 >/dev/null 2>err.txt
 st=$?
 check "--compact without --format json: status 2 ($st)" [ "$st" -eq 2 ]

@@ -13,23 +13,40 @@
 #   evil-M   busy, its lines changed by hostile.py M (a node that lies)
 #   pad      busy, each line padded with blanks to a multiple of 1024
 #            bytes (srun --label cuts lines into pieces of 1024 bytes)
-#   old      an httop older than --compact: with it, says what such an
-#            httop says of an unknown option and exits 2; else busy
+#   old      an httop older than --compact and --align: with either,
+#            says what such an httop says of the first unknown option and
+#            exits 2; else busy
+#   old-align an httop that knows --compact but not --align (the release
+#            before it): with --align, the same; else busy
 # With NODES_FULL set, the node writes full lines even when asked for
 # compact ones (--compact dropped): the same figures, in the other form.
 # Each start is logged (HOST and the time) to $NODES_LOG when it is set.
 host=$1
 shift
-if [ -n "$NODES_FULL" ] || [ "$(printf '%s\n' $NODES_LOADS | sed -n "s/^$host=//p")" = old ]; then
+age=$(printf '%s\n' $NODES_LOADS | sed -n "s/^$host=//p")
+if [ -n "$NODES_FULL" ] || [ "$age" = old ] || [ "$age" = old-align ]; then
 	prog=$1
 	shift
-	compact=
+	unknown=
 	for a in "$@"; do
 		shift
-		if [ "$a" = --compact ]; then compact=1; else set -- "$@" "$a"; fi
+		case $a in
+		--compact)
+			# known from old-align on; NODES_FULL: dropped
+			if [ "$age" = old-align ]; then
+				set -- "$@" "$a"
+			elif [ "$age" = old ] && [ -z "$unknown" ]; then
+				unknown=$a
+			fi ;;
+		--align)
+			case $age in old | old-align) [ -z "$unknown" ] && unknown=$a ;; esac
+			set -- "$@" "$a" ;;
+		*)
+			set -- "$@" "$a" ;;
+		esac
 	done
-	if [ -n "$compact" ] && [ -z "$NODES_FULL" ]; then
-		echo "httop: unknown option '--compact'; see httop --help" >&2
+	if [ -n "$unknown" ]; then
+		echo "httop: unknown option '$unknown'; see httop --help" >&2
 		exit 2
 	fi
 	set -- "$prog" "$@"
@@ -42,7 +59,7 @@ if [ -n "$SLURMD_NODENAME" ]; then as=; else as="--host $host"; fi
 load=$(printf '%s\n' $NODES_LOADS | sed -n "s/^$host=//p")
 data=$(dirname "$0")/../../data
 case $load in
-old)
+old | old-align)
 	load=busy ;;
 esac
 case $load in
