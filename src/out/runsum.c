@@ -299,10 +299,11 @@ own_part(FILE *fp, const struct interval *iv, const struct run_summary *s)
 	pct(a, sizeof a, g->job_alone);
 	pct(sh, sizeof sh, g->job_shared);
 	pct(n, sizeof n, g->job_none);
-	text_wrapf(fp, INDENT_NOTE, _("  both threads %s, alone %s, shared %s, not there %s\n"),
+	text_wrapf(fp, INDENT_NOTE, _("  both threads %s, alone %s, shared %s, none %s\n"),
 	    b, a, sh, n);
+	/* "none" as the text format and the live view's jnone% say it */
 	text_wrapf(fp, INDENT_NOTE, "%s", _("  (shared: one thread ran it while its sibling ran "
-	    "another task)\n"));
+	    "another task; none: neither thread ran it)\n"));
 }
 
 static void

@@ -1181,6 +1181,30 @@ test_run_summary_cpu(void **state)
 	free(f);
 }
 
+/* The command's own split in its summary: the four shares under the names
+ * the text format gives them (both, alone, shared, none; it said "not
+ * there" for none), and what shared and none mean. */
+static void
+test_run_summary_split(void **state)
+{
+	struct fixture *f = build();
+	char *out;
+
+	(void)state;
+	f->iv.node.cpu_s = val_exact(1360.31);
+	f->iv.node.job_both = val_exact(0.386);
+	f->iv.node.job_alone = val_exact(0.579);
+	f->iv.node.job_shared = val_exact(0.014);
+	f->iv.node.job_none = val_exact(0.021);
+	out = run_summary_text(f, "msr");
+	if (strstr(out, "\n  both threads 38.6%, alone 57.9%, shared 1.4%, none 2.1%\n"
+	    "  (shared: one thread ran it while its sibling ran another task; none: neither\n"
+	    "    thread ran it)\n") == NULL)
+		fail_msg("no split lines in\n%s", out);
+	free(out);
+	free(f);
+}
+
 int
 main(void)
 {
@@ -1200,6 +1224,7 @@ main(void)
 		cmocka_unit_test(test_format_names),
 		cmocka_unit_test(test_walltime),
 		cmocka_unit_test(test_run_summary_cpu),
+		cmocka_unit_test(test_run_summary_split),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
