@@ -110,7 +110,7 @@ nodeiv_tok_uint(const struct jdoc *d, int i, const char *key, unsigned max, unsi
 static uint64_t
 head_shape(const struct jdoc *d, struct jobj *root)
 {
-	static const char *const top[] = { "host", "group", "split", "basis", "scale",
+	static const char *const top[] = { "host", "brand", "group", "split", "basis", "scale",
 	    "layout", "layout_basis", "cores_assumed", "layout_note" };
 	uint64_t h = 0;
 	size_t k;
@@ -439,7 +439,7 @@ static int
 build(struct nodeiv *n, const struct jdoc *d, struct jobj *root, int cores, bool compact,
     struct errmsg *e)
 {
-	char s[64], b[32];
+	char s[64], b[32], brand[64];
 	unsigned scale;
 
 	nodeiv_drop_machine(n);
@@ -450,6 +450,11 @@ build(struct nodeiv *n, const struct jdoc *d, struct jobj *root, int cores, bool
 		return -1;
 	}
 	jstr(d, jobj_get(root, "host"), n->m.hostname, sizeof n->m.hostname);
+	/* the node's CPU for its header (absent from an older httop's lines);
+	 * text from the node: escaped */
+	if (is(d, jobj_get(root, "brand"), J_STR))
+		text_escape(n->m.topo.brand, sizeof n->m.topo.brand,
+		    jstr(d, jobj_get(root, "brand"), brand, sizeof brand));
 	n->m.group = uarch_group_parse(jstr(d, jobj_get(root, "group"), s, sizeof s));
 	if (n->m.group >= UARCH_NGROUPS)
 		n->m.group = UARCH_UNKNOWN;

@@ -5,7 +5,8 @@ Reads the lines of a real node's httop (started as HOST) on standard input
 and writes them changed as MODE says, as a node run by someone hostile, or
 broken, could:
   reason   the interval invalid, its reason escape sequences, a newline and
-           a carriage return that forge a line, a right-to-left override
+           a carriage return that forge a line, a right-to-left override;
+           its CPU's "brand" the same
   host     its host name escape sequences and a newline
   claim    it says it is host h1
   dup      "host" twice: its own name first (what httop would read), h1
@@ -38,6 +39,8 @@ NASTY = "\\u001b]0;TITLE\\u0007\\u001b[2J\\r\\nFORGED LINE\\u202e\\u001b[5n"
 def change(mode, host, line):
     own = '"host":"%s"' % host
     if mode == "reason":
+        line = re.sub(r'"brand":"(?:[^"\\]|\\.)*"', '"brand":"%s"' % NASTY.replace("\\", "\\\\"),
+                      line, count=1)
         return line.replace('"valid":true', '"valid":false,"reason":"%s"' % NASTY, 1)
     if mode == "host":
         return line.replace(own, '"host":"%s"' % NASTY, 1)

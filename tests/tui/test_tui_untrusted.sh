@@ -4,13 +4,14 @@
 # sequences (retitle the window, clear the screen, ask the terminal's
 # status), CR LF and a right-to-left override (tests/nodes/hostile.py
 # through tests/nodes/as-host.sh). Its own view's header shows the reason
-# escaped, \xHH: none of it reaches the terminal (the window keeps its
+# escaped, \xHH, and so its CPU's brand (the same text): none of it
+# reaches the terminal (the window keeps its
 # title, no U+202E on the screen, the header's lines stay whole). In the
 # Nodes view r's row is marked invalid and, with the cursor on it, its
 # reason is under the rows, escaped.
 . "$HTTOP_SRCDIR/tests/lib.sh"
 . "$HTTOP_SRCDIR/tests/tui/tuilib.sh"
-plan 7
+plan 8
 cap_has() { cap | grep -Fq -- "$1"; }
 
 via="env NODES_RUN=tui-hostile-$$ $HTTOP_SRCDIR/tests/nodes/as-host.sh %h"
@@ -37,6 +38,9 @@ keys Enter
 wait_for 'node r +\(2 of 2\)' 5
 check "r's own view: its reason in the header, escaped ($(cap | grep -F 'invalid:'))" \
     cap_has 'invalid: \x1b]0;TITLE\x07\x1b[2J\x0d\x0aFORGED'
+check "r's CPU brand in its header's first line, escaped ($(cap | head -n 1 | cut -c1-60))" \
+    sh -c 'cap_first=$(head -n 1 "$1"); case $cap_first in "httop  r  \x1b]0;TITLE\x07\x1b[2J"*) ;; *) exit 1 ;; esac' \
+    sh "$(cap >"$tui_dir/head"; echo "$tui_dir/head")"
 check "no right-to-left override on the screen" \
     sh -c '! grep -q "$(printf "\342\200\256")" "$1"' sh "$(cap >"$tui_dir/screen"; echo "$tui_dir/screen")"
 title=$(tm display-message -p -t t '#{pane_title}')

@@ -101,6 +101,8 @@ build(void)
 	t->cores = f->cores;
 	t->cpus = f->cpus;
 	snprintf(f->m.hostname, sizeof f->m.hostname, "node\\1");
+	/* a brand with a quote and a control byte: JSON escapes them */
+	snprintf(f->m.id.brand, sizeof f->m.id.brand, "Xeon \"Q\"\x01 @ 2.10GHz");
 	f->m.group = UARCH_SKX;
 	f->p.group = UARCH_SKX;
 	/* Placement: core 0 at (1,2) of a physical grid, tile 7 = CHA 5;
@@ -455,6 +457,7 @@ test_json(void **state)
 	assert_non_null(strstr(out, "{\"time\":2.000000,\"unix_time\":1704067202.500000,"
 	    "\"iso_time\":\"2024-01-01T00:00:02.500000+00:00\",\"interval\":1.000000,\"valid\":false,"
 	    "\"reason\":\"core 2 \\\"x\\\"\\u0009(cpus 3,6): offline\",\"host\":\"node\\\\1\","
+	    "\"brand\":\"Xeon \\\"Q\\\"\\u0001 @ 2.10GHz\","
 	    "\"source\":\"sim\",\"group\":\"skx\",\"split\":"));
 	/* Core 0 exact, with the truth. */
 	assert_non_null(strstr(out, "\"split\":\"any\",\"scale\":84,\"layout\":\"physical\","
