@@ -55,6 +55,10 @@ struct nodeiv {
 	bool have_machine, have_layout, have_iv;
 	struct interval iv;        /* the last line's figures */
 	char source[16];           /* msr, perf, sim, replay */
+	/* The CPU's brand, escaped, as the last line that had one gave it (a
+	 * compact stream gives it once, in its first line): kept across
+	 * rebuilds of the machine. */
+	char brand[64];
 	double unix_time;          /* the line's "unix_time", or -1 when it has none */
 	bool whole;                /* the line is a whole-run record ("window":"run"):
 				    * a watched job's whole run, not an interval */

@@ -110,7 +110,7 @@ nodeiv_tok_uint(const struct jdoc *d, int i, const char *key, unsigned max, unsi
 static uint64_t
 head_shape(const struct jdoc *d, struct jobj *root)
 {
-	static const char *const top[] = { "host", "brand", "group", "split", "basis", "scale",
+	static const char *const top[] = { "host", "group", "split", "basis", "scale",
 	    "layout", "layout_basis", "cores_assumed", "layout_note" };
 	uint64_t h = 0;
 	size_t k;
@@ -450,11 +450,13 @@ build(struct nodeiv *n, const struct jdoc *d, struct jobj *root, int cores, bool
 		return -1;
 	}
 	jstr(d, jobj_get(root, "host"), n->m.hostname, sizeof n->m.hostname);
-	/* the node's CPU for its header (absent from an older httop's lines);
-	 * text from the node: escaped */
+	/* the node's CPU for its header (absent from an older httop's lines,
+	 * and from a compact stream's after its first); text from the node:
+	 * escaped */
 	if (is(d, jobj_get(root, "brand"), J_STR))
-		text_escape(n->m.topo.brand, sizeof n->m.topo.brand,
+		text_escape(n->brand, sizeof n->brand,
 		    jstr(d, jobj_get(root, "brand"), brand, sizeof brand));
+	snprintf(n->m.topo.brand, sizeof n->m.topo.brand, "%s", n->brand);
 	n->m.group = uarch_group_parse(jstr(d, jobj_get(root, "group"), s, sizeof s));
 	if (n->m.group >= UARCH_NGROUPS)
 		n->m.group = UARCH_UNKNOWN;

@@ -967,9 +967,12 @@ write_head(struct linebuf *b, const struct batch *bt, const struct interval *iv)
 	lb_lit(b, ",\"host\":");
 	json_str(b, bt->m->hostname);
 	/* The CPU, as the live view's header names it (a node opened from
-	 * the nodes view gives it so); "" where not known. */
-	lb_lit(b, ",\"brand\":");
-	json_str(b, bt->m->id.brand[0] != '\0' ? bt->m->id.brand : bt->m->topo.brand);
+	 * the nodes view gives it so); "" where not known. Compact lines
+	 * give it once, in the first: it does not change. */
+	if (!bt->compact || bt->nwritten == 0) {
+		lb_lit(b, ",\"brand\":");
+		json_str(b, bt->m->id.brand[0] != '\0' ? bt->m->id.brand : bt->m->topo.brand);
+	}
 	lb_lit(b, ",\"source\":");
 	json_str(b, bt->source_name);
 	lb_lit(b, ",\"group\":");

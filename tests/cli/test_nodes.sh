@@ -62,8 +62,16 @@ before=$(date +%s)
 st=$?
 after=$(date +%s)
 check "summary: exit 0 ($st)" [ "$st" -eq 0 ]
-check "two job intervals of four lines (h1 h2 h3 job)" \
-    [ "$(awk '{ printf "%s ", $1 }' sum.txt)" = "h1 h2 h3 job h1 h2 h3 job " ]
+# The nodes run on the test clock (stamps of 2024): each is placed by
+# when its lines come, so a node started late under load (seen: 0.7 s,
+# as test_nodes_ssh's) has its intervals in the next job interval. Judged:
+# each node's two lines, a job line with all three, and the others saying
+# which are missing (never a silent partial job).
+check "each node's two lines; a job line with all three, any other saying which are missing ($(awk '{ printf "%s ", $1 }' sum.txt))" \
+    sh -c '[ "$(grep -c "^h1 " sum.txt)" -eq 2 ] && [ "$(grep -c "^h2 " sum.txt)" -eq 2 ] &&
+	[ "$(grep -c "^h3 " sum.txt)" -eq 2 ] &&
+	[ "$(grep "^job " sum.txt | grep -vc "nodes\? missing")" -ge 1 ] &&
+	[ -z "$(grep "^job " sum.txt | awk "\$4 == 0" | grep -v "nodes\? missing")" ]'
 for h in h1:busy h2:one-per-core h3:idle; do
 	own "${h%%:*}" "${h#*:}" --format summary -n 2 | cut -c18- >"own-${h%%:*}.txt"
 	grep "^${h%%:*} " sum.txt | cut -c18- >"got-${h%%:*}.txt"
@@ -76,7 +84,7 @@ check "h1's lines are there" [ -s got-h1.txt ]
 # util (1 + 1 + 0) / 3 = 66.7%; both (1 + 0 + 0) / 3 and neither 1/3, so
 # both of busy (1/3) / (1 - 1/3) = 50.0%; threads per busy core
 # (2 x 1 + 1 x 1) / (1 + 1) = 1.50; GHz 3.00 on every busy thread.
-job=$(grep '^job ' sum.txt | tail -1)
+job=$(grep '^job ' sum.txt | grep -v 'nodes\? missing' | tail -1)
 check "the job's line: valid, util 66.7, both/busy 50.0, threads 1.50, GHz 3.00 ($job)" \
     [ "$(echo "$job" | awk '{ print $4, $5, $6, $7, $8 }')" = "1 66.7 50.0 1.50 3.00" ]
 # CPI, weighed by instructions: h1's cores at CPI 0.5 retire two threads'
