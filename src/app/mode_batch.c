@@ -156,8 +156,9 @@ stepped(struct app *a, struct run *r, struct batch *b, struct batch_job *j, stru
 		/* a trace cut off: where */
 		text_msgf("httop: %s\n", r->e.text);
 	if (rc == RUN_END || rc == RUN_DONE) {
-		/* A job's recording ended: its whole run, as the live run's. */
-		if (j != NULL && j->recorded && job_summary(a, r, b, j) != 0)
+		/* A job's recording ended: its whole run, as the live run's
+		 * (not where the reader went away: RUN_DONE). */
+		if (rc == RUN_END && j != NULL && j->recorded && job_summary(a, r, b, j) != 0)
 			return (app_report(&r->e), EXIT_FAIL);
 		return EXIT_OK;
 	}

@@ -55,6 +55,9 @@ struct node_rec {
 	struct agg_weights w;      /* and its weights (metrics_node_weights) */
 };
 
+/* The remote words an older httop may refuse (--align, --compact). */
+#define CLUSTER_FALLBACK_WORDS 2
+
 struct node {
 	char *name;                /* as the list gives it */
 	enum node_state state;
@@ -67,6 +70,9 @@ struct node {
 	char err_last[256];        /* its last complete non-empty line */
 	bool reaped;
 	int wstatus;
+	/* each fallback word it was started again without (node_fall_back):
+	 * a second refusal of the same word is a loss, not a loop */
+	unsigned char fell_back;
 	double started, last_line, retry_at, reaped_at;
 	double kill_at;            /* SIGKILL after a SIGTERM that was not heeded; 0 none */
 	bool stopping;             /* httop ended it: its `why` is already said */
@@ -141,8 +147,6 @@ struct cluster_job {
 
 struct cluster;
 
-#define CLUSTER_FALLBACK_WORDS 2
-
 struct cluster_config {
 	struct transport *tr;      /* its remote words lose fallback_word on a fallback */
 	double delay;              /* the nodes' -d */
@@ -153,8 +157,8 @@ struct cluster_config {
 	/* Words of the remote httop's (--compact, --align) that an older
 	 * httop does not know: a node lost before its first interval whose
 	 * last words name one is started again at once, and every node
-	 * started after it, without that word (dropped from cfg.tr). NULL:
-	 * none (a slot used up). */
+	 * started after it, without that word (dropped from cfg.tr; so is
+	 * every other node that names it). NULL: none. */
 	const char *fallback_word[CLUSTER_FALLBACK_WORDS];
 	/* -n: the intervals each node gives (0: no end). A node that has
 	 * given them and goes on (an httop that ignores -n), or does not end
@@ -220,6 +224,7 @@ struct cluster {
 	double dl_nodes;           /* the nodes' next deadline (cluster_deadline) */
 	bool dl_valid;             /* ... still holds: no node changed state */
 	bool fell_back;            /* a fallback word was dropped */
+	bool dropped[CLUSTER_FALLBACK_WORDS]; /* ... which: cfg.fallback_word[i] */
 	bool may_wait;             /* a node may be waiting to start (no
 				    * process): the step's start looks at each
 				    * node only then, not on every wake */

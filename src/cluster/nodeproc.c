@@ -92,9 +92,11 @@ child_exec(struct cluster *c, char **argv, int out, int err)
 
 /* A node whose httop does not know one of cfg.fallback_word (an older
  * httop: "unknown option '--compact'", before any interval): the word is
- * dropped for every node started from now on, and this one is started
- * again at once (even with -n: its count has not begun), not counted as
- * a loss. */
+ * dropped for every node started from now on (said once, with the first
+ * such node), and this one is started again at once (even with -n: its
+ * count has not begun), not counted as a loss; so is every other node
+ * started with the word before it was dropped (an upgrade's whole
+ * cluster of older httops). */
 static bool
 node_fall_back(struct cluster *c, struct node *nd)
 {
@@ -108,16 +110,19 @@ node_fall_back(struct cluster *c, struct node *nd)
 		if (w != NULL && strstr(nd->why, w) != NULL)
 			break;
 	}
-	if (i == CLUSTER_FALLBACK_WORDS)
+	if (i == CLUSTER_FALLBACK_WORDS || (nd->fell_back & (1u << i)))
 		return false;
-	transport_drop_word(c->cfg.tr, w);
-	c->cfg.fallback_word[i] = NULL;
-	c->fell_back = true;
+	nd->fell_back |= (unsigned char)(1u << i);
 	snprintf(nd->why, sizeof nd->why, _("its httop does not know %s (an older httop): "
 	    "started again without it"), w);
 	nd->retry_at = clock_mono();
-	if (c->cfg.on_state != NULL)
-		c->cfg.on_state(c->cfg.arg, nd);
+	if (!c->dropped[i]) {
+		transport_drop_word(c->cfg.tr, w);
+		c->dropped[i] = true;
+		c->fell_back = true;
+		if (c->cfg.on_state != NULL)
+			c->cfg.on_state(c->cfg.arg, nd);
+	}
 	/* started again even where lost nodes are not (-n): it gave nothing */
 	nd->state = NODE_WAITING;
 	c->may_wait = true;

@@ -11,6 +11,7 @@
 #include "util/i18n.h"
 #include "util/numparse.h"
 #include "util/textwrap.h"
+#include "util/textesc.h"
 #include "util/xalloc.h"
 
 /* The formats, by enum out_format: the name --format takes and the writer
@@ -241,8 +242,11 @@ batch_set_job(struct batch *b, const struct job_ident *j)
 	if (b == NULL)
 		return;
 	b->has_job = j != NULL;
-	if (j != NULL)
-		b->job = *j;
+	if (j == NULL)
+		return;
+	b->job = *j;
+	text_escape(b->job_id_esc, sizeof b->job_id_esc, j->id);
+	text_escape(b->job_kind_esc, sizeof b->job_kind_esc, j->kind);
 }
 
 void

@@ -382,7 +382,7 @@ out_csv_write(struct batch *b, const struct interval *iv)
 	r.wt = &b->wt;
 	r.host = b->m->hostname;
 	r.host_len = (unsigned short)strnlen(b->m->hostname, sizeof b->m->hostname);
-	r.job = b->has_job ? b->job.id : NULL;
+	r.job = b->has_job ? b->job_id_esc : NULL;
 
 	row_start(&r, out_scope_name(b->scope));
 	set_bool(&r, C_VALID, iv->valid);

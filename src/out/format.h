@@ -73,6 +73,10 @@ struct batch {
 				    * at the first exposition */
 	bool has_job;              /* job holds the watched job */
 	struct job_ident job;
+	/* its id and kind escaped (textesc.h), once: a recording's job line
+	 * is a file's text (csv, text) */
+	char job_id_esc[4 * sizeof ((struct job_ident *)0)->id];
+	char job_kind_esc[4 * sizeof ((struct job_ident *)0)->kind];
 	/* Per CPU, its Slurm job now ("" none), cpu_job_n of them, or NULL:
 	 * openmetrics at level core writes httop_core_slurm_job_info. */
 	const char (*cpu_job)[SLURM_ID_MAX];

@@ -38,7 +38,7 @@ write_job(struct batch *b, const struct interval *iv)
 	char id[160], s[5][32];
 
 	fprintf(fp, _("job %s (%s): its own"), text_quote(id, sizeof id, b->job.id, 64),
-	    b->job.kind);
+	    b->job_kind_esc);
 	/* A bound (part of its cores' time not counted) says so. */
 	if (n->cpu_s.kind == V_NONE)
 		fprintf(fp, _(" CPU seconds and split - (%s)"), _(metrics_reason_text(n->cpu_s.why)));

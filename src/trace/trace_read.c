@@ -1201,7 +1201,7 @@ job_cpus_line(struct trace_reader *r, struct sample *s, char *rest, struct errms
 {
 	unsigned max = r->m->topo.max_cpu;
 	uint64_t lo, hi, c;
-	char *tok, *dash, *save = NULL;
+	char *tok, *dash, *next;
 
 	if (!s->has_job) {
 		memset(s->job, 0, s->max_cpu);
@@ -1209,9 +1209,12 @@ job_cpus_line(struct trace_reader *r, struct sample *s, char *rest, struct errms
 	}
 	while (*rest == ' ')
 		rest++;
-	for (tok = strtok_r(rest, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+	/* every token between commas, an empty one too ("1,,2" is refused) */
+	for (tok = *rest != '\0' ? rest : NULL; tok != NULL; tok = next) {
 		char what[64];
 
+		if ((next = strchr(tok, ',')) != NULL)
+			*next++ = '\0';
 		text_quote(what, sizeof what, tok, 40);
 		if ((dash = strchr(tok, '-')) != NULL)
 			*dash = '\0';

@@ -17,7 +17,7 @@ need python3
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-plan 22
+plan 24
 
 data=$HTTOP_SRCDIR/data
 demo="--topology $data/demo-skx.xml --cpuid $data/demo-skx.cpuid"
@@ -73,7 +73,7 @@ check "full and compact lines give the same intervals ($(echo $pairs | wc -w) fi
 # 6-9: a viewer of many nodes
 export NODES_RUN=$tmp
 export HTTOP_HOSTLIST=builtin
-export NODES_LOADS="h1=busy h2=one-per-core h3=idle h4=demo old=old oldal=old-align"
+export NODES_LOADS="h1=busy h2=one-per-core h3=idle h4=demo old=old oldal=old-align o1=old-align o2=old-align o3=old-align"
 cat >via.sh <<EOF
 #!/bin/sh
 # the remote command's words, then the stand-in node
@@ -103,7 +103,7 @@ rm -f words
 check "-b --format json: full lines asked for and passed on" \
     [ "$(grep -c -- '--compact' words)" -eq 0 -a "$(grep -c '"cores":\[' merged.jsonl)" -eq 4 ]
 
-# 11-18: an older httop on a node (it does not know --align, then
+# 11-20: an older httop on a node (it does not know --align, then
 # --compact): started again at once without each, said once each; the
 # run goes on whole.
 rm -f words
@@ -140,9 +140,20 @@ check "... said once, started again with --compact, without --align: $(tr '\n' '
 	[ "$(grep -c "oldal: its httop does not know --align" oa.err)" -eq 1 ] &&
 	! grep -q "does not know --compact" oa.err &&
 	grep "^oldal " words | tail -n 1 | grep -- "--compact" | grep -qv -- "--align"'
+# a whole cluster of the release before --align (an upgrade): every node
+# started again without it at once, with -n (the trial's: only the first
+# was; the others were lost, every job line invalid), said once
+"$HTTOP" --nodes 'o[1-3]' --via "$tmp/via.sh %h" --remote-httop "$HTTOP" --format summary \
+    -n 2 >o3.txt 2>o3.err
+st=$?
+check "three older nodes: exit 0 ($st), each its two intervals, two valid job lines with all three" \
+    sh -c '[ "$1" -eq 0 ] && for h in o1 o2 o3; do [ "$(grep -c "^$h " o3.txt)" -eq 2 ] || exit 1; done &&
+	[ "$(grep "^job " o3.txt | awk "\$4 == 1" | grep -vc "missing")" -eq 2 ]' sh "$st"
+check "... said once: $(tr '\n' ' ' <o3.err)" \
+    [ "$(grep -c "its httop does not know --align" o3.err)" -eq 1 ]
 check "nothing left running" [ "$(left)" -eq 0 ]
 
-# 19-22: what --compact does not go with
+# 21-24: what --compact does not go with
 "$HTTOP" --demo -b --format summary --compact -n 1 >/dev/null 2>err.txt
 st=$?
 check "--compact without --format json: status 2 ($st)" [ "$st" -eq 2 ]

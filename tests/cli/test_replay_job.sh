@@ -25,7 +25,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM HUP
 cd "$tmp" || exit 1
-plan 17
+plan 20
 
 # compare LIVE REPLAY IGNORED...: the two JSON Lines files line by line,
 # keys IGNORED (at any depth) left out; prints the first differences
@@ -127,6 +127,21 @@ sys.exit(not (d["id"] == "77\x1b[2J" and d["user"] == "\"quoted\"" and d["kind"]
 "$HTTOP" --replay h.trace -b --format text >h.txt 2>&1
 check "... the text output has no escape byte, the id escaped ($(grep -m1 '^job 77' h.txt | cut -c1-40))" \
     sh -c '! grep -q "$1" h.txt && grep -qF "job 77\\x1b[2J" h.txt' sh "$esc"
+# (the trial's: csv wrote the id raw, text the kind)
+sed 's/^job kind="slurm"/job kind="sl\\x1b[5nurm"/' h.trace >h2.trace
+"$HTTOP" --replay h2.trace -b --format csv >h.csv 2>&1
+"$HTTOP" --replay h2.trace -b --format text >h2.txt 2>&1
+check "... csv and text: no escape byte, the id and kind escaped ($(grep -m1 -o 'job 77[^:]*' h2.txt))" \
+    sh -c '! grep -q "$1" h.csv h2.txt && grep -qF ",77\\x1b[2J," h.csv &&
+	grep -qF "(sl\\x1b[5nurm)" h2.txt' sh "$esc"
+
+# a reader that goes away (head): status 0, the whole run not forced on it
+bad=
+for f in json csv summary openmetrics text; do
+	{ "$HTTOP" --replay d.trace -b --format "$f" 2>"p.$f.err"; echo $? >"p.$f.st"; } | head -n 1 >/dev/null
+	[ "$(cat "p.$f.st")" = 0 ] && [ ! -s "p.$f.err" ] || bad="$bad $f($(cat "p.$f.st"): $(head -c 80 "p.$f.err"))"
+done
+check "a reader that goes away after a line: status 0 in every format (wrong:${bad:- none})" [ -z "$bad" ]
 
 # --- 4. bad job-cpus lines -------------------------------------------------
 # bad NAME SED-SCRIPT WANT: status 1 and the one line WANT (a pattern)
@@ -140,6 +155,7 @@ bad() {
 bad notcpu '0,/^job-cpus 1$/s//job-cpus x/' "notcpu\\.trace:[0-9]+: 'job-cpus' line: \"x\" is not a CPU or a range of CPUs"
 bad backwards '0,/^job-cpus 1$/s//job-cpus 3-1/' "'job-cpus' line: \"3-1\" is not a CPU or a range"
 bad beyond '0,/^job-cpus 1$/s//job-cpus 70-7000/' "'job-cpus' line: CPU 7000, the topology has [0-9]+ CPUs"
+bad empty '0,/^job-cpus 1$/s//job-cpus 1,,1/' "'job-cpus' line: \"\" is not a CPU or a range"
 bad outside '0,/^sample /s//job-cpus 1\nsample /' "'job-cpus' line outside an interval"
 
 # --- 5. as an older httop's trace ------------------------------------------
