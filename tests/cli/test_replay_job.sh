@@ -25,7 +25,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM HUP
 cd "$tmp" || exit 1
-plan 20
+plan 21
 
 # compare LIVE REPLAY IGNORED...: the two JSON Lines files line by line,
 # keys IGNORED (at any depth) left out; prints the first differences
@@ -157,6 +157,17 @@ bad backwards '0,/^job-cpus 1$/s//job-cpus 3-1/' "'job-cpus' line: \"3-1\" is no
 bad beyond '0,/^job-cpus 1$/s//job-cpus 70-7000/' "'job-cpus' line: CPU 7000, the topology has [0-9]+ CPUs"
 bad empty '0,/^job-cpus 1$/s//job-cpus 1,,1/' "'job-cpus' line: \"\" is not a CPU or a range"
 bad outside '0,/^sample /s//job-cpus 1\nsample /' "'job-cpus' line outside an interval"
+
+# --- the manual's example (httop-trace(5), EXAMPLE) replays as it says -----
+sed -n '/^\.SH EXAMPLE/,/^\.fi/p' "$HTTOP_SRCDIR/man/httop-trace.5" | sed '1,/^\.nf/d; /^\.fi/d' |
+    sed 's/\\-/-/g' >ex.trace
+"$HTTOP" --replay ex.trace -b --format json >ex.json 2>ex.err
+check "httop-trace(5)'s example: job 4242 named, its core, neither 0.4 t0 0.3 t1 0.1 both 0.2 ($(head -c 100 ex.err))" \
+    python3 -c 'import json, sys
+L = [json.loads(l) for l in open("ex.json")]
+ok = len(L) == 2 and all(d["job"]["pid"] == "4242" and [c["cpus"] for c in d["cores"]] == [[0, 1]] and
+    [d["node"][k] for k in ("neither", "t0_only", "t1_only", "both")] == [0.4, 0.3, 0.1, 0.2] for d in L)
+sys.exit(not ok)'
 
 # --- 5. as an older httop's trace ------------------------------------------
 grep -v '^job' d.trace >o.trace
