@@ -94,13 +94,19 @@ job_summary(struct app *a, struct run *r, struct batch *b, struct batch_job *j)
 		return 0;
 	}
 	if (a->o->format != FMT_TEXT) {
+		/* a command's recording: its whole run's rows are "run", as
+		 * httop -- COMMAND wrote them */
+		if (j->recorded && strcmp(a->src->recorded_job->kind, "command") == 0)
+			batch_set_scope(b, OUT_SCOPE_RUN);
 		rc = batch_write_whole(b, &whole, &r->e);
 	} else {
 		cpus[0] = '\0';
 		cpulist_append(cpus, sizeof cpus, j->ever.has, j->ever.n);
 		memset(&s, 0, sizeof s);
 		s.job = j->recorded ? j->label : job_watch_label(a->job);
-		s.ended = _("ended");
+		/* what ended the watch: the job, its recording, or a signal */
+		s.ended = j->recorded ? _("its recording ends") : j->ended ? _("ended") :
+		    _("still running when httop stopped");
 		s.seconds = j->recorded ? r->prev->time - j->t0 : clock_mono() - j->started;
 		s.covered = covered;
 		s.source = a->src->name;

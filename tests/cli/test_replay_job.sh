@@ -25,7 +25,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM HUP
 cd "$tmp" || exit 1
-plan 21
+plan 22
 
 # compare LIVE REPLAY IGNORED...: the two JSON Lines files line by line,
 # keys IGNORED (at any depth) left out; prints the first differences
@@ -61,6 +61,8 @@ layout="layout layout_basis layout_note cores_assumed tile"
 # --- 1. the simulator, a command pinned to CPU 1 --------------------------
 "$HTTOP" --demo -b -d 0.3 --format json --record d.trace -- taskset -c 1 sleep 1 2>d.live
 st=$?
+# (the same run's CSV, for its whole-run rows)
+"$HTTOP" --demo -b -d 0.3 --format csv -- taskset -c 1 sleep 1 2>d.live.csv
 pid=$(python3 -c 'import json, sys; print(json.loads(open(sys.argv[1]).readline())["job"]["pid"])' d.live)
 check "demo job: status $st, the trace is 1.6 and names the command ($(grep '^job ' d.trace))" \
     sh -c '[ "$1" -eq 0 ] && [ "$(head -n 1 d.trace)" = "httop-trace 1.6" ] &&
@@ -87,9 +89,11 @@ sys.exit(not (d.get("window") == "run" and d["job"]["name"] == "taskset"))'
 # from the first sample to the last, by the trace's clock
 secs=$(awk '/^sample /{for(i=2;i<=NF;i++) if ($i ~ /^time=/) { t=substr($i,6); if (!n++) t0=t }}
     END {printf "%.2f", t - t0}' d.trace)
-check "... text: the job's whole run, first sample to last (${secs} s): $(grep 'ended; watched' d.txt)" \
-    grep -qF "httop: job pid $pid (taskset): ended; watched for $secs s" d.txt
+check "... text: the job's whole run, first sample to last (${secs} s): $(grep '; watched' d.txt)" \
+    grep -qF "httop: job pid $pid (taskset): its recording ends; watched for $secs s" d.txt
 "$HTTOP" --replay d.trace -b --format csv >d.csv 2>&1
+check "... CSV: the whole run's row is kind run, as httop -- COMMAND wrote it ($(grep -c '^run,' d.csv) run rows)" \
+    sh -c '[ "$(grep -c "^run," d.csv)" -eq 1 ] && [ "$(grep -c "^run," d.live.csv)" -eq 1 ]'
 check "... CSV: the job column is the PID in every row" sh -c '
 	awk -F, "NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"job\") c = i; next }
 	    { n++; if (\$c != \"$1\") bad++ } END { exit !(c && n > 0 && !bad) }" d.csv' sh "$pid"
