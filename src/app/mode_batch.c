@@ -18,6 +18,7 @@
 #include "metrics/history.h"
 #include "out/batch.h"
 #include "out/outputs.h"
+#include "out/record.h"
 #include "out/runsum.h"
 #include "run/pacer.h"
 #include "sys/signals.h"
@@ -63,10 +64,20 @@ job_update(struct app *a, struct run *r, struct batch_job *j)
 		if ((rec = run_sample_job(r)) != NULL)
 			for (i = 0; i < n; i++)
 				j->ever.has[i] = j->ever.has[i] || cpulist_has(rec, i);
+		/* the recording says the job ended here (said as its event) */
+		if (a->src->job_ended[0] != '\0') {
+			j->ended = true;
+			snprintf(j->note, sizeof j->note, "%s", a->src->job_ended);
+		}
 		return;
 	}
 	if (job_watch_update(a->job, n, &j->seen, j->note, sizeof j->note) == 0) {
+		struct errmsg e;
+
 		j->ended = true;
+		/* a replay of the recording ends the watch where this did (a
+		 * failed write is the next interval's to say) */
+		(void)record_job_ended(a->rec, r->prev->time, j->note, &e);
 		return;
 	}
 	memcpy(j->view.has, j->seen.has, n * sizeof *j->view.has);
@@ -105,7 +116,7 @@ job_summary(struct app *a, struct run *r, struct batch *b, struct batch_job *j)
 		memset(&s, 0, sizeof s);
 		s.job = j->recorded ? j->label : job_watch_label(a->job);
 		/* what ended the watch: the job, its recording, or a signal */
-		s.ended = j->recorded ? _("its recording ends") : j->ended ? _("ended") :
+		s.ended = j->ended ? _("ended") : j->recorded ? _("its recording ends") :
 		    _("still running when httop stopped");
 		s.seconds = j->recorded ? r->prev->time - j->t0 : clock_mono() - j->started;
 		s.covered = covered;
@@ -179,7 +190,8 @@ stepped(struct app *a, struct run *r, struct batch *b, struct batch_job *j, stru
 	if (j != NULL && j->recorded)
 		job_update(a, r, j);
 	if (j != NULL && j->ended) {
-		text_msgf("httop: %s\n", j->note);
+		if (!j->recorded)
+			text_msgf("httop: %s\n", j->note);
 		if (j->hist != NULL && job_summary(a, r, b, j) != 0)
 			return (app_report(&r->e), EXIT_FAIL);
 		return EXIT_OK;

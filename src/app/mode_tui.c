@@ -17,6 +17,7 @@
 #include "sys/evloop.h"
 #include "metrics/history.h"
 #include "out/outputs.h"
+#include "out/record.h"
 #include "run/pacer.h"
 #include "sys/signals.h"
 #include "ui/header.h"
@@ -124,14 +125,27 @@ update_job(struct live *l)
 	int live;
 
 	if (l->a->job == NULL && l->a->src->recorded_job != NULL) {
+		/* the recording says where the job ended: from there, as live */
+		if (l->a->src->job_ended[0] != '\0') {
+			l->jv.ended = true;
+			snprintf(l->jv.note, sizeof l->jv.note, "%s", l->a->src->job_ended);
+		}
 		l->jv.cpus = run_sample_job(l->r);
-		l->jv.only = tui_job_only(l->tui) && l->jv.cpus != NULL;
+		l->jv.only = tui_job_only(l->tui) && l->jv.cpus != NULL && !l->jv.ended;
 		return;
 	}
 	if (l->a->job == NULL)
 		return;
 	live = job_watch_update(l->a->job, l->a->src->m->topo.max_cpu, &l->jobcpus, l->jv.note,
 	    sizeof l->jv.note);
+	if (live == 0 && !l->jv.ended) {
+		struct errmsg e;
+
+		/* recorded: its replay ends the watch here; the samples from
+		 * now on carry no job CPUs (all cores are shown) */
+		(void)record_job_ended(l->a->rec, l->r->prev->time, l->jv.note, &e);
+		run_set_job_cpus(l->r, NULL);
+	}
 	/* A Slurm job's label says how long it has run. */
 	snprintf(l->jv.label, sizeof l->jv.label, "%s", job_watch_label(l->a->job));
 	l->jv.cpus = &l->jobcpus;
@@ -297,6 +311,9 @@ jump(struct live *l, int dir)
 		tui_note(l->tui, e.text);
 		return 1;
 	}
+	/* a recorded job's end is met again going forward */
+	l->jv.ended = false;
+	l->jv.note[0] = '\0';
 	rc = run_first(l->r, dir < 0 ? _("the replay jumped to its start") :
 	    _("the replay jumped to its end"), true, 0.0);
 	if (rc == RUN_END)

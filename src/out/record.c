@@ -70,6 +70,17 @@ record_set_job(struct recorder *r, const struct job_ident *job)
 }
 
 int
+record_job_ended(struct recorder *r, double time, const char *note, struct errmsg *e)
+{
+	char ev[EVENT_MAX];
+
+	if (r == NULL || r->failed || r->w == NULL)
+		return 0;
+	snprintf(ev, sizeof ev, "%s: %s", TRACE_EVENT_JOB_ENDED, note);
+	return trace_write_event(r->w, time, ev, e);
+}
+
+int
 record_start(struct recorder *r, const struct machine *m, const struct plan *plan, bool truth,
     const char *note, struct errmsg *e)
 {

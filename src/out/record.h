@@ -41,6 +41,9 @@ int record_start(struct recorder *r, const struct machine *m, const struct plan 
  * record_start; the samples then carry its CPUs (run_set_job_cpus). A
  * copy is kept. NULL: none. */
 void record_set_job(struct recorder *r, const struct job_ident *job);
+/* The watched job ended (`note` says how): the event TRACE_EVENT_JOB_ENDED
+ * goes with the next sample, so that a replay ends the watch there. */
+int record_job_ended(struct recorder *r, double time, const char *note, struct errmsg *e);
 /* A sample that starts a run of intervals: the first, or the fresh read
  * after a pause (`why` becomes an event, NULL for none). */
 int record_first(struct recorder *r, const struct sample *s, const char *why,

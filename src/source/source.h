@@ -144,6 +144,9 @@ struct source {
 	/* A replay of a watched job's recording: what named the job (its
 	 * samples carry its CPUs); NULL for any other data. */
 	const struct job_ident *recorded_job;
+	/* ... and the job ended before the sample last read (the event
+	 * TRACE_EVENT_JOB_ENDED): its note, or "" */
+	char job_ended[256];
 };
 
 /* Convenience wrappers (NULL ops are no-ops returning 0). */

@@ -58,6 +58,10 @@ int trace_next(struct trace_reader *r, struct sample *s, struct errmsg *e);
  * that follows were absent (the source lost track of a process of the
  * job: R_JOB_UNTRACKED); a replay makes them absent again. */
 #define TRACE_EVENT_JOB_UNTRACKED "job-untracked"
+/* The start of the event that says the watched job ended (its note
+ * follows: "job-ended: pid 4242 has ended"): a replay ends the job's
+ * watch there, as the live run did. */
+#define TRACE_EVENT_JOB_ENDED "job-ended"
 /* Text of the events (e.g. "reprogrammed cpu 3 PERFEVTSEL1") met before
  * the sample last returned; "" if none. */
 const char *trace_last_event(const struct trace_reader *r);

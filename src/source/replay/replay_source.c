@@ -148,6 +148,23 @@ no_interval(const struct replay *rp, struct errmsg *e)
 	    (unsigned)rp->pos);
 }
 
+/* The job's end the events before this sample recorded: its note (up to
+ * the next event), or "". */
+static void
+job_ended_note(struct source *s)
+{
+	const char *p = strstr(s->events, TRACE_EVENT_JOB_ENDED ": "), *end;
+	size_t n;
+
+	s->job_ended[0] = '\0';
+	if (p == NULL)
+		return;
+	p += strlen(TRACE_EVENT_JOB_ENDED ": ");
+	end = strstr(p, "; ");
+	n = end != NULL ? (size_t)(end - p) : strlen(p);
+	snprintf(s->job_ended, sizeof s->job_ended, "%.*s", (int)(n < 255 ? n : 255), p);
+}
+
 static int
 replay_read(struct source *s, struct sample *out, struct errmsg *e)
 {
@@ -168,6 +185,7 @@ replay_read(struct source *s, struct sample *out, struct errmsg *e)
 	}
 	rp->pos++;
 	s->job_untracked = strstr(s->events, TRACE_EVENT_JOB_UNTRACKED ":") != NULL;
+	job_ended_note(s);
 	if (rp->pos == 1)
 		rp->t_first = out->time;
 	/* A trace still being recorded grows past what the scan saw. */
