@@ -412,7 +412,7 @@ app_pacer_init(const struct app *a, struct pacer *p, enum app_pace how, double d
 	/* --align: batch mode's and a command's readings on the wall
 	 * clock's grid (a node of many, or the user's wish) */
 	if (a->o->align && how != APP_PACE_SCREEN && how != APP_PACE_CHECK)
-		pacer_set_align(p, clock_wall() - clock_mono());
+		pacer_set_align(p, clock_wall() - clock_mono() - src->cut_lag);
 	/* The test clock on the screen: real deadlines, the simulator's
 	 * figures exact. */
 	if (how == APP_PACE_SCREEN)

@@ -62,7 +62,8 @@ void pacer_init(struct pacer *p, enum pace_mode mode, double delay, struct sourc
  * after the step before, so that every node of a job samples at the same
  * instants (their clocks synchronised) and its intervals are the same
  * windows everywhere. `wall_off`: clock_wall() - clock_mono() now (both
- * advance alike; the grid is taken from the wall clock at each step). */
+ * advance alike), less the source's cut_lag: a source whose readings end
+ * behind the moment they are read (sched) is read that much later. */
 void pacer_set_align(struct pacer *p, double wall_off);
 /* The first sample was read at `now` (recorded time `t` for a replay);
  * the first step comes `first` seconds later (the live view shows its

@@ -123,6 +123,10 @@ struct source {
 	 * (perf_cgroup.h) count beside them on the same PMU. The msr
 	 * engine's are not: it programs the PMU itself. */
 	bool cgroup_events;
+	/* Seconds a reading's end lies behind the moment it is read (sched:
+	 * its cut behind the clock); --align reads that much later, so that
+	 * the readings' ends fall on the grid. */
+	double cut_lag;
 	const struct machine *m;   /* the machine as this source sees it: read-only */
 	const struct plan *plan;   /* the plan last programmed (or recorded) */
 	struct cpulist selected;   /* CPUs read; whole cores (empty: all) */

@@ -1040,6 +1040,7 @@ open_src(struct machine *m, struct plan *plan, const struct sched_job *job, stru
 	ss->src.priv = ss;
 	ss->src.name = "sched";
 	ss->src.own_cpus = true;
+	ss->src.cut_lag = (double)SCHED_CUT_LAG / 1e9;
 	ss->src.needs_perfmon = true;
 	ss->src.force_moot = N_("the scheduler source reads no counter");
 	ss->src.m = m;
