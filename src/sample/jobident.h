@@ -8,13 +8,17 @@
 
 struct job_ident {
 	char kind[16];             /* "slurm", "cgroup", "pid" or "command" */
-	char id[256];              /* the job label: the Slurm job id, else the
-				    * cgroup or the PIDs as given (a command's PID) */
+	/* the job label: the Slurm job id, else the cgroup or the PIDs as
+	 * given (a command's PID); as pid, up to a trace string's length
+	 * (TRACE_STR_MAX), so that a recording keeps it whole */
+	char id[1000];
 	char user[64];             /* Slurm's user name */
 	char name[128];            /* Slurm's job name, a command's argv[0] (cut
 				    * short at a character's end) */
 	char cgroup[256];          /* the cgroup whose cpuset is read */
-	char pid[128];             /* the PIDs given ("1234,5678"), --pid and a command */
+	/* the PIDs given ("1234,5678"), --pid and a command: an MPI job's
+	 * ranks (pgrep -d,) fit; a longer list is none, not a wrong one */
+	char pid[1000];
 };
 
 #endif

@@ -20,7 +20,7 @@ trap 'kill $spid 2>/dev/null; wait $spid 2>/dev/null; rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM HUP
 cd "$tmp" || exit 1
 export HTTOP_CLOCK=virtual
-plan 14
+plan 15
 
 run() { "$HTTOP" --demo --seed 3 -b -n 2 --pid "$spid" "$@" 2>>err; }
 run --format openmetrics --level node >j.om
@@ -134,4 +134,17 @@ if command -v promtool >/dev/null 2>&1; then
 else
 	skip "promtool is not installed (Debian: prometheus)"
 fi
+
+# An MPI job's ranks as --pid (pgrep -d,): 40 PIDs, a list of 200 and more
+# characters, named whole (the trial of session 32: past 127 characters
+# the job had no id and no pid in every output).
+pids=
+for i in $(seq 1 40); do sleep 60 & pids="$pids${pids:+,}$!"; done
+"$HTTOP" --demo -b -n 1 -d 0.1 --pid "$pids" --format json >many.json 2>many.err
+kill $(echo "$pids" | tr , ' ') 2>/dev/null
+wait 2>/dev/null
+check "40 PIDs (${#pids} characters): the job's id and pid are the whole list" \
+    python3 -c 'import json, sys
+d = json.loads(open("many.json").readline())["job"]
+sys.exit(not (d["pid"] == sys.argv[1] and d["id"] == sys.argv[1]))' "$pids"
 exit 0
