@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="03037856fa55e17947feffcf4f685f54ecc8b22afd2c3b7386ee6ed105c1ee71")
+    version("0.1.0", sha256="ef94c621bccc380f175a9bfcb8cc5553873347ca79c0891e6cc82d64ab432465")
 
     variant("nls", default=True, description="Translated messages (gettext)")
     variant("bpf", default=True,
