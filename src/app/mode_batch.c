@@ -173,9 +173,14 @@ stepped(struct app *a, struct run *r, struct batch *b, struct batch_job *j, stru
 		/* a trace cut off: where */
 		text_msgf("httop: %s\n", r->e.text);
 	if (rc == RUN_END || rc == RUN_DONE) {
-		/* A job's recording ended: its whole run, as the live run's
-		 * (not where the reader went away: RUN_DONE). */
-		if (rc == RUN_END && j != NULL && j->recorded && job_summary(a, r, b, j) != 0)
+		/* A command's recording ended: its whole run, as httop --
+		 * COMMAND wrote it (not where the reader went away: RUN_DONE).
+		 * A job's whole run comes where the recording says it ended
+		 * (j->ended, below); one stopped by -n or a signal has none, as
+		 * the live run had none. */
+		if (rc == RUN_END && j != NULL && j->recorded &&
+		    strcmp(a->src->recorded_job->kind, "command") == 0 &&
+		    job_summary(a, r, b, j) != 0)
 			return (app_report(&r->e), EXIT_FAIL);
 		return EXIT_OK;
 	}
