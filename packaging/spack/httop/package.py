@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="ef94c621bccc380f175a9bfcb8cc5553873347ca79c0891e6cc82d64ab432465")
+    version("0.1.0", sha256="2f5aa2436fca4ce14eff4b52e727da5f437a6eac86f3a12bb57620aaf1f8dfb6")
 
     variant("nls", default=True, description="Translated messages (gettext)")
     variant("bpf", default=True,
