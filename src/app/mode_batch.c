@@ -286,7 +286,8 @@ app_run_batch(struct app *a)
 	if (rc == RUN_OK && a->job != NULL) {
 		job_update(a, &r, &job);
 		run_set_view(&r, &job.view);
-		run_set_job_cpus(&r, &job.view);
+		if (a->rec != NULL)     /* the recording keeps them */
+			run_set_job_cpus(&r, &job.view);
 		batch_set_scope(b, OUT_SCOPE_JOB);
 	}
 	if (rc == RUN_OK)

@@ -364,7 +364,8 @@ app_run_command(struct app *a)
 		run_add_output(&r, &c.b_ops, &c);
 	}
 	run_set_view(&r, &c.view);
-	run_set_job_cpus(&r, &c.view);
+	if (a->rec != NULL)             /* the recording keeps them */
+		run_set_job_cpus(&r, &c.view);
 	/* From here an ending signal is only noted: the loop decides. */
 	signals_defer();
 	status = measure(&c);

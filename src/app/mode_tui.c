@@ -503,7 +503,7 @@ app_run_tui(struct app *a)
 	run_init(&r, a->src, &a->plan, &cfg);
 	app_job_record(a, &r);
 	app_add_common_outputs(a, &r);
-	if (a->job != NULL)
+	if (a->job != NULL && a->rec != NULL)   /* the recording keeps them */
 		run_set_job_cpus(&r, &l.jobcpus);
 	if (open_screen(&l) != 0) {
 		app_report(&a->e);

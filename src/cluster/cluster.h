@@ -223,8 +223,7 @@ struct cluster {
 	size_t active_hint;        /* nodes up or starting, at the last full tick */
 	double dl_nodes;           /* the nodes' next deadline (cluster_deadline) */
 	bool dl_valid;             /* ... still holds: no node changed state */
-	bool fell_back;            /* a fallback word was dropped */
-	bool dropped[CLUSTER_FALLBACK_WORDS]; /* ... which: cfg.fallback_word[i] */
+	bool dropped[CLUSTER_FALLBACK_WORDS]; /* cfg.fallback_word[i] was dropped */
 	bool may_wait;             /* a node may be waiting to start (no
 				    * process): the step's start looks at each
 				    * node only then, not on every wake */

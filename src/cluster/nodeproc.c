@@ -119,7 +119,6 @@ node_fall_back(struct cluster *c, struct node *nd)
 	if (!c->dropped[i]) {
 		transport_drop_word(c->cfg.tr, w);
 		c->dropped[i] = true;
-		c->fell_back = true;
 		if (c->cfg.on_state != NULL)
 			c->cfg.on_state(c->cfg.arg, nd);
 	}

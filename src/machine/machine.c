@@ -43,6 +43,12 @@ machine_load(struct machine *m, const char *topology_xml, const char *cpuid_dump
 	return 0;
 }
 
+const char *
+machine_brand(const struct machine *m)
+{
+	return m->id.brand[0] != '\0' ? m->id.brand : m->topo.brand;
+}
+
 void
 machine_free(struct machine *m)
 {

@@ -35,6 +35,9 @@ struct machine {
 int machine_load(struct machine *m, const char *topology_xml, const char *cpuid_dump,
     struct errmsg *e);
 void machine_free(struct machine *m);
+/* The CPU's brand string: CPUID's, else the topology's ("" when neither
+ * says), as the header and the JSON lines give it. */
+const char *machine_brand(const struct machine *m);
 
 /* The topology loaded from a file (machine_load with topology_xml) is a
  * declaration about this machine: which of its CPUs share a core. Its

@@ -971,7 +971,7 @@ write_head(struct linebuf *b, const struct batch *bt, const struct interval *iv)
 	 * give it once, in the first: it does not change. */
 	if (!bt->compact || bt->nwritten == 0) {
 		lb_lit(b, ",\"brand\":");
-		json_str(b, bt->m->id.brand[0] != '\0' ? bt->m->id.brand : bt->m->topo.brand);
+		json_str(b, machine_brand(bt->m));
 	}
 	lb_lit(b, ",\"source\":");
 	json_str(b, bt->source_name);

@@ -105,7 +105,7 @@ run_view_from_samples(struct run *r, bool narrow)
 const struct cpulist *
 run_sample_job(const struct run *r)
 {
-	return r->have_sjob ? &r->sjob : NULL;
+	return r->sample_job;
 }
 
 /* The sample just read and the job: a live job's CPUs go into it (for
@@ -115,23 +115,28 @@ sample_job(struct run *r, struct sample *s)
 {
 	unsigned i, n = s->max_cpu;
 
-	if (r->jobcpus != NULL && s->job != NULL) {
-		s->has_job = true;
-		for (i = 0; i < n; i++)
-			s->job[i] = cpulist_has(r->jobcpus, i);
-	}
-	r->have_sjob = s->has_job;
-	if (r->view_from_samples)
-		r->view = s->has_job ? &r->sjob : NULL;
-	if (!s->has_job)
+	if (r->jobcpus != NULL) {
+		if (s->job != NULL) {
+			s->has_job = true;
+			for (i = 0; i < n; i++)
+				s->job[i] = cpulist_has(r->jobcpus, i);
+		}
+		r->sample_job = r->jobcpus;
 		return;
-	if (r->sjob.n != n) {
-		free(r->sjob.has);
-		r->sjob.n = n;
-		r->sjob.has = xcalloc(n > 0 ? n : 1, sizeof *r->sjob.has);
 	}
-	for (i = 0; i < n; i++)
-		r->sjob.has[i] = s->job[i] != 0;
+	r->sample_job = NULL;
+	if (s->has_job) {
+		if (r->sjob.n != n) {
+			free(r->sjob.has);
+			r->sjob.n = n;
+			r->sjob.has = xcalloc(n > 0 ? n : 1, sizeof *r->sjob.has);
+		}
+		for (i = 0; i < n; i++)
+			r->sjob.has[i] = s->job[i] != 0;
+		r->sample_job = &r->sjob;
+	}
+	if (r->view_from_samples)
+		r->view = r->sample_job;
 }
 
 static void
@@ -572,7 +577,7 @@ run_finish(struct run *r, int status, void (*report)(const struct errmsg *e))
 		sample_free(&r->s[1]);
 	}
 	cpulist_free(&r->sjob);
-	r->have_sjob = false;
+	r->sample_job = NULL;
 	if (r->view == &r->sjob)
 		r->view = NULL;
 	r->have_samples = false;

@@ -98,8 +98,8 @@ struct run {
 	 * recording (run_view_from_samples), read back from each sample. */
 	const struct cpulist *jobcpus;
 	bool view_from_samples;
-	struct cpulist sjob;            /* the last sample's, when it has them */
-	bool have_sjob;
+	struct cpulist sjob;            /* a recorded sample's, read back */
+	const struct cpulist *sample_job; /* the last sample's: jobcpus, &sjob or NULL */
 	uint64_t steps;                 /* intervals computed */
 	struct run_jobrec job;          /* the job's record beside (src NULL: none) */
 	struct errmsg e;
@@ -117,8 +117,9 @@ void run_add_output(struct run *r, const struct output_ops *ops, void *self);
 void run_set_view(struct run *r, const struct cpulist *cpus);
 /* The watched job's CPUs, re-read by the caller before each step (the
  * list stays the caller's): each sample read carries them (sample.h's
- * job), and a recording keeps them. Independent of the view: the live
- * view narrows in its drawing, batch mode through run_set_view. */
+ * job) for the recording, the one that needs them (the modes set them
+ * only with --record). Independent of the view: the live view narrows
+ * in its drawing, batch mode through run_set_view. */
 void run_set_job_cpus(struct run *r, const struct cpulist *cpus);
 /* Replaying a watched job's recording: every output sees the intervals
  * narrowed to the CPUs each sample recorded for the job (when `narrow`),

@@ -165,7 +165,7 @@ line_machine(struct flow *fl, const struct ui_frame *f)
 {
 	const struct machine *m = f->m;
 	const struct topology *t = &m->topo;
-	const char *brand = m->id.brand[0] != '\0' ? m->id.brand : t->brand;
+	const char *brand = machine_brand(m);
 	char text[256];
 
 	flow_field(fl, P_NAME);
