@@ -34,7 +34,7 @@ class Httop(AutotoolsPackage):
 
     license("BSD-2-Clause")
 
-    version("0.1.0", sha256="2f5aa2436fca4ce14eff4b52e727da5f437a6eac86f3a12bb57620aaf1f8dfb6")
+    version("0.1.0", sha256="8014914009334a1641655112342570d43afc00e0c8ed758a9122bb5f4e6d17a0")
 
     variant("nls", default=True, description="Translated messages (gettext)")
     variant("bpf", default=True,
